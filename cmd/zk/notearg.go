@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// findNote turns a NOTE argument into a vault path. The argument is a file
+// path (relative to the working directory, or else to the vault root) or a
+// note name as a wikilink would write it. An ambiguous or missing name is an
+// error that lists the candidates.
+func findNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
+	r := resolverOf(files)
+	// A file path, relative to the working directory.
+	if abs, err := filepath.Abs(arg); err == nil {
+		if rel, err := filepath.Rel(v.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			if p, ok := r.Has(filepath.ToSlash(rel)); ok {
+				return p, nil
+			}
+		} else if _, err := os.Stat(abs); err == nil && strings.HasSuffix(strings.ToLower(arg), ".md") {
+			return "", fmt.Errorf("%s: %w", arg, vault.ErrOutsideVault)
+		}
+	}
+	// A path relative to the vault root.
+	if p, ok := r.Has(filepath.ToSlash(arg)); ok {
+		return p, nil
+	}
+	// A name, as a wikilink writes it.
+	name := strings.TrimSuffix(strings.TrimSuffix(arg, "]]"), "|")
+	name = strings.TrimPrefix(name, "[[")
+	if cands := r.Candidates(name); len(cands) > 1 && !strings.Contains(name, "/") {
+		return "", fmt.Errorf("%q names %d notes: %s; give a path", arg, len(cands), strings.Join(cands, ", "))
+	}
+	if p, ok := r.Resolve(name, ""); ok && strings.HasSuffix(strings.ToLower(p), ".md") {
+		return p, nil
+	}
+	return "", fmt.Errorf("%q: %w in %s", arg, vault.ErrNotFound, v.Dir)
+}

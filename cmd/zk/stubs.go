@@ -1,0 +1,44 @@
+package main
+
+import "github.com/spf13/cobra"
+
+// Commands whose issues are still open. Each moves to a file of its own
+// (newXCmd, xOptions, runX) when it is built.
+
+func newCheckCmd(*rootOptions, *streams) *cobra.Command { return stub("check", "Lint notes") }
+func newStaleCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("stale", "List notes past their maintenance date")
+}
+func newTendCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("tend", "Set a note's Last tended date")
+}
+func newRunCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("run", "Run a falsifier and record the result")
+}
+func newAttachCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("attach", "Record an existing result as evidence")
+}
+func newRunsCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("runs", "List a note's recorded runs")
+}
+func newTrustCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("trust", "Approve a note's falsifier commands")
+}
+func newIndexCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("index", "Bring the search index up to date")
+}
+func newSearchCmd(*rootOptions, *streams) *cobra.Command { return stub("search", "Search the vault") }
+func newNewCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("new", "Create a note from a template")
+}
+func newInitCmd(*rootOptions, *streams) *cobra.Command { return stub("init", "Write .zk/config.toml") }
+func newProbeCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("probe", "Measure a throughput claim")
+}
+func newLinksCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("links", "A note's outgoing links")
+}
+func newBacklinksCmd(*rootOptions, *streams) *cobra.Command {
+	return stub("backlinks", "A note's incoming links")
+}
+func newGraphCmd(*rootOptions, *streams) *cobra.Command { return stub("graph", "The link graph") }

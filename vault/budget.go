@@ -1,0 +1,140 @@
+package vault
+
+import (
+	"bytes"
+	"time"
+)
+
+// maxQuoteDepth is the blockquote nesting past which goldmark is not asked:
+// 100,000 '>' took it 6.9 s (research/reliability.md §5, case 6).
+const maxQuoteDepth = 100
+
+// ParseWithBudget parses like Parse but gives up on goldmark after budget
+// and reads the note with a plain line scanner instead, marking the result
+// Fallback. An abandoned parse keeps running until it finishes, so the
+// parser gets a fresh goldmark instance and the old one is never shared.
+func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Duration) *Note {
+	if budget <= 0 {
+		return p.Parse(notePath, src)
+	}
+	if quoteDepth(src) > maxQuoteDepth {
+		return fallbackParse(notePath, src)
+	}
+	done := make(chan *Note, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- nil
+			}
+		}()
+		done <- p.Parse(notePath, src)
+	}()
+	timer := time.NewTimer(budget)
+	defer timer.Stop()
+	select {
+	case n := <-done:
+		if n == nil {
+			return fallbackParse(notePath, src)
+		}
+		return n
+	case <-timer.C:
+		*p = *NewParser()
+		return fallbackParse(notePath, src)
+	}
+}
+
+func quoteDepth(src []byte) int {
+	deepest := 0
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		d := 0
+		for _, c := range line {
+			if c == '>' {
+				d++
+			} else if c != ' ' && c != '\t' {
+				break
+			}
+		}
+		deepest = max(deepest, d)
+	}
+	return deepest
+}
+
+// fallbackParse is a linear scan for what matters most when goldmark cannot
+// be afforded: frontmatter, ATX headings and wikilinks outside fenced code.
+func fallbackParse(notePath string, src []byte) *Note {
+	n := &Note{Path: notePath, Name: noteName(notePath), Src: src, Size: int64(len(src)), Fallback: true}
+	lines := newLineIndex(src)
+	fmEnd := 0
+	if fm, end := parseFrontmatter(src, lines); fm != nil {
+		n.Frontmatter, fmEnd = fm, end
+		n.FrontmatterLinks = frontmatterLinks(fm.Values, fm.Keys)
+	}
+	inFence := false
+	for off := fmEnd; off < len(src); {
+		end := lines.lineEnd(off)
+		line := src[off:end]
+		if fenceMarker(bytes.TrimLeft(line, " ")) != nil {
+			inFence = !inFence
+		} else if !inFence {
+			if t := headingText(line); t != "" && isATX(line) {
+				lvl := bytes.IndexFunc(bytes.TrimLeft(line, " "), func(r rune) bool { return r != '#' })
+				n.Headings = append(n.Headings, Heading{Level: lvl, Text: t, Span: Span{Start: lines.pos(off), End: lines.pos(end)}})
+			}
+			for i := 0; i < len(line); {
+				j := bytes.Index(line[i:], []byte("[["))
+				if j < 0 {
+					break
+				}
+				s := i + j
+				e := bytes.Index(line[s+2:], []byte("]]"))
+				if e < 0 {
+					break
+				}
+				e += s + 4
+				embed := s > 0 && line[s-1] == '!'
+				start := s
+				if embed {
+					start--
+				}
+				inner := string(line[s+2 : e-2])
+				if inner != "" {
+					target, display, has := splitWikiInner(inner)
+					l := Link{Kind: Wikilink, Embed: embed, Link: target, Original: string(line[start:e]), HasDisplay: has,
+						Span: Span{Start: lines.pos(off + start), End: lines.pos(off + e)}}
+					l.Path, l.Subpath = splitSubpath(target)
+					l.DisplayText = display
+					if !has {
+						l.DisplayText = defaultDisplay(l.Path, l.Subpath)
+					}
+					if embed {
+						n.Embeds = append(n.Embeds, l)
+					} else {
+						n.Links = append(n.Links, l)
+					}
+				}
+				i = e
+			}
+		}
+		off = end + 1
+	}
+	n.Sections = sections(n.Headings, len(src))
+	return n
+}
+
+func isATX(line []byte) bool {
+	s := bytes.TrimLeft(line, " ")
+	if len(line)-len(s) > 3 {
+		return false
+	}
+	k := 0
+	for k < len(s) && s[k] == '#' {
+		k++
+	}
+	return k >= 1 && k <= 6 && (k == len(s) || s[k] == ' ' || s[k] == '\t')
+}

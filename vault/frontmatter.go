@@ -1,0 +1,223 @@
+package vault
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Frontmatter limits. yaml.v3 checks duplicate keys pairwise, so a block of
+// thousands of keys costs seconds and hundreds of megabytes
+// (research/reliability.md §5, case 19); past these caps the block is
+// reported as invalid and not decoded.
+const (
+	maxFrontmatterBytes = 64 << 10
+	maxFrontmatterKeys  = 1000
+)
+
+// parseFrontmatter finds a YAML block that opens with "---" on the very
+// first line and closes with a "---" line. Without a closing fence there is
+// no frontmatter, and the first line is ordinary markdown (a thematic
+// break), as in Obsidian. It returns the block and the offset just past the
+// closing fence line.
+func parseFrontmatter(src []byte, lines *lineIndex) (*Frontmatter, int) {
+	first := src
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
+		first = src[:i]
+	} else {
+		return nil, 0
+	}
+	if string(bytes.TrimRight(first, " \t\r")) != "---" {
+		return nil, 0
+	}
+	bodyStart := len(first) + 1
+	closeStart := -1
+	for off := bodyStart; off < len(src); {
+		end := bytes.IndexByte(src[off:], '\n')
+		lineEnd := len(src)
+		if end >= 0 {
+			lineEnd = off + end
+		}
+		if string(bytes.TrimRight(src[off:lineEnd], " \t\r")) == "---" {
+			closeStart = off
+			break
+		}
+		if end < 0 {
+			break
+		}
+		off = lineEnd + 1
+	}
+	if closeStart < 0 {
+		return nil, 0
+	}
+	closeEnd := closeStart + 3
+	after := lines.lineEnd(closeStart)
+	raw := src[bodyStart:closeStart]
+	end := after
+	if end < len(src) {
+		end++
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		// "---\n---": Obsidian records no frontmatter at all.
+		return nil, end
+	}
+	fm := &Frontmatter{Raw: raw, Span: Span{Start: lines.pos(0), End: lines.pos(closeEnd)}, ErrLine: -1}
+	if len(raw) > maxFrontmatterBytes {
+		fm.Err = fmt.Errorf("frontmatter is %d bytes, over the %d byte limit", len(raw), maxFrontmatterBytes)
+		fm.ErrLine = 0
+		return fm, end
+	}
+	decodeFrontmatter(fm, 1)
+	return fm, end
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+func decodeFrontmatter(fm *Frontmatter, firstLine int) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(fm.Raw, &doc); err != nil {
+		fm.Err = fmt.Errorf("frontmatter: %w", err)
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			fm.ErrLine = firstLine + n - 1
+		} else {
+			fm.ErrLine = 0
+		}
+		return
+	}
+	if len(doc.Content) == 0 {
+		// An empty block: Obsidian records no properties.
+		return
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+			return
+		}
+		fm.Err = fmt.Errorf("frontmatter is not a mapping of properties")
+		fm.ErrLine = firstLine + root.Line - 1
+		return
+	}
+	if len(root.Content)/2 > maxFrontmatterKeys {
+		fm.Err = fmt.Errorf("frontmatter has %d properties, over the limit of %d", len(root.Content)/2, maxFrontmatterKeys)
+		fm.ErrLine = 0
+		return
+	}
+	values := map[string]any{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i].Value
+		if _, dup := values[k]; dup {
+			fm.Err = fmt.Errorf("frontmatter: property %q is defined twice", k)
+			fm.ErrLine = firstLine + root.Content[i].Line - 1
+			fm.Keys = nil
+			return
+		}
+		fm.Keys = append(fm.Keys, k)
+		values[k] = yamlValue(root.Content[i+1], 0)
+	}
+	fm.Values = values
+}
+
+// yamlValue converts a YAML node to what Obsidian's properties hold: dates
+// and times stay the strings the note wrote, numbers become numbers.
+func yamlValue(n *yaml.Node, depth int) any {
+	if depth > 100 {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias != nil {
+			return yamlValue(n.Alias, depth+1)
+		}
+		return nil
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			out = append(out, yamlValue(c, depth+1))
+		}
+		return out
+	case yaml.MappingNode:
+		out := map[string]any{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out[n.Content[i].Value] = yamlValue(n.Content[i+1], depth+1)
+		}
+		return out
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return nil
+		case "!!bool":
+			var b bool
+			if n.Decode(&b) == nil {
+				return b
+			}
+		case "!!int":
+			var i int64
+			if n.Decode(&i) == nil {
+				return i
+			}
+		case "!!float":
+			var f float64
+			if n.Decode(&f) == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				return f
+			}
+		}
+		return n.Value
+	}
+	return nil
+}
+
+// frontmatterLinks finds [[wikilinks]] in frontmatter string values. Keys
+// of list items are "key.index", as Obsidian writes them.
+func frontmatterLinks(values map[string]any, keys []string) []FrontmatterLink {
+	var out []FrontmatterLink
+	var visit func(key string, v any)
+	visit = func(key string, v any) {
+		switch x := v.(type) {
+		case string:
+			for _, m := range wikiInString(x) {
+				inner := m[2 : len(m)-2]
+				target, display, has := splitWikiInner(inner)
+				p, sub := splitSubpath(target)
+				if !has {
+					display = defaultDisplay(p, sub)
+				}
+				out = append(out, FrontmatterLink{Key: key, Link: target, Path: p, Subpath: sub, Original: m, DisplayText: display})
+			}
+		case []any:
+			for i, e := range x {
+				visit(key+"."+strconv.Itoa(i), e)
+			}
+		case map[string]any:
+			// Obsidian does not look for links in nested objects.
+		}
+	}
+	for _, k := range keys {
+		visit(k, values[k])
+	}
+	return out
+}
+
+// wikiInString returns each [[...]] in s.
+func wikiInString(s string) []string {
+	var out []string
+	for {
+		i := strings.Index(s, "[[")
+		if i < 0 {
+			return out
+		}
+		j := strings.Index(s[i+2:], "]]")
+		if j < 0 {
+			return out
+		}
+		if j > 0 {
+			out = append(out, s[i:i+2+j+2])
+		}
+		s = s[i+2+j+2:]
+	}
+}

@@ -1,0 +1,190 @@
+package vault
+
+import "time"
+
+// Pos is a place in a note's source. Line and Col are 0-based; Col and
+// Offset count bytes. Obsidian counts UTF-16 code units instead; see
+// (*Note).Obsidian for the conversion.
+type Pos struct {
+	Line   int
+	Col    int
+	Offset int
+}
+
+// Span is a half-open byte range [Start, End) of a note's source.
+type Span struct {
+	Start, End Pos
+}
+
+// LinkKind tells how a link was written.
+type LinkKind int
+
+const (
+	// Wikilink is [[Target#Sub|Display]] (or ![[...]] when embedded).
+	Wikilink LinkKind = iota
+	// Markdown is [Display](Target#Sub) (or ![alt](...) when embedded).
+	Markdown
+)
+
+// Link is one link or embed in a note's body, in Obsidian's terms.
+type Link struct {
+	Kind LinkKind
+	// Embed is true for ![[...]] and ![...](...).
+	Embed bool
+	// Link is what Obsidian records as the link text: path plus subpath,
+	// percent-decoded for markdown links ("Note#Heading", "#^id").
+	Link string
+	// Path is Link before its first '#': the part that names a file.
+	// Empty for a same-note link.
+	Path string
+	// Subpath is Link from its first '#' on ("#H1#H2", "#^id"), or "".
+	Subpath string
+	// Original is the link exactly as written in the source.
+	Original string
+	// DisplayText is the text Obsidian shows for the link.
+	DisplayText string
+	// HasDisplay is true when the source gave display text explicitly.
+	HasDisplay bool
+	// Size is an image embed's "|WxH" or "|W" size, when one was given.
+	Size string
+	Span Span
+}
+
+// IsBlockRef reports whether the link points at a block id (#^id).
+func (l Link) IsBlockRef() bool { return len(l.Subpath) > 1 && l.Subpath[1] == '^' }
+
+// FrontmatterLink is a [[wikilink]] inside a frontmatter string value.
+type FrontmatterLink struct {
+	// Key is the property path: "link", or "cast.0" for a list item.
+	Key         string
+	Link        string
+	Path        string
+	Subpath     string
+	Original    string
+	DisplayText string
+}
+
+// Heading is an ATX (or setext) heading. Text is the raw source text of the
+// heading, inline syntax included, as Obsidian stores it.
+type Heading struct {
+	Level int
+	Text  string
+	Span  Span
+}
+
+// BlockID is a ^block-id at the end of a paragraph or list item, or on a
+// line of its own after a list, quote, callout or table.
+type BlockID struct {
+	ID   string
+	Span Span
+}
+
+// Tag is an inline #tag. Frontmatter tags are in Frontmatter.Tags.
+type Tag struct {
+	// Tag includes the leading '#', in the spelling the note uses.
+	Tag  string
+	Span Span
+}
+
+// Frontmatter is the YAML block at the very top of a note.
+type Frontmatter struct {
+	// Raw is the YAML text between the fences.
+	Raw []byte
+	// Span covers the whole block, both fences included.
+	Span Span
+	// Values are the properties as Obsidian reads them: dates stay
+	// strings, numbers are float64 or int64, lists are []any. Nil when the
+	// YAML does not parse or is not a mapping.
+	Values map[string]any
+	// Keys are the top-level property names in source order.
+	Keys []string
+	// Err is the YAML error, if the block does not parse.
+	Err error
+	// ErrLine is the 0-based note line Err points at, or -1.
+	ErrLine int
+}
+
+// Section is the span of one heading's section: from the heading line to
+// the next heading of the same or a higher level (or the end of the note).
+type Section struct {
+	// Heading indexes Note.Headings.
+	Heading int
+	Level   int
+	Title   string
+	// Start is the offset of the heading line; Body the offset just after
+	// it; End the offset where the section stops.
+	Start, Body, End int
+}
+
+// Block is one top-level block of the note (Obsidian's "sections"):
+// paragraph, heading, list, code, html, comment, callout, blockquote,
+// table, thematicBreak, math, yaml.
+type Block struct {
+	Kind string
+	Span Span
+}
+
+// ListItem is one list item, with its nesting.
+type ListItem struct {
+	// Parent is the index in Note.ListItems of the enclosing item, or -1.
+	Parent int
+	// Task is the character between "[ ]" brackets, or 0 for a plain item.
+	Task rune
+	// Text is the item's first line without its marker.
+	Text string
+	Span Span
+}
+
+// Note is a parsed note. Src is kept so that callers can read sections and
+// splice edits at exact offsets.
+type Note struct {
+	// Path is vault-relative with forward slashes, e.g. "Projects/Plan.md".
+	Path string
+	// Name is the file name without ".md": what a wikilink writes.
+	Name    string
+	Size    int64
+	ModTime time.Time
+	Src     []byte
+
+	Frontmatter      *Frontmatter
+	Headings         []Heading
+	Sections         []Section
+	Blocks           []Block
+	ListItems        []ListItem
+	Links            []Link
+	Embeds           []Link
+	FrontmatterLinks []FrontmatterLink
+	BlockIDs         []BlockID
+	Tags             []Tag
+
+	// Fallback is set when the full parser ran out of budget and a plain
+	// line scanner produced what is here.
+	Fallback bool
+}
+
+// AllLinks returns links and embeds in source order.
+func (n *Note) AllLinks() []Link {
+	out := make([]Link, 0, len(n.Links)+len(n.Embeds))
+	i, j := 0, 0
+	for i < len(n.Links) || j < len(n.Embeds) {
+		if j >= len(n.Embeds) || (i < len(n.Links) && n.Links[i].Span.Start.Offset < n.Embeds[j].Span.Start.Offset) {
+			out = append(out, n.Links[i])
+			i++
+		} else {
+			out = append(out, n.Embeds[j])
+			j++
+		}
+	}
+	return out
+}
+
+// Section returns the first section whose heading matches title
+// case-insensitively at the given level (0 for any level).
+func (n *Note) Section(title string, level int) (Section, bool) {
+	for _, s := range n.Sections {
+		if (level == 0 || s.Level == level) && equalFoldTrim(s.Title, title) {
+			return s, true
+		}
+	}
+	return Section{}, false
+}

@@ -1,0 +1,340 @@
+package vault
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// Errors callers match on.
+var (
+	// ErrNotFound: no note has that path or name.
+	ErrNotFound = errors.New("no such note")
+	// ErrOutsideVault: a path or symlink leads out of the vault.
+	ErrOutsideVault = errors.New("path is outside the vault")
+)
+
+// DefaultMaxNoteSize is the size above which a note is skipped, not parsed.
+const DefaultMaxNoteSize = 4 << 20
+
+// DefaultParseBudget is how long one note may take to parse before zk
+// falls back to a plain line scan of it. goldmark is super-linear on some
+// hostile shapes (research/reliability.md §5).
+const DefaultParseBudget = 2 * time.Second
+
+// Vault is an open vault. All file access goes through an os.Root, so the
+// operating system, not string checks, keeps zk inside the vault.
+type Vault struct {
+	// Dir is the vault's root folder, as given to Open.
+	Dir  string
+	root *os.Root
+	// MaxNoteSize and ParseBudget bound the work spent on one note.
+	MaxNoteSize int64
+	ParseBudget time.Duration
+	// Ignore reports whether a vault-relative path is left out of the
+	// vault (config ignore globs). Nil ignores nothing beyond dot folders.
+	Ignore func(relPath string) bool
+}
+
+// Open opens the vault rooted at dir.
+func Open(dir string) (*Vault, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	return &Vault{Dir: abs, root: root, MaxNoteSize: DefaultMaxNoteSize, ParseBudget: DefaultParseBudget}, nil
+}
+
+// Close releases the vault.
+func (v *Vault) Close() error { return v.root.Close() }
+
+// Root returns the os.Root on the vault, for packages that write to it.
+func (v *Vault) Root() *os.Root { return v.root }
+
+// File is one file of the vault.
+type File struct {
+	// Path is vault-relative, with forward slashes.
+	Path    string
+	Size    int64
+	ModTime time.Time
+	// Symlink is set when the path is a symbolic link (to a file inside
+	// the vault; links out of it are skipped).
+	Symlink bool
+}
+
+// IsNote reports whether the file is a markdown note.
+func (f File) IsNote() bool { return isNotePath(f.Path) }
+
+func isNotePath(p string) bool { return strings.EqualFold(path.Ext(p), ".md") }
+
+// Skip is a file zk leaves out, and why.
+type Skip struct {
+	Path   string
+	Reason string
+}
+
+// Files lists every file of the vault, sorted by path: dot files and
+// folders are left out, as are ignored paths; symlinked folders are not
+// followed (Obsidian ignores loops and links to folders in the vault), and a
+// symlinked file that leads outside the vault or nowhere is skipped.
+func (v *Vault) Files(ctx context.Context) ([]File, []Skip, error) {
+	var files []File
+	var skips []Skip
+	err := fs.WalkDir(v.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == "." {
+				return err
+			}
+			skips = append(skips, Skip{Path: p, Reason: cleanErr(err)})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if p == "." {
+			return nil
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".") || (v.Ignore != nil && v.Ignore(p)) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		f := File{Path: p}
+		if d.Type()&fs.ModeSymlink != 0 {
+			f.Symlink = true
+			st, err := v.root.Stat(p)
+			if err != nil {
+				skips = append(skips, Skip{Path: p, Reason: "symlink: " + cleanErr(err)})
+				return nil
+			}
+			if st.IsDir() {
+				return nil // a folder link: not followed
+			}
+			f.Size, f.ModTime = st.Size(), st.ModTime()
+		} else if d.Type().IsRegular() {
+			info, err := d.Info()
+			if err != nil {
+				skips = append(skips, Skip{Path: p, Reason: cleanErr(err)})
+				return nil
+			}
+			f.Size, f.ModTime = info.Size(), info.ModTime()
+		} else {
+			return nil // sockets, devices, pipes
+		}
+		files = append(files, f)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("walk vault: %w", err)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, skips, nil
+}
+
+func cleanErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	s := err.Error()
+	if strings.Contains(s, "escapes from parent") {
+		return "leads outside the vault"
+	}
+	return s
+}
+
+// ReadFile reads a vault file through the root, refusing one over max bytes.
+func (v *Vault) ReadFile(p string, max int64) ([]byte, error) {
+	f, err := v.root.Open(filepath.FromSlash(p))
+	if err != nil {
+		if strings.Contains(err.Error(), "escapes from parent") {
+			return nil, fmt.Errorf("%s: %w", p, ErrOutsideVault)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	if max > 0 && st.Size() > max {
+		return nil, &TooLargeError{Path: p, Size: st.Size(), Max: max}
+	}
+	limit := st.Size() + 1
+	if max > 0 {
+		limit = max + 1
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit))
+	if err != nil {
+		return nil, err
+	}
+	if max > 0 && int64(len(b)) > max {
+		return nil, &TooLargeError{Path: p, Size: int64(len(b)), Max: max}
+	}
+	return b, nil
+}
+
+// TooLargeError is returned for a note over the size cap.
+type TooLargeError struct {
+	Path      string
+	Size, Max int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is %d bytes, over the %d byte limit", e.Path, e.Size, e.Max)
+}
+
+// NotText reports why src is not a text note, or "" if it is one: a NUL
+// byte in the first 8 KiB, a UTF-16 byte order mark, or mostly invalid
+// UTF-8.
+func NotText(src []byte) string {
+	head := src[:min(len(src), 8<<10)]
+	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+		return "UTF-16 text, not UTF-8"
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "binary file (NUL bytes)"
+	}
+	bad := 0
+	for i := 0; i < len(head); {
+		r, size := utf8.DecodeRune(head[i:])
+		if r == utf8.RuneError && size == 1 {
+			bad++
+		}
+		i += size
+	}
+	if len(head) > 0 && bad*10 > len(head) {
+		return "not UTF-8 text"
+	}
+	return ""
+}
+
+// Scan is every note of a vault, parsed, with the resolver over all its
+// files.
+type Scan struct {
+	Files    []File
+	Notes    []*Note
+	Skipped  []Skip
+	Resolver *Resolver
+	byPath   map[string]*Note
+}
+
+// Note returns the parsed note at a vault path, if there is one.
+func (s *Scan) Note(p string) *Note { return s.byPath[p] }
+
+// Scan walks the vault and parses every note in parallel. A note that is
+// not text or is over the size cap is skipped and listed; a note that runs
+// out of parse budget is read by the fallback scanner.
+func (v *Vault) Scan(ctx context.Context) (*Scan, error) {
+	files, skips, err := v.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &Scan{Files: files, Skipped: skips, byPath: map[string]*Note{}}
+	paths := make([]string, len(files))
+	var notes []File
+	for i, f := range files {
+		paths[i] = f.Path
+		if f.IsNote() {
+			notes = append(notes, f)
+		}
+	}
+	s.Resolver = NewResolver(paths)
+	parsed := make([]*Note, len(notes))
+	reasons := make([]string, len(notes))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(notes)))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := NewParser()
+			for i := range jobs {
+				parsed[i], reasons[i] = v.load(p, notes[i])
+			}
+		}()
+	}
+	for i := range notes {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, n := range parsed {
+		if n == nil {
+			s.Skipped = append(s.Skipped, Skip{Path: notes[i].Path, Reason: reasons[i]})
+			continue
+		}
+		s.Notes = append(s.Notes, n)
+		s.byPath[n.Path] = n
+	}
+	sort.Slice(s.Skipped, func(i, j int) bool { return s.Skipped[i].Path < s.Skipped[j].Path })
+	return s, nil
+}
+
+// load reads and parses one note, or says why it was skipped.
+func (v *Vault) load(p *Parser, f File) (*Note, string) {
+	src, err := v.ReadFile(f.Path, v.MaxNoteSize)
+	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return nil, fmt.Sprintf("too large to parse (%d bytes; the limit is %d)", tl.Size, tl.Max)
+		}
+		return nil, cleanErr(err)
+	}
+	if why := NotText(src); why != "" {
+		return nil, why
+	}
+	n := p.ParseWithBudget(f.Path, src, v.ParseBudget)
+	n.Size, n.ModTime = f.Size, f.ModTime
+	return n, ""
+}
+
+// ReadNote reads and parses one note by vault path.
+func (v *Vault) ReadNote(p string) (*Note, error) {
+	st, err := v.root.Stat(filepath.FromSlash(p))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", p, ErrNotFound)
+		}
+		return nil, fmt.Errorf("read note: %w", err)
+	}
+	n, why := v.load(NewParser(), File{Path: p, Size: st.Size(), ModTime: st.ModTime()})
+	if n == nil {
+		return nil, fmt.Errorf("%s: %s", p, why)
+	}
+	return n, nil
+}
