@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/script from the current output")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"zk": func() { os.Exit(run(context.Background(), os.Args[1:], stdStreams())) },
+	})
+}
+
+// TestScript runs every testdata/script/*.txtar end to end against the
+// real binary. Scripts see ZK_TODAY=2026-12-02, a HOME of their own, and
+// $SHARED when ../shared is there (see the README's Tests section).
+func TestScript(t *testing.T) {
+	testscript.Run(t, scriptParams(t, "testdata/script"))
+}
+
+func scriptParams(t *testing.T, dir string) testscript.Params {
+	shared, _ := filepath.Abs("../../../shared")
+	return testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, ".home")
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+			env.Setenv("ZK_TODAY", "2026-12-02")
+			env.Setenv("NO_COLOR", "")
+			if st, err := os.Stat(shared); err == nil && st.IsDir() {
+				env.Setenv("SHARED", shared)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// mtime PATH SECONDS_AGO sets a file's modification time.
+			"mtime": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: mtime PATH SECONDS_AGO")
+				}
+				d, err := time.ParseDuration(args[1] + "s")
+				ts.Check(err)
+				at := time.Now().Add(-d)
+				ts.Check(os.Chtimes(ts.MkAbs(args[0]), at, at))
+			},
+		},
+	}
+}

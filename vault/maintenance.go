@@ -1,0 +1,212 @@
+package vault
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TendedSource tells where a note's Last tended date was found.
+type TendedSource string
+
+const (
+	// TendedLine is "- Last tended: YYYY-MM-DD" in the Maintenance section.
+	TendedLine TendedSource = "maintenance-line"
+	// TendedFrontmatter is a frontmatter property such as last-tended.
+	TendedFrontmatter TendedSource = "frontmatter"
+	// TendedDataview is a Dataview inline field "last-tended:: DATE".
+	TendedDataview TendedSource = "dataview"
+	// TendedFooter is a digital-garden footer "Last tended: DATE" below a
+	// thematic break, often in italics.
+	TendedFooter TendedSource = "footer"
+)
+
+// DefaultTendedKeys are the frontmatter properties read as Last tended.
+var DefaultTendedKeys = []string{"last-tended", "last_tended", "lastTended", "lastTendedAt", "last-reviewed"}
+
+// Tended is where and when a note says it was last tended.
+type Tended struct {
+	Source TendedSource
+	// Key is the frontmatter property, for TendedFrontmatter.
+	Key string
+	// Raw is the date exactly as written.
+	Raw string
+	// Date is Raw parsed; zero when Err is set.
+	Date time.Time
+	// Err says why Raw is not a real YYYY-MM-DD date.
+	Err error
+	// Start and End are the byte offsets of Raw in the note's source, so
+	// that an edit can replace exactly those bytes.
+	Start, End int
+	// Line is the 0-based line of Raw.
+	Line int
+}
+
+var (
+	tendedLineRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__|\*|_)?last[ -]tended(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__)?[ \t]*(\S*)`)
+	dataviewRe   = regexp.MustCompile(`(?i)(?:^|[\s\[(])last[-_]?tended::[ \t]*([^\s\])]*)`)
+	footerRe     = regexp.MustCompile(`(?i)last tended:?[ \t]*(?:\*\*|__|\*|_)?[ \t]*(\d{4}-\d{2}-\d{2}|[^\s*_]+)`)
+)
+
+// LastTended finds a note's Last tended date. In order: the line in the
+// Maintenance section, a frontmatter property named in keys (nil means
+// DefaultTendedKeys), a Dataview inline field, a digital-garden footer. The
+// second result is false when the note gives no date at all.
+func LastTended(n *Note, keys []string) (Tended, bool) {
+	if keys == nil {
+		keys = DefaultTendedKeys
+	}
+	lines := newLineIndex(n.Src)
+	if s, ok := n.Section("Maintenance", 0); ok {
+		for off := s.Body; off < s.End; {
+			end := min(lines.lineEnd(off), s.End)
+			if m := tendedLineRe.FindSubmatchIndex(n.Src[off:end]); m != nil {
+				return newTended(TendedLine, "", n.Src, off+m[2], off+m[3], lines), true
+			}
+			off = end + 1
+		}
+	}
+	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
+		for _, k := range keys {
+			v, ok := fm.Values[k]
+			if !ok {
+				continue
+			}
+			raw := fmt.Sprint(v)
+			if v == nil {
+				raw = ""
+			}
+			t := Tended{Source: TendedFrontmatter, Key: k, Raw: raw, Start: -1, End: -1}
+			if start, end, ok := frontmatterValueSpan(n.Src, fm, k); ok {
+				t.Start, t.End = start, end
+				t.Line = lines.pos(start).Line
+			}
+			t.Date, t.Err = parseDate(raw)
+			return t, true
+		}
+	}
+	body := n.Src
+	from := 0
+	if n.Frontmatter != nil {
+		from = n.Frontmatter.Span.End.Offset
+	}
+	if m := dataviewRe.FindSubmatchIndex(body[from:]); m != nil {
+		return newTended(TendedDataview, "", n.Src, from+m[2], from+m[3], lines), true
+	}
+	// A footer follows the last thematic break of the note.
+	if i := lastThematicBreak(body[from:]); i >= 0 {
+		at := from + i
+		if m := footerRe.FindSubmatchIndex(body[at:]); m != nil {
+			return newTended(TendedFooter, "", n.Src, at+m[2], at+m[3], lines), true
+		}
+	}
+	return Tended{}, false
+}
+
+func newTended(src TendedSource, key string, b []byte, start, end int, lines *lineIndex) Tended {
+	raw := string(b[start:end])
+	// "2026-08-31." or "2026-08-31*" : trailing punctuation is not the date.
+	trimmed := strings.TrimRight(raw, ".,;*_)")
+	end -= len(raw) - len(trimmed)
+	t := Tended{Source: src, Key: key, Raw: trimmed, Start: start, End: end, Line: lines.pos(start).Line}
+	t.Date, t.Err = parseDate(trimmed)
+	return t
+}
+
+func lastThematicBreak(b []byte) int {
+	last := -1
+	for off := 0; off < len(b); {
+		end := bytes.IndexByte(b[off:], '\n')
+		line := b[off:]
+		if end >= 0 {
+			line = b[off : off+end]
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) >= 3 && (bytes.Count(t, []byte("-")) == len(t) || bytes.Count(t, []byte("*")) == len(t) || bytes.Count(t, []byte("_")) == len(t)) {
+			last = off
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return last
+}
+
+// frontmatterValueSpan finds the bytes of a top-level scalar property's
+// value in the source, quotes excluded.
+func frontmatterValueSpan(src []byte, fm *Frontmatter, key string) (int, int, bool) {
+	start := fm.Span.Start.Offset
+	raw := src[start:fm.Span.End.Offset]
+	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(key) + `[ \t]*:[ \t]*["']?([^"'\r\n#]*?)["']?[ \t]*\r?$`)
+	m := re.FindSubmatchIndex(raw)
+	if m == nil {
+		return 0, 0, false
+	}
+	return start + m[2], start + m[3], true
+}
+
+// dateRe is the shape of a date: the rest is the calendar's business.
+var dateRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+func parseDate(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, fmt.Errorf("no date given")
+	}
+	if !dateRe.MatchString(s) {
+		return time.Time{}, fmt.Errorf("%q is not a date of the form YYYY-MM-DD", s)
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a real date", s)
+	}
+	return t, nil
+}
+
+// Interval is a tending cadence: a number of days, weeks, months or years.
+type Interval struct {
+	N    int
+	Unit byte // 'd', 'w', 'm' or 'y'
+}
+
+// DefaultInterval is how often a note is due when nothing says otherwise.
+var DefaultInterval = Interval{N: 90, Unit: 'd'}
+
+// ParseInterval reads "30d", "6w", "3m" or "1y" (a bare number is days).
+func ParseInterval(s string) (Interval, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	if s == "" {
+		return Interval{}, fmt.Errorf("empty interval")
+	}
+	unit := s[len(s)-1]
+	num := s[:len(s)-1]
+	if unit >= '0' && unit <= '9' {
+		unit, num = 'd', s
+	}
+	if !strings.ContainsRune("dwmy", rune(unit)) {
+		return Interval{}, fmt.Errorf("interval %q: want a number and d, w, m or y (30d, 6w, 3m, 1y)", s)
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n <= 0 {
+		return Interval{}, fmt.Errorf("interval %q: want a positive number and d, w, m or y (30d, 6w, 3m, 1y)", s)
+	}
+	return Interval{N: n, Unit: unit}, nil
+}
+
+// After returns the date one interval after t.
+func (iv Interval) After(t time.Time) time.Time {
+	switch iv.Unit {
+	case 'w':
+		return t.AddDate(0, 0, 7*iv.N)
+	case 'm':
+		return t.AddDate(0, iv.N, 0)
+	case 'y':
+		return t.AddDate(iv.N, 0, 0)
+	}
+	return t.AddDate(0, 0, iv.N)
+}
+
+func (iv Interval) String() string { return strconv.Itoa(iv.N) + string(iv.Unit) }
