@@ -1,0 +1,55 @@
+package vault
+
+import "testing"
+
+// TestResolve pins Obsidian's resolution rules with the cases of
+// research/edge_cases.yaml (each named by its id there).
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		id     string
+		files  []string
+		source string
+		link   string
+		want   string // "" for unresolved
+	}{
+		{"case-insensitive-name", []string{"a/Log.md"}, "x.md", "log", "a/Log.md"},
+		{"case-insensitive-name upper", []string{"a/Log.md"}, "x.md", "LOG", "a/Log.md"},
+		{"extension-case-insensitive", []string{"Ext.md"}, "x.md", "Ext.MD", "Ext.md"},
+		{"md-extension-optional", []string{"Sub/Three laws of motion.md"}, "x.md", "Three laws of motion.md", "Sub/Three laws of motion.md"},
+		{"non-markdown-needs-extension", []string{"Figure 1.png"}, "x.md", "Figure 1", ""},
+		{"non-markdown-with-extension", []string{"Figure 1.png"}, "x.md", "Figure 1.png", "Figure 1.png"},
+		{"md-beats-canvas-for-bare-name", []string{"Plan.md", "Plan.canvas"}, "x.md", "Plan", "Plan.md"},
+		{"canvas-by-extension", []string{"Plan.md", "Plan.canvas"}, "x.md", "Plan.canvas", "Plan.canvas"},
+		{"tie-break-exact-vault-path-wins", []string{"Note.md", "b/Note.md"}, "b/x.md", "Note", "Note.md"},
+		{"tie-break-same-folder", []string{"a/Note.md", "b/Note.md"}, "b/x.md", "Note", "b/Note.md"},
+		{"tie-break-ancestor-folder-does-not-count", []string{"b/Note.md", "zzzz/Note.md"}, "zzzz/deep/x.md", "Note", "b/Note.md"},
+		{"tie-break-shortest-path-string", []string{"a/b/Note.md", "zzzz/Note.md"}, "x.md", "Note", "a/b/Note.md"},
+		{"equal length: lexicographic", []string{"bb/Note.md", "aa/Note.md"}, "x.md", "Note", "aa/Note.md"},
+		{"folder-path-is-vault-root-relative", []string{"Projects/Note.md", "x/Projects/Note.md"}, "x/y.md", "Projects/Note", "Projects/Note.md"},
+		{"partial-path-suffix", []string{"a/b/Note.md"}, "x.md", "b/Note", "a/b/Note.md"},
+		{"partial path must match whole folders", []string{"ab/Note.md"}, "x.md", "b/Note", ""},
+		{"relative-path", []string{"Note.md", "a/x.md"}, "a/x.md", "../Note", "Note.md"},
+		{"relative-path with extension", []string{"Note.md", "a/x.md"}, "a/x.md", "../Note.md", "Note.md"},
+		{"relative path escaping the vault", []string{"Note.md"}, "a/x.md", "../../Note", ""},
+		{"absolute-looking path", []string{"etc/passwd.md"}, "x.md", "../../etc/passwd", ""},
+		{"leading slash is the vault root", []string{"a/Note.md"}, "x.md", "/a/Note", "a/Note.md"},
+		{"alias-is-not-a-link-target", []string{"Artificial Intelligence.md"}, "x.md", "AI", ""},
+		{"zettelkasten-uid-prefix-does-not-resolve", []string{"202301011230 My note title.md"}, "x.md", "202301011230", ""},
+		{"dotted daily-note name", []string{"2021.07.17.md"}, "x.md", "2021.07.17", "2021.07.17.md"},
+		{"same-file", []string{"x.md"}, "x.md", "", "x.md"},
+		{"schemed-target-is-an-internal-link", []string{"x.md"}, "x.md", "https://example.com", ""},
+		{"trailing-space-in-target (zk trims)", []string{"Plugins/Quick switcher.md"}, "x.md", "Quick Switcher ", "Plugins/Quick switcher.md"},
+		{"unicode-normalisation (NFD file, NFC link)", []string{"Cafe\u0301.md"}, "x.md", "Caf\u00e9", "Cafe\u0301.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			got, ok := NewResolver(tt.files).Resolve(tt.link, tt.source)
+			if !ok {
+				got = ""
+			}
+			if got != tt.want {
+				t.Errorf("Resolve(%q from %s) = %q, want %q", tt.link, tt.source, got, tt.want)
+			}
+		})
+	}
+}
