@@ -35,10 +35,3 @@ func newInitCmd(*rootOptions, *streams) *cobra.Command { return stub("init", "Wr
 func newProbeCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("probe", "Measure a throughput claim")
 }
-func newLinksCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("links", "A note's outgoing links")
-}
-func newBacklinksCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("backlinks", "A note's incoming links")
-}
-func newGraphCmd(*rootOptions, *streams) *cobra.Command { return stub("graph", "The link graph") }

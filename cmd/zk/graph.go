@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+type graphOptions struct {
+	root   *rootOptions
+	format string
+}
+
+func newGraphCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &graphOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "graph",
+		Short: "Print the vault's link graph",
+		Long: `Print every note and every link between notes and files of the vault.
+Links that resolve to nothing are included, their target marked unresolved.
+
+--format json prints {"nodes":[{"id","kind"}],"edges":[...]} where a node's
+kind is note, file (an attachment) or unresolved. --format dot prints a
+Graphviz digraph (unresolved targets dashed, relations as edge labels).
+
+EXIT STATUS
+  0  printed
+  2  a usage or runtime error`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGraph(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "json", "output `format`: json or dot")
+	return cmd
+}
+
+type graphNode struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+}
+
+func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
+	if err := checkFormat(opts.format, "json", "dot"); err != nil {
+		return err
+	}
+	v, scan, err := opts.root.scanVault(ctx)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	g := scan.Graph()
+	kinds := map[string]string{}
+	for _, n := range scan.Notes {
+		kinds[n.Path] = "note"
+	}
+	edges := make([]edgeView, 0, len(g.Edges))
+	for _, e := range g.Edges {
+		v := newEdgeView(e)
+		if _, known := kinds[v.To]; !known {
+			kinds[v.To] = "file"
+			if !v.Resolved {
+				kinds[v.To] = "unresolved"
+			}
+		}
+		edges = append(edges, v)
+	}
+	nodes := make([]graphNode, 0, len(kinds))
+	for id, k := range kinds {
+		nodes = append(nodes, graphNode{ID: id, Kind: k})
+	}
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
+	if opts.format == "dot" {
+		return writeDot(s.out, nodes, edges)
+	}
+	return writeJSON(s.out, struct {
+		Nodes []graphNode `json:"nodes"`
+		Edges []edgeView  `json:"edges"`
+	}{nodes, edges})
+}
+
+func writeDot(w io.Writer, nodes []graphNode, edges []edgeView) error {
+	fmt.Fprintln(w, "digraph zk {")
+	for _, n := range nodes {
+		style := ""
+		switch n.Kind {
+		case "unresolved":
+			style = " [style=dashed]"
+		case "file":
+			style = " [shape=box]"
+		}
+		fmt.Fprintf(w, "  %s%s;\n", strconv.Quote(n.ID), style)
+	}
+	for _, e := range edges {
+		var attrs []string
+		if e.Relation != "" {
+			attrs = append(attrs, "label="+strconv.Quote(e.Relation))
+		}
+		if !e.Resolved {
+			attrs = append(attrs, "style=dashed")
+		}
+		list := ""
+		if len(attrs) > 0 {
+			list = " [" + strings.Join(attrs, ", ") + "]"
+		}
+		fmt.Fprintf(w, "  %s -> %s%s;\n", strconv.Quote(e.From), strconv.Quote(e.To), list)
+	}
+	_, err := fmt.Fprintln(w, "}")
+	return err
+}

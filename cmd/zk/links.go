@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+type linksOptions struct {
+	root     *rootOptions
+	format   string
+	note     string
+	incoming bool
+}
+
+func newLinksCmd(root *rootOptions, s *streams) *cobra.Command {
+	return linksCommand(root, s, false)
+}
+
+func newBacklinksCmd(root *rootOptions, s *streams) *cobra.Command {
+	return linksCommand(root, s, true)
+}
+
+// linksCommand builds links and backlinks, which differ only in direction.
+func linksCommand(root *rootOptions, s *streams, incoming bool) *cobra.Command {
+	opts := &linksOptions{root: root, incoming: incoming}
+	use, short, long := "links <note>", "List a note's outgoing links", `List the links, embeds and frontmatter links of a note, each with the
+file it resolves to (or "unresolved") and, for an entry of the note's Links
+section, its relation and justification.
+
+Text output is one tab-separated line per link: line, kind, target (the
+vault path, or "unresolved:" and the link's path), relation, link text.`
+	if incoming {
+		use, short, long = "backlinks <note>", "List the notes that link to a note", `List every link into a note from the vault's notes, with the relation
+each linking note gives it in its Links section.
+
+Text output is one tab-separated line per link: source note, line, kind,
+relation, link text.`
+	}
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Long: long + `
+
+EXIT STATUS
+  0  listed (an empty list too)
+  2  the note was not found, or a usage error`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.note = args[0]
+			return runLinks(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output `format`: text or json")
+	return cmd
+}
+
+// edgeView is an edge as the links, backlinks and graph commands print it.
+type edgeView struct {
+	From          string `json:"from,omitempty"`
+	To            string `json:"to,omitempty"`
+	Line          int    `json:"line,omitempty"`
+	Kind          string `json:"kind"`
+	Link          string `json:"link"`
+	Resolved      bool   `json:"resolved"`
+	Relation      string `json:"relation,omitempty"`
+	Qualifier     string `json:"qualifier,omitempty"`
+	Justification string `json:"justification,omitempty"`
+}
+
+func newEdgeView(e vault.Edge) edgeView {
+	v := edgeView{From: e.From, To: e.To, Kind: string(e.Kind), Link: e.Link, Resolved: e.Resolved(),
+		Relation: e.Relation, Qualifier: e.Qualifier, Justification: e.Justification}
+	if e.Line >= 0 {
+		v.Line = e.Line + 1
+	}
+	if !e.Resolved() {
+		v.To = e.Path
+	}
+	return v
+}
+
+func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
+	if err := checkFormat(opts.format, "text", "json"); err != nil {
+		return err
+	}
+	v, scan, err := opts.root.scanVault(ctx)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	p, err := findNote(v, scan.Files, opts.note)
+	if err != nil {
+		return err
+	}
+	g := scan.Graph()
+	edges := g.Out(p)
+	if opts.incoming {
+		edges = g.In(p)
+	}
+	views := make([]edgeView, 0, len(edges))
+	for _, e := range edges {
+		views = append(views, newEdgeView(e))
+	}
+	if opts.format == "json" {
+		if opts.incoming {
+			return writeJSON(s.out, struct {
+				Note      string     `json:"note"`
+				Backlinks []edgeView `json:"backlinks"`
+			}{p, views})
+		}
+		return writeJSON(s.out, struct {
+			Note  string     `json:"note"`
+			Links []edgeView `json:"links"`
+		}{p, views})
+	}
+	for _, v := range views {
+		if opts.incoming {
+			fmt.Fprintf(s.out, "%s\t%d\t%s\t%s\t%s\n", v.From, v.Line, v.Kind, dash(v.Relation), v.Link)
+			continue
+		}
+		to := v.To
+		if !v.Resolved {
+			to = "unresolved:" + to
+		}
+		fmt.Fprintf(s.out, "%d\t%s\t%s\t%s\t%s\n", v.Line, v.Kind, to, dash(v.Relation), v.Link)
+	}
+	return nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// checkFormat is the usage error for a --format value a command lacks.
+func checkFormat(got string, allowed ...string) error {
+	for _, a := range allowed {
+		if got == a {
+			return nil
+		}
+	}
+	return usageError{fmt.Errorf("unknown format %q (want %s)", got, strings.Join(allowed, ", "))}
+}
+
+// writeJSON prints v as indented JSON, without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// scanVault opens the vault and parses every note. The caller closes the
+// vault.
+func (o *rootOptions) scanVault(ctx context.Context) (*vault.Vault, *vault.Scan, error) {
+	v, err := o.openVault()
+	if err != nil {
+		return nil, nil, err
+	}
+	scan, err := v.Scan(ctx)
+	if err != nil {
+		v.Close()
+		return nil, nil, err
+	}
+	return v, scan, nil
+}

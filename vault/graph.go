@@ -1,0 +1,114 @@
+package vault
+
+import "sort"
+
+// EdgeKind tells what kind of reference an edge is.
+type EdgeKind string
+
+// Edge kinds.
+const (
+	EdgeLink        EdgeKind = "link"
+	EdgeEmbed       EdgeKind = "embed"
+	EdgeFrontmatter EdgeKind = "frontmatter"
+)
+
+// Edge is one reference from a note to a file of the vault, or to nothing.
+type Edge struct {
+	From string
+	// To is the vault path the link resolves to, or "" when unresolved.
+	To string
+	// Link is the link text as written ("Note#Heading").
+	Link string
+	// Path is the part of Link that names a file.
+	Path string
+	Kind EdgeKind
+	// Line is the 0-based line of the link in From (-1 for frontmatter
+	// links, whose line Obsidian does not record).
+	Line int
+	// Relation, Qualifier and Justification come from the note's Links
+	// section entry for this link, when it has one.
+	Relation, Qualifier, Justification string
+}
+
+// Resolved reports whether the edge leads to a file.
+func (e Edge) Resolved() bool { return e.To != "" }
+
+// Graph is every reference of a scanned vault.
+type Graph struct {
+	Edges []Edge
+	out   map[string][]int
+	in    map[string][]int
+}
+
+// Graph resolves every link, embed and frontmatter link of every note.
+func (s *Scan) Graph() *Graph {
+	g := &Graph{out: map[string][]int{}, in: map[string][]int{}}
+	for _, n := range s.Notes {
+		entries := map[int]LinkEntry{}
+		for _, e := range LinkEntries(n) {
+			entries[e.Link.Span.Start.Offset] = e
+		}
+		for _, l := range n.AllLinks() {
+			e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeLink, Line: l.Span.Start.Line}
+			if l.Embed {
+				e.Kind = EdgeEmbed
+			}
+			if le, ok := entries[l.Span.Start.Offset]; ok {
+				e.Relation, e.Qualifier, e.Justification = le.Relation, le.Qualifier, le.Justification
+			}
+			e.To, _ = s.Resolver.Resolve(l.Path, n.Path)
+			g.add(e)
+		}
+		for _, l := range n.FrontmatterLinks {
+			e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeFrontmatter, Line: -1}
+			e.To, _ = s.Resolver.Resolve(l.Path, n.Path)
+			g.add(e)
+		}
+	}
+	return g
+}
+
+func (g *Graph) add(e Edge) {
+	i := len(g.Edges)
+	g.Edges = append(g.Edges, e)
+	g.out[e.From] = append(g.out[e.From], i)
+	if e.To != "" {
+		g.in[e.To] = append(g.in[e.To], i)
+	}
+}
+
+// Out returns the edges from a note, in source order.
+func (g *Graph) Out(p string) []Edge { return g.pick(g.out[p]) }
+
+// In returns the edges into a file from other notes and itself, sorted by
+// source path and line.
+func (g *Graph) In(p string) []Edge {
+	es := g.pick(g.in[p])
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].From != es[j].From {
+			return es[i].From < es[j].From
+		}
+		return es[i].Line < es[j].Line
+	})
+	return es
+}
+
+// Backlinks counts the distinct other notes that link to p: how much of
+// the vault leans on it.
+func (g *Graph) Backlinks(p string) int {
+	seen := map[string]bool{}
+	for _, i := range g.in[p] {
+		if f := g.Edges[i].From; f != p {
+			seen[f] = true
+		}
+	}
+	return len(seen)
+}
+
+func (g *Graph) pick(idx []int) []Edge {
+	out := make([]Edge, len(idx))
+	for k, i := range idx {
+		out[k] = g.Edges[i]
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package vault
+
+import (
+	"regexp"
+	"strings"
+)
+
+// LinkEntry is one entry of a note's Links section, in the house format
+//
+//	- [[Target]] — relation[ qualifier]: justification
+//
+// with an em dash (or "--", or an en dash) between the link and the
+// relation.
+type LinkEntry struct {
+	// Link is the entry's first link.
+	Link Link
+	// Relation is the relation word, lower-cased ("extends", "contrasts");
+	// empty when the entry is untyped.
+	Relation string
+	// Qualifier is what follows the relation before the colon ("on
+	// mechanism" in "contrasts on mechanism: ...").
+	Qualifier string
+	// Justification is the text after the colon.
+	Justification string
+	// Line is the entry's 0-based line.
+	Line int
+}
+
+// Typed reports whether the entry names a relation and justifies it.
+func (e LinkEntry) Typed() bool { return e.Relation != "" && e.Justification != "" }
+
+// relationRe reads what follows the link: a dash, the relation and its
+// qualifier, a colon, the justification.
+var relationRe = regexp.MustCompile(`^\s*(?:—|–|--)\s*([^:]*?)\s*:\s*(.*)$`)
+
+// LinkEntries returns the entries of the note's "Links" section (any
+// heading level): each list item whose first line holds a link. Items
+// without a link are not entries.
+func LinkEntries(n *Note) []LinkEntry {
+	s, ok := n.Section("Links", 0)
+	if !ok {
+		return nil
+	}
+	var out []LinkEntry
+	links := n.AllLinks()
+	for _, it := range n.ListItems {
+		start := it.Span.Start.Offset
+		if start < s.Body || start >= s.End {
+			continue
+		}
+		lineEnd := start + len(firstLine(n.Src[start:]))
+		var first *Link
+		for i := range links {
+			if o := links[i].Span.Start.Offset; o >= start && o < lineEnd {
+				first = &links[i]
+				break
+			}
+		}
+		if first == nil {
+			continue
+		}
+		e := LinkEntry{Link: *first, Line: it.Span.Start.Line}
+		rest := string(n.Src[first.Span.End.Offset:lineEnd])
+		if m := relationRe.FindStringSubmatch(rest); m != nil {
+			words := strings.Fields(m[1])
+			if len(words) > 0 {
+				e.Relation = strings.ToLower(strings.Trim(words[0], "*_`"))
+				e.Qualifier = strings.Join(words[1:], " ")
+			}
+			e.Justification = strings.TrimSpace(m[2])
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func firstLine(b []byte) []byte {
+	for i, c := range b {
+		if c == '\n' {
+			if i > 0 && b[i-1] == '\r' {
+				return b[:i-1]
+			}
+			return b[:i]
+		}
+	}
+	return b
+}

@@ -1,0 +1,102 @@
+package vault
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestScanHostileVault: files that are not notes, or not safe to read, are
+// skipped with a reason; nothing panics and the good notes are read.
+func TestScanHostileVault(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, p string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(dir, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Good.md", "# Good\n[[Other]]\n")
+	write("sub/Other.md", "# Other\n")
+	write(".trash/Old.md", "# Old\n")
+	write(".obsidian/app.json", "{}")
+	write("binary.md", "# x\x00\x01\x02")
+	write("utf16.md", "\xff\xfe#\x00 \x00")
+	write("big.md", strings.Repeat("a", 2048))
+	write("deep.md", strings.Repeat(">", 150)+" [[x]]\n")
+	link("loop2.md", "loop1.md")
+	link("loop1.md", "loop2.md")
+	link("/etc/hostname", "outside.md")
+	link("Good.md", "alias.md")
+	link(".", "selfdir")
+	link("sub", "subdir-link")
+
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	v.MaxNoteSize = 1024
+	s, err := v.Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, n := range s.Notes {
+		notes = append(notes, n.Path)
+	}
+	if want := []string{"Good.md", "alias.md", "deep.md", "sub/Other.md"}; !reflect.DeepEqual(notes, want) {
+		t.Errorf("notes = %q, want %q", notes, want)
+	}
+	if n := s.Note("deep.md"); n == nil || !n.Fallback {
+		t.Errorf("deep.md: want the fallback scanner's reading, got %+v", n)
+	}
+	skipped := map[string]string{}
+	for _, k := range s.Skipped {
+		skipped[k.Path] = k.Reason
+	}
+	for p, want := range map[string]string{
+		"binary.md":  "binary",
+		"utf16.md":   "UTF-16",
+		"big.md":     "too large",
+		"loop1.md":   "symlink",
+		"loop2.md":   "symlink",
+		"outside.md": "outside the vault",
+	} {
+		if !strings.Contains(skipped[p], want) {
+			t.Errorf("%s: skipped for %q, want a reason containing %q", p, skipped[p], want)
+		}
+	}
+	var keys []string
+	for p := range skipped {
+		keys = append(keys, p)
+	}
+	sort.Strings(keys)
+	if len(keys) != 6 {
+		t.Errorf("skipped %q, want exactly the 6 bad files", keys)
+	}
+	if got, ok := s.Resolver.Resolve("Old", "Good.md"); ok {
+		t.Errorf("[[Old]] resolved to %s inside .trash", got)
+	}
+	// Reading through the root refuses a path out of the vault.
+	if _, err := v.ReadFile("outside.md", 0); err == nil {
+		t.Error("read a symlink that leads out of the vault")
+	}
+	if _, err := v.ReadFile("../x.md", 0); err == nil {
+		t.Error("read a path that leads out of the vault")
+	}
+}
