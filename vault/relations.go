@@ -7,7 +7,7 @@ import (
 
 // LinkEntry is one entry of a note's Links section, in the house format
 //
-//	- [[Target]] — relation[ qualifier]: justification
+//   - [[Target]] — relation[ qualifier]: justification
 //
 // with an em dash (or "--", or an en dash) between the link and the
 // relation.
