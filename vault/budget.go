@@ -9,16 +9,22 @@ import (
 // 100,000 '>' took it 6.9 s (research/reliability.md §5, case 6).
 const maxQuoteDepth = 100
 
+// unguardedSize is the size below which a note is parsed without a
+// deadline: the slowest shapes measured need tens of kilobytes to cost even
+// a tenth of a second, and the goroutine and timer of the guard would add
+// half again to the parse of an ordinary note.
+const unguardedSize = 16 << 10
+
 // ParseWithBudget parses like Parse but gives up on goldmark after budget
 // and reads the note with a plain line scanner instead, marking the result
 // Fallback. An abandoned parse keeps running until it finishes, so the
 // parser gets a fresh goldmark instance and the old one is never shared.
 func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Duration) *Note {
-	if budget <= 0 {
-		return p.Parse(notePath, src)
-	}
 	if quoteDepth(src) > maxQuoteDepth {
 		return fallbackParse(notePath, src)
+	}
+	if budget <= 0 || len(src) < unguardedSize {
+		return p.Parse(notePath, src)
 	}
 	done := make(chan *Note, 1)
 	go func() {

@@ -185,6 +185,11 @@ func noteName(p string) string {
 // inside inline comments.
 func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
 	var comments [][2]int
+	if fmEnd == 0 && bytes.IndexAny(src, "%$") < 0 {
+		// Nothing to blank: most notes have no comments, math or
+		// frontmatter, and need no copy.
+		return src, nil
+	}
 	out := append([]byte(nil), src...)
 	blank(out, 0, fmEnd)
 	inFence := false
@@ -209,7 +214,7 @@ func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
 				continue
 			}
 		}
-		if inFence {
+		if inFence || (commentStart < 0 && bytes.IndexAny(line, "%$") < 0) {
 			i = end
 			continue
 		}
@@ -431,23 +436,24 @@ func (w *walker) blockRange(n ast.Node) (int, int, bool) {
 	first, last := -1, -1
 	var visit func(ast.Node)
 	visit = func(x ast.Node) {
-		if x.Type() == ast.TypeBlock {
-			lines := x.Lines()
-			if lines != nil && lines.Len() > 0 {
-				s, e := lines.At(0).Start, lines.At(lines.Len()-1).Stop
-				if first < 0 || s < first {
-					first = s
-				}
-				if e > last {
-					last = e
-				}
+		lines := x.Lines()
+		if lines != nil && lines.Len() > 0 {
+			s, e := lines.At(0).Start, lines.At(lines.Len()-1).Stop
+			if first < 0 || s < first {
+				first = s
 			}
-			if p := x.Pos(); p >= 0 && (first < 0 || p < first) {
-				first = p
+			if e > last {
+				last = e
 			}
 		}
+		if p := x.Pos(); p >= 0 && (first < 0 || p < first) {
+			first = p
+		}
+		// Only blocks carry lines; inline children would only cost time.
 		for c := x.FirstChild(); c != nil; c = c.NextSibling() {
-			visit(c)
+			if c.Type() == ast.TypeBlock {
+				visit(c)
+			}
 		}
 	}
 	visit(n)

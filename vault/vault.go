@@ -222,6 +222,9 @@ func NotText(src []byte) string {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return "binary file (NUL bytes)"
 	}
+	if utf8.Valid(head) {
+		return ""
+	}
 	bad := 0
 	for i := 0; i < len(head); {
 		r, size := utf8.DecodeRune(head[i:])

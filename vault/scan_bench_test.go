@@ -1,0 +1,116 @@
+package vault
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/bench/vaultgen"
+)
+
+// BenchmarkScan parses a generated vault of 10k notes (more with
+// ZK_BENCH_NOTES=10000,100000) and reports notes/s and the ratio of the
+// scan's wall time to the floor measured in the same run: walking the vault
+// and reading every file, with as many workers as the scan uses.
+//
+//	go test ./vault -run '^$' -bench Scan -benchtime 3x
+func BenchmarkScan(b *testing.B) {
+	sizes := []int{10_000}
+	if s := os.Getenv("ZK_BENCH_NOTES"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				b.Fatalf("ZK_BENCH_NOTES: %v", err)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("notes=%d/cores=%d", n, runtime.GOMAXPROCS(0)), func(b *testing.B) {
+			dir := filepath.Join(b.TempDir(), "vault")
+			if err := vaultgen.Generate(dir, n, 1); err != nil {
+				b.Fatal(err)
+			}
+			v, err := Open(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer v.Close()
+			readFloor(b, dir) // warm the page cache
+			b.ResetTimer()
+			var floor, scan time.Duration
+			var notes int
+			for i := 0; i < b.N; i++ {
+				floor += readFloor(b, dir)
+				start := time.Now()
+				s, err := v.Scan(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				scan += time.Since(start)
+				notes = len(s.Notes)
+			}
+			b.ReportMetric(float64(notes*b.N)/scan.Seconds(), "notes/s")
+			b.ReportMetric(scan.Seconds()/floor.Seconds(), "x-read-floor")
+			b.ReportMetric(float64(floor.Milliseconds())/float64(b.N), "floor-ms")
+		})
+	}
+}
+
+// readFloor walks dir and reads every file with GOMAXPROCS workers: what no
+// scan of the vault can beat.
+func readFloor(b testing.TB, dir string) time.Duration {
+	start := time.Now()
+	paths := make(chan string, 256)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range paths {
+				if _, err := os.ReadFile(p); err != nil {
+					b.Error(err)
+				}
+			}
+		}()
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			paths <- p
+		}
+		return err
+	})
+	close(paths)
+	wg.Wait()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(start)
+}
+
+// BenchmarkParseLongLine parses one line of 200,000 wikilinks: the shape
+// that makes the unwrapped wikilink extension quadratic.
+func BenchmarkParseLongLine(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 200_000; i++ {
+		fmt.Fprintf(&sb, "[[Note %d]] ", i)
+	}
+	src := []byte(sb.String())
+	p := NewParser()
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if n := p.Parse("x.md", src); len(n.Links) != 200_000 {
+			b.Fatalf("%d links, want 200000", len(n.Links))
+		}
+	}
+}
