@@ -20,11 +20,14 @@ const unguardedSize = 16 << 10
 // Fallback. An abandoned parse keeps running until it finishes, so the
 // parser gets a fresh goldmark instance and the old one is never shared.
 func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Duration) *Note {
+	if n, ok := fastParse(notePath, src); ok {
+		return n // linear: needs no deadline
+	}
 	if quoteDepth(src) > maxQuoteDepth {
 		return fallbackParse(notePath, src)
 	}
 	if budget <= 0 || len(src) < unguardedSize {
-		return p.Parse(notePath, src)
+		return p.parseGoldmark(notePath, src)
 	}
 	done := make(chan *Note, 1)
 	go func() {
@@ -33,7 +36,7 @@ func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Durati
 				done <- nil
 			}
 		}()
-		done <- p.Parse(notePath, src)
+		done <- p.parseGoldmark(notePath, src)
 	}()
 	timer := time.NewTimer(budget)
 	defer timer.Stop()

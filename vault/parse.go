@@ -135,6 +135,15 @@ func (l *linkParser) CloseBlock(parent ast.Node, block text.Reader, pc parser.Co
 // does no I/O and never fails: what it cannot read it leaves out, and a
 // frontmatter error is recorded in Note.Frontmatter.Err.
 func (p *Parser) Parse(notePath string, src []byte) *Note {
+	if n, ok := fastParse(notePath, src); ok {
+		return n
+	}
+	return p.parseGoldmark(notePath, src)
+}
+
+// parseGoldmark is Parse through goldmark, for every note the fast path
+// does not take.
+func (p *Parser) parseGoldmark(notePath string, src []byte) *Note {
 	n := &Note{Path: notePath, Name: noteName(notePath), Src: src, Size: int64(len(src))}
 	lines := newLineIndex(src)
 
@@ -569,34 +578,39 @@ func listItemText(line []byte) (string, rune) {
 }
 
 func (w *walker) wikilink(x *wikilink.Node) {
-	start := x.Pos()
-	if start < 0 {
-		return
+	if start := x.Pos(); start >= 0 {
+		w.wikilinkAt(start, x.Embed)
 	}
+}
+
+// wikilinkAt records the wikilink whose "[[" (or "![[") is at start, and
+// returns the offset just past its "]]", or -1 if it does not close.
+func (w *walker) wikilinkAt(start int, embed bool) int {
 	openLen := 2
-	if x.Embed {
+	if embed {
 		openLen = 3
 	}
 	end := bytes.Index(w.src[start+openLen:], []byte("]]"))
 	if end < 0 {
-		return
+		return -1
 	}
 	end += start + openLen + 2
 	inner := string(w.src[start+openLen : end-2])
-	l := Link{Kind: Wikilink, Embed: x.Embed, Original: string(w.src[start:end]), Span: w.span(start, end)}
+	l := Link{Kind: Wikilink, Embed: embed, Original: string(w.src[start:end]), Span: w.span(start, end)}
 	target, display, hasDisplay := splitWikiInner(inner)
 	l.Link = target
 	l.Path, l.Subpath = splitSubpath(target)
 	l.HasDisplay = hasDisplay
 	if hasDisplay {
 		l.DisplayText = display
-		if x.Embed {
+		if embed {
 			l.Size = imageSize(display)
 		}
 	} else {
 		l.DisplayText = defaultDisplay(l.Path, l.Subpath)
 	}
 	w.addLink(l)
+	return end
 }
 
 // splitWikiInner splits the text between [[ and ]] at the first pipe into
@@ -681,6 +695,12 @@ func (w *walker) mdLink(node ast.Node, image bool) {
 	if start < 0 || end <= start {
 		return
 	}
+	w.mdLinkAt(start, end, dest, image)
+}
+
+// mdLinkAt records the markdown link or image in src[start:end] whose
+// destination is dest. External URLs and empty destinations are not links.
+func (w *walker) mdLinkAt(start, end int, dest []byte, image bool) {
 	if len(dest) == 0 || hasScheme(dest) {
 		return
 	}
@@ -761,23 +781,31 @@ func (w *walker) tags(b []byte, from, to int) {
 		if b[i] != '#' {
 			continue
 		}
-		if i > 0 && !tagMayFollow(b, i) {
-			continue
+		if j := w.tagAt(b, i); j > 0 {
+			i = j - 1
 		}
-		j := i + 1
-		for j < len(b) {
-			r, size := utf8.DecodeRune(b[j:])
-			if !isTagRune(r) {
-				break
-			}
-			j += size
-		}
-		if j == i+1 || isDigits(string(b[i+1:j])) {
-			continue
-		}
-		w.n.Tags = append(w.n.Tags, Tag{Tag: string(w.src[i:j]), Span: w.span(i, j)})
-		i = j - 1
 	}
+}
+
+// tagAt records the tag whose '#' is at b[i], if one starts there, and
+// returns the offset just past it, or -1.
+func (w *walker) tagAt(b []byte, i int) int {
+	if i > 0 && !tagMayFollow(b, i) {
+		return -1
+	}
+	j := i + 1
+	for j < len(b) {
+		r, size := utf8.DecodeRune(b[j:])
+		if !isTagRune(r) {
+			break
+		}
+		j += size
+	}
+	if j == i+1 || isDigits(string(b[i+1:j])) {
+		return -1
+	}
+	w.n.Tags = append(w.n.Tags, Tag{Tag: string(w.src[i:j]), Span: w.span(i, j)})
+	return j
 }
 
 // tagMayFollow reports whether a # at i may start a tag: at the start of a
@@ -819,7 +847,13 @@ func (w *walker) blockID(node ast.Node) {
 		return
 	}
 	last := lines.At(lines.Len() - 1)
-	line := w.masked[last.Start:last.Stop]
+	w.blockIDAt(lines.At(0).Start, last.Start, last.Stop)
+}
+
+// blockIDAt looks for a block id at the end of the block whose first line
+// starts at first and whose last line is src[lastStart:lastStop].
+func (w *walker) blockIDAt(first, lastStart, lastStop int) {
+	line := w.masked[lastStart:lastStop]
 	line = bytes.TrimRight(line, " \t\r\n")
 	i := bytes.LastIndexByte(line, '^')
 	if i < 0 {
@@ -834,12 +868,12 @@ func (w *walker) blockID(node ast.Node) {
 	}
 	// Obsidian's position for a block id covers its whole block; for an id
 	// on a line of its own it covers that line.
-	from := lines.At(0).Start
+	from := first
 	if i == 0 || len(bytes.TrimSpace(line[:i])) == 0 {
-		from = last.Start + i
+		from = lastStart + i
 	}
 	from = w.lines.lineStart(from)
-	to := last.Start + len(line)
+	to := lastStart + len(line)
 	w.n.BlockIDs = append(w.n.BlockIDs, BlockID{ID: string(id), Span: w.span(from, to)})
 }
 

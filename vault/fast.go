@@ -1,0 +1,362 @@
+package vault
+
+import (
+	"bytes"
+	"strings"
+)
+
+// The fast path. goldmark costs several times the CPU of reading a note
+// (research/performance.md §2), and most permanent notes are made of a few
+// shapes only: ATX headings, paragraphs, single-line list items, wikilinks,
+// plain markdown links and tags. fastParse reads exactly those shapes with
+// a line scanner and gives up (returns false) on anything else, and the
+// note then goes to goldmark, which stays the parser of record.
+// FuzzFastParse holds the two to the same output on every input the fast
+// path accepts, and TestFastParseAgrees on the conformance notes.
+
+// fastBail lists bytes whose presence anywhere sends a note to goldmark:
+// HTML and autolinks, escapes, code, math, tabs and carriage returns.
+const fastBail = "<\\`$\t\r\f\v\x00"
+
+type fastItem struct {
+	idx        int  // in Note.ListItems
+	contentCol int  // column where the item's content starts
+	marker     byte // '-', '*', '+', or '.'/')' for an ordered item
+	child      byte // marker of the item's child list, 0 for none yet
+}
+
+type fastScanner struct {
+	w   walker
+	src []byte
+	ok  bool
+
+	paraFirst, paraLast, paraStop int // open paragraph, -1 when none
+	list                          []fastItem
+	listStart, listEnd            int // open top-level list, -1 when none
+	listMarker                    byte
+	blank                         bool // the previous line was blank
+}
+
+// fastParse is Parse for notes the line scanner can read with certainty.
+func fastParse(notePath string, src []byte) (*Note, bool) {
+	if bytes.ContainsAny(src, fastBail) || bytes.Contains(src, []byte("%%")) {
+		return nil, false
+	}
+	n := &Note{Path: notePath, Name: noteName(notePath), Src: src, Size: int64(len(src))}
+	lines := newLineIndex(src)
+	fmEnd := 0
+	if fm, end := parseFrontmatter(src, lines); fm != nil {
+		n.Frontmatter = fm
+		fmEnd = end
+		n.FrontmatterLinks = frontmatterLinks(fm.Values, fm.Keys)
+	}
+	f := &fastScanner{w: walker{n: n, src: src, masked: src, lines: lines}, src: src, ok: true,
+		paraFirst: -1, listStart: -1}
+	for off := fmEnd; off < len(src) && f.ok; {
+		end := lines.lineEnd(off)
+		f.line(off, end)
+		off = end + 1
+	}
+	f.closePara()
+	f.closeList()
+	if !f.ok {
+		return nil, false
+	}
+	n.Sections = sections(n.Headings, len(src))
+	if fmEnd > 0 {
+		n.Blocks = append([]Block{{Kind: "yaml", Span: n.Frontmatter.Span}}, n.Blocks...)
+	}
+	return n, true
+}
+
+func (f *fastScanner) bail() { f.ok = false }
+
+func (f *fastScanner) line(start, end int) {
+	line := f.src[start:end]
+	if len(bytes.TrimSpace(line)) != len(bytes.Trim(line, " ")) {
+		f.bail() // Unicode white space at either end: goldmark's call
+		return
+	}
+	if len(bytes.Trim(line, " ")) == 0 {
+		f.closePara()
+		f.blank = true
+		return
+	}
+	indent := 0
+	for indent < len(line) && line[indent] == ' ' {
+		indent++
+	}
+	rest := line[indent:]
+	switch {
+	case onlyRuleChars(rest), rest[0] == '>', fenceMarker(rest) != nil, looksLikeTableRule(rest):
+		// Thematic breaks, setext underlines, quotes, fences, tables.
+		f.bail()
+		return
+	}
+	if marker, ordered, contentOff, isItem := listMarker(rest); isItem {
+		f.item(start, end, indent, marker, ordered, indent+contentOff)
+		f.blank = false
+		return
+	}
+	if indent > 0 {
+		// Indented code, or a continuation inside a list item.
+		f.bail()
+		return
+	}
+	if len(f.list) > 0 {
+		if !f.blank {
+			f.bail() // lazy continuation of a list item
+			return
+		}
+		f.closeList()
+	}
+	if isATX(line) {
+		f.closePara()
+		f.heading(start, end)
+		f.blank = false
+		return
+	}
+	if f.paraFirst < 0 {
+		f.paraFirst = start
+	}
+	f.paraLast, f.paraStop = start, min(end+1, len(f.src))
+	f.inline(start, end)
+	f.blank = false
+}
+
+// onlyRuleChars reports whether a line is made of - * _ = and spaces only:
+// a thematic break, a setext underline, or an empty list item.
+func onlyRuleChars(b []byte) bool {
+	return len(bytes.Trim(b, "-*_= ")) == 0
+}
+
+// looksLikeTableRule reports whether a line could be a table's delimiter
+// row; goldmark accepts one without pipes too (":-").
+func looksLikeTableRule(b []byte) bool {
+	return bytes.IndexByte(b, '-') >= 0 && len(bytes.Trim(b, "|-: ")) == 0
+}
+
+// listMarker reads a list item's marker: "- ", "* ", "+ ", "1. " or "1) "
+// followed by content. contentOff is where the content starts.
+func listMarker(b []byte) (marker byte, ordered bool, contentOff int, ok bool) {
+	k := 0
+	switch {
+	case len(b) > 0 && (b[0] == '-' || b[0] == '*' || b[0] == '+'):
+		marker, k = b[0], 1
+	default:
+		for k < len(b) && k < 9 && b[k] >= '0' && b[k] <= '9' {
+			k++
+		}
+		if k == 0 || k >= len(b) || (b[k] != '.' && b[k] != ')') {
+			return 0, false, 0, false
+		}
+		marker, ordered, k = b[k], true, k+1
+	}
+	if k >= len(b) {
+		return marker, ordered, k, true // an empty item
+	}
+	if b[k] != ' ' {
+		return 0, false, 0, false
+	}
+	return marker, ordered, k + 1, true
+}
+
+func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, contentCol int) {
+	line := f.src[start:end]
+	content := line[contentCol:]
+	// One space after the marker, then content that is itself plain text.
+	if len(content) == 0 || content[0] == ' ' || content[0] == '#' || content[0] == '>' {
+		f.bail()
+		return
+	}
+	if _, _, _, nested := listMarker(content); nested || onlyRuleChars(content) || fenceMarker(content) != nil || looksLikeTableRule(content) {
+		f.bail()
+		return
+	}
+	for len(f.list) > 0 && f.list[len(f.list)-1].contentCol > indent {
+		f.list = f.list[:len(f.list)-1]
+	}
+	parent := -1
+	if len(f.list) == 0 {
+		switch {
+		case indent != 0:
+			f.bail()
+			return
+		case f.listStart >= 0:
+			if marker != f.listMarker {
+				f.bail() // a new list right after another
+				return
+			}
+		default:
+			if f.paraFirst >= 0 && ordered && !startsWithOne(line) {
+				f.bail() // cannot interrupt a paragraph
+				return
+			}
+			f.closePara()
+			f.listStart, f.listMarker = start, marker
+		}
+	} else {
+		top := &f.list[len(f.list)-1]
+		if indent-top.contentCol >= 4 {
+			f.bail()
+			return
+		}
+		if top.child != 0 && top.child != marker {
+			f.bail()
+			return
+		}
+		if top.child == 0 && !f.blank && ordered && !startsWithOne(line[indent:]) {
+			f.bail() // it would interrupt the parent's text: a continuation
+			return
+		}
+		top.child = marker
+		parent = top.idx
+	}
+	f.closePara()
+	// A task box "[ ] " or "[x] " is plain text to goldmark (no task-list
+	// extension); skip it so the inline scan does not read it as a link.
+	inlineFrom := start + contentCol
+	if len(content) >= 4 && content[0] == '[' && content[2] == ']' && content[3] == ' ' && content[1] != '[' && content[1] != ']' {
+		inlineFrom += 4
+	}
+	text, task := listItemText(line)
+	it := ListItem{Parent: parent, Task: task, Text: text, Span: f.w.span(start, end)}
+	f.w.n.ListItems = append(f.w.n.ListItems, it)
+	idx := len(f.w.n.ListItems) - 1
+	for _, anc := range f.list {
+		f.w.n.ListItems[anc.idx].Span.End = f.w.lines.pos(end)
+	}
+	f.list = append(f.list, fastItem{idx: idx, contentCol: contentCol, marker: marker})
+	f.listEnd = end
+	f.inline(inlineFrom, end)
+	f.w.blockIDAt(start+contentCol, start+contentCol, min(end+1, len(f.src)))
+}
+
+func (f *fastScanner) heading(start, end int) {
+	line := f.src[start:end]
+	txt := headingText(line)
+	if txt == "" {
+		f.bail()
+		return
+	}
+	level := bytes.IndexFunc(line, func(r rune) bool { return r != '#' })
+	sp := f.w.span(start, end)
+	f.w.n.Headings = append(f.w.n.Headings, Heading{Level: level, Text: txt, Span: sp})
+	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "heading", Span: sp})
+	from := start + level
+	for f.src[from] == ' ' {
+		from++
+	}
+	f.inline(from, from+len(txt))
+}
+
+func (f *fastScanner) closePara() {
+	if f.paraFirst < 0 {
+		return
+	}
+	endLine := f.w.lines.lineEnd(f.paraLast)
+	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "paragraph", Span: f.w.span(f.paraFirst, endLine)})
+	f.w.blockIDAt(f.paraFirst, f.paraLast, f.paraStop)
+	f.paraFirst = -1
+}
+
+func (f *fastScanner) closeList() {
+	if f.listStart < 0 {
+		return
+	}
+	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "list", Span: f.w.span(f.listStart, f.listEnd)})
+	f.list, f.listStart = nil, -1
+}
+
+// inline reads the links and tags of src[from:to], one line's inline
+// content, or gives up on anything but plain text, wikilinks, simple
+// markdown links and tags.
+func (f *fastScanner) inline(from, to int) {
+	b := f.src
+	for i := from; i < to && f.ok; {
+		switch c := b[i]; {
+		case c == '[' || (c == '!' && i+1 < to && b[i+1] == '['):
+			embed := c == '!'
+			open := i
+			if embed {
+				open++
+			}
+			if open+1 < to && b[open+1] == '[' {
+				i = f.wikilink(i, open, to, embed)
+			} else {
+				i = f.mdLink(i, open, to, embed)
+			}
+		case c == '#':
+			if j := f.w.tagAt(b, i); j > 0 {
+				if bytes.IndexByte(b[i:j], '_') >= 0 {
+					// goldmark may read "_..._" as emphasis and cut
+					// the tag short: leave it to goldmark.
+					f.bail()
+				}
+				i = j
+			} else {
+				i++
+			}
+		default:
+			i++
+		}
+	}
+}
+
+// wikilink reads a [[...]] starting at open (i, if embedded, is its '!')
+// and returns the offset past it. It accepts only what the wikilink
+// extension (as zk wraps it) would read as one link.
+func (f *fastScanner) wikilink(i, open, to int, embed bool) int {
+	closeAt := bytes.Index(f.src[open+2:to], []byte("]]"))
+	if closeAt < 0 {
+		f.bail()
+		return to
+	}
+	inner := string(f.src[open+2 : open+2+closeAt])
+	if inner == "" || (inner[0] != '|' && strings.IndexByte(inner, '|') == len(inner)-1) {
+		f.bail() // goldmark reads these as plain brackets
+		return to
+	}
+	return f.w.wikilinkAt(i, embed)
+}
+
+// mdLink reads a [text](dest) or ![alt](dest) with plain text and a plain
+// destination, and gives up on every other use of brackets.
+func (f *fastScanner) mdLink(i, open, to int, image bool) int {
+	b := f.src
+	closeAt := bytes.IndexByte(b[open+1:to], ']')
+	if closeAt < 0 {
+		f.bail()
+		return to
+	}
+	labelEnd := open + 1 + closeAt
+	label := b[open+1 : labelEnd]
+	if bytes.ContainsAny(label, "[!") || len(label) > 900 {
+		f.bail()
+		return to
+	}
+	if labelEnd+1 >= to || b[labelEnd+1] != '(' {
+		f.bail() // a reference link, a footnote, or plain brackets
+		return to
+	}
+	destEnd := bytes.IndexByte(b[labelEnd+2:to], ')')
+	if destEnd < 0 {
+		f.bail()
+		return to
+	}
+	dest := b[labelEnd+2 : labelEnd+2+destEnd]
+	if len(dest) == 0 || bytes.ContainsAny(dest, " ()\"'&") {
+		f.bail()
+		return to
+	}
+	end := labelEnd + 2 + destEnd + 1
+	f.w.mdLinkAt(i, end, dest, image)
+	f.w.tags(b, open+1, labelEnd)
+	return end
+}
+
+// startsWithOne reports whether an ordered marker is "1." or "1)": only
+// such a list may interrupt a paragraph.
+func startsWithOne(b []byte) bool {
+	return len(b) >= 2 && b[0] == '1' && (b[1] == '.' || b[1] == ')')
+}

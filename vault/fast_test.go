@@ -1,0 +1,114 @@
+package vault
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/zk-claims/zk/bench/vaultgen"
+)
+
+// sameAsGoldmark fails the test when the fast path accepts src but reads it
+// differently from goldmark. It reports whether the fast path accepted.
+func sameAsGoldmark(t *testing.T, name string, src []byte) bool {
+	t.Helper()
+	fast, ok := fastParse("a/x.md", src)
+	if !ok {
+		return false
+	}
+	slow := NewParser().parseGoldmark("a/x.md", src)
+	if !reflect.DeepEqual(fast, slow) {
+		fj, _ := json.MarshalIndent(newDiffView(fast), "", " ")
+		sj, _ := json.MarshalIndent(newDiffView(slow), "", " ")
+		t.Fatalf("%s: the fast path and goldmark disagree on %q\nfast:     %s\ngoldmark: %s", name, src, fj, sj)
+	}
+	return true
+}
+
+type diffView struct {
+	Headings  []Heading
+	Blocks    []Block
+	ListItems []ListItem
+	Links     []Link
+	Embeds    []Link
+	Tags      []Tag
+	BlockIDs  []BlockID
+	Sections  []Section
+}
+
+func newDiffView(n *Note) diffView {
+	return diffView{n.Headings, n.Blocks, n.ListItems, n.Links, n.Embeds, n.Tags, n.BlockIDs, n.Sections}
+}
+
+// TestFastParseAgrees holds the fast path to goldmark on real and
+// generated notes, and checks that it takes the ordinary ones.
+func TestFastParseAgrees(t *testing.T) {
+	accepted := 0
+	cases := []string{
+		"# Title\n\n## Claim\n\nOne claim with [[A Link]] and #tag.\n\n## Links\n\n- [[A]] — extends: why.\n- [[B|Bee]] -- contrasts: why not.\n",
+		"- a\n  - b\n    - c\n- d\n\n1. x\n2. y\n",
+		"- [ ] task #t\n- [x] done [[L]]\n",
+		"Para ^blk1\n\n^own-line\n\n- item ^b2\n",
+		"See [text](Note%20x.md#H) and ![img](a.png) and [ext](https://e.com).\n",
+		"## Heading #tag ##\n# C#\ntext\n# Next\n",
+		"---\ntags: [a]\nlink: \"[[X]]\"\n---\n# T\nbody\n",
+		"no final newline [[x]]",
+		"**bold [[x]]** *em* ~~s~~ #a-b/c",
+	}
+	for i, c := range cases {
+		if sameAsGoldmark(t, "case "+string(rune('0'+i)), []byte(c)) {
+			accepted++
+		}
+	}
+	if accepted < len(cases)-1 {
+		t.Errorf("the fast path took %d of %d ordinary notes", accepted, len(cases))
+	}
+	dir := t.TempDir()
+	if err := vaultgen.Generate(dir, 50, 7); err != nil {
+		t.Fatal(err)
+	}
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".md") {
+			b, _ := os.ReadFile(p)
+			if !sameAsGoldmark(t, p, b) {
+				t.Errorf("%s: the fast path gave up on a generated note", p)
+			}
+		}
+		return nil
+	})
+	if cdir := os.Getenv("ZK_CONFORMANCE_DIR"); cdir != "" {
+		files, _ := filepath.Glob(filepath.Join(cdir, "*.json"))
+		took := 0
+		for _, f := range files {
+			var d struct {
+				FileContents string `json:"fileContents"`
+			}
+			readJSON(t, f, &d)
+			if sameAsGoldmark(t, filepath.Base(f), []byte(d.FileContents)) {
+				took++
+			}
+		}
+		t.Logf("the fast path took %d of %d conformance notes", took, len(files))
+	}
+}
+
+// FuzzFastParse: wherever the fast path accepts a note, it must read it
+// exactly as goldmark does.
+func FuzzFastParse(f *testing.F) {
+	for _, s := range []string{
+		"# T\n\n- [[a]] — x: y\n  - b #t\n\npara [l](d.md) ^id\n",
+		"1. a\n2) b\n- c\n* d\n+ e\n",
+		"- a\n\n- b\n\n  c\n",
+		"text\n- interrupt\n2. no\n",
+		"[[a|]] [[|b]] [[]] [x] [y](z) ![w](v) !x #_a_ #1 #a_b",
+		"## h #\n####### seven\n#tag\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		sameAsGoldmark(t, "fuzz", src)
+	})
+}
