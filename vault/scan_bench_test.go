@@ -66,13 +66,13 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
-// readFloor walks dir and reads every file with GOMAXPROCS workers: what no
-// scan of the vault can beat.
+// readFloor walks dir and reads every file with as many workers as Scan
+// uses: what no scan of the vault can beat.
 func readFloor(b testing.TB, dir string) time.Duration {
 	start := time.Now()
 	paths := make(chan string, 256)
 	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for w := 0; w < scanWorkers(); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

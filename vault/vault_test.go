@@ -44,6 +44,7 @@ func TestScanHostileVault(t *testing.T) {
 	link("Good.md", "alias.md")
 	link(".", "selfdir")
 	link("sub", "subdir-link")
+	link("../Good.md", "sub/up.md") // a note linked from another folder
 
 	v, err := Open(dir)
 	if err != nil {
@@ -59,7 +60,7 @@ func TestScanHostileVault(t *testing.T) {
 	for _, n := range s.Notes {
 		notes = append(notes, n.Path)
 	}
-	if want := []string{"Good.md", "alias.md", "deep.md", "sub/Other.md"}; !reflect.DeepEqual(notes, want) {
+	if want := []string{"Good.md", "alias.md", "deep.md", "sub/Other.md", "sub/up.md"}; !reflect.DeepEqual(notes, want) {
 		t.Errorf("notes = %q, want %q", notes, want)
 	}
 	if n := s.Note("deep.md"); n == nil || !n.Fallback {
