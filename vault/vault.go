@@ -359,7 +359,8 @@ func (d *dirRoots) close() {
 // load reads and parses one note, or says why it was skipped.
 func (v *Vault) load(p *Parser, f File, dirs *dirRoots) (*Note, string) {
 	if dirs == nil {
-		dirs = &dirRoots{v: v}
+		dirs = &dirRoots{v: v, m: map[string]*os.Root{}}
+		defer dirs.close()
 	}
 	src, err := dirs.read(f, v.MaxNoteSize)
 	if err != nil {

@@ -93,6 +93,9 @@ func TestScanHostileVault(t *testing.T) {
 	if got, ok := s.Resolver.Resolve("Old", "Good.md"); ok {
 		t.Errorf("[[Old]] resolved to %s inside .trash", got)
 	}
+	if n, err := v.ReadNote("sub/Other.md"); err != nil || len(n.Headings) != 1 {
+		t.Errorf("ReadNote(sub/Other.md) = %+v, %v", n, err)
+	}
 	// Reading through the root refuses a path out of the vault.
 	if _, err := v.ReadFile("outside.md", 0); err == nil {
 		t.Error("read a symlink that leads out of the vault")
