@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,7 +45,17 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			}
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			switch cond {
+			case "nginx":
+				return nginxBinary() != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"simulate": simulateCmd, // probe_script_test.go
+			"simwait":  simwaitCmd,  // probe_script_test.go
+			"nginx":    nginxCmd,    // probe_script_test.go
 			// mtime PATH SECONDS_AGO sets a file's modification time.
 			"mtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 2 {

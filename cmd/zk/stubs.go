@@ -32,6 +32,3 @@ func newNewCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("new", "Create a note from a template")
 }
 func newInitCmd(*rootOptions, *streams) *cobra.Command { return stub("init", "Write .zk/config.toml") }
-func newProbeCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("probe", "Measure a throughput claim")
-}

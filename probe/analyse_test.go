@@ -1,0 +1,133 @@
+package probe
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+)
+
+// at is a time t0 + ms milliseconds, for samples laid out by hand.
+func at(ms float64) time.Time {
+	return time.Unix(1000, 0).Add(time.Duration(ms * float64(time.Millisecond)))
+}
+
+// tokenSample is a streamed request on stream, sent at start, with one
+// token per tick from first, n tokens in all, ending at the last token.
+func tokenSample(stream int, start, first, tick float64, n int) sample {
+	s := sample{stream: stream, start: at(start), first: at(first), units: float64(n), usage: true}
+	for i := range n {
+		s.events = append(s.events, event{at: at(first + tick*float64(i)), units: 1})
+	}
+	s.last = s.events[n-1].at
+	s.end = s.last
+	return s
+}
+
+func near(t *testing.T, name string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-9*max(1, math.Abs(want)) {
+		t.Errorf("%s = %v, want %v", name, got, want)
+	}
+}
+
+func TestAnalyseOpenAI(t *testing.T) {
+	// Two streams, each sends two requests back to back. Each request
+	// waits 100 ms for its first token, then gets 11 tokens 10 ms apart:
+	// a decode rate of 10 tokens / 100 ms = 100 tok/s per stream, 200 ms
+	// per request, 44 tokens in 400 ms of window.
+	run := levelRun{concurrency: 2, start: at(0), samples: []sample{
+		tokenSample(0, 0, 100, 10, 11),
+		tokenSample(0, 200, 300, 10, 11),
+		tokenSample(1, 0, 100, 10, 11),
+		tokenSample(1, 200, 300, 10, 11),
+		{stream: 1, start: at(400), end: at(400), err: errors.New("HTTP 503")},
+	}}
+	lv := analyse(run, ModeOpenAI)
+	if lv.Completed != 4 || lv.Failed != 1 {
+		t.Fatalf("completed/failed = %d/%d, want 4/1", lv.Completed, lv.Failed)
+	}
+	near(t, "window", lv.Window.Avg, 0.4)
+	near(t, "achieved concurrency", lv.AchievedConcurrency, 2)
+	near(t, "aggregate tok/s", lv.OutputTokenThroughput.Avg, 44/0.4)
+	near(t, "request throughput", lv.RequestThroughput.Avg, 4/0.4)
+	near(t, "per-stream decode p50", lv.OutputTokenThroughputPerUser.P50, 100)
+	near(t, "per-stream e2e p50", lv.OutputTokenThroughputPerUserE2E.P50, 11/0.2)
+	near(t, "TTFT p50 ms", lv.TimeToFirstToken.P50, 100)
+	near(t, "ITL p50 ms", lv.InterTokenLatency.P50, 10)
+	// Steady state: from the later first token (100 ms) to the earlier
+	// last token (400 ms), both streams deliver: 2 × (10 + 11) tokens after
+	// 100 ms up to 400 ms, over 300 ms.
+	near(t, "steady tok/s", lv.SteadyOutputTokenThroughput.Avg, 42/0.3)
+	if lv.TokensSource != "usage" {
+		t.Errorf("tokens source = %q, want usage", lv.TokensSource)
+	}
+	// Streams spend half their time waiting for a first token, so the
+	// aggregate is well below concurrency × decode rate, and flagged.
+	c := lv.Consistency
+	near(t, "consistency ratio", c.Ratio, (42/0.3)/(2*100))
+	if !c.Flagged {
+		t.Error("consistency not flagged at ratio 0.7")
+	}
+	if len(lv.ErrorSummary) != 1 || lv.ErrorSummary[0] != (ErrorCount{"HTTP 503", 1}) {
+		t.Errorf("error summary = %v", lv.ErrorSummary)
+	}
+}
+
+func TestAnalyseHTTP(t *testing.T) {
+	req := func(stream int, start, end float64) sample {
+		return sample{stream: stream, start: at(start), first: at(end), end: at(end), units: 1}
+	}
+	// Stream 0 completes 4 requests of 10 ms, stream 1 two of 20 ms: 100
+	// and 50 requests per second per stream, 150 in aggregate.
+	run := levelRun{concurrency: 2, start: at(0), samples: []sample{
+		req(0, 0, 10), req(0, 10, 20), req(0, 20, 30), req(0, 30, 40),
+		req(1, 0, 20), req(1, 20, 40),
+	}}
+	lv := analyse(run, ModeHTTP)
+	near(t, "window", lv.Window.Avg, 0.04)
+	near(t, "aggregate req/s", lv.RequestThroughput.Avg, 6/0.04)
+	near(t, "achieved concurrency", lv.AchievedConcurrency, 2)
+	ps := lv.RequestThroughputPerUser
+	near(t, "per-stream min", ps.Min, 50)
+	near(t, "per-stream max", ps.Max, 100)
+	near(t, "latency p50", lv.RequestLatency.P50, 10)
+	// Steady: completions after 20 ms (stream 1's first) up to 40 ms
+	// (both last): stream 0 at 30 and 40, stream 1 at 40, over 20 ms.
+	near(t, "steady req/s", lv.SteadyRequestThroughput.Avg, 3/0.02)
+	if lv.OutputTokenThroughput != nil || lv.Consistency != nil {
+		t.Error("token metrics in http mode")
+	}
+}
+
+func TestAnalyseNothingCompleted(t *testing.T) {
+	run := levelRun{concurrency: 4, start: at(0), samples: []sample{
+		{stream: 0, start: at(0), end: at(5), err: errors.New("connection refused")},
+	}}
+	lv := analyse(run, ModeOpenAI)
+	if lv.Completed != 0 || lv.Failed != 1 || lv.OutputTokenThroughputPerUser != nil ||
+		lv.SteadyOutputTokenThroughput != nil || lv.Consistency != nil {
+		t.Errorf("level with no completions = %+v", lv)
+	}
+}
+
+func TestStatPercentiles(t *testing.T) {
+	tests := []struct {
+		xs                 []float64
+		p10, p50, p90, std float64
+	}{
+		{[]float64{7}, 7, 7, 7, 0},
+		{[]float64{4, 1, 3, 2, 5}, 1.4, 3, 4.6, math.Sqrt2},
+		{[]float64{10, 20}, 11, 15, 19, 5},
+	}
+	for _, tt := range tests {
+		s := newStat("x", tt.xs)
+		near(t, "p10", s.P10, tt.p10)
+		near(t, "p50", s.P50, tt.p50)
+		near(t, "p90", s.P90, tt.p90)
+		near(t, "std", s.Std, tt.std)
+	}
+	if newStat("x", nil) != nil {
+		t.Error("a stat of nothing is not nil")
+	}
+}

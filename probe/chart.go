@@ -1,0 +1,146 @@
+package probe
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"strings"
+)
+
+// Chart geometry, in SVG user units.
+const (
+	chartW, chartH                 = 560, 330
+	padL, padR, padT, padB float64 = 64, 24, 64, 52
+)
+
+// Series colours: aggregate blue, per stream red (Tableau 10, legible on
+// Obsidian's light and dark themes over the chart's white background).
+const (
+	colorAggregate = "#1f77b4"
+	colorPerStream = "#d62728"
+)
+
+// point is one level on the chart.
+type point struct {
+	concurrency int
+	aggregate   float64
+	perStream   *Stat
+}
+
+// WriteSVG draws r as an SVG chart: aggregate and per-stream rate against
+// concurrency, the per-stream median with its p10–p90 range. Levels are
+// evenly spaced on the x axis, in sweep order; the y axis starts at zero so
+// the gap between the two lines is not exaggerated. The output depends only
+// on r, so it can be compared byte for byte.
+func WriteSVG(w io.Writer, r *Result) error {
+	unit, pts := chartPoints(r)
+	top := 0.0
+	for _, p := range pts {
+		top = max(top, p.aggregate)
+		if p.perStream != nil {
+			top = max(top, p.perStream.P90)
+		}
+	}
+	top = niceCeil(top)
+	plotW, plotH := chartW-padL-padR, chartH-padT-padB
+	x := func(i int) float64 {
+		if len(pts) == 1 {
+			return padL + plotW/2
+		}
+		return padL + plotW*(0.05+0.9*float64(i)/float64(len(pts)-1))
+	}
+	y := func(v float64) float64 { return padT + plotH*(1-v/top) }
+
+	b := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
+		chartW, chartH, chartW, chartH)
+	title := "Throughput against concurrency: aggregate and per stream"
+	if r.Simulated {
+		title += " (SIMULATED server)"
+	}
+	p(`<title>%s</title>`+"\n", esc(title))
+	p(`<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", chartW, chartH)
+	p(`<text x="%g" y="20" font-size="14" font-weight="bold" fill="#222">%s</text>`+"\n", padL, esc(title))
+	// Legend.
+	p(`<line x1="%g" y1="38" x2="%g" y2="38" stroke="%s" stroke-width="2"/><circle cx="%g" cy="38" r="3.5" fill="%s"/>`+"\n",
+		padL, padL+24, colorAggregate, padL+12, colorAggregate)
+	p(`<text x="%g" y="42" fill="#222">aggregate %s (all streams)</text>`+"\n", padL+30, esc(unit))
+	p(`<line x1="%g" y1="38" x2="%g" y2="38" stroke="%s" stroke-width="2" stroke-dasharray="5 3"/><rect x="%g" y="34.5" width="7" height="7" fill="%s"/>`+"\n",
+		padL+250, padL+274, colorPerStream, padL+258.5, colorPerStream)
+	p(`<text x="%g" y="42" fill="#222">per stream %s/user (p50, p10–p90)</text>`+"\n", padL+280, esc(unit))
+	// Axes and grid.
+	for i := 0; i <= 4; i++ {
+		v := top * float64(i) / 4
+		p(`<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#e0e0e0"/>`+"\n", padL, y(v), padL+plotW, y(v))
+		p(`<text x="%g" y="%.1f" text-anchor="end" fill="#555">%s</text>`+"\n", padL-6, y(v)+4, num(v))
+	}
+	p(`<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#555"/>`+"\n", padL, padT+plotH, padL+plotW, padT+plotH)
+	p(`<text x="%g" y="%g" text-anchor="middle" fill="#555">concurrency (streams in flight)</text>`+"\n", padL+plotW/2, float64(chartH)-12)
+	p(`<text transform="translate(16 %g) rotate(-90)" text-anchor="middle" fill="#555">%s</text>`+"\n", padT+plotH/2, esc(unit))
+	for i, pt := range pts {
+		p(`<text x="%.1f" y="%g" text-anchor="middle" fill="#555">%d</text>`+"\n", x(i), padT+plotH+16, pt.concurrency)
+	}
+	// Series: lines first, marks and labels over them.
+	var agg, per []string
+	for i, pt := range pts {
+		agg = append(agg, fmt.Sprintf("%.1f,%.1f", x(i), y(pt.aggregate)))
+		if pt.perStream != nil {
+			per = append(per, fmt.Sprintf("%.1f,%.1f", x(i), y(pt.perStream.P50)))
+		}
+	}
+	p(`<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>`+"\n", colorAggregate, strings.Join(agg, " "))
+	if len(per) > 0 {
+		p(`<polyline fill="none" stroke="%s" stroke-width="2" stroke-dasharray="5 3" points="%s"/>`+"\n", colorPerStream, strings.Join(per, " "))
+	}
+	for i, pt := range pts {
+		p(`<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s"/>`+"\n", x(i), y(pt.aggregate), colorAggregate)
+		p(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="%s">%s</text>`+"\n", x(i), y(pt.aggregate)-8, colorAggregate, num(pt.aggregate))
+		if s := pt.perStream; s != nil {
+			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`+"\n", x(i), y(s.P10), x(i), y(s.P90), colorPerStream)
+			p(`<rect x="%.1f" y="%.1f" width="7" height="7" fill="%s"/>`+"\n", x(i)-3.5, y(s.P50)-3.5, colorPerStream)
+			p(`<text x="%.1f" y="%.1f" fill="%s">%s</text>`+"\n", x(i)+7, y(s.P50)+14, colorPerStream, num(s.P50))
+		}
+	}
+	p("</svg>\n")
+	return b.Flush()
+}
+
+// chartPoints picks the rates to draw: requests per second in http mode,
+// output tokens per second (decode, per stream) in openai mode.
+func chartPoints(r *Result) (unit string, pts []point) {
+	unit = "req/s"
+	if r.Mode == ModeOpenAI {
+		unit = "tok/s"
+	}
+	for _, lv := range r.Levels {
+		pt := point{concurrency: lv.Concurrency, aggregate: lv.RequestThroughput.Avg, perStream: lv.RequestThroughputPerUser}
+		if r.Mode == ModeOpenAI {
+			pt.aggregate, pt.perStream = 0, lv.OutputTokenThroughputPerUser
+			if lv.OutputTokenThroughput != nil {
+				pt.aggregate = lv.OutputTokenThroughput.Avg
+			}
+		}
+		pts = append(pts, pt)
+	}
+	return unit, pts
+}
+
+// niceCeil rounds v up to 1, 2, 2.5 or 5 times a power of ten, so the axis
+// ticks (quarters of it) are round numbers.
+func niceCeil(v float64) float64 {
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 1
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if v <= m*mag {
+			return m * mag
+		}
+	}
+	return 10 * mag
+}
+
+func esc(s string) string { return html.EscapeString(s) }

@@ -1,0 +1,245 @@
+package probe
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Endpoints of an OpenAI-compatible server.
+const (
+	EndpointChat        = "chat"
+	EndpointCompletions = "completions"
+)
+
+// DefaultPrompt asks for more text than any sensible --max-tokens, so a
+// request ends at the token limit rather than at an early end of sequence.
+const DefaultPrompt = "Write a long, detailed story about a lighthouse keeper who keeps a notebook of every ship that passes."
+
+// OpenAITarget is what an OpenAI probe measures: streaming completions
+// from an OpenAI-compatible server (vLLM, llama.cpp's server, Ollama, ...).
+type OpenAITarget struct {
+	// BaseURL is the server's base: http://host:port or http://host:port/v1;
+	// a full .../chat/completions or .../completions URL is used as it is.
+	BaseURL string
+	Model   string
+	// Endpoint is EndpointChat (the default) or EndpointCompletions.
+	Endpoint  string
+	MaxTokens int
+	// Prompt is sent with the request's number before it ("Request 7. ..."),
+	// so no two prompts share a prefix and a prefix cache cannot shorten the
+	// time to first token.
+	Prompt string
+	// ExtraBody is merged into every request body (e.g. {"ignore_eos": true}
+	// for vLLM); its keys win.
+	ExtraBody map[string]any
+	// Client sends the requests; nil means one sized for the sweep.
+	Client *http.Client
+}
+
+// OpenAI sweeps cfg's concurrency levels against t. The result holds every
+// level measured so far even when err is not nil (an interrupted sweep).
+func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
+	if t.Endpoint == "" {
+		t.Endpoint = EndpointChat
+	}
+	if t.Prompt == "" {
+		t.Prompt = DefaultPrompt
+	}
+	endpoint, err := EndpointURL(t.BaseURL, t.Endpoint)
+	if err != nil {
+		return nil, err
+	}
+	if t.Model == "" {
+		return nil, errors.New("no model")
+	}
+	if t.MaxTokens < 1 {
+		return nil, fmt.Errorf("max tokens %d is below 1", t.MaxTokens)
+	}
+	client := t.Client
+	if client == nil {
+		client = newClient(slices.Max(cfg.Concurrency))
+	}
+	var fp fingerprint
+	do := func(ctx context.Context, seq int, s *sample) error {
+		body, err := json.Marshal(t.body(seq))
+		if err != nil {
+			return err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		fp.note(resp)
+		if resp.StatusCode != http.StatusOK {
+			msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+			return fmt.Errorf("HTTP %s: %s", resp.Status, strings.TrimSpace(string(msg)))
+		}
+		return readStream(resp.Body, s)
+	}
+	res := newResult(ModeOpenAI, t.BaseURL, cfg)
+	res.ModelID, res.Endpoint, res.MaxTokens = t.Model, endpoint, t.MaxTokens
+	runs, err := sweep(ctx, cfg, do)
+	res.finish(runs, &fp, err)
+	return res, err
+}
+
+// newClient is an HTTP client keeping a connection per stream (vLLM's
+// benchmark sizes its pool to the concurrency the same way). Proxies are
+// not consulted: the target is named directly.
+func newClient(streams int) *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy:               nil,
+		MaxIdleConns:        streams,
+		MaxIdleConnsPerHost: streams,
+		IdleConnTimeout:     90 * time.Second,
+		DisableCompression:  true,
+	}}
+}
+
+// EndpointURL is the URL of endpoint (EndpointChat or EndpointCompletions)
+// under base.
+func EndpointURL(base, endpoint string) (string, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("%q is not an http or https URL", base)
+	}
+	var suffix string
+	switch endpoint {
+	case EndpointChat:
+		suffix = "/chat/completions"
+	case EndpointCompletions:
+		suffix = "/completions"
+	default:
+		return "", fmt.Errorf("unknown endpoint %q (want %s or %s)", endpoint, EndpointChat, EndpointCompletions)
+	}
+	p := strings.TrimSuffix(u.Path, "/")
+	switch {
+	case strings.HasSuffix(p, "/completions"):
+		return u.String(), nil
+	case strings.HasSuffix(p, "/v1"):
+		u.Path = p + suffix
+	default:
+		u.Path = p + "/v1" + suffix
+	}
+	return u.String(), nil
+}
+
+// body is the JSON of request number seq.
+func (t OpenAITarget) body(seq int) map[string]any {
+	prompt := fmt.Sprintf("Request %d. %s", seq, t.Prompt)
+	b := map[string]any{
+		"model":          t.Model,
+		"max_tokens":     t.MaxTokens,
+		"temperature":    0,
+		"stream":         true,
+		"stream_options": map[string]any{"include_usage": true},
+	}
+	if t.Endpoint == EndpointCompletions {
+		b["prompt"] = prompt
+	} else {
+		b["messages"] = []map[string]string{{"role": "user", "content": prompt}}
+	}
+	maps.Copy(b, t.ExtraBody)
+	return b
+}
+
+// chunk is the part of a streamed completion chunk the probe reads.
+type chunk struct {
+	Choices []struct {
+		Text  string `json:"text"`
+		Delta struct {
+			Content          string `json:"content"`
+			ReasoningContent string `json:"reasoning_content"`
+			Reasoning        string `json:"reasoning"`
+		} `json:"delta"`
+	} `json:"choices"`
+	Usage *struct {
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+// content reports whether c carries output text (reasoning counts: it is
+// decoded tokens, as vLLM's benchmark counts it).
+func (c *chunk) content() bool {
+	for _, ch := range c.Choices {
+		if ch.Text != "" || ch.Delta.Content != "" || ch.Delta.ReasoningContent != "" || ch.Delta.Reasoning != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// errNoDone is returned for a stream that ended before "data: [DONE]".
+var errNoDone = errors.New("stream ended before [DONE]")
+
+// readStream reads one streamed completion into s: a token event per chunk
+// with text, then the usage block's count when the server sent one.
+func readStream(r io.Reader, s *sample) error {
+	sse := newSSEReader(r)
+	usage := 0
+	for {
+		data, err := sse.next()
+		if err == io.EOF {
+			return errNoDone
+		}
+		if err != nil {
+			return err
+		}
+		now := time.Now()
+		if string(bytes.TrimSpace(data)) == "[DONE]" {
+			s.end = now
+			break
+		}
+		var c chunk
+		if err := json.Unmarshal(data, &c); err != nil {
+			return fmt.Errorf("a chunk that is not JSON: %w", err)
+		}
+		if len(c.Error) > 0 && string(c.Error) != "null" {
+			return fmt.Errorf("server error: %s", c.Error)
+		}
+		if c.Usage != nil {
+			usage = c.Usage.CompletionTokens
+		}
+		if c.content() {
+			if s.first.IsZero() {
+				s.first = now
+			}
+			s.last = now
+			s.events = append(s.events, event{at: now, units: 1})
+		}
+	}
+	s.units = float64(len(s.events))
+	if usage > 0 && len(s.events) > 0 {
+		// The usage block is the server's own count; chunks undercount when
+		// a server bundles several tokens into one. Spread it over the
+		// chunks so the aggregate over a window stays right.
+		s.usage = true
+		s.units = float64(usage)
+		per := s.units / float64(len(s.events))
+		for i := range s.events {
+			s.events[i].units = per
+		}
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package probe_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/probe"
+	"github.com/zk-claims/zk/probe/probetest"
+)
+
+// These tests run against probetest's SIMULATED server: a token budget
+// shared by the streams in flight. They assert what the sweep must show
+// whatever the machine's speed: which source the tokens came from, what
+// was counted, and that per-stream and aggregate part ways as streams share
+// the budget.
+
+func simulate(t *testing.T, sim *probetest.Simulator) string {
+	t.Helper()
+	srv := httptest.NewServer(sim)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1"
+}
+
+func TestOpenAIPerStreamAndAggregatePartWays(t *testing.T) {
+	url := simulate(t, &probetest.Simulator{Budget: 2000, PerStream: 2000})
+	res, err := probe.OpenAI(context.Background(),
+		probe.OpenAITarget{BaseURL: url, Model: "m", MaxTokens: 40},
+		probe.Config{Concurrency: []int{1, 8}, Requests: 16, Warmup: 1, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Schema != probe.Schema || !res.Simulated || len(res.Levels) != 2 {
+		t.Fatalf("schema %q, simulated %v, %d levels", res.Schema, res.Simulated, len(res.Levels))
+	}
+	one, eight := res.Levels[0], res.Levels[1]
+	for _, lv := range res.Levels {
+		if lv.Completed != 16 || lv.Failed != 0 || lv.TokensSource != "usage" {
+			t.Errorf("c=%d: %d ok, %d failed, tokens from %q; want 16, 0, usage", lv.Concurrency, lv.Completed, lv.Failed, lv.TokensSource)
+		}
+		if lv.OutputSequenceLength.Min != 40 || lv.OutputSequenceLength.Max != 40 {
+			t.Errorf("c=%d: output lengths %v..%v, want 40", lv.Concurrency, lv.OutputSequenceLength.Min, lv.OutputSequenceLength.Max)
+		}
+	}
+	// Eight streams share what one stream had alone: each gets an eighth,
+	// so well under half, while the aggregate does not shrink with them.
+	if p1, p8 := one.OutputTokenThroughputPerUser.P50, eight.OutputTokenThroughputPerUser.P50; !(p8 < p1/2) {
+		t.Errorf("per-stream p50: %.0f tok/s at c=1, %.0f at c=8; want c=8 under half of c=1", p1, p8)
+	}
+	if a1, a8 := one.OutputTokenThroughput.Avg, eight.OutputTokenThroughput.Avg; !(a8 > a1/2) {
+		t.Errorf("aggregate: %.0f tok/s at c=1, %.0f at c=8; want it not to fall with the per-stream rate", a1, a8)
+	}
+}
+
+func TestOpenAICountsChunksWithoutUsage(t *testing.T) {
+	url := simulate(t, &probetest.Simulator{Budget: 5000, TokensPerChunk: 4, IgnoreUsage: true})
+	res, err := probe.OpenAI(context.Background(),
+		probe.OpenAITarget{BaseURL: url, Model: "m", MaxTokens: 20, Endpoint: probe.EndpointCompletions},
+		probe.Config{Concurrency: []int{2}, Requests: 4, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := res.Levels[0]
+	// Without a usage block the probe can only count chunks: 20 tokens in
+	// chunks of 4 look like 5, and the result says where the count came from.
+	if lv.TokensSource != "chunks" || lv.OutputSequenceLength.P50 != 5 {
+		t.Errorf("tokens from %q, output length %v; want chunks, 5", lv.TokensSource, lv.OutputSequenceLength.P50)
+	}
+}
+
+func TestOpenAIServerErrorsAreCounted(t *testing.T) {
+	url := simulate(t, &probetest.Simulator{Budget: 5000, Model: "served"})
+	_, err := probe.OpenAI(context.Background(),
+		probe.OpenAITarget{BaseURL: url, Model: "other", MaxTokens: 5},
+		probe.Config{Concurrency: []int{1}, Requests: 3, Warmup: 1, Timeout: 30 * time.Second})
+	if err == nil {
+		t.Fatal("a model the server does not have did not fail the warm-up")
+	}
+	res, err := probe.OpenAI(context.Background(),
+		probe.OpenAITarget{BaseURL: url, Model: "other", MaxTokens: 5},
+		probe.Config{Concurrency: []int{1}, Requests: 3, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv := res.Levels[0]; lv.Completed != 0 || lv.Failed != 3 || len(lv.ErrorSummary) != 1 {
+		t.Errorf("%d ok, %d failed, errors %v; want 0, 3, one kind", lv.Completed, lv.Failed, lv.ErrorSummary)
+	}
+}
+
+func TestInterruptKeepsWhatWasMeasured(t *testing.T) {
+	url := simulate(t, &probetest.Simulator{Budget: 100, PerStream: 100})
+	ctx, cancel := context.WithCancel(context.Background())
+	levels := 0
+	cfg := probe.Config{Concurrency: []int{1, 2}, Requests: 2, Timeout: 30 * time.Second,
+		Progress: func(p probe.Progress) {
+			if p.Concurrency == 2 {
+				cancel() // interrupt as the second level starts
+			}
+			levels = max(levels, p.Concurrency)
+		}}
+	res, err := probe.OpenAI(ctx, probe.OpenAITarget{BaseURL: url, Model: "m", MaxTokens: 3}, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if !res.WasCancelled || len(res.Levels) == 0 || res.Levels[0].Completed != 2 {
+		t.Fatalf("cancelled %v, levels %+v; want the first level kept", res.WasCancelled, res.Levels)
+	}
+	if n := len(res.Levels); n == 2 && !res.Levels[1].Partial {
+		t.Error("the interrupted level is not marked partial")
+	}
+}
+
+func TestHTTP(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Server", "test")
+		w.Write([]byte("hello"))
+	}))
+	defer srv.Close()
+	res, err := probe.HTTP(context.Background(), probe.HTTPTarget{URL: srv.URL + "/"},
+		probe.Config{Concurrency: []int{1, 3}, Requests: 30, Warmup: 2, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Server != "test" || res.Simulated {
+		t.Errorf("server %q, simulated %v", res.Server, res.Simulated)
+	}
+	for _, lv := range res.Levels {
+		if lv.Completed != 30 || lv.Failed != 0 || lv.RequestThroughputPerUser == nil {
+			t.Errorf("c=%d: %d ok, %d failed", lv.Concurrency, lv.Completed, lv.Failed)
+		}
+	}
+	// Warm-up is sent and not counted: 2 per stream per level.
+	if want := int64(30 + 2 + 30 + 3*2); hits.Load() != want {
+		t.Errorf("server saw %d requests, want %d", hits.Load(), want)
+	}
+	res, err = probe.HTTP(context.Background(), probe.HTTPTarget{URL: srv.URL + "/missing"},
+		probe.Config{Concurrency: []int{2}, Requests: 4, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv := res.Levels[0]; lv.Completed != 0 || lv.Failed != 4 || lv.ErrorSummary[0].Message != "HTTP 404 Not Found" {
+		t.Errorf("404s: %d ok, %d failed, %v", lv.Completed, lv.Failed, lv.ErrorSummary)
+	}
+}

@@ -1,0 +1,136 @@
+package probe
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func readAll(t testing.TB, in string) ([]string, error) {
+	t.Helper()
+	r := newSSEReader(strings.NewReader(in))
+	var out []string
+	for {
+		data, err := r.next()
+		if err != nil {
+			if err == io.EOF {
+				return out, nil
+			}
+			return out, err
+		}
+		out = append(out, string(data))
+	}
+}
+
+func TestSSEReader(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"two events", "data: a\n\ndata: b\n\n", []string{"a", "b"}},
+		{"crlf", "data: a\r\n\r\ndata: b\r\n\r\n", []string{"a", "b"}},
+		{"multi-line data joins with newline", "data: a\ndata: b\n\n", []string{"a\nb"}},
+		{"comment pings are skipped", ": ping\n\ndata: a\n\n: ping\n\n", []string{"a"}},
+		{"other fields are ignored", "event: x\nid: 3\nretry: 10\ndata: a\n\n", []string{"a"}},
+		{"no space after colon", "data:a\n\n", []string{"a"}},
+		{"only one leading space is stripped", "data:  a\n\n", []string{" a"}},
+		{"last event without blank line", "data: a\n\ndata: b", []string{"a", "b"}},
+		{"blank lines between events", "\n\n\ndata: a\n\n\n\n", []string{"a"}},
+		{"a field named like data is not data", "database: x\n\n", nil},
+		{"empty stream", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readAll(t, tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("events = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSSEReaderBoundsAnEvent(t *testing.T) {
+	in := "data: " + strings.Repeat("x", maxEventBytes+1) + "\n\n"
+	if _, err := readAll(t, in); !errors.Is(err, errEventTooLarge) {
+		t.Errorf("err = %v, want errEventTooLarge", err)
+	}
+	// Many data lines that together pass the bound.
+	in = strings.Repeat("data: "+strings.Repeat("y", 1000)+"\n", maxEventBytes/1000+1) + "\n"
+	if _, err := readAll(t, in); !errors.Is(err, errEventTooLarge) {
+		t.Errorf("err = %v, want errEventTooLarge", err)
+	}
+}
+
+// FuzzSSEReader checks that no input makes the reader panic or return
+// more data than it was given.
+func FuzzSSEReader(f *testing.F) {
+	for _, s := range []string{"data: a\n\n", "data: [DONE]\r\n\r\n", ": x\n", "data:\ndata\n\n", "\r\r\n\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		events, _ := readAll(t, in)
+		n := 0
+		for _, e := range events {
+			n += len(e)
+		}
+		if n > len(in) {
+			t.Errorf("%d bytes of data from %d bytes of input", n, len(in))
+		}
+	})
+}
+
+func TestReadStream(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		units   float64
+		usage   bool
+		chunks  int
+		wantErr string
+	}{
+		{"usage block wins over chunks",
+			"data: {\"choices\":[{\"delta\":{\"content\":\"a b\"}}]}\n\n" +
+				"data: {\"choices\":[{\"delta\":{\"content\":\"c\"}}]}\n\n" +
+				"data: {\"choices\":[],\"usage\":{\"completion_tokens\":3}}\n\ndata: [DONE]\n\n", 3, true, 2, ""},
+		{"chunks without usage",
+			"data: {\"choices\":[{\"text\":\"a\"}]}\n\ndata: {\"choices\":[{\"text\":\"b\"}]}\n\ndata: [DONE]\n\n", 2, false, 2, ""},
+		{"role-only and empty chunks are not tokens",
+			"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n" +
+				"data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hm\"}}]}\n\n" +
+				"data: {\"choices\":[{\"delta\":{}}]}\n\ndata: [DONE]\n\n", 1, false, 1, ""},
+		{"no DONE", "data: {\"choices\":[{\"text\":\"a\"}]}\n\n", 0, false, 0, "stream ended before [DONE]"},
+		{"server error in the stream", "data: {\"error\":{\"message\":\"overloaded\"}}\n\n", 0, false, 0, "server error"},
+		{"not JSON", "data: {oops\n\n", 0, false, 0, "not JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s sample
+			err := readStream(strings.NewReader(tt.in), &s)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.units != tt.units || s.usage != tt.usage || len(s.events) != tt.chunks {
+				t.Errorf("units, usage, chunks = %v, %v, %d; want %v, %v, %d", s.units, s.usage, len(s.events), tt.units, tt.usage, tt.chunks)
+			}
+			var sum float64
+			for _, e := range s.events {
+				sum += e.units
+			}
+			if sum != s.units {
+				t.Errorf("events carry %v units, want %v", sum, s.units)
+			}
+		})
+	}
+}

@@ -1,0 +1,73 @@
+package probe
+
+import (
+	"math"
+	"slices"
+)
+
+// Stat summarises a distribution in the shape AIPerf exports each metric
+// (profile_export_aiperf.json): a unit, the mean, percentiles and spread.
+// Percentiles interpolate linearly between order statistics, as numpy's
+// default (and so vLLM's benchmark) does.
+type Stat struct {
+	Unit  string  `json:"unit"`
+	Count int     `json:"count"`
+	Avg   float64 `json:"avg"`
+	P10   float64 `json:"p10"`
+	P50   float64 `json:"p50"`
+	P90   float64 `json:"p90"`
+	P99   float64 `json:"p99"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
+	Std   float64 `json:"std"`
+}
+
+// Value is one figure for a whole level (an aggregate rate, a window), in
+// AIPerf's shape for metrics that have no distribution.
+type Value struct {
+	Unit string  `json:"unit"`
+	Avg  float64 `json:"avg"`
+}
+
+// newStat summarises xs, or returns nil when there is nothing to summarise:
+// an absent metric is absent, not zero.
+func newStat(unit string, xs []float64) *Stat {
+	if len(xs) == 0 {
+		return nil
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	var sum float64
+	for _, x := range s {
+		sum += x
+	}
+	avg := sum / float64(len(s))
+	var sq float64
+	for _, x := range s {
+		sq += (x - avg) * (x - avg)
+	}
+	return &Stat{
+		Unit:  unit,
+		Count: len(s),
+		Avg:   avg,
+		P10:   percentile(s, 10),
+		P50:   percentile(s, 50),
+		P90:   percentile(s, 90),
+		P99:   percentile(s, 99),
+		Min:   s[0],
+		Max:   s[len(s)-1],
+		Std:   math.Sqrt(sq / float64(len(s))),
+	}
+}
+
+// percentile returns the p-th percentile of sorted, a non-empty slice.
+func percentile(sorted []float64, p float64) float64 {
+	rank := p / 100 * float64(len(sorted)-1)
+	lo := int(math.Floor(rank))
+	hi := int(math.Ceil(rank))
+	if lo == hi {
+		return sorted[lo]
+	}
+	frac := rank - float64(lo)
+	return sorted[lo] + (sorted[hi]-sorted[lo])*frac
+}
