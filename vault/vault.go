@@ -356,6 +356,11 @@ func (d *dirRoots) close() {
 	}
 }
 
+// LoadNote reads and parses one note with the caller's parser (one per
+// goroutine), as Scan does; a nil Note comes with the reason it was
+// skipped (not text, too large, unreadable).
+func (v *Vault) LoadNote(p *Parser, f File) (*Note, string) { return v.load(p, f, nil) }
+
 // load reads and parses one note, or says why it was skipped.
 func (v *Vault) load(p *Parser, f File, dirs *dirRoots) (*Note, string) {
 	if dirs == nil {

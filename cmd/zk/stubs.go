@@ -24,10 +24,6 @@ func newRunsCmd(*rootOptions, *streams) *cobra.Command {
 func newTrustCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("trust", "Approve a note's falsifier commands")
 }
-func newIndexCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("index", "Bring the search index up to date")
-}
-func newSearchCmd(*rootOptions, *streams) *cobra.Command { return stub("search", "Search the vault") }
 func newNewCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("new", "Create a note from a template")
 }

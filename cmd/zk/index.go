@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/index"
+	"github.com/zk-claims/zk/vault"
+)
+
+type indexOptions struct {
+	root    *rootOptions
+	rebuild bool
+	format  string
+	wait    time.Duration
+}
+
+func newIndexCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &indexOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "index",
+		Short: "Bring the search index up to date",
+		Long: `Bring the vault's search index up to date. Only notes whose size, mtime
+or content changed are read again; added, renamed and deleted notes are
+picked up. The index is a disposable cache of the notes: one that is
+missing, from another zk version, from another vault or damaged is rebuilt
+from them (a damaged one is kept aside as gen-N.broken).
+
+The index lives outside the vault, under the user cache folder, one folder
+per vault; $ZK_INDEX_DIR names another folder. A second zk waits up to
+--wait for the index, then says it is busy.
+
+Progress shows on a terminal; a one-line summary goes to stderr.
+--format json prints the summary to stdout instead.
+
+EXIT STATUS
+  0  the index is up to date
+  2  the index is busy, or an error`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runIndex(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.rebuild, "rebuild", false, "build the index from scratch")
+	f.StringVar(&opts.format, "format", "text", "summary `format`: text (stderr) or json (stdout)")
+	f.DurationVar(&opts.wait, "wait", index.DefaultWait, "how long to wait for another zk holding the index")
+	return cmd
+}
+
+func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
+	if opts.format != "text" && opts.format != "json" {
+		return usageError{fmt.Errorf("index: unknown format %q (want text or json)", opts.format)}
+	}
+	v, err := opts.root.openVault()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	iopts := indexOpts(opts.root, opts.wait)
+	bar := newProgress(s)
+	iopts.Progress = bar.update
+	start := time.Now()
+	st, err := index.Update(ctx, v, iopts, opts.rebuild)
+	bar.done()
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	took := time.Since(start)
+	if opts.format == "json" {
+		return writeIndexJSON(s, st, took)
+	}
+	reportIndex(s, st, took)
+	return nil
+}
+
+// indexOpts are the index options every command shares: the folder from
+// $ZK_INDEX_DIR (else the user cache folder) and how long to wait.
+func indexOpts(root *rootOptions, wait time.Duration) index.Options {
+	return index.Options{Dir: root.getenv("ZK_INDEX_DIR"), Wait: wait}
+}
+
+// reportIndex writes an update's messages to stderr: why it rebuilt, the
+// notes it skipped, and the summary line.
+func reportIndex(s *streams, st index.Stats, took time.Duration) {
+	if st.Built && st.Rebuilt != "" {
+		fmt.Fprintf(s.err, "zk: rebuilt the index: %s\n", st.Rebuilt)
+	}
+	for _, sk := range st.Skipped {
+		fmt.Fprintf(s.err, "zk: skipped %s: %s\n", sk.Path, sk.Reason)
+	}
+	fmt.Fprintf(s.err, "indexed %d notes (+%d ~%d -%d) in %s\n",
+		st.Notes, st.Added, st.Changed, st.Deleted, took.Round(time.Millisecond))
+}
+
+type indexJSON struct {
+	Dir      string       `json:"dir"`
+	Notes    int          `json:"notes"`
+	Added    int          `json:"added"`
+	Changed  int          `json:"changed"`
+	Deleted  int          `json:"deleted"`
+	Skipped  []vault.Skip `json:"skipped"`
+	Rebuilt  string       `json:"rebuilt,omitempty"`
+	Duration float64      `json:"duration_s"`
+}
+
+func writeIndexJSON(s *streams, st index.Stats, took time.Duration) error {
+	out := indexJSON{Dir: st.Dir, Notes: st.Notes, Added: st.Added, Changed: st.Changed, Deleted: st.Deleted,
+		Skipped: st.Skipped, Rebuilt: st.Rebuilt, Duration: took.Seconds()}
+	if out.Skipped == nil {
+		out.Skipped = []vault.Skip{}
+	}
+	enc := json.NewEncoder(s.out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// progress is a progress bar on stderr, shown only on a terminal and only
+// once there is enough work to watch.
+type progress struct {
+	tty bool
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func newProgress(s *streams) *progress { return &progress{tty: s.errTTY, w: s.err} }
+
+func (p *progress) update(done, total int) {
+	if !p.tty || total < 100 {
+		return
+	}
+	if p.bar == nil {
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription("indexing"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetItsString("notes"),
+			progressbar.OptionShowIts(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+	}
+	p.bar.Set(done)
+}
+
+func (p *progress) done() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/index"
+)
+
+type searchOptions struct {
+	root     *rootOptions
+	query    string
+	limit    int
+	format   string
+	wait     time.Duration
+	noUpdate bool
+}
+
+// searchMaxUpdate is the most changed notes zk search indexes itself
+// before it answers; more, and it answers from the index as it is and
+// says so. At about 1 ms a note that keeps a search well under a second.
+const searchMaxUpdate = 200
+
+func newSearchCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &searchOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "search <query>...",
+		Short: "Search the vault",
+		Long: `Search the vault's notes, best match first, with the section and a
+fragment of each. The words of the query are joined by spaces, in bleve's
+query-string syntax:
+
+  word  "a phrase"  +must  -mustnot  prefix*  fuzzy~1  /regexp/  word^2
+  claim:word  scope:word  evidence:word  body:word  title:word
+  tag:project (or tag:#project; a nested tag also matches its parents)
+  links:"Note name"   notes that link to Note name (or to a vault path)
+  path:"Folder/Note.md"   tended:<"2026-06-01"   tended:>="2026-01-01"
+
+Put -- before a query that starts with -: zk search -- -draft claim:rate
+
+A word without a field searches the title, claim, scope, evidence and the
+rest of the text. Words are matched case-insensitively with English plurals
+folded (falsifier finds falsifiers); common words are kept, so phrases are
+exact.
+
+The index is brought up to date first when few notes changed (built, the
+first time); otherwise zk says how many notes it may be missing. zk index
+updates it in full.
+
+--format json prints {"query","total","hits":[{"path","title","section",
+"score","fragment"}],"stale","checked"}; a fragment marks each match
+<mark>like this</mark>; stale counts notes changed since the index was
+updated that this search did not index.
+
+EXIT STATUS
+  0  searched (with or without hits)
+  2  a bad query, the index is busy, or an error`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.query = strings.Join(args, " ")
+			return runSearch(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&opts.limit, "limit", "n", 10, "show at most `N` notes")
+	f.StringVar(&opts.format, "format", "text", "output `format`: text or json")
+	f.DurationVar(&opts.wait, "wait", index.DefaultWait, "how long to wait for another zk holding the index")
+	f.BoolVar(&opts.noUpdate, "no-update", false, "answer from the index as it is, without checking the vault for changes")
+	return cmd
+}
+
+func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
+	if opts.format != "text" && opts.format != "json" {
+		return usageError{fmt.Errorf("search: unknown format %q (want text or json)", opts.format)}
+	}
+	if opts.limit < 1 {
+		return usageError{fmt.Errorf("search: --limit must be at least 1")}
+	}
+	v, err := opts.root.openVault()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	iopts := indexOpts(opts.root, opts.wait)
+	bar := newProgress(s)
+	iopts.Progress = bar.update
+	req := index.Request{Query: opts.query, Limit: opts.limit, MaxUpdate: searchMaxUpdate}
+	if opts.noUpdate {
+		req.MaxUpdate = -1
+	}
+	res, err := index.Search(ctx, v, iopts, req)
+	bar.done()
+	if errors.Is(err, index.ErrQuery) {
+		return usageError{fmt.Errorf("search: %w", err)}
+	}
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if st := res.Updated; st != nil && st.Rebuilt != "" {
+		fmt.Fprintf(s.err, "zk: rebuilt the index: %s\n", st.Rebuilt)
+	}
+	if !res.Checked && !opts.noUpdate {
+		fmt.Fprintf(s.err, "zk: the index may be stale: the vault is too large to check on every search; run zk index\n")
+	}
+	if res.Stale > 0 {
+		fmt.Fprintf(s.err, "zk: the index may be stale: %d notes changed since it was updated; run zk index\n", res.Stale)
+	}
+	if opts.format == "json" {
+		return writeSearchJSON(s.out, res)
+	}
+	writeSearchText(s, res, opts.root.color(s.outTTY))
+	return nil
+}
+
+type searchJSON struct {
+	Query string    `json:"query"`
+	Total uint64    `json:"total"`
+	Hits  []hitJSON `json:"hits"`
+	Stale int       `json:"stale"`
+	// Checked is false when the search did not compare the vault with the
+	// index (--no-update, or a vault too large to walk on every search).
+	Checked bool `json:"checked"`
+}
+
+type hitJSON struct {
+	Path     string  `json:"path"`
+	Title    string  `json:"title"`
+	Section  string  `json:"section"`
+	Score    float64 `json:"score"`
+	Fragment string  `json:"fragment"`
+}
+
+func writeSearchJSON(w io.Writer, res *index.Result) error {
+	out := searchJSON{Query: res.Query, Total: res.Total, Hits: []hitJSON{}, Stale: res.Stale, Checked: res.Checked}
+	for _, h := range res.Hits {
+		out.Hits = append(out.Hits, hitJSON{Path: h.Path, Title: h.Title, Section: h.Section, Score: h.Score,
+			Fragment: marked(h.Fragment, "<mark>", "</mark>")})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// writeSearchText prints each hit as its path and section, then the
+// fragment indented. Matches are shown in reverse video on a colour
+// terminal, else between == as Obsidian writes a highlight.
+func writeSearchText(s *streams, res *index.Result, color bool) {
+	open, close := "==", "=="
+	if color {
+		open, close = "\x1b[7m", "\x1b[0m"
+	}
+	for _, h := range res.Hits {
+		where := h.Path
+		if h.Section != "" {
+			where += " › " + h.Section
+		}
+		if color {
+			where = "\x1b[1m" + where + "\x1b[0m"
+		}
+		fmt.Fprintln(s.out, where)
+		if h.Fragment.Text != "" {
+			fmt.Fprintf(s.out, "    %s\n", marked(h.Fragment, open, close))
+		}
+	}
+	if shown := uint64(len(res.Hits)); shown < res.Total {
+		fmt.Fprintf(s.err, "zk: %d of %d matching notes shown (--limit)\n", shown, res.Total)
+	}
+}
+
+// marked writes a fragment with open and close around each match.
+func marked(f index.Fragment, open, close string) string {
+	var b strings.Builder
+	at := 0
+	for _, m := range f.Marks {
+		if m[0] < at || m[1] > len(f.Text) {
+			continue
+		}
+		b.WriteString(f.Text[at:m[0]])
+		b.WriteString(open)
+		b.WriteString(f.Text[m[0]:m[1]])
+		b.WriteString(close)
+		at = m[1]
+	}
+	b.WriteString(f.Text[at:])
+	return b.String()
+}

@@ -1,0 +1,232 @@
+package index
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// sectionFields maps the permanent-note sections that have a field of
+// their own to it; every other section goes to the body.
+var sectionFields = map[string]string{
+	"claim":                FieldClaim,
+	"scope & conditions":   FieldScope,
+	"scope and conditions": FieldScope,
+	"scope":                FieldScope,
+	"evidence":             FieldEvidence,
+}
+
+// segment is a run of a note's source that went into one field. Fields
+// are built from segments joined by newlines, so a hit's byte offset in a
+// field leads back to the section it came from.
+type segment struct {
+	field string
+	// section is the title of the innermost heading over the run, or ""
+	// before the first heading.
+	section string
+	// start and end are offsets in the field's text.
+	start, end int
+}
+
+// noteText is a note's text split into fields, with the segments that
+// map field offsets back to sections.
+type noteText struct {
+	title    string
+	fields   map[string]string
+	segments []segment
+}
+
+// splitText divides a note's text between the title and the section
+// fields. The frontmatter is left out (its tags have their own field), the
+// H1 that gives the title is the title, and a named section's own heading
+// line is dropped: every note has one, so it would only be noise.
+func splitText(n *vault.Note) noteText {
+	t := noteText{title: n.Name, fields: map[string]string{}}
+	var b = map[string]*strings.Builder{}
+	add := func(field, section string, src []byte) {
+		text := strings.ToValidUTF8(string(src), "\uFFFD")
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		sb := b[field]
+		if sb == nil {
+			sb = &strings.Builder{}
+			b[field] = sb
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte('\n')
+		}
+		start := sb.Len()
+		sb.WriteString(text)
+		t.segments = append(t.segments, segment{field: field, section: section, start: start, end: sb.Len()})
+	}
+
+	from := 0
+	if fm := n.Frontmatter; fm != nil {
+		from = min(fm.Span.End.Offset, len(n.Src))
+	}
+	secs := n.Sections
+	if len(secs) == 0 {
+		add(FieldBody, "", n.Src[from:])
+		return t.finish(b)
+	}
+	add(FieldBody, "", n.Src[from:max(from, secs[0].Start)])
+
+	titled := false
+	var named *vault.Section // the open named section, if any
+	namedField := ""
+	for i := range secs {
+		s := &secs[i]
+		end := len(n.Src)
+		if i+1 < len(secs) {
+			end = secs[i+1].Start
+		}
+		if s.Start < from || end <= s.Start {
+			continue
+		}
+		if named != nil && s.Start >= named.End {
+			named = nil
+		}
+		heading, content := n.Src[s.Start:s.Body], n.Src[min(s.Body, end):end]
+		if named == nil && s.Level > 1 {
+			if f, ok := sectionFields[strings.ToLower(strings.TrimSpace(s.Title))]; ok && !t.has(f) {
+				named, namedField = s, f
+				add(f, s.Title, content)
+				continue
+			}
+		}
+		switch {
+		case named != nil:
+			add(namedField, s.Title, n.Src[s.Start:end])
+		case s.Level == 1 && !titled:
+			titled = true
+			t.title = strings.ToValidUTF8(strings.TrimSpace(s.Title), "\uFFFD")
+			add(FieldBody, s.Title, content)
+		default:
+			add(FieldBody, s.Title, heading)
+			add(FieldBody, s.Title, content)
+		}
+	}
+	return t.finish(b)
+}
+
+// has reports whether a named section already claimed the field: only the
+// first "## Claim" of a note is its claim.
+func (t *noteText) has(field string) bool {
+	for _, s := range t.segments {
+		if s.field == field {
+			return true
+		}
+	}
+	return false
+}
+
+func (t noteText) finish(b map[string]*strings.Builder) noteText {
+	for f, sb := range b {
+		t.fields[f] = sb.String()
+	}
+	return t
+}
+
+// sectionAt returns the section of a byte offset in a field.
+func (t noteText) sectionAt(field string, off int) (segment, bool) {
+	for _, s := range t.segments {
+		if s.field == field && off >= s.start && off < s.end {
+			return s, true
+		}
+	}
+	return segment{}, false
+}
+
+// newDoc builds what bleve indexes for a note. Link targets are recorded
+// as the path they resolve to and the name a wikilink writes (both without
+// ".md"); an unresolved link keeps what the note wrote.
+func newDoc(n *vault.Note, r *vault.Resolver) doc {
+	t := splitText(n)
+	d := doc{
+		Path:     n.Path,
+		Title:    t.title,
+		Claim:    t.fields[FieldClaim],
+		Scope:    t.fields[FieldScope],
+		Evidence: t.fields[FieldEvidence],
+		Body:     t.fields[FieldBody],
+		Tags:     noteTags(n),
+		Links:    linkTargets(n, r),
+	}
+	if td, ok := vault.LastTended(n, nil); ok && td.Err == nil {
+		d.Tended = &td.Date
+	}
+	return d
+}
+
+// noteTags are the note's inline and frontmatter tags without '#'. A
+// nested tag also counts as each of its parents, as in Obsidian's search:
+// #project/zk is tagged project/zk and project.
+func noteTags(n *vault.Note) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(tag string) {
+		tag = strings.ToValidUTF8(strings.TrimPrefix(strings.TrimSpace(tag), "#"), "\uFFFD")
+		for tag != "" {
+			key := strings.ToLower(tag)
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, tag)
+			}
+			i := strings.LastIndexByte(tag, '/')
+			if i < 0 {
+				break
+			}
+			tag = tag[:i]
+		}
+	}
+	for _, tg := range n.Tags {
+		add(tg.Tag)
+	}
+	if fm := n.Frontmatter; fm != nil {
+		for _, key := range []string{"tags", "tag"} {
+			switch v := fm.Values[key].(type) {
+			case string:
+				for _, s := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+					add(s)
+				}
+			case []any:
+				for _, e := range v {
+					if e != nil {
+						add(fmt.Sprint(e))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// linkTargets are the notes and files a note links to or embeds.
+func linkTargets(n *vault.Note, r *vault.Resolver) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		s = strings.ToValidUTF8(strings.TrimSuffix(s, ".md"), "\uFFFD")
+		if s != "" && !seen[strings.ToLower(s)] {
+			seen[strings.ToLower(s)] = true
+			out = append(out, s)
+		}
+	}
+	for _, l := range n.AllLinks() {
+		if l.Path == "" {
+			continue // a link inside the note itself
+		}
+		target := l.Path
+		if r != nil {
+			if p, ok := r.Resolve(l.Path, n.Path); ok {
+				target = p
+			}
+		}
+		add(target)
+		add(path.Base(target))
+	}
+	return out
+}

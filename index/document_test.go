@@ -1,0 +1,140 @@
+package index
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+const permanent = `---
+tags: [rates, project/zk]
+---
+# The Title
+
+Before any section.
+
+## Claim
+
+The claim text.
+
+### Detail
+
+Part of the claim.
+
+## Scope & conditions
+
+The scope.
+
+## Evidence
+
+The evidence. #bench
+
+## Links
+
+- [[Other]] — supports: why
+
+## Maintenance
+
+- Last tended: 2026-11-01
+`
+
+func TestSplitText(t *testing.T) {
+	n := vault.NewParser().Parse("P/Note.md", []byte(permanent))
+	got := splitText(n)
+	if got.title != "The Title" {
+		t.Errorf("title = %q", got.title)
+	}
+	for field, want := range map[string]string{
+		FieldClaim:    "\nThe claim text.\n\n\n### Detail\n\nPart of the claim.\n\n",
+		FieldScope:    "\nThe scope.\n\n",
+		FieldEvidence: "\nThe evidence. #bench\n\n",
+	} {
+		if got.fields[field] != want {
+			t.Errorf("%s = %q, want %q", field, got.fields[field], want)
+		}
+	}
+	body := got.fields[FieldBody]
+	for _, want := range []string{"Before any section.", "## Links", "[[Other]]", "Last tended: 2026-11-01"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %q: %q", want, body)
+		}
+	}
+	for _, never := range []string{"tags:", "The claim", "## Claim", "# The Title"} {
+		if strings.Contains(body, never) {
+			t.Errorf("body has %q (each byte goes to one field): %q", never, body)
+		}
+	}
+	for _, tc := range []struct {
+		field, text, section string
+	}{
+		{FieldClaim, "The claim", "Claim"},
+		{FieldClaim, "Part of", "Detail"},
+		{FieldBody, "Before any", "The Title"},
+		{FieldBody, "[[Other]]", "Links"},
+	} {
+		off := strings.Index(got.fields[tc.field], tc.text)
+		seg, ok := got.sectionAt(tc.field, off)
+		if !ok || seg.section != tc.section {
+			t.Errorf("section of %q in %s = %q, want %q", tc.text, tc.field, seg.section, tc.section)
+		}
+	}
+}
+
+func TestNewDoc(t *testing.T) {
+	n := vault.NewParser().Parse("P/Note.md", []byte(permanent))
+	d := newDoc(n, vault.NewResolver([]string{"P/Note.md", "Q/Other.md"}))
+	if strings.Join(d.Tags, ",") != "bench,rates,project/zk,project" {
+		t.Errorf("tags = %q", d.Tags)
+	}
+	if strings.Join(d.Links, ",") != "Q/Other,Other" {
+		t.Errorf("links = %q", d.Links)
+	}
+	if d.Tended == nil || d.Tended.Format("2006-01-02") != "2026-11-01" {
+		t.Errorf("tended = %v", d.Tended)
+	}
+}
+
+// Invalid UTF-8 next to a word would make the word unsearchable; the
+// indexed text is cleaned, the note is not touched.
+func TestSplitTextCleansUTF8(t *testing.T) {
+	src := []byte("# T\n\nok \xc3 falsifier\n")
+	n := vault.NewParser().Parse("a.md", src)
+	if body := splitText(n).fields[FieldBody]; body != "\nok \uFFFD falsifier\n" {
+		t.Errorf("body = %q", body)
+	}
+	if string(n.Src) != string(src) {
+		t.Error("the note's bytes changed")
+	}
+}
+
+func TestCut(t *testing.T) {
+	long := strings.Repeat("word ", 60)
+	for _, tc := range []struct {
+		name     string
+		text     string
+		anchor   int
+		marks    [][2]int
+		want     string
+		wantMark []string
+	}{
+		{"short", "a rate\nwithout\n\nits denominator", 20, [][2]int{{20, 31}}, "a rate without its denominator", []string{"denominator"}},
+		{"phrase marks merge", "does not hold", 0, [][2]int{{0, 4}, {5, 8}, {9, 13}}, "does not hold", []string{"does not hold"}},
+		{"cut both ends", long + "needle " + long, len(long), [][2]int{{len(long), len(long) + 6}}, "", []string{"needle"}},
+	} {
+		f := cut(tc.text, 0, len(tc.text), tc.anchor, tc.marks)
+		if tc.want != "" && f.Text != tc.want {
+			t.Errorf("%s: text = %q, want %q", tc.name, f.Text, tc.want)
+		}
+		if tc.name == "cut both ends" && (!strings.HasPrefix(f.Text, "… ") || !strings.HasSuffix(f.Text, " …") || len(f.Text) > fragmentWidth+10) {
+			t.Errorf("%s: text = %q, want a window with … at both ends", tc.name, f.Text)
+		}
+		var got []string
+		for _, m := range f.Marks {
+			got = append(got, f.Text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != strings.Join(tc.wantMark, "|") {
+			t.Errorf("%s: marks = %q, want %q", tc.name, got, tc.wantMark)
+		}
+	}
+}

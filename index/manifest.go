@@ -1,0 +1,192 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// entry is what the index knows about one note file: enough to tell,
+// from a stat, whether the note may have changed, and from its bytes
+// whether it did.
+type entry struct {
+	Path    string
+	Size    int64
+	ModTime int64 // Unix nanoseconds
+	Hash    [16]byte
+	// Skipped is set for a note that is not indexed (not text, too large),
+	// so that it is not read again while it stays the same.
+	Skipped bool
+}
+
+// manifest lists every note file the index holds, sorted by path. It is
+// stored inside the index, in the same batch as the documents it
+// describes, so the two can never disagree.
+type manifest struct {
+	// Written is when the manifest was made, in Unix nanoseconds. A note
+	// modified within racyWindow of it may have changed again in the same
+	// clock tick, so it is re-hashed next time (git's "racy" rule).
+	Written int64
+	Entries []entry
+}
+
+// racyWindow is the clock granularity a note's mtime is trusted to: the
+// coarsest common file system (FAT) keeps 2 s.
+const racyWindow = 2 * time.Second
+
+// manifestKey is the bleve internal key of the manifest; schemaKey holds
+// the schema the index was built with.
+var (
+	manifestKey = []byte("zk.manifest")
+	schemaKey   = []byte("zk.schema")
+)
+
+// errBadManifest is a manifest that does not decode: the index is damaged.
+var errBadManifest = errors.New("index manifest is corrupt")
+
+const manifestMagic = "zkm1"
+
+func contentHash(src []byte) [16]byte {
+	sum := sha256.Sum256(src)
+	return [16]byte(sum[:16])
+}
+
+// encode writes the manifest compactly (varints) with a CRC-32 at the end:
+// bbolt checks its own pages but not the values in them.
+func (m *manifest) encode() []byte {
+	b := make([]byte, 0, 64+len(m.Entries)*64)
+	b = append(b, manifestMagic...)
+	b = binary.AppendVarint(b, m.Written)
+	b = binary.AppendUvarint(b, uint64(len(m.Entries)))
+	for _, e := range m.Entries {
+		b = binary.AppendUvarint(b, uint64(len(e.Path)))
+		b = append(b, e.Path...)
+		b = binary.AppendVarint(b, e.Size)
+		b = binary.AppendVarint(b, e.ModTime)
+		b = append(b, e.Hash[:]...)
+		flag := byte(0)
+		if e.Skipped {
+			flag = 1
+		}
+		b = append(b, flag)
+	}
+	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+func decodeManifest(b []byte) (*manifest, error) {
+	if len(b) < len(manifestMagic)+4 || string(b[:len(manifestMagic)]) != manifestMagic {
+		return nil, errBadManifest
+	}
+	body, sum := b[:len(b)-4], binary.BigEndian.Uint32(b[len(b)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, errBadManifest
+	}
+	r := body[len(manifestMagic):]
+	next := func() (int64, bool) {
+		v, n := binary.Varint(r)
+		if n <= 0 {
+			return 0, false
+		}
+		r = r[n:]
+		return v, true
+	}
+	m := &manifest{}
+	var ok bool
+	if m.Written, ok = next(); !ok {
+		return nil, errBadManifest
+	}
+	count, n := binary.Uvarint(r)
+	if n <= 0 || count > uint64(len(r)) {
+		return nil, errBadManifest
+	}
+	r = r[n:]
+	m.Entries = make([]entry, 0, count)
+	for range count {
+		l, n := binary.Uvarint(r)
+		if n <= 0 || l > uint64(len(r)-n) {
+			return nil, errBadManifest
+		}
+		e := entry{Path: string(r[n : n+int(l)])}
+		r = r[n+int(l):]
+		if e.Size, ok = next(); !ok {
+			return nil, errBadManifest
+		}
+		if e.ModTime, ok = next(); !ok {
+			return nil, errBadManifest
+		}
+		if len(r) < 17 {
+			return nil, errBadManifest
+		}
+		e.Hash = [16]byte(r[:16])
+		e.Skipped = r[16] == 1
+		r = r[17:]
+		m.Entries = append(m.Entries, e)
+	}
+	if len(r) != 0 {
+		return nil, errBadManifest
+	}
+	return m, nil
+}
+
+// lookup returns the entry for a path.
+func (m *manifest) lookup(p string) (entry, bool) {
+	i, ok := slices.BinarySearchFunc(m.Entries, p, func(e entry, p string) int { return strings.Compare(e.Path, p) })
+	if !ok {
+		return entry{}, false
+	}
+	return m.Entries[i], true
+}
+
+// diff is how the vault's note files differ from a manifest, by stat
+// alone: suspect files have a new size or mtime (or a racy one) and must be
+// read to know whether they changed.
+type diff struct {
+	added   []vault.File
+	suspect []vault.File
+	deleted []string
+}
+
+func (d diff) empty() bool { return len(d.added)+len(d.suspect)+len(d.deleted) == 0 }
+
+// compare walks the sorted note files and the sorted manifest together.
+func (m *manifest) compare(files []vault.File) diff {
+	var d diff
+	racy := m.Written - int64(racyWindow)
+	i := 0
+	for _, f := range files {
+		for i < len(m.Entries) && m.Entries[i].Path < f.Path {
+			d.deleted = append(d.deleted, m.Entries[i].Path)
+			i++
+		}
+		if i < len(m.Entries) && m.Entries[i].Path == f.Path {
+			e := m.Entries[i]
+			i++
+			if e.Size != f.Size || e.ModTime != f.ModTime.UnixNano() || e.ModTime >= racy {
+				d.suspect = append(d.suspect, f)
+			}
+			continue
+		}
+		d.added = append(d.added, f)
+	}
+	for ; i < len(m.Entries); i++ {
+		d.deleted = append(d.deleted, m.Entries[i].Path)
+	}
+	return d
+}
+
+// notes keeps the markdown notes of a file list.
+func notes(files []vault.File) []vault.File {
+	out := make([]vault.File, 0, len(files))
+	for _, f := range files {
+		if f.IsNote() {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,543 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// ErrQuery wraps a query that does not parse or names an unknown field.
+var ErrQuery = errors.New("bad query")
+
+// Fields are the field names a query may use.
+var Fields = []string{FieldClaim, FieldScope, FieldEvidence, FieldBody, FieldTitle, FieldTag, FieldLinks, FieldPath, FieldTended}
+
+// Request is one search.
+type Request struct {
+	// Query is in bleve's query-string syntax: words, "phrases", +must,
+	// -not, field:word, prefix*, fuzzy~, /regexp/, tended:>"2026-01-01".
+	Query string
+	// Limit is the most hits returned (the total is still counted).
+	Limit int
+	// MaxUpdate is the most changed notes the search will index itself
+	// before it answers; beyond that it answers from the index as it is and
+	// reports it stale. Negative does not look at the vault at all.
+	MaxUpdate int
+	// CheckBudget bounds how long the search waits for its walk of the
+	// vault (0 means DefaultCheckBudget): past it, the search answers
+	// without knowing whether notes changed.
+	CheckBudget time.Duration
+}
+
+// DefaultCheckBudget lets a search look for changed notes in a vault of
+// some tens of thousands of notes (a stat each) without making every
+// search of a larger vault pay for it.
+const DefaultCheckBudget = 150 * time.Millisecond
+
+// Result is a search's answer, best hit first.
+type Result struct {
+	Query string
+	Total uint64
+	Hits  []Hit
+	// Checked is set when the search compared the vault with the index.
+	Checked bool
+	// Stale counts the notes changed since the index was last updated and
+	// not indexed by this search: hits may miss or misplace them.
+	Stale int
+	// Updated is what an update run by this search did, if one ran.
+	Updated *Stats
+}
+
+// Hit is one note that matches.
+type Hit struct {
+	Path  string
+	Title string
+	// Section is the title of the heading over the best match, "" for the
+	// note's title or text before any heading.
+	Section  string
+	Score    float64
+	Fragment Fragment
+}
+
+// Fragment is a short excerpt of a note around its best match.
+type Fragment struct {
+	Text string
+	// Marks are the byte ranges of Text that matched the query.
+	Marks [][2]int
+}
+
+// fragmentWidth is about how many bytes of text a fragment shows.
+const fragmentWidth = 160
+
+// Search answers a query from the vault's index. The vault is walked for
+// changes while the query runs; if the walk ends within
+// Request.CheckBudget and few notes changed (Request.MaxUpdate), the index
+// is brought up to date and the query run again, else the result says
+// what it may be missing. An index that is missing is built; a damaged one
+// is moved aside and rebuilt.
+func Search(ctx context.Context, v *vault.Vault, opts Options, req Request) (*Result, error) {
+	q, err := parseQuery(req.Query)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := opts.dir(v)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openStore(dir, v.Dir)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := startWalk(ctx, v, req)
+	res := &Result{Query: req.Query}
+	for attempt := 0; ; attempt++ {
+		err := s.answer(ctx, v, opts, q, req, w, res)
+		var de *DamagedError
+		if err == nil || !errors.As(err, &de) || attempt > 0 {
+			return res, err
+		}
+		// Damaged: rebuild from the notes and answer from the new index.
+		st, err := s.repair(ctx, v, opts, de)
+		if err != nil {
+			return res, err
+		}
+		res.Updated = &st
+	}
+}
+
+// walk lists the vault's files in the background.
+type walk struct {
+	done     chan struct{}
+	deadline time.Time
+	files    []vault.File
+	err      error
+}
+
+func startWalk(ctx context.Context, v *vault.Vault, req Request) *walk {
+	if req.MaxUpdate < 0 {
+		return nil
+	}
+	budget := req.CheckBudget
+	if budget <= 0 {
+		budget = DefaultCheckBudget
+	}
+	w := &walk{done: make(chan struct{}), deadline: time.Now().Add(budget)}
+	go func() {
+		defer close(w.done)
+		w.files, _, w.err = v.Files(ctx)
+	}()
+	return w
+}
+
+// wait returns the vault's files, or false when the walk is off or did
+// not finish within its budget.
+func (w *walk) wait(ctx context.Context) ([]vault.File, bool, error) {
+	if w == nil {
+		return nil, false, nil
+	}
+	t := time.NewTimer(time.Until(w.deadline))
+	defer t.Stop()
+	select {
+	case <-w.done:
+		return w.files, w.err == nil, w.err
+	case <-t.C:
+		return nil, false, nil
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	}
+}
+
+// answer runs the query on the live generation, refreshes the index and
+// runs it again if the vault changed and that is cheap, then cuts the
+// fragments from the notes.
+func (s *store) answer(ctx context.Context, v *vault.Vault, opts Options, q query.Query, req Request, w *walk, res *Result) error {
+	r, err := s.openCurrent(ctx, v, opts, res)
+	if err != nil {
+		return err
+	}
+	defer func() { r.close() }()
+	out, err := r.query(ctx, q, req.Limit)
+	if err != nil {
+		return err
+	}
+	files, checked, err := w.wait(ctx)
+	if err != nil {
+		return err
+	}
+	res.Checked, res.Stale = checked, 0
+	if checked {
+		d := r.manifest.compare(notes(files))
+		changed := len(d.added) + len(d.suspect) + len(d.deleted)
+		if changed > 0 {
+			fresh, err := s.refresh(ctx, v, opts, req, changed, r, res)
+			if err != nil {
+				return err
+			}
+			if fresh != nil {
+				r = fresh
+				if out, err = r.query(ctx, q, req.Limit); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	res.Total = out.Total
+	res.Hits = r.hits(v, out, files)
+	return nil
+}
+
+// refresh updates the index when at most req.MaxUpdate notes changed and
+// no other zk holds it, and returns the reopened generation; nil means
+// the search answers from r and res.Stale says how far behind it is.
+func (s *store) refresh(ctx context.Context, v *vault.Vault, opts Options, req Request, changed int, r *reader, res *Result) (*reader, error) {
+	if changed > req.MaxUpdate {
+		res.Stale = changed
+		return nil, nil
+	}
+	fl, err := s.lock(ctx, 0)
+	if errors.Is(err, ErrBusy) {
+		res.Stale = changed // another zk is updating it right now
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer fl.Unlock()
+	r.close()
+	st, err := s.update(ctx, v, opts, "")
+	if err != nil {
+		return nil, err
+	}
+	res.Updated = &st
+	return s.openCurrent(ctx, v, opts, res)
+}
+
+// repair rebuilds a damaged generation under the writer lock, unless
+// another zk replaced it meanwhile.
+func (s *store) repair(ctx context.Context, v *vault.Vault, opts Options, de *DamagedError) (Stats, error) {
+	fl, err := s.lock(ctx, opts.Wait)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer fl.Unlock()
+	if gen, _ := s.current(); gen != "" && s.path(gen) == de.Dir {
+		if err := s.moveAside(gen); err != nil {
+			return Stats{}, err
+		}
+	}
+	st, err := s.update(ctx, v, opts, "")
+	if st.Rebuilt == "" {
+		st.Rebuilt = de.Error()
+	}
+	return st, err
+}
+
+// reader is an open, checked, read-only generation.
+type reader struct {
+	dir      string
+	idx      bleve.Index
+	manifest *manifest
+	closed   bool
+}
+
+func (r *reader) close() {
+	if !r.closed {
+		r.closed = true
+		guard(r.dir, r.idx.Close)
+	}
+}
+
+// openCurrent opens the live generation read-only, building the index
+// first when there is none yet (or it is foreign or of another schema).
+func (s *store) openCurrent(ctx context.Context, v *vault.Vault, opts Options, res *Result) (*reader, error) {
+	for attempt := 0; ; attempt++ {
+		gen, stale := s.current()
+		if gen == "" || stale != "" {
+			if attempt > 0 {
+				return nil, fmt.Errorf("no usable index after a rebuild: %s", stale)
+			}
+			st, err := s.rebuildLocked(ctx, v, opts)
+			if err != nil {
+				return nil, err
+			}
+			res.Updated = &st
+			continue
+		}
+		dir := s.path(gen)
+		if err := verifySegments(dir, true); err != nil {
+			return nil, err
+		}
+		idx, err := openGen(dir, true, opts.Wait)
+		if errors.Is(err, fs.ErrNotExist) && attempt < 2 {
+			continue // a writer replaced the generation between the two reads
+		}
+		if err != nil {
+			return nil, err
+		}
+		m, err := readMeta(dir, idx)
+		if err != nil {
+			guard(dir, idx.Close)
+			return nil, err
+		}
+		return &reader{dir: dir, idx: idx, manifest: m}, nil
+	}
+}
+
+// rebuildLocked takes the writer lock and updates, which builds the
+// index when the live generation is missing or unusable.
+func (s *store) rebuildLocked(ctx context.Context, v *vault.Vault, opts Options) (Stats, error) {
+	fl, err := s.lock(ctx, opts.Wait)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer fl.Unlock()
+	return s.update(ctx, v, opts, "")
+}
+
+// query runs a parsed query, asking for the term locations that the
+// fragments are cut around.
+func (r *reader) query(ctx context.Context, q query.Query, limit int) (*bleve.SearchResult, error) {
+	if limit <= 0 {
+		limit = 10
+	}
+	sr := bleve.NewSearchRequestOptions(q, limit, 0, false)
+	sr.IncludeLocations = true
+	sr.Fields = []string{FieldTitle}
+	var out *bleve.SearchResult
+	err := guard(r.dir, func() error {
+		var err error
+		out, err = r.idx.SearchInContext(ctx, sr)
+		return err
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return nil, err
+		}
+		return nil, &DamagedError{Dir: r.dir, Err: err}
+	}
+	return out, nil
+}
+
+// hits reads each hit's note and cuts its fragment, but only from a note
+// whose bytes are the ones indexed: the offsets bleve returns are into
+// that text. files, when the vault was walked, says which notes exist.
+func (r *reader) hits(v *vault.Vault, out *bleve.SearchResult, files []vault.File) []Hit {
+	byPath := map[string]vault.File{}
+	for _, f := range files {
+		byPath[f.Path] = f
+	}
+	p := vault.NewParser()
+	hits := make([]Hit, 0, len(out.Hits))
+	for _, h := range out.Hits {
+		hit := Hit{Path: h.ID, Score: h.Score}
+		if t, ok := h.Fields[FieldTitle].(string); ok {
+			hit.Title = t
+		}
+		f, ok := byPath[h.ID]
+		if files == nil { // not walked: read the note by its path
+			f, ok = vault.File{Path: h.ID}, true
+		}
+		if ok {
+			if n, _ := v.LoadNote(p, f); n != nil {
+				if e, ok := r.manifest.lookup(h.ID); ok && e.Hash == contentHash(n.Src) {
+					hit.Section, hit.Fragment = bestFragment(splitText(n), h.Locations)
+				}
+			}
+		}
+		hits = append(hits, hit)
+	}
+	return hits
+}
+
+// parseQuery parses the query string and maps zk's fields onto the index.
+func parseQuery(s string) (query.Query, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("%w: empty query", ErrQuery)
+	}
+	q, err := bleve.NewQueryStringQuery(s).Parse()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrQuery, err)
+	}
+	return rewrite(q)
+}
+
+// rewrite walks a parsed query: a word without a field searches every
+// text field; a tag may be written with its '#'; a field zk does not
+// have is an error rather than a silent empty answer.
+func rewrite(q query.Query) (query.Query, error) {
+	var err error
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		for _, sub := range []*query.Query{&q.Must, &q.Should, &q.MustNot} {
+			if *sub != nil {
+				if *sub, err = rewrite(*sub); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return q, nil
+	case *query.ConjunctionQuery:
+		for i := range q.Conjuncts {
+			if q.Conjuncts[i], err = rewrite(q.Conjuncts[i]); err != nil {
+				return nil, err
+			}
+		}
+		return q, nil
+	case *query.DisjunctionQuery:
+		for i := range q.Disjuncts {
+			if q.Disjuncts[i], err = rewrite(q.Disjuncts[i]); err != nil {
+				return nil, err
+			}
+		}
+		return q, nil
+	case query.FieldableQuery:
+		switch f := q.Field(); {
+		case f == "":
+			any := make([]query.Query, len(textFields))
+			for i, tf := range textFields {
+				any[i] = withField(q, tf)
+				if b, ok := any[i].(query.BoostableQuery); ok && fieldBoost[tf] != 0 {
+					b.SetBoost(b.Boost() * fieldBoost[tf])
+				}
+			}
+			return query.NewDisjunctionQuery(any), nil
+		case f == FieldTag || f == FieldLinks || f == FieldPath:
+			return wholeValue(q), nil
+		case !isField(f):
+			return nil, fmt.Errorf("%w: no field %q (fields: %s)", ErrQuery, f, strings.Join(Fields, ", "))
+		}
+		return q, nil
+	}
+	return q, nil
+}
+
+func isField(f string) bool {
+	for _, known := range Fields {
+		if f == known {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldBoost weighs a match of a word without a field: a note whose
+// title or claim says it is more about it than one that mentions it.
+var fieldBoost = map[string]float64{FieldTitle: 2, FieldClaim: 2}
+
+// withField copies a field query onto another field. The copy is shallow:
+// only the field differs, so boost, fuzziness and operator carry over.
+func withField(q query.FieldableQuery, field string) query.Query {
+	v := reflect.ValueOf(q)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return q
+	}
+	c := reflect.New(v.Elem().Type())
+	c.Elem().Set(v.Elem())
+	fq := c.Interface().(query.FieldableQuery)
+	fq.SetField(field)
+	return fq
+}
+
+// wholeValue adapts a query on a field kept whole (tag, links, path): a
+// "quoted value" is the value itself, not a phrase of words, and a tag may
+// be written with its '#', as a note writes it ("tag:#project").
+func wholeValue(q query.FieldableQuery) query.Query {
+	trim := func(s string) string {
+		if q.Field() == FieldTag {
+			return strings.TrimPrefix(s, "#")
+		}
+		return s
+	}
+	switch q := q.(type) {
+	case *query.MatchPhraseQuery:
+		m := query.NewMatchQuery(trim(q.MatchPhrase))
+		m.SetField(q.Field())
+		m.SetBoost(q.Boost())
+		return m
+	case *query.MatchQuery:
+		q.Match = trim(q.Match)
+	case *query.TermQuery:
+		q.Term = trim(q.Term)
+	case *query.PrefixQuery:
+		q.Prefix = trim(q.Prefix)
+	case *query.WildcardQuery:
+		q.Wildcard = trim(q.Wildcard)
+	}
+	return q
+}
+
+// bestFragment picks the window of a note's text with the most distinct
+// matched terms (ties go to the claim, then scope, evidence, body, title)
+// and cuts a fragment there, inside one section.
+func bestFragment(t noteText, locs search.FieldTermLocationMap) (string, Fragment) {
+	type match struct {
+		start, end int
+		term       string
+	}
+	bestScore, bestField := -1, ""
+	var best []match
+	var anchor match
+	for _, field := range textFields {
+		text := t.field(field)
+		var ms []match
+		for term, ls := range locs[field] {
+			for _, l := range ls {
+				if int(l.End) <= len(text) && l.Start < l.End {
+					ms = append(ms, match{int(l.Start), int(l.End), term})
+				}
+			}
+		}
+		slices.SortFunc(ms, func(a, b match) int { return a.start - b.start })
+		for i, a := range ms[:min(len(ms), 64)] {
+			seen := map[string]bool{}
+			for _, m := range ms[i:] {
+				if m.start >= a.start+fragmentWidth*2/3 {
+					break
+				}
+				seen[m.term] = true
+			}
+			if len(seen) > bestScore {
+				bestScore, bestField, best, anchor = len(seen), field, ms, a
+			}
+		}
+	}
+	if bestField == "" {
+		return "", Fragment{}
+	}
+	text := t.field(bestField)
+	lo, hi := 0, len(text)
+	section := ""
+	if bestField != FieldTitle {
+		seg, _ := t.sectionAt(bestField, anchor.start)
+		lo, hi, section = seg.start, seg.end, seg.section
+	}
+	var marks [][2]int
+	for _, m := range best {
+		marks = append(marks, [2]int{m.start, m.end})
+	}
+	return section, cut(text, lo, hi, anchor.start, marks)
+}
+
+func (t noteText) field(f string) string {
+	if f == FieldTitle {
+		return t.title
+	}
+	return t.fields[f]
+}

@@ -1,0 +1,447 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/gofrs/flock"
+)
+
+// Errors callers match on.
+var (
+	// ErrBusy: another zk holds the index longer than the caller waits.
+	ErrBusy = errors.New("the index is busy: another zk is updating it")
+	// ErrNotIndexDir: the index folder holds files that are not a zk index,
+	// so zk will neither write nor delete there.
+	ErrNotIndexDir = errors.New("folder is not empty and is not a zk index")
+)
+
+// DamagedError is an index that failed to open or read, or panicked
+// inside bleve. It is never read again: it is moved aside and rebuilt.
+type DamagedError struct {
+	Dir string
+	Err error
+}
+
+func (e *DamagedError) Error() string { return fmt.Sprintf("index %s is damaged: %v", e.Dir, e.Err) }
+func (e *DamagedError) Unwrap() error { return e.Err }
+
+// Layout of an index folder (one per vault):
+//
+//	zk-index.json   the marker: format, schema and vault; proves the folder is ours
+//	CURRENT         the name of the live generation, replaced atomically
+//	lock            held (flock) by the one zk that writes
+//	gen-<n>/        a bleve index (index_meta.json, store/), plus zk-checked
+//	gen-<n>.broken/ the last damaged generation, kept for a bug report
+const (
+	markerName  = "zk-index.json"
+	currentName = "CURRENT"
+	lockName    = "lock"
+	genPrefix   = "gen-"
+	brokenExt   = ".broken"
+	checkedName = "zk-checked"
+	markerKind  = "zk-index"
+)
+
+// marker is the content of zk-index.json.
+type marker struct {
+	Format string `json:"format"`
+	Schema int    `json:"schema"`
+	Vault  string `json:"vault"`
+}
+
+// DefaultDir is where a vault's index lives unless the caller says
+// otherwise: the user cache folder, one folder per vault, named for the
+// vault and a hash of its real path. Outside the vault, because sync
+// clients and git would otherwise copy a live index half-written.
+func DefaultDir(vaultDir string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("index folder: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(vaultDir)
+	if err != nil {
+		return "", fmt.Errorf("index folder: %w", err)
+	}
+	sum := sha256.Sum256([]byte(real))
+	name := strings.Map(func(r rune) rune {
+		if r == os.PathSeparator || r == ' ' || r < ' ' {
+			return '-'
+		}
+		return r
+	}, filepath.Base(real))
+	return filepath.Join(cache, "zk", name+"-"+hex.EncodeToString(sum[:8])), nil
+}
+
+// store is an index folder.
+type store struct {
+	dir   string
+	vault string
+}
+
+// openStore prepares an index folder, creating it (0700: a vault's text
+// is private) when absent. A folder that already holds anything but a zk
+// index is refused.
+func openStore(dir, vaultDir string) (*store, error) {
+	if dir == "" {
+		return nil, errors.New("index folder: empty path")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("index folder: %w", err)
+	}
+	s := &store{dir: abs, vault: vaultDir}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("index folder: %w", err)
+	}
+	if _, err := s.marker(); err == nil {
+		return s, nil
+	}
+	ents, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, fmt.Errorf("index folder: %w", err)
+	}
+	for _, e := range ents {
+		if e.Name() != lockName {
+			return nil, fmt.Errorf("%s: %w", abs, ErrNotIndexDir)
+		}
+	}
+	// An empty folder is claimed at once, so that a build which dies
+	// before it publishes leaves a folder zk still recognises and cleans.
+	if err := s.writeMarker(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *store) writeMarker() error {
+	mb, err := json.Marshal(marker{Format: markerKind, Schema: Schema, Vault: s.vault})
+	if err != nil {
+		return err
+	}
+	return writeAtomic(s.path(markerName), append(mb, '\n'))
+}
+
+func (s *store) path(name string) string { return filepath.Join(s.dir, name) }
+
+func (s *store) marker() (marker, error) {
+	var m marker
+	b, err := os.ReadFile(s.path(markerName))
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil || m.Format != markerKind {
+		return m, fmt.Errorf("%s: not a zk index marker", s.path(markerName))
+	}
+	return m, nil
+}
+
+// current returns the live generation's name ("" when there is none)
+// and why it may not be used as it is ("" when it may).
+func (s *store) current() (gen string, stale string) {
+	b, err := os.ReadFile(s.path(currentName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", ""
+	}
+	if err != nil {
+		return "", fmt.Sprintf("the CURRENT pointer is unreadable: %v", err)
+	}
+	name := strings.TrimSpace(string(b))
+	if !isGenName(name) {
+		return "", "the CURRENT pointer is corrupt"
+	}
+	m, err := s.marker()
+	switch {
+	case err != nil:
+		return name, err.Error()
+	case m.Schema != Schema:
+		return name, fmt.Sprintf("index schema %d, this zk writes %d", m.Schema, Schema)
+	case m.Vault != s.vault:
+		return name, fmt.Sprintf("index belongs to another vault (%s)", m.Vault)
+	}
+	return name, ""
+}
+
+func isGenName(name string) bool {
+	rest, ok := strings.CutPrefix(name, genPrefix)
+	if !ok || rest == "" {
+		return false
+	}
+	_, err := strconv.ParseUint(rest, 10, 64)
+	return err == nil
+}
+
+// lock takes the writer lock, waiting at most wait. A zero wait tries once.
+func (s *store) lock(ctx context.Context, wait time.Duration) (*flock.Flock, error) {
+	fl := flock.New(s.path(lockName), flock.SetPermissions(0o600))
+	ok, err := fl.TryLock()
+	if err == nil && !ok && wait > 0 {
+		ctx, cancel := context.WithTimeout(ctx, wait)
+		defer cancel()
+		ok, err = fl.TryLockContext(ctx, 25*time.Millisecond)
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index lock: %w", err)
+	}
+	if !ok {
+		return nil, ErrBusy
+	}
+	return fl, nil
+}
+
+// publish makes gen the live generation: the marker, then CURRENT, each
+// written to a temporary file, synced and renamed into place.
+func (s *store) publish(gen string) error {
+	if err := s.writeMarker(); err != nil {
+		return err
+	}
+	return writeAtomic(s.path(currentName), []byte(gen+"\n"))
+}
+
+func writeAtomic(name string, data []byte) error {
+	dir := filepath.Dir(name)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// newGen names a fresh generation folder.
+func (s *store) newGen() string {
+	return genPrefix + strconv.FormatInt(time.Now().UnixNano(), 10)
+}
+
+// moveAside renames a damaged generation to gen-<n>.broken, replacing the
+// previous broken one, so the next build starts clean and the evidence
+// stays for a bug report.
+func (s *store) moveAside(gen string) error {
+	broken := gen + brokenExt
+	if err := s.removeGen(broken); err != nil {
+		return err
+	}
+	if err := os.Rename(s.path(gen), s.path(broken)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("move damaged index aside: %w", err)
+	}
+	return nil
+}
+
+// sweep removes every generation but keep and the newest broken one:
+// leftovers of builds that crashed or indexes that were replaced.
+func (s *store) sweep(keep string) {
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	var broken []string
+	for _, e := range ents {
+		name := e.Name()
+		switch {
+		case name == keep:
+		case strings.HasSuffix(name, brokenExt) && isGenName(strings.TrimSuffix(name, brokenExt)):
+			broken = append(broken, name)
+		case isGenName(name):
+			s.removeGen(name)
+		}
+	}
+	for i := 0; i+1 < len(broken); i++ { // ReadDir sorts; the last is newest
+		s.removeGen(broken[i])
+	}
+}
+
+// removeGen deletes a generation folder, but only one that is provably a
+// zk index generation: a real folder (not a symlink) directly inside an
+// index folder that carries zk's marker, named gen-<n>, holding bleve's
+// index_meta.json or nothing at all (a build that died at once).
+func (s *store) removeGen(name string) error {
+	if err := provablyGen(s.dir, name); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	return os.RemoveAll(filepath.Join(s.dir, name))
+}
+
+// provablyGen is the deletion guard; a nil error means dir/name may be
+// removed.
+func provablyGen(dir, name string) error {
+	if dir == "" || name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return fmt.Errorf("refusing to delete %q in %q: not an index generation", name, dir)
+	}
+	if !isGenName(strings.TrimSuffix(name, brokenExt)) {
+		return fmt.Errorf("refusing to delete %q: not an index generation", name)
+	}
+	if _, err := os.Stat(filepath.Join(dir, markerName)); err != nil {
+		return fmt.Errorf("refusing to delete in %s: no zk index marker", dir)
+	}
+	p := filepath.Join(dir, name)
+	st, err := os.Lstat(p)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("refusing to delete %s: not a folder", p)
+	}
+	if _, err := os.Stat(filepath.Join(p, "index_meta.json")); err == nil {
+		return nil
+	}
+	if ents, err := os.ReadDir(p); err == nil && len(ents) == 0 {
+		return nil
+	}
+	return fmt.Errorf("refusing to delete %s: not a bleve index", p)
+}
+
+// guard runs one bleve call, turning a panic inside bleve into an error.
+// bleve panics in the caller's goroutine on some corrupt segments
+// (research: zapx bounds errors); such an index is damaged, not zk.
+func guard(dir string, f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &DamagedError{Dir: dir, Err: fmt.Errorf("panic in bleve: %v\n%s", r, firstFrames(debug.Stack()))}
+		}
+	}()
+	return f()
+}
+
+// firstFrames keeps the top of a stack trace for the error message.
+func firstFrames(stack []byte) []byte {
+	lines := bytes.SplitN(stack, []byte("\n"), 12)
+	return bytes.Join(lines[:min(len(lines), 11)], []byte("\n"))
+}
+
+// openGen opens a generation through guard, with a bounded wait for
+// bbolt's file lock (bleve's default is to wait for ever).
+func openGen(dir string, readOnly bool, wait time.Duration) (bleve.Index, error) {
+	var idx bleve.Index
+	err := guard(dir, func() error {
+		var err error
+		idx, err = bleve.OpenUsing(dir, map[string]any{
+			"read_only":    readOnly,
+			"bolt_timeout": max(wait, 10*time.Millisecond).String(),
+		})
+		return err
+	})
+	if err == nil {
+		return idx, nil
+	}
+	var de *DamagedError
+	switch {
+	case errors.As(err, &de):
+		return nil, err
+	case strings.Contains(err.Error(), "timeout"):
+		return nil, ErrBusy
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
+		return nil, fmt.Errorf("%s: %w", dir, fs.ErrNotExist)
+	}
+	return nil, &DamagedError{Dir: dir, Err: err}
+}
+
+// verifySegments checks the CRC-32 that zap writes at the end of every
+// segment file: bleve opens a segment with flipped bytes without a word
+// and then answers from it (or panics). Segments are immutable, so each
+// is checked once; zk-checked remembers which, by name, size and mtime.
+func verifySegments(genDir string, record bool) error {
+	storeDir := filepath.Join(genDir, "store")
+	ents, err := os.ReadDir(storeDir)
+	if err != nil {
+		return &DamagedError{Dir: genDir, Err: err}
+	}
+	checked := map[string]bool{}
+	if b, err := os.ReadFile(filepath.Join(genDir, checkedName)); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			checked[l] = true
+		}
+	}
+	var lines []string
+	fresh := false
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".zap") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return &DamagedError{Dir: genDir, Err: err}
+		}
+		key := fmt.Sprintf("%s %d %d", e.Name(), info.Size(), info.ModTime().UnixNano())
+		lines = append(lines, key)
+		if checked[key] {
+			continue
+		}
+		if err := checkZap(filepath.Join(storeDir, e.Name())); err != nil {
+			return &DamagedError{Dir: genDir, Err: err}
+		}
+		fresh = true
+	}
+	if record && fresh {
+		return writeAtomic(filepath.Join(genDir, checkedName), []byte(strings.Join(lines, "\n")))
+	}
+	return nil
+}
+
+// checkZap compares a zap segment's trailing CRC-32 (big-endian, of every
+// byte before it) with its content.
+func checkZap(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.Size() < 4 {
+		return fmt.Errorf("segment %s is truncated", filepath.Base(name))
+	}
+	h := crc32.NewIEEE()
+	if _, err := io.Copy(h, io.LimitReader(f, st.Size()-4)); err != nil {
+		return err
+	}
+	var want [4]byte
+	if _, err := io.ReadFull(f, want[:]); err != nil {
+		return err
+	}
+	if h.Sum32() != binary.BigEndian.Uint32(want[:]) {
+		return fmt.Errorf("segment %s fails its checksum", filepath.Base(name))
+	}
+	return nil
+}
