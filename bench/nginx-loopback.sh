@@ -5,7 +5,8 @@
 #
 # The config, pid file, logs and temp folders all live in DIR, so nothing of
 # the system's nginx setup is read or touched. One worker process: the
-# client under test needs the other cores.
+# client under test needs the other cores. NGINX_CPU=N pins the worker to
+# CPU N, so a benchmark can keep client and server apart.
 set -euo pipefail
 cmd=${1:?usage: nginx-loopback.sh start|stop DIR}
 dir=$(cd "${2:?usage: nginx-loopback.sh start|stop DIR}" && pwd)
@@ -30,12 +31,17 @@ head -c 612 /dev/zero | tr '\0' 'x' > "$dir/www/index.html"
 chmod -R a+rX "$dir"
 user=""
 [ "$(id -u)" = 0 ] && user="user $(id -un) $(id -gn);"
+affinity=""
+if [ -n "${NGINX_CPU:-}" ]; then
+  affinity="worker_cpu_affinity 1$(printf '%*s' "$NGINX_CPU" '' | tr ' ' 0);"
+fi
 
 for attempt in 1 2 3 4 5 6 7 8 9 10; do
   port=$((20000 + RANDOM % 20000))
   cat > "$dir/nginx.conf" <<CONF
 $user
 worker_processes 1;
+$affinity
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 events { worker_connections 1024; }

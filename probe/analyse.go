@@ -10,43 +10,50 @@ import (
 // analyse turns one level's samples into its figures.
 func analyse(run levelRun, mode string) Level {
 	lv := Level{Concurrency: run.concurrency, Partial: run.partial}
-	var ok []sample
 	errs := map[string]int{}
 	end := run.start
 	var inFlight time.Duration
-	for _, s := range run.samples {
-		if s.end.After(end) {
-			end = s.end
+	for _, log := range run.streams {
+		for msg, n := range log.errs {
+			errs[msg] += n
 		}
-		inFlight += s.end.Sub(s.start)
-		if s.err != nil {
-			lv.Failed++
-			errs[s.err.Error()]++
-			continue
+		for _, s := range log.samples {
+			end = max(end, s.end)
+			inFlight += s.end - s.start
+			if s.failed {
+				lv.Failed++
+			} else {
+				lv.Completed++
+			}
 		}
-		ok = append(ok, s)
 	}
-	lv.Completed = len(ok)
 	lv.ErrorSummary = errorSummary(errs)
-	window := end.Sub(run.start).Seconds()
+	window := (end - run.start).Seconds()
 	lv.Window = Value{Unit: "sec", Avg: window}
 	if window <= 0 {
 		return lv
 	}
 	lv.AchievedConcurrency = inFlight.Seconds() / window
-	lv.RequestThroughput = Value{Unit: "requests/sec", Avg: float64(len(ok)) / window}
+	lv.RequestThroughput = Value{Unit: "requests/sec", Avg: float64(lv.Completed) / window}
 
 	var latency []float64
-	for _, s := range ok {
-		latency = append(latency, ms(s.end.Sub(s.start)))
+	for s := range succeeded(run) {
+		latency = append(latency, ms(s.end-s.start))
 	}
 	lv.RequestLatency = newStat("ms", latency)
 
 	if mode == ModeHTTP {
-		lv.RequestThroughputPerUser = newStat("requests/sec/user", perStreamRequestRates(ok))
-		if r, ok := steadyRate(ok, run.concurrency, func(s sample) []event {
-			return []event{{at: s.end, units: 1}}
-		}); ok {
+		lv.RequestThroughputPerUser = newStat("requests/sec/user", perStreamRequestRates(run))
+		completions := func(log streamLog) []event {
+			var ev []event
+			for _, s := range log.samples {
+				if !s.failed {
+					ev = append(ev, event{at: s.end, units: 1})
+				}
+			}
+			return ev
+		}
+		if r, ok := steadyRate(run, completions); ok {
 			lv.SteadyRequestThroughput = &Value{Unit: "requests/sec", Avg: r}
 		}
 		return lv
@@ -55,27 +62,27 @@ func analyse(run levelRun, mode string) Level {
 	var tokens float64
 	var decode, e2e, ttft, itl, osl []float64
 	usage := 0
-	for _, s := range ok {
+	for s := range succeeded(run) {
 		tokens += s.units
 		osl = append(osl, s.units)
 		if s.usage {
 			usage++
 		}
-		if s.first.IsZero() {
+		if s.first == 0 {
 			continue // no token arrived: nothing to time
 		}
-		ttft = append(ttft, ms(s.first.Sub(s.start)))
-		if lat := s.end.Sub(s.start).Seconds(); lat > 0 {
+		ttft = append(ttft, ms(s.first-s.start))
+		if lat := (s.end - s.start).Seconds(); lat > 0 {
 			e2e = append(e2e, s.units/lat)
 		}
-		if gen := s.last.Sub(s.first).Seconds(); s.units > 1 && gen > 0 {
+		if gen := (s.last - s.first).Seconds(); s.units > 1 && gen > 0 {
 			decode = append(decode, (s.units-1)/gen)
 			itl = append(itl, gen*1000/(s.units-1))
 		}
 	}
 	switch {
-	case len(ok) == 0:
-	case usage == len(ok):
+	case lv.Completed == 0:
+	case usage == lv.Completed:
 		lv.TokensSource = "usage"
 	case usage == 0:
 		lv.TokensSource = "chunks"
@@ -84,7 +91,16 @@ func analyse(run levelRun, mode string) Level {
 	}
 	lv.OutputTokenThroughput = &Value{Unit: "tokens/sec", Avg: tokens / window}
 	aggregate := lv.OutputTokenThroughput.Avg
-	if r, ok := steadyRate(ok, run.concurrency, func(s sample) []event { return s.events }); ok {
+	tokenEvents := func(log streamLog) []event {
+		var ev []event
+		for _, s := range log.samples {
+			if !s.failed {
+				ev = append(ev, log.events[s.from:s.to]...)
+			}
+		}
+		return ev
+	}
+	if r, ok := steadyRate(run, tokenEvents); ok {
 		lv.SteadyOutputTokenThroughput = &Value{Unit: "tokens/sec", Avg: r}
 		aggregate = r
 	}
@@ -101,80 +117,67 @@ func analyse(run levelRun, mode string) Level {
 	return lv
 }
 
+// succeeded yields the level's requests that did not fail.
+func succeeded(run levelRun) func(yield func(sample) bool) {
+	return func(yield func(sample) bool) {
+		for _, log := range run.streams {
+			for _, s := range log.samples {
+				if !s.failed && !yield(s) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // perStreamRequestRates is each stream's completed requests over the time
 // from its first send to its last receive.
-func perStreamRequestRates(ok []sample) []float64 {
-	type span struct {
-		from, to time.Time
-		n        int
-	}
-	streams := map[int]*span{}
-	for _, s := range ok {
-		sp := streams[s.stream]
-		if sp == nil {
-			sp = &span{from: s.start, to: s.end}
-			streams[s.stream] = sp
-		}
-		if s.start.Before(sp.from) {
-			sp.from = s.start
-		}
-		if s.end.After(sp.to) {
-			sp.to = s.end
-		}
-		sp.n++
-	}
+func perStreamRequestRates(run levelRun) []float64 {
 	var rates []float64
-	for _, sp := range streams {
-		if d := sp.to.Sub(sp.from).Seconds(); d > 0 {
-			rates = append(rates, float64(sp.n)/d)
+	for _, log := range run.streams {
+		n := 0
+		from, to := time.Duration(math.MaxInt64), time.Duration(0)
+		for _, s := range log.samples {
+			if !s.failed {
+				n++
+				from, to = min(from, s.start), max(to, s.end)
+			}
+		}
+		if d := (to - from).Seconds(); n > 0 && d > 0 {
+			rates = append(rates, float64(n)/d)
 		}
 	}
 	return rates
 }
 
-// steadyRate counts the units that arrived while every one of n streams was
-// between its first and last arrival, and divides by that span. It reports
-// false when some stream never delivered or the span is empty.
-func steadyRate(ok []sample, n int, events func(sample) []event) (float64, bool) {
-	type span struct{ first, last time.Time }
-	streams := map[int]*span{}
-	var all []event
-	for _, s := range ok {
-		for _, e := range events(s) {
-			all = append(all, e)
-			sp := streams[s.stream]
-			if sp == nil {
-				sp = &span{first: e.at, last: e.at}
-				streams[s.stream] = sp
-			}
-			if e.at.Before(sp.first) {
-				sp.first = e.at
-			}
-			if e.at.After(sp.last) {
-				sp.last = e.at
-			}
+// steadyRate counts the units that arrived while every stream was between
+// its first and last arrival, and divides by that span. It reports false
+// when some stream never delivered or the span is empty.
+func steadyRate(run levelRun, events func(streamLog) []event) (float64, bool) {
+	per := make([][]event, len(run.streams))
+	from, to := time.Duration(0), time.Duration(math.MaxInt64)
+	for i, log := range run.streams {
+		ev := events(log)
+		if len(ev) == 0 {
+			return 0, false
 		}
-	}
-	if len(streams) < n {
-		return 0, false
-	}
-	var from, to time.Time
-	for _, sp := range streams {
-		if from.IsZero() || sp.first.After(from) {
-			from = sp.first
+		first, last := ev[0].at, ev[0].at
+		for _, e := range ev {
+			first, last = min(first, e.at), max(last, e.at)
 		}
-		if to.IsZero() || sp.last.Before(to) {
-			to = sp.last
-		}
+		from, to = max(from, first), min(to, last)
+		per[i] = ev
 	}
-	d := to.Sub(from).Seconds()
+	d := (to - from).Seconds()
 	if d <= 0 {
 		return 0, false
 	}
 	var units float64
-	for _, e := range all {
-		if e.at.After(from) && !e.at.After(to) {
-			units += e.units
+	for _, ev := range per {
+		for _, e := range ev {
+			if e.at > from && e.at <= to {
+				units += e.units
+			}
 		}
 	}
 	return units / d, true

@@ -1,27 +1,39 @@
 package probe
 
 import (
-	"errors"
 	"math"
 	"testing"
 	"time"
 )
 
-// at is a time t0 + ms milliseconds, for samples laid out by hand.
-func at(ms float64) time.Time {
-	return time.Unix(1000, 0).Add(time.Duration(ms * float64(time.Millisecond)))
+// at is ms milliseconds after the epoch plus one second (zero means never).
+func at(ms float64) time.Duration {
+	return time.Second + time.Duration(ms*float64(time.Millisecond))
 }
 
-// tokenSample is a streamed request on stream, sent at start, with one
-// token per tick from first, n tokens in all, ending at the last token.
-func tokenSample(stream int, start, first, tick float64, n int) sample {
-	s := sample{stream: stream, start: at(start), first: at(first), units: float64(n), usage: true}
-	for i := range n {
-		s.events = append(s.events, event{at: at(first + tick*float64(i)), units: 1})
+// streams lays out a level's samples by hand: per stream, its samples and
+// their events in order.
+func streams(per ...[]sample) []streamLog {
+	logs := make([]streamLog, len(per))
+	for i, ss := range per {
+		for _, s := range ss {
+			logs[i].samples = append(logs[i].samples, s)
+		}
 	}
-	s.last = s.events[n-1].at
+	return logs
+}
+
+// tokenRequest appends to log a streamed request sent at start, with one
+// token per tick from first, n tokens in all, ending at the last token.
+func tokenRequest(log *streamLog, start, first, tick float64, n int) {
+	s := sample{start: at(start), first: at(first), units: float64(n), usage: true, from: int32(len(log.events))}
+	for i := range n {
+		log.events = append(log.events, event{at: at(first + tick*float64(i)), units: 1})
+	}
+	s.to = int32(len(log.events))
+	s.last = log.events[s.to-1].at
 	s.end = s.last
-	return s
+	log.samples = append(log.samples, s)
 }
 
 func near(t *testing.T, name string, got, want float64) {
@@ -36,13 +48,13 @@ func TestAnalyseOpenAI(t *testing.T) {
 	// waits 100 ms for its first token, then gets 11 tokens 10 ms apart:
 	// a decode rate of 10 tokens / 100 ms = 100 tok/s per stream, 200 ms
 	// per request, 44 tokens in 400 ms of window.
-	run := levelRun{concurrency: 2, start: at(0), samples: []sample{
-		tokenSample(0, 0, 100, 10, 11),
-		tokenSample(0, 200, 300, 10, 11),
-		tokenSample(1, 0, 100, 10, 11),
-		tokenSample(1, 200, 300, 10, 11),
-		{stream: 1, start: at(400), end: at(400), err: errors.New("HTTP 503")},
-	}}
+	run := levelRun{concurrency: 2, start: at(0), streams: make([]streamLog, 2)}
+	for i := range run.streams {
+		tokenRequest(&run.streams[i], 0, 100, 10, 11)
+		tokenRequest(&run.streams[i], 200, 300, 10, 11)
+	}
+	run.streams[1].samples = append(run.streams[1].samples, sample{start: at(400), end: at(400), failed: true})
+	run.streams[1].errs = map[string]int{"HTTP 503": 1}
 	lv := analyse(run, ModeOpenAI)
 	if lv.Completed != 4 || lv.Failed != 1 {
 		t.Fatalf("completed/failed = %d/%d, want 4/1", lv.Completed, lv.Failed)
@@ -75,15 +87,15 @@ func TestAnalyseOpenAI(t *testing.T) {
 }
 
 func TestAnalyseHTTP(t *testing.T) {
-	req := func(stream int, start, end float64) sample {
-		return sample{stream: stream, start: at(start), first: at(end), end: at(end), units: 1}
+	req := func(start, end float64) sample {
+		return sample{start: at(start), first: at(end), end: at(end), units: 1}
 	}
 	// Stream 0 completes 4 requests of 10 ms, stream 1 two of 20 ms: 100
 	// and 50 requests per second per stream, 150 in aggregate.
-	run := levelRun{concurrency: 2, start: at(0), samples: []sample{
-		req(0, 0, 10), req(0, 10, 20), req(0, 20, 30), req(0, 30, 40),
-		req(1, 0, 20), req(1, 20, 40),
-	}}
+	run := levelRun{concurrency: 2, start: at(0), streams: streams(
+		[]sample{req(0, 10), req(10, 20), req(20, 30), req(30, 40)},
+		[]sample{req(0, 20), req(20, 40)},
+	)}
 	lv := analyse(run, ModeHTTP)
 	near(t, "window", lv.Window.Avg, 0.04)
 	near(t, "aggregate req/s", lv.RequestThroughput.Avg, 6/0.04)
@@ -101,9 +113,8 @@ func TestAnalyseHTTP(t *testing.T) {
 }
 
 func TestAnalyseNothingCompleted(t *testing.T) {
-	run := levelRun{concurrency: 4, start: at(0), samples: []sample{
-		{stream: 0, start: at(0), end: at(5), err: errors.New("connection refused")},
-	}}
+	run := levelRun{concurrency: 4, start: at(0), streams: streams(
+		[]sample{{start: at(0), end: at(5), failed: true}}, nil, nil, nil)}
 	lv := analyse(run, ModeOpenAI)
 	if lv.Completed != 0 || lv.Failed != 1 || lv.OutputTokenThroughputPerUser != nil ||
 		lv.SteadyOutputTokenThroughput != nil || lv.Consistency != nil {

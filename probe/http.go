@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -48,21 +49,21 @@ func HTTP(ctx context.Context, t HTTPTarget, cfg Config) (*Result, error) {
 	}
 	defer conns.close()
 	var fp fingerprint
-	do := func(ctx context.Context, s *sample) error {
-		resp, err := conns.get(s.stream).roundTrip(ctx, conns, s)
+	do := func(ctx context.Context, stream, _ int, r *request) error {
+		resp, err := conns.get(stream).roundTrip(ctx, conns, cfg.Timeout, r)
 		if err != nil {
-			conns.drop(s.stream)
+			conns.drop(stream)
 			return err
 		}
 		fp.note(resp)
 		if resp.StatusCode >= 400 {
 			return fmt.Errorf("HTTP %s", resp.Status)
 		}
-		s.units = 1
+		r.units = 1
 		return nil
 	}
 	res := newResult(ModeHTTP, t.URL, cfg)
-	runs, err := sweep(ctx, cfg, func(ctx context.Context, _ int, s *sample) error { return do(ctx, s) })
+	runs, err := sweep(ctx, cfg, do)
 	res.finish(runs, &fp, err)
 	return res, err
 }
@@ -105,6 +106,7 @@ func newConnPool(u *url.URL, streams int) (*connPool, error) {
 type streamConn struct {
 	conn net.Conn
 	br   *bufio.Reader
+	stop func() bool // unregisters the interrupt of conn
 }
 
 // get returns stream's connection, nil until its first request dials.
@@ -117,9 +119,8 @@ func (p *connPool) get(stream int) *streamConn {
 
 // drop closes stream's connection after an error: its state is unknown.
 func (p *connPool) drop(stream int) {
-	if c := p.slots[stream]; c != nil && c.conn != nil {
-		c.conn.Close()
-		c.conn = nil
+	if c := p.slots[stream]; c != nil {
+		c.close()
 	}
 }
 
@@ -129,17 +130,30 @@ func (p *connPool) close() {
 	}
 }
 
+func (c *streamConn) close() {
+	if c.conn != nil {
+		c.stop()
+		c.conn.Close()
+		c.conn = nil
+	}
+}
+
 // roundTrip sends the request on c (dialling first if needed), reads the
-// response to the end, and times it into s.
-func (c *streamConn) roundTrip(ctx context.Context, p *connPool, s *sample) (*http.Response, error) {
+// response to the end, and times it into r. The request timeout is a
+// deadline on the connection; an interrupt (ctx) sets a deadline in the
+// past, which unblocks a read or write at once. Both are per connection
+// rather than a context per request, which would cost more than the
+// request on a fast server.
+func (c *streamConn) roundTrip(ctx context.Context, p *connPool, timeout time.Duration, r *request) (*http.Response, error) {
 	if c.conn == nil {
-		var d net.Dialer
+		d := net.Dialer{Timeout: timeout}
 		conn, err := d.DialContext(ctx, "tcp", p.addr)
 		if err != nil {
 			return nil, err
 		}
 		if p.tls != nil {
 			tc := tls.Client(conn, p.tls)
+			conn.SetDeadline(time.Now().Add(timeout))
 			if err := tc.HandshakeContext(ctx); err != nil {
 				conn.Close()
 				return nil, err
@@ -147,40 +161,40 @@ func (c *streamConn) roundTrip(ctx context.Context, p *connPool, s *sample) (*ht
 			conn = tc
 		}
 		c.conn, c.br = conn, bufio.NewReaderSize(conn, 32<<10)
-		s.start = time.Now() // a new connection's set-up is not the server's latency
+		c.stop = context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+		r.start = r.now() // a new connection's set-up is not the server's latency
 	}
-	// Cancellation and the request timeout both arrive through ctx; a
-	// deadline in the past unblocks the read or write at once.
-	conn := c.conn
-	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-	if _, err := conn.Write(p.wire); err != nil {
-		return nil, ctxErr(ctx, err)
+	if err := c.conn.SetDeadline(time.Now().Add(timeout)); err != nil {
+		return nil, err
+	}
+	if _, err := c.conn.Write(p.wire); err != nil {
+		return nil, ioErr(ctx, timeout, err)
 	}
 	resp, err := http.ReadResponse(c.br, p.req)
 	if err != nil {
-		return nil, ctxErr(ctx, err)
+		return nil, ioErr(ctx, timeout, err)
 	}
-	s.first = time.Now()
+	r.first = r.now()
 	_, err = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	s.end = time.Now()
+	r.end = r.now()
 	if err != nil {
-		return nil, ctxErr(ctx, err)
+		return nil, ioErr(ctx, timeout, err)
 	}
-	if resp.Close || !stop() {
-		// The server closes the connection, or the deadline hit it.
-		conn.Close()
-		c.conn = nil
+	if resp.Close {
+		c.close() // the server closes the connection after this response
 	}
 	return resp, nil
 }
 
-// ctxErr prefers ctx's error (interrupted, timed out) to the I/O error it
-// caused.
-func ctxErr(ctx context.Context, err error) error {
+// ioErr names why an I/O failed: an interrupt (ctx's error), the request
+// timeout, or the error itself.
+func ioErr(ctx context.Context, timeout time.Duration, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("no response within %v", timeout)
 	}
 	return err
 }

@@ -70,7 +70,9 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 		client = newClient(slices.Max(cfg.Concurrency))
 	}
 	var fp fingerprint
-	do := func(ctx context.Context, seq int, s *sample) error {
+	do := func(ctx context.Context, _, seq int, r *request) error {
+		ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+		defer cancel()
 		body, err := json.Marshal(t.body(seq))
 		if err != nil {
 			return err
@@ -91,7 +93,7 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 			msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 			return fmt.Errorf("HTTP %s: %s", resp.Status, strings.TrimSpace(string(msg)))
 		}
-		return readStream(resp.Body, s)
+		return readStream(resp.Body, r)
 	}
 	res := newResult(ModeOpenAI, t.BaseURL, cfg)
 	res.ModelID, res.Endpoint, res.MaxTokens = t.Model, endpoint, t.MaxTokens
@@ -193,10 +195,10 @@ func (c *chunk) content() bool {
 // errNoDone is returned for a stream that ended before "data: [DONE]".
 var errNoDone = errors.New("stream ended before [DONE]")
 
-// readStream reads one streamed completion into s: a token event per chunk
-// with text, then the usage block's count when the server sent one.
-func readStream(r io.Reader, s *sample) error {
-	sse := newSSEReader(r)
+// readStream reads one streamed completion into r: a token event per
+// chunk with text, then the usage block's count when the server sent one.
+func readStream(body io.Reader, r *request) error {
+	sse := newSSEReader(body)
 	usage := 0
 	for {
 		data, err := sse.next()
@@ -206,9 +208,9 @@ func readStream(r io.Reader, s *sample) error {
 		if err != nil {
 			return err
 		}
-		now := time.Now()
+		now := r.now()
 		if string(bytes.TrimSpace(data)) == "[DONE]" {
-			s.end = now
+			r.end = now
 			break
 		}
 		var c chunk
@@ -222,23 +224,23 @@ func readStream(r io.Reader, s *sample) error {
 			usage = c.Usage.CompletionTokens
 		}
 		if c.content() {
-			if s.first.IsZero() {
-				s.first = now
+			if len(r.events) == 0 {
+				r.first = now
 			}
-			s.last = now
-			s.events = append(s.events, event{at: now, units: 1})
+			r.last = now
+			r.events = append(r.events, event{at: now, units: 1})
 		}
 	}
-	s.units = float64(len(s.events))
-	if usage > 0 && len(s.events) > 0 {
+	r.units = float64(len(r.events))
+	if usage > 0 && len(r.events) > 0 {
 		// The usage block is the server's own count; chunks undercount when
 		// a server bundles several tokens into one. Spread it over the
 		// chunks so the aggregate over a window stays right.
-		s.usage = true
-		s.units = float64(usage)
-		per := s.units / float64(len(s.events))
-		for i := range s.events {
-			s.events[i].units = per
+		r.usage = true
+		r.units = float64(usage)
+		per := r.units / float64(len(r.events))
+		for i := range r.events {
+			r.events[i].units = per
 		}
 	}
 	return nil

@@ -240,34 +240,58 @@ type Consistency struct {
 // consistencyTolerance is how far off the consistency ratio may be.
 const consistencyTolerance = 0.15
 
+// The sweep stores what it measures without pointers (times as offsets
+// from an epoch, errors counted per stream, token arrivals in one log per
+// stream), so hundreds of thousands of samples cost the garbage collector
+// nothing to scan: the client's own work must stay small next to the
+// server's, or the probe measures itself.
+
 // event is units (requests or tokens) arriving at a time.
 type event struct {
-	at    time.Time
+	at    time.Duration // since the sweep's epoch
 	units float64
 }
 
-// sample is one request as the sweep saw it.
+// sample is one request as the sweep saw it; times are offsets from the
+// sweep's epoch, zero for "never".
 type sample struct {
-	stream int
-	start  time.Time
-	first  time.Time // first byte (http) or first token (openai)
-	last   time.Time // last token (openai)
-	end    time.Time
+	start  time.Duration
+	first  time.Duration // first byte (http) or first token (openai)
+	last   time.Duration // last token (openai)
+	end    time.Duration
 	units  float64 // requests (1) or output tokens
-	events []event
+	from   int32   // this request's events are its stream's events[from:to]
+	to     int32
+	failed bool
 	usage  bool // units came from the server's usage block
-	err    error
 }
 
-// requestFunc sends request number seq and fills in s; it returns an error
-// when the request failed.
-type requestFunc func(ctx context.Context, seq int, s *sample) error
+// request is what a mode fills in while it sends one request.
+type request struct {
+	epoch time.Time
+	sample
+	events []event // this request's token arrivals; reused between requests
+}
+
+// now is the time since the sweep's epoch.
+func (r *request) now() time.Duration { return time.Since(r.epoch) }
+
+// requestFunc sends request number seq on stream and fills in r; it
+// returns an error when the request failed.
+type requestFunc func(ctx context.Context, stream, seq int, r *request) error
+
+// streamLog is everything one stream measured in a level.
+type streamLog struct {
+	samples []sample
+	events  []event
+	errs    map[string]int
+}
 
 // levelRun is one level's raw measurements.
 type levelRun struct {
 	concurrency int
-	start       time.Time
-	samples     []sample
+	start       time.Duration
+	streams     []streamLog
 	partial     bool
 }
 
@@ -277,16 +301,15 @@ func sweep(ctx context.Context, cfg Config, do requestFunc) ([]levelRun, error) 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	sw := &sweeper{cfg: cfg, do: do, epoch: time.Now()}
 	var runs []levelRun
-	seq := new(atomic.Int64)
 	for _, n := range cfg.Concurrency {
 		if cfg.Warmup > 0 {
-			if err := warmup(ctx, cfg, n, seq, do); err != nil {
+			if err := sw.warmup(ctx, n); err != nil {
 				return runs, err
 			}
 		}
-		run := measure(ctx, cfg, n, seq, do)
-		runs = append(runs, run)
+		runs = append(runs, sw.measure(ctx, n))
 		if err := ctx.Err(); err != nil {
 			return runs, err
 		}
@@ -294,21 +317,29 @@ func sweep(ctx context.Context, cfg Config, do requestFunc) ([]levelRun, error) 
 	return runs, nil
 }
 
+// sweeper is the state shared by a sweep's levels.
+type sweeper struct {
+	cfg   Config
+	do    requestFunc
+	epoch time.Time
+	seq   atomic.Int64 // requests sent, numbering each request
+}
+
 // warmup sends cfg.Warmup requests on each of n streams and waits for them.
 // It fails only when every one of them failed: the target is not there.
-func warmup(ctx context.Context, cfg Config, n int, seq *atomic.Int64, do requestFunc) error {
-	report(cfg, Progress{Concurrency: n, Phase: PhaseWarmup})
+func (sw *sweeper) warmup(ctx context.Context, n int) error {
+	report(sw.cfg, Progress{Concurrency: n, Phase: PhaseWarmup})
 	var ok atomic.Int64
 	var first atomic.Pointer[error]
 	var wg sync.WaitGroup
 	for stream := range n {
 		wg.Go(func() {
-			for range cfg.Warmup {
+			r := &request{epoch: sw.epoch}
+			for range sw.cfg.Warmup {
 				if ctx.Err() != nil {
 					return
 				}
-				s := sample{stream: stream}
-				if err := one(ctx, cfg, seq, do, &s); err != nil {
+				if err := sw.one(ctx, stream, r); err != nil {
 					first.CompareAndSwap(nil, &err)
 					continue
 				}
@@ -327,35 +358,45 @@ func warmup(ctx context.Context, cfg Config, n int, seq *atomic.Int64, do reques
 }
 
 // measure runs one level's measured phase.
-func measure(ctx context.Context, cfg Config, n int, seq *atomic.Int64, do requestFunc) levelRun {
-	start := time.Now()
-	var deadline time.Time
+func (sw *sweeper) measure(ctx context.Context, n int) levelRun {
+	cfg := sw.cfg
+	run := levelRun{concurrency: n, start: time.Since(sw.epoch), streams: make([]streamLog, n)}
+	deadline := time.Duration(-1)
 	if cfg.Duration > 0 {
-		deadline = start.Add(cfg.Duration)
+		deadline = run.start + cfg.Duration
 	}
 	var issued, completed, failed atomic.Int64
-	perStream := make([][]sample, n)
 	var wg sync.WaitGroup
 	for stream := range n {
 		wg.Go(func() {
+			log := &run.streams[stream]
+			r := &request{epoch: sw.epoch}
 			for {
 				if ctx.Err() != nil ||
-					(!deadline.IsZero() && !time.Now().Before(deadline)) ||
+					(deadline >= 0 && r.now() >= deadline) ||
 					(cfg.Requests > 0 && issued.Add(1) > int64(cfg.Requests)) ||
 					(failed.Load() >= maxFailures && completed.Load() == 0) {
 					return
 				}
-				s := sample{stream: stream}
-				err := one(ctx, cfg, seq, do, &s)
+				err := sw.one(ctx, stream, r)
 				if err != nil && ctx.Err() != nil {
 					return // interrupted, not failed: the request is not counted
 				}
+				s := r.sample
 				if err != nil {
 					failed.Add(1)
+					s.failed = true
+					if log.errs == nil {
+						log.errs = map[string]int{}
+					}
+					log.errs[err.Error()]++
 				} else {
 					completed.Add(1)
 				}
-				perStream[stream] = append(perStream[stream], s)
+				s.from = int32(len(log.events))
+				log.events = append(log.events, r.events...)
+				s.to = int32(len(log.events))
+				log.samples = append(log.samples, s)
 			}
 		})
 	}
@@ -370,26 +411,22 @@ func measure(ctx context.Context, cfg Config, n int, seq *atomic.Int64, do reque
 			waiting = false
 		case <-tick.C:
 			report(cfg, Progress{Concurrency: n, Phase: PhaseMeasure, Completed: int(completed.Load()),
-				Failed: int(failed.Load()), Elapsed: time.Since(start)})
+				Failed: int(failed.Load()), Elapsed: time.Since(sw.epoch) - run.start})
 		}
 	}
-	run := levelRun{concurrency: n, start: start, partial: ctx.Err() != nil}
-	for _, ss := range perStream {
-		run.samples = append(run.samples, ss...)
-	}
+	run.partial = ctx.Err() != nil
 	return run
 }
 
-// one sends a single request under the per-request timeout.
-func one(ctx context.Context, cfg Config, seq *atomic.Int64, do requestFunc, s *sample) error {
-	rctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
-	defer cancel()
-	s.start = time.Now()
-	s.err = do(rctx, int(seq.Add(1)), s)
-	if s.end.IsZero() {
-		s.end = time.Now()
+// one sends a single request on stream, recording it into r.
+func (sw *sweeper) one(ctx context.Context, stream int, r *request) error {
+	r.sample = sample{start: r.now()}
+	r.events = r.events[:0]
+	err := sw.do(ctx, stream, int(sw.seq.Add(1)), r)
+	if r.end == 0 {
+		r.end = r.now()
 	}
-	return s.err
+	return err
 }
 
 func report(cfg Config, p Progress) {

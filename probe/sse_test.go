@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func readAll(t testing.TB, in string) ([]string, error) {
@@ -110,8 +111,8 @@ func TestReadStream(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var s sample
-			err := readStream(strings.NewReader(tt.in), &s)
+			s := &request{epoch: time.Now()}
+			err := readStream(strings.NewReader(tt.in), s)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
