@@ -1,0 +1,110 @@
+package vault
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// appConfig is the part of .obsidian/app.json that says where attachments go.
+type appConfig struct {
+	AttachmentFolderPath string `json:"attachmentFolderPath"`
+}
+
+// maxAppConfig bounds .obsidian/app.json; Obsidian's own is a few hundred bytes.
+const maxAppConfig = 1 << 20
+
+// AttachmentFolder returns the vault-relative folder where Obsidian puts a
+// new attachment of the note at notePath, from attachmentFolderPath in
+// .obsidian/app.json:
+//
+//	absent, "" or "/"  the vault root ("")
+//	"./"               the note's own folder
+//	"./sub"            sub, inside the note's folder
+//	"Assets/img"       that folder, from the vault root
+//
+// A vault without .obsidian/app.json uses the root, as Obsidian does. A
+// setting that leaves the vault ("../x") is an error.
+func (v *Vault) AttachmentFolder(notePath string) (string, error) {
+	data, err := v.ReadFile(".obsidian/app.json", maxAppConfig)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("attachment folder: %w", err)
+	}
+	var cfg appConfig
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return "", fmt.Errorf("attachment folder: .obsidian/app.json: %w", err)
+	}
+	setting := strings.TrimSpace(cfg.AttachmentFolderPath)
+	var dir string
+	switch {
+	case setting == "" || setting == "/":
+		return "", nil
+	case setting == "." || strings.HasPrefix(setting, "./"):
+		dir = path.Join(path.Dir(notePath), strings.TrimPrefix(setting, "."))
+	default:
+		dir = path.Clean(strings.TrimPrefix(setting, "/"))
+	}
+	if dir == "." {
+		return "", nil
+	}
+	if !fs.ValidPath(dir) {
+		return "", fmt.Errorf("attachment folder %q is outside the vault", setting)
+	}
+	return dir, nil
+}
+
+// ErrExists is returned when a file to be created is already there.
+var ErrExists = errors.New("file already exists")
+
+// CreateFile writes a new file at the vault-relative path rel, creating its
+// folder: the data goes to a temporary file in that folder, is synced, and
+// is renamed into place, so a crash leaves no half-written file under the
+// final name. It never replaces a file (ErrExists). Every access goes
+// through the vault's os.Root, so nothing outside the vault is written.
+func (v *Vault) CreateFile(rel string, data []byte) error {
+	root := v.Root()
+	name := filepath.FromSlash(rel)
+	if _, err := root.Lstat(name); err == nil {
+		return fmt.Errorf("%s: %w", rel, ErrExists)
+	}
+	dir := filepath.Dir(name)
+	if err := root.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	var suffix [6]byte
+	rand.Read(suffix[:])
+	tmp := filepath.Join(dir, "."+filepath.Base(name)+".zk-"+hex.EncodeToString(suffix[:]))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		root.Remove(tmp)
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	if d, err := root.Open(dir); err == nil {
+		d.Sync() // make the rename durable; a folder that cannot sync is no reason to fail
+		d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package vault
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestAttachmentFolder(t *testing.T) {
+	tests := []struct {
+		name    string
+		appJSON string // "" means no app.json
+		note    string
+		want    string
+		wantErr bool
+	}{
+		{"no app.json: the vault root", "", "a/b/Note.md", "", false},
+		{"no setting", `{"newLinkFormat":"shortest"}`, "a/Note.md", "", false},
+		{"slash is the root", `{"attachmentFolderPath":"/"}`, "a/Note.md", "", false},
+		{"a vault folder", `{"attachmentFolderPath":"Assets/Images"}`, "a/Note.md", "Assets/Images", false},
+		{"trailing slash", `{"attachmentFolderPath":"Assets/"}`, "a/Note.md", "Assets", false},
+		{"the note's folder", `{"attachmentFolderPath":"./"}`, "a/b/Note.md", "a/b", false},
+		{"the note's folder at the root", `{"attachmentFolderPath":"./"}`, "Note.md", "", false},
+		{"under the note's folder", `{"attachmentFolderPath":"./attachments"}`, "a/Note.md", "a/attachments", false},
+		{"outside the vault", `{"attachmentFolderPath":"../elsewhere"}`, "Note.md", "", true},
+		{"broken JSON", `{"attachmentFolderPath":`, "Note.md", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.appJSON != "" {
+				if err := os.MkdirAll(filepath.Join(dir, ".obsidian"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, ".obsidian", "app.json"), []byte(tt.appJSON), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			v, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			got, err := v.AttachmentFolder(tt.note)
+			if (err != nil) != tt.wantErr || got != tt.want {
+				t.Errorf("AttachmentFolder(%q) = %q, %v; want %q, error %v", tt.note, got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestCreateFile(t *testing.T) {
+	dir := t.TempDir()
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if err := v.CreateFile("Assets/chart.svg", []byte("<svg/>")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "Assets", "chart.svg"))
+	if err != nil || string(got) != "<svg/>" {
+		t.Fatalf("read back %q, %v", got, err)
+	}
+	// An existing file is never replaced.
+	if err := v.CreateFile("Assets/chart.svg", []byte("other")); !errors.Is(err, ErrExists) {
+		t.Errorf("second create: %v, want ErrExists", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "Assets", "chart.svg")); string(got) != "<svg/>" {
+		t.Errorf("the existing file became %q", got)
+	}
+	// Nothing outside the vault, and no temporary file left behind.
+	if err := v.CreateFile("../escape.svg", nil); err == nil {
+		t.Error("created a file outside the vault")
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "Assets"))
+	if len(entries) != 1 {
+		t.Errorf("Assets holds %d entries, want only chart.svg", len(entries))
+	}
+}
