@@ -148,6 +148,11 @@ func (w *walk) wait(ctx context.Context) ([]vault.File, bool, error) {
 	if w == nil {
 		return nil, false, nil
 	}
+	select {
+	case <-w.done: // done already, whatever the clock says
+		return w.files, w.err == nil, w.err
+	default:
+	}
 	t := time.NewTimer(time.Until(w.deadline))
 	defer t.Stop()
 	select {
@@ -221,7 +226,9 @@ func (s *store) refresh(ctx context.Context, v *vault.Vault, opts Options, req R
 	if err != nil {
 		return nil, err
 	}
-	res.Updated = &st
+	if res.Updated == nil || !res.Updated.Built { // a rebuild is the news
+		res.Updated = &st
+	}
 	return s.openCurrent(ctx, v, opts, res)
 }
 
@@ -233,16 +240,10 @@ func (s *store) repair(ctx context.Context, v *vault.Vault, opts Options, de *Da
 		return Stats{}, err
 	}
 	defer fl.Unlock()
-	if gen, _ := s.current(); gen != "" && s.path(gen) == de.Dir {
-		if err := s.moveAside(gen); err != nil {
-			return Stats{}, err
-		}
+	if gen, _ := s.current(); gen == "" || s.path(gen) != de.Dir {
+		return s.update(ctx, v, opts, "") // another zk replaced it meanwhile
 	}
-	st, err := s.update(ctx, v, opts, "")
-	if st.Rebuilt == "" {
-		st.Rebuilt = de.Error()
-	}
-	return st, err
+	return s.rebuild(ctx, v, opts, de)
 }
 
 // reader is an open, checked, read-only generation.

@@ -118,7 +118,8 @@ func openStore(dir, vaultDir string) (*store, error) {
 		return nil, fmt.Errorf("index folder: %w", err)
 	}
 	for _, e := range ents {
-		if e.Name() != lockName {
+		// Another zk may be claiming the folder at this very moment.
+		if n := e.Name(); n != lockName && !strings.HasPrefix(n, "."+markerName+".tmp") {
 			return nil, fmt.Errorf("%s: %w", abs, ErrNotIndexDir)
 		}
 	}
@@ -321,8 +322,10 @@ func provablyGen(dir, name string) error {
 	if !st.IsDir() {
 		return fmt.Errorf("refusing to delete %s: not a folder", p)
 	}
-	if _, err := os.Stat(filepath.Join(p, "index_meta.json")); err == nil {
-		return nil
+	for _, bleveFile := range []string{"index_meta.json", filepath.Join("store", "root.bolt")} {
+		if _, err := os.Lstat(filepath.Join(p, bleveFile)); err == nil {
+			return nil
+		}
 	}
 	if ents, err := os.ReadDir(p); err == nil && len(ents) == 0 {
 		return nil

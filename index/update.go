@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -100,13 +101,20 @@ func (s *store) update(ctx context.Context, v *vault.Vault, opts Options, why st
 		if !errors.As(err, &de) {
 			return st, err
 		}
-		why = de.Error()
-		if err := s.moveAside(gen); err != nil {
-			return st, err
-		}
+		return s.rebuild(ctx, v, opts, de)
 	}
 	st, err := s.build(ctx, v, opts)
 	st.Built, st.Rebuilt = true, why
+	return st, err
+}
+
+// rebuild moves a damaged generation aside and builds a new one.
+func (s *store) rebuild(ctx context.Context, v *vault.Vault, opts Options, de *DamagedError) (Stats, error) {
+	if err := s.moveAside(filepath.Base(de.Dir)); err != nil {
+		return Stats{Dir: s.dir}, err
+	}
+	st, err := s.build(ctx, v, opts)
+	st.Built, st.Rebuilt = true, de.Error()
 	return st, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -63,6 +64,7 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
+	quietBleve()
 	iopts := indexOpts(opts.root, opts.wait)
 	bar := newProgress(s)
 	iopts.Progress = bar.update
@@ -85,6 +87,11 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 func indexOpts(root *rootOptions, wait time.Duration) index.Options {
 	return index.Options{Dir: root.getenv("ZK_INDEX_DIR"), Wait: wait}
 }
+
+// quietBleve silences bleve's own log lines: scorch reports what it
+// recovers from ("unable to load snapshot ... continuing") through the
+// standard logger, and zk says what it does about a damaged index itself.
+func quietBleve() { log.SetOutput(io.Discard) }
 
 // reportIndex writes an update's messages to stderr: why it rebuilt, the
 // notes it skipped, and the summary line.

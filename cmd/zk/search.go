@@ -88,6 +88,7 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
+	quietBleve()
 	iopts := indexOpts(opts.root, opts.wait)
 	bar := newProgress(s)
 	iopts.Progress = bar.update
