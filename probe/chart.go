@@ -11,8 +11,8 @@ import (
 
 // Chart geometry, in SVG user units.
 const (
-	chartW, chartH                 = 560, 330
-	padL, padR, padT, padB float64 = 64, 24, 64, 52
+	chartW, chartH                 = 640, 360
+	padL, padR, padT, padB float64 = 76, 28, 84, 52
 )
 
 // Series colours: aggregate blue, per stream red (Tableau 10, legible on
@@ -57,20 +57,22 @@ func WriteSVG(w io.Writer, r *Result) error {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
 		chartW, chartH, chartW, chartH)
-	title := "Throughput against concurrency: aggregate and per stream"
+	title := "Rate against concurrency: aggregate and per stream"
+	subtitle := r.Mode + " · " + r.URL
 	if r.Simulated {
-		title += " (SIMULATED server)"
+		subtitle = "SIMULATED server (a shared token budget, not a model) · " + subtitle
 	}
-	p(`<title>%s</title>`+"\n", esc(title))
+	p(`<title>%s</title>`+"\n", esc(title+" · "+subtitle))
 	p(`<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", chartW, chartH)
-	p(`<text x="%g" y="20" font-size="14" font-weight="bold" fill="#222">%s</text>`+"\n", padL, esc(title))
+	p(`<text x="%g" y="22" font-size="15" font-weight="bold" fill="#222">%s</text>`+"\n", padL, esc(title))
+	p(`<text x="%g" y="40" font-size="11" fill="#555">%s</text>`+"\n", padL, esc(subtitle))
 	// Legend.
-	p(`<line x1="%g" y1="38" x2="%g" y2="38" stroke="%s" stroke-width="2"/><circle cx="%g" cy="38" r="3.5" fill="%s"/>`+"\n",
+	p(`<line x1="%g" y1="58" x2="%g" y2="58" stroke="%s" stroke-width="2"/><circle cx="%g" cy="58" r="3.5" fill="%s"/>`+"\n",
 		padL, padL+24, colorAggregate, padL+12, colorAggregate)
-	p(`<text x="%g" y="42" fill="#222">aggregate %s (all streams)</text>`+"\n", padL+30, esc(unit))
-	p(`<line x1="%g" y1="38" x2="%g" y2="38" stroke="%s" stroke-width="2" stroke-dasharray="5 3"/><rect x="%g" y="34.5" width="7" height="7" fill="%s"/>`+"\n",
-		padL+250, padL+274, colorPerStream, padL+258.5, colorPerStream)
-	p(`<text x="%g" y="42" fill="#222">per stream %s/user (p50, p10–p90)</text>`+"\n", padL+280, esc(unit))
+	p(`<text x="%g" y="62" fill="#222">aggregate %s (all streams)</text>`+"\n", padL+30, esc(unit))
+	p(`<line x1="%g" y1="58" x2="%g" y2="58" stroke="%s" stroke-width="2" stroke-dasharray="5 3"/><rect x="%g" y="54.5" width="7" height="7" fill="%s"/>`+"\n",
+		padL+230, padL+254, colorPerStream, padL+238.5, colorPerStream)
+	p(`<text x="%g" y="62" fill="#222">per stream %s/user (p50, bar p10–p90)</text>`+"\n", padL+260, esc(unit))
 	// Axes and grid.
 	for i := 0; i <= 4; i++ {
 		v := top * float64(i) / 4
@@ -79,7 +81,7 @@ func WriteSVG(w io.Writer, r *Result) error {
 	}
 	p(`<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="#555"/>`+"\n", padL, padT+plotH, padL+plotW, padT+plotH)
 	p(`<text x="%g" y="%g" text-anchor="middle" fill="#555">concurrency (streams in flight)</text>`+"\n", padL+plotW/2, float64(chartH)-12)
-	p(`<text transform="translate(16 %g) rotate(-90)" text-anchor="middle" fill="#555">%s</text>`+"\n", padT+plotH/2, esc(unit))
+	p(`<text transform="translate(14 %g) rotate(-90)" text-anchor="middle" fill="#555">%s</text>`+"\n", padT+plotH/2, esc(unit))
 	for i, pt := range pts {
 		p(`<text x="%.1f" y="%g" text-anchor="middle" fill="#555">%d</text>`+"\n", x(i), padT+plotH+16, pt.concurrency)
 	}
@@ -101,7 +103,11 @@ func WriteSVG(w io.Writer, r *Result) error {
 		if s := pt.perStream; s != nil {
 			p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s"/>`+"\n", x(i), y(s.P10), x(i), y(s.P90), colorPerStream)
 			p(`<rect x="%.1f" y="%.1f" width="7" height="7" fill="%s"/>`+"\n", x(i)-3.5, y(s.P50)-3.5, colorPerStream)
-			p(`<text x="%.1f" y="%.1f" fill="%s">%s</text>`+"\n", x(i)+7, y(s.P50)+14, colorPerStream, num(s.P50))
+			lx, anchor := x(i)+7, "start"
+			if i == len(pts)-1 && len(pts) > 1 {
+				lx, anchor = x(i)-7, "end" // the last label stays inside the chart
+			}
+			p(`<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s">%s</text>`+"\n", lx, y(s.P50)+14, anchor, colorPerStream, num(s.P50))
 		}
 	}
 	p("</svg>\n")
@@ -128,14 +134,14 @@ func chartPoints(r *Result) (unit string, pts []point) {
 	return unit, pts
 }
 
-// niceCeil rounds v up to 1, 2, 2.5 or 5 times a power of ten, so the axis
-// ticks (quarters of it) are round numbers.
+// niceCeil rounds v up to a number whose quarters (the axis ticks) are
+// round: 1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6 or 8 times a power of ten.
 func niceCeil(v float64) float64 {
 	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 1
 	}
 	mag := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+	for _, m := range []float64{1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8, 10} {
 		if v <= m*mag {
 			return m * mag
 		}

@@ -207,6 +207,8 @@ func p50p99(s *Stat) string {
 // num rounds x to about three significant figures, never to an exponent.
 func num(x float64) string {
 	switch ax := max(x, -x); {
+	case x == 0:
+		return "0"
 	case ax >= 99.95:
 		return strconv.FormatFloat(x, 'f', 0, 64)
 	case ax >= 9.995:
