@@ -3,6 +3,7 @@ package probe
 import (
 	"errors"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -129,9 +130,31 @@ func TestReadStream(t *testing.T) {
 			for _, e := range s.events {
 				sum += e.units
 			}
-			if sum != s.units {
+			if math.Abs(sum-s.units) > 1e-9*s.units {
 				t.Errorf("events carry %v units, want %v", sum, s.units)
 			}
 		})
 	}
+}
+
+// FuzzReadStream checks that no stream makes the chunk reader panic, and
+// that whatever it counts adds up: the token events carry exactly the
+// request's units.
+func FuzzReadStream(f *testing.F) {
+	f.Add("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"choices\":[],\"usage\":{\"completion_tokens\":7}}\n\ndata: [DONE]\n\n")
+	f.Add("data: {\"choices\":[{\"text\":\"a\"}],\"error\":null}\n\ndata: [DONE]\n\n")
+	f.Add("data: {\"usage\":{\"completion_tokens\":-3},\"choices\":[{\"text\":\"x\"}]}\n\ndata: [DONE]\n\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		r := &request{epoch: time.Now()}
+		if err := readStream(strings.NewReader(in), r); err != nil {
+			return
+		}
+		var sum float64
+		for _, e := range r.events {
+			sum += e.units
+		}
+		if r.units < 0 || math.Abs(sum-r.units) > 1e-9*r.units {
+			t.Errorf("units %v, events carry %v", r.units, sum)
+		}
+	})
 }
