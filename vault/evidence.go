@@ -1,0 +1,692 @@
+package vault
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The evidence block of DESIGN.md §5. A recorded run is one contiguous
+// block at the end of a note's Evidence section: a start marker, a folded
+// callout that people read, and an end marker carrying a checksum of the
+// lines between, so a hand edit of a record can be told apart from the
+// record (the idea of cog's -c checksum).
+//
+//	<!-- zk:run id=20261202T140312Z-3f9c v=1 -->
+//	> [!success]- Falsifier run 2026-12-02 14:03 UTC · exit 0 · 12.4 s
+//	> - **Falsifier:** Re-run the same deployment at concurrency 1 ...
+//	> - **Command:** `zk probe openai --concurrency 1,16`
+//	> - **Environment:** linux/amd64 · 16 CPU · zk v0.3.0
+//	> - **Output:** 214 lines, last 20 below; full log `.zk/runs/20261202T140312Z-3f9c.log`
+//	>
+//	> ```text
+//	> ...
+//	> ```
+//	<!-- zk:run-end id=20261202T140312Z-3f9c sum=sha256:... -->
+
+// ErrNoEvidence is returned by InsertRun for a note without an Evidence
+// section: there is nowhere to put the record.
+var ErrNoEvidence = errors.New("the note has no Evidence section")
+
+// EvidenceSection is the title of the section run blocks go into.
+const EvidenceSection = "Evidence"
+
+// FalsifierSections are the titles, in order of preference, of the section
+// whose list items are the note's falsifiers.
+var FalsifierSections = []string{"Tests / falsifiers", "Falsifiers", "Tests"}
+
+// Verdict is what a run says about the claim, following git bisect run's
+// exit codes: 0 the claim survived, 125 the test could not decide, any
+// other code refutes it, and a command that could not start says nothing.
+type Verdict string
+
+// The verdicts, and what zk attach records.
+const (
+	VerdictSupports     Verdict = "supports"
+	VerdictRefutes      Verdict = "refutes"
+	VerdictInconclusive Verdict = "inconclusive"
+	VerdictError        Verdict = "error"
+	VerdictAttached     Verdict = "attached"
+)
+
+// ExitInconclusive is the exit code a falsifier uses to say it could not
+// decide (git bisect run's "skip").
+const ExitInconclusive = 125
+
+// callouts maps a verdict to its Obsidian callout type, and back.
+var callouts = map[Verdict]string{
+	VerdictSupports:     "success",
+	VerdictRefutes:      "failure",
+	VerdictInconclusive: "question",
+	VerdictError:        "bug",
+	VerdictAttached:     "info",
+}
+
+// Callout returns the Obsidian callout type that shows v.
+func (v Verdict) Callout() string {
+	if c, ok := callouts[v]; ok {
+		return c
+	}
+	return "note"
+}
+
+// VerdictOf reads an exit code as a verdict.
+func VerdictOf(exit int) Verdict {
+	switch exit {
+	case 0:
+		return VerdictSupports
+	case ExitInconclusive:
+		return VerdictInconclusive
+	default:
+		return VerdictRefutes
+	}
+}
+
+// Run is one recorded falsifier run, or a result recorded by zk attach. It
+// is both what RenderRun writes and what ParseRuns reads back.
+type Run struct {
+	// ID is the UTC start time and four random hex digits,
+	// e.g. 20261202T140312Z-3f9c; see NewRunID.
+	ID string
+	// Started is when the command started (or the result was attached).
+	Started time.Time
+	// Attached marks a result recorded from a file rather than run.
+	Attached bool
+	Verdict  Verdict
+	// Exit is the command's exit code, or -1 when it did not exit by
+	// itself (timed out, killed, could not start) or was not run.
+	Exit int
+	// Status replaces "exit N" in the title when the command did not exit
+	// by itself: "timed out after 10m0s", "could not start".
+	Status   string
+	Duration time.Duration
+	// Falsifier is the falsifier's text, quoted from the note; may be empty.
+	Falsifier string
+	// Command is the command as a shell would read it, for zk run; the
+	// file name, for zk attach.
+	Command     string
+	Environment string
+	// Output is the captured output, for zk run.
+	Output *Output
+	// Table holds Markdown lines shown instead of output (zk attach of a
+	// result zk knows how to read, such as hyperfine JSON).
+	Table []string
+	// Text is the text shown for a result zk does not know how to read.
+	Text []string
+	// Log is the vault path of the full log or the attached copy.
+	Log string
+
+	// Set by ParseRuns only.
+
+	// Line is the 0-based line of the start marker.
+	Line int
+	// Problem says why the block does not match its checksum, or is
+	// empty when it does.
+	Problem string
+}
+
+// Output is what a command printed, as a record keeps it.
+type Output struct {
+	// Lines and Bytes count everything the command printed.
+	Lines int
+	Bytes int64
+	// Tail holds the last lines, already cleaned of escapes.
+	Tail []string
+	// Truncated says the log stopped at the size cap.
+	Truncated bool
+	// Error is why the command could not start, if it could not.
+	Error string
+}
+
+// NewRunID makes a run id from a start time and four random hex digits.
+func NewRunID(started time.Time, random [2]byte) string {
+	return started.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(random[:])
+}
+
+var runIDRe = regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{4}$`)
+
+// ValidRunID reports whether id has the form NewRunID makes, so that it is
+// safe to use in a file name.
+func ValidRunID(id string) bool { return runIDRe.MatchString(id) }
+
+// RenderRun renders r as a block, with lines ended by nl ("\n" or "\r\n").
+// The block ends with its end marker and no line ending.
+func RenderRun(r Run, nl string) []byte {
+	lines := runBody(r)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "<!-- zk:run id=%s v=1 -->%s", r.ID, nl)
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteString(nl)
+	}
+	fmt.Fprintf(&b, "<!-- zk:run-end id=%s sum=%s -->", r.ID, runSum(r.ID, lines))
+	return b.Bytes()
+}
+
+// runBody renders the lines between the markers.
+func runBody(r Run) []string {
+	verdict := r.Verdict
+	if verdict == "" {
+		verdict = VerdictOf(r.Exit)
+	}
+	when := r.Started.UTC().Format("2006-01-02 15:04") + " UTC"
+	var title string
+	if r.Attached {
+		title = fmt.Sprintf("Result attached %s · %s", when, oneLine(r.Command))
+	} else {
+		status := r.Status
+		if status == "" {
+			status = fmt.Sprintf("exit %d", r.Exit)
+		}
+		title = fmt.Sprintf("Falsifier run %s · %s · %s", when, oneLine(status), formatDuration(r.Duration))
+	}
+	out := []string{fmt.Sprintf("> [!%s]- %s", verdict.Callout(), title)}
+	field := func(name, value string) {
+		out = append(out, fmt.Sprintf("> - **%s:** %s", name, value))
+	}
+	if r.Falsifier != "" {
+		field("Falsifier", oneLine(r.Falsifier))
+	}
+	if r.Attached {
+		field("Source", InlineCode(r.Command))
+	} else {
+		field("Command", InlineCode(r.Command))
+	}
+	if r.Environment != "" {
+		field("Environment", oneLine(r.Environment))
+	}
+	var shown []string
+	switch {
+	case r.Output != nil:
+		o := r.Output
+		shown = cleanLines(o.Tail)
+		if o.Error != "" {
+			field("Error", oneLine(o.Error))
+		}
+		desc := plural(o.Lines, "line")
+		switch {
+		case o.Lines == 0:
+			desc = "none"
+		case len(shown) < o.Lines:
+			desc += fmt.Sprintf(", last %d below", len(shown))
+		default:
+			desc += ", below"
+		}
+		if o.Truncated {
+			desc += "; log cut at the size cap"
+		}
+		if r.Log != "" {
+			desc += "; full log " + InlineCode(r.Log)
+		}
+		field("Output", desc)
+	case r.Log != "":
+		field("Copy", InlineCode(r.Log))
+	}
+	body := append([]string(nil), cleanLines(r.Table)...)
+	if len(body) == 0 {
+		shown = append(shown, cleanLines(r.Text)...)
+	}
+	if len(shown) > 0 {
+		fence := codeFence(shown)
+		body = append(body, fence+"text")
+		body = append(body, shown...)
+		body = append(body, fence)
+	}
+	if len(body) > 0 {
+		out = append(out, ">")
+		for _, l := range body {
+			if l == "" {
+				out = append(out, ">")
+			} else {
+				out = append(out, "> "+l)
+			}
+		}
+	}
+	return out
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// formatDuration writes d to three significant figures, as a person reads
+// a stopwatch: "0.153 s", "12.4 s", "2m14s".
+func formatDuration(d time.Duration) string {
+	s := d.Seconds()
+	switch {
+	case s < 1:
+		return strconv.FormatFloat(s, 'f', 3, 64) + " s"
+	case s < 10:
+		return strconv.FormatFloat(s, 'f', 2, 64) + " s"
+	case s < 60:
+		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
+	default:
+		return d.Round(time.Second).String()
+	}
+}
+
+// parseDuration reads what formatDuration writes.
+func parseDuration(s string) (time.Duration, bool) {
+	if f, ok := strings.CutSuffix(s, " s"); ok {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || v < 0 {
+			return 0, false
+		}
+		return time.Duration(v * float64(time.Second)), true
+	}
+	d, err := time.ParseDuration(s)
+	return d, err == nil && d >= 0
+}
+
+// oneLine keeps s on one line, so that it cannot break the block.
+func oneLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)), " ")
+}
+
+// cleanLines makes every element one line of valid UTF-8 without control
+// characters, splitting at newlines: whatever the lines hold, the block's
+// structure stays.
+func cleanLines(in []string) []string {
+	var out []string
+	for _, l := range in {
+		l = strings.ToValidUTF8(l, "\uFFFD")
+		for part := range strings.SplitSeq(strings.ReplaceAll(l, "\r\n", "\n"), "\n") {
+			out = append(out, strings.TrimRight(strings.Map(func(r rune) rune {
+				switch {
+				case r == '\t':
+					return r
+				case r < ' ' || r == 0x7f:
+					return -1
+				}
+				return r
+			}, part), " \t"))
+		}
+	}
+	return out
+}
+
+// codeFence returns a backtick fence longer than any backtick run in lines
+// (the CommonMark rule), so no output can close it early.
+func codeFence(lines []string) string {
+	n := 3
+	for _, l := range lines {
+		if k := longestRun(l, '`') + 1; k > n {
+			n = k
+		}
+	}
+	return strings.Repeat("`", n)
+}
+
+func longestRun(s string, c byte) int {
+	best, cur := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			cur++
+			best = max(best, cur)
+		} else {
+			cur = 0
+		}
+	}
+	return best
+}
+
+// InlineCode writes s as a Markdown code span, with a backtick run longer
+// than any inside s.
+func InlineCode(s string) string {
+	s = oneLine(s)
+	ticks := strings.Repeat("`", longestRun(s, '`')+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return ticks + s + ticks
+}
+
+// runSum is the checksum in the end marker: sha256 over the id and the
+// lines between the markers, each without its line ending and trailing
+// blanks, so that converting a note to CRLF or an editor trimming trailing
+// spaces does not count as an edit.
+func runSum(id string, lines []string) string {
+	h := sha256.New()
+	h.Write([]byte(id))
+	for _, l := range lines {
+		h.Write([]byte{'\n'})
+		h.Write([]byte(strings.TrimRight(l, " \t\r")))
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// InsertRun splices r's block into src at the end of the Evidence section,
+// after its last non-blank line, with a blank line before and after it.
+// The result is src with one contiguous insertion; line endings follow the
+// note's own (CRLF if its first line ends so). A note without an Evidence
+// section gives ErrNoEvidence and is not touched.
+func InsertRun(src []byte, r Run) ([]byte, error) {
+	at, ok := EvidenceEnd(src)
+	if !ok {
+		return nil, ErrNoEvidence
+	}
+	nl := lineEnding(src)
+	block := RenderRun(r, nl)
+	var ins []byte
+	switch {
+	case at == len(src) && !endsWithNewline(src):
+		// The last line has no line ending: keep it so.
+		ins = append([]byte(nl+nl), block...)
+	default:
+		ins = append([]byte(nl), block...)
+		ins = append(ins, nl...)
+		if at < len(src) && !isBlankLine(src[at:]) {
+			ins = append(ins, nl...)
+		}
+	}
+	out := make([]byte, 0, len(src)+len(ins))
+	out = append(out, src[:at]...)
+	out = append(out, ins...)
+	return append(out, src[at:]...), nil
+}
+
+// EvidenceEnd returns the offset where a new block goes: just after the
+// line ending of the last non-blank line of the Evidence section (its
+// heading, if the section is empty), or the end of src.
+func EvidenceEnd(src []byte) (int, bool) {
+	n := NewParser().Parse("", src)
+	s, ok := n.Section(EvidenceSection, 0)
+	if !ok {
+		return 0, false
+	}
+	at := s.Body
+	for off := s.Body; off < s.End; {
+		end := bytes.IndexByte(src[off:s.End], '\n')
+		next := s.End
+		if end >= 0 {
+			next = off + end + 1
+		}
+		if len(bytes.TrimSpace(src[off:next])) > 0 {
+			at = next
+		}
+		off = next
+	}
+	if at < s.Body {
+		at = s.Body
+	}
+	return at, true
+}
+
+func lineEnding(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+func endsWithNewline(src []byte) bool { return len(src) > 0 && src[len(src)-1] == '\n' }
+
+// isBlankLine reports whether the first line of b holds only blanks.
+func isBlankLine(b []byte) bool {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	return len(bytes.TrimSpace(b)) == 0
+}
+
+var (
+	runStartRe = regexp.MustCompile(`^<!-- zk:run id=(\S+) v=(\d+) -->[ \t]*$`)
+	runEndRe   = regexp.MustCompile(`^<!-- zk:run-end id=(\S+) sum=(\S+) -->[ \t]*$`)
+	runTitleRe = regexp.MustCompile(`^> \[!(\w+)\][-+]? (Falsifier run|Result attached) (\d{4}-\d\d-\d\d \d\d:\d\d) UTC · (.*)$`)
+	runFieldRe = regexp.MustCompile(`^> - \*\*(\w+):\*\* (.*)$`)
+	exitRe     = regexp.MustCompile(`^exit (-?\d+)$`)
+)
+
+// ParseRuns reads every run block of a note, in order. A block whose lines
+// no longer match the checksum in its end marker, or whose end marker is
+// missing, is returned with Problem set.
+func ParseRuns(src []byte) []Run {
+	lines := splitLines(src)
+	var runs []Run
+	for i := 0; i < len(lines); i++ {
+		m := runStartRe.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		r := Run{ID: m[1], Line: i, Exit: -1}
+		end := -1
+		for j := i + 1; j < len(lines); j++ {
+			if runStartRe.MatchString(lines[j]) {
+				break
+			}
+			if e := runEndRe.FindStringSubmatch(lines[j]); e != nil {
+				end = j
+				if e[1] != r.ID {
+					r.Problem = fmt.Sprintf("the end marker names run %s", e[1])
+				} else if sum := runSum(r.ID, lines[i+1:j]); e[2] != sum {
+					r.Problem = "the block was edited after it was recorded (checksum mismatch)"
+				}
+				break
+			}
+		}
+		if m[2] != "1" && r.Problem == "" {
+			r.Problem = fmt.Sprintf("unknown block version %s", m[2])
+		}
+		body := lines[i+1:]
+		if end >= 0 {
+			body = lines[i+1 : end]
+			i = end
+		} else {
+			r.Problem = "the block has no end marker"
+			body = nil
+		}
+		readRun(&r, body)
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// EditedRuns returns the run blocks of src that no longer match their
+// checksum: what the evidence/run-edited rule reports.
+func EditedRuns(src []byte) []Run {
+	var out []Run
+	for _, r := range ParseRuns(src) {
+		if r.Problem != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// readRun fills r from the lines of its block.
+func readRun(r *Run, body []string) {
+	if t, err := time.Parse("20060102T150405Z", strings.SplitN(r.ID, "-", 2)[0]); err == nil {
+		r.Started = t
+	}
+	for k, l := range body {
+		if k == 0 {
+			m := runTitleRe.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			for v, c := range callouts {
+				if strings.EqualFold(c, m[1]) {
+					r.Verdict = v
+				}
+			}
+			r.Attached = m[2] == "Result attached"
+			if r.Started.IsZero() {
+				r.Started, _ = time.Parse("2006-01-02 15:04", m[3])
+			}
+			parts := strings.Split(m[4], " · ")
+			if r.Attached {
+				continue
+			}
+			if d, ok := parseDuration(parts[len(parts)-1]); ok && len(parts) > 1 {
+				r.Duration = d
+				parts = parts[:len(parts)-1]
+			}
+			status := strings.Join(parts, " · ")
+			if e := exitRe.FindStringSubmatch(status); e != nil {
+				r.Exit, _ = strconv.Atoi(e[1])
+			} else {
+				r.Status = status
+			}
+			continue
+		}
+		m := runFieldRe.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		switch m[1] {
+		case "Falsifier":
+			r.Falsifier = m[2]
+		case "Command", "Source":
+			r.Command = unInlineCode(m[2])
+		case "Environment":
+			r.Environment = m[2]
+		}
+	}
+}
+
+// unInlineCode reads back what InlineCode writes.
+func unInlineCode(s string) string {
+	n := 0
+	for n < len(s) && s[n] == '`' {
+		n++
+	}
+	if n == 0 || len(s) < 2*n || strings.Repeat("`", n) != s[len(s)-n:] {
+		return s
+	}
+	inner := s[n : len(s)-n]
+	if len(inner) >= 2 && inner[0] == ' ' && inner[len(inner)-1] == ' ' {
+		inner = inner[1 : len(inner)-1]
+	}
+	return inner
+}
+
+// splitLines splits src into lines without their endings ("\n" or "\r\n").
+func splitLines(src []byte) []string {
+	s := string(src)
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// Falsifier is one falsifier of a note: a top-level item of its Tests /
+// falsifiers list, and the command written with it, if any.
+type Falsifier struct {
+	// N is its 1-based number in the list.
+	N int
+	// Text is the item's first line, as written.
+	Text string
+	// Line is the item's 0-based line.
+	Line int
+	// Command is the command written under the item, as written: a
+	// nested "- run: `CMD`" item or a ```zk-run fenced block. Empty when
+	// there is none.
+	Command string
+	// CommandLine is the 0-based line of Command.
+	CommandLine int
+}
+
+var runItemRe = regexp.MustCompile("^run:[ \t]*(`+)[ \t]?(.*?)[ \t]?(`+)[ \t]*$")
+
+// Falsifiers lists the falsifiers of a note, in order.
+func Falsifiers(n *Note) []Falsifier {
+	var s Section
+	ok := false
+	for _, title := range FalsifierSections {
+		if s, ok = n.Section(title, 0); ok {
+			break
+		}
+	}
+	if !ok {
+		return nil
+	}
+	var out []Falsifier
+	var spans []Span // of each falsifier's item
+	depth := map[int]int{}
+	for i, it := range n.ListItems {
+		if off := it.Span.Start.Offset; off < s.Body || off >= s.End {
+			continue
+		}
+		d := 0
+		if it.Parent >= 0 {
+			d = depth[it.Parent] + 1
+		}
+		depth[i] = d
+		switch {
+		case d == 0:
+			out = append(out, Falsifier{N: len(out) + 1, Text: strings.TrimSpace(it.Text), Line: it.Span.Start.Line})
+			spans = append(spans, it.Span)
+		case d == 1 && len(out) > 0 && out[len(out)-1].Command == "":
+			if m := runItemRe.FindStringSubmatch(strings.TrimSpace(it.Text)); m != nil && m[1] == m[3] {
+				out[len(out)-1].Command, out[len(out)-1].CommandLine = m[2], it.Span.Start.Line
+			}
+		}
+	}
+	for i := range out {
+		if out[i].Command != "" {
+			continue
+		}
+		// The item's span may stop before a fence's closing line, so the
+		// fence is read up to the next falsifier.
+		limit := s.End
+		if i+1 < len(spans) {
+			limit = spans[i+1].Start.Offset
+		}
+		if cmd, line, ok := fencedCommand(n.Src, spans[i], limit); ok {
+			out[i].Command, out[i].CommandLine = cmd, line
+		}
+	}
+	return out
+}
+
+var zkRunFenceRe = regexp.MustCompile("^[ \t>]*(```+|~~~+)[ \t]*zk-run[ \t]*$")
+
+// fencedCommand finds a ```zk-run fenced block opening inside an item and
+// returns its lines, joined by newlines and without the item's indent.
+func fencedCommand(src []byte, sp Span, limit int) (string, int, bool) {
+	lines := splitLines(src[sp.Start.Offset:min(limit, len(src))])
+	for i, l := range lines {
+		if sp.Start.Line+i > sp.End.Line {
+			break // the opening line must be inside the item
+		}
+		m := zkRunFenceRe.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		indent := len(l) - len(strings.TrimLeft(l, " \t"))
+		var body []string
+		for _, b := range lines[i+1:] {
+			t := strings.TrimSpace(b)
+			if strings.HasPrefix(t, m[1][:3]) && strings.Trim(t, m[1][:1]) == "" && len(t) >= len(m[1]) {
+				return strings.Join(body, "\n"), sp.Start.Line + i, true
+			}
+			cut := 0
+			for cut < indent && cut < len(b) && (b[cut] == ' ' || b[cut] == '\t') {
+				cut++
+			}
+			body = append(body, b[cut:])
+		}
+		return "", 0, false
+	}
+	return "", 0, false
+}
