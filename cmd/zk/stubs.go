@@ -18,9 +18,6 @@ func newRunCmd(*rootOptions, *streams) *cobra.Command {
 func newAttachCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("attach", "Record an existing result as evidence")
 }
-func newRunsCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("runs", "List a note's recorded runs")
-}
 func newTrustCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("trust", "Approve a note's falsifier commands")
 }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+type runsOptions struct {
+	root   *rootOptions
+	format string
+	note   string
+}
+
+func newRunsCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &runsOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "runs <note>",
+		Short: "List a note's recorded runs",
+		Long: `List the falsifier runs and attached results recorded in a note's
+Evidence section, oldest first: id, start time (UTC), exit code, duration,
+verdict and command. A block edited since it was recorded is marked
+"edited" (zk check reports it as evidence/run-edited).
+
+--format json prints {"runs":[{"id","started","exit","duration_s",
+"falsifier","command","verdict"}]}; exit is null for a command that did not
+exit by itself (timed out, could not start) and for an attached result.
+
+EXIT STATUS
+  0  listed (also when there are none)
+  2  the note was not found or could not be read`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.note = args[0]
+			return runRuns(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output `format`: text or json")
+	return cmd
+}
+
+// runView is one run in zk runs --format json (DESIGN.md §4).
+type runView struct {
+	ID        string        `json:"id"`
+	Started   string        `json:"started"`
+	Exit      *int          `json:"exit"`
+	Duration  float64       `json:"duration_s"`
+	Falsifier string        `json:"falsifier"`
+	Command   string        `json:"command"`
+	Verdict   vault.Verdict `json:"verdict"`
+	Edited    string        `json:"edited,omitempty"`
+}
+
+func newRunView(r vault.Run) runView {
+	v := runView{ID: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Duration: r.Duration.Seconds(),
+		Falsifier: r.Falsifier, Command: r.Command, Verdict: r.Verdict, Edited: r.Problem}
+	if r.Exit >= 0 && !r.Attached {
+		exit := r.Exit
+		v.Exit = &exit
+	}
+	return v
+}
+
+func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
+	if opts.format != "text" && opts.format != "json" {
+		return usageError{fmt.Errorf("runs: unknown format %q (want text or json)", opts.format)}
+	}
+	v, err := opts.root.openVault()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := findNote(v, files, opts.note)
+	if err != nil {
+		return err
+	}
+	src, err := v.ReadFile(p, v.MaxNoteSize)
+	if err != nil {
+		return err
+	}
+	runs := vault.ParseRuns(src)
+	views := make([]runView, len(runs))
+	for i, r := range runs {
+		views[i] = newRunView(r)
+	}
+	if opts.format == "json" {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(struct {
+			Runs []runView `json:"runs"`
+		}{views})
+	}
+	if len(runs) == 0 {
+		fmt.Fprintf(s.err, "%s: no recorded runs\n", p)
+		return nil
+	}
+	w := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	if s.outTTY {
+		fmt.Fprintln(w, "ID\tSTARTED\tEXIT\tDURATION\tVERDICT\tCOMMAND")
+	}
+	for _, r := range views {
+		exit := "-"
+		if r.Exit != nil {
+			exit = fmt.Sprint(*r.Exit)
+		}
+		verdict := string(r.Verdict)
+		if r.Edited != "" {
+			verdict += " (edited)"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%.1fs\t%s\t%s\n", r.ID, r.Started, exit, r.Duration, verdict, r.Command)
+	}
+	return w.Flush()
+}
