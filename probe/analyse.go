@@ -183,6 +183,12 @@ func steadyRate(run levelRun, events func(streamLog) []event) (float64, bool) {
 	return units / d, true
 }
 
+// maxErrorKinds bounds the error summary: errors that differ in every
+// message (a port, a request id) must not make the result grow with them.
+const maxErrorKinds = 10
+
+// errorSummary lists errors most frequent first, the rarest beyond
+// maxErrorKinds counted together as "other errors".
 func errorSummary(errs map[string]int) []ErrorCount {
 	var out []ErrorCount
 	for msg, n := range errs {
@@ -191,6 +197,13 @@ func errorSummary(errs map[string]int) []ErrorCount {
 	slices.SortFunc(out, func(a, b ErrorCount) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Message, b.Message))
 	})
+	if len(out) > maxErrorKinds {
+		other := ErrorCount{Message: "other errors"}
+		for _, e := range out[maxErrorKinds-1:] {
+			other.Count += e.Count
+		}
+		out = append(out[:maxErrorKinds-1], other)
+	}
 	return out
 }
 

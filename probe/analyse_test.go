@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -140,5 +141,17 @@ func TestStatPercentiles(t *testing.T) {
 	}
 	if newStat("x", nil) != nil {
 		t.Error("a stat of nothing is not nil")
+	}
+}
+
+func TestErrorSummaryIsBounded(t *testing.T) {
+	errs := map[string]int{"common": 50}
+	for i := range 30 {
+		errs[fmt.Sprintf("dial 127.0.0.1:%d: refused", 40000+i)] = 1
+	}
+	got := errorSummary(errs)
+	if len(got) != maxErrorKinds || got[0] != (ErrorCount{"common", 50}) ||
+		got[len(got)-1] != (ErrorCount{"other errors", 30 - (maxErrorKinds - 2)}) {
+		t.Errorf("summary = %v", got)
 	}
 }
