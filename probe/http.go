@@ -21,6 +21,9 @@ import (
 // response read to the end.
 type HTTPTarget struct {
 	URL string
+	// TLS configures https connections; nil means the system's roots and
+	// the URL's host name.
+	TLS *tls.Config
 }
 
 // HTTP sweeps cfg's concurrency levels against t. The result holds every
@@ -43,7 +46,7 @@ func HTTP(ctx context.Context, t HTTPTarget, cfg Config) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	conns, err := newConnPool(u, slices.Max(cfg.Concurrency))
+	conns, err := newConnPool(u, t.TLS, slices.Max(cfg.Concurrency))
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +81,7 @@ type connPool struct {
 	slots []*streamConn
 }
 
-func newConnPool(u *url.URL, streams int) (*connPool, error) {
+func newConnPool(u *url.URL, tlsConfig *tls.Config, streams int) (*connPool, error) {
 	req, err := http.NewRequest(http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, err
@@ -98,6 +101,12 @@ func newConnPool(u *url.URL, streams int) (*connPool, error) {
 	}
 	if u.Scheme == "https" {
 		p.tls = &tls.Config{ServerName: u.Hostname()}
+		if tlsConfig != nil {
+			p.tls = tlsConfig.Clone()
+			if p.tls.ServerName == "" {
+				p.tls.ServerName = u.Hostname()
+			}
+		}
 	}
 	return p, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -150,5 +151,27 @@ func TestHTTP(t *testing.T) {
 	}
 	if lv := res.Levels[0]; lv.Completed != 0 || lv.Failed != 4 || lv.ErrorSummary[0].Message != "HTTP 404 Not Found" {
 		t.Errorf("404s: %d ok, %d failed, %v", lv.Completed, lv.Failed, lv.ErrorSummary)
+	}
+}
+
+func TestHTTPS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("secure"))
+	}))
+	defer srv.Close()
+	cfg := probe.Config{Concurrency: []int{2}, Requests: 6, Timeout: 10 * time.Second}
+	tlsConfig := srv.Client().Transport.(*http.Transport).TLSClientConfig
+	res, err := probe.HTTP(context.Background(), probe.HTTPTarget{URL: srv.URL, TLS: tlsConfig}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv := res.Levels[0]; lv.Completed != 6 || lv.Failed != 0 {
+		t.Errorf("https: %d ok, %d failed, %v", lv.Completed, lv.Failed, lv.ErrorSummary)
+	}
+	// An unknown certificate is an error, never skipped.
+	_, err = probe.HTTP(context.Background(), probe.HTTPTarget{URL: srv.URL},
+		probe.Config{Concurrency: []int{1}, Requests: 1, Warmup: 1, Timeout: 10 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Errorf("untrusted certificate: err = %v", err)
 	}
 }
