@@ -144,15 +144,20 @@ func (m *manifest) lookup(p string) (entry, bool) {
 }
 
 // diff is how the vault's note files differ from a manifest, by stat
-// alone: suspect files have a new size or mtime (or a racy one) and must be
-// read to know whether they changed.
+// alone: suspect files have a new size or mtime and racy ones an mtime too
+// close to the manifest's to trust; both must be read to know whether they
+// changed.
 type diff struct {
 	added   []vault.File
 	suspect []vault.File
+	racy    []vault.File
 	deleted []string
 }
 
-func (d diff) empty() bool { return len(d.added)+len(d.suspect)+len(d.deleted) == 0 }
+func (d diff) empty() bool { return d.count() == 0 }
+
+// count is how many notes may have changed.
+func (d diff) count() int { return len(d.added) + len(d.suspect) + len(d.racy) + len(d.deleted) }
 
 // compare walks the sorted note files and the sorted manifest together.
 func (m *manifest) compare(files []vault.File) diff {
@@ -167,8 +172,11 @@ func (m *manifest) compare(files []vault.File) diff {
 		if i < len(m.Entries) && m.Entries[i].Path == f.Path {
 			e := m.Entries[i]
 			i++
-			if e.Size != f.Size || e.ModTime != f.ModTime.UnixNano() || e.ModTime >= racy {
+			switch {
+			case e.Size != f.Size || e.ModTime != f.ModTime.UnixNano():
 				d.suspect = append(d.suspect, f)
+			case e.ModTime >= racy:
+				d.racy = append(d.racy, f)
 			}
 			continue
 		}
@@ -177,6 +185,21 @@ func (m *manifest) compare(files []vault.File) diff {
 	for ; i < len(m.Entries); i++ {
 		d.deleted = append(d.deleted, m.Entries[i].Path)
 	}
+	return d
+}
+
+// unracy drops the racy notes whose bytes still hash to the manifest's:
+// a search can settle those itself, by reading them, without a writer.
+func (d diff) unracy(m *manifest, v *vault.Vault) diff {
+	var still []vault.File
+	for _, f := range d.racy {
+		e, _ := m.lookup(f.Path)
+		src, err := v.ReadFile(f.Path, v.MaxNoteSize)
+		if err != nil || e.Skipped || contentHash(src) != e.Hash {
+			still = append(still, f)
+		}
+	}
+	d.racy = still
 	return d
 }
 

@@ -185,8 +185,10 @@ func (s *store) answer(ctx context.Context, v *vault.Vault, opts Options, q quer
 	res.Checked, res.Stale = checked, 0
 	if checked {
 		d := r.manifest.compare(notes(files))
-		changed := len(d.added) + len(d.suspect) + len(d.deleted)
-		if changed > 0 {
+		if len(d.racy) <= req.MaxUpdate {
+			d = d.unracy(r.manifest, v)
+		}
+		if changed := d.count(); changed > 0 {
 			fresh, err := s.refresh(ctx, v, opts, req, changed, r, res)
 			if err != nil {
 				return err

@@ -180,12 +180,11 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, dir str
 		st.Notes, st.Skipped = countEntries(m)
 		return st, nil
 	}
-	jobs := make([]job, 0, len(d.added)+len(d.suspect))
-	for _, f := range d.added {
-		jobs = append(jobs, job{file: f})
-	}
-	for _, f := range d.suspect {
-		jobs = append(jobs, job{file: f})
+	jobs := make([]job, 0, d.count())
+	for _, files := range [][]vault.File{d.added, d.suspect, d.racy} {
+		for _, f := range files {
+			jobs = append(jobs, job{file: f})
+		}
 	}
 	// A note added or removed can change what other notes' links resolve
 	// to; the notes linking to that name are indexed again.

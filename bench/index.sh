@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# index.sh: zk index and zk search on a generated vault, next to their
+# floors, in one run.
+#
+# Generates a vault of N notes (bench/vaultgen), then measures, each as
+# the median of RUNS whole-process runs (process start included):
+#   - cold zk index (one run: it is the slow one), in notes/s;
+#   - zk index with nothing changed, and after one edited note (a fresh
+#     edit before every run), next to zk check on the unchanged vault when
+#     zk check is built, and the stat floor (find stat-ing every note);
+#   - zk search for a rare and a common word, with its freshness check
+#     (the default) and with --no-update, next to rg -l WORD over the same
+#     notes (skipped when ripgrep is not installed).
+# Every figure names its denominator; ratios are to floors measured here,
+# in the same run.
+#
+#   bench/index.sh              # N=10000 RUNS=10
+#   N=100000 RUNS=5 bench/index.sh
+#
+# Needs Go, GNU find and awk.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${N:-10000}
+runs=${RUNS:-10}
+cpus=$(nproc)
+export LC_ALL=C # a '.' in $EPOCHREALTIME
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/zk" ./cmd/zk
+go run ./bench/cmd/vaultgen -n "$n" -o "$tmp/vault" >/dev/null
+# Notes as a user has them: written a while ago. A note modified within
+# 2 s of an index run is re-hashed by the next one (the racy-mtime rule).
+find "$tmp/vault" -name '*.md' -exec touch -d '-1 hour' {} +
+export ZK_INDEX_DIR="$tmp/idx" ZK_TODAY=2026-12-02
+zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }
+md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
+
+# time_ms CMD... runs CMD once, output discarded, and prints its wall ms
+# (bash's $EPOCHREALTIME: no process is started to read the clock).
+time_ms() {
+  local t0=$EPOCHREALTIME
+  "$@" >/dev/null 2>&1 || true
+  local t1=$EPOCHREALTIME
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f\n", (b - a) * 1000}'
+}
+
+# median_ms PREP CMD... runs PREP then times CMD, RUNS times; prints the
+# median and the minimum.
+median_ms() {
+  local prep=$1
+  shift
+  for _ in $(seq "$runs"); do
+    $prep
+    time_ms "$@"
+  done | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f ms (min %.1f)\n", m, a[1]}'
+}
+nothing() { :; }
+edit_one() { echo "Edited line $RANDOM." >>"$tmp/vault/Permanent Notes/07/$(ls "$tmp/vault/Permanent Notes/07" | head -1)"; }
+ms() { awk '{print $1}' <<<"$1"; }
+ratio() { awk -v a="$(ms "$1")" -v b="$(ms "$2")" 'BEGIN {if (b > 0) printf "%.2f×", a / b; else print "n/a"}'; }
+
+echo "vault: $n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median)"
+echo
+
+rss=""
+t0=$EPOCHREALTIME
+if [ -x /usr/bin/time ]; then
+  rss=$(/usr/bin/time -f '%M' "$tmp/zk" --vault "$tmp/vault" index 2>&1 >/dev/null | tail -1)
+else
+  zk index 2>/dev/null
+fi
+t1=$EPOCHREALTIME
+cold=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
+idx_bytes=$(du -sb "$tmp/idx" | awk '{print $1}')
+echo "cold zk index:       $cold s, $(awk -v n="$n" -v s="$cold" 'BEGIN {printf "%.0f", n / s}') notes/s on $cpus cores" \
+  "(index $(awk -v a="$idx_bytes" -v b="$md_bytes" 'BEGIN {printf "%.2f", a / b}')× the markdown${rss:+, peak RSS $((rss / 1024)) MB})"
+
+unchanged=$(median_ms nothing zk index)
+edited=$(median_ms edit_one zk index)
+stat_floor=$(median_ms nothing find "$tmp/vault" -name '*.md' -printf '%s %T@\n')
+echo "zk index, unchanged: $unchanged   ($n notes stat-ed)"
+echo "zk index, 1 edited:  $edited   ($(ratio "$edited" "$unchanged") the unchanged run)"
+echo "stat floor (find):   $stat_floor   (zk index unchanged = $(ratio "$unchanged" "$stat_floor") it)"
+if zk check >/dev/null 2>&1 || [ $? -eq 1 ]; then
+  zk check >/dev/null 2>&1 || true # warm its cache, if it keeps one
+  check=$(median_ms nothing zk check)
+  echo "zk check, unchanged: $check   (zk index after 1 edit = $(ratio "$edited" "$check") it; target < 2×)"
+else
+  echo "zk check:            not built yet; compare with the stat floor above"
+fi
+echo
+
+for word in 00042 denominator; do
+  hits=$(grep -rlw --include='*.md' "$word" "$tmp/vault" | wc -l)
+  fresh=$(median_ms nothing zk search "$word")
+  quick=$(median_ms nothing zk search --no-update "$word")
+  echo "zk search $word ($hits of $n notes match, top 10 shown)"
+  echo "  with freshness check:  $fresh"
+  echo "  --no-update:           $quick   (target < 50 ms)"
+  if command -v rg >/dev/null; then
+    rg=$(median_ms nothing rg -l "$word" "$tmp/vault")
+    echo "  rg -l $word:     $rg   (zk search = $(ratio "$fresh" "$rg") / $(ratio "$quick" "$rg") it)"
+  else
+    echo "  rg -l: ripgrep not installed, skipped"
+  fi
+done
+true_ms=$(median_ms nothing "$tmp/zk" --version)
+echo
+echo "process floor (zk --version): $true_ms"

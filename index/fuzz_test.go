@@ -1,0 +1,67 @@
+package index
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// FuzzDecodeManifest: any bytes decode to a manifest that encodes back to
+// the same bytes, or to errBadManifest; never a panic or a huge
+// allocation.
+func FuzzDecodeManifest(f *testing.F) {
+	f.Add((&manifest{Written: 7, Entries: []entry{{Path: "a.md", Size: 1, ModTime: 2}}}).encode())
+	f.Add((&manifest{}).encode())
+	f.Add([]byte("zkm1"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeManifest(b)
+		if err != nil {
+			return
+		}
+		if again := m.encode(); !bytes.Equal(again, b) {
+			t.Fatalf("decode(encode) differs:\n%q\n%q", b, again)
+		}
+	})
+}
+
+// FuzzSplitText: for any note, every segment lies inside its field, the
+// fields are valid UTF-8, and a fragment cut anywhere keeps its marks
+// inside its text.
+func FuzzSplitText(f *testing.F) {
+	f.Add(permanent, 10)
+	f.Add("# T\n\n## Claim\n\nx \xc3 y\n## Claim\n\nagain", 3)
+	f.Add("---\ntags: [a]\n---\n", 0)
+	f.Add("", 0)
+	f.Fuzz(func(t *testing.T, src string, at int) {
+		n := vault.NewParser().Parse("n.md", []byte(src))
+		nt := splitText(n)
+		for _, s := range nt.segments {
+			text := nt.fields[s.field]
+			if s.start < 0 || s.end > len(text) || s.start >= s.end {
+				t.Fatalf("segment %+v outside %s (%d bytes)", s, s.field, len(text))
+			}
+		}
+		for field, text := range nt.fields {
+			if !utf8.ValidString(text) {
+				t.Fatalf("%s is not valid UTF-8: %q", field, text)
+			}
+			if len(text) == 0 {
+				continue
+			}
+			at := min(max(at, 0), len(text)-1)
+			fr := cut(text, 0, len(text), at, [][2]int{{at, min(at+3, len(text))}})
+			for _, m := range fr.Marks {
+				if m[0] < 0 || m[1] > len(fr.Text) || m[0] > m[1] {
+					t.Fatalf("mark %v outside fragment %q", m, fr.Text)
+				}
+			}
+			if strings.Contains(fr.Text, "\n") {
+				t.Fatalf("fragment keeps a line break: %q", fr.Text)
+			}
+		}
+	})
+}
