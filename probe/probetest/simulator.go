@@ -77,12 +77,12 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model","owned_by":"simulation"}]}`+"\n", s.modelName())
 		return
 	case r.Method != http.MethodPost || !chat && r.URL.Path != "/v1/completions":
-		http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
+		apiError(w, http.StatusNotFound, "not found")
 		return
 	}
 	var req request
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&req); err != nil {
-		http.Error(w, `{"error":{"message":"the body is not JSON"}}`, http.StatusBadRequest)
+		apiError(w, http.StatusBadRequest, "the body is not JSON")
 		return
 	}
 	n := req.MaxTokens
@@ -91,13 +91,13 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case !req.Stream:
-		http.Error(w, `{"error":{"message":"the simulation only streams"}}`, http.StatusBadRequest)
+		apiError(w, http.StatusBadRequest, "the simulation only streams")
 		return
 	case s.Model != "" && req.Model != s.Model:
-		http.Error(w, fmt.Sprintf(`{"error":{"message":"model %q does not exist"}}`, req.Model), http.StatusNotFound)
+		apiError(w, http.StatusNotFound, fmt.Sprintf("model %q does not exist", req.Model))
 		return
 	case n < 1 || n > maxTokensCap:
-		http.Error(w, `{"error":{"message":"max_tokens out of range"}}`, http.StatusBadRequest)
+		apiError(w, http.StatusBadRequest, "max_tokens out of range")
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -139,6 +139,14 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	io.WriteString(w, "data: [DONE]\n\n")
 	flush()
+}
+
+// apiError answers with an error in OpenAI's shape.
+func apiError(w http.ResponseWriter, code int, msg string) {
+	body, _ := json.Marshal(map[string]any{"error": map[string]string{"message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	w.Write(append(body, '\n'))
 }
 
 // rate is one stream's tokens per second now.
