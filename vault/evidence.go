@@ -384,7 +384,7 @@ func InsertRun(src []byte, r Run) ([]byte, error) {
 	block := RenderRun(r, nl)
 	var ins []byte
 	switch {
-	case at == len(src) && !endsWithNewline(src):
+	case at == len(src) && !hasFinalNewline(src):
 		// The last line has no line ending: keep it so.
 		ins = append([]byte(nl+nl), block...)
 	default:
@@ -434,7 +434,7 @@ func lineEnding(src []byte) string {
 	return "\n"
 }
 
-func endsWithNewline(src []byte) bool { return len(src) > 0 && src[len(src)-1] == '\n' }
+func hasFinalNewline(src []byte) bool { return len(src) > 0 && src[len(src)-1] == '\n' }
 
 // isBlankLine reports whether the first line of b holds only blanks.
 func isBlankLine(b []byte) bool {

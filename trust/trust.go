@@ -1,0 +1,144 @@
+// Package trust keeps the user's approvals of commands written in notes.
+// A note can carry a falsifier's command; zk runs it only if the user
+// approved that exact text for that note of that vault. Approvals live in
+// the user's config folder, never in the vault, so a shared or synced
+// vault cannot approve its own commands (git's safe.directory lesson), and
+// an edited command needs a new approval (direnv's lesson).
+package trust
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/google/renameio/v2"
+)
+
+// ErrUnsafe is returned for an approvals file others could write to.
+var ErrUnsafe = errors.New("approvals file is writable by other users")
+
+// maxFile bounds the approvals file read into memory.
+const maxFile = 16 << 20
+
+// DefaultPath is where approvals are kept: zk/trust.json in the user's
+// config folder ($XDG_CONFIG_HOME, ~/.config, ~/Library/Application
+// Support, %AppData%).
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("trust: %w", err)
+	}
+	return filepath.Join(dir, "zk", "trust.json"), nil
+}
+
+// Approval is one approved command.
+type Approval struct {
+	Vault    string    `json:"vault"`
+	Note     string    `json:"note"`
+	Command  string    `json:"command"`
+	Approved time.Time `json:"approved"`
+}
+
+// Key is what an approval is found by: a sha256 over the vault's real
+// path, the note's vault path and a sha256 of the command text, so that
+// the same command in another note or another vault is not approved by
+// this one.
+func (a Approval) Key() string {
+	cmd := sha256.Sum256([]byte(a.Command))
+	h := sha256.New()
+	for _, part := range []string{a.Vault, a.Note, hex.EncodeToString(cmd[:])} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// file is the JSON the approvals are kept in.
+type file struct {
+	Version  int                 `json:"version"`
+	Approved map[string]Approval `json:"approved"`
+}
+
+// Store is the approvals file at a path.
+type Store struct {
+	path string
+}
+
+// Open returns the store at path; the file is created by the first Approve.
+func Open(path string) *Store { return &Store{path: path} }
+
+// Path is the file the store reads and writes.
+func (s *Store) Path() string { return s.path }
+
+// Trusted reports whether a's command is approved for a's vault and note.
+// Approved is ignored.
+func (s *Store) Trusted(a Approval) (bool, error) {
+	f, err := s.load()
+	if err != nil {
+		return false, err
+	}
+	_, ok := f.Approved[a.Key()]
+	return ok, nil
+}
+
+// Approve records approvals. The file is replaced atomically and is
+// readable by its owner only.
+func (s *Store) Approve(as ...Approval) error {
+	f, err := s.load()
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		f.Approved[a.Key()] = a
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	if err := renameio.WriteFile(s.path, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) load() (*file, error) {
+	f := &file{Version: 1, Approved: map[string]Approval{}}
+	fh, err := os.Open(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("trust: %w", err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("trust: %w", err)
+	}
+	// As ssh does with its keys: a file others can write could approve
+	// anything.
+	if runtime.GOOS != "windows" && st.Mode().Perm()&0o022 != 0 {
+		return nil, fmt.Errorf("trust: %s: %w (chmod go-w it)", s.path, ErrUnsafe)
+	}
+	if st.Size() > maxFile {
+		return nil, fmt.Errorf("trust: %s is over %d bytes", s.path, maxFile)
+	}
+	dec := json.NewDecoder(fh)
+	if err := dec.Decode(f); err != nil {
+		return nil, fmt.Errorf("trust: %s: %w", s.path, err)
+	}
+	if f.Approved == nil {
+		f.Approved = map[string]Approval{}
+	}
+	return f, nil
+}
