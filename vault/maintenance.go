@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -210,3 +211,61 @@ func (iv Interval) After(t time.Time) time.Time {
 }
 
 func (iv Interval) String() string { return strconv.Itoa(iv.N) + string(iv.Unit) }
+
+// ErrBadDate is returned for a date that is not a real YYYY-MM-DD.
+var ErrBadDate = errors.New("not a real YYYY-MM-DD date")
+
+// SetLastTended returns src with its Last tended date set to date
+// (YYYY-MM-DD), as one byte splice: the bytes of the date already written,
+// wherever LastTended finds it, are replaced and nothing else changes; a
+// note without a date gets the line "- Last tended: DATE" at the top of its
+// Maintenance section, or a Maintenance section at its end, in the note's
+// own line endings. keys are the frontmatter properties read as dates (nil
+// means DefaultTendedKeys). It is meant as the edit of Vault.EditNote.
+func SetLastTended(notePath string, src []byte, date string, keys []string) ([]byte, error) {
+	if _, err := parseDate(date); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadDate, err)
+	}
+	n := NewParser().Parse(notePath, src)
+	if t, ok := LastTended(n, keys); ok && t.Start >= 0 && t.Start <= t.End {
+		return splice(src, t.Start, t.End, date), nil
+	}
+	nl := newline(src)
+	line := "- Last tended: " + date + nl
+	if s, ok := n.Section("Maintenance", 0); ok {
+		at := s.Body
+		if at < len(src) && src[at] == '\r' {
+			at++
+		}
+		if at < len(src) && src[at] == '\n' {
+			at++
+		}
+		if at >= len(src) && !endsWithNewline(src) {
+			line = nl + line
+		}
+		return splice(src, at, at, line), nil
+	}
+	add := nl + "## Maintenance" + nl + line
+	if !endsWithNewline(src) {
+		add = nl + add
+	}
+	return splice(src, len(src), len(src), add), nil
+}
+
+// splice returns a copy of src with src[from:to] replaced by with.
+func splice(src []byte, from, to int, with string) []byte {
+	out := make([]byte, 0, len(src)-(to-from)+len(with))
+	out = append(out, src[:from]...)
+	out = append(out, with...)
+	return append(out, src[to:]...)
+}
+
+func endsWithNewline(b []byte) bool { return len(b) > 0 && b[len(b)-1] == '\n' }
+
+// newline is the note's line ending: CRLF when most of its lines end so.
+func newline(src []byte) string {
+	if crlf := bytes.Count(src, []byte("\r\n")); crlf > 0 && 2*crlf >= bytes.Count(src, []byte("\n")) {
+		return "\r\n"
+	}
+	return "\n"
+}

@@ -1,0 +1,516 @@
+package vault
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Errors of the write path. Each leaves the note exactly as it was.
+var (
+	// ErrMidWrite: the note is empty, shorter than the base it was read as,
+	// or was modified within the quiet window, so another program is
+	// probably writing it right now. The note is left alone.
+	ErrMidWrite = errors.New("note looks mid-write (empty, shrunk or just modified); left alone")
+	// ErrChanged: the note changed under zk in a way the edit cannot follow.
+	ErrChanged = errors.New("note changed while zk was editing it; left alone")
+	// ErrSpliceGone is returned by an edit function when the place it splices
+	// into is not in the note.
+	ErrSpliceGone = errors.New("the place to edit is no longer in the note")
+	// ErrNotRegular: the path is not a regular file (or a symlink to one
+	// inside the vault).
+	ErrNotRegular = errors.New("not a regular file")
+)
+
+// Defaults of WriteOptions.
+const (
+	DefaultBackups = 10
+	DefaultQuiet   = time.Second
+	// backupDir is where previous versions of notes are kept, one folder per
+	// note named by its vault path.
+	backupDir = ".zk/backups"
+	// tempPrefix names temporary files. Short and fixed, not derived from the
+	// note's name: a note name near NAME_MAX would make a derived name too
+	// long (research/reliability.md §1.2). The writer's pid follows, so that
+	// a later write can tell a temp file of a killed writer from one in use.
+	tempPrefix = ".zk-tmp-"
+	// tempMaxAge is the age past which a temp file is stale even when its
+	// writer cannot be proven dead (a reused pid, or no pid check here).
+	tempMaxAge = 10 * time.Minute
+	// attempts bounds how often an edit is re-applied to a note that keeps
+	// changing under zk.
+	attempts = 3
+)
+
+// WriteOptions tune EditNote.
+type WriteOptions struct {
+	// Base is the note's content when the operation began (e.g. before a
+	// long-running command); nil means "read it now". Used to detect that
+	// the note changed, shrank or was emptied meanwhile.
+	Base []byte
+	// Backups is how many previous versions are kept per note under
+	// .zk/backups/; 0 means DefaultBackups, negative keeps none.
+	Backups int
+	// Quiet is the window within which a modified note counts as mid-write;
+	// 0 means DefaultQuiet, negative disables the check.
+	Quiet time.Duration
+	// Now is the clock, for tests; nil means time.Now.
+	Now func() time.Time
+}
+
+// WriteResult says what EditNote did.
+type WriteResult struct {
+	// Path is the vault path of the file written: the note, or the target
+	// of a symlinked note.
+	Path string
+	// Backup is the vault path of the copy of the previous version, or "".
+	Backup string
+	// Rebased is true when the edit was applied to text that changed since
+	// Base.
+	Rebased bool
+	// InPlace is true when the edit was a same-length overwrite of a few
+	// bytes in place rather than a replacement of the file.
+	InPlace bool
+	// Unchanged is true when the edit left the note as it was: nothing was
+	// written.
+	Unchanged bool
+}
+
+// Splice is the one contiguous change between two versions of a note: the
+// bytes before[At:At+Old] were replaced by after[At:At+New]. Everything
+// before At and after the change is byte-identical.
+type Splice struct {
+	At, Old, New int
+}
+
+// SpliceOf finds the smallest single splice turning before into after: the
+// longest common prefix and, of the rest, the longest common suffix. Any
+// two byte strings differ by one such splice; what a caller checks is that
+// it is the splice they meant (its size and place, its inserted bytes).
+func SpliceOf(before, after []byte) Splice {
+	n := min(len(before), len(after))
+	at := 0
+	for at < n && before[at] == after[at] {
+		at++
+	}
+	tail := 0
+	for tail < n-at && before[len(before)-1-tail] == after[len(after)-1-tail] {
+		tail++
+	}
+	return Splice{At: at, Old: len(before) - at - tail, New: len(after) - at - tail}
+}
+
+// inPlaceMax bounds the overwrite EditNote does in place. A same-length
+// overwrite of a few bytes that stays within one page is a single pwrite
+// the kernel applies whole: a SIGKILL cannot tear it, and it never
+// re-publishes the rest of the note. A rename does re-publish the bytes zk
+// read, and research/reliability.md §2.3 measured that a guarded
+// rename-replace still re-published a torn read of a note being saved by an
+// editor (3–15 times in 350–1700 writes) where an in-place write of only
+// the changed bytes did so 0 times. In place also keeps the inode, so hard
+// links, extended attributes, ownership and birth time survive.
+const (
+	inPlaceMax = 64
+	pageSize   = 4096
+)
+
+func (s Splice) inPlace() bool {
+	return s.Old == s.New && s.Old > 0 && s.Old <= inPlaceMax && s.At/pageSize == (s.At+s.Old-1)/pageSize
+}
+
+// EditNote applies edit to the note's current bytes and writes the result
+// safely. The edit receives the current bytes and returns them with one
+// splice applied; it never re-serialises anything, so every byte outside
+// its splice (CRLF, BOM, a missing final newline, non-ASCII text) stays.
+//
+// The write is a same-length overwrite of only the changed bytes, in place,
+// when the change is a few bytes inside one page (a Last tended date: see
+// inPlaceMax for why that is the safer write), and otherwise a temporary
+// file in the note's folder, fsynced, renamed over the note, with the
+// folder fsynced, so that a crash leaves the old note or the new one and
+// never a torn one. Just before either write the note is read again: if it
+// changed since it was read (or since opts.Base), the edit is applied to
+// the new text (Rebased) when it can be, and ErrChanged is returned when it
+// keeps changing or the edit's anchor is gone (ErrSpliceGone). A note that
+// is empty, shorter than opts.Base or modified within opts.Quiet is left
+// alone (ErrMidWrite). After the write the note is read back and compared.
+//
+// The previous version is kept under .zk/backups/ (at most opts.Backups per
+// note), the file mode is kept, and a symlinked note is written through to
+// its target when that is inside the vault. Every access goes through the
+// vault's os.Root.
+func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error), opts WriteOptions) (WriteResult, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Quiet == 0 {
+		opts.Quiet = DefaultQuiet
+	}
+	if opts.Backups == 0 {
+		opts.Backups = DefaultBackups
+	}
+	target, err := v.resolveLink(notePath)
+	if err != nil {
+		return WriteResult{}, fmt.Errorf("write %s: %w", notePath, err)
+	}
+	res := WriteResult{Path: target}
+	w := writer{root: v.root, name: filepath.FromSlash(target), opts: opts}
+	w.sweep(path.Dir(target))
+	base := opts.Base
+	for range attempts {
+		cur, info, err := w.read()
+		if err != nil {
+			return res, fmt.Errorf("write %s: %w", notePath, err)
+		}
+		if err := w.quiescent(cur, info, base); err != nil {
+			return res, fmt.Errorf("write %s: %w", notePath, err)
+		}
+		if base != nil && !bytes.Equal(cur, base) {
+			res.Rebased = true
+		}
+		out, err := edit(slices.Clip(cur))
+		if err != nil {
+			if res.Rebased && errors.Is(err, ErrSpliceGone) {
+				return res, fmt.Errorf("write %s: %w: %w", notePath, ErrChanged, err)
+			}
+			return res, fmt.Errorf("write %s: %w", notePath, err)
+		}
+		if bytes.Equal(out, cur) {
+			res.Unchanged = true
+			return res, nil
+		}
+		if opts.Backups > 0 && res.Backup == "" {
+			if res.Backup, err = w.backup(target, cur, info.Mode().Perm()); err != nil {
+				return res, fmt.Errorf("write %s: keep the previous version: %w", notePath, err)
+			}
+		}
+		sp := SpliceOf(cur, out)
+		if sp.inPlace() {
+			res.InPlace = true
+			err = w.overwrite(cur, out, sp, info)
+		} else {
+			res.InPlace = false
+			err = w.replace(cur, out, info)
+		}
+		if errors.Is(err, errRetry) {
+			// The note changed between the read and the write: read it
+			// again and re-apply the edit to what is there now.
+			base = cur
+			continue
+		}
+		if err != nil {
+			return res, fmt.Errorf("write %s: %w", notePath, err)
+		}
+		return res, nil
+	}
+	return res, fmt.Errorf("write %s: %w", notePath, ErrChanged)
+}
+
+// errRetry tells EditNote the note changed just before the write, which
+// was therefore not done.
+var errRetry = errors.New("changed before the write")
+
+// writer is one note being written.
+type writer struct {
+	root *os.Root
+	name string // the target file, OS form, relative to the root
+	opts WriteOptions
+}
+
+// read returns the note's bytes and the stat of the very file they were
+// read from.
+func (w *writer) read() ([]byte, fs.FileInfo, error) {
+	f, err := w.root.Open(w.name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, ErrNotRegular
+	}
+	b, err := io.ReadAll(f)
+	return b, info, err
+}
+
+// quiescent refuses a note another program seems to be writing: empty,
+// shorter than the base the caller read, or modified within the quiet
+// window. A truncate-then-write save has exactly these shapes while it is
+// under way (research/reliability.md §2.3).
+func (w *writer) quiescent(cur []byte, info fs.FileInfo, base []byte) error {
+	switch {
+	case len(cur) == 0:
+		return fmt.Errorf("%w: the note is empty", ErrMidWrite)
+	case base != nil && len(cur) < len(base):
+		return fmt.Errorf("%w: the note shrank from %d to %d bytes", ErrMidWrite, len(base), len(cur))
+	}
+	if w.opts.Quiet > 0 {
+		// A future mtime (clock skew, a sync client) is not a write in progress.
+		if age := w.opts.Now().Sub(info.ModTime()); age >= 0 && age < w.opts.Quiet {
+			return fmt.Errorf("%w: modified %s ago, try again in a moment", ErrMidWrite, age.Round(time.Millisecond))
+		}
+	}
+	return nil
+}
+
+// overwrite writes the changed bytes of out over cur in place. Through the
+// same descriptor it first checks that the file is still the one read, at
+// the same size and with the same bytes; after the write and fsync it reads
+// the file back.
+func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) error {
+	f, err := w.root.OpenFile(w.name, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := sameFile(f, cur, info); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(out[sp.At:sp.At+sp.New], int64(sp.At)); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	return verify(f, out)
+}
+
+// replace writes out to a temporary file beside the note, syncs it, checks
+// the note is still cur, renames the temporary file over the note and syncs
+// the folder.
+func (w *writer) replace(cur, out []byte, info fs.FileInfo) error {
+	dir := filepath.Dir(w.name)
+	tmp, err := writeTemp(w.root, dir, out, info.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	renamed := false
+	defer func() {
+		if !renamed {
+			w.root.Remove(tmp)
+		}
+	}()
+	f, err := w.root.Open(w.name)
+	if err != nil {
+		return err
+	}
+	err = sameFile(f, cur, info)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	if err := w.root.Rename(tmp, w.name); err != nil {
+		return err
+	}
+	renamed = true
+	syncDir(w.root, dir)
+	f, err = w.root.Open(w.name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return verify(f, out)
+}
+
+// sameFile checks that f is the file read (same inode and size) and still
+// holds cur; errRetry says it does not.
+func sameFile(f *os.File, cur []byte, info fs.FileInfo) error {
+	now, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !os.SameFile(now, info) || now.Size() != int64(len(cur)) {
+		return errRetry
+	}
+	b := make([]byte, len(cur)+1)
+	n, err := f.ReadAt(b, 0)
+	if err != nil && err != io.EOF {
+		return err
+	}
+	if !bytes.Equal(b[:n], cur) {
+		return errRetry
+	}
+	return nil
+}
+
+// verify reads f back and checks it holds want.
+func verify(f *os.File, want []byte) error {
+	b := make([]byte, len(want)+1)
+	n, err := f.ReadAt(b, 0)
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("read back: %w", err)
+	}
+	if !bytes.Equal(b[:n], want) {
+		return fmt.Errorf("%w: read back %d bytes that differ from the %d written; the previous version is under %s", ErrChanged, n, len(want), backupDir)
+	}
+	return nil
+}
+
+// writeTemp writes data to a new temporary file in dir with the given mode
+// and syncs it, returning its name.
+func writeTemp(root *os.Root, dir string, data []byte, mode fs.FileMode) (string, error) {
+	var r [6]byte
+	rand.Read(r[:])
+	name := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:]))
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		// OpenFile's mode is filtered by the umask; the note's is not.
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		root.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+// syncDir makes a rename in dir durable. A folder that cannot be synced
+// (some file systems refuse; Windows has no such call) is no reason to
+// fail a write that has already happened.
+func syncDir(root *os.Root, dir string) {
+	if d, err := root.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// sweep removes temporary files that writers killed mid-write left in dir:
+// those whose process is gone, or that are older than tempMaxAge.
+func (w *writer) sweep(dir string) {
+	d, err := w.root.Open(filepath.FromSlash(dir))
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range names {
+		rest, ok := strings.CutPrefix(name, tempPrefix)
+		if !ok {
+			continue
+		}
+		p := filepath.Join(filepath.FromSlash(dir), name)
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		stale := err != nil || !processAlive(pid)
+		if !stale {
+			if info, err := w.root.Lstat(p); err == nil && w.opts.Now().Sub(info.ModTime()) > tempMaxAge {
+				stale = true
+			}
+		}
+		if stale {
+			w.root.Remove(p)
+		}
+	}
+}
+
+// backup keeps src, the version about to be replaced, under .zk/backups/
+// with the note's mode, and removes all but the newest opts.Backups copies.
+func (w *writer) backup(notePath string, src []byte, mode fs.FileMode) (string, error) {
+	dir := path.Join(backupDir, notePath)
+	osDir := filepath.FromSlash(dir)
+	if err := w.root.MkdirAll(osDir, 0o700); err != nil {
+		return "", err
+	}
+	w.sweep(dir)
+	tmp, err := writeTemp(w.root, osDir, src, mode)
+	if err != nil {
+		return "", err
+	}
+	// Names sort by time; the nanoseconds and a counter keep two backups in
+	// one second apart.
+	stamp := w.opts.Now().UTC().Format("20060102T150405.000000000Z")
+	name := stamp
+	for i := 1; ; i++ {
+		if _, err := w.root.Lstat(filepath.Join(osDir, name)); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		name = stamp + "-" + strconv.Itoa(i)
+	}
+	if err := w.root.Rename(tmp, filepath.Join(osDir, name)); err != nil {
+		w.root.Remove(tmp)
+		return "", err
+	}
+	syncDir(w.root, osDir)
+	w.prune(osDir)
+	return path.Join(dir, name), nil
+}
+
+// prune removes the oldest backups beyond opts.Backups.
+func (w *writer) prune(osDir string) {
+	d, err := w.root.Open(osDir)
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	names = slices.DeleteFunc(names, func(n string) bool { return strings.HasPrefix(n, ".") })
+	slices.Sort(names)
+	for _, n := range names[:max(0, len(names)-w.opts.Backups)] {
+		w.root.Remove(filepath.Join(osDir, n))
+	}
+}
+
+// maxLinks bounds how many symlinks are followed to reach a note.
+const maxLinks = 40
+
+// resolveLink follows symlinks from the vault path p to the regular file
+// they name, which must be inside the vault; it returns that file's vault
+// path. os.Root would follow the links itself, but a rename over the link's
+// path would replace the link by a file and fork the note
+// (research/reliability.md §1.2), so the write must name the target.
+func (v *Vault) resolveLink(p string) (string, error) {
+	p = path.Clean(filepath.ToSlash(p))
+	for range maxLinks {
+		if !fs.ValidPath(p) {
+			return "", ErrOutsideVault
+		}
+		info, err := v.root.Lstat(filepath.FromSlash(p))
+		if err != nil {
+			return "", err
+		}
+		if info.Mode().IsRegular() {
+			return p, nil
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			return "", ErrNotRegular
+		}
+		dest, err := v.root.Readlink(filepath.FromSlash(p))
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(dest) {
+			rel, err := filepath.Rel(v.Dir, dest)
+			if err != nil {
+				return "", ErrOutsideVault
+			}
+			p = path.Clean(filepath.ToSlash(rel))
+			continue
+		}
+		p = path.Join(path.Dir(p), filepath.ToSlash(dest))
+	}
+	return "", fmt.Errorf("too many levels of symbolic links")
+}
