@@ -230,7 +230,7 @@ func SetLastTended(notePath string, src []byte, date string, keys []string) ([]b
 	if t, ok := LastTended(n, keys); ok && t.Start >= 0 && t.Start <= t.End {
 		return splice(src, t.Start, t.End, date), nil
 	}
-	nl := newline(src)
+	nl := lineEnding(src)
 	line := "- Last tended: " + date + nl
 	if s, ok := n.Section("Maintenance", 0); ok {
 		at := s.Body
@@ -258,14 +258,4 @@ func splice(src []byte, from, to int, with string) []byte {
 	out = append(out, src[:from]...)
 	out = append(out, with...)
 	return append(out, src[to:]...)
-}
-
-func endsWithNewline(b []byte) bool { return len(b) > 0 && b[len(b)-1] == '\n' }
-
-// newline is the note's line ending: CRLF when most of its lines end so.
-func newline(src []byte) string {
-	if crlf := bytes.Count(src, []byte("\r\n")); crlf > 0 && 2*crlf >= bytes.Count(src, []byte("\n")) {
-		return "\r\n"
-	}
-	return "\n"
 }
