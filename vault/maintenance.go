@@ -240,13 +240,13 @@ func SetLastTended(notePath string, src []byte, date string, keys []string) ([]b
 		if at < len(src) && src[at] == '\n' {
 			at++
 		}
-		if at >= len(src) && !endsWithNewline(src) {
+		if at >= len(src) && !hasFinalNewline(src) {
 			line = nl + line
 		}
 		return splice(src, at, at, line), nil
 	}
 	add := nl + "## Maintenance" + nl + line
-	if !endsWithNewline(src) {
+	if !hasFinalNewline(src) {
 		add = nl + add
 	}
 	return splice(src, len(src), len(src), add), nil
