@@ -57,12 +57,12 @@ EXIT STATUS
      (what was measured is printed first)`,
 	}
 	pf := cmd.PersistentFlags()
-	pf.IntSliceVar(&opts.concurrency, "concurrency", []int{1, 4, 16}, "the concurrency `levels` to sweep, streams in flight")
-	pf.DurationVar(&opts.duration, "duration", 10*time.Second, "measure each level for at most this `long` (0: bounded by --requests only)")
+	pf.IntSliceVar(&opts.concurrency, "concurrency", []int{1, 4, 16}, "the concurrency `LEVELS` to sweep, each a number of streams in flight")
+	pf.DurationVar(&opts.duration, "duration", 10*time.Second, "measure each level for at most `DURATION` (0: bounded by --requests only)")
 	pf.IntVar(&opts.requests, "requests", 0, "measure at most `N` requests per level (0: bounded by --duration only)")
-	pf.IntVar(&opts.warmup, "warmup", 1, "unmeasured warm-up requests per stream before each level")
-	pf.DurationVar(&opts.timeout, "timeout", time.Minute, "give up on one request after this `long`")
-	pf.StringVar(&opts.format, "format", "text", "output `format`: text, markdown or json")
+	pf.IntVar(&opts.warmup, "warmup", 1, "send `N` unmeasured warm-up requests per stream before each level")
+	pf.DurationVar(&opts.timeout, "timeout", time.Minute, "give up on one request after `DURATION`")
+	pf.StringVar(&opts.format, "format", "text", "output `FORMAT`: text, markdown or json")
 	pf.StringVar(&opts.chart, "chart", "", "also write an SVG chart of the rates against concurrency to `FILE`")
 	pf.BoolVar(&opts.allowRemote, "allow-remote", false, "allow a target that is not on this machine")
 	cmd.AddCommand(newProbeHTTPCmd(opts, s), newProbeOpenAICmd(opts, s), newProbeSimulateCmd(s))
@@ -113,11 +113,11 @@ http://127.0.0.1:11434/v1 (Ollama).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.url, "url", "", "the server's base `URL`")
-	f.StringVar(&opts.model, "model", "", "the `model` to ask for")
+	f.StringVar(&opts.model, "model", "", "the `MODEL` to ask for")
 	f.StringVar(&opts.endpoint, "endpoint", probe.EndpointChat, "the `API`: chat (/v1/chat/completions) or completions (/v1/completions)")
 	f.IntVar(&opts.maxTokens, "max-tokens", 256, "ask for at most `N` output tokens per request")
-	f.StringVar(&opts.prompt, "prompt", probe.DefaultPrompt, "the prompt `text`; each request prefixes its number so no two share a cached prefix")
-	f.StringVar(&opts.extraBody, "extra-body", "", "a JSON `object` merged into each request, e.g. '{\"ignore_eos\":true}' for vLLM")
+	f.StringVar(&opts.prompt, "prompt", probe.DefaultPrompt, "the prompt `TEXT`; each request prefixes its number so no two share a cached prefix")
+	f.StringVar(&opts.extraBody, "extra-body", "", "a JSON `OBJECT` merged into each request, e.g. '{\"ignore_eos\":true}' for vLLM")
 	cmd.MarkFlagRequired("url")
 	cmd.MarkFlagRequired("model")
 	return cmd
