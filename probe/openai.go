@@ -93,7 +93,7 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 			msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 			return fmt.Errorf("HTTP %s: %s", resp.Status, strings.TrimSpace(string(msg)))
 		}
-		return readStream(resp.Body, r)
+		return readStream(resp.Body, r, maxChunks(t.MaxTokens))
 	}
 	res := newResult(ModeOpenAI, t.BaseURL, cfg)
 	res.ModelID, res.Endpoint, res.MaxTokens = t.Model, endpoint, t.MaxTokens
@@ -195,9 +195,15 @@ func (c *chunk) content() bool {
 // errNoDone is returned for a stream that ended before "data: [DONE]".
 var errNoDone = errors.New("stream ended before [DONE]")
 
+// maxChunks bounds the chunks of one completion asked for maxTokens: a
+// server sends at most one per token (reasoning counted), so a stream far
+// beyond that is broken or hostile, and the probe's memory stays bounded.
+func maxChunks(maxTokens int) int { return 4*maxTokens + 1024 }
+
 // readStream reads one streamed completion into r: a token event per
 // chunk with text, then the usage block's count when the server sent one.
-func readStream(body io.Reader, r *request) error {
+// More than limit chunks with text is an error.
+func readStream(body io.Reader, r *request, limit int) error {
 	sse := newSSEReader(body)
 	usage := 0
 	for {
@@ -224,6 +230,9 @@ func readStream(body io.Reader, r *request) error {
 			usage = c.Usage.CompletionTokens
 		}
 		if c.content() {
+			if len(r.events) >= limit {
+				return fmt.Errorf("more than %d chunks in one completion", limit)
+			}
 			if len(r.events) == 0 {
 				r.first = now
 			}

@@ -106,6 +106,8 @@ func TestReadStream(t *testing.T) {
 			"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n" +
 				"data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hm\"}}]}\n\n" +
 				"data: {\"choices\":[{\"delta\":{}}]}\n\ndata: [DONE]\n\n", 1, false, 1, ""},
+		{"more chunks than the limit", strings.Repeat("data: {\"choices\":[{\"text\":\"a\"}]}\n\n", 4) + "data: [DONE]\n\n",
+			0, false, 0, "more than 3 chunks"},
 		{"no DONE", "data: {\"choices\":[{\"text\":\"a\"}]}\n\n", 0, false, 0, "stream ended before [DONE]"},
 		{"server error in the stream", "data: {\"error\":{\"message\":\"overloaded\"}}\n\n", 0, false, 0, "server error"},
 		{"not JSON", "data: {oops\n\n", 0, false, 0, "not JSON"},
@@ -113,7 +115,7 @@ func TestReadStream(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := &request{epoch: time.Now()}
-			err := readStream(strings.NewReader(tt.in), s)
+			err := readStream(strings.NewReader(tt.in), s, 3)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
@@ -146,7 +148,7 @@ func FuzzReadStream(f *testing.F) {
 	f.Add("data: {\"usage\":{\"completion_tokens\":-3},\"choices\":[{\"text\":\"x\"}]}\n\ndata: [DONE]\n\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		r := &request{epoch: time.Now()}
-		if err := readStream(strings.NewReader(in), r); err != nil {
+		if err := readStream(strings.NewReader(in), r, 64); err != nil {
 			return
 		}
 		var sum float64
