@@ -249,7 +249,27 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		},
 		"generation folder gone": func(t *testing.T, gen string) { os.RemoveAll(gen) },
 	} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(name+"/update", func(t *testing.T) {
+			v := testVault(t, sample)
+			opts := Options{Dir: filepath.Join(t.TempDir(), "idx"), Wait: time.Second}
+			if _, err := Update(context.Background(), v, opts, false); err != nil {
+				t.Fatal(err)
+			}
+			s, _ := openStore(opts.Dir, v.Dir)
+			gen, _ := s.current()
+			damage(t, s.path(gen))
+			st, err := Update(context.Background(), v, opts, false)
+			if err != nil {
+				t.Fatalf("update after damage: %v", err)
+			}
+			if !st.Built && name != "root.bolt byte-flipped" {
+				t.Errorf("update after damage did not rebuild: %+v", st)
+			}
+			if got, _ := searchPaths(t, v, opts, "alpha"); !slices.Equal(got, []string{"A.md", "sub/B.md"}) {
+				t.Errorf("search after the update = %v", got)
+			}
+		})
+		t.Run(name+"/search", func(t *testing.T) {
 			v := testVault(t, sample)
 			opts := Options{Dir: filepath.Join(t.TempDir(), "idx"), Wait: time.Second}
 			if _, err := Update(context.Background(), v, opts, false); err != nil {

@@ -248,19 +248,10 @@ func (s *store) repair(ctx context.Context, v *vault.Vault, opts Options, de *Da
 	return s.rebuild(ctx, v, opts, de)
 }
 
-// reader is an open, checked, read-only generation.
+// reader is an open, checked, read-only generation and its manifest.
 type reader struct {
-	dir      string
-	idx      bleve.Index
+	*generation
 	manifest *manifest
-	closed   bool
-}
-
-func (r *reader) close() {
-	if !r.closed {
-		r.closed = true
-		guard(r.dir, r.idx.Close)
-	}
 }
 
 // openCurrent opens the live generation read-only, building the index
@@ -279,23 +270,22 @@ func (s *store) openCurrent(ctx context.Context, v *vault.Vault, opts Options, r
 			res.Updated = &st
 			continue
 		}
-		dir := s.path(gen)
-		if err := verifySegments(dir, true); err != nil {
-			return nil, err
-		}
-		idx, err := openGen(dir, true, opts.Wait)
-		if errors.Is(err, fs.ErrNotExist) && attempt < 2 {
-			continue // a writer replaced the generation between the two reads
+		g, err := openGeneration(s.path(gen), true, opts.Wait)
+		if errors.Is(err, fs.ErrNotExist) {
+			if attempt < 2 {
+				continue // a writer replaced the generation between the two reads
+			}
+			err = &DamagedError{Dir: s.path(gen), Err: err} // CURRENT names nothing
 		}
 		if err != nil {
 			return nil, err
 		}
-		m, err := readMeta(dir, idx)
+		m, err := g.meta()
 		if err != nil {
-			guard(dir, idx.Close)
+			g.close()
 			return nil, err
 		}
-		return &reader{dir: dir, idx: idx, manifest: m}, nil
+		return &reader{generation: g, manifest: m}, nil
 	}
 }
 
@@ -319,23 +309,7 @@ func (r *reader) query(ctx context.Context, q query.Query, limit int) (*bleve.Se
 	sr := bleve.NewSearchRequestOptions(q, limit, 0, false)
 	sr.IncludeLocations = true
 	sr.Fields = []string{FieldTitle}
-	var out *bleve.SearchResult
-	err := guard(r.dir, func() error {
-		var err error
-		out, err = r.idx.SearchInContext(ctx, sr)
-		return err
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var de *DamagedError
-		if errors.As(err, &de) {
-			return nil, err
-		}
-		return nil, &DamagedError{Dir: r.dir, Err: err}
-	}
-	return out, nil
+	return r.search(ctx, sr)
 }
 
 // hits reads each hit's note and cuts its fragment, but only from a note

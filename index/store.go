@@ -1,25 +1,19 @@
 package index
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/gofrs/flock"
 )
 
@@ -331,120 +325,4 @@ func provablyGen(dir, name string) error {
 		return nil
 	}
 	return fmt.Errorf("refusing to delete %s: not a bleve index", p)
-}
-
-// guard runs one bleve call, turning a panic inside bleve into an error.
-// bleve panics in the caller's goroutine on some corrupt segments
-// (research: zapx bounds errors); such an index is damaged, not zk.
-func guard(dir string, f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &DamagedError{Dir: dir, Err: fmt.Errorf("panic in bleve: %v\n%s", r, firstFrames(debug.Stack()))}
-		}
-	}()
-	return f()
-}
-
-// firstFrames keeps the top of a stack trace for the error message.
-func firstFrames(stack []byte) []byte {
-	lines := bytes.SplitN(stack, []byte("\n"), 12)
-	return bytes.Join(lines[:min(len(lines), 11)], []byte("\n"))
-}
-
-// openGen opens a generation through guard, with a bounded wait for
-// bbolt's file lock (bleve's default is to wait for ever).
-func openGen(dir string, readOnly bool, wait time.Duration) (bleve.Index, error) {
-	var idx bleve.Index
-	err := guard(dir, func() error {
-		var err error
-		idx, err = bleve.OpenUsing(dir, map[string]any{
-			"read_only":    readOnly,
-			"bolt_timeout": max(wait, 10*time.Millisecond).String(),
-		})
-		return err
-	})
-	if err == nil {
-		return idx, nil
-	}
-	var de *DamagedError
-	switch {
-	case errors.As(err, &de):
-		return nil, err
-	case strings.Contains(err.Error(), "timeout"):
-		return nil, ErrBusy
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
-		return nil, fmt.Errorf("%s: %w", dir, fs.ErrNotExist)
-	}
-	return nil, &DamagedError{Dir: dir, Err: err}
-}
-
-// verifySegments checks the CRC-32 that zap writes at the end of every
-// segment file: bleve opens a segment with flipped bytes without a word
-// and then answers from it (or panics). Segments are immutable, so each
-// is checked once; zk-checked remembers which, by name, size and mtime.
-func verifySegments(genDir string, record bool) error {
-	storeDir := filepath.Join(genDir, "store")
-	ents, err := os.ReadDir(storeDir)
-	if err != nil {
-		return &DamagedError{Dir: genDir, Err: err}
-	}
-	checked := map[string]bool{}
-	if b, err := os.ReadFile(filepath.Join(genDir, checkedName)); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			checked[l] = true
-		}
-	}
-	var lines []string
-	fresh := false
-	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".zap") {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			return &DamagedError{Dir: genDir, Err: err}
-		}
-		key := fmt.Sprintf("%s %d %d", e.Name(), info.Size(), info.ModTime().UnixNano())
-		lines = append(lines, key)
-		if checked[key] {
-			continue
-		}
-		if err := checkZap(filepath.Join(storeDir, e.Name())); err != nil {
-			return &DamagedError{Dir: genDir, Err: err}
-		}
-		fresh = true
-	}
-	if record && fresh {
-		return writeAtomic(filepath.Join(genDir, checkedName), []byte(strings.Join(lines, "\n")))
-	}
-	return nil
-}
-
-// checkZap compares a zap segment's trailing CRC-32 (big-endian, of every
-// byte before it) with its content.
-func checkZap(name string) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.Size() < 4 {
-		return fmt.Errorf("segment %s is truncated", filepath.Base(name))
-	}
-	h := crc32.NewIEEE()
-	if _, err := io.Copy(h, io.LimitReader(f, st.Size()-4)); err != nil {
-		return err
-	}
-	var want [4]byte
-	if _, err := io.ReadFull(f, want[:]); err != nil {
-		return err
-	}
-	if h.Sum32() != binary.BigEndian.Uint32(want[:]) {
-		return fmt.Errorf("segment %s fails its checksum", filepath.Base(name))
-	}
-	return nil
 }

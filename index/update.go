@@ -4,16 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/zk-claims/zk/vault"
 )
@@ -118,55 +115,28 @@ func (s *store) rebuild(ctx context.Context, v *vault.Vault, opts Options, de *D
 	return st, err
 }
 
-// readMeta checks an open generation's schema stamp and reads its
-// manifest.
-func readMeta(dir string, idx bleve.Index) (*manifest, error) {
-	var schema, raw []byte
-	err := guard(dir, func() error {
-		var err error
-		if schema, err = idx.GetInternal(schemaKey); err != nil {
-			return err
-		}
-		raw, err = idx.GetInternal(manifestKey)
-		return err
-	})
-	if err != nil {
-		return nil, &DamagedError{Dir: dir, Err: err}
-	}
-	if string(schema) != fmt.Sprint(Schema) {
-		return nil, &DamagedError{Dir: dir, Err: fmt.Errorf("schema stamp %q, want %d", schema, Schema)}
-	}
-	m, err := decodeManifest(raw)
-	if err != nil {
-		return nil, &DamagedError{Dir: dir, Err: err}
-	}
-	return m, nil
-}
-
 func (s *store) incremental(ctx context.Context, v *vault.Vault, opts Options, gen string) (Stats, error) {
-	dir := s.path(gen)
-	st := Stats{Dir: s.dir}
-	if err := verifySegments(dir, true); err != nil {
-		return st, err
+	g, err := openGeneration(s.path(gen), false, opts.Wait)
+	if errors.Is(err, fs.ErrNotExist) { // with the lock held: CURRENT names nothing
+		err = &DamagedError{Dir: s.path(gen), Err: err}
 	}
-	idx, err := openGen(dir, false, opts.Wait)
 	if err != nil {
-		return st, err
+		return Stats{Dir: s.dir}, err
 	}
-	st, err = s.apply(ctx, v, opts, dir, idx)
-	if cerr := guard(dir, idx.Close); err == nil && cerr != nil {
-		err = &DamagedError{Dir: dir, Err: cerr}
+	st, err := s.apply(ctx, v, opts, g)
+	if cerr := g.close(); err == nil {
+		err = cerr
 	}
 	if err == nil {
-		err = verifySegments(dir, true)
+		err = verifySegments(g.dir, true) // the segments this update wrote
 	}
 	return st, err
 }
 
 // apply brings an open generation up to date with the vault.
-func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, dir string, idx bleve.Index) (Stats, error) {
+func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *generation) (Stats, error) {
 	st := Stats{Dir: s.dir}
-	m, err := readMeta(dir, idx)
+	m, err := g.meta()
 	if err != nil {
 		return st, err
 	}
@@ -180,75 +150,68 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, dir str
 		st.Notes, st.Skipped = countEntries(m)
 		return st, nil
 	}
-	jobs := make([]job, 0, d.count())
-	for _, files := range [][]vault.File{d.added, d.suspect, d.racy} {
-		for _, f := range files {
-			jobs = append(jobs, job{file: f})
+	p := plan{prev: m, deleted: d.deleted, resolver: resolverOf(files)}
+	queued := map[string]bool{}
+	for _, fs := range [][]vault.File{d.added, d.suspect, d.racy} {
+		for _, f := range fs {
+			p.jobs = append(p.jobs, job{file: f})
+			queued[f.Path] = true
 		}
 	}
 	// A note added or removed can change what other notes' links resolve
 	// to; the notes linking to that name are indexed again.
-	relink, err := linkingTo(dir, idx, append(pathsOf(d.added), d.deleted...))
+	relink, err := g.linkingTo(append(pathsOf(d.added), d.deleted...))
 	if err != nil {
 		return st, err
 	}
-	queued := map[string]bool{}
-	for _, j := range jobs {
-		queued[j.file.Path] = true
-	}
 	for _, f := range noteFiles {
 		if relink[f.Path] && !queued[f.Path] {
-			jobs = append(jobs, job{file: f, force: true})
+			p.jobs = append(p.jobs, job{file: f, force: true})
 		}
 	}
-	return s.index(ctx, v, opts, dir, idx, m, jobs, d.deleted, resolverOf(files))
+	return s.index(ctx, v, opts, g, p)
 }
 
 // build indexes every note into a new generation and publishes it.
 func (s *store) build(ctx context.Context, v *vault.Vault, opts Options) (Stats, error) {
 	st := Stats{Dir: s.dir}
-	gen := s.newGen()
-	dir := s.path(gen)
-	im, err := newMapping()
+	name := s.newGen()
+	g, err := createGeneration(s.path(name))
 	if err != nil {
 		return st, err
-	}
-	var idx bleve.Index
-	err = guard(dir, func() error {
-		var err error
-		idx, err = bleve.NewUsing(dir, im, bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, nil)
-		return err
-	})
-	if err != nil {
-		return st, fmt.Errorf("create index: %w", err)
 	}
 	files, _, err := v.Files(ctx)
 	if err == nil {
-		err = guard(dir, func() error { return idx.SetInternal(schemaKey, fmt.Append(nil, Schema)) })
-	}
-	if err == nil {
-		noteFiles := notes(files)
-		jobs := make([]job, len(noteFiles))
-		for i, f := range noteFiles {
-			jobs[i] = job{file: f}
+		p := plan{prev: &manifest{}, resolver: resolverOf(files)}
+		for _, f := range notes(files) {
+			p.jobs = append(p.jobs, job{file: f})
 		}
-		st, err = s.index(ctx, v, opts, dir, idx, &manifest{}, jobs, nil, resolverOf(files))
+		st, err = s.index(ctx, v, opts, g, p)
 	}
-	if cerr := guard(dir, idx.Close); err == nil {
+	if cerr := g.close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = verifySegments(dir, true)
+		err = verifySegments(g.dir, true)
 	}
 	if err == nil {
-		err = s.publish(gen)
+		err = s.publish(name)
 	}
 	if err != nil {
-		s.removeGen(gen)
+		s.removeGen(name)
 		return st, err
 	}
-	s.sweep(gen)
+	s.sweep(name)
 	return st, nil
+}
+
+// plan is the work of one update: the notes to read and (re)index, the
+// notes to delete, and the manifest it starts from.
+type plan struct {
+	prev     *manifest
+	jobs     []job
+	deleted  []string
+	resolver *vault.Resolver
 }
 
 // job is one note to read and index; force indexes it even when its
@@ -266,24 +229,12 @@ type parsed struct {
 	hash [16]byte
 }
 
-// index reads and parses the jobs on every core, feeds bleve in batches
-// cut by bytes, and writes the new manifest with the last batch.
-func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, dir string, idx bleve.Index,
-	prev *manifest, jobs []job, deleted []string, r *vault.Resolver) (Stats, error) {
-	st := Stats{Dir: s.dir}
-	limit := opts.BatchBytes
-	if limit <= 0 {
-		limit = DefaultBatchBytes
-	}
-	entries := map[string]entry{}
-	for _, e := range prev.Entries {
-		entries[e.Path] = e
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// parse reads, parses and hashes the jobs' notes on every core, one
+// parser per worker, until the jobs run out or ctx is done.
+func parse(ctx context.Context, v *vault.Vault, jobs []job) <-chan parsed {
 	results := make(chan parsed)
-	var wg sync.WaitGroup
 	next := make(chan job)
+	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(1, len(jobs))) {
 		wg.Go(func() {
 			p := vault.NewParser()
@@ -312,53 +263,71 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, dir str
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
+	return results
+}
 
-	total := len(jobs) + len(deleted)
-	done := 0
+// index carries out a plan: it feeds bleve the parsed notes in batches
+// cut by bytes, and writes the new manifest with the last batch, so the
+// manifest never describes documents that are not there.
+func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *generation, p plan) (Stats, error) {
+	st := Stats{Dir: s.dir}
+	limit := opts.BatchBytes
+	if limit <= 0 {
+		limit = DefaultBatchBytes
+	}
+	entries := map[string]entry{}
+	for _, e := range p.prev.Entries {
+		entries[e.Path] = e
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // stops the parsers if a batch fails
+	results := parse(ctx, v, p.jobs)
+
+	total, done := len(p.jobs)+len(p.deleted), 0
 	progress := func() {
 		done++
 		if opts.Progress != nil {
 			opts.Progress(done, total)
 		}
 	}
-	b := idx.NewBatch()
+	b := g.idx.NewBatch()
 	size := 0
 	flush := func() error {
 		if b.Size() == 0 {
 			return nil
 		}
-		err := guard(dir, func() error { return idx.Batch(b) })
+		err := g.batch(b)
 		b.Reset()
 		size = 0
 		return err
 	}
-	for _, p := range deleted {
-		b.Delete(p)
-		delete(entries, p)
+	for _, path := range p.deleted {
+		b.Delete(path)
+		delete(entries, path)
 		st.Deleted++
 		progress()
 	}
 	for res := range results {
 		path := res.file.Path
 		old, had := entries[path]
+		had = had && !old.Skipped
 		e := entry{Path: path, Size: res.file.Size, ModTime: res.file.ModTime.UnixNano(), Hash: res.hash}
 		switch {
 		case res.note == nil:
 			e.Skipped = true
 			st.Skipped = append(st.Skipped, vault.Skip{Path: path, Reason: res.why})
-			if had && !old.Skipped {
+			if had {
 				b.Delete(path)
 				st.Deleted++
 			}
-		case had && !old.Skipped && old.Hash == res.hash && !res.force:
+		case had && old.Hash == res.hash && !res.force:
 			// touched, not changed: only the manifest learns the new mtime
 		default:
-			d := newDoc(res.note, r)
-			if err := b.Index(path, d); err != nil {
+			if err := b.Index(path, newDoc(res.note, p.resolver)); err != nil {
 				return st, fmt.Errorf("index %s: %w", path, err)
 			}
 			size += len(res.note.Src)
-			if had && !old.Skipped {
+			if had {
 				st.Changed++
 			} else {
 				st.Added++
@@ -401,34 +370,6 @@ func countEntries(m *manifest) (int, []vault.Skip) {
 		}
 	}
 	return n, skipped
-}
-
-// linkingTo finds the indexed notes whose links name any of paths.
-func linkingTo(dir string, idx bleve.Index, paths []string) (map[string]bool, error) {
-	out := map[string]bool{}
-	if len(paths) == 0 {
-		return out, nil
-	}
-	var qs []query.Query
-	for _, p := range paths {
-		tq := query.NewTermQuery(strings.ToLower(strings.TrimSuffix(path.Base(p), ".md")))
-		tq.SetField(FieldLinks)
-		qs = append(qs, tq)
-	}
-	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), 1<<20, 0, false)
-	var res *bleve.SearchResult
-	err := guard(dir, func() error {
-		var err error
-		res, err = idx.Search(req)
-		return err
-	})
-	if err != nil {
-		return nil, &DamagedError{Dir: dir, Err: err}
-	}
-	for _, h := range res.Hits {
-		out[h.ID] = true
-	}
-	return out, nil
 }
 
 func pathsOf(files []vault.File) []string {

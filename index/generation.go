@@ -1,0 +1,265 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// generation is one open bleve index: a gen-<n> folder. Every call into
+// bleve goes through guard, and every failure of one comes back as a
+// DamagedError naming the folder.
+type generation struct {
+	dir    string
+	idx    bleve.Index
+	closed bool
+}
+
+// guard runs one bleve call, turning a panic inside bleve into an error.
+// bleve panics in the caller's goroutine on some corrupt segments
+// (research: zapx bounds errors); such an index is damaged, not zk.
+func guard(dir string, f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &DamagedError{Dir: dir, Err: fmt.Errorf("panic in bleve: %v\n%s", r, firstFrames(debug.Stack()))}
+		}
+	}()
+	return f()
+}
+
+// firstFrames keeps the top of a stack trace for the error message.
+func firstFrames(stack []byte) []byte {
+	lines := bytes.SplitN(stack, []byte("\n"), 12)
+	return bytes.Join(lines[:min(len(lines), 11)], []byte("\n"))
+}
+
+// damaged runs a bleve call through guard and reports any failure as
+// damage to the generation.
+func (g *generation) damaged(f func() error) error {
+	err := guard(g.dir, f)
+	var de *DamagedError
+	if err == nil || errors.As(err, &de) {
+		return err
+	}
+	return &DamagedError{Dir: g.dir, Err: err}
+}
+
+// openGeneration opens a generation, after checking its segments, with
+// a bounded wait for bbolt's file lock (bleve's default is to wait for
+// ever).
+func openGeneration(dir string, readOnly bool, wait time.Duration) (*generation, error) {
+	if err := verifySegments(dir, true); err != nil {
+		return nil, err
+	}
+	g := &generation{dir: dir}
+	err := guard(dir, func() error {
+		var err error
+		g.idx, err = bleve.OpenUsing(dir, map[string]any{
+			"read_only":    readOnly,
+			"bolt_timeout": max(wait, 10*time.Millisecond).String(),
+		})
+		return err
+	})
+	if err == nil {
+		return g, nil
+	}
+	var de *DamagedError
+	switch {
+	case errors.As(err, &de):
+		return nil, err
+	case strings.Contains(err.Error(), "timeout"):
+		return nil, ErrBusy
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
+		return nil, fmt.Errorf("%s: %w", dir, fs.ErrNotExist)
+	}
+	return nil, &DamagedError{Dir: dir, Err: err}
+}
+
+// createGeneration makes a new, empty generation stamped with Schema.
+func createGeneration(dir string) (*generation, error) {
+	im, err := newMapping()
+	if err != nil {
+		return nil, err
+	}
+	g := &generation{dir: dir}
+	err = g.damaged(func() error {
+		var err error
+		if g.idx, err = bleve.NewUsing(dir, im, bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, nil); err != nil {
+			return err
+		}
+		return g.idx.SetInternal(schemaKey, fmt.Append(nil, Schema))
+	})
+	if err != nil {
+		if g.idx != nil {
+			g.close()
+		}
+		return nil, fmt.Errorf("create index: %w", err)
+	}
+	return g, nil
+}
+
+// close closes the generation once; later calls do nothing.
+func (g *generation) close() error {
+	if g.closed {
+		return nil
+	}
+	g.closed = true
+	return g.damaged(g.idx.Close)
+}
+
+// meta checks the generation's schema stamp and reads its manifest.
+func (g *generation) meta() (*manifest, error) {
+	var schema, raw []byte
+	err := g.damaged(func() error {
+		var err error
+		if schema, err = g.idx.GetInternal(schemaKey); err != nil {
+			return err
+		}
+		raw, err = g.idx.GetInternal(manifestKey)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if string(schema) != fmt.Sprint(Schema) {
+		return nil, &DamagedError{Dir: g.dir, Err: fmt.Errorf("schema stamp %q, want %d", schema, Schema)}
+	}
+	m, err := decodeManifest(raw)
+	if err != nil {
+		return nil, &DamagedError{Dir: g.dir, Err: err}
+	}
+	return m, nil
+}
+
+// batch applies a batch (documents and the manifest together) and waits
+// until it is persisted.
+func (g *generation) batch(b *bleve.Batch) error {
+	return g.damaged(func() error { return g.idx.Batch(b) })
+}
+
+// search runs a search request; a context error stays a context error.
+func (g *generation) search(ctx context.Context, req *bleve.SearchRequest) (*bleve.SearchResult, error) {
+	var out *bleve.SearchResult
+	err := g.damaged(func() error {
+		var err error
+		out, err = g.idx.SearchInContext(ctx, req)
+		return err
+	})
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return out, err
+}
+
+// linkingTo finds the indexed notes whose links name any of paths.
+func (g *generation) linkingTo(paths []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	var qs []query.Query
+	for _, p := range paths {
+		tq := query.NewTermQuery(strings.ToLower(strings.TrimSuffix(path.Base(p), ".md")))
+		tq.SetField(FieldLinks)
+		qs = append(qs, tq)
+	}
+	res, err := g.search(context.Background(), bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), 1<<20, 0, false))
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range res.Hits {
+		out[h.ID] = true
+	}
+	return out, nil
+}
+
+// verifySegments checks the CRC-32 that zap writes at the end of every
+// segment file: bleve opens a segment with flipped bytes without a word
+// and then answers from it (or panics). Segments are immutable, so each
+// is checked once; zk-checked remembers which, by name, size and mtime.
+func verifySegments(genDir string, record bool) error {
+	storeDir := filepath.Join(genDir, "store")
+	ents, err := os.ReadDir(storeDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := os.Stat(genDir); errors.Is(serr, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w", genDir, fs.ErrNotExist) // replaced meanwhile
+		}
+	}
+	if err != nil {
+		return &DamagedError{Dir: genDir, Err: err}
+	}
+	checked := map[string]bool{}
+	if b, err := os.ReadFile(filepath.Join(genDir, checkedName)); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			checked[l] = true
+		}
+	}
+	var lines []string
+	fresh := false
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".zap") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return &DamagedError{Dir: genDir, Err: err}
+		}
+		key := fmt.Sprintf("%s %d %d", e.Name(), info.Size(), info.ModTime().UnixNano())
+		lines = append(lines, key)
+		if checked[key] {
+			continue
+		}
+		if err := checkZap(filepath.Join(storeDir, e.Name())); err != nil {
+			return &DamagedError{Dir: genDir, Err: err}
+		}
+		fresh = true
+	}
+	if record && fresh {
+		// A reader records too; if the folder went meanwhile, no matter.
+		writeAtomic(filepath.Join(genDir, checkedName), []byte(strings.Join(lines, "\n")))
+	}
+	return nil
+}
+
+// checkZap compares a zap segment's trailing CRC-32 (big-endian, of every
+// byte before it) with its content.
+func checkZap(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.Size() < 4 {
+		return fmt.Errorf("segment %s is truncated", filepath.Base(name))
+	}
+	h := crc32.NewIEEE()
+	if _, err := io.Copy(h, io.LimitReader(f, st.Size()-4)); err != nil {
+		return err
+	}
+	var want [4]byte
+	if _, err := io.ReadFull(f, want[:]); err != nil {
+		return err
+	}
+	if h.Sum32() != binary.BigEndian.Uint32(want[:]) {
+		return fmt.Errorf("segment %s fails its checksum", filepath.Base(name))
+	}
+	return nil
+}
