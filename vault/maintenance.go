@@ -203,13 +203,25 @@ func (iv Interval) After(t time.Time) time.Time {
 	case 'w':
 		return t.AddDate(0, 0, 7*iv.N)
 	case 'm':
-		return t.AddDate(0, iv.N, 0)
+		return addMonths(t, iv.N)
 	case 'y':
-		return t.AddDate(iv.N, 0, 0)
+		return addMonths(t, 12*iv.N)
 	}
 	return t.AddDate(0, 0, iv.N)
 }
 
+// addMonths adds n calendar months to t, keeping the day of the month but
+// clamping it to the month's last day: three months after August 31 is
+// November 30, not December 1 as time.AddDate would normalise it, and a
+// year after February 29 is February 28.
+func addMonths(t time.Time, n int) time.Time {
+	y, m, d := t.Date()
+	first := time.Date(y, m+time.Month(n), 1, 0, 0, 0, 0, t.Location())
+	last := first.AddDate(0, 1, -1).Day()
+	return time.Date(first.Year(), first.Month(), min(d, last), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), t.Location())
+}
+
+// String is the interval as ParseInterval reads it.
 func (iv Interval) String() string { return strconv.Itoa(iv.N) + string(iv.Unit) }
 
 // ErrBadDate is returned for a date that is not a real YYYY-MM-DD.

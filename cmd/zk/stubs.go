@@ -6,12 +6,6 @@ import "github.com/spf13/cobra"
 // (newXCmd, xOptions, runX) when it is built.
 
 func newCheckCmd(*rootOptions, *streams) *cobra.Command { return stub("check", "Lint notes") }
-func newStaleCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("stale", "List notes past their maintenance date")
-}
-func newTendCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("tend", "Set a note's Last tended date")
-}
 func newRunCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("run", "Run a falsifier and record the result")
 }

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+type staleOptions struct {
+	root   *rootOptions
+	within string
+	format string
+}
+
+func newStaleCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &staleOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "stale",
+		Short: "List notes past their maintenance date",
+		Long: `List the notes past their maintenance date, most overdue first; notes
+equally overdue are ordered by backlinks, the most linked first.
+
+A note is due one interval after its Last tended date: "- Last tended:
+YYYY-MM-DD" in its Maintenance section, else a frontmatter property
+(last-tended, last_tended, lastTended, lastTendedAt, last-reviewed), else a
+Dataview field "last-tended:: DATE", else a digital-garden footer. The
+interval is the frontmatter property tend-every (30d, 6w, 3m, 1y), else
+90 days. "Today" is the clock, --today or $ZK_TODAY.
+
+Permanent notes (under a folder named "Permanent Notes", or with
+frontmatter type: permanent) with no date, or a date that is not real, are
+listed separately: on stderr for --format text, under "undated" in json, in
+a section of their own in markdown.
+
+--format text prints an aligned table (days overdue, last tended,
+backlinks, note); json prints {"today","notes":[...],"undated":[...],
+"problems":[...]}; markdown prints a list of [[wikilinks]] to paste into a
+dashboard note.
+
+EXIT STATUS
+  0  listed (even when some notes are stale)
+  2  a usage or runtime error`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runStale(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.within, "within", "", "also list notes due within this `interval` (14d, 2w, 1m)")
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output `format`: text, json or markdown")
+	return cmd
+}
+
+func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
+	switch opts.format {
+	case "text", "json", "markdown":
+	default:
+		return usageError{fmt.Errorf("stale: unknown format %q (want text, json or markdown)", opts.format)}
+	}
+	var within vault.Interval
+	if opts.within != "" {
+		iv, err := vault.ParseInterval(opts.within)
+		if err != nil {
+			return usageError{fmt.Errorf("stale: --within: %w", err)}
+		}
+		within = iv
+	}
+	today, err := opts.root.now()
+	if err != nil {
+		return err
+	}
+	v, err := opts.root.openVault()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	scan, err := v.Scan(ctx)
+	if err != nil {
+		return err
+	}
+	graph := scan.Graph()
+	r := vault.Stale(scan.Notes, vault.StaleOptions{Today: today, Within: within, Backlinks: graph.Backlinks})
+	switch opts.format {
+	case "json":
+		return writeStaleJSON(s, today, r)
+	case "markdown":
+		return writeStaleMarkdown(s, today, r, resolverOf(scan.Files))
+	}
+	return writeStaleText(s, r)
+}
+
+// staleJSON is DESIGN.md §4's contract, with backlinks, the interval and
+// the undated notes added.
+type staleJSON struct {
+	Today    string         `json:"today"`
+	Notes    []staleNote    `json:"notes"`
+	Undated  []undatedNote  `json:"undated"`
+	Problems []staleProblem `json:"problems"`
+}
+
+type staleNote struct {
+	Path        string `json:"path"`
+	LastTended  string `json:"last_tended"`
+	Due         string `json:"due"`
+	DaysOverdue int    `json:"days_overdue"`
+	Interval    string `json:"interval"`
+	Backlinks   int    `json:"backlinks"`
+}
+
+type undatedNote struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Problem string `json:"problem,omitempty"`
+}
+
+type staleProblem struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+func writeStaleJSON(s *streams, today time.Time, r vault.StaleReport) error {
+	out := staleJSON{Today: today.Format(time.DateOnly), Notes: []staleNote{}, Undated: []undatedNote{}, Problems: []staleProblem{}}
+	for _, d := range r.Notes {
+		out.Notes = append(out.Notes, staleNote{
+			Path:        d.Path,
+			LastTended:  d.Tended.Date.Format(time.DateOnly),
+			Due:         d.Due.Format(time.DateOnly),
+			DaysOverdue: d.DaysOverdue,
+			Interval:    d.Interval.String(),
+			Backlinks:   d.Backlinks,
+		})
+	}
+	for _, u := range r.Undated {
+		out.Undated = append(out.Undated, undatedNote{Path: u.Path, Line: u.Line + 1, Problem: u.Problem})
+	}
+	for _, p := range r.Problems {
+		out.Problems = append(out.Problems, staleProblem{Path: p.Path, Line: p.Line + 1, Message: p.Message})
+	}
+	enc := json.NewEncoder(s.out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// writeStaleText prints the table on stdout and, on stderr, what kept a
+// note out of it, so that the table stays clean for a pipe.
+func writeStaleText(s *streams, r vault.StaleReport) error {
+	tw := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	if s.outTTY {
+		fmt.Fprintf(tw, "OVERDUE\tLAST TENDED\tBACKLINKS\t  NOTE\n")
+	}
+	for _, d := range r.Notes {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t  %s\n", d.DaysOverdue, d.Tended.Date.Format(time.DateOnly), d.Backlinks, d.Path)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, u := range r.Undated {
+		if u.Problem != "" {
+			fmt.Fprintf(s.err, "zk: %s:%d: bad Last tended date: %s\n", u.Path, u.Line+1, u.Problem)
+		} else {
+			fmt.Fprintf(s.err, "zk: %s: no Last tended date\n", u.Path)
+		}
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(s.err, "zk: %s:%d: %s\n", p.Path, p.Line+1, p.Message)
+	}
+	return nil
+}
+
+func writeStaleMarkdown(s *streams, today time.Time, r vault.StaleReport, res *vault.Resolver) error {
+	var b strings.Builder
+	for _, d := range r.Notes {
+		when := fmt.Sprintf("%s overdue", days(d.DaysOverdue))
+		switch {
+		case d.DaysOverdue == 0:
+			when = "due today"
+		case d.DaysOverdue < 0:
+			when = "due in " + days(-d.DaysOverdue)
+		}
+		fmt.Fprintf(&b, "- %s — %s (last tended %s)\n", wikilink(d.Path, res), when, d.Tended.Date.Format(time.DateOnly))
+	}
+	if len(r.Undated) > 0 {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("No Last tended date:\n\n")
+		for _, u := range r.Undated {
+			fmt.Fprintf(&b, "- %s", wikilink(u.Path, res))
+			if u.Problem != "" {
+				fmt.Fprintf(&b, " — %s", u.Problem)
+			}
+			b.WriteString("\n")
+		}
+	}
+	_, err := fmt.Fprint(s.out, b.String())
+	return err
+}
+
+func days(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", n)
+}
+
+// wikilink is the shortest [[link]] that Obsidian resolves to p: the
+// note's name when that is unique in the vault, else its path.
+func wikilink(p string, res *vault.Resolver) string {
+	name := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	if len(res.Candidates(name)) > 1 {
+		return "[[" + strings.TrimSuffix(p, path.Ext(p)) + "|" + name + "]]"
+	}
+	return "[[" + name + "]]"
+}

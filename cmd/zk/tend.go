@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+type tendOptions struct {
+	root *rootOptions
+	note string
+	date string
+}
+
+func newTendCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &tendOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "tend <note>",
+		Short: "Set a note's Last tended date",
+		Long: `Set a note's Last tended date to today (or --date).
+
+The date is changed where the note already states it (the Maintenance line,
+a frontmatter property, a Dataview field or a garden footer) by overwriting
+those ten bytes and nothing else; a note without a date gets the line
+"- Last tended: DATE" in its Maintenance section, which is added at the end
+when missing. Line endings, a byte-order mark, a missing final newline and
+the file mode are kept, and the previous version is kept under
+.zk/backups/.
+
+A note that is empty or was modified within the last second (an editor or a
+sync client may be writing it) is left alone: try again in a moment.
+
+EXIT STATUS
+  0  tended
+  2  the note was not found, is mid-write, or could not be written`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.note = args[0]
+			return runTend(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.date, "date", "", "the `YYYY-MM-DD` to set (default: today)")
+	return cmd
+}
+
+func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
+	date := opts.date
+	if date == "" {
+		today, err := opts.root.now()
+		if err != nil {
+			return err
+		}
+		date = today.Format(time.DateOnly)
+	} else if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return usageError{fmt.Errorf("tend: --date %q is not a date of the form YYYY-MM-DD", date)}
+	}
+	v, err := opts.root.openVault()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := findNote(v, files, opts.note)
+	if err != nil {
+		return err
+	}
+	n, err := v.ReadNote(p)
+	if err != nil {
+		return err
+	}
+	was := "no date"
+	if t, ok := vault.LastTended(n, nil); ok {
+		was = fmt.Sprintf("%q", t.Raw)
+	}
+	res, err := v.EditNote(p, func(src []byte) ([]byte, error) {
+		return vault.SetLastTended(p, src, date, nil)
+	}, vault.WriteOptions{Base: n.Src})
+	if err != nil {
+		return err
+	}
+	if res.Unchanged {
+		fmt.Fprintf(s.out, "%s: Last tended is already %s\n", p, date)
+		return nil
+	}
+	fmt.Fprintf(s.out, "%s: Last tended %s (was %s)\n", res.Path, date, was)
+	return nil
+}

@@ -1,0 +1,189 @@
+package vault
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+)
+
+// TendEveryKey is the frontmatter property that sets a note's own interval.
+const TendEveryKey = "tend-every"
+
+// IntervalSource tells where a note's interval came from.
+type IntervalSource string
+
+// Where an interval comes from, in order of precedence.
+const (
+	IntervalFrontmatter IntervalSource = "frontmatter"
+	IntervalType        IntervalSource = "type"
+	IntervalDefault     IntervalSource = "default"
+)
+
+// StaleOptions tune Stale.
+type StaleOptions struct {
+	// Today is the date staleness is measured against; only its date counts.
+	Today time.Time
+	// Within also lists notes due within this interval after Today; the
+	// zero Interval lists only notes past due.
+	Within Interval
+	// TypeInterval is the interval of the note's type from the config, if
+	// it has one; nil means every type uses DefaultInterval.
+	TypeInterval func(n *Note) (Interval, bool)
+	// Tracked reports whether a note is expected to carry a Last tended
+	// date, so that one without is listed as undated; nil means
+	// IsPermanent. A note that has a date is considered whatever its type.
+	Tracked func(n *Note) bool
+	// Keys are the frontmatter properties read as Last tended; nil means
+	// DefaultTendedKeys.
+	Keys []string
+	// Backlinks counts the notes linking to a note, to order notes equally
+	// overdue: the most linked claim matters most. Nil counts none.
+	Backlinks func(path string) int
+}
+
+// Due is a note past, or near, its maintenance date.
+type Due struct {
+	Path     string
+	Tended   Tended
+	Interval Interval
+	// IntervalSource says where Interval came from.
+	IntervalSource IntervalSource
+	Due            time.Time
+	// DaysOverdue is Today minus Due in days: negative for a note not yet
+	// due, listed because of Within.
+	DaysOverdue int
+	Backlinks   int
+}
+
+// Undated is a tracked note with no usable Last tended date.
+type Undated struct {
+	Path string
+	// Line is the 0-based line of a date that is not a real date, or -1.
+	Line int
+	// Problem says what is wrong with the date written, or is "" when the
+	// note gives none.
+	Problem string
+}
+
+// StaleProblem is something wrong in how a note states its cadence that
+// did not stop zk from computing it (a tend-every it cannot read).
+type StaleProblem struct {
+	Path string
+	// Line is 0-based, or -1 when not known.
+	Line    int
+	Message string
+}
+
+// StaleReport is what Stale found.
+type StaleReport struct {
+	// Notes are due, most overdue first, then most linked, then by path.
+	Notes []Due
+	// Undated are tracked notes without a usable date, by path.
+	Undated  []Undated
+	Problems []StaleProblem
+}
+
+// Stale lists the notes past their maintenance date (or due within
+// opts.Within). A note's due date is its Last tended date (LastTended) plus
+// its interval: frontmatter tend-every, else its type's interval, else
+// DefaultInterval. It never fails: what it cannot read it reports.
+func Stale(notes []*Note, opts StaleOptions) StaleReport {
+	tracked := opts.Tracked
+	if tracked == nil {
+		tracked = IsPermanent
+	}
+	today := dateOf(opts.Today)
+	horizon := today
+	if opts.Within.N > 0 {
+		horizon = opts.Within.After(today)
+	}
+	var r StaleReport
+	for _, n := range notes {
+		t, ok := LastTended(n, opts.Keys)
+		if !ok || t.Err != nil {
+			if !ok && !tracked(n) {
+				continue
+			}
+			u := Undated{Path: n.Path, Line: -1}
+			if ok {
+				u.Line, u.Problem = t.Line, t.Err.Error()
+			}
+			r.Undated = append(r.Undated, u)
+			continue
+		}
+		iv, src, prob := intervalOf(n, opts.TypeInterval)
+		if prob != nil {
+			r.Problems = append(r.Problems, *prob)
+		}
+		due := iv.After(t.Date)
+		if due.After(horizon) || (opts.Within.N == 0 && !due.Before(today)) {
+			continue
+		}
+		d := Due{Path: n.Path, Tended: t, Interval: iv, IntervalSource: src, Due: due, DaysOverdue: daysBetween(due, today)}
+		if opts.Backlinks != nil {
+			d.Backlinks = opts.Backlinks(n.Path)
+		}
+		r.Notes = append(r.Notes, d)
+	}
+	slices.SortFunc(r.Notes, func(a, b Due) int {
+		return cmp.Or(cmp.Compare(b.DaysOverdue, a.DaysOverdue), cmp.Compare(b.Backlinks, a.Backlinks), strings.Compare(a.Path, b.Path))
+	})
+	slices.SortFunc(r.Undated, func(a, b Undated) int { return strings.Compare(a.Path, b.Path) })
+	return r
+}
+
+// intervalOf is the note's interval and where it came from; a tend-every
+// that does not parse is reported and the next source used.
+func intervalOf(n *Note, typeInterval func(*Note) (Interval, bool)) (Interval, IntervalSource, *StaleProblem) {
+	var prob *StaleProblem
+	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
+		if v, ok := fm.Values[TendEveryKey]; ok {
+			iv, err := ParseInterval(fmt.Sprint(v))
+			if err == nil {
+				return iv, IntervalFrontmatter, nil
+			}
+			line := -1
+			if start, _, ok := frontmatterValueSpan(n.Src, fm, TendEveryKey); ok {
+				line = newLineIndex(n.Src).pos(start).Line
+			}
+			prob = &StaleProblem{Path: n.Path, Line: line, Message: fmt.Sprintf("%s: %v", TendEveryKey, err)}
+		}
+	}
+	if typeInterval != nil {
+		if iv, ok := typeInterval(n); ok {
+			return iv, IntervalType, prob
+		}
+	}
+	return DefaultInterval, IntervalDefault, prob
+}
+
+// IsPermanent reports whether a note is a permanent note by DESIGN.md's
+// default rule: it sits under a folder named "Permanent Notes" (any case)
+// or its frontmatter says type: permanent.
+func IsPermanent(n *Note) bool {
+	for _, dir := range strings.Split(path.Dir(n.Path), "/") {
+		if strings.EqualFold(dir, "Permanent Notes") {
+			return true
+		}
+	}
+	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
+		if t, ok := fm.Values["type"].(string); ok && strings.EqualFold(strings.TrimSpace(t), "permanent") {
+			return true
+		}
+	}
+	return false
+}
+
+// dateOf is t's calendar date, at midnight UTC, so that day arithmetic is
+// free of time zones and daylight saving.
+func dateOf(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// daysBetween is the number of calendar days from a to b.
+func daysBetween(a, b time.Time) int {
+	return int(dateOf(b).Sub(dateOf(a)).Hours() / 24)
+}
