@@ -142,12 +142,17 @@ func lastThematicBreak(b []byte) int {
 func frontmatterValueSpan(src []byte, fm *Frontmatter, key string) (int, int, bool) {
 	start := fm.Span.Start.Offset
 	raw := src[start:fm.Span.End.Offset]
-	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(key) + `[ \t]*:[ \t]*["']?([^"'\r\n#]*?)["']?[ \t]*\r?$`)
+	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(key) + `[ \t]*:[ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^"'\r\n#]*?))[ \t]*(?:[ \t]#[^\r\n]*)?\r?$`)
 	m := re.FindSubmatchIndex(raw)
 	if m == nil {
 		return 0, 0, false
 	}
-	return start + m[2], start + m[3], true
+	for g := 2; g < len(m); g += 2 {
+		if m[g] >= 0 {
+			return start + m[g], start + m[g+1], true
+		}
+	}
+	return 0, 0, false
 }
 
 // dateRe is the shape of a date: the rest is the calendar's business.
@@ -240,7 +245,11 @@ func SetLastTended(notePath string, src []byte, date string, keys []string) ([]b
 	}
 	n := NewParser().Parse(notePath, src)
 	if t, ok := LastTended(n, keys); ok && t.Start >= 0 && t.Start <= t.End {
-		return splice(src, t.Start, t.End, date), nil
+		with := date
+		if t.Start == t.End && t.Start > 0 && src[t.Start-1] == ':' {
+			with = " " + date // "Last tended:" with nothing after it
+		}
+		return splice(src, t.Start, t.End, with), nil
 	}
 	nl := lineEnding(src)
 	line := "- Last tended: " + date + nl
