@@ -118,7 +118,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		if r.Edited != "" {
 			verdict += " (edited)"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%.1fs\t%s\t%s\n", r.ID, r.Started, exit, r.Duration, verdict, r.Command)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", r.ID, r.Started, exit, r.Duration, verdict, r.Command)
 	}
 	return w.Flush()
 }

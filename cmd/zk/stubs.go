@@ -6,14 +6,8 @@ import "github.com/spf13/cobra"
 // (newXCmd, xOptions, runX) when it is built.
 
 func newCheckCmd(*rootOptions, *streams) *cobra.Command { return stub("check", "Lint notes") }
-func newRunCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("run", "Run a falsifier and record the result")
-}
 func newAttachCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("attach", "Record an existing result as evidence")
-}
-func newTrustCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("trust", "Approve a note's falsifier commands")
 }
 func newNewCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("new", "Create a note from a template")

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"crypto/rand"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// runsDir is the vault folder holding full logs, attached copies and
+// results that could not be written into their note.
+const runsDir = ".zk/runs"
+
+// newRun starts the record of a run or attachment: a fresh id, and the
+// environment line of DESIGN.md §5.
+func newRun(started time.Time) vault.Run {
+	var random [2]byte
+	rand.Read(random[:])
+	return vault.Run{
+		ID:          vault.NewRunID(started, random),
+		Started:     started.UTC(),
+		Exit:        -1,
+		Environment: environment(),
+	}
+}
+
+// environment is the record's environment line: OS/arch · CPUs · zk version.
+func environment() string {
+	return fmt.Sprintf("%s/%s · %s CPU · zk %s", runtime.GOOS, runtime.GOARCH, strconv.Itoa(runtime.NumCPU()), version)
+}
+
+// createRunFile creates .zk/runs/NAME in the vault for writing, refusing
+// to replace a file that is there.
+func createRunFile(v *vault.Vault, name string) (*os.File, string, error) {
+	rel := path.Join(runsDir, name)
+	if err := v.Root().MkdirAll(filepath.FromSlash(runsDir), 0o755); err != nil {
+		return nil, "", fmt.Errorf("create %s: %w", rel, err)
+	}
+	f, err := v.Root().OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, "", fmt.Errorf("create %s: %w", rel, err)
+	}
+	return f, rel, nil
+}
+
+// recordOptions say how a record goes into its note.
+type recordOptions struct {
+	// tend also sets the note's Last tended date to today.
+	tend  bool
+	today time.Time
+}
+
+// record writes r into the note at notePath, whose bytes were base when
+// the run started. If the note cannot take it safely (it is mid-write, or
+// changed so that the Evidence section is gone), the block is saved as
+// .zk/runs/ID.block.md instead, the note is left alone, and the error says
+// where the result is.
+func record(v *vault.Vault, notePath string, base []byte, r vault.Run, opts recordOptions) error {
+	edit := func(src []byte) ([]byte, error) {
+		out, err := vault.InsertRun(src, r)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", vault.ErrSpliceGone, err)
+		}
+		if opts.tend {
+			out, err = setTended(notePath, out, opts.today)
+			if err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	// Whatever kept the note from taking the block (vault.ErrMidWrite,
+	// vault.ErrChanged, vault.ErrSpliceGone, a read-only file), the
+	// result is not lost.
+	if _, err := v.EditNote(notePath, edit, vault.WriteOptions{Base: base}); err != nil {
+		return saveBlock(v, notePath, r, err)
+	}
+	return nil
+}
+
+// saveBlock keeps a result the note could not take, and says where it is.
+func saveBlock(v *vault.Vault, notePath string, r vault.Run, why error) error {
+	rel := path.Join(runsDir, r.ID+".block.md")
+	if err := v.CreateFile(rel, append(vault.RenderRun(r, "\n"), '\n')); err != nil {
+		return fmt.Errorf("%s not written (%w), and the result could not be saved either: %w", notePath, why, err)
+	}
+	return fmt.Errorf("%s left untouched (%w); the result is in %s", notePath, why, rel)
+}
+
+// setTended sets the Last tended date of the note src to today, in place:
+// only the date's bytes change.
+func setTended(notePath string, src []byte, today time.Time) ([]byte, error) {
+	n := vault.NewParser().Parse(notePath, src)
+	t, ok := vault.LastTended(n, nil)
+	if !ok || t.Start < 0 {
+		return nil, fmt.Errorf("--tend: %s has no Last tended date to set", notePath)
+	}
+	date := today.Format(time.DateOnly)
+	out := make([]byte, 0, len(src)+len(date))
+	out = append(out, src[:t.Start]...)
+	out = append(out, date...)
+	return append(out, src[t.End:]...), nil
+}

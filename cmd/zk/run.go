@@ -1,0 +1,322 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/trust"
+	"github.com/zk-claims/zk/vault"
+)
+
+type runOptions struct {
+	root      *rootOptions
+	falsifier string
+	timeout   time.Duration
+	maxOutput string
+	tend      bool
+	dryRun    bool
+	note      string
+	argv      []string
+}
+
+func newRunCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &runOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "run <note> [--falsifier N|TEXT] [-- <command> [<arg>...]]",
+		Short: "Run a falsifier and record the result",
+		Long: `Run a command that tests one of a note's falsifiers and append the dated
+result to the note's Evidence section, as a block zk can read back (zk runs)
+and check (zk check: evidence/run-edited).
+
+The command after -- is run directly, without a shell (write sh -c '...'
+for one), with no input, in the vault's root folder, with ZK_VAULT and
+ZK_NOTE set. Its output streams to stdout as it comes; the full log is kept
+as .zk/runs/ID.log and its last lines go into the note. A timeout kills
+the command's whole process group.
+
+Without --, zk runs the command written under the falsifier in the note
+(a nested "- run: ` + "`CMD`" + `" item or a zk-run fenced block), and only
+after zk trust approved that exact text.
+
+--falsifier picks the falsifier by number (1 is the first item of
+"Tests / falsifiers") or by a piece of its text; it may be left out when the
+note lists one falsifier or none.
+
+The record's callout says the verdict, read from the exit code as git bisect
+run does: 0 success (the claim survived), 125 question (inconclusive), any
+other code failure (refuted), could not start bug. A timeout is
+inconclusive.
+
+If the note changed while the command ran, the block goes into the new
+text. If it cannot be written safely (mid-write, or the Evidence section is
+gone), the note is left alone and the block is saved as .zk/runs/ID.block.md.
+
+EXIT STATUS
+  0  recorded; the claim survived (exit 0)
+  1  recorded; the run refuted the claim, was inconclusive, or could not start
+  2  not recorded in the note: usage, an untrusted command, a write refused`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.setArgs(args, cmd.ArgsLenAtDash()); err != nil {
+				return err
+			}
+			return runRun(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.falsifier, "falsifier", "", "the falsifier tested: its `number` or a piece of its text")
+	f.DurationVar(&opts.timeout, "timeout", runner.DefaultTimeout, "kill the command after this `duration`")
+	f.StringVar(&opts.maxOutput, "max-output", "1MiB", "keep at most this `size` of output in the log")
+	f.BoolVar(&opts.tend, "tend", false, "also set the note's Last tended date to today")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "print what would run, run nothing, write nothing")
+	return cmd
+}
+
+// setArgs splits the arguments at --: the note before, the command after.
+func (o *runOptions) setArgs(args []string, dash int) error {
+	switch {
+	case dash < 0 && len(args) > 1:
+		return usageError{fmt.Errorf("run: put -- before the command: zk run %s -- %s", args[0], strings.Join(args[1:], " "))}
+	case dash == 0:
+		return usageError{errors.New("run: the note comes before --")}
+	case dash > 1:
+		return usageError{fmt.Errorf("run: one note before --, got %d", dash)}
+	}
+	o.note = args[0]
+	if dash > 0 {
+		o.argv = args[dash:]
+		if len(o.argv) == 0 {
+			return usageError{errors.New("run: no command after --")}
+		}
+	}
+	return nil
+}
+
+func runRun(ctx context.Context, opts *runOptions, s *streams) error {
+	maxLog, err := humanize.ParseBytes(opts.maxOutput)
+	if err != nil || maxLog == 0 {
+		return usageError{fmt.Errorf("run: --max-output %q is not a size like 1MiB", opts.maxOutput)}
+	}
+	if opts.timeout <= 0 {
+		return usageError{errors.New("run: --timeout must be positive")}
+	}
+	today, err := opts.root.now()
+	if err != nil {
+		return err
+	}
+	v, err := opts.root.openVault()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := findNote(v, files, opts.note)
+	if err != nil {
+		return err
+	}
+	base, err := v.ReadFile(p, v.MaxNoteSize)
+	if err != nil {
+		return err
+	}
+	n := vault.NewParser().Parse(p, base)
+	if _, ok := vault.EvidenceEnd(base); !ok {
+		return fmt.Errorf("%s: %w: add a \"## Evidence\" heading for runs to go under", p, vault.ErrNoEvidence)
+	}
+	if opts.tend {
+		if _, err := setTended(p, base, today); err != nil {
+			return usageError{err}
+		}
+	}
+	fals, err := pickFalsifier(n, opts.falsifier)
+	if err != nil {
+		return err
+	}
+	argv := opts.argv
+	if argv == nil {
+		if argv, err = noteCommand(v, p, fals); err != nil {
+			return err
+		}
+	}
+	if opts.dryRun {
+		fmt.Fprintf(s.out, "would run in %s (timeout %s): %s\n", v.Dir, opts.timeout, runner.Quote(argv))
+		if fals.Text != "" {
+			fmt.Fprintf(s.out, "testing falsifier %d: %s\n", fals.N, fals.Text)
+		}
+		return nil
+	}
+
+	r := newRun(time.Now())
+	r.Falsifier, r.Command = fals.Text, runner.Quote(argv)
+	logFile, logPath, err := createRunFile(v, r.ID+".log")
+	if err != nil {
+		return err
+	}
+	r.Log = logPath
+	res, err := runner.Run(ctx, runner.Command{
+		Argv:    argv,
+		Dir:     v.Dir,
+		Env:     append(envWithout("ZK_VAULT", "ZK_NOTE"), "ZK_VAULT="+v.Dir, "ZK_NOTE="+p),
+		Timeout: opts.timeout,
+		Live:    s.out,
+		Log:     logFile,
+		MaxLog:  int64(maxLog),
+	})
+	if cerr := logFile.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("write %s: %w", logPath, cerr)
+	}
+	if err != nil {
+		return err
+	}
+	describe(&r, res, opts.timeout)
+	if res.StartErr != nil {
+		fmt.Fprintf(s.err, "zk: %s: could not start: %v\n", argv[0], res.StartErr)
+	}
+	if err := record(v, p, base, r, recordOptions{tend: opts.tend, today: today}); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, p, runStatus(r), r.Verdict)
+	if r.Verdict != vault.VerdictSupports {
+		return errFindings
+	}
+	return nil
+}
+
+// describe fills in the record from what the runner saw.
+func describe(r *vault.Run, res runner.Result, timeout time.Duration) {
+	r.Duration, r.Exit = res.Duration, res.Exit
+	r.Output = &vault.Output{Lines: res.Lines, Bytes: res.Bytes, Tail: res.Tail, Truncated: res.Truncated}
+	switch {
+	case res.StartErr != nil:
+		r.Verdict, r.Status = vault.VerdictError, "could not start"
+		r.Output.Error = res.StartErr.Error()
+	case res.TimedOut:
+		r.Verdict, r.Status = vault.VerdictInconclusive, "timed out after "+timeout.String()
+	case res.Interrupted:
+		r.Verdict, r.Status = vault.VerdictInconclusive, "interrupted"
+	case res.Signal != "":
+		r.Verdict, r.Status = vault.VerdictRefutes, "killed by "+res.Signal
+	default:
+		r.Verdict = vault.VerdictOf(res.Exit)
+	}
+}
+
+func runStatus(r vault.Run) string {
+	if r.Status != "" {
+		return r.Status
+	}
+	return "exit " + strconv.Itoa(r.Exit)
+}
+
+// pickFalsifier finds the falsifier --falsifier names: a number, or a
+// piece of text that only one falsifier contains. Left out, it is the
+// note's only falsifier, or none when the note lists none.
+func pickFalsifier(n *vault.Note, arg string) (vault.Falsifier, error) {
+	fs := vault.Falsifiers(n)
+	list := func() string {
+		var b strings.Builder
+		for _, f := range fs {
+			fmt.Fprintf(&b, "\n  %d. %s", f.N, f.Text)
+		}
+		return b.String()
+	}
+	if arg == "" {
+		switch len(fs) {
+		case 0:
+			return vault.Falsifier{}, nil
+		case 1:
+			return fs[0], nil
+		}
+		return vault.Falsifier{}, usageError{fmt.Errorf("%s lists %d falsifiers; say which with --falsifier N:%s", n.Path, len(fs), list())}
+	}
+	if k, err := strconv.Atoi(arg); err == nil {
+		if k < 1 || k > len(fs) {
+			return vault.Falsifier{}, usageError{fmt.Errorf("%s has no falsifier %d (it lists %d)%s", n.Path, k, len(fs), list())}
+		}
+		return fs[k-1], nil
+	}
+	var hits []vault.Falsifier
+	for _, f := range fs {
+		if strings.Contains(strings.ToLower(f.Text), strings.ToLower(arg)) {
+			hits = append(hits, f)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return vault.Falsifier{}, usageError{fmt.Errorf("no falsifier of %s contains %q:%s", n.Path, arg, list())}
+	}
+	return vault.Falsifier{}, usageError{fmt.Errorf("%d falsifiers of %s contain %q; give its number:%s", len(hits), n.Path, arg, list())}
+}
+
+// noteCommand is the command written under a falsifier, split into argv,
+// if the user approved it for this note of this vault.
+func noteCommand(v *vault.Vault, notePath string, f vault.Falsifier) ([]string, error) {
+	if f.N == 0 {
+		return nil, usageError{errors.New("run: no command: give one after --, or write one under a falsifier and pick it with --falsifier N")}
+	}
+	if f.Command == "" {
+		return nil, usageError{fmt.Errorf("falsifier %d of %s has no command written under it (- run: `CMD`); give one after --", f.N, notePath)}
+	}
+	argv, err := runner.Split(f.Command)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", notePath, f.CommandLine+1, err)
+	}
+	store, a, err := approvalOf(v, notePath, f.Command)
+	if err != nil {
+		return nil, err
+	}
+	ok, err := store.Trusted(a)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("falsifier %d of %s runs a command written in the note, not approved on this machine:\n  %s\nread it, then approve it with: zk trust %s --falsifier %d",
+			f.N, notePath, runner.Quote(argv), shellArg(notePath), f.N)
+	}
+	return argv, nil
+}
+
+// approvalOf is the approval that would let command run from the note.
+func approvalOf(v *vault.Vault, notePath, command string) (*trust.Store, trust.Approval, error) {
+	path, err := trust.DefaultPath()
+	if err != nil {
+		return nil, trust.Approval{}, err
+	}
+	dir, err := filepath.EvalSymlinks(v.Dir)
+	if err != nil {
+		return nil, trust.Approval{}, fmt.Errorf("vault: %w", err)
+	}
+	return trust.Open(path), trust.Approval{Vault: dir, Note: notePath, Command: command}, nil
+}
+
+func shellArg(s string) string { return runner.Quote([]string{s}) }
+
+// envWithout is this process's environment without the named variables.
+func envWithout(names ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		keep := true
+		for _, n := range names {
+			keep = keep && name != n
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/trust"
+	"github.com/zk-claims/zk/vault"
+)
+
+type trustOptions struct {
+	root      *rootOptions
+	falsifier string
+	note      string
+}
+
+func newTrustCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &trustOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "trust <note> [--falsifier N|TEXT]",
+		Short: "Approve a note's falsifier commands",
+		Long: `Show the commands written under a note's falsifiers (- run: ` + "`CMD`" + ` or
+a zk-run fenced block) and, when you answer y, approve them, so that
+zk run NOTE --falsifier N may run them.
+
+An approval is for that exact command text, in that note, in that vault: edit
+the command and it must be approved again. Approvals are kept in the user's
+config folder (zk/trust.json), never in the vault, so a vault someone shares
+with you cannot approve its own commands. The answer is read from stdin.
+
+EXIT STATUS
+  0  approved, or nothing to approve
+  2  not approved (any answer but y or yes), or an error`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.note = args[0]
+			return runTrust(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.falsifier, "falsifier", "", "approve only this falsifier's command: its `number` or a piece of its text")
+	return cmd
+}
+
+func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
+	v, err := opts.root.openVault()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := findNote(v, files, opts.note)
+	if err != nil {
+		return err
+	}
+	n, err := v.ReadNote(p)
+	if err != nil {
+		return err
+	}
+	fs := vault.Falsifiers(n)
+	if opts.falsifier != "" {
+		f, err := pickFalsifier(n, opts.falsifier)
+		if err != nil {
+			return err
+		}
+		fs = []vault.Falsifier{f}
+	}
+	var (
+		store   *trust.Store
+		pending []trust.Approval
+	)
+	for _, f := range fs {
+		if f.Command == "" {
+			continue
+		}
+		argv, err := runner.Split(f.Command)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", p, f.CommandLine+1, err)
+		}
+		st, a, err := approvalOf(v, p, f.Command)
+		if err != nil {
+			return err
+		}
+		store = st
+		if ok, err := store.Trusted(a); err != nil {
+			return err
+		} else if ok {
+			fmt.Fprintf(s.err, "falsifier %d: already approved: %s\n", f.N, runner.Quote(argv))
+			continue
+		}
+		fmt.Fprintf(s.err, "falsifier %d (%s:%d) runs, in %s, without a shell:\n  %s\n", f.N, p, f.CommandLine+1, v.Dir, runner.Quote(argv))
+		pending = append(pending, a)
+	}
+	if len(pending) == 0 {
+		if store == nil {
+			fmt.Fprintf(s.err, "%s: no falsifier has a command written under it\n", p)
+		}
+		return nil
+	}
+	fmt.Fprintf(s.err, "Approve %s? [y/N] ", plural(len(pending), "command", "these commands"))
+	answer, _ := bufio.NewReader(s.in).ReadString('\n')
+	fmt.Fprintln(s.err)
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return fmt.Errorf("not approved: %s unchanged", store.Path())
+	}
+	now := time.Now().UTC()
+	for i := range pending {
+		pending[i].Approved = now
+	}
+	if err := store.Approve(pending...); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.err, "approved %d in %s\n", len(pending), store.Path())
+	return nil
+}
+
+// plural names one thing or several.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "this " + one
+	}
+	return many
+}
