@@ -49,6 +49,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			switch cond {
 			case "nginx":
 				return nginxBinary() != "", nil
+			case "shared": // $SHARED is set: ../shared is there
+				st, err := os.Stat(shared)
+				return err == nil && st.IsDir(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
