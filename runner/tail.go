@@ -146,3 +146,12 @@ func skipEscape(line []byte, i int) int {
 		return i + 1
 	}
 }
+
+// Tail counts the lines of data and returns the last n of them as Run
+// keeps a command's: cleaned (see Clean) and cut to maxLine bytes.
+func Tail(data []byte, n, maxLine int) (lines int, last []string) {
+	t := newTail(orDefault(n, DefaultTailLines), orDefault(maxLine, DefaultMaxLine))
+	t.Write(data)
+	t.flush()
+	return t.lines, t.kept()
+}

@@ -110,7 +110,10 @@ type Run struct {
 	Falsifier string
 	// Command is the command as a shell would read it, for zk run; the
 	// file name, for zk attach.
-	Command     string
+	Command string
+	// Format names the format of an attached result zk read, such as
+	// "hyperfine"; empty for text.
+	Format      string
 	Environment string
 	// Output is the captured output, for zk run.
 	Output *Output
@@ -195,6 +198,9 @@ func runBody(r Run) []string {
 	}
 	if r.Attached {
 		field("Source", InlineCode(r.Command))
+		if r.Format != "" {
+			field("Format", oneLine(r.Format))
+		}
 	} else {
 		field("Command", InlineCode(r.Command))
 	}
@@ -555,6 +561,8 @@ func readRun(r *Run, body []string) {
 			r.Command = unInlineCode(m[2])
 		case "Environment":
 			r.Environment = m[2]
+		case "Format":
+			r.Format = m[2]
 		}
 	}
 }

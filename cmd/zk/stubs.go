@@ -6,9 +6,6 @@ import "github.com/spf13/cobra"
 // (newXCmd, xOptions, runX) when it is built.
 
 func newCheckCmd(*rootOptions, *streams) *cobra.Command { return stub("check", "Lint notes") }
-func newAttachCmd(*rootOptions, *streams) *cobra.Command {
-	return stub("attach", "Record an existing result as evidence")
-}
 func newNewCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("new", "Create a note from a template")
 }

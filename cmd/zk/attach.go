@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/result"
+	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/vault"
+)
+
+// maxAttach bounds the result file zk attach reads.
+const maxAttach = 64 << 20
+
+type attachOptions struct {
+	root      *rootOptions
+	falsifier string
+	tend      bool
+	note      string
+	file      string
+}
+
+func newAttachCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &attachOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "attach <note> <file> [--falsifier N|TEXT]",
+		Short: "Record an existing result as evidence",
+		Long: `Record a result produced elsewhere (a benchmark run on another machine,
+a CI artifact) in the note's Evidence section, as zk run records a run.
+
+The file is copied to .zk/runs/ID.log. hyperfine --export-json output and
+Go benchmark output (go test -bench) are shown as a table: mean ± standard
+deviation, min and max per command; each unit per benchmark, with the
+number of runs. zk probe --format json output is shown as its table and
+chart. Anything else is shown as text, its last lines in the note.
+
+EXIT STATUS
+  0  recorded
+  2  not recorded in the note (the result is kept under .zk/runs/)`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.note, opts.file = args[0], args[1]
+			return runAttach(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.falsifier, "falsifier", "", "the falsifier the result tests: its `number` or a piece of its text")
+	cmd.Flags().BoolVar(&opts.tend, "tend", false, "also set the note's Last tended date to today")
+	return cmd
+}
+
+func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
+	today, err := opts.root.now()
+	if err != nil {
+		return err
+	}
+	data, err := readResult(opts.file)
+	if err != nil {
+		return err
+	}
+	v, err := opts.root.openVault()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := findNote(v, files, opts.note)
+	if err != nil {
+		return err
+	}
+	base, err := v.ReadFile(p, v.MaxNoteSize)
+	if err != nil {
+		return err
+	}
+	if _, ok := vault.EvidenceEnd(base); !ok {
+		return fmt.Errorf("%s: %w: add a \"## Evidence\" heading for results to go under", p, vault.ErrNoEvidence)
+	}
+	if opts.tend {
+		if _, err := setTended(p, base, today); err != nil {
+			return usageError{err}
+		}
+	}
+	fals, err := pickFalsifier(vault.NewParser().Parse(p, base), opts.falsifier)
+	if err != nil {
+		return err
+	}
+
+	r := newRun(time.Now())
+	r.Attached, r.Verdict, r.Falsifier, r.Command = true, vault.VerdictAttached, fals.Text, opts.file
+	copyFile, logPath, err := createRunFile(v, r.ID+".log")
+	if err != nil {
+		return err
+	}
+	_, err = copyFile.Write(data)
+	if cerr := copyFile.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", logPath, err)
+	}
+	r.Log = logPath
+	if md, ok, err := probeEvidence(v, p, r.ID, data); err != nil {
+		return err
+	} else if ok {
+		r.Format, r.Table = "zk probe", strings.Split(strings.TrimRight(md, "\n"), "\n")
+	} else if kind, table, ok := result.Render(data); ok {
+		r.Format, r.Table = string(kind), table
+	} else {
+		r.Output = textTail(data, 20)
+	}
+	if err := record(v, p, base, r, recordOptions{tend: opts.tend, today: today}); err != nil {
+		return err
+	}
+	what := r.Format
+	if what == "" {
+		what = "text"
+	}
+	fmt.Fprintf(s.err, "recorded %s (%s) in %s as %s\n", opts.file, what, p, r.ID)
+	return nil
+}
+
+// readResult reads the file to attach, refusing one too large to be a
+// result.
+func readResult(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("attach: %s is not a regular file", name)
+	}
+	if st.Size() > maxAttach {
+		return nil, fmt.Errorf("attach: %s is %d bytes, over the %d-byte cap", name, st.Size(), maxAttach)
+	}
+	return os.ReadFile(name)
+}
+
+// textTail is a text result as a record shows it: the line count and the
+// last n lines, cleaned as command output is.
+func textTail(data []byte, n int) *vault.Output {
+	lines, tail := runner.Tail(data, n, 0)
+	return &vault.Output{Lines: lines, Bytes: int64(len(data)), Tail: tail}
+}
