@@ -400,10 +400,7 @@ func InsertRun(src []byte, r Run) ([]byte, error) {
 			ins = append(ins, nl...)
 		}
 	}
-	out := make([]byte, 0, len(src)+len(ins))
-	out = append(out, src[:at]...)
-	out = append(out, ins...)
-	return append(out, src[at:]...), nil
+	return splice(src, at, at, string(ins)), nil
 }
 
 // EvidenceEnd returns the offset where a new block goes: just after the

@@ -82,11 +82,6 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	if _, ok := vault.EvidenceEnd(base); !ok {
 		return fmt.Errorf("%s: %w: add a \"## Evidence\" heading for results to go under", p, vault.ErrNoEvidence)
 	}
-	if opts.tend {
-		if _, err := setTended(p, base, today); err != nil {
-			return usageError{err}
-		}
-	}
 	fals, err := pickFalsifier(vault.NewParser().Parse(p, base), opts.falsifier)
 	if err != nil {
 		return err

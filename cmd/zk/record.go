@@ -68,7 +68,7 @@ func record(v *vault.Vault, notePath string, base []byte, r vault.Run, opts reco
 			return nil, fmt.Errorf("%w: %w", vault.ErrSpliceGone, err)
 		}
 		if opts.tend {
-			out, err = setTended(notePath, out, opts.today)
+			out, err = vault.SetLastTended(notePath, out, opts.today.Format(time.DateOnly), nil)
 			if err != nil {
 				return nil, err
 			}
@@ -91,19 +91,4 @@ func saveBlock(v *vault.Vault, notePath string, r vault.Run, why error) error {
 		return fmt.Errorf("%s not written (%w), and the result could not be saved either: %w", notePath, why, err)
 	}
 	return fmt.Errorf("%s left untouched (%w); the result is in %s", notePath, why, rel)
-}
-
-// setTended sets the Last tended date of the note src to today, in place:
-// only the date's bytes change.
-func setTended(notePath string, src []byte, today time.Time) ([]byte, error) {
-	n := vault.NewParser().Parse(notePath, src)
-	t, ok := vault.LastTended(n, nil)
-	if !ok || t.Start < 0 {
-		return nil, fmt.Errorf("--tend: %s has no Last tended date to set", notePath)
-	}
-	date := today.Format(time.DateOnly)
-	out := make([]byte, 0, len(src)+len(date))
-	out = append(out, src[:t.Start]...)
-	out = append(out, date...)
-	return append(out, src[t.End:]...), nil
 }

@@ -135,11 +135,6 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if _, ok := vault.EvidenceEnd(base); !ok {
 		return fmt.Errorf("%s: %w: add a \"## Evidence\" heading for runs to go under", p, vault.ErrNoEvidence)
 	}
-	if opts.tend {
-		if _, err := setTended(p, base, today); err != nil {
-			return usageError{err}
-		}
-	}
 	fals, err := pickFalsifier(n, opts.falsifier)
 	if err != nil {
 		return err
