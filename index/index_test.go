@@ -158,6 +158,10 @@ func TestSearchFreshness(t *testing.T) {
 	if err != nil || res.Checked || len(res.Hits) != 0 {
 		t.Errorf("no update: %v checked=%v hits=%d", err, res.Checked, len(res.Hits))
 	}
+	res, err = Search(context.Background(), v, opts, Request{Query: "delta", MaxUpdate: 10, MaxCheckNotes: 2})
+	if err != nil || res.Checked || len(res.Hits) != 0 {
+		t.Errorf("over MaxCheckNotes: %v checked=%v hits=%d, want an unchecked answer", err, res.Checked, len(res.Hits))
+	}
 	got, res := searchPaths(t, v, opts, "delta")
 	if !slices.Equal(got, []string{"D.md", "E.md"}) || res.Stale != 0 || res.Updated == nil || res.Updated.Added != 2 {
 		t.Errorf("within MaxUpdate: hits %v, stale %d, updated %+v", got, res.Stale, res.Updated)

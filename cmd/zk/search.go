@@ -104,11 +104,16 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	if st := res.Updated; st != nil && st.Rebuilt != "" {
-		fmt.Fprintf(s.err, "zk: rebuilt the index: %s\n", st.Rebuilt)
+	if st := res.Updated; st != nil && st.Built {
+		if st.Rebuilt != "" {
+			fmt.Fprintf(s.err, "zk: rebuilt the index: %s\n", st.Rebuilt)
+		} else {
+			fmt.Fprintf(s.err, "zk: built the index first: %d notes\n", st.Notes)
+		}
 	}
 	if !res.Checked && !opts.noUpdate {
-		fmt.Fprintf(s.err, "zk: the index may be stale: the vault is too large to check on every search; run zk index\n")
+		fmt.Fprintf(s.err, "zk: the index may be stale: the vault was not checked for changes (over %d notes, or a walk over %v); run zk index after editing notes\n",
+			index.DefaultMaxCheckNotes, index.DefaultCheckBudget)
 	}
 	if res.Stale > 0 {
 		fmt.Fprintf(s.err, "zk: the index may be stale: %d notes changed since it was updated; run zk index\n", res.Stale)
