@@ -219,6 +219,7 @@ func runBody(r Run) []string {
 		switch {
 		case o.Lines == 0:
 			desc = "none"
+		case len(shown) == 0:
 		case len(shown) < o.Lines:
 			desc += fmt.Sprintf(", last %d below", len(shown))
 		default:

@@ -176,6 +176,9 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		return err
 	}
 	describe(&r, res, opts.timeout)
+	if err := probeTable(v, p, &r, res); err != nil {
+		return err
+	}
 	if res.StartErr != nil {
 		fmt.Fprintf(s.err, "zk: %s: could not start: %v\n", argv[0], res.StartErr)
 	}
@@ -186,6 +189,24 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if r.Verdict != vault.VerdictSupports {
 		return errFindings
 	}
+	return nil
+}
+
+// probeTable shows the output of a zk probe --format json run as its
+// table (and chart), as zk attach would, instead of the JSON's last lines.
+func probeTable(v *vault.Vault, notePath string, r *vault.Run, res runner.Result) error {
+	if res.Truncated || res.Bytes == 0 || res.StartErr != nil {
+		return nil
+	}
+	data, err := v.ReadFile(r.Log, res.Bytes)
+	if err != nil {
+		return err
+	}
+	md, ok, err := probeEvidence(v, notePath, r.ID, data)
+	if err != nil || !ok {
+		return err
+	}
+	r.Format, r.Table, r.Output.Tail = "zk probe", strings.Split(strings.TrimRight(md, "\n"), "\n"), nil
 	return nil
 }
 
