@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -87,20 +86,18 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 		return err
 	}
 
-	r := newRun(time.Now())
-	r.Attached, r.Verdict, r.Falsifier, r.Command = true, vault.VerdictAttached, fals.Text, opts.file
-	copyFile, logPath, err := createRunFile(v, r.ID+".log")
+	r, copyFile, err := newRun(v)
 	if err != nil {
 		return err
 	}
+	r.Attached, r.Verdict, r.Falsifier, r.Command = true, vault.VerdictAttached, fals.Text, opts.file
 	_, err = copyFile.Write(data)
 	if cerr := copyFile.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", logPath, err)
+		return fmt.Errorf("write %s: %w", r.Log, err)
 	}
-	r.Log = logPath
 	if md, ok, err := probeEvidence(v, p, r.ID, data); err != nil {
 		return err
 	} else if ok {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"crypto/rand"
+	"errors"
+	"io/fs"
 	"fmt"
 	"os"
 	"path"
@@ -17,16 +19,30 @@ import (
 // results that could not be written into their note.
 const runsDir = ".zk/runs"
 
-// newRun starts the record of a run or attachment: a fresh id, and the
-// environment line of DESIGN.md §5.
-func newRun(started time.Time) vault.Run {
-	var random [2]byte
-	rand.Read(random[:])
-	return vault.Run{
-		ID:          vault.NewRunID(started, random),
-		Started:     started.UTC(),
-		Exit:        -1,
-		Environment: environment(),
+// newRun starts the record of a run or attachment: a fresh id, the
+// environment line of DESIGN.md §5, and its log, created as
+// .zk/runs/ID.log. Two runs started in the same second get different ids
+// from their random digits; a clash is retried.
+func newRun(v *vault.Vault) (vault.Run, *os.File, error) {
+	for attempt := 0; ; attempt++ {
+		started := time.Now()
+		var random [2]byte
+		rand.Read(random[:])
+		r := vault.Run{
+			ID:          vault.NewRunID(started, random),
+			Started:     started.UTC(),
+			Exit:        -1,
+			Environment: environment(),
+		}
+		f, rel, err := createRunFile(v, r.ID+".log")
+		if errors.Is(err, fs.ErrExist) && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			return vault.Run{}, nil, err
+		}
+		r.Log = rel
+		return r, f, nil
 	}
 }
 

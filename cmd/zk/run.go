@@ -153,13 +153,11 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		return nil
 	}
 
-	r := newRun(time.Now())
-	r.Falsifier, r.Command = fals.Text, runner.Quote(argv)
-	logFile, logPath, err := createRunFile(v, r.ID+".log")
+	r, logFile, err := newRun(v)
 	if err != nil {
 		return err
 	}
-	r.Log = logPath
+	r.Falsifier, r.Command = fals.Text, runner.Quote(argv)
 	res, err := runner.Run(ctx, runner.Command{
 		Argv:    argv,
 		Dir:     v.Dir,
@@ -170,7 +168,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		MaxLog:  int64(maxLog),
 	})
 	if cerr := logFile.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("write %s: %w", logPath, cerr)
+		err = fmt.Errorf("write %s: %w", r.Log, cerr)
 	}
 	if err != nil {
 		return err

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/vault"
+)
+
+func TestDescribe(t *testing.T) {
+	tests := []struct {
+		name    string
+		res     runner.Result
+		verdict vault.Verdict
+		status  string
+		exit    int
+	}{
+		{"exit 0", runner.Result{Exit: 0}, vault.VerdictSupports, "", 0},
+		{"exit 1", runner.Result{Exit: 1}, vault.VerdictRefutes, "", 1},
+		{"exit 125", runner.Result{Exit: 125}, vault.VerdictInconclusive, "", 125},
+		{"exit 127", runner.Result{Exit: 127}, vault.VerdictRefutes, "", 127},
+		{"timed out", runner.Result{Exit: -1, TimedOut: true}, vault.VerdictInconclusive, "timed out after 1m0s", -1},
+		{"interrupted", runner.Result{Exit: -1, Interrupted: true}, vault.VerdictInconclusive, "interrupted", -1},
+		{"killed", runner.Result{Exit: -1, Signal: "killed"}, vault.VerdictRefutes, "killed by killed", -1},
+		{"not started", runner.Result{Exit: -1, StartErr: errors.New("no such file")}, vault.VerdictError, "could not start", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r vault.Run
+			describe(&r, tt.res, time.Minute)
+			if r.Verdict != tt.verdict || r.Status != tt.status || r.Exit != tt.exit {
+				t.Errorf("describe: verdict %q status %q exit %d; want %q %q %d", r.Verdict, r.Status, r.Exit, tt.verdict, tt.status, tt.exit)
+			}
+		})
+	}
+}
+
+func TestPickFalsifier(t *testing.T) {
+	n := vault.NewParser().Parse("n.md", []byte("## Tests / falsifiers\n\n- Re-run at concurrency 1.\n- Look for vendor demos.\n- Check other units.\n"))
+	tests := []struct {
+		arg  string
+		want int // falsifier number, 0 for an error
+	}{
+		{"1", 1}, {"3", 3}, {"0", 0}, {"4", 0},
+		{"vendor", 2}, {"VENDOR", 2}, {"c", 0}, {"nothing", 0},
+		{"", 0}, // three falsifiers: which one must be said
+	}
+	for _, tt := range tests {
+		f, err := pickFalsifier(n, tt.arg)
+		if tt.want == 0 {
+			if err == nil {
+				t.Errorf("pickFalsifier(%q) = %d, want an error", tt.arg, f.N)
+			}
+			continue
+		}
+		if err != nil || f.N != tt.want {
+			t.Errorf("pickFalsifier(%q) = %d, %v; want %d", tt.arg, f.N, err, tt.want)
+		}
+	}
+	one := vault.NewParser().Parse("n.md", []byte("## Tests / falsifiers\n\n- Only.\n"))
+	if f, err := pickFalsifier(one, ""); err != nil || f.N != 1 {
+		t.Errorf("the only falsifier: %d, %v", f.N, err)
+	}
+}
