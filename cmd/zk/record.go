@@ -3,8 +3,8 @@ package main
 import (
 	"crypto/rand"
 	"errors"
-	"io/fs"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
