@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/index"
-	"github.com/zk-claims/zk/vault"
 )
 
 type indexOptions struct {
@@ -107,21 +106,27 @@ func reportIndex(s *streams, st index.Stats, took time.Duration) {
 }
 
 type indexJSON struct {
-	Dir      string       `json:"dir"`
-	Notes    int          `json:"notes"`
-	Added    int          `json:"added"`
-	Changed  int          `json:"changed"`
-	Deleted  int          `json:"deleted"`
-	Skipped  []vault.Skip `json:"skipped"`
-	Rebuilt  string       `json:"rebuilt,omitempty"`
-	Duration float64      `json:"duration_s"`
+	Dir      string        `json:"dir"`
+	Notes    int           `json:"notes"`
+	Added    int           `json:"added"`
+	Changed  int           `json:"changed"`
+	Deleted  int           `json:"deleted"`
+	Skipped  []skippedJSON `json:"skipped"`
+	Built    bool          `json:"built"`
+	Rebuilt  string        `json:"rebuilt,omitempty"`
+	Duration float64       `json:"duration_s"`
+}
+
+type skippedJSON struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 func writeIndexJSON(s *streams, st index.Stats, took time.Duration) error {
 	out := indexJSON{Dir: st.Dir, Notes: st.Notes, Added: st.Added, Changed: st.Changed, Deleted: st.Deleted,
-		Skipped: st.Skipped, Rebuilt: st.Rebuilt, Duration: took.Seconds()}
-	if out.Skipped == nil {
-		out.Skipped = []vault.Skip{}
+		Skipped: []skippedJSON{}, Built: st.Built, Rebuilt: st.Rebuilt, Duration: took.Seconds()}
+	for _, sk := range st.Skipped {
+		out.Skipped = append(out.Skipped, skippedJSON{Path: sk.Path, Reason: sk.Reason})
 	}
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")
