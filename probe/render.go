@@ -51,9 +51,8 @@ func RenderMarkdown(r *Result) string {
 	for _, row := range t.rows {
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
-	b.WriteString("\n")
 	for _, n := range t.notes {
-		b.WriteString(n + "\n")
+		b.WriteString("\n" + n + "\n") // a paragraph each
 	}
 	return b.String()
 }
