@@ -49,6 +49,9 @@ type OpenAITarget struct {
 // OpenAI sweeps cfg's concurrency levels against t. The result holds every
 // level measured so far even when err is not nil (an interrupted sweep).
 func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	if t.Endpoint == "" {
 		t.Endpoint = EndpointChat
 	}

@@ -175,3 +175,19 @@ func TestHTTPS(t *testing.T) {
 		t.Errorf("untrusted certificate: err = %v", err)
 	}
 }
+
+func TestBadConfigIsRefusedBeforeSending(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	bad := probe.Config{Duration: time.Second, Timeout: time.Second} // no levels
+	if _, err := probe.HTTP(context.Background(), probe.HTTPTarget{URL: srv.URL}, bad); err == nil {
+		t.Error("HTTP accepted a config without levels")
+	}
+	if _, err := probe.OpenAI(context.Background(), probe.OpenAITarget{BaseURL: srv.URL, Model: "m", MaxTokens: 1}, bad); err == nil {
+		t.Error("OpenAI accepted a config without levels")
+	}
+	if hits.Load() != 0 {
+		t.Errorf("%d requests sent on a bad config", hits.Load())
+	}
+}
