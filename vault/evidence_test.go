@@ -232,3 +232,18 @@ func TestNewRunID(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkInsertRun splices a block into the seed-sized note (about
+// 3.4 KB, the size of a real permanent note) and reads the runs back.
+func BenchmarkInsertRun(b *testing.B) {
+	src := []byte("# T\n\n## Claim\n\n" + strings.Repeat("A claim sentence, with [[a link]] and #tag.\n", 40) +
+		"\n## Evidence\n\nText.\n\n## Links\n\n- [[X]] — extends: y\n\n## Tests / falsifiers\n\n- One.\n")
+	r := sampleRun()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		out, err := InsertRun(src, r)
+		if err != nil || len(ParseRuns(out)) != 1 {
+			b.Fatal(err)
+		}
+	}
+}
