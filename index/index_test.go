@@ -195,6 +195,23 @@ func TestBusy(t *testing.T) {
 	}
 }
 
+// damagedIndex indexes the sample vault and then damages the index.
+func damagedIndex(t *testing.T, damage func(t *testing.T, gen string)) (*vault.Vault, Options) {
+	t.Helper()
+	v := testVault(t, sample)
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx"), Wait: time.Second}
+	if _, err := Update(context.Background(), v, opts, false); err != nil {
+		t.Fatal(err)
+	}
+	s, err := openStore(opts.Dir, v.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, _ := s.current()
+	damage(t, s.path(gen))
+	return v, opts
+}
+
 // Every kind of damage is detected and repaired from the notes: the
 // search after it gives the same answer as a fresh index, never a panic.
 func TestDamagedIndexIsRebuilt(t *testing.T) {
@@ -254,14 +271,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		"generation folder gone": func(t *testing.T, gen string) { os.RemoveAll(gen) },
 	} {
 		t.Run(name+"/update", func(t *testing.T) {
-			v := testVault(t, sample)
-			opts := Options{Dir: filepath.Join(t.TempDir(), "idx"), Wait: time.Second}
-			if _, err := Update(context.Background(), v, opts, false); err != nil {
-				t.Fatal(err)
-			}
-			s, _ := openStore(opts.Dir, v.Dir)
-			gen, _ := s.current()
-			damage(t, s.path(gen))
+			v, opts := damagedIndex(t, damage)
 			st, err := Update(context.Background(), v, opts, false)
 			if err != nil {
 				t.Fatalf("update after damage: %v", err)
@@ -274,14 +284,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 			}
 		})
 		t.Run(name+"/search", func(t *testing.T) {
-			v := testVault(t, sample)
-			opts := Options{Dir: filepath.Join(t.TempDir(), "idx"), Wait: time.Second}
-			if _, err := Update(context.Background(), v, opts, false); err != nil {
-				t.Fatal(err)
-			}
-			s, _ := openStore(opts.Dir, v.Dir)
-			gen, _ := s.current()
-			damage(t, s.path(gen))
+			v, opts := damagedIndex(t, damage)
 
 			got, res := searchPaths(t, v, opts, "alpha")
 			if want := []string{"A.md", "sub/B.md"}; !slices.Equal(got, want) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/google/renameio/v2"
 )
 
 // Errors callers match on.
@@ -113,7 +114,7 @@ func openStore(dir, vaultDir string) (*store, error) {
 	}
 	for _, e := range ents {
 		// Another zk may be claiming the folder at this very moment.
-		if n := e.Name(); n != lockName && !strings.HasPrefix(n, "."+markerName+".tmp") {
+		if n := e.Name(); n != lockName && !strings.HasPrefix(n, "."+markerName) {
 			return nil, fmt.Errorf("%s: %w", abs, ErrNotIndexDir)
 		}
 	}
@@ -212,30 +213,14 @@ func (s *store) publish(gen string) error {
 	return writeAtomic(s.path(currentName), []byte(gen+"\n"))
 }
 
+// writeAtomic replaces a small file of the index folder in one rename
+// (renameio: a temporary file beside it, synced first), so a reader sees
+// the old bytes or the new ones. The folder itself is not synced: after a
+// power cut CURRENT may name a generation already swept, which reads as
+// damage and is rebuilt from the notes.
 func writeAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := renameio.WriteFile(name, data, 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

@@ -63,10 +63,7 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
-	quietBleve()
-	iopts := indexOpts(opts.root, opts.wait)
-	bar := newProgress(s)
-	iopts.Progress = bar.update
+	iopts, bar := indexOpts(opts.root, opts.wait, s)
 	start := time.Now()
 	st, err := index.Update(ctx, v, iopts, opts.rebuild)
 	bar.done()
@@ -81,10 +78,13 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 	return nil
 }
 
-// indexOpts are the index options every command shares: the folder from
-// $ZK_INDEX_DIR (else the user cache folder) and how long to wait.
-func indexOpts(root *rootOptions, wait time.Duration) index.Options {
-	return index.Options{Dir: root.getenv("ZK_INDEX_DIR"), Wait: wait}
+// indexOpts are the index options the index commands share: the folder
+// from $ZK_INDEX_DIR (else the user cache folder), how long to wait, and a
+// progress bar for a build, shown on a terminal.
+func indexOpts(root *rootOptions, wait time.Duration, s *streams) (index.Options, *progress) {
+	quietBleve()
+	bar := newProgress(s)
+	return index.Options{Dir: root.getenv("ZK_INDEX_DIR"), Wait: wait, Progress: bar.update}, bar
 }
 
 // quietBleve silences bleve's own log lines: scorch reports what it

@@ -88,10 +88,7 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
-	quietBleve()
-	iopts := indexOpts(opts.root, opts.wait)
-	bar := newProgress(s)
-	iopts.Progress = bar.update
+	iopts, bar := indexOpts(opts.root, opts.wait, s)
 	req := index.Request{Query: opts.query, Limit: opts.limit, MaxUpdate: searchMaxUpdate}
 	if opts.noUpdate {
 		req.MaxUpdate = -1
