@@ -11,4 +11,6 @@ import (
 // itself. (A Windows job object would take its children too.)
 func inGroup(*exec.Cmd) {}
 
+func endGroup(*exec.Cmd) {}
+
 func signalOf(*os.ProcessState) string { return "" }

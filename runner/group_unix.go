@@ -22,6 +22,14 @@ func inGroup(cmd *exec.Cmd) {
 	}
 }
 
+// endGroup kills what is left of the command's process group once the
+// command has exited: a falsifier run leaves nothing running behind it.
+func endGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
 func signalOf(st *os.ProcessState) string {
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return ws.Signal().String()

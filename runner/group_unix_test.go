@@ -26,6 +26,26 @@ func TestTimeoutKillsGrandchildren(t *testing.T) {
 	if err != nil || !r.TimedOut {
 		t.Fatalf("Run: %+v, %v", r, err)
 	}
+	waitGone(t, readPid(t, dir))
+}
+
+// TestExitKillsLeftovers: a background child the command leaves behind is
+// killed when the command exits.
+func TestExitKillsLeftovers(t *testing.T) {
+	needSh(t)
+	dir := t.TempDir()
+	r, err := Run(context.Background(), Command{
+		Argv: []string{"sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $! > child.pid"},
+		Dir:  dir,
+	})
+	if err != nil || r.Exit != 0 {
+		t.Fatalf("Run: %+v, %v", r, err)
+	}
+	waitGone(t, readPid(t, dir))
+}
+
+func readPid(t *testing.T, dir string) int {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "child.pid"))
 	if err != nil {
 		t.Fatal(err)
@@ -34,17 +54,19 @@ func TestTimeoutKillsGrandchildren(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The killed child may linger as a zombie until its new parent reaps
-	// it; what matters is that it is not running.
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if !running(pid) {
-			return
-		}
+	return pid
+}
+
+// waitGone fails unless pid stops running within a generous bound. The
+// killed child may linger as a zombie until its new parent reaps it; what
+// matters is that it does not run.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); running(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("child %d of the timed-out command is still running", pid)
+			t.Fatalf("child %d of the command is still running", pid)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

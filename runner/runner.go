@@ -75,7 +75,8 @@ type Result struct {
 	Truncated bool
 }
 
-// Run runs c and waits for it. The error is for a failure of zk's own
+// Run runs c and waits for it; when it exits, whatever it left running in
+// its process group is killed. The error is for a failure of zk's own
 // (writing the log); a command that fails, times out or cannot start is
 // described in Result.
 func Run(ctx context.Context, c Command) (Result, error) {
@@ -114,6 +115,7 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	}
 	err := cmd.Wait()
 	r.Duration = time.Since(r.Started)
+	endGroup(cmd)
 	tail.flush()
 	r.Lines, r.Bytes, r.Tail, r.Truncated = tail.lines, out.n, tail.kept(), out.truncated
 	if st := cmd.ProcessState; st != nil {
