@@ -229,13 +229,18 @@ type writer struct {
 }
 
 // read returns the note's bytes and the stat of the very file they were
-// read from.
+// read from, taken after the read: a save that began during the read shows
+// in its mtime or size, which quiescent and sameFile then catch.
 func (w *writer) read() ([]byte, fs.FileInfo, error) {
 	f, err := w.root.Open(w.name)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, nil, err
+	}
 	info, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
@@ -243,8 +248,10 @@ func (w *writer) read() ([]byte, fs.FileInfo, error) {
 	if !info.Mode().IsRegular() {
 		return nil, nil, ErrNotRegular
 	}
-	b, err := io.ReadAll(f)
-	return b, info, err
+	if info.Size() != int64(len(b)) {
+		return nil, nil, fmt.Errorf("%w: the note's size changed while zk read it", ErrMidWrite)
+	}
+	return b, info, nil
 }
 
 // quiescent refuses a note another program seems to be writing: empty,
@@ -326,14 +333,16 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) error {
 	return verify(f, out)
 }
 
-// sameFile checks that f is the file read (same inode and size) and still
-// holds cur; errRetry says it does not.
+// sameFile checks that f is the file read (same inode, size and mtime)
+// and still holds cur; errRetry says it does not. The content is compared
+// too because an mtime can be coarse and a same-size edit keep it
+// (research/reliability.md §2.1).
 func sameFile(f *os.File, cur []byte, info fs.FileInfo) error {
 	now, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	if !os.SameFile(now, info) || now.Size() != int64(len(cur)) {
+	if !os.SameFile(now, info) || now.Size() != int64(len(cur)) || !now.ModTime().Equal(info.ModTime()) {
 		return errRetry
 	}
 	b := make([]byte, len(cur)+1)
