@@ -243,13 +243,24 @@ func SetLastTended(notePath string, src []byte, date string, keys []string) ([]b
 	if _, err := parseDate(date); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadDate, err)
 	}
+	out := setLastTended(notePath, src, date, keys)
+	// The edit must read back as the date set, or a second tend would add a
+	// second line: a heading inside an unclosed code fence, for instance,
+	// is not a heading.
+	if t, ok := LastTended(NewParser().Parse(notePath, out), keys); !ok || t.Raw != date {
+		return nil, fmt.Errorf("%w: no place for a Last tended line that reads back (add \"- Last tended: %s\" under ## Maintenance by hand)", ErrSpliceGone, date)
+	}
+	return out, nil
+}
+
+func setLastTended(notePath string, src []byte, date string, keys []string) []byte {
 	n := NewParser().Parse(notePath, src)
 	if t, ok := LastTended(n, keys); ok && t.Start >= 0 && t.Start <= t.End {
 		with := date
 		if t.Start == t.End && t.Start > 0 && src[t.Start-1] == ':' {
 			with = " " + date // "Last tended:" with nothing after it
 		}
-		return splice(src, t.Start, t.End, with), nil
+		return splice(src, t.Start, t.End, with)
 	}
 	nl := lineEnding(src)
 	line := "- Last tended: " + date + nl
@@ -264,13 +275,13 @@ func SetLastTended(notePath string, src []byte, date string, keys []string) ([]b
 		if at >= len(src) && !hasFinalNewline(src) {
 			line = nl + line
 		}
-		return splice(src, at, at, line), nil
+		return splice(src, at, at, line)
 	}
 	add := nl + "## Maintenance" + nl + line
 	if !hasFinalNewline(src) {
 		add = nl + add
 	}
-	return splice(src, len(src), len(src), add), nil
+	return splice(src, len(src), len(src), add)
 }
 
 // splice returns a copy of src with src[from:to] replaced by with.
