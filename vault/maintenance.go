@@ -265,12 +265,10 @@ func setLastTended(notePath string, src []byte, date string, keys []string) []by
 	nl := lineEnding(src)
 	line := "- Last tended: " + date + nl
 	if s, ok := n.Section("Maintenance", 0); ok {
-		at := s.Body
-		if at < len(src) && src[at] == '\r' {
-			at++
-		}
-		if at < len(src) && src[at] == '\n' {
-			at++
+		// Just after the heading's line.
+		at := len(src)
+		if i := bytes.IndexByte(src[s.Start:], '\n'); i >= 0 {
+			at = s.Start + i + 1
 		}
 		if at >= len(src) && !hasFinalNewline(src) {
 			line = nl + line

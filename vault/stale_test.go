@@ -1,0 +1,90 @@
+package vault
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestStale(t *testing.T) {
+	parse := func(files map[string]string) []*Note {
+		var notes []*Note
+		for p, src := range files {
+			notes = append(notes, NewParser().Parse(p, []byte(src)))
+		}
+		return notes
+	}
+	line := func(date string) string { return "## Maintenance\n- Last tended: " + date + "\n" }
+	today := time.Date(2026, 12, 2, 15, 30, 0, 0, time.UTC) // the hour does not count
+	notes := parse(map[string]string{
+		"Permanent Notes/Old.md":      line("2026-01-01"),
+		"Permanent Notes/Tied A.md":   line("2026-08-01"),
+		"Permanent Notes/Tied B.md":   line("2026-08-01"),
+		"Permanent Notes/Tied C.md":   line("2026-08-01"),
+		"Permanent Notes/Today.md":    line("2026-09-03"),
+		"Permanent Notes/Soon.md":     line("2026-09-10"),
+		"Permanent Notes/Later.md":    line("2026-10-01"),
+		"Permanent Notes/Weekly.md":   "---\ntend-every: 1w\n---\n" + line("2026-11-20"),
+		"Permanent Notes/Bad Iv.md":   "---\ntend-every: often\n---\n" + line("2026-11-20"),
+		"Permanent Notes/Undated.md":  "# Undated\n",
+		"Permanent Notes/Bad Date.md": line("2026-11-31"),
+		"Typed.md":                    "---\ntype: permanent\n---\n# Typed\n",
+		"Journal.md":                  "# Journal\n",
+		"Journal with a date.md":      "---\nkind: journal\n---\n" + line("2026-11-01"),
+	})
+	backlinks := map[string]int{"Permanent Notes/Tied B.md": 5, "Permanent Notes/Tied C.md": 2}
+	typeInterval := func(n *Note) (Interval, bool) {
+		if fm := n.Frontmatter; fm != nil && fm.Values["kind"] == "journal" {
+			return Interval{N: 14, Unit: 'd'}, true
+		}
+		return Interval{}, false
+	}
+	type row struct {
+		Path   string
+		Days   int
+		Source IntervalSource
+	}
+	rows := func(r StaleReport) []row {
+		var out []row
+		for _, d := range r.Notes {
+			out = append(out, row{d.Path, d.DaysOverdue, d.IntervalSource})
+		}
+		return out
+	}
+	opts := StaleOptions{Today: today, TypeInterval: typeInterval, Backlinks: func(p string) int { return backlinks[p] }}
+	r := Stale(notes, opts)
+	want := []row{
+		{"Permanent Notes/Old.md", 245, IntervalDefault},
+		{"Permanent Notes/Tied B.md", 33, IntervalDefault},
+		{"Permanent Notes/Tied C.md", 33, IntervalDefault},
+		{"Permanent Notes/Tied A.md", 33, IntervalDefault},
+		{"Journal with a date.md", 17, IntervalType},
+		{"Permanent Notes/Weekly.md", 5, IntervalFrontmatter},
+	}
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("past due:\n got %v\nwant %v", got, want)
+	}
+	wantUndated := []Undated{
+		{Path: "Permanent Notes/Bad Date.md", Line: 1, Problem: `"2026-11-31" is not a real date`},
+		{Path: "Permanent Notes/Undated.md", Line: -1},
+		{Path: "Typed.md", Line: -1},
+	}
+	if !reflect.DeepEqual(r.Undated, wantUndated) {
+		t.Errorf("undated:\n got %+v\nwant %+v", r.Undated, wantUndated)
+	}
+	if len(r.Problems) != 1 || r.Problems[0].Path != "Permanent Notes/Bad Iv.md" || r.Problems[0].Line != 1 {
+		t.Errorf("problems = %+v, want the bad tend-every on line 1", r.Problems)
+	}
+
+	opts.Within = Interval{N: 1, Unit: 'w'}
+	r = Stale(notes, opts)
+	want = append(want, row{"Permanent Notes/Today.md", 0, IntervalDefault}, row{"Permanent Notes/Soon.md", -7, IntervalDefault})
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("within a week:\n got %v\nwant %v", got, want)
+	}
+
+	opts.Tracked = func(*Note) bool { return false }
+	if r := Stale(notes, opts); len(r.Undated) != 1 || r.Undated[0].Path != "Permanent Notes/Bad Date.md" {
+		t.Errorf("with nothing tracked, only a bad date is listed as undated: %+v", r.Undated)
+	}
+}
