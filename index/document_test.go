@@ -1,6 +1,7 @@
 package index
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -135,6 +136,17 @@ func TestCut(t *testing.T) {
 		}
 		if strings.Join(got, "|") != strings.Join(tc.wantMark, "|") {
 			t.Errorf("%s: marks = %q, want %q", tc.name, got, tc.wantMark)
+		}
+	}
+}
+
+// Text in either Unicode form finds text in the other.
+func TestSearchNFC(t *testing.T) {
+	v := testVault(t, map[string]string{"a.md": "# A\n\nCafe\u0301 cre\u0300me.\n", "b.md": "# B\n\nCaf\u00e9.\n"})
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx")}
+	for _, q := range []string{"caf\u00e9", "cafe\u0301"} {
+		if got, _ := searchPaths(t, v, opts, q); strings.Join(got, ",") != "a.md,b.md" {
+			t.Errorf("search %q = %v, want both notes", q, got)
 		}
 	}
 }

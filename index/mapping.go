@@ -7,6 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/unicodenorm"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -15,7 +16,7 @@ import (
 // Schema is the version of what zk puts in the index: the mapping, the
 // analyzers and the fields. An index stamped with another schema is
 // rebuilt, never read.
-const Schema = 1
+const Schema = 2
 
 // The searchable fields. A query names them as "claim:word".
 const (
@@ -41,6 +42,8 @@ const (
 	analyzerText = "zk-text"
 	// analyzerName keeps a tag or link target whole, lower-cased.
 	analyzerName = "zk-name"
+	// filterNFC puts text in Unicode normal form C.
+	filterNFC = "zk-nfc"
 )
 
 // doc is what bleve indexes for one note. Each byte of the note's text is
@@ -63,17 +66,25 @@ type doc struct {
 // not stored: fragments are cut from the note, the source of truth.
 func newMapping() (mapping.IndexMapping, error) {
 	im := bleve.NewIndexMapping()
+	// NFC first: macOS keyboards and file names can give "é" as e and a
+	// combining accent, which must match the single code point.
+	if err := im.AddCustomTokenFilter(filterNFC, map[string]any{
+		"type": unicodenorm.Name,
+		"form": unicodenorm.NFC,
+	}); err != nil {
+		return nil, err
+	}
 	if err := im.AddCustomAnalyzer(analyzerText, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     unicode.Name,
-		"token_filters": []any{en.PossessiveName, lowercase.Name, en.PluralStemmerName},
+		"token_filters": []any{filterNFC, en.PossessiveName, lowercase.Name, en.PluralStemmerName},
 	}); err != nil {
 		return nil, err
 	}
 	if err := im.AddCustomAnalyzer(analyzerName, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     single.Name,
-		"token_filters": []any{lowercase.Name},
+		"token_filters": []any{filterNFC, lowercase.Name},
 	}); err != nil {
 		return nil, err
 	}
