@@ -243,6 +243,12 @@ func SetLastTended(notePath string, src []byte, date string, keys []string) ([]b
 	if _, err := parseDate(date); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadDate, err)
 	}
+	if bytes.IndexByte(src, '\r') >= 0 && bytes.IndexByte(src, '\n') < 0 {
+		if t, ok := LastTended(NewParser().Parse(notePath, src), keys); !ok || t.Start < 0 {
+			// Classic Mac line endings: whatever zk added would not be a line.
+			return nil, fmt.Errorf("%w: the note ends its lines with CR alone; add \"Last tended: %s\" by hand", ErrSpliceGone, date)
+		}
+	}
 	out := setLastTended(notePath, src, date, keys)
 	// The edit must read back as the date set, or a second tend would add a
 	// second line: a heading inside an unclosed code fence, for instance,
@@ -262,24 +268,39 @@ func setLastTended(notePath string, src []byte, date string, keys []string) []by
 		}
 		return splice(src, t.Start, t.End, with)
 	}
-	nl := lineEnding(src)
-	line := "- Last tended: " + date + nl
 	if s, ok := n.Section("Maintenance", 0); ok {
-		// Just after the heading's line.
+		// Just after the heading's line, in its line ending.
 		at := len(src)
 		if i := bytes.IndexByte(src[s.Start:], '\n'); i >= 0 {
 			at = s.Start + i + 1
 		}
+		nl := endingBefore(src, at)
+		line := "- Last tended: " + date + nl
 		if at >= len(src) && !hasFinalNewline(src) {
 			line = nl + line
 		}
 		return splice(src, at, at, line)
 	}
-	add := nl + "## Maintenance" + nl + line
+	nl := endingBefore(src, len(src))
+	add := nl + "## Maintenance" + nl + "- Last tended: " + date + nl
 	if !hasFinalNewline(src) {
 		add = nl + add
 	}
 	return splice(src, len(src), len(src), add)
+}
+
+// endingBefore is the line ending of the last line ending before at: a
+// line zk adds takes the style of its neighbour, which matters in a note
+// with mixed endings. A note with none at all gets "\n".
+func endingBefore(src []byte, at int) string {
+	i := bytes.LastIndexByte(src[:at], '\n')
+	if i < 0 {
+		return lineEnding(src)
+	}
+	if i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
 }
 
 // splice returns a copy of src with src[from:to] replaced by with.

@@ -132,6 +132,9 @@ func TestSetLastTended(t *testing.T) {
 		{"no section", "# A\nbody\n", "# A\nbody\n\n## Maintenance\n- Last tended: 2026-12-02\n", nil},
 		{"no section, CRLF, no final newline", "# A\r\nbody", "# A\r\nbody\r\n\r\n## Maintenance\r\n- Last tended: 2026-12-02\r\n", nil},
 		{"an unclosed fence swallows a new heading", "# A\n```\ncode\n", "", ErrSpliceGone},
+		{"mixed endings: the heading's", "# A\r\n## Maintenance\nx\r\n", "# A\r\n## Maintenance\n- Last tended: 2026-12-02\nx\r\n", nil},
+		{"mixed endings: the last line's", "# A\nb\r\n", "# A\nb\r\n\r\n## Maintenance\r\n- Last tended: 2026-12-02\r\n", nil},
+		{"CR alone", "# A\rbody\r", "", ErrSpliceGone},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

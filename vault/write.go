@@ -31,6 +31,9 @@ var (
 	// ErrNotRegular: the path is not a regular file (or a symlink to one
 	// inside the vault).
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrNotText: the note is binary, UTF-16 or mostly invalid UTF-8 (see
+	// NotText); zk reads such a file as skipped and never writes it.
+	ErrNotText = errors.New("not a UTF-8 text note; not writing it")
 )
 
 // Defaults of WriteOptions.
@@ -165,7 +168,7 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 		return WriteResult{}, fmt.Errorf("write %s: %w", notePath, err)
 	}
 	res := WriteResult{Path: target}
-	w := writer{root: v.root, name: filepath.FromSlash(target), opts: opts}
+	w := writer{root: v.root, name: filepath.FromSlash(target), opts: opts, max: v.MaxNoteSize}
 	w.sweep(path.Dir(target))
 	base := opts.Base
 	for range attempts {
@@ -175,6 +178,9 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 		}
 		if err := w.quiescent(cur, info, base); err != nil {
 			return res, fmt.Errorf("write %s: %w", notePath, err)
+		}
+		if why := NotText(cur); why != "" {
+			return res, fmt.Errorf("write %s: %w: %s", notePath, ErrNotText, why)
 		}
 		if base != nil && !bytes.Equal(cur, base) {
 			res.Rebased = true
@@ -226,6 +232,7 @@ type writer struct {
 	root *os.Root
 	name string // the target file, OS form, relative to the root
 	opts WriteOptions
+	max  int64 // the size above which a note is not read (0: no limit)
 }
 
 // read returns the note's bytes and the stat of the very file they were
@@ -237,6 +244,9 @@ func (w *writer) read() ([]byte, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && w.max > 0 && info.Size() > w.max {
+		return nil, nil, &TooLargeError{Path: filepath.ToSlash(w.name), Size: info.Size(), Max: w.max}
+	}
 	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, nil, err

@@ -150,6 +150,8 @@ func TestEditNoteRefuses(t *testing.T) {
 		{"just modified", "# A\n", WriteOptions{}, replaceEdit("A", "B"), ErrMidWrite, now.Add(-100 * time.Millisecond)},
 		{"anchor gone after a change", "# A\nother text\n", WriteOptions{Base: []byte("# A\nanchor\n")}, replaceEdit("anchor", "x"), ErrChanged, now.Add(-time.Hour)},
 		{"anchor missing", "# A\n", WriteOptions{}, replaceEdit("anchor", "x"), ErrSpliceGone, now.Add(-time.Hour)},
+		{"binary", "# A\x00\x01", WriteOptions{}, replaceEdit("A", "B"), ErrNotText, now.Add(-time.Hour)},
+		{"UTF-16", "\xff\xfe#\x00 \x00A\x00", WriteOptions{}, replaceEdit("A", "B"), ErrNotText, now.Add(-time.Hour)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -170,6 +172,15 @@ func TestEditNoteRefuses(t *testing.T) {
 				t.Errorf("a refused write made a backup")
 			}
 		})
+	}
+}
+
+func TestEditNoteTooLarge(t *testing.T) {
+	v, _ := writeVault(t, map[string]string{"n.md": "# A note over the limit\n"})
+	v.MaxNoteSize = 10
+	var tooLarge *TooLargeError
+	if _, err := v.EditNote("n.md", replaceEdit("A", "B"), WriteOptions{}); !errors.As(err, &tooLarge) {
+		t.Errorf("err = %v, want a TooLargeError", err)
 	}
 }
 
