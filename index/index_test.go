@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -352,5 +353,38 @@ func TestSkippedNotes(t *testing.T) {
 	}
 	if st, _ := Update(context.Background(), v, opts, false); st.Added+st.Changed != 0 || len(st.Skipped) != 1 {
 		t.Errorf("second update = %+v; want bin.md still skipped, not re-read", st)
+	}
+}
+
+// Hostile notes index and search like any other: a 300 KB word, a note of
+// 20,000 tags, 50,000 links, invalid UTF-8 and control characters.
+func TestHostileNotes(t *testing.T) {
+	var tags, links strings.Builder
+	for i := range 20_000 {
+		fmt.Fprintf(&tags, "#t%d ", i)
+	}
+	for i := range 50_000 {
+		fmt.Fprintf(&links, "[[n%d]] ", i)
+	}
+	v := testVault(t, map[string]string{
+		"word.md":  "# W\n\n" + strings.Repeat("a", 300_000) + " needle\n",
+		"tags.md":  "# T\n\n" + tags.String() + "\n",
+		"links.md": "# L\n\n" + links.String() + "\n",
+		"bytes.md": "# B\n\nA sentence long enough to be text, with a few bad bytes: ok \xc3\x28 \x01\x02\x7f needle \xff\xfe\n",
+		"n1.md":    "# n1\n",
+	})
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx")}
+	st, err := Update(context.Background(), v, opts, false)
+	if err != nil || st.Notes != 5 {
+		t.Fatalf("update = %+v, %v", st, err)
+	}
+	for q, want := range map[string][]string{
+		"needle":     {"bytes.md", "word.md"},
+		"tag:t19999": {"tags.md"},
+		"links:n1":   {"links.md"},
+	} {
+		if got, _ := searchPaths(t, v, opts, q); !slices.Equal(got, want) {
+			t.Errorf("search %q = %v, want %v", q, got, want)
+		}
 	}
 }

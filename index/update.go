@@ -323,7 +323,8 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		case had && old.Hash == res.hash && !res.force:
 			// touched, not changed: only the manifest learns the new mtime
 		default:
-			if err := b.Index(path, newDoc(res.note, p.resolver)); err != nil {
+			d := newDoc(res.note, p.resolver)
+			if err := guard(g.dir, func() error { return b.Index(path, d) }); err != nil {
 				return st, fmt.Errorf("index %s: %w", path, err)
 			}
 			size += len(res.note.Src)
