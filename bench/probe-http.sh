@@ -94,13 +94,14 @@ for c in levels:
 print()
 print("Median over rounds:")
 print()
-print("| concurrency | wrk aggregate req/s | zk probe aggregate req/s | zk ÷ wrk | within 10% | wrk latency ms p50 / p99 | zk latency ms p50 / p99 |")
-print("|---:|---:|---:|---:|:---:|---:|---:|")
+print("| concurrency | wrk aggregate req/s | zk probe aggregate req/s | zk ÷ wrk | per-round ratios min–max | within 10% | wrk latency ms p50 / p99 | zk latency ms p50 / p99 |")
+print("|---:|---:|---:|---:|---:|:---:|---:|---:|")
 for c in levels:
     med = lambda tool, k: statistics.median(x[k] for x in runs[(tool, c)])
     ratio = med("zk", 0) / med("wrk", 0)
+    ratios = [z[0] / w[0] for w, z in zip(runs[("wrk", c)], runs[("zk", c)])]
     ok = "yes" if abs(1 - ratio) <= 0.10 else "NO"
-    print(f"| {c} | {med('wrk',0):.0f} | {med('zk',0):.0f} | {ratio:.2f} | {ok} | "
+    print(f"| {c} | {med('wrk',0):.0f} | {med('zk',0):.0f} | {ratio:.2f} | {min(ratios):.2f}–{max(ratios):.2f} | {ok} | "
           f"{med('wrk',1):.3f} / {med('wrk',2):.3f} | {med('zk',1):.3f} / {med('zk',2):.3f} |")
 PY
 
