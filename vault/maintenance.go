@@ -254,7 +254,7 @@ func SetLastTended(notePath string, src []byte, date string, keys []string) ([]b
 	// second line: a heading inside an unclosed code fence, for instance,
 	// is not a heading.
 	if t, ok := LastTended(NewParser().Parse(notePath, out), keys); !ok || t.Raw != date {
-		return nil, fmt.Errorf("%w: no place for a Last tended line that reads back (add \"- Last tended: %s\" under ## Maintenance by hand)", ErrSpliceGone, date)
+		return nil, fmt.Errorf("%w: a Last tended line added here would not read back (an unclosed code fence?); add \"- Last tended: %s\" under ## Maintenance by hand", ErrSpliceGone, date)
 	}
 	return out, nil
 }

@@ -27,7 +27,7 @@ var (
 	ErrChanged = errors.New("note changed while zk was editing it; left alone")
 	// ErrSpliceGone is returned by an edit function when the place it splices
 	// into is not in the note.
-	ErrSpliceGone = errors.New("the place to edit is no longer in the note")
+	ErrSpliceGone = errors.New("the place to edit is not in the note")
 	// ErrNotRegular: the path is not a regular file (or a symlink to one
 	// inside the vault).
 	ErrNotRegular = errors.New("not a regular file")
@@ -171,6 +171,7 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 	w := writer{root: v.root, name: filepath.FromSlash(target), opts: opts, max: v.MaxNoteSize}
 	w.sweep(path.Dir(target))
 	base := opts.Base
+	var backedUp []byte
 	for range attempts {
 		cur, info, err := w.read()
 		if err != nil {
@@ -196,10 +197,12 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 			res.Unchanged = true
 			return res, nil
 		}
-		if opts.Backups > 0 && res.Backup == "" {
+		if opts.Backups > 0 && (res.Backup == "" || !bytes.Equal(backedUp, cur)) {
+			// The version this write replaces: on a retry, the newer one.
 			if res.Backup, err = w.backup(target, cur, info.Mode().Perm()); err != nil {
 				return res, fmt.Errorf("write %s: keep the previous version: %w", notePath, err)
 			}
+			backedUp = cur
 		}
 		sp := SpliceOf(cur, out)
 		if sp.inPlace() {
