@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# stale.sh: zk stale and zk tend on a generated vault, next to their
+# floors, in one run.
+#
+# Generates a vault of N notes (bench/vaultgen), then measures, each as
+# the median of RUNS whole-process runs (process start included):
+#   - zk stale (text and json) next to the read floor: cat of every note;
+#   - zk tend of one note (the in-place date overwrite, with its backup;
+#     the note's mtime is set back before each run, past the quiet window)
+#     and of a note without a date (the rename path), next to the walk
+#     floor: find stat-ing every file, as tend lists the vault to resolve
+#     the note's name.
+# Every figure names its denominator; ratios are to floors measured here,
+# in the same run.
+#
+#   bench/stale.sh              # N=10000 RUNS=10
+#   N=100000 RUNS=5 bench/stale.sh
+#
+# Needs Go, GNU find and awk.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${N:-10000}
+runs=${RUNS:-10}
+cpus=$(nproc)
+export LC_ALL=C # a '.' in $EPOCHREALTIME
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/zk" ./cmd/zk
+go run ./bench/cmd/vaultgen -n "$n" -o "$tmp/vault" >/dev/null
+find "$tmp/vault" -name '*.md' -exec touch -d '-1 hour' {} +
+export ZK_TODAY=2026-12-02
+zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }
+md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
+dated=$(find "$tmp/vault" -name '*.md' -print -quit)
+undated="$tmp/vault/Undated.md"
+
+time_ms() {
+  local t0=$EPOCHREALTIME
+  "$@" >/dev/null 2>&1 || true
+  local t1=$EPOCHREALTIME
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f\n", (b - a) * 1000}'
+}
+median_ms() {
+  local prep=$1
+  shift
+  for _ in $(seq "$runs"); do
+    $prep
+    time_ms "$@"
+  done | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f ms (min %.1f)\n", m, a[1]}'
+}
+nothing() { :; }
+age_dated() { touch -d '-1 hour' "$dated"; }
+fresh_undated() { printf '# Undated\nA note with no date.\n' >"$undated" && touch -d '-1 hour' "$undated"; }
+read_floor() { find "$tmp/vault" -name '*.md' -exec cat {} + >/dev/null; }
+walk_floor() { find "$tmp/vault" -printf '%s %T@\n' >/dev/null; }
+ms() { awk '{print $1}' <<<"$1"; }
+ratio() { awk -v a="$(ms "$1")" -v b="$(ms "$2")" 'BEGIN {if (b > 0) printf "%.2f×", a / b; else print "n/a"}'; }
+
+echo "vault: $n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median)"
+echo
+read=$(median_ms nothing read_floor)
+walk=$(median_ms nothing walk_floor)
+stale=$(median_ms nothing zk stale)
+stale_json=$(median_ms nothing zk stale --format json)
+tend=$(median_ms age_dated zk tend "$dated" --date 2026-12-01)
+tend_new=$(median_ms fresh_undated zk tend "$undated")
+echo "read floor (cat every note):   $read"
+echo "walk floor (find, stat all):   $walk"
+echo "zk stale:                      $stale   $(ratio "$stale" "$read") the read floor"
+echo "zk stale --format json:        $stale_json   $(ratio "$stale_json" "$read") the read floor"
+echo "zk tend (in place):            $tend   $(ratio "$tend" "$walk") the walk floor"
+echo "zk tend (adds the line):       $tend_new   $(ratio "$tend_new" "$walk") the walk floor"
+echo "stale notes listed: $(zk stale | wc -l) of $n"
