@@ -34,12 +34,16 @@ var (
 	// ErrNotText: the note is binary, UTF-16 or mostly invalid UTF-8 (see
 	// NotText); zk reads such a file as skipped and never writes it.
 	ErrNotText = errors.New("not a UTF-8 text note; not writing it")
+	// ErrLocked: another zk process held the vault's writer lock for longer
+	// than WriteOptions.LockTimeout.
+	ErrLocked = errors.New("another zk process is writing to this vault")
 )
 
 // Defaults of WriteOptions.
 const (
-	DefaultBackups = 10
-	DefaultQuiet   = time.Second
+	DefaultBackups     = 10
+	DefaultQuiet       = time.Second
+	DefaultLockTimeout = 5 * time.Second
 	// backupDir is where previous versions of notes are kept, one folder per
 	// note named by its vault path.
 	backupDir = ".zk/backups"
@@ -70,6 +74,9 @@ type WriteOptions struct {
 	Quiet time.Duration
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
+	// LockTimeout is how long to wait for another zk process writing to
+	// the vault; 0 means DefaultLockTimeout.
+	LockTimeout time.Duration
 }
 
 // WriteResult says what EditNote did.
@@ -163,10 +170,20 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 	if opts.Backups == 0 {
 		opts.Backups = DefaultBackups
 	}
+	if opts.LockTimeout == 0 {
+		opts.LockTimeout = DefaultLockTimeout
+	}
 	target, err := v.resolveLink(notePath)
 	if err != nil {
 		return WriteResult{}, fmt.Errorf("write %s: %w", notePath, err)
 	}
+	// One zk writer at a time: without it, two zk processes could each
+	// pass the re-read and the later rename drop the earlier edit.
+	unlock, err := lockWrites(v.root, opts.LockTimeout)
+	if err != nil {
+		return WriteResult{}, fmt.Errorf("write %s: %w", notePath, err)
+	}
+	defer unlock()
 	res := WriteResult{Path: target}
 	w := writer{root: v.root, name: filepath.FromSlash(target), opts: opts, max: v.MaxNoteSize}
 	w.sweep(path.Dir(target))

@@ -2,6 +2,15 @@
 
 package vault
 
+import (
+	"os"
+	"time"
+)
+
 // processAlive cannot tell here; temporary files are then swept by age
 // alone.
 func processAlive(int) bool { return true }
+
+// lockWrites has no advisory lock to take here: zk writers are kept apart
+// only by the re-read before each write.
+func lockWrites(*os.Root, time.Duration) (func(), error) { return func() {}, nil }

@@ -168,7 +168,7 @@ func TestEditNoteRefuses(t *testing.T) {
 			if got := readString(t, p); got != tt.src {
 				t.Errorf("note changed to %q", got)
 			}
-			if _, err := os.Stat(filepath.Join(dir, ".zk")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, ".zk", "backups")); err == nil {
 				t.Errorf("a refused write made a backup")
 			}
 		})

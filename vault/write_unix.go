@@ -4,7 +4,10 @@ package vault
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // processAlive reports whether a process with this pid exists. EPERM means
@@ -15,4 +18,38 @@ func processAlive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// lockWrites takes the vault's writer lock, .zk/write.lock, waiting up to
+// timeout. It is an advisory flock: it keeps zk processes from editing at
+// once (an editor does not honour it), and the kernel releases it when a
+// writer dies, so a killed zk never leaves the vault locked.
+func lockWrites(root *os.Root, timeout time.Duration) (unlock func(), err error) {
+	if err := root.MkdirAll(".zk", 0o700); err != nil {
+		return nil, err
+	}
+	f, err := root.OpenFile(filepath.Join(".zk", "write.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	fd := int(f.Fd())
+	deadline := time.Now().Add(timeout)
+	for {
+		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() {
+				syscall.Flock(fd, syscall.LOCK_UN)
+				f.Close()
+			}, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, ErrLocked
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

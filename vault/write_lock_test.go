@@ -1,0 +1,40 @@
+//go:build unix
+
+package vault
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestEditNoteWaitsForAnotherWriter: while another zk holds the vault's
+// writer lock, a write waits for it, and gives up with ErrLocked after
+// LockTimeout, leaving the note alone.
+func TestEditNoteWaitsForAnotherWriter(t *testing.T) {
+	v, dir := writeVault(t, map[string]string{"n.md": "# A\n"})
+	unlock, err := lockWrites(v.Root(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = v.EditNote("n.md", replaceEdit("A", "B"), WriteOptions{LockTimeout: 50 * time.Millisecond})
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("err = %v, want ErrLocked", err)
+	}
+	if got := readString(t, dir+"/n.md"); got != "# A\n" {
+		t.Errorf("note = %q while locked", got)
+	}
+	done := make(chan error)
+	go func() {
+		_, err := v.EditNote("n.md", replaceEdit("A", "B"), WriteOptions{})
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // let it wait; the result holds either way
+	unlock()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := readString(t, dir+"/n.md"); got != "# B\n" {
+		t.Errorf("note = %q after the lock was released", got)
+	}
+}
