@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"github.com/google/renameio/v2"
 )
 
 // Errors callers match on.
@@ -213,14 +212,33 @@ func (s *store) publish(gen string) error {
 	return writeAtomic(s.path(currentName), []byte(gen+"\n"))
 }
 
-// writeAtomic replaces a small file of the index folder in one rename
-// (renameio: a temporary file beside it, synced first), so a reader sees
-// the old bytes or the new ones. The folder itself is not synced: after a
-// power cut CURRENT may name a generation already swept, which reads as
-// damage and is rebuilt from the notes.
+// writeAtomic replaces a small file of the index folder in one rename: a
+// temporary file beside it, synced, renamed over it, and the folder
+// synced, so a reader sees the old bytes or the new ones. (renameio, which
+// trust uses, exports nothing on Windows: research/reliability.md §1.1.)
 func writeAtomic(name string, data []byte) error {
-	if err := renameio.WriteFile(name, data, 0o600); err != nil {
+	dir := filepath.Dir(name)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
+	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // durability of the rename; not every system can sync a folder
+		d.Close()
 	}
 	return nil
 }
