@@ -5,7 +5,6 @@ import "github.com/spf13/cobra"
 // Commands whose issues are still open. Each moves to a file of its own
 // (newXCmd, xOptions, runX) when it is built.
 
-func newCheckCmd(*rootOptions, *streams) *cobra.Command { return stub("check", "Lint notes") }
 func newNewCmd(*rootOptions, *streams) *cobra.Command {
 	return stub("new", "Create a note from a template")
 }

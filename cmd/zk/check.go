@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/config"
+	"github.com/zk-claims/zk/vault"
+)
+
+type checkOptions struct {
+	root    *rootOptions
+	format  string
+	failOn  string
+	noCache bool
+	paths   []string
+}
+
+func newCheckCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &checkOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "check [PATH...]",
+		Short: "Lint notes against their type's template",
+		Long: `Check notes against the template of their type (required sections, their
+order, the title, one claim, typed links, falsifiers, the Last tended date)
+and every link against the vault. With PATH arguments (notes, folders or
+note names) only those notes are checked; links still resolve vault-wide.
+
+Findings go to stdout, sorted by path and line:
+  path:line:col: severity rule message
+and a one-line summary to stderr. --format json prints DESIGN.md's shape,
+sarif SARIF 2.1.0, github workflow annotations. Rules, their severities and
+how to silence one: see the README (zk check) and .zk/config.toml (zk init).
+
+EXIT STATUS
+  0  no finding at or above --fail-on
+  1  findings at or above --fail-on
+  2  a usage, config or runtime error`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.paths = args
+			return runCheck(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.format, "format", "text", "output `format`: text, json, sarif or github")
+	f.StringVar(&opts.failOn, "fail-on", "error", "exit 1 on findings of this `severity` or worse: error, warning or never")
+	f.BoolVar(&opts.noCache, "no-cache", false, "parse every note, ignoring and not writing the metadata cache")
+	return cmd
+}
+
+// checkResult is what a check found, ready for a writer.
+type checkResult struct {
+	Findings []vault.Finding
+	// Notes is how many notes were checked.
+	Notes int
+}
+
+func (r checkResult) count(sev vault.Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == sev {
+			n++
+		}
+	}
+	return n
+}
+
+func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
+	write, ok := findingWriters[opts.format]
+	if !ok {
+		return usageError{fmt.Errorf("check: unknown format %q (want text, json, sarif or github)", opts.format)}
+	}
+	var failAt vault.Severity
+	switch opts.failOn {
+	case "error":
+		failAt = vault.Error
+	case "warning":
+		failAt = vault.Warning
+	case "never":
+		failAt = vault.Off
+	default:
+		return usageError{fmt.Errorf("check: --fail-on %q: want error, warning or never", opts.failOn)}
+	}
+	v, cfg, err := openConfigured(opts.root, s)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	today, err := opts.root.now()
+	if err != nil {
+		return err
+	}
+	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	if err != nil {
+		return err
+	}
+	scan, err := v.Scan(ctx)
+	if err != nil {
+		return err
+	}
+	only, err := checkFilter(v, scan.Files, opts.paths)
+	if err != nil {
+		return err
+	}
+	copts := vault.CheckOptions{
+		Today:      today,
+		Types:      types,
+		Relations:  cfg.Relations,
+		Severity:   cfg.Severities(),
+		TendedKeys: cfg.TendedKeys,
+		Interval:   cfg.Interval(),
+		Only:       only,
+	}
+	res := checkResult{Findings: vault.Check(scan, copts)}
+	for _, n := range scan.Notes {
+		if only == nil || only(n.Path) {
+			res.Notes++
+		}
+	}
+	if err := write(s.out, res, opts.root.color(s.outTTY)); err != nil {
+		return err
+	}
+	errs, warns := res.count(vault.Error), res.count(vault.Warning)
+	fmt.Fprintf(s.err, "%s checked: %s, %s\n", quantity(res.Notes, "note"), quantity(errs, "error"), quantity(warns, "warning"))
+	if (failAt == vault.Warning && errs+warns > 0) || (failAt == vault.Error && errs > 0) {
+		return errFindings
+	}
+	return nil
+}
+
+// openConfigured opens the vault and reads its config; unknown config
+// keys are reported on stderr, and the ignore globs applied.
+func openConfigured(root *rootOptions, s *streams) (*vault.Vault, *config.Config, error) {
+	v, err := root.openVault()
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, warnings, err := config.Load(v.Dir)
+	if err != nil {
+		v.Close()
+		return nil, nil, err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(s.err, "zk: warning: %s\n", w)
+	}
+	if len(cfg.Ignore) > 0 {
+		globs := make([]string, len(cfg.Ignore))
+		for i, g := range cfg.Ignore {
+			globs[i] = strings.ToLower(g)
+		}
+		v.Ignore = func(p string) bool {
+			p = strings.ToLower(p)
+			for _, g := range globs {
+				if ok, _ := doublestar.Match(g, p); ok {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return v, cfg, nil
+}
+
+// checkFilter turns PATH arguments into a filter of vault paths: a note
+// (path or name) selects itself, a folder every note under it. No
+// arguments select every note (a nil filter).
+func checkFilter(v *vault.Vault, files []vault.File, args []string) (func(string) bool, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	notes := map[string]bool{}
+	var dirs []string
+	for _, arg := range args {
+		if dir, ok := vaultDir(v, arg); ok {
+			if dir == "" {
+				return nil, nil // the vault itself
+			}
+			dirs = append(dirs, dir+"/")
+			continue
+		}
+		p, err := findNote(v, files, arg)
+		if err != nil {
+			return nil, err
+		}
+		notes[p] = true
+	}
+	return func(p string) bool {
+		if notes[p] {
+			return true
+		}
+		for _, d := range dirs {
+			if strings.HasPrefix(p, d) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+// vaultDir reports whether arg names a folder of the vault (relative to
+// the working directory, or else to the vault root), as a vault path.
+func vaultDir(v *vault.Vault, arg string) (string, bool) {
+	for _, cand := range []string{arg, filepath.Join(v.Dir, arg)} {
+		abs, err := filepath.Abs(cand)
+		if err != nil {
+			continue
+		}
+		st, err := os.Stat(abs)
+		if err != nil || !st.IsDir() {
+			continue
+		}
+		rel, err := filepath.Rel(v.Dir, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if rel == "." {
+			return "", true
+		}
+		return filepath.ToSlash(rel), true
+	}
+	return "", false
+}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// findingWriter prints a check's result in one format; color is only
+// ever true for a terminal.
+type findingWriter func(w io.Writer, r checkResult, color bool) error
+
+var findingWriters = map[string]findingWriter{
+	"text":   writeText,
+	"json":   writeCheckJSON,
+	"sarif":  writeSARIF,
+	"github": writeGitHub,
+}
+
+// ANSI colours for the text format on a terminal.
+const (
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[33m"
+	ansiDim    = "\x1b[2m"
+	ansiReset  = "\x1b[0m"
+)
+
+// writeText prints "path:line:col: severity rule message", the form
+// editors' problem matchers and Vim's errorformat read.
+func writeText(w io.Writer, r checkResult, color bool) error {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		if !color {
+			fmt.Fprintf(&b, "%s:%d:%d: %s %s %s\n", f.Path, f.Line, f.Column, f.Severity, f.Rule, oneLine(f.Message))
+			continue
+		}
+		sev := ansiYellow
+		if f.Severity == vault.Error {
+			sev = ansiRed
+		}
+		fmt.Fprintf(&b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, f.Path, f.Line, f.Column, ansiReset,
+			sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, oneLine(f.Message))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// oneLine keeps a message (which quotes note text) on its line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// findingJSON is one finding of DESIGN.md §4's JSON shape.
+type findingJSON struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+type checkJSON struct {
+	Findings []findingJSON `json:"findings"`
+	Summary  struct {
+		Notes    int `json:"notes"`
+		Errors   int `json:"errors"`
+		Warnings int `json:"warnings"`
+	} `json:"summary"`
+}
+
+func writeCheckJSON(w io.Writer, r checkResult, _ bool) error {
+	out := checkJSON{Findings: make([]findingJSON, len(r.Findings))}
+	for i, f := range r.Findings {
+		out.Findings[i] = findingJSON{f.Path, f.Line, f.Column, f.Rule, f.Severity.String(), f.Message}
+	}
+	out.Summary.Notes, out.Summary.Errors, out.Summary.Warnings = r.Notes, r.count(vault.Error), r.count(vault.Warning)
+	return writeJSON(w, out)
+}
+
+// rulesURL is where each rule's help lives: the README's zk check section,
+// one anchor per rule.
+const rulesURL = "https://github.com/zk-claims/zk/blob/main/README.md"
+
+// ruleAnchor is the README anchor of a rule's entry ("rule-links-broken").
+func ruleAnchor(id string) string { return "rule-" + strings.ReplaceAll(id, "/", "-") }
+
+// SARIF 2.1.0, the subset code-scanning tools read
+// (https://docs.oasis-open.org/sarif/sarif/v2.1.0/).
+type (
+	sarifLog struct {
+		Schema  string     `json:"$schema"`
+		Version string     `json:"version"`
+		Runs    []sarifRun `json:"runs"`
+	}
+	sarifRun struct {
+		Tool                      sarifTool     `json:"tool"`
+		OriginalURIBaseIDs        any           `json:"originalUriBaseIds,omitempty"`
+		Results                   []sarifResult `json:"results"`
+		ColumnKind                string        `json:"columnKind"`
+		AutomationDetailsProperty any           `json:"automationDetails,omitempty"`
+	}
+	sarifTool struct {
+		Driver sarifDriver `json:"driver"`
+	}
+	sarifDriver struct {
+		Name           string      `json:"name"`
+		Version        string      `json:"version"`
+		InformationURI string      `json:"informationUri"`
+		Rules          []sarifRule `json:"rules"`
+	}
+	sarifRule struct {
+		ID                   string        `json:"id"`
+		Name                 string        `json:"name"`
+		ShortDescription     sarifText     `json:"shortDescription"`
+		FullDescription      sarifText     `json:"fullDescription"`
+		Help                 sarifText     `json:"help"`
+		HelpURI              string        `json:"helpUri"`
+		DefaultConfiguration sarifSeverity `json:"defaultConfiguration"`
+	}
+	sarifSeverity struct {
+		Level string `json:"level"`
+	}
+	sarifText struct {
+		Text string `json:"text"`
+	}
+	sarifResult struct {
+		RuleID    string          `json:"ruleId"`
+		RuleIndex int             `json:"ruleIndex"`
+		Level     string          `json:"level"`
+		Message   sarifText       `json:"message"`
+		Locations []sarifLocation `json:"locations"`
+	}
+	sarifLocation struct {
+		PhysicalLocation struct {
+			ArtifactLocation struct {
+				URI       string `json:"uri"`
+				URIBaseID string `json:"uriBaseId"`
+			} `json:"artifactLocation"`
+			Region sarifRegion `json:"region"`
+		} `json:"physicalLocation"`
+	}
+	sarifRegion struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn"`
+		EndLine     int `json:"endLine,omitempty"`
+		EndColumn   int `json:"endColumn,omitempty"`
+	}
+)
+
+func sarifLevel(s vault.Severity) string {
+	if s == vault.Error {
+		return "error"
+	}
+	return "warning"
+}
+
+// writeSARIF prints a SARIF 2.1.0 log: every rule with its help text and
+// a link to its README entry, every finding with its region. URIs are
+// relative to the vault root (the %SRCROOT% base).
+func writeSARIF(w io.Writer, r checkResult, _ bool) error {
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{Name: "zk", Version: version,
+			InformationURI: "https://github.com/zk-claims/zk"}},
+		Results:    []sarifResult{},
+		ColumnKind: "unicodeCodePoints",
+	}
+	index := map[string]int{}
+	for i, rule := range vault.Rules {
+		index[rule.ID] = i
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
+			ID:                   rule.ID,
+			Name:                 ruleName(rule.ID),
+			ShortDescription:     sarifText{rule.Summary},
+			FullDescription:      sarifText{rule.Summary + ". " + rule.Help},
+			Help:                 sarifText{rule.Help},
+			HelpURI:              rulesURL + "#" + ruleAnchor(rule.ID),
+			DefaultConfiguration: sarifSeverity{sarifLevel(rule.Default)},
+		})
+	}
+	for _, f := range r.Findings {
+		res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{f.Message}}
+		var loc sarifLocation
+		loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(f.Path)
+		loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
+		loc.PhysicalLocation.Region = sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn}
+		res.Locations = []sarifLocation{loc}
+		run.Results = append(run.Results, res)
+	}
+	return writeJSON(w, sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{run},
+	})
+}
+
+// ruleName is a rule id in SARIF's PascalCase name form: LinksBroken.
+func ruleName(id string) string {
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(id, func(r rune) bool { return r == '/' || r == '-' }) {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
+
+// sarifURI percent-encodes a vault path as a relative URI reference.
+func sarifURI(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '/' || c == '-' || c == '.' || c == '_' || c == '~' ||
+			('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
+
+// writeGitHub prints GitHub Actions workflow commands, which the runner
+// turns into annotations on the files of a pull request.
+func writeGitHub(w io.Writer, r checkResult, _ bool) error {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		props := []string{"file=" + ghProperty(f.Path), "line=" + strconv.Itoa(f.Line), "col=" + strconv.Itoa(f.Column)}
+		if f.EndLine > 0 {
+			props = append(props, "endLine="+strconv.Itoa(f.EndLine), "endColumn="+strconv.Itoa(f.EndColumn))
+		}
+		props = append(props, "title="+ghProperty(f.Rule))
+		fmt.Fprintf(&b, "::%s %s::%s\n", f.Severity, strings.Join(props, ","), ghMessage(f.Message))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ghMessage escapes a workflow command's message.
+func ghMessage(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// quantity is "1 note", "2 notes".
+func quantity(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,296 @@
+// Package config reads zk's settings from a vault's .zk/config.toml.
+//
+// zk keeps everything under one table, [claims], so that the file can also
+// be the config of zk-org/zk (the other "zk", which reads .zk/config.toml
+// too and ignores tables it does not know): neither tool reads the other's
+// keys. Inside [claims] every key is known; an unknown one is reported,
+// never silently ignored, so that a typo does not pass for a setting.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/zk-claims/zk/templates"
+	"github.com/zk-claims/zk/vault"
+)
+
+// File is where the config lives, relative to the vault root.
+const File = ".zk/config.toml"
+
+// Table is the TOML table that holds zk's settings.
+const Table = "claims"
+
+// DefaultTemplates is the vault folder searched for type templates.
+const DefaultTemplates = ".zk/templates"
+
+// DefaultType is the note type zk ships.
+const DefaultType = "permanent"
+
+// Config is the [claims] table.
+type Config struct {
+	// Ignore are doublestar globs of vault paths zk does not read.
+	Ignore []string `toml:"ignore"`
+	// TendEvery is the default interval between tendings ("90d").
+	TendEvery string `toml:"tend-every"`
+	// TendedKeys are the frontmatter properties read as Last tended.
+	TendedKeys []string `toml:"tended-keys"`
+	// Relations is the vocabulary of Links-section relations.
+	Relations []string `toml:"relations"`
+	// Templates is the vault folder holding type templates (NAME.md).
+	Templates string `toml:"templates"`
+	// Rules maps a rule id to "error", "warning" or "off".
+	Rules map[string]string `toml:"rules"`
+	// Types are the note types by name; "permanent" always exists.
+	Types map[string]*Type `toml:"types"`
+}
+
+// Type is one note type, [claims.types.NAME].
+type Type struct {
+	// Template is the template's file name in the templates folder.
+	Template string `toml:"template"`
+	// Paths are doublestar globs of the vault paths of notes of the type.
+	Paths []string `toml:"paths"`
+	// Property and Value select notes by frontmatter (type: permanent).
+	Property string `toml:"property"`
+	Value    string `toml:"value"`
+	// TendEvery overrides the default interval for notes of the type.
+	TendEvery string `toml:"tend-every"`
+	// Folder is where zk new writes notes of the type.
+	Folder string `toml:"folder"`
+}
+
+// Default is the configuration of a vault without a config file.
+func Default() *Config {
+	c := &Config{}
+	c.fill()
+	return c
+}
+
+// fill sets every setting left empty to its default.
+func (c *Config) fill() {
+	if c.TendEvery == "" {
+		c.TendEvery = vault.DefaultInterval.String()
+	}
+	if c.TendedKeys == nil {
+		c.TendedKeys = slices.Clone(vault.DefaultTendedKeys)
+	}
+	if c.Relations == nil {
+		c.Relations = slices.Clone(vault.DefaultRelations)
+	}
+	if c.Ignore == nil {
+		c.Ignore = []string{}
+	}
+	if c.Templates == "" {
+		c.Templates = DefaultTemplates
+	}
+	if c.Rules == nil {
+		c.Rules = map[string]string{}
+	}
+	if c.Types == nil {
+		c.Types = map[string]*Type{}
+	}
+	if c.Types[DefaultType] == nil {
+		c.Types[DefaultType] = &Type{}
+	}
+	for name, t := range c.Types {
+		if t.Template == "" {
+			t.Template = name + ".md"
+		}
+		if t.Property == "" {
+			t.Property = "type"
+		}
+		if t.Value == "" {
+			t.Value = name
+		}
+		if t.Paths == nil {
+			t.Paths = []string{}
+			if name == DefaultType {
+				t.Paths = slices.Clone(vault.DefaultTypePaths)
+			}
+		}
+		if t.Folder == "" && name == DefaultType {
+			t.Folder = "Permanent Notes"
+		}
+	}
+}
+
+// Load reads the config of the vault at dir. A vault without the file
+// gets Default. Unknown keys in [claims] come back as warnings; a value
+// zk cannot use is an error.
+func Load(dir string) (*Config, []string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(File)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("config: %w", err)
+	}
+	c, warnings, err := Parse(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", File, err)
+	}
+	return c, warnings, nil
+}
+
+// Parse reads a config file's text.
+func Parse(b []byte) (*Config, []string, error) {
+	var f struct {
+		Claims *Config `toml:"claims"`
+	}
+	md, err := toml.Decode(string(b), &f)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	for _, k := range md.Undecoded() {
+		if len(k) > 0 && k[0] == Table {
+			warnings = append(warnings, fmt.Sprintf("%s: unknown key %s", File, k))
+		}
+	}
+	c := f.Claims
+	if c == nil {
+		c = &Config{}
+	}
+	for id := range c.Rules {
+		if _, ok := vault.RuleByID(id); !ok {
+			warnings = append(warnings, fmt.Sprintf("%s: unknown rule %q in [%s.rules]", File, id, Table))
+		}
+	}
+	slices.Sort(warnings)
+	c.fill()
+	if err := c.validate(); err != nil {
+		return nil, warnings, err
+	}
+	return c, warnings, nil
+}
+
+// validate checks every value that Parse cannot check by type.
+func (c *Config) validate() error {
+	var errs []error
+	if _, err := vault.ParseInterval(c.TendEvery); err != nil {
+		errs = append(errs, fmt.Errorf("%s.tend-every: %w", Table, err))
+	}
+	for id, s := range c.Rules {
+		if _, err := vault.ParseSeverity(s); err != nil {
+			errs = append(errs, fmt.Errorf("%s.rules.%q: %w", Table, id, err))
+		}
+	}
+	for _, g := range c.Ignore {
+		if err := vault.ValidGlob(g); err != nil {
+			errs = append(errs, fmt.Errorf("%s.ignore: %w", Table, err))
+		}
+	}
+	for _, name := range c.TypeNames() {
+		t := c.Types[name]
+		for _, g := range t.Paths {
+			if err := vault.ValidGlob(g); err != nil {
+				errs = append(errs, fmt.Errorf("%s.types.%s.paths: %w", Table, name, err))
+			}
+		}
+		if t.TendEvery != "" {
+			if _, err := vault.ParseInterval(t.TendEvery); err != nil {
+				errs = append(errs, fmt.Errorf("%s.types.%s.tend-every: %w", Table, name, err))
+			}
+		}
+		if strings.ContainsAny(t.Template, `/\`) {
+			errs = append(errs, fmt.Errorf("%s.types.%s.template: %q must be a file name in %s", Table, name, t.Template, c.Templates))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// TypeNames are the configured types: "permanent" first, then the others
+// by name, which is also the order a note's type is decided in.
+func (c *Config) TypeNames() []string {
+	names := make([]string, 0, len(c.Types))
+	for name := range c.Types {
+		if name != DefaultType {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return append([]string{DefaultType}, names...)
+}
+
+// Severities are the rule severities the config sets.
+func (c *Config) Severities() map[string]vault.Severity {
+	out := make(map[string]vault.Severity, len(c.Rules))
+	for id, s := range c.Rules {
+		sev, _ := vault.ParseSeverity(s) // validated by Parse
+		out[id] = sev
+	}
+	return out
+}
+
+// Interval is the default tending interval.
+func (c *Config) Interval() vault.Interval {
+	iv, err := vault.ParseInterval(c.TendEvery)
+	if err != nil {
+		return vault.DefaultInterval
+	}
+	return iv
+}
+
+// ReadFunc reads a vault file by its vault path; vault.Vault.ReadFile
+// with a size cap is one.
+type ReadFunc func(path string) ([]byte, error)
+
+// Template returns the template of a type: the vault's own file in the
+// templates folder if there is one, else the one zk ships. from is the
+// vault path it came from, or "" for the embedded one.
+func (c *Config) Template(name string, read ReadFunc) (tmpl []byte, from string, err error) {
+	t, ok := c.Types[name]
+	if !ok {
+		return nil, "", fmt.Errorf("%w: %q (known: %s)", ErrUnknownType, name, strings.Join(c.TypeNames(), ", "))
+	}
+	p := path.Join(filepath.ToSlash(c.Templates), t.Template)
+	b, err := read(p)
+	switch {
+	case err == nil:
+		return b, p, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, "", fmt.Errorf("template of type %s: %w", name, err)
+	}
+	if b, ok := templates.Default(name); ok {
+		return b, "", nil
+	}
+	return nil, "", fmt.Errorf("template of type %s: no %s, and zk ships none", name, p)
+}
+
+// ErrUnknownType is returned for a type the config does not define.
+var ErrUnknownType = errors.New("unknown note type")
+
+// NoteTypes builds the vault's note types, each with the schema its
+// template gives.
+func (c *Config) NoteTypes(read ReadFunc) ([]*vault.NoteType, error) {
+	var out []*vault.NoteType
+	for _, name := range c.TypeNames() {
+		t := c.Types[name]
+		tmpl, from, err := c.Template(name, read)
+		if err != nil {
+			return nil, err
+		}
+		s, err := vault.ParseSchema(tmpl)
+		if err != nil {
+			if from == "" {
+				from = "the embedded template"
+			}
+			return nil, fmt.Errorf("type %s: %s: %w", name, from, err)
+		}
+		nt := &vault.NoteType{Name: name, Schema: s, Paths: t.Paths, Property: t.Property, Value: t.Value}
+		if t.TendEvery != "" {
+			nt.Interval, _ = vault.ParseInterval(t.TendEvery) // validated by Parse
+		}
+		out = append(out, nt)
+	}
+	return out, nil
+}

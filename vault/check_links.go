@@ -1,0 +1,220 @@
+package vault
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// links checks every link and embed: the file exists, and a #heading or
+// #^block it names exists in the target.
+func (nc *noteCheck) links() {
+	n, r := nc.n, nc.c.scan.Resolver
+	for _, l := range n.AllLinks() {
+		target := n.Path
+		if l.Path != "" {
+			var ok bool
+			if target, ok = r.Resolve(l.Path, n.Path); !ok {
+				nc.at(RuleBrokenLink, l.Span.Start.Offset, l.Span.End.Offset, "%s", nc.c.brokenMessage(l.Path, l.Original))
+				continue
+			}
+		}
+		if l.Subpath == "" {
+			continue
+		}
+		t := nc.c.scan.Note(target)
+		if t == nil {
+			continue // not a note: a PDF's #page=3 is a viewer parameter
+		}
+		if l.IsBlockRef() {
+			if !hasBlock(t, l.Subpath[2:]) {
+				nc.at(RuleBrokenBlock, l.Span.Start.Offset, l.Span.End.Offset, "no block %q in %q", l.Subpath[1:], t.Name)
+			}
+			continue
+		}
+		if !hasHeadingPath(t, l.Subpath) {
+			msg := fmt.Sprintf("no heading %q in %q", l.Subpath, t.Name)
+			if best, ok := closestHeading(t, l.Subpath); ok {
+				msg += fmt.Sprintf("; the closest is %q", "#"+best)
+			}
+			nc.at(RuleBrokenHeading, l.Span.Start.Offset, l.Span.End.Offset, "%s", msg)
+		}
+	}
+	for _, l := range n.FrontmatterLinks {
+		if l.Path == "" {
+			continue
+		}
+		if _, ok := r.Resolve(l.Path, n.Path); !ok {
+			nc.atLine(RuleBrokenLink, nc.frontmatterKeyLine(l.Key), "%s (frontmatter %s)", nc.c.brokenMessage(l.Path, l.Original), l.Key)
+		}
+	}
+}
+
+// brokenMessage says a link names nothing, and when the name is an alias
+// of a note, how to link to that note instead.
+func (c *checker) brokenMessage(linkpath, original string) string {
+	msg := fmt.Sprintf("%s: no note or file %q in the vault", original, linkpath)
+	if owners := c.aliases[fold(linkpath)]; len(owners) > 0 {
+		alias := linkpath
+		msg += fmt.Sprintf("; it is an alias of %q, and aliases do not resolve links: write [[%s|%s]]", owners[0].Name, owners[0].Name, alias)
+	}
+	return msg
+}
+
+// frontmatterKeyLine is the 0-based line of a top-level frontmatter key
+// ("cast" for "cast.0"), or the frontmatter's first line.
+func (nc *noteCheck) frontmatterKeyLine(key string) int {
+	fm := nc.n.Frontmatter
+	if fm == nil {
+		return 0
+	}
+	top, _, _ := strings.Cut(key, ".")
+	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(top) + `[ \t]*:`)
+	start := fm.Span.Start.Offset
+	if loc := re.FindIndex(nc.n.Src[start:fm.Span.End.Offset]); loc != nil {
+		return nc.lines.pos(start + loc[0]).Line
+	}
+	return fm.Span.Start.Line
+}
+
+// noteAliases are the note's frontmatter aliases (a list, or a scalar as
+// some vaults write it).
+func noteAliases(n *Note) []string {
+	if n.Frontmatter == nil || n.Frontmatter.Values == nil {
+		return nil
+	}
+	var out []string
+	for _, key := range []string{"aliases", "alias"} {
+		switch v := n.Frontmatter.Values[key].(type) {
+		case string:
+			out = append(out, strings.TrimSpace(v))
+		case []any:
+			for _, a := range v {
+				if s, ok := a.(string); ok && strings.TrimSpace(s) != "" {
+					out = append(out, strings.TrimSpace(s))
+				}
+			}
+		}
+	}
+	return out
+}
+
+func hasBlock(n *Note, id string) bool {
+	for _, b := range n.BlockIDs {
+		if strings.EqualFold(b.ID, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHeadingPath reports whether "#H1#H2" names headings of n: each part
+// matches, normalised and ignoring case, a heading after the previous
+// part's match (research/obsidian-spec.md §E3–E5).
+func hasHeadingPath(n *Note, subpath string) bool {
+	from := 0
+	for _, part := range strings.Split(strings.TrimPrefix(subpath, "#"), "#") {
+		want := normHeading(part)
+		if want == "" {
+			continue
+		}
+		i := from
+		for ; i < len(n.Headings); i++ {
+			if normHeading(n.Headings[i].Text) == want {
+				break
+			}
+		}
+		if i == len(n.Headings) {
+			return false
+		}
+		from = i + 1
+	}
+	return true
+}
+
+// headingPunct is what Obsidian's heading matching ignores.
+const headingPunct = "!\"#$%&()*+,.:;<=>?@^`{|}~[]\\/"
+
+// normHeading is a heading as link matching compares it: wikilink
+// brackets and punctuation become spaces, runs of spaces one, lower case.
+func normHeading(s string) string {
+	s = strings.NewReplacer("[[", " ", "]]", " ").Replace(s)
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(headingPunct, r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// closestHeading is the heading of n nearest, by edit distance on the
+// normalised text, to the last part of subpath.
+func closestHeading(n *Note, subpath string) (string, bool) {
+	parts := strings.Split(subpath, "#")
+	want := normHeading(parts[len(parts)-1])
+	best, bestD := "", -1
+	for _, h := range n.Headings {
+		if d := editDistance(want, normHeading(h.Text)); bestD < 0 || d < bestD {
+			best, bestD = strings.TrimSpace(h.Text), d
+		}
+	}
+	return best, bestD >= 0
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// linkEntries checks the Links section's entries: each typed, each
+// relation in the vocabulary.
+func (nc *noteCheck) linkEntries() {
+	for _, e := range LinkEntries(nc.n) {
+		sp := e.Link.Span
+		switch {
+		case e.Relation == "":
+			nc.at(RuleUntypedLink, sp.Start.Offset, sp.End.Offset,
+				"entry %s has no relation; write \"%s — relation: why\"", e.Link.Original, e.Link.Original)
+		case e.Justification == "":
+			nc.at(RuleUntypedLink, sp.Start.Offset, sp.End.Offset,
+				"entry %s names %q but gives no justification after the colon", e.Link.Original, e.Relation)
+		}
+		if e.Relation != "" && !nc.c.relations[e.Relation] {
+			msg := fmt.Sprintf("%q is not a known relation", e.Relation)
+			if near, ok := nc.c.closestRelation(e.Relation); ok {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			msg += " (known: " + strings.Join(nc.c.vocab, ", ") + ")"
+			nc.at(RuleUnknownRelation, sp.Start.Offset, sp.End.Offset, "%s", msg)
+		}
+	}
+}
+
+// closestRelation is the vocabulary word within two edits of rel.
+func (c *checker) closestRelation(rel string) (string, bool) {
+	best, bestD := "", 3
+	for _, v := range c.vocab {
+		if d := editDistance(rel, strings.ToLower(v)); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	return best, best != ""
+}

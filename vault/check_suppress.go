@@ -1,0 +1,107 @@
+package vault
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// IgnoreKey is the frontmatter property that silences rules for a whole
+// note: "zk-ignore: [links/untyped]".
+const IgnoreKey = "zk-ignore"
+
+// ignoreRe matches an inline suppression, as an HTML comment or an
+// Obsidian comment: <!-- zk-ignore RULE... --> or %% zk-ignore RULE... %%.
+var ignoreRe = regexp.MustCompile(`<!--[ \t]*zk-ignore\b([^>\n]*?)-->|%%[ \t]*zk-ignore\b([^%\n]*?)%%`)
+
+// ignore is one suppression: the rules it names (none means every rule)
+// over the 0-based lines [from, to].
+type ignore struct {
+	rules    []string
+	from, to int
+}
+
+func (ig ignore) covers(f Finding) bool {
+	line := f.Line - 1
+	return line >= ig.from && line <= ig.to && ruleListed(ig.rules, f.Rule)
+}
+
+// ruleListed reports whether rule is named by a suppression's list: by
+// id, by its group ("links" or "links/*"), or by "all"; an empty list
+// names every rule.
+func ruleListed(rules []string, rule string) bool {
+	if len(rules) == 0 {
+		return true
+	}
+	group, _, _ := strings.Cut(rule, "/")
+	return slices.ContainsFunc(rules, func(r string) bool {
+		return r == rule || r == "all" || r == "*" || r == group || r == group+"/*"
+	})
+}
+
+// suppress drops the findings a note silences: frontmatter zk-ignore for
+// the whole note, and a zk-ignore comment for the line or block after it
+// (or, written after text on a line, for that line).
+func suppress(n *Note, lines *lineIndex, fs []Finding) []Finding {
+	if len(fs) == 0 {
+		return fs
+	}
+	var whole []string
+	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
+		switch v := fm.Values[IgnoreKey].(type) {
+		case string:
+			whole = splitRules(v)
+			if len(whole) == 0 {
+				whole = []string{"all"}
+			}
+		case []any:
+			for _, r := range v {
+				if s, ok := r.(string); ok {
+					whole = append(whole, splitRules(s)...)
+				}
+			}
+		}
+	}
+	var igs []ignore
+	for _, m := range ignoreRe.FindAllSubmatchIndex(n.Src, -1) {
+		list := m[2:4]
+		if list[0] < 0 {
+			list = m[4:6]
+		}
+		ig := ignore{rules: splitRules(string(n.Src[list[0]:list[1]]))}
+		start, end := m[0], m[1]
+		ig.from = lines.line(start)
+		if len(strings.TrimSpace(string(n.Src[lines.lineStart(start):start]))) > 0 {
+			ig.to = ig.from // a trailing comment: this line only
+		} else {
+			ig.from, ig.to = nextBlockLines(n, lines, end)
+		}
+		igs = append(igs, ig)
+	}
+	if len(whole) == 0 && len(igs) == 0 {
+		return fs
+	}
+	return slices.DeleteFunc(fs, func(f Finding) bool {
+		if len(whole) > 0 && ruleListed(whole, f.Rule) {
+			return true
+		}
+		return slices.ContainsFunc(igs, func(ig ignore) bool { return ig.covers(f) })
+	})
+}
+
+// nextBlockLines are the 0-based lines of the first block that starts
+// after offset off, or of the next line when no block does.
+func nextBlockLines(n *Note, lines *lineIndex, off int) (int, int) {
+	next := lines.line(off) + 1
+	for _, b := range n.Blocks {
+		if b.Span.Start.Offset >= off && b.Kind != "comment" {
+			last := lines.line(max(b.Span.Start.Offset, b.Span.End.Offset-1))
+			return min(next, b.Span.Start.Line), last
+		}
+	}
+	return next, next
+}
+
+func splitRules(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+}

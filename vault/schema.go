@@ -1,0 +1,172 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Schema is what a note type requires, read from its template
+// (DESIGN.md §3): the headings it writes are the required sections, in
+// that order, and the section holding its "Last tended:" line is where the
+// maintenance date belongs.
+type Schema struct {
+	// Title is set when the template opens with "# {{title}}": a note of
+	// the type needs an H1 equal to its file name.
+	Title bool
+	// Sections are the template's headings other than the title, in order.
+	Sections []SchemaSection
+	// TendedIn is the title of the section holding the template's Last
+	// tended line, or "" when the template has none.
+	TendedIn string
+}
+
+// SchemaSection is one required section.
+type SchemaSection struct {
+	Title string
+	Level int
+}
+
+// String is the section as a note writes it: "## Claim".
+func (s SchemaSection) String() string { return strings.Repeat("#", s.Level) + " " + s.Title }
+
+// ErrEmptyTemplate is returned for a template without a single section.
+var ErrEmptyTemplate = errors.New("template has no sections")
+
+// ParseSchema reads the schema of a note type from its template.
+func ParseSchema(tmpl []byte) (*Schema, error) {
+	n := NewParser().Parse("template.md", tmpl)
+	s := &Schema{}
+	for i, h := range n.Headings {
+		if i == 0 && h.Level == 1 && strings.Contains(h.Text, "{{") {
+			s.Title = true
+			continue
+		}
+		s.Sections = append(s.Sections, SchemaSection{Title: strings.TrimSpace(h.Text), Level: h.Level})
+	}
+	if len(s.Sections) == 0 {
+		return nil, ErrEmptyTemplate
+	}
+	lines := newLineIndex(n.Src)
+	for _, sec := range n.Sections {
+		for off := sec.Body; off < sec.End; {
+			end := min(lines.lineEnd(off), sec.End)
+			if tendedLineRe.Match(n.Src[off:end]) {
+				s.TendedIn = sec.Title
+				break
+			}
+			off = end + 1
+		}
+		if s.TendedIn != "" {
+			break
+		}
+	}
+	return s, nil
+}
+
+// NoteType is a kind of note: a schema and the rule saying which notes
+// are of the type.
+type NoteType struct {
+	Name   string
+	Schema *Schema
+	// Paths are doublestar globs ("**/Permanent Notes/**") matched against
+	// a note's vault path, ignoring case.
+	Paths []string
+	// Property and Value select notes by frontmatter ("type: permanent"),
+	// ignoring case; an empty Property selects none.
+	Property, Value string
+	// Interval is how often a note of the type wants tending; the zero
+	// Interval means the checker's default.
+	Interval Interval
+}
+
+// DefaultTypePaths are the globs of the default type: any folder named
+// Permanent Notes.
+var DefaultTypePaths = []string{"**/Permanent Notes/**"}
+
+// Matches reports whether n is a note of type t.
+func (t *NoteType) Matches(n *Note) bool {
+	p := strings.ToLower(n.Path)
+	for _, g := range t.Paths {
+		if ok, _ := doublestar.Match(strings.ToLower(g), p); ok {
+			return true
+		}
+	}
+	if t.Property == "" || n.Frontmatter == nil || n.Frontmatter.Values == nil {
+		return false
+	}
+	switch v := n.Frontmatter.Values[t.Property].(type) {
+	case string:
+		return strings.EqualFold(strings.TrimSpace(v), t.Value)
+	case []any: // "type: [permanent, literature]"
+		for _, e := range v {
+			if s, ok := e.(string); ok && strings.EqualFold(strings.TrimSpace(s), t.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ValidGlob reports whether a type's path glob is well formed.
+func ValidGlob(g string) error {
+	if !doublestar.ValidatePattern(g) {
+		return fmt.Errorf("%q is not a valid glob", g)
+	}
+	return nil
+}
+
+// unsafeNameChars are the characters Obsidian refuses in a file name
+// (it warns about * " \ / < > : | ?) and those it cannot link through
+// (# ^ [ ] |), which Windows, macOS and Linux forbid or misread too.
+const unsafeNameChars = `*"\/<>:|?#^[]`
+
+// FileName turns a note title into a file name without extension that
+// every OS and Obsidian accept: unsafe characters become spaces, control
+// characters go, runs of spaces collapse, leading dots (hidden files) and
+// trailing dots and spaces (Windows) are trimmed, and the name is cut to
+// 200 bytes at a rune boundary. It returns "" when nothing is left.
+func FileName(title string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range title {
+		switch {
+		case r == utf8.RuneError || unicode.IsControl(r):
+			continue
+		case strings.ContainsRune(unsafeNameChars, r) || unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	name := strings.TrimLeft(b.String(), ".")
+	name = strings.TrimRight(name, ". ")
+	for len(name) > 200 {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = strings.TrimRight(name[:len(name)-size], ". ")
+	}
+	if reservedName(name) {
+		name += " note"
+	}
+	return name
+}
+
+// reservedName reports Windows' reserved device names (CON, NUL, COM1...),
+// which no file may be called whatever its extension.
+func reservedName(name string) bool {
+	base := strings.ToUpper(strings.TrimSuffix(name, path.Ext(name)))
+	switch base {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	}
+	return len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) && base[3] >= '1' && base[3] <= '9'
+}
