@@ -160,7 +160,7 @@ type noteCheck struct {
 func (c *checker) note(n *Note) []Finding {
 	nc := &noteCheck{c: c, n: n, lines: newLineIndex(n.Src)}
 	if fm := n.Frontmatter; fm != nil && fm.Err != nil {
-		nc.atLine(RuleFrontmatter, max(fm.ErrLine, 0), "frontmatter: %v", fm.Err)
+		nc.atLine(RuleFrontmatter, max(fm.ErrLine, 0), "%v", fm.Err)
 	}
 	typ := c.typeOf(n)
 	flat := false

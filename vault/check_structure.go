@@ -133,7 +133,7 @@ func (nc *noteCheck) structure(t *NoteType) {
 // hasContent reports whether a section holds anything but comments.
 func (nc *noteCheck) hasContent(sec Section) bool {
 	for _, b := range nc.n.Blocks {
-		if b.Span.Start.Offset >= sec.Body && b.Span.Start.Offset < sec.End && b.Kind != "comment" {
+		if b.Span.Start.Offset >= sec.Body && b.Span.Start.Offset < sec.End && !isComment(nc.n, b) {
 			return true
 		}
 	}
@@ -195,4 +195,17 @@ func (nc *noteCheck) falsifiers() {
 		}
 		return
 	}
+}
+
+// isComment reports whether a block is only a comment: %% ... %% or an
+// HTML block that is one <!-- ... --> comment.
+func isComment(n *Note, b Block) bool {
+	switch b.Kind {
+	case "comment":
+		return true
+	case "html":
+		t := bytes.TrimSpace(n.Src[b.Span.Start.Offset:b.Span.End.Offset])
+		return bytes.HasPrefix(t, []byte("<!--")) && bytes.HasSuffix(t, []byte("-->")) && bytes.Count(t, []byte("-->")) == 1
+	}
+	return false
 }

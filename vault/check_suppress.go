@@ -94,7 +94,7 @@ func suppress(n *Note, lines *lineIndex, fs []Finding) []Finding {
 func nextBlockLines(n *Note, lines *lineIndex, off int) (int, int) {
 	next := lines.line(off) + 1
 	for _, b := range n.Blocks {
-		if b.Span.Start.Offset >= off && b.Kind != "comment" {
+		if b.Span.Start.Offset >= off && !isComment(n, b) {
 			last := lines.line(max(b.Span.Start.Offset, b.Span.End.Offset-1))
 			return min(next, b.Span.Start.Line), last
 		}

@@ -52,19 +52,18 @@ func ParseSchema(tmpl []byte) (*Schema, error) {
 	if len(s.Sections) == 0 {
 		return nil, ErrEmptyTemplate
 	}
+	// The Last tended line belongs to the innermost section holding it.
 	lines := newLineIndex(n.Src)
-	for _, sec := range n.Sections {
-		for off := sec.Body; off < sec.End; {
-			end := min(lines.lineEnd(off), sec.End)
-			if tendedLineRe.Match(n.Src[off:end]) {
+	for off := 0; off < len(n.Src); off = lines.lineEnd(off) + 1 {
+		if !tendedLineRe.Match(n.Src[off:lines.lineEnd(off)]) {
+			continue
+		}
+		for _, sec := range n.Sections {
+			if sec.Start <= off && off < sec.End && !(s.Title && sec.Heading == 0) {
 				s.TendedIn = sec.Title
-				break
 			}
-			off = end + 1
 		}
-		if s.TendedIn != "" {
-			break
-		}
+		break
 	}
 	return s, nil
 }
