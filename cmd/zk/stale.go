@@ -153,12 +153,12 @@ func writeStaleJSON(s *streams, today time.Time, r vault.StaleReport) error {
 // writeStaleText prints the table on stdout and, on stderr, what kept a
 // note out of it, so that the table stays clean for a pipe.
 func writeStaleText(s *streams, r vault.StaleReport) error {
-	tw := tabwriter.NewWriter(s.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(s.out, 0, 0, 0, ' ', tabwriter.AlignRight)
 	if s.outTTY {
-		fmt.Fprintf(tw, "OVERDUE\tLAST TENDED\tBACKLINKS\t  NOTE\n")
+		fmt.Fprintf(tw, "OVERDUE\t  LAST TENDED\t  BACKLINKS\t  NOTE\n")
 	}
 	for _, d := range r.Notes {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t  %s\n", d.DaysOverdue, d.Tended.Date.Format(time.DateOnly), d.Backlinks, d.Path)
+		fmt.Fprintf(tw, "%d\t  %s\t  %d\t  %s\n", d.DaysOverdue, d.Tended.Date.Format(time.DateOnly), d.Backlinks, d.Path)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
