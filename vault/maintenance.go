@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -142,8 +143,7 @@ func lastThematicBreak(b []byte) int {
 func frontmatterValueSpan(src []byte, fm *Frontmatter, key string) (int, int, bool) {
 	start := fm.Span.Start.Offset
 	raw := src[start:fm.Span.End.Offset]
-	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(key) + `[ \t]*:[ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^"'\r\n#]*?))[ \t]*(?:[ \t]#[^\r\n]*)?\r?$`)
-	m := re.FindSubmatchIndex(raw)
+	m := valueRe(key).FindSubmatchIndex(raw)
 	if m == nil {
 		return 0, 0, false
 	}
@@ -153,6 +153,21 @@ func frontmatterValueSpan(src []byte, fm *Frontmatter, key string) (int, int, bo
 		}
 	}
 	return 0, 0, false
+}
+
+// valueRes caches, per property name, the expression that finds its
+// value: a scan asks for the same few keys in every note.
+var valueRes sync.Map // string → *regexp.Regexp
+
+// valueRe matches a top-level "key: value" line, the value double-quoted,
+// single-quoted or plain, before an optional comment.
+func valueRe(key string) *regexp.Regexp {
+	if re, ok := valueRes.Load(key); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(key) + `[ \t]*:[ \t]*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|([^"'\r\n#]*?))[ \t]*(?:[ \t]#[^\r\n]*)?\r?$`)
+	valueRes.Store(key, re)
+	return re
 }
 
 // dateRe is the shape of a date: the rest is the calendar's business.
