@@ -34,6 +34,9 @@ var (
 	// ErrNotText: the note is binary, UTF-16 or mostly invalid UTF-8 (see
 	// NotText); zk reads such a file as skipped and never writes it.
 	ErrNotText = errors.New("not a UTF-8 text note; not writing it")
+	// ErrHardLinked: the note has other hard links, and the edit is one a
+	// rename would do, which would leave the other names with the old text.
+	ErrHardLinked = errors.New("the note has other hard links; zk would split them, so it does not write it")
 	// ErrLocked: another zk process held the vault's writer lock for longer
 	// than WriteOptions.LockTimeout.
 	ErrLocked = errors.New("another zk process is writing to this vault")
@@ -158,7 +161,10 @@ func (s Splice) inPlace() bool {
 //
 // The previous version is kept under .zk/backups/ (at most opts.Backups per
 // note), the file mode is kept, and a symlinked note is written through to
-// its target when that is inside the vault. Every access goes through the
+// its target when that is inside the vault. A note with other hard links
+// is only ever edited in place (ErrHardLinked otherwise), a note that is
+// not text or is over the vault's size cap never. zk writers take turns
+// (ErrLocked after opts.LockTimeout). Every access goes through the
 // vault's os.Root.
 func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error), opts WriteOptions) (WriteResult, error) {
 	if opts.Now == nil {
@@ -214,19 +220,21 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 			res.Unchanged = true
 			return res, nil
 		}
-		if opts.Backups > 0 && (res.Backup == "" || !bytes.Equal(backedUp, cur)) {
+		sp := SpliceOf(cur, out)
+		res.InPlace = sp.inPlace()
+		if !res.InPlace && hardLinked(info) {
+			return res, fmt.Errorf("write %s: %w", notePath, ErrHardLinked)
+		}
+		if opts.Backups > 0 && !bytes.Equal(backedUp, cur) {
 			// The version this write replaces: on a retry, the newer one.
 			if res.Backup, err = w.backup(target, cur, info.Mode().Perm()); err != nil {
 				return res, fmt.Errorf("write %s: keep the previous version: %w", notePath, err)
 			}
 			backedUp = cur
 		}
-		sp := SpliceOf(cur, out)
-		if sp.inPlace() {
-			res.InPlace = true
+		if res.InPlace {
 			err = w.overwrite(cur, out, sp, info)
 		} else {
-			res.InPlace = false
 			err = w.replace(cur, out, info)
 		}
 		if errors.Is(err, errRetry) {

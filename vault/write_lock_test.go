@@ -4,6 +4,8 @@ package vault
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -36,5 +38,25 @@ func TestEditNoteWaitsForAnotherWriter(t *testing.T) {
 	}
 	if got := readString(t, dir+"/n.md"); got != "# B\n" {
 		t.Errorf("note = %q after the lock was released", got)
+	}
+}
+
+// TestEditNoteHardLinks: a date is overwritten in place, which every name
+// of the file sees; an edit that needs a rename is refused, since it would
+// leave the other names with the old text.
+func TestEditNoteHardLinks(t *testing.T) {
+	v, dir := writeVault(t, map[string]string{"n.md": "# A\n- Last tended: 2026-01-01\n"})
+	if err := os.Link(filepath.Join(dir, "n.md"), filepath.Join(dir, "other.md")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	if _, err := v.EditNote("n.md", replaceEdit("2026-01-01", "2026-12-02"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := readString(t, filepath.Join(dir, "other.md")); got != "# A\n- Last tended: 2026-12-02\n" {
+		t.Errorf("the other name holds %q", got)
+	}
+	_, err := v.EditNote("n.md", replaceEdit("# A\n", "# A\nmore\n"), WriteOptions{Quiet: -1})
+	if !errors.Is(err, ErrHardLinked) {
+		t.Errorf("err = %v, want ErrHardLinked", err)
 	}
 }

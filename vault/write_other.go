@@ -3,6 +3,7 @@
 package vault
 
 import (
+	"io/fs"
 	"os"
 	"time"
 )
@@ -14,3 +15,6 @@ func processAlive(int) bool { return true }
 // lockWrites has no advisory lock to take here: zk writers are kept apart
 // only by the re-read before each write.
 func lockWrites(*os.Root, time.Duration) (func(), error) { return func() {}, nil }
+
+// hardLinked cannot tell here.
+func hardLinked(fs.FileInfo) bool { return false }

@@ -4,6 +4,7 @@ package vault
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -52,4 +53,11 @@ func lockWrites(root *os.Root, timeout time.Duration) (unlock func(), err error)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// hardLinked reports whether the file has other names: replacing it by a
+// rename would leave them holding the old text.
+func hardLinked(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink > 1
 }
