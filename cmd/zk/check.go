@@ -108,6 +108,7 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	only = skipTemplates(only, cfg.Templates)
 	copts := vault.CheckOptions{
 		Today:      today,
 		Types:      types,
@@ -201,6 +202,19 @@ func checkFilter(v *vault.Vault, files []vault.File, args []string) (func(string
 		}
 		return false
 	}, nil
+}
+
+// skipTemplates leaves the templates folder out of a check: a template is
+// not a note of its type ({{title}} is no title), though links to it
+// still resolve.
+func skipTemplates(only func(string) bool, dir string) func(string) bool {
+	prefix := strings.Trim(filepath.ToSlash(dir), "/") + "/"
+	return func(p string) bool {
+		if len(p) >= len(prefix) && strings.EqualFold(p[:len(prefix)], prefix) {
+			return false
+		}
+		return only == nil || only(p)
+	}
 }
 
 // vaultDir reports whether arg names a folder of the vault (relative to

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/config"
+	"github.com/zk-claims/zk/templates"
+	"github.com/zk-claims/zk/vault"
+)
+
+type newOptions struct {
+	root  *rootOptions
+	typ   string
+	title string
+	now   func() time.Time
+}
+
+func newNewCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &newOptions{root: root, now: time.Now}
+	cmd := &cobra.Command{
+		Use:   "new TITLE",
+		Short: "Create a note from its type's template",
+		Long: `Create a note titled TITLE from the template of its type (--type, default
+permanent), in the folder the config names for the type, and print its path.
+
+The template's {{title}}, {{date}}, {{time}} and {{date:FORMAT}} are
+filled in as Obsidian's Templates plugin does. The file name is the title
+without the characters Obsidian or an OS refuses (* " \ / < > : | ? # ^ [ ]).
+zk new never overwrites a note.
+
+EXIT STATUS
+  0  created; the path is on stdout
+  2  the note exists, the title leaves no file name, or the type is unknown`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.title = args[0]
+			return runNew(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.typ, "type", config.DefaultType, "the note `type`, as named in .zk/config.toml")
+	return cmd
+}
+
+func runNew(ctx context.Context, opts *newOptions, s *streams) error {
+	v, cfg, err := openConfigured(opts.root, s)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	tmpl, _, err := cfg.Template(opts.typ, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	if err != nil {
+		return usageError{err}
+	}
+	name := vault.FileName(opts.title)
+	if name == "" {
+		return usageError{fmt.Errorf("new: %q leaves no file name once the characters a file name cannot hold are gone", opts.title)}
+	}
+	p := path.Join(filepath.ToSlash(cfg.Types[opts.typ].Folder), name+".md")
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return err
+	}
+	if got, ok := resolverOf(files).Has(p); ok {
+		return fmt.Errorf("new: %s: %w", got, vault.ErrExists)
+	}
+	now, err := opts.createdAt()
+	if err != nil {
+		return err
+	}
+	if err := v.CreateFile(p, templates.Render(tmpl, opts.title, now)); err != nil {
+		return fmt.Errorf("new: %w", err)
+	}
+	fmt.Fprintln(s.out, filepath.Join(v.Dir, filepath.FromSlash(p)))
+	return nil
+}
+
+// createdAt is the note's creation time: the clock, or midnight of the
+// day --today or $ZK_TODAY gives, so that tests and reproducible runs
+// render the same note.
+func (o *newOptions) createdAt() (time.Time, error) {
+	if o.root.today != "" || o.root.getenv("ZK_TODAY") != "" {
+		return o.root.now()
+	}
+	return o.now(), nil
+}

@@ -1,0 +1,108 @@
+package config
+
+import (
+	"io/fs"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// TestCommentedIsDefault uncomments every setting zk init writes and
+// reads the result: it must be exactly the default configuration.
+func TestCommentedIsDefault(t *testing.T) {
+	text := regexp.MustCompile(`(?m)^# ("?[a-z][a-z/-]*"? = .*)$`).ReplaceAllString(string(Commented()), "$1")
+	got, warnings, err := Parse([]byte(text))
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("Parse: %v %v\n%s", err, warnings, text)
+	}
+	want := Default()
+	if len(got.Rules) != len(vault.Rules) {
+		t.Errorf("uncommented rules = %d, want every rule (%d)", len(got.Rules), len(vault.Rules))
+	}
+	for id, sev := range got.Severities() {
+		if r, _ := vault.RuleByID(id); r.Default != sev {
+			t.Errorf("rule %s = %v, want its default %v", id, sev, r.Default)
+		}
+	}
+	got.Rules, want.Rules = nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("uncommented config = %+v\nwant the default %+v", got, want)
+	}
+	// Commented, it sets nothing at all.
+	blank, _, err := Parse(Commented())
+	if err != nil || !reflect.DeepEqual(blank, Default()) {
+		t.Errorf("commented config = %+v, %v; want the default", blank, err)
+	}
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name, toml string
+		warnings   []string
+		err        string
+	}{
+		{name: "empty"},
+		{name: "zk-org/zk's own tables are not ours", toml: "[notebook]\ndir = \"x\"\n[note]\nfilename = \"{{id}}\"\n[claims]\ntend-every = \"30d\"\n"},
+		{name: "unknown key", toml: "[claims]\ntend-evry = \"30d\"\n", warnings: []string{".zk/config.toml: unknown key claims.tend-evry"}},
+		{name: "unknown nested key", toml: "[claims.types.permanent]\nfolders = [\"x\"]\n", warnings: []string{".zk/config.toml: unknown key claims.types.permanent.folders"}},
+		{name: "unknown rule", toml: "[claims.rules]\n\"links/brokn\" = \"off\"\n", warnings: []string{`.zk/config.toml: unknown rule "links/brokn" in [claims.rules]`}},
+		{name: "bad severity", toml: "[claims.rules]\n\"links/broken\" = \"loud\"\n", err: `severity "loud"`},
+		{name: "bad interval", toml: "[claims]\ntend-every = \"soon\"\n", err: "claims.tend-every"},
+		{name: "bad glob", toml: "[claims]\nignore = [\"[\"]\n", err: "not a valid glob"},
+		{name: "template with a folder", toml: "[claims.types.permanent]\ntemplate = \"../x.md\"\n", err: "must be a file name"},
+		{name: "wrong type", toml: "[claims]\nrelations = \"extends\"\n", err: "relations"},
+		{name: "not TOML", toml: "[claims\n", err: "toml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, warnings, err := Parse([]byte(tt.toml))
+			if tt.err == "" && err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+				t.Fatalf("Parse error = %v, want one containing %q", err, tt.err)
+			}
+			if tt.err == "" && !reflect.DeepEqual(warnings, tt.warnings) {
+				t.Errorf("warnings = %q, want %q", warnings, tt.warnings)
+			}
+		})
+	}
+}
+
+func TestNoteTypes(t *testing.T) {
+	c, _, err := Parse([]byte("[claims.types.literature]\npaths = [\"Literature/**\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(p string) ([]byte, error) {
+		if p == ".zk/templates/literature.md" {
+			return []byte("# {{title}}\n## Source\n## Summary\n"), nil
+		}
+		return nil, &notExist{p}
+	}
+	types, err := c.NoteTypes(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(types) != 2 || types[0].Name != "permanent" || types[1].Name != "literature" {
+		t.Fatalf("types = %v, want permanent then literature", types)
+	}
+	if got := types[0].Schema.TendedIn; got != "Maintenance" {
+		t.Errorf("permanent TendedIn = %q, want Maintenance", got)
+	}
+	if got := len(types[1].Schema.Sections); got != 2 {
+		t.Errorf("literature has %d sections, want 2", got)
+	}
+	c.Types["other"] = &Type{Template: "other.md"}
+	if _, err := c.NoteTypes(read); err == nil || !strings.Contains(err.Error(), "zk ships none") {
+		t.Errorf("a type without a template: err = %v", err)
+	}
+}
+
+type notExist struct{ p string }
+
+func (e *notExist) Error() string { return e.p + ": no such file" }
+func (e *notExist) Is(target error) bool { return target == fs.ErrNotExist }

@@ -1,0 +1,63 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// Commented is the [claims] table with every setting at its default,
+// each commented out, as zk init writes it: a user uncomments what they
+// change. It is built from Default, so it cannot drift from it.
+func Commented() []byte {
+	d := Default()
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("# zk's settings (https://github.com/zk-claims/zk). zk reads only the\n")
+	w("# [%s] table, so this file can also hold zk-org/zk's settings; each tool\n", Table)
+	w("# ignores the other's tables. Every key shows its default, commented out.\n")
+	w("[%s]\n", Table)
+	w("# Vault paths zk does not read: globs with **, matched ignoring case.\n")
+	w("# ignore = %s\n\n", list(d.Ignore))
+	w("# How often a note wants tending when neither its frontmatter (tend-every)\n")
+	w("# nor its type says: a number and d, w, m or y.\n")
+	w("# tend-every = %s\n\n", strconv.Quote(d.TendEvery))
+	w("# Frontmatter properties read as the Last tended date, first found wins.\n")
+	w("# tended-keys = %s\n\n", list(d.TendedKeys))
+	w("# The relations a Links entry may name: - [[Target]] — relation: why\n")
+	w("# relations = %s\n\n", list(d.Relations))
+	w("# The vault folder of note type templates, one NAME.md per type; a type\n")
+	w("# without one there uses the template zk ships.\n")
+	w("# templates = %s\n\n", strconv.Quote(d.Templates))
+	w("# Each rule's severity: \"error\", \"warning\" or \"off\".\n")
+	w("[%s.rules]\n", Table)
+	for _, r := range vault.Rules {
+		w("# %s = %s\n", strconv.Quote(r.ID), strconv.Quote(r.Default.String()))
+	}
+	for _, name := range d.TypeNames() {
+		t := d.Types[name]
+		w("\n# The note type %q. A note is of the type when its vault path matches\n", name)
+		w("# one of paths, or its frontmatter property has the value. [%s.types.NAME]\n", Table)
+		w("# adds a type, with its template NAME.md in the templates folder.\n")
+		w("[%s.types.%s]\n", Table, name)
+		w("# template = %s\n", strconv.Quote(t.Template))
+		w("# paths = %s\n", list(t.Paths))
+		w("# property = %s\n", strconv.Quote(t.Property))
+		w("# value = %s\n", strconv.Quote(t.Value))
+		w("# How often a note of the type wants tending (\"\": tend-every above).\n")
+		w("# tend-every = %s\n", strconv.Quote(t.TendEvery))
+		w("# The folder zk new writes notes of the type to.\n")
+		w("# folder = %s\n", strconv.Quote(t.Folder))
+	}
+	return []byte(b.String())
+}
+
+func list(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
