@@ -104,5 +104,5 @@ func TestNoteTypes(t *testing.T) {
 
 type notExist struct{ p string }
 
-func (e *notExist) Error() string { return e.p + ": no such file" }
+func (e *notExist) Error() string        { return e.p + ": no such file" }
 func (e *notExist) Is(target error) bool { return target == fs.ErrNotExist }
