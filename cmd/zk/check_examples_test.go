@@ -24,16 +24,16 @@ const (
 	examplesFolder = "3. Resources/Permanent Notes"
 )
 
-// finding is the part of a check finding the README pins down.
-type finding struct {
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	Rule     string `json:"rule"`
-	Severity string `json:"severity"`
+// defect is a row of the README's table: the part of a finding it pins down.
+type defect struct {
+	Path     string
+	Line     int
+	Rule     string
+	Severity string
 }
 
-func (f finding) String() string {
-	return fmt.Sprintf("%s:%d: %s %s", f.Path, f.Line, f.Severity, f.Rule)
+func (d defect) String() string {
+	return fmt.Sprintf("%s:%d: %s %s", d.Path, d.Line, d.Severity, d.Rule)
 }
 
 // TestCheckExamples runs zk check on examples/vault and holds it to the
@@ -49,34 +49,31 @@ func TestCheckExamples(t *testing.T) {
 		t.Fatalf("zk %s: exit %d, want %d\nstderr:\n%s", strings.Join(args, " "), code, exitFindings, errOut.String())
 	}
 
-	var report struct {
-		Findings []finding `json:"findings"`
-		Summary  struct {
-			Errors   int `json:"errors"`
-			Warnings int `json:"warnings"`
-		} `json:"summary"`
-	}
+	var report checkJSON
 	if err := json.Unmarshal(out.Bytes(), &report); err != nil {
 		t.Fatalf("zk check --format json: %v\n%s", err, out.String())
 	}
-	got := report.Findings
+	got := make([]defect, len(report.Findings))
+	for i, f := range report.Findings {
+		got[i] = defect{Path: f.Path, Line: f.Line, Rule: f.Rule, Severity: f.Severity}
+	}
 
 	if len(got) != len(want) {
 		t.Errorf("zk check reports %d findings; the table in %s lists %d", len(got), examplesReadme, len(want))
 	}
-	for _, f := range got {
-		if !slices.Contains(want, f) {
-			t.Errorf("zk check reports %s, which the table in %s does not list", f, examplesReadme)
+	for _, d := range got {
+		if !slices.Contains(want, d) {
+			t.Errorf("zk check reports %s, which the table in %s does not list", d, examplesReadme)
 		}
 	}
-	for _, f := range want {
-		if !slices.Contains(got, f) {
-			t.Errorf("the table in %s lists %s, which zk check does not report", examplesReadme, f)
+	for _, d := range want {
+		if !slices.Contains(got, d) {
+			t.Errorf("the table in %s lists %s, which zk check does not report", examplesReadme, d)
 		}
 	}
 	var nErrors, nWarnings int
-	for _, f := range want {
-		switch f.Severity {
+	for _, d := range want {
+		switch d.Severity {
 		case "error":
 			nErrors++
 		case "warning":
@@ -89,18 +86,48 @@ func TestCheckExamples(t *testing.T) {
 	}
 }
 
+// TestCheckExamplesAsReadmeRunsIt runs the command the top-level README
+// starts with, "zk check examples/vault" from the repository's root, and
+// expects one line of text per row of the defects table, each naming the
+// note by the path the user typed.
+func TestCheckExamplesAsReadmeRunsIt(t *testing.T) {
+	want := readDefects(t, examplesReadme)
+	t.Chdir("../..")
+
+	var out, errOut bytes.Buffer
+	s := &streams{in: strings.NewReader(""), out: &out, err: &errOut}
+	args := []string{"--today", "2026-12-02", "--no-color", "check", "examples/vault"}
+	if code := run(context.Background(), args, s); code != exitFindings {
+		t.Fatalf("zk %s: exit %d, want %d\nstderr:\n%s", strings.Join(args, " "), code, exitFindings, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != len(want) {
+		t.Errorf("zk %s printed %d lines; the table in %s lists %d defects:\n%s",
+			strings.Join(args, " "), len(lines), examplesReadme, len(want), out.String())
+	}
+	for _, d := range want {
+		prefix := fmt.Sprintf("examples/vault/%s:%d:", d.Path, d.Line)
+		middle := fmt.Sprintf(" %s %s ", d.Severity, d.Rule)
+		if !slices.ContainsFunc(lines, func(l string) bool {
+			return strings.HasPrefix(l, prefix) && strings.Contains(l, middle)
+		}) {
+			t.Errorf("no line %q...%q in the output:\n%s", prefix, middle, out.String())
+		}
+	}
+}
+
 // readDefects parses the defects table of the examples README: the rows
 // after the header "| note | line | rule | severity | ...", up to the first
 // line that is not a table row. It fails the test on a malformed row, so a
 // typo in the document is caught rather than silently dropped.
-func readDefects(t *testing.T, name string) []finding {
+func readDefects(t *testing.T, name string) []defect {
 	t.Helper()
 	src, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var (
-		defects []finding
+		defects []defect
 		inTable bool
 	)
 	sc := bufio.NewScanner(bytes.NewReader(src))
@@ -127,7 +154,7 @@ func readDefects(t *testing.T, name string) []finding {
 		if err != nil || lineNo < 1 {
 			t.Fatalf("%s:%d: line %q is not a 1-based line number", name, n, cells[1])
 		}
-		defects = append(defects, finding{
+		defects = append(defects, defect{
 			Path:     path.Join(examplesFolder, cells[0]),
 			Line:     lineNo,
 			Rule:     cells[2],
