@@ -3,7 +3,6 @@ package vault
 import (
 	"cmp"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -29,13 +28,14 @@ type StaleOptions struct {
 	// Within also lists notes due within this interval after Today; the
 	// zero Interval lists only notes past due.
 	Within Interval
-	// TypeInterval is the interval of the note's type from the config, if
-	// it has one; nil means every type uses DefaultInterval.
-	TypeInterval func(n *Note) (Interval, bool)
-	// Tracked reports whether a note is expected to carry a Last tended
-	// date, so that one without is listed as undated; nil means
-	// IsPermanent. A note that has a date is considered whatever its type.
-	Tracked func(n *Note) bool
+	// Types are the note types; a note is of the first type it matches. A
+	// note of a type is expected to carry a Last tended date and is listed
+	// as undated without one; a note of no type is listed only when it
+	// gives a date. Its type's Interval, when set, is its interval.
+	Types []*NoteType
+	// Interval is the interval of a note whose frontmatter and type set
+	// none (the config's default); the zero Interval means DefaultInterval.
+	Interval Interval
 	// Keys are the frontmatter properties read as Last tended; nil means
 	// DefaultTendedKeys.
 	Keys []string
@@ -91,10 +91,6 @@ type StaleReport struct {
 // its interval: frontmatter tend-every, else its type's interval, else
 // DefaultInterval. It never fails: what it cannot read it reports.
 func Stale(notes []*Note, opts StaleOptions) StaleReport {
-	tracked := opts.Tracked
-	if tracked == nil {
-		tracked = IsPermanent
-	}
 	today := dateOf(opts.Today)
 	horizon := today
 	if opts.Within.N > 0 {
@@ -102,9 +98,10 @@ func Stale(notes []*Note, opts StaleOptions) StaleReport {
 	}
 	var r StaleReport
 	for _, n := range notes {
+		typ := typeOf(opts.Types, n)
 		t, ok := LastTended(n, opts.Keys)
 		if !ok || t.Err != nil {
-			if !ok && !tracked(n) {
+			if !ok && typ == nil {
 				continue
 			}
 			u := Undated{Path: n.Path, Line: -1}
@@ -114,7 +111,18 @@ func Stale(notes []*Note, opts StaleOptions) StaleReport {
 			r.Undated = append(r.Undated, u)
 			continue
 		}
-		iv, src, prob := intervalOf(n, opts.TypeInterval)
+		iv, src, prob := intervalOf(n, func(*Note) (Interval, bool) {
+			switch {
+			case typ != nil && typ.Interval.N > 0:
+				return typ.Interval, true
+			case opts.Interval.N > 0:
+				return opts.Interval, true
+			}
+			return Interval{}, false
+		})
+		if src == IntervalType && (typ == nil || typ.Interval.N == 0) {
+			src = IntervalDefault // the config's default, not the type's
+		}
 		if prob != nil {
 			r.Problems = append(r.Problems, *prob)
 		}
@@ -160,21 +168,14 @@ func intervalOf(n *Note, typeInterval func(*Note) (Interval, bool)) (Interval, I
 	return DefaultInterval, IntervalDefault, prob
 }
 
-// IsPermanent reports whether a note is a permanent note by DESIGN.md's
-// default rule: it sits under a folder named "Permanent Notes" (any case)
-// or its frontmatter says type: permanent.
-func IsPermanent(n *Note) bool {
-	for _, dir := range strings.Split(path.Dir(n.Path), "/") {
-		if strings.EqualFold(dir, "Permanent Notes") {
-			return true
+// typeOf is the first of types that n matches, or nil.
+func typeOf(types []*NoteType, n *Note) *NoteType {
+	for _, t := range types {
+		if t.Matches(n) {
+			return t
 		}
 	}
-	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
-		if t, ok := fm.Values["type"].(string); ok && strings.EqualFold(strings.TrimSpace(t), "permanent") {
-			return true
-		}
-	}
-	return false
+	return nil
 }
 
 // dateOf is t's calendar date, at midnight UTC, so that day arithmetic is

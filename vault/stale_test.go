@@ -33,11 +33,9 @@ func TestStale(t *testing.T) {
 		"Journal with a date.md":      "---\nkind: journal\n---\n" + line("2026-11-01"),
 	})
 	backlinks := map[string]int{"Permanent Notes/Tied B.md": 5, "Permanent Notes/Tied C.md": 2}
-	typeInterval := func(n *Note) (Interval, bool) {
-		if fm := n.Frontmatter; fm != nil && fm.Values["kind"] == "journal" {
-			return Interval{N: 14, Unit: 'd'}, true
-		}
-		return Interval{}, false
+	types := []*NoteType{
+		{Name: "permanent", Paths: DefaultTypePaths, Property: "type", Value: "permanent"},
+		{Name: "journal", Property: "kind", Value: "journal", Interval: Interval{N: 14, Unit: 'd'}},
 	}
 	type row struct {
 		Path   string
@@ -51,7 +49,7 @@ func TestStale(t *testing.T) {
 		}
 		return out
 	}
-	opts := StaleOptions{Today: today, TypeInterval: typeInterval, Backlinks: func(p string) int { return backlinks[p] }}
+	opts := StaleOptions{Today: today, Types: types, Backlinks: func(p string) int { return backlinks[p] }}
 	r := Stale(notes, opts)
 	want := []row{
 		{"Permanent Notes/Old.md", 245, IntervalDefault},
@@ -83,8 +81,20 @@ func TestStale(t *testing.T) {
 		t.Errorf("within a week:\n got %v\nwant %v", got, want)
 	}
 
-	opts.Tracked = func(*Note) bool { return false }
+	opts.Types = nil
 	if r := Stale(notes, opts); len(r.Undated) != 1 || r.Undated[0].Path != "Permanent Notes/Bad Date.md" {
-		t.Errorf("with nothing tracked, only a bad date is listed as undated: %+v", r.Undated)
+		t.Errorf("with no types, only a bad date is listed as undated: %+v", r.Undated)
+	}
+
+	// The config's default interval, for a note whose type sets none.
+	opts = StaleOptions{Today: today, Types: types, Interval: Interval{N: 300, Unit: 'd'}}
+	r = Stale(notes, opts)
+	want = []row{
+		{"Permanent Notes/Old.md", 35, IntervalDefault},
+		{"Journal with a date.md", 17, IntervalType},
+		{"Permanent Notes/Weekly.md", 5, IntervalFrontmatter},
+	}
+	if got := rows(r); !reflect.DeepEqual(got, want) {
+		t.Errorf("with a 300d default:\n got %v\nwant %v", got, want)
 	}
 }

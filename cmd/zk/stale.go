@@ -33,11 +33,12 @@ YYYY-MM-DD" in its Maintenance section, else a frontmatter property
 (last-tended, last_tended, lastTended, lastTendedAt, last-reviewed), else a
 Dataview field "last-tended:: DATE", else a digital-garden footer. The
 interval is the frontmatter property tend-every (30d, 6w, 3m, 1y), else
-90 days. "Today" is the clock, --today or $ZK_TODAY.
+the tend-every of the note's type in .zk/config.toml, else the config's
+tend-every, else 90 days. "Today" is the clock, --today or $ZK_TODAY.
 
-Permanent notes (under a folder named "Permanent Notes", or with
-frontmatter type: permanent) with no date, or a date that is not real, are
-listed separately: on stderr for --format text, under "undated" in json, in
+Notes of a type (by default: under a folder named "Permanent Notes", or
+with frontmatter type: permanent) with no date, or a date that is not real,
+are listed separately: on stderr for --format text, under "undated" in json, in
 a section of their own in markdown.
 
 --format text prints an aligned table (days overdue, last tended,
@@ -76,17 +77,27 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	v, err := opts.root.openVault()
+	v, cfg, err := openConfigured(opts.root, s)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
+	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	if err != nil {
+		return err
+	}
 	scan, err := v.Scan(ctx)
 	if err != nil {
 		return err
 	}
-	graph := scan.Graph()
-	r := vault.Stale(scan.Notes, vault.StaleOptions{Today: today, Within: within, Backlinks: graph.Backlinks})
+	r := vault.Stale(scan.Notes, vault.StaleOptions{
+		Today:     today,
+		Within:    within,
+		Types:     types,
+		Interval:  cfg.Interval(),
+		Keys:      cfg.TendedKeys,
+		Backlinks: scan.Graph().Backlinks,
+	})
 	switch opts.format {
 	case "json":
 		return writeStaleJSON(s, today, r)

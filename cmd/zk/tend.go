@@ -58,7 +58,7 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 	} else if _, err := time.Parse(time.DateOnly, date); err != nil {
 		return usageError{fmt.Errorf("tend: --date %q is not a date of the form YYYY-MM-DD", date)}
 	}
-	v, err := opts.root.openVault()
+	v, cfg, err := openConfigured(opts.root, s)
 	if err != nil {
 		return err
 	}
@@ -76,11 +76,11 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 		return err
 	}
 	was := "no date"
-	if t, ok := vault.LastTended(n, nil); ok {
+	if t, ok := vault.LastTended(n, cfg.TendedKeys); ok {
 		was = fmt.Sprintf("%q", t.Raw)
 	}
 	res, err := v.EditNote(p, func(src []byte) ([]byte, error) {
-		return vault.SetLastTended(p, src, date, nil)
+		return vault.SetLastTended(p, src, date, cfg.TendedKeys)
 	}, vault.WriteOptions{Base: n.Src})
 	if err != nil {
 		return err
