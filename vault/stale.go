@@ -58,7 +58,8 @@ type Due struct {
 	Backlinks   int
 }
 
-// Undated is a tracked note with no usable Last tended date.
+// Undated is a note of a type, or one giving a date that is not real,
+// with no usable Last tended date.
 type Undated struct {
 	Path string
 	// Line is the 0-based line of a date that is not a real date, or -1.
@@ -81,7 +82,7 @@ type StaleProblem struct {
 type StaleReport struct {
 	// Notes are due, most overdue first, then most linked, then by path.
 	Notes []Due
-	// Undated are tracked notes without a usable date, by path.
+	// Undated are the notes without a usable date, by path.
 	Undated  []Undated
 	Problems []StaleProblem
 }
@@ -89,7 +90,8 @@ type StaleReport struct {
 // Stale lists the notes past their maintenance date (or due within
 // opts.Within). A note's due date is its Last tended date (LastTended) plus
 // its interval: frontmatter tend-every, else its type's interval, else
-// DefaultInterval. It never fails: what it cannot read it reports.
+// opts.Interval, else DefaultInterval. It never fails: what it cannot read
+// it reports.
 func Stale(notes []*Note, opts StaleOptions) StaleReport {
 	today := dateOf(opts.Today)
 	horizon := today
@@ -111,18 +113,7 @@ func Stale(notes []*Note, opts StaleOptions) StaleReport {
 			r.Undated = append(r.Undated, u)
 			continue
 		}
-		iv, src, prob := intervalOf(n, func(*Note) (Interval, bool) {
-			switch {
-			case typ != nil && typ.Interval.N > 0:
-				return typ.Interval, true
-			case opts.Interval.N > 0:
-				return opts.Interval, true
-			}
-			return Interval{}, false
-		})
-		if src == IntervalType && (typ == nil || typ.Interval.N == 0) {
-			src = IntervalDefault // the config's default, not the type's
-		}
+		iv, src, prob := noteInterval(n, typ, opts.Interval)
 		if prob != nil {
 			r.Problems = append(r.Problems, *prob)
 		}
@@ -141,6 +132,21 @@ func Stale(notes []*Note, opts StaleOptions) StaleReport {
 	})
 	slices.SortFunc(r.Undated, func(a, b Undated) int { return strings.Compare(a.Path, b.Path) })
 	return r
+}
+
+// noteInterval is the interval of a note of type typ (nil for none):
+// frontmatter tend-every, else the type's, else def, else DefaultInterval.
+func noteInterval(n *Note, typ *NoteType, def Interval) (Interval, IntervalSource, *StaleProblem) {
+	iv, src, prob := intervalOf(n, func(*Note) (Interval, bool) {
+		if typ == nil || typ.Interval.N == 0 {
+			return Interval{}, false
+		}
+		return typ.Interval, true
+	})
+	if src == IntervalDefault && def.N > 0 {
+		iv = def
+	}
+	return iv, src, prob
 }
 
 // intervalOf is the note's interval and where it came from; a tend-every
