@@ -100,15 +100,6 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	scan, err := v.Scan(ctx)
-	if err != nil {
-		return err
-	}
-	only, err := checkFilter(v, scan.Files, opts.paths)
-	if err != nil {
-		return err
-	}
-	only = skipTemplates(only, cfg.Templates)
 	copts := vault.CheckOptions{
 		Today:      today,
 		Types:      types,
@@ -116,13 +107,15 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 		Severity:   cfg.Severities(),
 		TendedKeys: cfg.TendedKeys,
 		Interval:   cfg.Interval(),
-		Only:       only,
 	}
-	res := checkResult{Findings: vault.Check(scan, copts)}
-	for _, n := range scan.Notes {
-		if only == nil || only(n.Path) {
-			res.Notes++
-		}
+	var res checkResult
+	if len(opts.paths) == 0 && !opts.noCache {
+		res, err = checkCached(ctx, v, cfg, copts, s)
+	} else {
+		res, err = checkVault(ctx, v, cfg, copts, opts.paths, nil)
+	}
+	if err != nil {
+		return err
 	}
 	if err := write(s.out, res, opts.root.color(s.outTTY)); err != nil {
 		return err
@@ -133,6 +126,30 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 		return errFindings
 	}
 	return nil
+}
+
+// checkVault scans and checks the vault (the notes paths select, or all).
+// keep, when set, is given the scan, for the cache to stamp.
+func checkVault(ctx context.Context, v *vault.Vault, cfg *config.Config, copts vault.CheckOptions, paths []string, keep func(*vault.Scan)) (checkResult, error) {
+	scan, err := v.Scan(ctx)
+	if err != nil {
+		return checkResult{}, err
+	}
+	only, err := checkFilter(v, scan.Files, paths)
+	if err != nil {
+		return checkResult{}, err
+	}
+	copts.Only = skipTemplates(only, cfg.Templates)
+	res := checkResult{Findings: vault.Check(scan, copts)}
+	for _, n := range scan.Notes {
+		if copts.Only(n.Path) {
+			res.Notes++
+		}
+	}
+	if keep != nil {
+		keep(scan)
+	}
+	return res, nil
 }
 
 // openConfigured opens the vault and reads its config; unknown config

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/gob"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/zk-claims/zk/checkcache"
+	"github.com/zk-claims/zk/config"
+	"github.com/zk-claims/zk/vault"
+)
+
+// checkCached checks the whole vault through the metadata cache: when no
+// file changed since the last check (and neither did zk, the config, the
+// templates or today), the last result is printed again after one walk
+// that stats every file. A cache that cannot be read or written costs a
+// full check and a warning, never the check itself.
+func checkCached(ctx context.Context, v *vault.Vault, cfg *config.Config, copts vault.CheckOptions, s *streams) (checkResult, error) {
+	file, err := checkcache.File(v.Dir)
+	if err != nil {
+		return checkVault(ctx, v, cfg, copts, nil, nil)
+	}
+	key, err := cacheKey(v, cfg, copts)
+	if err != nil {
+		return checkResult{}, err
+	}
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return checkResult{}, err
+	}
+	read := func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }
+	started := time.Now()
+	if b, rehashed, ok := checkcache.Load(file, key, files, read); ok {
+		var res checkResult
+		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&res); err == nil {
+			if rehashed > 0 { // touched but unchanged: stamp them again
+				saveCheck(file, key, files, nil, res, started, s)
+			}
+			return res, nil
+		}
+	}
+	var scan *vault.Scan
+	res, err := checkVault(ctx, v, cfg, copts, nil, func(sc *vault.Scan) { scan = sc })
+	if err != nil {
+		return res, err
+	}
+	saveCheck(file, key, scan.Files, scan, res, started, s)
+	return res, nil
+}
+
+// saveCheck writes the cache entry of a result. The stamps are those of
+// the files the check read, and the entry is dated from before the walk,
+// so that a note changed during the check is never trusted by its time.
+func saveCheck(file string, key checkcache.Key, files []vault.File, scan *vault.Scan, res checkResult, started time.Time, s *streams) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(res); err != nil {
+		return
+	}
+	hashes := map[string][sha256.Size]byte{}
+	if scan != nil {
+		hashes = noteHashes(scan.Notes)
+	} else if old, err := loadStamps(file); err == nil {
+		hashes = old
+	}
+	stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
+		h, ok := hashes[p]
+		return h, ok
+	})
+	e := checkcache.Entry{Key: key, Written: started.UnixNano(), Stamps: stamps, Result: buf.Bytes()}
+	if err := checkcache.Save(file, e); err != nil {
+		fmt.Fprintf(s.err, "zk: warning: %v\n", err)
+	}
+}
+
+// loadStamps reads the hashes of the current cache entry.
+func loadStamps(file string) (map[string][sha256.Size]byte, error) {
+	e, err := checkcache.Read(file)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][sha256.Size]byte, len(e.Stamps))
+	for _, st := range e.Stamps {
+		out[st.Path] = st.Hash
+	}
+	return out, nil
+}
+
+// noteHashes hashes every note's bytes, on every core.
+func noteHashes(notes []*vault.Note) map[string][sha256.Size]byte {
+	sums := make([][sha256.Size]byte, len(notes))
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(notes); i += workers {
+				sums[i] = checkcache.Hash(notes[i].Src)
+			}
+		})
+	}
+	wg.Wait()
+	out := make(map[string][sha256.Size]byte, len(notes))
+	for i, n := range notes {
+		out[n.Path] = sums[i]
+	}
+	return out
+}
+
+// cacheKey is everything a whole-vault result depends on besides the
+// files: zk's version, the config, each type's template, today.
+func cacheKey(v *vault.Vault, cfg *config.Config, copts vault.CheckOptions) (checkcache.Key, error) {
+	parts := [][]byte{[]byte(version), []byte(copts.Today.Format(time.DateOnly))}
+	raw, err := v.Root().ReadFile(filepath.FromSlash(config.File))
+	if err == nil {
+		parts = append(parts, raw)
+	}
+	for _, name := range cfg.TypeNames() {
+		tmpl, _, err := cfg.Template(name, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+		if err != nil {
+			return checkcache.Key{}, err
+		}
+		parts = append(parts, []byte(name), tmpl)
+	}
+	return checkcache.NewKey(parts...), nil
+}
