@@ -17,7 +17,8 @@ import (
 	"time"
 )
 
-// Errors of the write path. Each leaves the note exactly as it was.
+// Errors of the write path. Each but ErrVerify leaves the note exactly as
+// it was.
 var (
 	// ErrMidWrite: the note is empty, shorter than the base it was read as,
 	// or was modified within the quiet window, so another program is
@@ -37,6 +38,10 @@ var (
 	// ErrHardLinked: the note has other hard links, and the edit is one a
 	// rename would do, which would leave the other names with the old text.
 	ErrHardLinked = errors.New("the note has other hard links; zk would split them, so it does not write it")
+	// ErrVerify: the note read back after the write is not what zk wrote
+	// (another program wrote it in between); the version before zk's write
+	// is in the backup.
+	ErrVerify = errors.New("the note read back is not what zk wrote")
 	// ErrLocked: another zk process held the vault's writer lock for longer
 	// than WriteOptions.LockTimeout.
 	ErrLocked = errors.New("another zk process is writing to this vault")
@@ -130,9 +135,10 @@ func SpliceOf(before, after []byte) Splice {
 // re-publishes the rest of the note. A rename does re-publish the bytes zk
 // read, and research/reliability.md §2.3 measured that a guarded
 // rename-replace still re-published a torn read of a note being saved by an
-// editor (3–15 times in 350–1700 writes) where an in-place write of only
-// the changed bytes did so 0 times. In place also keeps the inode, so hard
-// links, extended attributes, ownership and birth time survive.
+// editor (3–15 times in 350–1700 writes) where an append of only the new
+// bytes did so 0 times; an in-place overwrite shares what made the append
+// safe: it writes back no byte it read. In place also keeps the inode, so
+// hard links, extended attributes, ownership and birth time survive.
 const (
 	inPlaceMax = 64
 	pageSize   = 4096
@@ -402,7 +408,7 @@ func verify(f *os.File, want []byte) error {
 		return fmt.Errorf("read back: %w", err)
 	}
 	if !bytes.Equal(b[:n], want) {
-		return fmt.Errorf("%w: read back %d bytes that differ from the %d written; the previous version is under %s", ErrChanged, n, len(want), backupDir)
+		return fmt.Errorf("%w: %d bytes instead of the %d written; the version before is under %s", ErrVerify, n, len(want), backupDir)
 	}
 	return nil
 }

@@ -113,9 +113,8 @@ func TestEditNoteRace(t *testing.T) {
 						wrote[string(out)] = true
 					case errors.Is(err, ErrMidWrite):
 						midWrite++
-					case errors.Is(err, ErrChanged):
-						// Includes a read back that differs: the editor
-						// saved over zk's write, which its next save shows.
+					case errors.Is(err, ErrChanged), errors.Is(err, ErrVerify):
+						// ErrVerify: the editor saved over zk's write.
 						changed++
 					default:
 						unsure++
