@@ -146,15 +146,35 @@ func Load(file string, key Key, files []vault.File, read func(path string) ([]by
 	return e.Result, rehashed, true
 }
 
+// disk is an entry as stored: the stamps by column, so that gob reads a
+// hundred thousand of them as a few long slices rather than one struct
+// (and 32 array elements) each.
+type disk struct {
+	Version  int
+	Key      Key
+	Written  int64
+	Paths    []string
+	Sizes    []int64
+	ModTimes []int64
+	Hashes   []byte // 32 bytes a stamp
+	Result   []byte
+}
+
 // Save writes an entry atomically; a reader sees the old entry or the new
 // one, never a torn one.
 func Save(file string, e Entry) error {
-	e.Version = Version
-	if e.Written == 0 {
-		e.Written = time.Now().UnixNano()
+	d := disk{Version: Version, Key: e.Key, Written: e.Written, Result: e.Result,
+		Paths: make([]string, len(e.Stamps)), Sizes: make([]int64, len(e.Stamps)),
+		ModTimes: make([]int64, len(e.Stamps)), Hashes: make([]byte, 0, len(e.Stamps)*sha256.Size)}
+	if d.Written == 0 {
+		d.Written = time.Now().UnixNano()
+	}
+	for i, st := range e.Stamps {
+		d.Paths[i], d.Sizes[i], d.ModTimes[i] = st.Path, st.Size, st.ModTime
+		d.Hashes = append(d.Hashes, st.Hash[:]...)
 	}
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(e); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(d); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
@@ -180,12 +200,21 @@ func Read(file string) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	var e Entry
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&e); err != nil {
+	var d disk
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&d); err != nil {
 		return Entry{}, fmt.Errorf("cache: %w", err)
 	}
-	if e.Version != Version {
-		return Entry{}, fmt.Errorf("cache: format %d, not %d", e.Version, Version)
+	if d.Version != Version {
+		return Entry{}, fmt.Errorf("cache: format %d, not %d", d.Version, Version)
+	}
+	n := len(d.Paths)
+	if len(d.Sizes) != n || len(d.ModTimes) != n || len(d.Hashes) != n*sha256.Size {
+		return Entry{}, errors.New("cache: stamps of unequal lengths")
+	}
+	e := Entry{Version: d.Version, Key: d.Key, Written: d.Written, Result: d.Result, Stamps: make([]Stamp, n)}
+	for i := range e.Stamps {
+		e.Stamps[i] = Stamp{Path: d.Paths[i], Size: d.Sizes[i], ModTime: d.ModTimes[i]}
+		copy(e.Stamps[i].Hash[:], d.Hashes[i*sha256.Size:])
 	}
 	return e, nil
 }

@@ -112,7 +112,7 @@ func TestLoadForeignFiles(t *testing.T) {
 		t.Fatal("this version's entry: a miss")
 	}
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(Entry{Version: Version + 1, Key: NewKey(), Stamps: stamps}); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(disk{Version: Version + 1, Key: NewKey()}); err != nil {
 		t.Fatal(err)
 	}
 	file = filepath.Join(dir, "next")

@@ -11,13 +11,15 @@ import (
 // (seed/000_33d27872721eb433.txt). The other structure rules would only
 // repeat it, so the caller skips them.
 func (nc *noteCheck) flattened(s *Schema) bool {
-	src := nc.n.Src
-	lower := bytes.ToLower(src)
+	var lower []byte // the source in lower case, made only if a section is missing
 	var inline []string
 	first := -1
 	for _, want := range s.Sections {
 		if nc.headingIndex(want.Title) >= 0 {
 			continue
+		}
+		if lower == nil {
+			lower = bytes.ToLower(nc.n.Src)
 		}
 		needle := []byte(" " + strings.ToLower(want.String()) + " ")
 		i := bytes.Index(lower, needle)

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
@@ -63,7 +64,11 @@ func suppress(n *Note, lines *lineIndex, fs []Finding) []Finding {
 		}
 	}
 	var igs []ignore
-	for _, m := range ignoreRe.FindAllSubmatchIndex(n.Src, -1) {
+	var matches [][]int
+	if bytes.Contains(n.Src, []byte("zk-ignore")) { // the regexp is costly on every note
+		matches = ignoreRe.FindAllSubmatchIndex(n.Src, -1)
+	}
+	for _, m := range matches {
 		list := m[2:4]
 		if list[0] < 0 {
 			list = m[4:6]

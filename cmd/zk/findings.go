@@ -32,26 +32,45 @@ const (
 // writeText prints "path:line:col: severity rule message", the form
 // editors' problem matchers and Vim's errorformat read.
 func writeText(w io.Writer, r checkResult, color bool) error {
-	var b strings.Builder
-	for _, f := range r.Findings {
-		if !color {
-			fmt.Fprintf(&b, "%s:%d:%d: %s %s %s\n", f.Path, f.Line, f.Column, f.Severity, f.Rule, oneLine(f.Message))
-			continue
+	var b []byte // appended to, not formatted: an unchanged check prints thousands of lines
+	if !color {
+		for _, f := range r.Findings {
+			b = append(b, f.Path...)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(f.Line), 10)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, int64(f.Column), 10)
+			b = append(b, ": "...)
+			b = append(b, f.Severity.String()...)
+			b = append(b, ' ')
+			b = append(b, f.Rule...)
+			b = append(b, ' ')
+			b = append(b, oneLine(f.Message)...)
+			b = append(b, '\n')
 		}
+		_, err := w.Write(b)
+		return err
+	}
+	for _, f := range r.Findings {
 		sev := ansiYellow
 		if f.Severity == vault.Error {
 			sev = ansiRed
 		}
-		fmt.Fprintf(&b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, f.Path, f.Line, f.Column, ansiReset,
+		b = fmt.Appendf(b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, f.Path, f.Line, f.Column, ansiReset,
 			sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, oneLine(f.Message))
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := w.Write(b)
 	return err
 }
 
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
 // oneLine keeps a message (which quotes note text) on its line.
 func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return lineBreaks.Replace(s)
 }
 
 // findingJSON is one finding of DESIGN.md §4's JSON shape.
