@@ -233,7 +233,7 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 		}
 		if opts.Backups > 0 && !bytes.Equal(backedUp, cur) {
 			// The version this write replaces: on a retry, the newer one.
-			if res.Backup, err = w.backup(target, cur, info.Mode().Perm()); err != nil {
+			if res.Backup, err = w.backup(target, cur, info); err != nil {
 				return res, fmt.Errorf("write %s: keep the previous version: %w", notePath, err)
 			}
 			backedUp = cur
@@ -345,7 +345,7 @@ func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) error {
 // the folder.
 func (w *writer) replace(cur, out []byte, info fs.FileInfo) error {
 	dir := filepath.Dir(w.name)
-	tmp, err := writeTemp(w.root, dir, out, info.Mode().Perm())
+	tmp, err := writeTemp(w.root, dir, out, info)
 	if err != nil {
 		return err
 	}
@@ -413,9 +413,10 @@ func verify(f *os.File, want []byte) error {
 	return nil
 }
 
-// writeTemp writes data to a new temporary file in dir with the given mode
-// and syncs it, returning its name.
-func writeTemp(root *os.Root, dir string, data []byte, mode fs.FileMode) (string, error) {
+// writeTemp writes data to a new temporary file in dir with the mode and
+// owner of the file like describes, and syncs it, returning its name.
+func writeTemp(root *os.Root, dir string, data []byte, like fs.FileInfo) (string, error) {
+	mode := like.Mode().Perm()
 	var r [6]byte
 	rand.Read(r[:])
 	name := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:]))
@@ -427,6 +428,9 @@ func writeTemp(root *os.Root, dir string, data []byte, mode fs.FileMode) (string
 	if err == nil {
 		// OpenFile's mode is filtered by the umask; the note's is not.
 		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = keepOwner(f, like)
 	}
 	if err == nil {
 		err = f.Sync()
@@ -481,15 +485,16 @@ func (w *writer) sweep(dir string) {
 }
 
 // backup keeps src, the version about to be replaced, under .zk/backups/
-// with the note's mode, and removes all but the newest opts.Backups copies.
-func (w *writer) backup(notePath string, src []byte, mode fs.FileMode) (string, error) {
+// with the note's mode and owner, and removes all but the newest
+// opts.Backups copies.
+func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, error) {
 	dir := path.Join(backupDir, notePath)
 	osDir := filepath.FromSlash(dir)
 	if err := w.root.MkdirAll(osDir, 0o700); err != nil {
 		return "", err
 	}
 	w.sweep(dir)
-	tmp, err := writeTemp(w.root, osDir, src, mode)
+	tmp, err := writeTemp(w.root, osDir, src, note)
 	if err != nil {
 		return "", err
 	}

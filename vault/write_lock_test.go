@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -58,5 +59,28 @@ func TestEditNoteHardLinks(t *testing.T) {
 	_, err := v.EditNote("n.md", replaceEdit("# A\n", "# A\nmore\n"), WriteOptions{Quiet: -1})
 	if !errors.Is(err, ErrHardLinked) {
 		t.Errorf("err = %v, want ErrHardLinked", err)
+	}
+}
+
+// TestEditNoteKeepsOwner: a note replaced by a rename keeps its owner and
+// group, even when zk runs as root.
+func TestEditNoteKeepsOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give the note another owner")
+	}
+	v, dir := writeVault(t, map[string]string{"n.md": "# A\n"})
+	p := filepath.Join(dir, "n.md")
+	if err := os.Chown(p, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.EditNote("n.md", replaceEdit("# A\n", "# A\nmore\n"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := info.Sys().(*syscall.Stat_t); st.Uid != 65534 || st.Gid != 65534 {
+		t.Errorf("owner %d:%d, want 65534:65534", st.Uid, st.Gid)
 	}
 }

@@ -18,3 +18,7 @@ func lockWrites(*os.Root, time.Duration) (func(), error) { return func() {}, nil
 
 // hardLinked cannot tell here.
 func hardLinked(fs.FileInfo) bool { return false }
+
+// keepOwner has nothing to keep here: a replaced file takes its folder's
+// permissions.
+func keepOwner(*os.File, fs.FileInfo) error { return nil }

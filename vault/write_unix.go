@@ -4,6 +4,7 @@ package vault
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -60,4 +61,27 @@ func lockWrites(root *os.Root, timeout time.Duration) (unlock func(), err error)
 func hardLinked(info fs.FileInfo) bool {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	return ok && st.Nlink > 1
+}
+
+// keepOwner gives f, the replacement of the file info describes, that
+// file's owner and group, when they are not the ones a new file gets: a
+// rename would otherwise hand the note to whoever ran zk (root, in a
+// container). A failure refuses the write rather than change the owner.
+func keepOwner(f *os.File, info fs.FileInfo) error {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	now, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	cur, ok := now.Sys().(*syscall.Stat_t)
+	if !ok || (cur.Uid == st.Uid && cur.Gid == st.Gid) {
+		return nil
+	}
+	if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+		return fmt.Errorf("keep the note's owner: %w", err)
+	}
+	return nil
 }
