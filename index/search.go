@@ -50,7 +50,7 @@ type Request struct {
 const DefaultCheckBudget = 150 * time.Millisecond
 
 // DefaultMaxCheckNotes is the largest vault a search walks for changes:
-// beyond it the walk would cost more than the search (0.25 s at 100,000
+// beyond it the walk would cost more than the search (0.2–0.3 s at 100,000
 // notes), and zk index is the way to bring the index up to date.
 const DefaultMaxCheckNotes = 40_000
 
