@@ -345,7 +345,12 @@ func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) error {
 // the folder.
 func (w *writer) replace(cur, out []byte, info fs.FileInfo) error {
 	dir := filepath.Dir(w.name)
-	tmp, err := writeTemp(w.root, dir, out, info)
+	note, err := w.root.Open(w.name)
+	if err != nil {
+		return err
+	}
+	defer note.Close()
+	tmp, err := writeTemp(w.root, dir, out, info, note)
 	if err != nil {
 		return err
 	}
@@ -355,13 +360,7 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) error {
 			w.root.Remove(tmp)
 		}
 	}()
-	f, err := w.root.Open(w.name)
-	if err != nil {
-		return err
-	}
-	err = sameFile(f, cur, info)
-	f.Close()
-	if err != nil {
+	if err := sameFile(note, cur, info); err != nil {
 		return err
 	}
 	if err := w.root.Rename(tmp, w.name); err != nil {
@@ -369,7 +368,7 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) error {
 	}
 	renamed = true
 	syncDir(w.root, dir)
-	f, err = w.root.Open(w.name)
+	f, err := w.root.Open(w.name)
 	if err != nil {
 		return err
 	}
@@ -414,8 +413,9 @@ func verify(f *os.File, want []byte) error {
 }
 
 // writeTemp writes data to a new temporary file in dir with the mode and
-// owner of the file like describes, and syncs it, returning its name.
-func writeTemp(root *os.Root, dir string, data []byte, like fs.FileInfo) (string, error) {
+// owner of the file like describes, and the extended attributes of attrs
+// when it is not nil, and syncs it, returning its name.
+func writeTemp(root *os.Root, dir string, data []byte, like fs.FileInfo, attrs *os.File) (string, error) {
 	mode := like.Mode().Perm()
 	var r [6]byte
 	rand.Read(r[:])
@@ -431,6 +431,9 @@ func writeTemp(root *os.Root, dir string, data []byte, like fs.FileInfo) (string
 	}
 	if err == nil {
 		err = keepOwner(f, like)
+	}
+	if err == nil && attrs != nil {
+		err = copyXattrs(f, attrs)
 	}
 	if err == nil {
 		err = f.Sync()
@@ -494,7 +497,7 @@ func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, 
 		return "", err
 	}
 	w.sweep(dir)
-	tmp, err := writeTemp(w.root, osDir, src, note)
+	tmp, err := writeTemp(w.root, osDir, src, note, nil)
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,8 @@
+//go:build !(linux || darwin || freebsd || netbsd)
+
+package vault
+
+import "os"
+
+// copyXattrs has no extended attributes to copy here.
+func copyXattrs(dst, src *os.File) error { return nil }
