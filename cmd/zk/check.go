@@ -87,6 +87,9 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	default:
 		return usageError{fmt.Errorf("check: --fail-on %q: want error, warning or never", opts.failOn)}
 	}
+	if len(opts.paths) > 0 {
+		opts.root.pathHint = opts.paths[0]
+	}
 	v, cfg, err := openConfigured(opts.root, s)
 	if err != nil {
 		return err

@@ -46,6 +46,10 @@ type rootOptions struct {
 	today    string
 	noColor  bool
 	getenv   func(string) string
+	// pathHint, when --vault is not given, is where the search for the
+	// vault starts: the first PATH argument of a command that takes paths,
+	// so that "zk check ~/notes" finds that vault from any folder.
+	pathHint string
 }
 
 // Exit codes, the contract of DESIGN.md §4.
@@ -132,9 +136,9 @@ EXIT STATUS
 	return cmd
 }
 
-// vaultRoot finds the vault: --vault, else the nearest folder from the
-// working directory up that holds .obsidian/ or .zk/, else the working
-// directory.
+// vaultRoot finds the vault: --vault, else the nearest folder holding
+// .obsidian/ or .zk/ from the first PATH argument up (for commands that take
+// paths), else from the working directory up, else the working directory.
 func (o *rootOptions) vaultRoot() (string, error) {
 	if o.vaultDir != "" {
 		st, err := os.Stat(o.vaultDir)
@@ -146,19 +150,40 @@ func (o *rootOptions) vaultRoot() (string, error) {
 		}
 		return filepath.Abs(o.vaultDir)
 	}
+	if o.pathHint != "" {
+		if dir, ok := markedAncestor(o.pathHint); ok {
+			return dir, nil
+		}
+	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", fmt.Errorf("vault: %w", err)
 	}
-	for dir := wd; ; {
+	if dir, ok := markedAncestor(wd); ok {
+		return dir, nil
+	}
+	return wd, nil
+}
+
+// markedAncestor returns the nearest folder from p up (p itself, if it is
+// a folder) that holds .obsidian/ or .zk/.
+func markedAncestor(p string) (string, bool) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", false
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		abs = filepath.Dir(abs)
+	}
+	for dir := abs; ; {
 		for _, marker := range []string{".obsidian", ".zk"} {
 			if st, err := os.Stat(filepath.Join(dir, marker)); err == nil && st.IsDir() {
-				return dir, nil
+				return dir, true
 			}
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return wd, nil
+			return "", false
 		}
 		dir = parent
 	}
