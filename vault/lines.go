@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf8"
 )
@@ -12,11 +13,17 @@ type lineIndex struct {
 }
 
 func newLineIndex(src []byte) *lineIndex {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	// Counted first, so that the slice is allocated once; bytes.Count and
+	// IndexByte are vectorised, where a byte loop was a fifth of zk
+	// check's rule time.
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
 		}
+		off += i + 1
+		starts = append(starts, off)
 	}
 	return &lineIndex{src: src, starts: starts}
 }
