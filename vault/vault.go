@@ -93,66 +93,104 @@ type Skip struct {
 // folders are left out, as are ignored paths; symlinked folders are not
 // followed (Obsidian ignores loops and links to folders in the vault), and a
 // symlinked file that leads outside the vault or nowhere is skipped.
+//
+// Folders are read in parallel: an unchanged zk check is a walk and little
+// else, and one goroutine waiting on one lstat at a time walked 100k notes
+// at 1.6× find's time.
 func (v *Vault) Files(ctx context.Context) ([]File, []Skip, error) {
+	fsys := v.root.FS()
+	top, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, nil, fmt.Errorf("walk vault: %w", err)
+	}
+	w := &walk{v: v, ctx: ctx, sem: make(chan struct{}, scanWorkers())}
+	w.entries(".", top)
+	w.wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("walk vault: %w", err)
+	}
+	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
+	sort.Slice(w.skips, func(i, j int) bool { return w.skips[i].Path < w.skips[j].Path })
+	return w.files, w.skips, nil
+}
+
+// walk is one Files call: each folder is read by a goroutine of its own,
+// at most cap(sem) at a time.
+type walk struct {
+	v   *Vault
+	ctx context.Context
+	sem chan struct{}
+	wg  sync.WaitGroup
+
+	mu    sync.Mutex
+	files []File
+	skips []Skip
+}
+
+// dir reads one folder below the vault's root and walks its entries.
+func (w *walk) dir(p string) {
+	defer w.wg.Done()
+	w.sem <- struct{}{}
+	ents, err := fs.ReadDir(w.v.root.FS(), p)
+	<-w.sem
+	if err != nil {
+		w.mu.Lock()
+		w.skips = append(w.skips, Skip{Path: p, Reason: cleanErr(err)})
+		w.mu.Unlock()
+		return
+	}
+	w.entries(p, ents)
+}
+
+// entries lists the files of one folder and starts a walk of each
+// subfolder. The stats run under the semaphore, as the folder reads do.
+func (w *walk) entries(dir string, ents []fs.DirEntry) {
 	var files []File
 	var skips []Skip
-	err := fs.WalkDir(v.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == "." {
-				return err
-			}
-			skips = append(skips, Skip{Path: p, Reason: cleanErr(err)})
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if p == "." {
-			return nil
+	w.sem <- struct{}{}
+	for _, d := range ents {
+		if w.ctx.Err() != nil {
+			break
 		}
 		name := d.Name()
-		if strings.HasPrefix(name, ".") || (v.Ignore != nil && v.Ignore(p)) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
+		p := path.Join(dir, name)
+		if strings.HasPrefix(name, ".") || (w.v.Ignore != nil && w.v.Ignore(p)) {
+			continue
 		}
 		if d.IsDir() {
-			return nil
+			w.wg.Add(1)
+			go w.dir(p)
+			continue
 		}
 		f := File{Path: p}
 		if d.Type()&fs.ModeSymlink != 0 {
 			f.Symlink = true
-			st, err := v.root.Stat(p)
+			st, err := w.v.root.Stat(p)
 			if err != nil {
 				skips = append(skips, Skip{Path: p, Reason: "symlink: " + cleanErr(err)})
-				return nil
+				continue
 			}
 			if st.IsDir() {
-				return nil // a folder link: not followed
+				continue // a folder link: not followed
 			}
 			f.Size, f.ModTime = st.Size(), st.ModTime()
 		} else if d.Type().IsRegular() {
 			info, err := d.Info()
 			if err != nil {
 				skips = append(skips, Skip{Path: p, Reason: cleanErr(err)})
-				return nil
+				continue
 			}
 			f.Size, f.ModTime = info.Size(), info.ModTime()
 		} else {
-			return nil // sockets, devices, pipes
+			continue // sockets, devices, pipes
 		}
 		files = append(files, f)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return files, skips, nil
+	<-w.sem
+	w.mu.Lock()
+	w.files = append(w.files, files...)
+	w.skips = append(w.skips, skips...)
+	w.mu.Unlock()
 }
 
 func cleanErr(err error) string {

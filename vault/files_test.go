@@ -1,0 +1,90 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestFiles walks a vault of nested folders, dot folders, ignored paths,
+// symlinks of every kind and a pipe: the list must be the same, sorted,
+// whichever goroutine reads which folder first.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	for _, p := range []string{"a.md", "b/c.md", "b/d/e.md", "b/d/f/g.png", "z.md", ".obsidian/app.json",
+		"b/.trash/old.md", "Archive/x.md", "b/Archive/y.md"} {
+		p = filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("# x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret.md"), []byte("no"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		"b/link.md":   "../a.md",
+		"b/dirlink":   "d",
+		"b/gone.md":   "nowhere.md",
+		"b/escape.md": filepath.Join(outside, "secret.md"),
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "b", "pipe"), 0o644); err != nil {
+		t.Log("no fifo:", err)
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	v.Ignore = func(p string) bool { return p == "Archive" || strings.HasSuffix(p, "/Archive") }
+
+	for range 5 { // the folders are read in parallel; the answer must not vary
+		files, skips, err := v.Files(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range files {
+			if f.Size <= 0 || f.ModTime.IsZero() {
+				t.Errorf("%s: size %d, mtime %v", f.Path, f.Size, f.ModTime)
+			}
+			if f.Symlink != (f.Path == "b/link.md") {
+				t.Errorf("%s: Symlink = %v", f.Path, f.Symlink)
+			}
+			got = append(got, f.Path)
+		}
+		want := []string{"a.md", "b/c.md", "b/d/e.md", "b/d/f/g.png", "b/link.md", "z.md"}
+		if !slices.Equal(got, want) {
+			t.Fatalf("Files = %q, want %q", got, want)
+		}
+		var skipped []string
+		for _, s := range skips {
+			if !strings.HasPrefix(s.Reason, "symlink: ") {
+				t.Errorf("skip %s: reason %q", s.Path, s.Reason)
+			}
+			skipped = append(skipped, s.Path)
+		}
+		if want := []string{"b/escape.md", "b/gone.md"}; !slices.Equal(skipped, want) {
+			t.Fatalf("skips = %q, want %q", skipped, want)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := v.Files(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("Files on a cancelled context: %v, want context.Canceled", err)
+	}
+}
