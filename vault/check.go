@@ -177,6 +177,7 @@ func (c *checker) note(n *Note) []Finding {
 	if !flat {
 		nc.maintenance(typ)
 	}
+	nc.runEdited()
 	return suppress(n, nc.lines, nc.out)
 }
 

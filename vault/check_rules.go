@@ -70,6 +70,7 @@ const (
 	RuleBadDate           = "maintenance/bad-date"
 	RuleFutureDate        = "maintenance/future-date"
 	RuleStale             = "maintenance/stale"
+	RuleRunEdited         = "evidence/run-edited"
 )
 
 // Rules are every rule zk check knows, in the order DESIGN.md lists them.
@@ -112,6 +113,8 @@ var Rules = []Rule{
 		"Set the date to the day you last tended the note (zk tend NOTE)."},
 	{RuleStale, Warning, "the note is past its maintenance date",
 		"Re-read the note against what you know now, then zk tend NOTE; set tend-every in its frontmatter for another cadence."},
+	{RuleRunEdited, Warning, "a recorded run block no longer matches its checksum",
+		"A run record is evidence: undo the edit (zk runs NOTE lists the runs; .zk/backups/ holds earlier versions), or run the falsifier again with zk run."},
 }
 
 // RuleByID returns the rule with the given id.
