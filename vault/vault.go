@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -109,9 +110,10 @@ func (v *Vault) Files(ctx context.Context) ([]File, []Skip, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
-	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
+	files := slices.Concat(w.files...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	sort.Slice(w.skips, func(i, j int) bool { return w.skips[i].Path < w.skips[j].Path })
-	return w.files, w.skips, nil
+	return files, w.skips, nil
 }
 
 // walk is one Files call: each folder is read by a goroutine of its own,
@@ -122,8 +124,9 @@ type walk struct {
 	sem chan struct{}
 	wg  sync.WaitGroup
 
-	mu    sync.Mutex
-	files []File
+	mu sync.Mutex
+	// files holds each folder's files, joined once at the end.
+	files [][]File
 	skips []Skip
 }
 
@@ -145,7 +148,7 @@ func (w *walk) dir(p string) {
 // entries lists the files of one folder and starts a walk of each
 // subfolder. The stats run under the semaphore, as the folder reads do.
 func (w *walk) entries(dir string, ents []fs.DirEntry) {
-	var files []File
+	files := make([]File, 0, len(ents))
 	var skips []Skip
 	w.sem <- struct{}{}
 	for _, d := range ents {
@@ -188,7 +191,7 @@ func (w *walk) entries(dir string, ents []fs.DirEntry) {
 	}
 	<-w.sem
 	w.mu.Lock()
-	w.files = append(w.files, files...)
+	w.files = append(w.files, files)
 	w.skips = append(w.skips, skips...)
 	w.mu.Unlock()
 }
