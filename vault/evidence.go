@@ -152,12 +152,6 @@ func NewRunID(started time.Time, random [2]byte) string {
 	return started.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(random[:])
 }
 
-var runIDRe = regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{4}$`)
-
-// ValidRunID reports whether id has the form NewRunID makes, so that it is
-// safe to use in a file name.
-func ValidRunID(id string) bool { return runIDRe.MatchString(id) }
-
 // RenderRun renders r as a block, with lines ended by nl ("\n" or "\r\n").
 // The block ends with its end marker and no line ending.
 func RenderRun(r Run, nl string) []byte {
@@ -197,12 +191,12 @@ func runBody(r Run) []string {
 		field("Falsifier", oneLine(r.Falsifier))
 	}
 	if r.Attached {
-		field("Source", InlineCode(r.Command))
+		field("Source", inlineCode(r.Command))
 		if r.Format != "" {
 			field("Format", oneLine(r.Format))
 		}
 	} else {
-		field("Command", InlineCode(r.Command))
+		field("Command", inlineCode(r.Command))
 	}
 	if r.Environment != "" {
 		field("Environment", oneLine(r.Environment))
@@ -229,11 +223,11 @@ func runBody(r Run) []string {
 			desc += "; log cut at the size cap"
 		}
 		if r.Log != "" {
-			desc += "; full log " + InlineCode(r.Log)
+			desc += "; full log " + inlineCode(r.Log)
 		}
 		field("Output", desc)
 	case r.Log != "":
-		field("Copy", InlineCode(r.Log))
+		field("Copy", inlineCode(r.Log))
 	}
 	body := append([]string(nil), cleanLines(r.Table)...)
 	if len(body) == 0 {
@@ -352,9 +346,9 @@ func longestRun(s string, c byte) int {
 	return best
 }
 
-// InlineCode writes s as a Markdown code span, with a backtick run longer
+// inlineCode writes s as a Markdown code span, with a backtick run longer
 // than any inside s.
-func InlineCode(s string) string {
+func inlineCode(s string) string {
 	s = oneLine(s)
 	ticks := strings.Repeat("`", longestRun(s, '`')+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
@@ -559,7 +553,7 @@ func readRun(r *Run, body []string) {
 		case "Falsifier":
 			r.Falsifier = m[2]
 		case "Command", "Source":
-			r.Command = unInlineCode(m[2])
+			r.Command = uninlineCode(m[2])
 		case "Environment":
 			r.Environment = m[2]
 		case "Format":
@@ -568,8 +562,8 @@ func readRun(r *Run, body []string) {
 	}
 }
 
-// unInlineCode reads back what InlineCode writes.
-func unInlineCode(s string) string {
+// uninlineCode reads back what inlineCode writes.
+func uninlineCode(s string) string {
 	n := 0
 	for n < len(s) && s[n] == '`' {
 		n++
