@@ -87,3 +87,46 @@ func TestFiles(t *testing.T) {
 		t.Errorf("Files on a cancelled context: %v, want context.Canceled", err)
 	}
 }
+
+// TestScanFiles scans a walk the caller made: the scan's skips are the
+// walk's and the notes it could not parse, and the caller's list is left
+// as it was.
+func TestScanFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"a.md": "# A\n", "bin.md": "\x00\x01\x02binary"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("nowhere.md", filepath.Join(dir, "gone.md")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	files, skips, err := v.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skips = slices.Grow(skips, 4) // room for the scan to append in place, were it to
+	walked := slices.Clone(skips)
+	s, err := v.ScanFiles(context.Background(), files, skips)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(skips, walked) {
+		t.Errorf("ScanFiles changed the caller's skips: %v, was %v", skips, walked)
+	}
+	var skipped []string
+	for _, sk := range s.Skipped {
+		skipped = append(skipped, sk.Path)
+	}
+	if want := []string{"bin.md", "gone.md"}; !slices.Equal(skipped, want) {
+		t.Errorf("Skipped = %q, want %q", skipped, want)
+	}
+	if len(s.Notes) != 1 || s.Note("a.md") == nil {
+		t.Errorf("Notes = %d, want a.md alone", len(s.Notes))
+	}
+}

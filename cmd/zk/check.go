@@ -115,7 +115,7 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	if len(opts.paths) == 0 && !opts.noCache {
 		res, err = checkCached(ctx, v, cfg, copts, s)
 	} else {
-		res, err = checkVault(ctx, v, cfg, copts, opts.paths, nil)
+		res, err = scanAndCheck(ctx, v, cfg, copts, opts.paths)
 	}
 	if err != nil {
 		return err
@@ -131,13 +131,17 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	return nil
 }
 
-// checkVault scans and checks the vault (the notes paths select, or all).
-// keep, when set, is given the scan, for the cache to stamp.
-func checkVault(ctx context.Context, v *vault.Vault, cfg *config.Config, copts vault.CheckOptions, paths []string, keep func(*vault.Scan)) (checkResult, error) {
+// scanAndCheck scans and checks the vault (the notes paths select, or all).
+func scanAndCheck(ctx context.Context, v *vault.Vault, cfg *config.Config, copts vault.CheckOptions, paths []string) (checkResult, error) {
 	scan, err := v.Scan(ctx)
 	if err != nil {
 		return checkResult{}, err
 	}
+	return checkVault(v, scan, cfg, copts, paths)
+}
+
+// checkVault checks a scanned vault (the notes paths select, or all).
+func checkVault(v *vault.Vault, scan *vault.Scan, cfg *config.Config, copts vault.CheckOptions, paths []string) (checkResult, error) {
 	only, err := checkFilter(v, scan.Files, paths)
 	if err != nil {
 		return checkResult{}, err
@@ -148,9 +152,6 @@ func checkVault(ctx context.Context, v *vault.Vault, cfg *config.Config, copts v
 		if copts.Only(n.Path) {
 			res.Notes++
 		}
-	}
-	if keep != nil {
-		keep(scan)
 	}
 	return res, nil
 }

@@ -24,18 +24,18 @@ import (
 func checkCached(ctx context.Context, v *vault.Vault, cfg *config.Config, copts vault.CheckOptions, s *streams) (checkResult, error) {
 	file, err := checkcache.File(v.Dir)
 	if err != nil {
-		return checkVault(ctx, v, cfg, copts, nil, nil)
+		return scanAndCheck(ctx, v, cfg, copts, nil)
 	}
 	key, err := cacheKey(v, cfg, copts)
 	if err != nil {
 		return checkResult{}, err
 	}
-	files, _, err := v.Files(ctx)
+	started := time.Now() // before the walk: the stamps are the walk's
+	files, skips, err := v.Files(ctx)
 	if err != nil {
 		return checkResult{}, err
 	}
 	read := func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }
-	started := time.Now()
 	if b, rehashed, ok := checkcache.Load(file, key, files, read); ok {
 		var res checkResult
 		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&res); err == nil {
@@ -45,8 +45,11 @@ func checkCached(ctx context.Context, v *vault.Vault, cfg *config.Config, copts 
 			return res, nil
 		}
 	}
-	var scan *vault.Scan
-	res, err := checkVault(ctx, v, cfg, copts, nil, func(sc *vault.Scan) { scan = sc })
+	scan, err := v.ScanFiles(ctx, files, skips) // the walk above, not a second one
+	if err != nil {
+		return checkResult{}, err
+	}
+	res, err := checkVault(v, scan, cfg, copts, nil)
 	if err != nil {
 		return res, err
 	}
