@@ -254,12 +254,13 @@ var ErrBadDate = errors.New("not a real YYYY-MM-DD date")
 // Maintenance section, or a Maintenance section at its end, in the note's
 // own line endings. keys are the frontmatter properties read as dates (nil
 // means DefaultTendedKeys). It is meant as the edit of Vault.EditNote.
+// Each parse has DefaultParseBudget, so a hostile note costs bounded time.
 func SetLastTended(notePath string, src []byte, date string, keys []string) ([]byte, error) {
 	if _, err := parseDate(date); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadDate, err)
 	}
 	if bytes.IndexByte(src, '\r') >= 0 && bytes.IndexByte(src, '\n') < 0 {
-		if t, ok := LastTended(NewParser().Parse(notePath, src), keys); !ok || t.Start < 0 {
+		if t, ok := LastTended(NewParser().ParseWithBudget(notePath, src, DefaultParseBudget), keys); !ok || t.Start < 0 {
 			// Classic Mac line endings: whatever zk added would not be a line.
 			return nil, fmt.Errorf("%w: the note ends its lines with CR alone; add \"Last tended: %s\" by hand", ErrSpliceGone, date)
 		}
@@ -268,14 +269,14 @@ func SetLastTended(notePath string, src []byte, date string, keys []string) ([]b
 	// The edit must read back as the date set, or a second tend would add a
 	// second line: a heading inside an unclosed code fence, for instance,
 	// is not a heading.
-	if t, ok := LastTended(NewParser().Parse(notePath, out), keys); !ok || t.Raw != date {
+	if t, ok := LastTended(NewParser().ParseWithBudget(notePath, out, DefaultParseBudget), keys); !ok || t.Raw != date {
 		return nil, fmt.Errorf("%w: a Last tended line added here would not read back (an unclosed code fence?); add \"- Last tended: %s\" under ## Maintenance by hand", ErrSpliceGone, date)
 	}
 	return out, nil
 }
 
 func setLastTended(notePath string, src []byte, date string, keys []string) []byte {
-	n := NewParser().Parse(notePath, src)
+	n := NewParser().ParseWithBudget(notePath, src, DefaultParseBudget)
 	if t, ok := LastTended(n, keys); ok && t.Start >= 0 && t.Start <= t.End {
 		with := date
 		if t.Start == t.End && t.Start > 0 && src[t.Start-1] == ':' {
