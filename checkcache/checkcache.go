@@ -16,9 +16,8 @@
 package checkcache
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,7 +32,7 @@ import (
 
 // Version is the cache file's format; a file of another version is
 // ignored and overwritten.
-const Version = 1
+const Version = 2
 
 // RacyWindow is how close to the cache's write time a file's modification
 // time must be for its stamp not to be trusted without hashing.
@@ -85,7 +84,7 @@ func File(dir string) (string, error) {
 		return "", fmt.Errorf("cache: %w", err)
 	}
 	sum := sha256.Sum256([]byte(dir))
-	return filepath.Join(base, "zk", "check", fmt.Sprintf("%x.gob", sum[:12])), nil
+	return filepath.Join(base, "zk", "check", fmt.Sprintf("%x.cache", sum[:12])), nil
 }
 
 // Hash is the hash a note's stamp holds.
@@ -146,41 +145,54 @@ func Load(file string, key Key, files []vault.File, read func(path string) ([]by
 	return e.Result, rehashed, true
 }
 
-// disk is an entry as stored: the stamps by column, so that gob reads a
-// hundred thousand of them as a few long slices rather than one struct
-// (and 32 array elements) each.
-type disk struct {
-	Version  int
-	Key      Key
-	Written  int64
-	Paths    []string
-	Sizes    []int64
-	ModTimes []int64
-	Hashes   []byte // 32 bytes a stamp
-	Result   []byte
-}
+// magic opens every cache file, so that a file of another kind is told
+// apart before anything in it is believed.
+const magic = "zk-check-cache\n"
 
 // Save writes an entry atomically; a reader sees the old entry or the new
 // one, never a torn one.
+//
+// The format is hand-rolled, little-endian, by column: the magic, the
+// version (uint32), the key, the write time (int64), the number of stamps
+// (uint64), the paths' length (uint64) and the paths (each a uvarint
+// length and its bytes), then every size, every mtime (int64 each), every
+// hash (32 bytes each), and the result to the end of the file. Measured
+// on 100k notes it reads in a fraction of gob's time (a few long copies and
+// one string for all the paths), and reading is most of what an unchanged
+// check does besides the walk.
 func Save(file string, e Entry) error {
-	d := disk{Version: Version, Key: e.Key, Written: e.Written, Result: e.Result,
-		Paths: make([]string, len(e.Stamps)), Sizes: make([]int64, len(e.Stamps)),
-		ModTimes: make([]int64, len(e.Stamps)), Hashes: make([]byte, 0, len(e.Stamps)*sha256.Size)}
-	if d.Written == 0 {
-		d.Written = time.Now().UnixNano()
+	written := e.Written
+	if written == 0 {
+		written = time.Now().UnixNano()
 	}
-	for i, st := range e.Stamps {
-		d.Paths[i], d.Sizes[i], d.ModTimes[i] = st.Path, st.Size, st.ModTime
-		d.Hashes = append(d.Hashes, st.Hash[:]...)
+	n := len(e.Stamps)
+	var paths []byte
+	for _, st := range e.Stamps {
+		paths = binary.AppendUvarint(paths, uint64(len(st.Path)))
+		paths = append(paths, st.Path...)
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(d); err != nil {
-		return fmt.Errorf("cache: %w", err)
+	b := make([]byte, 0, len(magic)+4+len(e.Key)+8+8+8+len(paths)+n*(16+sha256.Size)+len(e.Result))
+	b = append(b, magic...)
+	b = binary.LittleEndian.AppendUint32(b, Version)
+	b = append(b, e.Key[:]...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(written))
+	b = binary.LittleEndian.AppendUint64(b, uint64(n))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(paths)))
+	b = append(b, paths...)
+	for _, st := range e.Stamps {
+		b = binary.LittleEndian.AppendUint64(b, uint64(st.Size))
 	}
+	for _, st := range e.Stamps {
+		b = binary.LittleEndian.AppendUint64(b, uint64(st.ModTime))
+	}
+	for _, st := range e.Stamps {
+		b = append(b, st.Hash[:]...)
+	}
+	b = append(b, e.Result...)
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	if err := renameio.WriteFile(file, buf.Bytes(), 0o600); err != nil {
+	if err := renameio.WriteFile(file, b, 0o600); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
@@ -194,27 +206,83 @@ func Remove(file string) error {
 	return nil
 }
 
-// Read returns a cache file's entry, of this format version.
+// Read returns a cache file's entry, of this format version. A file that
+// is short, long or inconsistent anywhere is an error, never a panic or an
+// allocation larger than the file.
 func Read(file string) (Entry, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return Entry{}, err
 	}
-	var d disk
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&d); err != nil {
-		return Entry{}, fmt.Errorf("cache: %w", err)
+	r := reader{b: b}
+	if string(r.take(len(magic))) != magic {
+		return Entry{}, errors.New("cache: not a zk check cache")
 	}
-	if d.Version != Version {
-		return Entry{}, fmt.Errorf("cache: format %d, not %d", d.Version, Version)
+	if v := r.uint32(); v != Version {
+		return Entry{}, fmt.Errorf("cache: format %d, not %d", v, Version)
 	}
-	n := len(d.Paths)
-	if len(d.Sizes) != n || len(d.ModTimes) != n || len(d.Hashes) != n*sha256.Size {
-		return Entry{}, errors.New("cache: stamps of unequal lengths")
+	e := Entry{Version: Version}
+	copy(e.Key[:], r.take(len(e.Key)))
+	e.Written = int64(r.uint64())
+	n := r.uint64()
+	paths := r.take(int(min(r.uint64(), uint64(len(b)))))
+	if r.bad || n > uint64(len(b))/(16+sha256.Size) {
+		return Entry{}, errors.New("cache: truncated")
 	}
-	e := Entry{Version: d.Version, Key: d.Key, Written: d.Written, Result: d.Result, Stamps: make([]Stamp, n)}
+	sizes, mtimes, hashes := r.take(int(n)*8), r.take(int(n)*8), r.take(int(n)*sha256.Size)
+	if r.bad {
+		return Entry{}, errors.New("cache: truncated")
+	}
+	all := string(paths) // one string; each path is a slice of it
+	e.Stamps = make([]Stamp, n)
+	off := 0
 	for i := range e.Stamps {
-		e.Stamps[i] = Stamp{Path: d.Paths[i], Size: d.Sizes[i], ModTime: d.ModTimes[i]}
-		copy(e.Stamps[i].Hash[:], d.Hashes[i*sha256.Size:])
+		l, w := binary.Uvarint(paths[off:])
+		if w <= 0 || l > uint64(len(paths)-off-w) {
+			return Entry{}, errors.New("cache: bad path")
+		}
+		off += w
+		e.Stamps[i] = Stamp{Path: all[off : off+int(l)],
+			Size:    int64(binary.LittleEndian.Uint64(sizes[i*8:])),
+			ModTime: int64(binary.LittleEndian.Uint64(mtimes[i*8:]))}
+		copy(e.Stamps[i].Hash[:], hashes[i*sha256.Size:])
+		off += int(l)
 	}
+	if off != len(paths) {
+		return Entry{}, errors.New("cache: bad paths")
+	}
+	e.Result = r.b[r.off:]
 	return e, nil
+}
+
+// reader reads a cache file front to back; a read past its end sets bad
+// and returns nothing.
+type reader struct {
+	b   []byte
+	off int
+	bad bool
+}
+
+func (r *reader) take(n int) []byte {
+	if r.bad || n < 0 || n > len(r.b)-r.off {
+		r.bad = true
+		return nil
+	}
+	p := r.b[r.off : r.off+n]
+	r.off += n
+	return p
+}
+
+func (r *reader) uint32() uint32 {
+	if p := r.take(4); p != nil {
+		return binary.LittleEndian.Uint32(p)
+	}
+	return 0
+}
+
+func (r *reader) uint64() uint64 {
+	if p := r.take(8); p != nil {
+		return binary.LittleEndian.Uint64(p)
+	}
+	return 0
 }
