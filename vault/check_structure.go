@@ -11,7 +11,9 @@ import (
 // (seed/000_33d27872721eb433.txt). The other structure rules would only
 // repeat it, so the caller skips them.
 func (nc *noteCheck) flattened(s *Schema) bool {
-	var lower []byte // the source in lower case, made only if a section is missing
+	// The source in lower case, made only if a section is missing; ASCII
+	// only, so that every offset in it is the same offset in the source.
+	var lower []byte
 	var inline []string
 	first := -1
 	for _, want := range s.Sections {
@@ -19,9 +21,9 @@ func (nc *noteCheck) flattened(s *Schema) bool {
 			continue
 		}
 		if lower == nil {
-			lower = bytes.ToLower(nc.n.Src)
+			lower = []byte(lowerASCII(string(nc.n.Src)))
 		}
-		needle := []byte(" " + strings.ToLower(want.String()) + " ")
+		needle := []byte(" " + lowerASCII(want.String()) + " ")
 		i := bytes.Index(lower, needle)
 		if i < 0 {
 			continue
