@@ -32,7 +32,7 @@ import (
 
 // Version is the cache file's format; a file of another version is
 // ignored and overwritten.
-const Version = 2
+const Version = 3
 
 // RacyWindow is how close to the cache's write time a file's modification
 // time must be for its stamp not to be trusted without hashing.

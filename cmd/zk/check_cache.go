@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/gob"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -37,8 +35,8 @@ func checkCached(ctx context.Context, v *vault.Vault, cfg *config.Config, copts 
 	}
 	read := func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }
 	if b, rehashed, ok := checkcache.Load(file, key, files, read); ok {
-		var res checkResult
-		if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&res); err == nil {
+		if notes, findings, err := checkcache.DecodeFindings(b); err == nil {
+			res := checkResult{Findings: findings, Notes: notes}
 			if rehashed > 0 { // touched but unchanged: stamp them again
 				saveCheck(file, key, files, nil, res, started, s)
 			}
@@ -61,10 +59,6 @@ func checkCached(ctx context.Context, v *vault.Vault, cfg *config.Config, copts 
 // the files the check read, and the entry is dated from before the walk,
 // so that a note changed during the check is never trusted by its time.
 func saveCheck(file string, key checkcache.Key, files []vault.File, scan *vault.Scan, res checkResult, started time.Time, s *streams) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(res); err != nil {
-		return
-	}
 	hashes := map[string][sha256.Size]byte{}
 	if scan != nil {
 		hashes = noteHashes(scan.Notes)
@@ -75,7 +69,7 @@ func saveCheck(file string, key checkcache.Key, files []vault.File, scan *vault.
 		h, ok := hashes[p]
 		return h, ok
 	})
-	e := checkcache.Entry{Key: key, Written: started.UnixNano(), Stamps: stamps, Result: buf.Bytes()}
+	e := checkcache.Entry{Key: key, Written: started.UnixNano(), Stamps: stamps, Result: checkcache.EncodeFindings(res.Notes, res.Findings)}
 	if err := checkcache.Save(file, e); err != nil {
 		fmt.Fprintf(s.err, "zk: warning: %v\n", err)
 	}

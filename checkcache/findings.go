@@ -1,0 +1,122 @@
+package checkcache
+
+import (
+	"encoding/binary"
+	"errors"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// EncodeFindings encodes a check's result for an entry's Result: the
+// number of notes checked, a table of every distinct string (paths and
+// rule ids repeat from finding to finding), then each finding as varints
+// (string indices, positions, severity). It decodes several times faster
+// than gob, which mattered: at 100k notes and 81k findings, decoding the
+// result was the largest cost of an unchanged check after the walk.
+func EncodeFindings(notes int, findings []vault.Finding) []byte {
+	index := map[string]uint64{}
+	var table []byte
+	id := func(s string) uint64 {
+		i, ok := index[s]
+		if !ok {
+			i = uint64(len(index))
+			index[s] = i
+			table = binary.AppendUvarint(table, uint64(len(s)))
+			table = append(table, s...)
+		}
+		return i
+	}
+	var body []byte
+	for _, f := range findings {
+		for _, s := range []string{f.Path, f.Rule, f.Message} {
+			body = binary.AppendUvarint(body, id(s))
+		}
+		for _, n := range []int{f.Line, f.Column, f.EndLine, f.EndColumn, int(f.Severity)} {
+			body = binary.AppendVarint(body, int64(n))
+		}
+	}
+	b := binary.AppendVarint(nil, int64(notes))
+	b = binary.AppendUvarint(b, uint64(len(index)))
+	b = binary.AppendUvarint(b, uint64(len(table)))
+	b = append(b, table...)
+	b = binary.AppendUvarint(b, uint64(len(findings)))
+	return append(b, body...)
+}
+
+// errFindings is a result that does not decode.
+var errFindings = errors.New("cache: bad findings")
+
+// DecodeFindings decodes what EncodeFindings encoded. Damaged input is an
+// error, never a panic or an allocation larger than the input.
+func DecodeFindings(b []byte) (notes int, findings []vault.Finding, err error) {
+	d := varints{b: b}
+	notes = int(d.varint())
+	nstr, tlen := d.uvarint(), d.uvarint()
+	if d.bad || nstr > uint64(len(b)) || tlen > uint64(len(b)-d.off) {
+		return 0, nil, errFindings
+	}
+	table := b[d.off : d.off+int(tlen)]
+	d.off += int(tlen)
+	all := string(table) // one string; each entry is a slice of it
+	strs := make([]string, 0, nstr)
+	for off := 0; off < len(table); {
+		l, w := binary.Uvarint(table[off:])
+		if w <= 0 || l > uint64(len(table)-off-w) {
+			return 0, nil, errFindings
+		}
+		off += w
+		strs = append(strs, all[off:off+int(l)])
+		off += int(l)
+	}
+	n := d.uvarint()
+	if d.bad || uint64(len(strs)) != nstr || n > uint64(len(b)-d.off)/8 { // a finding is 8 varints, 8 bytes at least
+		return 0, nil, errFindings
+	}
+	findings = make([]vault.Finding, n)
+	for i := range findings {
+		var s [3]string
+		for j := range s {
+			k := d.uvarint()
+			if k >= uint64(len(strs)) {
+				return 0, nil, errFindings
+			}
+			s[j] = strs[k]
+		}
+		f := &findings[i]
+		f.Path, f.Rule, f.Message = s[0], s[1], s[2]
+		f.Line, f.Column = int(d.varint()), int(d.varint())
+		f.EndLine, f.EndColumn = int(d.varint()), int(d.varint())
+		f.Severity = vault.Severity(d.varint())
+	}
+	if d.bad || d.off != len(b) {
+		return 0, nil, errFindings
+	}
+	return notes, findings, nil
+}
+
+// varints reads varints front to back; a bad one sets bad and reads 0.
+type varints struct {
+	b   []byte
+	off int
+	bad bool
+}
+
+func (d *varints) uvarint() uint64 {
+	v, w := binary.Uvarint(d.b[d.off:])
+	if w <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.off += w
+	return v
+}
+
+func (d *varints) varint() int64 {
+	v, w := binary.Varint(d.b[d.off:])
+	if w <= 0 {
+		d.bad = true
+		return 0
+	}
+	d.off += w
+	return v
+}

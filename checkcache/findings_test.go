@@ -1,0 +1,58 @@
+package checkcache
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+var sampleFindings = []vault.Finding{
+	{Path: "a.md", Line: 1, Column: 1, Rule: "structure/title", Severity: vault.Error, Message: "no title"},
+	{Path: "a.md", Line: 27, Column: 3, EndLine: 27, EndColumn: 40, Rule: "links/broken", Severity: vault.Error, Message: "[[x]]: no note or file \"x\" in the vault"},
+	{Path: "ü/b.md", Line: 37, Column: 16, Rule: "maintenance/stale", Severity: vault.Warning, Message: ""},
+}
+
+func TestFindingsRoundTrip(t *testing.T) {
+	for _, tt := range []struct {
+		notes    int
+		findings []vault.Finding
+	}{
+		{0, []vault.Finding{}},
+		{3, sampleFindings},
+		{100000, append(append([]vault.Finding{}, sampleFindings...), sampleFindings...)},
+	} {
+		notes, got, err := DecodeFindings(EncodeFindings(tt.notes, tt.findings))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if notes != tt.notes || !reflect.DeepEqual(got, tt.findings) {
+			t.Errorf("round trip: %d %+v, want %d %+v", notes, got, tt.notes, tt.findings)
+		}
+	}
+}
+
+// FuzzDecodeFindings feeds DecodeFindings damaged results: an error or a
+// result that encodes back to one decoding alike, never a panic.
+//
+//	go test ./checkcache -run '^$' -fuzz FuzzDecodeFindings -fuzztime 30s
+func FuzzDecodeFindings(f *testing.F) {
+	b := EncodeFindings(3, sampleFindings)
+	f.Add(b)
+	f.Add(b[:len(b)/2])
+	f.Add(b[:1])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		notes, got, err := DecodeFindings(b)
+		if err != nil {
+			return
+		}
+		notes2, again, err := DecodeFindings(EncodeFindings(notes, got))
+		if err != nil {
+			t.Fatalf("a result DecodeFindings accepted does not encode back: %v", err)
+		}
+		if notes2 != notes || !reflect.DeepEqual(again, got) {
+			t.Errorf("encode changed the result: %+v, was %+v", again, got)
+		}
+	})
+}
