@@ -2,7 +2,9 @@ package vault
 
 import (
 	"cmp"
+	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -52,38 +54,139 @@ type CheckOptions struct {
 // path, line, column and rule. It is pure: the scan and the options in,
 // findings out.
 func Check(s *Scan, opts CheckOptions) []Finding {
-	c := newChecker(s, opts)
-	var out []Finding
-	for _, sk := range s.Skipped {
-		if isNotePath(sk.Path) && (opts.Only == nil || opts.Only(sk.Path)) {
-			out = c.add(out, Finding{Path: sk.Path, Line: 1, Column: 1, Rule: RuleFileSkipped,
-				Message: "not checked: " + sk.Reason})
+	c := newChecker(s.Resolver, opts)
+	results := make([]noteResult, len(s.Notes))
+	forEach(len(s.Notes), func(i int) { results[i] = c.note(s.Notes[i]) })
+	return c.finish(s.Skipped, results)
+}
+
+// CheckReport is what CheckVault found.
+type CheckReport struct {
+	Findings []Finding
+	// Notes is how many notes were checked.
+	Notes int
+	// Files are the vault's files, as the check walked them.
+	Files []File
+}
+
+// CheckVault checks the notes of a walk of the vault (Files) as Check
+// does, but reads and parses them as it goes and keeps of each only what
+// the link rules need (its headings, block ids and aliases), so that
+// memory grows with the findings rather than with the vault's text. each,
+// when set, sees every note parsed, from several goroutines at once.
+func CheckVault(ctx context.Context, v *Vault, files []File, skips []Skip, opts CheckOptions, each func(*Note)) (*CheckReport, error) {
+	skips = slices.Clone(skips) // notes that cannot be read are added
+	paths := make([]string, len(files))
+	var notes []File
+	for i, f := range files {
+		paths[i] = f.Path
+		if f.IsNote() {
+			notes = append(notes, f)
 		}
 	}
-	var notes []*Note
-	for _, n := range s.Notes {
-		if opts.Only == nil || opts.Only(n.Path) {
-			notes = append(notes, n)
+	c := newChecker(NewResolver(paths), opts)
+	results := make([]noteResult, len(notes))
+	reasons := make([]string, len(notes))
+	dirs := &dirRoots{v: v, m: map[string]*os.Root{}}
+	defer dirs.close()
+	parsers := sync.Pool{New: func() any { return NewParser() }}
+	forEach(len(notes), func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		p := parsers.Get().(*Parser)
+		n, why := v.load(p, notes[i], dirs)
+		parsers.Put(p)
+		if n == nil {
+			reasons[i] = why
+			return
+		}
+		if each != nil {
+			each(n)
+		}
+		results[i] = c.note(n)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, why := range reasons {
+		if why != "" {
+			skips = append(skips, Skip{Path: notes[i].Path, Reason: why})
 		}
 	}
-	per := make([][]Finding, len(notes))
+	r := &CheckReport{Findings: c.finish(skips, results), Files: files}
+	for _, res := range results {
+		if res.checked {
+			r.Notes++
+		}
+	}
+	return r, nil
+}
+
+// forEach runs f(0)...f(n-1) on as many workers as a scan uses.
+func forEach(n int, f func(i int)) {
 	var wg sync.WaitGroup
-	workers := min(scanWorkers(), max(1, len(notes)))
 	next := make(chan int)
-	for range workers {
+	for range min(scanWorkers(), max(1, n)) {
 		wg.Go(func() {
 			for i := range next {
-				per[i] = c.note(notes[i])
+				f(i)
 			}
 		})
 	}
-	for i := range notes {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	for _, fs := range per {
-		out = append(out, fs...)
+}
+
+// noteResult is what checking one note leaves: its findings but those of
+// links, which wait for every note's summary, and the summary itself.
+type noteResult struct {
+	path     string
+	checked  bool
+	findings []Finding
+	links    []linkUse
+	ignores  ignores
+	summary  noteSummary
+}
+
+// noteSummary is what the link rules need of a note as a target.
+type noteSummary struct {
+	name     string
+	headings []string
+	blocks   []string
+	aliases  []string
+}
+
+// finish runs the link rules over every note's links, now that every
+// note's summary is known, and returns all findings, sorted.
+func (c *checker) finish(skips []Skip, results []noteResult) []Finding {
+	var out []Finding
+	for _, sk := range skips {
+		if isNotePath(sk.Path) && (c.opts.Only == nil || c.opts.Only(sk.Path)) {
+			out = c.add(out, Finding{Path: sk.Path, Line: 1, Column: 1, Rule: RuleFileSkipped,
+				Message: "not checked: " + sk.Reason})
+		}
+	}
+	for i := range results {
+		r := &results[i]
+		if r.path == "" {
+			continue // not read
+		}
+		c.summaries[r.path] = &r.summary
+		for _, a := range r.summary.aliases {
+			c.aliases[fold(a)] = append(c.aliases[fold(a)], r.summary.name)
+		}
+	}
+	for _, r := range results {
+		out = append(out, r.findings...)
+		var links []Finding
+		for _, l := range r.links {
+			links = c.linkFindings(links, r.path, l)
+		}
+		out = append(out, r.ignores.filter(links)...)
 	}
 	SortFindings(out)
 	return out
@@ -98,27 +201,26 @@ func SortFindings(fs []Finding) {
 }
 
 type checker struct {
-	scan      *Scan
+	resolver  *Resolver
 	opts      CheckOptions
 	relations map[string]bool
 	vocab     []string
-	// aliases maps a folded alias to the notes that declare it.
-	aliases map[string][]*Note
+	// aliases maps a folded alias to the names of the notes declaring it,
+	// and summaries a note's path to its summary; both are filled by
+	// finish, once every note is read.
+	aliases   map[string][]string
+	summaries map[string]*noteSummary
 }
 
-func newChecker(s *Scan, opts CheckOptions) *checker {
-	c := &checker{scan: s, opts: opts, relations: map[string]bool{}, aliases: map[string][]*Note{}}
+func newChecker(r *Resolver, opts CheckOptions) *checker {
+	c := &checker{resolver: r, opts: opts, relations: map[string]bool{},
+		aliases: map[string][]string{}, summaries: map[string]*noteSummary{}}
 	c.vocab = opts.Relations
 	if c.vocab == nil {
 		c.vocab = DefaultRelations
 	}
 	for _, r := range c.vocab {
 		c.relations[strings.ToLower(r)] = true
-	}
-	for _, n := range s.Notes {
-		for _, a := range noteAliases(n) {
-			c.aliases[fold(a)] = append(c.aliases[fold(a)], n)
-		}
 	}
 	return c
 }
@@ -155,9 +257,16 @@ type noteCheck struct {
 	n     *Note
 	lines *lineIndex
 	out   []Finding
+	uses  []linkUse
 }
 
-func (c *checker) note(n *Note) []Finding {
+// note checks one note, all but its links' targets, and summarises it.
+func (c *checker) note(n *Note) noteResult {
+	r := noteResult{path: n.Path, summary: summarize(n)}
+	if c.opts.Only != nil && !c.opts.Only(n.Path) {
+		return r
+	}
+	r.checked = true
 	nc := &noteCheck{c: c, n: n, lines: newLineIndex(n.Src)}
 	if fm := n.Frontmatter; fm != nil && fm.Err != nil {
 		nc.atLine(RuleFrontmatter, max(fm.ErrLine, 0), "%v", fm.Err)
@@ -178,7 +287,22 @@ func (c *checker) note(n *Note) []Finding {
 		nc.maintenance(typ)
 	}
 	nc.runEdited()
-	return suppress(n, nc.lines, nc.out)
+	if len(nc.out) > 0 || len(nc.uses) > 0 {
+		r.ignores = ignoresOf(n, nc.lines)
+	}
+	r.findings, r.links = r.ignores.filter(nc.out), nc.uses
+	return r
+}
+
+func summarize(n *Note) noteSummary {
+	s := noteSummary{name: n.Name, aliases: noteAliases(n)}
+	for _, h := range n.Headings {
+		s.headings = append(s.headings, h.Text)
+	}
+	for _, b := range n.BlockIDs {
+		s.blocks = append(s.blocks, b.ID)
+	}
+	return s
 }
 
 // at reports a finding spanning the byte offsets [start, end) of the note.

@@ -3,51 +3,78 @@ package vault
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
-// links checks every link and embed: the file exists, and a #heading or
-// #^block it names exists in the target.
+// linkUse is a link of a checked note, resolved, with its place: the
+// link rules run on it once every note's headings and block ids are known.
+type linkUse struct {
+	Line, Column, EndLine, EndColumn int
+	Original, Path, Subpath          string
+	// Target is the path the link resolves to, or "" when it names nothing.
+	Target string
+	// Key is the frontmatter property holding the link, if it is there.
+	Key string
+}
+
+// links records every link and embed of the note, resolved.
 func (nc *noteCheck) links() {
-	n, r := nc.n, nc.c.scan.Resolver
+	n, r := nc.n, nc.c.resolver
 	for _, l := range n.AllLinks() {
-		target := n.Path
+		u := linkUse{Original: l.Original, Path: l.Path, Subpath: l.Subpath, Target: n.Path}
+		u.Line, u.Column = nc.lineCol(l.Span.Start.Offset)
+		u.EndLine, u.EndColumn = nc.lineCol(l.Span.End.Offset)
 		if l.Path != "" {
-			var ok bool
-			if target, ok = r.Resolve(l.Path, n.Path); !ok {
-				nc.at(RuleBrokenLink, l.Span.Start.Offset, l.Span.End.Offset, "%s", nc.c.brokenMessage(l.Path, l.Original))
-				continue
-			}
+			u.Target, _ = r.Resolve(l.Path, n.Path)
 		}
-		if l.Subpath == "" {
-			continue
-		}
-		t := nc.c.scan.Note(target)
-		if t == nil {
-			continue // not a note: a PDF's #page=3 is a viewer parameter
-		}
-		if l.IsBlockRef() {
-			if !hasBlock(t, l.Subpath[2:]) {
-				nc.at(RuleBrokenBlock, l.Span.Start.Offset, l.Span.End.Offset, "no block %q in %q", l.Subpath[1:], t.Name)
-			}
-			continue
-		}
-		if !hasHeadingPath(t, l.Subpath) {
-			msg := fmt.Sprintf("no heading %q in %q", l.Subpath, t.Name)
-			if best, ok := closestHeading(t, l.Subpath); ok {
-				msg += fmt.Sprintf("; the closest is %q", "#"+best)
-			}
-			nc.at(RuleBrokenHeading, l.Span.Start.Offset, l.Span.End.Offset, "%s", msg)
-		}
+		nc.uses = append(nc.uses, u)
 	}
 	for _, l := range n.FrontmatterLinks {
 		if l.Path == "" {
 			continue
 		}
-		if _, ok := r.Resolve(l.Path, n.Path); !ok {
-			nc.atLine(RuleBrokenLink, nc.frontmatterKeyLine(l.Key), "%s (frontmatter %s)", nc.c.brokenMessage(l.Path, l.Original), l.Key)
-		}
+		u := linkUse{Original: l.Original, Path: l.Path, Key: l.Key, Column: 1}
+		u.Line = nc.frontmatterKeyLine(l.Key) + 1
+		u.Target, _ = r.Resolve(l.Path, n.Path)
+		nc.uses = append(nc.uses, u)
 	}
+}
+
+// linkFindings appends what is wrong with one link of the note at path:
+// the file exists, and a #heading or #^block it names exists in it.
+func (c *checker) linkFindings(out []Finding, path string, l linkUse) []Finding {
+	f := Finding{Path: path, Line: l.Line, Column: l.Column, EndLine: l.EndLine, EndColumn: l.EndColumn}
+	if l.Target == "" {
+		f.Rule, f.Message = RuleBrokenLink, c.brokenMessage(l.Path, l.Original)
+		if l.Key != "" {
+			f.Message += " (frontmatter " + l.Key + ")"
+		}
+		return c.add(out, f)
+	}
+	if l.Subpath == "" || l.Key != "" {
+		return out
+	}
+	t := c.summaries[l.Target]
+	if t == nil {
+		return out // not a note: a PDF's #page=3 is a viewer parameter
+	}
+	if len(l.Subpath) > 1 && l.Subpath[1] == '^' {
+		id := l.Subpath[2:]
+		if !slices.ContainsFunc(t.blocks, func(b string) bool { return strings.EqualFold(b, id) }) {
+			f.Rule, f.Message = RuleBrokenBlock, fmt.Sprintf("no block %q in %q", l.Subpath[1:], t.name)
+			out = c.add(out, f)
+		}
+		return out
+	}
+	if !hasHeadingPath(t.headings, l.Subpath) {
+		f.Rule, f.Message = RuleBrokenHeading, fmt.Sprintf("no heading %q in %q", l.Subpath, t.name)
+		if best, ok := closestHeading(t.headings, l.Subpath); ok {
+			f.Message += fmt.Sprintf("; the closest is %q", "#"+best)
+		}
+		out = c.add(out, f)
+	}
+	return out
 }
 
 // brokenMessage says a link names nothing, and when the name is an alias
@@ -55,8 +82,7 @@ func (nc *noteCheck) links() {
 func (c *checker) brokenMessage(linkpath, original string) string {
 	msg := fmt.Sprintf("%s: no note or file %q in the vault", original, linkpath)
 	if owners := c.aliases[fold(linkpath)]; len(owners) > 0 {
-		alias := linkpath
-		msg += fmt.Sprintf("; it is an alias of %q, and aliases do not resolve links: write [[%s|%s]]", owners[0].Name, owners[0].Name, alias)
+		msg += fmt.Sprintf("; it is an alias of %q, and aliases do not resolve links: write [[%s|%s]]", owners[0], owners[0], linkpath)
 	}
 	return msg
 }
@@ -99,19 +125,10 @@ func noteAliases(n *Note) []string {
 	return out
 }
 
-func hasBlock(n *Note, id string) bool {
-	for _, b := range n.BlockIDs {
-		if strings.EqualFold(b.ID, id) {
-			return true
-		}
-	}
-	return false
-}
-
 // hasHeadingPath reports whether "#H1#H2" names headings of n: each part
 // matches, normalised and ignoring case, a heading after the previous
 // part's match (research/obsidian-spec.md §E3–E5).
-func hasHeadingPath(n *Note, subpath string) bool {
+func hasHeadingPath(headings []string, subpath string) bool {
 	from := 0
 	for _, part := range strings.Split(strings.TrimPrefix(subpath, "#"), "#") {
 		want := normHeading(part)
@@ -119,12 +136,12 @@ func hasHeadingPath(n *Note, subpath string) bool {
 			continue
 		}
 		i := from
-		for ; i < len(n.Headings); i++ {
-			if normHeading(n.Headings[i].Text) == want {
+		for ; i < len(headings); i++ {
+			if normHeading(headings[i]) == want {
 				break
 			}
 		}
-		if i == len(n.Headings) {
+		if i == len(headings) {
 			return false
 		}
 		from = i + 1
@@ -148,15 +165,15 @@ func normHeading(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
-// closestHeading is the heading of n nearest, by edit distance on the
+// closestHeading is the heading nearest, by edit distance on the
 // normalised text, to the last part of subpath.
-func closestHeading(n *Note, subpath string) (string, bool) {
+func closestHeading(headings []string, subpath string) (string, bool) {
 	parts := strings.Split(subpath, "#")
 	want := normHeading(parts[len(parts)-1])
 	best, bestD := "", -1
-	for _, h := range n.Headings {
-		if d := editDistance(want, normHeading(h.Text)); bestD < 0 || d < bestD {
-			best, bestD = strings.TrimSpace(h.Text), d
+	for _, h := range headings {
+		if d := editDistance(want, normHeading(h)); bestD < 0 || d < bestD {
+			best, bestD = strings.TrimSpace(h), d
 		}
 	}
 	return best, bestD >= 0

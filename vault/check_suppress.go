@@ -40,13 +40,16 @@ func ruleListed(rules []string, rule string) bool {
 	})
 }
 
-// suppress drops the findings a note silences: frontmatter zk-ignore for
-// the whole note, and a zk-ignore comment for the line or block after it
-// (or, written after text on a line, for that line).
-func suppress(n *Note, lines *lineIndex, fs []Finding) []Finding {
-	if len(fs) == 0 {
-		return fs
-	}
+// ignores are a note's suppressions: frontmatter zk-ignore for the whole
+// note, and each zk-ignore comment for the line or block after it (or,
+// written after text on a line, for that line).
+type ignores struct {
+	whole []string
+	lines []ignore
+}
+
+// ignoresOf reads a note's suppressions.
+func ignoresOf(n *Note, lines *lineIndex) ignores {
 	var whole []string
 	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
 		switch v := fm.Values[IgnoreKey].(type) {
@@ -83,14 +86,19 @@ func suppress(n *Note, lines *lineIndex, fs []Finding) []Finding {
 		}
 		igs = append(igs, ig)
 	}
-	if len(whole) == 0 && len(igs) == 0 {
+	return ignores{whole: whole, lines: igs}
+}
+
+// filter drops the findings the suppressions silence.
+func (ig ignores) filter(fs []Finding) []Finding {
+	if len(ig.whole) == 0 && len(ig.lines) == 0 {
 		return fs
 	}
 	return slices.DeleteFunc(fs, func(f Finding) bool {
-		if len(whole) > 0 && ruleListed(whole, f.Rule) {
+		if len(ig.whole) > 0 && ruleListed(ig.whole, f.Rule) {
 			return true
 		}
-		return slices.ContainsFunc(igs, func(ig ignore) bool { return ig.covers(f) })
+		return slices.ContainsFunc(ig.lines, func(l ignore) bool { return l.covers(f) })
 	})
 }
 

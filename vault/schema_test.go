@@ -63,11 +63,11 @@ func TestHeadingPath(t *testing.T) {
 		{"#Missing", false},
 	}
 	for _, tt := range tests {
-		if got := hasHeadingPath(n, tt.sub); got != tt.want {
+		if got := hasHeadingPath(summarize(n).headings, tt.sub); got != tt.want {
 			t.Errorf("hasHeadingPath(%q) = %v, want %v", tt.sub, got, tt.want)
 		}
 	}
-	if best, _ := closestHeading(n, "#Proprety"); best != "Property" {
+	if best, _ := closestHeading(summarize(n).headings, "#Proprety"); best != "Property" {
 		t.Errorf("closest to #Proprety = %q", best)
 	}
 }

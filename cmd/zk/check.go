@@ -131,29 +131,29 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	return nil
 }
 
-// scanAndCheck scans and checks the vault (the notes paths select, or all).
+// scanAndCheck walks and checks the vault (the notes paths select, or all).
 func scanAndCheck(ctx context.Context, v *vault.Vault, cfg *config.Config, copts vault.CheckOptions, paths []string) (checkResult, error) {
-	scan, err := v.Scan(ctx)
+	files, skips, err := v.Files(ctx)
 	if err != nil {
 		return checkResult{}, err
 	}
-	return checkVault(v, scan, cfg, copts, paths)
+	return checkVault(ctx, v, files, skips, cfg, copts, paths, nil)
 }
 
-// checkVault checks a scanned vault (the notes paths select, or all).
-func checkVault(v *vault.Vault, scan *vault.Scan, cfg *config.Config, copts vault.CheckOptions, paths []string) (checkResult, error) {
-	only, err := checkFilter(v, scan.Files, paths)
+// checkVault checks the notes of a walk (the notes paths select, or all);
+// each sees every note read.
+func checkVault(ctx context.Context, v *vault.Vault, files []vault.File, skips []vault.Skip, cfg *config.Config,
+	copts vault.CheckOptions, paths []string, each func(*vault.Note)) (checkResult, error) {
+	only, err := checkFilter(v, files, paths)
 	if err != nil {
 		return checkResult{}, err
 	}
 	copts.Only = skipTemplates(only, cfg.Templates)
-	res := checkResult{Findings: vault.Check(scan, copts)}
-	for _, n := range scan.Notes {
-		if copts.Only(n.Path) {
-			res.Notes++
-		}
+	rep, err := vault.CheckVault(ctx, v, files, skips, copts, each)
+	if err != nil {
+		return checkResult{}, err
 	}
-	return res, nil
+	return checkResult{Findings: rep.Findings, Notes: rep.Notes}, nil
 }
 
 // openConfigured opens the vault and reads its config; unknown config

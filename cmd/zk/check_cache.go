@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"time"
 
@@ -43,27 +42,31 @@ func checkCached(ctx context.Context, v *vault.Vault, cfg *config.Config, copts 
 			return res, nil
 		}
 	}
-	scan, err := v.ScanFiles(ctx, files, skips) // the walk above, not a second one
-	if err != nil {
-		return checkResult{}, err
+	var mu sync.Mutex
+	hashes := map[string][sha256.Size]byte{}
+	hash := func(n *vault.Note) {
+		h := checkcache.Hash(n.Src)
+		mu.Lock()
+		hashes[n.Path] = h
+		mu.Unlock()
 	}
-	res, err := checkVault(v, scan, cfg, copts, nil)
+	res, err := checkVault(ctx, v, files, skips, cfg, copts, nil, hash) // the walk above, not a second one
 	if err != nil {
 		return res, err
 	}
-	saveCheck(file, key, scan.Files, scan, res, started, s)
+	saveCheck(file, key, files, hashes, res, started, s)
 	return res, nil
 }
 
 // saveCheck writes the cache entry of a result. The stamps are those of
 // the files the check read, and the entry is dated from before the walk,
 // so that a note changed during the check is never trusted by its time.
-func saveCheck(file string, key checkcache.Key, files []vault.File, scan *vault.Scan, res checkResult, started time.Time, s *streams) {
-	hashes := map[string][sha256.Size]byte{}
-	if scan != nil {
-		hashes = noteHashes(scan.Notes)
-	} else if old, err := loadStamps(file); err == nil {
-		hashes = old
+// hashes are the notes' hashes; nil keeps those of the current entry.
+func saveCheck(file string, key checkcache.Key, files []vault.File, hashes map[string][sha256.Size]byte, res checkResult, started time.Time, s *streams) {
+	if hashes == nil {
+		if old, err := loadStamps(file); err == nil {
+			hashes = old
+		}
 	}
 	stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
 		h, ok := hashes[p]
@@ -86,26 +89,6 @@ func loadStamps(file string) (map[string][sha256.Size]byte, error) {
 		out[st.Path] = st.Hash
 	}
 	return out, nil
-}
-
-// noteHashes hashes every note's bytes, on every core.
-func noteHashes(notes []*vault.Note) map[string][sha256.Size]byte {
-	sums := make([][sha256.Size]byte, len(notes))
-	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(notes); i += workers {
-				sums[i] = checkcache.Hash(notes[i].Src)
-			}
-		})
-	}
-	wg.Wait()
-	out := make(map[string][sha256.Size]byte, len(notes))
-	for i, n := range notes {
-		out[n.Path] = sums[i]
-	}
-	return out
 }
 
 // cacheKey is everything a whole-vault result depends on besides the
