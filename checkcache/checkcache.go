@@ -25,8 +25,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -192,7 +190,7 @@ func Save(file string, e Entry) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	if err := renameio.WriteFile(file, b, 0o600); err != nil {
+	if err := vault.WriteFileAtomic(file, b, 0o600); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil

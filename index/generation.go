@@ -18,6 +18,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // generation is one open bleve index: a gen-<n> folder. Every call into
@@ -230,7 +232,7 @@ func verifySegments(genDir string, record bool) error {
 	}
 	if record && fresh {
 		// A reader records too; if the folder went meanwhile, no matter.
-		writeAtomic(filepath.Join(genDir, checkedName), []byte(strings.Join(lines, "\n")))
+		vault.WriteFileAtomic(filepath.Join(genDir, checkedName), []byte(strings.Join(lines, "\n")), 0o644)
 	}
 	return nil
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // Errors callers match on.
@@ -130,7 +132,7 @@ func (s *store) writeMarker() error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(s.path(markerName), append(mb, '\n'))
+	return vault.WriteFileAtomic(s.path(markerName), append(mb, '\n'), 0o644)
 }
 
 func (s *store) path(name string) string { return filepath.Join(s.dir, name) }
@@ -209,38 +211,7 @@ func (s *store) publish(gen string) error {
 	if err := s.writeMarker(); err != nil {
 		return err
 	}
-	return writeAtomic(s.path(currentName), []byte(gen+"\n"))
-}
-
-// writeAtomic replaces a small file of the index folder in one rename: a
-// temporary file beside it, synced, renamed over it, and the folder
-// synced, so a reader sees the old bytes or the new ones. (renameio, which
-// trust uses, exports nothing on Windows: research/reliability.md §1.1.)
-func writeAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // durability of the rename; not every system can sync a folder
-		d.Close()
-	}
-	return nil
+	return vault.WriteFileAtomic(s.path(currentName), []byte(gen+"\n"), 0o644)
 }
 
 // newGen names a fresh generation folder.
