@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,4 +40,16 @@ func findNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 		return p, nil
 	}
 	return "", fmt.Errorf("%q: %w in %s", arg, vault.ErrNotFound, v.Dir)
+}
+
+// locateNote lists the vault's files and finds the note a NOTE argument
+// names. It returns the note's vault path and the file list, which the
+// caller needs to resolve the note's links.
+func locateNote(ctx context.Context, v *vault.Vault, arg string) (string, []vault.File, error) {
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	p, err := findNote(v, files, arg)
+	return p, files, err
 }

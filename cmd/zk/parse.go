@@ -51,11 +51,7 @@ func runParse(ctx context.Context, opts *parseOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
-	files, _, err := v.Files(ctx)
-	if err != nil {
-		return err
-	}
-	p, err := findNote(v, files, opts.note)
+	p, files, err := locateNote(ctx, v, opts.note)
 	if err != nil {
 		return err
 	}

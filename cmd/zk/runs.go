@@ -76,11 +76,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
-	files, _, err := v.Files(ctx)
-	if err != nil {
-		return err
-	}
-	p, err := findNote(v, files, opts.note)
+	p, _, err := locateNote(ctx, v, opts.note)
 	if err != nil {
 		return err
 	}

@@ -53,11 +53,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
-	files, _, err := v.Files(ctx)
-	if err != nil {
-		return err
-	}
-	p, err := findNote(v, files, opts.note)
+	p, _, err := locateNote(ctx, v, opts.note)
 	if err != nil {
 		return err
 	}
