@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"sort"
 	"strings"
 )
 
@@ -56,19 +57,15 @@ func LinkEntries(n *Note) []LinkEntry {
 		return nil
 	}
 	var out []LinkEntry
-	links := n.AllLinks()
 	for _, it := range n.ListItems {
 		start := it.Span.Start.Offset
 		if start < s.Body || start >= s.End {
 			continue
 		}
 		lineEnd := start + len(firstLine(n.Src[start:]))
-		var first *Link
-		for i := range links {
-			if o := links[i].Span.Start.Offset; o >= start && o < lineEnd {
-				first = &links[i]
-				break
-			}
+		first := firstLinkIn(n.Links, start, lineEnd)
+		if e := firstLinkIn(n.Embeds, start, lineEnd); first == nil || (e != nil && e.Span.Start.Offset < first.Span.Start.Offset) {
+			first = e
 		}
 		if first == nil {
 			continue
@@ -86,6 +83,17 @@ func LinkEntries(n *Note) []LinkEntry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// firstLinkIn returns the first of links (sorted by offset, as a note
+// holds them) that starts in [start, end), or nil. A binary search, not a
+// scan: LinkEntries asks once per list item.
+func firstLinkIn(links []Link, start, end int) *Link {
+	i := sort.Search(len(links), func(i int) bool { return links[i].Span.Start.Offset >= start })
+	if i < len(links) && links[i].Span.Start.Offset < end {
+		return &links[i]
+	}
+	return nil
 }
 
 func firstLine(b []byte) []byte {

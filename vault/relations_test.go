@@ -10,6 +10,9 @@ func TestLinkEntries(t *testing.T) {
 		"- [[D]] — evidence-for a case\n" +
 		"- plain item without a link\n" +
 		"- [[E]] – **Refines**: en dash and bold.\n" +
+		"- ![[G.png]] then [[H]] — supports: an embed first\n" +
+		"- text, then [[I]] and ![[J.png]] — part-of: a link first\n" +
+		"- [[K]]\n  [[L]] — extends: a second line is not the entry's\n" +
 		"## Other\n- [[F]] — extends: not in Links\n"
 	got := LinkEntries(parse(src))
 	want := []struct {
@@ -21,6 +24,9 @@ func TestLinkEntries(t *testing.T) {
 		{"C", "", "", "", false},
 		{"D", "", "", "", false},
 		{"E", "refines", "", "en dash and bold.", true},
+		{"G.png", "", "", "", false},
+		{"I", "", "", "", false},
+		{"K", "", "", "", false},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d entries, want %d: %+v", len(got), len(want), got)
