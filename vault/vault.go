@@ -306,14 +306,6 @@ func (v *Vault) Scan(ctx context.Context) (*Scan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return v.ScanFiles(ctx, files, skips)
-}
-
-// ScanFiles is Scan over files and skips a caller has already listed
-// with Files, so that a caller that walked the vault (zk check, to compare
-// it with its cache) does not walk it twice.
-func (v *Vault) ScanFiles(ctx context.Context, files []File, skips []Skip) (*Scan, error) {
-	skips = slices.Clone(skips) // the scan appends the notes it skips
 	s := &Scan{Files: files, Skipped: skips, byPath: map[string]*Note{}}
 	paths := make([]string, len(files))
 	var notes []File
