@@ -242,15 +242,6 @@ func (c *checker) add(out []Finding, f Finding) []Finding {
 	return append(out, f)
 }
 
-func (c *checker) typeOf(n *Note) *NoteType {
-	for _, t := range c.opts.Types {
-		if t.Matches(n) {
-			return t
-		}
-	}
-	return nil
-}
-
 // noteCheck is the state of checking one note.
 type noteCheck struct {
 	c     *checker
@@ -271,7 +262,7 @@ func (c *checker) note(n *Note) noteResult {
 	if fm := n.Frontmatter; fm != nil && fm.Err != nil {
 		nc.atLine(RuleFrontmatter, max(fm.ErrLine, 0), "%v", fm.Err)
 	}
-	typ := c.typeOf(n)
+	typ := typeOf(c.opts.Types, n)
 	flat := false
 	if typ != nil {
 		flat = nc.flattened(typ.Schema)

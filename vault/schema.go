@@ -169,3 +169,13 @@ func reservedName(name string) bool {
 	}
 	return len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) && base[3] >= '1' && base[3] <= '9'
 }
+
+// typeOf is the first of types that n matches, or nil.
+func typeOf(types []*NoteType, n *Note) *NoteType {
+	for _, t := range types {
+		if t.Matches(n) {
+			return t
+		}
+	}
+	return nil
+}

@@ -174,16 +174,6 @@ func intervalOf(n *Note, typeInterval func(*Note) (Interval, bool)) (Interval, I
 	return DefaultInterval, IntervalDefault, prob
 }
 
-// typeOf is the first of types that n matches, or nil.
-func typeOf(types []*NoteType, n *Note) *NoteType {
-	for _, t := range types {
-		if t.Matches(n) {
-			return t
-		}
-	}
-	return nil
-}
-
 // dateOf is t's calendar date, at midnight UTC, so that day arithmetic is
 // free of time zones and daylight saving.
 func dateOf(t time.Time) time.Time {

@@ -220,15 +220,3 @@ func (o *rootOptions) now() (time.Time, error) {
 func (o *rootOptions) color(tty bool) bool {
 	return tty && !o.noColor && o.getenv("NO_COLOR") == "" && o.getenv("TERM") != "dumb"
 }
-
-// notImplemented is the body of a command whose issue is still open.
-func notImplemented(name string) func(*cobra.Command, []string) error {
-	return func(*cobra.Command, []string) error {
-		return fmt.Errorf("%s is not implemented yet", name)
-	}
-}
-
-// stub builds a placeholder command; each is replaced by its own file.
-func stub(use, short string) *cobra.Command {
-	return &cobra.Command{Use: use, Short: short, RunE: notImplemented(use)}
-}
