@@ -22,32 +22,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${SIZES:-10000}
 runs=${RUNS:-5}
+. bench/lib.sh
 cpus=$(nproc)
-export LC_ALL=C # a '.' in $EPOCHREALTIME
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/zk" ./cmd/zk
 export XDG_CACHE_HOME="$tmp/cache" ZK_TODAY=2026-12-02
 
-# time_ms CMD... runs CMD once, output discarded, and prints its wall ms.
-time_ms() {
-  local t0=$EPOCHREALTIME
-  "$@" >/dev/null 2>&1 || true
-  local t1=$EPOCHREALTIME
-  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f\n", (b - a) * 1000}'
-}
-
-# median_ms PREP CMD... runs PREP then times CMD, RUNS times; prints the
-# median in ms.
-median_ms() {
-  local prep=$1
-  shift
-  for _ in $(seq "$runs"); do
-    $prep
-    time_ms "$@"
-  done | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f\n", m}'
-}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN {print (r <= t) ? "met" : "NOT met"}'; }
 
@@ -66,11 +48,11 @@ for n in $sizes; do
 
   # Warm the page cache, so that both sides read from memory.
   find "$vault" -type f -exec cat {} + >/dev/null
-  read_floor=$(median_ms nothing find "$vault" -type f -not -path '*/.*' -exec cat {} +)
-  stat_floor=$(median_ms nothing find "$vault" -type f -not -path '*/.*' -printf '%s %T@\n')
-  cold=$(median_ms no_cache "${zk[@]}")
+  read_floor=$(ms "$(median_ms nothing find "$vault" -type f -not -path '*/.*' -exec cat {} +)")
+  stat_floor=$(ms "$(median_ms nothing find "$vault" -type f -not -path '*/.*' -printf '%s %T@\n')")
+  cold=$(ms "$(median_ms no_cache "${zk[@]}")")
   "${zk[@]}" >/dev/null 2>&1 || true # the cache, for the unchanged runs
-  unchanged=$(median_ms nothing "${zk[@]}")
+  unchanged=$(ms "$(median_ms nothing "${zk[@]}")")
   no_cache
   rss_kb=$({ /usr/bin/time -f '%M' "${zk[@]}" 2>&1 >/dev/null || true; } | tail -1)
 

@@ -22,8 +22,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${N:-10000}
 runs=${RUNS:-10}
+. bench/lib.sh
 cpus=$(nproc)
-export LC_ALL=C # a '.' in $EPOCHREALTIME
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -36,28 +36,7 @@ export ZK_INDEX_DIR="$tmp/idx" ZK_TODAY=2026-12-02
 zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }
 md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
 
-# time_ms CMD... runs CMD once, output discarded, and prints its wall ms
-# (bash's $EPOCHREALTIME: no process is started to read the clock).
-time_ms() {
-  local t0=$EPOCHREALTIME
-  "$@" >/dev/null 2>&1 || true
-  local t1=$EPOCHREALTIME
-  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f\n", (b - a) * 1000}'
-}
-
-# median_ms PREP CMD... runs PREP then times CMD, RUNS times; prints the
-# median and the minimum.
-median_ms() {
-  local prep=$1
-  shift
-  for _ in $(seq "$runs"); do
-    $prep
-    time_ms "$@"
-  done | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f ms (min %.1f)\n", m, a[1]}'
-}
-nothing() { :; }
 edit_one() { echo "Edited line $RANDOM." >>"$tmp/vault/Permanent Notes/07/$(ls "$tmp/vault/Permanent Notes/07" | head -1)"; }
-ms() { awk '{print $1}' <<<"$1"; }
 ratio() { awk -v a="$(ms "$1")" -v b="$(ms "$2")" 'BEGIN {if (b > 0) printf "%.2f×", a / b; else print "n/a"}'; }
 
 echo "vault: $n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median)"

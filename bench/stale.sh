@@ -21,8 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${N:-10000}
 runs=${RUNS:-10}
+. bench/lib.sh
 cpus=$(nproc)
-export LC_ALL=C # a '.' in $EPOCHREALTIME
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,26 +35,10 @@ md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {pri
 dated=$(find "$tmp/vault" -name '*.md' -print -quit)
 undated="$tmp/vault/Undated.md"
 
-time_ms() {
-  local t0=$EPOCHREALTIME
-  "$@" >/dev/null 2>&1 || true
-  local t1=$EPOCHREALTIME
-  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f\n", (b - a) * 1000}'
-}
-median_ms() {
-  local prep=$1
-  shift
-  for _ in $(seq "$runs"); do
-    $prep
-    time_ms "$@"
-  done | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f ms (min %.1f)\n", m, a[1]}'
-}
-nothing() { :; }
 age_dated() { touch -d '-1 hour' "$dated"; }
 fresh_undated() { printf '# Undated\nA note with no date.\n' >"$undated" && touch -d '-1 hour' "$undated"; }
 read_floor() { find "$tmp/vault" -name '*.md' -exec cat {} + >/dev/null; }
 walk_floor() { find "$tmp/vault" -printf '%s %T@\n' >/dev/null; }
-ms() { awk '{print $1}' <<<"$1"; }
 ratio() { awk -v a="$(ms "$1")" -v b="$(ms "$2")" 'BEGIN {if (b > 0) printf "%.2f×", a / b; else print "n/a"}'; }
 
 echo "vault: $n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median)"
