@@ -61,12 +61,14 @@ func LastTended(n *Note, keys []string) (Tended, bool) {
 	if keys == nil {
 		keys = DefaultTendedKeys
 	}
-	lines := newLineIndex(n.Src)
 	if s, ok := n.Section("Maintenance", 0); ok {
 		for off := s.Body; off < s.End; {
-			end := min(lines.lineEnd(off), s.End)
+			end := s.End
+			if i := bytes.IndexByte(n.Src[off:s.End], '\n'); i >= 0 {
+				end = off + i
+			}
 			if m := tendedLineRe.FindSubmatchIndex(n.Src[off:end]); m != nil {
-				return newTended(TendedLine, "", n.Src, off+m[2], off+m[3], lines), true
+				return newTended(TendedLine, "", n.Src, off+m[2], off+m[3]), true
 			}
 			off = end + 1
 		}
@@ -84,7 +86,7 @@ func LastTended(n *Note, keys []string) (Tended, bool) {
 			t := Tended{Source: TendedFrontmatter, Key: k, Raw: raw, Start: -1, End: -1}
 			if start, end, ok := frontmatterValueSpan(n.Src, fm, k); ok {
 				t.Start, t.End = start, end
-				t.Line = lines.pos(start).Line
+				t.Line = lineOf(n.Src, start)
 			}
 			t.Date, t.Err = parseDate(raw)
 			return t, true
@@ -96,24 +98,28 @@ func LastTended(n *Note, keys []string) (Tended, bool) {
 		from = n.Frontmatter.Span.End.Offset
 	}
 	if m := dataviewRe.FindSubmatchIndex(body[from:]); m != nil {
-		return newTended(TendedDataview, "", n.Src, from+m[2], from+m[3], lines), true
+		return newTended(TendedDataview, "", n.Src, from+m[2], from+m[3]), true
 	}
 	// A footer follows the last thematic break of the note.
 	if i := lastThematicBreak(body[from:]); i >= 0 {
 		at := from + i
 		if m := footerRe.FindSubmatchIndex(body[at:]); m != nil {
-			return newTended(TendedFooter, "", n.Src, at+m[2], at+m[3], lines), true
+			return newTended(TendedFooter, "", n.Src, at+m[2], at+m[3]), true
 		}
 	}
 	return Tended{}, false
 }
 
-func newTended(src TendedSource, key string, b []byte, start, end int, lines *lineIndex) Tended {
+// lineOf is the 0-based line of offset off. LastTended needs one line
+// number, not a line index of the whole note.
+func lineOf(b []byte, off int) int { return bytes.Count(b[:off], []byte{'\n'}) }
+
+func newTended(src TendedSource, key string, b []byte, start, end int) Tended {
 	raw := string(b[start:end])
 	// "2026-08-31." or "2026-08-31*" : trailing punctuation is not the date.
 	trimmed := strings.TrimRight(raw, ".,;*_)")
 	end -= len(raw) - len(trimmed)
-	t := Tended{Source: src, Key: key, Raw: trimmed, Start: start, End: end, Line: lines.pos(start).Line}
+	t := Tended{Source: src, Key: key, Raw: trimmed, Start: start, End: end, Line: lineOf(b, start)}
 	t.Date, t.Err = parseDate(trimmed)
 	return t
 }

@@ -4,6 +4,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -46,7 +47,13 @@ func NewResolver(paths []string) *Resolver {
 }
 
 func fold(s string) string {
-	return strings.ToLower(norm.NFC.String(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.ToLower(norm.NFC.String(s))
+		}
+	}
+	// ASCII is its own NFC form: most names skip the normaliser.
+	return strings.ToLower(s)
 }
 
 // Has reports whether p is a file of the vault (exact path, ignoring case).

@@ -237,10 +237,13 @@ func readIn(root *os.Root, name, p string, max int64) ([]byte, error) {
 	if max > 0 {
 		limit = max + 1
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit))
-	if err != nil {
+	// Read into a buffer of the size stat gave (one byte more, to see a
+	// file that grew): io.ReadAll would start at 512 bytes and grow.
+	buf := bytes.NewBuffer(make([]byte, 0, min(st.Size(), limit-1)+1))
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit)); err != nil {
 		return nil, err
 	}
+	b := buf.Bytes()
 	if max > 0 && int64(len(b)) > max {
 		return nil, &TooLargeError{Path: p, Size: int64(len(b)), Max: max}
 	}
