@@ -51,6 +51,11 @@ type Config struct {
 	Rules map[string]string `toml:"rules"`
 	// Types are the note types by name; "permanent" always exists.
 	Types map[string]*Type `toml:"types"`
+	// IndexDir is the folder of the search index; "" means one folder per
+	// vault in the user cache folder, outside the vault so that sync
+	// clients and git never see it. A relative path is taken from the
+	// vault root. $ZK_INDEX_DIR overrides it.
+	IndexDir string `toml:"index-dir"`
 }
 
 // Type is one note type, [claims.types.NAME].

@@ -31,6 +31,10 @@ func Commented() []byte {
 	w("# The vault folder of note type templates, one NAME.md per type; a type\n")
 	w("# without one there uses the template zk ships.\n")
 	w("# templates = %s\n\n", strconv.Quote(d.Templates))
+	w("# The search index's folder (\"\": one per vault in the user cache folder,\n")
+	w("# outside the vault; a relative path is from the vault root). $ZK_INDEX_DIR\n")
+	w("# overrides it.\n")
+	w("# index-dir = %s\n\n", strconv.Quote(d.IndexDir))
 	w("# Each rule's severity: \"error\", \"warning\" or \"off\".\n")
 	w("[%s.rules]\n", Table)
 	for _, r := range vault.Rules {

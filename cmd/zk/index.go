@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/index"
+	"github.com/zk-claims/zk/vault"
 )
 
 type indexOptions struct {
@@ -58,12 +61,12 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 	if opts.format != "text" && opts.format != "json" {
 		return usageError{fmt.Errorf("index: unknown format %q (want text or json)", opts.format)}
 	}
-	v, err := opts.root.openVault()
+	v, cfg, err := openConfigured(opts.root, s)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
-	iopts, bar := indexOpts(opts.root, opts.wait, s)
+	iopts, bar := indexOpts(opts.root, v, cfg, opts.wait, s)
 	start := time.Now()
 	st, err := index.Update(ctx, v, iopts, opts.rebuild)
 	bar.done()
@@ -79,12 +82,20 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 }
 
 // indexOpts are the index options the index commands share: the folder
-// from $ZK_INDEX_DIR (else the user cache folder), how long to wait, and a
-// progress bar for a build, shown on a terminal.
-func indexOpts(root *rootOptions, wait time.Duration, s *streams) (index.Options, *progress) {
+// ($ZK_INDEX_DIR, else index-dir in the config, relative to the vault,
+// else the user cache folder), how long to wait, and a progress bar for a
+// build, shown on a terminal.
+func indexOpts(root *rootOptions, v *vault.Vault, cfg *config.Config, wait time.Duration, s *streams) (index.Options, *progress) {
 	quietBleve()
 	bar := newProgress(s)
-	return index.Options{Dir: root.getenv("ZK_INDEX_DIR"), Wait: wait, Progress: bar.update}, bar
+	dir := root.getenv("ZK_INDEX_DIR")
+	if dir == "" && cfg.IndexDir != "" {
+		dir = cfg.IndexDir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(v.Dir, filepath.FromSlash(dir))
+		}
+	}
+	return index.Options{Dir: dir, Wait: wait, Progress: bar.update}, bar
 }
 
 // quietBleve silences bleve's own log lines: scorch reports what it

@@ -83,12 +83,12 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 	if opts.limit < 1 {
 		return usageError{fmt.Errorf("search: --limit must be at least 1")}
 	}
-	v, err := opts.root.openVault()
+	v, cfg, err := openConfigured(opts.root, s)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
-	iopts, bar := indexOpts(opts.root, opts.wait, s)
+	iopts, bar := indexOpts(opts.root, v, cfg, opts.wait, s)
 	req := index.Request{Query: opts.query, Limit: opts.limit, MaxUpdate: searchMaxUpdate}
 	if opts.noUpdate {
 		req.MaxUpdate = -1
