@@ -61,23 +61,12 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	v, err := opts.root.openVault()
+	v, p, base, n, err := openEvidenceNote(ctx, opts.root, opts.note, "results")
 	if err != nil {
 		return err
 	}
 	defer v.Close()
-	p, _, err := locateNote(ctx, v, opts.note)
-	if err != nil {
-		return err
-	}
-	base, err := v.ReadFile(p, v.MaxNoteSize)
-	if err != nil {
-		return err
-	}
-	if _, ok := vault.EvidenceEnd(base); !ok {
-		return fmt.Errorf("%s: %w: add a \"## Evidence\" heading for results to go under", p, vault.ErrNoEvidence)
-	}
-	fals, err := pickFalsifier(vault.NewParser().Parse(p, base), opts.falsifier)
+	fals, err := pickFalsifier(n, opts.falsifier)
 	if err != nil {
 		return err
 	}

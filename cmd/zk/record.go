@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -107,4 +108,32 @@ func saveBlock(v *vault.Vault, notePath string, r vault.Run, why error) error {
 		return fmt.Errorf("%s not written (%w), and the result could not be saved either: %w", notePath, why, err)
 	}
 	return fmt.Errorf("%s left untouched (%w); the result is in %s", notePath, why, rel)
+}
+
+// openEvidenceNote opens the vault and reads the note that run or attach
+// records into: its path, its bytes as read now (the base of the later
+// edit) and its parse. A note without an Evidence section is refused
+// before anything runs; what names what would go under it. The caller
+// closes the vault.
+func openEvidenceNote(ctx context.Context, root *rootOptions, arg, what string) (*vault.Vault, string, []byte, *vault.Note, error) {
+	v, err := root.openVault()
+	if err != nil {
+		return nil, "", nil, nil, err
+	}
+	fail := func(err error) (*vault.Vault, string, []byte, *vault.Note, error) {
+		v.Close()
+		return nil, "", nil, nil, err
+	}
+	p, _, err := locateNote(ctx, v, arg)
+	if err != nil {
+		return fail(err)
+	}
+	base, err := v.ReadFile(p, v.MaxNoteSize)
+	if err != nil {
+		return fail(err)
+	}
+	if _, ok := vault.EvidenceEnd(base); !ok {
+		return fail(fmt.Errorf("%s: %w: add a \"## Evidence\" heading for %s to go under", p, vault.ErrNoEvidence, what))
+	}
+	return v, p, base, vault.NewParser().Parse(p, base), nil
 }

@@ -114,23 +114,11 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	v, err := opts.root.openVault()
+	v, p, base, n, err := openEvidenceNote(ctx, opts.root, opts.note, "runs")
 	if err != nil {
 		return err
 	}
 	defer v.Close()
-	p, _, err := locateNote(ctx, v, opts.note)
-	if err != nil {
-		return err
-	}
-	base, err := v.ReadFile(p, v.MaxNoteSize)
-	if err != nil {
-		return err
-	}
-	n := vault.NewParser().Parse(p, base)
-	if _, ok := vault.EvidenceEnd(base); !ok {
-		return fmt.Errorf("%s: %w: add a \"## Evidence\" heading for runs to go under", p, vault.ErrNoEvidence)
-	}
 	fals, err := pickFalsifier(n, opts.falsifier)
 	if err != nil {
 		return err
