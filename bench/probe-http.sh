@@ -17,6 +17,8 @@
 #   LEVELS=1,16 DURATION=10 ROUNDS=5 bench/probe-http.sh
 #
 # Needs nginx, wrk (Debian: apt-get install nginx wrk), python3 and Go.
+# With ApacheBench installed (apt-get install apache2-utils) it also runs
+# ab after each pair, a third client to referee where the two disagree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 levels=${LEVELS:-1,4,16}
@@ -57,6 +59,21 @@ def ms(p):
 print("wrk", c, r, rps, ms("50"), ms("99"))
 PY
 }
+# ApacheBench, when installed (Debian's apache2-utils), is a third client:
+# a referee where zk and wrk disagree. Keep-alive, one connection per
+# stream, as the other two.
+ab_run() { # concurrency round
+  command -v ab >/dev/null || return 0
+  "${pin[@]}" ab -q -k -c "$1" -t "$duration" -n 100000000 "$url" > "$tmp/ab.out" 2>&1 || return 0
+  python3 - "$1" "$2" "$tmp/ab.out" >> "$results" <<'PY'
+import re, sys
+c, r, path = sys.argv[1:]
+out = open(path).read()
+rps = float(re.search(r"Requests per second:\s+([\d.]+)", out).group(1))
+pct = lambda p: float(re.search(r"^\s+" + p + r"%\s+(\d+)", out, re.M).group(1))
+print("ab", c, r, rps, pct("50"), pct("99"))
+PY
+}
 zk_run() { # concurrency round
   "${pin[@]}" "$tmp/zk" probe http --url "$url" --concurrency "$1" --duration "${duration}s" --format json > "$tmp/zk.json"
   python3 - "$1" "$2" "$tmp/zk.json" >> "$results" <<'PY'
@@ -73,6 +90,7 @@ for round in $(seq 1 "$rounds"); do
   for c in ${levels//,/ }; do
     if (( round % 2 )); then wrk_run "$c" "$round"; zk_run "$c" "$round"
     else zk_run "$c" "$round"; wrk_run "$c" "$round"; fi
+    ab_run "$c" "$round"
   done
 done
 
@@ -103,6 +121,17 @@ for c in levels:
     ok = "yes" if abs(1 - ratio) <= 0.10 else "NO"
     print(f"| {c} | {med('wrk',0):.0f} | {med('zk',0):.0f} | {ratio:.2f} | {min(ratios):.2f}–{max(ratios):.2f} | {ok} | "
           f"{med('wrk',1):.3f} / {med('wrk',2):.3f} | {med('zk',1):.3f} / {med('zk',2):.3f} |")
+if any(t == "ab" for t, _ in runs):
+    print()
+    print("ApacheBench as a third client (median over rounds; its latency percentiles are whole ms):")
+    print()
+    print("| concurrency | ab req/s | wrk req/s | zk probe req/s | zk ÷ ab | zk ÷ wrk |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for c in levels:
+        if ("ab", c) not in runs:
+            continue
+        m = {t: statistics.median(x[0] for x in runs[(t, c)]) for t in ("ab", "wrk", "zk")}
+        print(f"| {c} | {m['ab']:.0f} | {m['wrk']:.0f} | {m['zk']:.0f} | {m['zk']/m['ab']:.2f} | {m['zk']/m['wrk']:.2f} |")
 PY
 
 echo
