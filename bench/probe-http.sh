@@ -16,6 +16,18 @@
 #   bench/probe-http.sh                 # LEVELS=1,4,16 DURATION=5 ROUNDS=3
 #   LEVELS=1,16 DURATION=10 ROUNDS=5 bench/probe-http.sh
 #
+# CPU idle states. Between two requests at low concurrency every CPU goes
+# idle, and what waking up costs decides the figure more than either
+# client does: on this project's KVM machine (cpuidle-haltpoll with
+# guest_halt_poll_ns=0, so every idle CPU halts and exits to the host)
+# concurrency 1 ran 13k requests/s with halting and 75-80k with polling,
+# and at concurrency 4 wrk, ab and zk spread from 58k to 108k depending on
+# how often each client's own CPU happened to halt. So when the script may
+# write /dev/cpu_dma_latency (root) it holds it at 0 for the run, which
+# keeps idle CPUs polling: what tuned's latency-performance and
+# network-latency profiles do for the same reason. IDLE=asis keeps the
+# machine as configured; the header says which was measured.
+#
 # Needs nginx, wrk (Debian: apt-get install nginx wrk), python3 and Go.
 # With ApacheBench installed (apt-get install apache2-utils) it also runs
 # ab after each pair, a third client to referee where the two disagree.
@@ -30,7 +42,18 @@ for tool in wrk python3 go; do
 done
 
 tmp=$(mktemp -d)
-trap 'bench/nginx-loopback.sh stop "$tmp/nginx" || true; rm -rf "$tmp"' EXIT
+holder=""
+trap 'bench/nginx-loopback.sh stop "$tmp/nginx" || true; [ -z "$holder" ] || kill "$holder" 2>/dev/null; rm -rf "$tmp"' EXIT
+idle="as configured ($(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo unknown) cpuidle driver)"
+if [ "${IDLE:-poll}" = poll ] && [ -w /dev/cpu_dma_latency ]; then
+  # The request lasts as long as the file stays open.
+  python3 -c 'import os, signal, struct
+fd = os.open("/dev/cpu_dma_latency", os.O_WRONLY)
+os.write(fd, struct.pack("i", 0))
+signal.pause()' &
+  holder=$!
+  idle="polling (/dev/cpu_dma_latency held at 0)"
+fi
 go build -o "$tmp/zk" ./cmd/zk
 mkdir "$tmp/nginx"
 pin=()
@@ -85,6 +108,7 @@ PY
 }
 
 echo "nginx $(nginx -v 2>&1 | sed 's/.*: //') at $url (1 worker) · $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2) · $(nproc) CPUs: $placement"
+echo "CPU idle states: $idle"
 echo "levels $levels · $duration s per run · $rounds rounds, order alternating · wrk threads = min(concurrency, $cpus)"
 for round in $(seq 1 "$rounds"); do
   for c in ${levels//,/ }; do

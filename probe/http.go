@@ -14,6 +14,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,9 +30,9 @@ type HTTPTarget struct {
 // HTTP sweeps cfg's concurrency levels against t. The result holds every
 // level measured so far even when err is not nil (an interrupted sweep).
 //
-// Each stream keeps one HTTP/1.1 connection of its own, as wrk does, and
-// sends a request serialised once; responses are parsed by net/http's
-// ReadResponse. net/http's pooled Client costs the client several times
+// Each stream keeps one HTTP/1.1 connection of its own, as wrk does, sends
+// a request serialised once and reads the response with a lean reader
+// (response.go). net/http's pooled Client costs the client several times
 // the CPU per request that wrk spends (measured: 2.6–7.7× fewer requests
 // per second against the same nginx), and the probe would measure itself
 // rather than the server.
@@ -53,14 +54,14 @@ func HTTP(ctx context.Context, t HTTPTarget, cfg Config) (*Result, error) {
 	defer conns.close()
 	var fp fingerprint
 	do := func(ctx context.Context, stream, _ int, r *request) error {
-		resp, err := conns.get(stream).roundTrip(ctx, conns, cfg.Timeout, r)
+		resp, err := conns.get(stream).roundTrip(ctx, conns, cfg.Timeout, r, fp.wants())
 		if err != nil {
 			conns.drop(stream)
 			return err
 		}
-		fp.note(resp)
-		if resp.StatusCode >= 400 {
-			return fmt.Errorf("HTTP %s", resp.Status)
+		fp.note(resp.server, resp.simulated)
+		if resp.status >= 400 {
+			return fmt.Errorf("HTTP %d %s", resp.status, resp.reason)
 		}
 		r.units = 1
 		return nil
@@ -76,8 +77,7 @@ func HTTP(ctx context.Context, t HTTPTarget, cfg Config) (*Result, error) {
 type connPool struct {
 	addr  string
 	tls   *tls.Config
-	req   *http.Request
-	wire  []byte // req, serialised
+	wire  []byte // the request, serialised
 	slots []*streamConn
 }
 
@@ -91,7 +91,7 @@ func newConnPool(u *url.URL, tlsConfig *tls.Config, streams int) (*connPool, err
 	if err := req.Write(&wire); err != nil {
 		return nil, err
 	}
-	p := &connPool{addr: u.Host, req: req, wire: wire.Bytes(), slots: make([]*streamConn, streams)}
+	p := &connPool{addr: u.Host, wire: wire.Bytes(), slots: make([]*streamConn, streams)}
 	if u.Port() == "" {
 		port := "80"
 		if u.Scheme == "https" {
@@ -114,6 +114,7 @@ func newConnPool(u *url.URL, tlsConfig *tls.Config, streams int) (*connPool, err
 // streamConn is one stream's connection.
 type streamConn struct {
 	conn net.Conn
+	w    io.Writer // conn, or its raw wire (wire_linux.go)
 	br   *bufio.Reader
 	stop func() bool // unregisters the interrupt of conn
 }
@@ -153,47 +154,50 @@ func (c *streamConn) close() {
 // past, which unblocks a read or write at once. Both are per connection
 // rather than a context per request, which would cost more than the
 // request on a fast server.
-func (c *streamConn) roundTrip(ctx context.Context, p *connPool, timeout time.Duration, r *request) (*http.Response, error) {
+func (c *streamConn) roundTrip(ctx context.Context, p *connPool, timeout time.Duration, r *request, keep bool) (responseHead, error) {
 	if c.conn == nil {
 		d := net.Dialer{Timeout: timeout}
 		conn, err := d.DialContext(ctx, "tcp", p.addr)
 		if err != nil {
-			return nil, err
+			return responseHead{}, err
 		}
 		if p.tls != nil {
 			tc := tls.Client(conn, p.tls)
 			conn.SetDeadline(time.Now().Add(timeout))
 			if err := tc.HandshakeContext(ctx); err != nil {
 				conn.Close()
-				return nil, err
+				return responseHead{}, err
 			}
 			conn = tc
 		}
-		c.conn, c.br = conn, bufio.NewReaderSize(conn, 32<<10)
+		var rw io.ReadWriter = conn
+		if raw := newRawWire(conn); raw != nil {
+			rw = raw
+		}
+		c.conn, c.w, c.br = conn, rw, bufio.NewReaderSize(rw, 32<<10)
 		c.stop = context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
 		r.start = r.now() // a new connection's set-up is not the server's latency
 	}
 	if err := c.conn.SetDeadline(time.Now().Add(timeout)); err != nil {
-		return nil, err
+		return responseHead{}, err
 	}
-	if _, err := c.conn.Write(p.wire); err != nil {
-		return nil, ioErr(ctx, timeout, err)
+	if _, err := c.w.Write(p.wire); err != nil {
+		return responseHead{}, ioErr(ctx, timeout, err)
 	}
-	resp, err := http.ReadResponse(c.br, p.req)
+	h, err := readResponseHead(c.br, keep)
 	if err != nil {
-		return nil, ioErr(ctx, timeout, err)
+		return h, ioErr(ctx, timeout, err)
 	}
 	r.first = r.now()
-	_, err = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	err = discardBody(c.br, h)
 	r.end = r.now()
 	if err != nil {
-		return nil, ioErr(ctx, timeout, err)
+		return h, ioErr(ctx, timeout, err)
 	}
-	if resp.Close {
+	if h.close {
 		c.close() // the server closes the connection after this response
 	}
-	return resp, nil
+	return h, nil
 }
 
 // ioErr names why an I/O failed: an interrupt (ctx's error), the request
@@ -211,6 +215,7 @@ func ioErr(ctx context.Context, timeout time.Duration, err error) error {
 // fingerprint keeps the first response's Server header.
 type fingerprint struct {
 	once      sync.Once
+	done      atomic.Bool
 	server    string
 	simulated bool
 }
@@ -219,10 +224,16 @@ type fingerprint struct {
 // package probetest), so a result made against one says so.
 const SimulationHeader = "X-Zk-Simulation"
 
-func (f *fingerprint) note(resp *http.Response) {
+// wants reports whether the next response's headers are still needed.
+func (f *fingerprint) wants() bool { return !f.done.Load() }
+
+func (f *fingerprint) note(server string, simulated bool) {
+	if f.done.Load() {
+		return
+	}
 	f.once.Do(func() {
-		f.server = resp.Header.Get("Server")
-		f.simulated = resp.Header.Get(SimulationHeader) != ""
+		f.server, f.simulated = server, simulated
+		f.done.Store(true)
 	})
 }
 

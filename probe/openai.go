@@ -91,7 +91,7 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 			return err
 		}
 		defer resp.Body.Close()
-		fp.note(resp)
+		fp.note(resp.Header.Get("Server"), resp.Header.Get(SimulationHeader) != "")
 		if resp.StatusCode != http.StatusOK {
 			msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 			return fmt.Errorf("HTTP %s: %s", resp.Status, strings.TrimSpace(string(msg)))

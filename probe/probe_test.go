@@ -154,6 +154,41 @@ func TestHTTP(t *testing.T) {
 	}
 }
 
+// TestHTTPFraming sends responses of every framing the probe's reader
+// knows through real connections: each must complete without an error,
+// and a server that closes after each response must be redialled.
+func TestHTTPFraming(t *testing.T) {
+	big := strings.Repeat("x", 200<<10) // several reads of the 32 KiB buffer
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/chunked":
+			w.Write([]byte("part one"))
+			w.(http.Flusher).Flush() // no Content-Length: chunked
+			w.Write([]byte(big))
+		case "/close":
+			w.Header().Set("Connection", "close")
+			w.Write([]byte("bye"))
+		case "/big":
+			w.Write([]byte(big))
+		case "/empty":
+			w.WriteHeader(http.StatusNoContent)
+		}
+	}))
+	defer srv.Close()
+	for _, path := range []string{"/chunked", "/close", "/big", "/empty"} {
+		res, err := probe.HTTP(context.Background(), probe.HTTPTarget{URL: srv.URL + path},
+			probe.Config{Concurrency: []int{1, 2}, Requests: 20, Warmup: 1, Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for _, lv := range res.Levels {
+			if lv.Completed != 20 || lv.Failed != 0 {
+				t.Errorf("%s c=%d: %d ok, %d failed, %v", path, lv.Concurrency, lv.Completed, lv.Failed, lv.ErrorSummary)
+			}
+		}
+	}
+}
+
 func TestHTTPS(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("secure"))
