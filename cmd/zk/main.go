@@ -9,5 +9,6 @@ import (
 )
 
 func main() {
+	tuneGC()
 	os.Exit(run(context.Background(), os.Args[1:], stdStreams()))
 }
