@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -61,7 +62,7 @@ func HTTP(ctx context.Context, t HTTPTarget, cfg Config) (*Result, error) {
 		}
 		fp.note(resp.server, resp.simulated)
 		if resp.status >= 400 {
-			return fmt.Errorf("HTTP %d %s", resp.status, resp.reason)
+			return fmt.Errorf("HTTP %s", strings.TrimSpace(fmt.Sprintf("%d %s", resp.status, resp.reason)))
 		}
 		r.units = 1
 		return nil
@@ -215,7 +216,7 @@ func ioErr(ctx context.Context, timeout time.Duration, err error) error {
 // fingerprint keeps the first response's Server header.
 type fingerprint struct {
 	once      sync.Once
-	done      atomic.Bool
+	done      atomic.Bool // set with server and simulated: wants reads it without the once
 	server    string
 	simulated bool
 }
@@ -228,9 +229,6 @@ const SimulationHeader = "X-Zk-Simulation"
 func (f *fingerprint) wants() bool { return !f.done.Load() }
 
 func (f *fingerprint) note(server string, simulated bool) {
-	if f.done.Load() {
-		return
-	}
 	f.once.Do(func() {
 		f.server, f.simulated = server, simulated
 		f.done.Store(true)

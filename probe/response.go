@@ -21,9 +21,9 @@ import (
 // ReadResponse by FuzzReadResponse.
 type responseHead struct {
 	status    int
-	reason    string
-	close     bool  // the server closes the connection after this response
-	length    int64 // body length, or -1: chunked or until close
+	reason    string // of a status 400 and above
+	close     bool   // the server closes the connection after this response
+	length    int64  // body length, or -1: chunked or until close
 	chunked   bool
 	server    string
 	simulated bool
@@ -53,10 +53,7 @@ func readOneHead(br *bufio.Reader, keep bool) (responseHead, error) {
 	budget := maxHeadBytes
 	line, err := readLine(br, &budget)
 	if err != nil {
-		if err == io.EOF {
-			return h, io.ErrUnexpectedEOF
-		}
-		return h, err
+		return h, unexpected(err)
 	}
 	proto, rest, ok := bytes.Cut(line, []byte(" "))
 	if !ok || !bytes.HasPrefix(proto, []byte("HTTP/1.")) || len(proto) != 8 || proto[7] < '0' || proto[7] > '9' {
@@ -76,7 +73,9 @@ func readOneHead(br *bufio.Reader, keep bool) (responseHead, error) {
 	if h.status < 100 {
 		return h, fmt.Errorf("%w: status line %q", errMalformed, line)
 	}
-	h.reason = string(reason)
+	if h.status >= 400 {
+		h.reason = string(reason) // for the error; a success needs no copy
+	}
 	keepAlive, te := false, false
 	if b, err := br.Peek(1); err == nil && (b[0] == ' ' || b[0] == '\t') {
 		return h, fmt.Errorf("%w: head starts with a folded line", errMalformed)

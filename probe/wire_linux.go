@@ -75,6 +75,9 @@ func (w rawWire) Write(p []byte) (int, error) {
 			n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[done])), uintptr(len(p)-done))
 			switch e {
 			case 0:
+				if n == 0 {
+					return true // nothing taken: reported below, not retried forever
+				}
 				done += int(n)
 			case syscall.EINTR:
 			case syscall.EAGAIN:
@@ -91,6 +94,8 @@ func (w rawWire) Write(p []byte) (int, error) {
 		return done, err
 	case errno != 0:
 		return done, os.NewSyscallError("write", errno)
+	case done < len(p):
+		return done, io.ErrShortWrite
 	}
 	return done, nil
 }
