@@ -7,20 +7,17 @@ import "time"
 // checked only if it gives a date.
 func (nc *noteCheck) maintenance(t *NoteType) {
 	n := nc.n
-	tended, ok := LastTended(n, nc.c.opts.TendedKeys)
+	section := t.tendedSection()
+	tended, ok := LastTendedIn(n, section, nc.c.opts.TendedKeys)
 	if !ok {
 		if t == nil {
 			return
 		}
 		line := nc.lastLine()
-		where := "## Maintenance"
-		if t.Schema.TendedIn != "" {
-			where = "## " + t.Schema.TendedIn
-			if sec, ok := n.Section(t.Schema.TendedIn, 0); ok {
-				line = n.Headings[sec.Heading].Span.Start.Line
-			}
+		if sec, ok := n.Section(section, 0); ok {
+			line = n.Headings[sec.Heading].Span.Start.Line
 		}
-		nc.atLine(RuleMissingDate, line, "no Last tended date; add \"- Last tended: YYYY-MM-DD\" under %s", where)
+		nc.atLine(RuleMissingDate, line, "no Last tended date; add \"- Last tended: YYYY-MM-DD\" under ## %s", section)
 		return
 	}
 	start, end := tended.Start, tended.End

@@ -53,15 +53,25 @@ var (
 	footerRe     = regexp.MustCompile(`(?i)last tended:?[ \t]*(?:\*\*|__|\*|_)?[ \t]*(\d{4}-\d{2}-\d{2}|[^\s*_]+)`)
 )
 
+// DefaultTendedSection is the section holding the Last tended line of a
+// note whose type does not say otherwise (see TendedSection).
+const DefaultTendedSection = "Maintenance"
+
 // LastTended finds a note's Last tended date. In order: the line in the
 // Maintenance section, a frontmatter property named in keys (nil means
 // DefaultTendedKeys), a Dataview inline field, a digital-garden footer. The
 // second result is false when the note gives no date at all.
 func LastTended(n *Note, keys []string) (Tended, bool) {
+	return LastTendedIn(n, DefaultTendedSection, keys)
+}
+
+// LastTendedIn is LastTended with the Last tended line read in the section
+// titled section: the one a custom template puts it in (TendedSection).
+func LastTendedIn(n *Note, section string, keys []string) (Tended, bool) {
 	if keys == nil {
 		keys = DefaultTendedKeys
 	}
-	if s, ok := n.Section("Maintenance", 0); ok {
+	if s, ok := n.Section(section, 0); ok {
 		for off := s.Body; off < s.End; {
 			end := s.End
 			if i := bytes.IndexByte(n.Src[off:s.End], '\n'); i >= 0 {
@@ -262,35 +272,41 @@ var ErrBadDate = errors.New("not a real YYYY-MM-DD date")
 // means DefaultTendedKeys). It is meant as the edit of Vault.EditNote.
 // Each parse has DefaultParseBudget, so a hostile note costs bounded time.
 func SetLastTended(notePath string, src []byte, date string, keys []string) ([]byte, error) {
+	return SetLastTendedIn(notePath, src, date, DefaultTendedSection, keys)
+}
+
+// SetLastTendedIn is SetLastTended with the Last tended line in the section
+// titled section (TendedSection), which it adds when the note has none.
+func SetLastTendedIn(notePath string, src []byte, date, section string, keys []string) ([]byte, error) {
 	if _, err := parseDate(date); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadDate, err)
 	}
 	if bytes.IndexByte(src, '\r') >= 0 && bytes.IndexByte(src, '\n') < 0 {
-		if t, ok := LastTended(NewParser().ParseWithBudget(notePath, src, DefaultParseBudget), keys); !ok || t.Start < 0 {
+		if t, ok := LastTendedIn(NewParser().ParseWithBudget(notePath, src, DefaultParseBudget), section, keys); !ok || t.Start < 0 {
 			// Classic Mac line endings: whatever zk added would not be a line.
 			return nil, fmt.Errorf("%w: the note ends its lines with CR alone; add \"Last tended: %s\" by hand", ErrSpliceGone, date)
 		}
 	}
-	out := setLastTended(notePath, src, date, keys)
+	out := setLastTended(notePath, src, date, section, keys)
 	// The edit must read back as the date set, or a second tend would add a
 	// second line: a heading inside an unclosed code fence, for instance,
 	// is not a heading.
-	if t, ok := LastTended(NewParser().ParseWithBudget(notePath, out, DefaultParseBudget), keys); !ok || t.Raw != date {
-		return nil, fmt.Errorf("%w: a Last tended line added here would not read back (an unclosed code fence?); add \"- Last tended: %s\" under ## Maintenance by hand", ErrSpliceGone, date)
+	if t, ok := LastTendedIn(NewParser().ParseWithBudget(notePath, out, DefaultParseBudget), section, keys); !ok || t.Raw != date {
+		return nil, fmt.Errorf("%w: a Last tended line added here would not read back (an unclosed code fence?); add \"- Last tended: %s\" under ## %s by hand", ErrSpliceGone, date, section)
 	}
 	return out, nil
 }
 
-func setLastTended(notePath string, src []byte, date string, keys []string) []byte {
+func setLastTended(notePath string, src []byte, date, section string, keys []string) []byte {
 	n := NewParser().ParseWithBudget(notePath, src, DefaultParseBudget)
-	if t, ok := LastTended(n, keys); ok && t.Start >= 0 && t.Start <= t.End {
+	if t, ok := LastTendedIn(n, section, keys); ok && t.Start >= 0 && t.Start <= t.End {
 		with := date
 		if t.Start == t.End && t.Start > 0 && src[t.Start-1] == ':' {
 			with = " " + date // "Last tended:" with nothing after it
 		}
 		return splice(src, t.Start, t.End, with)
 	}
-	if s, ok := n.Section("Maintenance", 0); ok {
+	if s, ok := n.Section(section, 0); ok {
 		// Just after the heading's line, in its line ending.
 		at := len(src)
 		if i := bytes.IndexByte(src[s.Start:], '\n'); i >= 0 {
@@ -304,7 +320,7 @@ func setLastTended(notePath string, src []byte, date string, keys []string) []by
 		return splice(src, at, at, line)
 	}
 	nl := endingBefore(src, len(src))
-	add := nl + "## Maintenance" + nl + "- Last tended: " + date + nl
+	add := nl + "## " + section + nl + "- Last tended: " + date + nl
 	if !hasFinalNewline(src) {
 		add = nl + add
 	}

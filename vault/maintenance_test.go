@@ -117,6 +117,33 @@ func TestIntervalAfter(t *testing.T) {
 	}
 }
 
+// TestSetLastTendedIn: a type whose template keeps the line under another
+// heading reads and writes it there.
+func TestSetLastTendedIn(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"line", "# A\n## Upkeep\n- Last tended: 2026-01-01\n", "# A\n## Upkeep\n- Last tended: 2026-12-02\n"},
+		{"section without the line", "# A\n## Upkeep\nkept\n", "# A\n## Upkeep\n- Last tended: 2026-12-02\nkept\n"},
+		{"no section", "# A\nbody\n", "# A\nbody\n\n## Upkeep\n- Last tended: 2026-12-02\n"},
+		{"a Maintenance line is not the type's", "# A\n## Maintenance\n- Last tended: 2026-01-01\n",
+			"# A\n## Maintenance\n- Last tended: 2026-01-01\n\n## Upkeep\n- Last tended: 2026-12-02\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := SetLastTendedIn("n.md", []byte(tt.src), "2026-12-02", "Upkeep", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			n := NewParser().Parse("n.md", got)
+			if td, ok := LastTendedIn(n, "Upkeep", nil); !ok || td.Raw != "2026-12-02" || td.Source != TendedLine {
+				t.Errorf("read back %+v, %v", td, ok)
+			}
+		})
+	}
+}
+
 func TestSetLastTended(t *testing.T) {
 	tests := []struct {
 		name, src, want string

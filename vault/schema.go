@@ -171,6 +171,20 @@ func reservedName(name string) bool {
 }
 
 // typeOf is the first of types that n matches, or nil.
+// TendedSection is the title of the section holding n's Last tended
+// line: the one the template of n's type puts it in, else
+// DefaultTendedSection.
+func TendedSection(types []*NoteType, n *Note) string {
+	return typeOf(types, n).tendedSection()
+}
+
+func (t *NoteType) tendedSection() string {
+	if t == nil || t.Schema == nil || t.Schema.TendedIn == "" {
+		return DefaultTendedSection
+	}
+	return t.Schema.TendedIn
+}
+
 func typeOf(types []*NoteType, n *Note) *NoteType {
 	for _, t := range types {
 		if t.Matches(n) {

@@ -71,12 +71,20 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	if err != nil {
+		return err
+	}
+	// The section of the type's template, decided once from the note as
+	// read: an edit made meanwhile that changes the note's type is rare,
+	// and SetLastTendedIn reads the date back in that section either way.
+	section := vault.TendedSection(types, n)
 	was := "no date"
-	if t, ok := vault.LastTended(n, cfg.TendedKeys); ok {
+	if t, ok := vault.LastTendedIn(n, section, cfg.TendedKeys); ok {
 		was = fmt.Sprintf("%q", t.Raw)
 	}
 	res, err := v.EditNote(p, func(src []byte) ([]byte, error) {
-		return vault.SetLastTended(p, src, date, cfg.TendedKeys)
+		return vault.SetLastTendedIn(p, src, date, section, cfg.TendedKeys)
 	}, vault.WriteOptions{Base: n.Src})
 	if err != nil {
 		return err
