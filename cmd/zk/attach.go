@@ -66,6 +66,10 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
+	ro, err := recordOptions{tend: opts.tend, today: today}.withTending(v, n)
+	if err != nil {
+		return err
+	}
 	fals, err := pickFalsifier(n, opts.falsifier)
 	if err != nil {
 		return err
@@ -92,7 +96,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	} else {
 		r.Output = textTail(data, 20)
 	}
-	if err := record(v, p, base, r, recordOptions{tend: opts.tend, today: today}); err != nil {
+	if err := record(v, p, base, r, ro); err != nil {
 		return err
 	}
 	what := r.Format

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -68,9 +69,31 @@ func createRunFile(v *vault.Vault, name string) (*os.File, string, error) {
 
 // recordOptions say how a record goes into its note.
 type recordOptions struct {
-	// tend also sets the note's Last tended date to today.
-	tend  bool
-	today time.Time
+	// tend also sets the note's Last tended date to today, in section
+	// with keys, as zk tend would (see withTending).
+	tend    bool
+	today   time.Time
+	section string
+	keys    []string
+}
+
+// withTending returns opts with the section and date keys zk tend would use
+// for n, read from the vault's config, when opts.tend asks for them.
+func (opts recordOptions) withTending(v *vault.Vault, n *vault.Note) (recordOptions, error) {
+	opts.section = vault.DefaultTendedSection
+	if !opts.tend {
+		return opts, nil
+	}
+	cfg, _, err := config.Load(v.Dir)
+	if err != nil {
+		return opts, err
+	}
+	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	if err != nil {
+		return opts, err
+	}
+	opts.section, opts.keys = vault.TendedSection(types, n), cfg.TendedKeys
+	return opts, nil
 }
 
 // record writes r into the note at notePath, whose bytes were base when
@@ -85,7 +108,7 @@ func record(v *vault.Vault, notePath string, base []byte, r vault.Run, opts reco
 			return nil, fmt.Errorf("%w: %w", vault.ErrSpliceGone, err)
 		}
 		if opts.tend {
-			out, err = vault.SetLastTended(notePath, out, opts.today.Format(time.DateOnly), nil)
+			out, err = vault.SetLastTendedIn(notePath, out, opts.today.Format(time.DateOnly), opts.section, opts.keys)
 			if err != nil {
 				return nil, err
 			}

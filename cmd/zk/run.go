@@ -119,6 +119,10 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
+	ro, err := recordOptions{tend: opts.tend, today: today}.withTending(v, n)
+	if err != nil {
+		return err
+	}
 	fals, err := pickFalsifier(n, opts.falsifier)
 	if err != nil {
 		return err
@@ -164,7 +168,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if res.StartErr != nil {
 		fmt.Fprintf(s.err, "zk: %s: could not start: %v\n", argv[0], res.StartErr)
 	}
-	if err := record(v, p, base, r, recordOptions{tend: opts.tend, today: today}); err != nil {
+	if err := record(v, p, base, r, ro); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, p, runStatus(r), r.Verdict)
