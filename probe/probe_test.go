@@ -3,6 +3,7 @@ package probe_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -224,5 +225,33 @@ func TestBadConfigIsRefusedBeforeSending(t *testing.T) {
 	}
 	if hits.Load() != 0 {
 		t.Errorf("%d requests sent on a bad config", hits.Load())
+	}
+}
+
+// TestHTTPTimeout: a server that accepts and never answers costs each
+// request its timeout, reported as such, and the sweep still ends.
+func TestHTTPTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, silent, until the test ends
+		}
+	}()
+	res, err := probe.HTTP(context.Background(), probe.HTTPTarget{URL: "http://" + ln.Addr().String() + "/"},
+		probe.Config{Concurrency: []int{2}, Requests: 4, Timeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := res.Levels[0]
+	if lv.Completed != 0 || lv.Failed != 4 || len(lv.ErrorSummary) != 1 || lv.ErrorSummary[0].Message != "no response within 50ms" {
+		t.Errorf("%d ok, %d failed, %+v", lv.Completed, lv.Failed, lv.ErrorSummary)
 	}
 }
