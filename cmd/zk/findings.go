@@ -34,6 +34,11 @@ const (
 func writeText(w io.Writer, r checkResult, color bool) error {
 	var b []byte // appended to, not formatted: an unchanged check prints thousands of lines
 	if !color {
+		size := 0
+		for _, f := range r.Findings {
+			size += len(f.Path) + len(f.Rule) + len(f.Message) + 40 // numbers, severity, separators
+		}
+		b = make([]byte, 0, size) // one allocation, no copies as it grows
 		for _, f := range r.Findings {
 			b = append(b, f.Path...)
 			b = append(b, ':')
