@@ -1,6 +1,11 @@
 package vault
 
-import "sort"
+import (
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
 
 // EdgeKind tells what kind of reference an edge is.
 type EdgeKind string
@@ -41,31 +46,55 @@ type Graph struct {
 }
 
 // Graph resolves every link, embed and frontmatter link of every note.
+//
+// Notes are resolved in parallel (the resolver is read-only) and their edges
+// added in note order, so the graph is the same on every run: at 10,000
+// notes building it was a fifth of zk stale, on one core.
 func (s *Scan) Graph() *Graph {
+	edges := make([][]Edge, len(s.Notes))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(s.Notes)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(s.Notes); i = int(next.Add(1) - 1) {
+				edges[i] = s.noteEdges(s.Notes[i])
+			}
+		})
+	}
+	wg.Wait()
 	g := &Graph{out: map[string][]int{}, in: map[string][]int{}}
-	for _, n := range s.Notes {
-		entries := map[int]LinkEntry{}
-		for _, e := range LinkEntries(n) {
-			entries[e.Link.Span.Start.Offset] = e
-		}
-		for _, l := range n.AllLinks() {
-			e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeLink, Line: l.Span.Start.Line}
-			if l.Embed {
-				e.Kind = EdgeEmbed
-			}
-			if le, ok := entries[l.Span.Start.Offset]; ok {
-				e.Relation, e.Qualifier, e.Justification = le.Relation, le.Qualifier, le.Justification
-			}
-			e.To, _ = s.Resolver.Resolve(l.Path, n.Path)
-			g.add(e)
-		}
-		for _, l := range n.FrontmatterLinks {
-			e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeFrontmatter, Line: -1}
-			e.To, _ = s.Resolver.Resolve(l.Path, n.Path)
+	for _, es := range edges {
+		for _, e := range es {
 			g.add(e)
 		}
 	}
 	return g
+}
+
+// noteEdges are n's links, embeds and frontmatter links, resolved.
+func (s *Scan) noteEdges(n *Note) []Edge {
+	entries := map[int]LinkEntry{}
+	for _, e := range LinkEntries(n) {
+		entries[e.Link.Span.Start.Offset] = e
+	}
+	var out []Edge
+	for _, l := range n.AllLinks() {
+		e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeLink, Line: l.Span.Start.Line}
+		if l.Embed {
+			e.Kind = EdgeEmbed
+		}
+		if le, ok := entries[l.Span.Start.Offset]; ok {
+			e.Relation, e.Qualifier, e.Justification = le.Relation, le.Qualifier, le.Justification
+		}
+		e.To, _ = s.Resolver.Resolve(l.Path, n.Path)
+		out = append(out, e)
+	}
+	for _, l := range n.FrontmatterLinks {
+		e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeFrontmatter, Line: -1}
+		e.To, _ = s.Resolver.Resolve(l.Path, n.Path)
+		out = append(out, e)
+	}
+	return out
 }
 
 func (g *Graph) add(e Edge) {
