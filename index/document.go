@@ -143,7 +143,7 @@ func (t noteText) sectionAt(field string, off int) (segment, bool) {
 // newDoc builds what bleve indexes for a note. Link targets are recorded
 // as the path they resolve to and the name a wikilink writes (both without
 // ".md"); an unresolved link keeps what the note wrote.
-func newDoc(n *vault.Note, r *vault.Resolver) doc {
+func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Tended, bool)) doc {
 	t := splitText(n)
 	d := doc{
 		Path:     n.Path,
@@ -155,7 +155,10 @@ func newDoc(n *vault.Note, r *vault.Resolver) doc {
 		Tags:     noteTags(n),
 		Links:    linkTargets(n, r),
 	}
-	if td, ok := vault.LastTended(n, nil); ok && td.Err == nil {
+	if tended == nil {
+		tended = func(n *vault.Note) (vault.Tended, bool) { return vault.LastTended(n, nil) }
+	}
+	if td, ok := tended(n); ok && td.Err == nil {
 		d.Tended = &td.Date
 	}
 	return d

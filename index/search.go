@@ -108,6 +108,7 @@ func Search(ctx context.Context, v *vault.Vault, opts Options, req Request) (*Re
 	if err != nil {
 		return nil, err
 	}
+	s.tended = opts.TendedKey
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := startWalk(ctx, v, req)

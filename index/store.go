@@ -60,6 +60,8 @@ type marker struct {
 	Format string `json:"format"`
 	Schema int    `json:"schema"`
 	Vault  string `json:"vault"`
+	// Tended is the Options.TendedKey the index was built under.
+	Tended string `json:"tended,omitempty"`
 }
 
 // DefaultDir is where a vault's index lives unless the caller says
@@ -87,8 +89,9 @@ func DefaultDir(vaultDir string) (string, error) {
 
 // store is an index folder.
 type store struct {
-	dir   string
-	vault string
+	dir    string
+	vault  string
+	tended string // Options.TendedKey: stamped at a build, checked by current
 }
 
 // openStore prepares an index folder, creating it (0700: a vault's text
@@ -128,7 +131,7 @@ func openStore(dir, vaultDir string) (*store, error) {
 }
 
 func (s *store) writeMarker() error {
-	mb, err := json.Marshal(marker{Format: markerKind, Schema: Schema, Vault: s.vault})
+	mb, err := json.Marshal(marker{Format: markerKind, Schema: Schema, Vault: s.vault, Tended: s.tended})
 	if err != nil {
 		return err
 	}
@@ -171,6 +174,8 @@ func (s *store) current() (gen string, stale string) {
 		return name, fmt.Sprintf("index schema %d, this zk writes %d", m.Schema, Schema)
 	case m.Vault != s.vault:
 		return name, fmt.Sprintf("index belongs to another vault (%s)", m.Vault)
+	case m.Tended != s.tended:
+		return name, "the Last tended settings changed (tended-keys or a template's section)"
 	}
 	return name, ""
 }

@@ -27,6 +27,13 @@ type Options struct {
 	// DefaultBatchBytes). bleve's memory follows the text per batch, not
 	// the number of documents, so batches are cut by bytes.
 	BatchBytes int
+	// Tended reads a note's Last tended date for the tended field; nil
+	// means vault.LastTended with the default keys.
+	Tended func(*vault.Note) (vault.Tended, bool)
+	// TendedKey names how Tended reads dates (the config's date keys and
+	// the types' sections), "" for the defaults. An index built under
+	// another key is rebuilt: any note's tended field may differ.
+	TendedKey string
 }
 
 // DefaultBatchBytes keeps a batch's in-memory segment near 100 MB
@@ -74,6 +81,7 @@ func Update(ctx context.Context, v *vault.Vault, opts Options, rebuild bool) (St
 	if err != nil {
 		return Stats{}, err
 	}
+	s.tended = opts.TendedKey
 	fl, err := s.lock(ctx, opts.Wait)
 	if err != nil {
 		return Stats{Dir: s.dir}, err
@@ -323,7 +331,7 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		case had && old.Hash == res.hash && !res.force:
 			// touched, not changed: only the manifest learns the new mtime
 		default:
-			d := newDoc(res.note, p.resolver)
+			d := newDoc(res.note, p.resolver, opts.Tended)
 			if err := guard(g.dir, func() error { return b.Index(path, d) }); err != nil {
 				return st, fmt.Errorf("index %s: %w", path, err)
 			}

@@ -7,7 +7,7 @@ import "time"
 // checked only if it gives a date.
 func (nc *noteCheck) maintenance(t *NoteType) {
 	n := nc.n
-	section := t.tendedSection()
+	section := t.TendedSection()
 	tended, ok := LastTendedIn(n, section, nc.c.opts.TendedKeys)
 	if !ok {
 		if t == nil {

@@ -175,10 +175,12 @@ func reservedName(name string) bool {
 // line: the one the template of n's type puts it in, else
 // DefaultTendedSection.
 func TendedSection(types []*NoteType, n *Note) string {
-	return typeOf(types, n).tendedSection()
+	return typeOf(types, n).TendedSection()
 }
 
-func (t *NoteType) tendedSection() string {
+// TendedSection is the title of the section a note of type t keeps its
+// Last tended line in; a nil type keeps it in DefaultTendedSection.
+func (t *NoteType) TendedSection() string {
 	if t == nil || t.Schema == nil || t.Schema.TendedIn == "" {
 		return DefaultTendedSection
 	}

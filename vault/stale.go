@@ -101,7 +101,7 @@ func Stale(notes []*Note, opts StaleOptions) StaleReport {
 	var r StaleReport
 	for _, n := range notes {
 		typ := typeOf(opts.Types, n)
-		t, ok := LastTendedIn(n, typ.tendedSection(), opts.Keys)
+		t, ok := LastTendedIn(n, typ.TendedSection(), opts.Keys)
 		if !ok || t.Err != nil {
 			if !ok && typ == nil {
 				continue

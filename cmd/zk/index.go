@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -66,7 +67,10 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
-	iopts, bar := indexOpts(opts.root, v, cfg, opts.wait, s)
+	iopts, bar, err := indexOpts(opts.root, v, cfg, opts.wait, s)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	st, err := index.Update(ctx, v, iopts, opts.rebuild)
 	bar.done()
@@ -85,7 +89,11 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 // ($ZK_INDEX_DIR, else index-dir in the config, relative to the vault,
 // else the user cache folder), how long to wait, and a progress bar for a
 // build, shown on a terminal.
-func indexOpts(root *rootOptions, v *vault.Vault, cfg *config.Config, wait time.Duration, s *streams) (index.Options, *progress) {
+func indexOpts(root *rootOptions, v *vault.Vault, cfg *config.Config, wait time.Duration, s *streams) (index.Options, *progress, error) {
+	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	if err != nil {
+		return index.Options{}, nil, err
+	}
 	quietBleve()
 	bar := newProgress(s)
 	dir := root.getenv("ZK_INDEX_DIR")
@@ -95,7 +103,29 @@ func indexOpts(root *rootOptions, v *vault.Vault, cfg *config.Config, wait time.
 			dir = filepath.Join(v.Dir, filepath.FromSlash(dir))
 		}
 	}
-	return index.Options{Dir: dir, Wait: wait, Progress: bar.update}, bar
+	return index.Options{
+		Dir: dir, Wait: wait, Progress: bar.update,
+		Tended: func(n *vault.Note) (vault.Tended, bool) {
+			return vault.LastTendedIn(n, vault.TendedSection(types, n), cfg.TendedKeys)
+		},
+		TendedKey: tendedKey(types, cfg.TendedKeys),
+	}, bar, nil
+}
+
+// tendedKey names how the tended field was read, "" for the defaults, so
+// that an index built under other date keys or template sections is
+// rebuilt rather than trusted.
+func tendedKey(types []*vault.NoteType, keys []string) string {
+	var parts []string
+	if keys != nil {
+		parts = append(parts, "keys="+strings.Join(keys, ","))
+	}
+	for _, t := range types {
+		if sec := t.TendedSection(); sec != vault.DefaultTendedSection {
+			parts = append(parts, t.Name+"="+sec)
+		}
+	}
+	return strings.Join(parts, ";")
 }
 
 // quietBleve silences bleve's own log lines: scorch reports what it

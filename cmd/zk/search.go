@@ -88,7 +88,10 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
-	iopts, bar := indexOpts(opts.root, v, cfg, opts.wait, s)
+	iopts, bar, err := indexOpts(opts.root, v, cfg, opts.wait, s)
+	if err != nil {
+		return err
+	}
 	req := index.Request{Query: opts.query, Limit: opts.limit, MaxUpdate: searchMaxUpdate}
 	if opts.noUpdate {
 		req.MaxUpdate = -1
