@@ -99,7 +99,7 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	types, err := noteTypes(v, cfg)
 	if err != nil {
 		return err
 	}
@@ -154,6 +154,12 @@ func checkVault(ctx context.Context, v *vault.Vault, files []vault.File, skips [
 		return checkResult{}, err
 	}
 	return checkResult{Findings: rep.Findings, Notes: rep.Notes}, nil
+}
+
+// noteTypes are the config's note types, their templates read from the
+// vault.
+func noteTypes(v *vault.Vault, cfg *config.Config) ([]*vault.NoteType, error) {
+	return cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
 }
 
 // openConfigured opens the vault and reads its config; unknown config

@@ -90,7 +90,7 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 // else the user cache folder), how long to wait, and a progress bar for a
 // build, shown on a terminal.
 func indexOpts(root *rootOptions, v *vault.Vault, cfg *config.Config, wait time.Duration, s *streams) (index.Options, *progress, error) {
-	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	types, err := noteTypes(v, cfg)
 	if err != nil {
 		return index.Options{}, nil, err
 	}

@@ -88,7 +88,7 @@ func (opts recordOptions) withTending(v *vault.Vault, n *vault.Note) (recordOpti
 	if err != nil {
 		return opts, err
 	}
-	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	types, err := noteTypes(v, cfg)
 	if err != nil {
 		return opts, err
 	}

@@ -82,7 +82,7 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
-	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	types, err := noteTypes(v, cfg)
 	if err != nil {
 		return err
 	}

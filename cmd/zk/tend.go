@@ -71,7 +71,7 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	types, err := noteTypes(v, cfg)
 	if err != nil {
 		return err
 	}
