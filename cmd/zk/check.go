@@ -72,7 +72,7 @@ func (r checkResult) count(sev vault.Severity) int {
 }
 
 func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
-	capHeap()
+	tuneGC(streamHeapLimit)
 	write, ok := findingWriters[opts.format]
 	if !ok {
 		return usageError{fmt.Errorf("check: unknown format %q (want text, json, sarif or github)", opts.format)}

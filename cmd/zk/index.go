@@ -59,7 +59,7 @@ EXIT STATUS
 }
 
 func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
-	capHeap()
+	tuneGC(streamHeapLimit)
 	if opts.format != "text" && opts.format != "json" {
 		return usageError{fmt.Errorf("index: unknown format %q (want text or json)", opts.format)}
 	}

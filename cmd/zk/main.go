@@ -9,6 +9,6 @@ import (
 )
 
 func main() {
-	tuneGC()
+	tuneGC(heapLimit)
 	os.Exit(run(context.Background(), os.Args[1:], stdStreams()))
 }

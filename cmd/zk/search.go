@@ -77,7 +77,7 @@ EXIT STATUS
 }
 
 func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
-	capHeap()
+	tuneGC(streamHeapLimit)
 	if opts.format != "text" && opts.format != "json" {
 		return usageError{fmt.Errorf("search: unknown format %q (want text or json)", opts.format)}
 	}
