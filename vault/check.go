@@ -76,31 +76,10 @@ type CheckReport struct {
 // when set, sees every note parsed, from several goroutines at once.
 func CheckVault(ctx context.Context, v *Vault, files []File, skips []Skip, opts CheckOptions, each func(*Note)) (*CheckReport, error) {
 	skips = slices.Clone(skips) // notes that cannot be read are added
-	paths := make([]string, len(files))
-	var notes []File
-	for i, f := range files {
-		paths[i] = f.Path
-		if f.IsNote() {
-			notes = append(notes, f)
-		}
-	}
+	paths, notes := splitFiles(files)
 	c := newChecker(NewResolver(paths), opts)
 	results := make([]noteResult, len(notes))
-	reasons := make([]string, len(notes))
-	dirs := &dirRoots{v: v, m: map[string]*os.Root{}}
-	defer dirs.close()
-	parsers := sync.Pool{New: func() any { return NewParser() }}
-	forEach(len(notes), func(i int) {
-		if ctx.Err() != nil {
-			return
-		}
-		p := parsers.Get().(*Parser)
-		n, why := v.load(p, notes[i], dirs)
-		parsers.Put(p)
-		if n == nil {
-			reasons[i] = why
-			return
-		}
+	reasons := v.loadEach(ctx, notes, func(i int, n *Note) {
 		if each != nil {
 			each(n)
 		}
@@ -121,6 +100,43 @@ func CheckVault(ctx context.Context, v *Vault, files []File, skips []Skip, opts 
 		}
 	}
 	return r, nil
+}
+
+// splitFiles is every path of a walk, for the resolver, and its notes.
+func splitFiles(files []File) (paths []string, notes []File) {
+	paths = make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+		if f.IsNote() {
+			notes = append(notes, f)
+		}
+	}
+	return paths, notes
+}
+
+// loadEach reads and parses notes on the scan's workers and calls f with
+// each one parsed, from several goroutines at once. It returns, by index,
+// why a note that could not be read was skipped ("" for one read). It
+// stops starting notes once ctx is done.
+func (v *Vault) loadEach(ctx context.Context, notes []File, f func(i int, n *Note)) []string {
+	reasons := make([]string, len(notes))
+	dirs := &dirRoots{v: v, m: map[string]*os.Root{}}
+	defer dirs.close()
+	parsers := sync.Pool{New: func() any { return NewParser() }}
+	forEach(len(notes), func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		p := parsers.Get().(*Parser)
+		n, why := v.load(p, notes[i], dirs)
+		parsers.Put(p)
+		if n == nil {
+			reasons[i] = why
+			return
+		}
+		f(i, n)
+	})
+	return reasons
 }
 
 // forEach runs f(0)...f(n-1) on as many workers as a scan uses.

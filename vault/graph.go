@@ -1,11 +1,6 @@
 package vault
 
-import (
-	"runtime"
-	"sort"
-	"sync"
-	"sync/atomic"
-)
+import "sort"
 
 // EdgeKind tells what kind of reference an edge is.
 type EdgeKind string
@@ -52,16 +47,7 @@ type Graph struct {
 // notes building it was a fifth of zk stale, on one core.
 func (s *Scan) Graph() *Graph {
 	edges := make([][]Edge, len(s.Notes))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(s.Notes)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(s.Notes); i = int(next.Add(1) - 1) {
-				edges[i] = s.noteEdges(s.Notes[i])
-			}
-		})
-	}
-	wg.Wait()
+	forEach(len(s.Notes), func(i int) { edges[i] = s.noteEdges(s.Notes[i]) })
 	g := &Graph{out: map[string][]int{}, in: map[string][]int{}}
 	for _, es := range edges {
 		for _, e := range es {

@@ -2,9 +2,11 @@ package vault
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -93,44 +95,125 @@ type StaleReport struct {
 // opts.Interval, else DefaultInterval. It never fails: what it cannot read
 // it reports.
 func Stale(notes []*Note, opts StaleOptions) StaleReport {
+	var r StaleReport
+	for _, n := range notes {
+		r.add(staleEntryOf(n, opts))
+	}
+	return r.finish(opts.Backlinks)
+}
+
+// StaleVault is Stale over a walk of the vault (Files), reading and
+// parsing the notes as it goes and keeping of each only its entry and the
+// notes it links to, so that memory grows with the report rather than with
+// the vault's text (Stale over a Scan held 2.1 GB at 100,000 notes).
+// Backlinks are counted from the notes' links, as Graph.Backlinks counts
+// them; opts.Backlinks is not used. Notes that cannot be read are left
+// out, as a Scan leaves them out.
+func StaleVault(ctx context.Context, v *Vault, files []File, opts StaleOptions) (StaleReport, error) {
+	paths, notes := splitFiles(files)
+	res := NewResolver(paths)
+	var (
+		mu    sync.Mutex
+		r     StaleReport
+		links = map[string]int{} // path -> distinct other notes linking to it
+	)
+	v.loadEach(ctx, notes, func(_ int, n *Note) {
+		e := staleEntryOf(n, opts)
+		targets := linkedTo(n, res)
+		mu.Lock()
+		defer mu.Unlock()
+		r.add(e)
+		for _, t := range targets {
+			links[t]++
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return StaleReport{}, err
+	}
+	return r.finish(func(p string) int { return links[p] }), nil
+}
+
+// linkedTo is the distinct files n links to (links, embeds, frontmatter
+// links), itself excluded: what Graph.Backlinks counts n in.
+func linkedTo(n *Note, r *Resolver) []string {
+	var out []string
+	add := func(target string) {
+		if to, _ := r.Resolve(target, n.Path); to != "" && to != n.Path && !slices.Contains(out, to) {
+			out = append(out, to)
+		}
+	}
+	for _, l := range n.AllLinks() {
+		add(l.Path)
+	}
+	for _, l := range n.FrontmatterLinks {
+		add(l.Path)
+	}
+	return out
+}
+
+// staleEntry is what one note adds to a StaleReport: at most one of due
+// and undated, and a problem with its cadence.
+type staleEntry struct {
+	due     *Due
+	undated *Undated
+	problem *StaleProblem
+}
+
+func staleEntryOf(n *Note, opts StaleOptions) staleEntry {
 	today := dateOf(opts.Today)
 	horizon := today
 	if opts.Within.N > 0 {
 		horizon = opts.Within.After(today)
 	}
-	var r StaleReport
-	for _, n := range notes {
-		typ := typeOf(opts.Types, n)
-		t, ok := LastTendedIn(n, typ.TendedSection(), opts.Keys)
-		if !ok || t.Err != nil {
-			if !ok && typ == nil {
-				continue
-			}
-			u := Undated{Path: n.Path, Line: -1}
-			if ok {
-				u.Line, u.Problem = t.Line, t.Err.Error()
-			}
-			r.Undated = append(r.Undated, u)
-			continue
+	typ := typeOf(opts.Types, n)
+	t, ok := LastTendedIn(n, typ.TendedSection(), opts.Keys)
+	if !ok || t.Err != nil {
+		if !ok && typ == nil {
+			return staleEntry{}
 		}
-		iv, src, prob := noteInterval(n, typ, opts.Interval)
-		if prob != nil {
-			r.Problems = append(r.Problems, *prob)
+		u := Undated{Path: n.Path, Line: -1}
+		if ok {
+			u.Line, u.Problem = t.Line, t.Err.Error()
 		}
-		due := iv.After(t.Date)
-		if due.After(horizon) || (opts.Within.N == 0 && !due.Before(today)) {
-			continue
+		return staleEntry{undated: &u}
+	}
+	var e staleEntry
+	iv, src, prob := noteInterval(n, typ, opts.Interval)
+	e.problem = prob
+	due := iv.After(t.Date)
+	if due.After(horizon) || (opts.Within.N == 0 && !due.Before(today)) {
+		return e
+	}
+	e.due = &Due{Path: n.Path, Tended: t, Interval: iv, IntervalSource: src, Due: due, DaysOverdue: daysBetween(due, today)}
+	return e
+}
+
+func (r *StaleReport) add(e staleEntry) {
+	if e.due != nil {
+		r.Notes = append(r.Notes, *e.due)
+	}
+	if e.undated != nil {
+		r.Undated = append(r.Undated, *e.undated)
+	}
+	if e.problem != nil {
+		r.Problems = append(r.Problems, *e.problem)
+	}
+}
+
+// finish counts the due notes' backlinks (nil counts none) and orders the
+// report: most overdue first, then most linked, then by path; undated
+// notes and problems by path.
+func (r StaleReport) finish(backlinks func(string) int) StaleReport {
+	if backlinks != nil {
+		for i := range r.Notes {
+			r.Notes[i].Backlinks = backlinks(r.Notes[i].Path)
 		}
-		d := Due{Path: n.Path, Tended: t, Interval: iv, IntervalSource: src, Due: due, DaysOverdue: daysBetween(due, today)}
-		if opts.Backlinks != nil {
-			d.Backlinks = opts.Backlinks(n.Path)
-		}
-		r.Notes = append(r.Notes, d)
 	}
 	slices.SortFunc(r.Notes, func(a, b Due) int {
 		return cmp.Or(cmp.Compare(b.DaysOverdue, a.DaysOverdue), cmp.Compare(b.Backlinks, a.Backlinks), strings.Compare(a.Path, b.Path))
 	})
 	slices.SortFunc(r.Undated, func(a, b Undated) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(r.Problems, func(a, b StaleProblem) int { return strings.Compare(a.Path, b.Path) })
 	return r
 }
 

@@ -1,6 +1,8 @@
 package vault
 
 import (
+	"context"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -96,5 +98,59 @@ func TestStale(t *testing.T) {
 	}
 	if got := rows(r); !reflect.DeepEqual(got, want) {
 		t.Errorf("with a 300d default:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestStaleVault: streaming the vault gives the report Stale gives over a
+// Scan with the graph's backlinks, ties broken by backlinks included.
+func TestStaleVault(t *testing.T) {
+	line := func(date string) string { return "## Maintenance\n- Last tended: " + date + "\n" }
+	v, _ := writeVault(t, map[string]string{
+		"Permanent Notes/Old.md":      line("2026-01-01"),
+		"Permanent Notes/Tied A.md":   line("2026-08-01"),
+		"Permanent Notes/Tied B.md":   line("2026-08-01") + "Links to [[Tied A]].\n",
+		"Permanent Notes/Tied C.md":   line("2026-08-01"),
+		"Permanent Notes/Bad Iv.md":   "---\ntend-every: often\n---\n" + line("2026-01-20"),
+		"Permanent Notes/Undated.md":  "# Undated\n[[Tied C]] and [[Tied C#Maintenance]] count once; [[Undated]] not at all.\n",
+		"Permanent Notes/Bad Date.md": line("2026-11-31"),
+		"Hub.md":                      "---\nup: \"[[Tied C]]\"\n---\n[[Tied A]] ![[Tied C]] [[Nowhere]]\n",
+		"Other.md":                    "[[Tied C]]\n",
+		"image.png":                   "not a note",
+	})
+	opts := StaleOptions{
+		Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC),
+		Types: []*NoteType{{Name: "permanent", Paths: DefaultTypePaths}},
+	}
+	scan, err := v.Scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	withScan := opts
+	withScan.Backlinks = scan.Graph().Backlinks
+	want := Stale(scan.Notes, withScan)
+	files, _, err := v.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := StaleVault(context.Background(), v, files, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("StaleVault:\n%+v\nStale over a Scan:\n%+v", got, want)
+	}
+	// The ties are ordered by backlinks: C (Undated, Hub twice, Other:
+	// three notes), then A (B, Hub), then B (none).
+	var order []string
+	for _, d := range got.Notes {
+		if d.DaysOverdue == got.Notes[2].DaysOverdue { // after Old and Bad Iv
+			order = append(order, fmt.Sprintf("%s=%d", d.Path, d.Backlinks))
+		}
+	}
+	if w := "[Permanent Notes/Tied C.md=3 Permanent Notes/Tied A.md=2 Permanent Notes/Tied B.md=0]"; fmt.Sprint(order) != w {
+		t.Errorf("ties %v, want %s", order, w)
+	}
+	if len(got.Undated) != 2 || len(got.Problems) != 1 {
+		t.Errorf("undated %v, problems %v", got.Undated, got.Problems)
 	}
 }

@@ -310,40 +310,10 @@ func (v *Vault) Scan(ctx context.Context) (*Scan, error) {
 		return nil, err
 	}
 	s := &Scan{Files: files, Skipped: skips, byPath: map[string]*Note{}}
-	paths := make([]string, len(files))
-	var notes []File
-	for i, f := range files {
-		paths[i] = f.Path
-		if f.IsNote() {
-			notes = append(notes, f)
-		}
-	}
+	paths, notes := splitFiles(files)
 	s.Resolver = NewResolver(paths)
 	parsed := make([]*Note, len(notes))
-	reasons := make([]string, len(notes))
-	workers := min(scanWorkers(), max(1, len(notes)))
-	jobs := make(chan int)
-	dirs := &dirRoots{v: v, m: map[string]*os.Root{}}
-	defer dirs.close()
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := NewParser()
-			for i := range jobs {
-				parsed[i], reasons[i] = v.load(p, notes[i], dirs)
-			}
-		}()
-	}
-	for i := range notes {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	reasons := v.loadEach(ctx, notes, func(i int, n *Note) { parsed[i] = n })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

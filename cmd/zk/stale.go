@@ -60,6 +60,7 @@ EXIT STATUS
 }
 
 func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
+	tuneGC(streamHeapLimit)
 	switch opts.format {
 	case "text", "json", "markdown":
 	default:
@@ -86,23 +87,25 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	scan, err := v.Scan(ctx)
+	files, _, err := v.Files(ctx)
 	if err != nil {
 		return err
 	}
-	r := vault.Stale(scan.Notes, vault.StaleOptions{
-		Today:     today,
-		Within:    within,
-		Types:     types,
-		Interval:  cfg.Interval(),
-		Keys:      cfg.TendedKeys,
-		Backlinks: scan.Graph().Backlinks,
+	r, err := vault.StaleVault(ctx, v, files, vault.StaleOptions{
+		Today:    today,
+		Within:   within,
+		Types:    types,
+		Interval: cfg.Interval(),
+		Keys:     cfg.TendedKeys,
 	})
+	if err != nil {
+		return err
+	}
 	switch opts.format {
 	case "json":
 		return writeStaleJSON(s, today, r)
 	case "markdown":
-		return writeStaleMarkdown(s, today, r, resolverOf(scan.Files))
+		return writeStaleMarkdown(s, today, r, resolverOf(files))
 	}
 	return writeStaleText(s, r)
 }
