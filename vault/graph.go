@@ -1,6 +1,9 @@
 package vault
 
-import "sort"
+import (
+	"context"
+	"sort"
+)
 
 // EdgeKind tells what kind of reference an edge is.
 type EdgeKind string
@@ -47,7 +50,35 @@ type Graph struct {
 // notes building it was a fifth of zk stale, on one core.
 func (s *Scan) Graph() *Graph {
 	edges := make([][]Edge, len(s.Notes))
-	forEach(len(s.Notes), func(i int) { edges[i] = s.noteEdges(s.Notes[i]) })
+	forEach(len(s.Notes), func(i int) { edges[i] = edgesOf(s.Notes[i], s.Resolver) })
+	return newGraph(edges)
+}
+
+// GraphVault is the Graph of a walk of the vault (Files) without a Scan: it
+// reads and parses the notes as it goes and keeps only their edges, so
+// memory grows with the links rather than with the vault's text. notes are
+// the paths of the notes read, in walk order; notes that cannot be read are
+// left out, as a Scan leaves them out.
+func GraphVault(ctx context.Context, v *Vault, files []File) (g *Graph, notes []string, err error) {
+	paths, noteFiles := splitFiles(files)
+	r := NewResolver(paths)
+	edges := make([][]Edge, len(noteFiles))
+	read := make([]bool, len(noteFiles))
+	v.loadEach(ctx, noteFiles, func(i int, n *Note) { edges[i], read[i] = edgesOf(n, r), true })
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	for i, ok := range read {
+		if ok {
+			notes = append(notes, noteFiles[i].Path)
+		}
+	}
+	return newGraph(edges), notes, nil
+}
+
+// newGraph adds every note's edges, note by note, so that the graph is the
+// same on every run whatever order the notes were resolved in.
+func newGraph(edges [][]Edge) *Graph {
 	g := &Graph{out: map[string][]int{}, in: map[string][]int{}}
 	for _, es := range edges {
 		for _, e := range es {
@@ -57,8 +88,8 @@ func (s *Scan) Graph() *Graph {
 	return g
 }
 
-// noteEdges are n's links, embeds and frontmatter links, resolved.
-func (s *Scan) noteEdges(n *Note) []Edge {
+// edgesOf are n's links, embeds and frontmatter links, resolved by r.
+func edgesOf(n *Note, r *Resolver) []Edge {
 	entries := map[int]LinkEntry{}
 	for _, e := range LinkEntries(n) {
 		entries[e.Link.Span.Start.Offset] = e
@@ -72,12 +103,12 @@ func (s *Scan) noteEdges(n *Note) []Edge {
 		if le, ok := entries[l.Span.Start.Offset]; ok {
 			e.Relation, e.Qualifier, e.Justification = le.Relation, le.Qualifier, le.Justification
 		}
-		e.To, _ = s.Resolver.Resolve(l.Path, n.Path)
+		e.To, _ = r.Resolve(l.Path, n.Path)
 		out = append(out, e)
 	}
 	for _, l := range n.FrontmatterLinks {
 		e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeFrontmatter, Line: -1}
-		e.To, _ = s.Resolver.Resolve(l.Path, n.Path)
+		e.To, _ = r.Resolve(l.Path, n.Path)
 		out = append(out, e)
 	}
 	return out

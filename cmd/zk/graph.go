@@ -49,15 +49,14 @@ func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
 	if err := checkFormat(opts.format, "json", "dot"); err != nil {
 		return err
 	}
-	v, scan, err := opts.root.scanVault(ctx)
+	v, _, g, notes, err := opts.root.graphVault(ctx)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
-	g := scan.Graph()
 	kinds := map[string]string{}
-	for _, n := range scan.Notes {
-		kinds[n.Path] = "note"
+	for _, p := range notes {
+		kinds[p] = "note"
 	}
 	edges := make([]edgeView, 0, len(g.Edges))
 	for _, e := range g.Edges {

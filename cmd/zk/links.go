@@ -90,16 +90,15 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 	if err := checkFormat(opts.format, "text", "json"); err != nil {
 		return err
 	}
-	v, scan, err := opts.root.scanVault(ctx)
+	v, files, g, _, err := opts.root.graphVault(ctx)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
-	p, err := findNote(v, scan.Files, opts.note)
+	p, err := findNote(v, files, opts.note)
 	if err != nil {
 		return err
 	}
-	g := scan.Graph()
 	edges := g.Out(p)
 	if opts.incoming {
 		edges = g.In(p)
@@ -159,17 +158,19 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// scanVault opens the vault and parses every note. The caller closes the
-// vault.
-func (o *rootOptions) scanVault(ctx context.Context) (*vault.Vault, *vault.Scan, error) {
-	v, err := o.openVault()
+// graphVault opens the vault and resolves every note's links (see
+// vault.GraphVault); notes are the notes read. The caller closes the vault.
+func (o *rootOptions) graphVault(ctx context.Context) (v *vault.Vault, files []vault.File, g *vault.Graph, notes []string, err error) {
+	v, err = o.openVault()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	scan, err := v.Scan(ctx)
+	if files, _, err = v.Files(ctx); err == nil {
+		g, notes, err = vault.GraphVault(ctx, v, files)
+	}
 	if err != nil {
 		v.Close()
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return v, scan, nil
+	return v, files, g, notes, nil
 }
