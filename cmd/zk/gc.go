@@ -25,8 +25,8 @@ const (
 // check: on 10,000 notes (2 cores) cold 303 → 251 ms, an unchanged check
 // 37 → 25 ms, zk stale 368 → 330 ms. The limit is what keeps memory in
 // bounds at 100,000 notes: a cold check peaked at 777 MiB under 768 MiB
-// (939 without), zk graph, which holds every parsed note, at 2.1 GB in 4.4 s
-// under 2 GiB (default GC 2.8 GB in 5.6 s; GOGC=400 alone 3.7 GB in 7.1 s).
+// (939 without), zk graph, when it held every parsed note, at 2.1 GB in
+// 4.4 s under 2 GiB (default GC 2.8 GB in 5.6 s; GOGC=400 alone 3.7 GB).
 // The limit must stay above the live heap, or the collector never stops:
 // under 768 MiB zk stale, when it still held every note (over 1 GB at
 // 100,000), took 9–16 s instead of 4.
