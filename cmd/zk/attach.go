@@ -61,19 +61,12 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	v, p, base, n, err := openEvidenceNote(ctx, opts.root, opts.note, "results")
+	e, err := openEvidenceNote(ctx, opts.root, opts.note, "results", opts.falsifier, opts.tend, today)
 	if err != nil {
 		return err
 	}
-	defer v.Close()
-	ro, err := recordOptions{tend: opts.tend, today: today}.withTending(v, n)
-	if err != nil {
-		return err
-	}
-	fals, err := pickFalsifier(n, opts.falsifier)
-	if err != nil {
-		return err
-	}
+	defer e.v.Close()
+	v, p, base, fals := e.v, e.path, e.base, e.falsifier
 
 	r, copyFile, err := newRun(v)
 	if err != nil {
@@ -96,7 +89,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	} else {
 		r.Output = textTail(data, 20)
 	}
-	if err := record(v, p, base, r, ro); err != nil {
+	if err := record(v, p, base, r, e.record); err != nil {
 		return err
 	}
 	what := r.Format

@@ -133,30 +133,53 @@ func saveBlock(v *vault.Vault, notePath string, r vault.Run, why error) error {
 	return fmt.Errorf("%s left untouched (%w); the result is in %s", notePath, why, rel)
 }
 
-// openEvidenceNote opens the vault and reads the note that run or attach
-// records into: its path, its bytes as read now (the base of the later
-// edit) and its parse. A note without an Evidence section is refused
-// before anything runs; what names what would go under it. The caller
-// closes the vault.
-func openEvidenceNote(ctx context.Context, root *rootOptions, arg, what string) (*vault.Vault, string, []byte, *vault.Note, error) {
+// evidenceNote is the note run or attach records into, opened: the vault
+// (the caller closes it), the note's path, its bytes as read (the base of
+// the later edit) and its parse, the falsifier tested, and how to record.
+type evidenceNote struct {
+	v         *vault.Vault
+	path      string
+	base      []byte
+	note      *vault.Note
+	falsifier vault.Falsifier
+	record    recordOptions
+}
+
+// openEvidenceNote opens the vault and the note arg names. A note without
+// an Evidence section is refused before anything runs; what names what
+// would go under it. falsifier picks the falsifier tested (pickFalsifier);
+// tend asks record to set the Last tended date, today, as zk tend would.
+func openEvidenceNote(ctx context.Context, root *rootOptions, arg, what, falsifier string, tend bool, today time.Time) (*evidenceNote, error) {
 	v, err := root.openVault()
 	if err != nil {
-		return nil, "", nil, nil, err
+		return nil, err
 	}
-	fail := func(err error) (*vault.Vault, string, []byte, *vault.Note, error) {
+	e, err := readEvidenceNote(ctx, v, arg, what, falsifier, recordOptions{tend: tend, today: today})
+	if err != nil {
 		v.Close()
-		return nil, "", nil, nil, err
+		return nil, err
 	}
+	return e, nil
+}
+
+func readEvidenceNote(ctx context.Context, v *vault.Vault, arg, what, falsifier string, ro recordOptions) (*evidenceNote, error) {
 	p, _, err := locateNote(ctx, v, arg)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 	base, err := v.ReadFile(p, v.MaxNoteSize)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 	if _, ok := vault.EvidenceEnd(base); !ok {
-		return fail(fmt.Errorf("%s: %w: add a \"## Evidence\" heading for %s to go under", p, vault.ErrNoEvidence, what))
+		return nil, fmt.Errorf("%s: %w: add a \"## Evidence\" heading for %s to go under", p, vault.ErrNoEvidence, what)
 	}
-	return v, p, base, vault.NewParser().Parse(p, base), nil
+	e := &evidenceNote{v: v, path: p, base: base, note: vault.NewParser().Parse(p, base)}
+	if e.record, err = ro.withTending(v, e.note); err != nil {
+		return nil, err
+	}
+	if e.falsifier, err = pickFalsifier(e.note, falsifier); err != nil {
+		return nil, err
+	}
+	return e, nil
 }

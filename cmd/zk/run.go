@@ -114,19 +114,12 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	v, p, base, n, err := openEvidenceNote(ctx, opts.root, opts.note, "runs")
+	e, err := openEvidenceNote(ctx, opts.root, opts.note, "runs", opts.falsifier, opts.tend, today)
 	if err != nil {
 		return err
 	}
-	defer v.Close()
-	ro, err := recordOptions{tend: opts.tend, today: today}.withTending(v, n)
-	if err != nil {
-		return err
-	}
-	fals, err := pickFalsifier(n, opts.falsifier)
-	if err != nil {
-		return err
-	}
+	defer e.v.Close()
+	v, p, base, fals := e.v, e.path, e.base, e.falsifier
 	argv := opts.argv
 	if argv == nil {
 		if argv, err = noteCommand(v, p, fals); err != nil {
@@ -168,7 +161,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if res.StartErr != nil {
 		fmt.Fprintf(s.err, "zk: %s: could not start: %v\n", argv[0], res.StartErr)
 	}
-	if err := record(v, p, base, r, ro); err != nil {
+	if err := record(v, p, base, r, e.record); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, p, runStatus(r), r.Verdict)
