@@ -52,7 +52,13 @@ fd = os.open("/dev/cpu_dma_latency", os.O_WRONLY)
 os.write(fd, struct.pack("i", 0))
 signal.pause()' &
   holder=$!
-  idle="polling (/dev/cpu_dma_latency held at 0)"
+  sleep 0.2
+  if kill -0 "$holder" 2>/dev/null; then
+    idle="polling (/dev/cpu_dma_latency held at 0)"
+  else
+    holder=""
+    idle="$idle; /dev/cpu_dma_latency could not be held"
+  fi
 fi
 go build -o "$tmp/zk" ./cmd/zk
 mkdir "$tmp/nginx"
