@@ -36,10 +36,7 @@ verdict() { awk -v r="$1" -v t="$2" 'BEGIN {print (r <= t) ? "met" : "NOT met"}'
 echo "zk check on $cpus cores; each figure the median of $runs runs"
 for n in $sizes; do
   vault="$tmp/vault-$n"
-  go run ./bench/cmd/vaultgen -n "$n" -o "$vault" >/dev/null
-  # Notes as a user has them: written a while ago (a note modified within
-  # 2 s of a check is re-hashed by the next one, the racy-mtime rule).
-  find "$vault" -type f -exec touch -d '-1 hour' {} +
+  gen_vault "$n" "$vault"
   files=$(find "$vault" -type f -not -path '*/.*' | wc -l)
   bytes=$(find "$vault" -type f -not -path '*/.*' -printf '%s\n' | awk '{s+=$1} END {print s}')
   zk=("$tmp/zk" --vault "$vault" check)

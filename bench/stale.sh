@@ -27,8 +27,7 @@ cpus=$(nproc)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/zk" ./cmd/zk
-go run ./bench/cmd/vaultgen -n "$n" -o "$tmp/vault" >/dev/null
-find "$tmp/vault" -name '*.md' -exec touch -d '-1 hour' {} +
+gen_vault "$n" "$tmp/vault"
 export ZK_TODAY=2026-12-02
 zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }
 md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
