@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
 // EncodeFindings encodes a check's result for an entry's Result: the
@@ -13,7 +13,7 @@ import (
 // (string indices, positions, severity). It decodes several times faster
 // than gob, which mattered: at 100k notes and 81k findings, decoding the
 // result was the largest cost of an unchanged check after the walk.
-func EncodeFindings(notes int, findings []vault.Finding) []byte {
+func EncodeFindings(notes int, findings []lint.Finding) []byte {
 	index := map[string]uint64{}
 	var table []byte
 	id := func(s string) uint64 {
@@ -48,7 +48,7 @@ var errFindings = errors.New("cache: bad findings")
 
 // DecodeFindings decodes what EncodeFindings encoded. Damaged input is an
 // error, never a panic or an allocation larger than the input.
-func DecodeFindings(b []byte) (notes int, findings []vault.Finding, err error) {
+func DecodeFindings(b []byte) (notes int, findings []lint.Finding, err error) {
 	d := varints{b: b}
 	notes = int(d.varint())
 	nstr, tlen := d.uvarint(), d.uvarint()
@@ -72,7 +72,7 @@ func DecodeFindings(b []byte) (notes int, findings []vault.Finding, err error) {
 	if d.bad || uint64(len(strs)) != nstr || n > uint64(len(b)-d.off)/8 { // a finding is 8 varints, 8 bytes at least
 		return 0, nil, errFindings
 	}
-	findings = make([]vault.Finding, n)
+	findings = make([]lint.Finding, n)
 	for i := range findings {
 		var s [3]string
 		for j := range s {
@@ -86,7 +86,7 @@ func DecodeFindings(b []byte) (notes int, findings []vault.Finding, err error) {
 		f.Path, f.Rule, f.Message = s[0], s[1], s[2]
 		f.Line, f.Column = int(d.varint()), int(d.varint())
 		f.EndLine, f.EndColumn = int(d.varint()), int(d.varint())
-		f.Severity = vault.Severity(d.varint())
+		f.Severity = lint.Severity(d.varint())
 	}
 	if d.bad || d.off != len(b) {
 		return 0, nil, errFindings

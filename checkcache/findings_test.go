@@ -4,23 +4,23 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
-var sampleFindings = []vault.Finding{
-	{Path: "a.md", Line: 1, Column: 1, Rule: "structure/title", Severity: vault.Error, Message: "no title"},
-	{Path: "a.md", Line: 27, Column: 3, EndLine: 27, EndColumn: 40, Rule: "links/broken", Severity: vault.Error, Message: "[[x]]: no note or file \"x\" in the vault"},
-	{Path: "ü/b.md", Line: 37, Column: 16, Rule: "maintenance/stale", Severity: vault.Warning, Message: ""},
+var sampleFindings = []lint.Finding{
+	{Path: "a.md", Line: 1, Column: 1, Rule: "structure/title", Severity: lint.Error, Message: "no title"},
+	{Path: "a.md", Line: 27, Column: 3, EndLine: 27, EndColumn: 40, Rule: "links/broken", Severity: lint.Error, Message: "[[x]]: no note or file \"x\" in the vault"},
+	{Path: "ü/b.md", Line: 37, Column: 16, Rule: "maintenance/stale", Severity: lint.Warning, Message: ""},
 }
 
 func TestFindingsRoundTrip(t *testing.T) {
 	for _, tt := range []struct {
 		notes    int
-		findings []vault.Finding
+		findings []lint.Finding
 	}{
-		{0, []vault.Finding{}},
+		{0, []lint.Finding{}},
 		{3, sampleFindings},
-		{100000, append(append([]vault.Finding{}, sampleFindings...), sampleFindings...)},
+		{100000, append(append([]lint.Finding{}, sampleFindings...), sampleFindings...)},
 	} {
 		notes, got, err := DecodeFindings(EncodeFindings(tt.notes, tt.findings))
 		if err != nil {

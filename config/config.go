@@ -21,6 +21,8 @@ import (
 
 	"github.com/zk-claims/zk/templates"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 // File is where the config lives, relative to the vault root.
@@ -86,10 +88,10 @@ func (c *Config) fill() {
 		c.TendEvery = vault.DefaultInterval.String()
 	}
 	if c.TendedKeys == nil {
-		c.TendedKeys = slices.Clone(vault.DefaultTendedKeys)
+		c.TendedKeys = slices.Clone(tending.DefaultTendedKeys)
 	}
 	if c.Relations == nil {
-		c.Relations = slices.Clone(vault.DefaultRelations)
+		c.Relations = slices.Clone(lint.DefaultRelations)
 	}
 	if c.Ignore == nil {
 		c.Ignore = []string{}
@@ -166,7 +168,7 @@ func Parse(b []byte) (*Config, []string, error) {
 		c = &Config{}
 	}
 	for id := range c.Rules {
-		if _, ok := vault.RuleByID(id); !ok {
+		if _, ok := lint.RuleByID(id); !ok {
 			warnings = append(warnings, fmt.Sprintf("%s: unknown rule %q in [%s.rules]", File, id, Table))
 		}
 	}
@@ -185,7 +187,7 @@ func (c *Config) validate() error {
 		errs = append(errs, fmt.Errorf("%s.tend-every: %w", Table, err))
 	}
 	for id, s := range c.Rules {
-		if _, err := vault.ParseSeverity(s); err != nil {
+		if _, err := lint.ParseSeverity(s); err != nil {
 			errs = append(errs, fmt.Errorf("%s.rules.%q: %w", Table, id, err))
 		}
 	}
@@ -227,10 +229,10 @@ func (c *Config) TypeNames() []string {
 }
 
 // Severities are the rule severities the config sets.
-func (c *Config) Severities() map[string]vault.Severity {
-	out := make(map[string]vault.Severity, len(c.Rules))
+func (c *Config) Severities() map[string]lint.Severity {
+	out := make(map[string]lint.Severity, len(c.Rules))
 	for id, s := range c.Rules {
-		sev, _ := vault.ParseSeverity(s) // validated by Parse
+		sev, _ := lint.ParseSeverity(s) // validated by Parse
 		out[id] = sev
 	}
 	return out

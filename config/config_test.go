@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
 // TestCommentedIsDefault uncomments every setting zk init writes and
@@ -19,11 +19,11 @@ func TestCommentedIsDefault(t *testing.T) {
 		t.Fatalf("Parse: %v %v\n%s", err, warnings, text)
 	}
 	want := Default()
-	if len(got.Rules) != len(vault.Rules) {
-		t.Errorf("uncommented rules = %d, want every rule (%d)", len(got.Rules), len(vault.Rules))
+	if len(got.Rules) != len(lint.Rules) {
+		t.Errorf("uncommented rules = %d, want every rule (%d)", len(got.Rules), len(lint.Rules))
 	}
 	for id, sev := range got.Severities() {
-		if r, _ := vault.RuleByID(id); r.Default != sev {
+		if r, _ := lint.RuleByID(id); r.Default != sev {
 			t.Errorf("rule %s = %v, want its default %v", id, sev, r.Default)
 		}
 	}

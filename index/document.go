@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 // sectionFields maps the permanent-note sections that have a field of
@@ -143,7 +144,7 @@ func (t noteText) sectionAt(field string, off int) (segment, bool) {
 // newDoc builds what bleve indexes for a note. Link targets are recorded
 // as the path they resolve to and the name a wikilink writes (both without
 // ".md"); an unresolved link keeps what the note wrote.
-func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Tended, bool)) doc {
+func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (tending.Tended, bool)) doc {
 	t := splitText(n)
 	d := doc{
 		Path:     n.Path,
@@ -156,7 +157,7 @@ func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Te
 		Links:    linkTargets(n, r),
 	}
 	if tended == nil {
-		tended = func(n *vault.Note) (vault.Tended, bool) { return vault.LastTended(n, nil) }
+		tended = func(n *vault.Note) (tending.Tended, bool) { return tending.LastTended(n, "", nil) }
 	}
 	if td, ok := tended(n); ok && td.Err == nil {
 		d.Tended = &td.Date

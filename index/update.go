@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 // Options say where a vault's index is and how long to wait for it.
@@ -28,8 +29,8 @@ type Options struct {
 	// the number of documents, so batches are cut by bytes.
 	BatchBytes int
 	// Tended reads a note's Last tended date for the tended field; nil
-	// means vault.LastTended with the default keys.
-	Tended func(*vault.Note) (vault.Tended, bool)
+	// means tending.LastTended with the default keys.
+	Tended func(*vault.Note) (tending.Tended, bool)
 	// TendedKey names how Tended reads dates (the config's date keys and
 	// the types' sections), "" for the defaults. An index built under
 	// another key is rebuilt: any note's tended field may differ.

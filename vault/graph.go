@@ -43,28 +43,18 @@ type Graph struct {
 	in    map[string][]int
 }
 
-// Graph resolves every link, embed and frontmatter link of every note.
-//
-// Notes are resolved in parallel (the resolver is read-only) and their edges
-// added in note order, so the graph is the same on every run: at 10,000
-// notes building it was a fifth of zk stale, on one core.
-func (s *Scan) Graph() *Graph {
-	edges := make([][]Edge, len(s.Notes))
-	forEach(len(s.Notes), func(i int) { edges[i] = edgesOf(s.Notes[i], s.Resolver) })
-	return newGraph(edges)
-}
-
-// GraphVault is the Graph of a walk of the vault (Files) without a Scan: it
-// reads and parses the notes as it goes and keeps only their edges, so
-// memory grows with the links rather than with the vault's text. notes are
-// the paths of the notes read, in walk order; notes that cannot be read are
-// left out, as a Scan leaves them out.
+// GraphVault resolves every link, embed and frontmatter link of the notes
+// of a walk of the vault (Files). It reads and parses the notes as it goes
+// (Each) and keeps only their edges, so memory grows with the links rather
+// than with the vault's text; edges are added in note order, so the graph
+// is the same on every run. notes are the paths of the notes read, in walk
+// order; notes that cannot be read are left out.
 func GraphVault(ctx context.Context, v *Vault, files []File) (g *Graph, notes []string, err error) {
-	paths, noteFiles := splitFiles(files)
+	paths, noteFiles := SplitFiles(files)
 	r := NewResolver(paths)
 	edges := make([][]Edge, len(noteFiles))
 	read := make([]bool, len(noteFiles))
-	v.loadEach(ctx, noteFiles, func(i int, n *Note) { edges[i], read[i] = edgesOf(n, r), true })
+	v.Each(ctx, noteFiles, func(i int, n *Note) { edges[i], read[i] = edgesOf(n, r), true })
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

@@ -6,9 +6,8 @@ import (
 	"testing"
 )
 
-// TestGraphVault: the graph built while streaming the notes is the graph
-// of a Scan, edge for edge and in the same order, and it lists the notes
-// read.
+// TestGraphVault: the graph built while streaming the notes holds every
+// note's edges, edge for edge and in note order, and lists the notes read.
 func TestGraphVault(t *testing.T) {
 	v, _ := writeVault(t, map[string]string{
 		"A.md":       "---\nup: \"[[B]]\"\n---\n# A\n[[B#H|b]] ![[pic.png]] [[Nowhere]]\n## Links\n- supports [[C]] — because\n",
@@ -19,12 +18,13 @@ func TestGraphVault(t *testing.T) {
 		"Empty.md":   "",
 		"sub/x/D.md": "[[A]] [[A]]\n",
 	})
-	scan, err := v.Scan(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	scan := scanAll(t, v)
+	var edges [][]Edge
+	for _, n := range scan.notes {
+		edges = append(edges, edgesOf(n, scan.resolver))
 	}
-	want := scan.Graph()
-	got, notes, err := GraphVault(context.Background(), v, scan.Files)
+	want := newGraph(edges)
+	got, notes, err := GraphVault(context.Background(), v, scan.files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestGraphVault(t *testing.T) {
 		t.Errorf("edges:\n%+v\nwant:\n%+v", got.Edges, want.Edges)
 	}
 	var wantNotes []string
-	for _, n := range scan.Notes {
+	for _, n := range scan.notes {
 		wantNotes = append(wantNotes, n.Path)
 	}
 	if !reflect.DeepEqual(notes, wantNotes) {

@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -52,12 +51,9 @@ func BenchmarkScan(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				floor += readFloor(b, dir)
 				start := time.Now()
-				s, err := v.Scan(context.Background())
-				if err != nil {
-					b.Fatal(err)
-				}
+				s := scanAll(b, v)
 				scan += time.Since(start)
-				notes = len(s.Notes)
+				notes = len(s.notes)
 			}
 			b.ReportMetric(float64(notes*b.N)/scan.Seconds(), "notes/s")
 			b.ReportMetric(scan.Seconds()/floor.Seconds(), "x-read-floor")
@@ -72,7 +68,7 @@ func readFloor(b testing.TB, dir string) time.Duration {
 	start := time.Now()
 	paths := make(chan string, 256)
 	var wg sync.WaitGroup
-	for w := 0; w < scanWorkers(); w++ {
+	for w := 0; w < Workers(); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -104,7 +104,7 @@ func (v *Vault) Files(ctx context.Context) ([]File, []Skip, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
-	w := &walk{v: v, ctx: ctx, sem: make(chan struct{}, scanWorkers())}
+	w := &walk{v: v, ctx: ctx, sem: make(chan struct{}, Workers())}
 	w.entries(".", top)
 	w.wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -288,51 +288,10 @@ func NotText(src []byte) string {
 	return ""
 }
 
-// Scan is every note of a vault, parsed, with the resolver over all its
-// files.
-type Scan struct {
-	Files    []File
-	Notes    []*Note
-	Skipped  []Skip
-	Resolver *Resolver
-	byPath   map[string]*Note
-}
-
-// Note returns the parsed note at a vault path, if there is one.
-func (s *Scan) Note(p string) *Note { return s.byPath[p] }
-
-// Scan walks the vault and parses every note in parallel. A note that is
-// not text or is over the size cap is skipped and listed; a note that runs
-// out of parse budget is read by the fallback scanner.
-func (v *Vault) Scan(ctx context.Context) (*Scan, error) {
-	files, skips, err := v.Files(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s := &Scan{Files: files, Skipped: skips, byPath: map[string]*Note{}}
-	paths, notes := splitFiles(files)
-	s.Resolver = NewResolver(paths)
-	parsed := make([]*Note, len(notes))
-	reasons := v.loadEach(ctx, notes, func(i int, n *Note) { parsed[i] = n })
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for i, n := range parsed {
-		if n == nil {
-			s.Skipped = append(s.Skipped, Skip{Path: notes[i].Path, Reason: reasons[i]})
-			continue
-		}
-		s.Notes = append(s.Notes, n)
-		s.byPath[n.Path] = n
-	}
-	sort.Slice(s.Skipped, func(i, j int) bool { return s.Skipped[i].Path < s.Skipped[j].Path })
-	return s, nil
-}
-
-// scanWorkers is how many notes are read and parsed at once: more than
+// Workers is how many notes are read and parsed at once: more than
 // the cores, because part of each note's cost is waiting on the file
 // system (measured: 4 per core scanned 10k notes 16% faster than 1).
-func scanWorkers() int { return 4 * runtime.GOMAXPROCS(0) }
+func Workers() int { return 4 * runtime.GOMAXPROCS(0) }
 
 // dirRoots opens each folder of the vault once, as an os.Root of its own,
 // so that a scan opens each note by its base name: one openat per note

@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -52,22 +51,19 @@ func TestScanHostileVault(t *testing.T) {
 	}
 	defer v.Close()
 	v.MaxNoteSize = 1024
-	s, err := v.Scan(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := scanAll(t, v)
 	var notes []string
-	for _, n := range s.Notes {
+	for _, n := range s.notes {
 		notes = append(notes, n.Path)
 	}
 	if want := []string{"Good.md", "alias.md", "deep.md", "sub/Other.md", "sub/up.md"}; !reflect.DeepEqual(notes, want) {
 		t.Errorf("notes = %q, want %q", notes, want)
 	}
-	if n := s.Note("deep.md"); n == nil || !n.Fallback {
+	if n := s.note("deep.md"); n == nil || !n.Fallback {
 		t.Errorf("deep.md: want the fallback scanner's reading, got %+v", n)
 	}
 	skipped := map[string]string{}
-	for _, k := range s.Skipped {
+	for _, k := range s.skipped {
 		skipped[k.Path] = k.Reason
 	}
 	for p, want := range map[string]string{
@@ -90,7 +86,7 @@ func TestScanHostileVault(t *testing.T) {
 	if len(keys) != 6 {
 		t.Errorf("skipped %q, want exactly the 6 bad files", keys)
 	}
-	if got, ok := s.Resolver.Resolve("Old", "Good.md"); ok {
+	if got, ok := s.resolver.Resolve("Old", "Good.md"); ok {
 		t.Errorf("[[Old]] resolved to %s inside .trash", got)
 	}
 	if n, err := v.ReadNote("sub/Other.md"); err != nil || len(n.Headings) != 1 {

@@ -76,10 +76,10 @@ func TestCrashWriter(t *testing.T) {
 		if err != nil {
 			fail(err)
 		}
-		t, _ := LastTended(NewParser().Parse("inPlace.md", src), nil)
+		t, _ := lastTended(NewParser().Parse("inPlace.md", src), nil)
 		date := nextDay(t.Raw)
 		if _, err := v.EditNote("inPlace.md", func(src []byte) ([]byte, error) {
-			return SetLastTended("inPlace.md", src, date, nil)
+			return setLastTended("inPlace.md", src, date, nil)
 		}, opts); err != nil {
 			fail(err)
 		}
@@ -88,7 +88,7 @@ func TestCrashWriter(t *testing.T) {
 			if len(src) > len(renamedBase) {
 				return renamedBase, nil
 			}
-			return SetLastTended("renamed.md", src, date, nil)
+			return setLastTended("renamed.md", src, date, nil)
 		}, opts)
 		if err != nil {
 			fail(err)
@@ -108,7 +108,7 @@ func naiveWriter(name string, fail func(error)) {
 	if err != nil {
 		fail(err)
 	}
-	t, ok := LastTended(NewParser().Parse("inPlace.md", src), nil)
+	t, ok := lastTended(NewParser().Parse("inPlace.md", src), nil)
 	if !ok || t.Err != nil {
 		fail(fmt.Errorf("no date in the note"))
 	}

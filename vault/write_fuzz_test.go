@@ -23,7 +23,7 @@ func FuzzEditNote(f *testing.F) {
 		}
 		from := int(at) % (len(src) + 1)
 		to := from + int(n)%(len(src)-from+1)
-		want := splice(src, from, to, string(with))
+		want := SpliceBytes(src, from, to, string(with))
 		dir := t.TempDir()
 		p := filepath.Join(dir, "n.md")
 		if err := os.WriteFile(p, src, 0o640); err != nil {

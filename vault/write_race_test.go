@@ -28,7 +28,7 @@ type raceEditor struct {
 func (e *raceEditor) save() error {
 	e.lines++
 	at := bytes.IndexByte(e.buf, '\n') + 1
-	e.buf = splice(e.buf, at, at, fmt.Sprintf("typed line %d\n", e.lines))
+	e.buf = SpliceBytes(e.buf, at, at, fmt.Sprintf("typed line %d\n", e.lines))
 	e.mu.Lock()
 	e.saved[string(e.buf)] = true
 	e.mu.Unlock()
@@ -97,7 +97,7 @@ func TestEditNoteRace(t *testing.T) {
 					_, err := v.EditNote("n.md", func(src []byte) ([]byte, error) {
 						base = bytes.Clone(src)
 						var err error
-						out, err = SetLastTended("n.md", src, date.Format(time.DateOnly), nil)
+						out, err = setLastTended("n.md", src, date.Format(time.DateOnly), nil)
 						return out, err
 					}, opts)
 					mu.Lock()

@@ -8,26 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 // writeVault makes a vault holding files and returns it with its folder.
 // Every file's mtime is an hour old, past any quiet window.
 func writeVault(t *testing.T, files map[string]string) (*Vault, string) {
 	t.Helper()
-	dir := t.TempDir()
-	old := time.Now().Add(-time.Hour)
-	for p, s := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(full, old, old); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := vaulttest.Dir(t, files)
 	v, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +31,7 @@ func replaceEdit(old, new string) func([]byte) ([]byte, error) {
 		if i < 0 {
 			return nil, ErrSpliceGone
 		}
-		return splice(src, i, i+len(old), new), nil
+		return SpliceBytes(src, i, i+len(old), new), nil
 	}
 }
 

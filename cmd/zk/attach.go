@@ -10,7 +10,7 @@ import (
 
 	"github.com/zk-claims/zk/result"
 	"github.com/zk-claims/zk/runner"
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 // maxAttach bounds the result file zk attach reads.
@@ -72,7 +72,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	r.Attached, r.Verdict, r.Falsifier, r.Command = true, vault.VerdictAttached, fals.Text, opts.file
+	r.Attached, r.Verdict, r.Falsifier, r.Command = true, evidence.VerdictAttached, fals.Text, opts.file
 	_, err = copyFile.Write(data)
 	if cerr := copyFile.Close(); err == nil {
 		err = cerr
@@ -123,7 +123,7 @@ func readResult(name string) ([]byte, error) {
 
 // textTail is a text result as a record shows it: the line count and the
 // last n lines, cleaned as command output is.
-func textTail(data []byte, n int) *vault.Output {
+func textTail(data []byte, n int) *evidence.Output {
 	lines, tail := runner.Tail(data, n, 0)
-	return &vault.Output{Lines: lines, Bytes: int64(len(data)), Tail: tail}
+	return &evidence.Output{Lines: lines, Bytes: int64(len(data)), Tail: tail}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
 type checkOptions struct {
@@ -56,12 +57,12 @@ EXIT STATUS
 
 // checkResult is what a check found, ready for a writer.
 type checkResult struct {
-	Findings []vault.Finding
+	Findings []lint.Finding
 	// Notes is how many notes were checked.
 	Notes int
 }
 
-func (r checkResult) count(sev vault.Severity) int {
+func (r checkResult) count(sev lint.Severity) int {
 	n := 0
 	for _, f := range r.Findings {
 		if f.Severity == sev {
@@ -77,14 +78,14 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	if !ok {
 		return usageError{fmt.Errorf("check: unknown format %q (want text, json, sarif or github)", opts.format)}
 	}
-	var failAt vault.Severity
+	var failAt lint.Severity
 	switch opts.failOn {
 	case "error":
-		failAt = vault.Error
+		failAt = lint.Error
 	case "warning":
-		failAt = vault.Warning
+		failAt = lint.Warning
 	case "never":
-		failAt = vault.Off
+		failAt = lint.Off
 	default:
 		return usageError{fmt.Errorf("check: --fail-on %q: want error, warning or never", opts.failOn)}
 	}
@@ -104,7 +105,7 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	copts := vault.CheckOptions{
+	copts := lint.Options{
 		Today:      today,
 		Types:      types,
 		Relations:  cfg.Relations,
@@ -124,16 +125,16 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	if err := write(s.out, res, opts.root.color(s.outTTY)); err != nil {
 		return err
 	}
-	errs, warns := res.count(vault.Error), res.count(vault.Warning)
+	errs, warns := res.count(lint.Error), res.count(lint.Warning)
 	fmt.Fprintf(s.err, "%s checked: %s, %s\n", quantity(res.Notes, "note"), quantity(errs, "error"), quantity(warns, "warning"))
-	if (failAt == vault.Warning && errs+warns > 0) || (failAt == vault.Error && errs > 0) {
+	if (failAt == lint.Warning && errs+warns > 0) || (failAt == lint.Error && errs > 0) {
 		return errFindings
 	}
 	return nil
 }
 
 // scanAndCheck walks and checks the vault (the notes paths select, or all).
-func scanAndCheck(ctx context.Context, v *vault.Vault, cfg *config.Config, copts vault.CheckOptions, paths []string) (checkResult, error) {
+func scanAndCheck(ctx context.Context, v *vault.Vault, cfg *config.Config, copts lint.Options, paths []string) (checkResult, error) {
 	files, skips, err := v.Files(ctx)
 	if err != nil {
 		return checkResult{}, err
@@ -144,13 +145,13 @@ func scanAndCheck(ctx context.Context, v *vault.Vault, cfg *config.Config, copts
 // checkVault checks the notes of a walk (the notes paths select, or all);
 // each sees every note read.
 func checkVault(ctx context.Context, v *vault.Vault, files []vault.File, skips []vault.Skip, cfg *config.Config,
-	copts vault.CheckOptions, paths []string, each func(*vault.Note)) (checkResult, error) {
+	copts lint.Options, paths []string, each func(*vault.Note)) (checkResult, error) {
 	only, err := checkFilter(v, files, paths)
 	if err != nil {
 		return checkResult{}, err
 	}
 	copts.Only = skipTemplates(only, cfg.Templates)
-	rep, err := vault.CheckVault(ctx, v, files, skips, copts, each)
+	rep, err := lint.Check(ctx, v, files, skips, copts, each)
 	if err != nil {
 		return checkResult{}, err
 	}

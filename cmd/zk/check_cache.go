@@ -11,6 +11,7 @@ import (
 	"github.com/zk-claims/zk/checkcache"
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
 // checkCached checks the whole vault through the metadata cache: when no
@@ -18,7 +19,7 @@ import (
 // templates or today), the last result is printed again after one walk
 // that stats every file. A cache that cannot be read or written costs a
 // full check and a warning, never the check itself.
-func checkCached(ctx context.Context, v *vault.Vault, cfg *config.Config, copts vault.CheckOptions, s *streams) (checkResult, error) {
+func checkCached(ctx context.Context, v *vault.Vault, cfg *config.Config, copts lint.Options, s *streams) (checkResult, error) {
 	file, err := checkcache.File(v.Dir)
 	if err != nil {
 		return scanAndCheck(ctx, v, cfg, copts, nil)
@@ -93,7 +94,7 @@ func loadStamps(file string) (map[string][sha256.Size]byte, error) {
 
 // cacheKey is everything a whole-vault result depends on besides the
 // files: zk's version, the config, each type's template, today.
-func cacheKey(v *vault.Vault, cfg *config.Config, copts vault.CheckOptions) (checkcache.Key, error) {
+func cacheKey(v *vault.Vault, cfg *config.Config, copts lint.Options) (checkcache.Key, error) {
 	parts := [][]byte{[]byte(version), []byte(copts.Today.Format(time.DateOnly))}
 	raw, err := v.Root().ReadFile(filepath.FromSlash(config.File))
 	if err == nil {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
 // findingWriter prints a check's result in one format; color is only
@@ -58,7 +58,7 @@ func writeText(w io.Writer, r checkResult, color bool) error {
 	}
 	for _, f := range r.Findings {
 		sev := ansiYellow
-		if f.Severity == vault.Error {
+		if f.Severity == lint.Error {
 			sev = ansiRed
 		}
 		b = fmt.Appendf(b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, f.Path, f.Line, f.Column, ansiReset,
@@ -102,7 +102,7 @@ func writeCheckJSON(w io.Writer, r checkResult, _ bool) error {
 	for i, f := range r.Findings {
 		out.Findings[i] = findingJSON{f.Path, f.Line, f.Column, f.Rule, f.Severity.String(), f.Message}
 	}
-	out.Summary.Notes, out.Summary.Errors, out.Summary.Warnings = r.Notes, r.count(vault.Error), r.count(vault.Warning)
+	out.Summary.Notes, out.Summary.Errors, out.Summary.Warnings = r.Notes, r.count(lint.Error), r.count(lint.Warning)
 	return writeJSON(w, out)
 }
 
@@ -176,8 +176,8 @@ type (
 	}
 )
 
-func sarifLevel(s vault.Severity) string {
-	if s == vault.Error {
+func sarifLevel(s lint.Severity) string {
+	if s == lint.Error {
 		return "error"
 	}
 	return "warning"
@@ -194,7 +194,7 @@ func writeSARIF(w io.Writer, r checkResult, _ bool) error {
 		ColumnKind: "unicodeCodePoints",
 	}
 	index := map[string]int{}
-	for i, rule := range vault.Rules {
+	for i, rule := range lint.Rules {
 		index[rule.ID] = i
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:                   rule.ID,

@@ -16,6 +16,7 @@ import (
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/index"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 type indexOptions struct {
@@ -106,8 +107,8 @@ func indexOpts(root *rootOptions, v *vault.Vault, cfg *config.Config, wait time.
 	}
 	return index.Options{
 		Dir: dir, Wait: wait, Progress: bar.update,
-		Tended: func(n *vault.Note) (vault.Tended, bool) {
-			return vault.LastTendedIn(n, vault.TendedSection(types, n), cfg.TendedKeys)
+		Tended: func(n *vault.Note) (tending.Tended, bool) {
+			return tending.LastTended(n, vault.TendedSection(types, n), cfg.TendedKeys)
 		},
 		TendedKey: tendedKey(types, cfg.TendedKeys),
 	}, bar, nil

@@ -15,6 +15,8 @@ import (
 
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 // runsDir is the vault folder holding full logs, attached copies and
@@ -25,13 +27,13 @@ const runsDir = ".zk/runs"
 // environment line of DESIGN.md §5, and its log, created as
 // .zk/runs/ID.log. Two runs started in the same second get different ids
 // from their random digits; a clash is retried.
-func newRun(v *vault.Vault) (vault.Run, *os.File, error) {
+func newRun(v *vault.Vault) (evidence.Run, *os.File, error) {
 	for attempt := 0; ; attempt++ {
 		started := time.Now()
 		var random [2]byte
 		rand.Read(random[:])
-		r := vault.Run{
-			ID:          vault.NewRunID(started, random),
+		r := evidence.Run{
+			ID:          evidence.NewRunID(started, random),
 			Started:     started.UTC(),
 			Exit:        -1,
 			Environment: environment(),
@@ -41,7 +43,7 @@ func newRun(v *vault.Vault) (vault.Run, *os.File, error) {
 			continue
 		}
 		if err != nil {
-			return vault.Run{}, nil, err
+			return evidence.Run{}, nil, err
 		}
 		r.Log = rel
 		return r, f, nil
@@ -101,14 +103,14 @@ func (opts recordOptions) withTending(v *vault.Vault, n *vault.Note) (recordOpti
 // changed so that the Evidence section is gone), the block is saved as
 // .zk/runs/ID.block.md instead, the note is left alone, and the error says
 // where the result is.
-func record(v *vault.Vault, notePath string, base []byte, r vault.Run, opts recordOptions) error {
+func record(v *vault.Vault, notePath string, base []byte, r evidence.Run, opts recordOptions) error {
 	edit := func(src []byte) ([]byte, error) {
-		out, err := vault.InsertRun(src, r)
+		out, err := evidence.InsertRun(src, r)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", vault.ErrSpliceGone, err)
 		}
 		if opts.tend {
-			out, err = vault.SetLastTendedIn(notePath, out, opts.today.Format(time.DateOnly), opts.section, opts.keys)
+			out, err = tending.SetLastTended(notePath, out, opts.today.Format(time.DateOnly), opts.section, opts.keys)
 			if err != nil {
 				return nil, err
 			}
@@ -125,9 +127,9 @@ func record(v *vault.Vault, notePath string, base []byte, r vault.Run, opts reco
 }
 
 // saveBlock keeps a result the note could not take, and says where it is.
-func saveBlock(v *vault.Vault, notePath string, r vault.Run, why error) error {
+func saveBlock(v *vault.Vault, notePath string, r evidence.Run, why error) error {
 	rel := path.Join(runsDir, r.ID+".block.md")
-	if err := v.CreateFile(rel, append(vault.RenderRun(r, "\n"), '\n')); err != nil {
+	if err := v.CreateFile(rel, append(evidence.RenderRun(r, "\n"), '\n')); err != nil {
 		return fmt.Errorf("%s not written (%w), and the result could not be saved either: %w", notePath, why, err)
 	}
 	return fmt.Errorf("%s left untouched (%w); the result is in %s", notePath, why, rel)
@@ -141,7 +143,7 @@ type evidenceNote struct {
 	path      string
 	base      []byte
 	note      *vault.Note
-	falsifier vault.Falsifier
+	falsifier evidence.Falsifier
 	record    recordOptions
 }
 
@@ -171,8 +173,8 @@ func readEvidenceNote(ctx context.Context, v *vault.Vault, arg, what, falsifier 
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := vault.EvidenceEnd(base); !ok {
-		return nil, fmt.Errorf("%s: %w: add a \"## Evidence\" heading for %s to go under", p, vault.ErrNoEvidence, what)
+	if _, ok := evidence.EvidenceEnd(base); !ok {
+		return nil, fmt.Errorf("%s: %w: add a \"## Evidence\" heading for %s to go under", p, evidence.ErrNoEvidence, what)
 	}
 	e := &evidenceNote{v: v, path: p, base: base, note: vault.NewParser().Parse(p, base)}
 	if e.record, err = ro.withTending(v, e.note); err != nil {

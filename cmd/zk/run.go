@@ -16,6 +16,7 @@ import (
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/trust"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 type runOptions struct {
@@ -165,7 +166,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		return err
 	}
 	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, p, runStatus(r), r.Verdict)
-	if r.Verdict != vault.VerdictSupports {
+	if r.Verdict != evidence.VerdictSupports {
 		return errFindings
 	}
 	return nil
@@ -173,7 +174,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 
 // probeTable shows the output of a zk probe --format json run as its
 // table (and chart), as zk attach would, instead of the JSON's last lines.
-func probeTable(v *vault.Vault, notePath string, r *vault.Run, res runner.Result) error {
+func probeTable(v *vault.Vault, notePath string, r *evidence.Run, res runner.Result) error {
 	if res.Truncated || res.Bytes == 0 || res.StartErr != nil {
 		return nil
 	}
@@ -190,25 +191,25 @@ func probeTable(v *vault.Vault, notePath string, r *vault.Run, res runner.Result
 }
 
 // describe fills in the record from what the runner saw.
-func describe(r *vault.Run, res runner.Result, timeout time.Duration) {
+func describe(r *evidence.Run, res runner.Result, timeout time.Duration) {
 	r.Duration, r.Exit = res.Duration, res.Exit
-	r.Output = &vault.Output{Lines: res.Lines, Bytes: res.Bytes, Tail: res.Tail, Truncated: res.Truncated}
+	r.Output = &evidence.Output{Lines: res.Lines, Bytes: res.Bytes, Tail: res.Tail, Truncated: res.Truncated}
 	switch {
 	case res.StartErr != nil:
-		r.Verdict, r.Status = vault.VerdictError, "could not start"
+		r.Verdict, r.Status = evidence.VerdictError, "could not start"
 		r.Output.Error = res.StartErr.Error()
 	case res.TimedOut:
-		r.Verdict, r.Status = vault.VerdictInconclusive, "timed out after "+timeout.String()
+		r.Verdict, r.Status = evidence.VerdictInconclusive, "timed out after "+timeout.String()
 	case res.Interrupted:
-		r.Verdict, r.Status = vault.VerdictInconclusive, "interrupted"
+		r.Verdict, r.Status = evidence.VerdictInconclusive, "interrupted"
 	case res.Signal != "":
-		r.Verdict, r.Status = vault.VerdictRefutes, "killed by "+res.Signal
+		r.Verdict, r.Status = evidence.VerdictRefutes, "killed by "+res.Signal
 	default:
-		r.Verdict = vault.VerdictOf(res.Exit)
+		r.Verdict = evidence.VerdictOf(res.Exit)
 	}
 }
 
-func runStatus(r vault.Run) string {
+func runStatus(r evidence.Run) string {
 	if r.Status != "" {
 		return r.Status
 	}
@@ -218,8 +219,8 @@ func runStatus(r vault.Run) string {
 // pickFalsifier finds the falsifier --falsifier names: a number, or a
 // piece of text that only one falsifier contains. Left out, it is the
 // note's only falsifier, or none when the note lists none.
-func pickFalsifier(n *vault.Note, arg string) (vault.Falsifier, error) {
-	fs := vault.Falsifiers(n)
+func pickFalsifier(n *vault.Note, arg string) (evidence.Falsifier, error) {
+	fs := evidence.Falsifiers(n)
 	list := func() string {
 		var b strings.Builder
 		for _, f := range fs {
@@ -230,19 +231,19 @@ func pickFalsifier(n *vault.Note, arg string) (vault.Falsifier, error) {
 	if arg == "" {
 		switch len(fs) {
 		case 0:
-			return vault.Falsifier{}, nil
+			return evidence.Falsifier{}, nil
 		case 1:
 			return fs[0], nil
 		}
-		return vault.Falsifier{}, usageError{fmt.Errorf("%s lists %d falsifiers; say which with --falsifier N:%s", n.Path, len(fs), list())}
+		return evidence.Falsifier{}, usageError{fmt.Errorf("%s lists %d falsifiers; say which with --falsifier N:%s", n.Path, len(fs), list())}
 	}
 	if k, err := strconv.Atoi(arg); err == nil {
 		if k < 1 || k > len(fs) {
-			return vault.Falsifier{}, usageError{fmt.Errorf("%s has no falsifier %d (it lists %d)%s", n.Path, k, len(fs), list())}
+			return evidence.Falsifier{}, usageError{fmt.Errorf("%s has no falsifier %d (it lists %d)%s", n.Path, k, len(fs), list())}
 		}
 		return fs[k-1], nil
 	}
-	var hits []vault.Falsifier
+	var hits []evidence.Falsifier
 	for _, f := range fs {
 		if strings.Contains(strings.ToLower(f.Text), strings.ToLower(arg)) {
 			hits = append(hits, f)
@@ -252,14 +253,14 @@ func pickFalsifier(n *vault.Note, arg string) (vault.Falsifier, error) {
 	case 1:
 		return hits[0], nil
 	case 0:
-		return vault.Falsifier{}, usageError{fmt.Errorf("no falsifier of %s contains %q:%s", n.Path, arg, list())}
+		return evidence.Falsifier{}, usageError{fmt.Errorf("no falsifier of %s contains %q:%s", n.Path, arg, list())}
 	}
-	return vault.Falsifier{}, usageError{fmt.Errorf("%d falsifiers of %s contain %q; give its number:%s", len(hits), n.Path, arg, list())}
+	return evidence.Falsifier{}, usageError{fmt.Errorf("%d falsifiers of %s contain %q; give its number:%s", len(hits), n.Path, arg, list())}
 }
 
 // noteCommand is the command written under a falsifier, split into argv,
 // if the user approved it for this note of this vault.
-func noteCommand(v *vault.Vault, notePath string, f vault.Falsifier) ([]string, error) {
+func noteCommand(v *vault.Vault, notePath string, f evidence.Falsifier) ([]string, error) {
 	if f.N == 0 {
 		return nil, usageError{errors.New("run: no command: give one after --, or write one under a falsifier and pick it with --falsifier N")}
 	}

@@ -7,28 +7,29 @@ import (
 
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 func TestDescribe(t *testing.T) {
 	tests := []struct {
 		name    string
 		res     runner.Result
-		verdict vault.Verdict
+		verdict evidence.Verdict
 		status  string
 		exit    int
 	}{
-		{"exit 0", runner.Result{Exit: 0}, vault.VerdictSupports, "", 0},
-		{"exit 1", runner.Result{Exit: 1}, vault.VerdictRefutes, "", 1},
-		{"exit 125", runner.Result{Exit: 125}, vault.VerdictInconclusive, "", 125},
-		{"exit 127", runner.Result{Exit: 127}, vault.VerdictRefutes, "", 127},
-		{"timed out", runner.Result{Exit: -1, TimedOut: true}, vault.VerdictInconclusive, "timed out after 1m0s", -1},
-		{"interrupted", runner.Result{Exit: -1, Interrupted: true}, vault.VerdictInconclusive, "interrupted", -1},
-		{"killed", runner.Result{Exit: -1, Signal: "killed"}, vault.VerdictRefutes, "killed by killed", -1},
-		{"not started", runner.Result{Exit: -1, StartErr: errors.New("no such file")}, vault.VerdictError, "could not start", -1},
+		{"exit 0", runner.Result{Exit: 0}, evidence.VerdictSupports, "", 0},
+		{"exit 1", runner.Result{Exit: 1}, evidence.VerdictRefutes, "", 1},
+		{"exit 125", runner.Result{Exit: 125}, evidence.VerdictInconclusive, "", 125},
+		{"exit 127", runner.Result{Exit: 127}, evidence.VerdictRefutes, "", 127},
+		{"timed out", runner.Result{Exit: -1, TimedOut: true}, evidence.VerdictInconclusive, "timed out after 1m0s", -1},
+		{"interrupted", runner.Result{Exit: -1, Interrupted: true}, evidence.VerdictInconclusive, "interrupted", -1},
+		{"killed", runner.Result{Exit: -1, Signal: "killed"}, evidence.VerdictRefutes, "killed by killed", -1},
+		{"not started", runner.Result{Exit: -1, StartErr: errors.New("no such file")}, evidence.VerdictError, "could not start", -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var r vault.Run
+			var r evidence.Run
 			describe(&r, tt.res, time.Minute)
 			if r.Verdict != tt.verdict || r.Status != tt.status || r.Exit != tt.exit {
 				t.Errorf("describe: verdict %q status %q exit %d; want %q %q %d", r.Verdict, r.Status, r.Exit, tt.verdict, tt.status, tt.exit)

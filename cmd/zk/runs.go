@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 type runsOptions struct {
@@ -47,17 +46,17 @@ EXIT STATUS
 
 // runView is one run in zk runs --format json (DESIGN.md §4).
 type runView struct {
-	ID        string        `json:"id"`
-	Started   string        `json:"started"`
-	Exit      *int          `json:"exit"`
-	Duration  float64       `json:"duration_s"`
-	Falsifier string        `json:"falsifier"`
-	Command   string        `json:"command"`
-	Verdict   vault.Verdict `json:"verdict"`
-	Edited    string        `json:"edited,omitempty"`
+	ID        string           `json:"id"`
+	Started   string           `json:"started"`
+	Exit      *int             `json:"exit"`
+	Duration  float64          `json:"duration_s"`
+	Falsifier string           `json:"falsifier"`
+	Command   string           `json:"command"`
+	Verdict   evidence.Verdict `json:"verdict"`
+	Edited    string           `json:"edited,omitempty"`
 }
 
-func newRunView(r vault.Run) runView {
+func newRunView(r evidence.Run) runView {
 	v := runView{ID: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Duration: r.Duration.Seconds(),
 		Falsifier: r.Falsifier, Command: r.Command, Verdict: r.Verdict, Edited: r.Problem}
 	if r.Exit >= 0 && !r.Attached {
@@ -84,7 +83,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	runs := vault.ParseRuns(src)
+	runs := evidence.ParseRuns(src)
 	views := make([]runView, len(runs))
 	for i, r := range runs {
 		views[i] = newRunView(r)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 type staleOptions struct {
@@ -91,7 +92,7 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	r, err := vault.StaleVault(ctx, v, files, vault.StaleOptions{
+	r, err := tending.Stale(ctx, v, files, tending.StaleOptions{
 		Today:    today,
 		Within:   within,
 		Types:    types,
@@ -140,7 +141,7 @@ type staleProblem struct {
 	Message string `json:"message"`
 }
 
-func writeStaleJSON(s *streams, today time.Time, r vault.StaleReport) error {
+func writeStaleJSON(s *streams, today time.Time, r tending.StaleReport) error {
 	out := staleJSON{Today: today.Format(time.DateOnly), Notes: []staleNote{}, Undated: []undatedNote{}, Problems: []staleProblem{}}
 	for _, d := range r.Notes {
 		out.Notes = append(out.Notes, staleNote{
@@ -166,7 +167,7 @@ func writeStaleJSON(s *streams, today time.Time, r vault.StaleReport) error {
 
 // writeStaleText prints the table on stdout and, on stderr, what kept a
 // note out of it, so that the table stays clean for a pipe.
-func writeStaleText(s *streams, r vault.StaleReport) error {
+func writeStaleText(s *streams, r tending.StaleReport) error {
 	tw := tabwriter.NewWriter(s.out, 0, 0, 0, ' ', tabwriter.AlignRight)
 	if s.outTTY {
 		fmt.Fprintf(tw, "OVERDUE\t  LAST TENDED\t  BACKLINKS\t  NOTE\n")
@@ -190,7 +191,7 @@ func writeStaleText(s *streams, r vault.StaleReport) error {
 	return nil
 }
 
-func writeStaleMarkdown(s *streams, today time.Time, r vault.StaleReport, res *vault.Resolver) error {
+func writeStaleMarkdown(s *streams, today time.Time, r tending.StaleReport, res *vault.Resolver) error {
 	var b strings.Builder
 	for _, d := range r.Notes {
 		when := fmt.Sprintf("%s overdue", days(d.DaysOverdue))

@@ -5,15 +5,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 // TestStaleTextHeader: the table has a header on a terminal only; rows are
 // the same either way.
 func TestStaleTextHeader(t *testing.T) {
-	r := vault.StaleReport{Notes: []vault.Due{{
+	r := tending.StaleReport{Notes: []tending.Due{{
 		Path:        "Permanent Notes/A.md",
-		Tended:      vault.Tended{Date: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
+		Tended:      tending.Tended{Date: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
 		DaysOverdue: 245,
 		Backlinks:   3,
 	}}}

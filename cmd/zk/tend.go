@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 type tendOptions struct {
@@ -80,11 +81,11 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 	// and SetLastTendedIn reads the date back in that section either way.
 	section := vault.TendedSection(types, n)
 	was := "no date"
-	if t, ok := vault.LastTendedIn(n, section, cfg.TendedKeys); ok {
+	if t, ok := tending.LastTended(n, section, cfg.TendedKeys); ok {
 		was = fmt.Sprintf("%q", t.Raw)
 	}
 	res, err := v.EditNote(p, func(src []byte) ([]byte, error) {
-		return vault.SetLastTendedIn(p, src, date, section, cfg.TendedKeys)
+		return tending.SetLastTended(p, src, date, section, cfg.TendedKeys)
 	}, vault.WriteOptions{Base: n.Src})
 	if err != nil {
 		return err

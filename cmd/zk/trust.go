@@ -11,7 +11,7 @@ import (
 
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/trust"
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 type trustOptions struct {
@@ -61,13 +61,13 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	fs := vault.Falsifiers(n)
+	fs := evidence.Falsifiers(n)
 	if opts.falsifier != "" {
 		f, err := pickFalsifier(n, opts.falsifier)
 		if err != nil {
 			return err
 		}
-		fs = []vault.Falsifier{f}
+		fs = []evidence.Falsifier{f}
 	}
 	var (
 		store   *trust.Store

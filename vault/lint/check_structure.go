@@ -1,16 +1,19 @@
-package vault
+package lint
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 // flattened reports a note whose required headings sit in the middle of
 // lines, as when a note arrives flattened onto one line
 // (seed/000_33d27872721eb433.txt). The other structure rules would only
 // repeat it, so the caller skips them.
-func (nc *noteCheck) flattened(s *Schema) bool {
+func (nc *noteCheck) flattened(s *vault.Schema) bool {
 	// The source in lower case, made only if a section is missing; ASCII
 	// only, so that every offset in it is the same offset in the source.
 	var lower []byte
@@ -21,9 +24,9 @@ func (nc *noteCheck) flattened(s *Schema) bool {
 			continue
 		}
 		if lower == nil {
-			lower = []byte(lowerASCII(string(nc.n.Src)))
+			lower = lowerASCII(nc.n.Src)
 		}
-		needle := []byte(" " + lowerASCII(want.String()) + " ")
+		needle := lowerASCII([]byte(" " + want.String() + " "))
 		i := bytes.Index(lower, needle)
 		if i < 0 {
 			continue
@@ -51,7 +54,7 @@ func (nc *noteCheck) flattened(s *Schema) bool {
 // title (any level), or -1.
 func (nc *noteCheck) headingIndex(title string) int {
 	for i, h := range nc.n.Headings {
-		if equalFoldTrim(h.Text, title) {
+		if strings.EqualFold(strings.TrimSpace(h.Text), strings.TrimSpace(title)) {
 			return i
 		}
 	}
@@ -60,7 +63,7 @@ func (nc *noteCheck) headingIndex(title string) int {
 
 // structure checks a typed note against its schema: the title, each
 // required section present once, in order, and not empty.
-func (nc *noteCheck) structure(t *NoteType) {
+func (nc *noteCheck) structure(t *vault.NoteType) {
 	n, s := nc.n, t.Schema
 	if s.Title {
 		nc.title()
@@ -73,7 +76,7 @@ func (nc *noteCheck) structure(t *NoteType) {
 	for hi, h := range n.Headings {
 		si := -1
 		for i, want := range s.Sections {
-			if equalFoldTrim(h.Text, want.Title) {
+			if strings.EqualFold(strings.TrimSpace(h.Text), strings.TrimSpace(want.Title)) {
 				si = i
 				break
 			}
@@ -135,7 +138,7 @@ func (nc *noteCheck) structure(t *NoteType) {
 }
 
 // hasContent reports whether a section holds anything but comments.
-func (nc *noteCheck) hasContent(sec Section) bool {
+func (nc *noteCheck) hasContent(sec vault.Section) bool {
 	for _, b := range nc.n.Blocks {
 		if b.Span.Start.Offset >= sec.Body && b.Span.Start.Offset < sec.End && !isComment(nc.n, b) {
 			return true
@@ -155,7 +158,7 @@ func (nc *noteCheck) title() {
 			continue
 		}
 		text := strings.TrimSpace(h.Text)
-		if text != n.Name && FileName(text) != n.Name {
+		if text != n.Name && vault.FileName(text) != n.Name {
 			nc.at(RuleTitle, h.Span.Start.Offset, h.Span.End.Offset, "the H1 %q differs from the file name %q", text, n.Name)
 		}
 		return
@@ -173,7 +176,7 @@ func (nc *noteCheck) claim() {
 	if !ok {
 		return
 	}
-	var paras []Block
+	var paras []vault.Block
 	for _, b := range nc.n.Blocks {
 		if b.Kind == "paragraph" && b.Span.Start.Offset >= sec.Body && b.Span.Start.Offset < sec.End {
 			paras = append(paras, b)
@@ -187,12 +190,12 @@ func (nc *noteCheck) claim() {
 
 // falsifiers checks that a Tests / falsifiers section lists one.
 func (nc *noteCheck) falsifiers() {
-	for _, title := range FalsifierSections {
+	for _, title := range evidence.FalsifierSections {
 		sec, ok := nc.n.Section(title, 0)
 		if !ok {
 			continue
 		}
-		if len(Falsifiers(nc.n)) == 0 {
+		if len(evidence.Falsifiers(nc.n)) == 0 {
 			h := nc.n.Headings[sec.Heading]
 			nc.at(RuleFalsifiersMissing, h.Span.Start.Offset, h.Span.End.Offset,
 				"%q lists no falsifier; add a list item saying what observation would prove the claim wrong", "## "+sec.Title)
@@ -203,7 +206,7 @@ func (nc *noteCheck) falsifiers() {
 
 // isComment reports whether a block is only a comment: %% ... %% or an
 // HTML block that is one <!-- ... --> comment.
-func isComment(n *Note, b Block) bool {
+func isComment(n *vault.Note, b vault.Block) bool {
 	switch b.Kind {
 	case "comment":
 		return true
@@ -212,4 +215,17 @@ func isComment(n *Note, b Block) bool {
 		return bytes.HasPrefix(t, []byte("<!--")) && bytes.HasSuffix(t, []byte("-->")) && bytes.Count(t, []byte("-->")) == 1
 	}
 	return false
+}
+
+// lowerASCII is b with ASCII letters in lower case and every other byte
+// kept, so that an offset into it is the same offset into b.
+func lowerASCII(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }

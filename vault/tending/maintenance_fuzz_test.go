@@ -1,10 +1,12 @@
-package vault
+package tending
 
 import (
 	"bytes"
 	"errors"
 	"regexp"
 	"testing"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // addedLineRe is all that tend may add to a note without a date: the line,
@@ -37,27 +39,27 @@ func FuzzSetLastTended(f *testing.F) {
 	}
 	const date = "2026-12-02"
 	f.Fuzz(func(t *testing.T, src []byte) {
-		out, err := SetLastTended("n.md", src, date, nil)
+		out, err := SetLastTended("n.md", src, date, "", nil)
 		if err != nil {
-			if !errors.Is(err, ErrSpliceGone) {
+			if !errors.Is(err, vault.ErrSpliceGone) {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			return
 		}
-		if old, ok := LastTended(NewParser().Parse("n.md", src), nil); ok && old.Start >= 0 {
+		if old, ok := LastTended(vault.NewParser().Parse("n.md", src), "", nil); ok && old.Start >= 0 {
 			// The date already written is replaced, and only it.
 			with := date
 			if old.Start == old.End && old.Start > 0 && src[old.Start-1] == ':' {
 				with = " " + date
 			}
-			want := splice(src, old.Start, old.End, with)
+			want := vault.SpliceBytes(src, old.Start, old.End, with)
 			if !bytes.Equal(out, want) {
 				t.Fatalf("replaced more than the date %q:\n%q\n->\n%q", old.Raw, src, out)
 			}
 		} else if !onlyInserted(src, out) {
 			t.Fatalf("added more than the Maintenance line:\n%q\n->\n%q", src, out)
 		}
-		again, err := SetLastTended("n.md", out, date, nil)
+		again, err := SetLastTended("n.md", out, date, "", nil)
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("tending twice changed the note again (err %v):\n%q\n->\n%q", err, out, again)
 		}
@@ -71,7 +73,7 @@ func onlyInserted(src, out []byte) bool {
 	if k <= 0 {
 		return false
 	}
-	at := SpliceOf(src, out).At
+	at := vault.SpliceOf(src, out).At
 	// The smallest splice may have slid the insertion over bytes it shares
 	// with the text after it; try every place it could have started.
 	for a := at; a >= max(0, at-k); a-- {

@@ -1,4 +1,4 @@
-package vault
+package tending
 
 import (
 	"context"
@@ -6,19 +6,30 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
-func TestStale(t *testing.T) {
-	parse := func(files map[string]string) []*Note {
-		var notes []*Note
-		for p, src := range files {
-			notes = append(notes, NewParser().Parse(p, []byte(src)))
-		}
-		return notes
+// openVault writes files into a new vault and opens it, with its walk.
+func openVault(t *testing.T, files map[string]string) (*vault.Vault, []vault.File) {
+	t.Helper()
+	v, err := vault.Open(vaulttest.Dir(t, files))
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { v.Close() })
+	walk, _, err := v.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, walk
+}
+
+func TestStale(t *testing.T) {
 	line := func(date string) string { return "## Maintenance\n- Last tended: " + date + "\n" }
 	today := time.Date(2026, 12, 2, 15, 30, 0, 0, time.UTC) // the hour does not count
-	notes := parse(map[string]string{
+	v, files := openVault(t, map[string]string{
 		"Permanent Notes/Old.md":      line("2026-01-01"),
 		"Permanent Notes/Tied A.md":   line("2026-08-01"),
 		"Permanent Notes/Tied B.md":   line("2026-08-01"),
@@ -34,10 +45,9 @@ func TestStale(t *testing.T) {
 		"Journal.md":                  "# Journal\n",
 		"Journal with a date.md":      "---\nkind: journal\n---\n" + line("2026-11-01"),
 	})
-	backlinks := map[string]int{"Permanent Notes/Tied B.md": 5, "Permanent Notes/Tied C.md": 2}
-	types := []*NoteType{
-		{Name: "permanent", Paths: DefaultTypePaths, Property: "type", Value: "permanent"},
-		{Name: "journal", Property: "kind", Value: "journal", Interval: Interval{N: 14, Unit: 'd'}},
+	types := []*vault.NoteType{
+		{Name: "permanent", Paths: vault.DefaultTypePaths, Property: "type", Value: "permanent"},
+		{Name: "journal", Property: "kind", Value: "journal", Interval: vault.Interval{N: 14, Unit: 'd'}},
 	}
 	type row struct {
 		Path   string
@@ -51,13 +61,22 @@ func TestStale(t *testing.T) {
 		}
 		return out
 	}
-	opts := StaleOptions{Today: today, Types: types, Backlinks: func(p string) int { return backlinks[p] }}
-	r := Stale(notes, opts)
+	stale := func(opts StaleOptions) StaleReport {
+		t.Helper()
+		r, err := Stale(context.Background(), v, files, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	opts := StaleOptions{Today: today, Types: types}
+	r := stale(opts)
+	// Ties without backlinks go by path (TestStaleBacklinks orders by them).
 	want := []row{
 		{"Permanent Notes/Old.md", 245, IntervalDefault},
+		{"Permanent Notes/Tied A.md", 33, IntervalDefault},
 		{"Permanent Notes/Tied B.md", 33, IntervalDefault},
 		{"Permanent Notes/Tied C.md", 33, IntervalDefault},
-		{"Permanent Notes/Tied A.md", 33, IntervalDefault},
 		{"Journal with a date.md", 17, IntervalType},
 		{"Permanent Notes/Weekly.md", 5, IntervalFrontmatter},
 	}
@@ -76,21 +95,21 @@ func TestStale(t *testing.T) {
 		t.Errorf("problems = %+v, want the bad tend-every on line 1", r.Problems)
 	}
 
-	opts.Within = Interval{N: 1, Unit: 'w'}
-	r = Stale(notes, opts)
+	opts.Within = vault.Interval{N: 1, Unit: 'w'}
+	r = stale(opts)
 	want = append(want, row{"Permanent Notes/Today.md", 0, IntervalDefault}, row{"Permanent Notes/Soon.md", -7, IntervalDefault})
 	if got := rows(r); !reflect.DeepEqual(got, want) {
 		t.Errorf("within a week:\n got %v\nwant %v", got, want)
 	}
 
 	opts.Types = nil
-	if r := Stale(notes, opts); len(r.Undated) != 1 || r.Undated[0].Path != "Permanent Notes/Bad Date.md" {
+	if r := stale(opts); len(r.Undated) != 1 || r.Undated[0].Path != "Permanent Notes/Bad Date.md" {
 		t.Errorf("with no types, only a bad date is listed as undated: %+v", r.Undated)
 	}
 
 	// The config's default interval, for a note whose type sets none.
-	opts = StaleOptions{Today: today, Types: types, Interval: Interval{N: 300, Unit: 'd'}}
-	r = Stale(notes, opts)
+	opts = StaleOptions{Today: today, Types: types, Interval: vault.Interval{N: 300, Unit: 'd'}}
+	r = stale(opts)
 	want = []row{
 		{"Permanent Notes/Old.md", 35, IntervalDefault},
 		{"Journal with a date.md", 17, IntervalType},
@@ -101,11 +120,11 @@ func TestStale(t *testing.T) {
 	}
 }
 
-// TestStaleVault: streaming the vault gives the report Stale gives over a
-// Scan with the graph's backlinks, ties broken by backlinks included.
-func TestStaleVault(t *testing.T) {
+// TestStaleBacklinks: notes equally overdue are ordered by the notes that
+// link to them, each linking note counted once.
+func TestStaleBacklinks(t *testing.T) {
 	line := func(date string) string { return "## Maintenance\n- Last tended: " + date + "\n" }
-	v, _ := writeVault(t, map[string]string{
+	v, files := openVault(t, map[string]string{
 		"Permanent Notes/Old.md":      line("2026-01-01"),
 		"Permanent Notes/Tied A.md":   line("2026-08-01"),
 		"Permanent Notes/Tied B.md":   line("2026-08-01") + "Links to [[Tied A]].\n",
@@ -119,25 +138,11 @@ func TestStaleVault(t *testing.T) {
 	})
 	opts := StaleOptions{
 		Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC),
-		Types: []*NoteType{{Name: "permanent", Paths: DefaultTypePaths}},
+		Types: []*vault.NoteType{{Name: "permanent", Paths: vault.DefaultTypePaths}},
 	}
-	scan, err := v.Scan(context.Background())
+	got, err := Stale(context.Background(), v, files, opts)
 	if err != nil {
 		t.Fatal(err)
-	}
-	withScan := opts
-	withScan.Backlinks = scan.Graph().Backlinks
-	want := Stale(scan.Notes, withScan)
-	files, _, err := v.Files(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := StaleVault(context.Background(), v, files, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("StaleVault:\n%+v\nStale over a Scan:\n%+v", got, want)
 	}
 	// The ties are ordered by backlinks: C (Undated, Hub twice, Other:
 	// three notes), then A (B, Hub), then B (none).

@@ -1,10 +1,12 @@
-package vault
+package evidence
 
 import (
 	"bytes"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // FuzzInsertRun: for any note and any output, the note after InsertRun is
@@ -22,7 +24,7 @@ func FuzzInsertRun(f *testing.F) {
 		r := sampleRun()
 		r.Output = &Output{Lines: strings.Count(output, "\n") + 1, Tail: strings.Split(output, "\n")}
 		r.Falsifier = output
-		n := NewParser().Parse("", src)
+		n := vault.NewParser().Parse("", src)
 		sec, hasEvidence := n.Section(EvidenceSection, 0)
 		got, err := InsertRun(src, r)
 		if !hasEvidence {

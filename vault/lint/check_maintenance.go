@@ -1,14 +1,20 @@
-package vault
+package lint
 
-import "time"
+import (
+	"time"
+
+	"github.com/zk-claims/zk/internal/english"
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
+)
 
 // maintenance checks the Last tended date: present on a typed note, a
 // real date, not in the future, and not past due. A note of no type is
 // checked only if it gives a date.
-func (nc *noteCheck) maintenance(t *NoteType) {
+func (nc *noteCheck) maintenance(t *vault.NoteType) {
 	n := nc.n
 	section := t.TendedSection()
-	tended, ok := LastTendedIn(n, section, nc.c.opts.TendedKeys)
+	tended, ok := tending.LastTended(n, section, nc.c.opts.TendedKeys)
 	if !ok {
 		if t == nil {
 			return
@@ -22,33 +28,25 @@ func (nc *noteCheck) maintenance(t *NoteType) {
 	}
 	start, end := tended.Start, tended.End
 	if start < 0 { // a frontmatter value zk could not place
-		start, end = nc.lines.starts[min(tended.Line, len(nc.lines.starts)-1)], 0
+		start, end = nc.lines.LineStart(tended.Line), 0
 	}
 	if tended.Err != nil {
 		nc.at(RuleBadDate, start, end, "Last tended: %v", tended.Err)
 		return
 	}
-	today := dateOf(nc.c.opts.Today)
+	today := tending.DateOf(nc.c.opts.Today)
 	if tended.Date.After(today) {
 		nc.at(RuleFutureDate, start, end, "Last tended %s is after today, %s", tended.Raw, today.Format(time.DateOnly))
 		return
 	}
-	iv, src, _ := intervalOf(n, func(n *Note) (Interval, bool) {
-		switch {
-		case t != nil && t.Interval.N > 0:
-			return t.Interval, true
-		case nc.c.opts.Interval.N > 0:
-			return nc.c.opts.Interval, true
-		}
-		return Interval{}, false
-	})
+	iv, src, _ := tending.IntervalOf(n, t, nc.c.opts.Interval)
 	due := iv.After(tended.Date)
 	if due.Before(today) {
 		every := iv.String()
-		if src == IntervalFrontmatter {
-			every += " (" + TendEveryKey + ")"
+		if src == tending.IntervalFrontmatter {
+			every += " (" + tending.TendEveryKey + ")"
 		}
 		nc.at(RuleStale, start, end, "last tended %s, to be tended every %s: due %s, %s overdue",
-			tended.Raw, every, due.Format(time.DateOnly), plural(daysBetween(due, today), "day"))
+			tended.Raw, every, due.Format(time.DateOnly), english.Plural(tending.DaysBetween(due, today), "day"))
 	}
 }

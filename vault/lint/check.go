@@ -1,15 +1,15 @@
-package vault
+package lint
 
 import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // Finding is one problem zk check reports. Line and Column are 1-based;
@@ -28,13 +28,13 @@ type Finding struct {
 var DefaultRelations = []string{"extends", "contrasts", "evidence-for", "evidence-against",
 	"applies-in", "refines", "contradicts", "supports", "example-of", "part-of"}
 
-// CheckOptions configure Check.
-type CheckOptions struct {
+// Options configure Check.
+type Options struct {
 	// Today is the date maintenance is measured against.
 	Today time.Time
 	// Types are the note types; a note is of the first type it matches,
 	// and a note of no type gets only the rules every note gets.
-	Types []*NoteType
+	Types []*vault.NoteType
 	// Relations is the Links vocabulary; nil means DefaultRelations.
 	Relations []string
 	// Severity overrides rules' default severities; Off silences one.
@@ -44,42 +44,32 @@ type CheckOptions struct {
 	TendedKeys []string
 	// Interval is the tending interval of a note whose frontmatter and
 	// type set none; the zero Interval means DefaultInterval.
-	Interval Interval
+	Interval vault.Interval
 	// Only, when set, limits the notes checked (links still resolve
 	// against the whole vault).
 	Only func(path string) bool
 }
 
-// Check lints every note of a scan and returns the findings sorted by
-// path, line, column and rule. It is pure: the scan and the options in,
-// findings out.
-func Check(s *Scan, opts CheckOptions) []Finding {
-	c := newChecker(s.Resolver, opts)
-	results := make([]noteResult, len(s.Notes))
-	forEach(len(s.Notes), func(i int) { results[i] = c.note(s.Notes[i]) })
-	return c.finish(s.Skipped, results)
-}
-
-// CheckReport is what CheckVault found.
-type CheckReport struct {
+// Report is what Check found.
+type Report struct {
 	Findings []Finding
 	// Notes is how many notes were checked.
 	Notes int
 	// Files are the vault's files, as the check walked them.
-	Files []File
+	Files []vault.File
 }
 
-// CheckVault checks the notes of a walk of the vault (Files) as Check
+// Check checks the notes of a walk of the vault (Files) as Check
 // does, but reads and parses them as it goes and keeps of each only what
 // the link rules need (its headings, block ids and aliases), so that
 // memory grows with the findings rather than with the vault's text. each,
 // when set, sees every note parsed, from several goroutines at once.
-func CheckVault(ctx context.Context, v *Vault, files []File, skips []Skip, opts CheckOptions, each func(*Note)) (*CheckReport, error) {
+func Check(ctx context.Context, v *vault.Vault, files []vault.File, skips []vault.Skip, opts Options, each func(*vault.Note)) (*Report, error) {
 	skips = slices.Clone(skips) // notes that cannot be read are added
-	paths, notes := splitFiles(files)
-	c := newChecker(NewResolver(paths), opts)
+	paths, notes := vault.SplitFiles(files)
+	c := newChecker(vault.NewResolver(paths), opts)
 	results := make([]noteResult, len(notes))
-	reasons := v.loadEach(ctx, notes, func(i int, n *Note) {
+	reasons := v.Each(ctx, notes, func(i int, n *vault.Note) {
 		if each != nil {
 			each(n)
 		}
@@ -90,71 +80,16 @@ func CheckVault(ctx context.Context, v *Vault, files []File, skips []Skip, opts 
 	}
 	for i, why := range reasons {
 		if why != "" {
-			skips = append(skips, Skip{Path: notes[i].Path, Reason: why})
+			skips = append(skips, vault.Skip{Path: notes[i].Path, Reason: why})
 		}
 	}
-	r := &CheckReport{Findings: c.finish(skips, results), Files: files}
+	r := &Report{Findings: c.finish(skips, results), Files: files}
 	for _, res := range results {
 		if res.checked {
 			r.Notes++
 		}
 	}
 	return r, nil
-}
-
-// splitFiles is every path of a walk, for the resolver, and its notes.
-func splitFiles(files []File) (paths []string, notes []File) {
-	paths = make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
-		if f.IsNote() {
-			notes = append(notes, f)
-		}
-	}
-	return paths, notes
-}
-
-// loadEach reads and parses notes on the scan's workers and calls f with
-// each one parsed, from several goroutines at once. It returns, by index,
-// why a note that could not be read was skipped ("" for one read). It
-// stops starting notes once ctx is done.
-func (v *Vault) loadEach(ctx context.Context, notes []File, f func(i int, n *Note)) []string {
-	reasons := make([]string, len(notes))
-	dirs := &dirRoots{v: v, m: map[string]*os.Root{}}
-	defer dirs.close()
-	parsers := sync.Pool{New: func() any { return NewParser() }}
-	forEach(len(notes), func(i int) {
-		if ctx.Err() != nil {
-			return
-		}
-		p := parsers.Get().(*Parser)
-		n, why := v.load(p, notes[i], dirs)
-		parsers.Put(p)
-		if n == nil {
-			reasons[i] = why
-			return
-		}
-		f(i, n)
-	})
-	return reasons
-}
-
-// forEach runs f(0)...f(n-1) on as many workers as a scan uses.
-func forEach(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(scanWorkers(), max(1, n)) {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
 
 // noteResult is what checking one note leaves: its findings but those of
@@ -178,10 +113,10 @@ type noteSummary struct {
 
 // finish runs the link rules over every note's links, now that every
 // note's summary is known, and returns all findings, sorted.
-func (c *checker) finish(skips []Skip, results []noteResult) []Finding {
+func (c *checker) finish(skips []vault.Skip, results []noteResult) []Finding {
 	var out []Finding
 	for _, sk := range skips {
-		if isNotePath(sk.Path) && (c.opts.Only == nil || c.opts.Only(sk.Path)) {
+		if vault.IsNotePath(sk.Path) && (c.opts.Only == nil || c.opts.Only(sk.Path)) {
 			out = c.add(out, Finding{Path: sk.Path, Line: 1, Column: 1, Rule: RuleFileSkipped,
 				Message: "not checked: " + sk.Reason})
 		}
@@ -193,7 +128,7 @@ func (c *checker) finish(skips []Skip, results []noteResult) []Finding {
 		}
 		c.summaries[r.path] = &r.summary
 		for _, a := range r.summary.aliases {
-			c.aliases[fold(a)] = append(c.aliases[fold(a)], r.summary.name)
+			c.aliases[vault.FoldName(a)] = append(c.aliases[vault.FoldName(a)], r.summary.name)
 		}
 	}
 	for _, r := range results {
@@ -217,8 +152,8 @@ func SortFindings(fs []Finding) {
 }
 
 type checker struct {
-	resolver  *Resolver
-	opts      CheckOptions
+	resolver  *vault.Resolver
+	opts      Options
 	relations map[string]bool
 	vocab     []string
 	// aliases maps a folded alias to the names of the notes declaring it,
@@ -228,7 +163,7 @@ type checker struct {
 	summaries map[string]*noteSummary
 }
 
-func newChecker(r *Resolver, opts CheckOptions) *checker {
+func newChecker(r *vault.Resolver, opts Options) *checker {
 	c := &checker{resolver: r, opts: opts, relations: map[string]bool{},
 		aliases: map[string][]string{}, summaries: map[string]*noteSummary{}}
 	c.vocab = opts.Relations
@@ -261,24 +196,24 @@ func (c *checker) add(out []Finding, f Finding) []Finding {
 // noteCheck is the state of checking one note.
 type noteCheck struct {
 	c     *checker
-	n     *Note
-	lines *lineIndex
+	n     *vault.Note
+	lines vault.Lines
 	out   []Finding
 	uses  []linkUse
 }
 
 // note checks one note, all but its links' targets, and summarises it.
-func (c *checker) note(n *Note) noteResult {
+func (c *checker) note(n *vault.Note) noteResult {
 	r := noteResult{path: n.Path, summary: summarize(n)}
 	if c.opts.Only != nil && !c.opts.Only(n.Path) {
 		return r
 	}
 	r.checked = true
-	nc := &noteCheck{c: c, n: n, lines: newLineIndex(n.Src)}
+	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src)}
 	if fm := n.Frontmatter; fm != nil && fm.Err != nil {
 		nc.atLine(RuleFrontmatter, max(fm.ErrLine, 0), "%v", fm.Err)
 	}
-	typ := typeOf(c.opts.Types, n)
+	typ := vault.TypeOf(c.opts.Types, n)
 	flat := false
 	if typ != nil {
 		flat = nc.flattened(typ.Schema)
@@ -301,7 +236,7 @@ func (c *checker) note(n *Note) noteResult {
 	return r
 }
 
-func summarize(n *Note) noteSummary {
+func summarize(n *vault.Note) noteSummary {
 	s := noteSummary{name: n.Name, aliases: noteAliases(n)}
 	for _, h := range n.Headings {
 		s.headings = append(s.headings, h.Text)
@@ -324,21 +259,20 @@ func (nc *noteCheck) at(rule string, start, end int, format string, args ...any)
 
 // atLine reports a finding at the start of a 0-based line.
 func (nc *noteCheck) atLine(rule string, line int, format string, args ...any) {
-	line = max(0, min(line, len(nc.lines.starts)-1))
-	off := nc.lines.starts[line]
+	off := nc.lines.LineStart(line)
 	nc.at(rule, off, off, format, args...)
 }
 
 // lineCol is the 1-based line and rune column of a byte offset.
 func (nc *noteCheck) lineCol(off int) (int, int) {
-	p := nc.lines.pos(off)
+	p := nc.lines.Pos(off)
 	return p.Line + 1, utf8.RuneCount(nc.n.Src[off-p.Col:off]) + 1
 }
 
 // lastLine is the 0-based line of the note's last non-empty line.
 func (nc *noteCheck) lastLine() int {
-	l := len(nc.lines.starts) - 1
-	if l > 0 && nc.lines.starts[l] == len(nc.n.Src) {
+	l := nc.lines.Count() - 1
+	if l > 0 && nc.lines.LineStart(l) == len(nc.n.Src) {
 		l--
 	}
 	return l

@@ -1,10 +1,12 @@
-package vault
+package lint
 
 import (
 	"bytes"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // IgnoreKey is the frontmatter property that silences rules for a whole
@@ -49,7 +51,7 @@ type ignores struct {
 }
 
 // ignoresOf reads a note's suppressions.
-func ignoresOf(n *Note, lines *lineIndex) ignores {
+func ignoresOf(n *vault.Note, lines vault.Lines) ignores {
 	var whole []string
 	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
 		switch v := fm.Values[IgnoreKey].(type) {
@@ -78,8 +80,8 @@ func ignoresOf(n *Note, lines *lineIndex) ignores {
 		}
 		ig := ignore{rules: splitRules(string(n.Src[list[0]:list[1]]))}
 		start, end := m[0], m[1]
-		ig.from = lines.line(start)
-		if len(strings.TrimSpace(string(n.Src[lines.lineStart(start):start]))) > 0 {
+		ig.from = lines.Line(start)
+		if len(strings.TrimSpace(string(n.Src[lines.Start(start):start]))) > 0 {
 			ig.to = ig.from // a trailing comment: this line only
 		} else {
 			ig.from, ig.to = nextBlockLines(n, lines, end)
@@ -104,11 +106,11 @@ func (ig ignores) filter(fs []Finding) []Finding {
 
 // nextBlockLines are the 0-based lines of the first block that starts
 // after offset off, or of the next line when no block does.
-func nextBlockLines(n *Note, lines *lineIndex, off int) (int, int) {
-	next := lines.line(off) + 1
+func nextBlockLines(n *vault.Note, lines vault.Lines, off int) (int, int) {
+	next := lines.Line(off) + 1
 	for _, b := range n.Blocks {
 		if b.Span.Start.Offset >= off && !isComment(n, b) {
-			last := lines.line(max(b.Span.Start.Offset, b.Span.End.Offset-1))
+			last := lines.Line(max(b.Span.Start.Offset, b.Span.End.Offset-1))
 			return min(next, b.Span.Start.Line), last
 		}
 	}

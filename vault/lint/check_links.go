@@ -1,10 +1,12 @@
-package vault
+package lint
 
 import (
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // linkUse is a link of a checked note, resolved, with its place: the
@@ -81,7 +83,7 @@ func (c *checker) linkFindings(out []Finding, path string, l linkUse) []Finding 
 // of a note, how to link to that note instead.
 func (c *checker) brokenMessage(linkpath, original string) string {
 	msg := fmt.Sprintf("%s: no note or file %q in the vault", original, linkpath)
-	if owners := c.aliases[fold(linkpath)]; len(owners) > 0 {
+	if owners := c.aliases[vault.FoldName(linkpath)]; len(owners) > 0 {
 		msg += fmt.Sprintf("; it is an alias of %q, and aliases do not resolve links: write [[%s|%s]]", owners[0], owners[0], linkpath)
 	}
 	return msg
@@ -98,14 +100,14 @@ func (nc *noteCheck) frontmatterKeyLine(key string) int {
 	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(top) + `[ \t]*:`)
 	start := fm.Span.Start.Offset
 	if loc := re.FindIndex(nc.n.Src[start:fm.Span.End.Offset]); loc != nil {
-		return nc.lines.pos(start + loc[0]).Line
+		return nc.lines.Pos(start + loc[0]).Line
 	}
 	return fm.Span.Start.Line
 }
 
 // noteAliases are the note's frontmatter aliases (a list, or a scalar as
 // some vaults write it).
-func noteAliases(n *Note) []string {
+func noteAliases(n *vault.Note) []string {
 	if n.Frontmatter == nil || n.Frontmatter.Values == nil {
 		return nil
 	}
@@ -204,7 +206,7 @@ func editDistance(a, b string) int {
 // linkEntries checks the Links section's entries: each typed, each
 // relation in the vocabulary.
 func (nc *noteCheck) linkEntries() {
-	for _, e := range LinkEntries(nc.n) {
+	for _, e := range vault.LinkEntries(nc.n) {
 		sp := e.Link.Span
 		switch {
 		case e.Relation == "":

@@ -1,9 +1,11 @@
-package vault
+package tending
 
 import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 func TestLastTended(t *testing.T) {
@@ -39,8 +41,8 @@ func TestLastTended(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := NewParser().Parse("n.md", []byte(tt.src))
-			got, ok := LastTended(n, tt.keys)
+			n := vault.NewParser().Parse("n.md", []byte(tt.src))
+			got, ok := LastTended(n, "", tt.keys)
 			if ok != tt.found {
 				t.Fatalf("found = %v, want %v (%+v)", ok, tt.found, got)
 			}
@@ -60,66 +62,9 @@ func TestLastTended(t *testing.T) {
 	}
 }
 
-func TestParseInterval(t *testing.T) {
-	tests := []struct {
-		in   string
-		want Interval
-		bad  bool
-	}{
-		{in: "30d", want: Interval{30, 'd'}},
-		{in: "6w", want: Interval{6, 'w'}},
-		{in: "3m", want: Interval{3, 'm'}},
-		{in: "1y", want: Interval{1, 'y'}},
-		{in: " 2W ", want: Interval{2, 'w'}},
-		{in: "45", want: Interval{45, 'd'}},
-		{in: "", bad: true},
-		{in: "0d", bad: true},
-		{in: "-3d", bad: true},
-		{in: "3h", bad: true},
-		{in: "d", bad: true},
-		{in: "fortnightly", bad: true},
-	}
-	for _, tt := range tests {
-		got, err := ParseInterval(tt.in)
-		if (err != nil) != tt.bad || got != tt.want {
-			t.Errorf("ParseInterval(%q) = %v, %v; want %v, bad %v", tt.in, got, err, tt.want, tt.bad)
-		}
-		if back, _ := ParseInterval(got.String()); err == nil && back != got {
-			t.Errorf("%v.String() = %q does not read back", got, got.String())
-		}
-	}
-}
-
-func TestIntervalAfter(t *testing.T) {
-	day := func(s string) time.Time {
-		d, err := time.Parse(time.DateOnly, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	tests := []struct {
-		iv       Interval
-		from, to string
-	}{
-		{Interval{90, 'd'}, "2026-01-01", "2026-04-01"},
-		{Interval{6, 'w'}, "2026-10-01", "2026-11-12"},
-		{Interval{3, 'm'}, "2026-08-31", "2026-11-30"}, // clamped, not December 1
-		{Interval{1, 'm'}, "2026-01-31", "2026-02-28"},
-		{Interval{13, 'm'}, "2026-01-15", "2027-02-15"},
-		{Interval{1, 'y'}, "2028-02-29", "2029-02-28"},
-		{Interval{4, 'y'}, "2028-02-29", "2032-02-29"},
-	}
-	for _, tt := range tests {
-		if got := tt.iv.After(day(tt.from)).Format(time.DateOnly); got != tt.to {
-			t.Errorf("%v after %s = %s, want %s", tt.iv, tt.from, got, tt.to)
-		}
-	}
-}
-
-// TestSetLastTendedIn: a type whose template keeps the line under another
+// TestSetLastTendedSection: a type whose template keeps the line under another
 // heading reads and writes it there.
-func TestSetLastTendedIn(t *testing.T) {
+func TestSetLastTendedSection(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"line", "# A\n## Upkeep\n- Last tended: 2026-01-01\n", "# A\n## Upkeep\n- Last tended: 2026-12-02\n"},
 		{"section without the line", "# A\n## Upkeep\nkept\n", "# A\n## Upkeep\n- Last tended: 2026-12-02\nkept\n"},
@@ -129,15 +74,15 @@ func TestSetLastTendedIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := SetLastTendedIn("n.md", []byte(tt.src), "2026-12-02", "Upkeep", nil)
+			got, err := SetLastTended("n.md", []byte(tt.src), "2026-12-02", "Upkeep", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
-			n := NewParser().Parse("n.md", got)
-			if td, ok := LastTendedIn(n, "Upkeep", nil); !ok || td.Raw != "2026-12-02" || td.Source != TendedLine {
+			n := vault.NewParser().Parse("n.md", got)
+			if td, ok := LastTended(n, "Upkeep", nil); !ok || td.Raw != "2026-12-02" || td.Source != TendedLine {
 				t.Errorf("read back %+v, %v", td, ok)
 			}
 		})
@@ -158,14 +103,14 @@ func TestSetLastTended(t *testing.T) {
 		{"section heading last, no newline", "# A\n## Maintenance", "# A\n## Maintenance\n- Last tended: 2026-12-02\n", nil},
 		{"no section", "# A\nbody\n", "# A\nbody\n\n## Maintenance\n- Last tended: 2026-12-02\n", nil},
 		{"no section, CRLF, no final newline", "# A\r\nbody", "# A\r\nbody\r\n\r\n## Maintenance\r\n- Last tended: 2026-12-02\r\n", nil},
-		{"an unclosed fence swallows a new heading", "# A\n```\ncode\n", "", ErrSpliceGone},
+		{"an unclosed fence swallows a new heading", "# A\n```\ncode\n", "", vault.ErrSpliceGone},
 		{"mixed endings: the heading's", "# A\r\n## Maintenance\nx\r\n", "# A\r\n## Maintenance\n- Last tended: 2026-12-02\nx\r\n", nil},
 		{"mixed endings: the last line's", "# A\nb\r\n", "# A\nb\r\n\r\n## Maintenance\r\n- Last tended: 2026-12-02\r\n", nil},
-		{"CR alone", "# A\rbody\r", "", ErrSpliceGone},
+		{"CR alone", "# A\rbody\r", "", vault.ErrSpliceGone},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := SetLastTended("n.md", []byte(tt.src), "2026-12-02", nil)
+			got, err := SetLastTended("n.md", []byte(tt.src), "2026-12-02", "", nil)
 			if !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
 			}
@@ -174,7 +119,7 @@ func TestSetLastTended(t *testing.T) {
 			}
 		})
 	}
-	if _, err := SetLastTended("n.md", []byte("# A\n"), "2026-02-30", nil); !errors.Is(err, ErrBadDate) {
+	if _, err := SetLastTended("n.md", []byte("# A\n"), "2026-02-30", "", nil); !errors.Is(err, ErrBadDate) {
 		t.Errorf("a date that is not real: err = %v, want ErrBadDate", err)
 	}
 }

@@ -1,4 +1,4 @@
-package vault
+package evidence
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // The evidence block of DESIGN.md §5. A recorded run is one contiguous
@@ -381,11 +383,11 @@ func InsertRun(src []byte, r Run) ([]byte, error) {
 	if !ok {
 		return nil, ErrNoEvidence
 	}
-	nl := lineEnding(src)
+	nl := vault.LineEnding(src)
 	block := RenderRun(r, nl)
 	var ins []byte
 	switch {
-	case at == len(src) && !hasFinalNewline(src):
+	case at == len(src) && !vault.HasFinalNewline(src):
 		// The last line has no line ending: keep it so.
 		ins = append([]byte(nl+nl), block...)
 	default:
@@ -395,14 +397,14 @@ func InsertRun(src []byte, r Run) ([]byte, error) {
 			ins = append(ins, nl...)
 		}
 	}
-	return splice(src, at, at, string(ins)), nil
+	return vault.SpliceBytes(src, at, at, string(ins)), nil
 }
 
 // EvidenceEnd returns the offset where a new block goes: just after the
 // line ending of the last non-blank line of the Evidence section (its
 // heading, if the section is empty), or the end of src.
 func EvidenceEnd(src []byte) (int, bool) {
-	n := NewParser().Parse("", src)
+	n := vault.NewParser().Parse("", src)
 	s, ok := n.Section(EvidenceSection, 0)
 	if !ok {
 		return 0, false
@@ -424,15 +426,6 @@ func EvidenceEnd(src []byte) (int, bool) {
 	}
 	return at, true
 }
-
-func lineEnding(src []byte) string {
-	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
-		return "\r\n"
-	}
-	return "\n"
-}
-
-func hasFinalNewline(src []byte) bool { return len(src) > 0 && src[len(src)-1] == '\n' }
 
 // isBlankLine reports whether the first line of b holds only blanks.
 func isBlankLine(b []byte) bool {
@@ -612,8 +605,8 @@ type Falsifier struct {
 var runItemRe = regexp.MustCompile("^run:[ \t]*(`+)[ \t]?(.*?)[ \t]?(`+)[ \t]*$")
 
 // Falsifiers lists the falsifiers of a note, in order.
-func Falsifiers(n *Note) []Falsifier {
-	var s Section
+func Falsifiers(n *vault.Note) []Falsifier {
+	var s vault.Section
 	ok := false
 	for _, title := range FalsifierSections {
 		if s, ok = n.Section(title, 0); ok {
@@ -624,7 +617,7 @@ func Falsifiers(n *Note) []Falsifier {
 		return nil
 	}
 	var out []Falsifier
-	var spans []Span // of each falsifier's item
+	var spans []vault.Span // of each falsifier's item
 	depth := map[int]int{}
 	for i, it := range n.ListItems {
 		if off := it.Span.Start.Offset; off < s.Body || off >= s.End {
@@ -666,7 +659,7 @@ var zkRunFenceRe = regexp.MustCompile("^[ \t>]*(```+|~~~+)[ \t]*zk-run[ \t]*$")
 
 // fencedCommand finds a ```zk-run fenced block opening inside an item and
 // returns its lines, joined by newlines and without the item's indent.
-func fencedCommand(src []byte, sp Span, limit int) (string, int, bool) {
+func fencedCommand(src []byte, sp vault.Span, limit int) (string, int, bool) {
 	lines := splitLines(src[sp.Start.Offset:min(limit, len(src))])
 	for i, l := range lines {
 		if sp.Start.Line+i > sp.End.Line {

@@ -1,4 +1,4 @@
-package vault
+package tending
 
 import (
 	"cmp"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // TendEveryKey is the frontmatter property that sets a note's own interval.
@@ -29,28 +31,25 @@ type StaleOptions struct {
 	Today time.Time
 	// Within also lists notes due within this interval after Today; the
 	// zero Interval lists only notes past due.
-	Within Interval
+	Within vault.Interval
 	// Types are the note types; a note is of the first type it matches. A
 	// note of a type is expected to carry a Last tended date and is listed
 	// as undated without one; a note of no type is listed only when it
 	// gives a date. Its type's Interval, when set, is its interval.
-	Types []*NoteType
+	Types []*vault.NoteType
 	// Interval is the interval of a note whose frontmatter and type set
 	// none (the config's default); the zero Interval means DefaultInterval.
-	Interval Interval
+	Interval vault.Interval
 	// Keys are the frontmatter properties read as Last tended; nil means
 	// DefaultTendedKeys.
 	Keys []string
-	// Backlinks counts the notes linking to a note, to order notes equally
-	// overdue: the most linked claim matters most. Nil counts none.
-	Backlinks func(path string) int
 }
 
 // Due is a note past, or near, its maintenance date.
 type Due struct {
 	Path     string
 	Tended   Tended
-	Interval Interval
+	Interval vault.Interval
 	// IntervalSource says where Interval came from.
 	IntervalSource IntervalSource
 	Due            time.Time
@@ -94,30 +93,22 @@ type StaleReport struct {
 // its interval: frontmatter tend-every, else its type's interval, else
 // opts.Interval, else DefaultInterval. It never fails: what it cannot read
 // it reports.
-func Stale(notes []*Note, opts StaleOptions) StaleReport {
-	var r StaleReport
-	for _, n := range notes {
-		r.add(staleEntryOf(n, opts))
-	}
-	return r.finish(opts.Backlinks)
-}
-
-// StaleVault is Stale over a walk of the vault (Files), reading and
-// parsing the notes as it goes and keeping of each only its entry and the
-// notes it links to, so that memory grows with the report rather than with
-// the vault's text (Stale over a Scan held 2.1 GB at 100,000 notes).
-// Backlinks are counted from the notes' links, as Graph.Backlinks counts
-// them; opts.Backlinks is not used. Notes that cannot be read are left
-// out, as a Scan leaves them out.
-func StaleVault(ctx context.Context, v *Vault, files []File, opts StaleOptions) (StaleReport, error) {
-	paths, notes := splitFiles(files)
-	res := NewResolver(paths)
+//
+// It reads and parses the notes of a walk of the vault (Files) as it goes
+// and keeps of each only its entry and the notes it links to, so that
+// memory grows with the report rather than with the vault's text (a whole
+// parsed vault held 2.1 GB at 100,000 notes). Backlinks are counted from
+// the notes' links, as Graph.Backlinks counts them. Notes that cannot be
+// read are left out.
+func Stale(ctx context.Context, v *vault.Vault, files []vault.File, opts StaleOptions) (StaleReport, error) {
+	paths, notes := vault.SplitFiles(files)
+	res := vault.NewResolver(paths)
 	var (
 		mu    sync.Mutex
 		r     StaleReport
 		links = map[string]int{} // path -> distinct other notes linking to it
 	)
-	v.loadEach(ctx, notes, func(_ int, n *Note) {
+	v.Each(ctx, notes, func(_ int, n *vault.Note) {
 		e := staleEntryOf(n, opts)
 		targets := linkedTo(n, res)
 		mu.Lock()
@@ -135,7 +126,7 @@ func StaleVault(ctx context.Context, v *Vault, files []File, opts StaleOptions) 
 
 // linkedTo is the distinct files n links to (links, embeds, frontmatter
 // links), itself excluded: what Graph.Backlinks counts n in.
-func linkedTo(n *Note, r *Resolver) []string {
+func linkedTo(n *vault.Note, r *vault.Resolver) []string {
 	var out []string
 	add := func(target string) {
 		if to, _ := r.Resolve(target, n.Path); to != "" && to != n.Path && !slices.Contains(out, to) {
@@ -159,14 +150,14 @@ type staleEntry struct {
 	problem *StaleProblem
 }
 
-func staleEntryOf(n *Note, opts StaleOptions) staleEntry {
-	today := dateOf(opts.Today)
+func staleEntryOf(n *vault.Note, opts StaleOptions) staleEntry {
+	today := DateOf(opts.Today)
 	horizon := today
 	if opts.Within.N > 0 {
 		horizon = opts.Within.After(today)
 	}
-	typ := typeOf(opts.Types, n)
-	t, ok := LastTendedIn(n, typ.TendedSection(), opts.Keys)
+	typ := vault.TypeOf(opts.Types, n)
+	t, ok := LastTended(n, typ.TendedSection(), opts.Keys)
 	if !ok || t.Err != nil {
 		if !ok && typ == nil {
 			return staleEntry{}
@@ -178,13 +169,13 @@ func staleEntryOf(n *Note, opts StaleOptions) staleEntry {
 		return staleEntry{undated: &u}
 	}
 	var e staleEntry
-	iv, src, prob := noteInterval(n, typ, opts.Interval)
+	iv, src, prob := IntervalOf(n, typ, opts.Interval)
 	e.problem = prob
 	due := iv.After(t.Date)
 	if due.After(horizon) || (opts.Within.N == 0 && !due.Before(today)) {
 		return e
 	}
-	e.due = &Due{Path: n.Path, Tended: t, Interval: iv, IntervalSource: src, Due: due, DaysOverdue: daysBetween(due, today)}
+	e.due = &Due{Path: n.Path, Tended: t, Interval: iv, IntervalSource: src, Due: due, DaysOverdue: DaysBetween(due, today)}
 	return e
 }
 
@@ -217,12 +208,12 @@ func (r StaleReport) finish(backlinks func(string) int) StaleReport {
 	return r
 }
 
-// noteInterval is the interval of a note of type typ (nil for none):
+// IntervalOf is the interval of a note of type typ (nil for none):
 // frontmatter tend-every, else the type's, else def, else DefaultInterval.
-func noteInterval(n *Note, typ *NoteType, def Interval) (Interval, IntervalSource, *StaleProblem) {
-	iv, src, prob := intervalOf(n, func(*Note) (Interval, bool) {
+func IntervalOf(n *vault.Note, typ *vault.NoteType, def vault.Interval) (vault.Interval, IntervalSource, *StaleProblem) {
+	iv, src, prob := intervalFrom(n, func(*vault.Note) (vault.Interval, bool) {
 		if typ == nil || typ.Interval.N == 0 {
-			return Interval{}, false
+			return vault.Interval{}, false
 		}
 		return typ.Interval, true
 	})
@@ -232,19 +223,19 @@ func noteInterval(n *Note, typ *NoteType, def Interval) (Interval, IntervalSourc
 	return iv, src, prob
 }
 
-// intervalOf is the note's interval and where it came from; a tend-every
+// intervalFrom is the note's interval and where it came from; a tend-every
 // that does not parse is reported and the next source used.
-func intervalOf(n *Note, typeInterval func(*Note) (Interval, bool)) (Interval, IntervalSource, *StaleProblem) {
+func intervalFrom(n *vault.Note, typeInterval func(*vault.Note) (vault.Interval, bool)) (vault.Interval, IntervalSource, *StaleProblem) {
 	var prob *StaleProblem
 	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
 		if v, ok := fm.Values[TendEveryKey]; ok {
-			iv, err := ParseInterval(fmt.Sprint(v))
+			iv, err := vault.ParseInterval(fmt.Sprint(v))
 			if err == nil {
 				return iv, IntervalFrontmatter, nil
 			}
 			line := -1
 			if start, _, ok := frontmatterValueSpan(n.Src, fm, TendEveryKey); ok {
-				line = newLineIndex(n.Src).pos(start).Line
+				line = vault.NewLines(n.Src).Pos(start).Line
 			}
 			prob = &StaleProblem{Path: n.Path, Line: line, Message: fmt.Sprintf("%s: %v", TendEveryKey, err)}
 		}
@@ -254,16 +245,16 @@ func intervalOf(n *Note, typeInterval func(*Note) (Interval, bool)) (Interval, I
 			return iv, IntervalType, prob
 		}
 	}
-	return DefaultInterval, IntervalDefault, prob
+	return vault.DefaultInterval, IntervalDefault, prob
 }
 
-// dateOf is t's calendar date, at midnight UTC, so that day arithmetic is
+// DateOf is t's calendar date, at midnight UTC, so that day arithmetic is
 // free of time zones and daylight saving.
-func dateOf(t time.Time) time.Time {
+func DateOf(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }
 
-// daysBetween is the number of calendar days from a to b.
-func daysBetween(a, b time.Time) int {
-	return int(dateOf(b).Sub(dateOf(a)).Hours() / 24)
+// DaysBetween is the number of calendar days from a to b.
+func DaysBetween(a, b time.Time) int {
+	return int(DateOf(b).Sub(DateOf(a)).Hours() / 24)
 }

@@ -1,4 +1,4 @@
-package vault
+package evidence
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 func sampleRun() Run {
@@ -204,7 +206,7 @@ func TestFalsifiers(t *testing.T) {
 		"- Third, no command\n" +
 		"  - a note about it\n" +
 		"\n## Maintenance\n\n- Last tended: 2026-01-01\n"
-	n := NewParser().Parse("t.md", []byte(src))
+	n := vault.NewParser().Parse("t.md", []byte(src))
 	got := Falsifiers(n)
 	want := []Falsifier{
 		{N: 1, Text: "First. If X then Y.", Line: 4, Command: "go version", CommandLine: 5},

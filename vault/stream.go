@@ -1,0 +1,64 @@
+package vault
+
+import (
+	"context"
+	"os"
+	"sync"
+)
+
+// SplitFiles is every path of a walk, for the resolver, and its notes.
+func SplitFiles(files []File) (paths []string, notes []File) {
+	paths = make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+		if f.IsNote() {
+			notes = append(notes, f)
+		}
+	}
+	return paths, notes
+}
+
+// Each reads and parses notes on the workers of Parallel and calls f with
+// each one parsed, from several goroutines at once. It returns, by index,
+// why a note that could not be read was skipped ("" for one read). It
+// stops starting notes once ctx is done. This is the one way zk streams a
+// vault: check, stale, graph and the index keep of each note only what
+// they need, so memory grows with the answer, not with the vault's text.
+func (v *Vault) Each(ctx context.Context, notes []File, f func(i int, n *Note)) []string {
+	reasons := make([]string, len(notes))
+	dirs := &dirRoots{v: v, m: map[string]*os.Root{}}
+	defer dirs.close()
+	parsers := sync.Pool{New: func() any { return NewParser() }}
+	Parallel(len(notes), func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		p := parsers.Get().(*Parser)
+		n, why := v.load(p, notes[i], dirs)
+		parsers.Put(p)
+		if n == nil {
+			reasons[i] = why
+			return
+		}
+		f(i, n)
+	})
+	return reasons
+}
+
+// Parallel runs f(0)...f(n-1) on Workers goroutines.
+func Parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(Workers(), max(1, n)) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
