@@ -30,7 +30,7 @@ import (
 
 // Version is the cache file's format; a file of another version is
 // ignored and overwritten.
-const Version = 3
+const Version = 4
 
 // RacyWindow is how close to the cache's write time a file's modification
 // time must be for its stamp not to be trusted without hashing.

@@ -19,8 +19,8 @@ func TestCommentedIsDefault(t *testing.T) {
 		t.Fatalf("Parse: %v %v\n%s", err, warnings, text)
 	}
 	want := Default()
-	if len(got.Rules) != len(lint.Rules) {
-		t.Errorf("uncommented rules = %d, want every rule (%d)", len(got.Rules), len(lint.Rules))
+	if len(got.Rules) != len(lint.Rules()) {
+		t.Errorf("uncommented rules = %d, want every rule (%d)", len(got.Rules), len(lint.Rules()))
 	}
 	for id, sev := range got.Severities() {
 		if r, _ := lint.RuleByID(id); r.Default != sev {

@@ -37,7 +37,7 @@ func Commented() []byte {
 	w("# index-dir = %s\n\n", strconv.Quote(d.IndexDir))
 	w("# Each rule's severity: \"error\", \"warning\" or \"off\".\n")
 	w("[%s.rules]\n", Table)
-	for _, r := range lint.Rules {
+	for _, r := range lint.Rules() {
 		w("# %s = %s\n", strconv.Quote(r.ID), strconv.Quote(r.Default.String()))
 	}
 	for _, name := range d.TypeNames() {

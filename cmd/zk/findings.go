@@ -194,7 +194,7 @@ func writeSARIF(w io.Writer, r checkResult, _ bool) error {
 		ColumnKind: "unicodeCodePoints",
 	}
 	index := map[string]int{}
-	for i, rule := range lint.Rules {
+	for i, rule := range lint.Rules() {
 		index[rule.ID] = i
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:                   rule.ID,

@@ -161,6 +161,10 @@ type checker struct {
 	// finish, once every note is read.
 	aliases   map[string][]string
 	summaries map[string]*noteSummary
+	// severities are every rule's severity under the options, and rules
+	// the rules with a note function that are not off.
+	severities map[string]Severity
+	rules      []Rule
 }
 
 func newChecker(r *vault.Resolver, opts Options) *checker {
@@ -173,17 +177,22 @@ func newChecker(r *vault.Resolver, opts Options) *checker {
 	for _, r := range c.vocab {
 		c.relations[strings.ToLower(r)] = true
 	}
+	c.severities = map[string]Severity{}
+	for _, r := range Rules() {
+		sev, ok := opts.Severity[r.ID]
+		if !ok {
+			sev = r.Default
+		}
+		c.severities[r.ID] = sev
+		if r.check != nil && sev != Off {
+			c.rules = append(c.rules, r)
+		}
+	}
 	return c
 }
 
 // severity is the rule's severity under the options.
-func (c *checker) severity(rule string) Severity {
-	if s, ok := c.opts.Severity[rule]; ok {
-		return s
-	}
-	r, _ := RuleByID(rule)
-	return r.Default
-}
+func (c *checker) severity(rule string) Severity { return c.severities[rule] }
 
 // add appends f unless its rule is off.
 func (c *checker) add(out []Finding, f Finding) []Finding {
@@ -200,6 +209,13 @@ type noteCheck struct {
 	lines vault.Lines
 	out   []Finding
 	uses  []linkUse
+	// typ is the note's type (nil for none); flat is set when its headings
+	// run inline (flattened); sections and tended are read once, for the
+	// several rules that look at them.
+	typ      *vault.NoteType
+	flat     *flatness
+	sections *sectionMatch
+	tended   *tendedDate
 }
 
 // note checks one note, all but its links' targets, and summarises it.
@@ -209,31 +225,29 @@ func (c *checker) note(n *vault.Note) noteResult {
 		return r
 	}
 	r.checked = true
-	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src)}
-	if fm := n.Frontmatter; fm != nil && fm.Err != nil {
-		nc.atLine(RuleFrontmatter, max(fm.ErrLine, 0), "%v", fm.Err)
+	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src), typ: vault.TypeOf(c.opts.Types, n)}
+	if nc.typ != nil {
+		nc.flat = nc.flattened(nc.typ.Schema)
 	}
-	typ := vault.TypeOf(c.opts.Types, n)
-	flat := false
-	if typ != nil {
-		flat = nc.flattened(typ.Schema)
-		if !flat {
-			nc.structure(typ)
-			nc.claim()
-			nc.falsifiers()
-			nc.linkEntries()
+	for _, rule := range c.rules {
+		if (rule.typed && nc.typ == nil) || (rule.whole && nc.flat != nil) {
+			continue
 		}
+		rule.check(nc)
 	}
-	nc.links()
-	if !flat {
-		nc.maintenance(typ)
-	}
-	nc.runEdited()
+	nc.links() // for the link rules, once every note is read
 	if len(nc.out) > 0 || len(nc.uses) > 0 {
 		r.ignores = ignoresOf(n, nc.lines)
 	}
 	r.findings, r.links = r.ignores.filter(nc.out), nc.uses
 	return r
+}
+
+// frontmatter reports YAML that does not parse.
+func (nc *noteCheck) frontmatter() {
+	if fm := nc.n.Frontmatter; fm != nil && fm.Err != nil {
+		nc.atLine(RuleFrontmatter, max(fm.ErrLine, 0), "%v", fm.Err)
+	}
 }
 
 func summarize(n *vault.Note) noteSummary {

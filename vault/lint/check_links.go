@@ -203,9 +203,9 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// linkEntries checks the Links section's entries: each typed, each
-// relation in the vocabulary.
-func (nc *noteCheck) linkEntries() {
+// untypedLinks reports a Links-section entry without a relation or
+// without the justification after it.
+func (nc *noteCheck) untypedLinks() {
 	for _, e := range vault.LinkEntries(nc.n) {
 		sp := e.Link.Span
 		switch {
@@ -216,14 +216,23 @@ func (nc *noteCheck) linkEntries() {
 			nc.at(RuleUntypedLink, sp.Start.Offset, sp.End.Offset,
 				"entry %s names %q but gives no justification after the colon", e.Link.Original, e.Relation)
 		}
-		if e.Relation != "" && !nc.c.relations[e.Relation] {
-			msg := fmt.Sprintf("%q is not a known relation", e.Relation)
-			if near, ok := nc.c.closestRelation(e.Relation); ok {
-				msg += fmt.Sprintf("; did you mean %q?", near)
-			}
-			msg += " (known: " + strings.Join(nc.c.vocab, ", ") + ")"
-			nc.at(RuleUnknownRelation, sp.Start.Offset, sp.End.Offset, "%s", msg)
+	}
+}
+
+// unknownRelations reports a Links-section relation not in the
+// vocabulary, with the word it most likely meant.
+func (nc *noteCheck) unknownRelations() {
+	for _, e := range vault.LinkEntries(nc.n) {
+		if e.Relation == "" || nc.c.relations[e.Relation] {
+			continue
 		}
+		msg := fmt.Sprintf("%q is not a known relation", e.Relation)
+		if near, ok := nc.c.closestRelation(e.Relation); ok {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		msg += " (known: " + strings.Join(nc.c.vocab, ", ") + ")"
+		sp := e.Link.Span
+		nc.at(RuleUnknownRelation, sp.Start.Offset, sp.End.Offset, "%s", msg)
 	}
 }
 

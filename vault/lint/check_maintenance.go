@@ -4,49 +4,77 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/internal/english"
-	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
 )
 
-// maintenance checks the Last tended date: present on a typed note, a
-// real date, not in the future, and not past due. A note of no type is
-// checked only if it gives a date.
-func (nc *noteCheck) maintenance(t *vault.NoteType) {
-	n := nc.n
-	section := t.TendedSection()
-	tended, ok := tending.LastTended(n, section, nc.c.opts.TendedKeys)
-	if !ok {
-		if t == nil {
-			return
-		}
-		line := nc.lastLine()
-		if sec, ok := n.Section(section, 0); ok {
-			line = n.Headings[sec.Heading].Span.Start.Line
-		}
-		nc.atLine(RuleMissingDate, line, "no Last tended date; add \"- Last tended: YYYY-MM-DD\" under ## %s", section)
+// tendedDate is the note's Last tended date as the maintenance rules
+// read it: found or not, and where to report it.
+type tendedDate struct {
+	tending.Tended
+	ok         bool
+	section    string
+	start, end int
+}
+
+// lastTended reads the note's Last tended date once, in the section its
+// type keeps it in.
+func (nc *noteCheck) lastTended() *tendedDate {
+	if nc.tended != nil {
+		return nc.tended
+	}
+	d := &tendedDate{section: nc.typ.TendedSection()}
+	d.Tended, d.ok = tending.LastTended(nc.n, d.section, nc.c.opts.TendedKeys)
+	d.start, d.end = d.Start, d.End
+	if d.start < 0 { // a frontmatter value zk could not place
+		d.start, d.end = nc.lines.LineStart(d.Line), 0
+	}
+	nc.tended = d
+	return d
+}
+
+// missingDate reports a note of a type that gives no Last tended date.
+func (nc *noteCheck) missingDate() {
+	n, d := nc.n, nc.lastTended()
+	if d.ok {
 		return
 	}
-	start, end := tended.Start, tended.End
-	if start < 0 { // a frontmatter value zk could not place
-		start, end = nc.lines.LineStart(tended.Line), 0
+	line := nc.lastLine()
+	if sec, ok := n.Section(d.section, 0); ok {
+		line = n.Headings[sec.Heading].Span.Start.Line
 	}
-	if tended.Err != nil {
-		nc.at(RuleBadDate, start, end, "Last tended: %v", tended.Err)
+	nc.atLine(RuleMissingDate, line, "no Last tended date; add \"- Last tended: YYYY-MM-DD\" under ## %s", d.section)
+}
+
+// badDate reports a date that is not a real YYYY-MM-DD. A note of no type
+// is checked only if it gives a date.
+func (nc *noteCheck) badDate() {
+	if d := nc.lastTended(); d.ok && d.Err != nil {
+		nc.at(RuleBadDate, d.start, d.end, "Last tended: %v", d.Err)
+	}
+}
+
+// futureDate reports a date after today.
+func (nc *noteCheck) futureDate() {
+	d, today := nc.lastTended(), tending.DateOf(nc.c.opts.Today)
+	if d.ok && d.Err == nil && d.Date.After(today) {
+		nc.at(RuleFutureDate, d.start, d.end, "Last tended %s is after today, %s", d.Raw, today.Format(time.DateOnly))
+	}
+}
+
+// stale reports a note past its date plus its interval.
+func (nc *noteCheck) stale() {
+	d, today := nc.lastTended(), tending.DateOf(nc.c.opts.Today)
+	if !d.ok || d.Err != nil || d.Date.After(today) {
 		return
 	}
-	today := tending.DateOf(nc.c.opts.Today)
-	if tended.Date.After(today) {
-		nc.at(RuleFutureDate, start, end, "Last tended %s is after today, %s", tended.Raw, today.Format(time.DateOnly))
-		return
-	}
-	iv, src, _ := tending.IntervalOf(n, t, nc.c.opts.Interval)
-	due := iv.After(tended.Date)
+	iv, src, _ := tending.IntervalOf(nc.n, nc.typ, nc.c.opts.Interval)
+	due := iv.After(d.Date)
 	if due.Before(today) {
 		every := iv.String()
 		if src == tending.IntervalFrontmatter {
 			every += " (" + tending.TendEveryKey + ")"
 		}
-		nc.at(RuleStale, start, end, "last tended %s, to be tended every %s: due %s, %s overdue",
-			tended.Raw, every, due.Format(time.DateOnly), english.Plural(tending.DaysBetween(due, today), "day"))
+		nc.at(RuleStale, d.start, d.end, "last tended %s, to be tended every %s: due %s, %s overdue",
+			d.Raw, every, due.Format(time.DateOnly), english.Plural(tending.DaysBetween(due, today), "day"))
 	}
 }

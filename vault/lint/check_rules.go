@@ -39,7 +39,10 @@ func ParseSeverity(s string) (Severity, error) {
 	return Off, fmt.Errorf("severity %q: want error, warning or off", s)
 }
 
-// Rule is one check zk makes, with its stable id (DESIGN.md §4).
+// Rule is one check zk makes: its stable id (DESIGN.md §4), its default
+// severity, what it says, and the function that runs it. The checker
+// loops over Rules; SARIF's rule metadata, zk init's config and the
+// README's rule list are read from the same table.
 type Rule struct {
 	ID      string
 	Default Severity
@@ -47,6 +50,14 @@ type Rule struct {
 	Summary string
 	// Help says what to do about it.
 	Help string
+	// typed rules look only at notes of a type; whole rules skip a note
+	// whose headings run inline (structure/flattened says so once, instead
+	// of every section reported missing).
+	typed, whole bool
+	// check runs the rule over one note. It is nil for the rules reported
+	// once every note is read: file/skipped, and the link rules, which
+	// need every target's headings and block ids (checker.linkFindings).
+	check func(nc *noteCheck)
 }
 
 // Rule ids.
@@ -73,53 +84,73 @@ const (
 	RuleRunEdited         = "evidence/run-edited"
 )
 
-// Rules are every rule zk check knows, in the order DESIGN.md lists them.
-var Rules = []Rule{
-	{RuleFileSkipped, Warning, "a .md file that is not text or is too large to parse",
-		"Convert the file to UTF-8 text, split it, or move it out of the vault; raise the size cap only if it really is a note."},
-	{RuleFrontmatter, Error, "the frontmatter YAML does not parse",
-		"Fix the YAML between the --- fences at the top of the note; quote values that contain a colon followed by a space."},
-	{RuleMissingSection, Error, "a required section of the note's type is absent",
-		"Add the heading the type's template writes, where the template puts it."},
-	{RuleEmptySection, Warning, "a required section has no content",
-		"Write the section, or say explicitly why it is empty (\"None yet.\")."},
-	{RuleSectionOrder, Warning, "required sections are out of template order",
-		"Move the section to where the template puts it, so every note reads the same way."},
-	{RuleDuplicateSection, Warning, "a required section appears twice",
-		"Merge the two sections into the first one."},
-	{RuleTitle, Warning, "no H1, or the H1 differs from the file name",
-		"Make the H1 the note's title and the file name the same text, so links and headings agree."},
-	{RuleFlattened, Error, "the note's headings run inline, as when a note is flattened onto one line",
-		"Put each heading at the start of a line of its own; the note was probably pasted or exported without its line breaks."},
-	{RuleClaimNotAtomic, Warning, "the Claim has more than one paragraph of prose",
-		"State one claim in one paragraph; move conditions to Scope & conditions and support to Evidence, or split the note."},
-	{RuleBrokenLink, Error, "a link or embed whose target file does not exist",
-		"Create the target note, fix the spelling, or remove the link. A link that names an alias must name the note: [[Note|Alias]]."},
-	{RuleBrokenHeading, Warning, "a #Heading that is not found in the target",
-		"Link to a heading the target has (the message names the closest), or add the heading."},
-	{RuleBrokenBlock, Warning, "a #^block id that is not found in the target",
-		"Link to a block id the target has, or add ^id at the end of the paragraph."},
-	{RuleUntypedLink, Warning, "a Links-section entry without \"— relation: justification\"",
-		"Write each entry as - [[Target]] — relation: why the two notes relate."},
-	{RuleUnknownRelation, Warning, "a relation not in the vocabulary",
-		"Use one of the configured relations, or add the word to relations in .zk/config.toml."},
-	{RuleFalsifiersMissing, Error, "Tests / falsifiers is present but lists no falsifier",
-		"List at least one observation that would prove the claim wrong, as a list item."},
-	{RuleMissingDate, Error, "no Last tended date",
-		"Add \"- Last tended: YYYY-MM-DD\" under ## Maintenance (zk tend NOTE writes it)."},
-	{RuleBadDate, Error, "a Last tended date that is not a real YYYY-MM-DD",
-		"Write the date as YYYY-MM-DD, a date that exists on the calendar."},
-	{RuleFutureDate, Warning, "Last tended is after today",
-		"Set the date to the day you last tended the note (zk tend NOTE)."},
-	{RuleStale, Warning, "the note is past its maintenance date",
-		"Re-read the note against what you know now, then zk tend NOTE; set tend-every in its frontmatter for another cadence."},
-	{RuleRunEdited, Warning, "a recorded run block no longer matches its checksum",
-		"A run record is evidence: undo the edit (zk runs NOTE lists the runs; .zk/backups/ holds earlier versions), or run the falsifier again with zk run."},
+// Rules are every rule zk check knows, in the order zk reports them
+// (DESIGN.md's order). It is a function, not a variable, because the
+// rules' functions report through the checker, which reads the table.
+func Rules() []Rule {
+	return []Rule{
+		{ID: RuleFileSkipped, Default: Warning, Summary: "a .md file that is not text or is too large to parse",
+			Help: "Convert the file to UTF-8 text, split it, or move it out of the vault; raise the size cap only if it really is a note."},
+		{ID: RuleFrontmatter, Default: Error, Summary: "the frontmatter YAML does not parse",
+			Help:  "Fix the YAML between the --- fences at the top of the note; quote values that contain a colon followed by a space.",
+			check: (*noteCheck).frontmatter},
+		{ID: RuleMissingSection, Default: Error, Summary: "a required section of the note's type is absent",
+			Help:  "Add the heading the type's template writes, where the template puts it.",
+			typed: true, whole: true, check: (*noteCheck).missingSections},
+		{ID: RuleEmptySection, Default: Warning, Summary: "a required section has no content",
+			Help:  "Write the section, or say explicitly why it is empty (\"None yet.\").",
+			typed: true, whole: true, check: (*noteCheck).emptySections},
+		{ID: RuleSectionOrder, Default: Warning, Summary: "required sections are out of template order",
+			Help:  "Move the section to where the template puts it, so every note reads the same way.",
+			typed: true, whole: true, check: (*noteCheck).sectionOrder},
+		{ID: RuleDuplicateSection, Default: Warning, Summary: "a required section appears twice",
+			Help:  "Merge the two sections into the first one.",
+			typed: true, whole: true, check: (*noteCheck).duplicateSections},
+		{ID: RuleTitle, Default: Warning, Summary: "no H1, or the H1 differs from the file name",
+			Help:  "Make the H1 the note's title and the file name the same text, so links and headings agree.",
+			typed: true, whole: true, check: (*noteCheck).title},
+		{ID: RuleFlattened, Default: Error, Summary: "the note's headings run inline, as when a note is flattened onto one line",
+			Help:  "Put each heading at the start of a line of its own; the note was probably pasted or exported without its line breaks.",
+			typed: true, check: (*noteCheck).flattenedFinding},
+		{ID: RuleClaimNotAtomic, Default: Warning, Summary: "the Claim has more than one paragraph of prose",
+			Help:  "State one claim in one paragraph; move conditions to Scope & conditions and support to Evidence, or split the note.",
+			typed: true, whole: true, check: (*noteCheck).claim},
+		{ID: RuleBrokenLink, Default: Error, Summary: "a link or embed whose target file does not exist",
+			Help: "Create the target note, fix the spelling, or remove the link. A link that names an alias must name the note: [[Note|Alias]]."},
+		{ID: RuleBrokenHeading, Default: Warning, Summary: "a #Heading that is not found in the target",
+			Help: "Link to a heading the target has (the message names the closest), or add the heading."},
+		{ID: RuleBrokenBlock, Default: Warning, Summary: "a #^block id that is not found in the target",
+			Help: "Link to a block id the target has, or add ^id at the end of the paragraph."},
+		{ID: RuleUntypedLink, Default: Warning, Summary: "a Links-section entry without \"— relation: justification\"",
+			Help:  "Write each entry as - [[Target]] — relation: why the two notes relate.",
+			typed: true, whole: true, check: (*noteCheck).untypedLinks},
+		{ID: RuleUnknownRelation, Default: Warning, Summary: "a relation not in the vocabulary",
+			Help:  "Use one of the configured relations, or add the word to relations in .zk/config.toml.",
+			typed: true, whole: true, check: (*noteCheck).unknownRelations},
+		{ID: RuleFalsifiersMissing, Default: Error, Summary: "Tests / falsifiers is present but lists no falsifier",
+			Help:  "List at least one observation that would prove the claim wrong, as a list item.",
+			typed: true, whole: true, check: (*noteCheck).falsifiers},
+		{ID: RuleMissingDate, Default: Error, Summary: "no Last tended date",
+			Help:  "Add \"- Last tended: YYYY-MM-DD\" under ## Maintenance (zk tend NOTE writes it).",
+			typed: true, whole: true, check: (*noteCheck).missingDate},
+		{ID: RuleBadDate, Default: Error, Summary: "a Last tended date that is not a real YYYY-MM-DD",
+			Help:  "Write the date as YYYY-MM-DD, a date that exists on the calendar.",
+			whole: true, check: (*noteCheck).badDate},
+		{ID: RuleFutureDate, Default: Warning, Summary: "Last tended is after today",
+			Help:  "Set the date to the day you last tended the note (zk tend NOTE).",
+			whole: true, check: (*noteCheck).futureDate},
+		{ID: RuleStale, Default: Warning, Summary: "the note is past its maintenance date",
+			Help:  "Re-read the note against what you know now, then zk tend NOTE; set tend-every in its frontmatter for another cadence.",
+			whole: true, check: (*noteCheck).stale},
+		{ID: RuleRunEdited, Default: Warning, Summary: "a recorded run block no longer matches its checksum",
+			Help:  "A run record is evidence: undo the edit (zk runs NOTE lists the runs; .zk/backups/ holds earlier versions), or run the falsifier again with zk run.",
+			check: (*noteCheck).runEdited},
+	}
 }
 
 // RuleByID returns the rule with the given id.
 func RuleByID(id string) (Rule, bool) {
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		if r.ID == id {
 			return r, true
 		}

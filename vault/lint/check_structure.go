@@ -3,22 +3,22 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 )
 
-// flattened reports a note whose required headings sit in the middle of
-// lines, as when a note arrives flattened onto one line
-// (seed/000_33d27872721eb433.txt). The other structure rules would only
-// repeat it, so the caller skips them.
-func (nc *noteCheck) flattened(s *vault.Schema) bool {
+// flattened finds a note whose required headings sit in the middle of
+// lines, as when a note arrives flattened onto one line (the way the
+// reference note was first received), or returns nil. The other structure
+// rules would only repeat it, so the checker skips them (Rule.whole).
+func (nc *noteCheck) flattened(s *vault.Schema) *flatness {
 	// The source in lower case, made only if a section is missing; ASCII
 	// only, so that every offset in it is the same offset in the source.
 	var lower []byte
-	var inline []string
-	first := -1
+	f := &flatness{first: -1, heading: s.Sections[0].String()}
 	for _, want := range s.Sections {
 		if nc.headingIndex(want.Title) >= 0 {
 			continue
@@ -31,23 +31,38 @@ func (nc *noteCheck) flattened(s *vault.Schema) bool {
 		if i < 0 {
 			continue
 		}
-		inline = append(inline, fmt.Sprintf("%q", want.String()))
-		if first < 0 || i+1 < first {
-			first = i + 1
+		f.inline = append(f.inline, fmt.Sprintf("%q", want.String()))
+		if f.first < 0 || i+1 < f.first {
+			f.first = i + 1
 		}
 	}
-	if len(inline) < 2 {
-		return false
+	if len(f.inline) < 2 {
+		return nil
 	}
-	line, _ := nc.lineCol(first)
-	shown := inline
+	return f
+}
+
+// flatness is where a flattened note's headings run inline.
+type flatness struct {
+	inline  []string // the section headings found inline, quoted
+	first   int      // the offset of the first
+	heading string   // the template's first section, for the span
+}
+
+// flattenedFinding reports a note whose headings run inline.
+func (nc *noteCheck) flattenedFinding() {
+	f := nc.flat
+	if f == nil {
+		return
+	}
+	line, _ := nc.lineCol(f.first)
+	shown := f.inline
 	if len(shown) > 3 {
 		shown = append(shown[:3:3], "…")
 	}
-	nc.at(RuleFlattened, first, first+len(s.Sections[0].String()),
+	nc.at(RuleFlattened, f.first, f.first+len(f.heading),
 		"the note looks flattened: %d headings (%s) run inline from line %d instead of starting lines of their own; restore the line breaks",
-		len(inline), strings.Join(shown, ", "), line)
-	return true
+		len(f.inline), strings.Join(shown, ", "), line)
 }
 
 // headingIndex is the index in Note.Headings of the first heading titled
@@ -61,77 +76,109 @@ func (nc *noteCheck) headingIndex(title string) int {
 	return -1
 }
 
-// structure checks a typed note against its schema: the title, each
-// required section present once, in order, and not empty.
-func (nc *noteCheck) structure(t *vault.NoteType) {
-	n, s := nc.n, t.Schema
-	if s.Title {
-		nc.title()
-	}
+// sectionMatch is a typed note's headings matched to its schema's
+// sections, which four rules read.
+type sectionMatch struct {
 	// found[i] is the heading index of required section i, or -1.
-	found := make([]int, len(s.Sections))
-	for i := range found {
-		found[i] = -1
+	found []int
+	// again are the headings that repeat a section found earlier.
+	again []int
+}
+
+// matchSections matches the note's headings to its type's sections, once.
+func (nc *noteCheck) matchSections() *sectionMatch {
+	if nc.sections != nil {
+		return nc.sections
 	}
-	for hi, h := range n.Headings {
-		si := -1
-		for i, want := range s.Sections {
-			if strings.EqualFold(strings.TrimSpace(h.Text), strings.TrimSpace(want.Title)) {
-				si = i
-				break
-			}
-		}
-		if si < 0 {
-			continue
-		}
-		if prev := found[si]; prev >= 0 {
-			nc.at(RuleDuplicateSection, h.Span.Start.Offset, h.Span.End.Offset,
-				"%q appears again; the first is at line %d", s.Sections[si].String(), n.Headings[prev].Span.Start.Line+1)
-			continue
-		}
-		found[si] = hi
+	s := nc.typ.Schema
+	m := &sectionMatch{found: make([]int, len(s.Sections))}
+	for i := range m.found {
+		m.found[i] = -1
 	}
+	for hi, h := range nc.n.Headings {
+		si := slices.IndexFunc(s.Sections, func(want vault.SchemaSection) bool {
+			return strings.EqualFold(strings.TrimSpace(h.Text), strings.TrimSpace(want.Title))
+		})
+		switch {
+		case si < 0:
+		case m.found[si] >= 0:
+			m.again = append(m.again, hi)
+		default:
+			m.found[si] = hi
+		}
+	}
+	nc.sections = m
+	return m
+}
+
+// duplicateSections reports a required section written twice.
+func (nc *noteCheck) duplicateSections() {
+	n, s, m := nc.n, nc.typ.Schema, nc.matchSections()
+	for _, hi := range m.again {
+		h := n.Headings[hi]
+		si := slices.IndexFunc(s.Sections, func(want vault.SchemaSection) bool {
+			return strings.EqualFold(strings.TrimSpace(h.Text), strings.TrimSpace(want.Title))
+		})
+		nc.at(RuleDuplicateSection, h.Span.Start.Offset, h.Span.End.Offset,
+			"%q appears again; the first is at line %d", s.Sections[si].String(), n.Headings[m.found[si]].Span.Start.Line+1)
+	}
+}
+
+// missingSections reports each required section the note lacks, where the
+// template puts it: before the next required section present, else at
+// the end of the note.
+func (nc *noteCheck) missingSections() {
+	n, t, m := nc.n, nc.typ, nc.matchSections()
+	s := t.Schema
 	for i, want := range s.Sections {
-		if found[i] >= 0 {
+		if m.found[i] >= 0 {
 			continue
 		}
-		// Report where the section belongs: at the next required section
-		// present, else at the end of the note.
 		line, where := nc.lastLine(), "at the end"
 		for j := i + 1; j < len(s.Sections); j++ {
-			if found[j] >= 0 {
-				line, where = n.Headings[found[j]].Span.Start.Line, fmt.Sprintf("before %q", s.Sections[j].String())
+			if m.found[j] >= 0 {
+				line, where = n.Headings[m.found[j]].Span.Start.Line, fmt.Sprintf("before %q", s.Sections[j].String())
 				break
 			}
 		}
 		nc.atLine(RuleMissingSection, line, "missing section %q (the %s template puts it %s)", want.String(), t.Name, where)
 	}
-	// Order: each section present must come after every earlier one.
+}
+
+// sectionOrder reports a section that comes after one the template puts
+// after it.
+func (nc *noteCheck) sectionOrder() {
+	n, t, m := nc.n, nc.typ, nc.matchSections()
+	s := t.Schema
 	latest := -1 // index into s.Sections of the furthest section seen so far
 	for hi, h := range n.Headings {
-		si := -1
-		for i := range s.Sections {
-			if found[i] == hi {
-				si = i
-			}
-		}
+		si := slices.Index(m.found, hi)
 		if si < 0 {
 			continue
 		}
 		if latest > si {
 			nc.at(RuleSectionOrder, h.Span.Start.Offset, h.Span.End.Offset,
 				"%q comes after %q (line %d); the %s template puts it before", s.Sections[si].String(),
-				s.Sections[latest].String(), n.Headings[found[latest]].Span.Start.Line+1, t.Name)
+				s.Sections[latest].String(), n.Headings[m.found[latest]].Span.Start.Line+1, t.Name)
 			continue
 		}
 		latest = si
 	}
-	for i, want := range s.Sections {
-		if found[i] < 0 {
+}
+
+// emptySections reports a required section with nothing in it. An empty
+// Tests / falsifiers is falsifiers/missing's to report, one finding for
+// one gap.
+func (nc *noteCheck) emptySections() {
+	n, m := nc.n, nc.matchSections()
+	for i, want := range nc.typ.Schema.Sections {
+		if m.found[i] < 0 || nc.c.severity(RuleFalsifiersMissing) != Off && slices.ContainsFunc(evidence.FalsifierSections, func(t string) bool {
+			return strings.EqualFold(t, strings.TrimSpace(want.Title))
+		}) {
 			continue
 		}
-		if sec := n.Sections[found[i]]; !nc.hasContent(sec) {
-			h := n.Headings[found[i]]
+		if sec := n.Sections[m.found[i]]; !nc.hasContent(sec) {
+			h := n.Headings[m.found[i]]
 			nc.at(RuleEmptySection, h.Span.Start.Offset, h.Span.End.Offset, "section %q is empty", want.String())
 		}
 	}
@@ -150,9 +197,13 @@ func (nc *noteCheck) hasContent(sec vault.Section) bool {
 	return false
 }
 
-// title checks the H1 against the file name.
+// title checks the H1 against the file name, for a type whose template
+// opens with "# {{title}}".
 func (nc *noteCheck) title() {
 	n := nc.n
+	if !nc.typ.Schema.Title {
+		return
+	}
 	for _, h := range n.Headings {
 		if h.Level != 1 {
 			continue
