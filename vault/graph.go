@@ -54,7 +54,7 @@ func GraphVault(ctx context.Context, v *Vault, files []File) (g *Graph, notes []
 	r := NewResolver(paths)
 	edges := make([][]Edge, len(noteFiles))
 	read := make([]bool, len(noteFiles))
-	v.Each(ctx, noteFiles, func(i int, n *Note) { edges[i], read[i] = edgesOf(n, r), true })
+	v.Each(ctx, noteFiles, func(i int, n *Note) { edges[i], read[i] = NoteEdges(n, r), true })
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -78,8 +78,8 @@ func newGraph(edges [][]Edge) *Graph {
 	return g
 }
 
-// edgesOf are n's links, embeds and frontmatter links, resolved by r.
-func edgesOf(n *Note, r *Resolver) []Edge {
+// NoteEdges are n's links, embeds and frontmatter links, resolved by r.
+func NoteEdges(n *Note, r *Resolver) []Edge {
 	entries := map[int]LinkEntry{}
 	for _, e := range LinkEntries(n) {
 		entries[e.Link.Span.Start.Offset] = e

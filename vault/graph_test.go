@@ -21,7 +21,7 @@ func TestGraphVault(t *testing.T) {
 	scan := scanAll(t, v)
 	var edges [][]Edge
 	for _, n := range scan.notes {
-		edges = append(edges, edgesOf(n, scan.resolver))
+		edges = append(edges, NoteEdges(n, scan.resolver))
 	}
 	want := newGraph(edges)
 	got, notes, err := GraphVault(context.Background(), v, scan.files)

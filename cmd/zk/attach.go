@@ -53,15 +53,11 @@ EXIT STATUS
 }
 
 func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
-	today, err := opts.root.now()
-	if err != nil {
-		return err
-	}
 	data, err := readResult(opts.file)
 	if err != nil {
 		return err
 	}
-	e, err := openEvidenceNote(ctx, opts.root, opts.note, "results", opts.falsifier, opts.tend, today)
+	e, err := openEvidenceNote(ctx, opts.root, s, opts.note, "results", opts.falsifier, opts.tend)
 	if err != nil {
 		return err
 	}

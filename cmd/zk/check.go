@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/config"
@@ -49,8 +48,8 @@ EXIT STATUS
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.format, "format", "text", "output `format`: text, json, sarif or github")
-	f.StringVar(&opts.failOn, "fail-on", "error", "exit 1 on findings of this `severity` or worse: error, warning or never")
+	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json", "sarif", "github")
+	addChoiceFlag(cmd, &opts.failOn, "fail-on", "severity", "exit 1 on findings of this `severity` or worse", "error", "warning", "never")
 	f.BoolVar(&opts.noCache, "no-cache", false, "parse every note, ignoring and not writing the metadata cache")
 	return cmd
 }
@@ -74,10 +73,7 @@ func (r checkResult) count(sev lint.Severity) int {
 
 func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	write, ok := findingWriters[opts.format]
-	if !ok {
-		return usageError{fmt.Errorf("check: unknown format %q (want text, json, sarif or github)", opts.format)}
-	}
+	write := findingWriters[opts.format] // every --format value has a writer
 	var failAt lint.Severity
 	switch opts.failOn {
 	case "error":
@@ -86,28 +82,16 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 		failAt = lint.Warning
 	case "never":
 		failAt = lint.Off
-	default:
-		return usageError{fmt.Errorf("check: --fail-on %q: want error, warning or never", opts.failOn)}
 	}
-	if len(opts.paths) > 0 {
-		opts.root.pathHint = opts.paths[0]
-	}
-	v, cfg, err := openConfigured(opts.root, s)
+	w, err := opts.root.open(s, reading, firstArg(opts.paths))
 	if err != nil {
 		return err
 	}
-	defer v.Close()
-	today, err := opts.root.now()
-	if err != nil {
-		return err
-	}
-	types, err := noteTypes(v, cfg)
-	if err != nil {
-		return err
-	}
+	defer w.Close()
+	v, cfg := w.vault, w.cfg
 	copts := lint.Options{
-		Today:      today,
-		Types:      types,
+		Today:      w.today,
+		Types:      w.types,
 		Relations:  cfg.Relations,
 		Severity:   cfg.Severities(),
 		TendedKeys: cfg.TendedKeys,
@@ -156,45 +140,6 @@ func checkVault(ctx context.Context, v *vault.Vault, files []vault.File, skips [
 		return checkResult{}, err
 	}
 	return checkResult{Findings: rep.Findings, Notes: rep.Notes}, nil
-}
-
-// noteTypes are the config's note types, their templates read from the
-// vault.
-func noteTypes(v *vault.Vault, cfg *config.Config) ([]*vault.NoteType, error) {
-	return cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
-}
-
-// openConfigured opens the vault and reads its config; unknown config
-// keys are reported on stderr, and the ignore globs applied.
-func openConfigured(root *rootOptions, s *streams) (*vault.Vault, *config.Config, error) {
-	v, err := root.openVault()
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg, warnings, err := config.Load(v.Dir)
-	if err != nil {
-		v.Close()
-		return nil, nil, err
-	}
-	for _, w := range warnings {
-		fmt.Fprintf(s.err, "zk: warning: %s\n", w)
-	}
-	if len(cfg.Ignore) > 0 {
-		globs := make([]string, len(cfg.Ignore))
-		for i, g := range cfg.Ignore {
-			globs[i] = strings.ToLower(g)
-		}
-		v.Ignore = func(p string) bool {
-			p = strings.ToLower(p)
-			for _, g := range globs {
-				if ok, _ := doublestar.Match(g, p); ok {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	return v, cfg, nil
 }
 
 // checkFilter turns PATH arguments into a filter of vault paths: a note

@@ -20,15 +20,6 @@ var findingWriters = map[string]findingWriter{
 	"github": writeGitHub,
 }
 
-// ANSI colours for the text format on a terminal.
-const (
-	ansiBold   = "\x1b[1m"
-	ansiRed    = "\x1b[31m"
-	ansiYellow = "\x1b[33m"
-	ansiDim    = "\x1b[2m"
-	ansiReset  = "\x1b[0m"
-)
-
 // writeText prints "path:line:col: severity rule message", the form
 // editors' problem matchers and Vim's errorformat read.
 func writeText(w io.Writer, r checkResult, color bool) error {
@@ -40,7 +31,7 @@ func writeText(w io.Writer, r checkResult, color bool) error {
 		}
 		b = make([]byte, 0, size) // one allocation, no copies as it grows
 		for _, f := range r.Findings {
-			b = append(b, f.Path...)
+			b = append(b, printable(f.Path)...)
 			b = append(b, ':')
 			b = strconv.AppendInt(b, int64(f.Line), 10)
 			b = append(b, ':')
@@ -50,7 +41,7 @@ func writeText(w io.Writer, r checkResult, color bool) error {
 			b = append(b, ' ')
 			b = append(b, f.Rule...)
 			b = append(b, ' ')
-			b = append(b, oneLine(f.Message)...)
+			b = append(b, printable(f.Message)...)
 			b = append(b, '\n')
 		}
 		_, err := w.Write(b)
@@ -61,21 +52,11 @@ func writeText(w io.Writer, r checkResult, color bool) error {
 		if f.Severity == lint.Error {
 			sev = ansiRed
 		}
-		b = fmt.Appendf(b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, f.Path, f.Line, f.Column, ansiReset,
-			sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, oneLine(f.Message))
+		b = fmt.Appendf(b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, printable(f.Path), f.Line, f.Column, ansiReset,
+			sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, printable(f.Message))
 	}
 	_, err := w.Write(b)
 	return err
-}
-
-var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
-
-// oneLine keeps a message (which quotes note text) on its line.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\r\n") {
-		return s
-	}
-	return lineBreaks.Replace(s)
 }
 
 // findingJSON is one finding of DESIGN.md §4's JSON shape.
@@ -270,12 +251,4 @@ func ghMessage(s string) string {
 // ghProperty escapes a workflow command's property value.
 func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
-
-// quantity is "1 note", "2 notes".
-func quantity(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -36,7 +36,7 @@ EXIT STATUS
 			return runGraph(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringVar(&opts.format, "format", "json", "output `format`: json or dot")
+	addFormatFlag(cmd, &opts.format, "output `format`", "json", "dot")
 	return cmd
 }
 
@@ -46,14 +46,11 @@ type graphNode struct {
 }
 
 func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
-	if err := checkFormat(opts.format, "json", "dot"); err != nil {
-		return err
-	}
-	v, _, g, notes, err := opts.root.graphVault(ctx)
+	w, _, g, notes, err := opts.root.graph(ctx, s, "")
 	if err != nil {
 		return err
 	}
-	defer v.Close()
+	defer w.Close()
 	kinds := map[string]string{}
 	for _, p := range notes {
 		kinds[p] = "note"

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -13,7 +12,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/index"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
@@ -54,22 +52,20 @@ EXIT STATUS
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.rebuild, "rebuild", false, "build the index from scratch")
-	f.StringVar(&opts.format, "format", "text", "summary `format`: text (stderr) or json (stdout)")
+	addFormatFlag(cmd, &opts.format, "summary `format` (text on stderr, json on stdout)", "text", "json")
 	f.DurationVar(&opts.wait, "wait", index.DefaultWait, "how long to wait for another zk holding the index")
 	return cmd
 }
 
 func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	if opts.format != "text" && opts.format != "json" {
-		return usageError{fmt.Errorf("index: unknown format %q (want text or json)", opts.format)}
-	}
-	v, cfg, err := openConfigured(opts.root, s)
+	w, err := opts.root.open(s, writing, "")
 	if err != nil {
 		return err
 	}
-	defer v.Close()
-	iopts, bar, err := indexOpts(opts.root, v, cfg, opts.wait, s)
+	defer w.Close()
+	v := w.vault
+	iopts, bar, err := indexOpts(opts.root, w, opts.wait, s)
 	if err != nil {
 		return err
 	}
@@ -91,11 +87,8 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 // ($ZK_INDEX_DIR, else index-dir in the config, relative to the vault,
 // else the user cache folder), how long to wait, and a progress bar for a
 // build, shown on a terminal.
-func indexOpts(root *rootOptions, v *vault.Vault, cfg *config.Config, wait time.Duration, s *streams) (index.Options, *progress, error) {
-	types, err := noteTypes(v, cfg)
-	if err != nil {
-		return index.Options{}, nil, err
-	}
+func indexOpts(root *rootOptions, w *workspace, wait time.Duration, s *streams) (index.Options, *progress, error) {
+	v, cfg, types := w.vault, w.cfg, w.types
 	quietBleve()
 	bar := newProgress(s)
 	dir := root.getenv("ZK_INDEX_DIR")
@@ -171,10 +164,7 @@ func writeIndexJSON(s *streams, st index.Stats, took time.Duration) error {
 	for _, sk := range st.Skipped {
 		out.Skipped = append(out.Skipped, skippedJSON{Path: sk.Path, Reason: sk.Reason})
 	}
-	enc := json.NewEncoder(s.out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(s.out, out)
 }
 
 // progress is a progress bar on stderr, shown only on a terminal and only

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/BurntSushi/toml"
@@ -42,7 +43,20 @@ EXIT STATUS
 }
 
 func runInit(opts *initOptions, s *streams) error {
-	v, err := opts.root.openVault()
+	// zk init is how a folder becomes a vault: --vault, else the vault the
+	// working directory is in, else the working directory itself.
+	dir := opts.root.vaultDir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		dir = wd
+		if up, ok := markedAncestor(wd); ok {
+			dir = up
+		}
+	}
+	v, err := vault.Open(dir)
 	if err != nil {
 		return err
 	}

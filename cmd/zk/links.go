@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +54,7 @@ EXIT STATUS
 			return runLinks(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringVar(&opts.format, "format", "text", "output `format`: text or json")
+	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json")
 	return cmd
 }
 
@@ -87,21 +84,9 @@ func newEdgeView(e vault.Edge) edgeView {
 }
 
 func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
-	if err := checkFormat(opts.format, "text", "json"); err != nil {
-		return err
-	}
-	v, files, g, _, err := opts.root.graphVault(ctx)
+	edges, p, err := linkEdges(ctx, opts, s)
 	if err != nil {
 		return err
-	}
-	defer v.Close()
-	p, err := findNote(v, files, opts.note)
-	if err != nil {
-		return err
-	}
-	edges := g.Out(p)
-	if opts.incoming {
-		edges = g.In(p)
 	}
 	views := make([]edgeView, 0, len(edges))
 	for _, e := range edges {
@@ -133,6 +118,38 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 	return nil
 }
 
+// linkEdges are the note's outgoing edges, or with opts.incoming its
+// incoming ones, and the note's vault path. Outgoing links need the note
+// and the vault's file list; incoming ones every note's links.
+func linkEdges(ctx context.Context, opts *linksOptions, s *streams) ([]vault.Edge, string, error) {
+	if opts.incoming {
+		w, files, g, _, err := opts.root.graph(ctx, s, opts.note)
+		if err != nil {
+			return nil, "", err
+		}
+		defer w.Close()
+		p, err := findNote(w.vault, files, opts.note)
+		if err != nil {
+			return nil, "", err
+		}
+		return g.In(p), p, nil
+	}
+	w, err := opts.root.open(s, reading, opts.note)
+	if err != nil {
+		return nil, "", err
+	}
+	defer w.Close()
+	p, files, err := locateNote(ctx, w.vault, opts.note)
+	if err != nil {
+		return nil, "", err
+	}
+	n, err := w.vault.ReadNote(p)
+	if err != nil {
+		return nil, "", err
+	}
+	return vault.NoteEdges(n, resolverOf(files)), p, nil
+}
+
 func dash(s string) string {
 	if s == "" {
 		return "-"
@@ -140,37 +157,18 @@ func dash(s string) string {
 	return s
 }
 
-// checkFormat is the usage error for a --format value a command lacks.
-func checkFormat(got string, allowed ...string) error {
-	for _, a := range allowed {
-		if got == a {
-			return nil
-		}
-	}
-	return usageError{fmt.Errorf("unknown format %q (want %s)", got, strings.Join(allowed, ", "))}
-}
-
-// writeJSON prints v as indented JSON, without HTML escaping.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
-// graphVault opens the vault and resolves every note's links (see
+// graph opens the vault and resolves every note's links (see
 // vault.GraphVault); notes are the notes read. The caller closes the vault.
-func (o *rootOptions) graphVault(ctx context.Context) (v *vault.Vault, files []vault.File, g *vault.Graph, notes []string, err error) {
-	v, err = o.openVault()
-	if err != nil {
+func (o *rootOptions) graph(ctx context.Context, s *streams, hint string) (w *workspace, files []vault.File, g *vault.Graph, notes []string, err error) {
+	if w, err = o.open(s, reading, hint); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if files, _, err = v.Files(ctx); err == nil {
-		g, notes, err = vault.GraphVault(ctx, v, files)
+	if files, _, err = w.vault.Files(ctx); err == nil {
+		g, notes, err = vault.GraphVault(ctx, w.vault, files)
 	}
 	if err != nil {
-		v.Close()
+		w.Close()
 		return nil, nil, nil, nil, err
 	}
-	return v, files, g, notes, nil
+	return w, files, g, notes, nil
 }

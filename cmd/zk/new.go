@@ -48,11 +48,12 @@ EXIT STATUS
 }
 
 func runNew(ctx context.Context, opts *newOptions, s *streams) error {
-	v, cfg, err := openConfigured(opts.root, s)
+	w, err := opts.root.open(s, writing, "")
 	if err != nil {
 		return err
 	}
-	defer v.Close()
+	defer w.Close()
+	v, cfg := w.vault, w.cfg
 	tmpl, _, err := cfg.Template(opts.typ, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
 	if err != nil {
 		return usageError{err}

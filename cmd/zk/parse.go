@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -38,19 +36,17 @@ EXIT STATUS
 			return runParse(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringVar(&opts.format, "format", "json", "output `format`: json or obsidian")
+	addFormatFlag(cmd, &opts.format, "output `format`", "json", "obsidian")
 	return cmd
 }
 
 func runParse(ctx context.Context, opts *parseOptions, s *streams) error {
-	if opts.format != "json" && opts.format != "obsidian" {
-		return usageError{fmt.Errorf("parse: unknown format %q (want json or obsidian)", opts.format)}
-	}
-	v, err := opts.root.openVault()
+	w, err := opts.root.open(s, reading, opts.note)
 	if err != nil {
 		return err
 	}
-	defer v.Close()
+	defer w.Close()
+	v := w.vault
 	p, files, err := locateNote(ctx, v, opts.note)
 	if err != nil {
 		return err
@@ -59,13 +55,10 @@ func runParse(ctx context.Context, opts *parseOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(s.out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
 	if opts.format == "obsidian" {
-		return enc.Encode(n.Obsidian(resolverOf(files)))
+		return writeJSON(s.out, n.Obsidian(resolverOf(files)))
 	}
-	return enc.Encode(newNoteView(n))
+	return writeJSON(s.out, newNoteView(n))
 }
 
 // noteView is zk's own JSON view of a note: byte positions, 1-based lines.

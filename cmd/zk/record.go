@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/tending"
@@ -81,21 +80,12 @@ type recordOptions struct {
 
 // withTending returns opts with the section and date keys zk tend would use
 // for n, read from the vault's config, when opts.tend asks for them.
-func (opts recordOptions) withTending(v *vault.Vault, n *vault.Note) (recordOptions, error) {
+func (opts recordOptions) withTending(w *workspace, n *vault.Note) recordOptions {
 	opts.section = vault.DefaultTendedSection
-	if !opts.tend {
-		return opts, nil
+	if opts.tend {
+		opts.section, opts.keys = vault.TendedSection(w.types, n), w.cfg.TendedKeys
 	}
-	cfg, _, err := config.Load(v.Dir)
-	if err != nil {
-		return opts, err
-	}
-	types, err := noteTypes(v, cfg)
-	if err != nil {
-		return opts, err
-	}
-	opts.section, opts.keys = vault.TendedSection(types, n), cfg.TendedKeys
-	return opts, nil
+	return opts
 }
 
 // record writes r into the note at notePath, whose bytes were base when
@@ -151,20 +141,21 @@ type evidenceNote struct {
 // an Evidence section is refused before anything runs; what names what
 // would go under it. falsifier picks the falsifier tested (pickFalsifier);
 // tend asks record to set the Last tended date, today, as zk tend would.
-func openEvidenceNote(ctx context.Context, root *rootOptions, arg, what, falsifier string, tend bool, today time.Time) (*evidenceNote, error) {
-	v, err := root.openVault()
+func openEvidenceNote(ctx context.Context, root *rootOptions, s *streams, arg, what, falsifier string, tend bool) (*evidenceNote, error) {
+	w, err := root.open(s, writing, arg)
 	if err != nil {
 		return nil, err
 	}
-	e, err := readEvidenceNote(ctx, v, arg, what, falsifier, recordOptions{tend: tend, today: today})
+	e, err := readEvidenceNote(ctx, w, arg, what, falsifier, recordOptions{tend: tend, today: w.today})
 	if err != nil {
-		v.Close()
+		w.Close()
 		return nil, err
 	}
 	return e, nil
 }
 
-func readEvidenceNote(ctx context.Context, v *vault.Vault, arg, what, falsifier string, ro recordOptions) (*evidenceNote, error) {
+func readEvidenceNote(ctx context.Context, w *workspace, arg, what, falsifier string, ro recordOptions) (*evidenceNote, error) {
+	v := w.vault
 	p, _, err := locateNote(ctx, v, arg)
 	if err != nil {
 		return nil, err
@@ -177,9 +168,7 @@ func readEvidenceNote(ctx context.Context, v *vault.Vault, arg, what, falsifier 
 		return nil, fmt.Errorf("%s: %w: add a \"## Evidence\" heading for %s to go under", p, evidence.ErrNoEvidence, what)
 	}
 	e := &evidenceNote{v: v, path: p, base: base, note: vault.NewParser().Parse(p, base)}
-	if e.record, err = ro.withTending(v, e.note); err != nil {
-		return nil, err
-	}
+	e.record = ro.withTending(w, e.note)
 	if e.falsifier, err = pickFalsifier(e.note, falsifier); err != nil {
 		return nil, err
 	}

@@ -7,14 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
-
-	"github.com/zk-claims/zk/vault"
 )
 
 // version is set by the linker (-ldflags "-X main.version=...").
@@ -46,10 +43,6 @@ type rootOptions struct {
 	today    string
 	noColor  bool
 	getenv   func(string) string
-	// pathHint, when --vault is not given, is where the search for the
-	// vault starts: the first PATH argument of a command that takes paths,
-	// so that "zk check ~/notes" finds that vault from any folder.
-	pathHint string
 }
 
 // Exit codes, the contract of DESIGN.md §4.
@@ -106,7 +99,7 @@ EXIT STATUS
 		SilenceUsage:  true,
 	}
 	cmd.SetErr(s.err)
-	cmd.SetOut(s.err) // help and usage are for people: stderr
+	cmd.SetOut(s.out) // help, usage, --version and completion scripts: stdout, where pagers and shells read them
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
@@ -136,68 +129,6 @@ EXIT STATUS
 	return cmd
 }
 
-// vaultRoot finds the vault: --vault, else the nearest folder holding
-// .obsidian/ or .zk/ from the first PATH argument up (for commands that take
-// paths), else from the working directory up, else the working directory.
-func (o *rootOptions) vaultRoot() (string, error) {
-	if o.vaultDir != "" {
-		st, err := os.Stat(o.vaultDir)
-		if err != nil {
-			return "", fmt.Errorf("vault: %w", err)
-		}
-		if !st.IsDir() {
-			return "", fmt.Errorf("vault: %s is not a folder", o.vaultDir)
-		}
-		return filepath.Abs(o.vaultDir)
-	}
-	if o.pathHint != "" {
-		if dir, ok := markedAncestor(o.pathHint); ok {
-			return dir, nil
-		}
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("vault: %w", err)
-	}
-	if dir, ok := markedAncestor(wd); ok {
-		return dir, nil
-	}
-	return wd, nil
-}
-
-// markedAncestor returns the nearest folder from p up (p itself, if it is
-// a folder) that holds .obsidian/ or .zk/.
-func markedAncestor(p string) (string, bool) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", false
-	}
-	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		abs = filepath.Dir(abs)
-	}
-	for dir := abs; ; {
-		for _, marker := range []string{".obsidian", ".zk"} {
-			if st, err := os.Stat(filepath.Join(dir, marker)); err == nil && st.IsDir() {
-				return dir, true
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
-
-// openVault opens the vault the flags and working directory name.
-func (o *rootOptions) openVault() (*vault.Vault, error) {
-	dir, err := o.vaultRoot()
-	if err != nil {
-		return nil, err
-	}
-	return vault.Open(dir)
-}
-
 // now returns "today": --today, else $ZK_TODAY, else the clock. The date
 // is taken in local time, as a user reads a calendar.
 func (o *rootOptions) now() (time.Time, error) {
@@ -214,9 +145,4 @@ func (o *rootOptions) now() (time.Time, error) {
 		return time.Time{}, usageError{fmt.Errorf("today: %q is not a date of the form YYYY-MM-DD", s)}
 	}
 	return t, nil
-}
-
-// color reports whether output to w may be coloured.
-func (o *rootOptions) color(tty bool) bool {
-	return tty && !o.noColor && o.getenv("NO_COLOR") == "" && o.getenv("TERM") != "dumb"
 }

@@ -111,11 +111,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if opts.timeout <= 0 {
 		return usageError{errors.New("run: --timeout must be positive")}
 	}
-	today, err := opts.root.now()
-	if err != nil {
-		return err
-	}
-	e, err := openEvidenceNote(ctx, opts.root, opts.note, "runs", opts.falsifier, opts.tend, today)
+	e, err := openEvidenceNote(ctx, opts.root, s, opts.note, "runs", opts.falsifier, opts.tend)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -40,7 +39,7 @@ EXIT STATUS
 			return runRuns(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringVar(&opts.format, "format", "text", "output `format`: text or json")
+	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json")
 	return cmd
 }
 
@@ -67,14 +66,12 @@ func newRunView(r evidence.Run) runView {
 }
 
 func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
-	if opts.format != "text" && opts.format != "json" {
-		return usageError{fmt.Errorf("runs: unknown format %q (want text or json)", opts.format)}
-	}
-	v, err := opts.root.openVault()
+	w, err := opts.root.open(s, reading, opts.note)
 	if err != nil {
 		return err
 	}
-	defer v.Close()
+	defer w.Close()
+	v := w.vault
 	p, _, err := locateNote(ctx, v, opts.note)
 	if err != nil {
 		return err
@@ -89,10 +86,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		views[i] = newRunView(r)
 	}
 	if opts.format == "json" {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(struct {
+		return writeJSON(s.out, struct {
 			Runs []runView `json:"runs"`
 		}{views})
 	}
@@ -100,9 +94,9 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		fmt.Fprintf(s.err, "%s: no recorded runs\n", p)
 		return nil
 	}
-	w := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 	if s.outTTY {
-		fmt.Fprintln(w, "ID\tSTARTED\tEXIT\tDURATION\tVERDICT\tCOMMAND")
+		fmt.Fprintln(tw, "ID\tSTARTED\tEXIT\tDURATION\tVERDICT\tCOMMAND")
 	}
 	for _, r := range views {
 		exit := "-"
@@ -113,7 +107,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		if r.Edited != "" {
 			verdict += " (edited)"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", r.ID, r.Started, exit, r.Duration, verdict, r.Command)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", r.ID, r.Started, exit, r.Duration, verdict, r.Command)
 	}
-	return w.Flush()
+	return tw.Flush()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -70,7 +69,7 @@ EXIT STATUS
 	}
 	f := cmd.Flags()
 	f.IntVarP(&opts.limit, "limit", "n", 10, "show at most `N` notes")
-	f.StringVar(&opts.format, "format", "text", "output `format`: text or json")
+	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json")
 	f.DurationVar(&opts.wait, "wait", index.DefaultWait, "how long to wait for another zk holding the index")
 	f.BoolVar(&opts.noUpdate, "no-update", false, "answer from the index as it is, without checking the vault for changes")
 	return cmd
@@ -78,18 +77,16 @@ EXIT STATUS
 
 func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	if opts.format != "text" && opts.format != "json" {
-		return usageError{fmt.Errorf("search: unknown format %q (want text or json)", opts.format)}
-	}
 	if opts.limit < 1 {
 		return usageError{fmt.Errorf("search: --limit must be at least 1")}
 	}
-	v, cfg, err := openConfigured(opts.root, s)
+	w, err := opts.root.open(s, writing, "")
 	if err != nil {
 		return err
 	}
-	defer v.Close()
-	iopts, bar, err := indexOpts(opts.root, v, cfg, opts.wait, s)
+	defer w.Close()
+	v := w.vault
+	iopts, bar, err := indexOpts(opts.root, w, opts.wait, s)
 	if err != nil {
 		return err
 	}
@@ -150,10 +147,7 @@ func writeSearchJSON(w io.Writer, res *index.Result) error {
 		out.Hits = append(out.Hits, hitJSON{Path: h.Path, Title: h.Title, Section: h.Section, Score: h.Score,
 			Fragment: marked(h.Fragment, "<mark>", "</mark>")})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 // writeSearchText prints each hit as its path and section, then the

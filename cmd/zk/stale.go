@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
@@ -56,17 +55,12 @@ EXIT STATUS
 		},
 	}
 	cmd.Flags().StringVar(&opts.within, "within", "", "also list notes due within this `interval` (14d, 2w, 1m)")
-	cmd.Flags().StringVar(&opts.format, "format", "text", "output `format`: text, json or markdown")
+	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json", "markdown")
 	return cmd
 }
 
 func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	switch opts.format {
-	case "text", "json", "markdown":
-	default:
-		return usageError{fmt.Errorf("stale: unknown format %q (want text, json or markdown)", opts.format)}
-	}
 	var within vault.Interval
 	if opts.within != "" {
 		iv, err := vault.ParseInterval(opts.within)
@@ -75,19 +69,12 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 		}
 		within = iv
 	}
-	today, err := opts.root.now()
+	w, err := opts.root.open(s, reading, "")
 	if err != nil {
 		return err
 	}
-	v, cfg, err := openConfigured(opts.root, s)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	types, err := noteTypes(v, cfg)
-	if err != nil {
-		return err
-	}
+	defer w.Close()
+	v, cfg, today, types := w.vault, w.cfg, w.today, w.types
 	files, _, err := v.Files(ctx)
 	if err != nil {
 		return err
@@ -159,10 +146,7 @@ func writeStaleJSON(s *streams, today time.Time, r tending.StaleReport) error {
 	for _, p := range r.Problems {
 		out.Problems = append(out.Problems, staleProblem{Path: p.Path, Line: p.Line + 1, Message: p.Message})
 	}
-	enc := json.NewEncoder(s.out)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(s.out, out)
 }
 
 // writeStaleText prints the table on stdout and, on stderr, what kept a

@@ -50,20 +50,18 @@ EXIT STATUS
 
 func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 	date := opts.date
-	if date == "" {
-		today, err := opts.root.now()
-		if err != nil {
-			return err
-		}
-		date = today.Format(time.DateOnly)
-	} else if _, err := time.Parse(time.DateOnly, date); err != nil {
+	if _, err := time.Parse(time.DateOnly, date); date != "" && err != nil {
 		return usageError{fmt.Errorf("tend: --date %q is not a date of the form YYYY-MM-DD", date)}
 	}
-	v, cfg, err := openConfigured(opts.root, s)
+	w, err := opts.root.open(s, writing, opts.note)
 	if err != nil {
 		return err
 	}
-	defer v.Close()
+	defer w.Close()
+	v, cfg := w.vault, w.cfg
+	if date == "" {
+		date = w.today.Format(time.DateOnly)
+	}
 	p, _, err := locateNote(ctx, v, opts.note)
 	if err != nil {
 		return err
@@ -72,14 +70,10 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	types, err := noteTypes(v, cfg)
-	if err != nil {
-		return err
-	}
 	// The section of the type's template, decided once from the note as
 	// read: an edit made meanwhile that changes the note's type is rare,
-	// and SetLastTendedIn reads the date back in that section either way.
-	section := vault.TendedSection(types, n)
+	// and SetLastTended reads the date back in that section either way.
+	section := vault.TendedSection(w.types, n)
 	was := "no date"
 	if t, ok := tending.LastTended(n, section, cfg.TendedKeys); ok {
 		was = fmt.Sprintf("%q", t.Raw)

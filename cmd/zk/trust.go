@@ -48,11 +48,12 @@ EXIT STATUS
 }
 
 func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
-	v, err := opts.root.openVault()
+	w, err := opts.root.open(s, writing, opts.note)
 	if err != nil {
 		return err
 	}
-	defer v.Close()
+	defer w.Close()
+	v := w.vault
 	p, _, err := locateNote(ctx, v, opts.note)
 	if err != nil {
 		return err
@@ -101,7 +102,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(s.err, "Approve %s? [y/N] ", plural(len(pending), "command", "these commands"))
+	fmt.Fprintf(s.err, "Approve %s? [y/N] ", thisOrThese(len(pending), "command", "these commands"))
 	answer, _ := bufio.NewReader(s.in).ReadString('\n')
 	fmt.Fprintln(s.err)
 	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
@@ -118,8 +119,8 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 	return nil
 }
 
-// plural names one thing or several.
-func plural(n int, one, many string) string {
+// thisOrThese names one thing ("this command") or several.
+func thisOrThese(n int, one, many string) string {
 	if n == 1 {
 		return "this " + one
 	}

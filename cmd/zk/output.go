@@ -1,0 +1,125 @@
+package main
+
+// Output: what every command prints goes through here. Data goes to
+// stdout, messages to stderr, decoration (colour, progress) only to a
+// terminal; text derived from notes and file names is made printable
+// first, so that a note can neither split a line of output nor send an
+// escape sequence to the user's terminal.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/internal/english"
+)
+
+// choiceFlag is a flag value that must be one of a few words (--format,
+// --fail-on): a bad value is refused while the flags are parsed, and the
+// shell completes the good ones.
+type choiceFlag struct {
+	value   *string
+	noun    string // what a value is, for the error: "format"
+	allowed []string
+}
+
+func (f *choiceFlag) String() string { return *f.value }
+func (f *choiceFlag) Type() string   { return "string" }
+
+func (f *choiceFlag) Set(s string) error {
+	if !slices.Contains(f.allowed, s) {
+		return fmt.Errorf("unknown %s %q (want %s)", f.noun, s, orList(f.allowed))
+	}
+	*f.value = s
+	return nil
+}
+
+// addChoiceFlag adds the flag name to cmd, whose values are nouns: p
+// starts as allowed[0], the default.
+func addChoiceFlag(cmd *cobra.Command, p *string, name, noun, usage string, allowed ...string) {
+	*p = allowed[0]
+	cmd.Flags().Var(&choiceFlag{value: p, noun: noun, allowed: allowed}, name, fmt.Sprintf("%s: %s", usage, orList(allowed)))
+	_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(allowed, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// addFormatFlag adds --format, whose first value is the default.
+func addFormatFlag(cmd *cobra.Command, p *string, usage string, allowed ...string) {
+	addChoiceFlag(cmd, p, "format", "format", usage, allowed...)
+}
+
+// orList is "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// writeJSON prints v as indented JSON, without HTML escaping: the one JSON
+// encoder of every --format json.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// quantity is "1 note", "2 notes".
+func quantity(n int, word string) string { return english.Plural(n, word) }
+
+// printable is s made safe to print on one line of a terminal: line breaks
+// become spaces, other control characters (ESC, BEL, DEL, C1) and the
+// Unicode controls that reorder text (bidi overrides) are written as
+// escapes, \x1b or \u202e. Tabs are kept.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\r' || r == '\n':
+			b.WriteByte(' ')
+		case !unsafeRune(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// unsafeRune reports a rune printable rewrites.
+func unsafeRune(r rune) bool {
+	switch {
+	case r == '\t':
+		return false
+	case unicode.IsControl(r):
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
+}
+
+// ANSI colours for text on a terminal.
+const (
+	ansiBold    = "\x1b[1m"
+	ansiRed     = "\x1b[31m"
+	ansiYellow  = "\x1b[33m"
+	ansiDim     = "\x1b[2m"
+	ansiReverse = "\x1b[7m"
+	ansiReset   = "\x1b[0m"
+)
+
+// color reports whether output to a terminal (tty) may be coloured.
+func (o *rootOptions) color(tty bool) bool {
+	return tty && !o.noColor && o.getenv("NO_COLOR") == "" && o.getenv("TERM") != "dumb"
+}
