@@ -49,6 +49,7 @@ EXIT STATUS
   0  listed (an empty list too)
   2  the note was not found, or a usage error`,
 		Args: cobra.ExactArgs(1),
+		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]
 			return runLinks(cmd.Context(), opts, s)

@@ -31,6 +31,7 @@ EXIT STATUS
   0  printed
   2  the note was not found or could not be read`,
 		Args: cobra.ExactArgs(1),
+		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]
 			return runParse(cmd.Context(), opts, s)

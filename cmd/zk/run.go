@@ -67,6 +67,7 @@ EXIT STATUS
   1  recorded; the run refuted the claim, was inconclusive, or could not start
   2  not recorded in the note: usage, an untrusted command, a write refused`,
 		Args: cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.setArgs(args, cmd.ArgsLenAtDash()); err != nil {
 				return err

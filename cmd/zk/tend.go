@@ -39,6 +39,7 @@ EXIT STATUS
   0  tended
   2  the note was not found, is mid-write, or could not be written`,
 		Args: cobra.ExactArgs(1),
+		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]
 			return runTend(cmd.Context(), opts, s)
