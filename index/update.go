@@ -159,7 +159,7 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		st.Notes, st.Skipped = countEntries(m)
 		return st, nil
 	}
-	p := plan{prev: m, deleted: d.deleted, resolver: resolverOf(files)}
+	p := plan{prev: m, deleted: d.deleted, resolver: vault.ResolverOf(files)}
 	queued := map[string]bool{}
 	for _, fs := range [][]vault.File{d.added, d.suspect, d.racy} {
 		for _, f := range fs {
@@ -191,7 +191,7 @@ func (s *store) build(ctx context.Context, v *vault.Vault, opts Options) (Stats,
 	}
 	files, _, err := v.Files(ctx)
 	if err == nil {
-		p := plan{prev: &manifest{}, resolver: resolverOf(files)}
+		p := plan{prev: &manifest{}, resolver: vault.ResolverOf(files)}
 		for _, f := range notes(files) {
 			p.jobs = append(p.jobs, job{file: f})
 		}
@@ -388,9 +388,4 @@ func pathsOf(files []vault.File) []string {
 		out[i] = f.Path
 	}
 	return out
-}
-
-// resolverOf builds a resolver over a vault's file list.
-func resolverOf(files []vault.File) *vault.Resolver {
-	return vault.NewResolver(pathsOf(files))
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -183,14 +184,5 @@ func meanSD(vs []float64) string {
 	case 1:
 		return num(vs[0])
 	}
-	var sum float64
-	for _, v := range vs {
-		sum += v
-	}
-	mean := sum / float64(len(vs))
-	var ss float64
-	for _, v := range vs {
-		ss += (v - mean) * (v - mean)
-	}
-	return num(mean) + " ± " + num(math.Sqrt(ss/float64(len(vs)-1)))
+	return num(stats.Mean(vs)) + " ± " + num(stats.StdDev(vs))
 }

@@ -62,3 +62,9 @@ func Parallel(n int, f func(i int)) {
 	close(next)
 	wg.Wait()
 }
+
+// ResolverOf is a resolver over every file of a walk.
+func ResolverOf(files []File) *Resolver {
+	paths, _ := SplitFiles(files)
+	return NewResolver(paths)
+}

@@ -41,7 +41,7 @@ chart. Anything else is shown as text, its last lines in the note.
 EXIT STATUS
   0  recorded
   2  not recorded in the note (the result is kept under .zk/runs/)`,
-		Args: cobra.ExactArgs(2),
+		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note, opts.file = args[0], args[1]

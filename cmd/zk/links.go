@@ -48,7 +48,7 @@ relation, link text.`
 EXIT STATUS
   0  listed (an empty list too)
   2  the note was not found, or a usage error`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]
@@ -148,7 +148,7 @@ func linkEdges(ctx context.Context, opts *linksOptions, s *streams) ([]vault.Edg
 	if err != nil {
 		return nil, "", err
 	}
-	return vault.NoteEdges(n, resolverOf(files)), p, nil
+	return vault.NoteEdges(n, vault.ResolverOf(files)), p, nil
 }
 
 func dash(s string) string {

@@ -67,7 +67,7 @@ func runNew(ctx context.Context, opts *newOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if got, ok := resolverOf(files).Has(p); ok {
+	if got, ok := vault.ResolverOf(files).Has(p); ok {
 		return fmt.Errorf("new: %s: %w", got, vault.ErrExists)
 	}
 	now, err := opts.createdAt()

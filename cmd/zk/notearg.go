@@ -15,7 +15,7 @@ import (
 // note name as a wikilink would write it. An ambiguous or missing name is an
 // error that lists the candidates.
 func findNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
-	r := resolverOf(files)
+	r := vault.ResolverOf(files)
 	// A file path, relative to the working directory.
 	if abs, err := filepath.Abs(arg); err == nil {
 		if rel, err := filepath.Rel(v.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {

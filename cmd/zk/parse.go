@@ -30,7 +30,7 @@ null). --format json prints zk's own view, with byte offsets.
 EXIT STATUS
   0  printed
   2  the note was not found or could not be read`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]
@@ -57,7 +57,7 @@ func runParse(ctx context.Context, opts *parseOptions, s *streams) error {
 		return err
 	}
 	if opts.format == "obsidian" {
-		return writeJSON(s.out, n.Obsidian(resolverOf(files)))
+		return writeJSON(s.out, n.Obsidian(vault.ResolverOf(files)))
 	}
 	return writeJSON(s.out, newNoteView(n))
 }
@@ -86,13 +86,4 @@ func newNoteView(n *vault.Note) noteView {
 		}
 	}
 	return v
-}
-
-// resolverOf builds a resolver over a vault's file list.
-func resolverOf(files []vault.File) *vault.Resolver {
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
-	}
-	return vault.NewResolver(paths)
 }

@@ -66,7 +66,7 @@ EXIT STATUS
   0  recorded; the claim survived (exit 0)
   1  recorded; the run refuted the claim, was inconclusive, or could not start
   2  not recorded in the note: usage, an untrusted command, a write refused`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.setArgs(args, cmd.ArgsLenAtDash()); err != nil {

@@ -33,7 +33,7 @@ exit by itself (timed out, could not start) and for an attached result.
 EXIT STATUS
   0  listed (also when there are none)
   2  the note was not found or could not be read`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]

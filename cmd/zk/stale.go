@@ -93,7 +93,7 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	case "json":
 		return writeStaleJSON(s, today, r)
 	case "markdown":
-		return writeStaleMarkdown(s, today, r, resolverOf(files))
+		return writeStaleMarkdown(s, today, r, vault.ResolverOf(files))
 	}
 	return writeStaleText(s, r)
 }

@@ -37,7 +37,7 @@ with you cannot approve its own commands. The answer is read from stdin.
 EXIT STATUS
   0  approved, or nothing to approve
   2  not approved (any answer but y or yes), or an error`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]
