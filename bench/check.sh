@@ -16,6 +16,11 @@
 #
 #   bench/check.sh                  # SIZES="10000" RUNS=5
 #   SIZES="10000 100000" RUNS=3 bench/check.sh
+#   BASELINE=/tmp/zk-old bench/check.sh   # also an older build, same vault, same run
+#
+# With BASELINE, the older binary's cold and unchanged checks are measured
+# on the same vault right after this build's, each with a cache folder of
+# its own, and the ratio new/old printed: a change must not cost speed.
 #
 # Needs Go, GNU find, awk and /usr/bin/time.
 set -euo pipefail
@@ -63,5 +68,16 @@ for n in $sizes; do
   echo "  cold zk check:      $cold ms = ${cold_r}x the read floor (target <= 3x: $(verdict "$cold_r" 3)); $(awk -v n="$n" -v ms="$cold" -v c="$cpus" 'BEGIN {printf "%.0f notes/s on %d cores", n / ms * 1000, c}')"
   echo "  unchanged zk check: $unchanged ms = ${unch_r}x the stat floor (target <= 1.5x: $(verdict "$unch_r" 1.5))"
   echo "  peak RSS, cold:     $rss_mb MiB for $n notes ($(awk -v k="$rss_kb" -v b="$bytes" 'BEGIN {printf "%.1f", k * 1024 / b}')x the markdown; target < 1024 MiB at 100k: $(verdict "$rss_mb" 1023))"
+  if [ -n "${BASELINE:-}" ]; then
+    base=("$BASELINE" --vault "$vault" check)
+    export XDG_CACHE_HOME="$tmp/cache-baseline"
+    bcold=$(ms "$(median_ms no_cache "${base[@]}")")
+    "${base[@]}" >/dev/null 2>&1 || true
+    bunchanged=$(ms "$(median_ms nothing "${base[@]}")")
+    no_cache
+    export XDG_CACHE_HOME="$tmp/cache"
+    echo "  baseline ($BASELINE): cold $bcold ms, unchanged $bunchanged ms;" \
+      "this build / baseline: cold $(ratio "$cold" "$bcold"), unchanged $(ratio "$unchanged" "$bunchanged")"
+  fi
   rm -rf "$vault" "$XDG_CACHE_HOME"
 done

@@ -51,6 +51,9 @@ type Config struct {
 	Templates string `toml:"templates"`
 	// Rules maps a rule id to "error", "warning" or "off".
 	Rules map[string]string `toml:"rules"`
+	// CheckComments makes zk check report the links inside %% comments,
+	// which Obsidian records but a reader never sees: off by default.
+	CheckComments bool `toml:"check-comments"`
 	// Types are the note types by name; "permanent" always exists.
 	Types map[string]*Type `toml:"types"`
 	// IndexDir is the folder of the search index; "" means one folder per

@@ -35,6 +35,9 @@ func Commented() []byte {
 	w("# outside the vault; a relative path is from the vault root). $ZK_INDEX_DIR\n")
 	w("# overrides it.\n")
 	w("# index-dir = %s\n\n", strconv.Quote(d.IndexDir))
+	w("# Check the links inside %%%% comments, which a reader never sees (Obsidian\n")
+	w("# still records them).\n")
+	w("# check-comments = %t\n\n", d.CheckComments)
 	w("# Each rule's severity: \"error\", \"warning\" or \"off\".\n")
 	w("[%s.rules]\n", Table)
 	for _, r := range lint.Rules() {

@@ -94,6 +94,7 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 		Types:      w.types,
 		Relations:  cfg.Relations,
 		Severity:   cfg.Severities(),
+		Comments:   cfg.CheckComments,
 		TendedKeys: cfg.TendedKeys,
 		Interval:   cfg.Interval(),
 	}

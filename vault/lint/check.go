@@ -45,6 +45,10 @@ type Options struct {
 	// Interval is the tending interval of a note whose frontmatter and
 	// type set none; the zero Interval means DefaultInterval.
 	Interval vault.Interval
+	// Comments, when set, checks the links inside %% comments too: Obsidian
+	// records them, but no reader sees them, so by default they are left
+	// alone.
+	Comments bool
 	// Only, when set, limits the notes checked (links still resolve
 	// against the whole vault).
 	Only func(path string) bool

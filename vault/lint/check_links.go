@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -23,7 +25,11 @@ type linkUse struct {
 // links records every link and embed of the note, resolved.
 func (nc *noteCheck) links() {
 	n, r := nc.n, nc.c.resolver
+	hidden := nc.commentSpans()
 	for _, l := range n.AllLinks() {
+		if hidden.covers(l.Span.Start.Offset) {
+			continue
+		}
 		u := linkUse{Original: l.Original, Path: l.Path, Subpath: l.Subpath, Target: n.Path}
 		u.Line, u.Column = nc.lineCol(l.Span.Start.Offset)
 		u.EndLine, u.EndColumn = nc.lineCol(l.Span.End.Offset)
@@ -245,4 +251,60 @@ func (c *checker) closestRelation(rel string) (string, bool) {
 		}
 	}
 	return best, best != ""
+}
+
+// spans are half-open byte ranges of a note, in order.
+type spans [][2]int
+
+// covers reports whether off lies in one of the spans.
+func (s spans) covers(off int) bool {
+	i, found := slices.BinarySearchFunc(s, off, func(sp [2]int, off int) int { return cmp.Compare(sp[0], off) })
+	if found {
+		return true
+	}
+	return i > 0 && off < s[i-1][1]
+}
+
+// commentSpans are the note's %% comments, "%%" to "%%" (an unclosed one
+// runs to the end; a "%%" in a code block is code), unless the options
+// check comments. The parser hides the links of a comment spanning lines;
+// those of a comment within a line it records, as Obsidian does, and the
+// link rules skip them here.
+func (nc *noteCheck) commentSpans() spans {
+	src := nc.n.Src
+	if nc.c.opts.Comments || !bytes.Contains(src, []byte("%%")) {
+		return nil
+	}
+	var code spans
+	for _, b := range nc.n.Blocks {
+		if b.Kind == "code" {
+			code = append(code, [2]int{b.Span.Start.Offset, b.Span.End.Offset})
+		}
+	}
+	next := func(from int) int { // the next "%%" outside code, or -1
+		for from < len(src) {
+			i := bytes.Index(src[from:], []byte("%%"))
+			if i < 0 {
+				return -1
+			}
+			if !code.covers(from + i) {
+				return from + i
+			}
+			from += i + 2
+		}
+		return -1
+	}
+	var out spans
+	for off := 0; ; {
+		start := next(off)
+		if start < 0 {
+			return out
+		}
+		end := next(start + 2)
+		if end < 0 {
+			return append(out, [2]int{start, len(src)})
+		}
+		off = end + 2
+		out = append(out, [2]int{start, off})
+	}
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -83,4 +84,34 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestCommentSpans(t *testing.T) {
+	tests := []struct {
+		src  string
+		want spans
+	}{
+		{"no comments [[A]]", nil},
+		{"a %% [[B]] %% c", spans{{2, 13}}},
+		{"%%x%% and %%y%%", spans{{0, 5}, {10, 15}}},
+		{"open %% to the end", spans{{5, 18}}},
+		{"```\n%%\n```\n[[A]] %%x%%", spans{{17, 22}}},
+	}
+	for _, tt := range tests {
+		n := vault.NewParser().Parse("n.md", []byte(tt.src))
+		nc := &noteCheck{c: newChecker(vault.NewResolver(nil), Options{}), n: n}
+		if got := nc.commentSpans(); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("commentSpans(%q) = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+	s := spans{{2, 5}, {8, 9}}
+	for off, want := range map[int]bool{0: false, 2: true, 4: true, 5: false, 8: true, 9: false} {
+		if s.covers(off) != want {
+			t.Errorf("covers(%d) = %v, want %v", off, !want, want)
+		}
+	}
+	nc := &noteCheck{c: newChecker(vault.NewResolver(nil), Options{Comments: true}), n: vault.NewParser().Parse("n.md", []byte("%%x%%"))}
+	if got := nc.commentSpans(); got != nil {
+		t.Errorf("with Comments set, commentSpans = %v, want none", got)
+	}
 }
