@@ -105,16 +105,24 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 			Links []edgeView `json:"links"`
 		}{p, views})
 	}
+	if len(views) == 0 {
+		if opts.incoming {
+			fmt.Fprintf(s.err, "no note links to %s\n", printable(p))
+		} else {
+			fmt.Fprintf(s.err, "%s links to nothing\n", printable(p))
+		}
+		return nil
+	}
 	for _, v := range views {
 		if opts.incoming {
-			fmt.Fprintf(s.out, "%s\t%d\t%s\t%s\t%s\n", v.From, v.Line, v.Kind, dash(v.Relation), v.Link)
+			fmt.Fprintf(s.out, "%s\t%d\t%s\t%s\t%s\n", printable(v.From), v.Line, v.Kind, printable(dash(v.Relation)), printable(v.Link))
 			continue
 		}
 		to := v.To
 		if !v.Resolved {
 			to = "unresolved:" + to
 		}
-		fmt.Fprintf(s.out, "%d\t%s\t%s\t%s\t%s\n", v.Line, v.Kind, to, dash(v.Relation), v.Link)
+		fmt.Fprintf(s.out, "%d\t%s\t%s\t%s\t%s\n", v.Line, v.Kind, printable(to), printable(dash(v.Relation)), printable(v.Link))
 	}
 	return nil
 }

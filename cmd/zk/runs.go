@@ -92,7 +92,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		}{views})
 	}
 	if len(runs) == 0 {
-		fmt.Fprintf(s.err, "%s: no recorded runs\n", p)
+		fmt.Fprintf(s.err, "%s: no recorded runs\n", printable(p))
 		return nil
 	}
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
@@ -108,7 +108,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		if r.Edited != "" {
 			verdict += " (edited)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", r.ID, r.Started, exit, r.Duration, verdict, r.Command)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", printable(r.ID), r.Started, exit, r.Duration, printable(verdict), printable(r.Command))
 	}
 	return tw.Flush()
 }

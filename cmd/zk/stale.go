@@ -95,7 +95,7 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	case "markdown":
 		return writeStaleMarkdown(s, today, r, vault.ResolverOf(files))
 	}
-	return writeStaleText(s, r)
+	return writeStaleText(s, r, opts.within)
 }
 
 // staleJSON is DESIGN.md §4's contract, with backlinks, the interval and
@@ -151,26 +151,33 @@ func writeStaleJSON(s *streams, today time.Time, r tending.StaleReport) error {
 
 // writeStaleText prints the table on stdout and, on stderr, what kept a
 // note out of it, so that the table stays clean for a pipe.
-func writeStaleText(s *streams, r tending.StaleReport) error {
+func writeStaleText(s *streams, r tending.StaleReport, within string) error {
 	tw := tabwriter.NewWriter(s.out, 0, 0, 0, ' ', tabwriter.AlignRight)
 	if s.outTTY {
 		fmt.Fprintf(tw, "OVERDUE\t  LAST TENDED\t  BACKLINKS\t  NOTE\n")
 	}
 	for _, d := range r.Notes {
-		fmt.Fprintf(tw, "%d\t  %s\t  %d\t  %s\n", d.DaysOverdue, d.Tended.Date.Format(time.DateOnly), d.Backlinks, d.Path)
+		fmt.Fprintf(tw, "%d\t  %s\t  %d\t  %s\n", d.DaysOverdue, d.Tended.Date.Format(time.DateOnly), d.Backlinks, printable(d.Path))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if len(r.Notes) == 0 {
+		soon := ""
+		if within != "" {
+			soon = " or due within " + within
+		}
+		fmt.Fprintf(s.err, "no notes past their date%s (%s read)\n", soon, quantity(r.Read, "note"))
+	}
 	for _, u := range r.Undated {
 		if u.Problem != "" {
-			fmt.Fprintf(s.err, "zk: %s:%d: bad Last tended date: %s\n", u.Path, u.Line+1, u.Problem)
+			fmt.Fprintf(s.err, "zk: %s:%d: bad Last tended date: %s\n", printable(u.Path), u.Line+1, printable(u.Problem))
 		} else {
-			fmt.Fprintf(s.err, "zk: %s: no Last tended date\n", u.Path)
+			fmt.Fprintf(s.err, "zk: %s: no Last tended date\n", printable(u.Path))
 		}
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(s.err, "zk: %s:%d: %s\n", p.Path, p.Line+1, p.Message)
+		fmt.Fprintf(s.err, "zk: %s:%d: %s\n", printable(p.Path), p.Line+1, printable(p.Message))
 	}
 	return nil
 }
@@ -178,12 +185,12 @@ func writeStaleText(s *streams, r tending.StaleReport) error {
 func writeStaleMarkdown(s *streams, today time.Time, r tending.StaleReport, res *vault.Resolver) error {
 	var b strings.Builder
 	for _, d := range r.Notes {
-		when := fmt.Sprintf("%s overdue", days(d.DaysOverdue))
+		when := fmt.Sprintf("%s overdue", quantity(d.DaysOverdue, "day"))
 		switch {
 		case d.DaysOverdue == 0:
 			when = "due today"
 		case d.DaysOverdue < 0:
-			when = "due in " + days(-d.DaysOverdue)
+			when = "due in " + quantity(-d.DaysOverdue, "day")
 		}
 		fmt.Fprintf(&b, "- %s — %s (last tended %s)\n", wikilink(d.Path, res), when, d.Tended.Date.Format(time.DateOnly))
 	}
@@ -202,13 +209,6 @@ func writeStaleMarkdown(s *streams, today time.Time, r tending.StaleReport, res 
 	}
 	_, err := fmt.Fprint(s.out, b.String())
 	return err
-}
-
-func days(n int) string {
-	if n == 1 {
-		return "1 day"
-	}
-	return fmt.Sprintf("%d days", n)
 }
 
 // wikilink is the shortest [[link]] that Obsidian resolves to p: the

@@ -19,7 +19,7 @@ func TestStaleTextHeader(t *testing.T) {
 	}}}
 	for _, tty := range []bool{false, true} {
 		var out, errs bytes.Buffer
-		if err := writeStaleText(&streams{out: &out, err: &errs, outTTY: tty}, r); err != nil {
+		if err := writeStaleText(&streams{out: &out, err: &errs, outTTY: tty}, r, ""); err != nil {
 			t.Fatal(err)
 		}
 		want := "245  2026-01-01  3  Permanent Notes/A.md\n"

@@ -86,9 +86,9 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 		return err
 	}
 	if res.Unchanged {
-		fmt.Fprintf(s.out, "%s: Last tended is already %s\n", p, date)
+		fmt.Fprintf(s.out, "%s: Last tended is already %s\n", printable(p), date)
 		return nil
 	}
-	fmt.Fprintf(s.out, "%s: Last tended %s (was %s)\n", res.Path, date, was)
+	fmt.Fprintf(s.out, "%s: Last tended %s (was %s)\n", printable(res.Path), date, printable(was))
 	return nil
 }

@@ -86,6 +86,8 @@ type StaleReport struct {
 	// Undated are the notes without a usable date, by path.
 	Undated  []Undated
 	Problems []StaleProblem
+	// Read is how many notes were read.
+	Read int
 }
 
 // Stale lists the notes past their maintenance date (or due within
@@ -113,6 +115,7 @@ func Stale(ctx context.Context, v *vault.Vault, files []vault.File, opts StaleOp
 		targets := linkedTo(n, res)
 		mu.Lock()
 		defer mu.Unlock()
+		r.Read++
 		r.add(e)
 		for _, t := range targets {
 			links[t]++
