@@ -135,7 +135,18 @@ func analyse(run levelRun, mode string) Level {
 	}
 
 	var e2e, osl []float64
+	if lv.Completed > 0 {
+		// The source is the completed requests' when there are any: a
+		// request cut at the close never got its usage block, and would
+		// make every level "mixed" on a server that sends one token a
+		// chunk anyway.
+		contributed, usage = 0, 0
+	}
 	for s := range measured {
+		contributed++
+		if s.usage {
+			usage++
+		}
 		osl = append(osl, s.units)
 		if lat := (s.end - s.start).Seconds(); s.first != 0 && lat > 0 {
 			e2e = append(e2e, s.units/lat)

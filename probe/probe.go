@@ -251,7 +251,9 @@ type Level struct {
 	// The rest is openai mode. TokensSource says where the window's token
 	// counts came from: "usage" (the server's usage block), "chunks" (one
 	// per streamed chunk, which undercounts when a server bundles tokens)
-	// or "mixed" (a request cut at the window's close has no usage block).
+	// or "mixed", over the requests that completed in the window (if none
+	// did, over those that sent tokens in it). A request cut at the
+	// window's close never gets its usage block: its tokens are chunks.
 	TokensSource string `json:"tokens_source,omitempty"`
 	// OutputTokens is the tokens that arrived in the window, from every
 	// request that did not fail (a request cut at the window's close gave
