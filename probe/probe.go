@@ -182,6 +182,13 @@ type Result struct {
 	WarmupPerStream  int     `json:"warmup_requests_per_stream"`
 	DrainS           float64 `json:"drain_s"`
 	MaxTokens        int     `json:"max_tokens,omitempty"`
+	// DialPerRequest is set when the server closed a reused connection
+	// before answering on it (llama.cpp's llama-server closes after each
+	// streamed response while advertising keep-alive): that request was
+	// sent again on a fresh connection (Level.Retried), and every later
+	// one dialled its own, so time to first token includes a connect (on
+	// loopback, a fraction of a millisecond).
+	DialPerRequest bool `json:"dial_per_request,omitempty"`
 	// WasCancelled is set when the sweep was interrupted; the levels hold
 	// what was measured until then.
 	WasCancelled bool    `json:"was_cancelled"`

@@ -102,6 +102,34 @@ func TestOpenAIWindowIsTheDurationAsked(t *testing.T) {
 	}
 }
 
+// TestOpenAIServerClosingAfterEachStream: a server that closes the
+// connection after each streamed response while advertising keep-alive
+// (llama.cpp's llama-server) costs no request: the one that finds its
+// reused connection dead before any response byte is sent once more on a
+// fresh one, and counted as retried.
+func TestOpenAIServerClosingAfterEachStream(t *testing.T) {
+	url := simulate(t, &probetest.Simulator{Budget: 4000, PerStream: 1000, CloseAfterStream: true})
+	res, err := probe.OpenAI(context.Background(),
+		probe.OpenAITarget{BaseURL: url, Model: "m", MaxTokens: 8},
+		probe.Config{Concurrency: []int{1, 4}, Requests: 12, Warmup: 2, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	retried := 0
+	for _, lv := range res.Levels {
+		if lv.Completed != 12 || lv.Failed != 0 || lv.FailedOutsideWindow != 0 {
+			t.Errorf("c=%d: %d ok, %d failed, %d failed outside the window, %v; want 12, 0, 0",
+				lv.Concurrency, lv.Completed, lv.Failed, lv.FailedOutsideWindow, lv.ErrorSummary)
+		}
+		retried += lv.Retried
+	}
+	// The first stream's second request finds its connection closed;
+	// from then on every request dials its own.
+	if retried < 1 || !res.DialPerRequest {
+		t.Errorf("%d requests retried, dial per request %v; want at least 1, true", retried, res.DialPerRequest)
+	}
+}
+
 func TestOpenAICountsChunksWithoutUsage(t *testing.T) {
 	url := simulate(t, &probetest.Simulator{Budget: 5000, TokensPerChunk: 4, IgnoreUsage: true})
 	res, err := probe.OpenAI(context.Background(),
