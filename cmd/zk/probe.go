@@ -104,10 +104,14 @@ func newProbeOpenAICmd(opts *probeOptions, s *streams) *cobra.Command {
 stream_options.include_usage) and report per level: aggregate output tokens
 per second over the window and in the steady state, each request's decode
 rate (tokens after the first over the time after the first) and end-to-end
-rate, time to first token, achieved concurrency, and a consistency check:
-aggregate ≈ achieved concurrency × median per-stream decode rate, flagged
-when off by more than 15%. Tokens come from the server's usage block when it
-sends one, else from counting chunks; the output says which.
+rate, time to first token, achieved and decoding concurrency, and a
+consistency check that compares decode with decode: aggregate decode rate ≈
+decoding streams × median per-stream decode rate, flagged when off by more
+than 15%. Tokens come from the server's usage block when it sends one, else
+from counting chunks; the output says which. A request whose reused
+connection the server closed before answering (llama.cpp's llama-server
+does after each streamed response) is sent once more on a fresh connection
+and counted as retried; later requests then dial their own.
 
 --url is the server's base: http://127.0.0.1:8000/v1 (vLLM),
 http://127.0.0.1:8080/v1 (llama.cpp's llama-server),
