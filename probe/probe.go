@@ -220,7 +220,8 @@ type Level struct {
 	Completed           int `json:"completed"`
 	Failed              int `json:"failed"`
 	FailedOutsideWindow int `json:"failed_outside_window"`
-	// Sent is every request the level sent, warm-up and drain included;
+	// Sent is every request the level started, warm-up and drain included
+	// (one cancelled at the window's close may not have reached the server);
 	// Retried those of them sent a second time because the reused
 	// connection they first went out on closed before any response byte.
 	Sent    int `json:"requests_sent"`
