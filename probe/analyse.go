@@ -9,45 +9,120 @@ import (
 
 // analyse turns one level's samples into its figures.
 func analyse(run levelRun, mode string) Level {
-	lv := Level{Concurrency: run.concurrency, Partial: run.partial}
+	open, close := window(&run)
+	lv := Level{Concurrency: run.concurrency, Partial: run.partial, WindowClosedBy: run.closedBy,
+		Warmup: Value{Unit: "sec", Avg: (open - run.start).Seconds()},
+		Window: Value{Unit: "sec", Avg: (close - open).Seconds()},
+		Drain:  Value{Unit: "sec", Avg: max(run.end-close, 0).Seconds()},
+	}
+	in := func(t time.Duration) bool { return t > open && t <= close }
 	errs := map[string]int{}
-	end := run.start
-	var inFlight time.Duration
+	var inFlight, decoding time.Duration
+	var tokens, decodeTokens float64
+	var decode, ttft, itl []float64
+	contributed, usage := 0, 0
 	for _, log := range run.streams {
-		for msg, n := range log.errs {
-			errs[msg] += n
-		}
 		for _, s := range log.samples {
-			end = max(end, s.end)
-			inFlight += s.end - s.start
-			if s.failed {
+			lv.Sent++
+			if s.retried {
+				lv.Retried++
+			}
+			inFlight += overlap(s.start, s.end, open, close)
+			if s.failed && !in(s.end) {
+				lv.FailedOutsideWindow++
+			}
+			switch {
+			case s.end <= open:
+				lv.BeforeWindow++
+			case s.end <= close && s.failed:
 				lv.Failed++
-			} else {
+				errs[log.errMsgs[s.err-1]]++
+			case s.end <= close && !s.cut:
 				lv.Completed++
+			default:
+				lv.AfterWindow++
+				if !s.failed && !s.cut {
+					lv.CompletedAfterWindow++
+				}
+			}
+			if s.failed || s.first == 0 {
+				continue
+			}
+			// Tokens count where they arrived, whichever phase their
+			// request ended in; so does each request's decode rate, over
+			// its tokens in the window after its first there.
+			k, after := 0, 0.0
+			var fw, lw time.Duration
+			for _, e := range log.events[s.from:s.to] {
+				if !in(e.at) {
+					continue
+				}
+				if k == 0 {
+					fw = e.at
+				} else {
+					after += e.units
+				}
+				lw = e.at
+				tokens += e.units
+				k++
+			}
+			if k == 0 {
+				continue
+			}
+			contributed++
+			if s.usage {
+				usage++
+			}
+			if in(s.first) {
+				ttft = append(ttft, ms(s.first-s.start))
+			}
+			if gen := lw - fw; k > 1 && gen > 0 {
+				decoding += gen
+				decodeTokens += after
+				decode = append(decode, after/gen.Seconds())
+				itl = append(itl, ms(gen)/after)
 			}
 		}
 	}
 	lv.ErrorSummary = errorSummary(errs)
-	window := (end - run.start).Seconds()
-	lv.Window = Value{Unit: "sec", Avg: window}
+	window := lv.Window.Avg
 	if window <= 0 {
 		return lv
 	}
 	lv.AchievedConcurrency = inFlight.Seconds() / window
 	lv.RequestThroughput = Value{Unit: "requests/sec", Avg: float64(lv.Completed) / window}
 
+	measured := func(yield func(sample) bool) {
+		for _, log := range run.streams {
+			for _, s := range log.samples {
+				if !s.failed && !s.cut && in(s.end) && !yield(s) {
+					return
+				}
+			}
+		}
+	}
 	var latency []float64
-	for s := range succeeded(run) {
+	for s := range measured {
 		latency = append(latency, ms(s.end-s.start))
 	}
 	lv.RequestLatency = newStat("ms", latency)
 
 	if mode == ModeHTTP {
-		lv.RequestThroughputPerUser = newStat("requests/sec/user", perStreamRequestRates(run))
+		var perStream []float64
+		for _, log := range run.streams {
+			n := 0
+			for _, s := range log.samples {
+				if !s.failed && !s.cut && in(s.end) {
+					n++
+				}
+			}
+			perStream = append(perStream, float64(n)/window)
+		}
+		lv.RequestThroughputPerUser = newStat("requests/sec/user", perStream)
 		completions := func(log streamLog) []event {
 			var ev []event
 			for _, s := range log.samples {
-				if !s.failed {
+				if !s.failed && !s.cut && in(s.end) {
 					ev = append(ev, event{at: s.end, units: 1})
 				}
 			}
@@ -59,95 +134,100 @@ func analyse(run levelRun, mode string) Level {
 		return lv
 	}
 
-	var tokens float64
-	var decode, e2e, ttft, itl, osl []float64
-	usage := 0
-	for s := range succeeded(run) {
-		tokens += s.units
-		osl = append(osl, s.units)
+	var e2e, osl []float64
+	if lv.Completed > 0 {
+		// The source is the completed requests' when there are any: a
+		// request cut at the close never got its usage block, and would
+		// make every level "mixed" on a server that sends one token a
+		// chunk anyway.
+		contributed, usage = 0, 0
+	}
+	for s := range measured {
+		contributed++
 		if s.usage {
 			usage++
 		}
-		if s.first == 0 {
-			continue // no token arrived: nothing to time
-		}
-		ttft = append(ttft, ms(s.first-s.start))
-		if lat := (s.end - s.start).Seconds(); lat > 0 {
+		osl = append(osl, s.units)
+		if lat := (s.end - s.start).Seconds(); s.first != 0 && lat > 0 {
 			e2e = append(e2e, s.units/lat)
-		}
-		if gen := (s.last - s.first).Seconds(); s.units > 1 && gen > 0 {
-			decode = append(decode, (s.units-1)/gen)
-			itl = append(itl, gen*1000/(s.units-1))
 		}
 	}
 	switch {
-	case lv.Completed == 0:
-	case usage == lv.Completed:
+	case contributed == 0:
+	case usage == contributed:
 		lv.TokensSource = "usage"
 	case usage == 0:
 		lv.TokensSource = "chunks"
 	default:
 		lv.TokensSource = "mixed"
 	}
+	lv.OutputTokens = &tokens
 	lv.OutputTokenThroughput = &Value{Unit: "tokens/sec", Avg: tokens / window}
-	aggregate := lv.OutputTokenThroughput.Avg
+	lv.DecodingConcurrency = decoding.Seconds() / window
 	tokenEvents := func(log streamLog) []event {
 		var ev []event
 		for _, s := range log.samples {
 			if !s.failed {
-				ev = append(ev, log.events[s.from:s.to]...)
+				for _, e := range log.events[s.from:s.to] {
+					if in(e.at) {
+						ev = append(ev, e)
+					}
+				}
 			}
 		}
 		return ev
 	}
 	if r, ok := steadyRate(run, tokenEvents); ok {
 		lv.SteadyOutputTokenThroughput = &Value{Unit: "tokens/sec", Avg: r}
-		aggregate = r
 	}
 	lv.OutputTokenThroughputPerUser = newStat("tokens/sec/user", decode)
 	lv.OutputTokenThroughputPerUserE2E = newStat("tokens/sec/user", e2e)
 	lv.TimeToFirstToken = newStat("ms", ttft)
 	lv.InterTokenLatency = newStat("ms", itl)
 	lv.OutputSequenceLength = newStat("tokens", osl)
-	if d := lv.OutputTokenThroughputPerUser; d != nil && d.P50 > 0 && lv.AchievedConcurrency > 0 {
-		ratio := aggregate / (lv.AchievedConcurrency * d.P50)
+	if d := lv.OutputTokenThroughputPerUser; d != nil && d.P50 > 0 && lv.DecodingConcurrency > 0 {
+		ratio := (decodeTokens / window) / (lv.DecodingConcurrency * d.P50)
 		lv.Consistency = &Consistency{Ratio: ratio, Tolerance: consistencyTolerance,
 			Flagged: math.Abs(1-ratio) > consistencyTolerance}
 	}
 	return lv
 }
 
-// succeeded yields the level's requests that did not fail.
-func succeeded(run levelRun) func(yield func(sample) bool) {
-	return func(yield func(sample) bool) {
+// window is when run's window opened and closed: it closes run.duration
+// after it opened when the duration closed it, at the end of the
+// run.requests-th request to end in it when the request bound did
+// (unless that came after the duration), and when the sweep stopped
+// otherwise. It settles run.closedBy accordingly.
+func window(run *levelRun) (open, close time.Duration) {
+	open = run.open
+	switch run.closedBy {
+	case ClosedByDuration:
+		return open, open + run.duration
+	case ClosedByRequests:
+		var ends []time.Duration
 		for _, log := range run.streams {
 			for _, s := range log.samples {
-				if !s.failed && !yield(s) {
-					return
+				if !s.cut && s.end > open {
+					ends = append(ends, s.end)
 				}
 			}
 		}
+		if len(ends) >= run.requests && run.requests > 0 {
+			slices.Sort(ends)
+			close = ends[run.requests-1]
+			if run.duration > 0 && close > open+run.duration {
+				run.closedBy = ClosedByDuration
+				close = open + run.duration
+			}
+			return open, close
+		}
 	}
+	return open, max(run.stopped, open)
 }
 
-// perStreamRequestRates is each stream's completed requests over the time
-// from its first send to its last receive.
-func perStreamRequestRates(run levelRun) []float64 {
-	var rates []float64
-	for _, log := range run.streams {
-		n := 0
-		from, to := time.Duration(math.MaxInt64), time.Duration(0)
-		for _, s := range log.samples {
-			if !s.failed {
-				n++
-				from, to = min(from, s.start), max(to, s.end)
-			}
-		}
-		if d := (to - from).Seconds(); n > 0 && d > 0 {
-			rates = append(rates, float64(n)/d)
-		}
-	}
-	return rates
+// overlap is how much of [from, to] lies in [open, close].
+func overlap(from, to, open, close time.Duration) time.Duration {
+	return max(min(to, close)-max(from, open), 0)
 }
 
 // steadyRate counts the units that arrived while every stream was between

@@ -117,7 +117,8 @@ type streamConn struct {
 	conn net.Conn
 	w    io.Writer // conn, or its raw wire (wire_linux.go)
 	br   *bufio.Reader
-	stop func() bool // unregisters the interrupt of conn
+	stop func() bool     // unregisters the interrupt of conn
+	ctx  context.Context // the context whose end interrupts conn
 }
 
 // get returns stream's connection, nil until its first request dials.
@@ -156,6 +157,12 @@ func (c *streamConn) close() {
 // rather than a context per request, which would cost more than the
 // request on a fast server.
 func (c *streamConn) roundTrip(ctx context.Context, p *connPool, timeout time.Duration, r *request, keep bool) (responseHead, error) {
+	if c.conn != nil && c.ctx != ctx {
+		// A new level (each has its own context): the last one's end may
+		// still set this connection's deadline in the past, at any moment,
+		// so it is not reused.
+		c.close()
+	}
 	if c.conn == nil {
 		d := net.Dialer{Timeout: timeout}
 		conn, err := d.DialContext(ctx, "tcp", p.addr)
@@ -177,6 +184,7 @@ func (c *streamConn) roundTrip(ctx context.Context, p *connPool, timeout time.Du
 		}
 		c.conn, c.w, c.br = conn, rw, bufio.NewReaderSize(rw, 32<<10)
 		c.stop = context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+		c.ctx = ctx
 		r.start = r.now() // a new connection's set-up is not the server's latency
 	}
 	if err := c.conn.SetDeadline(time.Now().Add(timeout)); err != nil {
@@ -244,6 +252,7 @@ func newResult(mode, target string, cfg Config) *Result {
 		DurationS:        cfg.Duration.Seconds(),
 		RequestsPerLevel: cfg.Requests,
 		WarmupPerStream:  cfg.Warmup,
+		DrainS:           cfg.Drain.Seconds(),
 		Env:              currentEnv(),
 	}
 }

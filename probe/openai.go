@@ -9,9 +9,11 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -72,6 +74,11 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 	if client == nil {
 		client = newClient(slices.Max(cfg.Concurrency))
 	}
+	// fresh dials a connection for each request: for a retry, and for
+	// every request once the server has closed a reused connection.
+	fresh := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true, DisableCompression: true}}
+	defer fresh.CloseIdleConnections()
+	var dialPerRequest atomic.Bool
 	var fp fingerprint
 	do := func(ctx context.Context, _, seq int, r *request) error {
 		ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
@@ -80,13 +87,26 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 		if err != nil {
 			return err
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
-		if err != nil {
-			return err
+		c := client
+		if dialPerRequest.Load() {
+			c = fresh
 		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "text/event-stream")
-		resp, err := client.Do(req)
+		resp, unanswered, err := post(ctx, c, endpoint, body)
+		if err != nil && unanswered && ctx.Err() == nil {
+			// The server closed a connection it had kept alive, before a
+			// byte of the answer: Go's transport retries only idempotent
+			// requests, and a POST is not one. The request never reached
+			// the model, so it is sent once more, on a fresh connection,
+			// and so is every later one: a server that did this once
+			// (llama-server does it after every streamed response) would
+			// do it again.
+			if !dialPerRequest.Swap(true) {
+				client.CloseIdleConnections()
+			}
+			r.retried = true
+			r.start = r.now() // the dead connection's moment is the client's, not the server's
+			resp, _, err = post(ctx, fresh, endpoint, body)
+		}
 		if err != nil {
 			return err
 		}
@@ -96,13 +116,43 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 			msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 			return fmt.Errorf("HTTP %s: %s", resp.Status, strings.TrimSpace(string(msg)))
 		}
-		return readStream(resp.Body, r, maxChunks(t.MaxTokens))
+		if err := readStream(resp.Body, r, maxChunks(t.MaxTokens)); err != nil {
+			return err
+		}
+		// Read the body's end (the chunked terminator after [DONE]) so the
+		// connection goes back to the pool instead of being closed.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return nil
 	}
 	res := newResult(ModeOpenAI, t.BaseURL, cfg)
 	res.ModelID, res.Endpoint, res.MaxTokens = t.Model, endpoint, t.MaxTokens
 	runs, err := sweep(ctx, cfg, do)
 	res.finish(runs, &fp, err)
+	res.DialPerRequest = dialPerRequest.Load()
 	return res, err
+}
+
+// post sends body to endpoint as a streaming completion request. When it
+// fails, unanswered reports whether it went out on a reused connection
+// that ended before any byte of a response: the server closed a
+// connection it had kept alive, and the request was never served.
+func post(ctx context.Context, c *http.Client, endpoint string, body []byte) (resp *http.Response, unanswered bool, err error) {
+	var reused, answered atomic.Bool
+	trace := &httptrace.ClientTrace{
+		GotConn:              func(info httptrace.GotConnInfo) { reused.Store(info.Reused) },
+		GotFirstResponseByte: func() { answered.Store(true) },
+	}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, false, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err = c.Do(req)
+	if err != nil {
+		return nil, reused.Load() && !answered.Load(), err
+	}
+	return resp, false, nil
 }
 
 // newClient is an HTTP client keeping a connection per stream (vLLM's

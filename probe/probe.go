@@ -21,6 +21,7 @@ import (
 	"net"
 	"net/url"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,15 +73,23 @@ func CheckHost(u *url.URL, allowRemote bool) error {
 type Config struct {
 	// Concurrency lists the levels to sweep, each a number of streams.
 	Concurrency []int
-	// Duration bounds each level's measured phase; no request starts
-	// after it. Zero means no time bound (Requests must then be set).
+	// Duration is each level's measured window: it opens when every
+	// stream has sent its warm-up requests and closes Duration later.
+	// Zero means no time bound (Requests must then be set).
 	Duration time.Duration
-	// Requests bounds the number of measured requests per level; zero
-	// means no count bound (Duration must then be set).
+	// Requests closes a level's window early, once that many requests
+	// have ended in it (completed or failed); zero means no count bound
+	// (Duration must then be set).
 	Requests int
-	// Warmup is the number of requests each stream sends before a level is
-	// measured; they warm connections and caches and are discarded.
+	// Warmup is the number of requests each stream sends before the
+	// window opens; they warm connections and caches and are not
+	// measured. Streams do not pause between warm-up and window, so the
+	// window opens on a loaded server.
 	Warmup int
+	// Drain is how long the requests still in flight when the window
+	// closes may take to finish (they are not measured) before they are
+	// cancelled; zero cancels them at once.
+	Drain time.Duration
 	// Timeout bounds each request.
 	Timeout time.Duration
 	// Progress, if set, is called from the sweep's goroutine as each
@@ -95,6 +104,7 @@ type Phase string
 const (
 	PhaseWarmup  Phase = "warmup"
 	PhaseMeasure Phase = "measure"
+	PhaseDrain   Phase = "drain"
 )
 
 // Progress reports how a level is going.
@@ -125,6 +135,8 @@ func (c Config) Validate() error {
 		return errors.New("neither a duration nor a request count bounds a level")
 	case c.Warmup < 0:
 		return fmt.Errorf("warm-up %d is negative", c.Warmup)
+	case c.Drain < 0 || c.Drain > MaxDuration:
+		return fmt.Errorf("drain %v is outside 0..%v", c.Drain, MaxDuration)
 	case c.Timeout <= 0:
 		return errors.New("no request timeout")
 	}
@@ -161,11 +173,22 @@ type Result struct {
 	Simulated bool   `json:"simulated,omitempty"`
 	// Date is when the sweep started, RFC 3339 UTC.
 	Date string `json:"date"`
-	// DurationS, RequestsPerLevel and WarmupPerStream echo the bounds.
+	// DurationS, RequestsPerLevel, WarmupPerStream and DrainS echo the
+	// bounds: the window asked for, the request bound that may close it
+	// early, the warm-up requests each stream sends before it opens, and
+	// the time requests in flight at its close get to finish.
 	DurationS        float64 `json:"duration_s,omitempty"`
 	RequestsPerLevel int     `json:"requests_per_level,omitempty"`
 	WarmupPerStream  int     `json:"warmup_requests_per_stream"`
+	DrainS           float64 `json:"drain_s"`
 	MaxTokens        int     `json:"max_tokens,omitempty"`
+	// DialPerRequest is set when the server closed a reused connection
+	// before answering on it (llama.cpp's llama-server closes after each
+	// streamed response while advertising keep-alive): that request was
+	// sent again on a fresh connection (Level.Retried), and every later
+	// one dialled its own, so time to first token includes a connect (on
+	// loopback, a fraction of a millisecond).
+	DialPerRequest bool `json:"dial_per_request,omitempty"`
 	// WasCancelled is set when the sweep was interrupted; the levels hold
 	// what was measured until then.
 	WasCancelled bool    `json:"was_cancelled"`
@@ -176,17 +199,55 @@ type Result struct {
 // Level is what one concurrency level measured. Every rate is either
 // aggregate (all streams together, over the level's window) or per stream
 // (one stream's rate, summarised over streams or requests).
+//
+// A level runs in three phases, back to back and without pausing the
+// streams: warm-up (each stream's first warm-up requests), the window
+// (what is measured, as long as the duration asked for), and the drain
+// (requests still in flight when the window closed, given the drain time
+// to finish and then cancelled). Requests count in the window they ended
+// in; tokens and in-flight time count where they fall, so a request that
+// straddles an edge gives the window only its share.
 type Level struct {
 	// Concurrency is the number of streams asked for; AchievedConcurrency
-	// the time-weighted mean number of requests in flight over the window.
+	// the time-weighted mean number of requests in flight over the window;
+	// DecodingConcurrency the same for requests between their first and
+	// last token (what is left once waits for a first token are taken out).
 	Concurrency         int     `json:"concurrency"`
 	AchievedConcurrency float64 `json:"achieved_concurrency"`
-	Completed           int     `json:"completed"`
-	Failed              int     `json:"failed"`
+	DecodingConcurrency float64 `json:"decoding_concurrency,omitempty"`
+	// Completed and Failed count requests that ended in the window.
+	// FailedOutsideWindow counts failures in the warm-up or the drain.
+	Completed           int `json:"completed"`
+	Failed              int `json:"failed"`
+	FailedOutsideWindow int `json:"failed_outside_window"`
+	// Sent is every request the level started, warm-up and drain included
+	// (one cancelled at the window's close may not have reached the server);
+	// Retried those of them sent a second time because the reused
+	// connection they first went out on closed before any response byte.
+	Sent    int `json:"requests_sent"`
+	Retried int `json:"retried"`
 	// Partial is set when the sweep was interrupted during this level.
 	Partial      bool         `json:"partial,omitempty"`
 	ErrorSummary []ErrorCount `json:"error_summary,omitempty"`
-	Window       Value        `json:"benchmark_duration"`
+	// WindowClosedBy says what closed the window: ClosedByDuration (it is
+	// as long as asked), ClosedByRequests (the request bound came first),
+	// ClosedByInterrupt or ClosedByFailures (the server failed every
+	// request).
+	WindowClosedBy string `json:"window_closed_by"`
+	// Warmup is the time from the level's first request to the window's
+	// opening, Window the window, Drain the time from its close until the
+	// last stream stopped: the level took their sum.
+	Warmup Value `json:"warmup_duration"`
+	Window Value `json:"benchmark_duration"`
+	Drain  Value `json:"drain_duration"`
+	// BeforeWindow counts requests that ended before the window opened;
+	// AfterWindow those that ended after it closed (in flight at its
+	// close, or sent just after it), of which CompletedAfterWindow
+	// finished in the drain and the rest were cancelled. Neither is in
+	// Completed or Failed.
+	BeforeWindow         int `json:"requests_before_window"`
+	AfterWindow          int `json:"requests_after_window"`
+	CompletedAfterWindow int `json:"requests_completed_after_window"`
 	// RequestThroughput is aggregate completed requests per second over
 	// the window; RequestThroughputPerUser one stream's requests per
 	// second, summarised over streams.
@@ -195,21 +256,31 @@ type Level struct {
 	RequestThroughputPerUser *Stat  `json:"request_throughput_per_user,omitempty"`
 	RequestLatency           *Stat  `json:"request_latency,omitempty"`
 
-	// The rest is openai mode. TokensSource says where output token counts
-	// came from: "usage" (the server's usage block), "chunks" (one per
-	// streamed chunk, which undercounts when a server bundles tokens) or
-	// "mixed".
+	// The rest is openai mode. TokensSource says where the window's token
+	// counts came from: "usage" (the server's usage block), "chunks" (one
+	// per streamed chunk, which undercounts when a server bundles tokens)
+	// or "mixed", over the requests that completed in the window (if none
+	// did, over those that sent tokens in it). A request cut at the
+	// window's close never gets its usage block: its tokens are chunks.
 	TokensSource string `json:"tokens_source,omitempty"`
-	// OutputTokenThroughput is aggregate output tokens per second over the
-	// window; SteadyOutputTokenThroughput counts only tokens that arrived
-	// while every stream was between its first and last token, trimming
-	// ramp-up and ramp-down.
-	OutputTokenThroughput       *Value `json:"output_token_throughput,omitempty"`
-	SteadyOutputTokenThroughput *Value `json:"steady_output_token_throughput,omitempty"`
+	// OutputTokens is the tokens that arrived in the window, from every
+	// request that did not fail (a request cut at the window's close gave
+	// its tokens so far). OutputTokenThroughput is OutputTokens over the
+	// window, all streams together; SteadyOutputTokenThroughput counts
+	// only tokens that arrived while every stream was between its first
+	// and last token in the window, trimming a ramp-up (--warmup 0).
+	OutputTokens                *float64 `json:"output_tokens,omitempty"`
+	OutputTokenThroughput       *Value   `json:"output_token_throughput,omitempty"`
+	SteadyOutputTokenThroughput *Value   `json:"steady_output_token_throughput,omitempty"`
 	// OutputTokenThroughputPerUser is one stream's decode rate per request,
-	// (tokens − 1) / (last token − first token), AIPerf's 1/ITL;
+	// AIPerf's 1/ITL taken over the window: a request's tokens that arrived
+	// in it after its first there, over the time between them, so a window
+	// shorter than a request still has one. TimeToFirstToken is over the
+	// requests whose first token arrived in the window.
 	// OutputTokenThroughputPerUserE2E is tokens / request latency, llmperf's
-	// definition, which includes the wait for the first token.
+	// definition, which includes the wait for the first token; it, like
+	// RequestLatency and OutputSequenceLength, is over the requests that
+	// completed in the window.
 	OutputTokenThroughputPerUser    *Stat        `json:"output_token_throughput_per_user,omitempty"`
 	OutputTokenThroughputPerUserE2E *Stat        `json:"output_token_throughput_per_user_e2e,omitempty"`
 	TimeToFirstToken                *Stat        `json:"time_to_first_token,omitempty"`
@@ -224,13 +295,15 @@ type ErrorCount struct {
 	Count   int    `json:"count"`
 }
 
-// Consistency checks the aggregate against the per-stream figures, a
-// Little's-law sanity check: aggregate ≈ achieved concurrency × median
-// per-stream decode rate. Ratio is aggregate (steady if measured, else over
-// the window) divided by that product; Flagged is set when it is off by more
-// than Tolerance. A flag means the two views disagree: streams wait (queueing,
-// time to first token) for a large share of their time, or the level was too
-// short to reach a steady state.
+// Consistency checks the aggregate against the per-stream figures, like
+// with like: decode against decode. Ratio is the aggregate decode rate
+// (tokens after each request's first that arrived in the window, over the
+// window) divided by decoding concurrency × median per-stream decode rate.
+// Both sides leave out the wait for a first token, so a server that spends
+// a large share of each request in prefill or a queue does not trip it; a
+// flag (off by more than Tolerance) means the median stream is not the
+// typical one (rates spread widely or change during the window) or the
+// token counts and their timing disagree.
 type Consistency struct {
 	Ratio     float64 `json:"ratio"`
 	Tolerance float64 `json:"tolerance"`
@@ -255,15 +328,18 @@ type event struct {
 // sample is one request as the sweep saw it; times are offsets from the
 // sweep's epoch, zero for "never".
 type sample struct {
-	start  time.Duration
-	first  time.Duration // first byte (http) or first token (openai)
-	last   time.Duration // last token (openai)
-	end    time.Duration
-	units  float64 // requests (1) or output tokens
-	from   int32   // this request's events are its stream's events[from:to]
-	to     int32
-	failed bool
-	usage  bool // units came from the server's usage block
+	start   time.Duration
+	first   time.Duration // first byte (http) or first token (openai)
+	last    time.Duration // last token (openai)
+	end     time.Duration
+	units   float64 // requests (1) or output tokens
+	from    int32   // this request's events are its stream's events[from:to]
+	to      int32
+	err     int32 // a failed request's message is its stream's errMsgs[err-1]
+	failed  bool
+	cut     bool // cancelled when its level ended: neither completed nor failed
+	usage   bool // units came from the server's usage block
+	retried bool // sent again after its reused connection died unanswered
 }
 
 // request is what a mode fills in while it sends one request.
@@ -284,13 +360,37 @@ type requestFunc func(ctx context.Context, stream, seq int, r *request) error
 type streamLog struct {
 	samples []sample
 	events  []event
-	errs    map[string]int
+	errMsgs []string // distinct error messages; a failed sample's err is its index + 1
 }
 
-// levelRun is one level's raw measurements.
+// errIndex is msg's index + 1 in l.errMsgs, adding it if it is new. A
+// stream sees few distinct messages (errorSummary bounds what is shown),
+// so a linear search is cheaper than a map.
+func (l *streamLog) errIndex(msg string) int32 {
+	if i := slices.Index(l.errMsgs, msg); i >= 0 {
+		return int32(i + 1)
+	}
+	if len(l.errMsgs) >= maxErrorKinds*4 {
+		msg = "other errors"
+		if i := slices.Index(l.errMsgs, msg); i >= 0 {
+			return int32(i + 1)
+		}
+	}
+	l.errMsgs = append(l.errMsgs, msg)
+	return int32(len(l.errMsgs))
+}
+
+// levelRun is one level's raw measurements: every request its streams
+// sent, warm-up and drain included, and the times that bound its window.
 type levelRun struct {
 	concurrency int
-	start       time.Duration
+	duration    time.Duration // the window asked for (Config.Duration)
+	requests    int           // Config.Requests
+	start       time.Duration // the first request
+	open        time.Duration // the window opened
+	stopped     time.Duration // the sweep saw a reason to close the window
+	closedBy    string
+	end         time.Duration // the last stream stopped
 	streams     []streamLog
 	partial     bool
 }
@@ -304,12 +404,11 @@ func sweep(ctx context.Context, cfg Config, do requestFunc) ([]levelRun, error) 
 	sw := &sweeper{cfg: cfg, do: do, epoch: time.Now()}
 	var runs []levelRun
 	for _, n := range cfg.Concurrency {
-		if cfg.Warmup > 0 {
-			if err := sw.warmup(ctx, n); err != nil {
-				return runs, err
-			}
+		run, err := sw.level(ctx, n)
+		if err != nil {
+			return runs, err
 		}
-		runs = append(runs, sw.measure(ctx, n))
+		runs = append(runs, run)
 		if err := ctx.Err(); err != nil {
 			return runs, err
 		}
@@ -325,97 +424,160 @@ type sweeper struct {
 	seq   atomic.Int64 // requests sent, numbering each request
 }
 
-// warmup sends cfg.Warmup requests on each of n streams and waits for them.
-// It fails only when every one of them failed: the target is not there.
-func (sw *sweeper) warmup(ctx context.Context, n int) error {
-	report(sw.cfg, Progress{Concurrency: n, Phase: PhaseWarmup})
-	var ok atomic.Int64
-	var first atomic.Pointer[error]
-	var wg sync.WaitGroup
-	for stream := range n {
-		wg.Go(func() {
-			r := &request{epoch: sw.epoch}
-			for range sw.cfg.Warmup {
-				if ctx.Err() != nil {
-					return
-				}
-				if err := sw.one(ctx, stream, r); err != nil {
-					first.CompareAndSwap(nil, &err)
-					continue
-				}
-				ok.Add(1)
-			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if ok.Load() == 0 {
-		return fmt.Errorf("warm-up at concurrency %d: every request failed: %w", n, *first.Load())
-	}
-	return nil
-}
+func (sw *sweeper) now() time.Duration { return time.Since(sw.epoch) }
 
-// measure runs one level's measured phase.
-func (sw *sweeper) measure(ctx context.Context, n int) levelRun {
+// Why a level's window closed.
+const (
+	ClosedByDuration  = "duration"
+	ClosedByRequests  = "requests"
+	ClosedByInterrupt = "interrupt"
+	ClosedByFailures  = "failures"
+)
+
+// level runs one concurrency level: n streams send requests back to back
+// from its start to its end, without pausing between phases. The window
+// opens when the last stream has sent its warm-up requests and closes
+// cfg.Duration later (or at the cfg.Requests-th completion, an interrupt,
+// or a dead server); requests still in flight then get cfg.Drain to finish
+// and are cancelled. What counts as measured is decided afterwards, by
+// time (analyse): the window is a span of time, not a set of requests, so
+// its length is what was asked for however long a request takes.
+func (sw *sweeper) level(ctx context.Context, n int) (levelRun, error) {
 	cfg := sw.cfg
-	run := levelRun{concurrency: n, start: time.Since(sw.epoch), streams: make([]streamLog, n)}
-	deadline := time.Duration(-1)
-	if cfg.Duration > 0 {
-		deadline = run.start + cfg.Duration
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	run := levelRun{concurrency: n, duration: cfg.Duration, requests: cfg.Requests,
+		start: sw.now(), streams: make([]streamLog, n)}
+
+	// The window opens when warming reaches zero; open holds its time.
+	var warming atomic.Int64
+	warming.Store(int64(n))
+	var open atomic.Int64
+	opened := make(chan struct{})
+	openNow := func() {
+		open.Store(int64(sw.now()))
+		close(opened)
 	}
-	var issued, completed, failed atomic.Int64
+	if cfg.Warmup == 0 {
+		openNow()
+	}
+	var closed atomic.Bool
+	var warmOK atomic.Int64
+	var warmErr atomic.Pointer[error]
+	var inWindow, completed, failed atomic.Int64
+	stop := make(chan string, 1) // why the window closes early
+	stopWith := func(why string) {
+		select {
+		case stop <- why:
+		default:
+		}
+	}
+
 	var wg sync.WaitGroup
 	for stream := range n {
 		wg.Go(func() {
 			log := &run.streams[stream]
 			r := &request{epoch: sw.epoch}
-			for {
-				if ctx.Err() != nil ||
-					(deadline >= 0 && r.now() >= deadline) ||
-					(cfg.Requests > 0 && issued.Add(1) > int64(cfg.Requests)) ||
-					(failed.Load() >= maxFailures && completed.Load() == 0) {
-					return
-				}
-				err := sw.one(ctx, stream, r)
-				if err != nil && ctx.Err() != nil {
-					return // interrupted, not failed: the request is not counted
-				}
+			for i := 0; !closed.Load() && lctx.Err() == nil; i++ {
+				err := sw.one(lctx, stream, r)
 				s := r.sample
-				if err != nil {
-					failed.Add(1)
+				switch {
+				case err != nil && lctx.Err() != nil:
+					s.cut = true // cancelled at the end of the level, not failed
+				case err != nil:
 					s.failed = true
-					if log.errs == nil {
-						log.errs = map[string]int{}
+					s.err = log.errIndex(err.Error())
+					if failed.Add(1) >= maxFailures && completed.Load() == 0 {
+						stopWith(ClosedByFailures)
 					}
-					log.errs[err.Error()]++
-				} else {
+				default:
 					completed.Add(1)
 				}
 				s.from = int32(len(log.events))
 				log.events = append(log.events, r.events...)
 				s.to = int32(len(log.events))
 				log.samples = append(log.samples, s)
+				if i < cfg.Warmup {
+					if err == nil {
+						warmOK.Add(1)
+					} else {
+						warmErr.CompareAndSwap(nil, &err)
+					}
+					if i == cfg.Warmup-1 && warming.Add(-1) == 0 {
+						openNow()
+					}
+					continue
+				}
+				select {
+				case <-opened:
+					if !s.cut && s.end > time.Duration(open.Load()) && cfg.Requests > 0 &&
+						inWindow.Add(1) >= int64(cfg.Requests) {
+						stopWith(ClosedByRequests)
+					}
+				default:
+				}
 			}
 		})
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
+	finish := func() {
+		cancel()
+		<-done
+		run.end = sw.now()
+	}
+
+	report(cfg, Progress{Concurrency: n, Phase: PhaseWarmup})
+	select {
+	case <-opened:
+	case <-ctx.Done():
+		// Interrupted while warming up: nothing was measured.
+		finish()
+		return run, ctx.Err()
+	}
+	run.open = time.Duration(open.Load())
+	if cfg.Warmup > 0 && warmOK.Load() == 0 {
+		finish()
+		return run, fmt.Errorf("warm-up at concurrency %d: every request failed: %w", n, *warmErr.Load())
+	}
+
 	report(cfg, Progress{Concurrency: n, Phase: PhaseMeasure})
+	var timeUp <-chan time.Time
+	if cfg.Duration > 0 {
+		t := time.NewTimer(run.open + cfg.Duration - sw.now())
+		defer t.Stop()
+		timeUp = t.C
+	}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	for waiting := true; waiting; {
+	for run.closedBy == "" {
 		select {
-		case <-done:
-			waiting = false
+		case <-timeUp:
+			run.closedBy = ClosedByDuration
+		case why := <-stop:
+			run.closedBy = why
+		case <-ctx.Done():
+			run.closedBy = ClosedByInterrupt
 		case <-tick.C:
 			report(cfg, Progress{Concurrency: n, Phase: PhaseMeasure, Completed: int(completed.Load()),
-				Failed: int(failed.Load()), Elapsed: time.Since(sw.epoch) - run.start})
+				Failed: int(failed.Load()), Elapsed: sw.now() - run.open})
 		}
 	}
+	run.stopped = sw.now()
+	closed.Store(true)
+	if cfg.Drain > 0 && run.closedBy != ClosedByInterrupt {
+		report(cfg, Progress{Concurrency: n, Phase: PhaseDrain})
+		t := time.NewTimer(cfg.Drain)
+		select {
+		case <-done:
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	finish()
 	run.partial = ctx.Err() != nil
-	return run
+	return run, nil
 }
 
 // one sends a single request on stream, recording it into r.

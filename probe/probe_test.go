@@ -3,6 +3,7 @@ package probe_test
 import (
 	"context"
 	"errors"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -55,6 +56,77 @@ func TestOpenAIPerStreamAndAggregatePartWays(t *testing.T) {
 	}
 	if a1, a8 := one.OutputTokenThroughput.Avg, eight.OutputTokenThroughput.Avg; !(a8 > a1/2) {
 		t.Errorf("aggregate: %.0f tok/s at c=1, %.0f at c=8; want it not to fall with the per-stream rate", a1, a8)
+	}
+}
+
+// TestOpenAIWindowIsTheDurationAsked: each level's window is as long as
+// Duration, although every request takes most of it; the warm-up before
+// it and the drain after it are reported apart, and every request sent is
+// in exactly one phase.
+func TestOpenAIWindowIsTheDurationAsked(t *testing.T) {
+	url := simulate(t, &probetest.Simulator{Budget: 1000, PerStream: 200})
+	for _, drain := range []time.Duration{0, time.Minute} {
+		res, err := probe.OpenAI(context.Background(),
+			probe.OpenAITarget{BaseURL: url, Model: "m", MaxTokens: 40}, // 200 ms a request alone
+			probe.Config{Concurrency: []int{1, 4}, Duration: 300 * time.Millisecond, Warmup: 1, Drain: drain,
+				Timeout: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lv := range res.Levels {
+			if lv.WindowClosedBy != probe.ClosedByDuration || math.Abs(lv.Window.Avg-0.3) > 1e-9 {
+				t.Errorf("drain %v, c=%d: window %v s closed by %s; want 0.3 s closed by duration",
+					drain, lv.Concurrency, lv.Window.Avg, lv.WindowClosedBy)
+			}
+			if lv.Warmup.Avg <= 0 || lv.Drain.Avg < 0 {
+				t.Errorf("drain %v, c=%d: warm-up %v s, drain %v s", drain, lv.Concurrency, lv.Warmup.Avg, lv.Drain.Avg)
+			}
+			if lv.BeforeWindow < lv.Concurrency || lv.Sent != lv.BeforeWindow+lv.Completed+lv.Failed+lv.AfterWindow {
+				t.Errorf("drain %v, c=%d: %d sent, %d before, %d ok, %d failed, %d after", drain, lv.Concurrency,
+					lv.Sent, lv.BeforeWindow, lv.Completed, lv.Failed, lv.AfterWindow)
+			}
+			// The aggregate is the tokens that arrived in the window over it.
+			if got := lv.OutputTokenThroughput.Avg * lv.Window.Avg; math.Abs(got-*lv.OutputTokens) > 1e-6 {
+				t.Errorf("drain %v, c=%d: aggregate × window = %v, output tokens %v", drain, lv.Concurrency, got, *lv.OutputTokens)
+			}
+			// With a drain far longer than a request, every request in
+			// flight at the close finishes; without, none is waited for.
+			if drain > 0 && lv.CompletedAfterWindow != lv.AfterWindow {
+				t.Errorf("drain %v, c=%d: %d of %d requests after the window finished", drain, lv.Concurrency,
+					lv.CompletedAfterWindow, lv.AfterWindow)
+			}
+		}
+		if res.DrainS != drain.Seconds() {
+			t.Errorf("drain_s %v, want %v", res.DrainS, drain.Seconds())
+		}
+	}
+}
+
+// TestOpenAIServerClosingAfterEachStream: a server that closes the
+// connection after each streamed response while advertising keep-alive
+// (llama.cpp's llama-server) costs no request: the one that finds its
+// reused connection dead before any response byte is sent once more on a
+// fresh one, and counted as retried.
+func TestOpenAIServerClosingAfterEachStream(t *testing.T) {
+	url := simulate(t, &probetest.Simulator{Budget: 4000, PerStream: 1000, CloseAfterStream: true})
+	res, err := probe.OpenAI(context.Background(),
+		probe.OpenAITarget{BaseURL: url, Model: "m", MaxTokens: 8},
+		probe.Config{Concurrency: []int{1, 4}, Requests: 12, Warmup: 2, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	retried := 0
+	for _, lv := range res.Levels {
+		if lv.Completed != 12 || lv.Failed != 0 || lv.FailedOutsideWindow != 0 {
+			t.Errorf("c=%d: %d ok, %d failed, %d failed outside the window, %v; want 12, 0, 0",
+				lv.Concurrency, lv.Completed, lv.Failed, lv.FailedOutsideWindow, lv.ErrorSummary)
+		}
+		retried += lv.Retried
+	}
+	// The first stream's second request finds its connection closed;
+	// from then on every request dials its own.
+	if retried < 1 || !res.DialPerRequest {
+		t.Errorf("%d requests retried, dial per request %v; want at least 1, true", retried, res.DialPerRequest)
 	}
 }
 
@@ -136,14 +208,27 @@ func TestHTTP(t *testing.T) {
 	if res.Server != "test" || res.Simulated {
 		t.Errorf("server %q, simulated %v", res.Server, res.Simulated)
 	}
+	sent, answered := 0, 0
 	for _, lv := range res.Levels {
 		if lv.Completed != 30 || lv.Failed != 0 || lv.RequestThroughputPerUser == nil {
 			t.Errorf("c=%d: %d ok, %d failed", lv.Concurrency, lv.Completed, lv.Failed)
 		}
+		// Warm-up is sent and not counted: 2 per stream end before the
+		// window opens.
+		if lv.BeforeWindow < 2*lv.Concurrency {
+			t.Errorf("c=%d: %d requests before the window, want at least %d", lv.Concurrency, lv.BeforeWindow, 2*lv.Concurrency)
+		}
+		if lv.Sent != lv.BeforeWindow+lv.Completed+lv.Failed+lv.AfterWindow {
+			t.Errorf("c=%d: %d sent = %d before + %d ok + %d failed + %d after?", lv.Concurrency,
+				lv.Sent, lv.BeforeWindow, lv.Completed, lv.Failed, lv.AfterWindow)
+		}
+		sent += lv.Sent
+		answered += lv.BeforeWindow + lv.Completed + lv.Failed
 	}
-	// Warm-up is sent and not counted: 2 per stream per level.
-	if want := int64(30 + 2 + 30 + 3*2); hits.Load() != want {
-		t.Errorf("server saw %d requests, want %d", hits.Load(), want)
+	// Every request the server saw is accounted for in some phase (some
+	// cancelled at a window's close never reached it).
+	if n := int(hits.Load()); n > sent || n < answered {
+		t.Errorf("server saw %d requests, the levels report %d sent, %d answered", n, sent, answered)
 	}
 	res, err = probe.HTTP(context.Background(), probe.HTTPTarget{URL: srv.URL + "/missing"},
 		probe.Config{Concurrency: []int{2}, Requests: 4, Timeout: 10 * time.Second})

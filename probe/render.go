@@ -2,11 +2,14 @@ package probe
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // Detect reports whether data is a probe's JSON (a single object whose
@@ -30,126 +33,261 @@ func Detect(data []byte) (*Result, bool) {
 	return &r, true
 }
 
-// table is a result laid out once, for markdown and for a terminal.
-type table struct {
-	header []string
-	rows   [][]string
-	notes  []string
-}
+// TextWidth is the most columns RenderText's lines take: the table keeps
+// to the figures a reader compares across levels, and the notes wrap.
+// Everything else is in the markdown and the JSON.
+const TextWidth = 100
 
 // RenderMarkdown renders r as a markdown table with its denominators
-// underneath: the concurrency column first, every rate column labelled
-// aggregate or per stream. It ends with a newline.
+// underneath, the shape that goes into a note: the concurrency column
+// first, every rate column labelled aggregate (all streams) or per stream,
+// and each level's warm-up, window and drain. It ends with a newline.
 func RenderMarkdown(r *Result) string {
-	t := layout(r)
-	var b strings.Builder
-	b.WriteString("| " + strings.Join(t.header, " | ") + " |\n|")
-	for range t.header {
-		b.WriteString("---:|")
-	}
-	b.WriteString("\n")
-	for _, row := range t.rows {
-		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
-	}
-	for _, n := range t.notes {
-		b.WriteString("\n" + n + "\n") // a paragraph each
-	}
-	return b.String()
-}
-
-// RenderText renders r as aligned columns for a terminal, with the same
-// columns and notes as RenderMarkdown.
-func RenderText(r *Result) string {
-	t := layout(r)
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(t.header, "\t")+"\t")
-	for _, row := range t.rows {
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
-	}
-	tw.Flush()
-	for _, n := range t.notes {
-		b.WriteString(n + "\n")
-	}
-	return b.String()
-}
-
-func layout(r *Result) table {
-	var t table
+	var header []string
+	var rows [][]string
 	if r.Mode == ModeOpenAI {
-		t.header = []string{"concurrency requested / achieved", "requests ok / failed",
-			"aggregate tok/s window · steady", "per-stream decode tok/s p50 [p10–p90]",
-			"per-stream e2e tok/s p50", "TTFT ms p50 / p99", "check: aggregate ÷ (achieved × per-stream p50)"}
+		header = []string{"concurrency requested / achieved", "decoding streams", "requests ok / failed",
+			"aggregate tok/s (all streams) window · steady", "per-stream decode tok/s p50 [p10–p90]",
+			"per-stream e2e tok/s p50", "TTFT ms p50 / p99", "check: aggregate decode ÷ (decoding streams × per-stream p50)",
+			"warm-up · window · drain s"}
 	} else {
-		t.header = []string{"concurrency requested / achieved", "requests ok / failed",
-			"aggregate req/s window · steady", "per-stream req/s p50 [p10–p90]", "latency ms p50 / p99"}
+		header = []string{"concurrency requested / achieved", "requests ok / failed",
+			"aggregate req/s (all streams) window · steady", "per-stream req/s p50 [p10–p90]", "latency ms p50 / p99",
+			"warm-up · window · drain s"}
 	}
 	for _, lv := range r.Levels {
-		row := []string{
-			fmt.Sprintf("%d / %.2f", lv.Concurrency, lv.AchievedConcurrency),
-			fmt.Sprintf("%d / %d", lv.Completed, lv.Failed),
-		}
-		if lv.Partial {
-			row[0] += " (interrupted)"
-		}
+		row := []string{concurrency(lv), requests(lv)}
 		if r.Mode == ModeOpenAI {
-			check := "–"
-			if c := lv.Consistency; c != nil {
-				check = fmt.Sprintf("%.2f", c.Ratio)
-				if c.Flagged {
-					check += " ⚠ off by more than " + strconv.Itoa(int(c.Tolerance*100)) + "%"
-				}
-			}
+			row = append(row[:1], append([]string{num(lv.DecodingConcurrency)}, row[1:]...)...)
 			row = append(row,
 				value(lv.OutputTokenThroughput)+" · "+value(lv.SteadyOutputTokenThroughput),
 				spread(lv.OutputTokenThroughputPerUser),
 				p50(lv.OutputTokenThroughputPerUserE2E),
 				p50p99(lv.TimeToFirstToken),
-				check)
+				check(lv, true))
 		} else {
 			row = append(row,
 				num(lv.RequestThroughput.Avg)+" · "+value(lv.SteadyRequestThroughput),
 				spread(lv.RequestThroughputPerUser),
 				p50p99(lv.RequestLatency))
 		}
-		t.rows = append(t.rows, row)
+		row = append(row, fmt.Sprintf("%s · %s · %s", num(lv.Warmup.Avg), num(lv.Window.Avg), num(lv.Drain.Avg)))
+		rows = append(rows, row)
 	}
-	t.notes = notes(r)
-	return t
+	var b strings.Builder
+	b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
+	for range header {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for _, row := range rows {
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	for _, n := range notes(r, true) {
+		b.WriteString("\n" + n + "\n") // a paragraph each
+	}
+	return b.String()
 }
 
-// notes are the lines under the table: what was measured, how, on what.
-func notes(r *Result) []string {
-	var bounds []string
-	if r.DurationS > 0 {
-		bounds = append(bounds, fmt.Sprintf("at most %s s", num(r.DurationS)))
+// RenderText renders r for a terminal: aligned columns no wider than
+// TextWidth, plain text, the figures that answer the claim (concurrency,
+// requests, aggregate beside per stream), and the same notes as
+// RenderMarkdown, wrapped. --format markdown or json has the rest.
+func RenderText(r *Result) string {
+	var head [2][]string
+	if r.Mode == ModeOpenAI {
+		head = [2][]string{
+			{"concurrency", "requests", "aggregate tok/s", "per-stream tok/s", "TTFT ms", "check"},
+			{"asked / held", "ok / failed", "(all streams)", "decode p50 [p10–p90]", "p50", "decode"},
+		}
+	} else {
+		head = [2][]string{
+			{"concurrency", "requests", "aggregate req/s", "per-stream req/s", "latency ms"},
+			{"asked / held", "ok / failed", "(all streams)", "p50 [p10–p90]", "p50 / p99"},
+		}
 	}
-	if r.RequestsPerLevel > 0 {
-		bounds = append(bounds, fmt.Sprintf("at most %d requests", r.RequestsPerLevel))
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, h := range head {
+		fmt.Fprintln(tw, strings.Join(h, "\t")+"\t")
+	}
+	for _, lv := range r.Levels {
+		row := []string{concurrency(lv), requests(lv)}
+		if r.Mode == ModeOpenAI {
+			row = append(row, value(lv.OutputTokenThroughput), spread(lv.OutputTokenThroughputPerUser),
+				p50(lv.TimeToFirstToken), check(lv, false))
+		} else {
+			row = append(row, num(lv.RequestThroughput.Avg), spread(lv.RequestThroughputPerUser), p50p99(lv.RequestLatency))
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	tw.Flush()
+	for _, n := range notes(r, false) {
+		b.WriteString(wrap(n, TextWidth))
+	}
+	return b.String()
+}
+
+func concurrency(lv Level) string {
+	c := fmt.Sprintf("%d / %.2f", lv.Concurrency, lv.AchievedConcurrency)
+	if lv.Partial {
+		c += " (interrupted)"
+	}
+	return c
+}
+
+func requests(lv Level) string {
+	return fmt.Sprintf("%d / %d", lv.Completed, lv.Failed)
+}
+
+// check is the consistency ratio, marked when flagged.
+func check(lv Level, long bool) string {
+	c := lv.Consistency
+	switch {
+	case c == nil:
+		return "–"
+	case !c.Flagged:
+		return fmt.Sprintf("%.2f", c.Ratio)
+	case long:
+		return fmt.Sprintf("%.2f ⚠ off by more than %d%%", c.Ratio, int(math.Round(c.Tolerance*100)))
+	}
+	return fmt.Sprintf("%.2f !", c.Ratio)
+}
+
+// notes are the paragraphs under the table: how it was measured, what each
+// column divides by, on what, and anything that went wrong. md marks them
+// up for a note; otherwise they are plain text.
+func notes(r *Result, md bool) []string {
+	code := func(s string) string {
+		if md {
+			return "`" + s + "`"
+		}
+		return s
+	}
+	var out []string
+	if r.Mode == ModeOpenAI {
+		out = append(out, "Closed loop: each stream sends its next request when its last one ends. "+
+			"Aggregate = tokens from all streams together that arrived in the window, over the window. "+
+			"Per stream = one request's decode rate (its tokens after the first, over the time between them: "+
+			"the wait for a first token is left out, and shown as TTFT). Check = aggregate decode rate ÷ "+
+			"(decoding streams × per-stream p50), like with like; flagged when off by more than 15%.")
+	} else {
+		out = append(out, "Closed loop: each stream sends its next request when its last one ends. "+
+			"Aggregate = requests from all streams together that ended in the window, over the window. "+
+			"Per stream = one stream's requests that ended in the window, over the window.")
 	}
 	what := "GET " + r.URL
 	if r.Mode == ModeOpenAI {
-		what = fmt.Sprintf("%s · model %s · max %d tokens", r.Endpoint, r.ModelID, r.MaxTokens)
+		what = fmt.Sprintf("POST %s, model %s, at most %d tokens a request", r.Endpoint, code(r.ModelID), r.MaxTokens)
 		if src := tokensSource(r); src != "" {
-			what += " · tokens counted from " + src
+			what += "; tokens counted from " + src
 		}
 	}
-	out := []string{
-		"Closed loop: each of `concurrency` streams sends its next request when the last one ends. " +
-			"Aggregate = all streams together over the level's window; per stream = one stream's rate " +
-			"(HTTP: per stream over the level; openai: per request, decode excludes time to first token).",
-		fmt.Sprintf("%s · per level %s after %d warm-up request(s) per stream · client %s/%s, %d CPUs",
-			what, strings.Join(bounds, " and "), r.WarmupPerStream, r.Env.OS, r.Env.Arch, r.Env.CPUs),
-	}
+	out = append(out, what+".", phases(r, md))
 	if r.Simulated {
-		out = append(out, "**Simulated server** ("+r.Server+"): a shared token budget split across active streams, not a real model.")
+		sim := "SIMULATED server"
+		if md {
+			sim = "**Simulated server**"
+		}
+		out = append(out, sim+" ("+r.Server+"): a shared token budget split across active streams, not a real model.")
 	} else if r.Server != "" {
 		out = append(out, "Server: "+r.Server+".")
+	}
+	out = append(out, fmt.Sprintf("Client: %s/%s, %d CPUs, %s.", r.Env.OS, r.Env.Arch, r.Env.CPUs, cmp.Or(r.Env.Client, "zk")))
+	if n := retried(r); n != "" {
+		out = append(out, n)
+	}
+	for _, lv := range r.Levels {
+		if c := lv.Consistency; c != nil && c.Flagged {
+			out = append(out, fmt.Sprintf("Check flagged at concurrency %d (%.2f): the median stream's decode rate does "+
+				"not account for the aggregate; rates spread widely or changed during the window, or token counts "+
+				"and their timing disagree.", lv.Concurrency, c.Ratio))
+		}
 	}
 	if r.WasCancelled {
 		out = append(out, "Interrupted: the table holds what was measured before the interrupt.")
 	}
 	return out
+}
+
+// phases says how each level was bounded and, unless md (where the table
+// has a column for it), how long its phases took.
+func phases(r *Result, md bool) string {
+	var bound []string
+	if r.DurationS > 0 {
+		bound = append(bound, fmt.Sprintf("a window of %s s", num(r.DurationS)))
+	}
+	if r.RequestsPerLevel > 0 {
+		bound = append(bound, fmt.Sprintf("closed once %d requests ended in it", r.RequestsPerLevel))
+	}
+	drain := "are cancelled"
+	if r.DrainS > 0 {
+		drain = fmt.Sprintf("get %s s to finish (unmeasured), then are cancelled", num(r.DrainS))
+	}
+	s := fmt.Sprintf("Each level: %d warm-up request(s) per stream, %s; requests in flight at its close %s.",
+		r.WarmupPerStream, strings.Join(bound, ", or "), drain)
+	if len(r.Levels) == 0 || md {
+		return s
+	}
+	var warm, win, dr, streams []string
+	closedBy := map[string]bool{}
+	for _, lv := range r.Levels {
+		warm = append(warm, num(lv.Warmup.Avg))
+		win = append(win, num(lv.Window.Avg))
+		dr = append(dr, num(lv.Drain.Avg))
+		streams = append(streams, strconv.Itoa(lv.Concurrency))
+		closedBy[lv.WindowClosedBy] = true
+	}
+	s += fmt.Sprintf(" At %s streams: warm-up %s s, window %s s, drain %s s", strings.Join(streams, " / "),
+		strings.Join(warm, " / "), strings.Join(win, " / "), strings.Join(dr, " / "))
+	var by []string
+	for _, why := range []string{ClosedByDuration, ClosedByRequests, ClosedByFailures, ClosedByInterrupt} {
+		if closedBy[why] {
+			by = append(by, why)
+		}
+	}
+	return s + " (window closed by " + strings.Join(by, ", ") + ")."
+}
+
+// retried says which requests were sent again, if any were.
+func retried(r *Result) string {
+	var at []string
+	for _, lv := range r.Levels {
+		if lv.Retried > 0 {
+			at = append(at, fmt.Sprintf("%d of %d at concurrency %d", lv.Retried, lv.Sent, lv.Concurrency))
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	s := "Retried on a fresh connection, the reused one having closed before any response byte: " +
+		strings.Join(at, ", ") + " (requests sent, warm-up and drain included)."
+	if r.DialPerRequest {
+		s += " Later requests dialled a connection each."
+	}
+	return s
+}
+
+// wrap breaks s into lines of at most width columns at spaces, each ending
+// in a newline. A word longer than width (a URL) keeps a line of its own.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		l := utf8.RuneCountInString(w)
+		switch {
+		case n == 0:
+		case n+1+l > width:
+			b.WriteString("\n")
+			n = 0
+		default:
+			b.WriteString(" ")
+			n++
+		}
+		b.WriteString(w)
+		n += l
+	}
+	return b.String() + "\n"
 }
 
 // tokensSource is where the levels' token counts came from, in words.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata from the current output")
@@ -84,5 +85,41 @@ func TestDetect(t *testing.T) {
 	}
 	if _, ok := Detect([]byte(" \n{\"schema\":\"zk-probe/v1\",\"levels\":[]}\n")); !ok {
 		t.Error("Detect missed probe JSON")
+	}
+}
+
+// TestRenderTextIsPlainAndFits: the text format fits a 100-column
+// terminal and carries no markdown; every rate column names whether it is
+// aggregate or per stream. The odd cases (retries, a flagged check, an
+// interrupt) add notes, which must wrap too.
+func TestRenderTextIsPlainAndFits(t *testing.T) {
+	odd := fixture(t, "openai.json")
+	odd.DialPerRequest, odd.WasCancelled = true, true
+	odd.Levels[0].Retried = 3
+	odd.Levels[1].Consistency.Flagged, odd.Levels[1].Consistency.Ratio = true, 0.76
+	odd.Levels[2].Partial = true
+	results := map[string]*Result{"openai": fixture(t, "openai.json"), "http": fixture(t, "http.json"), "odd": odd}
+	for name, r := range results {
+		text := RenderText(r)
+		for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			if n := utf8.RuneCountInString(line); n > TextWidth {
+				t.Errorf("%s line %d is %d columns wide, over %d:\n%s", name, i+1, n, TextWidth, line)
+			}
+		}
+		if strings.Contains(text, "**") || strings.Contains(text, "`") || strings.Contains(text, "| ") {
+			t.Errorf("%s: markdown in the text format:\n%s", name, text)
+		}
+		header := strings.SplitN(text, "\n", 3)
+		if !strings.Contains(header[0], "aggregate") || !strings.Contains(header[0], "per-stream") ||
+			!strings.Contains(header[1], "(all streams)") {
+			t.Errorf("%s: header does not say which rate is aggregate and which per stream:\n%s%s", name, header[0], header[1])
+		}
+	}
+	text := RenderText(odd)
+	for _, want := range []string{"3 of ", "dialled a connection each", "Check flagged at concurrency 4 (0.76)",
+		"(interrupted)", "Interrupted:", "0.76 !"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("odd result: %q missing from\n%s", want, text)
+		}
 	}
 }

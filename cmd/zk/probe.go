@@ -21,6 +21,7 @@ type probeOptions struct {
 	duration    time.Duration
 	requests    int
 	warmup      int
+	drain       time.Duration
 	timeout     time.Duration
 	format      string
 	chart       string
@@ -41,9 +42,14 @@ func newProbeCmd(root *rootOptions, s *streams) *cobra.Command {
 		Short: "Measure a throughput claim, per stream and in aggregate",
 		Long: `Measure a server's throughput per stream and in aggregate, side by side,
 at each concurrency level of a closed-loop sweep: each of N streams sends its
-next request as soon as its last one ends. Each level first sends --warmup
-requests per stream (not measured), then measures for --duration or
---requests, whichever ends first.
+next request as soon as its last one ends. A level runs in three phases,
+without pausing the streams: warm-up (--warmup requests per stream, not
+measured), the measured window (exactly --duration, or until --requests
+requests ended in it, whichever comes first), and the drain (requests in
+flight at the window's close get --drain to finish, not measured, and are
+then cancelled). Requests count in the window if they ended in it; tokens
+and time in flight count where they fall. The output reports each phase's
+length: a level takes warm-up + window + drain.
 
 Every rate says whether it is aggregate (all streams together over the
 level's window) or per stream (what one user feels), and the table starts
@@ -58,9 +64,10 @@ EXIT STATUS
 	}
 	pf := cmd.PersistentFlags()
 	pf.IntSliceVar(&opts.concurrency, "concurrency", []int{1, 4, 16}, "the concurrency `LEVELS` to sweep, each a number of streams in flight")
-	pf.DurationVar(&opts.duration, "duration", 10*time.Second, "measure each level for at most `DURATION` (0: bounded by --requests only)")
-	pf.IntVar(&opts.requests, "requests", 0, "measure at most `N` requests per level (0: bounded by --duration only)")
-	pf.IntVar(&opts.warmup, "warmup", 1, "send `N` unmeasured warm-up requests per stream before each level")
+	pf.DurationVar(&opts.duration, "duration", 10*time.Second, "measure each level over a window of `DURATION` (0: bounded by --requests only)")
+	pf.IntVar(&opts.requests, "requests", 0, "close a level's window once `N` requests ended in it (0: bounded by --duration only)")
+	pf.IntVar(&opts.warmup, "warmup", 1, "send `N` unmeasured warm-up requests per stream before each level's window opens")
+	pf.DurationVar(&opts.drain, "drain", 0, "let requests in flight at a window's close finish for up to `DURATION` (unmeasured) before cancelling them")
 	pf.DurationVar(&opts.timeout, "timeout", time.Minute, "give up on one request after `DURATION`")
 	pf.StringVar(&opts.format, "format", "text", "output `FORMAT`: text, markdown or json")
 	pf.StringVar(&opts.chart, "chart", "", "also write an SVG chart of the rates against concurrency to `FILE`")
@@ -97,10 +104,14 @@ func newProbeOpenAICmd(opts *probeOptions, s *streams) *cobra.Command {
 stream_options.include_usage) and report per level: aggregate output tokens
 per second over the window and in the steady state, each request's decode
 rate (tokens after the first over the time after the first) and end-to-end
-rate, time to first token, achieved concurrency, and a consistency check:
-aggregate ≈ achieved concurrency × median per-stream decode rate, flagged
-when off by more than 15%. Tokens come from the server's usage block when it
-sends one, else from counting chunks; the output says which.
+rate, time to first token, achieved and decoding concurrency, and a
+consistency check that compares decode with decode: aggregate decode rate ≈
+decoding streams × median per-stream decode rate, flagged when off by more
+than 15%. Tokens come from the server's usage block when it sends one, else
+from counting chunks; the output says which. A request whose reused
+connection the server closed before answering (llama.cpp's llama-server
+does after each streamed response) is sent once more on a fresh connection
+and counted as retried; later requests then dial their own.
 
 --url is the server's base: http://127.0.0.1:8000/v1 (vLLM),
 http://127.0.0.1:8080/v1 (llama.cpp's llama-server),
@@ -141,6 +152,7 @@ func runProbe(ctx context.Context, opts *probeOptions, s *streams) error {
 		Duration:    opts.duration,
 		Requests:    opts.requests,
 		Warmup:      opts.warmup,
+		Drain:       opts.drain,
 		Timeout:     opts.timeout,
 	}
 	if err := cfg.Validate(); err != nil {
@@ -218,6 +230,8 @@ func progressLine(p probe.Progress) string {
 		return fmt.Sprintf("concurrency %d: warming up", p.Concurrency)
 	case probe.PhaseMeasure:
 		return fmt.Sprintf("concurrency %d: %d done, %d failed, %.0f s", p.Concurrency, p.Completed, p.Failed, p.Elapsed.Seconds())
+	case probe.PhaseDrain:
+		return fmt.Sprintf("concurrency %d: draining", p.Concurrency)
 	}
 	return ""
 }

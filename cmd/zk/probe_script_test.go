@@ -20,10 +20,12 @@ import (
 
 // simulateCmd is the script command
 //
-//	simulate [budget=TOK/S] [per-stream=TOK/S] [prefill=DURATION]
+//	simulate [budget=TOK/S] [per-stream=TOK/S] [prefill=DURATION] [close-after-stream]
 //
 // which serves probetest's SIMULATED OpenAI-compatible server on loopback
 // for the rest of the script and sets $SIM_URL to its base URL.
+// close-after-stream closes each connection after a streamed response, as
+// llama.cpp's llama-server does (probetest.Simulator.CloseAfterStream).
 func simulateCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! simulate")
@@ -39,8 +41,10 @@ func simulateCmd(ts *testscript.TestScript, neg bool, args []string) {
 			sim.PerStream, err = strconv.ParseFloat(v, 64)
 		case "prefill":
 			sim.Prefill, err = time.ParseDuration(v)
+		case "close-after-stream":
+			sim.CloseAfterStream = true
 		default:
-			ts.Fatalf("usage: simulate [budget=N] [per-stream=N] [prefill=D]")
+			ts.Fatalf("usage: simulate [budget=N] [per-stream=N] [prefill=D] [close-after-stream]")
 		}
 		ts.Check(err)
 	}

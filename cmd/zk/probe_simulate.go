@@ -42,6 +42,7 @@ interrupted. It is a simulation, and says so in every response.`,
 	f.Float64Var(&opts.sim.PerStream, "per-stream", 100, "at most this many tokens per second for one stream (0: no cap)")
 	f.DurationVar(&opts.sim.Prefill, "prefill", 20*time.Millisecond, "the wait before each stream's first token")
 	f.IntVar(&opts.sim.TokensPerChunk, "tokens-per-chunk", 1, "tokens bundled into one streamed chunk")
+	f.BoolVar(&opts.sim.CloseAfterStream, "close-after-stream", false, "close each connection after a streamed response while advertising keep-alive, as llama.cpp's llama-server does")
 	return cmd
 }
 

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httputil"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -43,6 +44,13 @@ type Simulator struct {
 	// IgnoreUsage leaves out the usage block even when asked for, as some
 	// servers do, so a client has to count chunks.
 	IgnoreUsage bool
+	// CloseAfterStream closes the connection after each streamed response
+	// although its headers advertised keep-alive, as llama.cpp's
+	// llama-server was seen to. It closes once the client has sent its
+	// next request on that connection, unanswered: the losing side of the
+	// race between a server's close and a client's reuse, every time, so
+	// a client that does not recover fails every reused request.
+	CloseAfterStream bool
 
 	active atomic.Int64
 }
@@ -69,7 +77,7 @@ type request struct {
 // GET /v1/models.
 func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Server", "zk-probe-simulator")
-	w.Header().Set(header, fmt.Sprintf("continuous batching, %g tok/s shared by active streams, at most %g per stream", s.Budget, s.PerStream))
+	w.Header().Set(header, s.describe())
 	chat := r.URL.Path == "/v1/chat/completions"
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
@@ -100,18 +108,62 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusBadRequest, "max_tokens out of range")
 		return
 	}
+	if s.CloseAfterStream {
+		s.serveAndClose(w, r, req, chat, n)
+		return
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	flush := func() {
+	flush := func() error {
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
 		}
+		return nil
 	}
-	io.WriteString(w, ": simulation keep-alive\n\n")
-	flush()
-	ctx := r.Context()
-	if !sleepUntil(ctx.Done(), time.Now().Add(s.Prefill)) {
+	s.stream(r.Context().Done(), w, flush, req, chat, n)
+}
+
+// serveAndClose streams the completion over the hijacked connection,
+// framed by hand as a keep-alive server would frame it, then waits for
+// the client's next request and closes the connection without a word.
+func (s *Simulator) serveAndClose(w http.ResponseWriter, r *http.Request, req request, chat bool, n int) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		apiError(w, http.StatusInternalServerError, "the connection cannot be hijacked")
 		return
+	}
+	conn, brw, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	fmt.Fprintf(brw, "HTTP/1.1 200 OK\r\nServer: zk-probe-simulator\r\n%s: %s\r\n"+
+		"Content-Type: text/event-stream\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5, max=100\r\n"+
+		"Transfer-Encoding: chunked\r\n\r\n", header, s.describe()+"; closes after each stream")
+	cw := httputil.NewChunkedWriter(brw)
+	if !s.stream(r.Context().Done(), cw, brw.Flush, req, chat, n) {
+		return
+	}
+	cw.Close()
+	brw.WriteString("\r\n") // the end of the chunked body
+	if brw.Flush() != nil {
+		return
+	}
+	conn.SetReadDeadline(time.Now().Add(time.Minute))
+	brw.Reader.Peek(1) // the next request, or the client's close
+}
+
+// stream writes one completion of n tokens to w, flushing each chunk; it
+// reports false when done closed or a write failed first.
+func (s *Simulator) stream(done <-chan struct{}, w io.Writer, flush func() error, req request, chat bool, n int) bool {
+	write := func(text string) bool {
+		if _, err := io.WriteString(w, text); err != nil {
+			return false
+		}
+		return flush() == nil
+	}
+	if !write(": simulation keep-alive\n\n") || !sleepUntil(done, time.Now().Add(s.Prefill)) {
+		return false
 	}
 	per := max(s.TokensPerChunk, 1)
 	s.active.Add(1)
@@ -122,23 +174,31 @@ func (s *Simulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		for range k {
 			next = next.Add(time.Duration(float64(time.Second) / s.rate()))
 		}
-		if !sleepUntil(ctx.Done(), next) {
-			return
+		if !sleepUntil(done, next) {
+			return false
 		}
 		sent += k
 		text := strings.Repeat(" tok", k)
+		var c string
 		if chat {
-			fmt.Fprintf(w, "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%q}}]}\n\n", text)
+			c = fmt.Sprintf("data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%q}}]}\n\n", text)
 		} else {
-			fmt.Fprintf(w, "data: {\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":%q}]}\n\n", text)
+			c = fmt.Sprintf("data: {\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":%q}]}\n\n", text)
 		}
-		flush()
+		if !write(c) {
+			return false
+		}
 	}
 	if req.StreamOptions.IncludeUsage && !s.IgnoreUsage {
-		fmt.Fprintf(w, "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\n", n, n+16)
+		if !write(fmt.Sprintf("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\n", n, n+16)) {
+			return false
+		}
 	}
-	io.WriteString(w, "data: [DONE]\n\n")
-	flush()
+	return write("data: [DONE]\n\n")
+}
+
+func (s *Simulator) describe() string {
+	return fmt.Sprintf("continuous batching, %g tok/s shared by active streams, at most %g per stream", s.Budget, s.PerStream)
 }
 
 // apiError answers with an error in OpenAI's shape.

@@ -1,11 +1,15 @@
 package probetest
 
 import (
+	"bufio"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSimulatorAnswers(t *testing.T) {
@@ -58,5 +62,37 @@ func TestSimulatorAnswers(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(b), `"id":"sim"`) {
 		t.Errorf("models: %s", b)
+	}
+}
+
+// TestSimulatorCloseAfterStream: the response advertises keep-alive and
+// ends properly, and the next request on the same connection gets no
+// answer, only the close.
+func TestSimulatorCloseAfterStream(t *testing.T) {
+	srv := httptest.NewServer(&Simulator{Budget: 10000, CloseAfterStream: true})
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(time.Minute))
+	body := `{"model":"m","max_tokens":2,"stream":true}`
+	req := "POST /v1/chat/completions HTTP/1.1\r\nHost: sim\r\nContent-Type: application/json\r\n" +
+		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	io.WriteString(conn, req)
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || !strings.HasSuffix(string(b), "data: [DONE]\n\n") || resp.Close ||
+		resp.Header.Get("Connection") != "keep-alive" || resp.Header.Get(header) == "" {
+		t.Fatalf("first response: %v, close %v, headers %v, body %q", err, resp.Close, resp.Header, b)
+	}
+	io.WriteString(conn, req)
+	if n, err := br.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Errorf("second request on the connection: read %d bytes, %v; want 0, EOF", n, err)
 	}
 }
