@@ -3,6 +3,8 @@ package probe
 import (
 	"math"
 	"slices"
+
+	"github.com/aclements/go-moremath/stats"
 )
 
 // Stat summarises a distribution in the shape AIPerf exports each metric
@@ -37,26 +39,20 @@ func newStat(unit string, xs []float64) *Stat {
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	var sum float64
-	for _, x := range s {
-		sum += x
-	}
-	avg := sum / float64(len(s))
-	var sq float64
-	for _, x := range s {
-		sq += (x - avg) * (x - avg)
-	}
+	n := float64(len(s))
 	return &Stat{
 		Unit:  unit,
 		Count: len(s),
-		Avg:   avg,
+		Avg:   stats.Mean(s),
 		P10:   percentile(s, 10),
 		P50:   percentile(s, 50),
 		P90:   percentile(s, 90),
 		P99:   percentile(s, 99),
 		Min:   s[0],
 		Max:   s[len(s)-1],
-		Std:   math.Sqrt(sq / float64(len(s))),
+		// numpy's std, as AIPerf writes it: the population's (ddof=0),
+		// from the library's sample variance.
+		Std: math.Sqrt(stats.Variance(s) * (n - 1) / n),
 	}
 }
 

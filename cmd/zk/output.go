@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/zk-claims/zk/internal/english"
 )
@@ -42,8 +43,13 @@ func (f *choiceFlag) Set(s string) error {
 // addChoiceFlag adds the flag name to cmd, whose values are nouns: p
 // starts as allowed[0], the default.
 func addChoiceFlag(cmd *cobra.Command, p *string, name, noun, usage string, allowed ...string) {
+	addChoiceFlagTo(cmd, cmd.Flags(), p, name, noun, usage, allowed...)
+}
+
+// addChoiceFlagTo is addChoiceFlag into flags, cmd's own or persistent.
+func addChoiceFlagTo(cmd *cobra.Command, flags *pflag.FlagSet, p *string, name, noun, usage string, allowed ...string) {
 	*p = allowed[0]
-	cmd.Flags().Var(&choiceFlag{value: p, noun: noun, allowed: allowed}, name, fmt.Sprintf("%s: %s", usage, orList(allowed)))
+	flags.Var(&choiceFlag{value: p, noun: noun, allowed: allowed}, name, fmt.Sprintf("%s: %s", usage, orList(allowed)))
 	_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(allowed, cobra.ShellCompDirectiveNoFileComp))
 }
 

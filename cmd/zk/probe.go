@@ -69,7 +69,7 @@ EXIT STATUS
 	pf.IntVar(&opts.warmup, "warmup", 1, "send `N` unmeasured warm-up requests per stream before each level's window opens")
 	pf.DurationVar(&opts.drain, "drain", 0, "let requests in flight at a window's close finish for up to `DURATION` (unmeasured) before cancelling them")
 	pf.DurationVar(&opts.timeout, "timeout", time.Minute, "give up on one request after `DURATION`")
-	pf.StringVar(&opts.format, "format", "text", "output `FORMAT`: text, markdown or json")
+	addChoiceFlagTo(cmd, pf, &opts.format, "format", "format", "output `format`", "text", "markdown", "json")
 	pf.StringVar(&opts.chart, "chart", "", "also write an SVG chart of the rates against concurrency to `FILE`")
 	pf.BoolVar(&opts.allowRemote, "allow-remote", false, "allow a target that is not on this machine")
 	cmd.AddCommand(newProbeHTTPCmd(opts, s), newProbeOpenAICmd(opts, s), newProbeSimulateCmd(s))
@@ -135,11 +135,6 @@ http://127.0.0.1:11434/v1 (Ollama).`,
 }
 
 func runProbe(ctx context.Context, opts *probeOptions, s *streams) error {
-	switch opts.format {
-	case "text", "markdown", "json":
-	default:
-		return usageError{fmt.Errorf("probe: unknown format %q (want text, markdown or json)", opts.format)}
-	}
 	u, err := url.Parse(opts.url)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return usageError{fmt.Errorf("probe: %q is not an http or https URL", opts.url)}
@@ -199,10 +194,7 @@ func runProbe(ctx context.Context, opts *probeOptions, s *streams) error {
 func writeProbe(opts *probeOptions, s *streams, res *probe.Result) error {
 	switch opts.format {
 	case "json":
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(res); err != nil {
+		if err := writeJSON(s.out, res); err != nil {
 			return err
 		}
 	case "markdown":
