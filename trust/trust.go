@@ -18,7 +18,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/internal/atomicfile"
 )
 
 // ErrUnsafe is returned for an approvals file others could write to.
@@ -105,7 +105,7 @@ func (s *Store) Approve(as ...Approval) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
-	if err := vault.WriteFileAtomic(s.path, append(b, '\n'), 0o600); err != nil {
+	if err := atomicfile.Write(s.path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
 	return nil

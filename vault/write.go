@@ -2,8 +2,6 @@ package vault
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zk-claims/zk/internal/atomicfile"
 )
 
 // Errors of the write path. Each but ErrVerify leaves the note exactly as
@@ -55,11 +55,9 @@ const (
 	// backupDir is where previous versions of notes are kept, one folder per
 	// note named by its vault path.
 	backupDir = ".zk/backups"
-	// tempPrefix names temporary files. Short and fixed, not derived from the
-	// note's name: a note name near NAME_MAX would make a derived name too
-	// long (research/reliability.md §1.2). The writer's pid follows, so that
-	// a later write can tell a temp file of a killed writer from one in use.
-	tempPrefix = ".zk-tmp-"
+	// tempPrefix names temporary files (research/reliability.md §1.2 on
+	// why it is short and fixed).
+	tempPrefix = atomicfile.TempPrefix
 	// tempMaxAge is the age past which a temp file is stale even when its
 	// writer cannot be proven dead (a reused pid, or no pid check here).
 	tempMaxAge = 10 * time.Minute
@@ -344,30 +342,18 @@ func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) error {
 // the note is still cur, renames the temporary file over the note and syncs
 // the folder.
 func (w *writer) replace(cur, out []byte, info fs.FileInfo) error {
-	dir := filepath.Dir(w.name)
 	note, err := w.root.Open(w.name)
 	if err != nil {
 		return err
 	}
 	defer note.Close()
-	tmp, err := writeTemp(w.root, dir, out, info, note)
+	err = atomicfile.WriteIn(w.root, w.name, out, atomicfile.Options{
+		Like: info, Attrs: note,
+		Check: func() error { return sameFile(note, cur, info) },
+	})
 	if err != nil {
 		return err
 	}
-	renamed := false
-	defer func() {
-		if !renamed {
-			w.root.Remove(tmp)
-		}
-	}()
-	if err := sameFile(note, cur, info); err != nil {
-		return err
-	}
-	if err := w.root.Rename(tmp, w.name); err != nil {
-		return err
-	}
-	renamed = true
-	syncDir(w.root, dir)
 	f, err := w.root.Open(w.name)
 	if err != nil {
 		return err
@@ -412,79 +398,9 @@ func verify(f *os.File, want []byte) error {
 	return nil
 }
 
-// writeTemp writes data to a new temporary file in dir with the mode and
-// owner of the file like describes, and the extended attributes of attrs
-// when it is not nil, and syncs it, returning its name.
-func writeTemp(root *os.Root, dir string, data []byte, like fs.FileInfo, attrs *os.File) (string, error) {
-	mode := like.Mode().Perm()
-	var r [6]byte
-	rand.Read(r[:])
-	name := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:]))
-	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		// OpenFile's mode is filtered by the umask; the note's is not.
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = keepOwner(f, like)
-	}
-	if err == nil && attrs != nil {
-		err = copyXattrs(f, attrs)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		root.Remove(name)
-		return "", err
-	}
-	return name, nil
-}
-
-// syncDir makes a rename in dir durable. A folder that cannot be synced
-// (some file systems refuse; Windows has no such call) is no reason to
-// fail a write that has already happened.
-func syncDir(root *os.Root, dir string) {
-	if d, err := root.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
-
-// sweep removes temporary files that writers killed mid-write left in dir:
-// those whose process is gone, or that are older than tempMaxAge.
+// sweep removes temporary files that writers killed mid-write left in dir.
 func (w *writer) sweep(dir string) {
-	d, err := w.root.Open(filepath.FromSlash(dir))
-	if err != nil {
-		return
-	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
-	for _, name := range names {
-		rest, ok := strings.CutPrefix(name, tempPrefix)
-		if !ok {
-			continue
-		}
-		p := filepath.Join(filepath.FromSlash(dir), name)
-		pidText, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		stale := err != nil || !processAlive(pid)
-		if !stale {
-			if info, err := w.root.Lstat(p); err == nil && w.opts.Now().Sub(info.ModTime()) > tempMaxAge {
-				stale = true
-			}
-		}
-		if stale {
-			w.root.Remove(p)
-		}
-	}
+	atomicfile.Sweep(w.root, filepath.FromSlash(dir), w.opts.Now(), tempMaxAge)
 }
 
 // backup keeps src, the version about to be replaced, under .zk/backups/
@@ -497,10 +413,6 @@ func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, 
 		return "", err
 	}
 	w.sweep(dir)
-	tmp, err := writeTemp(w.root, osDir, src, note, nil)
-	if err != nil {
-		return "", err
-	}
 	// Names sort by time; the nanoseconds and a counter keep two backups in
 	// one second apart.
 	stamp := w.opts.Now().UTC().Format("20060102T150405.000000000Z")
@@ -511,11 +423,9 @@ func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, 
 		}
 		name = stamp + "-" + strconv.Itoa(i)
 	}
-	if err := w.root.Rename(tmp, filepath.Join(osDir, name)); err != nil {
-		w.root.Remove(tmp)
+	if err := atomicfile.WriteIn(w.root, filepath.Join(osDir, name), src, atomicfile.Options{Like: note}); err != nil {
 		return "", err
 	}
-	syncDir(w.root, osDir)
 	w.prune(osDir)
 	return path.Join(dir, name), nil
 }
