@@ -63,6 +63,7 @@ const (
 	RuleBrokenLink        = "links/broken"
 	RuleBrokenHeading     = "links/broken-heading"
 	RuleBrokenBlock       = "links/broken-block"
+	RuleNameCollision     = "links/name-collision"
 	RuleUntypedLink       = "links/untyped"
 	RuleUnknownRelation   = "links/unknown-relation"
 	RuleFalsifiersMissing = "falsifiers/missing"
@@ -99,6 +100,8 @@ var Rules = []Rule{
 		"Link to a heading the target has (the message names the closest), or add the heading."},
 	{RuleBrokenBlock, Warning, "a #^block id that is not found in the target",
 		"Link to a block id the target has, or add ^id at the end of the paragraph."},
+	{RuleNameCollision, Warning, "two notes whose paths differ only by case or Unicode form, so links reach only one",
+		"Rename or merge one of the notes: every link, by path or by name, reaches the one the message names, never this one."},
 	{RuleUntypedLink, Warning, "a Links-section entry without \"— relation: justification\"",
 		"Write each entry as - [[Target]] — relation: why the two notes relate."},
 	{RuleUnknownRelation, Warning, "a relation not in the vocabulary",
