@@ -270,23 +270,29 @@ func noteCommand(v *vault.Vault, notePath string, f vault.Falsifier) ([]string, 
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", notePath, f.CommandLine+1, err)
 	}
-	store, a, err := approvalOf(v, notePath, f.Command)
+	store, a, err := approvalOf(v, notePath, f.Command, argv)
 	if err != nil {
 		return nil, err
 	}
-	ok, err := store.Trusted(a)
+	verdict, err := store.Check(a)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, fmt.Errorf("falsifier %d of %s runs a command written in the note, not approved on this machine:\n  %s\nread it, then approve it with: zk trust %s --falsifier %d",
-			f.N, notePath, runner.Quote(argv), shellArg(notePath), f.N)
+	if !verdict.Approved {
+		what := "not approved on this machine"
+		if len(verdict.Changed) > 0 {
+			what = "approved, but " + changedFiles(verdict.Changed) + " since"
+		}
+		return nil, fmt.Errorf("falsifier %d of %s runs a command written in the note, %s:\n  %s\nread it, then approve it with: zk trust %s --falsifier %d",
+			f.N, safeText(notePath), what, safeText(runner.Quote(argv)), safeText(shellArg(notePath)), f.N)
 	}
 	return argv, nil
 }
 
-// approvalOf is the approval that would let command run from the note.
-func approvalOf(v *vault.Vault, notePath, command string) (*trust.Store, trust.Approval, error) {
+// approvalOf is the approval that would let command, split into argv, run
+// from the note: it names the vault files the command names, with their
+// content's hashes as they are now.
+func approvalOf(v *vault.Vault, notePath, command string, argv []string) (*trust.Store, trust.Approval, error) {
 	path, err := trust.DefaultPath()
 	if err != nil {
 		return nil, trust.Approval{}, err
@@ -295,7 +301,11 @@ func approvalOf(v *vault.Vault, notePath, command string) (*trust.Store, trust.A
 	if err != nil {
 		return nil, trust.Approval{}, fmt.Errorf("vault: %w", err)
 	}
-	return trust.Open(path), trust.Approval{Vault: dir, Note: notePath, Command: command}, nil
+	files, err := trust.HashFiles(v.Root(), v.Dir, argv)
+	if err != nil {
+		return nil, trust.Approval{}, err
+	}
+	return trust.Open(path), trust.Approval{Vault: dir, Note: notePath, Command: command, Files: files}, nil
 }
 
 func shellArg(s string) string { return runner.Quote([]string{s}) }

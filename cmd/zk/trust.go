@@ -4,8 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -30,7 +34,14 @@ a zk-run fenced block) and, when you answer y, approve them, so that
 zk run NOTE --falsifier N may run them.
 
 An approval is for that exact command text, in that note, in that vault: edit
-the command and it must be approved again. Approvals are kept in the user's
+the command and it must be approved again. It also covers the content of
+every vault file the command names (an argument, a word of one, or the
+value of --flag=FILE, taken from the vault root: sh run.sh names run.sh):
+edit such a file and zk run asks for a new approval. A file the command
+only reaches some other way (a script that runs another) is not covered.
+Control characters in what is shown are printed escaped (, 
+), so
+that a note cannot make one command look like another. Approvals are kept in the user's
 config folder (zk/trust.json), never in the vault, so a vault someone shares
 with you cannot approve its own commands. The answer is read from stdin.
 
@@ -79,25 +90,36 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 		}
 		argv, err := runner.Split(f.Command)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", p, f.CommandLine+1, err)
+			return fmt.Errorf("%s:%d: %w", safeText(p), f.CommandLine+1, err)
 		}
-		st, a, err := approvalOf(v, p, f.Command)
+		st, a, err := approvalOf(v, p, f.Command, argv)
 		if err != nil {
 			return err
 		}
 		store = st
-		if ok, err := store.Trusted(a); err != nil {
+		verdict, err := store.Check(a)
+		if err != nil {
 			return err
-		} else if ok {
-			fmt.Fprintf(s.err, "falsifier %d: already approved: %s\n", f.N, runner.Quote(argv))
+		}
+		if verdict.Approved {
+			fmt.Fprintf(s.err, "falsifier %d: already approved: %s\n", f.N, safeText(runner.Quote(argv)))
 			continue
 		}
-		fmt.Fprintf(s.err, "falsifier %d (%s:%d) runs, in %s, without a shell:\n  %s\n", f.N, p, f.CommandLine+1, v.Dir, runner.Quote(argv))
+		if len(verdict.Changed) > 0 {
+			fmt.Fprintf(s.err, "falsifier %d: approved before, but %s since\n", f.N, changedFiles(verdict.Changed))
+		}
+		fmt.Fprintf(s.err, "falsifier %d (%s:%d) runs, in %s, without a shell:\n  %s\n", f.N, safeText(p), f.CommandLine+1, safeText(v.Dir), safeText(runner.Quote(argv)))
+		if len(a.Files) > 0 {
+			fmt.Fprintf(s.err, "  approving it approves these vault files as they are now; if one changes, zk asks again:\n")
+			for _, name := range slices.Sorted(maps.Keys(a.Files)) {
+				fmt.Fprintf(s.err, "    %s (%s)\n", safeText(name), a.Files[name][:len("sha256:")+12])
+			}
+		}
 		pending = append(pending, a)
 	}
 	if len(pending) == 0 {
 		if store == nil {
-			fmt.Fprintf(s.err, "%s: no falsifier has a command written under it\n", p)
+			fmt.Fprintf(s.err, "%s: no falsifier has a command written under it\n", safeText(p))
 		}
 		return nil
 	}
@@ -124,4 +146,56 @@ func plural(n int, one, many string) string {
 		return "this " + one
 	}
 	return many
+}
+
+// changedFiles says which approved files changed: "run.sh changed", "a.sh
+// and b.sh changed".
+func changedFiles(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = safeText(n)
+	}
+	if len(quoted) == 1 {
+		return quoted[0] + " changed"
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1] + " changed"
+}
+
+// safeText is s with every character that could move the cursor, recolour
+// or rewrite the terminal, or reorder what is shown (C0 and C1 controls,
+// DEL, bidirectional overrides, invalid UTF-8) written as a Go escape
+// (\x1b, \n, \u202e), so that text from a note or a file name is shown as
+// what it is: an ESC sequence cannot make one command look like another,
+// nor a newline split a line in two.
+func safeText(s string) string {
+	clean := true
+	for _, r := range s {
+		if unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unsafeRune(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError ||
+		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
 }
