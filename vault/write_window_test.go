@@ -69,8 +69,18 @@ const windowNote = "# A\n\nThe claim.\n\n## Maintenance\n- Last tended: 2026-01-
 // read. (Before, zk renamed over the editor's save and reported success.)
 func TestEditNoteWindowReplace(t *testing.T) {
 	editor := "# A\n\nThe claim, as the editor saved it.\n\n## Maintenance\n- Last tended: 2026-01-01\n"
-	for _, rename := range []bool{false, true} {
-		t.Run(map[bool]string{false: "truncating editor", true: "renaming editor"}[rename], func(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		rename, noExchange bool
+	}{
+		{"truncating editor", false, false},
+		{"renaming editor", true, false},
+		{"truncating editor, no exchange", false, true},
+	} {
+		rename := tc.rename
+		t.Run(tc.name, func(t *testing.T) {
+			testOnlyNoExchange = tc.noExchange
+			t.Cleanup(func() { testOnlyNoExchange = false })
 			v, dir := writeVault(t, map[string]string{"n.md": windowNote})
 			p := filepath.Join(dir, "n.md")
 			if rename {
