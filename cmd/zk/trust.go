@@ -39,11 +39,12 @@ every vault file the command names (an argument, a word of one, or the
 value of --flag=FILE, taken from the vault root: sh run.sh names run.sh):
 edit such a file and zk run asks for a new approval. A file the command
 only reaches some other way (a script that runs another) is not covered.
-Control characters in what is shown are printed escaped (, 
-), so
-that a note cannot make one command look like another. Approvals are kept in the user's
-config folder (zk/trust.json), never in the vault, so a vault someone shares
-with you cannot approve its own commands. The answer is read from stdin.
+Control characters in what is shown are printed escaped (\x1b, \n), so
+that a note cannot make one command look like another.
+
+Approvals are kept in the user's config folder (zk/trust.json), never in
+the vault, so a vault someone shares with you cannot approve its own
+commands. The answer is read from stdin.
 
 EXIT STATUS
   0  approved, or nothing to approve
