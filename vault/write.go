@@ -427,7 +427,12 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 	if err != nil {
 		return nil, err
 	}
-	defer w.root.Remove(tmp) // after an exchange, it names the replaced file
+	keepTmp := false
+	defer func() {
+		if !keepTmp {
+			w.root.Remove(tmp) // after an exchange, it names the replaced file
+		}
+	}()
 	if err := sameFile(note, cur, info); err != nil {
 		return nil, err
 	}
@@ -452,12 +457,22 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 	// What zk replaced: the file now at tmp after an exchange, else the
 	// descriptor still open on the old note (which shows a save written
 	// into it in place, not one renamed over it).
-	replaced, rinfo, err := readBack(note)
-	if exchanged {
+	var (
+		replaced []byte
+		rinfo    fs.FileInfo
+	)
+	if !exchanged {
+		replaced, rinfo, err = readBack(note)
+	} else {
 		var old *os.File
 		if old, err = w.root.Open(tmp); err == nil {
 			replaced, rinfo, err = readBack(old)
 			old.Close()
+		}
+		if err != nil {
+			// What zk replaced cannot be read to compare: keep it.
+			keepTmp = true
+			return nil, fmt.Errorf("%w: the file zk replaced is kept as %s", err, filepath.ToSlash(tmp))
 		}
 	}
 	if err != nil {
