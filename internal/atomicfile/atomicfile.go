@@ -41,6 +41,10 @@ type Options struct {
 	// Attrs, when set, is the open file whose extended attributes the new
 	// file gets (macOS Finder tags live there).
 	Attrs *os.File
+	// NoSync skips the file's and the folder's fsync, for a file whose
+	// loss in a crash costs nothing (a hint): the rename still keeps a
+	// reader from seeing it half-written.
+	NoSync bool
 	// Check runs after the temporary file is written and synced, just
 	// before the rename; an error from it aborts the write, the file
 	// untouched.
@@ -81,7 +85,9 @@ func WriteIn(root *os.Root, name string, data []byte, o Options) error {
 		root.Remove(tmp)
 		return err
 	}
-	SyncDir(root, dir)
+	if !o.NoSync {
+		SyncDir(root, dir)
+	}
 	return nil
 }
 
@@ -114,7 +120,7 @@ func Temp(root *os.Root, dir string, data []byte, o Options) (string, error) {
 	if err == nil && o.Attrs != nil {
 		err = copyXattrs(f, o.Attrs)
 	}
-	if err == nil {
+	if err == nil && !o.NoSync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
