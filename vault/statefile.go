@@ -106,5 +106,7 @@ func (w *writer) saveOwnWrites(o ownWrites) {
 	if err != nil || bytes.Equal(b, []byte("null")) {
 		return
 	}
+	// A writer killed while writing it left its temporary file here.
+	atomicfile.Sweep(w.root, filepath.Dir(filepath.FromSlash(ownWritesFile)), w.opts.Now(), tempMaxAge)
 	atomicfile.WriteIn(w.root, filepath.FromSlash(ownWritesFile), append(b, '\n'), atomicfile.Options{Perm: 0o600, NoSync: true})
 }
