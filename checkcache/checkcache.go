@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/zk-claims/zk/internal/atomicfile"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -190,7 +191,7 @@ func Save(file string, e Entry) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	if err := vault.WriteFileAtomic(file, b, 0o600); err != nil {
+	if err := atomicfile.Write(file, b, 0o600); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil

@@ -59,7 +59,10 @@ type Config struct {
 	// IndexDir is the folder of the search index; "" means one folder per
 	// vault in the user cache folder, outside the vault so that sync
 	// clients and git never see it. A relative path is taken from the
-	// vault root. $ZK_INDEX_DIR overrides it.
+	// vault root, and must stay inside the vault: a vault is shared data,
+	// and its config may not direct writes outside it (Parse warns and
+	// drops such a value). $ZK_INDEX_DIR overrides it, and may name any
+	// folder.
 	IndexDir string `toml:"index-dir"`
 }
 
@@ -175,12 +178,28 @@ func Parse(b []byte) (*Config, []string, error) {
 			warnings = append(warnings, fmt.Sprintf("%s: unknown rule %q in [%s.rules]", File, id, Table))
 		}
 	}
+	if c.IndexDir != "" && !InsideVault(c.IndexDir) {
+		warnings = append(warnings, fmt.Sprintf("%s: index-dir %q is outside the vault, and a vault's config may not direct writes outside it; using the default (set $ZK_INDEX_DIR to put the index elsewhere)", File, c.IndexDir))
+		c.IndexDir = ""
+	}
 	slices.Sort(warnings)
 	c.fill()
 	if err := c.validate(); err != nil {
 		return nil, warnings, err
 	}
 	return c, warnings, nil
+}
+
+// InsideVault reports whether the relative path p, taken from the vault
+// root, names a place inside the vault (by its text; symlinks are the
+// caller's to check): not absolute, not on another volume, not up and out
+// through "..".
+func InsideVault(p string) bool {
+	if filepath.IsAbs(p) || filepath.VolumeName(p) != "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		return false
+	}
+	clean := path.Clean(filepath.ToSlash(p))
+	return clean != ".." && !strings.HasPrefix(clean, "../")
 }
 
 // validate checks every value that Parse cannot check by type.

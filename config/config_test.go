@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,3 +107,28 @@ type notExist struct{ p string }
 
 func (e *notExist) Error() string        { return e.p + ": no such file" }
 func (e *notExist) Is(target error) bool { return target == fs.ErrNotExist }
+
+// A vault's config may not send the index outside the vault: Parse warns
+// and drops an index-dir that is absolute or climbs out.
+func TestIndexDirInsideVault(t *testing.T) {
+	for _, tc := range []struct {
+		dir  string
+		keep bool
+	}{
+		{".zk/index", true},
+		{"idx", true},
+		{"a/../idx", true},
+		{"/tmp/x", false},
+		{"../x", false},
+		{"a/../../x", false},
+		{"..", false},
+	} {
+		c, warnings, err := Parse([]byte("[claims]\nindex-dir = " + strconv.Quote(tc.dir) + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept := c.IndexDir == tc.dir; kept != tc.keep || (len(warnings) == 0) != tc.keep {
+			t.Errorf("index-dir %q: kept %q, warnings %q; want kept = %v", tc.dir, c.IndexDir, warnings, tc.keep)
+		}
+	}
+}

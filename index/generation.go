@@ -19,7 +19,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/internal/atomicfile"
 )
 
 // generation is one open bleve index: a gen-<n> folder. Every call into
@@ -232,7 +232,7 @@ func verifySegments(genDir string, record bool) error {
 	}
 	if record && fresh {
 		// A reader records too; if the folder went meanwhile, no matter.
-		vault.WriteFileAtomic(filepath.Join(genDir, checkedName), []byte(strings.Join(lines, "\n")), 0o644)
+		atomicfile.Write(filepath.Join(genDir, checkedName), []byte(strings.Join(lines, "\n")), 0o644)
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/internal/atomicfile"
 )
 
 // Errors callers match on.
@@ -118,7 +118,7 @@ func openStore(dir, vaultDir string) (*store, error) {
 	}
 	for _, e := range ents {
 		// Another zk may be claiming the folder at this very moment.
-		if n := e.Name(); n != lockName && !strings.HasPrefix(n, "."+markerName) {
+		if n := e.Name(); n != lockName && !strings.HasPrefix(n, atomicfile.TempPrefix) {
 			return nil, fmt.Errorf("%s: %w", abs, ErrNotIndexDir)
 		}
 	}
@@ -135,7 +135,7 @@ func (s *store) writeMarker() error {
 	if err != nil {
 		return err
 	}
-	return vault.WriteFileAtomic(s.path(markerName), append(mb, '\n'), 0o644)
+	return atomicfile.Write(s.path(markerName), append(mb, '\n'), 0o644)
 }
 
 func (s *store) path(name string) string { return filepath.Join(s.dir, name) }
@@ -216,7 +216,7 @@ func (s *store) publish(gen string) error {
 	if err := s.writeMarker(); err != nil {
 		return err
 	}
-	return vault.WriteFileAtomic(s.path(currentName), []byte(gen+"\n"), 0o644)
+	return atomicfile.Write(s.path(currentName), []byte(gen+"\n"), 0o644)
 }
 
 // newGen names a fresh generation folder.

@@ -1,16 +1,15 @@
 package vault
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/zk-claims/zk/internal/atomicfile"
 )
 
 // appConfig is the part of .obsidian/app.json that says where attachments go.
@@ -81,30 +80,16 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 	if err := root.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
-	var suffix [6]byte
-	rand.Read(suffix[:])
-	tmp := filepath.Join(dir, "."+filepath.Base(name)+".zk-"+hex.EncodeToString(suffix[:]))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	// The check before the rename narrows the window in which a file
+	// created meanwhile would be replaced.
+	err := atomicfile.WriteIn(root, name, data, atomicfile.Options{Check: func() error {
+		if _, err := root.Lstat(name); err == nil {
+			return ErrExists
+		}
+		return nil
+	}})
 	if err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = root.Rename(tmp, name)
-	}
-	if err != nil {
-		root.Remove(tmp)
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	if d, err := root.Open(dir); err == nil {
-		d.Sync() // make the rename durable; a folder that cannot sync is no reason to fail
-		d.Close()
 	}
 	return nil
 }

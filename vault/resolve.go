@@ -23,27 +23,55 @@ import (
 // Aliases never resolve a link. Names are compared after NFC normalisation
 // so that a name typed on one system finds a file stored on another.
 type Resolver struct {
-	exact  map[string]string   // folded path -> path
+	exact  map[string]string   // folded path -> path (the first, see before)
 	byName map[string][]string // folded file name -> paths, best first
+	// collide maps a folded path that several files share (Note.md and
+	// NOTE.md, or Café.md in NFC and in NFD) to all of them, best first;
+	// nil when none do, as in most vaults.
+	collide map[string][]string
 }
 
 // NewResolver indexes the vault-relative paths of every file in the vault.
 func NewResolver(paths []string) *Resolver {
 	r := &Resolver{exact: make(map[string]string, len(paths)), byName: make(map[string][]string, len(paths))}
 	for _, p := range paths {
-		r.exact[fold(p)] = p
+		key := fold(p)
+		if prev, ok := r.exact[key]; ok {
+			// Files whose paths differ only by case or normal form: links
+			// reach one of them, the same one whether they name it by
+			// path or by name (before, the same order byName keeps).
+			if r.collide == nil {
+				r.collide = map[string][]string{}
+			}
+			if r.collide[key] == nil {
+				r.collide[key] = []string{prev}
+			}
+			r.collide[key] = append(r.collide[key], p)
+			if before(p, prev) {
+				r.exact[key] = p
+			}
+		} else {
+			r.exact[key] = p
+		}
 		name := fold(path.Base(p))
 		r.byName[name] = append(r.byName[name], p)
 	}
+	for _, ps := range r.collide {
+		sort.Slice(ps, func(i, j int) bool { return before(ps[i], ps[j]) })
+	}
 	for _, ps := range r.byName {
-		sort.Slice(ps, func(i, j int) bool {
-			if len(ps[i]) != len(ps[j]) {
-				return len(ps[i]) < len(ps[j])
-			}
-			return ps[i] < ps[j]
-		})
+		sort.Slice(ps, func(i, j int) bool { return before(ps[i], ps[j]) })
 	}
 	return r
+}
+
+// before is the order candidates are tried in: the shortest path, then
+// the lexicographically first (D5).
+func before(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
 }
 
 func fold(s string) string {
@@ -60,6 +88,34 @@ func fold(s string) string {
 func (r *Resolver) Has(p string) (string, bool) {
 	got, ok := r.exact[fold(p)]
 	return got, ok
+}
+
+// HasExactly reports whether p, byte for byte, is a file of the vault: a
+// file argument names that file, never one that differs from it by case
+// or normal form.
+func (r *Resolver) HasExactly(p string) bool {
+	key := fold(p)
+	if got, ok := r.exact[key]; !ok || got == p {
+		return ok
+	}
+	for _, c := range r.collide[key] {
+		if c == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Collisions are the groups of files whose paths differ only by case or
+// Unicode normal form, each best first: every link reaches its first
+// file, never the others. Groups come sorted by their first file.
+func (r *Resolver) Collisions() [][]string {
+	var out [][]string
+	for _, ps := range r.collide {
+		out = append(out, ps)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
 }
 
 // Resolve returns the vault path that linkpath names when written in the

@@ -53,3 +53,39 @@ func TestResolve(t *testing.T) {
 		})
 	}
 }
+
+// Paths that differ only by case or normal form: links reach the same one
+// whichever order the walk listed them in, a file argument names each
+// exactly, and the group is reported.
+func TestResolverCollisions(t *testing.T) {
+	nfc, nfd := "Caf\u00e9.md", "Cafe\u0301.md"
+	for _, paths := range [][]string{
+		{"Note.md", "NOTE.md", nfc, nfd, "a.md"},
+		{nfd, "a.md", nfc, "NOTE.md", "Note.md"},
+	} {
+		r := NewResolver(paths)
+		for _, link := range []string{"Note", "note.md", "NOTE"} {
+			if got, _ := r.Resolve(link, "a.md"); got != "NOTE.md" {
+				t.Errorf("%v: [[%s]] -> %q, want NOTE.md", paths, link, got)
+			}
+		}
+		if got, _ := r.Has("note.md"); got != "NOTE.md" {
+			t.Errorf("%v: Has(note.md) = %q, want the one links reach", paths, got)
+		}
+		for _, p := range []string{"Note.md", "NOTE.md", nfc, nfd} {
+			if !r.HasExactly(p) {
+				t.Errorf("%v: HasExactly(%q) = false", paths, p)
+			}
+		}
+		if r.HasExactly("note.md") {
+			t.Errorf("%v: HasExactly(note.md) = true", paths)
+		}
+		got := r.Collisions()
+		if len(got) != 2 || got[0][0] != nfc || got[0][1] != nfd || got[1][0] != "NOTE.md" || got[1][1] != "Note.md" {
+			t.Errorf("%v: Collisions = %q", paths, got)
+		}
+	}
+	if c := NewResolver([]string{"a.md", "b/a.md"}).Collisions(); c != nil {
+		t.Errorf("no collision, got %q", c)
+	}
+}

@@ -2,8 +2,6 @@ package vault
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -15,10 +13,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zk-claims/zk/internal/atomicfile"
 )
 
-// Errors of the write path. Each but ErrVerify leaves the note exactly as
-// it was.
+// Errors of the write path. Each but ErrConcurrent leaves the note exactly
+// as it was.
 var (
 	// ErrMidWrite: the note is empty, shorter than the base it was read as,
 	// or was modified within the quiet window, so another program is
@@ -38,14 +38,27 @@ var (
 	// ErrHardLinked: the note has other hard links, and the edit is one a
 	// rename would do, which would leave the other names with the old text.
 	ErrHardLinked = errors.New("the note has other hard links; zk would split them, so it does not write it")
-	// ErrVerify: the note read back after the write is not what zk wrote
-	// (another program wrote it in between); the version before zk's write
-	// is in the backup.
-	ErrVerify = errors.New("the note read back is not what zk wrote")
 	// ErrLocked: another zk process held the vault's writer lock for longer
 	// than WriteOptions.LockTimeout.
 	ErrLocked = errors.New("another zk process is writing to this vault")
+	// ErrReadOnly: the note has no write permission; zk honours that on
+	// every path, the rename included (which the folder's permission would
+	// otherwise allow).
+	ErrReadOnly = errors.New("the note is read-only; zk does not write it")
+	// ErrConcurrent: another program wrote the note in the instant between
+	// zk's last check and its write. The error says what the note holds now
+	// and where each version is kept.
+	ErrConcurrent = errors.New("another program wrote the note while zk was writing it")
 )
+
+// testOnlyBeforeWrite, when a test sets it, runs after zk's last check of
+// the note and just before its write: where an editor's save would race
+// the write.
+var testOnlyBeforeWrite func()
+
+// testOnlyNoExchange, when a test sets it, makes replace rename as it does
+// where the file system cannot exchange two files.
+var testOnlyNoExchange bool
 
 // Defaults of WriteOptions.
 const (
@@ -55,11 +68,9 @@ const (
 	// backupDir is where previous versions of notes are kept, one folder per
 	// note named by its vault path.
 	backupDir = ".zk/backups"
-	// tempPrefix names temporary files. Short and fixed, not derived from the
-	// note's name: a note name near NAME_MAX would make a derived name too
-	// long (research/reliability.md §1.2). The writer's pid follows, so that
-	// a later write can tell a temp file of a killed writer from one in use.
-	tempPrefix = ".zk-tmp-"
+	// tempPrefix names temporary files (research/reliability.md §1.2 on
+	// why it is short and fixed).
+	tempPrefix = atomicfile.TempPrefix
 	// tempMaxAge is the age past which a temp file is stale even when its
 	// writer cannot be proven dead (a reused pid, or no pid check here).
 	tempMaxAge = 10 * time.Minute
@@ -197,8 +208,9 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 	}
 	defer unlock()
 	res := WriteResult{Path: target}
-	w := writer{root: v.root, name: filepath.FromSlash(target), opts: opts, max: v.MaxNoteSize}
+	w := writer{root: v.root, name: filepath.FromSlash(target), target: target, opts: opts, max: v.MaxNoteSize}
 	w.sweep(path.Dir(target))
+	own := w.ownWrites()
 	base := opts.Base
 	var backedUp []byte
 	for range attempts {
@@ -206,7 +218,10 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 		if err != nil {
 			return res, fmt.Errorf("write %s: %w", notePath, err)
 		}
-		if err := w.quiescent(cur, info, base); err != nil {
+		if err := w.quiescent(cur, info, base, own.is(target, cur, info)); err != nil {
+			return res, fmt.Errorf("write %s: %w", notePath, err)
+		}
+		if err := w.writable(info); err != nil {
 			return res, fmt.Errorf("write %s: %w", notePath, err)
 		}
 		if why := NotText(cur); why != "" {
@@ -238,10 +253,12 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 			}
 			backedUp = cur
 		}
+		w.backupPath = res.Backup
+		var wrote fs.FileInfo
 		if res.InPlace {
-			err = w.overwrite(cur, out, sp, info)
+			wrote, err = w.overwrite(cur, out, sp, info)
 		} else {
-			err = w.replace(cur, out, info)
+			wrote, err = w.replace(cur, out, info)
 		}
 		if errors.Is(err, errRetry) {
 			// The note changed between the read and the write: read it
@@ -252,6 +269,10 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 		if err != nil {
 			return res, fmt.Errorf("write %s: %w", notePath, err)
 		}
+		// Under the lock still: the next zk writer knows this write for
+		// its own and does not take it for an editor's save.
+		own.remember(target, out, wrote, opts.Now())
+		w.saveOwnWrites(own)
 		return res, nil
 	}
 	return res, fmt.Errorf("write %s: %w", notePath, ErrChanged)
@@ -263,10 +284,12 @@ var errRetry = errors.New("changed before the write")
 
 // writer is one note being written.
 type writer struct {
-	root *os.Root
-	name string // the target file, OS form, relative to the root
-	opts WriteOptions
-	max  int64 // the size above which a note is not read (0: no limit)
+	root       *os.Root
+	name       string // the target file, OS form, relative to the root
+	target     string // the same, as a vault path
+	opts       WriteOptions
+	max        int64  // the size above which a note is not read (0: no limit)
+	backupPath string // the vault path of the backup of this write, or ""
 }
 
 // read returns the note's bytes and the stat of the very file they were
@@ -301,11 +324,15 @@ func (w *writer) read() ([]byte, fs.FileInfo, error) {
 // quiescent refuses a note another program seems to be writing: empty,
 // shorter than the base the caller read, or modified within the quiet
 // window. A truncate-then-write save has exactly these shapes while it is
-// under way (research/reliability.md §2.3).
-func (w *writer) quiescent(cur []byte, info fs.FileInfo, base []byte) error {
+// under way (research/reliability.md §2.3). A note that is byte for byte
+// what zk itself last wrote (own: same file, size, mtime and hash; see
+// ownWrites) is no other program's save, however recent.
+func (w *writer) quiescent(cur []byte, info fs.FileInfo, base []byte, own bool) error {
 	switch {
 	case len(cur) == 0:
 		return fmt.Errorf("%w: the note is empty", ErrMidWrite)
+	case own:
+		return nil
 	case base != nil && len(cur) < len(base):
 		return fmt.Errorf("%w: the note shrank from %d to %d bytes", ErrMidWrite, len(base), len(cur))
 	}
@@ -318,62 +345,218 @@ func (w *writer) quiescent(cur []byte, info fs.FileInfo, base []byte) error {
 	return nil
 }
 
+// writable refuses a note without write permission: one without its
+// owner's write bit (which zk running as root would otherwise ignore), or
+// one this process cannot open for writing (an ACL, another owner).
+func (w *writer) writable(info fs.FileInfo) error {
+	if info.Mode().Perm()&0o200 == 0 {
+		return fmt.Errorf("%w (mode %04o)", ErrReadOnly, info.Mode().Perm())
+	}
+	f, err := w.root.OpenFile(w.name, os.O_WRONLY, 0)
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("%w: %w", ErrReadOnly, err)
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
 // overwrite writes the changed bytes of out over cur in place. Through the
 // same descriptor it first checks that the file is still the one read, at
 // the same size and with the same bytes; after the write and fsync it reads
-// the file back.
-func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) error {
+// the file back and returns its stat.
+func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) (fs.FileInfo, error) {
 	f, err := w.root.OpenFile(w.name, os.O_RDWR, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	if err := sameFile(f, cur, info); err != nil {
-		return err
+		return nil, err
+	}
+	if testOnlyBeforeWrite != nil {
+		testOnlyBeforeWrite()
 	}
 	if _, err := f.WriteAt(out[sp.At:sp.At+sp.New], int64(sp.At)); err != nil {
-		return err
+		return nil, err
 	}
 	if err := f.Sync(); err != nil {
-		return err
+		return nil, err
 	}
-	return verify(f, out)
+	got, after, err := readBack(f)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Equal(got, out) {
+		return after, nil
+	}
+	// Another program wrote the note between the check and the write, or
+	// just after it. Its bytes cannot be known where zk's landed, so the
+	// note is left as it is, a copy of it is kept, and the error says where
+	// zk's bytes went.
+	found, kerr := w.keep(got, info, "found")
+	where := "a copy of it could not be kept: " + fmt.Sprint(kerr)
+	if kerr == nil {
+		where = "a copy of it is " + found
+	}
+	ours := out[sp.At : sp.At+sp.New]
+	if len(got) >= sp.At+sp.New && bytes.Equal(got[sp.At:sp.At+sp.New], ours) {
+		line := 1 + bytes.Count(got[:sp.At], []byte("\n"))
+		return nil, fmt.Errorf("%w: zk's %d bytes (%q) went to line %d, inside that program's new text, and may have replaced its text there: check line %d; the note is left as it is now (%s); the version before both writes is %s",
+			ErrConcurrent, len(ours), ours, line, line, where, w.backupName())
+	}
+	return nil, fmt.Errorf("%w: the note holds that program's version, without zk's edit (%s); the version before is %s", ErrConcurrent, where, w.backupName())
 }
 
 // replace writes out to a temporary file beside the note, syncs it, checks
-// the note is still cur, renames the temporary file over the note and syncs
-// the folder.
-func (w *writer) replace(cur, out []byte, info fs.FileInfo) error {
+// the note is still cur, puts the temporary file in the note's place and
+// syncs the folder. Where the system can, the two are exchanged rather
+// than renamed (renameat2 RENAME_EXCHANGE), so that zk sees exactly the
+// file it replaced: if that is not the version it read (an editor saved in
+// between), the editor's version is put back. It returns the stat of the
+// note written.
+func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error) {
 	dir := filepath.Dir(w.name)
 	note, err := w.root.Open(w.name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer note.Close()
-	tmp, err := writeTemp(w.root, dir, out, info, note)
+	tmp, err := atomicfile.Temp(w.root, dir, out, atomicfile.Options{Like: info, Attrs: note})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	renamed := false
+	keepTmp := false
 	defer func() {
-		if !renamed {
-			w.root.Remove(tmp)
+		if !keepTmp {
+			w.root.Remove(tmp) // after an exchange, it names the replaced file
 		}
 	}()
 	if err := sameFile(note, cur, info); err != nil {
-		return err
+		return nil, err
 	}
-	if err := w.root.Rename(tmp, w.name); err != nil {
-		return err
+	if now, err := w.root.Lstat(w.name); err != nil || !os.SameFile(now, info) {
+		return nil, errRetry // saved by a rename since the read
 	}
-	renamed = true
-	syncDir(w.root, dir)
+	if testOnlyBeforeWrite != nil {
+		testOnlyBeforeWrite()
+	}
+	exchanged := false
+	if !testOnlyNoExchange {
+		if exchanged, err = exchange(w.root, tmp, w.name); err != nil {
+			return nil, err
+		}
+	}
+	if !exchanged {
+		if err := w.root.Rename(tmp, w.name); err != nil {
+			return nil, err
+		}
+	}
+	atomicfile.SyncDir(w.root, dir)
+	// What zk replaced: the file now at tmp after an exchange, else the
+	// descriptor still open on the old note (which shows a save written
+	// into it in place, not one renamed over it).
+	var (
+		replaced []byte
+		rinfo    fs.FileInfo
+	)
+	if !exchanged {
+		replaced, rinfo, err = readBack(note)
+	} else {
+		var old *os.File
+		if old, err = w.root.Open(tmp); err == nil {
+			replaced, rinfo, err = readBack(old)
+			old.Close()
+		}
+		if err != nil {
+			// What zk replaced cannot be read to compare: keep it.
+			keepTmp = true
+			return nil, fmt.Errorf("%w: the file zk replaced is kept as %s", err, filepath.ToSlash(tmp))
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !os.SameFile(rinfo, info) || !bytes.Equal(replaced, cur) {
+		return nil, w.putBack(tmp, out, replaced, info, exchanged)
+	}
 	f, err := w.root.Open(w.name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
-	return verify(f, out)
+	got, after, err := readBack(f)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(got, out) {
+		// Saved by another program just after zk's write: its version
+		// stands, zk's is kept aside.
+		mine, kerr := w.keep(out, info, "zk")
+		return nil, fmt.Errorf("%w: it saved the note just after zk did; its version stands, without zk's edit (zk's version: %s); the version before is %s", ErrConcurrent, keptName(mine, kerr), w.backupName())
+	}
+	return after, nil
+}
+
+// putBack undoes a write that replaced another program's save (theirs)
+// rather than the version zk read: their version goes back in the note's
+// place, zk's is kept aside, and the error says so.
+func (w *writer) putBack(tmp string, out, theirs []byte, info fs.FileInfo, exchanged bool) error {
+	mine, kerr := w.keep(out, info, "zk")
+	var err error
+	if exchanged {
+		_, err = exchange(w.root, tmp, w.name)
+	} else {
+		err = atomicfile.WriteIn(w.root, w.name, theirs, atomicfile.Options{Like: info})
+	}
+	if err != nil {
+		saved, serr := w.keep(theirs, info, "theirs")
+		return fmt.Errorf("%w: and zk could not put that program's version back (%v): it is %s; zk's version is %s", ErrConcurrent, err, keptName(saved, serr), keptName(mine, kerr))
+	}
+	return fmt.Errorf("%w: that program's version is back in place, without zk's edit (zk's version: %s); the version before both is %s", ErrConcurrent, keptName(mine, kerr), w.backupName())
+}
+
+// keep saves data beside the note's backups, named by the time and why,
+// and returns its vault path.
+func (w *writer) keep(data []byte, info fs.FileInfo, why string) (string, error) {
+	dir := path.Join(backupDir, w.target)
+	if err := w.root.MkdirAll(filepath.FromSlash(dir), 0o700); err != nil {
+		return "", err
+	}
+	name := path.Join(dir, w.opts.Now().UTC().Format("20060102T150405.000000000Z")+"-"+why)
+	if err := atomicfile.WriteIn(w.root, filepath.FromSlash(name), data, atomicfile.Options{Like: info}); err != nil {
+		return "", err
+	}
+	return name, nil
+}
+
+func keptName(name string, err error) string {
+	if err != nil {
+		return "lost: " + err.Error()
+	}
+	return name
+}
+
+// backupName is where the version before this write is kept.
+func (w *writer) backupName() string {
+	if w.backupPath == "" {
+		return "not kept (backups are off)"
+	}
+	return w.backupPath
+}
+
+// readBack reads the whole of f from its start and stats it after.
+func readBack(f *os.File) ([]byte, fs.FileInfo, error) {
+	b, err := io.ReadAll(io.NewSectionReader(f, 0, 1<<62))
+	if err != nil {
+		return nil, nil, fmt.Errorf("read back: %w", err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, info, nil
 }
 
 // sameFile checks that f is the file read (same inode, size and mtime)
@@ -399,92 +582,9 @@ func sameFile(f *os.File, cur []byte, info fs.FileInfo) error {
 	return nil
 }
 
-// verify reads f back and checks it holds want.
-func verify(f *os.File, want []byte) error {
-	b := make([]byte, len(want)+1)
-	n, err := f.ReadAt(b, 0)
-	if err != nil && err != io.EOF {
-		return fmt.Errorf("read back: %w", err)
-	}
-	if !bytes.Equal(b[:n], want) {
-		return fmt.Errorf("%w: %d bytes instead of the %d written; the version before is under %s", ErrVerify, n, len(want), backupDir)
-	}
-	return nil
-}
-
-// writeTemp writes data to a new temporary file in dir with the mode and
-// owner of the file like describes, and the extended attributes of attrs
-// when it is not nil, and syncs it, returning its name.
-func writeTemp(root *os.Root, dir string, data []byte, like fs.FileInfo, attrs *os.File) (string, error) {
-	mode := like.Mode().Perm()
-	var r [6]byte
-	rand.Read(r[:])
-	name := filepath.Join(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(r[:]))
-	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		// OpenFile's mode is filtered by the umask; the note's is not.
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = keepOwner(f, like)
-	}
-	if err == nil && attrs != nil {
-		err = copyXattrs(f, attrs)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		root.Remove(name)
-		return "", err
-	}
-	return name, nil
-}
-
-// syncDir makes a rename in dir durable. A folder that cannot be synced
-// (some file systems refuse; Windows has no such call) is no reason to
-// fail a write that has already happened.
-func syncDir(root *os.Root, dir string) {
-	if d, err := root.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
-
-// sweep removes temporary files that writers killed mid-write left in dir:
-// those whose process is gone, or that are older than tempMaxAge.
+// sweep removes temporary files that writers killed mid-write left in dir.
 func (w *writer) sweep(dir string) {
-	d, err := w.root.Open(filepath.FromSlash(dir))
-	if err != nil {
-		return
-	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
-	for _, name := range names {
-		rest, ok := strings.CutPrefix(name, tempPrefix)
-		if !ok {
-			continue
-		}
-		p := filepath.Join(filepath.FromSlash(dir), name)
-		pidText, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		stale := err != nil || !processAlive(pid)
-		if !stale {
-			if info, err := w.root.Lstat(p); err == nil && w.opts.Now().Sub(info.ModTime()) > tempMaxAge {
-				stale = true
-			}
-		}
-		if stale {
-			w.root.Remove(p)
-		}
-	}
+	atomicfile.Sweep(w.root, filepath.FromSlash(dir), w.opts.Now(), tempMaxAge)
 }
 
 // backup keeps src, the version about to be replaced, under .zk/backups/
@@ -497,10 +597,6 @@ func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, 
 		return "", err
 	}
 	w.sweep(dir)
-	tmp, err := writeTemp(w.root, osDir, src, note, nil)
-	if err != nil {
-		return "", err
-	}
 	// Names sort by time; the nanoseconds and a counter keep two backups in
 	// one second apart.
 	stamp := w.opts.Now().UTC().Format("20060102T150405.000000000Z")
@@ -511,11 +607,9 @@ func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, 
 		}
 		name = stamp + "-" + strconv.Itoa(i)
 	}
-	if err := w.root.Rename(tmp, filepath.Join(osDir, name)); err != nil {
-		w.root.Remove(tmp)
+	if err := atomicfile.WriteIn(w.root, filepath.Join(osDir, name), src, atomicfile.Options{Like: note}); err != nil {
 		return "", err
 	}
-	syncDir(w.root, osDir)
 	w.prune(osDir)
 	return path.Join(dir, name), nil
 }

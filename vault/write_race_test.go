@@ -113,8 +113,8 @@ func TestEditNoteRace(t *testing.T) {
 						wrote[string(out)] = true
 					case errors.Is(err, ErrMidWrite):
 						midWrite++
-					case errors.Is(err, ErrChanged), errors.Is(err, ErrVerify):
-						// ErrVerify: the editor saved over zk's write.
+					case errors.Is(err, ErrChanged), errors.Is(err, ErrConcurrent):
+						// ErrConcurrent: the editor saved over zk's write.
 						changed++
 					default:
 						unsure++

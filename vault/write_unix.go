@@ -4,23 +4,12 @@ package vault
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 	"time"
 )
-
-// processAlive reports whether a process with this pid exists. EPERM means
-// it exists but belongs to someone else.
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
 
 // lockWrites takes the vault's writer lock, .zk/write.lock, waiting up to
 // timeout. It is an advisory flock: it keeps zk processes from editing at
@@ -63,25 +52,11 @@ func hardLinked(info fs.FileInfo) bool {
 	return ok && st.Nlink > 1
 }
 
-// keepOwner gives f, the replacement of the file info describes, that
-// file's owner and group, when they are not the ones a new file gets: a
-// rename would otherwise hand the note to whoever ran zk (root, in a
-// container). A failure refuses the write rather than change the owner.
-func keepOwner(f *os.File, info fs.FileInfo) error {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return nil
+// fileID is the file's device and inode: which file it is, whatever its
+// name.
+func fileID(info fs.FileInfo) (dev, ino uint64) {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev), uint64(st.Ino)
 	}
-	now, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	cur, ok := now.Sys().(*syscall.Stat_t)
-	if !ok || (cur.Uid == st.Uid && cur.Gid == st.Gid) {
-		return nil
-	}
-	if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
-		return fmt.Errorf("keep the note's owner: %w", err)
-	}
-	return nil
+	return 0, 0
 }

@@ -71,8 +71,8 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	}
 	r.Attached, r.Verdict, r.Falsifier, r.Command = true, evidence.VerdictAttached, fals.Text, opts.file
 	_, err = copyFile.Write(data)
-	if cerr := copyFile.Close(); err == nil {
-		err = cerr
+	if ferr := copyFile.finish(); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", r.Log, err)

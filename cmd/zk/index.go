@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/index"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
@@ -93,9 +95,12 @@ func indexOpts(root *rootOptions, w *workspace, wait time.Duration, s *streams) 
 	bar := newProgress(s)
 	dir := root.getenv("ZK_INDEX_DIR")
 	if dir == "" && cfg.IndexDir != "" {
-		dir = cfg.IndexDir
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(v.Dir, filepath.FromSlash(dir))
+		// config.Parse dropped a path that leaves the vault by its text;
+		// a symlink inside the vault could still lead out.
+		dir = filepath.Join(v.Dir, filepath.FromSlash(cfg.IndexDir))
+		if !realInside(v.Dir, dir) {
+			fmt.Fprintf(s.err, "zk: warning: %s: index-dir %q leads outside the vault through a symlink, and a vault's config may not direct writes outside it; using the default (set $ZK_INDEX_DIR to put the index elsewhere)\n", config.File, cfg.IndexDir)
+			dir = ""
 		}
 	}
 	return index.Options{
@@ -105,6 +110,30 @@ func indexOpts(root *rootOptions, w *workspace, wait time.Duration, s *streams) 
 		},
 		TendedKey: tendedKey(types, cfg.TendedKeys),
 	}, bar, nil
+}
+
+// realInside reports whether dir, once the symlinks of the part of it
+// that exists are followed, is inside the vault folder.
+func realInside(vaultDir, dir string) bool {
+	top, err := filepath.EvalSymlinks(vaultDir)
+	if err != nil {
+		return false
+	}
+	rest := ""
+	for p := dir; ; p = filepath.Dir(p) {
+		real, err := filepath.EvalSymlinks(p)
+		if _, lerr := os.Lstat(p); lerr == nil && err != nil {
+			return false // a dangling or looping symlink: where it leads is unknown
+		}
+		if err == nil {
+			rel, err := filepath.Rel(top, filepath.Join(real, rest))
+			return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+		}
+		if filepath.Dir(p) == p {
+			return false
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
 }
 
 // tendedKey names how the tended field was read, "" for the defaults, so

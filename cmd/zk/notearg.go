@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -11,15 +12,16 @@ import (
 )
 
 // findNote turns a NOTE argument into a vault path. The argument is a file
-// path (relative to the working directory, or else to the vault root) or a
-// note name as a wikilink would write it. An ambiguous or missing name is an
-// error that lists the candidates.
+// path (relative to the working directory, or else to the vault root),
+// which names that file exactly, never one whose name differs from it by
+// case or Unicode normal form, or a note name as a wikilink would write it.
+// An ambiguous or missing name is an error that lists the candidates.
 func findNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 	r := vault.ResolverOf(files)
 	// A file path, relative to the working directory.
 	if abs, err := filepath.Abs(arg); err == nil {
 		if rel, err := filepath.Rel(v.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			if p, ok := r.Has(filepath.ToSlash(rel)); ok {
+			if p := filepath.ToSlash(rel); r.HasExactly(p) {
 				return p, nil
 			}
 		} else if _, err := os.Stat(abs); err == nil && strings.HasSuffix(strings.ToLower(arg), ".md") {
@@ -27,7 +29,7 @@ func findNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 		}
 	}
 	// A path relative to the vault root.
-	if p, ok := r.Has(filepath.ToSlash(arg)); ok {
+	if p := path.Clean(filepath.ToSlash(arg)); r.HasExactly(p) {
 		return p, nil
 	}
 	// A name, as a wikilink writes it.

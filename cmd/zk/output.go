@@ -11,8 +11,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
-	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -78,41 +79,43 @@ func writeJSON(w io.Writer, v any) error {
 // quantity is "1 note", "2 notes".
 func quantity(n int, word string) string { return english.Plural(n, word) }
 
-// printable is s made safe to print on one line of a terminal: line breaks
-// become spaces, other control characters (ESC, BEL, DEL, C1) and the
-// Unicode controls that reorder text (bidi overrides) are written as
-// escapes, \x1b or \u202e. Tabs are kept.
+// printable is s with every character that could move the cursor, recolour
+// or rewrite the terminal, or reorder what is shown (C0 and C1 controls,
+// DEL, bidirectional overrides, invalid UTF-8) written as a Go escape
+// (\x1b, \n, \u202e), so that text from a note or a file name is shown as
+// what it is: an ESC sequence cannot make one command look like another,
+// nor a newline split a line in two.
 func printable(s string) string {
-	if !strings.ContainsFunc(s, unsafeRune) {
+	clean := true
+	for _, r := range s {
+		if unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '\r' || r == '\n':
-			b.WriteByte(' ')
-		case !unsafeRune(r):
-			b.WriteRune(r)
-		case r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unsafeRune(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
 		default:
-			fmt.Fprintf(&b, `\u%04x`, r)
+			b.WriteString(s[i : i+size])
 		}
+		i += size
 	}
 	return b.String()
 }
 
-// unsafeRune reports a rune printable rewrites.
 func unsafeRune(r rune) bool {
-	switch {
-	case r == '\t':
-		return false
-	case unicode.IsControl(r):
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return true
-	}
-	return false
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError ||
+		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // ANSI colours for text on a terminal.

@@ -5,10 +5,10 @@ import "testing"
 func TestPrintable(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"plain note.md", "plain note.md"},
-		{"tab\tkept", "tab\tkept"},
-		{"two\nlines\r\nhere", "two lines  here"},
+		{"tab\tsplits columns", `tab\tsplits columns`},
+		{"two\nlines\r\nhere", `two\nlines\r\nhere`},
 		{"esc \x1b[2J cleared", `esc \x1b[2J cleared`},
-		{"bell\a del\x7f", `bell\x07 del\x7f`},
+		{"bell\a del\x7f", `bell\a del\x7f`},
 		{"c1 \u009b2J", `c1 \u009b2J`},
 		{"bidi \u202egnp.exe", `bidi \u202egnp.exe`},
 		{"Café 日本", "Café 日本"},

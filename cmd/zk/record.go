@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/zk-claims/zk/internal/atomicfile"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/tending"
@@ -24,9 +26,13 @@ const runsDir = ".zk/runs"
 
 // newRun starts the record of a run or attachment: a fresh id, the
 // environment line of DESIGN.md §5, and its log, created as
-// .zk/runs/ID.log. Two runs started in the same second get different ids
-// from their random digits; a clash is retried.
-func newRun(v *vault.Vault) (evidence.Run, *os.File, error) {
+// .zk/runs/ID.log.PID.partial and named .zk/runs/ID.log by finish. Two
+// runs started in the same second get different ids from their random
+// digits; a clash is retried. The partial logs of zk processes killed
+// before they finished (SIGKILL, a power cut) are swept first: nothing
+// records them.
+func newRun(v *vault.Vault) (evidence.Run, *runLog, error) {
+	sweepRunLogs(v, time.Now())
 	for attempt := 0; ; attempt++ {
 		started := time.Now()
 		var random [2]byte
@@ -37,15 +43,79 @@ func newRun(v *vault.Vault) (evidence.Run, *os.File, error) {
 			Exit:        -1,
 			Environment: environment(),
 		}
-		f, rel, err := createRunFile(v, r.ID+".log")
+		final := path.Join(runsDir, r.ID+".log")
+		_, err := v.Root().Lstat(filepath.FromSlash(final))
+		if err == nil {
+			err = fs.ErrExist
+		} else if errors.Is(err, fs.ErrNotExist) {
+			var (
+				f   *os.File
+				rel string
+			)
+			f, rel, err = createRunFile(v, r.ID+".log."+strconv.Itoa(os.Getpid())+partialSuffix)
+			if err == nil {
+				r.Log = final
+				return r, &runLog{File: f, v: v, partial: filepath.FromSlash(rel), final: final}, nil
+			}
+		}
 		if errors.Is(err, fs.ErrExist) && attempt < 3 {
 			continue
 		}
-		if err != nil {
-			return evidence.Run{}, nil, err
+		return evidence.Run{}, nil, err
+	}
+}
+
+// partialSuffix marks a run's log while the run is under way.
+const partialSuffix = ".partial"
+
+// partialMaxAge is the age past which a partial log is swept even when
+// its pid is alive (a reused pid): no run takes that long.
+const partialMaxAge = 7 * 24 * time.Hour
+
+// runLog is a run's log being written.
+type runLog struct {
+	*os.File
+	v       *vault.Vault
+	partial string // OS path relative to the vault root, as created
+	final   string // vault path
+}
+
+// finish closes the log and gives it its final name; the close's error
+// (the end of the log may be lost) is returned after the rename.
+func (l *runLog) finish() error {
+	err := l.Close()
+	if rerr := l.v.Root().Rename(l.partial, filepath.FromSlash(l.final)); rerr != nil {
+		return fmt.Errorf("name %s: %w", l.final, rerr)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", l.final, err)
+	}
+	return nil
+}
+
+// sweepRunLogs removes the partial logs of runs whose zk is gone, or that
+// are older than partialMaxAge.
+func sweepRunLogs(v *vault.Vault, now time.Time) {
+	d, err := v.Root().Open(filepath.FromSlash(runsDir))
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, name := range names {
+		rest, ok := strings.CutSuffix(name, partialSuffix)
+		if !ok {
+			continue
 		}
-		r.Log = rel
-		return r, f, nil
+		p := filepath.Join(filepath.FromSlash(runsDir), name)
+		pid, err := strconv.Atoi(rest[strings.LastIndexByte(rest, '.')+1:])
+		stale := err != nil || !atomicfile.ProcessAlive(pid) || pid == os.Getpid()
+		if info, err := v.Root().Lstat(p); !stale && err == nil && now.Sub(info.ModTime()) > partialMaxAge {
+			stale = true
+		}
+		if stale {
+			v.Root().Remove(p)
+		}
 	}
 }
 
@@ -119,8 +189,11 @@ func record(v *vault.Vault, notePath string, base []byte, r evidence.Run, opts r
 // saveBlock keeps a result the note could not take, and says where it is.
 func saveBlock(v *vault.Vault, notePath string, r evidence.Run, why error) error {
 	rel := path.Join(runsDir, r.ID+".block.md")
-	if err := v.CreateFile(rel, append(evidence.RenderRun(r, "\n"), '\n')); err != nil {
-		return fmt.Errorf("%s not written (%w), and the result could not be saved either: %w", notePath, why, err)
+	block := append(evidence.RenderRun(r, "\n"), '\n')
+	if err := v.CreateFile(rel, block); err != nil {
+		// The last place left is the terminal: the block goes with the
+		// error, so that a full disk does not cost the result.
+		return fmt.Errorf("%s not written (%w), and the result could not be saved either (%w); here it is, to paste under ## Evidence:\n\n%s", notePath, why, err, block)
 	}
 	return fmt.Errorf("%s left untouched (%w); the result is in %s", notePath, why, rel)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -137,22 +138,38 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		return err
 	}
 	r.Falsifier, r.Command = fals.Text, runner.Quote(argv)
+	// The log is zk's copy; the result is what matters. A log that cannot
+	// be written (a full disk) costs the log, never the result: the output
+	// still streams to the terminal, its tail still goes into the note.
+	var file io.Writer = logFile
+	if testOnlyLogWriter != nil {
+		file = testOnlyLogWriter(file)
+	}
+	lw := &logWriter{w: file}
 	res, err := runner.Run(ctx, runner.Command{
 		Argv:    argv,
 		Dir:     v.Dir,
 		Env:     append(envWithout("ZK_VAULT", "ZK_NOTE"), "ZK_VAULT="+v.Dir, "ZK_NOTE="+p),
 		Timeout: opts.timeout,
 		Live:    s.out,
-		Log:     logFile,
+		Log:     lw,
 		MaxLog:  int64(maxLog),
 	})
-	if cerr := logFile.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("write %s: %w", r.Log, cerr)
+	logErr := lw.err
+	if logErr != nil && errors.Is(err, logErr) {
+		err = nil // the runner's "write log" error: the result stands
+	}
+	if ferr := logFile.finish(); logErr == nil && ferr != nil {
+		logErr = ferr
 	}
 	if err != nil {
 		return err
 	}
 	describe(&r, res, opts.timeout)
+	if logErr != nil {
+		fmt.Fprintf(s.err, "zk: warning: the log %s is incomplete (%v); the result is recorded all the same\n", r.Log, logErr)
+		r.Output.Error = fmt.Sprintf("the full log could not be written (%v); it holds the first %d of %d bytes", logErr, lw.n, res.Bytes)
+	}
 	if err := probeTable(v, p, &r, res); err != nil {
 		return err
 	}
@@ -169,10 +186,32 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	return nil
 }
 
+// testOnlyLogWriter, when a test sets it, stands between the runner and
+// the run's log: a writer that fails stands for a full disk.
+var testOnlyLogWriter func(io.Writer) io.Writer
+
+// logWriter is the run's log file, counting what reached it and keeping
+// the first error.
+type logWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (l *logWriter) Write(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	n, err := l.w.Write(p)
+	l.n += int64(n)
+	l.err = err
+	return n, err
+}
+
 // probeTable shows the output of a zk probe --format json run as its
 // table (and chart), as zk attach would, instead of the JSON's last lines.
 func probeTable(v *vault.Vault, notePath string, r *evidence.Run, res runner.Result) error {
-	if res.Truncated || res.Bytes == 0 || res.StartErr != nil {
+	if res.Truncated || res.Bytes == 0 || res.StartErr != nil || r.Output.Error != "" {
 		return nil
 	}
 	data, err := v.ReadFile(r.Log, res.Bytes)
@@ -268,23 +307,29 @@ func noteCommand(v *vault.Vault, notePath string, f evidence.Falsifier) ([]strin
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", notePath, f.CommandLine+1, err)
 	}
-	store, a, err := approvalOf(v, notePath, f.Command)
+	store, a, err := approvalOf(v, notePath, f.Command, argv)
 	if err != nil {
 		return nil, err
 	}
-	ok, err := store.Trusted(a)
+	verdict, err := store.Check(a)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, fmt.Errorf("falsifier %d of %s runs a command written in the note, not approved on this machine:\n  %s\nread it, then approve it with: zk trust %s --falsifier %d",
-			f.N, notePath, runner.Quote(argv), shellArg(notePath), f.N)
+	if !verdict.Approved {
+		what := "not approved on this machine"
+		if len(verdict.Changed) > 0 {
+			what = "approved, but " + changedFiles(verdict.Changed) + " since"
+		}
+		return nil, fmt.Errorf("falsifier %d of %s runs a command written in the note, %s:\n  %s\nread it, then approve it with: zk trust %s --falsifier %d",
+			f.N, printable(notePath), what, printable(runner.Quote(argv)), printable(shellArg(notePath)), f.N)
 	}
 	return argv, nil
 }
 
-// approvalOf is the approval that would let command run from the note.
-func approvalOf(v *vault.Vault, notePath, command string) (*trust.Store, trust.Approval, error) {
+// approvalOf is the approval that would let command, split into argv, run
+// from the note: it names the vault files the command names, with their
+// content's hashes as they are now.
+func approvalOf(v *vault.Vault, notePath, command string, argv []string) (*trust.Store, trust.Approval, error) {
 	path, err := trust.DefaultPath()
 	if err != nil {
 		return nil, trust.Approval{}, err
@@ -293,7 +338,11 @@ func approvalOf(v *vault.Vault, notePath, command string) (*trust.Store, trust.A
 	if err != nil {
 		return nil, trust.Approval{}, fmt.Errorf("vault: %w", err)
 	}
-	return trust.Open(path), trust.Approval{Vault: dir, Note: notePath, Command: command}, nil
+	files, err := trust.HashFiles(v.Root(), v.Dir, argv)
+	if err != nil {
+		return nil, trust.Approval{}, err
+	}
+	return trust.Open(path), trust.Approval{Vault: dir, Note: notePath, Command: command, Files: files}, nil
 }
 
 func shellArg(s string) string { return runner.Quote([]string{s}) }

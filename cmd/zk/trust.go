@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,9 +32,17 @@ a zk-run fenced block) and, when you answer y, approve them, so that
 zk run NOTE --falsifier N may run them.
 
 An approval is for that exact command text, in that note, in that vault: edit
-the command and it must be approved again. Approvals are kept in the user's
-config folder (zk/trust.json), never in the vault, so a vault someone shares
-with you cannot approve its own commands. The answer is read from stdin.
+the command and it must be approved again. It also covers the content of
+every vault file the command names (an argument, a word of one, or the
+value of --flag=FILE, taken from the vault root: sh run.sh names run.sh):
+edit such a file and zk run asks for a new approval. A file the command
+only reaches some other way (a script that runs another) is not covered.
+Control characters in what is shown are printed escaped (\x1b, \n), so
+that a note cannot make one command look like another.
+
+Approvals are kept in the user's config folder (zk/trust.json), never in
+the vault, so a vault someone shares with you cannot approve its own
+commands. The answer is read from stdin.
 
 EXIT STATUS
   0  approved, or nothing to approve
@@ -81,25 +91,36 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 		}
 		argv, err := runner.Split(f.Command)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", p, f.CommandLine+1, err)
+			return fmt.Errorf("%s:%d: %w", printable(p), f.CommandLine+1, err)
 		}
-		st, a, err := approvalOf(v, p, f.Command)
+		st, a, err := approvalOf(v, p, f.Command, argv)
 		if err != nil {
 			return err
 		}
 		store = st
-		if ok, err := store.Trusted(a); err != nil {
+		verdict, err := store.Check(a)
+		if err != nil {
 			return err
-		} else if ok {
-			fmt.Fprintf(s.err, "falsifier %d: already approved: %s\n", f.N, runner.Quote(argv))
+		}
+		if verdict.Approved {
+			fmt.Fprintf(s.err, "falsifier %d: already approved: %s\n", f.N, printable(runner.Quote(argv)))
 			continue
 		}
-		fmt.Fprintf(s.err, "falsifier %d (%s:%d) runs, in %s, without a shell:\n  %s\n", f.N, p, f.CommandLine+1, v.Dir, runner.Quote(argv))
+		if len(verdict.Changed) > 0 {
+			fmt.Fprintf(s.err, "falsifier %d: approved before, but %s since\n", f.N, changedFiles(verdict.Changed))
+		}
+		fmt.Fprintf(s.err, "falsifier %d (%s:%d) runs, in %s, without a shell:\n  %s\n", f.N, printable(p), f.CommandLine+1, printable(v.Dir), printable(runner.Quote(argv)))
+		if len(a.Files) > 0 {
+			fmt.Fprintf(s.err, "  approving it approves these vault files as they are now; if one changes, zk asks again:\n")
+			for _, name := range slices.Sorted(maps.Keys(a.Files)) {
+				fmt.Fprintf(s.err, "    %s (%s)\n", printable(name), a.Files[name][:len("sha256:")+12])
+			}
+		}
 		pending = append(pending, a)
 	}
 	if len(pending) == 0 {
 		if store == nil {
-			fmt.Fprintf(s.err, "%s: no falsifier has a command written under it\n", p)
+			fmt.Fprintf(s.err, "%s: no falsifier has a command written under it\n", printable(p))
 		}
 		return nil
 	}
@@ -126,4 +147,17 @@ func thisOrThese(n int, one, many string) string {
 		return "this " + one
 	}
 	return many
+}
+
+// changedFiles says which approved files changed: "run.sh changed", "a.sh
+// and b.sh changed".
+func changedFiles(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = printable(n)
+	}
+	if len(quoted) == 1 {
+		return quoted[0] + " changed"
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1] + " changed"
 }

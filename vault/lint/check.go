@@ -125,6 +125,7 @@ func (c *checker) finish(skips []vault.Skip, results []noteResult) []Finding {
 				Message: "not checked: " + sk.Reason})
 		}
 	}
+	out = c.collisions(out)
 	for i := range results {
 		r := &results[i]
 		if r.path == "" {

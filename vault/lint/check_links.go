@@ -308,3 +308,23 @@ func (nc *noteCheck) commentSpans() spans {
 		out = append(out, [2]int{start, off})
 	}
 }
+
+// collisions reports each note that no link can reach because another
+// file's path differs from its own only by case or Unicode normal form.
+func (c *checker) collisions(out []Finding) []Finding {
+	for _, group := range c.resolver.Collisions() {
+		for _, p := range group[1:] {
+			if !vault.IsNotePath(p) || (c.opts.Only != nil && !c.opts.Only(p)) {
+				continue
+			}
+			// Names that differ by normal form look alike: escape them.
+			format := "%+q differs from %+q only by Unicode normal form"
+			if strings.EqualFold(p, group[0]) {
+				format = "%q differs from %q only by case"
+			}
+			out = c.add(out, Finding{Path: p, Line: 1, Column: 1, Rule: RuleNameCollision,
+				Message: fmt.Sprintf(format+": every link reaches the other, so this note can never be linked", p, group[0])})
+		}
+	}
+	return out
+}

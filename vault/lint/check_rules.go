@@ -74,6 +74,7 @@ const (
 	RuleBrokenLink        = "links/broken"
 	RuleBrokenHeading     = "links/broken-heading"
 	RuleBrokenBlock       = "links/broken-block"
+	RuleNameCollision     = "links/name-collision"
 	RuleUntypedLink       = "links/untyped"
 	RuleUnknownRelation   = "links/unknown-relation"
 	RuleFalsifiersMissing = "falsifiers/missing"
@@ -121,6 +122,8 @@ func Rules() []Rule {
 			Help: "Link to a heading the target has (the message names the closest), or add the heading."},
 		{ID: RuleBrokenBlock, Default: Warning, Summary: "a #^block id that is not found in the target",
 			Help: "Link to a block id the target has, or add ^id at the end of the paragraph."},
+		{ID: RuleNameCollision, Default: Warning, Summary: "two notes whose paths differ only by case or Unicode form, so links reach only one",
+			Help: "Rename or merge one of the notes: every link, by path or by name, reaches the one the message names, never this one."},
 		{ID: RuleUntypedLink, Default: Warning, Summary: "a Links-section entry without \"— relation: justification\"",
 			Help:  "Write each entry as - [[Target]] — relation: why the two notes relate.",
 			typed: true, whole: true, check: (*noteCheck).untypedLinks},

@@ -1,0 +1,44 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ProcessAlive reports whether a process with this pid exists. EPERM means
+// it exists but belongs to someone else.
+func ProcessAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// keepOwner gives f, the replacement of the file info describes, that
+// file's owner and group, when they are not the ones a new file gets: a
+// rename would otherwise hand the note to whoever ran zk (root, in a
+// container). A failure refuses the write rather than change the owner.
+func keepOwner(f *os.File, info fs.FileInfo) error {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	now, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	cur, ok := now.Sys().(*syscall.Stat_t)
+	if !ok || (cur.Uid == st.Uid && cur.Gid == st.Gid) {
+		return nil
+	}
+	if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+		return fmt.Errorf("keep the note's owner: %w", err)
+	}
+	return nil
+}
