@@ -17,9 +17,7 @@ func at(ms float64) time.Duration {
 func streams(per ...[]sample) []streamLog {
 	logs := make([]streamLog, len(per))
 	for i, ss := range per {
-		for _, s := range ss {
-			logs[i].samples = append(logs[i].samples, s)
-		}
+		logs[i].samples = append(logs[i].samples, ss...)
 	}
 	return logs
 }

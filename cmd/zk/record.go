@@ -96,27 +96,17 @@ func (l *runLog) finish() error {
 // sweepRunLogs removes the partial logs of runs whose zk is gone, or that
 // are older than partialMaxAge.
 func sweepRunLogs(v *vault.Vault, now time.Time) {
-	d, err := v.Root().Open(filepath.FromSlash(runsDir))
-	if err != nil {
-		return
-	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
-	for _, name := range names {
+	atomicfile.SweepOrphans(v.Root(), filepath.FromSlash(runsDir), now, partialMaxAge, func(name string) (int, bool) {
 		rest, ok := strings.CutSuffix(name, partialSuffix)
 		if !ok {
-			continue
+			return 0, false
 		}
-		p := filepath.Join(filepath.FromSlash(runsDir), name)
 		pid, err := strconv.Atoi(rest[strings.LastIndexByte(rest, '.')+1:])
-		stale := err != nil || !atomicfile.ProcessAlive(pid) || pid == os.Getpid()
-		if info, err := v.Root().Lstat(p); !stale && err == nil && now.Sub(info.ModTime()) > partialMaxAge {
-			stale = true
+		if err != nil || pid == os.Getpid() {
+			return -1, true
 		}
-		if stale {
-			v.Root().Remove(p)
-		}
-	}
+		return pid, true
+	})
 }
 
 // environment is the record's environment line: OS/arch · CPUs · zk version.

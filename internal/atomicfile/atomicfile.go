@@ -147,6 +147,25 @@ func SyncDir(root *os.Root, dir string) {
 // dir: those whose process is gone, or that are older than maxAge (a
 // reused pid, or a system where zk cannot ask).
 func Sweep(root *os.Root, dir string, now time.Time, maxAge time.Duration) {
+	SweepOrphans(root, dir, now, maxAge, func(name string) (int, bool) {
+		rest, ok := strings.CutPrefix(name, TempPrefix)
+		if !ok {
+			return 0, false
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil {
+			return -1, true
+		}
+		return pid, true
+	})
+}
+
+// SweepOrphans removes the files of dir that a process left behind when it
+// was killed: owner names the pid a file belongs to (-1: unknown) and
+// whether it is such a file at all. A file goes when its process is gone,
+// is this process, or when it is older than maxAge.
+func SweepOrphans(root *os.Root, dir string, now time.Time, maxAge time.Duration, owner func(name string) (pid int, ok bool)) {
 	d, err := root.Open(dir)
 	if err != nil {
 		return
@@ -154,14 +173,12 @@ func Sweep(root *os.Root, dir string, now time.Time, maxAge time.Duration) {
 	names, _ := d.Readdirnames(-1)
 	d.Close()
 	for _, name := range names {
-		rest, ok := strings.CutPrefix(name, TempPrefix)
+		pid, ok := owner(name)
 		if !ok {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		pidText, _, _ := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(pidText)
-		stale := err != nil || !ProcessAlive(pid)
+		stale := pid < 0 || !ProcessAlive(pid)
 		if !stale {
 			if info, err := root.Lstat(p); err == nil && now.Sub(info.ModTime()) > maxAge {
 				stale = true
