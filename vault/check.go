@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 )
 
 // Finding is one problem zk check reports. Line and Column are 1-based;
@@ -226,11 +225,12 @@ type checker struct {
 	// finish, once every note is read.
 	aliases   map[string][]string
 	summaries map[string]*noteSummary
+	targets   *linkTargets
 }
 
 func newChecker(r *Resolver, opts CheckOptions) *checker {
 	c := &checker{resolver: r, opts: opts, relations: map[string]bool{},
-		aliases: map[string][]string{}, summaries: map[string]*noteSummary{}}
+		aliases: map[string][]string{}, summaries: map[string]*noteSummary{}, targets: newLinkTargets()}
 	c.vocab = opts.Relations
 	if c.vocab == nil {
 		c.vocab = DefaultRelations
@@ -265,6 +265,8 @@ type noteCheck struct {
 	lines *lineIndex
 	out   []Finding
 	uses  []linkUse
+	// keyLines maps a frontmatter property to its line, once needed.
+	keyLines map[string]int
 }
 
 // note checks one note, all but its links' targets, and summarises it.
@@ -331,8 +333,8 @@ func (nc *noteCheck) atLine(rule string, line int, format string, args ...any) {
 
 // lineCol is the 1-based line and rune column of a byte offset.
 func (nc *noteCheck) lineCol(off int) (int, int) {
-	p := nc.lines.pos(off)
-	return p.Line + 1, utf8.RuneCount(nc.n.Src[off-p.Col:off]) + 1
+	off = max(0, min(off, len(nc.n.Src)))
+	return nc.lines.line(off) + 1, nc.lines.col(off) + 1
 }
 
 // lastLine is the 0-based line of the note's last non-empty line.
