@@ -160,8 +160,8 @@ func (p *Parser) parseGoldmark(notePath string, src []byte) *Note {
 	masked, comments := maskedSource(src, fmEnd)
 	body = masked
 
-	// Take the goldmark instance once: ParseWithBudget may swap in a fresh
-	// one while an abandoned parse is still using this one.
+	// ParseWithBudget runs this on a copy of the parser, so that it may
+	// swap in a fresh one while an abandoned parse still uses this one.
 	md, link := p.md, p.link
 	link.ends = map[ast.Node]int{}
 	doc := md.Parser().Parse(text.NewReader(body))
