@@ -29,7 +29,7 @@ func TestScript(t *testing.T) {
 
 func scriptParams(t *testing.T, dir string) testscript.Params {
 	shared, _ := filepath.Abs("../../../shared")
-	return testscript.Params{
+	p := testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
@@ -72,4 +72,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			},
 		},
 	}
+	for name, cmd := range signalCmds() { // signal_script_unix_test.go
+		p.Cmds[name] = cmd
+	}
+	return p
 }
