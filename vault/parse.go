@@ -695,7 +695,25 @@ func (w *walker) mdLink(node ast.Node, image bool) {
 	if start < 0 || end <= start {
 		return
 	}
+	if !image && isFootnote(w.src, start, end) {
+		return
+	}
 	w.mdLinkAt(start, end, dest, image)
+}
+
+// isFootnote reports whether the reference link src[start:end] is a
+// footnote: a reference [^1] (goldmark reads a definition "[^1]: text" as a
+// link reference definition, so "[^1]" became a link to "text"), or the
+// [text] of an inline footnote ^[text] that happens to name a definition.
+// Obsidian renders both as footnotes and records no link (spec M1).
+func isFootnote(src []byte, start, end int) bool {
+	if src[end-1] != ']' {
+		return false // [label](destination): an inline link, footnote-like label or not
+	}
+	if end-start > 2 && src[start] == '[' && src[start+1] == '^' {
+		return true
+	}
+	return start > 0 && src[start-1] == '^'
 }
 
 // mdLinkAt records the markdown link or image in src[start:end] whose
