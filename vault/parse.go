@@ -194,7 +194,7 @@ func noteName(p string) string {
 // inside inline comments.
 func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
 	var comments [][2]int
-	if fmEnd == 0 && bytes.IndexAny(src, "%$") < 0 {
+	if fmEnd == 0 && !bytes.ContainsAny(src, "%$") {
 		// Nothing to blank: most notes have no comments, math or
 		// frontmatter, and need no copy.
 		return src, nil
@@ -223,7 +223,7 @@ func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
 				continue
 			}
 		}
-		if inFence || (commentStart < 0 && bytes.IndexAny(line, "%$") < 0) {
+		if inFence || (commentStart < 0 && !bytes.ContainsAny(line, "%$")) {
 			i = end
 			continue
 		}
