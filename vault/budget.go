@@ -29,6 +29,10 @@ func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Durati
 	if budget <= 0 || len(src) < unguardedSize {
 		return p.parseGoldmark(notePath, src)
 	}
+	// The goroutine parses with a copy of the parser, taken here: on a
+	// timeout *p is replaced while the abandoned parse may not even have
+	// started reading its fields.
+	own := *p
 	done := make(chan *Note, 1)
 	go func() {
 		defer func() {
@@ -36,7 +40,7 @@ func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Durati
 				done <- nil
 			}
 		}()
-		done <- p.parseGoldmark(notePath, src)
+		done <- own.parseGoldmark(notePath, src)
 	}()
 	timer := time.NewTimer(budget)
 	defer timer.Stop()

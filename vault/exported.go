@@ -15,6 +15,10 @@ func (l Lines) Line(off int) int { return l.idx.line(off) }
 // Pos is the position of off.
 func (l Lines) Pos(off int) Pos { return l.idx.pos(off) }
 
+// Col is the 0-based column of off in runes, as an editor counts it,
+// costing at most a few hundred bytes of counting on the longest line.
+func (l Lines) Col(off int) int { return l.idx.col(off) }
+
 // Start is the offset of the start of the line holding off.
 func (l Lines) Start(off int) int { return l.idx.lineStart(off) }
 

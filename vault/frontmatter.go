@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
@@ -109,42 +110,88 @@ func decodeFrontmatter(fm *Frontmatter, firstLine int) {
 		return
 	}
 	values := map[string]any{}
+	conv := yamlConverter{budget: expansionBudget(len(fm.Raw))}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k := root.Content[i].Value
 		if _, dup := values[k]; dup {
 			fm.Err = fmt.Errorf("frontmatter: property %q is defined twice", k)
 			fm.ErrLine = firstLine + root.Content[i].Line - 1
-			fm.Keys = nil
+			fm.Keys, fm.KeyLines = nil, nil
 			return
 		}
 		fm.Keys = append(fm.Keys, k)
-		values[k] = yamlValue(root.Content[i+1], 0)
+		fm.KeyLines = append(fm.KeyLines, firstLine+root.Content[i].Line-1)
+		values[k] = conv.value(root.Content[i+1], 0)
+		if conv.over != nil {
+			fm.Err = fmt.Errorf("frontmatter: aliases expand property %q past %d values and characters, %d times the block's size (an alias bomb?)",
+				k, conv.budget, expansionFactor)
+			fm.ErrLine = firstLine + conv.over.Line - 1
+			fm.Keys, fm.KeyLines = nil, nil
+			return
+		}
 	}
 	fm.Values = values
 }
 
-// yamlValue converts a YAML node to what Obsidian's properties hold: dates
-// and times stay the strings the note wrote, numbers become numbers.
-func yamlValue(n *yaml.Node, depth int) any {
-	if depth > 100 {
+// expansionFactor bounds what YAML aliases may expand a frontmatter block
+// to: its values (nodes plus the characters of their strings, every link
+// of a string being one frontmatter link) at most this many times its
+// bytes. A 444-byte block of nine anchors, each a list of nine references
+// to the previous, expands to 9^9 nodes; a string of N links repeated N
+// times by aliases to N^2 links. yaml.v3's own decoder counts expanded
+// nodes the same way, but decoding into a yaml.Node keeps aliases as they
+// are and leaves the expansion to us.
+const expansionFactor = 16
+
+// expansionBudget is what a block of size bytes may expand to: with a
+// floor, so that a small block may still repeat a list or two.
+func expansionBudget(size int) int {
+	return max(size, 4096) * expansionFactor
+}
+
+// yamlConverter converts YAML nodes to property values, counting what
+// aliases expand to against a budget.
+type yamlConverter struct {
+	budget, spent int
+	// over is the alias that took the conversion past its budget.
+	over  *yaml.Node
+	alias *yaml.Node
+}
+
+// value converts a YAML node to what Obsidian's properties hold: dates
+// and times stay the strings the note wrote, numbers become numbers. Once
+// the budget is spent it returns nil and sets c.over.
+func (c *yamlConverter) value(n *yaml.Node, depth int) any {
+	if depth > 100 || c.over != nil {
+		return nil
+	}
+	// Every node costs one, and a string its length: the links in it, and
+	// the check's work on them, grow with its characters.
+	c.spent += 1 + len(n.Value)
+	if c.spent > c.budget {
+		c.over = cmp.Or(c.alias, n)
 		return nil
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		if n.Alias != nil {
-			return yamlValue(n.Alias, depth+1)
+		if n.Alias == nil {
+			return nil
 		}
-		return nil
+		if c.alias == nil {
+			c.alias = n // the outermost alias is the one the note wrote here
+			defer func() { c.alias = nil }()
+		}
+		return c.value(n.Alias, depth+1)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			out = append(out, yamlValue(c, depth+1))
+		for _, e := range n.Content {
+			out = append(out, c.value(e, depth+1))
 		}
 		return out
 	case yaml.MappingNode:
 		out := map[string]any{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			out[n.Content[i].Value] = yamlValue(n.Content[i+1], depth+1)
+			out[n.Content[i].Value] = c.value(n.Content[i+1], depth+1)
 		}
 		return out
 	case yaml.ScalarNode:

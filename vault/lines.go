@@ -10,6 +10,8 @@ import (
 type lineIndex struct {
 	src    []byte
 	starts []int
+	// marks are made by col when first needed.
+	marks []runeMark
 }
 
 func newLineIndex(src []byte) *lineIndex {
@@ -97,4 +99,68 @@ func (c *utf16Counter) at(off int) int {
 		return off
 	}
 	return int(c.units[max(0, min(off, len(c.units)-1))])
+}
+
+// runeStride is the spacing, in bytes, of the rune counts lineIndex.col
+// keeps: a column costs at most this many bytes of counting.
+const runeStride = 512
+
+// runeMark is a rune boundary and the runes before it.
+type runeMark struct{ off, runes int }
+
+// col is the 0-based rune column of byte offset off. Counting runes from
+// the line's start for each position was quadratic on one long line of
+// links; counts kept every runeStride bytes make each position cost at
+// most runeStride bytes. An ASCII note needs no counting at all.
+func (l *lineIndex) col(off int) int {
+	off = max(0, min(off, len(l.src)))
+	start := l.lineStart(off)
+	if l.marks == nil {
+		l.marks = runeMarks(l.src)
+	}
+	if len(l.marks) == 0 {
+		return off - start // ASCII
+	}
+	return l.runesBefore(off) - l.runesBefore(start)
+}
+
+// runesBefore counts the runes of src[:off], as utf8.RuneCount would for
+// an off at a rune boundary.
+func (l *lineIndex) runesBefore(off int) int {
+	k := min(off/runeStride, len(l.marks)-1)
+	for k > 0 && l.marks[k].off > off {
+		k--
+	}
+	m := l.marks[k]
+	return m.runes + utf8.RuneCount(l.src[m.off:off])
+}
+
+// runeMarks are the rune counts at the first rune boundary of every
+// runeStride bytes, decoding from the start as utf8.RuneCount does; an
+// empty, non-nil slice for an ASCII source.
+func runeMarks(src []byte) []runeMark {
+	ascii := true
+	for _, b := range src {
+		if b >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return []runeMark{}
+	}
+	marks := make([]runeMark, 0, len(src)/runeStride+1)
+	runes := 0
+	for i := 0; i < len(src); {
+		if i >= len(marks)*runeStride {
+			marks = append(marks, runeMark{i, runes})
+		}
+		_, size := utf8.DecodeRune(src[i:])
+		i += size
+		runes++
+	}
+	if len(marks) == 0 {
+		marks = append(marks, runeMark{})
+	}
+	return marks
 }

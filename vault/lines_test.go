@@ -2,7 +2,9 @@ package vault
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestLineIndex(t *testing.T) {
@@ -23,6 +25,31 @@ func TestLineIndex(t *testing.T) {
 		l := newLineIndex([]byte(tt.src))
 		if !slices.Equal(l.starts, tt.starts) {
 			t.Errorf("newLineIndex(%q).starts = %v, want %v", tt.src, l.starts, tt.starts)
+		}
+	}
+}
+
+// TestLineIndexCol compares col with counting runes from the line's start,
+// at every offset, on ASCII, multi-byte and invalid UTF-8, across more
+// than one runeStride.
+func TestLineIndexCol(t *testing.T) {
+	long := strings.Repeat("[[Zielnotiz]] é ", 200)
+	for name, src := range map[string]string{
+		"empty":      "",
+		"ascii":      "ab\ncd\n\nxyz",
+		"multibyte":  "é\nüñï😀x\n日本語 [[a]]",
+		"invalid":    "a\xe2\x82b\xff\xfe\nc\x80\x80d\xf0\x9f",
+		"long line":  long,
+		"long lines": long + "\n" + long + "\nö" + long,
+		"ascii long": strings.Repeat("[[Target]]", 300),
+	} {
+		l := newLineIndex([]byte(src))
+		for off := 0; off <= len(src); off++ {
+			p := l.pos(off)
+			want := utf8.RuneCountInString(src[off-p.Col : off])
+			if got := l.col(off); got != want {
+				t.Fatalf("%s: col(%d) = %d, want %d", name, off, got, want)
+			}
 		}
 	}
 }

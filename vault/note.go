@@ -98,6 +98,8 @@ type Frontmatter struct {
 	Values map[string]any
 	// Keys are the top-level property names in source order.
 	Keys []string
+	// KeyLines are the 0-based note lines of Keys.
+	KeyLines []int
 	// Err is the YAML error, if the block does not parse.
 	Err error
 	// ErrLine is the 0-based note line Err points at, or -1.

@@ -160,8 +160,8 @@ func (p *Parser) parseGoldmark(notePath string, src []byte) *Note {
 	masked, comments := maskedSource(src, fmEnd)
 	body = masked
 
-	// Take the goldmark instance once: ParseWithBudget may swap in a fresh
-	// one while an abandoned parse is still using this one.
+	// ParseWithBudget runs this on a copy of the parser, so that it may
+	// swap in a fresh one while an abandoned parse still uses this one.
 	md, link := p.md, p.link
 	link.ends = map[ast.Node]int{}
 	doc := md.Parser().Parse(text.NewReader(body))
@@ -194,7 +194,7 @@ func noteName(p string) string {
 // inside inline comments.
 func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
 	var comments [][2]int
-	if fmEnd == 0 && bytes.IndexAny(src, "%$") < 0 {
+	if fmEnd == 0 && !bytes.ContainsAny(src, "%$") {
 		// Nothing to blank: most notes have no comments, math or
 		// frontmatter, and need no copy.
 		return src, nil
@@ -223,7 +223,7 @@ func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
 				continue
 			}
 		}
-		if inFence || (commentStart < 0 && bytes.IndexAny(line, "%$") < 0) {
+		if inFence || (commentStart < 0 && !bytes.ContainsAny(line, "%$")) {
 			i = end
 			continue
 		}
@@ -695,7 +695,25 @@ func (w *walker) mdLink(node ast.Node, image bool) {
 	if start < 0 || end <= start {
 		return
 	}
+	if !image && isFootnote(w.src, start, end) {
+		return
+	}
 	w.mdLinkAt(start, end, dest, image)
+}
+
+// isFootnote reports whether the reference link src[start:end] is a
+// footnote: a reference [^1] (goldmark reads a definition "[^1]: text" as a
+// link reference definition, so "[^1]" became a link to "text"), or the
+// [text] of an inline footnote ^[text] that happens to name a definition.
+// Obsidian renders both as footnotes and records no link (spec M1).
+func isFootnote(src []byte, start, end int) bool {
+	if src[end-1] != ']' {
+		return false // [label](destination): an inline link, footnote-like label or not
+	}
+	if end-start > 2 && src[start] == '[' && src[start+1] == '^' {
+		return true
+	}
+	return start > 0 && src[start-1] == '^'
 }
 
 // mdLinkAt records the markdown link or image in src[start:end] whose

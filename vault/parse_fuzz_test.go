@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -18,11 +19,25 @@ func FuzzParse(f *testing.F) {
 		"> [!note] [[q]]\n> - [ ] #t\n\n^blk\n",
 		"caf\xc3\xa9 [[\xff]] #\xc3\xbcber\r\n## h ##\r\n",
 		"- [x](<a b.md>) [y](a%20b.md#H%20x)\n",
+		// Footnotes: not links (issue 13).
+		"a[^1] b^[inline [[x]]] c^[w]\n\n[^1]: meaningful!\n[w]: y\n",
+		// Hostile shapes (issue 12): an alias bomb, one level of aliases
+		// squaring a string of links, a long line of links, a deep tag.
+		aliasBomb(),
+		aliasSquare(300),
+		strings.Repeat("[[Target]]", 20_000) + "\n",
+		strings.Repeat("[[T#^nob]] é ", 5_000),
+		"#a" + strings.Repeat("/a", 5_000) + "\n",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		n := NewParser().ParseWithBudget("x.md", src, time.Second)
+		// Aliases may not expand frontmatter past its budget: the links
+		// found in it are bounded by the note's size.
+		if len(n.FrontmatterLinks) > expansionBudget(len(src)) {
+			t.Fatalf("%d frontmatter links from %d bytes", len(n.FrontmatterLinks), len(src))
+		}
 		lines := newLineIndex(src)
 		checkSpan := func(what string, s Span) {
 			for _, p := range []Pos{s.Start, s.End} {

@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -97,10 +100,18 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	return nil
 }
 
-// readResult reads the file to attach, refusing one too large to be a
-// result.
+// readResult reads the file to attach, refusing anything but a regular
+// file (a FIFO or a device would block, or never end) and one too large to
+// be a result. The name is looked at before it is opened, and opened
+// without blocking, so that a FIFO swapped in between cannot hang zk
+// either; what is read is the file that was checked.
 func readResult(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	if st, err := os.Stat(name); err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, fileKind(st.Mode()))
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
@@ -110,12 +121,34 @@ func readResult(name string) ([]byte, error) {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("attach: %s is not a regular file", name)
+		return nil, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, fileKind(st.Mode()))
 	}
 	if st.Size() > maxAttach {
 		return nil, fmt.Errorf("attach: %s is %d bytes, over the %d-byte cap", name, st.Size(), maxAttach)
 	}
-	return os.ReadFile(name)
+	data, err := io.ReadAll(io.LimitReader(f, maxAttach+1))
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
+	if len(data) > maxAttach {
+		return nil, fmt.Errorf("attach: %s grew past the %d-byte cap while read", name, maxAttach)
+	}
+	return data, nil
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
 }
 
 // textTail is a text result as a record shows it: the line count and the

@@ -29,7 +29,7 @@ func TestScript(t *testing.T) {
 
 func scriptParams(t *testing.T, dir string) testscript.Params {
 	shared, _ := filepath.Abs("../../../shared")
-	return testscript.Params{
+	p := testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
@@ -56,9 +56,10 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"simulate": simulateCmd, // probe_script_test.go
-			"simwait":  simwaitCmd,  // probe_script_test.go
-			"nginx":    nginxCmd,    // probe_script_test.go
+			"simulate":   simulateCmd,   // probe_script_test.go
+			"simwait":    simwaitCmd,    // probe_script_test.go
+			"nginx":      nginxCmd,      // probe_script_test.go
+			"genhostile": genhostileCmd, // hostile_script_test.go
 			// mtime PATH SECONDS_AGO sets a file's modification time.
 			"mtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 2 {
@@ -71,4 +72,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			},
 		},
 	}
+	for name, cmd := range signalCmds() { // signal_script_unix_test.go
+		p.Cmds[name] = cmd
+	}
+	return p
 }

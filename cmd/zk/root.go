@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -63,12 +64,49 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
+// stopGrace is how long a command has to wind down after SIGINT, SIGTERM
+// or SIGHUP before run returns anyway (and main exits): the loops over
+// notes look at the context between notes, but one note may be inside its
+// parse budget, and an open of a FIFO or a slow disk does not look at all.
+// zk's writes are atomic (a temporary file renamed), so ending the process
+// between them leaves every note whole; a write that must finish, such as
+// the record of an interrupted run, holds the stop (holdStop) for up to
+// maxStopHold.
+const (
+	stopGrace   = 750 * time.Millisecond
+	maxStopHold = 5 * time.Second
+)
+
 func run(ctx context.Context, args []string, s *streams) int {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	holds := &stopHolds{}
+	ctx = context.WithValue(ctx, stopHoldsKey{}, holds)
 	root := newRootCmd(s)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		select {
+		case err = <-done:
+		case <-time.After(stopGrace):
+			holds.wait(maxStopHold)
+			select {
+			case err = <-done:
+			default:
+				err = ctx.Err()
+			}
+		}
+	}
+	if ctx.Err() != nil && (err == nil || errors.Is(err, errFindings) || errors.Is(err, context.Canceled)) {
+		// A signal: whatever the command printed or recorded, it did not
+		// finish. "context canceled" tells a user nothing.
+		fmt.Fprintln(s.err, "zk: interrupted")
+		return exitError
+	}
 	switch {
 	case err == nil:
 		return exitOK
@@ -77,6 +115,56 @@ func run(ctx context.Context, args []string, s *streams) int {
 	default:
 		fmt.Fprintf(s.err, "zk: %v\n", err)
 		return exitError
+	}
+}
+
+// stopHolds counts the writes that must finish before zk stops on a
+// signal.
+type stopHolds struct {
+	mu   sync.Mutex
+	n    int
+	zero chan struct{} // closed when n drops to 0; nil while n is 0
+}
+
+type stopHoldsKey struct{}
+
+// holdStop delays the exit that follows a signal, past stopGrace, until
+// the returned release is called (or maxStopHold has passed).
+func holdStop(ctx context.Context) (release func()) {
+	h, _ := ctx.Value(stopHoldsKey{}).(*stopHolds)
+	if h == nil {
+		return func() {}
+	}
+	h.mu.Lock()
+	if h.n == 0 {
+		h.zero = make(chan struct{})
+	}
+	h.n++
+	h.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if h.n--; h.n == 0 {
+				close(h.zero)
+				h.zero = nil
+			}
+		})
+	}
+}
+
+// wait returns once no stop is held, or after at most d.
+func (h *stopHolds) wait(d time.Duration) {
+	h.mu.Lock()
+	zero := h.zero
+	h.mu.Unlock()
+	if zero == nil {
+		return
+	}
+	select {
+	case <-zero:
+	case <-time.After(d):
 	}
 }
 

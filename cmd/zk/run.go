@@ -133,6 +133,13 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		return nil
 	}
 
+	// From here a signal stops the command, and the run is still recorded,
+	// as interrupted, before zk exits.
+	release := holdStop(ctx)
+	defer release()
+	if err := ctx.Err(); err != nil {
+		return err // interrupted before anything ran: nothing to record
+	}
 	r, logFile, err := newRun(v)
 	if err != nil {
 		return err

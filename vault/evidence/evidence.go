@@ -476,13 +476,12 @@ func ParseRuns(src []byte) []Run {
 		if m[2] != "1" && r.Problem == "" {
 			r.Problem = fmt.Sprintf("unknown block version %s", m[2])
 		}
-		body := lines[i+1:]
+		var body []string // none without an end marker
 		if end >= 0 {
 			body = lines[i+1 : end]
 			i = end
 		} else {
 			r.Problem = "the block has no end marker"
-			body = nil
 		}
 		readRun(&r, body)
 		runs = append(runs, r)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/zk-claims/zk/vault"
 )
@@ -170,11 +169,12 @@ type checker struct {
 	// the rules with a note function that are not off.
 	severities map[string]Severity
 	rules      []Rule
+	targets    *linkTargets
 }
 
 func newChecker(r *vault.Resolver, opts Options) *checker {
 	c := &checker{resolver: r, opts: opts, relations: map[string]bool{},
-		aliases: map[string][]string{}, summaries: map[string]*noteSummary{}}
+		aliases: map[string][]string{}, summaries: map[string]*noteSummary{}, targets: newLinkTargets()}
 	c.vocab = opts.Relations
 	if c.vocab == nil {
 		c.vocab = DefaultRelations
@@ -221,6 +221,8 @@ type noteCheck struct {
 	flat     *flatness
 	sections *sectionMatch
 	tended   *tendedDate
+	// keyLines maps a frontmatter property to its line, once needed.
+	keyLines map[string]int
 }
 
 // note checks one note, all but its links' targets, and summarises it.
@@ -284,8 +286,8 @@ func (nc *noteCheck) atLine(rule string, line int, format string, args ...any) {
 
 // lineCol is the 1-based line and rune column of a byte offset.
 func (nc *noteCheck) lineCol(off int) (int, int) {
-	p := nc.lines.Pos(off)
-	return p.Line + 1, utf8.RuneCount(nc.n.Src[off-p.Col:off]) + 1
+	off = max(0, min(off, len(nc.n.Src)))
+	return nc.lines.Line(off) + 1, nc.lines.Col(off) + 1
 }
 
 // lastLine is the 0-based line of the note's last non-empty line.

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"regexp"
+	"math"
 	"slices"
 	"strings"
+
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/zk-claims/zk/vault"
 )
@@ -68,21 +71,117 @@ func (c *checker) linkFindings(out []Finding, path string, l linkUse) []Finding 
 		return out // not a note: a PDF's #page=3 is a viewer parameter
 	}
 	if len(l.Subpath) > 1 && l.Subpath[1] == '^' {
-		id := l.Subpath[2:]
-		if !slices.ContainsFunc(t.blocks, func(b string) bool { return strings.EqualFold(b, id) }) {
+		if !c.targets.hasBlock(t, l.Subpath[2:]) {
 			f.Rule, f.Message = RuleBrokenBlock, fmt.Sprintf("no block %q in %q", l.Subpath[1:], t.name)
 			out = c.add(out, f)
 		}
 		return out
 	}
-	if !hasHeadingPath(t.headings, l.Subpath) {
+	if !c.targets.headingIndex(t).hasPath(l.Subpath) {
 		f.Rule, f.Message = RuleBrokenHeading, fmt.Sprintf("no heading %q in %q", l.Subpath, t.name)
-		if best, ok := closestHeading(t.headings, l.Subpath); ok {
+		if best, ok := c.targets.closestHeading(t, l.Subpath); ok {
 			f.Message += fmt.Sprintf("; the closest is %q", "#"+best)
 		}
 		out = c.add(out, f)
 	}
 	return out
+}
+
+// linkTargets is what the link rules derive from a target note's summary,
+// made once per target rather than once per link: every link to a note of
+// 40,000 block ids compared each id (40k × 40k took 5 s), and every broken
+// heading link normalised every heading again. It is used by finish only,
+// from one goroutine.
+type linkTargets struct {
+	blocks   map[*noteSummary]map[string]bool
+	headings map[*noteSummary]*headingIndex
+	closest  map[closestKey]closestResult
+	// cells is the edit-distance work left for suggesting headings.
+	cells int
+}
+
+type closestKey struct {
+	t       *noteSummary
+	subpath string
+}
+
+type closestResult struct {
+	best string
+	ok   bool
+}
+
+// suggestCells bounds the edit-distance cells one check spends on "the
+// closest is" suggestions: about a tenth of a second. Past it broken
+// heading links are still reported, without a suggestion. A vault needs
+// thousands of broken links into a note of thousands of headings to
+// reach it (2,000 × 2,000 took 9 s before the bound).
+const suggestCells = 50_000_000
+
+func newLinkTargets() *linkTargets {
+	return &linkTargets{blocks: map[*noteSummary]map[string]bool{}, headings: map[*noteSummary]*headingIndex{},
+		closest: map[closestKey]closestResult{}, cells: suggestCells}
+}
+
+// hasBlock reports whether t has block id, ignoring case as
+// strings.EqualFold does.
+func (lt *linkTargets) hasBlock(t *noteSummary, id string) bool {
+	set := lt.blocks[t]
+	if set == nil {
+		set = make(map[string]bool, len(t.blocks))
+		for _, b := range t.blocks {
+			set[foldKey(b)] = true
+		}
+		lt.blocks[t] = set
+	}
+	return set[foldKey(id)]
+}
+
+// foldKey maps s to one string per strings.EqualFold class: each rune
+// becomes the least rune of its simple case folding orbit.
+func foldKey(s string) string {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < utf8.RuneSelf
+	}
+	if ascii {
+		// An ASCII letter's orbit is its two cases and, for k and s, the
+		// Kelvin and long-s signs: the upper case is the least.
+		return strings.ToUpper(s)
+	}
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
+}
+
+// headingIndex is t's headings, indexed once.
+func (lt *linkTargets) headingIndex(t *noteSummary) *headingIndex {
+	x := lt.headings[t]
+	if x == nil {
+		x = newHeadingIndex(t.headings)
+		lt.headings[t] = x
+	}
+	return x
+}
+
+// closestHeading is closestHeading(t.headings, subpath), remembered per
+// target and subpath and within the check's budget of work.
+func (lt *linkTargets) closestHeading(t *noteSummary, subpath string) (string, bool) {
+	key := closestKey{t, subpath}
+	if r, ok := lt.closest[key]; ok {
+		return r.best, r.ok
+	}
+	norm := lt.headingIndex(t).norm
+	i, ok := closestIndex(norm, subpath, &lt.cells)
+	r := closestResult{ok: ok}
+	if ok {
+		r.best = strings.TrimSpace(t.headings[i])
+	}
+	lt.closest[key] = r
+	return r.best, r.ok
 }
 
 // brokenMessage says a link names nothing, and when the name is an alias
@@ -95,20 +194,33 @@ func (c *checker) brokenMessage(linkpath, original string) string {
 	return msg
 }
 
-// frontmatterKeyLine is the 0-based line of a top-level frontmatter key
-// ("cast" for "cast.0"), or the frontmatter's first line.
+// frontmatterKeyLine is the 0-based line of the top-level frontmatter
+// property holding key ("cast" for "cast.0"), or the frontmatter's first
+// line. The lines come from the YAML decoder, one map per note, so that a
+// note of many frontmatter links is not rescanned for each.
 func (nc *noteCheck) frontmatterKeyLine(key string) int {
 	fm := nc.n.Frontmatter
 	if fm == nil {
 		return 0
 	}
-	top, _, _ := strings.Cut(key, ".")
-	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(top) + `[ \t]*:`)
-	start := fm.Span.Start.Offset
-	if loc := re.FindIndex(nc.n.Src[start:fm.Span.End.Offset]); loc != nil {
-		return nc.lines.Pos(start + loc[0]).Line
+	if nc.keyLines == nil {
+		nc.keyLines = make(map[string]int, len(fm.KeyLines))
+		for i, line := range fm.KeyLines {
+			nc.keyLines[fm.Keys[i]] = line
+		}
 	}
-	return fm.Span.Start.Line
+	// A list item's key is the property's, then ".N" for each level of
+	// list: strip those until a property is found.
+	for k := key; ; {
+		if line, ok := nc.keyLines[k]; ok {
+			return line
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			return fm.Span.Start.Line
+		}
+		k = k[:i]
+	}
 }
 
 // noteAliases are the note's frontmatter aliases (a list, or a scalar as
@@ -137,22 +249,40 @@ func noteAliases(n *vault.Note) []string {
 // matches, normalised and ignoring case, a heading after the previous
 // part's match (research/obsidian-spec.md §E3–E5).
 func hasHeadingPath(headings []string, subpath string) bool {
+	return newHeadingIndex(headings).hasPath(subpath)
+}
+
+// headingIndex is a note's headings normalised once, and where each
+// normalised text occurs, so that a link's heading path costs a lookup per
+// part rather than a pass over every heading.
+type headingIndex struct {
+	norm [][]rune
+	at   map[string][]int // ascending
+}
+
+func newHeadingIndex(headings []string) *headingIndex {
+	x := &headingIndex{norm: make([][]rune, len(headings)), at: make(map[string][]int, len(headings))}
+	for i, h := range headings {
+		n := normHeading(h)
+		x.norm[i] = []rune(n)
+		x.at[n] = append(x.at[n], i)
+	}
+	return x
+}
+
+func (x *headingIndex) hasPath(subpath string) bool {
 	from := 0
 	for _, part := range strings.Split(strings.TrimPrefix(subpath, "#"), "#") {
 		want := normHeading(part)
 		if want == "" {
 			continue
 		}
-		i := from
-		for ; i < len(headings); i++ {
-			if normHeading(headings[i]) == want {
-				break
-			}
-		}
-		if i == len(headings) {
+		at := x.at[want]
+		k, _ := slices.BinarySearch(at, from)
+		if k == len(at) {
 			return false
 		}
-		from = i + 1
+		from = at[k] + 1
 	}
 	return true
 }
@@ -174,22 +304,54 @@ func normHeading(s string) string {
 }
 
 // closestHeading is the heading nearest, by edit distance on the
-// normalised text, to the last part of subpath.
+// normalised text, to the last part of subpath; the first of those as near.
 func closestHeading(headings []string, subpath string) (string, bool) {
+	cells := math.MaxInt
+	i, ok := closestIndex(newHeadingIndex(headings).norm, subpath, &cells)
+	if !ok {
+		return "", false
+	}
+	return strings.TrimSpace(headings[i]), true
+}
+
+// closestIndex is closestHeading on normalised headings. It computes a
+// distance only where it can beat the best so far, and spends at most
+// *cells of edit-distance work, reporting false once that is spent.
+func closestIndex(norm [][]rune, subpath string, cells *int) (int, bool) {
 	parts := strings.Split(subpath, "#")
-	want := normHeading(parts[len(parts)-1])
-	best, bestD := "", -1
-	for _, h := range headings {
-		if d := editDistance(want, normHeading(h)); bestD < 0 || d < bestD {
-			best, bestD = strings.TrimSpace(h), d
+	want := []rune(normHeading(parts[len(parts)-1]))
+	best, bestD := -1, math.MaxInt
+	for i, h := range norm {
+		if best >= 0 && abs(len(h)-len(want)) >= bestD {
+			continue // the length difference alone is no better
+		}
+		*cells -= (len(want) + 1) * (len(h) + 1)
+		if *cells < 0 {
+			return 0, false
+		}
+		if d := boundedDistance(want, h, bestD-1); d < bestD {
+			best, bestD = i, d
 		}
 	}
-	return best, bestD >= 0
+	return best, best >= 0
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // editDistance is the Levenshtein distance between a and b, in runes.
 func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
+	return boundedDistance([]rune(a), []rune(b), math.MaxInt-1)
+}
+
+// boundedDistance is the Levenshtein distance between a and b when it is
+// at most limit, and more than limit otherwise: it stops once a whole row
+// of the table is past limit.
+func boundedDistance(ra, rb []rune, limit int) int {
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -197,12 +359,17 @@ func editDistance(a, b string) int {
 	}
 	for i := 1; i <= len(ra); i++ {
 		cur[0] = i
+		least := cur[0]
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			least = min(least, cur[j])
+		}
+		if least > limit {
+			return limit + 1
 		}
 		prev, cur = cur, prev
 	}

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +115,22 @@ func TestCommentSpans(t *testing.T) {
 	nc := &noteCheck{c: newChecker(vault.NewResolver(nil), Options{Comments: true}), n: vault.NewParser().Parse("n.md", []byte("%%x%%"))}
 	if got := nc.commentSpans(); got != nil {
 		t.Errorf("with Comments set, commentSpans = %v, want none", got)
+	}
+}
+
+// TestFrontmatterLinkLines: a frontmatter link is reported at its
+// property's line, also for a quoted key and a list item.
+func TestFrontmatterLinkLines(t *testing.T) {
+	src := "---\ntitle: x\n\"up\": \"[[Nope]]\"\ncast:\n  - \"[[Gone]]\"\n  - [\"[[Deep]]\"]\n---\n# T\n"
+	c := newChecker(vault.NewResolver([]string{"n.md"}), Options{})
+	var got []string
+	for _, f := range c.finish(nil, []noteResult{c.note(vault.NewParser().Parse("n.md", []byte(src)))}) {
+		if f.Rule == RuleBrokenLink {
+			got = append(got, strconv.Itoa(f.Line)+" "+f.Message[strings.LastIndex(f.Message, "("):])
+		}
+	}
+	want := []string{"3 (frontmatter up)", "4 (frontmatter cast.0)", "4 (frontmatter cast.1.0)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// genhostileCmd writes a vault of hostile notes into DIR, one per shape
+// that once took a command past minutes or out of memory (issue 12): a
+// YAML alias bomb, one level of aliases squaring a string of links, one
+// line of 200,000 links, broken links into notes of thousands of headings
+// and block ids, and a deeply nested tag.
+func genhostileCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: genhostile DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Join(dir, ".obsidian"), 0o755))
+	write := func(name string, s string) {
+		ts.Check(os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644))
+	}
+	var b strings.Builder
+
+	// 444 bytes: nine anchors, each nine references to the one before.
+	b.WriteString("---\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n")
+	prev := "a"
+	for _, c := range "bcdefghi" {
+		b.WriteString(string(c) + ": &" + string(c) + " [" + strings.TrimSuffix(strings.Repeat("*"+prev+",", 9), ",") + "]\n")
+		prev = string(c)
+	}
+	b.WriteString("---\n# Bomb\n")
+	write("bomb.md", b.String())
+
+	const n = 1000
+	write("square.md", "---\na0: &a0 \""+strings.Repeat("[[Nope]] ", n)+"\"\na1: ["+
+		strings.TrimSuffix(strings.Repeat("*a0, ", n), ", ")+"]\n---\n# Square\n")
+
+	write("Target.md", "# Target\n")
+	write("long.md", strings.Repeat("[[Target]]", 200_000)+"\n")
+
+	b.Reset()
+	var links strings.Builder
+	for i := range 2000 {
+		b.WriteString("## Heading number " + strconv.Itoa(i) + "\n")
+		links.WriteString("[[Headings#Missing heading " + strconv.Itoa(i) + "]]\n")
+	}
+	write("Headings.md", b.String())
+	write("Heading links.md", links.String())
+
+	b.Reset()
+	links.Reset()
+	for i := range 40_000 {
+		b.WriteString("para " + strconv.Itoa(i) + " ^b" + strconv.Itoa(i) + "\n\n")
+		links.WriteString("[[Blocks#^nob" + strconv.Itoa(i) + "]]\n")
+	}
+	write("Blocks.md", b.String())
+	write("Block links.md", links.String())
+
+	write("tag.md", "#a"+strings.Repeat("/a", 2000)+"\n")
+}

@@ -1,0 +1,37 @@
+package vault
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestParseWithBudgetTimeout gives goldmark a budget it cannot meet, again
+// and again on one parser: each note comes back from the fallback scanner,
+// and the parser still reads the next one. The abandoned parse must not
+// share the parser's fields with the swap that replaces them (run with
+// -race: it once read p.md while ParseWithBudget overwrote *p).
+func TestParseWithBudgetTimeout(t *testing.T) {
+	src := []byte("# Slow\n\n" + strings.Repeat("`code` [[Target]] *em* <b>x</b>\n", 1000))
+	if len(src) < unguardedSize {
+		t.Fatalf("the note is %d bytes, under the %d that get a deadline", len(src), unguardedSize)
+	}
+	p := NewParser()
+	fellBack := 0
+	for range 20 {
+		n := p.ParseWithBudget("slow.md", src, time.Nanosecond)
+		if n.Fallback {
+			fellBack++
+		}
+		if len(n.Links) != 1000 || len(n.Headings) != 1 {
+			t.Fatalf("read %d links and %d headings, want 1000 and 1", len(n.Links), len(n.Headings))
+		}
+	}
+	if fellBack == 0 {
+		t.Error("a 1 ns budget never fell back")
+	}
+	// The parser still parses in full once given the time.
+	if n := p.ParseWithBudget("slow.md", src, time.Minute); n.Fallback || len(n.Links) != 1000 {
+		t.Errorf("after the timeouts: fallback %v, %d links", n.Fallback, len(n.Links))
+	}
+}

@@ -1,0 +1,141 @@
+package lint
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The link rules' indexes must answer as the plain scans they replace did.
+
+func TestFoldKeyIsEqualFold(t *testing.T) {
+	words := []string{"abc", "ABC", "aBc", "k", "K", "\u212a", "s", "S", "\u017f", "ß", "ẞ",
+		"σ", "ς", "Σ", "é", "É", "block-1", "BLOCK-1", "\xff", "\xfe", "日本", ""}
+	for _, a := range words {
+		for _, b := range words {
+			if got, want := foldKey(a) == foldKey(b), strings.EqualFold(a, b); got != want {
+				t.Errorf("foldKey(%q) == foldKey(%q) is %v, EqualFold says %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// plainHasHeadingPath and plainClosest are the scans of before.
+func plainHasHeadingPath(headings []string, subpath string) bool {
+	from := 0
+	for _, part := range strings.Split(strings.TrimPrefix(subpath, "#"), "#") {
+		want := normHeading(part)
+		if want == "" {
+			continue
+		}
+		i := from
+		for ; i < len(headings) && normHeading(headings[i]) != want; i++ {
+		}
+		if i == len(headings) {
+			return false
+		}
+		from = i + 1
+	}
+	return true
+}
+
+func plainClosest(headings []string, subpath string) (string, bool) {
+	parts := strings.Split(subpath, "#")
+	want := normHeading(parts[len(parts)-1])
+	best, bestD := "", -1
+	for _, h := range headings {
+		if d := editDistance(want, normHeading(h)); bestD < 0 || d < bestD {
+			best, bestD = strings.TrimSpace(h), d
+		}
+	}
+	return best, bestD >= 0
+}
+
+func TestHeadingIndexMatchesScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "b", "c", "é", " ", "#", "[[", "]]", "A", "ab", "ba"}
+	word := func() string {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	for range 2000 {
+		headings := make([]string, rng.IntN(8))
+		for i := range headings {
+			headings[i] = word()
+		}
+		sub := "#" + word()
+		if rng.IntN(2) == 0 {
+			sub += "#" + word()
+		}
+		if got, want := hasHeadingPath(headings, sub), plainHasHeadingPath(headings, sub); got != want {
+			t.Fatalf("hasHeadingPath(%q, %q) = %v, want %v", headings, sub, got, want)
+		}
+		gb, gok := closestHeading(headings, sub)
+		wb, wok := plainClosest(headings, sub)
+		if gb != wb || gok != wok {
+			t.Fatalf("closestHeading(%q, %q) = %q %v, want %q %v", headings, sub, gb, gok, wb, wok)
+		}
+	}
+}
+
+func TestBoundedDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"kitten", "sitting", math.MaxInt - 1, 3},
+		{"kitten", "sitting", 3, 3},
+		{"kitten", "sitting", 2, 3}, // over the limit: limit+1
+		{"kitten", "sitting", 0, 1},
+		{"", "abc", 10, 3},
+		{"abc", "abc", 0, 0},
+	} {
+		if got := boundedDistance([]rune(tt.a), []rune(tt.b), tt.limit); got != tt.want {
+			t.Errorf("boundedDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
+		}
+	}
+}
+
+// TestLinkTargetsBounded: thousands of broken links into a note of
+// thousands of headings or block ids are all reported, with the closest
+// heading while the check's budget lasts, and a repeated link costs
+// nothing more.
+func TestLinkTargetsBounded(t *testing.T) {
+	const n = 3000
+	sum := &noteSummary{name: "H"}
+	for i := range n {
+		sum.headings = append(sum.headings, "Heading number "+itoa(i))
+		sum.blocks = append(sum.blocks, "b"+itoa(i))
+	}
+	lt := newLinkTargets()
+	suggested := 0
+	for i := range n {
+		if lt.headingIndex(sum).hasPath("#Missing heading " + itoa(i)) {
+			t.Fatalf("found a heading that is not there")
+		}
+		if _, ok := lt.closestHeading(sum, "#Missing heading "+itoa(i)); ok {
+			suggested++
+		}
+		if !lt.hasBlock(sum, "B"+itoa(i)) || lt.hasBlock(sum, "nob"+itoa(i)) {
+			t.Fatalf("block %d: wrong answer", i)
+		}
+	}
+	if suggested == 0 || suggested == n {
+		t.Errorf("%d of %d broken links got a suggestion: want some, within the budget, not all", suggested, n)
+	}
+	if lt.cells >= 0 {
+		t.Errorf("budget not spent: %d cells left", lt.cells)
+	}
+	// The first link, asked again, is answered from memory.
+	if best, ok := lt.closestHeading(sum, "#Missing heading 0"); !ok || best != "Heading number 0" {
+		t.Errorf("closest to #Missing heading 0 = %q %v", best, ok)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
