@@ -94,7 +94,7 @@ func loadStamps(file string) (map[string][sha256.Size]byte, error) {
 // cacheKey is everything a whole-vault result depends on besides the
 // files: zk's version, the config, each type's template, today.
 func cacheKey(v *vault.Vault, cfg *config.Config, copts vault.CheckOptions) (checkcache.Key, error) {
-	parts := [][]byte{[]byte(version), []byte(copts.Today.Format(time.DateOnly))}
+	parts := [][]byte{[]byte(buildVersion()), []byte(copts.Today.Format(time.DateOnly))}
 	raw, err := v.Root().ReadFile(filepath.FromSlash(config.File))
 	if err == nil {
 		parts = append(parts, raw)

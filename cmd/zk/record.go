@@ -50,7 +50,7 @@ func newRun(v *vault.Vault) (vault.Run, *os.File, error) {
 
 // environment is the record's environment line: OS/arch · CPUs · zk version.
 func environment() string {
-	return fmt.Sprintf("%s/%s · %s CPU · zk %s", runtime.GOOS, runtime.GOARCH, strconv.Itoa(runtime.NumCPU()), version)
+	return fmt.Sprintf("%s/%s · %s CPU · zk %s", runtime.GOOS, runtime.GOARCH, strconv.Itoa(runtime.NumCPU()), buildVersion())
 }
 
 // createRunFile creates .zk/runs/NAME in the vault for writing, refusing

@@ -17,9 +17,6 @@ import (
 	"github.com/zk-claims/zk/vault"
 )
 
-// version is set by the linker (-ldflags "-X main.version=...").
-var version = "dev"
-
 // streams are the process's standard streams, and whether each is a
 // terminal: decoration (colour, progress, headers) only goes to a TTY.
 type streams struct {
@@ -101,12 +98,15 @@ EXIT STATUS
   0  success
   1  zk check found problems at or above --fail-on
   2  a usage or runtime error`,
-		Version:       version,
+		Version:       buildVersion(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	// Asked-for output (--help, --version, completion scripts, man pages)
+	// goes to stdout, so that "zk completion bash > zk.bash" works;
+	// errors and the usage hint that follows a mistake go to stderr.
 	cmd.SetErr(s.err)
-	cmd.SetOut(s.err) // help and usage are for people: stderr
+	cmd.SetOut(s.out)
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
