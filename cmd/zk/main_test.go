@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -49,6 +50,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			switch cond {
 			case "nginx":
 				return nginxBinary() != "", nil
+			case "man": // man(1) is installed, to render a page with man -l
+				_, err := exec.LookPath("man")
+				return err == nil, nil
 			case "shared": // $SHARED is set: ../shared is there
 				st, err := os.Stat(shared)
 				return err == nil && st.IsDir(), nil

@@ -132,6 +132,7 @@ EXIT STATUS
 		newParseCmd(opts, s),
 		newInitCmd(opts, s),
 		newProbeCmd(opts, s),
+		newManCmd(opts, s),
 	)
 	return cmd
 }
