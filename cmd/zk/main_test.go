@@ -53,6 +53,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			case "man": // man(1) is installed, to render a page with man -l
 				_, err := exec.LookPath("man")
 				return err == nil, nil
+			case "jq": // jq is installed, as on GitHub's runners (action.txtar)
+				_, err := exec.LookPath("jq")
+				return err == nil, nil
 			case "shared": // $SHARED is set: ../shared is there
 				st, err := os.Stat(shared)
 				return err == nil && st.IsDir(), nil
@@ -60,9 +63,10 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"simulate": simulateCmd, // probe_script_test.go
-			"simwait":  simwaitCmd,  // probe_script_test.go
-			"nginx":    nginxCmd,    // probe_script_test.go
+			"simulate":   simulateCmd,   // probe_script_test.go
+			"simwait":    simwaitCmd,    // probe_script_test.go
+			"nginx":      nginxCmd,      // probe_script_test.go
+			"actionstep": actionStepCmd, // release_test.go
 			// mtime PATH SECONDS_AGO sets a file's modification time.
 			"mtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 2 {
