@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -95,7 +97,7 @@ func loadStamps(file string) (map[string][sha256.Size]byte, error) {
 // cacheKey is everything a whole-vault result depends on besides the
 // files: zk's version, the config, each type's template, today.
 func cacheKey(v *vault.Vault, cfg *config.Config, copts lint.Options) (checkcache.Key, error) {
-	parts := [][]byte{[]byte(version), []byte(copts.Today.Format(time.DateOnly))}
+	parts := [][]byte{[]byte(buildVersion()), []byte(copts.Today.Format(time.DateOnly)), []byte(buildStamp())}
 	raw, err := v.Root().ReadFile(filepath.FromSlash(config.File))
 	if err == nil {
 		parts = append(parts, raw)
@@ -108,4 +110,23 @@ func cacheKey(v *vault.Vault, cfg *config.Config, copts lint.Options) (checkcach
 		parts = append(parts, []byte(name), tmpl)
 	}
 	return checkcache.NewKey(parts...), nil
+}
+
+// buildStamp tells one development build from the next: a build that is
+// not a release says "devel" (or a commit, +dirty) before and after an edit
+// of the rules, so its cache key also takes the executable's size and
+// modification time. A release's version says it all.
+func buildStamp() string {
+	if v := buildVersion(); !strings.HasPrefix(v, "devel") && !strings.Contains(v, "+dirty") {
+		return ""
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %d %d", exe, st.Size(), st.ModTime().UnixNano())
 }

@@ -169,7 +169,7 @@ func sarifLevel(s lint.Severity) string {
 // relative to the vault root (the %SRCROOT% base).
 func writeSARIF(w io.Writer, r checkResult, _ bool) error {
 	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{Name: "zk", Version: version,
+		Tool: sarifTool{Driver: sarifDriver{Name: "zk", Version: buildVersion(),
 			InformationURI: "https://github.com/zk-claims/zk"}},
 		Results:    []sarifResult{},
 		ColumnKind: "unicodeCodePoints",

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -49,6 +50,12 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			switch cond {
 			case "nginx":
 				return nginxBinary() != "", nil
+			case "man": // man(1) is installed, to render a page with man -l
+				_, err := exec.LookPath("man")
+				return err == nil, nil
+			case "jq": // jq is installed, as on GitHub's runners (action.txtar)
+				_, err := exec.LookPath("jq")
+				return err == nil, nil
 			case "shared": // $SHARED is set: ../shared is there
 				st, err := os.Stat(shared)
 				return err == nil && st.IsDir(), nil
@@ -60,6 +67,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"simwait":    simwaitCmd,    // probe_script_test.go
 			"nginx":      nginxCmd,      // probe_script_test.go
 			"genhostile": genhostileCmd, // hostile_script_test.go
+			"actionstep": actionStepCmd, // release_test.go
 			// mtime PATH SECONDS_AGO sets a file's modification time.
 			"mtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 2 {

@@ -180,7 +180,7 @@ func runProbe(ctx context.Context, opts *probeOptions, s *streams) error {
 	if res == nil || len(res.Levels) == 0 && !interrupted {
 		return err // nothing was measured: no empty table
 	}
-	res.Env.Client = "zk " + version
+	res.Env.Client = "zk " + buildVersion()
 	if werr := writeProbe(opts, s, res); werr != nil {
 		return errors.Join(err, werr)
 	}

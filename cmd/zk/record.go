@@ -111,7 +111,7 @@ func sweepRunLogs(v *vault.Vault, now time.Time) {
 
 // environment is the record's environment line: OS/arch · CPUs · zk version.
 func environment() string {
-	return fmt.Sprintf("%s/%s · %s CPU · zk %s", runtime.GOOS, runtime.GOARCH, strconv.Itoa(runtime.NumCPU()), version)
+	return fmt.Sprintf("%s/%s · %s CPU · zk %s", runtime.GOOS, runtime.GOARCH, strconv.Itoa(runtime.NumCPU()), buildVersion())
 }
 
 // createRunFile creates .zk/runs/NAME in the vault for writing, refusing

@@ -15,9 +15,6 @@ import (
 	"golang.org/x/term"
 )
 
-// version is set by the linker (-ldflags "-X main.version=...").
-var version = "dev"
-
 // streams are the process's standard streams, and whether each is a
 // terminal: decoration (colour, progress, headers) only goes to a TTY.
 type streams struct {
@@ -182,10 +179,13 @@ EXIT STATUS
   0  success
   1  zk check found problems at or above --fail-on
   2  a usage or runtime error`,
-		Version:       version,
+		Version:       buildVersion(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
+	// Asked-for output (--help, --version, completion scripts, man pages)
+	// goes to stdout, so that "zk completion bash > zk.bash" works;
+	// errors and the usage hint that follows a mistake go to stderr.
 	cmd.SetErr(s.err)
 	cmd.SetOut(s.out) // help, usage, --version and completion scripts: stdout, where pagers and shells read them
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -213,6 +213,7 @@ EXIT STATUS
 		newParseCmd(opts, s),
 		newInitCmd(opts, s),
 		newProbeCmd(opts, s),
+		newManCmd(opts, s),
 	)
 	return cmd
 }

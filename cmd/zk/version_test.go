@@ -1,0 +1,62 @@
+package main
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+func TestVersionFromBuildInfo(t *testing.T) {
+	const rev = "e28023b1a2b3c4d5e6f708192a3b4c5d6e7f8091"
+	vcs := func(modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{
+			{Key: "vcs", Value: "git"},
+			{Key: "vcs.revision", Value: rev},
+			{Key: "vcs.time", Value: "2026-12-03T10:22:00Z"},
+			{Key: "vcs.modified", Value: modified},
+		}
+	}
+	tests := []struct {
+		name     string
+		main     string
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{"go install at a tag", "v1.2.3", nil, "v1.2.3"},
+		{"go install before any tag", "v0.0.0-20261203102200-e28023b1a2b3", nil, "v0.0.0-20261203102200-e28023b1a2b3"},
+		{"clone at a tag", "v1.2.3", vcs("false"), "v1.2.3"},
+		{"clone at a tag, edited", "v1.2.3+dirty", vcs("true"), "v1.2.3+dirty"},
+		{"clone between tags", "v0.0.0-20261203102200-e28023b1a2b3", vcs("false"), "devel-e28023b1a2b3"},
+		{"clone between tags, edited", "v0.0.0-20261203102200-e28023b1a2b3+dirty", vcs("true"), "devel-e28023b1a2b3+dirty"},
+		{"clone, version not stamped", "(devel)", vcs("true"), "devel-e28023b1a2b3+dirty"},
+		{"short revision", "(devel)", []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}}, "devel-abc"},
+		{"-buildvcs=false", "(devel)", nil, "devel"},
+		{"go test", "", nil, "devel"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bi := &debug.BuildInfo{
+				Path:     "github.com/zk-claims/zk/cmd/zk",
+				Main:     debug.Module{Path: "github.com/zk-claims/zk", Version: tt.main},
+				Settings: tt.settings,
+			}
+			if got := versionFromBuildInfo(bi); got != tt.want {
+				t.Errorf("versionFromBuildInfo(%q) = %q, want %q", tt.main, got, tt.want)
+			}
+		})
+	}
+}
+
+// The linker's -X main.version wins over the build info: the release build
+// stamps the tag that way.
+func TestBuildVersionLinkerWins(t *testing.T) {
+	old := version
+	t.Cleanup(func() { version = old })
+	version = "v9.9.9"
+	if got := buildVersion(); got != "v9.9.9" {
+		t.Errorf("buildVersion() = %q with -X main.version=v9.9.9, want v9.9.9", got)
+	}
+	version = ""
+	if got := buildVersion(); got == "" || got == "v9.9.9" {
+		t.Errorf("buildVersion() = %q without a stamped version, want one from the build info", got)
+	}
+}
