@@ -32,6 +32,14 @@ func readREADME(t *testing.T) string {
 	return string(b)
 }
 
+// TestReadmeLength keeps the README a user's guide: design notes, figures
+// and their history go to docs/.
+func TestReadmeLength(t *testing.T) {
+	if n := strings.Count(readREADME(t), "\n"); n >= 400 {
+		t.Errorf("README.md has %d lines; keep it under 400 and move detail to docs/", n)
+	}
+}
+
 // TestReadmeRules holds the README's rule table to lint.Rules(): every rule,
 // in the order zk reports them, with its default severity, its summary and
 // the anchor SARIF's helpUri points at; no rule that zk does not have.
