@@ -34,9 +34,10 @@ note names) only those notes are checked; links still resolve vault-wide.
 
 Findings go to stdout, sorted by path and line:
   path:line:col: severity rule message
-and a one-line summary to stderr. --format json prints DESIGN.md's shape,
+and a one-line summary to stderr. --format json prints {"findings":[{path,
+line,column,rule,severity,message}],"summary":{notes,errors,warnings}},
 sarif SARIF 2.1.0, github workflow annotations. Rules, their severities and
-how to silence one: see the README (zk check) and .zk/config.toml (zk init).
+how to silence one: see the README (Rules) and .zk/config.toml (zk init).
 
 EXIT STATUS
   0  no finding at or above --fail-on

@@ -22,14 +22,16 @@ func TestMain(m *testing.M) {
 }
 
 // TestScript runs every testdata/script/*.txtar end to end against the
-// real binary. Scripts see ZK_TODAY=2026-12-02, a HOME of their own, and
-// $SHARED when ../shared is there (see the README's Tests section).
+// real binary. Scripts see ZK_TODAY=2026-12-02, a HOME of their own,
+// $EXAMPLES (the repository's examples folder, to copy), and $SHARED when
+// ../shared is there.
 func TestScript(t *testing.T) {
 	testscript.Run(t, scriptParams(t, "testdata/script"))
 }
 
 func scriptParams(t *testing.T, dir string) testscript.Params {
 	shared, _ := filepath.Abs("../../../shared")
+	examples, _ := filepath.Abs("../../examples")
 	p := testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
@@ -41,6 +43,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 			env.Setenv("ZK_TODAY", "2026-12-02")
 			env.Setenv("NO_COLOR", "")
+			env.Setenv("EXAMPLES", examples)
 			if st, err := os.Stat(shared); err == nil && st.IsDir() {
 				env.Setenv("SHARED", shared)
 			}
