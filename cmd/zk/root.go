@@ -125,6 +125,7 @@ EXIT STATUS
 		newParseCmd(opts, s),
 		newInitCmd(opts, s),
 		newProbeCmd(opts, s),
+		newMCPCmd(opts, s),
 	)
 	return cmd
 }
