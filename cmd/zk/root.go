@@ -126,6 +126,7 @@ EXIT STATUS
 		newInitCmd(opts, s),
 		newProbeCmd(opts, s),
 		newMCPCmd(opts, s),
+		newLSPCmd(opts, s),
 	)
 	return cmd
 }
