@@ -179,7 +179,7 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 // answer into JSON-RPC's, as glsp's own server does.
 func dispatch(ctx context.Context, h *protocol.Handler, c *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 	gc := glsp.Context{Method: req.Method,
-		Notify: func(method string, params any) { c.Notify(ctx, method, params) }, //nolint:errcheck
+		Notify: func(method string, params any) { c.Notify(ctx, method, params) },               //nolint:errcheck
 		Call:   func(method string, params, result any) { c.Call(ctx, method, params, result) }, //nolint:errcheck
 	}
 	if req.Params != nil {

@@ -19,8 +19,8 @@ import (
 )
 
 var testVault = map[string]string{
-	"Rates.md": "# Rates\n\n## Claim\n\nSee [[Speedups#Baseline]], [[Speedups#^blk]], ![[Speedups]] and [md](Speedups.md).\n\n## Links\n\n- [[Missing]]\n",
-	"Speedups.md": "# Speedups\n\n## Baseline\n\nA speedup needs a baseline. ^blk\n\n### Detail\n\nLinks back: [[Rates]].\n",
+	"Rates.md":            "# Rates\n\n## Claim\n\nSee [[Speedups#Baseline]], [[Speedups#^blk]], ![[Speedups]] and [md](Speedups.md).\n\n## Links\n\n- [[Missing]]\n",
+	"Speedups.md":         "# Speedups\n\n## Baseline\n\nA speedup needs a baseline. ^blk\n\n### Detail\n\nLinks back: [[Rates]].\n",
 	"sub/Speedy Notes.md": "# Speedy\n\nAbout [[Rates]].\n",
 }
 

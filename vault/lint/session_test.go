@@ -89,4 +89,3 @@ func TestSessionMatchesCheck(t *testing.T) {
 		}
 	}
 }
-
