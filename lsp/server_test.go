@@ -290,3 +290,28 @@ func TestPositions(t *testing.T) {
 		t.Errorf("past the line's end: %d, want 1", off)
 	}
 }
+
+// A note created outside the editor, once the client says so, mends the
+// open note's link to it and is offered by completion.
+func TestWatchedFileCreated(t *testing.T) {
+	c := startServer(t)
+	c.open("Rates.md")
+	if got := codes(c.nextDiags("Rates.md")); len(got) != 1 {
+		t.Fatalf("before: %v", got)
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, "Missing.md"), []byte("# Missing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.conn.Notify(context.Background(), protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{
+		"changes": []map[string]any{{"uri": c.uri("Missing.md"), "type": protocol.FileChangeTypeCreated}}})
+	if got := codes(c.nextDiags("Rates.md")); len(got) != 0 {
+		t.Errorf("after Missing.md was created: %v, want no findings", got)
+	}
+	c.openText("New.md", "[[Miss")
+	var list protocol.CompletionList
+	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("New.md")}, Position: protocol.Position{Line: 0, Character: 6}}}, &list)
+	if len(list.Items) != 1 || list.Items[0].Label != "Missing" {
+		t.Errorf("completion after the create: %+v", list.Items)
+	}
+}
