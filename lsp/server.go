@@ -64,7 +64,7 @@ type Server struct {
 	res     *vault.Resolver
 	notes   []string // the vault's notes, for completion
 	links   []string // the shortest link to each of notes
-	edges   map[string][]vault.Edge
+	edges   map[string][]ref // each note's links, by the note's path
 	docs    map[string]*document // open notes, by vault path
 	timers  map[string]*time.Timer
 	parsers sync.Pool
@@ -85,7 +85,7 @@ func New(opts Options) *Server {
 		opts.Debounce = DefaultDebounce
 	}
 	s := &Server{opts: opts, v: opts.Vault, ready: make(chan struct{}),
-		docs: map[string]*document{}, timers: map[string]*time.Timer{}, edges: map[string][]vault.Edge{},
+		docs: map[string]*document{}, timers: map[string]*time.Timer{}, edges: map[string][]ref{},
 		notify: func(string, any) {}}
 	s.parsers.New = func() any { return vault.NewParser() }
 	return s
@@ -102,9 +102,9 @@ func (s *Server) Scan(ctx context.Context) error {
 	}
 	res := vault.ResolverOf(files)
 	var mu sync.Mutex
-	edges := map[string][]vault.Edge{}
+	edges := map[string][]ref{}
 	session, err := lint.NewSession(ctx, s.v, files, s.opts.Lint, func(n *vault.Note) {
-		e := vault.NoteEdges(n, res)
+		e := refsOf(n, res)
 		mu.Lock()
 		edges[n.Path] = e
 		mu.Unlock()
@@ -333,7 +333,7 @@ func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentPa
 	s.mu.Lock()
 	d := s.docs[p]
 	if d != nil {
-		s.edges[p] = vault.NoteEdges(d.note, s.res)
+		s.edges[p] = refsOf(d.note, s.res)
 	}
 	open := make([]string, 0, len(s.docs))
 	for q := range s.docs {
@@ -403,7 +403,7 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 		}
 		s.session.Update(n)
 		s.mu.Lock()
-		s.edges[p] = vault.NoteEdges(n, s.res)
+		s.edges[p] = refsOf(n, s.res)
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
@@ -569,28 +569,71 @@ func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) (
 		return nil, nil
 	}
 	s.mu.Lock()
-	var in []vault.Edge
-	for _, es := range s.edges {
-		for _, e := range es {
-			if e.To == p && e.From != p {
-				in = append(in, e)
+	var in []ref
+	for _, rs := range s.edges {
+		for _, r := range rs {
+			if r.to == p && r.from != p {
+				in = append(in, r)
 			}
 		}
 	}
 	s.mu.Unlock()
 	sort.Slice(in, func(i, j int) bool {
-		if in[i].From != in[j].From {
-			return in[i].From < in[j].From
+		if in[i].from != in[j].from {
+			return in[i].from < in[j].from
 		}
-		return in[i].Line < in[j].Line
+		return in[i].rng.Start.Line < in[j].rng.Start.Line ||
+			(in[i].rng.Start.Line == in[j].rng.Start.Line && in[i].rng.Start.Character < in[j].rng.Start.Character)
 	})
 	out := []protocol.Location{}
-	for _, e := range in {
-		line := uint32(max(e.Line, 0))
-		out = append(out, protocol.Location{URI: s.uriOf(e.From),
-			Range: protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line}}})
+	for _, r := range in {
+		out = append(out, protocol.Location{URI: s.uriOf(r.from), Range: r.rng})
 	}
 	return out, nil
+}
+
+// ref is a link or embed of a note, resolved, with its range in the
+// note: what references need of the vault's links, and less than a
+// vault.Edge costs to make (no Links-section relations).
+type ref struct {
+	from, to string
+	rng      protocol.Range
+}
+
+// refsOf are n's resolved links and embeds (frontmatter links have no
+// place in the text, and are left out).
+func refsOf(n *vault.Note, r *vault.Resolver) []ref {
+	var out []ref
+	text := string(n.Src)
+	line, lineOff := 0, 0 // a cursor, as links come in source order
+	pos := func(off int) protocol.Position {
+		if off < lineOff { // a link nested in another's text: count again
+			line, lineOff = 0, 0
+		}
+		for {
+			i := strings.IndexByte(text[lineOff:], '\n')
+			if i < 0 || lineOff+i >= off {
+				break
+			}
+			lineOff += i + 1
+			line++
+		}
+		return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(text[lineOff:off]))}
+	}
+	for _, l := range n.AllLinks() {
+		to := n.Path
+		if l.Path != "" {
+			t, ok := r.Resolve(l.Path, n.Path)
+			if !ok {
+				continue
+			}
+			to = t
+		}
+		start := pos(l.Span.Start.Offset)
+		end := pos(l.Span.End.Offset)
+		out = append(out, ref{from: n.Path, to: to, rng: protocol.Range{Start: start, End: end}})
+	}
+	return out
 }
 
 func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbolParams) (any, error) {

@@ -234,7 +234,7 @@ func TestReferencesAreBacklinks(t *testing.T) {
 	var locs []protocol.Location
 	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}}}, &locs)
-	if len(locs) != 2 || locs[0].URI != c.uri("Speedups.md") || locs[0].Range.Start.Line != 8 || locs[1].URI != c.uri("sub/Speedy Notes.md") {
+	if len(locs) != 2 || locs[0].URI != c.uri("Speedups.md") || locs[0].Range != (protocol.Range{Start: protocol.Position{Line: 8, Character: 12}, End: protocol.Position{Line: 8, Character: 21}}) || locs[1].URI != c.uri("sub/Speedy Notes.md") {
 		t.Errorf("references to Rates: %+v", locs)
 	}
 }
@@ -313,5 +313,24 @@ func TestWatchedFileCreated(t *testing.T) {
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("New.md")}, Position: protocol.Position{Line: 0, Character: 6}}}, &list)
 	if len(list.Items) != 1 || list.Items[0].Label != "Missing" {
 		t.Errorf("completion after the create: %+v", list.Items)
+	}
+}
+
+// refsOf's ranges agree with position's for every link, nested ones and
+// astral characters included.
+func TestRefRanges(t *testing.T) {
+	src := "# T\n😀 [[a]] x ![[b#h]]\n[![img](c.png)](a.md) [[a]]\n"
+	n := vault.NewParser().Parse("n.md", []byte(src))
+	r := vault.NewResolver([]string{"a.md", "b.md", "c.png", "n.md"})
+	refs := refsOf(n, r)
+	links := n.AllLinks()
+	if len(refs) != len(links) {
+		t.Fatalf("%d refs for %d links", len(refs), len(links))
+	}
+	for i, l := range links {
+		want := protocol.Range{Start: position(src, l.Span.Start.Offset), End: position(src, l.Span.End.Offset)}
+		if refs[i].rng != want {
+			t.Errorf("%s: %+v, want %+v", l.Original, refs[i].rng, want)
+		}
 	}
 }
