@@ -131,7 +131,9 @@ func BenchmarkRequests(b *testing.B) {
 		ok     func(json.RawMessage) bool
 	}{
 		{"definition", protocol.MethodTextDocumentDefinition, protocol.Position{Line: uint32(linkLine), Character: 5},
-			func(r json.RawMessage) bool { return strings.Contains(string(r), `"uri"`) || strings.Contains(string(r), "null") }},
+			func(r json.RawMessage) bool {
+				return strings.Contains(string(r), `"uri"`) || strings.Contains(string(r), "null")
+			}},
 		{"completion", protocol.MethodTextDocumentCompletion, protocol.Position{Line: uint32(lastLine), Character: uint32(len(lines[lastLine]))},
 			func(r json.RawMessage) bool { return strings.Contains(string(r), "Claim 00042") }},
 	} {

@@ -62,9 +62,9 @@ type Server struct {
 
 	mu      sync.Mutex
 	res     *vault.Resolver
-	notes   []string // the vault's notes, for completion
-	links   []string // the shortest link to each of notes
-	edges   map[string][]ref // each note's links, by the note's path
+	notes   []string             // the vault's notes, for completion
+	links   []string             // the shortest link to each of notes
+	edges   map[string][]ref     // each note's links, by the note's path
 	docs    map[string]*document // open notes, by vault path
 	timers  map[string]*time.Timer
 	parsers sync.Pool
