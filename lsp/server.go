@@ -64,6 +64,7 @@ type Server struct {
 	res     *vault.Resolver
 	notes   []string             // the vault's notes, for completion
 	links   []string             // the shortest link to each of notes
+	lower   []string             // links in lower case, for matching what is typed
 	edges   map[string][]ref     // each note's links, by the note's path
 	docs    map[string]*document // open notes, by vault path
 	timers  map[string]*time.Timer
@@ -125,10 +126,12 @@ func (s *Server) Scan(ctx context.Context) error {
 func (s *Server) setFiles(files []vault.File) {
 	s.res = vault.ResolverOf(files)
 	_, notes := vault.SplitFiles(files)
-	s.notes, s.links = s.notes[:0], s.links[:0]
+	s.notes, s.links, s.lower = s.notes[:0], s.links[:0], s.lower[:0]
 	for _, f := range notes {
 		s.notes = append(s.notes, f.Path)
-		s.links = append(s.links, shortestLink(f.Path, s.res))
+		l := shortestLink(f.Path, s.res)
+		s.links = append(s.links, l)
+		s.lower = append(s.lower, strings.ToLower(l))
 	}
 }
 
@@ -755,10 +758,10 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 	want := strings.ToLower(typed)
 	s.mu.Lock()
 	var prefix, inside []protocol.CompletionItem
-	for _, link := range s.links {
-		low := strings.ToLower(link)
+	for i, link := range s.links {
+		low := s.lower[i]
 		switch {
-		case strings.HasPrefix(low, want) || strings.HasPrefix(strings.ToLower(path.Base(link)), want):
+		case strings.HasPrefix(low, want) || strings.HasPrefix(path.Base(low), want):
 			prefix = append(prefix, item(link, protocol.CompletionItemKindFile, rng))
 		case strings.Contains(low, want):
 			inside = append(inside, item(link, protocol.CompletionItemKindFile, rng))
