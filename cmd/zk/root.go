@@ -214,6 +214,8 @@ EXIT STATUS
 		newInitCmd(opts, s),
 		newProbeCmd(opts, s),
 		newManCmd(opts, s),
+		newMCPCmd(opts, s),
+		newLSPCmd(opts, s),
 	)
 	return cmd
 }

@@ -1,0 +1,59 @@
+-- Neovim (0.7+) headless as a real client of zk lsp: open a note, read
+-- its diagnostics, go to the definition of a link, complete a link.
+-- Run by .ci/lsp-test.sh with ZK, VAULT and NOTE set.
+local zk, vault, note = os.getenv('ZK'), os.getenv('VAULT'), os.getenv('NOTE')
+
+local function finish(code, msg)
+  io.stdout:write(msg .. '\n')
+  vim.cmd((code == 0) and 'qall!' or 'cquit! 1')
+end
+
+local function check(cond, msg)
+  if not cond then finish(1, 'FAIL: ' .. msg) end
+  return cond
+end
+
+local client_id = vim.lsp.start_client({ cmd = { zk, 'lsp', '--vault', vault }, root_dir = vault, name = 'zk' })
+check(client_id, 'zk lsp did not start')
+vim.cmd('edit ' .. vim.fn.fnameescape(vault .. '/' .. note))
+local buf = vim.api.nvim_get_current_buf()
+vim.lsp.buf_attach_client(buf, client_id)
+
+-- Diagnostics: the note was last tended long ago.
+local got = vim.wait(30000, function() return #vim.diagnostic.get(buf) > 0 end, 20)
+if not check(got, 'no diagnostics within 30 s') then return end
+local codes = {}
+for _, d in ipairs(vim.diagnostic.get(buf)) do
+  local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
+  table.insert(codes, tostring(code))
+end
+if not check(vim.tbl_contains(codes, 'maintenance/stale'), 'diagnostics ' .. table.concat(codes, ',') .. ' lack maintenance/stale') then return end
+io.stdout:write('ok diagnostics: ' .. table.concat(codes, ',') .. '\n')
+
+-- Definition: on the first [[link]] of the Links section.
+local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+local row
+for i, l in ipairs(lines) do
+  if l:find('[[A Speedup Reported', 1, true) then row = i - 1 break end
+end
+if not check(row, 'no link line in the note') then return end
+local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = row, character = 5 } }
+local res = vim.lsp.buf_request_sync(buf, 'textDocument/definition', params, 10000)
+local loc = res and res[client_id] and res[client_id].result
+if loc and loc[1] then loc = loc[1] end
+if not check(loc and loc.uri and vim.uri_to_fname(loc.uri):find('A Speedup Reported Without Its Baseline Cannot Be Checked.md', 1, true),
+  'definition: ' .. vim.inspect(res)) then return end
+io.stdout:write('ok definition: ' .. vim.uri_to_fname(loc.uri) .. '\n')
+
+-- Completion: type "[[Percent" on a new line; the server sees the change.
+vim.api.nvim_buf_set_lines(buf, -1, -1, false, { 'See [[Percent' })
+local last = vim.api.nvim_buf_line_count(buf) - 1
+params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = last, character = #'See [[Percent' } }
+res = vim.lsp.buf_request_sync(buf, 'textDocument/completion', params, 10000)
+local result = res and res[client_id] and res[client_id].result
+local items = result and (result.items or result) or {}
+local labels = {}
+for _, it in ipairs(items) do table.insert(labels, it.label) end
+if not check(vim.tbl_contains(labels, 'Percentiles Cannot Be Averaged Across Hosts'), 'completion: ' .. vim.inspect(labels)) then return end
+io.stdout:write('ok completion: ' .. table.concat(labels, ',') .. '\n')
+finish(0, 'nvim lsp client: all passed')

@@ -1,0 +1,74 @@
+// A real MCP client for zk mcp: the official TypeScript SDK starts the
+// server as a subprocess over stdio, lists its tools, calls each one and
+// checks that an unapproved falsifier command is refused and not run.
+// Usage: node mcp-client.mjs ZK_BINARY VAULT_DIR
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+const [zk, vault] = process.argv.slice(2);
+const transport = new StdioClientTransport({
+  command: zk,
+  args: ["mcp", "--vault", vault],
+  env: { ...process.env, ZK_TODAY: "2026-12-02" },
+  stderr: "inherit",
+});
+const client = new Client({ name: "zk-ci", version: "1.0.0" });
+await client.connect(transport);
+
+const { tools } = await client.listTools();
+const names = tools.map((t) => t.name).sort();
+assert.deepEqual(names, ["backlinks", "check", "links", "new", "read_note", "run_falsifier", "runs", "search", "stale", "tend"]);
+for (const t of tools) {
+  assert.ok(t.inputSchema?.type === "object", `${t.name}: no input schema`);
+  assert.ok(t.outputSchema?.type === "object", `${t.name}: no output schema`);
+}
+
+// call returns a tool's structured result, failing on a tool error.
+async function call(name, args) {
+  const res = await client.callTool({ name, arguments: args });
+  assert.ok(!res.isError, `${name}: ${JSON.stringify(res.content)}`);
+  assert.ok(res.structuredContent, `${name}: no structured content`);
+  console.log(`ok ${name}`);
+  return res.structuredContent;
+}
+
+const rate = "A Rate Needs Its Denominator to Be Compared";
+const check = await call("check", {});
+assert.ok(check.summary.notes > 0 && Array.isArray(check.findings));
+const stale = await call("stale", {});
+assert.equal(stale.today, "2026-12-02");
+const search = await call("search", { query: "denominator", limit: 3 });
+assert.ok(search.hits.length > 0, "search found nothing");
+const links = await call("links", { note: rate });
+assert.ok(links.links.some((l) => l.relation === "extends" && l.resolved));
+const back = await call("backlinks", { note: rate });
+assert.ok(Array.isArray(back.backlinks));
+const claim = await call("read_note", { note: rate, section: "Claim" });
+assert.match(claim.text, /^## Claim\n/);
+const tend = await call("tend", { note: rate });
+assert.equal(tend.date, "2026-12-02");
+const created = await call("new", { title: "Agents Write Through the Same Path" });
+assert.ok(existsSync(join(vault, created.path)), `new: ${created.path} missing`);
+const runs = await call("runs", { note: "Unapproved" });
+assert.deepEqual(runs.runs, []);
+
+// The falsifier's command was never approved with zk trust: refused, not run.
+const refused = await client.callTool({ name: "run_falsifier", arguments: { note: "Unapproved", falsifier: "1" } });
+assert.ok(refused.isError, "an unapproved command ran");
+const text = refused.content.map((c) => c.text).join("\n");
+assert.match(text, /not approved/);
+assert.match(text, /an agent cannot approve/);
+assert.ok(!existsSync(join(vault, "ran.txt")), "the unapproved command left ran.txt");
+console.log("ok run_falsifier refused");
+
+const { resources } = await client.listResources();
+assert.ok(resources.some((r) => r.uri === `zk://note/3.%20Resources/Permanent%20Notes/${encodeURIComponent(rate)}.md`), "no zk://note/ resource for the note");
+const read = await client.readResource({ uri: "zk://note/Unapproved.md" });
+assert.match(read.contents[0].text, /^# Unapproved/);
+console.log("ok resources");
+
+await client.close();
+console.log("mcp client: all tools answered");

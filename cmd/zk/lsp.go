@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/lsp"
+	"github.com/zk-claims/zk/vault/lint"
+)
+
+func newLSPCmd(root *rootOptions, s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "lsp",
+		Short: "Serve the vault to an editor (language server over stdio)",
+		Long: `Serve the vault to an editor over the Language Server Protocol on stdin and
+stdout: zk check's findings as diagnostics on the text being edited (the
+rule as the code, its help as the link), go to definition on a wikilink,
+embed, markdown link, #heading or #^block, references (the note's
+backlinks), headings as document symbols, and completion of note names
+after [[, headings after # and block ids after #^.
+
+Start it in the vault's folder, or give --vault. The vault is read once at
+start; a save, or a file changed outside the editor, updates it.
+
+EXIT STATUS
+  0  the editor closed the connection
+  2  the vault could not be opened`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLSP(cmd.Context(), root, s)
+		},
+	}
+}
+
+func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
+	w, err := root.open(s, reading, "")
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	cfg := w.cfg
+	srv := lsp.New(lsp.Options{
+		Vault: w.vault,
+		Lint: lint.Options{
+			Today:      w.today,
+			Types:      w.types,
+			Relations:  cfg.Relations,
+			Severity:   cfg.Severities(),
+			Comments:   cfg.CheckComments,
+			TendedKeys: cfg.TendedKeys,
+			Interval:   cfg.Interval(),
+			Only:       skipTemplates(nil, cfg.Templates),
+		},
+		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
+		Version: version,
+	})
+	return srv.Serve(ctx, stdio{s.in, s.out})
+}
+
+// stdio is the process's stdin and stdout as the one stream a language
+// server speaks on.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }

@@ -1,0 +1,492 @@
+package main
+
+// zk mcp: the vault served to an AI agent over the Model Context Protocol
+// (stdio), on the official Go SDK. Each tool runs the same code as the
+// command of its name, with --format json, and returns that JSON as the
+// tool's structured result, so that an agent and a script read the same
+// shapes. Writes go through the commands' own write path (vault.EditNote,
+// vault.CreateFile), and run_falsifier runs only commands a person has
+// approved with zk trust: no tool approves.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
+)
+
+func newMCPCmd(root *rootOptions, s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the vault to an AI agent (MCP over stdio)",
+		Long: `Serve the vault over the Model Context Protocol on stdin and stdout, for
+an AI agent's client to start as a subprocess.
+
+Tools: check, stale, search, links, backlinks, read_note, tend, new, runs
+and run_falsifier. Each returns the JSON its command prints with
+--format json. run_falsifier runs only a command written under a
+falsifier that you approved with zk trust; an agent cannot approve one.
+Each note is also a resource, zk://note/PATH.
+
+The vault is found once, at start (--vault, else up from the working
+directory). Messages go to stderr; stdout carries only the protocol.
+
+EXIT STATUS
+  0  the client closed the connection
+  2  the vault could not be opened, or a protocol error`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMCP(cmd.Context(), root, s)
+		},
+	}
+}
+
+func runMCP(ctx context.Context, root *rootOptions, s *streams) error {
+	pinned, err := pinVault(root, s)
+	if err != nil {
+		return err
+	}
+	srv := newMCPServer(pinned)
+	if err := addNoteResources(ctx, srv, pinned); err != nil {
+		return err
+	}
+	t := &mcp.IOTransport{Reader: io.NopCloser(s.in), Writer: nopWriteCloser{s.out}}
+	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	return nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// pinVault finds the vault once, so that every tool call opens the same
+// one. A folder without .obsidian/ or .zk/ is not pinned: the writing
+// tools then refuse it, as the commands do.
+func pinVault(root *rootOptions, s *streams) (*rootOptions, error) {
+	dir, err := root.findVault(s, reading, "")
+	if err != nil {
+		return nil, err
+	}
+	pinned := *root
+	if _, marked := markedAncestor(dir); marked || root.vaultDir != "" {
+		pinned.vaultDir = dir
+	}
+	return &pinned, nil
+}
+
+// zkServer holds what the tools share: the global options, the vault
+// pinned in them.
+type zkServer struct {
+	root *rootOptions
+}
+
+func newMCPServer(root *rootOptions) *mcp.Server {
+	z := &zkServer{root: root}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "zk", Version: buildVersion()}, &mcp.ServerOptions{
+		Instructions: "zk keeps an Obsidian vault of permanent notes (one falsifiable claim per note). " +
+			"Notes are named by vault path or by name as a [[wikilink]] writes it. " +
+			"run_falsifier runs only commands the user approved with `zk trust`; you cannot approve one: ask the user.",
+	})
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	mcp.AddTool(srv, &mcp.Tool{Name: "check", Annotations: readOnly,
+		Description: "Lint notes against their type's template and every link against the vault (zk check --format json). " +
+			"Without paths, the whole vault."}, z.check)
+	mcp.AddTool(srv, &mcp.Tool{Name: "stale", Annotations: readOnly,
+		Description: "The notes past their maintenance date, most overdue first, and the undated ones (zk stale --format json)."}, z.stale)
+	mcp.AddTool(srv, &mcp.Tool{Name: "search", Annotations: readOnly,
+		Description: "Full-text search of the vault, best match first (zk search --format json; bleve query syntax: " +
+			`"a phrase", +must, -not, prefix*, claim:word, tag:x, links:"Note").`}, z.search)
+	mcp.AddTool(srv, &mcp.Tool{Name: "links", Annotations: readOnly,
+		Description: "A note's outgoing links, each resolved as Obsidian resolves it, with its relation (zk links --format json)."}, z.links)
+	mcp.AddTool(srv, &mcp.Tool{Name: "backlinks", Annotations: readOnly,
+		Description: "The links into a note from the vault's notes, with each relation (zk backlinks --format json)."}, z.backlinks)
+	mcp.AddTool(srv, &mcp.Tool{Name: "read_note", Annotations: readOnly,
+		Description: "A note's text, or one section of it (the heading's text, e.g. \"Claim\")."}, z.readNote)
+	mcp.AddTool(srv, &mcp.Tool{Name: "tend", Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
+		Description: "Set a note's Last tended date (default today), changing only that date; the previous version is kept in .zk/backups/."}, z.tend)
+	mcp.AddTool(srv, &mcp.Tool{Name: "new",
+		Description: "Create a note from its type's template (zk new); never overwrites a note."}, z.newNote)
+	mcp.AddTool(srv, &mcp.Tool{Name: "runs", Annotations: readOnly,
+		Description: "The falsifier runs recorded in a note's Evidence section, oldest first (zk runs --format json)."}, z.runs)
+	mcp.AddTool(srv, &mcp.Tool{Name: "run_falsifier",
+		Description: "Run the command written under one of a note's falsifiers and record the result in its Evidence section (zk run NOTE --falsifier N). " +
+			"Only a command the user approved with `zk trust` runs; an unapproved one is refused, and only the user can approve it."}, z.runFalsifier)
+	return srv
+}
+
+// capture runs a command's runX with stdout and stderr in buffers and no
+// stdin: a tool's call never reads the protocol's stdin nor writes its
+// stdout. errFindings (exit 1) is a result, not a failure, for a tool.
+func (z *zkServer) capture(run func(*streams) error) (out []byte, msgs string, err error) {
+	var o, e bytes.Buffer
+	s := &streams{in: strings.NewReader(""), out: &o, err: &e}
+	err = run(s)
+	if errors.Is(err, errFindings) {
+		err = nil
+	}
+	msgs = strings.TrimSpace(e.String())
+	if err != nil && msgs != "" {
+		err = fmt.Errorf("%w\n%s", err, msgs)
+	}
+	return o.Bytes(), msgs, err
+}
+
+// captureJSON is capture for a command printing --format json, decoded
+// into out.
+func captureJSON[T any](z *zkServer, run func(*streams) error) (T, error) {
+	var v T
+	out, _, err := z.capture(run)
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return v, fmt.Errorf("decode %T: %w", v, err)
+	}
+	return v, nil
+}
+
+type checkInput struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"notes (vault path or name) or folders to check; none checks the whole vault"`
+}
+
+func (z *zkServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkJSON, error) {
+	out, err := captureJSON[checkJSON](z, func(s *streams) error {
+		return runCheck(ctx, &checkOptions{root: z.root, format: "json", failOn: "never", paths: in.Paths}, s)
+	})
+	if out.Findings == nil {
+		out.Findings = []findingJSON{}
+	}
+	return nil, out, err
+}
+
+type staleInput struct {
+	Within string `json:"within,omitempty" jsonschema:"also list notes due within this interval (14d, 2w, 1m)"`
+}
+
+func (z *zkServer) stale(ctx context.Context, _ *mcp.CallToolRequest, in staleInput) (*mcp.CallToolResult, staleJSON, error) {
+	out, err := captureJSON[staleJSON](z, func(s *streams) error {
+		return runStale(ctx, &staleOptions{root: z.root, within: in.Within, format: "json"}, s)
+	})
+	return nil, out, err
+}
+
+type searchInput struct {
+	Query string `json:"query" jsonschema:"the query, in bleve's query-string syntax"`
+	Limit int    `json:"limit,omitempty" jsonschema:"at most this many notes (default 10)"`
+}
+
+func (z *zkServer) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchJSON, error) {
+	limit := in.Limit
+	if limit == 0 {
+		limit = 10
+	}
+	out, err := captureJSON[searchJSON](z, func(s *streams) error {
+		return runSearch(ctx, &searchOptions{root: z.root, query: in.Query, limit: limit, format: "json"}, s)
+	})
+	return nil, out, err
+}
+
+type noteInput struct {
+	Note string `json:"note" jsonschema:"the note: its vault path (Folder/Note.md) or its name as a wikilink writes it"`
+}
+
+// linksJSON and backlinksJSON are zk links and zk backlinks --format json.
+type linksJSON struct {
+	Note  string     `json:"note"`
+	Links []edgeView `json:"links"`
+}
+
+type backlinksJSON struct {
+	Note      string     `json:"note"`
+	Backlinks []edgeView `json:"backlinks"`
+}
+
+func (z *zkServer) links(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, linksJSON, error) {
+	out, err := captureJSON[linksJSON](z, func(s *streams) error {
+		return runLinks(ctx, &linksOptions{root: z.root, format: "json", note: in.Note}, s)
+	})
+	return nil, out, err
+}
+
+func (z *zkServer) backlinks(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, backlinksJSON, error) {
+	out, err := captureJSON[backlinksJSON](z, func(s *streams) error {
+		return runLinks(ctx, &linksOptions{root: z.root, format: "json", note: in.Note, incoming: true}, s)
+	})
+	return nil, out, err
+}
+
+type runsJSON struct {
+	Runs []runView `json:"runs"`
+}
+
+func (z *zkServer) runs(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, runsJSON, error) {
+	out, err := captureJSON[runsJSON](z, func(s *streams) error {
+		return runRuns(ctx, &runsOptions{root: z.root, format: "json", note: in.Note}, s)
+	})
+	return nil, out, err
+}
+
+type readNoteInput struct {
+	Note    string `json:"note" jsonschema:"the note: its vault path or its name"`
+	Section string `json:"section,omitempty" jsonschema:"a heading's text (any level, case ignored): return only that section, heading line included"`
+}
+
+type readNoteOutput struct {
+	Path     string   `json:"path"`
+	Section  string   `json:"section,omitempty"`
+	Text     string   `json:"text"`
+	Headings []string `json:"headings"`
+}
+
+func (z *zkServer) readNote(ctx context.Context, _ *mcp.CallToolRequest, in readNoteInput) (*mcp.CallToolResult, readNoteOutput, error) {
+	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, reading, "")
+	if err != nil {
+		return nil, readNoteOutput{}, err
+	}
+	defer w.Close()
+	p, _, err := locateNote(ctx, w.vault, in.Note)
+	if err != nil {
+		return nil, readNoteOutput{}, err
+	}
+	n, err := w.vault.ReadNote(p)
+	if err != nil {
+		return nil, readNoteOutput{}, err
+	}
+	out := readNoteOutput{Path: p, Text: string(n.Src), Headings: []string{}}
+	for _, h := range n.Headings {
+		out.Headings = append(out.Headings, h.Text)
+	}
+	if in.Section != "" {
+		sec, ok := n.Section(in.Section, 0)
+		if !ok {
+			return nil, out, fmt.Errorf("%s has no section %q; its headings: %s", p, in.Section, strings.Join(out.Headings, ", "))
+		}
+		out.Section, out.Text = sec.Title, string(n.Src[sec.Start:sec.End])
+	}
+	return nil, out, nil
+}
+
+type tendInput struct {
+	Note string `json:"note" jsonschema:"the note: its vault path or its name"`
+	Date string `json:"date,omitempty" jsonschema:"the YYYY-MM-DD to set (default: today)"`
+}
+
+type tendOutput struct {
+	Path      string `json:"path"`
+	Date      string `json:"date"`
+	Was       string `json:"was,omitempty"`
+	Unchanged bool   `json:"unchanged"`
+}
+
+// tend is zk tend's write, returned rather than printed: the same lookup,
+// the same section, tending.SetLastTended through vault.EditNote.
+func (z *zkServer) tend(ctx context.Context, _ *mcp.CallToolRequest, in tendInput) (*mcp.CallToolResult, tendOutput, error) {
+	if _, err := time.Parse(time.DateOnly, in.Date); in.Date != "" && err != nil {
+		return nil, tendOutput{}, fmt.Errorf("tend: date %q is not a date of the form YYYY-MM-DD", in.Date)
+	}
+	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, writing, "")
+	if err != nil {
+		return nil, tendOutput{}, err
+	}
+	defer w.Close()
+	date := in.Date
+	if date == "" {
+		date = w.today.Format(time.DateOnly)
+	}
+	p, _, err := locateNote(ctx, w.vault, in.Note)
+	if err != nil {
+		return nil, tendOutput{}, err
+	}
+	n, err := w.vault.ReadNote(p)
+	if err != nil {
+		return nil, tendOutput{}, err
+	}
+	section := vault.TendedSection(w.types, n)
+	out := tendOutput{Path: p, Date: date}
+	if t, ok := tending.LastTended(n, section, w.cfg.TendedKeys); ok {
+		out.Was = t.Raw
+	}
+	res, err := w.vault.EditNote(p, func(src []byte) ([]byte, error) {
+		return tending.SetLastTended(p, src, date, section, w.cfg.TendedKeys)
+	}, vault.WriteOptions{Base: n.Src})
+	if err != nil {
+		return nil, tendOutput{}, err
+	}
+	out.Path, out.Unchanged = res.Path, res.Unchanged
+	return nil, out, nil
+}
+
+type newInput struct {
+	Title string `json:"title" jsonschema:"the note's title; its file name is the title without the characters a file name cannot hold"`
+	Type  string `json:"type,omitempty" jsonschema:"the note type, as named in .zk/config.toml (default permanent)"`
+}
+
+type newOutput struct {
+	Path string `json:"path"`
+}
+
+func (z *zkServer) newNote(ctx context.Context, _ *mcp.CallToolRequest, in newInput) (*mcp.CallToolResult, newOutput, error) {
+	typ := in.Type
+	if typ == "" {
+		typ = "permanent"
+	}
+	out, _, err := z.capture(func(s *streams) error {
+		return runNew(ctx, &newOptions{root: z.root, typ: typ, title: in.Title, now: time.Now}, s)
+	})
+	if err != nil {
+		return nil, newOutput{}, err
+	}
+	abs := strings.TrimSpace(string(out))
+	return nil, newOutput{Path: vaultRel(z.root.vaultDir, abs)}, nil
+}
+
+// vaultRel is abs as a vault path, when it is under dir.
+func vaultRel(dir, abs string) string {
+	if dir == "" {
+		return abs
+	}
+	if rel, ok := strings.CutPrefix(abs, strings.TrimSuffix(dir, "/")+"/"); ok {
+		return rel
+	}
+	return abs
+}
+
+type runFalsifierInput struct {
+	Note      string  `json:"note" jsonschema:"the note: its vault path or its name"`
+	Falsifier string  `json:"falsifier,omitempty" jsonschema:"the falsifier: its number (1 is the first) or a piece of its text; may be left out when the note lists one"`
+	TimeoutS  float64 `json:"timeout_s,omitempty" jsonschema:"kill the command after this many seconds (default 600)"`
+	Tend      bool    `json:"tend,omitempty" jsonschema:"also set the note's Last tended date to today"`
+}
+
+type runFalsifierOutput struct {
+	Note string  `json:"note"`
+	Run  runView `json:"run"`
+	// Output is the command's output, its last 64 KiB.
+	Output string `json:"output"`
+}
+
+// maxToolOutput bounds the command output a run_falsifier result carries;
+// the full log stays in .zk/runs/.
+const maxToolOutput = 64 << 10
+
+// runFalsifier is zk run NOTE --falsifier N without a command after --:
+// runRun then takes the command written in the note and runs it only if
+// the trust store approves that text for that note (noteCommand). No
+// argv from the agent ever reaches the runner.
+func (z *zkServer) runFalsifier(ctx context.Context, _ *mcp.CallToolRequest, in runFalsifierInput) (*mcp.CallToolResult, runFalsifierOutput, error) {
+	timeout := runner.DefaultTimeout
+	if in.TimeoutS < 0 {
+		return nil, runFalsifierOutput{}, errors.New("run_falsifier: timeout_s must be positive")
+	}
+	if in.TimeoutS > 0 {
+		timeout = time.Duration(in.TimeoutS * float64(time.Second))
+	}
+	out, _, err := z.capture(func(s *streams) error {
+		return runRun(ctx, &runOptions{root: z.root, falsifier: in.Falsifier, timeout: timeout, maxOutput: "1MiB", tend: in.Tend, note: in.Note}, s)
+	})
+	if err != nil {
+		if strings.Contains(err.Error(), "not approved on this machine") {
+			err = fmt.Errorf("%w\n(an agent cannot approve a command: ask the user to read it and run zk trust)", err)
+		}
+		return nil, runFalsifierOutput{}, err
+	}
+	if len(out) > maxToolOutput {
+		out = out[len(out)-maxToolOutput:]
+	}
+	// The run just recorded is the note's newest; read it back as zk runs
+	// would print it.
+	runs, err := captureJSON[runsJSON](z, func(s *streams) error {
+		return runRuns(ctx, &runsOptions{root: z.root, format: "json", note: in.Note}, s)
+	})
+	if err != nil {
+		return nil, runFalsifierOutput{}, err
+	}
+	res := runFalsifierOutput{Output: string(out)}
+	if len(runs.Runs) > 0 {
+		res.Run = runs.Runs[len(runs.Runs)-1]
+	}
+	if res.Run.ID == "" {
+		return nil, res, errors.New("run_falsifier: the run was not recorded in the note (see .zk/runs/)")
+	}
+	res.Note = in.Note
+	return nil, res, nil
+}
+
+// noteURIPrefix is the scheme of a note's resource: zk://note/PATH, the
+// vault path percent-encoded segment by segment.
+const noteURIPrefix = "zk://note/"
+
+func noteURI(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return noteURIPrefix + strings.Join(segs, "/")
+}
+
+// addNoteResources lists each note of the vault as a resource, and reads
+// any note (one created since, too) through the template zk://note/{+path}.
+func addNoteResources(ctx context.Context, srv *mcp.Server, root *rootOptions) error {
+	z := &zkServer{root: root}
+	w, err := root.open(&streams{out: io.Discard, err: io.Discard}, reading, "")
+	if err != nil {
+		return err
+	}
+	files, _, err := w.vault.Files(ctx)
+	w.Close()
+	if err != nil {
+		return err
+	}
+	_, notes := vault.SplitFiles(files)
+	for _, f := range notes {
+		srv.AddResource(&mcp.Resource{URI: noteURI(f.Path), Name: f.Path, Title: noteName(f.Path), MIMEType: "text/markdown"}, z.readResource)
+	}
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: noteURIPrefix + "{+path}", Name: "note",
+		Description: "a note of the vault, by its vault path", MIMEType: "text/markdown"}, z.readResource)
+	return nil
+}
+
+func (z *zkServer) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	rest, ok := strings.CutPrefix(uri, noteURIPrefix)
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	p, err := url.PathUnescape(rest)
+	if err != nil || p == "" || path.Clean(p) != p || strings.HasPrefix(p, "../") || p == ".." {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, reading, "")
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	files, _, err := w.vault.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	got, ok := vault.ResolverOf(files).Has(p)
+	if !ok || !strings.EqualFold(path.Ext(got), ".md") {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	src, err := w.vault.ReadFile(got, w.vault.MaxNoteSize)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(src)}}}, nil
+}

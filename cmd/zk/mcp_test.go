@@ -1,0 +1,334 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// mcpVault is a small vault for the MCP tools: two notes linking each
+// other, one falsifier with a command written under it.
+var mcpVault = map[string]string{
+	".obsidian/app.json": "{}",
+	"Rates.md": `# Rates
+
+## Claim
+
+A rate without its denominator misleads.
+
+## Links
+
+- [[Speedups]] — extends: a baseline is a denominator.
+
+## Tests / falsifiers
+
+- If the command does not print ok, the claim is wrong.
+  - run: ` + "`sh -c 'echo ok'`" + `
+
+## Evidence
+
+Some text.
+
+## Maintenance
+
+- Last tended: 2026-01-01
+`,
+	"Speedups.md": `# Speedups
+
+## Claim
+
+A speedup without its baseline cannot be checked. See [[Rates]] and [[Missing note]].
+
+## Maintenance
+
+- Last tended: 2026-11-30
+`,
+}
+
+// newMCPSession starts zk's MCP server on a copy of mcpVault over the
+// SDK's in-memory transport and returns a connected client session and
+// the vault's folder. Approvals go to a config folder of the test's own.
+func newMCPSession(t *testing.T) (*mcp.ClientSession, string) {
+	t.Helper()
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Minute) // older than the one second a write waits for
+	for p, text := range mcpVault {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(full, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
+	t.Setenv("HOME", filepath.Join(dir, ".home"))
+	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
+	ctx := context.Background()
+	srv := newMCPServer(root)
+	if err := addNoteResources(ctx, srv, root); err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, dir
+}
+
+// callTool calls a tool and decodes its structured result into out; it
+// fails the test on a tool error unless wantErr, and returns the error's
+// text.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, out any, wantErr bool) string {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	if res.IsError != wantErr {
+		t.Fatalf("%s: IsError = %v, want %v: %s", name, res.IsError, wantErr, text.String())
+	}
+	if !wantErr && out != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v in %s", name, err, b)
+		}
+	}
+	return text.String()
+}
+
+func TestMCPListsEveryTool(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, tool := range res.Tools {
+		got[tool.Name] = true
+		if tool.InputSchema == nil || tool.OutputSchema == nil {
+			t.Errorf("%s: input schema %v, output schema %v: want both typed", tool.Name, tool.InputSchema != nil, tool.OutputSchema != nil)
+		}
+	}
+	for _, want := range []string{"check", "stale", "search", "links", "backlinks", "read_note", "tend", "new", "runs", "run_falsifier"} {
+		if !got[want] {
+			t.Errorf("tool %s not listed", want)
+		}
+	}
+	if got["trust"] {
+		t.Error("a trust tool is listed: an agent must never approve a command")
+	}
+}
+
+func TestMCPCheck(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	var out checkJSON
+	callTool(t, cs, "check", nil, &out, false)
+	if out.Summary.Notes != 2 {
+		t.Errorf("notes checked = %d, want 2", out.Summary.Notes)
+	}
+	broken := false
+	for _, f := range out.Findings {
+		if f.Path == "Speedups.md" && f.Rule == "links/broken" {
+			broken = true
+		}
+	}
+	if !broken {
+		t.Errorf("no links/broken finding for [[Missing note]] in %+v", out.Findings)
+	}
+	// One note only.
+	callTool(t, cs, "check", map[string]any{"paths": []string{"Rates"}}, &out, false)
+	if out.Summary.Notes != 1 {
+		t.Errorf("check Rates: notes checked = %d, want 1", out.Summary.Notes)
+	}
+	for _, f := range out.Findings {
+		if f.Path != "Rates.md" {
+			t.Errorf("check Rates reported %s", f.Path)
+		}
+	}
+}
+
+func TestMCPStale(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	var out staleJSON
+	callTool(t, cs, "stale", nil, &out, false)
+	if out.Today != "2026-12-02" || len(out.Notes) != 1 || out.Notes[0].Path != "Rates.md" || out.Notes[0].LastTended != "2026-01-01" {
+		t.Errorf("stale = %+v, want only Rates.md, last tended 2026-01-01", out)
+	}
+	callTool(t, cs, "stale", map[string]any{"within": "bad"}, nil, true)
+}
+
+func TestMCPSearch(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	var out searchJSON
+	callTool(t, cs, "search", map[string]any{"query": "claim:baseline"}, &out, false)
+	if out.Total != 1 || len(out.Hits) != 1 || out.Hits[0].Path != "Speedups.md" {
+		t.Errorf("search claim:baseline = %+v, want Speedups.md", out)
+	}
+	if text := callTool(t, cs, "search", map[string]any{"query": "nofield:word"}, nil, true); !strings.Contains(text, "search") {
+		t.Errorf("a bad query's error says %q", text)
+	}
+	callTool(t, cs, "search", map[string]any{}, nil, true) // query is required
+}
+
+func TestMCPLinksAndBacklinks(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	var links linksJSON
+	callTool(t, cs, "links", map[string]any{"note": "Rates"}, &links, false)
+	if links.Note != "Rates.md" || len(links.Links) != 1 || links.Links[0].To != "Speedups.md" || links.Links[0].Relation != "extends" {
+		t.Errorf("links Rates = %+v", links)
+	}
+	var back backlinksJSON
+	callTool(t, cs, "backlinks", map[string]any{"note": "Rates.md"}, &back, false)
+	if back.Note != "Rates.md" || len(back.Backlinks) != 1 || back.Backlinks[0].From != "Speedups.md" {
+		t.Errorf("backlinks Rates = %+v", back)
+	}
+	if text := callTool(t, cs, "links", map[string]any{"note": "Nowhere"}, nil, true); !strings.Contains(text, "no such note") {
+		t.Errorf("links of a missing note says %q", text)
+	}
+}
+
+func TestMCPReadNote(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	var out readNoteOutput
+	callTool(t, cs, "read_note", map[string]any{"note": "Rates"}, &out, false)
+	if out.Path != "Rates.md" || out.Text != mcpVault["Rates.md"] {
+		t.Errorf("read_note Rates = %q, want the note's bytes", out.Text)
+	}
+	callTool(t, cs, "read_note", map[string]any{"note": "Rates", "section": "claim"}, &out, false)
+	if out.Section != "Claim" || out.Text != "## Claim\n\nA rate without its denominator misleads.\n\n" {
+		t.Errorf("read_note Rates#claim = %q", out.Text)
+	}
+	if text := callTool(t, cs, "read_note", map[string]any{"note": "Rates", "section": "Nope"}, nil, true); !strings.Contains(text, "Tests / falsifiers") {
+		t.Errorf("a missing section's error lists no headings: %q", text)
+	}
+}
+
+func TestMCPTend(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	var out tendOutput
+	callTool(t, cs, "tend", map[string]any{"note": "Rates"}, &out, false)
+	if out.Path != "Rates.md" || out.Date != "2026-12-02" || out.Was != "2026-01-01" || out.Unchanged {
+		t.Errorf("tend = %+v", out)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "Rates.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(mcpVault["Rates.md"], "2026-01-01", "2026-12-02", 1); string(got) != want {
+		t.Errorf("after tend the note is\n%s\nwant only the date changed", got)
+	}
+	callTool(t, cs, "tend", map[string]any{"note": "Rates", "date": "12/02/2026"}, nil, true)
+}
+
+func TestMCPNew(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	var out newOutput
+	callTool(t, cs, "new", map[string]any{"title": "Tails Hide in Means"}, &out, false)
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(out.Path))); err != nil || !strings.HasSuffix(out.Path, "Tails Hide in Means.md") {
+		t.Errorf("new: path %q: %v", out.Path, err)
+	}
+	if text := callTool(t, cs, "new", map[string]any{"title": "Tails Hide in Means"}, nil, true); !strings.Contains(text, "exists") {
+		t.Errorf("a second new of the same title says %q, want it refused", text)
+	}
+}
+
+func TestMCPRunFalsifierNeedsApproval(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	text := callTool(t, cs, "run_falsifier", map[string]any{"note": "Rates"}, nil, true)
+	for _, want := range []string{"not approved", "zk trust", "an agent cannot approve"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("refusal %q does not say %q", text, want)
+		}
+	}
+	var runs runsJSON
+	callTool(t, cs, "runs", map[string]any{"note": "Rates"}, &runs, false)
+	if len(runs.Runs) != 0 {
+		t.Fatalf("an unapproved command was recorded: %+v", runs.Runs)
+	}
+
+	// The user approves it, as zk trust would.
+	store, a, err := approvalOf(mustOpenVault(t, dir), "Rates.md", "sh -c 'echo ok'", []string{"sh", "-c", "echo ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Approved = time.Now()
+	if err := store.Approve(a); err != nil {
+		t.Fatal(err)
+	}
+	var out runFalsifierOutput
+	callTool(t, cs, "run_falsifier", map[string]any{"note": "Rates", "falsifier": "1"}, &out, false)
+	if out.Run.Verdict != "supports" || out.Run.Exit == nil || *out.Run.Exit != 0 || out.Output != "ok\n" {
+		t.Errorf("run_falsifier = %+v", out)
+	}
+	callTool(t, cs, "runs", map[string]any{"note": "Rates"}, &runs, false)
+	if len(runs.Runs) != 1 || runs.Runs[0].ID != out.Run.ID {
+		t.Errorf("runs after the run = %+v, want the run %s", runs.Runs, out.Run.ID)
+	}
+}
+
+func TestMCPNoteResources(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	ctx := context.Background()
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uris := map[string]bool{}
+	for _, r := range list.Resources {
+		uris[r.URI] = true
+	}
+	if !uris["zk://note/Rates.md"] || !uris["zk://note/Speedups.md"] || len(uris) != 2 {
+		t.Errorf("resources = %v, want the two notes", uris)
+	}
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "zk://note/Rates.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Contents) != 1 || res.Contents[0].Text != mcpVault["Rates.md"] {
+		t.Errorf("read zk://note/Rates.md = %+v", res.Contents)
+	}
+	for _, bad := range []string{"zk://note/..%2F..%2Fetc%2Fpasswd", "zk://note/Nope.md", "zk://note/.obsidian/app.json"} {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: bad}); err == nil {
+			t.Errorf("read %s: no error", bad)
+		}
+	}
+}
+
+func mustOpenVault(t *testing.T, dir string) *vault.Vault {
+	t.Helper()
+	w, err := (&rootOptions{vaultDir: dir, getenv: func(string) string { return "" }}).open(&streams{out: os.Stderr, err: os.Stderr}, reading, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w.vault
+}

@@ -1,0 +1,791 @@
+// Package lsp is zk's language server: zk check's findings as
+// diagnostics on the text being edited, go to definition on links,
+// references as backlinks, headings as document symbols, and completion
+// of note names, headings and block ids inside [[links]].
+//
+// It speaks LSP over any stream with sourcegraph/jsonrpc2 and the types
+// and dispatch of tliron/glsp's protocol_3_16; glsp's own server is not
+// used because it binds os.Stdin and a global logger, where zk serves the
+// streams it is given and prints nothing but the protocol on stdout.
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
+)
+
+// Options configure a server.
+type Options struct {
+	// Vault is the vault served; the caller opens and closes it.
+	Vault *vault.Vault
+	// Lint are zk check's options for this vault (its types, relations,
+	// severities, and Only leaving out the templates folder).
+	Lint lint.Options
+	// HelpURL is the address of a rule's help, the diagnostic's
+	// codeDescription; nil for none.
+	HelpURL func(rule string) string
+	// Debounce is how long diagnostics wait after a change for the next
+	// one; 0 means DefaultDebounce.
+	Debounce time.Duration
+	// Version is zk's version, told to the client.
+	Version string
+}
+
+// DefaultDebounce lets a typist finish a word before the note is checked.
+const DefaultDebounce = 150 * time.Millisecond
+
+// Server is one client's session.
+type Server struct {
+	opts Options
+	v    *vault.Vault
+
+	// ready is closed when the first scan of the vault is done (scanErr
+	// set if it failed); every handler that needs the vault waits for it.
+	ready   chan struct{}
+	scanErr error
+	session *lint.Session
+
+	mu      sync.Mutex
+	res     *vault.Resolver
+	notes   []string             // the vault's notes, for completion
+	links   []string             // the shortest link to each of notes
+	lower   []string             // links in lower case, for matching what is typed
+	edges   map[string][]ref     // each note's links, by the note's path
+	docs    map[string]*document // open notes, by vault path
+	timers  map[string]*time.Timer
+	parsers sync.Pool
+
+	notify func(method string, params any)
+}
+
+// document is a note open in the editor: its text as the editor holds it.
+type document struct {
+	uri     string
+	version int32
+	note    *vault.Note
+}
+
+// New returns a server for the vault; Scan must run before it answers.
+func New(opts Options) *Server {
+	if opts.Debounce == 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	s := &Server{opts: opts, v: opts.Vault, ready: make(chan struct{}),
+		docs: map[string]*document{}, timers: map[string]*time.Timer{}, edges: map[string][]ref{},
+		notify: func(string, any) {}}
+	s.parsers.New = func() any { return vault.NewParser() }
+	return s
+}
+
+// Scan reads the vault once: every note's headings, block ids and aliases
+// for the link rules and completion, and every link for references.
+func (s *Server) Scan(ctx context.Context) error {
+	defer close(s.ready)
+	files, _, err := s.v.Files(ctx)
+	if err != nil {
+		s.scanErr = err
+		return err
+	}
+	res := vault.ResolverOf(files)
+	var mu sync.Mutex
+	edges := map[string][]ref{}
+	session, err := lint.NewSession(ctx, s.v, files, s.opts.Lint, func(n *vault.Note) {
+		e := refsOf(n, res)
+		mu.Lock()
+		edges[n.Path] = e
+		mu.Unlock()
+	})
+	if err != nil {
+		s.scanErr = err
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.session, s.edges = session, edges
+	s.setFiles(files)
+	return nil
+}
+
+// setFiles takes a walk of the vault: the resolver, and the notes with
+// the shortest link to each. The caller holds mu.
+func (s *Server) setFiles(files []vault.File) {
+	s.res = vault.ResolverOf(files)
+	_, notes := vault.SplitFiles(files)
+	s.notes, s.links, s.lower = s.notes[:0], s.links[:0], s.lower[:0]
+	for _, f := range notes {
+		s.notes = append(s.notes, f.Path)
+		l := shortestLink(f.Path, s.res)
+		s.links = append(s.links, l)
+		s.lower = append(s.lower, strings.ToLower(l))
+	}
+}
+
+// shortestLink is what a [[link]] to p writes: the note's name when no
+// other file has it, else its path, both without .md.
+func shortestLink(p string, r *vault.Resolver) string {
+	name := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	if len(r.Candidates(name)) > 1 {
+		return strings.TrimSuffix(p, path.Ext(p))
+	}
+	return name
+}
+
+func (s *Server) wait() error {
+	<-s.ready
+	return s.scanErr
+}
+
+// Serve answers one client on rw until it exits or ctx ends. The scan
+// of the vault starts at once, so that it overlaps the client's start.
+func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.Scan(ctx) //nolint:errcheck // the error is kept in scanErr and returned by wait
+	h := s.handler()
+	var conn *jsonrpc2.Conn
+	conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.HandlerWithError(func(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+			return dispatch(ctx, h, c, req)
+		}))
+	s.mu.Lock()
+	s.notify = func(method string, params any) { conn.Notify(ctx, method, params) } //nolint:errcheck // a client gone is seen by DisconnectNotify
+	s.mu.Unlock()
+	select {
+	case <-conn.DisconnectNotify():
+	case <-ctx.Done():
+		conn.Close()
+	}
+	s.mu.Lock()
+	for _, t := range s.timers {
+		t.Stop()
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// dispatch hands a request to glsp's protocol handler and turns its
+// answer into JSON-RPC's, as glsp's own server does.
+func dispatch(ctx context.Context, h *protocol.Handler, c *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	gc := glsp.Context{Method: req.Method,
+		Notify: func(method string, params any) { c.Notify(ctx, method, params) },               //nolint:errcheck
+		Call:   func(method string, params, result any) { c.Call(ctx, method, params, result) }, //nolint:errcheck
+	}
+	if req.Params != nil {
+		gc.Params = *req.Params
+	}
+	if req.Method == protocol.MethodExit {
+		h.Handle(&gc) //nolint:errcheck
+		return nil, c.Close()
+	}
+	r, validMethod, validParams, err := h.Handle(&gc)
+	switch {
+	case !validMethod:
+		if req.Notif || strings.HasPrefix(req.Method, "$/") {
+			return nil, nil
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
+	case !validParams:
+		msg := "invalid params"
+		if err != nil {
+			msg = err.Error()
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
+	case err != nil:
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
+	}
+	return r, nil
+}
+
+func (s *Server) handler() *protocol.Handler {
+	h := &protocol.Handler{}
+	h.Initialize = s.initialize
+	h.Initialized = func(*glsp.Context, *protocol.InitializedParams) error { return nil }
+	h.Shutdown = func(*glsp.Context) error { return nil }
+	h.SetTrace = func(*glsp.Context, *protocol.SetTraceParams) error { return nil }
+	h.TextDocumentDidOpen = s.didOpen
+	h.TextDocumentDidChange = s.didChange
+	h.TextDocumentDidSave = s.didSave
+	h.TextDocumentDidClose = s.didClose
+	h.TextDocumentDefinition = s.definition
+	h.TextDocumentReferences = s.references
+	h.TextDocumentDocumentSymbol = s.documentSymbol
+	h.TextDocumentCompletion = s.completion
+	h.WorkspaceDidChangeWatchedFiles = s.didChangeWatchedFiles
+	return h
+}
+
+func (s *Server) initialize(_ *glsp.Context, _ *protocol.InitializeParams) (any, error) {
+	full := protocol.TextDocumentSyncKindFull
+	yes := true
+	return protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			TextDocumentSync: protocol.TextDocumentSyncOptions{
+				OpenClose: &yes, Change: &full, Save: true,
+			},
+			DefinitionProvider:     true,
+			ReferencesProvider:     true,
+			DocumentSymbolProvider: true,
+			CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"[", "#", "^"}},
+		},
+		ServerInfo: &protocol.InitializeResultServerInfo{Name: "zk", Version: &s.opts.Version},
+	}, nil
+}
+
+// vaultPath is the vault path of a file: URI, or false for a file outside
+// the vault.
+func (s *Server) vaultPath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return "", false
+	}
+	p := filepath.FromSlash(u.Path)
+	for _, dir := range []string{s.v.Dir, evalSymlinks(s.v.Dir)} {
+		rel, err := filepath.Rel(dir, p)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != "." {
+			return filepath.ToSlash(rel), true
+		}
+	}
+	return "", false
+}
+
+func evalSymlinks(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// uriOf is the file: URI of a vault path.
+func (s *Server) uriOf(p string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(s.v.Dir, filepath.FromSlash(p)))}
+	return u.String()
+}
+
+func (s *Server) parse(p, text string) *vault.Note {
+	ps := s.parsers.Get().(*vault.Parser)
+	defer s.parsers.Put(ps)
+	return ps.Parse(p, []byte(text))
+}
+
+func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentParams) error {
+	p, ok := s.vaultPath(params.TextDocument.URI)
+	if !ok || !vault.IsNotePath(p) {
+		return nil
+	}
+	if err := s.wait(); err != nil {
+		return err
+	}
+	n := s.parse(p, params.TextDocument.Text)
+	s.mu.Lock()
+	s.docs[p] = &document{uri: params.TextDocument.URI, version: params.TextDocument.Version, note: n}
+	s.mu.Unlock()
+	s.publish(p)
+	return nil
+}
+
+func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocumentParams) error {
+	p, ok := s.vaultPath(params.TextDocument.URI)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[p]
+	if d == nil || len(params.ContentChanges) == 0 {
+		return nil
+	}
+	// Full sync: each change is the whole text; the last one is current.
+	var text string
+	switch c := params.ContentChanges[len(params.ContentChanges)-1].(type) {
+	case protocol.TextDocumentContentChangeEventWhole:
+		text = c.Text
+	case protocol.TextDocumentContentChangeEvent:
+		return fmt.Errorf("%s: a ranged change, but zk asked for full text sync", p)
+	}
+	d.version, d.note = params.TextDocument.Version, s.parse(p, text)
+	if t := s.timers[p]; t != nil {
+		t.Stop()
+	}
+	s.timers[p] = time.AfterFunc(s.opts.Debounce, func() { s.publish(p) })
+	return nil
+}
+
+// didSave takes the saved text as the note's: its links into the graph
+// for references, and a new check of every open note, whose links to
+// this one may have broken or mended.
+func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentParams) error {
+	p, ok := s.vaultPath(params.TextDocument.URI)
+	if !ok || s.wait() != nil {
+		return nil
+	}
+	s.mu.Lock()
+	d := s.docs[p]
+	if d != nil {
+		s.edges[p] = refsOf(d.note, s.res)
+	}
+	open := make([]string, 0, len(s.docs))
+	for q := range s.docs {
+		open = append(open, q)
+	}
+	s.mu.Unlock()
+	if d != nil {
+		s.session.Update(d.note)
+	}
+	for _, q := range open {
+		s.publish(q)
+	}
+	return nil
+}
+
+func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocumentParams) error {
+	p, ok := s.vaultPath(params.TextDocument.URI)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	delete(s.docs, p)
+	if t := s.timers[p]; t != nil {
+		t.Stop()
+		delete(s.timers, p)
+	}
+	notify := s.notify
+	s.mu.Unlock()
+	// The file on disk is the note again.
+	if n, err := s.v.ReadNote(p); err == nil && s.session != nil {
+		s.session.Update(n)
+	}
+	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: params.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+	return nil
+}
+
+// didChangeWatchedFiles takes notes changed outside the editor: a new
+// walk when files came or went, and each changed note read again.
+func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChangeWatchedFilesParams) error {
+	if s.wait() != nil {
+		return nil
+	}
+	files, _, err := s.v.Files(context.Background())
+	if err != nil {
+		return err
+	}
+	s.session.SetFiles(files)
+	s.mu.Lock()
+	s.setFiles(files)
+	var changed []string
+	for _, c := range params.Changes {
+		p, ok := s.vaultPath(c.URI)
+		if !ok || !vault.IsNotePath(p) || s.docs[p] != nil {
+			continue
+		}
+		if c.Type == uint32(protocol.FileChangeTypeDeleted) {
+			delete(s.edges, p)
+			continue
+		}
+		changed = append(changed, p)
+	}
+	s.mu.Unlock()
+	for _, p := range changed {
+		n, err := s.v.ReadNote(p)
+		if err != nil {
+			continue
+		}
+		s.session.Update(n)
+		s.mu.Lock()
+		s.edges[p] = refsOf(n, s.res)
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	open := make([]string, 0, len(s.docs))
+	for q := range s.docs {
+		open = append(open, q)
+	}
+	s.mu.Unlock()
+	for _, q := range open {
+		s.publish(q)
+	}
+	return nil
+}
+
+// publish checks an open note's text and sends its diagnostics.
+func (s *Server) publish(p string) {
+	s.mu.Lock()
+	d := s.docs[p]
+	notify := s.notify
+	s.mu.Unlock()
+	if d == nil || s.session == nil {
+		return
+	}
+	text := string(d.note.Src)
+	diags := []protocol.Diagnostic{}
+	for _, f := range s.session.Check(d.note) {
+		diags = append(diags, s.diagnostic(text, f))
+	}
+	version := protocol.UInteger(d.version)
+	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &version, Diagnostics: diags})
+}
+
+func (s *Server) diagnostic(text string, f lint.Finding) protocol.Diagnostic {
+	start := runePosition(text, f.Line, f.Column)
+	end := start
+	if f.EndLine > 0 {
+		end = runePosition(text, f.EndLine, f.EndColumn)
+	} else {
+		// No span: the rest of the line, so that the client shows it.
+		ls := lineStart(text, int(start.Line))
+		le := strings.IndexByte(text[ls:], '\n')
+		if le < 0 {
+			le = len(text) - ls
+		}
+		end = position(text, ls+le)
+	}
+	sev := protocol.DiagnosticSeverityWarning
+	if f.Severity == lint.Error {
+		sev = protocol.DiagnosticSeverityError
+	}
+	source := "zk"
+	d := protocol.Diagnostic{Range: protocol.Range{Start: start, End: end}, Severity: &sev,
+		Code: &protocol.IntegerOrString{Value: f.Rule}, Source: &source, Message: f.Message}
+	if s.opts.HelpURL != nil {
+		d.CodeDescription = &protocol.CodeDescription{HRef: s.opts.HelpURL(f.Rule)}
+	}
+	return d
+}
+
+// note is the note at p as the editor has it, else as saved.
+func (s *Server) note(p string) (*vault.Note, error) {
+	s.mu.Lock()
+	d := s.docs[p]
+	s.mu.Unlock()
+	if d != nil {
+		return d.note, nil
+	}
+	return s.v.ReadNote(p)
+}
+
+// linkAt is the link or embed of n at byte offset off.
+func linkAt(n *vault.Note, off int) (vault.Link, bool) {
+	for _, l := range n.AllLinks() {
+		if l.Span.Start.Offset <= off && off < l.Span.End.Offset {
+			return l, true
+		}
+	}
+	return vault.Link{}, false
+}
+
+func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) (any, error) {
+	if err := s.wait(); err != nil {
+		return nil, err
+	}
+	p, ok := s.vaultPath(params.TextDocument.URI)
+	if !ok {
+		return nil, nil
+	}
+	n, err := s.note(p)
+	if err != nil {
+		return nil, err
+	}
+	l, ok := linkAt(n, offset(string(n.Src), params.Position))
+	if !ok {
+		return nil, nil
+	}
+	loc, ok := s.target(n, l)
+	if !ok {
+		return nil, nil
+	}
+	return loc, nil
+}
+
+// target is where a link leads, resolved as zk check resolves it: the
+// file, and in a note the heading or block its subpath names (else the
+// note's start).
+func (s *Server) target(from *vault.Note, l vault.Link) (protocol.Location, bool) {
+	to := from.Path
+	if l.Path != "" {
+		s.mu.Lock()
+		t, ok := s.res.Resolve(l.Path, from.Path)
+		s.mu.Unlock()
+		if !ok {
+			return protocol.Location{}, false
+		}
+		to = t
+	}
+	loc := protocol.Location{URI: s.uriOf(to)}
+	if !vault.IsNotePath(to) || l.Subpath == "" {
+		return loc, true
+	}
+	n, err := s.note(to)
+	if err != nil {
+		return loc, true
+	}
+	text := string(n.Src)
+	if l.IsBlockRef() {
+		id := l.Subpath[2:]
+		for _, b := range n.BlockIDs {
+			if strings.EqualFold(b.ID, id) {
+				loc.Range = protocol.Range{Start: position(text, b.Span.Start.Offset), End: position(text, b.Span.End.Offset)}
+				break
+			}
+		}
+		return loc, true
+	}
+	if h, ok := headingOf(n, l.Subpath); ok {
+		loc.Range = protocol.Range{Start: position(text, h.Span.Start.Offset), End: position(text, h.Span.End.Offset)}
+	}
+	return loc, true
+}
+
+// headingOf is the heading a link's #subpath names: its last part, as
+// Obsidian jumps to it ("#A#B" is B under A), matched ignoring case and
+// surrounding space.
+func headingOf(n *vault.Note, subpath string) (vault.Heading, bool) {
+	parts := strings.Split(strings.TrimPrefix(subpath, "#"), "#")
+	want := strings.TrimSpace(parts[len(parts)-1])
+	for _, h := range n.Headings {
+		if strings.EqualFold(strings.TrimSpace(h.Text), want) {
+			return h, true
+		}
+	}
+	return vault.Heading{}, false
+}
+
+func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
+	if err := s.wait(); err != nil {
+		return nil, err
+	}
+	p, ok := s.vaultPath(params.TextDocument.URI)
+	if !ok {
+		return nil, nil
+	}
+	s.mu.Lock()
+	var in []ref
+	for _, rs := range s.edges {
+		for _, r := range rs {
+			if r.to == p && r.from != p {
+				in = append(in, r)
+			}
+		}
+	}
+	s.mu.Unlock()
+	sort.Slice(in, func(i, j int) bool {
+		if in[i].from != in[j].from {
+			return in[i].from < in[j].from
+		}
+		return in[i].rng.Start.Line < in[j].rng.Start.Line ||
+			(in[i].rng.Start.Line == in[j].rng.Start.Line && in[i].rng.Start.Character < in[j].rng.Start.Character)
+	})
+	out := []protocol.Location{}
+	for _, r := range in {
+		out = append(out, protocol.Location{URI: s.uriOf(r.from), Range: r.rng})
+	}
+	return out, nil
+}
+
+// ref is a link or embed of a note, resolved, with its range in the
+// note: what references need of the vault's links, and less than a
+// vault.Edge costs to make (no Links-section relations).
+type ref struct {
+	from, to string
+	rng      protocol.Range
+}
+
+// refsOf are n's resolved links and embeds (frontmatter links have no
+// place in the text, and are left out).
+func refsOf(n *vault.Note, r *vault.Resolver) []ref {
+	var out []ref
+	text := string(n.Src)
+	line, lineOff := 0, 0 // a cursor, as links come in source order
+	pos := func(off int) protocol.Position {
+		if off < lineOff { // a link nested in another's text: count again
+			line, lineOff = 0, 0
+		}
+		for {
+			i := strings.IndexByte(text[lineOff:], '\n')
+			if i < 0 || lineOff+i >= off {
+				break
+			}
+			lineOff += i + 1
+			line++
+		}
+		return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(text[lineOff:off]))}
+	}
+	for _, l := range n.AllLinks() {
+		to := n.Path
+		if l.Path != "" {
+			t, ok := r.Resolve(l.Path, n.Path)
+			if !ok {
+				continue
+			}
+			to = t
+		}
+		start := pos(l.Span.Start.Offset)
+		end := pos(l.Span.End.Offset)
+		out = append(out, ref{from: n.Path, to: to, rng: protocol.Range{Start: start, End: end}})
+	}
+	return out
+}
+
+func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbolParams) (any, error) {
+	p, ok := s.vaultPath(params.TextDocument.URI)
+	if !ok {
+		return nil, nil
+	}
+	n, err := s.note(p)
+	if err != nil {
+		return nil, err
+	}
+	return headingSymbols(n), nil
+}
+
+// headingSymbols are a note's headings as a tree: each heading's children
+// are the headings of its section.
+func headingSymbols(n *vault.Note) []protocol.DocumentSymbol {
+	text := string(n.Src)
+	type open struct {
+		level int
+		sym   *protocol.DocumentSymbol
+	}
+	var roots []*protocol.DocumentSymbol
+	var stack []open
+	children := map[*protocol.DocumentSymbol][]*protocol.DocumentSymbol{}
+	for _, sec := range n.Sections {
+		h := n.Headings[sec.Heading]
+		sym := &protocol.DocumentSymbol{Name: strings.TrimSpace(h.Text), Kind: protocol.SymbolKindString,
+			Range:          protocol.Range{Start: position(text, sec.Start), End: position(text, sec.End)},
+			SelectionRange: protocol.Range{Start: position(text, h.Span.Start.Offset), End: position(text, h.Span.End.Offset)}}
+		if sym.Name == "" {
+			sym.Name = "(empty heading)"
+		}
+		for len(stack) > 0 && stack[len(stack)-1].level >= sec.Level {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			roots = append(roots, sym)
+		} else {
+			parent := stack[len(stack)-1].sym
+			children[parent] = append(children[parent], sym)
+		}
+		stack = append(stack, open{sec.Level, sym})
+	}
+	var build func(*protocol.DocumentSymbol) protocol.DocumentSymbol
+	build = func(sym *protocol.DocumentSymbol) protocol.DocumentSymbol {
+		out := *sym
+		for _, c := range children[sym] {
+			out.Children = append(out.Children, build(c))
+		}
+		return out
+	}
+	out := []protocol.DocumentSymbol{}
+	for _, r := range roots {
+		out = append(out, build(r))
+	}
+	return out
+}
+
+// maxCompletions bounds a completion list; the client asks again as the
+// user types more (isIncomplete).
+const maxCompletions = 100
+
+func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) (any, error) {
+	if err := s.wait(); err != nil {
+		return nil, err
+	}
+	p, ok := s.vaultPath(params.TextDocument.URI)
+	if !ok {
+		return nil, nil
+	}
+	n, err := s.note(p)
+	if err != nil {
+		return nil, err
+	}
+	text := string(n.Src)
+	off := offset(text, params.Position)
+	line := text[lineStart(text, int(params.Position.Line)):off]
+	open := strings.LastIndex(line, "[[")
+	if open < 0 || strings.Contains(line[open:], "]]") || strings.Contains(line[open:], "|") {
+		return nil, nil
+	}
+	typed := line[open+2:]
+	at := off - len(typed) // where the typed text starts
+	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
+	if name, sub, ok := strings.Cut(typed, "#"); ok {
+		target := n
+		if name != "" {
+			s.mu.Lock()
+			t, ok := s.res.Resolve(name, p)
+			s.mu.Unlock()
+			if !ok || !vault.IsNotePath(t) {
+				return list, nil
+			}
+			if target, err = s.note(t); err != nil {
+				return list, nil
+			}
+		}
+		at += len(name) + 1
+		rng := protocol.Range{Start: position(text, at), End: params.Position}
+		if id, ok := strings.CutPrefix(sub, "^"); ok {
+			rng.Start = position(text, at+1)
+			for _, b := range target.BlockIDs {
+				if strings.HasPrefix(strings.ToLower(b.ID), strings.ToLower(id)) {
+					list.Items = append(list.Items, item(b.ID, protocol.CompletionItemKindReference, rng))
+				}
+			}
+			return list, nil
+		}
+		for _, h := range target.Headings {
+			t := strings.TrimSpace(h.Text)
+			if strings.Contains(strings.ToLower(t), strings.ToLower(sub)) {
+				list.Items = append(list.Items, item(t, protocol.CompletionItemKindReference, rng))
+			}
+		}
+		return list, nil
+	}
+	rng := protocol.Range{Start: position(text, at), End: params.Position}
+	want := strings.ToLower(typed)
+	s.mu.Lock()
+	var prefix, inside []protocol.CompletionItem
+	for i, link := range s.links {
+		low := s.lower[i]
+		switch {
+		case strings.HasPrefix(low, want) || strings.HasPrefix(path.Base(low), want):
+			prefix = append(prefix, item(link, protocol.CompletionItemKindFile, rng))
+		case strings.Contains(low, want):
+			inside = append(inside, item(link, protocol.CompletionItemKindFile, rng))
+		default:
+			continue
+		}
+		if len(prefix) >= maxCompletions {
+			list.IsIncomplete = true
+			break
+		}
+	}
+	s.mu.Unlock()
+	items := append(prefix, inside...)
+	if len(items) > maxCompletions {
+		items, list.IsIncomplete = items[:maxCompletions], true
+	}
+	for i := range items {
+		sortText := fmt.Sprintf("%04d", i)
+		items[i].SortText = &sortText
+	}
+	list.Items = items
+	return list, nil
+}
+
+func item(label string, kind protocol.CompletionItemKind, rng protocol.Range) protocol.CompletionItem {
+	return protocol.CompletionItem{Label: label, Kind: &kind, TextEdit: protocol.TextEdit{Range: rng, NewText: label}}
+}

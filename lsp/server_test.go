@@ -1,0 +1,336 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
+)
+
+var testVault = map[string]string{
+	"Rates.md":            "# Rates\n\n## Claim\n\nSee [[Speedups#Baseline]], [[Speedups#^blk]], ![[Speedups]] and [md](Speedups.md).\n\n## Links\n\n- [[Missing]]\n",
+	"Speedups.md":         "# Speedups\n\n## Baseline\n\nA speedup needs a baseline. ^blk\n\n### Detail\n\nLinks back: [[Rates]].\n",
+	"sub/Speedy Notes.md": "# Speedy\n\nAbout [[Rates]].\n",
+}
+
+// client is a test's end of a language server session: requests, and
+// the diagnostics the server publishes.
+type client struct {
+	t     *testing.T
+	conn  *jsonrpc2.Conn
+	dir   string
+	diags chan published
+}
+
+// published is a publishDiagnostics notification as the client decodes
+// it: glsp's IntegerOrString cannot be decoded (its UnmarshalJSON has a
+// value receiver), so the code is read as the string zk sends.
+type published struct {
+	URI         string `json:"uri"`
+	Version     *int   `json:"version"`
+	Diagnostics []struct {
+		Range           protocol.Range `json:"range"`
+		Severity        int            `json:"severity"`
+		Code            string         `json:"code"`
+		CodeDescription *struct {
+			HRef string `json:"href"`
+		} `json:"codeDescription"`
+		Message string `json:"message"`
+	} `json:"diagnostics"`
+}
+
+func startServer(t *testing.T) *client {
+	t.Helper()
+	dir := t.TempDir()
+	for p, text := range testVault {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	srv := New(Options{Vault: v, Debounce: time.Millisecond,
+		HelpURL: func(rule string) string { return "https://example.org/#" + rule }})
+	a, b := net.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { srv.Serve(ctx, a); close(done) }()
+	c := &client{t: t, dir: dir, diags: make(chan published, 100)}
+	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+			if req.Method == protocol.ServerTextDocumentPublishDiagnostics {
+				var p published
+				if err := json.Unmarshal(*req.Params, &p); err == nil {
+					c.diags <- p
+				}
+			}
+			return nil, nil
+		}))
+	t.Cleanup(func() { c.conn.Close(); cancel(); <-done })
+	var init json.RawMessage
+	c.call(protocol.MethodInitialize, map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}, &init)
+	if !strings.Contains(string(init), `"definitionProvider":true`) {
+		t.Fatalf("initialize: %s", init)
+	}
+	return c
+}
+
+func (c *client) call(method string, params, result any) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.conn.Call(ctx, method, params, result); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *client) uri(p string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(c.dir, filepath.FromSlash(p)))}
+	return u.String()
+}
+
+func (c *client) open(p string) {
+	c.t.Helper()
+	c.openText(p, testVault[p])
+}
+
+func (c *client) openText(p, text string) {
+	c.t.Helper()
+	if err := c.conn.Notify(context.Background(), protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
+		TextDocument: protocol.TextDocumentItem{URI: c.uri(p), LanguageID: "markdown", Version: 1, Text: text}}); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// nextDiags waits for the diagnostics of the note at p.
+func (c *client) nextDiags(p string) published {
+	c.t.Helper()
+	for {
+		select {
+		case d := <-c.diags:
+			if d.URI == c.uri(p) {
+				return d
+			}
+		case <-time.After(30 * time.Second):
+			c.t.Fatalf("no diagnostics for %s", p)
+		}
+	}
+}
+
+func codes(d published) []string {
+	var out []string
+	for _, x := range d.Diagnostics {
+		out = append(out, x.Code)
+	}
+	return out
+}
+
+func TestDiagnosticsOnOpenAndChange(t *testing.T) {
+	c := startServer(t)
+	c.open("Rates.md")
+	d := c.nextDiags("Rates.md")
+	if got := codes(d); len(got) != 1 || got[0] != lint.RuleBrokenLink {
+		t.Fatalf("diagnostics on open: %v, want one %s", got, lint.RuleBrokenLink)
+	}
+	x := d.Diagnostics[0]
+	if x.Range.Start.Line != 8 || x.Range.Start.Character != 2 || x.Range.End.Character != 13 {
+		t.Errorf("[[Missing]] at %+v, want line 8, characters 2-13", x.Range)
+	}
+	if x.CodeDescription == nil || x.CodeDescription.HRef != "https://example.org/#links/broken" {
+		t.Errorf("codeDescription %+v", x.CodeDescription)
+	}
+	if x.Severity != int(protocol.DiagnosticSeverityError) {
+		t.Errorf("severity %v", x.Severity)
+	}
+
+	// The unsaved text: the broken link fixed, a broken heading added.
+	text := strings.Replace(testVault["Rates.md"], "[[Missing]]", "[[Speedups#Nope]]", 1)
+	c.conn.Notify(context.Background(), protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": c.uri("Rates.md"), "version": 2},
+		"contentChanges": []map[string]any{{"text": text}},
+	})
+	d = c.nextDiags("Rates.md")
+	if got := codes(d); len(got) != 1 || got[0] != lint.RuleBrokenHeading || d.Version == nil || *d.Version != 2 {
+		t.Errorf("diagnostics after the change: %v (version %v), want one %s of version 2", got, d.Version, lint.RuleBrokenHeading)
+	}
+}
+
+// A heading renamed in one open note breaks, once saved, the link of
+// another open note to it.
+func TestDiagnosticsOnSaveOfALinkedNote(t *testing.T) {
+	c := startServer(t)
+	c.open("Rates.md")
+	c.nextDiags("Rates.md")
+	c.open("Speedups.md")
+	c.nextDiags("Speedups.md")
+	text := strings.Replace(testVault["Speedups.md"], "## Baseline", "## Base", 1)
+	c.conn.Notify(context.Background(), protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": c.uri("Speedups.md"), "version": 2},
+		"contentChanges": []map[string]any{{"text": text}},
+	})
+	c.conn.Notify(context.Background(), protocol.MethodTextDocumentDidSave, map[string]any{"textDocument": map[string]any{"uri": c.uri("Speedups.md")}})
+	for {
+		d := c.nextDiags("Rates.md")
+		if strings.Contains(strings.Join(codes(d), " "), lint.RuleBrokenHeading) {
+			return
+		}
+	}
+}
+
+func TestDefinition(t *testing.T) {
+	c := startServer(t)
+	c.open("Rates.md")
+	c.nextDiags("Rates.md")
+	line := strings.Split(testVault["Rates.md"], "\n")[4]
+	for _, tc := range []struct {
+		at       string // the text the cursor is in
+		uri      string
+		wantLine uint32
+	}{
+		{"[[Speedups#Baseline]]", "Speedups.md", 2},
+		{"[[Speedups#^blk]]", "Speedups.md", 4},
+		{"![[Speedups]]", "Speedups.md", 0},
+		{"[md](Speedups.md)", "Speedups.md", 0},
+	} {
+		col := strings.Index(line, tc.at) + 3
+		var loc *protocol.Location
+		c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: protocol.Position{Line: 4, Character: uint32(col)}}}, &loc)
+		if loc == nil || loc.URI != c.uri(tc.uri) || loc.Range.Start.Line != tc.wantLine {
+			t.Errorf("definition in %s: %+v, want %s line %d", tc.at, loc, tc.uri, tc.wantLine)
+		}
+	}
+	// Not on a link; on a broken link: no definition.
+	for _, pos := range []protocol.Position{{Line: 0, Character: 2}, {Line: 8, Character: 5}} {
+		var loc *protocol.Location
+		c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: pos}}, &loc)
+		if loc != nil {
+			t.Errorf("definition at %+v: %+v, want none", pos, loc)
+		}
+	}
+}
+
+func TestReferencesAreBacklinks(t *testing.T) {
+	c := startServer(t)
+	var locs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}}}, &locs)
+	if len(locs) != 2 || locs[0].URI != c.uri("Speedups.md") || locs[0].Range != (protocol.Range{Start: protocol.Position{Line: 8, Character: 12}, End: protocol.Position{Line: 8, Character: 21}}) || locs[1].URI != c.uri("sub/Speedy Notes.md") {
+		t.Errorf("references to Rates: %+v", locs)
+	}
+}
+
+func TestDocumentSymbolsAreHeadings(t *testing.T) {
+	c := startServer(t)
+	var syms []protocol.DocumentSymbol
+	c.call(protocol.MethodTextDocumentDocumentSymbol, protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Speedups.md")}}, &syms)
+	if len(syms) != 1 || syms[0].Name != "Speedups" || len(syms[0].Children) != 1 || syms[0].Children[0].Name != "Baseline" ||
+		len(syms[0].Children[0].Children) != 1 || syms[0].Children[0].Children[0].Name != "Detail" {
+		t.Errorf("symbols: %+v", syms)
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	c := startServer(t)
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"x [[spe", []string{"Speedups", "Speedy Notes"}},
+		{"x [[notes", []string{"Speedy Notes"}},
+		{"x [[Speedups#ba", []string{"Baseline"}},
+		{"x [[Speedups#^b", []string{"blk"}},
+		{"x [[Speedups]] done", nil},
+	} {
+		c.openText("New.md", tc.text)
+		var list protocol.CompletionList
+		c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("New.md")}, Position: protocol.Position{Line: 0, Character: uint32(utf16Len(tc.text))}}}, &list)
+		var got []string
+		for _, it := range list.Items {
+			got = append(got, it.Label)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("complete %q: %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestPositions(t *testing.T) {
+	text := "a\n😀é[[x]]\n"
+	if p := position(text, strings.Index(text, "[[")); p.Line != 1 || p.Character != 3 {
+		t.Errorf("position after an astral rune and é: %+v, want 1:3", p)
+	}
+	if off := offset(text, protocol.Position{Line: 1, Character: 3}); off != strings.Index(text, "[[") {
+		t.Errorf("offset of 1:3 = %d", off)
+	}
+	if p := runePosition(text, 2, 3); p.Character != 3 {
+		t.Errorf("rune column 3 = %+v, want character 3", p)
+	}
+	if off := offset(text, protocol.Position{Line: 0, Character: 99}); off != 1 {
+		t.Errorf("past the line's end: %d, want 1", off)
+	}
+}
+
+// A note created outside the editor, once the client says so, mends the
+// open note's link to it and is offered by completion.
+func TestWatchedFileCreated(t *testing.T) {
+	c := startServer(t)
+	c.open("Rates.md")
+	if got := codes(c.nextDiags("Rates.md")); len(got) != 1 {
+		t.Fatalf("before: %v", got)
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, "Missing.md"), []byte("# Missing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.conn.Notify(context.Background(), protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{
+		"changes": []map[string]any{{"uri": c.uri("Missing.md"), "type": protocol.FileChangeTypeCreated}}})
+	if got := codes(c.nextDiags("Rates.md")); len(got) != 0 {
+		t.Errorf("after Missing.md was created: %v, want no findings", got)
+	}
+	c.openText("New.md", "[[Miss")
+	var list protocol.CompletionList
+	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("New.md")}, Position: protocol.Position{Line: 0, Character: 6}}}, &list)
+	if len(list.Items) != 1 || list.Items[0].Label != "Missing" {
+		t.Errorf("completion after the create: %+v", list.Items)
+	}
+}
+
+// refsOf's ranges agree with position's for every link, nested ones and
+// astral characters included.
+func TestRefRanges(t *testing.T) {
+	src := "# T\n😀 [[a]] x ![[b#h]]\n[![img](c.png)](a.md) [[a]]\n"
+	n := vault.NewParser().Parse("n.md", []byte(src))
+	r := vault.NewResolver([]string{"a.md", "b.md", "c.png", "n.md"})
+	refs := refsOf(n, r)
+	links := n.AllLinks()
+	if len(refs) != len(links) {
+		t.Fatalf("%d refs for %d links", len(refs), len(links))
+	}
+	for i, l := range links {
+		want := protocol.Range{Start: position(src, l.Span.Start.Offset), End: position(src, l.Span.End.Offset)}
+		if refs[i].rng != want {
+			t.Errorf("%s: %+v, want %+v", l.Original, refs[i].rng, want)
+		}
+	}
+}
