@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -90,10 +91,14 @@ func (c *Criterion) program(src string, p any, asBool bool) (*vm.Program, error)
 
 // cleanErr keeps the first line of an expr error: the rest is a caret
 // drawing that does not survive a one-line message.
+// expr's "(line:column)" becomes "(column N)": a criterion is one line.
 func cleanErr(err error) error {
 	msg, _, _ := strings.Cut(err.Error(), "\n")
-	return errors.New(strings.TrimSpace(msg))
+	msg = posRe.ReplaceAllString(strings.TrimSpace(msg), "(column $1)")
+	return errors.New(msg)
 }
+
+var posRe = regexp.MustCompile(`\(1:(\d+)\)$`)
 
 // collector gathers what the criterion reads: the operands of its
 // comparisons (shown in the record with their values) and the names.
