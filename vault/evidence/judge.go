@@ -3,6 +3,7 @@ package evidence
 import (
 	"fmt"
 
+	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence/criterion"
 	"github.com/zk-claims/zk/vault/evidence/measure"
 )
@@ -95,4 +96,37 @@ func Judge(f Falsifier, o Outcome, output []byte) (Verdict, string) {
 		v = VerdictRefutes
 	}
 	return v, res.Describe(inlineCode(c.Source))
+}
+
+// Latest is a falsifier and its latest recorded run; Run.ID is empty when
+// it was never recorded.
+type Latest struct {
+	Falsifier Falsifier
+	Run       Run
+}
+
+// LatestRuns pairs each falsifier of n with its latest run, matched by the
+// falsifier's text as the record quotes it. A block edited since it was
+// recorded is not counted (evidence/run-edited reports it): its verdict is
+// no longer the record's.
+func LatestRuns(n *vault.Note) []Latest {
+	fs := Falsifiers(n)
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]Latest, len(fs))
+	for i, f := range fs {
+		out[i].Falsifier = f
+	}
+	for _, r := range ParseRuns(n.Src) {
+		if r.Problem != "" || r.Falsifier == "" {
+			continue
+		}
+		for i := range out {
+			if oneLine(out[i].Falsifier.Text) == oneLine(r.Falsifier) && !r.Started.Before(out[i].Run.Started) {
+				out[i].Run = r
+			}
+		}
+	}
+	return out
 }

@@ -16,44 +16,10 @@ import (
 // target: if the target is refuted, the note's footing is gone too.
 var RestsOnRelations = []string{"extends", "evidence-for", "supports", "refines", "applies-in"}
 
-// latestRun is the latest recorded run of one falsifier.
-type latestRun struct {
-	f evidence.Falsifier
-	r evidence.Run
-}
+// latestRun is a falsifier and its latest run (evidence.LatestRuns).
+type latestRun = evidence.Latest
 
-// latestRuns pairs each falsifier of n with its latest run, read from the
-// Evidence section's blocks by the falsifier's text. A block edited since
-// it was recorded is not counted (evidence/run-edited reports it): its
-// verdict is no longer the record's. The result has one entry per
-// falsifier; r.ID is empty when it was never recorded.
-func latestRuns(n *vault.Note) []latestRun {
-	fs := evidence.Falsifiers(n)
-	if len(fs) == 0 {
-		return nil
-	}
-	out := make([]latestRun, len(fs))
-	for i, f := range fs {
-		out[i].f = f
-	}
-	for _, r := range evidence.ParseRuns(n.Src) {
-		if r.Problem != "" || r.Falsifier == "" {
-			continue
-		}
-		for i := range out {
-			if sameText(out[i].f.Text, r.Falsifier) && !r.Started.Before(out[i].r.Started) {
-				out[i].r = r
-			}
-		}
-	}
-	return out
-}
-
-// sameText compares a falsifier's text with the one a record quotes (on
-// one line, blanks collapsed).
-func sameText(a, b string) bool {
-	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
-}
+func latestRuns(n *vault.Note) []latestRun { return evidence.LatestRuns(n) }
 
 // runs is the note's latest runs, read once for the rules that need them.
 func (nc *noteCheck) runs() []latestRun {
@@ -69,12 +35,12 @@ func (nc *noteCheck) runs() []latestRun {
 // refuted reports each falsifier whose latest run refutes the claim.
 func (nc *noteCheck) refuted() {
 	for _, l := range nc.runs() {
-		if l.r.Verdict == evidence.VerdictRefutes {
-			msg := fmt.Sprintf("falsifier %d's latest run (%s) refutes the claim", l.f.N, l.r.ID)
-			if l.r.Criterion != "" {
-				msg += ": " + l.r.Criterion
+		if l.Run.Verdict == evidence.VerdictRefutes {
+			msg := fmt.Sprintf("falsifier %d's latest run (%s) refutes the claim", l.Falsifier.N, l.Run.ID)
+			if l.Run.Criterion != "" {
+				msg += ": " + l.Run.Criterion
 			}
-			nc.atLine(RuleRefuted, l.f.Line, "%s", msg)
+			nc.atLine(RuleRefuted, l.Falsifier.Line, "%s", msg)
 		}
 	}
 }
@@ -83,9 +49,9 @@ func (nc *noteCheck) refuted() {
 // recorded run.
 func (nc *noteCheck) neverRun() {
 	for _, l := range nc.runs() {
-		if l.r.ID == "" && l.f.Command != "" && l.f.Criterion != "" {
-			nc.atLine(RuleNeverRun, l.f.Line, "falsifier %d has a command and a criterion but no recorded run; zk run %s --falsifier %d",
-				l.f.N, shellWord(nc.n.Path), l.f.N)
+		if l.Run.ID == "" && l.Falsifier.Command != "" && l.Falsifier.Criterion != "" {
+			nc.atLine(RuleNeverRun, l.Falsifier.Line, "falsifier %d has a command and a criterion but no recorded run; zk run %s --falsifier %d",
+				l.Falsifier.N, shellWord(nc.n.Path), l.Falsifier.N)
 		}
 	}
 }
@@ -96,16 +62,16 @@ func (nc *noteCheck) staleRun() {
 	today := tending.DateOf(nc.c.opts.Today)
 	var iv vault.Interval
 	for _, l := range nc.runs() {
-		if l.r.ID == "" || l.r.Started.IsZero() {
+		if l.Run.ID == "" || l.Run.Started.IsZero() {
 			continue
 		}
 		if iv.N == 0 {
 			iv, _, _ = tending.IntervalOf(nc.n, nc.typ, nc.c.opts.Interval)
 		}
-		ran := tending.DateOf(l.r.Started)
+		ran := tending.DateOf(l.Run.Started)
 		if due := iv.After(ran); due.Before(today) {
-			nc.atLine(RuleStaleRun, l.r.Line, "falsifier %d was last run %s, to be run every %s: due %s, %s overdue",
-				l.f.N, ran.Format(time.DateOnly), iv, due.Format(time.DateOnly), english.Plural(tending.DaysBetween(due, today), "day"))
+			nc.atLine(RuleStaleRun, l.Run.Line, "falsifier %d was last run %s, to be run every %s: due %s, %s overdue",
+				l.Falsifier.N, ran.Format(time.DateOnly), iv, due.Format(time.DateOnly), english.Plural(tending.DaysBetween(due, today), "day"))
 		}
 	}
 }
@@ -125,8 +91,8 @@ func refutedBy(n *vault.Note) string {
 		return ""
 	}
 	for _, l := range latestRuns(n) {
-		if l.r.Verdict == evidence.VerdictRefutes {
-			return fmt.Sprintf("falsifier %d, run %s", l.f.N, l.r.ID)
+		if l.Run.Verdict == evidence.VerdictRefutes {
+			return fmt.Sprintf("falsifier %d, run %s", l.Falsifier.N, l.Run.ID)
 		}
 	}
 	return ""
