@@ -26,6 +26,7 @@ type runOptions struct {
 	maxOutput string
 	tend      bool
 	dryRun    bool
+	due, all  bool
 	note      string
 	argv      []string
 }
@@ -33,7 +34,7 @@ type runOptions struct {
 func newRunCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &runOptions{root: root}
 	cmd := &cobra.Command{
-		Use:   "run <note> [--falsifier N|TEXT] [-- <command> [<arg>...]]",
+		Use:   "run (<note> [--falsifier N|TEXT] [-- <command> [<arg>...]] | --due | --all)",
 		Short: "Run a falsifier and record the result",
 		Long: `Run a command that tests one of a note's falsifiers and append the dated
 result to the note's Evidence section, as a block zk can read back (zk runs)
@@ -67,14 +68,31 @@ If the note changed while the command ran, the block goes into the new
 text. If it cannot be written safely (mid-write, or the Evidence section is
 gone), the note is left alone and the block is saved as .zk/runs/ID.block.md.
 
+--due runs, one at a time (measurements taken together would disturb each
+other), every falsifier command written in a note due for tending (--all:
+in every note) that zk trust approved, records each as above, and prints a
+summary table: note, falsifier, verdict, the values read. Commands not
+approved are listed, never run. It needs no terminal, and holds
+.zk/runs/due.lock so two schedules never overlap. It exits 1 when any run
+refutes its claim.
+
 EXIT STATUS
   0  recorded; the criterion did not hold (supports), or there is none
   1  recorded; the criterion held: the run refutes the claim
   2  recorded as inconclusive or error; or not recorded: usage, a criterion
      that does not compile, an untrusted command, a write refused`,
-		Args:              cobra.MinimumNArgs(1),
+		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.due || opts.all {
+				if len(args) > 0 {
+					return usageError{errors.New("run: --due and --all take no note and no command")}
+				}
+				return runDue(cmd.Context(), opts, s)
+			}
+			if len(args) == 0 {
+				return usageError{errors.New("run: name a note, or give --due or --all")}
+			}
 			if err := opts.setArgs(args, cmd.ArgsLenAtDash()); err != nil {
 				return err
 			}
@@ -87,6 +105,8 @@ EXIT STATUS
 	f.StringVar(&opts.maxOutput, "max-output", "1MiB", "keep at most this `size` of output in the log")
 	f.BoolVar(&opts.tend, "tend", false, "also set the note's Last tended date to today")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print what would run, run nothing, write nothing")
+	f.BoolVar(&opts.due, "due", false, "run every approved falsifier command of the notes due for tending, one at a time")
+	f.BoolVar(&opts.all, "all", false, "like --due, for every note")
 	return cmd
 }
 
