@@ -101,6 +101,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	if err := record(v, p, base, r, e.record); err != nil {
 		return err
 	}
+	ledgerAppend(v, p, r, fals, s)
 	what := r.Format
 	if what == "" {
 		what = "text"

@@ -194,6 +194,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if err := record(v, p, base, r, e.record); err != nil {
 		return err
 	}
+	ledgerAppend(v, p, r, fals, s)
 	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, p, runStatus(r), verdictWord(r.Verdict))
 	if r.Criterion != "" {
 		fmt.Fprintf(s.err, "%s\n", printable(r.Criterion))

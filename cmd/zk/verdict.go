@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
@@ -68,4 +70,31 @@ func verdictWord(v evidence.Verdict) string {
 		return "no verdict (the falsifier has no criterion)"
 	}
 	return string(v)
+}
+
+// ledgerAppend notes in .zk/runs/ledger.jsonl that the note took run r,
+// so that zk check can tell when a refuting run's block is deleted. One
+// short line, appended in one write. A ledger that cannot be written costs
+// that check, not the run: the note already holds the record.
+func ledgerAppend(v *vault.Vault, notePath string, r evidence.Run, f evidence.Falsifier, s *streams) {
+	line := evidence.LedgerLine(evidence.LedgerEntry{ID: r.ID, Note: notePath, Falsifier: f.N, Verdict: r.Verdict})
+	fh, err := v.Root().OpenFile(filepath.FromSlash(evidence.LedgerFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err == nil {
+		_, err = fh.Write(line)
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(s.err, "zk: warning: %s not updated: %v\n", evidence.LedgerFile, err)
+	}
+}
+
+// readLedger reads the run ledger, or nil when there is none.
+func readLedger(v *vault.Vault) []byte {
+	b, err := v.Root().ReadFile(filepath.FromSlash(evidence.LedgerFile))
+	if err != nil {
+		return nil
+	}
+	return b
 }

@@ -68,3 +68,23 @@ func TestCriterionRoundTrip(t *testing.T) {
 		t.Errorf("a run without verdict: %s", src)
 	}
 }
+
+func TestVanished(t *testing.T) {
+	r := sampleRun()
+	r.Verdict = VerdictRefutes
+	src, err := InsertRun([]byte("# T\n\n## Evidence\n"), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledger := ReadLedger(append(append(LedgerLine(LedgerEntry{ID: r.ID, Note: "t.md", Falsifier: 1, Verdict: VerdictRefutes}),
+		[]byte("{cut short\n")...), LedgerLine(LedgerEntry{ID: "20260101T000000Z-aaaa", Note: "t.md", Verdict: VerdictSupports})...))
+	if len(ledger["t.md"]) != 2 {
+		t.Fatalf("ReadLedger = %+v", ledger)
+	}
+	if got := Vanished(src, ledger["t.md"]); len(got) != 0 {
+		t.Errorf("block present, reported vanished: %+v", got)
+	}
+	if got := Vanished([]byte("# T\n\n## Evidence\n"), ledger["t.md"]); len(got) != 1 || got[0].ID != r.ID {
+		t.Errorf("deleted refuting block: Vanished = %+v", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 // Finding is one problem zk check reports. Line and Column are 1-based;
@@ -49,6 +50,9 @@ type Options struct {
 	// records them, but no reader sees them, so by default they are left
 	// alone.
 	Comments bool
+	// Ledger is the run ledger (evidence.ReadLedger) by note path, for
+	// evidence/run-vanished; nil skips the rule.
+	Ledger map[string][]evidence.LedgerEntry
 	// Only, when set, limits the notes checked (links still resolve
 	// against the whole vault).
 	Only func(path string) bool

@@ -86,6 +86,7 @@ const (
 	RuleNeverRun          = "falsifiers/never-run"
 	RuleStaleRun          = "evidence/stale-run"
 	RuleRestsOnRefuted    = "links/rests-on-refuted"
+	RuleRunVanished       = "evidence/run-vanished"
 )
 
 // Rules are every rule zk check knows, in the order zk reports them
@@ -152,6 +153,9 @@ func Rules() []Rule {
 		{ID: RuleRefuted, Default: Error, Summary: "the latest run of a falsifier refutes the claim",
 			Help:  "Revise the claim or its scope so the result no longer refutes it, or answer the run: run the falsifier again if the run was wrong, and say why in Evidence.",
 			check: (*noteCheck).refuted},
+		{ID: RuleRunVanished, Default: Error, Summary: "a run that refuted the claim was recorded in the note and its block is gone",
+			Help:  "Restore the block (its log is .zk/runs/ID.log; .zk/backups/ holds earlier versions of the note), or answer the refutation with a new run: deleting it does not unrefute the claim.",
+			check: (*noteCheck).runVanished},
 		{ID: RuleNeverRun, Default: Warning, Summary: "a falsifier with a command and a criterion that was never run",
 			Help:  "Approve the command (zk trust NOTE --falsifier N), then run it: zk run NOTE --falsifier N.",
 			check: (*noteCheck).neverRun},

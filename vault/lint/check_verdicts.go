@@ -202,3 +202,20 @@ func quoteNames(names []string) string {
 	}
 	return strings.Join(q, " → ")
 }
+
+// runVanished reports a refuting run the ledger recorded for this note
+// whose block is no longer in it, at the Evidence heading.
+func (nc *noteCheck) runVanished() {
+	entries := nc.c.opts.Ledger[nc.n.Path]
+	if len(entries) == 0 {
+		return
+	}
+	line := 0
+	if s, ok := nc.n.Section(evidence.EvidenceSection, 0); ok {
+		line = nc.n.Headings[s.Heading].Span.Start.Line
+	}
+	for _, e := range evidence.Vanished(nc.n.Src, entries) {
+		nc.atLine(RuleRunVanished, line, "run %s refuted the claim (falsifier %d) and its block is gone from the note; its log is .zk/runs/%s.log",
+			e.ID, e.Falsifier, e.ID)
+	}
+}
