@@ -100,6 +100,18 @@ func cleanErr(err error) error {
 
 var posRe = regexp.MustCompile(`\(1:(\d+)\)$`)
 
+// runErr is an error met evaluating src, without expr's position (the
+// expression is named instead), and without naming it twice when a helper
+// already did: "level(16): the probe measured no level at concurrency 16".
+func runErr(src string, err error) error {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	msg = strings.TrimSpace(posRe.ReplaceAllString(strings.TrimSpace(msg), ""))
+	if strings.HasPrefix(msg, src+":") {
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s: %s", src, msg)
+}
+
 // collector gathers what the criterion reads: the operands of its
 // comparisons (shown in the record with their values) and the names.
 type collector struct{ c *Criterion }
@@ -133,10 +145,14 @@ func literal(n ast.Node) bool {
 	return false
 }
 
-// Reading is one value the criterion read.
+// Reading is one value the criterion read, with its denominator when the
+// output gives one: the unit of a probe figure ("tokens/sec/user") and the
+// count a distribution stands on.
 type Reading struct {
 	Expr  string
 	Value any
+	Unit  string
+	Count int
 }
 
 // Result is an evaluated criterion.
@@ -163,15 +179,15 @@ func (c *Criterion) Eval(e measure.Env) (Result, error) {
 	}
 	var res Result
 	for _, op := range c.operands {
-		val, err := c.read(op, e)
+		rd, err := c.read(op, e)
 		if err != nil {
 			return Result{}, err
 		}
-		res.Read = append(res.Read, Reading{Expr: op, Value: val})
+		res.Read = append(res.Read, rd)
 	}
 	out, err := expr.Run(prog, e.Values)
 	if err != nil {
-		return Result{}, cleanErr(err)
+		return Result{}, runErr(c.Source, err)
 	}
 	res.Refuted = out.(bool)
 	return res, nil
@@ -179,10 +195,10 @@ func (c *Criterion) Eval(e measure.Env) (Result, error) {
 
 // read evaluates one operand, naming the shortest part of a chain that is
 // missing: "json.results[0].mean is missing".
-func (c *Criterion) read(op string, e measure.Env) (any, error) {
+func (c *Criterion) read(op string, e measure.Env) (Reading, error) {
 	tree, err := parser.Parse(op)
 	if err != nil {
-		return nil, cleanErr(err)
+		return Reading{}, cleanErr(err)
 	}
 	var chain []ast.Node
 	for n := tree.Node; ; {
@@ -193,22 +209,41 @@ func (c *Criterion) read(op string, e measure.Env) (any, error) {
 		}
 		n = m.Node
 	}
-	var val any
+	var val, parent any
 	for _, n := range chain {
 		src := n.String()
 		prog, err := c.program(src, e.Values[measure.Probe], false)
 		if err != nil {
-			return nil, err
+			return Reading{}, err
 		}
+		parent = val
 		val, err = expr.Run(prog, e.Values)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", src, cleanErr(err))
+			return Reading{}, runErr(src, err)
 		}
 		if val == nil {
-			return nil, fmt.Errorf("%s is missing from the output", src)
+			return Reading{}, fmt.Errorf("%s is missing from the output", src)
 		}
 	}
-	return val, nil
+	rd := Reading{Expr: op, Value: val}
+	// A figure's denominator is beside it: zk probe's {"unit", "count",
+	// "p50", ...}; measure.Level names the unit of its short names.
+	if m, ok := parent.(map[string]any); ok && len(chain) > 1 {
+		if _, isMap := val.(map[string]any); !isMap {
+			rd.Unit, _ = m["unit"].(string)
+			if cnt, ok := m["count"].(float64); ok {
+				rd.Count = int(cnt)
+			}
+			if prop, ok := chain[len(chain)-1].(*ast.MemberNode).Property.(*ast.StringNode); ok {
+				if units, ok := m["units"].(map[string]any); ok {
+					if u, ok := units[prop.Value].(string); ok {
+						rd.Unit = u
+					}
+				}
+			}
+		}
+	}
+	return rd, nil
 }
 
 // Describe writes the values read and the criterion, as the record shows
@@ -216,7 +251,14 @@ func (c *Criterion) read(op string, e measure.Env) (any, error) {
 func (r Result) Describe(src string) string {
 	var parts []string
 	for _, rd := range r.Read {
-		parts = append(parts, rd.Expr+" = "+FormatValue(rd.Value))
+		p := rd.Expr + " = " + FormatValue(rd.Value)
+		if rd.Unit != "" {
+			p += " " + rd.Unit
+		}
+		if rd.Count > 0 {
+			p += fmt.Sprintf(" (n = %d)", rd.Count)
+		}
+		parts = append(parts, p)
 	}
 	verdict := "not refuted"
 	if r.Refuted {

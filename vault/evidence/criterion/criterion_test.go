@@ -29,9 +29,9 @@ func TestEval(t *testing.T) {
 		err             string // a piece of the error, when it cannot be evaluated
 	}{
 		{name: "probe supports", crit: "level(1).per_stream.p50 >= 250", out: probeOut,
-			describe: "level(1).per_stream.p50 = 66; refuted if level(1).per_stream.p50 >= 250: not refuted"},
+			describe: "level(1).per_stream.p50 = 66 tokens/sec/user (n = 9); refuted if level(1).per_stream.p50 >= 250: not refuted"},
 		{name: "probe refutes", crit: "level(16).aggregate > 400", out: probeOut, refuted: true,
-			describe: "level(16).aggregate = 480.5"},
+			describe: "level(16).aggregate = 480.5 tokens/sec (all streams); refuted if"},
 		{name: "probe ratio", crit: "level(16).aggregate / level(1).aggregate < 2", out: probeOut},
 		{name: "probe missing level", crit: "level(4).aggregate > 1", out: probeOut,
 			err: "no level at concurrency 4 (it measured 1, 16)"},

@@ -225,6 +225,9 @@ func Level(p any, c int) (map[string]any, error) {
 		}
 		if v, ok := lm["output_token_throughput"].(map[string]any); ok {
 			out["aggregate"] = v["avg"]
+			if u, ok := v["unit"].(string); ok {
+				out["units"] = map[string]any{"aggregate": u + " (all streams)"}
+			}
 		}
 		return out, nil
 	}
