@@ -135,3 +135,26 @@ func FuzzCompile(f *testing.F) {
 		_, _ = c.Eval(measure.Read([]byte(out), 0, caps))
 	})
 }
+
+// BenchmarkCompile compiles the seed note's criterion; BenchmarkEval reads
+// a two-level probe output and evaluates it (what zk run adds to a run).
+func BenchmarkCompile(b *testing.B) {
+	for b.Loop() {
+		if _, err := Compile("level(1).per_stream.p50 >= 250", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEval(b *testing.B) {
+	c, err := Compile("level(1).per_stream.p50 >= 250", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(probeOut)))
+	for b.Loop() {
+		if _, err := c.Eval(measure.Read([]byte(probeOut), 0, nil)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
