@@ -41,9 +41,15 @@ deviation, min and max per command; each unit per benchmark, with the
 number of runs. zk probe --format json output is shown as its table and
 chart. Anything else is shown as text, its last lines in the note.
 
+With --falsifier N, the falsifier's criterion ("- refuted if: ` + "`EXPR`" + `")
+is evaluated on the file as on a command's output, and the record carries
+its verdict; without a criterion the record has none.
+
 EXIT STATUS
-  0  recorded
-  2  not recorded in the note (the result is kept under .zk/runs/)`,
+  0  recorded; the criterion did not hold (supports), or there is none
+  1  recorded; the criterion held: the result refutes the claim
+  2  recorded as inconclusive; or not recorded in the note (the result is
+     kept under .zk/runs/)`,
 		Args:              cobra.ExactArgs(2),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -67,6 +73,9 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	}
 	defer e.v.Close()
 	v, p, base, fals := e.v, e.path, e.base, e.falsifier
+	if err := checkCriterion(p, fals); err != nil {
+		return err
+	}
 
 	r, copyFile, err := newRun(v)
 	if err != nil {
@@ -89,15 +98,22 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	} else {
 		r.Output = textTail(data, 20)
 	}
+	if fals.Criterion != "" {
+		r.Verdict, r.Criterion = evidence.Judge(fals, evidence.Outcome{Exit: -1}, data)
+	}
 	if err := record(v, p, base, r, e.record); err != nil {
 		return err
 	}
+	ledgerAppend(v, p, r, fals, s)
 	what := r.Format
 	if what == "" {
 		what = "text"
 	}
 	fmt.Fprintf(s.err, "recorded %s (%s) in %s as %s\n", opts.file, what, p, r.ID)
-	return nil
+	if r.Criterion != "" {
+		fmt.Fprintf(s.err, "%s: %s\n", r.Verdict, printable(r.Criterion))
+	}
+	return verdictErr(r.Verdict)
 }
 
 // readResult reads the file to attach, refusing anything but a regular

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/lint"
 )
 
@@ -98,6 +99,7 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 		Comments:   cfg.CheckComments,
 		TendedKeys: cfg.TendedKeys,
 		Interval:   cfg.Interval(),
+		Ledger:     evidence.ReadLedger(readLedger(v)),
 	}
 	var res checkResult
 	if len(opts.paths) == 0 && !opts.noCache {

@@ -102,6 +102,9 @@ func cacheKey(v *vault.Vault, cfg *config.Config, copts lint.Options) (checkcach
 	if err == nil {
 		parts = append(parts, raw)
 	}
+	// The run ledger: a run recorded, or its block saved aside, changes
+	// what evidence/run-vanished finds.
+	parts = append(parts, readLedger(v))
 	for _, name := range cfg.TypeNames() {
 		tmpl, _, err := cfg.Template(name, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
 		if err != nil {

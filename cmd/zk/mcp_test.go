@@ -286,7 +286,7 @@ func TestMCPRunFalsifierNeedsApproval(t *testing.T) {
 	}
 	var out runFalsifierOutput
 	callTool(t, cs, "run_falsifier", map[string]any{"note": "Rates", "falsifier": "1"}, &out, false)
-	if out.Run.Verdict != "supports" || out.Run.Exit == nil || *out.Run.Exit != 0 || out.Output != "ok\n" {
+	if out.Run.Verdict != "none" || out.Run.Exit == nil || *out.Run.Exit != 0 || out.Output != "ok\n" {
 		t.Errorf("run_falsifier = %+v", out)
 	}
 	callTool(t, cs, "runs", map[string]any{"note": "Rates"}, &runs, false)

@@ -109,6 +109,8 @@ func run(ctx context.Context, args []string, s *streams) int {
 		return exitOK
 	case errors.Is(err, errFindings):
 		return exitFindings
+	case errors.Is(err, errInconclusive):
+		return exitError
 	default:
 		fmt.Fprintf(s.err, "zk: %v\n", err)
 		return exitError

@@ -27,6 +27,7 @@ type runOptions struct {
 	maxOutput string
 	tend      bool
 	dryRun    bool
+	due, all  bool
 	note      string
 	argv      []string
 }
@@ -34,7 +35,7 @@ type runOptions struct {
 func newRunCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &runOptions{root: root}
 	cmd := &cobra.Command{
-		Use:   "run <note> [--falsifier N|TEXT] [-- <command> [<arg>...]]",
+		Use:   "run (<note> [--falsifier N|TEXT] [-- <command> [<arg>...]] | --due | --all)",
 		Short: "Run a falsifier and record the result",
 		Long: `Run a command that tests one of a note's falsifiers and append the dated
 result to the note's Evidence section, as a block zk can read back (zk runs)
@@ -54,22 +55,45 @@ after zk trust approved that exact text.
 "Tests / falsifiers") or by a piece of its text; it may be left out when the
 note lists one falsifier or none.
 
-The record's callout says the verdict, read from the exit code as git bisect
-run does: 0 success (the claim survived), 125 question (inconclusive), any
-other code failure (refuted), could not start bug. A timeout is
-inconclusive.
+The verdict comes from the falsifier's criterion, a nested item under it
+in the note ("- refuted if: ` + "`EXPR`" + `", see the README): refutes when the
+criterion holds on the command's output, supports when it was evaluated and
+does not hold, inconclusive when the command failed (a non-zero exit,
+unless the criterion reads exit), timed out, or the criterion could not be
+evaluated (the record says which value was missing). The record states the
+values read and the criterion. A falsifier without a criterion gets no
+verdict: the run is recorded under a neutral callout. A command that could
+not start is an error.
 
 If the note changed while the command ran, the block goes into the new
 text. If it cannot be written safely (mid-write, or the Evidence section is
 gone), the note is left alone and the block is saved as .zk/runs/ID.block.md.
 
+--due runs, one at a time (measurements taken together would disturb each
+other), every falsifier command written in a note due for tending (--all:
+in every note) that zk trust approved, records each as above, and prints a
+summary table: note, falsifier, verdict, the values read. Commands not
+approved are listed, never run. It needs no terminal, and holds
+.zk/runs/due.lock so two schedules never overlap. It exits 1 when any run
+refutes its claim.
+
 EXIT STATUS
-  0  recorded; the claim survived (exit 0)
-  1  recorded; the run refuted the claim, was inconclusive, or could not start
-  2  not recorded in the note: usage, an untrusted command, a write refused`,
-		Args:              cobra.MinimumNArgs(1),
+  0  recorded; the criterion did not hold (supports), or there is none
+  1  recorded; the criterion held: the run refutes the claim
+  2  recorded as inconclusive or error; or not recorded: usage, a criterion
+     that does not compile, an untrusted command, a write refused`,
+		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.due || opts.all {
+				if len(args) > 0 {
+					return usageError{errors.New("run: --due and --all take no note and no command")}
+				}
+				return runDue(cmd.Context(), opts, s)
+			}
+			if len(args) == 0 {
+				return usageError{errors.New("run: name a note, or give --due or --all")}
+			}
 			if err := opts.setArgs(args, cmd.ArgsLenAtDash()); err != nil {
 				return err
 			}
@@ -82,6 +106,8 @@ EXIT STATUS
 	f.StringVar(&opts.maxOutput, "max-output", "1MiB", "keep at most this `size` of output in the log")
 	f.BoolVar(&opts.tend, "tend", false, "also set the note's Last tended date to today")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print what would run, run nothing, write nothing")
+	f.BoolVar(&opts.due, "due", false, "run every approved falsifier command of the notes due for tending, one at a time")
+	f.BoolVar(&opts.all, "all", false, "like --due, for every note")
 	return cmd
 }
 
@@ -119,6 +145,9 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	}
 	defer e.v.Close()
 	v, p, base, fals := e.v, e.path, e.base, e.falsifier
+	if err := checkCriterion(p, fals); err != nil {
+		return err
+	}
 	argv := opts.argv
 	if argv == nil {
 		if argv, err = noteCommand(v, p, fals); err != nil {
@@ -177,6 +206,9 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		fmt.Fprintf(s.err, "zk: warning: the log %s is incomplete (%v); the result is recorded all the same\n", r.Log, logErr)
 		r.Output.Error = fmt.Sprintf("the full log could not be written (%v); it holds the first %d of %d bytes", logErr, lw.n, res.Bytes)
 	}
+	if err := judgeRun(v, &r, fals, res, logErr); err != nil {
+		return err
+	}
 	if err := probeTable(v, p, &r, res); err != nil {
 		return err
 	}
@@ -186,11 +218,12 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if err := record(v, p, base, r, e.record); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, p, runStatus(r), r.Verdict)
-	if r.Verdict != evidence.VerdictSupports {
-		return errFindings
+	ledgerAppend(v, p, r, fals, s)
+	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, p, runStatus(r), verdictWord(r.Verdict))
+	if r.Criterion != "" {
+		fmt.Fprintf(s.err, "%s\n", printable(r.Criterion))
 	}
-	return nil
+	return verdictErr(r.Verdict)
 }
 
 // testOnlyLogWriter, when a test sets it, stands between the runner and
@@ -233,22 +266,21 @@ func probeTable(v *vault.Vault, notePath string, r *evidence.Run, res runner.Res
 	return nil
 }
 
-// describe fills in the record from what the runner saw.
+// describe fills in the record from what the runner saw; judgeRun then
+// decides the verdict.
 func describe(r *evidence.Run, res runner.Result, timeout time.Duration) {
 	r.Duration, r.Exit = res.Duration, res.Exit
 	r.Output = &evidence.Output{Lines: res.Lines, Bytes: res.Bytes, Tail: res.Tail, Truncated: res.Truncated}
 	switch {
 	case res.StartErr != nil:
-		r.Verdict, r.Status = evidence.VerdictError, "could not start"
+		r.Status = "could not start"
 		r.Output.Error = res.StartErr.Error()
 	case res.TimedOut:
-		r.Verdict, r.Status = evidence.VerdictInconclusive, "timed out after "+timeout.String()
+		r.Status = "timed out after " + timeout.String()
 	case res.Interrupted:
-		r.Verdict, r.Status = evidence.VerdictInconclusive, "interrupted"
+		r.Status = "interrupted"
 	case res.Signal != "":
-		r.Verdict, r.Status = evidence.VerdictRefutes, "killed by "+res.Signal
-	default:
-		r.Verdict = evidence.VerdictOf(res.Exit)
+		r.Status = "killed by " + res.Signal
 	}
 }
 

@@ -10,31 +10,43 @@ import (
 	"github.com/zk-claims/zk/vault/evidence"
 )
 
+// describe says how the command ended; the verdict is judgeRun's, from
+// the falsifier's criterion (evidence.Judge).
 func TestDescribe(t *testing.T) {
 	tests := []struct {
-		name    string
-		res     runner.Result
-		verdict evidence.Verdict
-		status  string
-		exit    int
+		name   string
+		res    runner.Result
+		status string
+		exit   int
 	}{
-		{"exit 0", runner.Result{Exit: 0}, evidence.VerdictSupports, "", 0},
-		{"exit 1", runner.Result{Exit: 1}, evidence.VerdictRefutes, "", 1},
-		{"exit 125", runner.Result{Exit: 125}, evidence.VerdictInconclusive, "", 125},
-		{"exit 127", runner.Result{Exit: 127}, evidence.VerdictRefutes, "", 127},
-		{"timed out", runner.Result{Exit: -1, TimedOut: true}, evidence.VerdictInconclusive, "timed out after 1m0s", -1},
-		{"interrupted", runner.Result{Exit: -1, Interrupted: true}, evidence.VerdictInconclusive, "interrupted", -1},
-		{"killed", runner.Result{Exit: -1, Signal: "killed"}, evidence.VerdictRefutes, "killed by killed", -1},
-		{"not started", runner.Result{Exit: -1, StartErr: errors.New("no such file")}, evidence.VerdictError, "could not start", -1},
+		{"exit 0", runner.Result{Exit: 0}, "", 0},
+		{"exit 1", runner.Result{Exit: 1}, "", 1},
+		{"exit 125", runner.Result{Exit: 125}, "", 125},
+		{"timed out", runner.Result{Exit: -1, TimedOut: true}, "timed out after 1m0s", -1},
+		{"interrupted", runner.Result{Exit: -1, Interrupted: true}, "interrupted", -1},
+		{"killed", runner.Result{Exit: -1, Signal: "killed"}, "killed by killed", -1},
+		{"not started", runner.Result{Exit: -1, StartErr: errors.New("no such file")}, "could not start", -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var r evidence.Run
 			describe(&r, tt.res, time.Minute)
-			if r.Verdict != tt.verdict || r.Status != tt.status || r.Exit != tt.exit {
-				t.Errorf("describe: verdict %q status %q exit %d; want %q %q %d", r.Verdict, r.Status, r.Exit, tt.verdict, tt.status, tt.exit)
+			if r.Status != tt.status || r.Exit != tt.exit {
+				t.Errorf("describe: status %q exit %d; want %q %d", r.Status, r.Exit, tt.status, tt.exit)
 			}
 		})
+	}
+}
+
+// A run's exit status follows its verdict.
+func TestVerdictErr(t *testing.T) {
+	for v, want := range map[evidence.Verdict]error{
+		evidence.VerdictSupports: nil, evidence.VerdictNone: nil, evidence.VerdictAttached: nil,
+		evidence.VerdictRefutes: errFindings, evidence.VerdictInconclusive: errInconclusive, evidence.VerdictError: errInconclusive,
+	} {
+		if got := verdictErr(v); got != want {
+			t.Errorf("verdictErr(%s) = %v, want %v", v, got, want)
+		}
 	}
 }
 

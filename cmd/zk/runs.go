@@ -19,8 +19,8 @@ type runsOptions struct {
 func newRunsCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &runsOptions{root: root}
 	cmd := &cobra.Command{
-		Use:   "runs <note>",
-		Short: "List a note's recorded runs",
+		Use:   "runs [<note>]",
+		Short: "List a note's recorded runs, or every falsifier's latest verdict",
 		Long: `List the falsifier runs and attached results recorded in a note's
 Evidence section, oldest first: id, start time (UTC), exit code, duration,
 verdict and command. A block edited since it was recorded is marked
@@ -30,12 +30,21 @@ verdict and command. A block edited since it was recorded is marked
 "falsifier","command","verdict"}]}; exit is null for a command that did not
 exit by itself (timed out, could not start) and for an attached result.
 
+Without a note, zk runs lists every falsifier of every note in the vault
+with its latest run: note, falsifier number, verdict (never-run when there
+is none), when, and the criterion's statement. --format json prints
+{"falsifiers":[{"note","falsifier","text","criterion","run","started",
+"verdict","statement"}]}.
+
 EXIT STATUS
   0  listed (also when there are none)
   2  the note was not found or could not be read`,
-		Args:              cobra.ExactArgs(1),
+		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return runVerdicts(cmd.Context(), opts, s)
+			}
 			opts.note = args[0]
 			return runRuns(cmd.Context(), opts, s)
 		},

@@ -43,9 +43,15 @@ const EvidenceSection = "Evidence"
 // whose list items are the note's falsifiers.
 var FalsifierSections = []string{"Tests / falsifiers", "Falsifiers", "Tests"}
 
-// Verdict is what a run says about the claim, following git bisect run's
-// exit codes: 0 the claim survived, 125 the test could not decide, any
-// other code refutes it, and a command that could not start says nothing.
+// Verdict is what a run says about the claim. A falsifier with a
+// criterion ("refuted if: EXPR" under it in the note) gets refutes when
+// the criterion holds on the command's output, supports when it was
+// evaluated and does not hold, and inconclusive when the command failed,
+// timed out, or the criterion could not be evaluated. A run without a
+// criterion has no verdict (VerdictNone): an exit code of 0 shows that a
+// command ran, not that the claim survived. Blocks recorded before
+// criteria existed carry git bisect run's reading of the exit code (see
+// VerdictOf) and are read back as written.
 type Verdict string
 
 // The verdicts, and what zk attach records.
@@ -55,6 +61,8 @@ const (
 	VerdictInconclusive Verdict = "inconclusive"
 	VerdictError        Verdict = "error"
 	VerdictAttached     Verdict = "attached"
+	// VerdictNone records a run of a falsifier without a criterion.
+	VerdictNone Verdict = "none"
 )
 
 // ExitInconclusive is the exit code a falsifier uses to say it could not
@@ -68,6 +76,7 @@ var callouts = map[Verdict]string{
 	VerdictInconclusive: "question",
 	VerdictError:        "bug",
 	VerdictAttached:     "info",
+	VerdictNone:         "note",
 }
 
 // Callout returns the Obsidian callout type that shows v.
@@ -78,7 +87,8 @@ func (v Verdict) Callout() string {
 	return "note"
 }
 
-// VerdictOf reads an exit code as a verdict.
+// VerdictOf reads an exit code as a verdict, as blocks recorded before
+// criteria did; Judge decides the verdict of a new run.
 func VerdictOf(exit int) Verdict {
 	switch exit {
 	case 0:
@@ -126,6 +136,10 @@ type Run struct {
 	Text []string
 	// Log is the vault path of the full log or the attached copy.
 	Log string
+	// Criterion states the criterion, the values it read and what it
+	// found, or why it could not be evaluated; empty for a falsifier
+	// without one. It is inside the checksum, as the verdict is.
+	Criterion string
 
 	// Set by ParseRuns only.
 
@@ -199,6 +213,9 @@ func runBody(r Run) []string {
 		}
 	} else {
 		field("Command", inlineCode(r.Command))
+	}
+	if r.Criterion != "" {
+		field("Criterion", oneLine(r.Criterion))
 	}
 	if r.Environment != "" {
 		field("Environment", oneLine(r.Environment))
@@ -550,6 +567,8 @@ func readRun(r *Run, body []string) {
 			r.Environment = m[2]
 		case "Format":
 			r.Format = m[2]
+		case "Criterion":
+			r.Criterion = m[2]
 		}
 	}
 }
@@ -599,9 +618,22 @@ type Falsifier struct {
 	Command string
 	// CommandLine is the 0-based line of Command.
 	CommandLine int
+	// Criterion is the expression of a nested "- refuted if: `EXPR`"
+	// item, without its code span; empty when there is none.
+	Criterion string
+	// CriterionLine is the 0-based line of Criterion.
+	CriterionLine int
+	// Captures are the nested "- capture: `NAME = REGEXP`" items, and
+	// CaptureLines their 0-based lines.
+	Captures     []string
+	CaptureLines []int
 }
 
-var runItemRe = regexp.MustCompile("^run:[ \t]*(`+)[ \t]?(.*?)[ \t]?(`+)[ \t]*$")
+var (
+	runItemRe       = regexp.MustCompile("^run:[ \t]*(`+)[ \t]?(.*?)[ \t]?(`+)[ \t]*$")
+	criterionItemRe = regexp.MustCompile(`(?i)^refuted if:[ \t]*(.*)$`)
+	captureItemRe   = regexp.MustCompile(`(?i)^capture:[ \t]*(.*)$`)
+)
 
 // Falsifiers lists the falsifiers of a note, in order.
 func Falsifiers(n *vault.Note) []Falsifier {
@@ -631,9 +663,15 @@ func Falsifiers(n *vault.Note) []Falsifier {
 		case d == 0:
 			out = append(out, Falsifier{N: len(out) + 1, Text: strings.TrimSpace(it.Text), Line: it.Span.Start.Line})
 			spans = append(spans, it.Span)
-		case d == 1 && len(out) > 0 && out[len(out)-1].Command == "":
-			if m := runItemRe.FindStringSubmatch(strings.TrimSpace(it.Text)); m != nil && m[1] == m[3] {
-				out[len(out)-1].Command, out[len(out)-1].CommandLine = m[2], it.Span.Start.Line
+		case d == 1 && len(out) > 0:
+			f, text, line := &out[len(out)-1], strings.TrimSpace(it.Text), it.Span.Start.Line
+			if m := runItemRe.FindStringSubmatch(text); m != nil && m[1] == m[3] && f.Command == "" {
+				f.Command, f.CommandLine = m[2], line
+			} else if m := criterionItemRe.FindStringSubmatch(text); m != nil && f.Criterion == "" {
+				f.Criterion, f.CriterionLine = strings.TrimSpace(uninlineCode(strings.TrimSpace(m[1]))), line
+			} else if m := captureItemRe.FindStringSubmatch(text); m != nil {
+				f.Captures = append(f.Captures, strings.TrimSpace(m[1]))
+				f.CaptureLines = append(f.CaptureLines, line)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package evidence
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -205,6 +206,13 @@ func TestFalsifiers(t *testing.T) {
 		"  ```\n" +
 		"- Third, no command\n" +
 		"  - a note about it\n" +
+		"- Fourth\n" +
+		"  - run: `sh -c 'echo rate = 3 tok/s'`\n" +
+		"  - capture: `rate = ([0-9.]+) tok/s`\n" +
+		"  - Refuted if: `rate < 10`\n" +
+		"  - refuted if: second ignored\n" +
+		"- Fifth\n" +
+		"  - refuted if: exit != 0\n" +
 		"\n## Maintenance\n\n- Last tended: 2026-01-01\n"
 	n := vault.NewParser().Parse("t.md", []byte(src))
 	got := Falsifiers(n)
@@ -212,12 +220,15 @@ func TestFalsifiers(t *testing.T) {
 		{N: 1, Text: "First. If X then Y.", Line: 4, Command: "go version", CommandLine: 5},
 		{N: 2, Text: "Second", Line: 7, Command: "sh -c 'echo hi'", CommandLine: 9},
 		{N: 3, Text: "Third, no command", Line: 12},
+		{N: 4, Text: "Fourth", Line: 14, Command: "sh -c 'echo rate = 3 tok/s'", CommandLine: 15,
+			Criterion: "rate < 10", CriterionLine: 17, Captures: []string{"`rate = ([0-9.]+) tok/s`"}, CaptureLines: []int{16}},
+		{N: 5, Text: "Fifth", Line: 19, Criterion: "exit != 0", CriterionLine: 20},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("Falsifiers = %+v", got)
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("falsifier %d = %+v, want %+v", i+1, got[i], want[i])
 		}
 	}

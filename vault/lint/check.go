@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 // Finding is one problem zk check reports. Line and Column are 1-based;
@@ -48,6 +49,9 @@ type Options struct {
 	// records them, but no reader sees them, so by default they are left
 	// alone.
 	Comments bool
+	// Ledger is the run ledger (evidence.ReadLedger) by note path, for
+	// evidence/run-vanished; nil skips the rule.
+	Ledger map[string][]evidence.LedgerEntry
 	// Only, when set, limits the notes checked (links still resolve
 	// against the whole vault).
 	Only func(path string) bool
@@ -112,6 +116,11 @@ type noteSummary struct {
 	headings []string
 	blocks   []string
 	aliases  []string
+	// refuted says why the note is refuted (a falsifier's latest run
+	// refutes it), or is empty; restsOn are its Links entries that rest
+	// on another note. links/rests-on-refuted walks them.
+	refuted string
+	restsOn []restEdge
 }
 
 // finish runs the link rules over every note's links, now that every
@@ -143,6 +152,7 @@ func (c *checker) finish(skips []vault.Skip, results []noteResult) []Finding {
 		}
 		out = append(out, r.ignores.filter(links)...)
 	}
+	out = append(out, c.restsOnRefuted(results)...)
 	SortFindings(out)
 	return out
 }
@@ -223,16 +233,21 @@ type noteCheck struct {
 	tended   *tendedDate
 	// keyLines maps a frontmatter property to its line, once needed.
 	keyLines map[string]int
+	latest   []latestRun
 }
 
 // note checks one note, all but its links' targets, and summarises it.
 func (c *checker) note(n *vault.Note) noteResult {
 	r := noteResult{path: n.Path, summary: summarize(n)}
+	lines := vault.NewLines(n.Src)
+	if c.severity(RuleRestsOnRefuted) != Off {
+		r.summary.refuted, r.summary.restsOn = refutedBy(n), c.restsOn(n, lines)
+	}
 	if c.opts.Only != nil && !c.opts.Only(n.Path) {
 		return r
 	}
 	r.checked = true
-	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src), typ: vault.TypeOf(c.opts.Types, n)}
+	nc := &noteCheck{c: c, n: n, lines: lines, typ: vault.TypeOf(c.opts.Types, n)}
 	if nc.typ != nil {
 		nc.flat = nc.flattened(nc.typ.Schema)
 	}
@@ -243,7 +258,7 @@ func (c *checker) note(n *vault.Note) noteResult {
 		rule.check(nc)
 	}
 	nc.links() // for the link rules, once every note is read
-	if len(nc.out) > 0 || len(nc.uses) > 0 {
+	if len(nc.out) > 0 || len(nc.uses) > 0 || len(r.summary.restsOn) > 0 {
 		r.ignores = ignoresOf(n, nc.lines)
 	}
 	r.findings, r.links = r.ignores.filter(nc.out), nc.uses

@@ -83,6 +83,11 @@ const (
 	RuleFutureDate        = "maintenance/future-date"
 	RuleStale             = "maintenance/stale"
 	RuleRunEdited         = "evidence/run-edited"
+	RuleRefuted           = "falsifiers/refuted"
+	RuleNeverRun          = "falsifiers/never-run"
+	RuleStaleRun          = "evidence/stale-run"
+	RuleRestsOnRefuted    = "links/rests-on-refuted"
+	RuleRunVanished       = "evidence/run-vanished"
 )
 
 // Rules are every rule zk check knows, in the order zk reports them
@@ -148,6 +153,20 @@ func Rules() []Rule {
 		{ID: RuleRunEdited, Default: Warning, Summary: "a recorded run block no longer matches its checksum",
 			Help:  "A run record is evidence: undo the edit (zk runs NOTE lists the runs; .zk/backups/ holds earlier versions), or run the falsifier again with zk run.",
 			check: (*noteCheck).runEdited},
+		{ID: RuleRefuted, Default: Error, Summary: "the latest run of a falsifier refutes the claim",
+			Help:  "Revise the claim or its scope so the result no longer refutes it, or answer the run: run the falsifier again if the run was wrong, and say why in Evidence.",
+			check: (*noteCheck).refuted},
+		{ID: RuleRunVanished, Default: Error, Summary: "a run that refuted the claim was recorded in the note and its block is gone",
+			Help:  "Restore the block (its log is .zk/runs/ID.log; .zk/backups/ holds earlier versions of the note), or answer the refutation with a new run: deleting it does not unrefute the claim.",
+			check: (*noteCheck).runVanished},
+		{ID: RuleNeverRun, Default: Warning, Summary: "a falsifier with a command and a criterion that was never run",
+			Help:  "Approve the command (zk trust NOTE --falsifier N), then run it: zk run NOTE --falsifier N.",
+			check: (*noteCheck).neverRun},
+		{ID: RuleStaleRun, Default: Warning, Summary: "a falsifier's latest run is older than the note's tending interval",
+			Help:  "Run the falsifier again (zk run NOTE --falsifier N): the evidence is as old as the claim's tending allows.",
+			check: (*noteCheck).staleRun},
+		{ID: RuleRestsOnRefuted, Default: Warning, Summary: "a Links entry extends, supports, refines, applies in or is evidence for a refuted note, directly or through a chain",
+			Help: "Revisit the note: the note it rests on was refuted (the message names the chain). Change the relation, or revise this claim."},
 	}
 }
 

@@ -1,0 +1,160 @@
+package criterion
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zk-claims/zk/vault/evidence/measure"
+)
+
+const probeOut = `{"schema":"zk-probe/v1","levels":[
+ {"concurrency":1,"output_token_throughput":{"unit":"tokens/sec","avg":66},"output_token_throughput_per_user":{"unit":"tokens/sec/user","count":9,"p50":66.0,"avg":65.5}},
+ {"concurrency":16,"output_token_throughput":{"unit":"tokens/sec","avg":480.5},"output_token_throughput_per_user":{"unit":"tokens/sec/user","count":90,"p50":31.2}}]}`
+
+const hyperfineOut = `{"results":[{"command":"sleep 0.1","mean":0.104,"stddev":0.001,"min":0.1,"max":0.11,"times":[0.1,0.104]}]}`
+
+const benchOut = "goos: linux\nBenchmarkParse-8   \t 1000\t  1500 ns/op\t 20.5 MB/s\nBenchmarkParse-8   \t 1000\t  2500 ns/op\t 19.5 MB/s\nPASS\n"
+
+func TestEval(t *testing.T) {
+	rate, err := measure.ParseCapture("`rate = ([0-9.]+) tok/s`")
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := []measure.Capture{rate}
+	tests := []struct {
+		name, crit, out string
+		exit            int
+		refuted         bool
+		describe        string // a piece of Describe's text
+		err             string // a piece of the error, when it cannot be evaluated
+	}{
+		{name: "probe supports", crit: "level(1).per_stream.p50 >= 250", out: probeOut,
+			describe: "level(1).per_stream.p50 = 66 tokens/sec/user (n = 9); refuted if level(1).per_stream.p50 >= 250: not refuted"},
+		{name: "probe refutes", crit: "level(16).aggregate > 400", out: probeOut, refuted: true,
+			describe: "level(16).aggregate = 480.5 tokens/sec (all streams); refuted if"},
+		{name: "probe ratio", crit: "level(16).aggregate / level(1).aggregate < 2", out: probeOut},
+		{name: "probe missing level", crit: "level(4).aggregate > 1", out: probeOut,
+			err: "no level at concurrency 4 (it measured 1, 16)"},
+		{name: "probe missing field", crit: "level(1).steady_output_token_throughput.avg > 1", out: probeOut,
+			err: "level(1).steady_output_token_throughput is missing"},
+		{name: "probe on text", crit: "level(1).aggregate > 1", out: "hello\n",
+			err: "probe is missing: the output is not zk probe"},
+		{name: "hyperfine", crit: "hyperfine.results[0].mean > 0.1", out: hyperfineOut, refuted: true,
+			describe: "hyperfine.results[0].mean = 0.104"},
+		{name: "hyperfine on probe", crit: "hyperfine.results[0].mean > 0.1", out: probeOut,
+			err: "hyperfine is missing"},
+		{name: "bench mean of runs", crit: `bench["BenchmarkParse"]["ns/op"] > 1999`, out: benchOut, refuted: true,
+			describe: `bench.BenchmarkParse["ns/op"] = 2000`},
+		{name: "bench custom metric", crit: `bench.BenchmarkParse["MB/s"] < 10`, out: benchOut},
+		{name: "bench missing benchmark", crit: `bench.BenchmarkLex["ns/op"] > 1`, out: benchOut,
+			err: "bench.BenchmarkLex is missing"},
+		{name: "json", crit: "json.p99_ms > 100 and json.n == 3", out: `{"p99_ms": 120, "n": 3}`, refuted: true},
+		{name: "json array", crit: "json[1] == 2", out: `[1,2]`, refuted: true},
+		{name: "json missing", crit: "json.p50_ms > 100", out: `{"p99_ms": 120}`, err: "json.p50_ms is missing"},
+		{name: "capture", crit: "rate < 100", out: "warming\nrate = 66.5 tok/s\n", refuted: true,
+			describe: "rate = 66.5; refuted if rate < 100: refuted"},
+		{name: "capture absent", crit: "rate < 100", out: "no figures\n", err: "rate is missing: no line of the output matches"},
+		{name: "exit", crit: "exit != 0", out: "", exit: 3, refuted: true, describe: "exit = 3"},
+		{name: "exit zero", crit: "exit != 0", out: "", exit: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Compile(tt.crit, caps)
+			if err != nil {
+				t.Fatalf("Compile: %v", err)
+			}
+			res, err := c.Eval(measure.Read([]byte(tt.out), tt.exit, caps))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("Eval error = %v, want one containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Eval: %v", err)
+			}
+			if res.Refuted != tt.refuted {
+				t.Errorf("Refuted = %v, want %v", res.Refuted, tt.refuted)
+			}
+			if d := res.Describe(c.Source); !strings.Contains(d, tt.describe) {
+				t.Errorf("Describe = %q, want it to contain %q", d, tt.describe)
+			}
+		})
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	tests := []struct{ crit, err string }{
+		{"", "empty"},
+		{"level(1).aggregate >", "unexpected token"},
+		{"rate < 3", "unknown name rate"},
+		{"exit", "expected bool"},
+		{"exit < 'a'", "mismatched types"},
+		{"level('x').aggregate > 1", "cannot use"},
+		{strings.Repeat("1 + ", 300) + "1 > 0", "cap"},
+	}
+	for _, tt := range tests {
+		_, err := Compile(tt.crit, nil)
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("Compile(%.40q) error = %v, want one containing %q", tt.crit, err, tt.err)
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("Compile(%.40q) error spans lines: %q", tt.crit, err)
+		}
+	}
+}
+
+func TestUsesExit(t *testing.T) {
+	for crit, want := range map[string]bool{"exit != 0": true, "json.exit > 1": false, "json.x > 1 or exit == 1": true} {
+		c, err := Compile(crit, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.UsesExit() != want {
+			t.Errorf("UsesExit(%q) = %v, want %v", crit, c.UsesExit(), want)
+		}
+	}
+}
+
+// FuzzCompile feeds the criterion and capture parsers arbitrary text: an
+// error is fine, a panic or a hang is not, and a compiled criterion
+// evaluates against any output without panicking.
+func FuzzCompile(f *testing.F) {
+	for _, s := range []string{"level(1).per_stream.p50 >= 250", "exit != 0", "json.a[0] > 1", `bench["B"]["ns/op"] < 3`, "rate = ([0-9.]+) tok/s", "rate < 2", "((", "`x = (a)`"} {
+		f.Add(s, "rate = 5 tok/s\n"+probeOut)
+	}
+	f.Fuzz(func(t *testing.T, s, out string) {
+		var caps []measure.Capture
+		if c, err := measure.ParseCapture(s); err == nil {
+			caps = append(caps, c)
+		}
+		c, err := Compile(s, caps)
+		if err != nil {
+			return
+		}
+		_, _ = c.Eval(measure.Read([]byte(out), 0, caps))
+	})
+}
+
+// BenchmarkCompile compiles the seed note's criterion; BenchmarkEval reads
+// a two-level probe output and evaluates it (what zk run adds to a run).
+func BenchmarkCompile(b *testing.B) {
+	for b.Loop() {
+		if _, err := Compile("level(1).per_stream.p50 >= 250", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEval(b *testing.B) {
+	c, err := Compile("level(1).per_stream.p50 >= 250", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(probeOut)))
+	for b.Loop() {
+		if _, err := c.Eval(measure.Read([]byte(probeOut), 0, nil)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package evidence
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestJudge(t *testing.T) {
+	rate := Falsifier{N: 1, Criterion: "rate < 100", Captures: []string{"rate = ([0-9.]+) tok/s"}, CaptureLines: []int{3}}
+	tests := []struct {
+		name   string
+		f      Falsifier
+		o      Outcome
+		out    string
+		want   Verdict
+		stated string // a piece of the statement
+	}{
+		{"no criterion, exit 0", Falsifier{N: 1}, Outcome{}, "hello", VerdictNone, ""},
+		{"no criterion, exit 1", Falsifier{N: 1}, Outcome{Exit: 1}, "", VerdictNone, ""},
+		{"holds", rate, Outcome{}, "rate = 66 tok/s", VerdictRefutes, "rate = 66; refuted if `rate < 100`: refuted"},
+		{"does not hold", rate, Outcome{}, "rate = 266 tok/s", VerdictSupports, "rate = 266; refuted if `rate < 100`: not refuted"},
+		{"missing", rate, Outcome{}, "nothing", VerdictInconclusive, "not evaluated: rate is missing"},
+		{"exit 1 is no measurement", rate, Outcome{Exit: 1}, "rate = 266 tok/s", VerdictInconclusive, "exited 1"},
+		{"timed out", rate, Outcome{Exit: -1, Failed: "timed out after 1s"}, "rate = 266 tok/s", VerdictInconclusive, "the command timed out after 1s"},
+		{"exit criterion refutes", Falsifier{Criterion: "exit != 0"}, Outcome{Exit: 1}, "", VerdictRefutes, "exit = 1"},
+		{"exit criterion supports", Falsifier{Criterion: "exit != 0"}, Outcome{Exit: 0}, "", VerdictSupports, "not refuted"},
+		{"exit 125 cannot decide", Falsifier{Criterion: "exit != 0"}, Outcome{Exit: 125}, "", VerdictInconclusive, "cannot decide"},
+		{"does not compile", Falsifier{Criterion: "rate <", CriterionLine: 7}, Outcome{}, "", VerdictInconclusive, "not evaluated: refuted if: unexpected token"},
+		{"bad capture", Falsifier{Criterion: "x > 1", Captures: []string{"x = ("}, CaptureLines: []int{2}}, Outcome{}, "", VerdictInconclusive, "capture"},
+	}
+	for _, tt := range tests {
+		v, stated := Judge(tt.f, tt.o, []byte(tt.out))
+		if v != tt.want || !strings.Contains(stated, tt.stated) || (tt.stated == "") != (stated == "") {
+			t.Errorf("%s: Judge = %s, %q; want %s, containing %q", tt.name, v, stated, tt.want, tt.stated)
+		}
+	}
+}
+
+func TestCompileNamesLine(t *testing.T) {
+	_, _, err := Falsifier{N: 2, Criterion: "level(1).x >", CriterionLine: 11}.Compile()
+	ce, ok := err.(*CriterionError)
+	if !ok || ce.Line != 11 {
+		t.Fatalf("Compile error = %#v, want a CriterionError on line 11", err)
+	}
+}
+
+func TestCriterionRoundTrip(t *testing.T) {
+	r := sampleRun()
+	r.Verdict, r.Criterion = VerdictSupports, "rate = 266; refuted if `rate < 100`: not refuted"
+	src, err := InsertRun([]byte("# T\n\n## Evidence\n"), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ParseRuns(src)
+	if len(got) != 1 || got[0].Criterion != r.Criterion || got[0].Verdict != VerdictSupports || got[0].Problem != "" {
+		t.Fatalf("ParseRuns = %+v", got)
+	}
+	// The checksum covers the criterion line: turning "not refuted" into
+	// "refuted" by hand is an edit.
+	edited := strings.Replace(string(src), ": not refuted", ": refuted", 1)
+	if got := EditedRuns([]byte(edited)); len(got) != 1 {
+		t.Errorf("edited criterion line not caught: %+v", got)
+	}
+	none := sampleRun()
+	none.Verdict = VerdictNone
+	src, _ = InsertRun([]byte("# T\n\n## Evidence\n"), none)
+	if !strings.Contains(string(src), "> [!note]- Falsifier run") || ParseRuns(src)[0].Verdict != VerdictNone {
+		t.Errorf("a run without verdict: %s", src)
+	}
+}
+
+func TestVanished(t *testing.T) {
+	r := sampleRun()
+	r.Verdict = VerdictRefutes
+	src, err := InsertRun([]byte("# T\n\n## Evidence\n"), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledger := ReadLedger(append(append(LedgerLine(LedgerEntry{ID: r.ID, Note: "t.md", Falsifier: 1, Verdict: VerdictRefutes}),
+		[]byte("{cut short\n")...), LedgerLine(LedgerEntry{ID: "20260101T000000Z-aaaa", Note: "t.md", Verdict: VerdictSupports})...))
+	if len(ledger["t.md"]) != 2 {
+		t.Fatalf("ReadLedger = %+v", ledger)
+	}
+	if got := Vanished(src, ledger["t.md"]); len(got) != 0 {
+		t.Errorf("block present, reported vanished: %+v", got)
+	}
+	if got := Vanished([]byte("# T\n\n## Evidence\n"), ledger["t.md"]); len(got) != 1 || got[0].ID != r.ID {
+		t.Errorf("deleted refuting block: Vanished = %+v", got)
+	}
+}

@@ -1,0 +1,65 @@
+package evidence
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+)
+
+// LedgerFile is the vault path of the run ledger: one JSON line per run
+// recorded in a note, appended when the note took the block. The note is
+// the record a person reads; the ledger is what tells zk check that a
+// refuting run's block was deleted from it (evidence/run-vanished).
+const LedgerFile = ".zk/runs/ledger.jsonl"
+
+// LedgerEntry is one line of the ledger.
+type LedgerEntry struct {
+	ID        string  `json:"id"`
+	Note      string  `json:"note"`
+	Falsifier int     `json:"falsifier,omitempty"`
+	Verdict   Verdict `json:"verdict"`
+}
+
+// ReadLedger reads the ledger's lines by note path. A line that does not
+// parse (a write cut short) is skipped.
+func ReadLedger(data []byte) map[string][]LedgerEntry {
+	out := map[string][]LedgerEntry{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		var e LedgerEntry
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.ID == "" || e.Note == "" {
+			continue
+		}
+		out[e.Note] = append(out[e.Note], e)
+	}
+	return out
+}
+
+// LedgerLine is e as the ledger's line, with its newline.
+func LedgerLine(e LedgerEntry) []byte {
+	b, _ := json.Marshal(e) // strings and ints only: cannot fail
+	return append(b, '\n')
+}
+
+// Vanished returns the entries of ledger for a note that refuted its claim
+// and whose block is no longer in src.
+func Vanished(src []byte, ledger []LedgerEntry) []LedgerEntry {
+	var out []LedgerEntry
+	var ids map[string]bool
+	for _, e := range ledger {
+		if e.Verdict != VerdictRefutes {
+			continue
+		}
+		if ids == nil {
+			ids = map[string]bool{}
+			for _, r := range ParseRuns(src) {
+				ids[r.ID] = true
+			}
+		}
+		if !ids[e.ID] {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,238 @@
+// Package measure reads what a falsifier's command printed (or the file
+// zk attach records) into the named values a criterion is written against:
+// zk probe's JSON, hyperfine's --export-json, go test -bench output, any
+// JSON, and numbers captured from plain text by a regular expression the
+// note gives.
+package measure
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// The names a criterion reads. Each is set only when the output has that
+// shape; Names lists them all, so a criterion compiles before it runs.
+const (
+	// Exit is the command's exit code (-1 when it did not exit by itself
+	// or nothing was run, as for an attached file).
+	Exit = "exit"
+	// JSON is the output parsed as one JSON value.
+	JSON = "json"
+	// Probe is zk probe --format json output (schema zk-probe/v1).
+	Probe = "probe"
+	// Hyperfine is hyperfine --export-json output.
+	Hyperfine = "hyperfine"
+	// Bench is go test -bench output: benchmark name (without the -N
+	// GOMAXPROCS suffix) → unit (ns/op, B/op, a custom metric) → the
+	// mean over its runs.
+	Bench = "bench"
+)
+
+// ProbeSchema is the schema string of zk probe's JSON.
+const ProbeSchema = "zk-probe/v1"
+
+// Capture is a named number read from plain text: the first submatch of
+// the first line Re matches.
+type Capture struct {
+	Name string
+	Re   *regexp.Regexp
+}
+
+var captureRe = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.+)$`)
+
+// reserved names a capture may not take.
+var reserved = []string{Exit, JSON, Probe, Hyperfine, Bench, "level", "true", "false", "nil", "not", "and", "or", "in", "matches", "contains"}
+
+// ParseCapture reads the text after "capture:": NAME = REGEXP, where the
+// expression has one group, the number. A surrounding code span is allowed
+// (Obsidian shows the pattern as written).
+func ParseCapture(s string) (Capture, error) {
+	s = unquote(strings.TrimSpace(s))
+	m := captureRe.FindStringSubmatch(s)
+	if m == nil {
+		return Capture{}, errors.New("a capture is NAME = REGEXP, such as rate = ([0-9.]+) tok/s")
+	}
+	if slices.Contains(reserved, m[1]) {
+		return Capture{}, fmt.Errorf("capture name %q is taken; choose another", m[1])
+	}
+	re, err := regexp.Compile(m[2])
+	if err != nil {
+		return Capture{}, fmt.Errorf("capture %s: %w", m[1], err)
+	}
+	if re.NumSubexp() < 1 {
+		return Capture{}, fmt.Errorf("capture %s: the expression needs a group around the number, such as ([0-9.]+)", m[1])
+	}
+	return Capture{Name: m[1], Re: re}, nil
+}
+
+// unquote removes one code span around s: `x` or “x“.
+func unquote(s string) string {
+	n := 0
+	for n < len(s) && s[n] == '`' {
+		n++
+	}
+	if n == 0 || len(s) < 2*n || s[len(s)-n:] != strings.Repeat("`", n) || strings.Contains(s[n:len(s)-n], strings.Repeat("`", n)) {
+		return s
+	}
+	return strings.TrimSpace(s[n : len(s)-n])
+}
+
+// Env is the values read from one output, by name, and why a name that a
+// criterion may use is absent.
+type Env struct {
+	Values map[string]any
+	// Absent says, for each name not in Values, why.
+	Absent map[string]string
+}
+
+// Read reads data, the output of a command that exited with exit (-1:
+// none), in every way it can be read, and the captures from it.
+func Read(data []byte, exit int, captures []Capture) Env {
+	e := Env{Values: map[string]any{Exit: exit}, Absent: map[string]string{}}
+	trimmed := bytes.TrimSpace(data)
+	var v any
+	if err := json.Unmarshal(trimmed, &v); err == nil && len(trimmed) > 0 {
+		e.Values[JSON] = v
+		if m, ok := v.(map[string]any); ok {
+			if m["schema"] == ProbeSchema {
+				e.Values[Probe] = m
+			}
+			if rs, ok := m["results"].([]any); ok && len(rs) > 0 {
+				if r0, ok := rs[0].(map[string]any); ok && r0["mean"] != nil && r0["command"] != nil {
+					e.Values[Hyperfine] = m
+				}
+			}
+		}
+	} else {
+		e.Absent[JSON] = "the output is not one JSON value"
+	}
+	if _, ok := e.Values[Probe]; !ok {
+		e.Absent[Probe] = "the output is not zk probe --format json"
+	}
+	if _, ok := e.Values[Hyperfine]; !ok {
+		e.Absent[Hyperfine] = "the output is not hyperfine --export-json"
+	}
+	if b, ok := ReadBench(data); ok {
+		e.Values[Bench] = b
+	} else {
+		e.Absent[Bench] = "the output has no go test -bench results"
+	}
+	for _, c := range captures {
+		if f, err := capture(data, c); err != nil {
+			e.Absent[c.Name] = err.Error()
+		} else {
+			e.Values[c.Name] = f
+		}
+	}
+	return e
+}
+
+// capture finds c's number in data.
+func capture(data []byte, c Capture) (float64, error) {
+	m := c.Re.FindSubmatch(data)
+	if m == nil {
+		return 0, fmt.Errorf("no line of the output matches %s", c.Re)
+	}
+	s := strings.ReplaceAll(string(m[1]), ",", "")
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s matched %q, not a number", c.Name, m[1])
+	}
+	return f, nil
+}
+
+// ReadBench reads go test -bench output: name → unit → mean over runs
+// (a map[string]float64), as maps of any so that a name or unit that is
+// not there reads as missing rather than zero.
+func ReadBench(data []byte) (map[string]any, bool) {
+	rd := benchfmt.NewReader(bytes.NewReader(data), "")
+	sums := map[string]map[string][]float64{}
+	for rd.Scan() {
+		r, ok := rd.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		// benchfmt drops the "Benchmark" prefix; a criterion names the
+		// benchmark as go test prints it.
+		name := "Benchmark" + string(r.Name.Full())
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		if sums[name] == nil {
+			sums[name] = map[string][]float64{}
+		}
+		for _, v := range r.Values {
+			val, unit := v.Value, v.Unit
+			if v.OrigUnit != "" {
+				val, unit = v.OrigValue, v.OrigUnit
+			}
+			sums[name][unit] = append(sums[name][unit], val)
+		}
+	}
+	if len(sums) == 0 || rd.Err() != nil {
+		return nil, false
+	}
+	out := make(map[string]any, len(sums))
+	for name, units := range sums {
+		means := map[string]any{}
+		for u, vs := range units {
+			s := 0.0
+			for _, v := range vs {
+				s += v
+			}
+			means[u] = s / float64(len(vs))
+		}
+		out[name] = means
+	}
+	return out, true
+}
+
+// Level returns the level of zk probe output p measured at concurrency c,
+// with two short names added for the figures a claim usually reads:
+// per_stream (output_token_throughput_per_user, a distribution: p50, avg…)
+// and aggregate (output_token_throughput.avg, all streams together).
+func Level(p any, c int) (map[string]any, error) {
+	m, ok := p.(map[string]any)
+	if !ok {
+		return nil, errors.New("level: the output is not zk probe --format json")
+	}
+	levels, _ := m["levels"].([]any)
+	var have []string
+	for _, l := range levels {
+		lm, ok := l.(map[string]any)
+		if !ok {
+			continue
+		}
+		cc, _ := lm["concurrency"].(float64)
+		have = append(have, strconv.FormatFloat(cc, 'f', -1, 64))
+		if int(cc) != c || cc != float64(int(cc)) {
+			continue
+		}
+		out := maps.Clone(lm)
+		if v, ok := lm["output_token_throughput_per_user"]; ok {
+			out["per_stream"] = v
+		}
+		if v, ok := lm["output_token_throughput"].(map[string]any); ok {
+			out["aggregate"] = v["avg"]
+			if u, ok := v["unit"].(string); ok {
+				out["units"] = map[string]any{"aggregate": u + " (all streams)"}
+			}
+		}
+		return out, nil
+	}
+	if len(have) == 0 {
+		return nil, fmt.Errorf("level(%d): the probe measured no levels", c)
+	}
+	return nil, fmt.Errorf("level(%d): the probe measured no level at concurrency %d (it measured %s)", c, c, strings.Join(have, ", "))
+}

@@ -1,0 +1,100 @@
+package measure
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRead(t *testing.T) {
+	rate, err := ParseCapture("rate = ([0-9.,]+) tok/s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, out string
+		has       []string // names set
+		absent    []string // names absent
+	}{
+		{"probe", `{"schema":"zk-probe/v1","levels":[]}`, []string{Exit, JSON, Probe}, []string{Hyperfine, Bench, "rate"}},
+		{"hyperfine", `{"results":[{"command":"x","mean":1.5}]}`, []string{JSON, Hyperfine}, []string{Probe, Bench}},
+		{"json not hyperfine", `{"results":[{"mean":1.5}]}`, []string{JSON}, []string{Hyperfine}},
+		{"bench", "BenchmarkX-4 10 5 ns/op\n", []string{Bench}, []string{JSON}},
+		{"capture", "rate = 1,250.5 tok/s\n", []string{"rate"}, []string{JSON, Bench}},
+		{"empty", "", []string{Exit}, []string{JSON, Probe, Hyperfine, Bench, "rate"}},
+	}
+	for _, tt := range tests {
+		e := Read([]byte(tt.out), 0, []Capture{rate})
+		for _, n := range tt.has {
+			if _, ok := e.Values[n]; !ok {
+				t.Errorf("%s: %s not read (absent: %s)", tt.name, n, e.Absent[n])
+			}
+		}
+		for _, n := range tt.absent {
+			if _, ok := e.Values[n]; ok || e.Absent[n] == "" {
+				t.Errorf("%s: %s read, or absent without a reason", tt.name, n)
+			}
+		}
+	}
+	if got := Read([]byte("rate = 1,250.5 tok/s"), 0, []Capture{rate}).Values["rate"]; got != 1250.5 {
+		t.Errorf("rate = %v, want 1250.5", got)
+	}
+}
+
+func TestReadBench(t *testing.T) {
+	b, ok := ReadBench([]byte("BenchmarkA/n=10-8 100 10 ns/op 3 widgets/op\nBenchmarkA/n=10-8 100 30 ns/op 5 widgets/op\nBenchmarkB 5 1 ns/op\n"))
+	if !ok {
+		t.Fatal("not read")
+	}
+	a := b["BenchmarkA/n=10"].(map[string]any)
+	if a["ns/op"] != 20.0 || a["widgets/op"] != 4.0 {
+		t.Errorf("BenchmarkA/n=10 = %v, want ns/op 20 and widgets/op 4 (means of two runs)", a)
+	}
+	if _, ok := b["BenchmarkB"]; !ok {
+		t.Errorf("BenchmarkB missing: %v", b)
+	}
+	if _, ok := ReadBench([]byte("PASS\nok x 0.1s\n")); ok {
+		t.Error("output without results read as bench")
+	}
+}
+
+func TestParseCapture(t *testing.T) {
+	tests := []struct{ in, name, err string }{
+		{"rate = ([0-9.]+) tok/s", "rate", ""},
+		{"`p99 = p99: ([0-9.]+) ms`", "p99", ""},
+		{"rate ([0-9.]+)", "", "NAME = REGEXP"},
+		{"exit = ([0-9]+)", "", "taken"},
+		{"rate = [0-9]+", "", "group"},
+		{"rate = ([0-9]+", "", "missing closing )"},
+		{"9x = (1)", "", "NAME = REGEXP"},
+	}
+	for _, tt := range tests {
+		c, err := ParseCapture(tt.in)
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("ParseCapture(%q): %v", tt.in, err)
+		case tt.err == "" && c.Name != tt.name:
+			t.Errorf("ParseCapture(%q) name = %q, want %q", tt.in, c.Name, tt.name)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("ParseCapture(%q) error = %v, want one containing %q", tt.in, err, tt.err)
+		}
+	}
+}
+
+func TestLevel(t *testing.T) {
+	p := map[string]any{"levels": []any{map[string]any{"concurrency": 4.0,
+		"output_token_throughput":          map[string]any{"avg": 300.0},
+		"output_token_throughput_per_user": map[string]any{"p50": 80.0}}}}
+	l, err := Level(p, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l["aggregate"] != 300.0 || l["per_stream"].(map[string]any)["p50"] != 80.0 {
+		t.Errorf("Level = %v", l)
+	}
+	if _, err := Level(p, 1); err == nil || !strings.Contains(err.Error(), "it measured 4") {
+		t.Errorf("Level(1) error = %v", err)
+	}
+	if _, err := Level("x", 1); err == nil {
+		t.Error("Level of a string: no error")
+	}
+}

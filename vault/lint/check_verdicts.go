@@ -1,0 +1,221 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/zk-claims/zk/internal/english"
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/tending"
+)
+
+// RestsOnRelations are the Links relations by which a note rests on its
+// target: if the target is refuted, the note's footing is gone too.
+var RestsOnRelations = []string{"extends", "evidence-for", "supports", "refines", "applies-in"}
+
+// latestRun is a falsifier and its latest run (evidence.LatestRuns).
+type latestRun = evidence.Latest
+
+func latestRuns(n *vault.Note) []latestRun { return evidence.LatestRuns(n) }
+
+// runs is the note's latest runs, read once for the rules that need them.
+func (nc *noteCheck) runs() []latestRun {
+	if nc.latest == nil {
+		nc.latest = latestRuns(nc.n)
+		if nc.latest == nil {
+			nc.latest = []latestRun{}
+		}
+	}
+	return nc.latest
+}
+
+// refuted reports each falsifier whose latest run refutes the claim.
+func (nc *noteCheck) refuted() {
+	for _, l := range nc.runs() {
+		if l.Run.Verdict == evidence.VerdictRefutes {
+			msg := fmt.Sprintf("falsifier %d's latest run (%s) refutes the claim", l.Falsifier.N, l.Run.ID)
+			if l.Run.Criterion != "" {
+				msg += ": " + l.Run.Criterion
+			}
+			nc.atLine(RuleRefuted, l.Falsifier.Line, "%s", msg)
+		}
+	}
+}
+
+// neverRun reports a falsifier with a command and a criterion that has no
+// recorded run.
+func (nc *noteCheck) neverRun() {
+	for _, l := range nc.runs() {
+		if l.Run.ID == "" && l.Falsifier.Command != "" && l.Falsifier.Criterion != "" {
+			nc.atLine(RuleNeverRun, l.Falsifier.Line, "falsifier %d has a command and a criterion but no recorded run; zk run %s --falsifier %d",
+				l.Falsifier.N, shellWord(nc.n.Path), l.Falsifier.N)
+		}
+	}
+}
+
+// staleRun reports a falsifier whose latest run is older than the note's
+// tending interval: the evidence is due to be measured again.
+func (nc *noteCheck) staleRun() {
+	today := tending.DateOf(nc.c.opts.Today)
+	var iv vault.Interval
+	for _, l := range nc.runs() {
+		if l.Run.ID == "" || l.Run.Started.IsZero() {
+			continue
+		}
+		if iv.N == 0 {
+			iv, _, _ = tending.IntervalOf(nc.n, nc.typ, nc.c.opts.Interval)
+		}
+		ran := tending.DateOf(l.Run.Started)
+		if due := iv.After(ran); due.Before(today) {
+			nc.atLine(RuleStaleRun, l.Run.Line, "falsifier %d was last run %s, to be run every %s: due %s, %s overdue",
+				l.Falsifier.N, ran.Format(time.DateOnly), iv, due.Format(time.DateOnly), english.Plural(tending.DaysBetween(due, today), "day"))
+		}
+	}
+}
+
+// shellWord quotes a note path for a command line the message suggests.
+func shellWord(s string) string {
+	if strings.ContainsAny(s, " '\"$`\\&;|<>()*?[]#~!") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
+
+// refutedBy says why a note is refuted ("falsifier 1, run ID"), or is
+// empty: what links/rests-on-refuted needs of every note.
+func refutedBy(n *vault.Note) string {
+	if !strings.Contains(string(n.Src), "<!-- zk:run") {
+		return ""
+	}
+	for _, l := range latestRuns(n) {
+		if l.Run.Verdict == evidence.VerdictRefutes {
+			return fmt.Sprintf("falsifier %d, run %s", l.Falsifier.N, l.Run.ID)
+		}
+	}
+	return ""
+}
+
+// restEdge is a Links entry by which a note rests on another.
+type restEdge struct {
+	target, relation                 string
+	line, column, endLine, endColumn int
+}
+
+// restsOn lists the note's Links entries that rest on another note.
+func (c *checker) restsOn(n *vault.Note, lines vault.Lines) []restEdge {
+	var out []restEdge
+	for _, e := range vault.LinkEntries(n) {
+		if !slices.Contains(RestsOnRelations, e.Relation) || e.Link.Path == "" {
+			continue
+		}
+		t, ok := c.resolver.Resolve(e.Link.Path, n.Path)
+		if !ok || t == n.Path {
+			continue
+		}
+		ed := restEdge{target: t, relation: e.Relation}
+		ed.line, ed.column = posOf(n, lines, e.Link.Span.Start.Offset)
+		ed.endLine, ed.endColumn = posOf(n, lines, e.Link.Span.End.Offset)
+		out = append(out, ed)
+	}
+	return out
+}
+
+func posOf(n *vault.Note, lines vault.Lines, off int) (int, int) {
+	p := lines.Pos(off)
+	return p.Line + 1, len([]rune(string(n.Src[off-p.Col:off]))) + 1
+}
+
+// restsOnRefuted reports every Links entry that rests, directly or
+// through a chain of such entries, on a refuted note, naming the chain.
+// It walks the graph backwards from every refuted note at once (a
+// breadth-first search), so each note is visited once, cycles included,
+// and the chain named is a shortest one.
+func (c *checker) restsOnRefuted(results []noteResult) []Finding {
+	if c.severity(RuleRestsOnRefuted) == Off {
+		return nil
+	}
+	rev := map[string][]string{}
+	var queue []string
+	next := map[string]string{} // a note → the next note toward a refuted one
+	for i := range results {
+		r := &results[i]
+		if r.path == "" {
+			continue
+		}
+		for _, e := range r.summary.restsOn {
+			rev[e.target] = append(rev[e.target], r.path)
+		}
+		if r.summary.refuted != "" {
+			next[r.path] = ""
+			queue = append(queue, r.path)
+		}
+	}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, q := range rev[p] {
+			if _, seen := next[q]; !seen {
+				next[q] = p
+				queue = append(queue, q)
+			}
+		}
+	}
+	var out []Finding
+	for _, r := range results {
+		if !r.checked {
+			continue
+		}
+		var fs []Finding
+		for _, e := range r.summary.restsOn {
+			if _, ok := next[e.target]; !ok {
+				continue
+			}
+			var chain []string
+			end := e.target
+			for p := e.target; ; p = next[p] {
+				chain = append(chain, c.summaries[p].name)
+				if next[p] == "" || len(chain) > len(next) {
+					end = p
+					break
+				}
+			}
+			msg := fmt.Sprintf("%s %s, which is refuted (%s)", e.relation, quoteNames(chain[:1]), c.summaries[end].refuted)
+			if len(chain) > 1 {
+				msg = fmt.Sprintf("%s %s, which rests on a refuted note: %s (refuted: %s)", e.relation, quoteNames(chain[:1]),
+					quoteNames(chain), c.summaries[end].refuted)
+			}
+			fs = c.add(fs, Finding{Path: r.path, Line: e.line, Column: e.column, EndLine: e.endLine, EndColumn: e.endColumn,
+				Rule: RuleRestsOnRefuted, Message: msg})
+		}
+		out = append(out, r.ignores.filter(fs)...)
+	}
+	return out
+}
+
+func quoteNames(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "[[" + n + "]]"
+	}
+	return strings.Join(q, " → ")
+}
+
+// runVanished reports a refuting run the ledger recorded for this note
+// whose block is no longer in it, at the Evidence heading.
+func (nc *noteCheck) runVanished() {
+	entries := nc.c.opts.Ledger[nc.n.Path]
+	if len(entries) == 0 {
+		return
+	}
+	line := 0
+	if s, ok := nc.n.Section(evidence.EvidenceSection, 0); ok {
+		line = nc.n.Headings[s.Heading].Span.Start.Line
+	}
+	for _, e := range evidence.Vanished(nc.n.Src, entries) {
+		nc.atLine(RuleRunVanished, line, "run %s refuted the claim (falsifier %d) and its block is gone from the note; its log is .zk/runs/%s.log",
+			e.ID, e.Falsifier, e.ID)
+	}
+}
