@@ -164,25 +164,49 @@ func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Te
 	return d
 }
 
+// maxTagDepth bounds the parents a nested tag is indexed under. Every
+// parent is a term of its own, so indexing them all would cost d×l/2
+// bytes for a tag of depth d and length l (a 20 KB "#a/a/a/…" was 100 MB
+// of terms, 750 MB of memory); with the first maxTagDepth parents a tag
+// costs at most maxTagDepth+1 times its length, linear in the note's
+// bytes. Obsidian's own vaults nest tags 2–4 levels deep.
+const maxTagDepth = 8
+
 // noteTags are the note's inline and frontmatter tags without '#'. A
 // nested tag also counts as each of its parents, as in Obsidian's search:
-// #project/zk is tagged project/zk and project.
+// #project/zk is tagged project/zk and project. Past maxTagDepth levels
+// the whole tag is still indexed, its deeper parents are not.
 func noteTags(n *vault.Note) []string {
 	seen := map[string]bool{}
 	var out []string
+	keep := func(tag string) {
+		key := strings.ToLower(tag)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, tag)
+		}
+	}
 	add := func(tag string) {
 		tag = strings.ToValidUTF8(strings.TrimPrefix(strings.TrimSpace(tag), "#"), "\uFFFD")
-		for tag != "" {
-			key := strings.ToLower(tag)
-			if !seen[key] {
-				seen[key] = true
-				out = append(out, tag)
-			}
-			i := strings.LastIndexByte(tag, '/')
-			if i < 0 {
+		if tag == "" {
+			return
+		}
+		keep(tag)
+		// The parents, shortest last as before: project/zk, then project.
+		var parents []string
+		for i, depth := 0, 1; depth <= maxTagDepth; depth++ {
+			j := strings.IndexByte(tag[i:], '/')
+			if j < 0 {
 				break
 			}
-			tag = tag[:i]
+			i += j
+			parents = append(parents, tag[:i])
+			i++
+		}
+		for k := len(parents) - 1; k >= 0; k-- {
+			if parents[k] != "" {
+				keep(parents[k])
+			}
 		}
 	}
 	for _, tg := range n.Tags {
