@@ -104,7 +104,7 @@ func Search(ctx context.Context, v *vault.Vault, opts Options, req Request) (*Re
 	if err != nil {
 		return nil, err
 	}
-	s, err := openStore(dir, v.Dir)
+	s, err := openStore(dir, v.Dir, false)
 	if err != nil {
 		return nil, err
 	}

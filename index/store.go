@@ -38,6 +38,34 @@ type DamagedError struct {
 func (e *DamagedError) Error() string { return fmt.Sprintf("index %s is damaged: %v", e.Dir, e.Err) }
 func (e *DamagedError) Unwrap() error { return e.Err }
 
+// MarkerError is an index folder that holds a zk index's files but whose
+// marker, zk-index.json, is missing or corrupt. zk writes in a folder only
+// when its marker proves it is an index; an update asked to rebuild
+// (Update with rebuild) writes the marker again, as the folder holds
+// nothing else, and builds a new index there.
+type MarkerError struct {
+	Dir string
+	Err error
+}
+
+func (e *MarkerError) Error() string {
+	return fmt.Sprintf("index folder %s looks like a zk index but cannot be trusted: %v", e.Dir, e.Err)
+}
+func (e *MarkerError) Unwrap() error { return e.Err }
+
+// PermissionError is an index that zk may not read or write. It is not
+// damage: the index is left as it is, for the user to fix its
+// permissions or point zk at another folder.
+type PermissionError struct {
+	Dir string
+	Err error
+}
+
+func (e *PermissionError) Error() string {
+	return fmt.Sprintf("index %s: %v (left as it is: fix its permissions, or use another index folder)", e.Dir, e.Err)
+}
+func (e *PermissionError) Unwrap() error { return e.Err }
+
 // Layout of an index folder (one per vault):
 //
 //	zk-index.json   the marker: format, schema and vault; proves the folder is ours
@@ -96,8 +124,10 @@ type store struct {
 
 // openStore prepares an index folder, creating it (0700: a vault's text
 // is private) when absent. A folder that already holds anything but a zk
-// index is refused.
-func openStore(dir, vaultDir string) (*store, error) {
+// index is refused. A folder that holds only what a zk index holds but
+// whose marker is missing or corrupt is refused too (ErrNoMarker), unless
+// reclaim: then the marker is written again and the caller rebuilds.
+func openStore(dir, vaultDir string, reclaim bool) (*store, error) {
 	if dir == "" {
 		return nil, errors.New("index folder: empty path")
 	}
@@ -109,18 +139,32 @@ func openStore(dir, vaultDir string) (*store, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("index folder: %w", err)
 	}
-	if _, err := s.marker(); err == nil {
+	_, merr := s.marker()
+	if merr == nil {
 		return s, nil
 	}
 	ents, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, fmt.Errorf("index folder: %w", err)
 	}
+	ours := false // something only a zk index holds
 	for _, e := range ents {
+		switch n := e.Name(); {
 		// Another zk may be claiming the folder at this very moment.
-		if n := e.Name(); n != lockName && !strings.HasPrefix(n, "."+markerName) {
+		case n == lockName || strings.HasPrefix(n, "."+markerName) || strings.HasPrefix(n, "."+currentName):
+		case n == markerName || n == currentName:
+			ours = true
+		case e.IsDir() && isGenName(strings.TrimSuffix(n, brokenExt)):
+			ours = true
+		default:
 			return nil, fmt.Errorf("%s: %w", abs, ErrNotIndexDir)
 		}
+	}
+	if ours && !reclaim {
+		if errors.Is(merr, fs.ErrNotExist) {
+			merr = fmt.Errorf("%s is missing", markerName)
+		}
+		return nil, &MarkerError{Dir: abs, Err: merr}
 	}
 	// An empty folder is claimed at once, so that a build which dies
 	// before it publishes leaves a folder zk still recognises and cleans.
@@ -147,7 +191,7 @@ func (s *store) marker() (marker, error) {
 		return m, err
 	}
 	if err := json.Unmarshal(b, &m); err != nil || m.Format != markerKind {
-		return m, fmt.Errorf("%s: not a zk index marker", s.path(markerName))
+		return m, fmt.Errorf("%s is corrupt: not a zk index marker", markerName)
 	}
 	return m, nil
 }

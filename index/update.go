@@ -77,7 +77,7 @@ func Update(ctx context.Context, v *vault.Vault, opts Options, rebuild bool) (St
 	if err != nil {
 		return Stats{}, err
 	}
-	s, err := openStore(dir, v.Dir)
+	s, err := openStore(dir, v.Dir, rebuild)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -136,7 +136,7 @@ func (s *store) incremental(ctx context.Context, v *vault.Vault, opts Options, g
 		err = cerr
 	}
 	if err == nil {
-		err = verifySegments(g.dir, true) // the segments this update wrote
+		err = verifySegments(g.dir, true, opts.Wait) // the segments this update wrote
 	}
 	return st, err
 }
@@ -200,7 +200,7 @@ func (s *store) build(ctx context.Context, v *vault.Vault, opts Options) (Stats,
 		err = cerr
 	}
 	if err == nil {
-		err = verifySegments(g.dir, true)
+		err = verifySegments(g.dir, true, opts.Wait)
 	}
 	if err == nil {
 		err = s.publish(name)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -76,7 +77,7 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 	st, err := index.Update(ctx, v, iopts, opts.rebuild)
 	bar.done()
 	if err != nil {
-		return fmt.Errorf("index: %w", err)
+		return fmt.Errorf("index: %w", indexHint(err))
 	}
 	took := time.Since(start)
 	if opts.format == "json" {
@@ -127,6 +128,15 @@ func tendedKey(types []*vault.NoteType, keys []string) string {
 		}
 	}
 	return strings.Join(parts, ";")
+}
+
+// indexHint adds to an index error what the user can do about it.
+func indexHint(err error) error {
+	var me *index.MarkerError
+	if errors.As(err, &me) {
+		return fmt.Errorf("%w; if that folder is zk's index, zk index --rebuild rebuilds it there", err)
+	}
+	return err
 }
 
 // quietBleve silences bleve's own log lines: scorch reports what it

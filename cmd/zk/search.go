@@ -103,7 +103,7 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 		return usageError{fmt.Errorf("search: %w", err)}
 	}
 	if err != nil {
-		return fmt.Errorf("search: %w", err)
+		return fmt.Errorf("search: %w", indexHint(err))
 	}
 	if st := res.Updated; st != nil && st.Built {
 		if st.Rebuilt != "" {
