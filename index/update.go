@@ -148,7 +148,7 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	if err != nil {
 		return st, err
 	}
-	files, _, err := v.Files(ctx)
+	files, skips, err := v.Files(ctx)
 	if err != nil {
 		return st, err
 	}
@@ -156,6 +156,7 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	d := m.compare(noteFiles)
 	if d.empty() {
 		st.Notes, st.Skipped = countEntries(m)
+		st.Skipped = withWalkSkips(st.Skipped, skips)
 		return st, nil
 	}
 	p := plan{prev: m, deleted: d.deleted, resolver: resolverOf(files)}
@@ -177,8 +178,25 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *gene
 			p.jobs = append(p.jobs, job{file: f, force: true})
 		}
 	}
-	return s.index(ctx, v, opts, g, p)
+	st, err = s.index(ctx, v, opts, g, p)
+	st.Skipped = withWalkSkips(st.Skipped, skips)
+	return st, err
 }
+
+// withWalkSkips adds to an update's skipped notes the ones the walk of
+// the vault left out: a note's name on a pipe or device, a folder zk may
+// not read. They are not in the manifest: the next walk finds them again.
+func withWalkSkips(skipped, walk []vault.Skip) []vault.Skip {
+	for _, sk := range walk {
+		if sk.Folder || isNotePath(sk.Path) {
+			skipped = append(skipped, sk)
+		}
+	}
+	slices.SortFunc(skipped, func(a, b vault.Skip) int { return strings.Compare(a.Path, b.Path) })
+	return skipped
+}
+
+func isNotePath(p string) bool { return vault.File{Path: p}.IsNote() }
 
 // build indexes every note into a new generation and publishes it.
 func (s *store) build(ctx context.Context, v *vault.Vault, opts Options) (Stats, error) {
@@ -188,13 +206,14 @@ func (s *store) build(ctx context.Context, v *vault.Vault, opts Options) (Stats,
 	if err != nil {
 		return st, err
 	}
-	files, _, err := v.Files(ctx)
+	files, skips, err := v.Files(ctx)
 	if err == nil {
 		p := plan{prev: &manifest{}, resolver: resolverOf(files)}
 		for _, f := range notes(files) {
 			p.jobs = append(p.jobs, job{file: f})
 		}
 		st, err = s.index(ctx, v, opts, g, p)
+		st.Skipped = withWalkSkips(st.Skipped, skips)
 	}
 	if cerr := g.close(); err == nil {
 		err = cerr
