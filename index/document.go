@@ -148,6 +148,7 @@ func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Te
 	d := doc{
 		Path:     n.Path,
 		Title:    t.title,
+		Whole:    wholeTitles(t.title, n.Name),
 		Claim:    t.fields[FieldClaim],
 		Scope:    t.fields[FieldScope],
 		Evidence: t.fields[FieldEvidence],
@@ -171,6 +172,16 @@ func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Te
 // costs at most maxTagDepth+1 times its length, linear in the note's
 // bytes. Obsidian's own vaults nest tags 2–4 levels deep.
 const maxTagDepth = 8
+
+// wholeTitles are the names a note is known by: its title and, when
+// the H1 says something else, its file name.
+func wholeTitles(title, name string) []string {
+	name = strings.ToValidUTF8(name, "\uFFFD")
+	if strings.EqualFold(title, name) {
+		return []string{title}
+	}
+	return []string{title, name}
+}
 
 // noteTags are the note's inline and frontmatter tags without '#'. A
 // nested tag also counts as each of its parents, as in Obsidian's search:

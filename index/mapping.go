@@ -16,7 +16,7 @@ import (
 // Schema is the version of what zk puts in the index: the mapping, the
 // analyzers and the fields. An index stamped with another schema is
 // rebuilt, never read.
-const Schema = 2
+const Schema = 3
 
 // The searchable fields. A query names them as "claim:word".
 const (
@@ -29,6 +29,10 @@ const (
 	FieldTag      = "tag"
 	FieldLinks    = "links"
 	FieldTended   = "tended"
+	// fieldTitleWhole is the whole title, and the note's file name, each
+	// as one term, for the exact title match that leads a search; queries
+	// do not name it.
+	fieldTitleWhole = "title-whole"
 )
 
 // textFields are the fields a query word without a field searches, in the
@@ -51,6 +55,7 @@ const (
 type doc struct {
 	Path     string     `json:"path"`
 	Title    string     `json:"title"`
+	Whole    []string   `json:"title-whole"`
 	Claim    string     `json:"claim"`
 	Scope    string     `json:"scope"`
 	Evidence string     `json:"evidence"`
@@ -117,6 +122,7 @@ func newMapping() (mapping.IndexMapping, error) {
 	for _, f := range []string{FieldClaim, FieldScope, FieldEvidence, FieldBody} {
 		dm.AddFieldMappingsAt(f, text(false))
 	}
+	dm.AddFieldMappingsAt(fieldTitleWhole, name())
 	dm.AddFieldMappingsAt(FieldTag, name())
 	dm.AddFieldMappingsAt(FieldLinks, name())
 	tended := bleve.NewDateTimeFieldMapping()

@@ -59,6 +59,8 @@ type Result struct {
 	Query string
 	Total uint64
 	Hits  []Hit
+	// Notes is how many notes the index searched.
+	Notes int
 	// Checked is set when the search compared the vault with the index.
 	Checked bool
 	// Stale counts the notes changed since the index was last updated and
@@ -226,6 +228,7 @@ func (s *store) answer(ctx context.Context, v *vault.Vault, opts Options, q quer
 		}
 	}
 	res.Total = out.Total
+	res.Notes, _ = countEntries(r.manifest)
 	res.Hits = r.hits(v, out, files)
 	return nil
 }
@@ -414,9 +417,104 @@ func parseQuery(s string) (query.Query, error) {
 	}
 	q, err := bleve.NewQueryStringQuery(s).Parse()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrQuery, err)
+		return nil, fmt.Errorf("%w: %v", ErrQuery, whereQueryFails(s, err))
 	}
-	return rewrite(q)
+	if q, err = rewrite(q); err != nil {
+		return nil, err
+	}
+	if title := plainQuery(s); title != "" {
+		// A note whose whole title is the query leads: it is the note
+		// about that, whatever the notes that mention it often say.
+		exact := query.NewMatchQuery(title)
+		exact.SetField(fieldTitleWhole)
+		exact.SetBoost(exactTitleBoost)
+		q = query.NewBooleanQuery([]query.Query{q}, []query.Query{exact}, nil)
+	}
+	return q, nil
+}
+
+// plainQuery is the query as a title would be written, when it is only
+// words or one quoted phrase: no fields, operators, wildcards or boosts.
+// "" when it is more than that.
+func plainQuery(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 1 && strings.HasPrefix(s, `"`) && strings.HasSuffix(s, `"`) {
+		s = s[1 : len(s)-1]
+	}
+	if s == "" || strings.ContainsAny(s, `:*?~^/\"`) {
+		return ""
+	}
+	for _, w := range strings.Fields(s) {
+		if w[0] == '+' || w[0] == '-' {
+			return ""
+		}
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// whereQueryFails adds to a query's parse error where it fails: bleve's
+// parser says only "syntax error". The query is split into its clauses
+// (on white space outside quotes), and the first clause that does not
+// parse on its own is named with its column (in characters, from 1).
+func whereQueryFails(s string, err error) error {
+	type clause struct {
+		text string
+		col  int
+	}
+	var clauses []clause
+	var b strings.Builder
+	col, start, quote, quoteCol, escaped := 0, 0, false, 0, false
+	flush := func() {
+		if b.Len() > 0 {
+			clauses = append(clauses, clause{b.String(), start})
+			b.Reset()
+		}
+	}
+	for _, r := range s {
+		col++
+		switch {
+		case escaped:
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case r == '"':
+			if !quote {
+				quoteCol = col
+			}
+			quote = !quote
+		case !quote && (r == ' ' || r == '\t' || r == '\n'):
+			flush()
+			continue
+		}
+		if b.Len() == 0 {
+			start = col
+		}
+		b.WriteRune(r)
+	}
+	flush()
+	if quote {
+		return fmt.Errorf("the quote at column %d is never closed", quoteCol)
+	}
+	for _, c := range clauses {
+		if _, cerr := bleve.NewQueryStringQuery(c.text).Parse(); cerr != nil {
+			return fmt.Errorf("%v at column %d, in %q%s", cerr, c.col, c.text, clauseHint(c.text))
+		}
+	}
+	return err
+}
+
+// clauseHint says what a clause that does not parse is missing, for the
+// shapes a user writes by mistake.
+func clauseHint(c string) string {
+	switch {
+	case c == "+" || c == "-":
+		return ": + and - go right before a word (+must -not)"
+	case strings.HasSuffix(c, ":") || strings.HasSuffix(c, ":>") || strings.HasSuffix(c, ":<") || strings.HasSuffix(c, ":>=") || strings.HasSuffix(c, ":<="):
+		return ": a field needs a value (title:word, tended:>\"2026-01-01\")"
+	case strings.Count(c, ":") > 1:
+		return ": one field per word; quote a value that holds a colon (path:\"a:b.md\")"
+	}
+	return ""
 }
 
 // rewrite walks a parsed query: a word without a field searches every
@@ -479,8 +577,16 @@ func isField(f string) bool {
 }
 
 // fieldBoost weighs a match of a word without a field: a note whose
-// title or claim says it is more about it than one that mentions it.
-var fieldBoost = map[string]float64{FieldTitle: 2, FieldClaim: 2}
+// title or claim says it is more about it than one that mentions it. The
+// title outweighs the claim, which outweighs the scope, evidence and
+// body (weight 1); a title that is the whole query outweighs them all
+// (exactTitleBoost).
+var fieldBoost = map[string]float64{FieldTitle: 3, FieldClaim: 2}
+
+// exactTitleBoost weighs a note whose whole title is the query (case and
+// Unicode form aside): it leads, even over notes that use the words many
+// times in their title and claim.
+const exactTitleBoost = 10
 
 // withField copies a field query onto another field. The copy is shallow:
 // only the field differs, so boost, fuzziness and operator carry over.
