@@ -147,6 +147,7 @@ func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Te
 	t := splitText(n)
 	d := doc{
 		Path:     n.Path,
+		Lang:     noteLang(n, t),
 		Title:    t.title,
 		Whole:    wholeTitles(t.title, n.Name),
 		Claim:    t.fields[FieldClaim],
@@ -172,6 +173,28 @@ func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Te
 // costs at most maxTagDepth+1 times its length, linear in the note's
 // bytes. Obsidian's own vaults nest tags 2–4 levels deep.
 const maxTagDepth = 8
+
+// noteLang is the language a note is analysed in: its frontmatter's lang
+// or language when it names one, else the one its text reads as.
+func noteLang(n *vault.Note, t noteText) string {
+	if fm := n.Frontmatter; fm != nil {
+		for _, key := range []string{"lang", "language"} {
+			if v, ok := fm.Values[key].(string); ok && strings.TrimSpace(v) != "" {
+				code, _ := normLang(v)
+				return code
+			}
+		}
+	}
+	var b strings.Builder
+	for _, f := range []string{FieldTitle, FieldClaim, FieldBody, FieldScope, FieldEvidence} {
+		if b.Len() >= detectSample {
+			break
+		}
+		b.WriteString(t.field(f))
+		b.WriteByte('\n')
+	}
+	return detectLang(b.String())
+}
 
 // wholeTitles are the names a note is known by: its title and, when
 // the H1 says something else, its file name.

@@ -68,6 +68,9 @@ func openGeneration(dir string, readOnly bool, wait time.Duration) (*generation,
 	if err := verifySegments(dir, true, wait); err != nil {
 		return nil, err
 	}
+	if err := registerAnalysis(); err != nil {
+		return nil, err
+	}
 	g := &generation{dir: dir}
 	err := guard(dir, func() error {
 		var err error

@@ -19,7 +19,7 @@ func TestQueryErrorSaysWhere(t *testing.T) {
 		"a^x":                  `invalid boost value`,
 		"title:x   claim:y z:": `at column 19`,
 	} {
-		_, err := parseQuery(q)
+		_, err := parseQuery(q, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("parseQuery(%q) = %v, want an error containing %q", q, err, want)
 		}

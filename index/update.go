@@ -351,7 +351,7 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 			// touched, not changed: only the manifest learns the new mtime
 		default:
 			d := newDoc(res.note, p.resolver, opts.Tended)
-			if err := guard(g.dir, func() error { return b.Index(path, d) }); err != nil {
+			if err := guard(g.dir, func() error { return b.Index(path, d.fields()) }); err != nil {
 				return st, fmt.Errorf("index %s: %w", path, err)
 			}
 			size += len(res.note.Src)
