@@ -149,7 +149,6 @@ func (f stemTwin) Filter(in analysis.TokenStream) analysis.TokenStream {
 // twinMark starts the unstemmed twin of a word.
 const twinMark = '='
 
-
 type foldFilter struct{}
 
 func (foldFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
