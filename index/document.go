@@ -143,11 +143,11 @@ func (t noteText) sectionAt(field string, off int) (segment, bool) {
 // newDoc builds what bleve indexes for a note. Link targets are recorded
 // as the path they resolve to and the name a wikilink writes (both without
 // ".md"); an unresolved link keeps what the note wrote.
-func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Tended, bool)) doc {
+func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Tended, bool), folders langFolders) doc {
 	t := splitText(n)
 	d := doc{
 		Path:     n.Path,
-		Lang:     noteLang(n, t),
+		Lang:     noteLang(n, t, folders),
 		Title:    t.title,
 		Whole:    wholeTitles(t.title, n.Name),
 		Claim:    t.fields[FieldClaim],
@@ -175,8 +175,9 @@ func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (vault.Te
 const maxTagDepth = 8
 
 // noteLang is the language a note is analysed in: its frontmatter's lang
-// or language when it names one, else the one its text reads as.
-func noteLang(n *vault.Note, t noteText) string {
+// or language when it names one, else its folder's (Options.Languages),
+// else the one its text reads as.
+func noteLang(n *vault.Note, t noteText, folders langFolders) string {
 	if fm := n.Frontmatter; fm != nil {
 		for _, key := range []string{"lang", "language"} {
 			if v, ok := fm.Values[key].(string); ok && strings.TrimSpace(v) != "" {
@@ -184,6 +185,9 @@ func noteLang(n *vault.Note, t noteText) string {
 				return code
 			}
 		}
+	}
+	if code, ok := folders.of(n.Path); ok {
+		return code
 	}
 	var b strings.Builder
 	for _, f := range []string{FieldTitle, FieldClaim, FieldBody, FieldScope, FieldEvidence} {

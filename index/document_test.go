@@ -84,7 +84,7 @@ func TestSplitText(t *testing.T) {
 
 func TestNewDoc(t *testing.T) {
 	n := vault.NewParser().Parse("P/Note.md", []byte(permanent))
-	d := newDoc(n, vault.NewResolver([]string{"P/Note.md", "Q/Other.md"}), nil)
+	d := newDoc(n, vault.NewResolver([]string{"P/Note.md", "Q/Other.md"}), nil, nil)
 	if strings.Join(d.Tags, ",") != "bench,rates,project/zk,project" {
 		t.Errorf("tags = %q", d.Tags)
 	}

@@ -1,6 +1,10 @@
 package index
 
 import (
+	"cmp"
+	"slices"
+
+	"github.com/bmatcuk/doublestar/v4"
 	"strings"
 	"sync"
 	"unicode"
@@ -273,3 +277,39 @@ var stopWords = sync.OnceValue(func() map[string][]string {
 })
 
 func stopLangs(w string) []string { return stopWords()[w] }
+
+// langFolders is Options.Languages: glob → language, tried longest glob
+// first, so that "fr/en/**" wins over "fr/**".
+type langFolders []langFolder
+
+type langFolder struct{ glob, code string }
+
+func newLangFolders(m map[string]string) langFolders {
+	var out langFolders
+	for g, code := range m {
+		c, _ := normLang(code)
+		out = append(out, langFolder{glob: g, code: c})
+	}
+	slices.SortFunc(out, func(a, b langFolder) int {
+		return cmp.Or(len(b.glob)-len(a.glob), strings.Compare(a.glob, b.glob))
+	})
+	return out
+}
+
+func (lf langFolders) of(p string) (string, bool) {
+	for _, f := range lf {
+		if ok, _ := doublestar.Match(f.glob, p); ok {
+			return f.code, true
+		}
+	}
+	return "", false
+}
+
+// key names the map for the index marker: "" when there is none.
+func (lf langFolders) key() string {
+	var parts []string
+	for _, f := range lf {
+		parts = append(parts, f.glob+"="+f.code)
+	}
+	return strings.Join(parts, ";")
+}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // multilingual is a vault in seven languages, written for the test; a
@@ -113,6 +115,39 @@ func TestDetectLang(t *testing.T) {
 	} {
 		if got := detectLang(text); got != want {
 			t.Errorf("detectLang(%q) = %s, want %s", text, got, want)
+		}
+	}
+}
+
+// A note's language: its frontmatter, else its folder's (longest glob
+// first), else its text. A new folder map rebuilds the index once.
+func TestNoteLang(t *testing.T) {
+	folders := newLangFolders(map[string]string{"fr/**": "fr", "fr/en/**": "English", "jp/**": "ja-JP"})
+	for _, tc := range []struct{ path, src, want string }{
+		{"fr/a.md", "# A\n\nParameters.\n", "fr"},
+		{"fr/en/a.md", "# A\n\nParamètres.\n", "en"},
+		{"fr/b.md", "---\nlang: de\n---\n# B\n\nx\n", "de"},
+		{"fr/c.md", "---\nlanguage: Klingon\n---\n# C\n\nx\n", langOther},
+		{"jp/d.md", "# D\n\nx\n", "ja"},
+		{"e.md", "# E\n\nLes notes et les paramètres de la liste sont dans le coffre.\n", "fr"},
+		{"f.md", "# F\n\nok\n", "en"},
+	} {
+		n := vault.NewParser().Parse(tc.path, []byte(tc.src))
+		if got := noteLang(n, splitText(n), folders); got != tc.want {
+			t.Errorf("noteLang(%s) = %s, want %s", tc.path, got, tc.want)
+		}
+	}
+
+	v := testVault(t, map[string]string{"fr/a.md": "# A\n\nLes paramètres.\n"})
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx"), Languages: map[string]string{"fr/**": "fr"}}
+	ctx := context.Background()
+	for i, want := range []string{"", "", "the folder languages changed (languages in the config)"} {
+		if i == 2 {
+			opts.Languages = map[string]string{"fr/**": "en"}
+		}
+		st, err := Update(ctx, v, opts, false)
+		if err != nil || st.Built != (i != 1) || st.Rebuilt != want {
+			t.Fatalf("update %d = %+v, %v; want built %v, %q", i, st, err, i != 1, want)
 		}
 	}
 }

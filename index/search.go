@@ -113,7 +113,7 @@ func Search(ctx context.Context, v *vault.Vault, opts Options, req Request) (*Re
 	if err != nil {
 		return nil, err
 	}
-	s.tended = opts.TendedKey
+	s.tended, s.langs = opts.TendedKey, newLangFolders(opts.Languages).key()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := startWalk(ctx, v, req)

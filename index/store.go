@@ -90,6 +90,8 @@ type marker struct {
 	Vault  string `json:"vault"`
 	// Tended is the Options.TendedKey the index was built under.
 	Tended string `json:"tended,omitempty"`
+	// Langs is the folder-language map the index was built under.
+	Langs string `json:"langs,omitempty"`
 }
 
 // DefaultDir is where a vault's index lives unless the caller says
@@ -120,6 +122,7 @@ type store struct {
 	dir    string
 	vault  string
 	tended string // Options.TendedKey: stamped at a build, checked by current
+	langs  string // langFolders.key(): the same
 }
 
 // openStore prepares an index folder, creating it (0700: a vault's text
@@ -175,7 +178,7 @@ func openStore(dir, vaultDir string, reclaim bool) (*store, error) {
 }
 
 func (s *store) writeMarker() error {
-	mb, err := json.Marshal(marker{Format: markerKind, Schema: Schema, Vault: s.vault, Tended: s.tended})
+	mb, err := json.Marshal(marker{Format: markerKind, Schema: Schema, Vault: s.vault, Tended: s.tended, Langs: s.langs})
 	if err != nil {
 		return err
 	}
@@ -220,6 +223,8 @@ func (s *store) current() (gen string, stale string) {
 		return name, fmt.Sprintf("index belongs to another vault (%s)", m.Vault)
 	case m.Tended != s.tended:
 		return name, "the Last tended settings changed (tended-keys or a template's section)"
+	case m.Langs != s.langs:
+		return name, "the folder languages changed (languages in the config)"
 	}
 	return name, ""
 }

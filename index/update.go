@@ -34,6 +34,11 @@ type Options struct {
 	// the types' sections), "" for the defaults. An index built under
 	// another key is rebuilt: any note's tended field may differ.
 	TendedKey string
+	// Languages maps doublestar globs of vault paths to the language of
+	// the notes there ("fr/**" = "fr"), for notes whose frontmatter names
+	// none; a note no glob matches has its language detected. An index
+	// built under another map is rebuilt.
+	Languages map[string]string
 }
 
 // DefaultBatchBytes keeps a batch's in-memory segment near 100 MB
@@ -81,7 +86,7 @@ func Update(ctx context.Context, v *vault.Vault, opts Options, rebuild bool) (St
 	if err != nil {
 		return Stats{}, err
 	}
-	s.tended = opts.TendedKey
+	s.tended, s.langs = opts.TendedKey, newLangFolders(opts.Languages).key()
 	fl, err := s.lock(ctx, opts.Wait)
 	if err != nil {
 		return Stats{Dir: s.dir}, err
@@ -309,6 +314,7 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the parsers if a batch fails
 	results := parse(ctx, v, p.jobs)
+	folders := newLangFolders(opts.Languages)
 
 	total, done := len(p.jobs)+len(p.deleted), 0
 	progress := func() {
@@ -350,7 +356,7 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		case had && old.Hash == res.hash && !res.force:
 			// touched, not changed: only the manifest learns the new mtime
 		default:
-			d := newDoc(res.note, p.resolver, opts.Tended)
+			d := newDoc(res.note, p.resolver, opts.Tended, folders)
 			if err := guard(g.dir, func() error { return b.Index(path, d.fields()) }); err != nil {
 				return st, fmt.Errorf("index %s: %w", path, err)
 			}

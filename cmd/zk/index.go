@@ -111,6 +111,7 @@ func indexOpts(root *rootOptions, v *vault.Vault, cfg *config.Config, wait time.
 			return vault.LastTendedIn(n, vault.TendedSection(types, n), cfg.TendedKeys)
 		},
 		TendedKey: tendedKey(types, cfg.TendedKeys),
+		Languages: cfg.Languages,
 	}, bar, nil
 }
 
