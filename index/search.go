@@ -395,22 +395,42 @@ func (r *reader) attested(ctx context.Context, word string, langs []string) []st
 		}
 	}
 	var out []string
-	for _, code := range langs {
-		if languages[code].cjk {
-			continue
+	err := r.damaged(func() error {
+		ir, err := r.idx.Advanced()
+		if err != nil {
+			return err
 		}
-		var qs []query.Query
-		for _, f := range textFields {
-			for _, term := range []string{w, string(twinMark) + w} {
-				tq := query.NewTermQuery(term)
-				tq.SetField(langField(f, code))
-				qs = append(qs, tq)
+		rd, err := ir.Reader()
+		if err != nil {
+			return err
+		}
+		defer rd.Close()
+		// Term dictionary look-ups, not searches: 10 fields × 2 forms per
+		// language cost microseconds.
+		has := func(term, field string) bool {
+			tfr, err := rd.TermFieldReader(ctx, []byte(term), field, false, false, false)
+			if err != nil {
+				return false
+			}
+			defer tfr.Close()
+			return tfr.Count() > 0
+		}
+	langs:
+		for _, code := range langs {
+			if languages[code].cjk {
+				continue
+			}
+			for _, f := range textFields {
+				if has(w, langField(f, code)) || has(string(twinMark)+w, langField(f, code)) {
+					out = append(out, code)
+					continue langs
+				}
 			}
 		}
-		res, err := r.search(ctx, bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), 0, 0, false))
-		if err == nil && res.Total > 0 {
-			out = append(out, code)
-		}
+		return nil
+	})
+	if err != nil {
+		return nil // read it in every language; the search itself reports damage
 	}
 	return out
 }
