@@ -16,6 +16,9 @@
 #
 #   bench/index.sh              # N=10000 RUNS=10
 #   N=100000 RUNS=5 bench/index.sh
+#   OLD=edc7201 bench/index.sh  # also: cold index and search of the
+#                               # build at that commit, alternating, ratios
+#                               # new/old (time, index size)
 #
 # Needs Go, GNU find and awk.
 set -euo pipefail
@@ -81,6 +84,31 @@ for word in 00042 denominator; do
     echo "  rg -l: ripgrep not installed, skipped"
   fi
 done
+if [ -n "${OLD:-}" ]; then
+  # The same vault, cold, new and old builds in turn (twice each: a
+  # shared machine drifts), then search with --no-update.
+  mkdir -p "$tmp/old"
+  git archive "$OLD" | tar -x -C "$tmp/old"
+  (cd "$tmp/old" && go build -o "$tmp/zk-old" ./cmd/zk)
+  echo
+  for round in 1 2; do
+    for b in old new; do
+      bin="$tmp/zk"; [ "$b" = old ] && bin="$tmp/zk-old"
+      rm -rf "$tmp/idx-$b"
+      t0=$EPOCHREALTIME
+      ZK_INDEX_DIR="$tmp/idx-$b" "$bin" --vault "$tmp/vault" index >/dev/null 2>&1
+      t1=$EPOCHREALTIME
+      eval "t_$b=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')"
+      eval "s_$b=$(du -sb "$tmp/idx-$b" | awk '{print $1}')"
+    done
+    echo "cold index, round $round: new $t_new s, $s_new bytes; old ($OLD) $t_old s, $s_old bytes;" \
+      "new/old $(awk -v a="$t_new" -v b="$t_old" 'BEGIN {printf "%.2f", a / b}')× time," \
+      "$(awk -v a="$s_new" -v b="$s_old" 'BEGIN {printf "%.2f", a / b}')× size (target <= 1.5×)"
+  done
+  new_q=$(ZK_INDEX_DIR="$tmp/idx-new" median_ms nothing zk search --no-update denominator)
+  old_q=$(ZK_INDEX_DIR="$tmp/idx-old" median_ms nothing "$tmp/zk-old" --vault "$tmp/vault" search --no-update denominator)
+  echo "zk search --no-update denominator: new $new_q, old $old_q"
+fi
 true_ms=$(median_ms nothing "$tmp/zk" --version)
 echo
 echo "process floor (zk --version): $true_ms"

@@ -64,6 +64,11 @@ type Config struct {
 	// drops such a value). $ZK_INDEX_DIR overrides it, and may name any
 	// folder.
 	IndexDir string `toml:"index-dir"`
+	// Languages maps doublestar globs of vault paths to the language the
+	// notes there are written in ("fr/**" = "fr"), for search; a note's
+	// frontmatter lang or language wins, and a note no glob matches has
+	// its language detected from its text.
+	Languages map[string]string `toml:"languages"`
 }
 
 // Type is one note type, [claims.types.NAME].

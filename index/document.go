@@ -144,11 +144,13 @@ func (t noteText) sectionAt(field string, off int) (segment, bool) {
 // newDoc builds what bleve indexes for a note. Link targets are recorded
 // as the path they resolve to and the name a wikilink writes (both without
 // ".md"); an unresolved link keeps what the note wrote.
-func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (tending.Tended, bool)) doc {
+func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (tending.Tended, bool), folders langFolders) doc {
 	t := splitText(n)
 	d := doc{
 		Path:     n.Path,
+		Lang:     noteLang(n, t, folders),
 		Title:    t.title,
+		Whole:    wholeTitles(t.title, n.Name),
 		Claim:    t.fields[FieldClaim],
 		Scope:    t.fields[FieldScope],
 		Evidence: t.fields[FieldEvidence],
@@ -165,25 +167,85 @@ func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (tending.
 	return d
 }
 
+// maxTagDepth bounds the parents a nested tag is indexed under. Every
+// parent is a term of its own, so indexing them all would cost d×l/2
+// bytes for a tag of depth d and length l (a 20 KB "#a/a/a/…" was 100 MB
+// of terms, 750 MB of memory); with the first maxTagDepth parents a tag
+// costs at most maxTagDepth+1 times its length, linear in the note's
+// bytes. Obsidian's own vaults nest tags 2–4 levels deep.
+const maxTagDepth = 8
+
+// noteLang is the language a note is analysed in: its frontmatter's lang
+// or language when it names one, else its folder's (Options.Languages),
+// else the one its text reads as.
+func noteLang(n *vault.Note, t noteText, folders langFolders) string {
+	if fm := n.Frontmatter; fm != nil {
+		for _, key := range []string{"lang", "language"} {
+			if v, ok := fm.Values[key].(string); ok && strings.TrimSpace(v) != "" {
+				code, _ := normLang(v)
+				return code
+			}
+		}
+	}
+	if code, ok := folders.of(n.Path); ok {
+		return code
+	}
+	var b strings.Builder
+	for _, f := range []string{FieldTitle, FieldClaim, FieldBody, FieldScope, FieldEvidence} {
+		if b.Len() >= detectSample {
+			break
+		}
+		b.WriteString(t.field(f))
+		b.WriteByte('\n')
+	}
+	return detectLang(b.String())
+}
+
+// wholeTitles are the names a note is known by: its title and, when
+// the H1 says something else, its file name.
+func wholeTitles(title, name string) []string {
+	name = strings.ToValidUTF8(name, "\uFFFD")
+	if strings.EqualFold(title, name) {
+		return []string{title}
+	}
+	return []string{title, name}
+}
+
 // noteTags are the note's inline and frontmatter tags without '#'. A
 // nested tag also counts as each of its parents, as in Obsidian's search:
-// #project/zk is tagged project/zk and project.
+// #project/zk is tagged project/zk and project. Past maxTagDepth levels
+// the whole tag is still indexed, its deeper parents are not.
 func noteTags(n *vault.Note) []string {
 	seen := map[string]bool{}
 	var out []string
+	keep := func(tag string) {
+		key := strings.ToLower(tag)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, tag)
+		}
+	}
 	add := func(tag string) {
 		tag = strings.ToValidUTF8(strings.TrimPrefix(strings.TrimSpace(tag), "#"), "\uFFFD")
-		for tag != "" {
-			key := strings.ToLower(tag)
-			if !seen[key] {
-				seen[key] = true
-				out = append(out, tag)
-			}
-			i := strings.LastIndexByte(tag, '/')
-			if i < 0 {
+		if tag == "" {
+			return
+		}
+		keep(tag)
+		// The parents, shortest last as before: project/zk, then project.
+		var parents []string
+		for i, depth := 0, 1; depth <= maxTagDepth; depth++ {
+			j := strings.IndexByte(tag[i:], '/')
+			if j < 0 {
 				break
 			}
-			tag = tag[:i]
+			i += j
+			parents = append(parents, tag[:i])
+			i++
+		}
+		for k := len(parents) - 1; k >= 0; k-- {
+			if parents[k] != "" {
+				keep(parents[k])
+			}
 		}
 	}
 	for _, tg := range n.Tags {

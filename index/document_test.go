@@ -84,7 +84,7 @@ func TestSplitText(t *testing.T) {
 
 func TestNewDoc(t *testing.T) {
 	n := vault.NewParser().Parse("P/Note.md", []byte(permanent))
-	d := newDoc(n, vault.NewResolver([]string{"P/Note.md", "Q/Other.md"}), nil)
+	d := newDoc(n, vault.NewResolver([]string{"P/Note.md", "Q/Other.md"}), nil, nil)
 	if strings.Join(d.Tags, ",") != "bench,rates,project/zk,project" {
 		t.Errorf("tags = %q", d.Tags)
 	}
@@ -147,6 +147,36 @@ func TestSearchNFC(t *testing.T) {
 	for _, q := range []string{"caf\u00e9", "cafe\u0301"} {
 		if got, _ := searchPaths(t, v, opts, q); strings.Join(got, ",") != "a.md,b.md" {
 			t.Errorf("search %q = %v, want both notes", q, got)
+		}
+	}
+}
+
+// A nested tag counts as its parents, but only the first maxTagDepth of
+// them: a deep "#a/a/a/…" once indexed every prefix, quadratic in its
+// length. The tags of a note cost at most maxTagDepth+1 times its bytes.
+func TestNoteTagsBounded(t *testing.T) {
+	deep := "#" + strings.Repeat("a/", 10_000) + "a"
+	for _, tc := range []struct {
+		name string
+		src  string
+		want []string // nil: only the bounds are checked
+	}{
+		{"nested", "# T\n\n#p/q/r\n", []string{"p/q/r", "p/q", "p"}},
+		{"depth capped", "# T\n\n#a/b/c/d/e/f/g/h/i/j/k\n", []string{"a/b/c/d/e/f/g/h/i/j/k", "a/b/c/d/e/f/g/h", "a/b/c/d/e/f/g", "a/b/c/d/e/f", "a/b/c/d/e", "a/b/c/d", "a/b/c", "a/b", "a"}},
+		{"deep 20 KB", "# T\n\n" + deep + "\n", nil},
+		{"many deep tags", "# T\n\n" + strings.Repeat(deep+"b ", 10) + "\n", nil},
+	} {
+		n := vault.NewParser().Parse("a.md", []byte(tc.src))
+		got := noteTags(n)
+		if tc.want != nil && strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%s: tags = %q, want %q", tc.name, got, tc.want)
+		}
+		size := 0
+		for _, g := range got {
+			size += len(g)
+		}
+		if size > (maxTagDepth+1)*len(tc.src) {
+			t.Errorf("%s: %d tags, %d bytes from a note of %d bytes", tc.name, len(got), size, len(tc.src))
 		}
 	}
 }

@@ -59,8 +59,10 @@ func cut(text string, lo, hi, anchor int, marks [][2]int) Fragment {
 			continue
 		}
 		m := [2]int{at[s-start], at[e-start]}
-		if k := len(f.Marks) - 1; k >= 0 && strings.TrimSpace(b.String()[f.Marks[k][1]:m[0]]) == "" {
-			f.Marks[k][1] = m[1] // a phrase reads as one mark
+		// A phrase reads as one mark; overlapping marks (CJK character
+		// pairs) are one too.
+		if k := len(f.Marks) - 1; k >= 0 && (m[0] <= f.Marks[k][1] || strings.TrimSpace(b.String()[f.Marks[k][1]:m[0]]) == "") {
+			f.Marks[k][1] = max(f.Marks[k][1], m[1])
 			continue
 		}
 		f.Marks = append(f.Marks, m)

@@ -65,3 +65,21 @@ func FuzzSplitText(f *testing.F) {
 		}
 	})
 }
+
+// Language detection and folding take any bytes: never a panic, always a
+// language zk analyses, and folding is idempotent.
+func FuzzDetectLang(f *testing.F) {
+	for _, s := range []string{"", "ok", "Les paramètres de la liste", "标注", "ノート", "Заметки", "ß æ Œ ø",
+		"e\u0301", "\xff\xfe", strings.Repeat("日本", 3000) + "é", "#" + strings.Repeat("a/", 5000)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if _, ok := languages[detectLang(s)]; !ok {
+			t.Fatalf("detectLang(%q) = %q, not a language zk analyses", s, detectLang(s))
+		}
+		once := fold([]byte(s))
+		if twice := fold(once); string(twice) != string(once) {
+			t.Fatalf("fold(fold(%q)) = %q, fold = %q", s, twice, once)
+		}
+	})
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"go.etcd.io/bbolt"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
 )
@@ -64,7 +65,10 @@ func (g *generation) damaged(f func() error) error {
 // a bounded wait for bbolt's file lock (bleve's default is to wait for
 // ever).
 func openGeneration(dir string, readOnly bool, wait time.Duration) (*generation, error) {
-	if err := verifySegments(dir, true); err != nil {
+	if err := verifySegments(dir, true, wait); err != nil {
+		return nil, err
+	}
+	if err := registerAnalysis(); err != nil {
 		return nil, err
 	}
 	g := &generation{dir: dir}
@@ -88,7 +92,7 @@ func openGeneration(dir string, readOnly bool, wait time.Duration) (*generation,
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
 		return nil, fmt.Errorf("%s: %w", dir, fs.ErrNotExist)
 	}
-	return nil, &DamagedError{Dir: dir, Err: err}
+	return nil, notDamage(dir, err)
 }
 
 // createGeneration makes a new, empty generation stamped with Schema.
@@ -190,10 +194,14 @@ func (g *generation) linkingTo(paths []string) (map[string]bool, error) {
 }
 
 // verifySegments checks the CRC-32 that zap writes at the end of every
-// segment file: bleve opens a segment with flipped bytes without a word
-// and then answers from it (or panics). Segments are immutable, so each
-// is checked once; zk-checked remembers which, by name, size and mtime.
-func verifySegments(genDir string, record bool) error {
+// segment file a persisted snapshot names: bleve opens a segment with
+// flipped bytes without a word and then answers from it (or panics). A
+// segment no snapshot names is a write that a kill cut short (scorch
+// writes the segment, then the snapshot naming it): bleve never reads it
+// and removes it itself, so it is not damage. Segments are immutable, so
+// each is checked once; zk-checked remembers which, by name, size and
+// mtime. A file zk may not read is a permission problem, not damage.
+func verifySegments(genDir string, record bool, wait time.Duration) error {
 	storeDir := filepath.Join(genDir, "store")
 	ents, err := os.ReadDir(storeDir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -202,7 +210,7 @@ func verifySegments(genDir string, record bool) error {
 		}
 	}
 	if err != nil {
-		return &DamagedError{Dir: genDir, Err: err}
+		return notDamage(genDir, err)
 	}
 	checked := map[string]bool{}
 	if b, err := os.ReadFile(filepath.Join(genDir, checkedName)); err == nil {
@@ -210,6 +218,7 @@ func verifySegments(genDir string, record bool) error {
 			checked[l] = true
 		}
 	}
+	var named map[string]bool // read from root.bolt when a segment needs checking
 	var lines []string
 	fresh := false
 	for _, e := range ents {
@@ -217,16 +226,28 @@ func verifySegments(genDir string, record bool) error {
 			continue
 		}
 		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed by scorch as we looked: no snapshot names it
+		}
 		if err != nil {
-			return &DamagedError{Dir: genDir, Err: err}
+			return notDamage(genDir, err)
 		}
 		key := fmt.Sprintf("%s %d %d", e.Name(), info.Size(), info.ModTime().UnixNano())
-		lines = append(lines, key)
 		if checked[key] {
+			lines = append(lines, key)
 			continue
 		}
+		if named == nil {
+			if named, err = snapshotSegments(storeDir, wait); err != nil {
+				return err
+			}
+		}
+		if !named[e.Name()] {
+			continue // an orphan, not read by bleve
+		}
+		lines = append(lines, key)
 		if err := checkZap(filepath.Join(storeDir, e.Name())); err != nil {
-			return &DamagedError{Dir: genDir, Err: err}
+			return notDamage(genDir, err)
 		}
 		fresh = true
 	}
@@ -235,6 +256,56 @@ func verifySegments(genDir string, record bool) error {
 		atomicfile.Write(filepath.Join(genDir, checkedName), []byte(strings.Join(lines, "\n")), 0o644)
 	}
 	return nil
+}
+
+// notDamage sorts a failure to read a generation: a permission error or
+// a busy file is the caller's to fix and leaves the index as it is;
+// anything else is damage.
+func notDamage(genDir string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return &PermissionError{Dir: genDir, Err: err}
+	case errors.Is(err, bbolt.ErrTimeout):
+		return ErrBusy
+	}
+	return &DamagedError{Dir: genDir, Err: err}
+}
+
+// snapshotSegments lists the segment files that scorch's persisted
+// snapshots name, read from its root.bolt (a bucket "s" of snapshots,
+// each a bucket per segment whose key "p" is the file name; "i" and "m"
+// hold internal values and metadata). It opens root.bolt read-only, with
+// the same bounded wait as bleve's open.
+func snapshotSegments(storeDir string, wait time.Duration) (map[string]bool, error) {
+	genDir := filepath.Dir(storeDir)
+	db, err := bbolt.Open(filepath.Join(storeDir, "root.bolt"), 0, &bbolt.Options{ReadOnly: true, Timeout: max(wait, 10*time.Millisecond)})
+	if err != nil {
+		return nil, notDamage(genDir, err)
+	}
+	defer db.Close()
+	named := map[string]bool{}
+	err = db.View(func(tx *bbolt.Tx) error {
+		snaps := tx.Bucket([]byte{'s'})
+		if snaps == nil {
+			return nil
+		}
+		return snaps.ForEachBucket(func(k []byte) error {
+			snap := snaps.Bucket(k)
+			return snap.ForEachBucket(func(k []byte) error {
+				if k[0] == 'i' || k[0] == 'm' {
+					return nil
+				}
+				if p := snap.Bucket(k).Get([]byte{'p'}); p != nil {
+					named[string(p)] = true
+				}
+				return nil
+			})
+		})
+	})
+	if err != nil {
+		return nil, &DamagedError{Dir: genDir, Err: fmt.Errorf("root.bolt: %w", err)}
+	}
+	return named, nil
 }
 
 // checkZap compares a zap segment's trailing CRC-32 (big-endian, of every

@@ -177,7 +177,7 @@ func TestBusy(t *testing.T) {
 	if _, err := Update(context.Background(), v, opts, false); err != nil {
 		t.Fatal(err)
 	}
-	s, err := openStore(opts.Dir, v.Dir)
+	s, err := openStore(opts.Dir, v.Dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func damagedIndex(t *testing.T, damage func(t *testing.T, gen string)) (*vault.V
 	if _, err := Update(context.Background(), v, opts, false); err != nil {
 		t.Fatal(err)
 	}
-	s, err := openStore(opts.Dir, v.Dir)
+	s, err := openStore(opts.Dir, v.Dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +318,7 @@ func TestUpdateMovesDamageAside(t *testing.T) {
 		if _, err := Update(ctx, v, opts, false); err != nil {
 			t.Fatal(err)
 		}
-		s, _ := openStore(opts.Dir, v.Dir)
+		s, _ := openStore(opts.Dir, v.Dir, false)
 		gen, _ := s.current()
 		zaps, _ := filepath.Glob(filepath.Join(s.path(gen), "store/*.zap"))
 		os.Truncate(zaps[0], 10)

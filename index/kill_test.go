@@ -91,7 +91,7 @@ func TestKillDuringUpdate(t *testing.T) {
 	if _, err := Update(context.Background(), v, opts, false); err != nil {
 		t.Fatal(err)
 	}
-	for i, after := range []time.Duration{5 * time.Millisecond, 40 * time.Millisecond, 150 * time.Millisecond} {
+	for i, after := range []time.Duration{5 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond, 80 * time.Millisecond, 150 * time.Millisecond, 300 * time.Millisecond} {
 		// Edit a third of the notes, then kill the update that indexes them.
 		for k := i; k < n; k += 3 {
 			p := filepath.Join(dir, filepath.FromSlash(vaultgen.Path(k)))
@@ -104,6 +104,15 @@ func TestKillDuringUpdate(t *testing.T) {
 		}
 		want := reference()
 		kill(opts.Dir, after)
+		// A kill leaves at most segments no snapshot names: the index is
+		// reopened, not rebuilt.
+		st, err := Update(context.Background(), v, opts, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Built {
+			t.Errorf("round %d, killed at %v: the next update rebuilt the index: %s", i, after, st.Rebuilt)
+		}
 		for _, q := range queries {
 			if got := count(opts, q); got != want[q] {
 				t.Errorf("round %d, %q after a kill at %v: %d hits, want %d", i, q, after, got, want[q])

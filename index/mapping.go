@@ -5,7 +5,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/unicodenorm"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
@@ -16,7 +16,7 @@ import (
 // Schema is the version of what zk puts in the index: the mapping, the
 // analyzers and the fields. An index stamped with another schema is
 // rebuilt, never read.
-const Schema = 2
+const Schema = 4
 
 // The searchable fields. A query names them as "claim:word".
 const (
@@ -29,6 +29,12 @@ const (
 	FieldTag      = "tag"
 	FieldLinks    = "links"
 	FieldTended   = "tended"
+	// FieldLang is the note's language code (en, fr, ja, und).
+	FieldLang = "lang"
+	// fieldTitleWhole is the whole title, and the note's file name, each
+	// as one term, for the exact title match that leads a search; queries
+	// do not name it.
+	fieldTitleWhole = "title-whole"
 )
 
 // textFields are the fields a query word without a field searches, in the
@@ -37,27 +43,59 @@ var textFields = []string{FieldClaim, FieldScope, FieldEvidence, FieldBody, Fiel
 
 // Analyzer names registered in the mapping.
 const (
-	// analyzerText splits on Unicode word boundaries, lower-cases, and
-	// folds English plurals; it keeps stop words (see the README).
-	analyzerText = "zk-text"
 	// analyzerName keeps a tag or link target whole, lower-cased.
 	analyzerName = "zk-name"
+	// analyzerWhole keeps a title whole, lower-cased and folded.
+	analyzerWhole = "zk-whole"
 	// filterNFC puts text in Unicode normal form C.
 	filterNFC = "zk-nfc"
 )
 
+// langAnalyzer names a language's analyzer: zk-fr. Each splits on
+// Unicode word boundaries, puts words in NFC and lower case, and keeps
+// common words, so phrases stay exact (see languages for the rest).
+func langAnalyzer(code string) string { return "zk-" + code }
+
 // doc is what bleve indexes for one note. Each byte of the note's text is
-// in exactly one of Title, Claim, Scope, Evidence and Body.
+// in exactly one of Title, Claim, Scope, Evidence and Body; each of those
+// is indexed under the note's language (body_fr), see fields.
 type doc struct {
-	Path     string     `json:"path"`
-	Title    string     `json:"title"`
-	Claim    string     `json:"claim"`
-	Scope    string     `json:"scope"`
-	Evidence string     `json:"evidence"`
-	Body     string     `json:"body"`
-	Tags     []string   `json:"tag"`
-	Links    []string   `json:"links"`
-	Tended   *time.Time `json:"tended,omitempty"`
+	Path     string
+	Lang     string
+	Title    string
+	Whole    []string
+	Claim    string
+	Scope    string
+	Evidence string
+	Body     string
+	Tags     []string
+	Links    []string
+	Tended   *time.Time
+}
+
+// langField names a text field's copy for one language: body_fr.
+func langField(field, lang string) string { return field + "_" + lang }
+
+// fields is what bleve is given: a map, since the text fields' names
+// carry the note's language.
+func (d doc) fields() map[string]any {
+	m := map[string]any{
+		FieldPath:       d.Path,
+		FieldTitle:      d.Title,
+		fieldTitleWhole: d.Whole,
+		FieldTag:        d.Tags,
+		FieldLinks:      d.Links,
+		FieldLang:       d.Lang,
+	}
+	for f, text := range map[string]string{FieldTitle: d.Title, FieldClaim: d.Claim, FieldScope: d.Scope, FieldEvidence: d.Evidence, FieldBody: d.Body} {
+		if text != "" {
+			m[langField(f, d.Lang)] = text
+		}
+	}
+	if d.Tended != nil {
+		m[FieldTended] = *d.Tended
+	}
+	return m
 }
 
 // newMapping is the explicit, lean mapping: nothing dynamic, no _all
@@ -74,10 +112,35 @@ func newMapping() (mapping.IndexMapping, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if err := im.AddCustomAnalyzer(analyzerText, map[string]any{
+	if err := registerAnalysis(); err != nil {
+		return nil, err
+	}
+	for code, l := range languages {
+		filters := []any{filterNFC, lowercase.Name}
+		if l.cjk {
+			filters = []any{filterNFC, cjk.WidthName, lowercase.Name, cjk.BigramName}
+		}
+		for i, f := range l.filters {
+			if i == len(l.filters)-1 && f != filterFold { // the stemmer, last
+				if err := im.AddCustomTokenFilter(stemFilter(code), map[string]any{"type": filterStem, "stemmer": f}); err != nil {
+					return nil, err
+				}
+				f = stemFilter(code)
+			}
+			filters = append(filters, f)
+		}
+		if err := im.AddCustomAnalyzer(langAnalyzer(code), map[string]any{
+			"type":          custom.Name,
+			"tokenizer":     unicode.Name,
+			"token_filters": filters,
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if err := im.AddCustomAnalyzer(analyzerWhole, map[string]any{
 		"type":          custom.Name,
-		"tokenizer":     unicode.Name,
-		"token_filters": []any{filterNFC, en.PossessiveName, lowercase.Name, en.PluralStemmerName},
+		"tokenizer":     single.Name,
+		"token_filters": []any{filterNFC, lowercase.Name, filterFold},
 	}); err != nil {
 		return nil, err
 	}
@@ -88,7 +151,7 @@ func newMapping() (mapping.IndexMapping, error) {
 	}); err != nil {
 		return nil, err
 	}
-	im.DefaultAnalyzer = analyzerText
+	im.DefaultAnalyzer = langAnalyzer("en")
 	im.DefaultField = FieldBody
 	im.StoreDynamic = false
 	im.IndexDynamic = false
@@ -100,10 +163,10 @@ func newMapping() (mapping.IndexMapping, error) {
 		f.Store, f.IncludeInAll, f.DocValues, f.IncludeTermVectors = store, false, false, false
 		return f
 	}
-	text := func(store bool) *mapping.FieldMapping {
+	text := func(lang string) *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
-		f.Analyzer = analyzerText
-		f.Store, f.IncludeInAll, f.DocValues, f.IncludeTermVectors = store, false, false, true
+		f.Analyzer = langAnalyzer(lang)
+		f.Store, f.IncludeInAll, f.DocValues, f.IncludeTermVectors = false, false, false, true
 		return f
 	}
 	name := func() *mapping.FieldMapping {
@@ -113,10 +176,18 @@ func newMapping() (mapping.IndexMapping, error) {
 		return f
 	}
 	dm.AddFieldMappingsAt(FieldPath, keyword(true))
-	dm.AddFieldMappingsAt(FieldTitle, text(true))
-	for _, f := range []string{FieldClaim, FieldScope, FieldEvidence, FieldBody} {
-		dm.AddFieldMappingsAt(f, text(false))
+	stored := bleve.NewTextFieldMapping() // the title as shown, not searched
+	stored.Index, stored.Store, stored.IncludeInAll, stored.DocValues, stored.IncludeTermVectors = false, true, false, false, false
+	dm.AddFieldMappingsAt(FieldTitle, stored)
+	for code := range languages {
+		for _, f := range textFields {
+			dm.AddFieldMappingsAt(langField(f, code), text(code))
+		}
 	}
+	whole := name()
+	whole.Analyzer = analyzerWhole
+	dm.AddFieldMappingsAt(fieldTitleWhole, whole)
+	dm.AddFieldMappingsAt(FieldLang, keyword(false))
 	dm.AddFieldMappingsAt(FieldTag, name())
 	dm.AddFieldMappingsAt(FieldLinks, name())
 	tended := bleve.NewDateTimeFieldMapping()

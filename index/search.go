@@ -1,15 +1,20 @@
 package index
 
 import (
+	"unicode"
+
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
@@ -22,7 +27,7 @@ import (
 var ErrQuery = errors.New("bad query")
 
 // Fields are the field names a query may use.
-var Fields = []string{FieldClaim, FieldScope, FieldEvidence, FieldBody, FieldTitle, FieldTag, FieldLinks, FieldPath, FieldTended}
+var Fields = []string{FieldClaim, FieldScope, FieldEvidence, FieldBody, FieldTitle, FieldTag, FieldLinks, FieldPath, FieldTended, FieldLang}
 
 // Request is one search.
 type Request struct {
@@ -59,6 +64,8 @@ type Result struct {
 	Query string
 	Total uint64
 	Hits  []Hit
+	// Notes is how many notes the index searched.
+	Notes int
 	// Checked is set when the search compared the vault with the index.
 	Checked bool
 	// Stale counts the notes changed since the index was last updated and
@@ -96,25 +103,24 @@ const fragmentWidth = 160
 // what it may be missing. An index that is missing is built; a damaged one
 // is moved aside and rebuilt.
 func Search(ctx context.Context, v *vault.Vault, opts Options, req Request) (*Result, error) {
-	q, err := parseQuery(req.Query)
-	if err != nil {
-		return nil, err
+	if _, err := parseQuery(req.Query, nil, nil); err != nil {
+		return nil, err // before the index is even opened
 	}
 	dir, err := opts.dir(v)
 	if err != nil {
 		return nil, err
 	}
-	s, err := openStore(dir, v.Dir)
+	s, err := openStore(dir, v.Dir, false)
 	if err != nil {
 		return nil, err
 	}
-	s.tended = opts.TendedKey
+	s.tended, s.langs = opts.TendedKey, newLangFolders(opts.Languages).key()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := startWalk(ctx, v, req)
 	res := &Result{Query: req.Query}
 	for attempt := 0; ; attempt++ {
-		err := s.answer(ctx, v, opts, q, req, w, res)
+		err := s.answer(ctx, v, opts, req, w, res)
 		var de *DamagedError
 		if err == nil || !errors.As(err, &de) || attempt > 0 {
 			return res, err
@@ -189,13 +195,13 @@ func (w *walk) wait(ctx context.Context) ([]vault.File, bool, error) {
 // answer runs the query on the live generation, refreshes the index and
 // runs it again if the vault changed and that is cheap, then cuts the
 // fragments from the notes.
-func (s *store) answer(ctx context.Context, v *vault.Vault, opts Options, q query.Query, req Request, w *walk, res *Result) error {
+func (s *store) answer(ctx context.Context, v *vault.Vault, opts Options, req Request, w *walk, res *Result) error {
 	r, err := s.openCurrent(ctx, v, opts, res)
 	if err != nil {
 		return err
 	}
 	defer func() { r.close() }()
-	out, err := r.query(ctx, q, req.Limit)
+	out, err := r.query(ctx, req.Query, req.Limit)
 	if err != nil {
 		return err
 	}
@@ -219,13 +225,14 @@ func (s *store) answer(ctx context.Context, v *vault.Vault, opts Options, q quer
 			}
 			if fresh != nil {
 				r = fresh
-				if out, err = r.query(ctx, q, req.Limit); err != nil {
+				if out, err = r.query(ctx, req.Query, req.Limit); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	res.Total = out.Total
+	res.Notes, _ = countEntries(r.manifest)
 	res.Hits = r.hits(v, out, files)
 	return nil
 }
@@ -326,9 +333,17 @@ func (s *store) rebuildLocked(ctx context.Context, v *vault.Vault, opts Options)
 
 // query runs a parsed query, asking for the term locations that the
 // fragments are cut around.
-func (r *reader) query(ctx context.Context, q query.Query, limit int) (*bleve.SearchResult, error) {
+func (r *reader) query(ctx context.Context, qs string, limit int) (*bleve.SearchResult, error) {
 	if limit <= 0 {
 		limit = 10
+	}
+	langs, err := r.langs()
+	if err != nil {
+		return nil, err
+	}
+	q, err := parseQuery(qs, langs, func(w string) []string { return r.attested(ctx, w, langs) })
+	if err != nil {
+		return nil, err
 	}
 	sr := bleve.NewSearchRequestOptions(q, limit, 0, false)
 	sr.Fields = []string{FieldTitle}
@@ -342,6 +357,83 @@ func (r *reader) query(ctx context.Context, q query.Query, limit int) (*bleve.Se
 		return nil, fmt.Errorf("%w: the query ran over %v (a phrase of very common words?)", ErrQuery, queryTimeout)
 	}
 	return out, err
+}
+
+// langs are the languages of the notes the index holds, read from the
+// names of the title fields (every note has a title): a query is
+// analysed for each of them.
+func (r *reader) langs() ([]string, error) {
+	var names []string
+	err := r.damaged(func() error {
+		var err error
+		names, err = r.idx.Fields()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var langs []string
+	for _, n := range names {
+		if code, ok := strings.CutPrefix(n, FieldTitle+"_"); ok {
+			if _, known := languages[code]; known {
+				langs = append(langs, code)
+			}
+		}
+	}
+	slices.Sort(langs)
+	return langs, nil
+}
+
+// attested are the languages among langs whose notes write word as it
+// is (accents and case aside), found from the unstemmed twins that
+// stemTwin keeps and from the words no stemmer changed. A word no note
+// writes as it is gives nil: it is then read in every language.
+func (r *reader) attested(ctx context.Context, word string, langs []string) []string {
+	w := string(fold([]byte(strings.ToLower(norm.NFC.String(word)))))
+	for _, c := range w {
+		if !unicode.IsLetter(c) {
+			return nil // not one word: read it every way
+		}
+	}
+	var out []string
+	err := r.damaged(func() error {
+		ir, err := r.idx.Advanced()
+		if err != nil {
+			return err
+		}
+		rd, err := ir.Reader()
+		if err != nil {
+			return err
+		}
+		defer rd.Close()
+		// Term dictionary look-ups, not searches: 10 fields × 2 forms per
+		// language cost microseconds.
+		has := func(term, field string) bool {
+			tfr, err := rd.TermFieldReader(ctx, []byte(term), field, false, false, false)
+			if err != nil {
+				return false
+			}
+			defer tfr.Close()
+			return tfr.Count() > 0
+		}
+	langs:
+		for _, code := range langs {
+			if languages[code].cjk {
+				continue
+			}
+			for _, f := range textFields {
+				if has(w, langField(f, code)) || has(string(twinMark)+w, langField(f, code)) {
+					out = append(out, code)
+					continue langs
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil // read it in every language; the search itself reports damage
+	}
+	return out
 }
 
 // locate fills in the term locations of the hits shown, by running the
@@ -398,7 +490,7 @@ func (r *reader) hits(v *vault.Vault, out *bleve.SearchResult, files []vault.Fil
 		if ok {
 			if n, _ := v.LoadNote(p, f); n != nil {
 				if e, ok := r.manifest.lookup(h.ID); ok && e.Hash == contentHash(n.Src) {
-					hit.Section, hit.Fragment = bestFragment(splitText(n), h.Locations)
+					hit.Section, hit.Fragment = bestFragment(splitText(n), baseFields(h.Locations))
 				}
 			}
 		}
@@ -407,28 +499,182 @@ func (r *reader) hits(v *vault.Vault, out *bleve.SearchResult, files []vault.Fil
 	return hits
 }
 
-// parseQuery parses the query string and maps zk's fields onto the index.
-func parseQuery(s string) (query.Query, error) {
+// baseFields files the term locations of a language's copy of a field
+// (body_fr) under the field (body).
+func baseFields(locs search.FieldTermLocationMap) search.FieldTermLocationMap {
+	out := search.FieldTermLocationMap{}
+	for f, terms := range locs {
+		if i := strings.LastIndexByte(f, '_'); i > 0 {
+			f = f[:i]
+		}
+		if out[f] == nil {
+			out[f] = search.TermLocationMap{}
+		}
+		for term, ls := range terms {
+			out[f][term] = append(out[f][term], ls...)
+		}
+	}
+	return out
+}
+
+// langFilter finds lang:xx words in a query: they name the languages the
+// query is analysed for (and the notes it finds).
+var langFilter = regexp.MustCompile(`(^|\s)\+?lang:([^\s"]+)`)
+
+// parseQuery parses the query string and maps zk's fields onto the
+// index: a text word is analysed for each of langs (nil: English only,
+// to check the syntax), or for those lang: names.
+func parseQuery(s string, langs []string, attested func(word string) []string) (query.Query, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("%w: empty query", ErrQuery)
 	}
-	q, err := bleve.NewQueryStringQuery(s).Parse()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrQuery, err)
+	var only []string
+	for _, m := range langFilter.FindAllStringSubmatch(s, -1) {
+		code, ok := normLang(m[2])
+		if !ok {
+			return nil, fmt.Errorf("%w: no language %q (zk analyses %s)", ErrQuery, m[2], strings.Join(langCodes(), ", "))
+		}
+		only = append(only, code)
 	}
-	return rewrite(q)
+	rest := strings.TrimSpace(langFilter.ReplaceAllString(s, " "))
+	if langs == nil {
+		langs = []string{"en"}
+	}
+	if only != nil {
+		langs = only
+	}
+	var filter query.Query
+	if only != nil {
+		var qs []query.Query
+		for _, code := range only {
+			tq := query.NewTermQuery(code)
+			tq.SetField(FieldLang)
+			qs = append(qs, tq)
+		}
+		filter = query.NewDisjunctionQuery(qs)
+		if rest == "" {
+			return filter, nil
+		}
+	}
+	q, err := bleve.NewQueryStringQuery(rest).Parse()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrQuery, whereQueryFails(rest, err))
+	}
+	if only != nil {
+		attested = nil // the languages are named
+	}
+	if q, err = rewrite(q, langs, attested); err != nil {
+		return nil, err
+	}
+	if filter != nil {
+		q = query.NewConjunctionQuery([]query.Query{q, filter})
+	}
+	s = rest
+	if title := plainQuery(s); title != "" {
+		// A note whose whole title is the query leads: it is the note
+		// about that, whatever the notes that mention it often say.
+		exact := query.NewMatchQuery(title)
+		exact.SetField(fieldTitleWhole)
+		exact.SetBoost(exactTitleBoost)
+		q = query.NewBooleanQuery([]query.Query{q}, []query.Query{exact}, nil)
+	}
+	return q, nil
+}
+
+// plainQuery is the query as a title would be written, when it is only
+// words or one quoted phrase: no fields, operators, wildcards or boosts.
+// "" when it is more than that.
+func plainQuery(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 1 && strings.HasPrefix(s, `"`) && strings.HasSuffix(s, `"`) {
+		s = s[1 : len(s)-1]
+	}
+	if s == "" || strings.ContainsAny(s, `:*?~^/\"`) {
+		return ""
+	}
+	for _, w := range strings.Fields(s) {
+		if w[0] == '+' || w[0] == '-' {
+			return ""
+		}
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// whereQueryFails adds to a query's parse error where it fails: bleve's
+// parser says only "syntax error". The query is split into its clauses
+// (on white space outside quotes), and the first clause that does not
+// parse on its own is named with its column (in characters, from 1).
+func whereQueryFails(s string, err error) error {
+	type clause struct {
+		text string
+		col  int
+	}
+	var clauses []clause
+	var b strings.Builder
+	col, start, quote, quoteCol, escaped := 0, 0, false, 0, false
+	flush := func() {
+		if b.Len() > 0 {
+			clauses = append(clauses, clause{b.String(), start})
+			b.Reset()
+		}
+	}
+	for _, r := range s {
+		col++
+		switch {
+		case escaped:
+			escaped = false
+		case r == '\\':
+			escaped = true
+		case r == '"':
+			if !quote {
+				quoteCol = col
+			}
+			quote = !quote
+		case !quote && (r == ' ' || r == '\t' || r == '\n'):
+			flush()
+			continue
+		}
+		if b.Len() == 0 {
+			start = col
+		}
+		b.WriteRune(r)
+	}
+	flush()
+	if quote {
+		return fmt.Errorf("the quote at column %d is never closed", quoteCol)
+	}
+	for _, c := range clauses {
+		if _, cerr := bleve.NewQueryStringQuery(c.text).Parse(); cerr != nil {
+			return fmt.Errorf("%v at column %d, in %q%s", cerr, c.col, c.text, clauseHint(c.text))
+		}
+	}
+	return err
+}
+
+// clauseHint says what a clause that does not parse is missing, for the
+// shapes a user writes by mistake.
+func clauseHint(c string) string {
+	switch {
+	case c == "+" || c == "-":
+		return ": + and - go right before a word (+must -not)"
+	case strings.HasSuffix(c, ":") || strings.HasSuffix(c, ":>") || strings.HasSuffix(c, ":<") || strings.HasSuffix(c, ":>=") || strings.HasSuffix(c, ":<="):
+		return ": a field needs a value (title:word, tended:>\"2026-01-01\")"
+	case strings.Count(c, ":") > 1:
+		return ": one field per word; quote a value that holds a colon (path:\"a:b.md\")"
+	}
+	return ""
 }
 
 // rewrite walks a parsed query: a word without a field searches every
 // text field; a tag may be written with its '#'; a field zk does not
 // have is an error rather than a silent empty answer.
-func rewrite(q query.Query) (query.Query, error) {
+func rewrite(q query.Query, langs []string, attested func(string) []string) (query.Query, error) {
 	var err error
 	switch q := q.(type) {
 	case *query.BooleanQuery:
 		for _, sub := range []*query.Query{&q.Must, &q.Should, &q.MustNot} {
 			if *sub != nil {
-				if *sub, err = rewrite(*sub); err != nil {
+				if *sub, err = rewrite(*sub, langs, attested); err != nil {
 					return nil, err
 				}
 			}
@@ -436,14 +682,14 @@ func rewrite(q query.Query) (query.Query, error) {
 		return q, nil
 	case *query.ConjunctionQuery:
 		for i := range q.Conjuncts {
-			if q.Conjuncts[i], err = rewrite(q.Conjuncts[i]); err != nil {
+			if q.Conjuncts[i], err = rewrite(q.Conjuncts[i], langs, attested); err != nil {
 				return nil, err
 			}
 		}
 		return q, nil
 	case *query.DisjunctionQuery:
 		for i := range q.Disjuncts {
-			if q.Disjuncts[i], err = rewrite(q.Disjuncts[i]); err != nil {
+			if q.Disjuncts[i], err = rewrite(q.Disjuncts[i], langs, attested); err != nil {
 				return nil, err
 			}
 		}
@@ -451,14 +697,11 @@ func rewrite(q query.Query) (query.Query, error) {
 	case query.FieldableQuery:
 		switch f := q.Field(); {
 		case f == "":
-			any := make([]query.Query, len(textFields))
-			for i, tf := range textFields {
-				any[i] = withField(q, tf)
-				if b, ok := any[i].(query.BoostableQuery); ok && fieldBoost[tf] != 0 {
-					b.SetBoost(b.Boost() * fieldBoost[tf])
-				}
-			}
-			return query.NewDisjunctionQuery(any), nil
+			return inLanguages(q, textFields, readIn(q, langs, attested)), nil
+		case slices.Contains(textFields, f):
+			return inLanguages(q, []string{f}, readIn(q, langs, attested)), nil
+		case f == FieldLang:
+			return q, nil
 		case f == FieldTag || f == FieldLinks || f == FieldPath:
 			return wholeValue(q), nil
 		case !isField(f):
@@ -467,6 +710,63 @@ func rewrite(q query.Query) (query.Query, error) {
 		return q, nil
 	}
 	return q, nil
+}
+
+// inLanguages searches a word in each of fields, in each language's copy
+// of the field, weighted by fieldBoost. A word in a CJK language is
+// matched as a phrase of its character pairs: the word, not any of its
+// characters.
+func inLanguages(q query.FieldableQuery, fields, langs []string) query.Query {
+	var any []query.Query
+	for _, f := range fields {
+		for _, code := range langs {
+			c := withField(q, langField(f, code))
+			if m, ok := c.(*query.MatchQuery); ok && languages[code].cjk && m.Fuzziness == 0 {
+				p := query.NewMatchPhraseQuery(m.Match)
+				p.SetField(m.FieldVal)
+				p.SetBoost(m.Boost())
+				c = p
+			}
+			if b, ok := c.(query.BoostableQuery); ok && fieldBoost[f] != 0 {
+				b.SetBoost(b.Boost() * fieldBoost[f])
+			}
+			any = append(any, c)
+		}
+	}
+	if len(any) == 1 {
+		return any[0]
+	}
+	return query.NewDisjunctionQuery(any)
+}
+
+// readIn are the languages a word is read in: those that write it as it
+// is, if any do (and CJK, whose analysis never stems), else all of them.
+// Only a word is narrowed so; a phrase, prefix or regexp is read in all.
+func readIn(q query.FieldableQuery, langs []string, attested func(string) []string) []string {
+	m, ok := q.(*query.MatchQuery)
+	if !ok || attested == nil {
+		return langs
+	}
+	some := attested(m.Match)
+	if len(some) == 0 {
+		return langs
+	}
+	for _, code := range langs {
+		if languages[code].cjk {
+			some = append(some, code)
+		}
+	}
+	return some
+}
+
+// langCodes are the language codes zk analyses, sorted.
+func langCodes() []string {
+	var out []string
+	for code := range languages {
+		out = append(out, code)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func isField(f string) bool {
@@ -479,8 +779,16 @@ func isField(f string) bool {
 }
 
 // fieldBoost weighs a match of a word without a field: a note whose
-// title or claim says it is more about it than one that mentions it.
-var fieldBoost = map[string]float64{FieldTitle: 2, FieldClaim: 2}
+// title or claim says it is more about it than one that mentions it. The
+// title outweighs the claim, which outweighs the scope, evidence and
+// body (weight 1); a title that is the whole query outweighs them all
+// (exactTitleBoost).
+var fieldBoost = map[string]float64{FieldTitle: 3, FieldClaim: 2}
+
+// exactTitleBoost weighs a note whose whole title is the query (case and
+// Unicode form aside): it leads, even over notes that use the words many
+// times in their title and claim.
+const exactTitleBoost = 10
 
 // withField copies a field query onto another field. The copy is shallow:
 // only the field differs, so boost, fuzziness and operator carry over.

@@ -38,6 +38,34 @@ type DamagedError struct {
 func (e *DamagedError) Error() string { return fmt.Sprintf("index %s is damaged: %v", e.Dir, e.Err) }
 func (e *DamagedError) Unwrap() error { return e.Err }
 
+// MarkerError is an index folder that holds a zk index's files but whose
+// marker, zk-index.json, is missing or corrupt. zk writes in a folder only
+// when its marker proves it is an index; an update asked to rebuild
+// (Update with rebuild) writes the marker again, as the folder holds
+// nothing else, and builds a new index there.
+type MarkerError struct {
+	Dir string
+	Err error
+}
+
+func (e *MarkerError) Error() string {
+	return fmt.Sprintf("index folder %s looks like a zk index but cannot be trusted: %v", e.Dir, e.Err)
+}
+func (e *MarkerError) Unwrap() error { return e.Err }
+
+// PermissionError is an index that zk may not read or write. It is not
+// damage: the index is left as it is, for the user to fix its
+// permissions or point zk at another folder.
+type PermissionError struct {
+	Dir string
+	Err error
+}
+
+func (e *PermissionError) Error() string {
+	return fmt.Sprintf("index %s: %v (left as it is: fix its permissions, or use another index folder)", e.Dir, e.Err)
+}
+func (e *PermissionError) Unwrap() error { return e.Err }
+
 // Layout of an index folder (one per vault):
 //
 //	zk-index.json   the marker: format, schema and vault; proves the folder is ours
@@ -62,6 +90,8 @@ type marker struct {
 	Vault  string `json:"vault"`
 	// Tended is the Options.TendedKey the index was built under.
 	Tended string `json:"tended,omitempty"`
+	// Langs is the folder-language map the index was built under.
+	Langs string `json:"langs,omitempty"`
 }
 
 // DefaultDir is where a vault's index lives unless the caller says
@@ -92,12 +122,15 @@ type store struct {
 	dir    string
 	vault  string
 	tended string // Options.TendedKey: stamped at a build, checked by current
+	langs  string // langFolders.key(): the same
 }
 
 // openStore prepares an index folder, creating it (0700: a vault's text
 // is private) when absent. A folder that already holds anything but a zk
-// index is refused.
-func openStore(dir, vaultDir string) (*store, error) {
+// index is refused. A folder that holds only what a zk index holds but
+// whose marker is missing or corrupt is refused too (ErrNoMarker), unless
+// reclaim: then the marker is written again and the caller rebuilds.
+func openStore(dir, vaultDir string, reclaim bool) (*store, error) {
 	if dir == "" {
 		return nil, errors.New("index folder: empty path")
 	}
@@ -109,18 +142,32 @@ func openStore(dir, vaultDir string) (*store, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("index folder: %w", err)
 	}
-	if _, err := s.marker(); err == nil {
+	_, merr := s.marker()
+	if merr == nil {
 		return s, nil
 	}
 	ents, err := os.ReadDir(abs)
 	if err != nil {
 		return nil, fmt.Errorf("index folder: %w", err)
 	}
+	ours := false // something only a zk index holds
 	for _, e := range ents {
+		switch n := e.Name(); {
 		// Another zk may be claiming the folder at this very moment.
-		if n := e.Name(); n != lockName && !strings.HasPrefix(n, atomicfile.TempPrefix) {
+		case n == lockName || strings.HasPrefix(n, atomicfile.TempPrefix):
+		case n == markerName || n == currentName:
+			ours = true
+		case e.IsDir() && isGenName(strings.TrimSuffix(n, brokenExt)):
+			ours = true
+		default:
 			return nil, fmt.Errorf("%s: %w", abs, ErrNotIndexDir)
 		}
+	}
+	if ours && !reclaim {
+		if errors.Is(merr, fs.ErrNotExist) {
+			merr = fmt.Errorf("%s is missing", markerName)
+		}
+		return nil, &MarkerError{Dir: abs, Err: merr}
 	}
 	// An empty folder is claimed at once, so that a build which dies
 	// before it publishes leaves a folder zk still recognises and cleans.
@@ -131,7 +178,7 @@ func openStore(dir, vaultDir string) (*store, error) {
 }
 
 func (s *store) writeMarker() error {
-	mb, err := json.Marshal(marker{Format: markerKind, Schema: Schema, Vault: s.vault, Tended: s.tended})
+	mb, err := json.Marshal(marker{Format: markerKind, Schema: Schema, Vault: s.vault, Tended: s.tended, Langs: s.langs})
 	if err != nil {
 		return err
 	}
@@ -147,7 +194,7 @@ func (s *store) marker() (marker, error) {
 		return m, err
 	}
 	if err := json.Unmarshal(b, &m); err != nil || m.Format != markerKind {
-		return m, fmt.Errorf("%s: not a zk index marker", s.path(markerName))
+		return m, fmt.Errorf("%s is corrupt: not a zk index marker", markerName)
 	}
 	return m, nil
 }
@@ -176,6 +223,8 @@ func (s *store) current() (gen string, stale string) {
 		return name, fmt.Sprintf("index belongs to another vault (%s)", m.Vault)
 	case m.Tended != s.tended:
 		return name, "the Last tended settings changed (tended-keys or a template's section)"
+	case m.Langs != s.langs:
+		return name, "the folder languages changed (languages in the config)"
 	}
 	return name, ""
 }

@@ -35,6 +35,11 @@ type Options struct {
 	// the types' sections), "" for the defaults. An index built under
 	// another key is rebuilt: any note's tended field may differ.
 	TendedKey string
+	// Languages maps doublestar globs of vault paths to the language of
+	// the notes there ("fr/**" = "fr"), for notes whose frontmatter names
+	// none; a note no glob matches has its language detected. An index
+	// built under another map is rebuilt.
+	Languages map[string]string
 }
 
 // DefaultBatchBytes keeps a batch's in-memory segment near 100 MB
@@ -78,11 +83,11 @@ func Update(ctx context.Context, v *vault.Vault, opts Options, rebuild bool) (St
 	if err != nil {
 		return Stats{}, err
 	}
-	s, err := openStore(dir, v.Dir)
+	s, err := openStore(dir, v.Dir, rebuild)
 	if err != nil {
 		return Stats{}, err
 	}
-	s.tended = opts.TendedKey
+	s.tended, s.langs = opts.TendedKey, newLangFolders(opts.Languages).key()
 	fl, err := s.lock(ctx, opts.Wait)
 	if err != nil {
 		return Stats{Dir: s.dir}, err
@@ -137,7 +142,7 @@ func (s *store) incremental(ctx context.Context, v *vault.Vault, opts Options, g
 		err = cerr
 	}
 	if err == nil {
-		err = verifySegments(g.dir, true) // the segments this update wrote
+		err = verifySegments(g.dir, true, opts.Wait) // the segments this update wrote
 	}
 	return st, err
 }
@@ -149,7 +154,7 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	if err != nil {
 		return st, err
 	}
-	files, _, err := v.Files(ctx)
+	files, skips, err := v.Files(ctx)
 	if err != nil {
 		return st, err
 	}
@@ -157,6 +162,7 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	d := m.compare(noteFiles)
 	if d.empty() {
 		st.Notes, st.Skipped = countEntries(m)
+		st.Skipped = withWalkSkips(st.Skipped, skips)
 		return st, nil
 	}
 	p := plan{prev: m, deleted: d.deleted, resolver: vault.ResolverOf(files)}
@@ -178,8 +184,25 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *gene
 			p.jobs = append(p.jobs, job{file: f, force: true})
 		}
 	}
-	return s.index(ctx, v, opts, g, p)
+	st, err = s.index(ctx, v, opts, g, p)
+	st.Skipped = withWalkSkips(st.Skipped, skips)
+	return st, err
 }
+
+// withWalkSkips adds to an update's skipped notes the ones the walk of
+// the vault left out: a note's name on a pipe or device, a folder zk may
+// not read. They are not in the manifest: the next walk finds them again.
+func withWalkSkips(skipped, walk []vault.Skip) []vault.Skip {
+	for _, sk := range walk {
+		if sk.Folder || isNotePath(sk.Path) {
+			skipped = append(skipped, sk)
+		}
+	}
+	slices.SortFunc(skipped, func(a, b vault.Skip) int { return strings.Compare(a.Path, b.Path) })
+	return skipped
+}
+
+func isNotePath(p string) bool { return vault.File{Path: p}.IsNote() }
 
 // build indexes every note into a new generation and publishes it.
 func (s *store) build(ctx context.Context, v *vault.Vault, opts Options) (Stats, error) {
@@ -189,19 +212,20 @@ func (s *store) build(ctx context.Context, v *vault.Vault, opts Options) (Stats,
 	if err != nil {
 		return st, err
 	}
-	files, _, err := v.Files(ctx)
+	files, skips, err := v.Files(ctx)
 	if err == nil {
 		p := plan{prev: &manifest{}, resolver: vault.ResolverOf(files)}
 		for _, f := range notes(files) {
 			p.jobs = append(p.jobs, job{file: f})
 		}
 		st, err = s.index(ctx, v, opts, g, p)
+		st.Skipped = withWalkSkips(st.Skipped, skips)
 	}
 	if cerr := g.close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = verifySegments(g.dir, true)
+		err = verifySegments(g.dir, true, opts.Wait)
 	}
 	if err == nil {
 		err = s.publish(name)
@@ -291,6 +315,7 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the parsers if a batch fails
 	results := parse(ctx, v, p.jobs)
+	folders := newLangFolders(opts.Languages)
 
 	total, done := len(p.jobs)+len(p.deleted), 0
 	progress := func() {
@@ -332,8 +357,8 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		case had && old.Hash == res.hash && !res.force:
 			// touched, not changed: only the manifest learns the new mtime
 		default:
-			d := newDoc(res.note, p.resolver, opts.Tended)
-			if err := guard(g.dir, func() error { return b.Index(path, d) }); err != nil {
+			d := newDoc(res.note, p.resolver, opts.Tended, folders)
+			if err := guard(g.dir, func() error { return b.Index(path, d.fields()) }); err != nil {
 				return st, fmt.Errorf("index %s: %w", path, err)
 			}
 			size += len(res.note.Src)

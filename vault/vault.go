@@ -88,6 +88,9 @@ func isNotePath(p string) bool { return strings.EqualFold(path.Ext(p), ".md") }
 type Skip struct {
 	Path   string
 	Reason string
+	// Folder is set for a folder the walk could not read: every note in
+	// it is left out.
+	Folder bool
 }
 
 // Files lists every file of the vault, sorted by path: dot files and
@@ -138,7 +141,7 @@ func (w *walk) dir(p string) {
 	<-w.sem
 	if err != nil {
 		w.mu.Lock()
-		w.skips = append(w.skips, Skip{Path: p, Reason: cleanErr(err)})
+		w.skips = append(w.skips, Skip{Path: p, Folder: true, Reason: "folder not read: " + cleanErr(err)})
 		w.mu.Unlock()
 		return
 	}
@@ -185,7 +188,10 @@ func (w *walk) entries(dir string, ents []fs.DirEntry) {
 			}
 			f.Size, f.ModTime = info.Size(), info.ModTime()
 		} else {
-			continue // sockets, devices, pipes
+			if isNotePath(p) { // a note's name on a pipe, socket or device
+				skips = append(skips, Skip{Path: p, Reason: "not a regular file (" + fileKind(d.Type()) + ")"})
+			}
+			continue
 		}
 		files = append(files, f)
 	}
@@ -194,6 +200,19 @@ func (w *walk) entries(dir string, ents []fs.DirEntry) {
 	w.files = append(w.files, files)
 	w.skips = append(w.skips, skips...)
 	w.mu.Unlock()
+}
+
+// fileKind names a file type that is not a regular file or a folder.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "type " + m.String()
 }
 
 func cleanErr(err error) string {

@@ -58,6 +58,8 @@ updates it in full.
 <mark>like this</mark>; stale counts notes changed since the index was
 updated that this search did not index.
 
+With no hits, stdout stays empty and stderr says so.
+
 EXIT STATUS
   0  searched (with or without hits)
   2  a bad query, the index is busy, or an error`,
@@ -100,13 +102,13 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 		return usageError{fmt.Errorf("search: %w", err)}
 	}
 	if err != nil {
-		return fmt.Errorf("search: %w", err)
+		return fmt.Errorf("search: %w", indexHint(err))
 	}
 	if st := res.Updated; st != nil && st.Built {
 		if st.Rebuilt != "" {
 			fmt.Fprintf(s.err, "zk: rebuilt the index: %s\n", st.Rebuilt)
 		} else {
-			fmt.Fprintf(s.err, "zk: built the index first: %d notes\n", st.Notes)
+			fmt.Fprintf(s.err, "zk: built the index first: %s\n", notesCount(st.Notes))
 		}
 	}
 	if !res.Checked && !opts.noUpdate {
@@ -115,6 +117,10 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 	}
 	if res.Stale > 0 {
 		fmt.Fprintf(s.err, "zk: the index may be stale: %d notes changed since it was updated; run zk index\n", res.Stale)
+	}
+	if res.Total == 0 {
+		// Said on stderr, so that a script reading stdout sees no hits.
+		fmt.Fprintf(s.err, "zk: no notes match %q (%s searched)\n", res.Query, notesCount(res.Notes))
 	}
 	if opts.format == "json" {
 		return writeSearchJSON(s.out, res)

@@ -128,7 +128,7 @@ type noteSummary struct {
 func (c *checker) finish(skips []vault.Skip, results []noteResult) []Finding {
 	var out []Finding
 	for _, sk := range skips {
-		if vault.IsNotePath(sk.Path) && (c.opts.Only == nil || c.opts.Only(sk.Path)) {
+		if (vault.IsNotePath(sk.Path) || sk.Folder) && (c.opts.Only == nil || c.opts.Only(sk.Path)) {
 			out = c.add(out, Finding{Path: sk.Path, Line: 1, Column: 1, Rule: RuleFileSkipped,
 				Message: "not checked: " + sk.Reason})
 		}

@@ -1,0 +1,316 @@
+package index
+
+import (
+	"cmp"
+	"slices"
+
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/da"
+	"github.com/blevesearch/bleve/v2/analysis/lang/de"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/lang/es"
+	"github.com/blevesearch/bleve/v2/analysis/lang/fi"
+	"github.com/blevesearch/bleve/v2/analysis/lang/fr"
+	"github.com/blevesearch/bleve/v2/analysis/lang/it"
+	"github.com/blevesearch/bleve/v2/analysis/lang/nl"
+	"github.com/blevesearch/bleve/v2/analysis/lang/no"
+	"github.com/blevesearch/bleve/v2/analysis/lang/pt"
+	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
+	"github.com/blevesearch/bleve/v2/analysis/lang/sv"
+	"github.com/blevesearch/bleve/v2/registry"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// A language is how a note's text is analysed. Each has an analyzer of
+// its own and its own copy of every text field (body_fr, claim_fr, …), so
+// a word is only ever compared with words analysed the same way: the
+// French stemmer never meets a Danish note.
+type language struct {
+	code string
+	// filters follow the tokenizer, NFC and lower-casing: elision,
+	// folding, stemming, in that order. Stemming runs on folded words, so
+	// "epingler" and "épingler" stem alike.
+	filters []string
+	// cjk analyses into overlapping pairs of characters (bleve's cjk
+	// bigrams); a query word is matched as a phrase of its pairs.
+	cjk bool
+	// stop holds the language's common words, for detection only.
+	stop []byte
+}
+
+// languages are the analyses zk has, by the note language codes that
+// pick them (ISO 639-1). Latin-script languages fold accents; only
+// English folds English plurals and possessives. A note in a language
+// not listed is analysed as "und": NFC, lower case, folded, unstemmed.
+var languages = map[string]language{
+	"en":      {code: "en", filters: []string{en.PossessiveName, filterFold, en.PluralStemmerName}, stop: en.EnglishStopWords},
+	"fr":      {code: "fr", filters: []string{fr.ElisionName, filterFold, fr.LightStemmerName}, stop: fr.FrenchStopWords},
+	"de":      {code: "de", filters: []string{filterFold, de.LightStemmerName}, stop: de.GermanStopWords},
+	"es":      {code: "es", filters: []string{filterFold, es.LightStemmerName}, stop: es.SpanishStopWords},
+	"it":      {code: "it", filters: []string{it.ElisionName, filterFold, it.LightStemmerName}, stop: it.ItalianStopWords},
+	"pt":      {code: "pt", filters: []string{filterFold, pt.LightStemmerName}, stop: pt.PortugueseStopWords},
+	"nl":      {code: "nl", filters: []string{filterFold, nl.SnowballStemmerName}, stop: nl.DutchStopWords},
+	"da":      {code: "da", filters: []string{filterFold, da.SnowballStemmerName}, stop: da.DanishStopWords},
+	"sv":      {code: "sv", filters: []string{filterFold, sv.SnowballStemmerName}, stop: sv.SwedishStopWords},
+	"no":      {code: "no", filters: []string{filterFold, no.SnowballStemmerName}, stop: no.NorwegianStopWords},
+	"fi":      {code: "fi", filters: []string{filterFold, fi.SnowballStemmerName}, stop: fi.FinnishStopWords},
+	"ru":      {code: "ru", filters: []string{ru.SnowballStemmerName}},
+	"zh":      {code: "zh", cjk: true},
+	"ja":      {code: "ja", cjk: true},
+	"ko":      {code: "ko", cjk: true},
+	langOther: {code: langOther, filters: []string{filterFold}},
+}
+
+// langOther is the analysis of a note in a language zk has none for.
+const langOther = "und"
+
+// langAliases map what a frontmatter may say to a code.
+var langAliases = map[string]string{
+	"english": "en", "french": "fr", "français": "fr", "francais": "fr", "german": "de", "deutsch": "de",
+	"spanish": "es", "español": "es", "espanol": "es", "italian": "it", "italiano": "it", "portuguese": "pt",
+	"português": "pt", "dutch": "nl", "danish": "da", "dansk": "da", "swedish": "sv", "svenska": "sv",
+	"norwegian": "no", "norsk": "no", "nb": "no", "nn": "no", "finnish": "fi", "suomi": "fi", "russian": "ru",
+	"chinese": "zh", "中文": "zh", "japanese": "ja", "日本語": "ja", "korean": "ko", "한국어": "ko",
+}
+
+// normLang turns a language tag ("fr", "fr-CA", "pt_BR", "French") into
+// a code zk analyses, and says whether it knew it.
+func normLang(tag string) (string, bool) {
+	t := strings.ToLower(strings.TrimSpace(tag))
+	if c, ok := langAliases[t]; ok {
+		return c, true
+	}
+	if i := strings.IndexAny(t, "-_"); i > 0 {
+		t = t[:i]
+	}
+	if _, ok := languages[t]; ok {
+		return t, true
+	}
+	return langOther, t == langOther
+}
+
+// filterFold folds accents and ligatures (é → e, ß → ss, æ → ae) so that
+// a word typed without them finds it.
+const filterFold = "zk-fold"
+
+// registerAnalysis registers zk's own token filter with bleve, once: bleve
+// finds filters by name, in a process-wide registry, when it builds an
+// index's analyzers, at creation and at every open.
+var registerAnalysis = sync.OnceValue(func() error {
+	if err := registry.RegisterTokenFilter(filterFold, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return foldFilter{}, nil
+	}); err != nil {
+		return err
+	}
+	return registry.RegisterTokenFilter(filterStem, func(config map[string]any, cache *registry.Cache) (analysis.TokenFilter, error) {
+		name, _ := config["stemmer"].(string)
+		stem, err := cache.TokenFilterNamed(name)
+		if err != nil {
+			return nil, err
+		}
+		return stemTwin{stem: stem}, nil
+	})
+})
+
+// filterStem is the type of the stemming filters: "zk-stem" with the
+// stemmer's name. Each language's is named stemFilter(code).
+const filterStem = "zk-stem"
+
+func stemFilter(code string) string { return filterStem + "-" + code }
+
+// stemTwin stems each word and, when the stem differs from the word,
+// keeps the word too, marked with a leading '=', at the same position.
+// The twin says which languages write a query's word as it was typed
+// (attested): "parametres" is French, though the Danish stemmer would
+// also reduce it to the stem of "parametre".
+type stemTwin struct{ stem analysis.TokenFilter }
+
+func (f stemTwin) Filter(in analysis.TokenStream) analysis.TokenStream {
+	out := make(analysis.TokenStream, 0, len(in)+len(in)/2)
+	one := make(analysis.TokenStream, 1)
+	for _, t := range in {
+		raw := string(t.Term)
+		one[0] = t
+		f.stem.Filter(one)
+		out = append(out, t)
+		if string(t.Term) != raw {
+			twin := *t
+			twin.Term = append([]byte{twinMark}, raw...)
+			out = append(out, &twin)
+		}
+	}
+	return out
+}
+
+// twinMark starts the unstemmed twin of a word.
+const twinMark = '='
+
+type foldFilter struct{}
+
+func (foldFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	for _, t := range in {
+		t.Term = fold(t.Term)
+	}
+	return in
+}
+
+// fold removes combining marks after canonical decomposition and spells
+// out the letters that do not decompose. ASCII comes back as it is.
+func fold(b []byte) []byte {
+	ascii := true
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return b
+	}
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.Bytes(t, b)
+	if err != nil {
+		return b
+	}
+	if !strings.ContainsAny(string(out), "ßæœøđłþÆŒØĐŁÞ") {
+		return out
+	}
+	return []byte(ligatures.Replace(string(out)))
+}
+
+var ligatures = strings.NewReplacer("ß", "ss", "æ", "ae", "œ", "oe", "ø", "o", "đ", "d", "ł", "l", "þ", "th",
+	"Æ", "AE", "Œ", "OE", "Ø", "O", "Đ", "D", "Ł", "L", "Þ", "TH")
+
+// detectSample is how much of a note's text detection reads.
+const detectSample = 4 << 10
+
+// detectLang guesses a note's language from its text: by script first
+// (kana is Japanese, Han without kana Chinese, Hangul Korean, Cyrillic
+// Russian), and for Latin script by counting the common words of each
+// language zk stems (bleve's stop-word lists, from Snowball and Lucene).
+// Text too short or too mixed to tell is English, as zk analysed every
+// note before it knew languages.
+func detectLang(text string) string {
+	if len(text) > detectSample {
+		text = text[:detectSample]
+		for len(text) > 0 && !utf8.ValidString(text[len(text)-1:]) && !utf8.RuneStart(text[len(text)-1]) {
+			text = text[:len(text)-1]
+		}
+	}
+	var latin, han, kana, hangul, cyrillic int
+	for _, r := range text {
+		switch {
+		case r < 0x80:
+			if unicode.IsLetter(r) {
+				latin++
+			}
+		case unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
+			kana++
+		case unicode.Is(unicode.Han, r):
+			han++
+		case unicode.Is(unicode.Hangul, r):
+			hangul++
+		case unicode.Is(unicode.Cyrillic, r):
+			cyrillic++
+		case unicode.Is(unicode.Latin, r):
+			latin++
+		}
+	}
+	// One CJK character says about as much as a Latin word.
+	cjk := 4 * (han + kana + hangul)
+	switch {
+	case cjk > latin && kana > 0 && kana*20 >= han:
+		return "ja"
+	case cjk > latin && hangul >= han:
+		return "ko"
+	case cjk > latin:
+		return "zh"
+	case cyrillic > latin:
+		return "ru"
+	}
+	counts := map[string]int{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		for _, l := range stopLangs(w) {
+			counts[l]++
+		}
+	}
+	best, bestN, second := "en", 0, 0
+	for _, code := range latinOrder {
+		switch n := counts[code]; {
+		case n > bestN:
+			best, bestN, second = code, n, bestN
+		case n > second:
+			second = n
+		}
+	}
+	if bestN < 3 || bestN == second {
+		return "en"
+	}
+	return best
+}
+
+// latinOrder breaks ties: the order of the languages detection prefers.
+var latinOrder = []string{"en", "fr", "de", "es", "it", "pt", "nl", "da", "sv", "no", "fi"}
+
+// stopWords maps a common word to the languages it is common in.
+var stopWords = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for _, code := range latinOrder {
+		for _, line := range strings.Split(string(languages[code].stop), "\n") {
+			if i := strings.IndexByte(line, '|'); i >= 0 {
+				line = line[:i]
+			}
+			for _, w := range strings.Fields(line) {
+				m[w] = append(m[w], code)
+			}
+		}
+	}
+	return m
+})
+
+func stopLangs(w string) []string { return stopWords()[w] }
+
+// langFolders is Options.Languages: glob → language, tried longest glob
+// first, so that "fr/en/**" wins over "fr/**".
+type langFolders []langFolder
+
+type langFolder struct{ glob, code string }
+
+func newLangFolders(m map[string]string) langFolders {
+	var out langFolders
+	for g, code := range m {
+		c, _ := normLang(code)
+		out = append(out, langFolder{glob: g, code: c})
+	}
+	slices.SortFunc(out, func(a, b langFolder) int {
+		return cmp.Or(len(b.glob)-len(a.glob), strings.Compare(a.glob, b.glob))
+	})
+	return out
+}
+
+func (lf langFolders) of(p string) (string, bool) {
+	for _, f := range lf {
+		if ok, _ := doublestar.Match(f.glob, p); ok {
+			return f.code, true
+		}
+	}
+	return "", false
+}
+
+// key names the map for the index marker: "" when there is none.
+func (lf langFolders) key() string {
+	var parts []string
+	for _, f := range lf {
+		parts = append(parts, f.glob+"="+f.code)
+	}
+	return strings.Join(parts, ";")
+}

@@ -1,0 +1,46 @@
+package index
+
+import (
+	"strings"
+	"testing"
+)
+
+// A query that does not parse says where: bleve's parser says only
+// "syntax error".
+func TestQueryErrorSaysWhere(t *testing.T) {
+	for q, want := range map[string]string{
+		"title:":               `syntax error at column 1, in "title:": a field needs a value`,
+		"a -":                  `at column 3, in "-": + and - go right before a word`,
+		"+":                    `at column 1, in "+"`,
+		"a:b:c":                `in "a:b:c": one field per word`,
+		`claim:"open loop`:     `the quote at column 7 is never closed`,
+		`"é" tended:>`:         `at column 5, in "tended:>"`,
+		`"a \" b" c:`:          `at column 10, in "c:"`,
+		"a^x":                  `invalid boost value`,
+		"title:x   claim:y z:": `at column 19`,
+	} {
+		_, err := parseQuery(q, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseQuery(%q) = %v, want an error containing %q", q, err, want)
+		}
+	}
+}
+
+func TestPlainQuery(t *testing.T) {
+	for q, want := range map[string]string{
+		"zettelkasten":        "zettelkasten",
+		"  Open   questions ": "Open questions",
+		`"Open questions"`:    "Open questions",
+		"well-known":          "well-known",
+		"title:x":             "",
+		"+must":               "",
+		"a -b":                "",
+		"pre*":                "",
+		"fuzzy~":              "",
+		`"a" "b"`:             "",
+	} {
+		if got := plainQuery(q); got != want {
+			t.Errorf("plainQuery(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

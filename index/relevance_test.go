@@ -1,0 +1,153 @@
+package index
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// multilingual is a vault in seven languages, written for the test; a
+// note's language comes from its frontmatter, its folder or its text.
+var multilingual = map[string]string{
+	"en/Pinning notes.md":      "# Pinning notes\n\n## Claim\n\nPinned notes stay at the top of the list.\n\nYou can pin any note; the parameters are in the settings.\n",
+	"en/Zettelkasten.md":       "# Zettelkasten\n\nA way of keeping notes, one idea per note.\n",
+	"en/Linking.md":            "# Linking notes\n\n## Claim\n\nA zettelkasten grows by its links: zettelkasten notes link zettelkasten notes.\n",
+	"fr/Épingler des notes.md": "# Épingler des notes\n\n## Claim\n\nOn peut épingler une note pour la garder en haut de la liste.\n\nLes paramètres de l'application sont dans les réglages, et les paramètres du coffre aussi.\n",
+	"fr/Raccourcis.md":         "# Raccourcis clavier\n\nLes raccourcis clavier de l'éditeur sont dans les paramètres.\n",
+	"de/Tastenkürzel.md":       "# Tastenkürzel\n\n## Claim\n\nDie Tastenkürzel für die Überschrift sind in den Einstellungen, und die Parameter auch.\n",
+	"de/Überschriften.md":      "# Überschriften\n\nEine Überschrift beginnt mit einer Raute und ist für die Gliederung der Notiz.\n",
+	"es/Anclar notas.md":       "# Anclar notas\n\n## Claim\n\nLas notas ancladas se quedan arriba de la lista, y los parámetros están en la configuración.\n",
+	"es/Atajos.md":             "---\nlang: es\n---\n# Atajos\n\nLos atajos de teclado están en los ajustes de la aplicación.\n",
+	"da/Indstillinger.md":      "# Indstillinger\n\nDu kan ændre parametre og indstillinger for din boks, og de er gemt i mappen.\n",
+	"ja/注釈.md":                 "# 注釈\n\n## Claim\n\nノートに標注を付けることができます。標注は本文の横に表示されます。\n",
+	"ja/リンク.md":                "# リンク\n\nノートの間にリンクを作成できます。内部リンクは角括弧で書きます。\n",
+	"zh/标注.md":                 "# 标注\n\n## Claim\n\n你可以在笔记中添加标注。标注会显示在正文旁边。\n",
+	"zh/链接.md":                 "# 链接\n\n你可以在笔记之间创建链接。内部链接使用方括号，也可以使用标签和注释。\n",
+	"zh/双向.md":                 "# 双向\n\n双向的关系可以帮助你找到笔记。\n",
+	"misc/Parameter tuning.md": "---\nlang: de\n---\n# Parameter\n\nDer Parameter bestimmt die Ausgabe; ein Parameter ist ein Wert.\n",
+	"misc/Notes on notes.md":   "# Notes on notes\n\nThe settings of a vault and the parameters of a plugin are kept apart.\n",
+}
+
+func TestRelevance(t *testing.T) {
+	v := testVault(t, multilingual)
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx")}
+	if _, err := Update(context.Background(), v, opts, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		query string
+		lead  []string // the first hits, in any order
+		never []string
+		none  bool // no note at all
+	}{
+		// Accents fold both ways.
+		{query: "epingler", lead: []string{"fr/Épingler des notes.md"}},
+		{query: "épingler", lead: []string{"fr/Épingler des notes.md"}},
+		{query: "tastenkurzel", lead: []string{"de/Tastenkürzel.md"}},
+		{query: "uberschrift", lead: []string{"de/Überschriften.md", "de/Tastenkürzel.md"}},
+		// Plurals fold in their own language only.
+		{query: "parametres", lead: []string{"fr/Épingler des notes.md", "fr/Raccourcis.md"}, never: []string{"da/Indstillinger.md", "en/Pinning notes.md"}},
+		{query: "paramètres", lead: []string{"fr/Épingler des notes.md", "fr/Raccourcis.md"}, never: []string{"da/Indstillinger.md"}},
+		{query: "parameters", lead: []string{"en/Pinning notes.md", "misc/Notes on notes.md"}, never: []string{"da/Indstillinger.md", "fr/Raccourcis.md"}},
+		{query: "notas", lead: []string{"es/Anclar notas.md"}},
+		{query: "atajos", lead: []string{"es/Atajos.md"}},
+		// CJK: the word, not its characters.
+		{query: "标注", lead: []string{"zh/标注.md"}, never: []string{"zh/链接.md", "zh/双向.md"}},
+		{query: "双向链接", none: true},
+		{query: "链接", lead: []string{"zh/链接.md"}, never: []string{"zh/标注.md"}},
+		{query: "リンク", lead: []string{"ja/リンク.md"}, never: []string{"ja/注釈.md"}},
+		{query: "標注", lead: []string{"ja/注釈.md"}},
+		// Titles: an exact title leads.
+		{query: "zettelkasten", lead: []string{"en/Zettelkasten.md"}},
+		{query: "Parameter", lead: []string{"misc/Parameter tuning.md"}},
+		// lang: names the language.
+		{query: "lang:de parameter", lead: []string{"misc/Parameter tuning.md", "de/Tastenkürzel.md"}, never: []string{"en/Pinning notes.md"}},
+		{query: "lang:fr", lead: []string{"fr/Raccourcis.md", "fr/Épingler des notes.md"}, never: []string{"en/Zettelkasten.md"}},
+	} {
+		res, err := Search(context.Background(), v, opts, Request{Query: tc.query, Limit: 20, MaxUpdate: 100})
+		if err != nil {
+			t.Errorf("%q: %v", tc.query, err)
+			continue
+		}
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.Path)
+		}
+		if tc.none {
+			if len(got) != 0 {
+				t.Errorf("%q = %q, want no note", tc.query, got)
+			}
+			continue
+		}
+		if len(got) < len(tc.lead) {
+			t.Errorf("%q = %q, want %q first", tc.query, got, tc.lead)
+			continue
+		}
+		first := slices.Clone(got[:len(tc.lead)])
+		slices.Sort(first)
+		want := slices.Clone(tc.lead)
+		slices.Sort(want)
+		if !slices.Equal(first, want) {
+			t.Errorf("%q = %q, want %q first", tc.query, got, tc.lead)
+		}
+		for _, n := range tc.never {
+			if slices.Contains(got, n) {
+				t.Errorf("%q = %q: has %s", tc.query, got, n)
+			}
+		}
+	}
+}
+
+func TestDetectLang(t *testing.T) {
+	for text, want := range map[string]string{
+		"Pinned notes stay at the top of the list, and the settings are kept.":   "en",
+		"On peut épingler une note pour la garder en haut de la liste.":          "fr",
+		"Die Tastenkürzel für die Überschrift sind in den Einstellungen.":        "de",
+		"Las notas ancladas se quedan arriba de la lista y en la configuración.": "es",
+		"ノートに標注を付けることができます。":                                                     "ja",
+		"你可以在笔记中添加标注。":                                                           "zh",
+		"노트에 주석을 추가할 수 있습니다.":                                                    "ko",
+		"Заметки можно закрепить в начале списка.":                               "ru",
+		"ok": "en",
+	} {
+		if got := detectLang(text); got != want {
+			t.Errorf("detectLang(%q) = %s, want %s", text, got, want)
+		}
+	}
+}
+
+// A note's language: its frontmatter, else its folder's (longest glob
+// first), else its text. A new folder map rebuilds the index once.
+func TestNoteLang(t *testing.T) {
+	folders := newLangFolders(map[string]string{"fr/**": "fr", "fr/en/**": "English", "jp/**": "ja-JP"})
+	for _, tc := range []struct{ path, src, want string }{
+		{"fr/a.md", "# A\n\nParameters.\n", "fr"},
+		{"fr/en/a.md", "# A\n\nParamètres.\n", "en"},
+		{"fr/b.md", "---\nlang: de\n---\n# B\n\nx\n", "de"},
+		{"fr/c.md", "---\nlanguage: Klingon\n---\n# C\n\nx\n", langOther},
+		{"jp/d.md", "# D\n\nx\n", "ja"},
+		{"e.md", "# E\n\nLes notes et les paramètres de la liste sont dans le coffre.\n", "fr"},
+		{"f.md", "# F\n\nok\n", "en"},
+	} {
+		n := vault.NewParser().Parse(tc.path, []byte(tc.src))
+		if got := noteLang(n, splitText(n), folders); got != tc.want {
+			t.Errorf("noteLang(%s) = %s, want %s", tc.path, got, tc.want)
+		}
+	}
+
+	v := testVault(t, map[string]string{"fr/a.md": "# A\n\nLes paramètres.\n"})
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx"), Languages: map[string]string{"fr/**": "fr"}}
+	ctx := context.Background()
+	for i, want := range []string{"", "", "the folder languages changed (languages in the config)"} {
+		if i == 2 {
+			opts.Languages = map[string]string{"fr/**": "en"}
+		}
+		st, err := Update(ctx, v, opts, false)
+		if err != nil || st.Built != (i != 1) || st.Rebuilt != want {
+			t.Fatalf("update %d = %+v, %v; want built %v, %q", i, st, err, i != 1, want)
+		}
+	}
+}
