@@ -77,13 +77,13 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 		return err
 	}
 
-	r, copyFile, err := newRun(v)
+	r, copyFile, err := evidence.NewRun(v, environment())
 	if err != nil {
 		return err
 	}
 	r.Attached, r.Verdict, r.Falsifier, r.Command = true, evidence.VerdictAttached, fals.Text, opts.file
 	_, err = copyFile.Write(data)
-	if ferr := copyFile.finish(); err == nil {
+	if ferr := copyFile.Finish(); err == nil {
 		err = ferr
 	}
 	if err != nil {

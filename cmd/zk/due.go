@@ -20,7 +20,7 @@ import (
 )
 
 // dueLock is the lock zk run --due holds, so two schedules never overlap.
-const dueLock = runsDir + "/due.lock"
+const dueLock = evidence.RunsDir + "/due.lock"
 
 // dueRow is one line of zk run --due's summary.
 type dueRow struct {
@@ -41,9 +41,9 @@ func runDue(ctx context.Context, opts *runOptions, s *streams) error {
 	}
 	v := w.vault
 	dir := v.Dir
-	if err := v.Root().MkdirAll(filepath.FromSlash(runsDir), 0o755); err != nil {
+	if err := v.Root().MkdirAll(filepath.FromSlash(evidence.RunsDir), 0o755); err != nil {
 		w.Close()
-		return fmt.Errorf("create %s: %w", runsDir, err)
+		return fmt.Errorf("create %s: %w", evidence.RunsDir, err)
 	}
 	lock := flock.New(filepath.Join(dir, filepath.FromSlash(dueLock)), flock.SetPermissions(0o600))
 	ok, err := lock.TryLock()

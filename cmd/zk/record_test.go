@@ -7,14 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/evidence"
 )
 
 const recordNote = "# N\n\n## Claim\n\nA claim.\n\n## Evidence\n\n## Tests / falsifiers\n\n- One.\n"
@@ -80,52 +76,5 @@ func TestRunLogDiskFull(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(logs[0]); string(b) != "firs" {
 		t.Errorf("log holds %q", b)
-	}
-}
-
-// A result neither the note nor .zk/runs can take is printed with the
-// error, so it still reaches the terminal.
-func TestSaveBlockLastResort(t *testing.T) {
-	dir := recordVault(t)
-	os.MkdirAll(filepath.Join(dir, ".zk"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".zk", "runs"), nil, 0o644) // a file where the folder would go
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	r := evidence.Run{ID: "20261203T000000Z-abcd", Started: time.Now(), Verdict: evidence.VerdictSupports, Command: "true"}
-	err = saveBlock(v, "note.md", r, syscall.ENOSPC)
-	if err == nil || !strings.Contains(err.Error(), "<!-- zk:run id=20261203T000000Z-abcd") {
-		t.Errorf("err = %v, want the block in it", err)
-	}
-}
-
-// Partial logs of zk processes that died are swept by the next run; a
-// live run's, and finished logs, are kept.
-func TestSweepRunLogs(t *testing.T) {
-	dir := recordVault(t)
-	runs := filepath.Join(dir, ".zk", "runs")
-	os.MkdirAll(runs, 0o755)
-	dead := "20261203T000000Z-0001.log.999999999.partial"
-	live := "20261203T000000Z-0002.log." + strconv.Itoa(os.Getppid()) + ".partial"
-	done := "20261203T000000Z-0003.log"
-	for _, n := range []string{dead, live, done} {
-		os.WriteFile(filepath.Join(runs, n), []byte("x"), 0o644)
-	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	sweepRunLogs(v, time.Now())
-	for n, keep := range map[string]bool{dead: false, live: true, done: true} {
-		if _, err := os.Stat(filepath.Join(runs, n)); (err == nil) != keep {
-			t.Errorf("%s kept = %v, want %v", n, err == nil, keep)
-		}
-	}
-	sweepRunLogs(v, time.Now().Add(partialMaxAge+time.Hour))
-	if _, err := os.Stat(filepath.Join(runs, live)); err == nil {
-		t.Error("a partial log older than partialMaxAge was kept")
 	}
 }

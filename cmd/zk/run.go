@@ -169,7 +169,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if err := ctx.Err(); err != nil {
 		return err // interrupted before anything ran: nothing to record
 	}
-	r, logFile, err := newRun(v)
+	r, logFile, err := evidence.NewRun(v, environment())
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if logErr != nil && errors.Is(err, logErr) {
 		err = nil // the runner's "write log" error: the result stands
 	}
-	if ferr := logFile.finish(); logErr == nil && ferr != nil {
+	if ferr := logFile.Finish(); logErr == nil && ferr != nil {
 		logErr = ferr
 	}
 	if err != nil {
@@ -289,48 +289,6 @@ func runStatus(r evidence.Run) string {
 		return r.Status
 	}
 	return "exit " + strconv.Itoa(r.Exit)
-}
-
-// pickFalsifier finds the falsifier --falsifier names: a number, or a
-// piece of text that only one falsifier contains. Left out, it is the
-// note's only falsifier, or none when the note lists none.
-func pickFalsifier(n *vault.Note, arg string) (evidence.Falsifier, error) {
-	fs := evidence.Falsifiers(n)
-	list := func() string {
-		var b strings.Builder
-		for _, f := range fs {
-			fmt.Fprintf(&b, "\n  %d. %s", f.N, f.Text)
-		}
-		return b.String()
-	}
-	if arg == "" {
-		switch len(fs) {
-		case 0:
-			return evidence.Falsifier{}, nil
-		case 1:
-			return fs[0], nil
-		}
-		return evidence.Falsifier{}, usageError{fmt.Errorf("%s lists %d falsifiers; say which with --falsifier N:%s", n.Path, len(fs), list())}
-	}
-	if k, err := strconv.Atoi(arg); err == nil {
-		if k < 1 || k > len(fs) {
-			return evidence.Falsifier{}, usageError{fmt.Errorf("%s has no falsifier %d (it lists %d)%s", n.Path, k, len(fs), list())}
-		}
-		return fs[k-1], nil
-	}
-	var hits []evidence.Falsifier
-	for _, f := range fs {
-		if strings.Contains(strings.ToLower(f.Text), strings.ToLower(arg)) {
-			hits = append(hits, f)
-		}
-	}
-	switch len(hits) {
-	case 1:
-		return hits[0], nil
-	case 0:
-		return evidence.Falsifier{}, usageError{fmt.Errorf("no falsifier of %s contains %q:%s", n.Path, arg, list())}
-	}
-	return evidence.Falsifier{}, usageError{fmt.Errorf("%d falsifiers of %s contain %q; give its number:%s", len(hits), n.Path, arg, list())}
 }
 
 // noteCommand is the command written under a falsifier, split into argv,
