@@ -19,6 +19,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 	"go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
 )
@@ -265,7 +266,7 @@ func notDamage(genDir string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrPermission):
 		return &PermissionError{Dir: genDir, Err: err}
-	case errors.Is(err, bbolt.ErrTimeout):
+	case errors.Is(err, bolterrors.ErrTimeout):
 		return ErrBusy
 	}
 	return &DamagedError{Dir: genDir, Err: err}

@@ -157,8 +157,7 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	defer cancel()
 	go s.Scan(ctx) //nolint:errcheck // the error is kept in scanErr and returned by wait
 	h := s.handler()
-	var conn *jsonrpc2.Conn
-	conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, jsonrpc2.VSCodeObjectCodec{}),
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, jsonrpc2.VSCodeObjectCodec{}),
 		jsonrpc2.HandlerWithError(func(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 			return dispatch(ctx, h, c, req)
 		}))

@@ -124,8 +124,8 @@ func (c *checker) restsOn(n *vault.Note, lines vault.Lines) []restEdge {
 }
 
 func posOf(n *vault.Note, lines vault.Lines, off int) (int, int) {
-	p := lines.Pos(off)
-	return p.Line + 1, len([]rune(string(n.Src[off-p.Col:off]))) + 1
+	off = max(0, min(off, len(n.Src)))
+	return lines.Line(off) + 1, lines.Col(off) + 1
 }
 
 // restsOnRefuted reports every Links entry that rests, directly or
@@ -174,7 +174,7 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 				continue
 			}
 			var chain []string
-			end := e.target
+			var end string
 			for p := e.target; ; p = next[p] {
 				chain = append(chain, c.summaries[p].name)
 				if next[p] == "" || len(chain) > len(next) {
