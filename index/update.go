@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/zk-claims/zk/vault"
@@ -266,36 +264,32 @@ type parsed struct {
 // parser per worker, until the jobs run out or ctx is done.
 func parse(ctx context.Context, v *vault.Vault, jobs []job) <-chan parsed {
 	results := make(chan parsed)
-	next := make(chan job)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(1, len(jobs))) {
-		wg.Go(func() {
-			p := vault.NewParser()
-			for j := range next {
-				n, why := v.LoadNote(p, j.file)
-				res := parsed{job: j, note: n, why: why}
-				if n != nil {
-					res.hash = contentHash(n.Src)
-				}
-				select {
-				case results <- res:
-				case <-ctx.Done():
-					return
-				}
-			}
-		})
+	files := make([]vault.File, len(jobs))
+	for i, j := range jobs {
+		files[i] = j.file
+	}
+	send := func(res parsed) bool {
+		select {
+		case results <- res:
+			return true
+		case <-ctx.Done():
+			return false
+		}
 	}
 	go func() {
-		defer close(next)
-		for _, j := range jobs {
-			select {
-			case next <- j:
-			case <-ctx.Done():
+		defer close(results)
+		// The vault's one streaming reader and its workers, as zk check
+		// reads the vault; the unbuffered channel keeps one parsed note
+		// per worker in memory at most.
+		reasons := v.Each(ctx, files, func(i int, n *vault.Note) {
+			send(parsed{job: jobs[i], note: n, hash: contentHash(n.Src)})
+		})
+		for i, why := range reasons {
+			if why != "" && !send(parsed{job: jobs[i], why: why}) {
 				return
 			}
 		}
 	}()
-	go func() { wg.Wait(); close(results) }()
 	return results
 }
 
