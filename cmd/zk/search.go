@@ -151,7 +151,7 @@ func writeSearchJSON(w io.Writer, res *index.Result) error {
 	out := searchJSON{Query: res.Query, Total: res.Total, Hits: []hitJSON{}, Stale: res.Stale, Checked: res.Checked}
 	for _, h := range res.Hits {
 		out.Hits = append(out.Hits, hitJSON{Path: h.Path, Title: h.Title, Section: h.Section, Score: h.Score,
-			Fragment: marked(h.Fragment, "<mark>", "</mark>")})
+			Fragment: marked(h.Fragment, "<mark>", "</mark>", nil)})
 	}
 	return writeJSON(w, out)
 }
@@ -162,19 +162,19 @@ func writeSearchJSON(w io.Writer, res *index.Result) error {
 func writeSearchText(s *streams, res *index.Result, color bool) {
 	open, close := "==", "=="
 	if color {
-		open, close = "\x1b[7m", "\x1b[0m"
+		open, close = ansiReverse, ansiReset
 	}
 	for _, h := range res.Hits {
-		where := h.Path
+		where := printable(h.Path)
 		if h.Section != "" {
-			where += " › " + h.Section
+			where += " › " + printable(h.Section)
 		}
 		if color {
-			where = "\x1b[1m" + where + "\x1b[0m"
+			where = ansiBold + where + ansiReset
 		}
 		fmt.Fprintln(s.out, where)
 		if h.Fragment.Text != "" {
-			fmt.Fprintf(s.out, "    %s\n", marked(h.Fragment, open, close))
+			fmt.Fprintf(s.out, "    %s\n", marked(h.Fragment, open, close, printable))
 		}
 	}
 	if shown := uint64(len(res.Hits)); shown < res.Total {
@@ -182,20 +182,24 @@ func writeSearchText(s *streams, res *index.Result, color bool) {
 	}
 }
 
-// marked writes a fragment with open and close around each match.
-func marked(f index.Fragment, open, close string) string {
+// marked writes a fragment with open and close around each match, its
+// text passed through esc (printable, for a terminal) when set.
+func marked(f index.Fragment, open, close string, esc func(string) string) string {
+	if esc == nil {
+		esc = func(s string) string { return s }
+	}
 	var b strings.Builder
 	at := 0
 	for _, m := range f.Marks {
 		if m[0] < at || m[1] > len(f.Text) {
 			continue
 		}
-		b.WriteString(f.Text[at:m[0]])
+		b.WriteString(esc(f.Text[at:m[0]]))
 		b.WriteString(open)
-		b.WriteString(f.Text[m[0]:m[1]])
+		b.WriteString(esc(f.Text[m[0]:m[1]]))
 		b.WriteString(close)
 		at = m[1]
 	}
-	b.WriteString(f.Text[at:])
+	b.WriteString(esc(f.Text[at:]))
 	return b.String()
 }
