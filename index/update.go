@@ -325,7 +325,10 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 			return nil
 		}
 		err := g.batch(b)
-		b.Reset()
+		// A new batch, not b.Reset(): scorch's Batch returns while a
+		// goroutine of its own may still range over the batch's IndexOps,
+		// and Reset writes that field (go test -race caught it).
+		b = g.idx.NewBatch()
 		size = 0
 		return err
 	}
