@@ -115,6 +115,11 @@ type runeMark struct{ off, runes int }
 func (l *lineIndex) col(off int) int {
 	off = max(0, min(off, len(l.src)))
 	start := l.lineStart(off)
+	if off-start <= 2*runeStride {
+		// A line of ordinary length: counting it is cheaper than the
+		// checkpoints, which only a very long line needs.
+		return utf8.RuneCount(l.src[start:off])
+	}
 	if l.marks == nil {
 		l.marks = runeMarks(l.src)
 	}

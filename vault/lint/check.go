@@ -234,20 +234,30 @@ type noteCheck struct {
 	// keyLines maps a frontmatter property to its line, once needed.
 	keyLines map[string]int
 	latest   []latestRun
+	entries  *[]vault.LinkEntry
+}
+
+// linkEntries are the note's Links-section entries, read once for the
+// rules that look at them.
+func (nc *noteCheck) linkEntries() []vault.LinkEntry {
+	if nc.entries == nil {
+		e := vault.LinkEntries(nc.n)
+		nc.entries = &e
+	}
+	return *nc.entries
 }
 
 // note checks one note, all but its links' targets, and summarises it.
 func (c *checker) note(n *vault.Note) noteResult {
 	r := noteResult{path: n.Path, summary: summarize(n)}
-	lines := vault.NewLines(n.Src)
+	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src), typ: vault.TypeOf(c.opts.Types, n)}
 	if c.severity(RuleRestsOnRefuted) != Off {
-		r.summary.refuted, r.summary.restsOn = refutedBy(n), c.restsOn(n, lines)
+		r.summary.refuted, r.summary.restsOn = refutedBy(n), c.restsOn(n, nc.lines, nc.linkEntries())
 	}
 	if c.opts.Only != nil && !c.opts.Only(n.Path) {
 		return r
 	}
 	r.checked = true
-	nc := &noteCheck{c: c, n: n, lines: lines, typ: vault.TypeOf(c.opts.Types, n)}
 	if nc.typ != nil {
 		nc.flat = nc.flattened(nc.typ.Schema)
 	}

@@ -379,7 +379,7 @@ func boundedDistance(ra, rb []rune, limit int) int {
 // untypedLinks reports a Links-section entry without a relation or
 // without the justification after it.
 func (nc *noteCheck) untypedLinks() {
-	for _, e := range vault.LinkEntries(nc.n) {
+	for _, e := range nc.linkEntries() {
 		sp := e.Link.Span
 		switch {
 		case e.Relation == "":
@@ -395,7 +395,7 @@ func (nc *noteCheck) untypedLinks() {
 // unknownRelations reports a Links-section relation not in the
 // vocabulary, with the word it most likely meant.
 func (nc *noteCheck) unknownRelations() {
-	for _, e := range vault.LinkEntries(nc.n) {
+	for _, e := range nc.linkEntries() {
 		if e.Relation == "" || nc.c.relations[e.Relation] {
 			continue
 		}

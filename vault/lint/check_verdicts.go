@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -87,7 +88,7 @@ func shellWord(s string) string {
 // refutedBy says why a note is refuted ("falsifier 1, run ID"), or is
 // empty: what links/rests-on-refuted needs of every note.
 func refutedBy(n *vault.Note) string {
-	if !strings.Contains(string(n.Src), "<!-- zk:run") {
+	if !bytes.Contains(n.Src, []byte("<!-- zk:run")) {
 		return ""
 	}
 	for _, l := range latestRuns(n) {
@@ -105,9 +106,9 @@ type restEdge struct {
 }
 
 // restsOn lists the note's Links entries that rest on another note.
-func (c *checker) restsOn(n *vault.Note, lines vault.Lines) []restEdge {
+func (c *checker) restsOn(n *vault.Note, lines vault.Lines, entries []vault.LinkEntry) []restEdge {
 	var out []restEdge
-	for _, e := range vault.LinkEntries(n) {
+	for _, e := range entries {
 		if !slices.Contains(RestsOnRelations, e.Relation) || e.Link.Path == "" {
 			continue
 		}
