@@ -91,16 +91,7 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	}
 	defer w.Close()
 	v, cfg := w.vault, w.cfg
-	copts := lint.Options{
-		Today:      w.today,
-		Types:      w.types,
-		Relations:  cfg.Relations,
-		Severity:   cfg.Severities(),
-		Comments:   cfg.CheckComments,
-		TendedKeys: cfg.TendedKeys,
-		Interval:   cfg.Interval(),
-		Ledger:     evidence.ReadLedger(readLedger(v)),
-	}
+	copts := w.lintOptions()
 	var res checkResult
 	if len(opts.paths) == 0 && !opts.noCache {
 		res, err = checkCached(ctx, v, cfg, copts, s)
@@ -217,4 +208,20 @@ func vaultDir(v *vault.Vault, arg string) (string, bool) {
 		return filepath.ToSlash(rel), true
 	}
 	return "", false
+}
+
+// lintOptions are the checker's options from the vault's config, as zk
+// check and zk lsp check notes.
+func (w *workspace) lintOptions() lint.Options {
+	cfg := w.cfg
+	return lint.Options{
+		Today:      w.today,
+		Types:      w.types,
+		Relations:  cfg.Relations,
+		Severity:   cfg.Severities(),
+		Comments:   cfg.CheckComments,
+		TendedKeys: cfg.TendedKeys,
+		Interval:   cfg.Interval(),
+		Ledger:     evidence.ReadLedger(readLedger(w.vault)),
+	}
 }

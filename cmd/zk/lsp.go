@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/lsp"
-	"github.com/zk-claims/zk/vault/lint"
 )
 
 func newLSPCmd(root *rootOptions, s *streams) *cobra.Command {
@@ -41,18 +40,12 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 	}
 	defer w.Close()
 	cfg := w.cfg
+	lopts := w.lintOptions()
+	lopts.Only = skipTemplates(nil, cfg.Templates)
 	srv := lsp.New(lsp.Options{
 		Vault: w.vault,
-		Lint: lint.Options{
-			Today:      w.today,
-			Types:      w.types,
-			Relations:  cfg.Relations,
-			Severity:   cfg.Severities(),
-			Comments:   cfg.CheckComments,
-			TendedKeys: cfg.TendedKeys,
-			Interval:   cfg.Interval(),
-			Only:       skipTemplates(nil, cfg.Templates),
-		},
+		Lint:  lopts,
+
 		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
 		Version: version,
 	})

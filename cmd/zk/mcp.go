@@ -25,7 +25,6 @@ import (
 
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/tending"
 )
 
 func newMCPCmd(root *rootOptions, s *streams) *cobra.Command {
@@ -286,13 +285,6 @@ type tendInput struct {
 	Date string `json:"date,omitempty" jsonschema:"the YYYY-MM-DD to set (default: today)"`
 }
 
-type tendOutput struct {
-	Path      string `json:"path"`
-	Date      string `json:"date"`
-	Was       string `json:"was,omitempty"`
-	Unchanged bool   `json:"unchanged"`
-}
-
 // tend is zk tend's write, returned rather than printed: the same lookup,
 // the same section, tending.SetLastTended through vault.EditNote.
 func (z *zkServer) tend(ctx context.Context, _ *mcp.CallToolRequest, in tendInput) (*mcp.CallToolResult, tendOutput, error) {
@@ -304,31 +296,8 @@ func (z *zkServer) tend(ctx context.Context, _ *mcp.CallToolRequest, in tendInpu
 		return nil, tendOutput{}, err
 	}
 	defer w.Close()
-	date := in.Date
-	if date == "" {
-		date = w.today.Format(time.DateOnly)
-	}
-	p, _, err := locateNote(ctx, w.vault, in.Note)
-	if err != nil {
-		return nil, tendOutput{}, err
-	}
-	n, err := w.vault.ReadNote(p)
-	if err != nil {
-		return nil, tendOutput{}, err
-	}
-	section := vault.TendedSection(w.types, n)
-	out := tendOutput{Path: p, Date: date}
-	if t, ok := tending.LastTended(n, section, w.cfg.TendedKeys); ok {
-		out.Was = t.Raw
-	}
-	res, err := w.vault.EditNote(p, func(src []byte) ([]byte, error) {
-		return tending.SetLastTended(p, src, date, section, w.cfg.TendedKeys)
-	}, vault.WriteOptions{Base: n.Src})
-	if err != nil {
-		return nil, tendOutput{}, err
-	}
-	out.Path, out.Unchanged = res.Path, res.Unchanged
-	return nil, out, nil
+	out, err := tendNote(ctx, w, in.Note, in.Date)
+	return nil, out, err
 }
 
 type newInput struct {

@@ -50,45 +50,68 @@ EXIT STATUS
 }
 
 func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
-	date := opts.date
-	if _, err := time.Parse(time.DateOnly, date); date != "" && err != nil {
-		return usageError{fmt.Errorf("tend: --date %q is not a date of the form YYYY-MM-DD", date)}
+	if _, err := time.Parse(time.DateOnly, opts.date); opts.date != "" && err != nil {
+		return usageError{fmt.Errorf("tend: --date %q is not a date of the form YYYY-MM-DD", opts.date)}
 	}
 	w, err := opts.root.open(s, writing, opts.note)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
+	out, err := tendNote(ctx, w, opts.note, opts.date)
+	if err != nil {
+		return err
+	}
+	if out.Unchanged {
+		fmt.Fprintf(s.out, "%s: Last tended is already %s\n", printable(out.Path), out.Date)
+		return nil
+	}
+	was := "no date"
+	if out.Had {
+		was = fmt.Sprintf("%q", out.Was)
+	}
+	fmt.Fprintf(s.out, "%s: Last tended %s (was %s)\n", printable(out.Path), out.Date, printable(was))
+	return nil
+}
+
+// tendOutput is what zk tend did, as zk mcp's tend tool returns it.
+type tendOutput struct {
+	Path      string `json:"path"`
+	Date      string `json:"date"`
+	Was       string `json:"was,omitempty"`
+	Had       bool   `json:"-"`
+	Unchanged bool   `json:"unchanged"`
+}
+
+// tendNote sets the Last tended date of the note arg names to date
+// (YYYY-MM-DD; "" for today): zk tend and zk mcp's tend tool.
+func tendNote(ctx context.Context, w *workspace, arg, date string) (tendOutput, error) {
 	v, cfg := w.vault, w.cfg
 	if date == "" {
 		date = w.today.Format(time.DateOnly)
 	}
-	p, _, err := locateNote(ctx, v, opts.note)
+	p, _, err := locateNote(ctx, v, arg)
 	if err != nil {
-		return err
+		return tendOutput{}, err
 	}
 	n, err := v.ReadNote(p)
 	if err != nil {
-		return err
+		return tendOutput{}, err
 	}
 	// The section of the type's template, decided once from the note as
 	// read: an edit made meanwhile that changes the note's type is rare,
 	// and SetLastTended reads the date back in that section either way.
 	section := vault.TendedSection(w.types, n)
-	was := "no date"
+	out := tendOutput{Path: p, Date: date}
 	if t, ok := tending.LastTended(n, section, cfg.TendedKeys); ok {
-		was = fmt.Sprintf("%q", t.Raw)
+		out.Was, out.Had = t.Raw, true
 	}
 	res, err := v.EditNote(p, func(src []byte) ([]byte, error) {
 		return tending.SetLastTended(p, src, date, section, cfg.TendedKeys)
 	}, vault.WriteOptions{Base: n.Src})
 	if err != nil {
-		return err
+		return tendOutput{}, err
 	}
-	if res.Unchanged {
-		fmt.Fprintf(s.out, "%s: Last tended is already %s\n", printable(p), date)
-		return nil
-	}
-	fmt.Fprintf(s.out, "%s: Last tended %s (was %s)\n", printable(res.Path), date, printable(was))
-	return nil
+	out.Path, out.Unchanged = res.Path, res.Unchanged
+	return out, nil
 }
