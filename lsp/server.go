@@ -476,6 +476,16 @@ func (s *Server) note(p string) (*vault.Note, error) {
 	return s.v.ReadNote(p)
 }
 
+// noteOf is the note a document URI names, open or on disk; nil (and no
+// error) for a document outside the vault.
+func (s *Server) noteOf(uri protocol.DocumentUri) (*vault.Note, error) {
+	p, ok := s.vaultPath(uri)
+	if !ok {
+		return nil, nil
+	}
+	return s.note(p)
+}
+
 // linkAt is the link or embed of n at byte offset off.
 func linkAt(n *vault.Note, off int) (vault.Link, bool) {
 	for _, l := range n.AllLinks() {
@@ -490,12 +500,8 @@ func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) 
 	if err := s.wait(); err != nil {
 		return nil, err
 	}
-	p, ok := s.vaultPath(params.TextDocument.URI)
-	if !ok {
-		return nil, nil
-	}
-	n, err := s.note(p)
-	if err != nil {
+	n, err := s.noteOf(params.TextDocument.URI)
+	if n == nil || err != nil {
 		return nil, err
 	}
 	l, ok := linkAt(n, offset(string(n.Src), params.Position))
@@ -639,12 +645,8 @@ func refsOf(n *vault.Note, r *vault.Resolver) []ref {
 }
 
 func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbolParams) (any, error) {
-	p, ok := s.vaultPath(params.TextDocument.URI)
-	if !ok {
-		return nil, nil
-	}
-	n, err := s.note(p)
-	if err != nil {
+	n, err := s.noteOf(params.TextDocument.URI)
+	if n == nil || err != nil {
 		return nil, err
 	}
 	return headingSymbols(n), nil
@@ -703,12 +705,8 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 	if err := s.wait(); err != nil {
 		return nil, err
 	}
-	p, ok := s.vaultPath(params.TextDocument.URI)
-	if !ok {
-		return nil, nil
-	}
-	n, err := s.note(p)
-	if err != nil {
+	n, err := s.noteOf(params.TextDocument.URI)
+	if n == nil || err != nil {
 		return nil, err
 	}
 	text := string(n.Src)
@@ -725,7 +723,7 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 		target := n
 		if name != "" {
 			s.mu.Lock()
-			t, ok := s.res.Resolve(name, p)
+			t, ok := s.res.Resolve(name, n.Path)
 			s.mu.Unlock()
 			if !ok || !vault.IsNotePath(t) {
 				return list, nil
