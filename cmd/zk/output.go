@@ -86,6 +86,9 @@ func quantity(n int, word string) string { return english.Plural(n, word) }
 // what it is: an ESC sequence cannot make one command look like another,
 // nor a newline split a line in two.
 func printable(s string) string {
+	if plainASCII(s) { // most paths and messages: one pass over bytes
+		return s
+	}
 	clean := true
 	for _, r := range s {
 		if unsafeRune(r) {
@@ -111,6 +114,16 @@ func printable(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// plainASCII reports whether s is printable ASCII only (space to '~').
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 func unsafeRune(r rune) bool {

@@ -109,8 +109,10 @@ type Latest struct {
 // falsifier's text as the record quotes it. A block edited since it was
 // recorded is not counted (evidence/run-edited reports it): its verdict is
 // no longer the record's.
-func LatestRuns(n *vault.Note) []Latest {
-	fs := Falsifiers(n)
+func LatestRuns(n *vault.Note) []Latest { return LatestRunsOf(n, Falsifiers(n)) }
+
+// LatestRunsOf is LatestRuns for the note's falsifiers fs, read already.
+func LatestRunsOf(n *vault.Note, fs []Falsifier) []Latest {
 	if len(fs) == 0 {
 		return nil
 	}

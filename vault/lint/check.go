@@ -235,6 +235,16 @@ type noteCheck struct {
 	keyLines map[string]int
 	latest   []latestRun
 	entries  *[]vault.LinkEntry
+	fals     *[]evidence.Falsifier
+}
+
+// falsifierList is the note's falsifiers, read once.
+func (nc *noteCheck) falsifierList() []evidence.Falsifier {
+	if nc.fals == nil {
+		f := evidence.Falsifiers(nc.n)
+		nc.fals = &f
+	}
+	return *nc.fals
 }
 
 // linkEntries are the note's Links-section entries, read once for the
@@ -252,7 +262,7 @@ func (c *checker) note(n *vault.Note) noteResult {
 	r := noteResult{path: n.Path, summary: summarize(n)}
 	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src), typ: vault.TypeOf(c.opts.Types, n)}
 	if c.severity(RuleRestsOnRefuted) != Off {
-		r.summary.refuted, r.summary.restsOn = refutedBy(n), c.restsOn(n, nc.lines, nc.linkEntries())
+		r.summary.refuted, r.summary.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, nc.linkEntries())
 	}
 	if c.opts.Only != nil && !c.opts.Only(n.Path) {
 		return r

@@ -246,7 +246,7 @@ func (nc *noteCheck) falsifiers() {
 		if !ok {
 			continue
 		}
-		if len(evidence.Falsifiers(nc.n)) == 0 {
+		if len(nc.falsifierList()) == 0 {
 			h := nc.n.Headings[sec.Heading]
 			nc.at(RuleFalsifiersMissing, h.Span.Start.Offset, h.Span.End.Offset,
 				"%q lists no falsifier; add a list item saying what observation would prove the claim wrong", "## "+sec.Title)

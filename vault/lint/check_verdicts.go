@@ -20,12 +20,10 @@ var RestsOnRelations = []string{"extends", "evidence-for", "supports", "refines"
 // latestRun is a falsifier and its latest run (evidence.LatestRuns).
 type latestRun = evidence.Latest
 
-func latestRuns(n *vault.Note) []latestRun { return evidence.LatestRuns(n) }
-
 // runs is the note's latest runs, read once for the rules that need them.
 func (nc *noteCheck) runs() []latestRun {
 	if nc.latest == nil {
-		nc.latest = latestRuns(nc.n)
+		nc.latest = evidence.LatestRunsOf(nc.n, nc.falsifierList())
 		if nc.latest == nil {
 			nc.latest = []latestRun{}
 		}
@@ -87,11 +85,11 @@ func shellWord(s string) string {
 
 // refutedBy says why a note is refuted ("falsifier 1, run ID"), or is
 // empty: what links/rests-on-refuted needs of every note.
-func refutedBy(n *vault.Note) string {
-	if !bytes.Contains(n.Src, []byte("<!-- zk:run")) {
+func (nc *noteCheck) refutedBy() string {
+	if !bytes.Contains(nc.n.Src, []byte("<!-- zk:run")) {
 		return ""
 	}
-	for _, l := range latestRuns(n) {
+	for _, l := range nc.runs() {
 		if l.Run.Verdict == evidence.VerdictRefutes {
 			return fmt.Sprintf("falsifier %d, run %s", l.Falsifier.N, l.Run.ID)
 		}
@@ -99,24 +97,23 @@ func refutedBy(n *vault.Note) string {
 	return ""
 }
 
-// restEdge is a Links entry by which a note rests on another.
+// restEdge is a Links entry by which a note may rest on another: link is
+// its link path, resolved (into target) only when some note of the vault
+// is refuted, which most checks never see.
 type restEdge struct {
-	target, relation                 string
+	link, target, relation           string
 	line, column, endLine, endColumn int
 }
 
-// restsOn lists the note's Links entries that rest on another note.
+// restsOn lists the note's Links entries whose relation rests on another
+// note.
 func (c *checker) restsOn(n *vault.Note, lines vault.Lines, entries []vault.LinkEntry) []restEdge {
 	var out []restEdge
 	for _, e := range entries {
 		if !slices.Contains(RestsOnRelations, e.Relation) || e.Link.Path == "" {
 			continue
 		}
-		t, ok := c.resolver.Resolve(e.Link.Path, n.Path)
-		if !ok || t == n.Path {
-			continue
-		}
-		ed := restEdge{target: t, relation: e.Relation}
+		ed := restEdge{link: e.Link.Path, relation: e.Relation}
 		ed.line, ed.column = posOf(n, lines, e.Link.Span.Start.Offset)
 		ed.endLine, ed.endColumn = posOf(n, lines, e.Link.Span.End.Offset)
 		out = append(out, ed)
@@ -138,6 +135,9 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 	if c.severity(RuleRestsOnRefuted) == Off {
 		return nil
 	}
+	if !slices.ContainsFunc(results, func(r noteResult) bool { return r.summary.refuted != "" }) {
+		return nil
+	}
 	rev := map[string][]string{}
 	var queue []string
 	next := map[string]string{} // a note → the next note toward a refuted one
@@ -146,9 +146,17 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 		if r.path == "" {
 			continue
 		}
+		edges := r.summary.restsOn[:0]
 		for _, e := range r.summary.restsOn {
-			rev[e.target] = append(rev[e.target], r.path)
+			t, ok := c.resolver.Resolve(e.link, r.path)
+			if !ok || t == r.path {
+				continue
+			}
+			e.target = t
+			edges = append(edges, e)
+			rev[t] = append(rev[t], r.path)
 		}
+		r.summary.restsOn = edges
 		if r.summary.refuted != "" {
 			next[r.path] = ""
 			queue = append(queue, r.path)
