@@ -62,14 +62,7 @@ type utf16Counter struct {
 }
 
 func newUTF16Counter(src []byte) *utf16Counter {
-	ascii := true
-	for _, b := range src {
-		if b >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if isASCII(src) {
 		return &utf16Counter{}
 	}
 	units := make([]int32, len(src)+1)
@@ -144,14 +137,7 @@ func (l *lineIndex) runesBefore(off int) int {
 // runeStride bytes, decoding from the start as utf8.RuneCount does; an
 // empty, non-nil slice for an ASCII source.
 func runeMarks(src []byte) []runeMark {
-	ascii := true
-	for _, b := range src {
-		if b >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if isASCII(src) {
 		return []runeMark{}
 	}
 	marks := make([]runeMark, 0, len(src)/runeStride+1)
@@ -168,4 +154,14 @@ func runeMarks(src []byte) []runeMark {
 		marks = append(marks, runeMark{})
 	}
 	return marks
+}
+
+// isASCII reports whether src holds no byte of a multi-byte rune.
+func isASCII(src []byte) bool {
+	for _, b := range src {
+		if b >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

@@ -189,7 +189,7 @@ func (w *walk) entries(dir string, ents []fs.DirEntry) {
 			f.Size, f.ModTime = info.Size(), info.ModTime()
 		} else {
 			if isNotePath(p) { // a note's name on a pipe, socket or device
-				skips = append(skips, Skip{Path: p, Reason: "not a regular file (" + fileKind(d.Type()) + ")"})
+				skips = append(skips, Skip{Path: p, Reason: "not a regular file (" + FileKind(d.Type()) + ")"})
 			}
 			continue
 		}
@@ -202,9 +202,12 @@ func (w *walk) entries(dir string, ents []fs.DirEntry) {
 	w.mu.Unlock()
 }
 
-// fileKind names a file type that is not a regular file or a folder.
-func fileKind(m fs.FileMode) string {
+// FileKind names a file type that is not a regular file: "a folder", "a
+// named pipe"; skips and refusals say what a path is instead of a note.
+func FileKind(m fs.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a folder"
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"
 	case m&fs.ModeSocket != 0:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"syscall"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/zk-claims/zk/result"
 	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 )
 
@@ -125,7 +125,7 @@ func readResult(name string) ([]byte, error) {
 	if st, err := os.Stat(name); err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, fileKind(st.Mode()))
+		return nil, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, vault.FileKind(st.Mode()))
 	}
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -137,7 +137,7 @@ func readResult(name string) ([]byte, error) {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, fileKind(st.Mode()))
+		return nil, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, vault.FileKind(st.Mode()))
 	}
 	if st.Size() > maxAttach {
 		return nil, fmt.Errorf("attach: %s is %d bytes, over the %d-byte cap", name, st.Size(), maxAttach)
@@ -150,21 +150,6 @@ func readResult(name string) ([]byte, error) {
 		return nil, fmt.Errorf("attach: %s grew past the %d-byte cap while read", name, maxAttach)
 	}
 	return data, nil
-}
-
-// fileKind names what a file that is not a regular file is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
 }
 
 // textTail is a text result as a record shows it: the line count and the
