@@ -221,6 +221,7 @@ func (s *Server) handler() *protocol.Handler {
 	h.TextDocumentDidSave = s.didSave
 	h.TextDocumentDidClose = s.didClose
 	h.TextDocumentDefinition = s.definition
+	h.TextDocumentHover = s.hover
 	h.TextDocumentReferences = s.references
 	h.TextDocumentDocumentSymbol = s.documentSymbol
 	h.TextDocumentCompletion = s.completion
@@ -237,6 +238,7 @@ func (s *Server) initialize(_ *glsp.Context, _ *protocol.InitializeParams) (any,
 				OpenClose: &yes, Change: &full, Save: true,
 			},
 			DefinitionProvider:     true,
+			HoverProvider:          true,
 			ReferencesProvider:     true,
 			DocumentSymbolProvider: true,
 			CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"[", "#", "^"}},
@@ -474,6 +476,57 @@ func (s *Server) note(p string) (*vault.Note, error) {
 		return d.note, nil
 	}
 	return s.v.ReadNote(p)
+}
+
+// hover on a link shows its target note: the title (its H1, else its
+// name), its vault path, and its Claim, the one thing a claim note says.
+func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
+	if err := s.wait(); err != nil {
+		return nil, err
+	}
+	n, err := s.noteOf(params.TextDocument.URI)
+	if n == nil || err != nil {
+		return nil, err
+	}
+	text := string(n.Src)
+	l, ok := linkAt(n, offset(text, params.Position))
+	if !ok {
+		return nil, nil
+	}
+	to := n.Path
+	if l.Path != "" {
+		s.mu.Lock()
+		t, ok := s.res.Resolve(l.Path, n.Path)
+		s.mu.Unlock()
+		if !ok || !vault.IsNotePath(t) {
+			return nil, nil
+		}
+		to = t
+	}
+	target, err := s.note(to)
+	if err != nil {
+		return nil, nil // gone since the scan: nothing to show
+	}
+	rng := protocol.Range{Start: position(text, l.Span.Start.Offset), End: position(text, l.Span.End.Offset)}
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: hoverText(target)}, Range: &rng}, nil
+}
+
+// hoverText is a note as a hover shows it: title, path, Claim.
+func hoverText(n *vault.Note) string {
+	title := n.Name
+	for _, h := range n.Headings {
+		if h.Level == 1 {
+			title = strings.TrimSpace(h.Text)
+			break
+		}
+	}
+	out := "**" + title + "**  \n`" + n.Path + "`"
+	if sec, ok := n.Section("Claim", 0); ok {
+		if claim := strings.TrimSpace(string(n.Src[sec.Body:sec.End])); claim != "" {
+			out += "\n\n" + claim
+		}
+	}
+	return out
 }
 
 // noteOf is the note a document URI names, open or on disk; nil (and no

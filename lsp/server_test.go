@@ -229,6 +229,39 @@ func TestDefinition(t *testing.T) {
 	}
 }
 
+// Hover on a link shows the target's title, path and Claim; off a link,
+// or on a broken one, nothing.
+func TestHoverShowsTheClaim(t *testing.T) {
+	c := startServer(t)
+	hover := func(note string, pos protocol.Position) *protocol.Hover {
+		var h *protocol.Hover
+		c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(note)}, Position: pos}}, &h)
+		return h
+	}
+	h := hover("Speedups.md", protocol.Position{Line: 8, Character: 15}) // [[Rates]]
+	if h == nil {
+		t.Fatal("no hover on [[Rates]]")
+	}
+	b, _ := json.Marshal(h.Contents)
+	for _, want := range []string{"**Rates**", "`Rates.md`", "See [[Speedups#Baseline]]"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("hover %s lacks %q", b, want)
+		}
+	}
+	if h.Range == nil || h.Range.Start != (protocol.Position{Line: 8, Character: 12}) {
+		t.Errorf("hover range %+v, want the link's", h.Range)
+	}
+	for _, p := range []struct {
+		note string
+		pos  protocol.Position
+	}{{"Speedups.md", protocol.Position{Line: 0, Character: 2}}, {"Rates.md", protocol.Position{Line: 8, Character: 5}}} {
+		if h := hover(p.note, p.pos); h != nil {
+			t.Errorf("hover in %s at %+v: %+v, want none", p.note, p.pos, h)
+		}
+	}
+}
+
 func TestReferencesAreBacklinks(t *testing.T) {
 	c := startServer(t)
 	var locs []protocol.Location
