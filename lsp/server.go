@@ -222,6 +222,7 @@ func (s *Server) handler() *protocol.Handler {
 	h.TextDocumentDidClose = s.didClose
 	h.TextDocumentDefinition = s.definition
 	h.TextDocumentHover = s.hover
+	h.WorkspaceSymbol = s.workspaceSymbol
 	h.TextDocumentReferences = s.references
 	h.TextDocumentDocumentSymbol = s.documentSymbol
 	h.TextDocumentCompletion = s.completion
@@ -237,11 +238,12 @@ func (s *Server) initialize(_ *glsp.Context, _ *protocol.InitializeParams) (any,
 			TextDocumentSync: protocol.TextDocumentSyncOptions{
 				OpenClose: &yes, Change: &full, Save: true,
 			},
-			DefinitionProvider:     true,
-			HoverProvider:          true,
-			ReferencesProvider:     true,
-			DocumentSymbolProvider: true,
-			CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"[", "#", "^"}},
+			DefinitionProvider:      true,
+			HoverProvider:           true,
+			WorkspaceSymbolProvider: true,
+			ReferencesProvider:      true,
+			DocumentSymbolProvider:  true,
+			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"[", "#", "^"}},
 		},
 		ServerInfo: &protocol.InitializeResultServerInfo{Name: "zk", Version: &s.opts.Version},
 	}, nil
@@ -509,6 +511,31 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	}
 	rng := protocol.Range{Start: position(text, l.Span.Start.Offset), End: position(text, l.Span.End.Offset)}
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: hoverText(target)}, Range: &rng}, nil
+}
+
+// workspaceSymbol lists the vault's notes whose name holds the query (case
+// ignored), at most maxCompletions of them: in a vault, a note is the
+// symbol one looks for.
+func (s *Server) workspaceSymbol(_ *glsp.Context, params *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
+	if err := s.wait(); err != nil {
+		return nil, err
+	}
+	q := strings.ToLower(params.Query)
+	s.mu.Lock()
+	notes := s.notes
+	s.mu.Unlock()
+	out := []protocol.SymbolInformation{}
+	for _, p := range notes {
+		name := strings.TrimSuffix(path.Base(p), path.Ext(p))
+		if !strings.Contains(strings.ToLower(name), q) {
+			continue
+		}
+		out = append(out, protocol.SymbolInformation{Name: name, Kind: protocol.SymbolKindFile, Location: protocol.Location{URI: s.uriOf(p)}})
+		if len(out) == maxCompletions {
+			break
+		}
+	}
+	return out, nil
 }
 
 // hoverText is a note as a hover shows it: title, path, Claim.

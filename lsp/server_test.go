@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net"
 	"net/url"
 	"os"
@@ -259,6 +260,21 @@ func TestHoverShowsTheClaim(t *testing.T) {
 		if h := hover(p.note, p.pos); h != nil {
 			t.Errorf("hover in %s at %+v: %+v, want none", p.note, p.pos, h)
 		}
+	}
+}
+
+// Workspace symbols are the notes whose name holds the query.
+func TestWorkspaceSymbolsAreNotes(t *testing.T) {
+	c := startServer(t)
+	var syms []protocol.SymbolInformation
+	c.call(protocol.MethodWorkspaceSymbol, protocol.WorkspaceSymbolParams{Query: "SPEED"}, &syms)
+	got := map[string]string{}
+	for _, s := range syms {
+		got[s.Name] = s.Location.URI
+	}
+	want := map[string]string{"Speedups": c.uri("Speedups.md"), "Speedy Notes": c.uri("sub/Speedy Notes.md")}
+	if !maps.Equal(got, want) {
+		t.Errorf("symbols for SPEED: %v, want %v", got, want)
 	}
 }
 
