@@ -202,6 +202,7 @@ EXIT STATUS
 		newCheckCmd(opts, s),
 		newStaleCmd(opts, s),
 		newTendCmd(opts, s),
+		newMvCmd(opts, s),
 		newRunCmd(opts, s),
 		newAttachCmd(opts, s),
 		newRunsCmd(opts, s),

@@ -63,6 +63,7 @@ func (o *rootOptions) open(s *streams, how access, hint string) (*workspace, err
 	if err != nil {
 		return nil, err
 	}
+	recoverMoves(v, s) // a zk mv a crash cut short: finished before anything reads the vault
 	cfg, warnings, err := config.Load(v.Dir)
 	if err != nil {
 		v.Close()

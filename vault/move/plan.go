@@ -34,6 +34,16 @@ type Edit struct {
 	Line int
 	Old  string
 	New  string
+	// Link and NewLink are the whole link before and after the edit
+	// ("[[Old#H|x]]" → "[[New#H|x]]"); empty for a heading line.
+	Link, NewLink string
+}
+
+// inLink sets e's whole link: orig, which starts at offset at.
+func (e Edit) inLink(orig string, at int) Edit {
+	e.Link = orig
+	e.NewLink = orig[:e.Start-at] + e.New + orig[e.End-at:]
+	return e
 }
 
 // FileEdit is every edit of one file, in source order, and the content
@@ -48,8 +58,9 @@ type FileEdit struct {
 
 // Rename moves one file or folder.
 type Rename struct {
-	From, To string
-	Folder   bool
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Folder bool   `json:"folder,omitempty"`
 }
 
 // Plan is a move: the content edits, applied first, at the files' old
@@ -189,7 +200,7 @@ func (p *Plan) rewrite(ctx context.Context, v *vault.Vault, files []vault.File, 
 				unwritable = append(unwritable, fmt.Sprintf("%s:%d: %s", n.Path, l.Span.Start.Line+1, l.Original))
 				continue
 			}
-			fe.Edits = append(fe.Edits, e)
+			fe.Edits = append(fe.Edits, e.inLink(l.Original, l.Span.Start.Offset))
 		}
 		fm := frontmatterSpans(n)
 		for i, l := range n.FrontmatterLinks {
@@ -203,7 +214,7 @@ func (p *Plan) rewrite(ctx context.Context, v *vault.Vault, files []vault.File, 
 			}
 			at := fm[i] + len("[[")
 			e := Edit{Start: at, End: at + len(l.Path), Old: l.Path, New: keepExt(l.Path, text)}
-			fe.Edits = append(fe.Edits, e)
+			fe.Edits = append(fe.Edits, e.inLink(l.Original, fm[i]))
 		}
 		return fe, captured, unwritable
 	})
@@ -460,7 +471,7 @@ func Heading(ctx context.Context, v *vault.Vault, files []vault.File, notePath, 
 				unwritable = append(unwritable, fmt.Sprintf("%s:%d: %s", n.Path, l.Span.Start.Line+1, l.Original))
 			}
 			if ok {
-				fe.Edits = append(fe.Edits, e)
+				fe.Edits = append(fe.Edits, e.inLink(l.Original, l.Span.Start.Offset))
 			}
 		}
 		fm := frontmatterSpans(n)
@@ -480,7 +491,8 @@ func Heading(ctx context.Context, v *vault.Vault, files []vault.File, notePath, 
 				continue
 			}
 			at := fm[i] + len("[[") + len(l.Path)
-			fe.Edits = append(fe.Edits, Edit{Start: at, End: at + len(l.Subpath), Old: l.Subpath, New: sub})
+			e := Edit{Start: at, End: at + len(l.Subpath), Old: l.Subpath, New: sub}
+			fe.Edits = append(fe.Edits, e.inLink(l.Original, fm[i]))
 		}
 		return fe, nil, unwritable
 	})
