@@ -167,62 +167,73 @@ func (p *Plan) rewrite(ctx context.Context, v *vault.Vault, files []vault.File, 
 	for o, n := range moves {
 		names = append(names, linkName(o), linkName(n))
 	}
-	edits, err := scan(ctx, v, notes, needles(names, len(moves)), func(n *vault.Note) (FileEdit, []string, []string) {
-		src := mapped(moves, n.Path)
-		var fe FileEdit
-		var captured, unwritable []string
-		fix := func(linkPath string) (string, bool) {
-			if linkPath == "" {
-				return "", false // the note itself, wherever it is
-			}
-			before, ok := rOld.Resolve(linkPath, n.Path)
-			now, okNow := rNew.Resolve(linkPath, src)
-			if !ok {
-				if okNow && moves[unmapped(moves, now)] != "" {
-					captured = append(captured, fmt.Sprintf("%s: %s", n.Path, linkPath))
-				}
-				return "", false
-			}
-			want := mapped(moves, before)
-			if okNow && now == want {
-				return "", false
-			}
-			text, _ := LinkText(rNew, want, src, f.NewLinkFormat)
-			return text, true
-		}
-		for _, l := range n.AllLinks() {
-			text, ok := fix(l.Path)
-			if !ok {
-				continue
-			}
-			e, ok := pathEdit(n.Src, l, text)
-			if !ok {
-				unwritable = append(unwritable, fmt.Sprintf("%s:%d: %s", n.Path, l.Span.Start.Line+1, l.Original))
-				continue
-			}
-			fe.Edits = append(fe.Edits, e.inLink(l.Original, l.Span.Start.Offset))
-		}
-		fm := frontmatterSpans(n)
-		for i, l := range n.FrontmatterLinks {
-			text, ok := fix(l.Path)
-			if !ok {
-				continue
-			}
-			if fm[i] < 0 || strings.ContainsAny(text, `"'\`) {
-				unwritable = append(unwritable, fmt.Sprintf("%s: frontmatter %s: %s", n.Path, l.Key, l.Original))
-				continue
-			}
-			at := fm[i] + len("[[")
-			e := Edit{Start: at, End: at + len(l.Path), Old: l.Path, New: keepExt(l.Path, text)}
-			fe.Edits = append(fe.Edits, e.inLink(l.Original, fm[i]))
-		}
-		return fe, captured, unwritable
-	})
+	rl := &relinker{rOld: rOld, rNew: rNew, moves: moves, format: f.NewLinkFormat}
+	edits, err := scan(ctx, v, notes, needles(names, len(moves)), rl.note)
 	if err != nil {
 		return err
 	}
 	p.add(edits)
 	return nil
+}
+
+// relinker plans one note's link edits for a move: every link whose
+// target the move would change is written again (rewrite's rules).
+type relinker struct {
+	rOld, rNew *vault.Resolver // the vault before and after the move
+	moves      map[string]string
+	format     string
+}
+
+func (r *relinker) note(n *vault.Note) (FileEdit, []string, []string) {
+	src := mapped(r.moves, n.Path)
+	var fe FileEdit
+	var captured, unwritable []string
+	fix := func(linkPath string) (string, bool) {
+		if linkPath == "" {
+			return "", false // the note itself, wherever it is
+		}
+		before, ok := r.rOld.Resolve(linkPath, n.Path)
+		now, okNow := r.rNew.Resolve(linkPath, src)
+		if !ok {
+			if okNow && r.moves[unmapped(r.moves, now)] != "" {
+				captured = append(captured, fmt.Sprintf("%s: %s", n.Path, linkPath))
+			}
+			return "", false
+		}
+		want := mapped(r.moves, before)
+		if okNow && now == want {
+			return "", false
+		}
+		text, _ := LinkText(r.rNew, want, src, r.format)
+		return text, true
+	}
+	for _, l := range n.AllLinks() {
+		text, ok := fix(l.Path)
+		if !ok {
+			continue
+		}
+		e, ok := pathEdit(n.Src, l, text)
+		if !ok {
+			unwritable = append(unwritable, fmt.Sprintf("%s:%d: %s", n.Path, l.Span.Start.Line+1, l.Original))
+			continue
+		}
+		fe.Edits = append(fe.Edits, e.inLink(l.Original, l.Span.Start.Offset))
+	}
+	fm := frontmatterSpans(n)
+	for i, l := range n.FrontmatterLinks {
+		text, ok := fix(l.Path)
+		if !ok {
+			continue
+		}
+		if fm[i] < 0 || strings.ContainsAny(text, `"'\`) {
+			unwritable = append(unwritable, fmt.Sprintf("%s: frontmatter %s: %s", n.Path, l.Key, l.Original))
+			continue
+		}
+		at := fm[i] + len("[[")
+		e := Edit{Start: at, End: at + len(l.Path), Old: l.Path, New: keepExt(l.Path, text)}
+		fe.Edits = append(fe.Edits, e.inLink(l.Original, fm[i]))
+	}
+	return fe, captured, unwritable
 }
 
 // add takes the scan's edits: files in path order, each file's edits in
@@ -309,22 +320,30 @@ func pathEdit(src []byte, l vault.Link, text string) (Edit, bool) {
 		return Edit{}, false
 	}
 	raw := string(src[from:to])
+	// The parser decodes the whole destination, or none of it when any
+	// escape in it is bad: then the path is written raw, if it can be.
+	_, badEscape := url.PathUnescape(raw)
 	if i := strings.IndexByte(raw, '#'); i >= 0 {
 		raw, to = raw[:i], from+i
 	}
 	dec, err := url.PathUnescape(raw)
-	if err != nil {
+	if err != nil || badEscape != nil {
 		dec = raw
 	}
 	if dec != l.Path {
 		return Edit{}, false
 	}
 	text = keepExt(dec, text)
-	if angle {
+	switch {
+	case angle:
 		if strings.ContainsAny(text, "<>\n") {
 			return Edit{}, false
 		}
-	} else {
+	case badEscape != nil:
+		if EncodeMarkdownPath(text) != text {
+			return Edit{}, false
+		}
+	default:
 		text = EncodeMarkdownPath(text)
 	}
 	return Edit{Start: from, End: to, Old: raw, New: text}, true
