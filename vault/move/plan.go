@@ -168,7 +168,7 @@ func (p *Plan) rewrite(ctx context.Context, v *vault.Vault, files []vault.File, 
 		names = append(names, linkName(o), linkName(n))
 	}
 	rl := &relinker{rOld: rOld, rNew: rNew, moves: moves, format: f.NewLinkFormat}
-	edits, err := scan(ctx, v, notes, needles(names, len(moves)), rl.note)
+	edits, err := scan(ctx, v, notes, needles(names, len(moves)), func(p string) bool { return moves[p] != "" }, rl.note)
 	if err != nil {
 		return err
 	}
@@ -472,7 +472,7 @@ func Heading(ctx context.Context, v *vault.Vault, files []vault.File, notePath, 
 		return nil, fmt.Errorf("%s#%s: the heading's text is not on its line", notePath, oldH)
 	}
 	headEdit := Edit{Start: hs + at, End: hs + at + len(head.Text), Old: head.Text, New: newH}
-	edits, err := scan(ctx, v, notes, needles([]string{linkName(notePath), oldH}, 2), func(n *vault.Note) (FileEdit, []string, []string) {
+	edits, err := scan(ctx, v, notes, needles([]string{linkName(notePath), oldH}, 2), func(p string) bool { return p == notePath }, func(n *vault.Note) (FileEdit, []string, []string) {
 		var fe FileEdit
 		var unwritable []string
 		if n.Path == notePath {
@@ -600,11 +600,13 @@ type scanned struct {
 }
 
 // scan reads every note, parses those whose text holds one of the
-// needles (all of them when needles is nil) and plans each one's edits
+// needles (all of them when needles is nil) and those always names (a
+// moved note, whose own links may reach elsewhere from its new folder
+// whatever it says) and plans each one's edits
 // with plan, on the vault's workers. Most notes of a large vault name
 // nothing a move touches; a substring test on the raw bytes is much
 // cheaper than a parse.
-func scan(ctx context.Context, v *vault.Vault, notes []vault.File, needles [][]byte, plan func(*vault.Note) (FileEdit, []string, []string)) ([]scanned, error) {
+func scan(ctx context.Context, v *vault.Vault, notes []vault.File, needles [][][]byte, always func(string) bool, plan func(*vault.Note) (FileEdit, []string, []string)) ([]scanned, error) {
 	out := make([]scanned, len(notes))
 	parsers := sync.Pool{New: func() any { return vault.NewParser() }}
 	var mu sync.Mutex
@@ -628,7 +630,7 @@ func scan(ctx context.Context, v *vault.Vault, notes []vault.File, needles [][]b
 			}
 			return
 		}
-		if needles != nil && !containsAny(src, needles) {
+		if needles != nil && !always(f.Path) && !containsAny(src, needles) {
 			return
 		}
 		p := parsers.Get().(*vault.Parser)
@@ -643,34 +645,37 @@ func scan(ctx context.Context, v *vault.Vault, notes []vault.File, needles [][]b
 	return out, firstErr
 }
 
-// needles are what any link that names one of names must contain: each
-// name's longest run of ASCII letters and digits, lower case (a link may
-// change case, Unicode normal form and percent-encoding, but not those).
-// nil, meaning "parse every note", when a name has no such run or there
-// are too many names for a substring test to pay (a folder of many
-// files).
-func needles(names []string, files int) [][]byte {
+// needles are, for each of names, what any link that names it must
+// contain: each of the name's runs of ASCII letters and digits, lower
+// case (a link may change case, Unicode normal form and percent-encoding,
+// but not those). nil, meaning "parse every note", when a name has no
+// such run or there are too many names for a substring test to pay (a
+// folder of many files).
+func needles(names []string, files int) [][][]byte {
 	if files > 16 {
 		return nil
 	}
-	var out [][]byte
+	var out [][][]byte
 	for _, name := range names {
-		best := ""
+		var runs [][]byte
 		run := 0
 		for i := 0; i <= len(name); i++ {
 			if i < len(name) && name[i] < utf8.RuneSelf && isAlnum(name[i]) {
 				run++
 				continue
 			}
-			if run > len(best) {
-				best = name[i-run : i]
+			if run > 0 {
+				runs = append(runs, []byte(strings.ToLower(name[i-run:i])))
 			}
 			run = 0
 		}
-		if best == "" {
+		if runs == nil {
 			return nil
 		}
-		out = append(out, []byte(strings.ToLower(best)))
+		// The longest first: the rarest, most often, so the test fails
+		// soonest.
+		sort.SliceStable(runs, func(i, j int) bool { return len(runs[i]) > len(runs[j]) })
+		out = append(out, runs)
 	}
 	return out
 }
@@ -679,11 +684,18 @@ func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// containsAny reports whether src holds one of the lower-case ASCII
-// needles, ignoring ASCII case.
-func containsAny(src []byte, needles [][]byte) bool {
-	for _, n := range needles {
-		if indexFold(src, n) >= 0 {
+// containsAny reports whether src holds every run of one of the names
+// (needles), ignoring ASCII case.
+func containsAny(src []byte, names [][][]byte) bool {
+	for _, runs := range names {
+		all := true
+		for _, n := range runs {
+			if indexFold(src, n) < 0 {
+				all = false
+				break
+			}
+		}
+		if all {
 			return true
 		}
 	}

@@ -77,7 +77,7 @@ func TestMoveRewritesEveryForm(t *testing.T) {
 func TestMoveKeepsOtherTargets(t *testing.T) {
 	files := map[string]string{
 		"Lib/Note.md":     "# Note\n",
-		"Deep/er/Note.md": "# Note\n\n[[Sib]]\n",
+		"Deep/er/Note.md": "# N\n\n[[Sib]]\n", // its name nowhere in it
 		"Deep/er/Sib.md":  "# Sib\n",
 		"Other/Sib.md":    "# Sib\n",
 		// [[Note]] reaches Lib/Note.md (the shorter path) until a Note.md
@@ -91,7 +91,7 @@ func TestMoveKeepsOtherTargets(t *testing.T) {
 	}
 	// The moved note's own link: from Src/, [[Sib]] would reach the
 	// shorter Other/Sib.md.
-	if want := "# Note\n\n[[Deep/er/Sib]]\n"; got["Deep/er/Note.md"] != want {
+	if want := "# N\n\n[[Deep/er/Sib]]\n"; got["Deep/er/Note.md"] != want {
 		t.Errorf("moved note = %q, want %q", got["Deep/er/Note.md"], want)
 	}
 }
