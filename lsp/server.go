@@ -227,6 +227,8 @@ func (s *Server) handler() *protocol.Handler {
 	h.TextDocumentDocumentSymbol = s.documentSymbol
 	h.TextDocumentCompletion = s.completion
 	h.WorkspaceDidChangeWatchedFiles = s.didChangeWatchedFiles
+	h.TextDocumentPrepareRename = s.prepareRename // rename.go
+	h.TextDocumentRename = s.rename
 	return h
 }
 
@@ -244,6 +246,7 @@ func (s *Server) initialize(_ *glsp.Context, _ *protocol.InitializeParams) (any,
 			ReferencesProvider:      true,
 			DocumentSymbolProvider:  true,
 			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"[", "#", "^"}},
+			RenameProvider:          protocol.RenameOptions{PrepareProvider: &yes},
 		},
 		ServerInfo: &protocol.InitializeResultServerInfo{Name: "zk", Version: &s.opts.Version},
 	}, nil

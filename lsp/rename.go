@@ -1,0 +1,240 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/move"
+)
+
+// Rename is zk mv in the editor: on a link, or on the H1 that is the
+// note's title, it renames the file the link reaches (or the note) and
+// rewrites every link to it; on a link's #heading, or on a heading line,
+// it renames the heading and rewrites every link to it. The edits are
+// zk mv's plan (vault/move), sent as a WorkspaceEdit for the client to
+// apply: text edits first, at the files' old paths, then the file's
+// RenameFile.
+
+// renameTarget is what a rename at a place renames.
+type renameTarget struct {
+	note    string // the vault path of the file renamed, or of the heading's note
+	heading string // the heading's text; "" for a file rename
+	title   bool   // on the note's H1 that names it: the H1 follows the name
+	rng     protocol.Range
+	text    string // what the client shows to be replaced
+}
+
+// renameTargetAt is the rename at byte offset off of n.
+func (s *Server) renameTargetAt(n *vault.Note, off int) (renameTarget, bool) {
+	text := string(n.Src)
+	span := func(from, to int) protocol.Range {
+		return protocol.Range{Start: position(text, from), End: position(text, to)}
+	}
+	if l, ok := linkAt(n, off); ok {
+		to := n.Path
+		if l.Path != "" {
+			s.mu.Lock()
+			t, ok := s.res.Resolve(l.Path, n.Path)
+			s.mu.Unlock()
+			if !ok {
+				return renameTarget{}, false
+			}
+			to = t
+		}
+		start := l.Span.Start.Offset
+		if l.Kind != vault.Wikilink {
+			if l.Path == "" {
+				return renameTarget{}, false
+			}
+			return renameTarget{note: to, rng: span(start, l.Span.End.Offset), text: linkName(to)}, true
+		}
+		at := start + len("[[")
+		if l.Embed {
+			at++
+		}
+		pathEnd := at + len(l.Path)
+		if off >= pathEnd && l.Subpath != "" && !l.IsBlockRef() && vault.IsNotePath(to) {
+			// On "#A#B": the part under the cursor.
+			p := pathEnd
+			for _, part := range strings.Split(l.Subpath[1:], "#") {
+				p++ // its '#'
+				if off <= p+len(part) {
+					return renameTarget{note: to, heading: part, rng: span(p, p+len(part)), text: part}, true
+				}
+				p += len(part)
+			}
+		}
+		if l.Path == "" {
+			return renameTarget{}, false
+		}
+		return renameTarget{note: to, rng: span(at, pathEnd), text: l.Path}, true
+	}
+	for _, h := range n.Headings {
+		if off < h.Span.Start.Offset || off >= h.Span.End.Offset {
+			continue
+		}
+		hs, he := h.Span.Start.Offset, h.Span.End.Offset
+		i := strings.Index(text[hs:he], h.Text)
+		if i < 0 || strings.TrimSpace(h.Text) == "" {
+			return renameTarget{}, false
+		}
+		r := span(hs+i, hs+i+len(h.Text))
+		if h.Level == 1 && strings.EqualFold(strings.TrimSpace(h.Text), n.Name) {
+			return renameTarget{note: n.Path, title: true, rng: r, text: h.Text}, true
+		}
+		return renameTarget{note: n.Path, heading: h.Text, rng: r, text: h.Text}, true
+	}
+	return renameTarget{}, false
+}
+
+// linkName is the name a link writes for p: a note's without ".md".
+func linkName(p string) string {
+	b := path.Base(p)
+	if vault.IsNotePath(b) {
+		return b[:len(b)-len(path.Ext(b))]
+	}
+	return b
+}
+
+func (s *Server) prepareRename(_ *glsp.Context, params *protocol.PrepareRenameParams) (any, error) {
+	if err := s.wait(); err != nil {
+		return nil, err
+	}
+	n, err := s.noteOf(params.TextDocument.URI)
+	if n == nil || err != nil {
+		return nil, err
+	}
+	t, ok := s.renameTargetAt(n, offset(string(n.Src), params.Position))
+	if !ok {
+		return nil, nil
+	}
+	return protocol.RangeWithPlaceholder{Range: t.rng, Placeholder: t.text}, nil
+}
+
+func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+	if err := s.wait(); err != nil {
+		return nil, err
+	}
+	n, err := s.noteOf(params.TextDocument.URI)
+	if n == nil || err != nil {
+		return nil, err
+	}
+	t, ok := s.renameTargetAt(n, offset(string(n.Src), params.Position))
+	if !ok {
+		return nil, fmt.Errorf("nothing to rename here: put the cursor on a link, a heading or the note's title")
+	}
+	ctx := context.Background()
+	files, _, err := s.v.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	newName := strings.TrimSpace(params.NewName)
+	var plan *move.Plan
+	var newPath string
+	if t.heading != "" {
+		if plan, err = move.Heading(ctx, s.v, files, t.note, t.heading, newName); err != nil {
+			return nil, err
+		}
+	} else {
+		newPath = renamedPath(t.note, newName)
+		if newPath == t.note {
+			return &protocol.WorkspaceEdit{}, nil
+		}
+		f, err := move.ReadFormat(s.v)
+		if err != nil {
+			return nil, err
+		}
+		if plan, err = move.Move(ctx, s.v, files, t.note, newPath, f); err != nil {
+			return nil, err
+		}
+	}
+	if len(plan.Unwritable) > 0 {
+		return nil, fmt.Errorf("the rename would break %d links zk cannot rewrite: %s", len(plan.Unwritable), strings.Join(plan.Unwritable, "; "))
+	}
+	if t.title {
+		if err := addTitleEdit(s.v, plan, t.note, linkName(newPath)); err != nil {
+			return nil, err
+		}
+	}
+	return s.workspaceEdit(plan)
+}
+
+// renamedPath is the path a rename to name gives the file p: name beside
+// p, or the vault path name when it has a folder; a note keeps its .md.
+func renamedPath(p, name string) string {
+	np := path.Join(path.Dir(p), name)
+	if strings.Contains(name, "/") {
+		np = path.Clean(strings.TrimPrefix(name, "/"))
+	}
+	if vault.IsNotePath(p) && !vault.IsNotePath(np) {
+		np += ".md"
+	} else if !vault.IsNotePath(p) && path.Ext(np) == "" {
+		np += path.Ext(p)
+	}
+	return np
+}
+
+// addTitleEdit renames the note's H1 with its file, where the H1 is the
+// note's name (as zk check's structure/title rule asks).
+func addTitleEdit(v *vault.Vault, plan *move.Plan, p, title string) error {
+	n, err := v.ReadNote(p)
+	if err != nil {
+		return err
+	}
+	for _, h := range n.Headings {
+		if h.Level != 1 || !strings.EqualFold(strings.TrimSpace(h.Text), n.Name) {
+			continue
+		}
+		hs := h.Span.Start.Offset
+		i := strings.Index(string(n.Src[hs:h.Span.End.Offset]), h.Text)
+		if i < 0 {
+			return nil
+		}
+		e := move.Edit{Start: hs + i, End: hs + i + len(h.Text), Old: h.Text, New: title}
+		for k := range plan.Files {
+			if plan.Files[k].Path == p {
+				plan.Files[k].Edits = append(plan.Files[k].Edits, e)
+				return nil
+			}
+		}
+		plan.Files = append(plan.Files, move.FileEdit{Path: p, Edits: []move.Edit{e}, Old: n.Src})
+		return nil
+	}
+	return nil
+}
+
+// workspaceEdit is a plan as the client applies it: each file's text
+// edits, positioned in the text the plan read, then the renames. A note
+// open with unsaved changes is refused: the plan is of the saved file.
+func (s *Server) workspaceEdit(plan *move.Plan) (*protocol.WorkspaceEdit, error) {
+	var changes []any
+	for _, fe := range plan.Files {
+		text := string(fe.Old)
+		id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: s.uriOf(fe.Path)}}
+		s.mu.Lock()
+		d := s.docs[fe.Path]
+		s.mu.Unlock()
+		if d != nil {
+			if string(d.note.Src) != text {
+				return nil, fmt.Errorf("%s has unsaved changes: save it, then rename", fe.Path)
+			}
+			version := protocol.Integer(d.version)
+			id.Version = &version
+		}
+		var edits []any
+		for _, e := range fe.Edits {
+			edits = append(edits, protocol.TextEdit{Range: protocol.Range{Start: position(text, e.Start), End: position(text, e.End)}, NewText: e.New})
+		}
+		changes = append(changes, protocol.TextDocumentEdit{TextDocument: id, Edits: edits})
+	}
+	for _, r := range plan.Renames {
+		changes = append(changes, protocol.RenameFile{Kind: "rename", OldURI: s.uriOf(r.From), NewURI: s.uriOf(r.To)})
+	}
+	return &protocol.WorkspaceEdit{DocumentChanges: changes}, nil
+}

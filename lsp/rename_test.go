@@ -1,0 +1,144 @@
+package lsp
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// change is a WorkspaceEdit's documentChanges entry as the client reads
+// it: a text document's edits, or a resource operation.
+type change struct {
+	Kind         string `json:"kind"`
+	OldURI       string `json:"oldUri"`
+	NewURI       string `json:"newUri"`
+	TextDocument struct {
+		URI     string `json:"uri"`
+		Version *int   `json:"version"`
+	} `json:"textDocument"`
+	Edits []protocol.TextEdit `json:"edits"`
+}
+
+// applyEdits applies a file's text edits to text, as a client does.
+func applyEdits(text string, edits []protocol.TextEdit) string {
+	sort.Slice(edits, func(i, j int) bool { return offset(text, edits[i].Range.Start) > offset(text, edits[j].Range.Start) })
+	for _, e := range edits {
+		text = text[:offset(text, e.Range.Start)] + e.NewText + text[offset(text, e.Range.End):]
+	}
+	return text
+}
+
+func (c *client) rename(p string, pos protocol.Position, name string) (map[string]string, []change) {
+	c.t.Helper()
+	var we struct {
+		DocumentChanges []change `json:"documentChanges"`
+	}
+	c.call(protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(p)}, Position: pos}, NewName: name}, &we)
+	after := map[string]string{}
+	var renames []change
+	for _, ch := range we.DocumentChanges {
+		if ch.Kind == "rename" {
+			renames = append(renames, ch)
+			continue
+		}
+		rel := strings.TrimPrefix(ch.TextDocument.URI, c.uri("")+"/")
+		after[rel] = applyEdits(testVault[rel], ch.Edits)
+	}
+	return after, renames
+}
+
+func (c *client) prepare(p string, pos protocol.Position) *protocol.RangeWithPlaceholder {
+	c.t.Helper()
+	var r *protocol.RangeWithPlaceholder
+	c.call(protocol.MethodTextDocumentPrepareRename, protocol.PrepareRenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(p)}, Position: pos}}, &r)
+	return r
+}
+
+// at is the position of the first want in the note's text, plus k.
+func at(p, want string, k int) protocol.Position {
+	text := testVault[p]
+	return position(text, strings.Index(text, want)+k)
+}
+
+// Rename on a link renames the note it reaches: the file (RenameFile) and
+// every link to it, in zk mv's plan.
+func TestRenameNoteFromLink(t *testing.T) {
+	c := startServer(t)
+	pos := at("Rates.md", "[[Speedups#Baseline]]", 4)
+	r := c.prepare("Rates.md", pos)
+	if r == nil || r.Placeholder != "Speedups" || r.Range.Start != at("Rates.md", "Speedups#Baseline", 0) {
+		t.Fatalf("prepareRename: %+v", r)
+	}
+	after, renames := c.rename("Rates.md", pos, "Gains")
+	want := strings.ReplaceAll(testVault["Rates.md"], "Speedups", "Gains")
+	if after["Rates.md"] != want {
+		t.Errorf("Rates.md:\n%s\nwant:\n%s", after["Rates.md"], want)
+	}
+	if len(renames) != 1 || renames[0].OldURI != c.uri("Speedups.md") || renames[0].NewURI != c.uri("Gains.md") {
+		t.Errorf("renames %+v", renames)
+	}
+}
+
+// On the note's title (its H1 that names it), the H1 follows the name.
+func TestRenameNoteFromTitle(t *testing.T) {
+	c := startServer(t)
+	c.open("Speedups.md")
+	c.nextDiags("Speedups.md")
+	after, renames := c.rename("Speedups.md", protocol.Position{Line: 0, Character: 4}, "Gains")
+	if !strings.HasPrefix(after["Speedups.md"], "# Gains\n") {
+		t.Errorf("title not renamed: %q", after["Speedups.md"])
+	}
+	if len(renames) != 1 || renames[0].NewURI != c.uri("Gains.md") {
+		t.Errorf("renames %+v", renames)
+	}
+	if !strings.Contains(after["Rates.md"], "[[Gains#Baseline]]") {
+		t.Errorf("Rates.md: %q", after["Rates.md"])
+	}
+}
+
+// On a link's #heading, or on the heading line, the heading is renamed
+// and every link to it; no file moves.
+func TestRenameHeading(t *testing.T) {
+	c := startServer(t)
+	pos := at("Rates.md", "#Baseline", 2)
+	r := c.prepare("Rates.md", pos)
+	if r == nil || r.Placeholder != "Baseline" {
+		t.Fatalf("prepareRename: %+v", r)
+	}
+	for _, from := range []struct {
+		p   string
+		pos protocol.Position
+	}{{"Rates.md", pos}, {"Speedups.md", at("Speedups.md", "## Baseline", 4)}} {
+		after, renames := c.rename(from.p, from.pos, "Control")
+		if len(renames) != 0 {
+			t.Errorf("renames %+v", renames)
+		}
+		if !strings.Contains(after["Rates.md"], "[[Speedups#Control]]") || !strings.Contains(after["Speedups.md"], "## Control\n") {
+			t.Errorf("from %s: %q, %q", from.p, after["Rates.md"], after["Speedups.md"])
+		}
+	}
+}
+
+// Nothing to rename off links and headings; an unsaved note is refused.
+func TestRenameRefuses(t *testing.T) {
+	c := startServer(t)
+	if r := c.prepare("Rates.md", at("Rates.md", "See", 1)); r != nil {
+		t.Errorf("prepareRename off a link: %+v", r)
+	}
+	if r := c.prepare("Rates.md", at("Rates.md", "[[Missing]]", 3)); r != nil {
+		t.Errorf("prepareRename on a broken link: %+v", r)
+	}
+	c.openText("Rates.md", testVault["Rates.md"]+"unsaved\n")
+	c.nextDiags("Rates.md")
+	var we json.RawMessage
+	err := c.conn.Call(t.Context(), protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Speedups.md")}, Position: at("Speedups.md", "# Speedups", 3)}, NewName: "Gains"}, &we)
+	if err == nil || !strings.Contains(err.Error(), "unsaved changes") {
+		t.Errorf("rename with Rates.md unsaved: %v, %s", err, we)
+	}
+}
