@@ -130,6 +130,11 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
+		if newNote, _, _ := strings.Cut(opts.new, "#"); newNote != "" {
+			if q, err := findNote(v, files, newNote); err != nil || q != p {
+				return usageError{fmt.Errorf("mv: a heading is renamed within its note; %q is not %s", newNote, printable(p))}
+			}
+		}
 		if plan, err = move.Heading(ctx, v, files, p, oldH, newH); err != nil {
 			return err
 		}
