@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -127,10 +128,10 @@ func Move(ctx context.Context, v *vault.Vault, files []vault.File, oldPath, newP
 		return nil, fmt.Errorf("%s: cannot move a folder into itself", oldPath)
 	}
 	caseOnly := strings.EqualFold(oldPath, newPath)
-	if st, err := v.Root().Lstat(newPath); err == nil {
+	if st, err := v.Root().Lstat(filepath.FromSlash(newPath)); err == nil {
 		// On a case-insensitive file system, "note.md" is "Note.md": a
 		// rename that changes only case finds its own file there.
-		old, _ := v.Root().Lstat(oldPath)
+		old, _ := v.Root().Lstat(filepath.FromSlash(oldPath))
 		if !caseOnly || old == nil || !sameFile(old, st) {
 			return nil, fmt.Errorf("%s: %w", newPath, ErrExists)
 		}
