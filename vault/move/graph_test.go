@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/zk-claims/zk/bench/vaultgen"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
 // edge is an edge of the link graph as a move must keep it: where it is
@@ -193,4 +195,68 @@ func TestGraphKeptGenerated(t *testing.T) {
 		t.Errorf("no link rewritten")
 	}
 	moveKeepsGraph(t, dir, "Permanent Notes/07", "Archive/07", Format{})
+}
+
+// headingEdges is each link with a #heading, as "target#i": the index
+// of the heading it reaches in its target (-1 for none), in source order.
+func headingEdges(t *testing.T, dir string) map[string][]string {
+	t.Helper()
+	v, fs := open(t, dir)
+	r := vault.ResolverOf(fs)
+	_, notes := vault.SplitFiles(fs)
+	out := map[string][]string{}
+	for _, f := range notes {
+		n, err := v.ReadNote(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range n.AllLinks() {
+			if l.Subpath == "" || l.IsBlockRef() {
+				continue
+			}
+			to, ok := r.Resolve(l.Path, n.Path)
+			if !ok {
+				to = n.Path
+			}
+			idx := -1
+			if target, err := v.ReadNote(to); err == nil {
+				parts := strings.Split(l.Subpath[1:], "#")
+				for i, h := range target.Headings {
+					if lint.NormHeading(h.Text) == lint.NormHeading(parts[len(parts)-1]) {
+						idx = i
+						break
+					}
+				}
+			}
+			out[n.Path] = append(out[n.Path], fmt.Sprintf("%s#%d", to, idx))
+		}
+	}
+	return out
+}
+
+// A heading rename keeps every heading link reaching the same heading,
+// and the file graph as it was.
+func TestGraphKeptHeadingExamples(t *testing.T) {
+	src, _ := filepath.Abs("../../examples/vault")
+	dir := t.TempDir()
+	copyDir(t, src, dir)
+	const note = "3. Resources/Permanent Notes/A Mean Latency Hides the Tail a User Waits On.md"
+	before, files := headingEdges(t, dir), graphOf(t, dir)
+	v, fs := open(t, dir)
+	p, err := Heading(context.Background(), v, fs, note, "Evidence", "What Was Measured")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(v, p, ApplyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := headingEdges(t, dir); !reflect.DeepEqual(got, before) {
+		t.Errorf("heading links:\n%v\nwant\n%v", got, before)
+	}
+	if got := graphOf(t, dir); !reflect.DeepEqual(got, files) {
+		t.Errorf("the file graph changed")
+	}
+	if p.Links != 1 {
+		t.Errorf("%d links rewritten, want 1 (the other names a heading that is not there)", p.Links)
+	}
 }
