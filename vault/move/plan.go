@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/zk-claims/zk/vault"
@@ -107,8 +108,8 @@ func Move(ctx context.Context, v *vault.Vault, files []vault.File, oldPath, newP
 	if oldPath == newPath {
 		return nil, fmt.Errorf("%s: old and new are the same path", oldPath)
 	}
-	if strings.ContainsAny(path.Base(newPath), badNameChars) {
-		return nil, fmt.Errorf("%s: %w (a file name with any of %s)", newPath, ErrBadName, badNameChars)
+	if strings.ContainsAny(path.Base(newPath), badNameChars) || strings.ContainsFunc(newPath, unicode.IsControl) {
+		return nil, fmt.Errorf("%q: %w (a file name with any of %s, or a control character)", newPath, ErrBadName, badNameChars)
 	}
 	moves := map[string]string{}
 	folder := false

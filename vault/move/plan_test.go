@@ -176,6 +176,7 @@ func TestMoveRefuses(t *testing.T) {
 		{"A.md", ".obsidian/A.md", "dot folder"},
 		{"Nope.md", "N.md", "no such note"},
 		{"A.md", "A#1.md", "no link can name it"},
+		{"A.md", "A\nB.md", "no link can name it"},
 		{"F", "F/G", "into itself"},
 		{"A.md", "A.md", "same path"},
 	} {
