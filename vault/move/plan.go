@@ -445,7 +445,7 @@ func frontmatterSpans(n *vault.Note) []int {
 // Obsidian's link matching compares them.
 func Heading(ctx context.Context, v *vault.Vault, files []vault.File, notePath, oldH, newH string) (*Plan, error) {
 	newH = strings.TrimSpace(newH)
-	if newH == "" || strings.ContainsAny(newH, "#|^\n\r") || strings.Contains(newH, "[[") || strings.Contains(newH, "]]") {
+	if newH == "" || strings.ContainsAny(newH, "#|^") || strings.ContainsFunc(newH, unicode.IsControl) || strings.Contains(newH, "[[") || strings.Contains(newH, "]]") {
 		return nil, fmt.Errorf("heading %q: %w (a heading link cannot hold # | ^ [[ ]] or a line break)", newH, ErrBadName)
 	}
 	want := lint.NormHeading(oldH)
