@@ -16,6 +16,9 @@ import (
 type Session struct {
 	mu sync.Mutex
 	c  *checker
+	// refuted counts the notes refuted: while none is, no note rests on
+	// one and links/rests-on-refuted walks nothing.
+	refuted int
 }
 
 // NewSession reads every note of a walk of the vault (Files) for their
@@ -29,7 +32,7 @@ func NewSession(ctx context.Context, v *vault.Vault, files []vault.File, opts Op
 		if each != nil {
 			each(n)
 		}
-		s := summarize(n)
+		s := c.graphSummary(n)
 		sums[i] = &s
 	})
 	if err := ctx.Err(); err != nil {
@@ -56,10 +59,17 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 			}
 		}
 	}
+	if old := c.summaries[p]; old != nil && old.refuted != "" {
+		s.refuted--
+	}
 	if sum == nil {
 		delete(c.summaries, p)
 		return
 	}
+	if sum.refuted != "" {
+		s.refuted++
+	}
+	s.resolveRests(p, sum)
 	c.summaries[p] = sum
 	for _, a := range sum.aliases {
 		k := vault.FoldName(a)
@@ -73,9 +83,8 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 func (s *Session) Check(n *vault.Note) []Finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sum := summarize(n)
-	s.setSummary(n.Path, &sum)
 	r := s.c.note(n)
+	s.setSummary(n.Path, &r.summary)
 	if !r.checked {
 		return nil
 	}
@@ -85,7 +94,118 @@ func (s *Session) Check(n *vault.Note) []Finding {
 		links = s.c.linkFindings(links, r.path, l)
 	}
 	out = append(out, r.ignores.filter(links)...)
+	out = append(out, s.restsOnRefuted(r)...)
 	SortFindings(out)
+	return out
+}
+
+// graphSummary is summarize's, with what links/rests-on-refuted needs of
+// the note: whether it is refuted, and the entries by which it rests on
+// others.
+func (c *checker) graphSummary(n *vault.Note) noteSummary {
+	s := summarize(n)
+	if c.severity(RuleRestsOnRefuted) == Off {
+		return s
+	}
+	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src)}
+	s.refuted, s.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, nc.linkEntries())
+	return s
+}
+
+// resolveRests resolves the targets of a summary's rests-on entries, as
+// the links of the note at p. The caller holds mu.
+func (s *Session) resolveRests(p string, sum *noteSummary) {
+	for i := range sum.restsOn {
+		e := &sum.restsOn[i]
+		if t, ok := s.c.resolver.Resolve(e.link, p); ok && t != p {
+			e.target = t
+		} else {
+			e.target = ""
+		}
+	}
+}
+
+// restsOnRefuted reports the entries of the checked note r that rest on
+// a refuted note, as Check does for the whole vault, but walking forward
+// from this note's entries only: a breadth-first search to the nearest
+// refuted note, so the chain named is a shortest one (of several as
+// short, Check and a Session may name different ones). The caller holds
+// mu.
+func (s *Session) restsOnRefuted(r noteResult) []Finding {
+	if s.refuted == 0 || s.c.severity(RuleRestsOnRefuted) == Off {
+		return nil
+	}
+	var fs []Finding
+	for _, e := range r.summary.restsOn {
+		if e.target == "" {
+			continue
+		}
+		if chain := s.chainToRefuted(e.target); chain != nil {
+			fs = s.c.add(fs, s.c.restsOnFinding(r.path, e, chain))
+		}
+	}
+	return r.ignores.filter(fs)
+}
+
+// chainToRefuted is the shortest chain of rests-on entries from the note
+// at start to a refuted note, both included, or nil when there is none.
+func (s *Session) chainToRefuted(start string) []string {
+	prev := map[string]string{start: ""}
+	for queue := []string{start}; len(queue) > 0; queue = queue[1:] {
+		q := queue[0]
+		sum := s.c.summaries[q]
+		if sum == nil {
+			continue
+		}
+		if sum.refuted != "" {
+			var back []string
+			for p := q; p != ""; p = prev[p] {
+				back = append(back, p)
+			}
+			slices.Reverse(back)
+			return back
+		}
+		for _, e := range sum.restsOn {
+			if _, seen := prev[e.target]; e.target != "" && !seen {
+				prev[e.target] = q
+				queue = append(queue, e.target)
+			}
+		}
+	}
+	return nil
+}
+
+// Dependents are the notes whose findings of links/rests-on-refuted may
+// change when the note at p does: those that rest on it, directly or
+// through a chain of rests-on entries, sorted. (A note's other link
+// findings depend only on the notes it links to: its backlinks are the
+// caller's to know.)
+func (s *Session) Dependents(p string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c.severity(RuleRestsOnRefuted) == Off {
+		return nil
+	}
+	rev := map[string][]string{}
+	for q, sum := range s.c.summaries {
+		for _, e := range sum.restsOn {
+			if e.target != "" {
+				rev[e.target] = append(rev[e.target], q)
+			}
+		}
+	}
+	seen := map[string]bool{p: true}
+	var out []string
+	for queue := []string{p}; len(queue) > 0; queue = queue[1:] {
+		for _, q := range rev[queue[0]] {
+			if !seen[q] {
+				seen[q] = true
+				out = append(out, q)
+				queue = append(queue, q)
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -94,7 +214,7 @@ func (s *Session) Check(n *vault.Note) []Finding {
 func (s *Session) Update(n *vault.Note) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sum := summarize(n)
+	sum := s.c.graphSummary(n)
 	s.setSummary(n.Path, &sum)
 }
 
@@ -110,9 +230,11 @@ func (s *Session) SetFiles(files []vault.File) {
 	for _, p := range paths {
 		keep[p] = true
 	}
-	for p := range s.c.summaries {
+	for p, sum := range s.c.summaries {
 		if !keep[p] {
 			s.setSummary(p, nil)
+		} else {
+			s.resolveRests(p, sum) // a new note may take a link's target
 		}
 	}
 }
