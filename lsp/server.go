@@ -74,11 +74,10 @@ type Server struct {
 	docs    map[string]*document // open notes, by vault path
 	timers  map[string]*time.Timer
 	parsers sync.Pool
-	// tags and rels are the tags and Links relations the notes use, for
-	// completion and code actions; canCreate is set when the client can
-	// create files in a workspace edit.
-	tags, rels *vocab
-	canCreate  bool
+	// tags are the tags the notes use, for completion; canCreate is set
+	// when the client can create files in a workspace edit.
+	tags      *vocab
+	canCreate bool
 	// sent is the key of the diagnostics last published for each note
 	// not open, by path (recheck.go); recheck runs one re-check at a time.
 	sent    map[string]string
@@ -101,7 +100,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, v: opts.Vault, ready: make(chan struct{}),
 		docs: map[string]*document{}, timers: map[string]*time.Timer{}, edges: map[string][]ref{},
-		tags: newVocab(), rels: newVocab(), sent: map[string]string{},
+		tags: newVocab(), sent: map[string]string{},
 		notify: func(string, any) {}}
 	s.parsers.New = func() any { return vault.NewParser() }
 	return s
@@ -424,7 +423,6 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 		if c.Type == uint32(protocol.FileChangeTypeDeleted) {
 			delete(s.edges, p)
 			s.tags.set(p, nil)
-			s.rels.set(p, nil)
 			continue
 		}
 		changed = append(changed, p)

@@ -12,7 +12,7 @@ import (
 	"github.com/zk-claims/zk/vault/lint"
 )
 
-// vocab counts the words the vault's notes use (tags, relations), by
+// vocab counts the words the vault's notes use (tags), by
 // note, so that a note saved again replaces its words and a word no note
 // uses any more is no longer offered. Safe for several goroutines: the
 // first scan fills it from many.
@@ -85,18 +85,6 @@ func tagsOf(n *vault.Note) []string {
 	return slices.Compact(out)
 }
 
-// relationsOf are the relations a note's Links entries name, each once.
-func relationsOf(n *vault.Note) []string {
-	var out []string
-	for _, e := range vault.LinkEntries(n) {
-		if e.Relation != "" {
-			out = append(out, e.Relation)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
 // relationNames are the relations to offer: the configured vocabulary
 // in its order, then those the vault's notes use beyond it, most used
 // first.
@@ -109,7 +97,7 @@ func (s *Server) relationNames() []string {
 	for _, r := range out {
 		known[strings.ToLower(r)] = true
 	}
-	for _, r := range s.rels.words() {
+	for _, r := range s.session.Relations() {
 		if !known[r] {
 			out = append(out, r)
 		}
@@ -117,11 +105,9 @@ func (s *Server) relationNames() []string {
 	return out
 }
 
-// noteWords records the tags and relations of a note read or saved.
-func (s *Server) noteWords(n *vault.Note) {
-	s.tags.set(n.Path, tagsOf(n))
-	s.rels.set(n.Path, relationsOf(n))
-}
+// noteWords records the tags of a note read or saved (the relations
+// are the session's).
+func (s *Server) noteWords(n *vault.Note) { s.tags.set(n.Path, tagsOf(n)) }
 
 // isTagRune reports whether r may be part of a tag, as Obsidian reads
 // one: letters, digits, '_', '-', '/' (nesting), and any non-ASCII rune.

@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/zk-claims/zk/vault"
@@ -19,6 +21,13 @@ type Session struct {
 	// refuted counts the notes refuted: while none is, no note rests on
 	// one and links/rests-on-refuted walks nothing.
 	refuted int
+	// relations counts the notes using each Links relation.
+	relations map[string]int
+	// resolved is set once the targets of every summary's rests-on
+	// entries are resolved: not at the first scan, for the first note
+	// refuted or the first Dependents. From then on every summary
+	// recorded is resolved as it comes.
+	resolved bool
 }
 
 // NewSession reads every note of a walk of the vault (Files) for their
@@ -38,7 +47,7 @@ func NewSession(ctx context.Context, v *vault.Vault, files []vault.File, opts Op
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s := &Session{c: c}
+	s := &Session{c: c, relations: map[string]int{}}
 	for i, sum := range sums {
 		if sum != nil {
 			s.setSummary(notes[i].Path, sum)
@@ -59,8 +68,15 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 			}
 		}
 	}
-	if old := c.summaries[p]; old != nil && old.refuted != "" {
-		s.refuted--
+	if old := c.summaries[p]; old != nil {
+		if old.refuted != "" {
+			s.refuted--
+		}
+		for _, r := range old.relations {
+			if s.relations[r]--; s.relations[r] <= 0 {
+				delete(s.relations, r)
+			}
+		}
 	}
 	if sum == nil {
 		delete(c.summaries, p)
@@ -69,7 +85,12 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 	if sum.refuted != "" {
 		s.refuted++
 	}
-	s.resolveRests(p, sum)
+	for _, r := range sum.relations {
+		s.relations[r]++
+	}
+	if s.resolved {
+		s.resolveRests(p, sum)
+	}
 	c.summaries[p] = sum
 	for _, a := range sum.aliases {
 		k := vault.FoldName(a)
@@ -84,6 +105,7 @@ func (s *Session) Check(n *vault.Note) []Finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.c.note(n)
+	r.summary.relations = relationWords(vault.LinkEntries(n))
 	s.setSummary(n.Path, &r.summary)
 	if !r.checked {
 		return nil
@@ -100,16 +122,45 @@ func (s *Session) Check(n *vault.Note) []Finding {
 }
 
 // graphSummary is summarize's, with what links/rests-on-refuted needs of
-// the note: whether it is refuted, and the entries by which it rests on
-// others.
+// the note (whether it is refuted, and the entries by which it rests on
+// others) and the relations its Links entries name.
 func (c *checker) graphSummary(n *vault.Note) noteSummary {
 	s := summarize(n)
+	entries := vault.LinkEntries(n)
+	s.relations = relationWords(entries)
 	if c.severity(RuleRestsOnRefuted) == Off {
 		return s
 	}
-	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src)}
-	s.refuted, s.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, nc.linkEntries())
+	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src), entries: &entries}
+	s.refuted, s.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, entries)
 	return s
+}
+
+// relationWords are the relations entries name, each once.
+func relationWords(entries []vault.LinkEntry) []string {
+	var out []string
+	for _, e := range entries {
+		if e.Relation != "" && !slices.Contains(out, e.Relation) {
+			out = append(out, e.Relation)
+		}
+	}
+	return out
+}
+
+// Relations are the Links relations the vault's notes name, the most
+// used first, then by name: the vocabulary a vault has beyond the
+// configured one.
+func (s *Session) Relations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.relations))
+	for r := range s.relations {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		return cmp.Or(cmp.Compare(s.relations[b], s.relations[a]), strings.Compare(a, b))
+	})
+	return out
 }
 
 // resolveRests resolves the targets of a summary's rests-on entries, as
@@ -125,6 +176,18 @@ func (s *Session) resolveRests(p string, sum *noteSummary) {
 	}
 }
 
+// resolveAll resolves every summary's rests-on entries, once. The caller
+// holds mu.
+func (s *Session) resolveAll() {
+	if s.resolved {
+		return
+	}
+	s.resolved = true
+	for p, sum := range s.c.summaries {
+		s.resolveRests(p, sum)
+	}
+}
+
 // restsOnRefuted reports the entries of the checked note r that rest on
 // a refuted note, as Check does for the whole vault, but walking forward
 // from this note's entries only: a breadth-first search to the nearest
@@ -135,6 +198,7 @@ func (s *Session) restsOnRefuted(r noteResult) []Finding {
 	if s.refuted == 0 || s.c.severity(RuleRestsOnRefuted) == Off {
 		return nil
 	}
+	s.resolveAll()
 	var fs []Finding
 	for _, e := range r.summary.restsOn {
 		if e.target == "" {
@@ -186,6 +250,7 @@ func (s *Session) Dependents(p string) []string {
 	if s.c.severity(RuleRestsOnRefuted) == Off {
 		return nil
 	}
+	s.resolveAll()
 	rev := map[string][]string{}
 	for q, sum := range s.c.summaries {
 		for _, e := range sum.restsOn {
@@ -233,7 +298,7 @@ func (s *Session) SetFiles(files []vault.File) {
 	for p, sum := range s.c.summaries {
 		if !keep[p] {
 			s.setSummary(p, nil)
-		} else {
+		} else if s.resolved {
 			s.resolveRests(p, sum) // a new note may take a link's target
 		}
 	}

@@ -136,6 +136,14 @@ func TestSessionRestsOnRefuted(t *testing.T) {
 	if got := rests(s.Check(read("A.md"))); got != nil {
 		t.Fatalf("before C is refuted: %v", got)
 	}
+	if got := s.Relations(); !reflect.DeepEqual(got, []string{"contrasts", "evidence-for", "extends"}) {
+		t.Errorf("relations: %v", got)
+	}
+	s.Update(vault.NewParser().Parse("D.md", []byte("# D\n\n## Links\n\n- [[A]] — extends: now.\n")))
+	if got := s.Relations(); !reflect.DeepEqual(got, []string{"extends", "evidence-for"}) {
+		t.Errorf("relations once D extends A: %v, want extends (2) then evidence-for", got)
+	}
+	s.Update(vault.NewParser().Parse("D.md", []byte(notes["D.md"])))
 	if got := s.Dependents("C.md"); !reflect.DeepEqual(got, []string{"A.md", "B.md"}) {
 		t.Errorf("dependents of C: %v, want A and B", got)
 	}
