@@ -54,18 +54,25 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 
 		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
 		Version: version,
-		NewNote: func(typ, title string) (string, []byte, error) {
-			if typ == "" {
-				typ = config.DefaultType
-			}
-			now := time.Now()
-			if root.today != "" || root.getenv("ZK_TODAY") != "" {
-				now = w.today
-			}
-			return renderNew(w, typ, title, now)
-		},
+		NewNote: lspNewNote(root, w),
 	})
 	return srv.Serve(ctx, stdio{s.in, s.out})
+}
+
+// lspNewNote is the note zk lsp's "create the note" action writes: zk
+// new's, of the type given or the default one, created now (or on the day
+// --today or $ZK_TODAY gives, as zk new does).
+func lspNewNote(root *rootOptions, w *workspace) func(typ, title string) (string, []byte, error) {
+	return func(typ, title string) (string, []byte, error) {
+		if typ == "" {
+			typ = config.DefaultType
+		}
+		now := time.Now()
+		if root.today != "" || root.getenv("ZK_TODAY") != "" {
+			now = w.today
+		}
+		return renderNew(w, typ, title, now)
+	}
 }
 
 // stdio is the process's stdin and stdout as the one stream a language
