@@ -322,3 +322,41 @@ func TestSaveRechecksTheNotesRestingOnIt(t *testing.T) {
 		t.Errorf("after C's refutation is gone: A %+v, B %+v", a, b)
 	}
 }
+
+// pathSpan finds the path of every kind of link, which a relink replaces.
+func TestPathSpan(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"[[Speed ups#H|shown]]", "Speed ups"},
+		{"![[img.png]]", "img.png"},
+		{"[[#Local]]", ""},
+		{"[text](Speed%20ups.md#h)", "Speed%20ups.md"},
+		{"[text](<Speed ups.md>)", "Speed ups.md"},
+		{"![alt](a/b.png)", "a/b.png"},
+	} {
+		n := vault.NewParser().Parse("n.md", []byte("x "+tc.src+"\n"))
+		links := n.AllLinks()
+		if len(links) != 1 {
+			t.Fatalf("%s: %d links", tc.src, len(links))
+		}
+		text := string(n.Src)
+		start, end, ok := pathSpan(text, links[0])
+		if !ok || text[start:end] != tc.want {
+			t.Errorf("%s: %q (%v), want %q", tc.src, text[start:min(max(end, start), len(text))], ok, tc.want)
+		}
+	}
+}
+
+// A broken markdown link is relinked to the vault path, escaped.
+func TestRelinkAMarkdownLink(t *testing.T) {
+	c := startServerWith(t, actionVault, actionOptions, map[string]any{})
+	text := "# Other\n\nSee [the speedups](speed_ups.md#Claim).\n"
+	c.openText("Other.md", text)
+	c.nextDiags("Other.md")
+	as := byTitle(c.codeActions("Other.md", lineRange(text, "See")), `Link to "Speedups"`)
+	if len(as) != 1 {
+		t.Fatalf("actions: %+v", as)
+	}
+	if got := apply(text, as[0].Edit.Changes[c.uri("Other.md")]); !strings.Contains(got, "[the speedups](Permanent%20Notes/Speedups.md#Claim)") {
+		t.Errorf("relinked:\n%s", got)
+	}
+}
