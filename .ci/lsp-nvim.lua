@@ -1,5 +1,6 @@
 -- Neovim (0.7+) headless as a real client of zk lsp: open a note, read
--- its diagnostics, go to the definition of a link, complete a link.
+-- its diagnostics, go to the definition of a link, complete a link and a
+-- tag, apply a code action.
 -- Run by .ci/lsp-test.sh with ZK, VAULT and NOTE set.
 local zk, vault, note = os.getenv('ZK'), os.getenv('VAULT'), os.getenv('NOTE')
 
@@ -56,4 +57,40 @@ local labels = {}
 for _, it in ipairs(items) do table.insert(labels, it.label) end
 if not check(vim.tbl_contains(labels, 'Percentiles Cannot Be Averaged Across Hosts'), 'completion: ' .. vim.inspect(labels)) then return end
 io.stdout:write('ok completion: ' .. table.concat(labels, ',') .. '\n')
+-- Tag completion: "#meas" completes to a tag of another note's frontmatter.
+vim.api.nvim_buf_set_lines(buf, -1, -1, false, { 'Tagged #meas' })
+last = vim.api.nvim_buf_line_count(buf) - 1
+params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = last, character = #'Tagged #meas' } }
+res = vim.lsp.buf_request_sync(buf, 'textDocument/completion', params, 10000)
+result = res and res[client_id] and res[client_id].result
+items = result and (result.items or result) or {}
+labels = {}
+for _, it in ipairs(items) do table.insert(labels, it.label) end
+if not check(vim.tbl_contains(labels, 'measurement'), 'tag completion: ' .. vim.inspect(labels)) then return end
+io.stdout:write('ok tag completion: ' .. table.concat(labels, ',') .. '\n')
+
+-- Code action: on the stale Last tended line, "Set Last tended to today",
+-- applied by Neovim to the buffer.
+lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+row = nil
+for i, l in ipairs(lines) do
+  if l:find('Last tended:', 1, true) then row = i - 1 break end
+end
+if not check(row, 'no Last tended line in the note') then return end
+params = { textDocument = { uri = vim.uri_from_bufnr(buf) },
+  range = { start = { line = row, character = 0 }, ['end'] = { line = row, character = 0 } },
+  context = { diagnostics = {} } }
+res = vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', params, 10000)
+local actions = res and res[client_id] and res[client_id].result or {}
+local tend
+for _, a in ipairs(actions) do
+  if a.title:find('Set Last tended to', 1, true) then tend = a end
+end
+if not check(tend and tend.edit, 'code actions: ' .. vim.inspect(actions)) then return end
+if not check(tend.diagnostics and tend.diagnostics[1] and tend.diagnostics[1].code == 'maintenance/stale',
+  'the action fixes no maintenance/stale diagnostic: ' .. vim.inspect(tend.diagnostics)) then return end
+vim.lsp.util.apply_workspace_edit(tend.edit, 'utf-16')
+local after = vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1]
+if not check(after == '- Last tended: 2026-12-02', 'after the action the line reads ' .. vim.inspect(after)) then return end
+io.stdout:write('ok code action: ' .. tend.title .. ' -> ' .. after .. '\n')
 finish(0, 'nvim lsp client: all passed')

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -44,6 +45,10 @@ type Options struct {
 	Debounce time.Duration
 	// Version is zk's version, told to the client.
 	Version string
+	// NewNote renders a new note titled title from the template of the
+	// note type typ ("" for the default type), as zk new does: its vault
+	// path and text. nil offers no "create the note" action.
+	NewNote func(typ, title string) (path string, text []byte, err error)
 }
 
 // DefaultDebounce lets a typist finish a word before the note is checked.
@@ -69,6 +74,14 @@ type Server struct {
 	docs    map[string]*document // open notes, by vault path
 	timers  map[string]*time.Timer
 	parsers sync.Pool
+	// tags are the tags the notes use, for completion; canCreate is set
+	// when the client can create files in a workspace edit.
+	tags      *vocab
+	canCreate bool
+	// sent is the key of the diagnostics last published for each note
+	// not open, by path (recheck.go); recheck runs one re-check at a time.
+	sent    map[string]string
+	recheck sync.Mutex
 
 	notify func(method string, params any)
 }
@@ -87,6 +100,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, v: opts.Vault, ready: make(chan struct{}),
 		docs: map[string]*document{}, timers: map[string]*time.Timer{}, edges: map[string][]ref{},
+		tags: newVocab(), sent: map[string]string{},
 		notify: func(string, any) {}}
 	s.parsers.New = func() any { return vault.NewParser() }
 	return s
@@ -106,6 +120,7 @@ func (s *Server) Scan(ctx context.Context) error {
 	edges := map[string][]ref{}
 	session, err := lint.NewSession(ctx, s.v, files, s.opts.Lint, func(n *vault.Note) {
 		e := refsOf(n, res)
+		s.noteWords(n)
 		mu.Lock()
 		edges[n.Path] = e
 		mu.Unlock()
@@ -229,10 +244,16 @@ func (s *Server) handler() *protocol.Handler {
 	h.WorkspaceDidChangeWatchedFiles = s.didChangeWatchedFiles
 	h.TextDocumentPrepareRename = s.prepareRename // rename.go
 	h.TextDocumentRename = s.rename
+	h.TextDocumentCodeAction = s.codeAction // actions.go
 	return h
 }
 
-func (s *Server) initialize(_ *glsp.Context, _ *protocol.InitializeParams) (any, error) {
+func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) (any, error) {
+	if ws := params.Capabilities.Workspace; ws != nil && ws.WorkspaceEdit != nil {
+		s.mu.Lock()
+		s.canCreate = slices.Contains(ws.WorkspaceEdit.ResourceOperations, protocol.ResourceOperationKindCreate)
+		s.mu.Unlock()
+	}
 	full := protocol.TextDocumentSyncKindFull
 	yes := true
 	return protocol.InitializeResult{
@@ -245,8 +266,9 @@ func (s *Server) initialize(_ *glsp.Context, _ *protocol.InitializeParams) (any,
 			WorkspaceSymbolProvider: true,
 			ReferencesProvider:      true,
 			DocumentSymbolProvider:  true,
-			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"[", "#", "^"}},
+			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"[", "#", "^", " "}},
 			RenameProvider:          protocol.RenameOptions{PrepareProvider: &yes},
+			CodeActionProvider:      protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 		},
 		ServerInfo: &protocol.InitializeResultServerInfo{Name: "zk", Version: &s.opts.Version},
 	}, nil
@@ -351,10 +373,12 @@ func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentPa
 	s.mu.Unlock()
 	if d != nil {
 		s.session.Update(d.note)
+		s.noteWords(d.note)
 	}
 	for _, q := range open {
 		s.publish(q)
 	}
+	go s.recheckDependents(p)
 	return nil
 }
 
@@ -365,6 +389,7 @@ func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocument
 	}
 	s.mu.Lock()
 	delete(s.docs, p)
+	delete(s.sent, p)
 	if t := s.timers[p]; t != nil {
 		t.Stop()
 		delete(s.timers, p)
@@ -400,6 +425,7 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 		}
 		if c.Type == uint32(protocol.FileChangeTypeDeleted) {
 			delete(s.edges, p)
+			s.tags.set(p, nil)
 			continue
 		}
 		changed = append(changed, p)
@@ -411,6 +437,7 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 			continue
 		}
 		s.session.Update(n)
+		s.noteWords(n)
 		s.mu.Lock()
 		s.edges[p] = refsOf(n, s.res)
 		s.mu.Unlock()
@@ -794,9 +821,16 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 	}
 	text := string(n.Src)
 	off := offset(text, params.Position)
-	line := text[lineStart(text, int(params.Position.Line)):off]
+	ls := lineStart(text, int(params.Position.Line))
+	line := text[ls:off]
 	open := strings.LastIndex(line, "[[")
 	if open < 0 || strings.Contains(line[open:], "]]") || strings.Contains(line[open:], "|") {
+		if list := s.relationCompletion(n, text, off, ls); list != nil {
+			return list, nil
+		}
+		if list := s.tagCompletion(n, text, off, line); list != nil {
+			return list, nil
+		}
 		return nil, nil
 	}
 	typed := line[open+2:]

@@ -53,8 +53,15 @@ type published struct {
 
 func startServer(t *testing.T) *client {
 	t.Helper()
+	return startServerWith(t, testVault, nil, map[string]any{})
+}
+
+// startServerWith serves files, with the options set sets and the client
+// capabilities caps.
+func startServerWith(t *testing.T, files map[string]string, set func(*Options), caps map[string]any) *client {
+	t.Helper()
 	dir := t.TempDir()
-	for p, text := range testVault {
+	for p, text := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
@@ -68,8 +75,12 @@ func startServer(t *testing.T) *client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { v.Close() })
-	srv := New(Options{Vault: v, Debounce: time.Millisecond,
-		HelpURL: func(rule string) string { return "https://example.org/#" + rule }})
+	opts := Options{Vault: v, Debounce: time.Millisecond,
+		HelpURL: func(rule string) string { return "https://example.org/#" + rule }}
+	if set != nil {
+		set(&opts)
+	}
+	srv := New(opts)
 	a, b := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -87,7 +98,7 @@ func startServer(t *testing.T) *client {
 		}))
 	t.Cleanup(func() { c.conn.Close(); cancel(); <-done })
 	var init json.RawMessage
-	c.call(protocol.MethodInitialize, map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}}, &init)
+	c.call(protocol.MethodInitialize, map[string]any{"processId": nil, "rootUri": nil, "capabilities": caps}, &init)
 	if !strings.Contains(string(init), `"definitionProvider":true`) {
 		t.Fatalf("initialize: %s", init)
 	}

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/lsp"
 )
 
@@ -17,11 +19,15 @@ func newLSPCmd(root *rootOptions, s *streams) *cobra.Command {
 stdout: zk check's findings as diagnostics on the text being edited (the
 rule as the code, its help as the link), go to definition on a wikilink,
 embed, markdown link, #heading or #^block, references (the note's
-backlinks), headings as document symbols, and completion of note names
-after [[, headings after # and block ids after #^.
+backlinks), headings as document symbols, completion of note names after
+[[, headings after # and block ids after #^, tags after # and relations
+after "— " in the Links section, and code actions: set Last tended to
+today, fix a broken link to the note it almost names, type an untyped
+Links entry, create a missing note from its type's template.
 
 Start it in the vault's folder, or give --vault. The vault is read once at
-start; a save, or a file changed outside the editor, updates it.
+start; a save, or a file changed outside the editor, updates it, and a
+save checks again the notes that link to or rest on the note saved.
 
 EXIT STATUS
   0  the editor closed the connection
@@ -48,8 +54,25 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 
 		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
 		Version: version,
+		NewNote: lspNewNote(root, w),
 	})
 	return srv.Serve(ctx, stdio{s.in, s.out})
+}
+
+// lspNewNote is the note zk lsp's "create the note" action writes: zk
+// new's, of the type given or the default one, created now (or on the day
+// --today or $ZK_TODAY gives, as zk new does).
+func lspNewNote(root *rootOptions, w *workspace) func(typ, title string) (string, []byte, error) {
+	return func(typ, title string) (string, []byte, error) {
+		if typ == "" {
+			typ = config.DefaultType
+		}
+		now := time.Now()
+		if root.today != "" || root.getenv("ZK_TODAY") != "" {
+			now = w.today
+		}
+		return renderNew(w, typ, title, now)
+	}
 }
 
 // stdio is the process's stdin and stdout as the one stream a language

@@ -53,16 +53,15 @@ func runNew(ctx context.Context, opts *newOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	v, cfg := w.vault, w.cfg
-	tmpl, _, err := cfg.Template(opts.typ, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	v := w.vault
+	now, err := opts.createdAt()
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	name := vault.FileName(opts.title)
-	if name == "" {
-		return usageError{fmt.Errorf("new: %q leaves no file name once the characters a file name cannot hold are gone", opts.title)}
+	p, text, err := renderNew(w, opts.typ, opts.title, now)
+	if err != nil {
+		return err
 	}
-	p := path.Join(filepath.ToSlash(cfg.Types[opts.typ].Folder), name+".md")
 	files, _, err := v.Files(ctx)
 	if err != nil {
 		return err
@@ -70,15 +69,27 @@ func runNew(ctx context.Context, opts *newOptions, s *streams) error {
 	if got, ok := vault.ResolverOf(files).Has(p); ok {
 		return fmt.Errorf("new: %s: %w", got, vault.ErrExists)
 	}
-	now, err := opts.createdAt()
-	if err != nil {
-		return err
-	}
-	if err := v.CreateFile(p, templates.Render(tmpl, opts.title, now)); err != nil {
+	if err := v.CreateFile(p, text); err != nil {
 		return fmt.Errorf("new: %w", err)
 	}
 	fmt.Fprintln(s.out, filepath.Join(v.Dir, filepath.FromSlash(p)))
 	return nil
+}
+
+// renderNew is the note zk new creates for a title: its vault path (in
+// the folder of its type) and its text (the type's template rendered).
+// zk lsp's "create the note" action renders the same note.
+func renderNew(w *workspace, typ, title string, now time.Time) (string, []byte, error) {
+	v, cfg := w.vault, w.cfg
+	tmpl, _, err := cfg.Template(typ, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	if err != nil {
+		return "", nil, usageError{err}
+	}
+	name := vault.FileName(title)
+	if name == "" {
+		return "", nil, usageError{fmt.Errorf("new: %q leaves no file name once the characters a file name cannot hold are gone", title)}
+	}
+	return path.Join(filepath.ToSlash(cfg.Types[typ].Folder), name+".md"), templates.Render(tmpl, title, now), nil
 }
 
 // createdAt is the note's creation time: the clock, or midnight of the

@@ -121,6 +121,9 @@ type noteSummary struct {
 	// on another note. links/rests-on-refuted walks them.
 	refuted string
 	restsOn []restEdge
+	// relations are the relations its Links entries name (a Session's
+	// vocabulary of the vault).
+	relations []string
 }
 
 // finish runs the link rules over every note's links, now that every

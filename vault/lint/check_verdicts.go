@@ -183,25 +183,35 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 				continue
 			}
 			var chain []string
-			var end string
 			for p := e.target; ; p = next[p] {
-				chain = append(chain, c.summaries[p].name)
+				chain = append(chain, p)
 				if next[p] == "" || len(chain) > len(next) {
-					end = p
 					break
 				}
 			}
-			msg := fmt.Sprintf("%s %s, which is refuted (%s)", e.relation, quoteNames(chain[:1]), c.summaries[end].refuted)
-			if len(chain) > 1 {
-				msg = fmt.Sprintf("%s %s, which rests on a refuted note: %s (refuted: %s)", e.relation, quoteNames(chain[:1]),
-					quoteNames(chain), c.summaries[end].refuted)
-			}
-			fs = c.add(fs, Finding{Path: r.path, Line: e.line, Column: e.column, EndLine: e.endLine, EndColumn: e.endColumn,
-				Rule: RuleRestsOnRefuted, Message: msg})
+			fs = c.add(fs, c.restsOnFinding(r.path, e, chain))
 		}
 		out = append(out, r.ignores.filter(fs)...)
 	}
 	return out
+}
+
+// restsOnFinding is the finding of the entry e of the note at path,
+// which rests on a refuted note through chain: the paths from e's target
+// to the refuted note, both included.
+func (c *checker) restsOnFinding(path string, e restEdge, chain []string) Finding {
+	names := make([]string, len(chain))
+	for i, p := range chain {
+		names[i] = c.summaries[p].name
+	}
+	why := c.summaries[chain[len(chain)-1]].refuted
+	msg := fmt.Sprintf("%s %s, which is refuted (%s)", e.relation, quoteNames(names[:1]), why)
+	if len(chain) > 1 {
+		msg = fmt.Sprintf("%s %s, which rests on a refuted note: %s (refuted: %s)", e.relation, quoteNames(names[:1]),
+			quoteNames(names), why)
+	}
+	return Finding{Path: path, Line: e.line, Column: e.column, EndLine: e.endLine, EndColumn: e.endColumn,
+		Rule: RuleRestsOnRefuted, Message: msg}
 }
 
 func quoteNames(names []string) string {

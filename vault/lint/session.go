@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/zk-claims/zk/vault"
@@ -16,6 +18,16 @@ import (
 type Session struct {
 	mu sync.Mutex
 	c  *checker
+	// refuted counts the notes refuted: while none is, no note rests on
+	// one and links/rests-on-refuted walks nothing.
+	refuted int
+	// relations counts the notes using each Links relation.
+	relations map[string]int
+	// resolved is set once the targets of every summary's rests-on
+	// entries are resolved: not at the first scan, for the first note
+	// refuted or the first Dependents. From then on every summary
+	// recorded is resolved as it comes.
+	resolved bool
 }
 
 // NewSession reads every note of a walk of the vault (Files) for their
@@ -29,13 +41,13 @@ func NewSession(ctx context.Context, v *vault.Vault, files []vault.File, opts Op
 		if each != nil {
 			each(n)
 		}
-		s := summarize(n)
+		s := c.graphSummary(n)
 		sums[i] = &s
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s := &Session{c: c}
+	s := &Session{c: c, relations: map[string]int{}}
 	for i, sum := range sums {
 		if sum != nil {
 			s.setSummary(notes[i].Path, sum)
@@ -56,9 +68,28 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 			}
 		}
 	}
+	if old := c.summaries[p]; old != nil {
+		if old.refuted != "" {
+			s.refuted--
+		}
+		for _, r := range old.relations {
+			if s.relations[r]--; s.relations[r] <= 0 {
+				delete(s.relations, r)
+			}
+		}
+	}
 	if sum == nil {
 		delete(c.summaries, p)
 		return
+	}
+	if sum.refuted != "" {
+		s.refuted++
+	}
+	for _, r := range sum.relations {
+		s.relations[r]++
+	}
+	if s.resolved {
+		s.resolveRests(p, sum)
 	}
 	c.summaries[p] = sum
 	for _, a := range sum.aliases {
@@ -73,9 +104,9 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 func (s *Session) Check(n *vault.Note) []Finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sum := summarize(n)
-	s.setSummary(n.Path, &sum)
 	r := s.c.note(n)
+	r.summary.relations = relationWords(vault.LinkEntries(n))
+	s.setSummary(n.Path, &r.summary)
 	if !r.checked {
 		return nil
 	}
@@ -85,7 +116,161 @@ func (s *Session) Check(n *vault.Note) []Finding {
 		links = s.c.linkFindings(links, r.path, l)
 	}
 	out = append(out, r.ignores.filter(links)...)
+	out = append(out, s.restsOnRefuted(r)...)
 	SortFindings(out)
+	return out
+}
+
+// graphSummary is summarize's, with what links/rests-on-refuted needs of
+// the note (whether it is refuted, and the entries by which it rests on
+// others) and the relations its Links entries name.
+func (c *checker) graphSummary(n *vault.Note) noteSummary {
+	s := summarize(n)
+	entries := vault.LinkEntries(n)
+	s.relations = relationWords(entries)
+	if c.severity(RuleRestsOnRefuted) == Off {
+		return s
+	}
+	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src), entries: &entries}
+	s.refuted, s.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, entries)
+	return s
+}
+
+// relationWords are the relations entries name, each once.
+func relationWords(entries []vault.LinkEntry) []string {
+	var out []string
+	for _, e := range entries {
+		if e.Relation != "" && !slices.Contains(out, e.Relation) {
+			out = append(out, e.Relation)
+		}
+	}
+	return out
+}
+
+// Relations are the Links relations the vault's notes name, the most
+// used first, then by name: the vocabulary a vault has beyond the
+// configured one.
+func (s *Session) Relations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.relations))
+	for r := range s.relations {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		return cmp.Or(cmp.Compare(s.relations[b], s.relations[a]), strings.Compare(a, b))
+	})
+	return out
+}
+
+// resolveRests resolves the targets of a summary's rests-on entries, as
+// the links of the note at p. The caller holds mu.
+func (s *Session) resolveRests(p string, sum *noteSummary) {
+	for i := range sum.restsOn {
+		e := &sum.restsOn[i]
+		if t, ok := s.c.resolver.Resolve(e.link, p); ok && t != p {
+			e.target = t
+		} else {
+			e.target = ""
+		}
+	}
+}
+
+// resolveAll resolves every summary's rests-on entries, once. The caller
+// holds mu.
+func (s *Session) resolveAll() {
+	if s.resolved {
+		return
+	}
+	s.resolved = true
+	for p, sum := range s.c.summaries {
+		s.resolveRests(p, sum)
+	}
+}
+
+// restsOnRefuted reports the entries of the checked note r that rest on
+// a refuted note, as Check does for the whole vault, but walking forward
+// from this note's entries only: a breadth-first search to the nearest
+// refuted note, so the chain named is a shortest one (of several as
+// short, Check and a Session may name different ones). The caller holds
+// mu.
+func (s *Session) restsOnRefuted(r noteResult) []Finding {
+	if s.refuted == 0 || s.c.severity(RuleRestsOnRefuted) == Off {
+		return nil
+	}
+	s.resolveAll()
+	var fs []Finding
+	for _, e := range r.summary.restsOn {
+		if e.target == "" {
+			continue
+		}
+		if chain := s.chainToRefuted(e.target); chain != nil {
+			fs = s.c.add(fs, s.c.restsOnFinding(r.path, e, chain))
+		}
+	}
+	return r.ignores.filter(fs)
+}
+
+// chainToRefuted is the shortest chain of rests-on entries from the note
+// at start to a refuted note, both included, or nil when there is none.
+func (s *Session) chainToRefuted(start string) []string {
+	prev := map[string]string{start: ""}
+	for queue := []string{start}; len(queue) > 0; queue = queue[1:] {
+		q := queue[0]
+		sum := s.c.summaries[q]
+		if sum == nil {
+			continue
+		}
+		if sum.refuted != "" {
+			var back []string
+			for p := q; p != ""; p = prev[p] {
+				back = append(back, p)
+			}
+			slices.Reverse(back)
+			return back
+		}
+		for _, e := range sum.restsOn {
+			if _, seen := prev[e.target]; e.target != "" && !seen {
+				prev[e.target] = q
+				queue = append(queue, e.target)
+			}
+		}
+	}
+	return nil
+}
+
+// Dependents are the notes whose findings of links/rests-on-refuted may
+// change when the note at p does: those that rest on it, directly or
+// through a chain of rests-on entries, sorted. (A note's other link
+// findings depend only on the notes it links to: its backlinks are the
+// caller's to know.)
+func (s *Session) Dependents(p string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c.severity(RuleRestsOnRefuted) == Off {
+		return nil
+	}
+	s.resolveAll()
+	rev := map[string][]string{}
+	for q, sum := range s.c.summaries {
+		for _, e := range sum.restsOn {
+			if e.target != "" {
+				rev[e.target] = append(rev[e.target], q)
+			}
+		}
+	}
+	seen := map[string]bool{p: true}
+	var out []string
+	for queue := []string{p}; len(queue) > 0; queue = queue[1:] {
+		for _, q := range rev[queue[0]] {
+			if !seen[q] {
+				seen[q] = true
+				out = append(out, q)
+				queue = append(queue, q)
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -94,7 +279,7 @@ func (s *Session) Check(n *vault.Note) []Finding {
 func (s *Session) Update(n *vault.Note) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sum := summarize(n)
+	sum := s.c.graphSummary(n)
 	s.setSummary(n.Path, &sum)
 }
 
@@ -110,9 +295,11 @@ func (s *Session) SetFiles(files []vault.File) {
 	for _, p := range paths {
 		keep[p] = true
 	}
-	for p := range s.c.summaries {
+	for p, sum := range s.c.summaries {
 		if !keep[p] {
 			s.setSummary(p, nil)
+		} else if s.resolved {
+			s.resolveRests(p, sum) // a new note may take a link's target
 		}
 	}
 }

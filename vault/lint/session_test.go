@@ -89,3 +89,90 @@ func TestSessionMatchesCheck(t *testing.T) {
 		}
 	}
 }
+
+// refutedC is a note whose falsifier's latest recorded run refutes it.
+const refutedC = "# C\n\n## Tests / falsifiers\n\n- The suite fails.\n  - run: `sh -c 'exit 1'`\n  - refuted if: `exit != 0`\n\n## Evidence\n\n" +
+	"<!-- zk:run id=20261203T133032Z-2d8e v=1 -->\n" +
+	"> [!failure]- Falsifier run 2026-12-03 13:30 UTC · exit 1 · 0.001 s\n" +
+	"> - **Falsifier:** The suite fails.\n" +
+	"> - **Command:** `sh -c 'exit 1'`\n" +
+	"> - **Criterion:** exit = 1; refuted if `exit != 0`: refuted\n" +
+	"> - **Environment:** linux/amd64 · 2 CPU · zk devel\n" +
+	"> - **Output:** none; full log `.zk/runs/20261203T133032Z-2d8e.log`\n" +
+	"<!-- zk:run-end id=20261203T133032Z-2d8e sum=sha256:0919b06f920352c2 -->\n"
+
+// A session reports links/rests-on-refuted as Check does, along a chain
+// A extends B, B is evidence for C, once C is refuted in the editor; and
+// names A and B as C's dependents.
+func TestSessionRestsOnRefuted(t *testing.T) {
+	ctx := context.Background()
+	notes := map[string]string{
+		"A.md": "# A\n\n## Links\n\n- [[B]] — extends: A builds on B.\n",
+		"B.md": "# B\n\n## Links\n\n- [[C]] — evidence-for: B's data is C's.\n",
+		"C.md": "# C\n\n## Tests / falsifiers\n\n- The suite fails.\n",
+		"D.md": "# D\n\n## Links\n\n- [[C]] — contrasts: not resting on it.\n",
+	}
+	v, files := sessionVault(t, notes)
+	s, err := NewSession(ctx, v, files, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(p string) *vault.Note {
+		n, err := v.ReadNote(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	rests := func(fs []Finding) []string {
+		var out []string
+		for _, f := range fs {
+			if f.Rule == RuleRestsOnRefuted {
+				out = append(out, f.Message)
+			}
+		}
+		return out
+	}
+	if got := rests(s.Check(read("A.md"))); got != nil {
+		t.Fatalf("before C is refuted: %v", got)
+	}
+	if got := s.Relations(); !reflect.DeepEqual(got, []string{"contrasts", "evidence-for", "extends"}) {
+		t.Errorf("relations: %v", got)
+	}
+	s.Update(vault.NewParser().Parse("D.md", []byte("# D\n\n## Links\n\n- [[A]] — extends: now.\n")))
+	if got := s.Relations(); !reflect.DeepEqual(got, []string{"extends", "evidence-for"}) {
+		t.Errorf("relations once D extends A: %v, want extends (2) then evidence-for", got)
+	}
+	s.Update(vault.NewParser().Parse("D.md", []byte(notes["D.md"])))
+	if got := s.Dependents("C.md"); !reflect.DeepEqual(got, []string{"A.md", "B.md"}) {
+		t.Errorf("dependents of C: %v, want A and B", got)
+	}
+	s.Update(vault.NewParser().Parse("C.md", []byte(refutedC)))
+	got := rests(s.Check(read("A.md")))
+	want := []string{"extends [[B]], which rests on a refuted note: [[B]] → [[C]] (refuted: falsifier 1, run 20261203T133032Z-2d8e)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("A after C refuted: %q, want %q", got, want)
+	}
+	if got := rests(s.Check(read("B.md"))); len(got) != 1 || !strings.HasPrefix(got[0], "evidence-for [[C]], which is refuted") {
+		t.Errorf("B after C refuted: %q", got)
+	}
+	if got := rests(s.Check(read("D.md"))); got != nil {
+		t.Errorf("D contrasts with C and rests on nothing: %q", got)
+	}
+	// The same as zk check's whole-vault findings.
+	if err := os.WriteFile(filepath.Join(v.Dir, "C.md"), []byte(refutedC), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all, err := Check(ctx, v, files, nil, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rests(all.Findings), append(rests(s.Check(read("A.md"))), rests(s.Check(read("B.md")))...); !reflect.DeepEqual(got, want) {
+		t.Errorf("Check found %q, the session %q", got, want)
+	}
+	// C answered: the chain is gone.
+	s.Update(vault.NewParser().Parse("C.md", []byte(notes["C.md"])))
+	if got := rests(s.Check(read("A.md"))); got != nil {
+		t.Errorf("after C's refutation is gone: %q", got)
+	}
+}

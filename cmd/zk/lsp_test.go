@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// zk lsp's "create the note" action renders the note zk new creates: the
+// vault's own template of the type, in the type's folder, dated by
+// --today.
+func TestLSPNewNoteIsZkNewsNote(t *testing.T) {
+	dir := t.TempDir()
+	for p, text := range map[string]string{
+		".zk/config.toml":            "[claims.types.permanent]\nfolder = \"Notes\"\n",
+		".zk/templates/permanent.md": "# {{title}}\n\nMade {{date}}.\n\n## Claim\n\n## Maintenance\n\n- Last tended: {{date}}\n",
+	} {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
+	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
+	var errb bytes.Buffer
+	w, err := root.open(&streams{out: &bytes.Buffer{}, err: &errb}, reading, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	p, text, err := lspNewNote(root, w)("", "Brand New")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p != "Notes/Brand New.md" {
+		t.Errorf("path %q, want Notes/Brand New.md", p)
+	}
+	if want := "# Brand New\n\nMade 2026-12-02.\n\n## Claim\n\n## Maintenance\n\n- Last tended: 2026-12-02\n"; string(text) != want {
+		t.Errorf("text:\n%s\nwant:\n%s", text, want)
+	}
+	if _, _, err := lspNewNote(root, w)("nope", "X"); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("an unknown type: %v", err)
+	}
+}

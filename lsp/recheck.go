@@ -1,0 +1,82 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// The whole vault on save: a note saved can change the findings of notes
+// that are not open — a heading renamed breaks the links to it, a run
+// recorded refutes a note that others rest on. Those notes, and only
+// they, are checked again and their diagnostics published when they
+// differ from what the client was last sent.
+
+// affected are the notes not open whose findings may change when the
+// note at p does: those that link to it (backlinks), and those that rest
+// on it through a chain of Links entries (lint.Session.Dependents).
+func (s *Server) affected(p string) []string {
+	seen := map[string]bool{p: true}
+	var out []string
+	add := func(q string) {
+		if !seen[q] {
+			seen[q] = true
+			out = append(out, q)
+		}
+	}
+	deps := s.session.Dependents(p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, rs := range s.edges {
+		for _, r := range rs {
+			if r.to == p {
+				add(r.from)
+				break
+			}
+		}
+	}
+	for _, q := range deps {
+		add(q)
+	}
+	closed := out[:0]
+	for _, q := range out {
+		if s.docs[q] == nil {
+			closed = append(closed, q)
+		}
+	}
+	return closed
+}
+
+// recheckDependents checks again the notes not open that the save of p
+// may have changed, publishing the diagnostics of each whose findings
+// differ from those last published for it.
+func (s *Server) recheckDependents(p string) {
+	s.recheck.Lock()
+	defer s.recheck.Unlock()
+	for _, q := range s.affected(p) {
+		n, err := s.v.ReadNote(q)
+		if err != nil {
+			continue
+		}
+		text := string(n.Src)
+		diags := []protocol.Diagnostic{}
+		var key strings.Builder
+		for _, f := range s.session.Check(n) {
+			diags = append(diags, s.diagnostic(text, f))
+			fmt.Fprintf(&key, "%d:%d-%d:%d %s %s\n", f.Line, f.Column, f.EndLine, f.EndColumn, f.Rule, f.Message)
+		}
+		s.mu.Lock()
+		same := s.sent[q] == key.String()
+		if key.Len() == 0 {
+			delete(s.sent, q)
+		} else {
+			s.sent[q] = key.String()
+		}
+		notify := s.notify
+		s.mu.Unlock()
+		if !same {
+			notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: s.uriOf(q), Diagnostics: diags})
+		}
+	}
+}
