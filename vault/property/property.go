@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -147,3 +148,69 @@ var obsidianTypes = map[string]Type{
 
 // TypesFile is where a vault declares its property types.
 const TypesFile = ".obsidian/types.json"
+
+// Census counts the properties of a vault's notes: for each name, how many
+// notes have it and the types of their values. Add is not safe for
+// concurrent use.
+type Census struct {
+	m map[string]*Summary
+}
+
+// Summary is one property of a vault.
+type Summary struct {
+	Name string
+	// Type is the declared type, else the type most of the values have
+	// (Empty when every value is empty).
+	Type Type
+	// Declared says Type comes from .obsidian/types.json.
+	Declared bool
+	// Notes is how many notes have the property.
+	Notes int
+	// Types counts the notes by the type of their value.
+	Types map[Type]int
+}
+
+// Add counts one note's frontmatter values.
+func (c *Census) Add(values map[string]any) {
+	if c.m == nil {
+		c.m = map[string]*Summary{}
+	}
+	for k, v := range values {
+		s := c.m[k]
+		if s == nil {
+			s = &Summary{Name: k, Types: map[Type]int{}}
+			c.m[k] = s
+		}
+		s.Notes++
+		s.Types[TypeOf(v)]++
+	}
+}
+
+// Summaries are the properties counted, by name, each typed by declared
+// (nil: none declared) or else by its values.
+func (c *Census) Summaries(declared map[string]Type) []Summary {
+	out := make([]Summary, 0, len(c.m))
+	for _, s := range c.m {
+		sum := *s
+		if t, ok := declared[s.Name]; ok {
+			sum.Type, sum.Declared = t, true
+		} else {
+			sum.Type = mostCommon(s.Types)
+		}
+		out = append(out, sum)
+	}
+	slices.SortFunc(out, func(a, b Summary) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// mostCommon is the type most values have, empty values aside; ties go
+// to the type listed first in Types.
+func mostCommon(types map[Type]int) Type {
+	best, n := Empty, 0
+	for _, t := range Types {
+		if t != Empty && types[t] > n {
+			best, n = t, types[t]
+		}
+	}
+	return best
+}

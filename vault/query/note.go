@@ -40,6 +40,9 @@ type Options struct {
 	// Interval is the default tending interval (the config's).
 	Interval vault.Interval
 	Need     Need
+	// Skip, when set, leaves out the notes it returns true for (a
+	// template is not a note of its type); their links still resolve.
+	Skip func(path string) bool
 }
 
 // Note is what a query keeps of one note: small, so that a vault of
@@ -179,6 +182,9 @@ func Select(ctx context.Context, v *vault.Vault, files []vault.File, q Query, op
 		opts.Need |= NeedVerdicts
 	}
 	paths, notes := vault.SplitFiles(files)
+	if opts.Skip != nil {
+		notes = slices.DeleteFunc(notes, func(f vault.File) bool { return opts.Skip(f.Path) })
+	}
 	var r *vault.Resolver
 	if opts.Need&NeedLinks != 0 {
 		r = vault.NewResolver(paths)
