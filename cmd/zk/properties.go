@@ -77,11 +77,7 @@ func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) err
 		return err
 	}
 	defer w.Close()
-	v := w.vault
-	declared, err := declaredTypes(v)
-	if err != nil {
-		fmt.Fprintf(s.err, "zk: warning: %v (types inferred from the values)\n", err)
-	}
+	v, declared := w.vault, w.propTypes
 	files, _, err := v.Files(ctx)
 	if err != nil {
 		return err
