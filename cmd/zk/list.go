@@ -26,6 +26,7 @@ type listOptions struct {
 	linksTo, linkedFrom, dueWithin, sort          string
 	transitive, orphans, deadEnds, stale, reverse bool
 	limit                                         int
+	noCache                                       bool
 }
 
 func newListCmd(root *rootOptions, s *streams) *cobra.Command {
@@ -86,6 +87,7 @@ EXIT STATUS
 	f.StringVar(&opts.sort, "sort", "path", "sort by `key`: path, name, mtime, tended, due, or a property")
 	f.BoolVar(&opts.reverse, "reverse", false, "reverse the order (notes without the sort key stay last)")
 	f.IntVar(&opts.limit, "limit", 0, "list at most `N` notes (0: all)")
+	f.BoolVar(&opts.noCache, "no-cache", false, "read every note, ignoring and not writing the list's cache")
 	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json", "csv", "tsv", "markdown", "paths")
 	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(query.SortKeys(), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("verdict", cobra.FixedCompletions(listVerdicts, cobra.ShellCompDirectiveNoFileComp))
@@ -141,7 +143,7 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	res, err := listNotes(ctx, w, q, opts.linksTo, opts.linkedFrom, opts.fields)
+	res, err := listNotes(ctx, w, q, opts.linksTo, opts.linkedFrom, opts.fields, !opts.noCache, s)
 	if err != nil {
 		return err
 	}
@@ -170,7 +172,7 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 
 // listNotes runs q over the workspace's vault: linksTo and linkedFrom are
 // NOTE arguments (path or name); fields the columns that will be shown.
-func listNotes(ctx context.Context, w *workspace, q query.Query, linksTo, linkedFrom string, fields []string) (query.Result, error) {
+func listNotes(ctx context.Context, w *workspace, q query.Query, linksTo, linkedFrom string, fields []string, cached bool, s *streams) (query.Result, error) {
 	v := w.vault
 	files, _, err := v.Files(ctx)
 	if err != nil {
@@ -191,13 +193,21 @@ func listNotes(ctx context.Context, w *workspace, q query.Query, linksTo, linked
 	}
 	q.Today = w.today
 	templates := skipTemplates(nil, w.cfg.Templates) // a template is not a note of its type
-	return query.Select(ctx, v, files, q, query.Options{
+	opts := query.Options{
 		Skip:       func(p string) bool { return !templates(p) },
 		Types:      w.types,
 		TendedKeys: w.cfg.TendedKeys,
 		Interval:   w.cfg.Interval(),
 		Need:       query.FieldNeeds(fields) | query.SortNeeds(q.Sort),
-	})
+	}
+	if !cached {
+		return query.Select(ctx, v, files, q, opts)
+	}
+	notes, err := listRecords(ctx, w, files, opts, s)
+	if err != nil {
+		return query.Result{}, err
+	}
+	return q.Filter(notes), nil
 }
 
 // listView is zk list --format json: each note's path, type and the

@@ -53,10 +53,8 @@ type Note struct {
 	ModTime time.Time
 	// Type is the name of the note's type, or "" for a note of none.
 	Type string
-	// Properties are the frontmatter values (vault.Frontmatter.Values);
-	// Keys their names in source order.
+	// Properties are the frontmatter values (vault.Frontmatter.Values).
 	Properties map[string]any
-	Keys       []string
 	// Tags are the note's tags, frontmatter and inline, lower-case and
 	// without '#', each once.
 	Tags []string
@@ -87,7 +85,7 @@ func Read(n *vault.Note, r *vault.Resolver, opts Options) Note {
 		out.Type = typ.Name
 	}
 	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
-		out.Properties, out.Keys = fm.Values, fm.Keys
+		out.Properties = fm.Values
 	}
 	out.Tags = tagsOf(n)
 	if opts.Need&NeedLinks != 0 && r != nil {
