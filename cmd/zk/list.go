@@ -62,6 +62,10 @@ file.links, file.tended, file.due, file.verdicts. --format json prints
 header and a row per note; markdown a table whose first column links each
 note; paths one path per line, for xargs.
 
+Every note's record is kept in a cache outside the vault, as zk check keeps
+its findings: on the next run only the notes changed since are read again
+(a file added or removed reads them all). --no-cache reads every note.
+
 EXIT STATUS
   0  listed (also when no note matches: text says so on stderr)
   2  a usage or runtime error (a bad condition, a NOTE not found)`,

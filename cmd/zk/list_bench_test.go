@@ -48,7 +48,7 @@ func BenchmarkList(b *testing.B) {
 		if err := vaultgen.Generate(dir, n, 1); err != nil {
 			b.Fatal(err)
 		}
-		if err := addProperties(dir, n); err != nil {
+		if err := vaultgen.AddProperties(dir, n); err != nil {
 			b.Fatal(err)
 		}
 		b.Setenv("XDG_CACHE_HOME", filepath.Join(b.TempDir(), "cache"))
@@ -104,25 +104,6 @@ func BenchmarkList(b *testing.B) {
 			})
 		}
 	}
-}
-
-// addProperties gives each generated note frontmatter: status (draft,
-// review, done), rating (0-9) and a created date.
-func addProperties(dir string, n int) error {
-	statuses := []string{"draft", "review", "done"}
-	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range n {
-		p := filepath.Join(dir, filepath.FromSlash(vaultgen.Path(i)))
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		fm := fmt.Sprintf("---\nstatus: %s\nrating: %d\ncreated: %s\n---\n", statuses[i%3], i%10, base.AddDate(0, 0, i%300).Format(time.DateOnly))
-		if err := os.WriteFile(p, append([]byte(fm), src...), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // listReadFloor walks dir and reads every file with as many workers as zk
