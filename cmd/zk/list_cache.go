@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/checkcache"
+	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/query"
 )
 
@@ -29,13 +29,10 @@ func listRecords(ctx context.Context, w *workspace, files []vault.File, opts que
 	if err != nil {
 		return query.ReadAll(ctx, v, files, opts, nil, nil)
 	}
-	// Today is left out: a record holds dates, and a query compares them
-	// with today when it runs.
-	checkKey, err := cacheKey(v, w.cfg, lint.Options{})
+	key, err := listKey(v, w.cfg)
 	if err != nil {
 		return nil, err
 	}
-	key := checkcache.NewKey(checkKey[:], []byte("zk list records v1"))
 	started := time.Now() // before the read: the stamps are the walk's
 	var (
 		mu     sync.Mutex
@@ -121,6 +118,26 @@ func cachedRecords(file string, key checkcache.Key, files []vault.File, read fun
 		}
 		return records[p], true
 	}, changed
+}
+
+// listKey is everything the records depend on besides the notes: zk's
+// version, the config (note types, tended keys, intervals, the templates
+// folder) and each type's template. Today is left out, as the records
+// hold dates that a query compares with today when it runs; so is the
+// run ledger, which zk check's key holds and no record depends on.
+func listKey(v *vault.Vault, cfg *config.Config) (checkcache.Key, error) {
+	parts := [][]byte{[]byte("zk list records v1"), []byte(buildVersion()), []byte(buildStamp())}
+	if raw, err := v.Root().ReadFile(filepath.FromSlash(config.File)); err == nil {
+		parts = append(parts, raw)
+	}
+	for _, name := range cfg.TypeNames() {
+		tmpl, _, err := cfg.Template(name, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+		if err != nil {
+			return checkcache.Key{}, err
+		}
+		parts = append(parts, []byte(name), tmpl)
+	}
+	return checkcache.NewKey(parts...), nil
 }
 
 // listCacheFile is the list cache of the vault at dir: beside check's, in
