@@ -20,7 +20,7 @@ await client.connect(transport);
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
-assert.deepEqual(names, ["backlinks", "check", "links", "new", "read_note", "run_falsifier", "runs", "search", "stale", "tend"]);
+assert.deepEqual(names, ["backlinks", "check", "links", "list", "new", "read_note", "run_falsifier", "runs", "search", "stale", "tend"]);
 for (const t of tools) {
   assert.ok(t.inputSchema?.type === "object", `${t.name}: no input schema`);
   assert.ok(t.outputSchema?.type === "object", `${t.name}: no output schema`);
@@ -52,6 +52,8 @@ const tend = await call("tend", { note: rate });
 assert.equal(tend.date, "2026-12-02");
 const created = await call("new", { title: "Agents Write Through the Same Path" });
 assert.ok(existsSync(join(vault, created.path)), `new: ${created.path} missing`);
+const listed = await call("list", { type: ["permanent"], where: ["tend-every"], fields: ["tend-every"] });
+assert.ok(listed.notes.length > 0 && listed.notes.every((n) => n.type === "permanent" && n.fields["tend-every"]), "list: no permanent note with tend-every");
 const runs = await call("runs", { note: "Unapproved" });
 assert.deepEqual(runs.runs, []);
 

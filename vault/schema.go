@@ -24,6 +24,9 @@ type Schema struct {
 	// TendedIn is the title of the section holding the template's Last
 	// tended line, or "" when the template has none.
 	TendedIn string
+	// Properties are the properties the template's frontmatter writes,
+	// in its order: a note of the type is to have each.
+	Properties []string
 }
 
 // SchemaSection is one required section.
@@ -41,7 +44,7 @@ var ErrEmptyTemplate = errors.New("template has no sections")
 // ParseSchema reads the schema of a note type from its template.
 func ParseSchema(tmpl []byte) (*Schema, error) {
 	n := NewParser().Parse("template.md", tmpl)
-	s := &Schema{}
+	s := &Schema{Properties: templateProperties(n)}
 	for i, h := range n.Headings {
 		if i == 0 && h.Level == 1 && strings.Contains(h.Text, "{{") {
 			s.Title = true

@@ -75,3 +75,23 @@ func note(r *rand.Rand, i, n int, base time.Time) string {
 		sentence(r, 15), sentence(r, 15), base.AddDate(0, 0, r.IntN(335)).Format(time.DateOnly))
 	return b.String()
 }
+
+// AddProperties gives each of the n notes Generate wrote a frontmatter
+// block: status (draft, review, done in turn), rating (0-9) and a created
+// date, for benchmarks of property filters (zk list --where).
+func AddProperties(dir string, n int) error {
+	statuses := []string{"draft", "review", "done"}
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		p := filepath.Join(dir, filepath.FromSlash(Path(i)))
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fm := fmt.Sprintf("---\nstatus: %s\nrating: %d\ncreated: %s\n---\n", statuses[i%3], i%10, base.AddDate(0, 0, i%300).Format(time.DateOnly))
+		if err := os.WriteFile(p, append([]byte(fm), src...), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

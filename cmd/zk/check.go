@@ -223,5 +223,7 @@ func (w *workspace) lintOptions() lint.Options {
 		TendedKeys: cfg.TendedKeys,
 		Interval:   cfg.Interval(),
 		Ledger:     evidence.ReadLedger(readLedger(w.vault)),
+
+		PropertyTypes: w.propTypes,
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/property"
 )
 
 // checkCached checks the whole vault through the metadata cache: when no
@@ -101,6 +102,10 @@ func cacheKey(v *vault.Vault, cfg *config.Config, copts lint.Options) (checkcach
 	raw, err := v.Root().ReadFile(filepath.FromSlash(config.File))
 	if err == nil {
 		parts = append(parts, raw)
+	}
+	// The property types frontmatter/type-mismatch checks against.
+	if raw, err := v.ReadFile(property.TypesFile, 1<<20); err == nil {
+		parts = append(parts, []byte(property.TypesFile), raw)
 	}
 	// The run ledger: a run recorded, or its block saved aside, changes
 	// what evidence/run-vanished finds.

@@ -34,8 +34,8 @@ func newMCPCmd(root *rootOptions, s *streams) *cobra.Command {
 		Long: `Serve the vault over the Model Context Protocol on stdin and stdout, for
 an AI agent's client to start as a subprocess.
 
-Tools: check, stale, search, links, backlinks, read_note, tend, new, runs
-and run_falsifier. Each returns the JSON its command prints with
+Tools: check, stale, search, links, backlinks, read_note, tend, new, runs,
+run_falsifier and list. Each returns the JSON its command prints with
 --format json. run_falsifier runs only a command written under a
 falsifier that you approved with zk trust; an agent cannot approve one.
 Each note is also a resource, zk://note/PATH.
@@ -125,6 +125,7 @@ func newMCPServer(root *rootOptions) *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: "run_falsifier",
 		Description: "Run the command written under one of a note's falsifiers and record the result in its Evidence section (zk run NOTE --falsifier N). " +
 			"Only a command the user approved with `zk trust` runs; an unapproved one is refused, and only the user can approve it."}, z.runFalsifier)
+	addListTool(srv, z)
 	return srv
 }
 

@@ -138,7 +138,7 @@ func TestMCPListsEveryTool(t *testing.T) {
 			t.Errorf("%s: input schema %v, output schema %v: want both typed", tool.Name, tool.InputSchema != nil, tool.OutputSchema != nil)
 		}
 	}
-	for _, want := range []string{"check", "stale", "search", "links", "backlinks", "read_note", "tend", "new", "runs", "run_falsifier"} {
+	for _, want := range []string{"check", "stale", "search", "links", "backlinks", "read_note", "tend", "new", "runs", "run_falsifier", "list"} {
 		if !got[want] {
 			t.Errorf("tool %s not listed", want)
 		}
@@ -331,4 +331,25 @@ func mustOpenVault(t *testing.T, dir string) *vault.Vault {
 	}
 	t.Cleanup(func() { w.Close() })
 	return w.vault
+}
+
+func TestMCPList(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	var out listView
+	callTool(t, cs, "list", map[string]any{"links_to": "Rates", "fields": []string{"file.tended"}}, &out, false)
+	if len(out.Notes) != 1 || out.Notes[0].Path != "Speedups.md" || out.Notes[0].Fields["file.tended"] != "2026-11-30" || out.Read != 2 {
+		t.Errorf("list links_to Rates = %+v, want Speedups.md, tended 2026-11-30, 2 read", out)
+	}
+	callTool(t, cs, "list", map[string]any{"stale": true, "sort": "name"}, &out, false)
+	if len(out.Notes) != 1 || out.Notes[0].Path != "Rates.md" {
+		t.Errorf("list stale = %+v, want Rates.md", out)
+	}
+	// Nothing matches: an empty list, not null.
+	callTool(t, cs, "list", map[string]any{"tag": []string{"nothing"}}, &out, false)
+	if out.Notes == nil || len(out.Notes) != 0 || out.Matched != 0 {
+		t.Errorf("list tag nothing = %+v, want an empty list", out)
+	}
+	if text := callTool(t, cs, "list", map[string]any{"where": []string{"=x"}}, nil, true); !strings.Contains(text, "no property name") {
+		t.Errorf("a bad condition's error says %q", text)
+	}
 }

@@ -201,6 +201,8 @@ EXIT STATUS
 	cmd.AddCommand(
 		newCheckCmd(opts, s),
 		newStaleCmd(opts, s),
+		newListCmd(opts, s),
+		newPropertiesCmd(opts, s),
 		newTendCmd(opts, s),
 		newMvCmd(opts, s),
 		newRunCmd(opts, s),

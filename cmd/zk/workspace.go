@@ -15,6 +15,7 @@ import (
 
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/property"
 )
 
 // workspace is a vault as every command opens it: the vault with its
@@ -27,6 +28,9 @@ type workspace struct {
 	cfg   *config.Config
 	types []*vault.NoteType
 	today time.Time
+	// propTypes are the property types .obsidian/types.json declares
+	// (nil when it declares none, or cannot be read: a warning says so).
+	propTypes map[string]property.Type
 }
 
 func (w *workspace) Close() error { return w.vault.Close() }
@@ -78,7 +82,11 @@ func (o *rootOptions) open(s *streams, how access, hint string) (*workspace, err
 		v.Close()
 		return nil, err
 	}
-	return &workspace{vault: v, cfg: cfg, types: types, today: today}, nil
+	propTypes, err := declaredTypes(v)
+	if err != nil {
+		fmt.Fprintf(s.err, "zk: warning: %v (property types not checked)\n", err)
+	}
+	return &workspace{vault: v, cfg: cfg, types: types, today: today, propTypes: propTypes}, nil
 }
 
 // findVault is the vault folder open uses.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/property"
 )
 
 // Finding is one problem zk check reports. Line and Column are 1-based;
@@ -52,6 +53,9 @@ type Options struct {
 	// Ledger is the run ledger (evidence.ReadLedger) by note path, for
 	// evidence/run-vanished; nil skips the rule.
 	Ledger map[string][]evidence.LedgerEntry
+	// PropertyTypes are the property types the vault declares
+	// (.obsidian/types.json), for frontmatter/type-mismatch; nil skips it.
+	PropertyTypes map[string]property.Type
 	// Only, when set, limits the notes checked (links still resolve
 	// against the whole vault).
 	Only func(path string) bool

@@ -64,6 +64,8 @@ type Rule struct {
 const (
 	RuleFileSkipped       = "file/skipped"
 	RuleFrontmatter       = "frontmatter/invalid"
+	RuleTypeMismatch      = "frontmatter/type-mismatch"
+	RuleMissingProperty   = "frontmatter/missing-property"
 	RuleMissingSection    = "structure/missing-section"
 	RuleEmptySection      = "structure/empty-section"
 	RuleSectionOrder      = "structure/section-order"
@@ -167,6 +169,12 @@ func Rules() []Rule {
 			check: (*noteCheck).staleRun},
 		{ID: RuleRestsOnRefuted, Default: Warning, Summary: "a Links entry extends, supports, refines, applies in or is evidence for a refuted note, directly or through a chain",
 			Help: "Revisit the note: the note it rests on was refuted (the message names the chain). Change the relation, or revise this claim."},
+		{ID: RuleTypeMismatch, Default: Warning, Summary: "a property's value does not fit the type .obsidian/types.json declares for it",
+			Help:  "Write the value as its type wants (a number unquoted, a date as YYYY-MM-DD, a list as - items), or change the property's type in Obsidian's Properties view.",
+			check: (*noteCheck).typeMismatch},
+		{ID: RuleMissingProperty, Default: Warning, Summary: "a property the note type's template writes in its frontmatter is absent",
+			Help:  "Add the property (empty if it has no value yet), as the template writes it.",
+			typed: true, check: (*noteCheck).missingProperties},
 	}
 }
 

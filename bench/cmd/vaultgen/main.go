@@ -15,6 +15,7 @@ func main() {
 	n := flag.Int("n", 10000, "number of notes")
 	out := flag.String("o", "", "output folder (required; must not exist)")
 	seed := flag.Uint64("seed", 1, "random seed")
+	props := flag.Bool("properties", false, "give every note frontmatter: status, rating, created")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "vaultgen: -o is required")
@@ -27,5 +28,11 @@ func main() {
 	if err := vaultgen.Generate(*out, *n, *seed); err != nil {
 		fmt.Fprintf(os.Stderr, "vaultgen: %v\n", err)
 		os.Exit(1)
+	}
+	if *props {
+		if err := vaultgen.AddProperties(*out, *n); err != nil {
+			fmt.Fprintf(os.Stderr, "vaultgen: %v\n", err)
+			os.Exit(1)
+		}
 	}
 }

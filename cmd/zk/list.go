@@ -1,0 +1,372 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/query"
+)
+
+type listOptions struct {
+	root   *rootOptions
+	format string
+
+	types, folders, tags, where, verdicts, fields []string
+	linksTo, linkedFrom, dueWithin, sort          string
+	transitive, orphans, deadEnds, stale, reverse bool
+	limit                                         int
+	noCache                                       bool
+}
+
+func newListCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &listOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the notes that match filters on type, folder, tags, properties and links",
+		Long: `List the vault's notes that pass every filter given (none: every note),
+sorted by path unless --sort says otherwise. A filter given twice: --type,
+--folder and --verdict take any of the values, --tag and --where all.
+
+  --where 'status = draft'     a property condition: KEY OP VALUE, OP one of
+                               = != < <= > >=; KEY alone (has it), !KEY (has
+                               not). Numbers compare as numbers, dates as
+                               dates, a list property "=" a value when it
+                               contains it; text ignores case. A note without
+                               the property matches only != and !KEY.
+  --tag project                the tag or one nested under it (#project/zk)
+  --links-to NOTE              notes linking to NOTE (--linked-from: notes
+                               NOTE links to); --transitive follows chains
+  --orphans, --dead-ends       no other note links to it; it links to no
+                               other file (as Obsidian's CLI counts them)
+  --stale, --due-within 14d    past the maintenance date (as zk stale);
+                               or due within the interval
+  --verdict refutes            a falsifier whose latest run has this verdict
+                               (supports, refutes, inconclusive, error, none,
+                               never-run)
+
+Columns are the path, the note's type and the --fields asked for:
+properties by name, or file.name, file.folder, file.mtime, file.tags,
+file.links, file.tended, file.due, file.verdicts. --format json prints
+{"notes":[{"path","type","fields":{...}}],"matched","read"}; csv and tsv a
+header and a row per note; markdown a table whose first column links each
+note; paths one path per line, for xargs.
+
+Every note's record is kept in a cache outside the vault, as zk check keeps
+its findings: on the next run only the notes changed since are read again
+(a file added or removed reads them all). --no-cache reads every note.
+
+EXIT STATUS
+  0  listed (also when no note matches: text says so on stderr)
+  2  a usage or runtime error (a bad condition, a NOTE not found)`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runList(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&opts.types, "type", nil, "notes of this note `type` (\"none\": of no type)")
+	f.StringArrayVar(&opts.folders, "folder", nil, "notes under this vault `folder`")
+	f.StringArrayVar(&opts.tags, "tag", nil, "notes carrying this `tag` or one nested under it")
+	f.StringArrayVar(&opts.where, "where", nil, "notes whose properties satisfy this `condition` (status=draft, rating>3, !done)")
+	f.StringVar(&opts.linksTo, "links-to", "", "notes linking to this `NOTE`")
+	f.StringVar(&opts.linkedFrom, "linked-from", "", "notes this `NOTE` links to")
+	f.BoolVar(&opts.transitive, "transitive", false, "--links-to and --linked-from follow chains of links")
+	f.BoolVar(&opts.orphans, "orphans", false, "notes no other note links to")
+	f.BoolVar(&opts.deadEnds, "dead-ends", false, "notes that link to no other file")
+	f.BoolVar(&opts.stale, "stale", false, "notes past their maintenance date")
+	f.StringVar(&opts.dueWithin, "due-within", "", "notes past due or due within this `interval` (14d, 2w, 1m)")
+	f.StringArrayVar(&opts.verdicts, "verdict", nil, "notes with a falsifier whose latest run has this `verdict`")
+	f.StringSliceVar(&opts.fields, "fields", nil, "extra `columns`, comma-separated: properties, or file.name, file.mtime, file.tags, file.tended, ...")
+	f.StringVar(&opts.sort, "sort", "path", "sort by `key`: path, name, mtime, tended, due, or a property")
+	f.BoolVar(&opts.reverse, "reverse", false, "reverse the order (notes without the sort key stay last)")
+	f.IntVar(&opts.limit, "limit", 0, "list at most `N` notes (0: all)")
+	f.BoolVar(&opts.noCache, "no-cache", false, "read every note, ignoring and not writing the list's cache")
+	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json", "csv", "tsv", "markdown", "paths")
+	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(query.SortKeys(), cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("verdict", cobra.FixedCompletions(listVerdicts, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// listVerdicts are the verdicts --verdict takes.
+var listVerdicts = []string{string(evidence.VerdictSupports), string(evidence.VerdictRefutes), string(evidence.VerdictInconclusive),
+	string(evidence.VerdictError), string(evidence.VerdictAttached), string(evidence.VerdictNone), query.NeverRun}
+
+// listQuery is the query the flags ask for, with NOTE arguments still to
+// find (listNotes finds them).
+func (o *listOptions) query() (query.Query, error) {
+	q := query.Query{Types: o.types, Folders: o.folders, Tags: o.tags, Transitive: o.transitive,
+		Orphans: o.orphans, DeadEnds: o.deadEnds, Stale: o.stale, Sort: o.sort, Reverse: o.reverse, Limit: o.limit}
+	for _, w := range o.where {
+		c, err := query.ParseCond(w)
+		if err != nil {
+			return q, usageError{fmt.Errorf("list: --where: %w", err)}
+		}
+		q.Where = append(q.Where, c)
+	}
+	for _, v := range o.verdicts {
+		if !slices.Contains(listVerdicts, strings.ToLower(v)) {
+			return q, usageError{fmt.Errorf("list: --verdict: unknown verdict %q (want %s)", v, orList(listVerdicts))}
+		}
+		q.Verdicts = append(q.Verdicts, strings.ToLower(v))
+	}
+	if o.dueWithin != "" {
+		iv, err := vault.ParseInterval(o.dueWithin)
+		if err != nil {
+			return q, usageError{fmt.Errorf("list: --due-within: %w", err)}
+		}
+		q.DueWithin = iv
+	}
+	if o.limit < 0 {
+		return q, usageError{fmt.Errorf("list: --limit %d: want 0 (all) or more", o.limit)}
+	}
+	if o.transitive && o.linksTo == "" && o.linkedFrom == "" {
+		return q, usageError{fmt.Errorf("list: --transitive needs --links-to or --linked-from")}
+	}
+	return q, nil
+}
+
+func runList(ctx context.Context, opts *listOptions, s *streams) error {
+	tuneGC(streamHeapLimit)
+	q, err := opts.query()
+	if err != nil {
+		return err
+	}
+	w, err := opts.root.open(s, reading, "")
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	res, err := listNotes(ctx, w, q, opts.linksTo, opts.linkedFrom, opts.fields, !opts.noCache, s)
+	if err != nil {
+		return err
+	}
+	view := newListView(res, opts.fields)
+	switch opts.format {
+	case "json":
+		return writeJSON(s.out, view)
+	case "csv", "tsv":
+		return writeListCSV(s.out, view, opts.fields, opts.format == "tsv", s.outTTY)
+	case "markdown":
+		return writeListMarkdown(s.out, view, opts.fields)
+	case "paths":
+		for _, n := range view.Notes {
+			if _, err := fmt.Fprintln(s.out, printable(n.Path)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(view.Notes) == 0 {
+		fmt.Fprintf(s.err, "no notes match (%s read)\n", quantity(res.Read, "note"))
+		return nil
+	}
+	return writeListText(s, view, opts.fields)
+}
+
+// listNotes runs q over the workspace's vault: linksTo and linkedFrom are
+// NOTE arguments (path or name); fields the columns that will be shown.
+func listNotes(ctx context.Context, w *workspace, q query.Query, linksTo, linkedFrom string, fields []string, cached bool, s *streams) (query.Result, error) {
+	v := w.vault
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return query.Result{}, err
+	}
+	for _, arg := range []struct {
+		flag, note string
+		into       *string
+	}{{"--links-to", linksTo, &q.LinksTo}, {"--linked-from", linkedFrom, &q.LinkedFrom}} {
+		if arg.note == "" {
+			continue
+		}
+		p, err := findNote(v, files, arg.note)
+		if err != nil {
+			return query.Result{}, fmt.Errorf("list: %s: %w", arg.flag, err)
+		}
+		*arg.into = p
+	}
+	q.Today = w.today
+	templates := skipTemplates(nil, w.cfg.Templates) // a template is not a note of its type
+	opts := query.Options{
+		Skip:       func(p string) bool { return !templates(p) },
+		Types:      w.types,
+		TendedKeys: w.cfg.TendedKeys,
+		Interval:   w.cfg.Interval(),
+		Need:       query.FieldNeeds(fields) | query.SortNeeds(q.Sort),
+	}
+	if !cached {
+		return query.Select(ctx, v, files, q, opts)
+	}
+	notes, err := listRecords(ctx, w, files, opts, s)
+	if err != nil {
+		return query.Result{}, err
+	}
+	return q.Filter(notes), nil
+}
+
+// listView is zk list --format json: each note's path, type and the
+// fields asked for.
+type listView struct {
+	Notes []listNote `json:"notes"`
+	// Matched is how many notes matched before --limit; Read how many
+	// notes were read.
+	Matched int `json:"matched"`
+	Read    int `json:"read"`
+}
+
+type listNote struct {
+	Path string `json:"path"`
+	// Type is the note's type, or "" for a note of none.
+	Type   string         `json:"type"`
+	Fields map[string]any `json:"fields,omitempty"`
+}
+
+func newListView(res query.Result, fields []string) listView {
+	out := listView{Notes: make([]listNote, 0, len(res.Notes)), Matched: res.Matched, Read: res.Read}
+	for _, n := range res.Notes {
+		ln := listNote{Path: n.Path, Type: n.Type}
+		if len(fields) > 0 {
+			ln.Fields = make(map[string]any, len(fields))
+			for _, f := range fields {
+				v, _ := n.Field(f)
+				ln.Fields[f] = v
+			}
+		}
+		out.Notes = append(out.Notes, ln)
+	}
+	return out
+}
+
+// listCell is a field's value as one cell of text: a list's items joined
+// by ", ", nothing for no value.
+func listCell(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = listCell(e)
+		}
+		return strings.Join(parts, ", ")
+	}
+	return fmt.Sprint(v)
+}
+
+func listRow(n listNote, fields []string) []string {
+	row := []string{n.Path, n.Type}
+	for _, f := range fields {
+		row = append(row, listCell(n.Fields[f]))
+	}
+	return row
+}
+
+// writeListText prints aligned columns, a header only on a terminal;
+// every cell printable, so a value cannot split a row.
+func writeListText(s *streams, view listView, fields []string) error {
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	if s.outTTY {
+		head := []string{"PATH", "TYPE"}
+		for _, f := range fields {
+			head = append(head, strings.ToUpper(printable(f)))
+		}
+		fmt.Fprintln(tw, strings.Join(head, "\t"))
+	}
+	for _, n := range view.Notes {
+		row := listRow(n, fields)
+		if row[1] == "" {
+			row[1] = "-"
+		}
+		for i := range row {
+			row[i] = strings.ReplaceAll(printable(row[i]), "\t", " ")
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// An empty last column would leave the padding before it.
+	for line := range bytes.Lines(buf.Bytes()) {
+		if _, err := fmt.Fprintf(s.out, "%s\n", bytes.TrimRight(line, " \n")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeListCSV prints RFC 4180 CSV (tab-separated for tsv) with a header
+// row. A pipe gets the values as they are, quoted where CSV needs it; a
+// terminal gets them printable.
+func writeListCSV(w io.Writer, view listView, fields []string, tsv, tty bool) error {
+	cw := csv.NewWriter(w)
+	if tsv {
+		cw.Comma = '\t'
+	}
+	clean := func(row []string) []string {
+		if tty {
+			for i := range row {
+				row[i] = printable(row[i])
+			}
+		}
+		return row
+	}
+	if err := cw.Write(clean(append([]string{"path", "type"}, fields...))); err != nil {
+		return err
+	}
+	for _, n := range view.Notes {
+		if err := cw.Write(clean(listRow(n, fields))); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeListMarkdown prints a Markdown table to paste into a note: the
+// first column links each note by its path, so the link resolves to
+// exactly that note.
+func writeListMarkdown(w io.Writer, view listView, fields []string) error {
+	var b strings.Builder
+	head := append([]string{"note", "type"}, fields...)
+	b.WriteString("|")
+	for _, h := range head {
+		b.WriteString(" " + mdCell(h) + " |")
+	}
+	b.WriteString("\n|")
+	for range head {
+		b.WriteString(" --- |")
+	}
+	b.WriteString("\n")
+	for _, n := range view.Notes {
+		row := listRow(n, fields)
+		row[0] = "[[" + strings.TrimSuffix(n.Path, ".md") + "]]"
+		b.WriteString("|")
+		for _, c := range row {
+			b.WriteString(" " + mdCell(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell is text for one table cell: printable, on one line, its pipes
+// escaped so they do not end the cell.
+func mdCell(s string) string {
+	return strings.ReplaceAll(printable(s), "|", `\|`)
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// listInput is zk list's flags as an MCP tool's arguments.
+type listInput struct {
+	Types      []string `json:"type,omitempty" jsonschema:"notes of any of these note types (none: of no type)"`
+	Folders    []string `json:"folder,omitempty" jsonschema:"notes under any of these vault folders"`
+	Tags       []string `json:"tag,omitempty" jsonschema:"notes carrying each of these tags, or a tag nested under it (project matches project/zk)"`
+	Where      []string `json:"where,omitempty" jsonschema:"property conditions, all must hold: KEY OP VALUE with OP one of = != < <= > >= (status = draft, rating > 3, created >= 2026-01-01, tags = idea for a list containing idea), KEY (has it), !KEY (has not)"`
+	LinksTo    string   `json:"links_to,omitempty" jsonschema:"notes linking to this note (vault path or name)"`
+	LinkedFrom string   `json:"linked_from,omitempty" jsonschema:"notes this note (vault path or name) links to"`
+	Transitive bool     `json:"transitive,omitempty" jsonschema:"links_to and linked_from follow chains of links"`
+	Orphans    bool     `json:"orphans,omitempty" jsonschema:"notes no other note links to"`
+	DeadEnds   bool     `json:"dead_ends,omitempty" jsonschema:"notes that link to no other file"`
+	Stale      bool     `json:"stale,omitempty" jsonschema:"notes past their maintenance date"`
+	DueWithin  string   `json:"due_within,omitempty" jsonschema:"notes past due or due within this interval (14d, 2w, 1m)"`
+	Verdicts   []string `json:"verdict,omitempty" jsonschema:"notes with a falsifier whose latest run has any of these verdicts: supports, refutes, inconclusive, error, attached, none, never-run"`
+	Fields     []string `json:"fields,omitempty" jsonschema:"columns besides path and type: property names, or file.name, file.folder, file.mtime, file.tags, file.links, file.tended, file.due, file.verdicts"`
+	Sort       string   `json:"sort,omitempty" jsonschema:"sort key: path (default), name, mtime, tended, due, or a property name"`
+	Reverse    bool     `json:"reverse,omitempty" jsonschema:"reverse the order (notes without the sort key stay last)"`
+	Limit      int      `json:"limit,omitempty" jsonschema:"at most this many notes (0: all)"`
+}
+
+func addListTool(srv *mcp.Server, z *zkServer) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "list", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		Description: "The notes matching filters on type, folder, tags, properties, links, orphans, dead ends, tending and falsifier verdicts, " +
+			"sorted and limited (zk list --format json): each note's path, type and the fields asked for."}, z.list)
+}
+
+func (z *zkServer) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listView, error) {
+	sort := in.Sort
+	if sort == "" {
+		sort = "path"
+	}
+	out, err := captureJSON[listView](z, func(s *streams) error {
+		return runList(ctx, &listOptions{root: z.root, format: "json",
+			types: in.Types, folders: in.Folders, tags: in.Tags, where: in.Where, verdicts: in.Verdicts, fields: in.Fields,
+			linksTo: in.LinksTo, linkedFrom: in.LinkedFrom, dueWithin: in.DueWithin, sort: sort,
+			transitive: in.Transitive, orphans: in.Orphans, deadEnds: in.DeadEnds, stale: in.Stale, reverse: in.Reverse, limit: in.Limit}, s)
+	})
+	if out.Notes == nil {
+		out.Notes = []listNote{}
+	}
+	return nil, out, err
+}

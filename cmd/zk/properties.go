@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/property"
+)
+
+type propertiesOptions struct {
+	root   *rootOptions
+	format string
+}
+
+func newPropertiesCmd(root *rootOptions, s *streams) *cobra.Command {
+	opts := &propertiesOptions{root: root}
+	cmd := &cobra.Command{
+		Use:   "properties",
+		Short: "List every frontmatter property of the vault with its type and count",
+		Long: `List every frontmatter property of the vault's notes, by name: its type
+and how many notes have it. The type is the one .obsidian/types.json
+declares (marked "declared"), else the type most of its values have, as
+Obsidian infers it: text, list, number, checkbox, date (2020-08-21),
+datetime (2020-08-21T10:30:00). Values of another type are counted after
+it; zk check reports those that do not fit a declared type
+(frontmatter/type-mismatch).
+
+--format json prints {"properties":[{"name","type","declared","notes",
+"types":{TYPE:N}}]}.
+
+EXIT STATUS
+  0  listed (also when there are none)
+  2  a usage or runtime error`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProperties(cmd.Context(), opts, s)
+		},
+	}
+	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json")
+	return cmd
+}
+
+// declaredTypes reads the vault's .obsidian/types.json: nil when there is
+// none.
+func declaredTypes(v *vault.Vault) (map[string]property.Type, error) {
+	data, err := v.ReadFile(property.TypesFile, 1<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return property.Declared(data)
+}
+
+type propertyView struct {
+	Name     string         `json:"name"`
+	Type     property.Type  `json:"type"`
+	Declared bool           `json:"declared"`
+	Notes    int            `json:"notes"`
+	Types    map[string]int `json:"types"`
+}
+
+func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) error {
+	tuneGC(streamHeapLimit)
+	w, err := opts.root.open(s, reading, "")
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	v, declared := w.vault, w.propTypes
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return err
+	}
+	_, notes := vault.SplitFiles(files)
+	templates := skipTemplates(nil, w.cfg.Templates)
+	var (
+		mu     sync.Mutex
+		census property.Census
+	)
+	v.Each(ctx, notes, func(_ int, n *vault.Note) {
+		if !templates(n.Path) || n.Frontmatter == nil || n.Frontmatter.Values == nil {
+			return
+		}
+		mu.Lock()
+		census.Add(n.Frontmatter.Values)
+		mu.Unlock()
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	views := []propertyView{}
+	for _, sum := range census.Summaries(declared) {
+		pv := propertyView{Name: sum.Name, Type: sum.Type, Declared: sum.Declared, Notes: sum.Notes, Types: map[string]int{}}
+		for t, n := range sum.Types {
+			pv.Types[string(t)] = n
+		}
+		views = append(views, pv)
+	}
+	if opts.format == "json" {
+		return writeJSON(s.out, struct {
+			Properties []propertyView `json:"properties"`
+		}{views})
+	}
+	if len(views) == 0 {
+		fmt.Fprintln(s.err, "no properties in the vault")
+		return nil
+	}
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	if s.outTTY {
+		fmt.Fprintln(tw, "PROPERTY\tTYPE\tNOTES\tOTHER TYPES")
+	}
+	for _, pv := range views {
+		typ := string(pv.Type)
+		if pv.Declared {
+			typ += " (declared)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", strings.ReplaceAll(printable(pv.Name), "\t", " "), typ, pv.Notes, otherTypes(pv))
+	}
+	return tw.Flush()
+}
+
+// otherTypes is "text 2, empty 1": the notes whose value is not of the
+// property's type, by type, the most first.
+func otherTypes(pv propertyView) string {
+	type count struct {
+		t string
+		n int
+	}
+	var cs []count
+	for t, n := range pv.Types {
+		if t != string(pv.Type) {
+			cs = append(cs, count{t, n})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].n != cs[j].n {
+			return cs[i].n > cs[j].n
+		}
+		return cs[i].t < cs[j].t
+	})
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = fmt.Sprintf("%s %d", c.t, c.n)
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,281 @@
+package query
+
+import (
+	"bytes"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+func TestParseCond(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Cond
+		bad  bool
+	}{
+		{in: "status=draft", want: Cond{Key: "status", Op: OpEq, Value: "draft"}},
+		{in: "status == \"draft\"", want: Cond{Key: "status", Op: OpEq, Value: "draft"}},
+		{in: "rating > 3", want: Cond{Key: "rating", Op: OpGt, Value: "3"}},
+		{in: "rating>=3", want: Cond{Key: "rating", Op: OpGe, Value: "3"}},
+		{in: "rating<=3", want: Cond{Key: "rating", Op: OpLe, Value: "3"}},
+		{in: "status != done", want: Cond{Key: "status", Op: OpNe, Value: "done"}},
+		{in: "due date < 2024-01-01", want: Cond{Key: "due date", Op: OpLt, Value: "2024-01-01"}},
+		{in: "last-tended", want: Cond{Key: "last-tended", Op: OpExists}},
+		{in: "!status", want: Cond{Key: "status", Op: OpAbsent}},
+		{in: "title='a = b'", want: Cond{Key: "title", Op: OpEq, Value: "a = b"}},
+		{in: "", bad: true},
+		{in: "=x", bad: true},
+		{in: "!", bad: true},
+	}
+	for _, tt := range tests {
+		got, err := ParseCond(tt.in)
+		if (err != nil) != tt.bad {
+			t.Errorf("ParseCond(%q) error = %v, want error %v", tt.in, err, tt.bad)
+			continue
+		}
+		if !tt.bad && got != tt.want {
+			t.Errorf("ParseCond(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCondHolds(t *testing.T) {
+	props := map[string]any{
+		"status":  "Draft",
+		"rating":  int64(4),
+		"score":   2.5,
+		"text4":   "4",
+		"created": "2024-03-01",
+		"stamp":   "2024-03-01T10:30:00",
+		"done":    false,
+		"tags":    []any{"idea", "go"},
+		"empty":   nil,
+		"none":    []any{},
+		"parent":  "[[Big Idea|the idea]]",
+		"nested":  map[string]any{"a": int64(1)},
+	}
+	tests := []struct {
+		cond string
+		want bool
+	}{
+		{"status = draft", true}, // text ignores case
+		{"status = done", false},
+		{"status != done", true},
+		{"missing != done", true}, // a missing property satisfies only !=
+		{"missing = done", false},
+		{"missing < 3", false},
+		{"rating > 3", true},
+		{"rating > 4", false},
+		{"rating >= 4", true},
+		{"rating = 4.0", true}, // numbers as numbers
+		{"rating < 10", true},  // not as text ("4" > "10")
+		{"score < 3", true},
+		{"text4 > 3", true}, // a number written as text
+		{"rating = four", false},
+		{"created > 2024-02-28", true},
+		{"created < 2024-12-01", true},
+		{"created = 2024-03-01", true},
+		{"stamp = 2024-03-01", true},       // a date & time on that date
+		{"stamp > 2024-03-01T09:00", true}, // dates as dates
+		{"stamp > 2024-03-01T11:00", false},
+		{"created < 2024-3-1", true}, // not a date: compared as text
+		{"done = false", true},
+		{"done != true", true},
+		{"tags = go", true}, // a list contains
+		{"tags = rust", false},
+		{"tags != go", false},
+		{"tags != rust", true},
+		{"empty", false}, // empty is absent
+		{"!empty", true},
+		{"none", false},
+		{"status", true},
+		{"!status", false},
+		{"parent = big idea", true}, // a link compares as its target
+		{"parent = [[Big Idea]]", true},
+		{"nested = 1", false},
+		{"nested != 1", true},
+	}
+	for _, tt := range tests {
+		c, err := ParseCond(tt.cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Holds(props); got != tt.want {
+			t.Errorf("%q holds = %v, want %v", tt.cond, got, tt.want)
+		}
+	}
+}
+
+func TestHasTag(t *testing.T) {
+	tags := []string{"project/zk", "idea"}
+	for tag, want := range map[string]bool{"project": true, "#project": true, "Project/ZK": true, "proj": false,
+		"project/zk/x": false, "idea": true, "ide": false, "zk": false} {
+		if got := HasTag(tags, tag); got != want {
+			t.Errorf("HasTag(%q) = %v, want %v", tag, got, want)
+		}
+	}
+}
+
+func day(s string) time.Time {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// vaultNotes is a small graph: a → b → c, d → a, e alone, f → f.
+func vaultNotes() []Note {
+	return []Note{
+		{Path: "Perm/a.md", Name: "a", Type: "permanent", Tags: []string{"project/zk"}, Links: []string{"Perm/b.md"},
+			Properties: map[string]any{"status": "draft", "rating": int64(5)}, Due: day("2026-01-01"), Verdicts: []string{"refutes"},
+			ModTime: day("2026-01-03")},
+		{Path: "Perm/b.md", Name: "b", Type: "permanent", Links: []string{"c.md"},
+			Properties: map[string]any{"status": "done", "rating": int64(2)}, Due: day("2026-06-01"), Verdicts: []string{NeverRun, "supports"},
+			ModTime: day("2026-01-01")},
+		{Path: "c.md", Name: "c", Properties: map[string]any{"rating": "10"}, ModTime: day("2026-01-02")},
+		{Path: "d.md", Name: "d", Tags: []string{"project"}, Links: []string{"Perm/a.md"}, ModTime: day("2026-01-05")},
+		{Path: "e.md", Name: "e", ModTime: day("2026-01-04")},
+		{Path: "Sub/Perm/f.md", Name: "f", ModTime: day("2026-01-06")},
+	}
+}
+
+func TestFilter(t *testing.T) {
+	today := day("2026-03-01")
+	tests := []struct {
+		name string
+		q    Query
+		want []string
+	}{
+		{"all", Query{}, []string{"Perm/a.md", "Perm/b.md", "Sub/Perm/f.md", "c.md", "d.md", "e.md"}},
+		{"type", Query{Types: []string{"Permanent"}}, []string{"Perm/a.md", "Perm/b.md"}},
+		{"type none", Query{Types: []string{"none"}}, []string{"Sub/Perm/f.md", "c.md", "d.md", "e.md"}},
+		{"folder", Query{Folders: []string{"perm/"}}, []string{"Perm/a.md", "Perm/b.md"}},
+		{"folder is no prefix of a name", Query{Folders: []string{"Per"}}, nil},
+		{"folder nested", Query{Folders: []string{"Sub"}}, []string{"Sub/Perm/f.md"}},
+		{"tag nested", Query{Tags: []string{"#project"}}, []string{"Perm/a.md", "d.md"}},
+		{"tag child", Query{Tags: []string{"project/zk"}}, []string{"Perm/a.md"}},
+		{"where", Query{Where: []Cond{{Key: "rating", Op: OpGt, Value: "3"}}}, []string{"Perm/a.md", "c.md"}},
+		{"where and", Query{Where: []Cond{{Key: "rating", Op: OpGt, Value: "3"}, {Key: "status", Op: OpEq, Value: "draft"}}}, []string{"Perm/a.md"}},
+		{"links to", Query{LinksTo: "c.md"}, []string{"Perm/b.md"}},
+		{"links to transitive", Query{LinksTo: "c.md", Transitive: true}, []string{"Perm/a.md", "Perm/b.md", "d.md"}},
+		{"linked from", Query{LinkedFrom: "d.md"}, []string{"Perm/a.md"}},
+		{"linked from transitive", Query{LinkedFrom: "d.md", Transitive: true}, []string{"Perm/a.md", "Perm/b.md", "c.md"}},
+		{"both", Query{LinkedFrom: "d.md", LinksTo: "c.md", Transitive: true}, []string{"Perm/a.md", "Perm/b.md"}},
+		{"orphans", Query{Orphans: true}, []string{"Sub/Perm/f.md", "d.md", "e.md"}},
+		{"dead ends", Query{DeadEnds: true}, []string{"Sub/Perm/f.md", "c.md", "e.md"}},
+		{"stale", Query{Stale: true}, []string{"Perm/a.md"}},
+		{"due within", Query{DueWithin: vault.Interval{N: 3, Unit: 'm'}}, []string{"Perm/a.md", "Perm/b.md"}},
+		{"due within too short", Query{DueWithin: vault.Interval{N: 1, Unit: 'w'}}, []string{"Perm/a.md"}},
+		{"verdict", Query{Verdicts: []string{"refutes"}}, []string{"Perm/a.md"}},
+		{"never run", Query{Verdicts: []string{NeverRun}}, []string{"Perm/b.md"}},
+		{"sort name", Query{Sort: "name"}, []string{"Perm/a.md", "Perm/b.md", "c.md", "d.md", "e.md", "Sub/Perm/f.md"}},
+		{"sort mtime reverse limit", Query{Sort: "mtime", Reverse: true, Limit: 2}, []string{"Sub/Perm/f.md", "d.md"}},
+		{"sort property, missing last", Query{Sort: "rating"}, []string{"Perm/b.md", "Perm/a.md", "c.md", "Sub/Perm/f.md", "d.md", "e.md"}},
+		{"sort property reversed, missing still last", Query{Sort: "rating", Reverse: true}, []string{"c.md", "Perm/a.md", "Perm/b.md", "Sub/Perm/f.md", "d.md", "e.md"}},
+		{"sort due", Query{Sort: "due", Limit: 1}, []string{"Perm/a.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.q.Today = today
+			res := tt.q.Filter(vaultNotes())
+			var got []string
+			for _, n := range res.Notes {
+				got = append(got, n.Path)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestField(t *testing.T) {
+	n := vaultNotes()[0]
+	n.Tended = day("2025-10-03")
+	for name, want := range map[string]any{"file.name": "a", "file.folder": "Perm", "file.tended": "2025-10-03",
+		"file.due": "2026-01-01", "file.mtime": "2026-01-03T00:00:00Z", "status": "draft"} {
+		got, ok := n.Field(name)
+		if !ok || got != want {
+			t.Errorf("Field(%q) = %v, %v; want %v", name, got, ok, want)
+		}
+	}
+	if _, ok := n.Field("nope"); ok {
+		t.Error("Field(nope) found")
+	}
+}
+
+func FuzzParseCond(f *testing.F) {
+	for _, s := range []string{"status=draft", "rating > 3", "!x", "a == 'b'", "k<=2024-01-01", "=", "!=!=", "\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCond(s)
+		if err != nil {
+			return
+		}
+		if c.Key == "" {
+			t.Fatalf("ParseCond(%q) = %+v: empty key", s, c)
+		}
+		c.Holds(map[string]any{c.Key: c.Value, "x": []any{int64(1), "2024-01-01"}})
+	})
+}
+
+func TestEncodeDecode(t *testing.T) {
+	in := vaultNotes()
+	in[0].Properties["big"] = int64(1) << 60
+	in[0].Properties["list"] = []any{int64(1), 2.5, "x", map[string]any{"n": int64(3)}}
+	b, err := Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The encoding is deterministic: the records decoded encode to the
+	// same bytes.
+	again, err := Encode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, b) {
+		t.Errorf("round trip differs:\n got %+v\nwant %+v", out, in)
+	}
+	if len(out) != len(in) || !out[0].ModTime.Equal(in[0].ModTime) || !out[0].Due.Equal(in[0].Due) ||
+		out[0].Properties["big"] != int64(1)<<60 || !reflect.DeepEqual(out[0].Properties["list"], in[0].Properties["list"]) ||
+		!slices.Equal(out[1].Verdicts, in[1].Verdicts) || out[3].Links[0] != "Perm/a.md" {
+		t.Errorf("round trip:\n got %+v\nwant %+v", out, in)
+	}
+	for cut := range len(b) { // every torn file is refused, none panics
+		if _, err := Decode(b[:cut]); err == nil {
+			t.Fatalf("a file torn at %d of %d bytes decoded", cut, len(b))
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	good, err := Encode(vaultNotes())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(codecMagic + "\xff\xff\xff\xff\x0f"))
+	f.Add([]byte(codecMagic + "\x01\x00\x00\x00\x00\x00\x01\x01x\x06\xff\xff\xff\xff\x0f"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		notes, err := Decode(b)
+		if err != nil {
+			return
+		}
+		again, err := Encode(notes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(again); err != nil {
+			t.Fatalf("re-encoded records do not decode: %v", err)
+		}
+	})
+}
