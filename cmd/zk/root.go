@@ -218,6 +218,7 @@ EXIT STATUS
 		newManCmd(opts, s),
 		newMCPCmd(opts, s),
 		newLSPCmd(opts, s),
+		newBaseCmd(opts, s),
 	)
 	return cmd
 }

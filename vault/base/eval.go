@@ -283,7 +283,8 @@ func quoteAll(ss []string) []string {
 }
 
 // displayName is a property's name in a view: its displayName from the
-// properties section, else its id without the note. prefix.
+// properties section, else its id without the note. or formula.
+// prefix.
 func displayName(b *Base, id string) string {
 	if n, ok := b.Properties[id]; ok && n != "" {
 		return n
@@ -296,6 +297,9 @@ func displayName(b *Base, id string) string {
 			return n
 		}
 		return rest
+	}
+	if rest, ok := strings.CutPrefix(id, "formula."); ok {
+		return rest // a formula column is headed by the formula's name
 	}
 	return id
 }

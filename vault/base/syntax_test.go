@@ -207,7 +207,7 @@ func TestSyntaxFullExample(t *testing.T) {
 	for _, c := range res.Columns {
 		cols = append(cols, c.ID+"="+c.Name)
 	}
-	if want := []string{"file.name=file.name", "file.ext=Extension", "note.age=age", "formula.ppu=formula.ppu", "formula.formatted_price=Price"}; !slices.Equal(cols, want) {
+	if want := []string{"file.name=file.name", "file.ext=Extension", "note.age=age", "formula.ppu=ppu", "formula.formatted_price=Price"}; !slices.Equal(cols, want) {
 		t.Errorf("columns %q, want %q", cols, want)
 	}
 	var got []string
