@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -216,7 +217,7 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 	}
 	for _, id := range order {
 		if n := cellErrs[id]; n > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d of %d rows have no value: %s", id, n, len(res.Rows), cellFirst[id]))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d of %s have no value: %s", id, n, plural(len(res.Rows), "row"), cellFirst[id]))
 		}
 	}
 
@@ -374,7 +375,7 @@ func (f *compiledFilter) warnings(out *[]string) {
 		return
 	}
 	if f.errs > 0 {
-		*out = append(*out, fmt.Sprintf("filter %q: %d files did not match because it failed: %v", f.expr.Source, f.errs, f.firstErr))
+		*out = append(*out, fmt.Sprintf("filter %q: %s did not match because it failed: %v", f.expr.Source, plural(f.errs, "file"), f.firstErr))
 	}
 	for _, c := range f.children {
 		c.warnings(out)
@@ -397,8 +398,12 @@ func cleanVMError(err error) error {
 	if errors.As(err, &u) {
 		return u
 	}
-	return errors.New(firstLine(err.Error()))
+	return errors.New(vmLocation.ReplaceAllString(firstLine(err.Error()), ""))
 }
+
+// vmLocation is the VM's " (line:column)": a place in the rewritten text,
+// which the user never wrote.
+var vmLocation = regexp.MustCompile(` \(\d+:\d+\)$`)
 
 // property is a column or sort key's value: note.x (or x), file.x,
 // formula.x.
@@ -442,4 +447,11 @@ func Value(snap *Snapshot, b *Base, f *File, src string, opts Options) (any, err
 	}
 	r := &row{ev: ev, file: f, results: map[string]any{}, errs: map[string]error{}, active: map[string]bool{}}
 	return r.run(x)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
