@@ -139,21 +139,42 @@ func firstLine(s string) string {
 // being evaluated first (__ctx in the environment).
 var exprOptions = []expr.Option{
 	expr.Env(map[string]any{"__ctx": (*row)(nil)}),
-	expr.Function("__op", func(p ...any) (any, error) { return binaryOp(p[0].(*row), p[1].(string), norm(p[2]), norm(p[3])) }),
+	expr.Function("__op", func(p ...any) (any, error) {
+		r := p[0].(*row)
+		a, b := norm(p[2]), norm(p[3])
+		if err := r.weigh(a, b); err != nil {
+			return nil, err
+		}
+		return r.charged(binaryOp(r, p[1].(string), a, b))
+	}),
 	expr.Function("__neg", func(p ...any) (any, error) { return negate(norm(p[1])) }),
 	expr.Function("__truthy", func(p ...any) (any, error) { return truthy(p[1]), nil }, new(func(*row, any) bool)),
-	expr.Function("__get", func(p ...any) (any, error) { return p[0].(*row).get(norm(p[1]), norm(p[2])) }),
+	expr.Function("__get", func(p ...any) (any, error) {
+		r := p[0].(*row)
+		return r.charged(r.get(norm(p[1]), norm(p[2])))
+	}),
 	expr.Function("__prop", func(p ...any) (any, error) { return p[0].(*row).prop(p[1].(string)), nil }),
 	expr.Function("__file", func(p ...any) (any, error) { return p[0].(*row).file, nil }),
 	expr.Function("__note", func(p ...any) (any, error) { return p[0].(*row).file.Props, nil }),
 	expr.Function("__formula", func(p ...any) (any, error) { return formulaRef{}, nil }),
 	expr.Function("__this", func(p ...any) (any, error) { return p[0].(*row).this(), nil }),
-	expr.Function("__list", func(p ...any) (any, error) { return asList(norm(p[1])) }, new(func(*row, any) []any)),
+	expr.Function("__list", func(p ...any) (any, error) {
+		// filter(), map() and reduce() iterate the list inside the VM:
+		// charge each element up front.
+		r := p[0].(*row)
+		l, err := asList(norm(p[1]))
+		if err == nil {
+			err = r.spend(len(l), 0)
+		}
+		return l, err
+	}, new(func(*row, any) []any)),
 	expr.Function("__global", func(p ...any) (any, error) {
-		return p[0].(*row).global(p[1].(string), normAll(p[2:]))
+		r := p[0].(*row)
+		return r.charged(r.global(p[1].(string), normAll(p[2:])))
 	}),
 	expr.Function("__method", func(p ...any) (any, error) {
-		return p[0].(*row).method(norm(p[1]), p[2].(string), normAll(p[3:]))
+		r := p[0].(*row)
+		return r.charged(r.method(norm(p[1]), p[2].(string), normAll(p[3:])))
 	}),
 }
 

@@ -28,6 +28,72 @@ type row struct {
 	results map[string]any
 	errs    map[string]error
 	active  map[string]bool
+	// steps and bytes are what the row's expressions have cost so far:
+	// function calls plus list elements walked, and bytes of strings
+	// built. A base is untrusted input; these make its cost per file a
+	// constant, whatever it nests.
+	steps, bytes int
+}
+
+// Per-file budgets: far above any hand-written base (a formula over a
+// list of thousands of links costs thousands of steps), far below what
+// would stall zk or exhaust memory.
+const (
+	maxRowSteps = 2_000_000
+	maxRowBytes = 32 << 20
+	// maxFormulaDepth bounds formulas referring to formulas: each level
+	// is a nested run of the VM.
+	maxFormulaDepth = 64
+)
+
+// errBudget is an expression that costs more than a row's budget.
+var errBudget = errors.New("expression too costly (over the per-file budget of steps or bytes)")
+
+func (r *row) spend(steps, bytes int) error {
+	r.steps += steps + 1
+	r.bytes += bytes
+	if r.steps > maxRowSteps || r.bytes > maxRowBytes {
+		return errBudget
+	}
+	return nil
+}
+
+// weigh charges a value a function reads: a string by its bytes, a list
+// by its elements (contains() or == walks them).
+func (r *row) weigh(vs ...any) error {
+	for _, v := range vs {
+		var err error
+		switch x := v.(type) {
+		case string:
+			err = r.spend(0, len(x))
+		case []any:
+			err = r.spend(len(x), 0)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// charged charges a function's result to the row: a string by its bytes,
+// a list by its elements.
+func (r *row) charged(v any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case string:
+		err = r.spend(0, len(x))
+	case []any:
+		err = r.spend(len(x), 0)
+	default:
+		err = r.spend(0, 0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // thisFile is the this object: the base's own file, or the note that
@@ -77,6 +143,9 @@ func (r *row) formula(name string) (any, error) {
 	}
 	if r.active[name] {
 		return nil, fmt.Errorf("formula.%s refers to itself", name)
+	}
+	if len(r.active) >= maxFormulaDepth {
+		return nil, fmt.Errorf("formula.%s: formulas refer to formulas more than %d deep", name, maxFormulaDepth)
 	}
 	r.active[name] = true
 	v, err := r.run(x)
@@ -441,6 +510,9 @@ var jsDollar = regexp.MustCompile(`\$(\d+)`)
 func (r *row) method(recv any, name string, args []any) (any, error) {
 	wrong := func() error {
 		return fmt.Errorf("%s() is not a function of a %s", name, typeName(recv))
+	}
+	if err := r.weigh(recv); err != nil {
+		return nil, err
 	}
 	nargs := func(lo, hi int) error {
 		if len(args) < lo || len(args) > hi {
@@ -879,11 +951,27 @@ func (r *row) listMethod(l []any, name string, args []any, wrong func() error) (
 		slices.SortStableFunc(out, sortCompare)
 		return out, nil
 	case "unique":
+		// Scalars by a key (linear); links, files, lists and objects by
+		// equal, which compares them by what they name or hold.
 		var out []any
+		seen := map[string]bool{}
 		for _, e := range l {
-			if !slices.ContainsFunc(out, func(o any) bool { return equal(o, e) }) {
-				out = append(out, e)
+			switch e.(type) {
+			case string, float64, bool, nil, Date:
+				k := typeName(e) + ":" + toString(e)
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+			default:
+				if err := r.spend(len(out), 0); err != nil {
+					return nil, err
+				}
+				if slices.ContainsFunc(out, func(o any) bool { return equal(o, e) }) {
+					continue
+				}
 			}
+			out = append(out, e)
 		}
 		if out == nil {
 			out = []any{}
