@@ -40,8 +40,10 @@ of the view's column names and one tab-separated line per file; grouped
 views put a "== property: value" line before each group. csv and tsv add
 the group as a first column; markdown prints a table per group; paths
 prints one vault path per line; json prints {"base","view","type",
-"columns","groupBy","total","groups":[{"key","rows":[{"path","values"}]}],
-"warnings"}.
+"columns","groupBy","total","groups":[{"key","rows":[{"path","values"}],
+"summaries"}],"summaries","warnings"}. A view's summaries follow its rows
+("-- price Average: 18.5"; a group's head the group) in text, and are a
+last table row in markdown; csv, tsv and paths hold only the rows.
 
 Whatever zk does not evaluate it says: a filter it cannot evaluate (an
 unsupported function or operator) fails the view, since dropping it would
@@ -200,6 +202,7 @@ func writeBaseText(w io.Writer, res *base.Result) error {
 	for _, g := range baseGroups(res) {
 		if res.GroupBy != nil {
 			fmt.Fprintf(w, "== %s: %s\n", printable(res.GroupBy.Name), printable(groupLabel(g.Key)))
+			writeSummaryLines(w, res, g.Summaries) // a group's summaries head it, as in Obsidian
 		}
 		for _, r := range g.Rows {
 			cells := make([]string, len(r.Values))
@@ -209,7 +212,41 @@ func writeBaseText(w io.Writer, res *base.Result) error {
 			fmt.Fprintln(w, strings.Join(cells, "\t"))
 		}
 	}
+	writeSummaryLines(w, res, res.Summaries)
 	return nil
+}
+
+// columnName is a property's name in the view: its column's, else its id.
+func columnName(res *base.Result, id string) string {
+	for _, c := range res.Columns {
+		if c.ID == id {
+			return c.Name
+		}
+	}
+	return id
+}
+
+// writeSummaryLines prints summaries one a line: "-- price Average: 18.5".
+func writeSummaryLines(w io.Writer, res *base.Result, sums []base.Summary) {
+	for _, sm := range sums {
+		fmt.Fprintf(w, "-- %s %s: %s\n", printable(columnName(res, sm.Property)), printable(sm.Name), printable(groupLabel(sm.Value)))
+	}
+}
+
+// summaryCells are summaries as a table row under the columns: "Average:
+// 18.5" under price.
+func summaryCells(res *base.Result, sums []base.Summary) ([]string, bool) {
+	cells := make([]string, len(res.Columns))
+	any := false
+	for _, sm := range sums {
+		for i, c := range res.Columns {
+			if c.ID == sm.Property {
+				cells[i] = sm.Name + ": " + base.String(sm.Value)
+				any = true
+			}
+		}
+	}
+	return cells, any
 }
 
 func writeBaseTable(s *streams, res *base.Result, format string) error {
@@ -275,6 +312,23 @@ func writeBaseMarkdown(w io.Writer, res *base.Result) error {
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
+		sums := res.Summaries
+		if res.GroupBy != nil {
+			sums = g.Summaries
+		}
+		if cells, ok := summaryCells(res, sums); ok {
+			for i := range cells {
+				cells[i] = md(cells[i])
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+	if cells, ok := summaryCells(res, res.Summaries); ok && res.GroupBy != nil {
+		fmt.Fprintf(w, "\n### All\n\n| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat(" --- |", len(header)))
+		for i := range cells {
+			cells[i] = md(cells[i])
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
 	return nil
 }
@@ -285,14 +339,29 @@ type baseRowJSON struct {
 }
 
 type baseGroupJSON struct {
-	Key  any           `json:"key"`
-	Rows []baseRowJSON `json:"rows"`
+	Key       any               `json:"key"`
+	Rows      []baseRowJSON     `json:"rows"`
+	Summaries []baseSummaryJSON `json:"summaries,omitempty"`
+}
+
+type baseSummaryJSON struct {
+	Property string `json:"property"`
+	Summary  string `json:"summary"`
+	Value    any    `json:"value"`
+}
+
+func summariesJSON(sums []base.Summary) []baseSummaryJSON {
+	var out []baseSummaryJSON
+	for _, sm := range sums {
+		out = append(out, baseSummaryJSON{sm.Property, sm.Name, base.JSON(sm.Value)})
+	}
+	return out
 }
 
 func writeBaseJSON(w io.Writer, where string, res *base.Result) error {
 	groups := []baseGroupJSON{}
 	for _, g := range baseGroups(res) {
-		out := baseGroupJSON{Key: base.JSON(g.Key), Rows: []baseRowJSON{}}
+		out := baseGroupJSON{Key: base.JSON(g.Key), Rows: []baseRowJSON{}, Summaries: summariesJSON(g.Summaries)}
 		for _, r := range g.Rows {
 			vals := map[string]any{}
 			for i, c := range res.Columns {
@@ -307,13 +376,14 @@ func writeBaseJSON(w io.Writer, where string, res *base.Result) error {
 		warnings = []string{}
 	}
 	return writeJSON(w, struct {
-		Base     string          `json:"base"`
-		View     string          `json:"view"`
-		Type     string          `json:"type"`
-		Columns  []base.Column   `json:"columns"`
-		GroupBy  *base.Column    `json:"groupBy"`
-		Total    int             `json:"total"`
-		Groups   []baseGroupJSON `json:"groups"`
-		Warnings []string        `json:"warnings"`
-	}{where, res.View, res.Type, res.Columns, res.GroupBy, res.Total, groups, warnings})
+		Base      string            `json:"base"`
+		View      string            `json:"view"`
+		Type      string            `json:"type"`
+		Columns   []base.Column     `json:"columns"`
+		GroupBy   *base.Column      `json:"groupBy"`
+		Total     int               `json:"total"`
+		Groups    []baseGroupJSON   `json:"groups"`
+		Summaries []baseSummaryJSON `json:"summaries,omitempty"`
+		Warnings  []string          `json:"warnings"`
+	}{where, res.View, res.Type, res.Columns, res.GroupBy, res.Total, groups, summariesJSON(res.Summaries), warnings})
 }

@@ -43,10 +43,12 @@ type CellError struct{ Msg string }
 
 func (e *CellError) Error() string { return e.Msg }
 
-// Group is the rows that share a groupBy value.
+// Group is the rows that share a groupBy value, and the view's summaries
+// over them.
 type Group struct {
-	Key  any
-	Rows []Row
+	Key       any
+	Rows      []Row
+	Summaries []Summary
 }
 
 // Result is an evaluated view.
@@ -60,8 +62,10 @@ type Result struct {
 	GroupBy *Column
 	Groups  []Group
 	// Total is how many files matched, before the view's limit.
-	Total    int
-	Warnings []string
+	Total int
+	// Summaries are the view's summaries over every row shown.
+	Summaries []Summary
+	Warnings  []string
 }
 
 // Views names a base's views (for a message listing them).
@@ -137,9 +141,6 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 			continue
 		}
 		ev.formulas[name] = x
-	}
-	if len(view.Summaries) > 0 || len(b.Summaries) > 0 {
-		res.Warnings = append(res.Warnings, "summaries are not evaluated (see docs/bases.md)")
 	}
 	if view.Type != "" && view.Type != "table" && view.Type != "list" && view.Type != "cards" {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("view type %q is shown as a table", view.Type))
@@ -247,6 +248,15 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 		res.Rows = res.Rows[:0]
 		for _, gr := range groups {
 			res.Rows = append(res.Rows, gr.Rows...)
+		}
+	}
+	if len(view.Summaries) > 0 {
+		props := summaryOrder(view, res.Columns)
+		var warns []string
+		res.Summaries, warns = ev.summarise(view, res.Columns, res.Rows, props)
+		res.Warnings = append(res.Warnings, warns...)
+		for i := range res.Groups {
+			res.Groups[i].Summaries, _ = ev.summarise(view, res.Columns, res.Groups[i].Rows, props)
 		}
 	}
 	return res, nil

@@ -79,7 +79,7 @@ var methods = map[string]bool{
 	// Number
 	"abs": true, "ceil": true, "floor": true, "round": true, "toFixed": true,
 	// List
-	"flat": true, "join": true, "sort": true, "unique": true,
+	"flat": true, "join": true, "sort": true, "unique": true, "mean": true,
 	// Link
 	"asFile": true, "linksTo": true,
 	// File

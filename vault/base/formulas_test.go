@@ -97,7 +97,7 @@ func TestFormulaErrors(t *testing.T) {
 		{"formula.self", "refers to itself"},
 		{"formula.broken", "not supported: function nosuch()"},
 		{"formula.undefined", "not defined"},
-		{"values.mean()", "not supported: function mean()"},
+		{"values.median()", "not supported: function median()"},
 	} {
 		_, err := Value(s, formulasBase, s.File("Projects/Launch.md"), tc.expr, Options{Now: testNow})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

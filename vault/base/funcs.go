@@ -951,32 +951,15 @@ func (r *row) listMethod(l []any, name string, args []any, wrong func() error) (
 		slices.SortStableFunc(out, sortCompare)
 		return out, nil
 	case "unique":
-		// Scalars by a key (linear); links, files, lists and objects by
-		// equal, which compares them by what they name or hold.
-		var out []any
-		seen := map[string]bool{}
-		for _, e := range l {
-			switch e.(type) {
-			case string, float64, bool, nil, Date:
-				k := typeName(e) + ":" + toString(e)
-				if seen[k] {
-					continue
-				}
-				seen[k] = true
-			default:
-				if err := r.spend(len(out), 0); err != nil {
-					return nil, err
-				}
-				if slices.ContainsFunc(out, func(o any) bool { return equal(o, e) }) {
-					continue
-				}
-			}
-			out = append(out, e)
+		return uniqueValues(l, func(n int) error { return r.spend(n, 0) })
+	case "mean":
+		// Not in Functions.md, but Bases syntax's summary example
+		// (values.mean().round(3)) calls it: the mean of the numbers.
+		ns := numbers(l)
+		if len(ns) == 0 {
+			return nil, nil
 		}
-		if out == nil {
-			out = []any{}
-		}
-		return out, nil
+		return sum(ns) / float64(len(ns)), nil
 	}
 	return nil, wrong()
 }
@@ -1128,4 +1111,31 @@ func isListLike(v any) bool {
 		return true
 	}
 	return false
+}
+
+// uniqueValues is l without repeats, in order: scalars by a key (linear),
+// links, files, lists and objects by equal, which compares them by what
+// they name or hold; charge pays for those comparisons.
+func uniqueValues(l []any, charge func(n int) error) ([]any, error) {
+	out := []any{}
+	seen := map[string]bool{}
+	for _, e := range l {
+		switch e.(type) {
+		case string, float64, bool, nil, Date:
+			k := typeName(e) + ":" + toString(e)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		default:
+			if err := charge(len(out)); err != nil {
+				return nil, err
+			}
+			if slices.ContainsFunc(out, func(o any) bool { return equal(o, e) }) {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }

@@ -115,3 +115,103 @@ func TestBlocks(t *testing.T) {
 		t.Errorf("blocks %q, want %q", got, want)
 	}
 }
+
+const summariesBase = `summaries:
+  customAverage: 'values.mean().round(3)'
+  broken: 'values.nosuch()'
+views:
+  - type: table
+    name: Books
+    filters: file.hasTag("book")
+    order: [file.name, price, age, status, author]
+    summaries:
+      price: Average
+      age: customAverage
+      status: Unique
+      author: Empty
+      file.name: Filled
+  - type: table
+    name: Prices
+    filters: file.hasTag("book")
+    order: [price, age, file.name, status]
+    summaries:
+      price: Min
+      age: Max
+      file.name: Nosuch
+      status: broken
+  - type: table
+    name: More prices
+    filters: file.hasTag("book")
+    order: [price, age]
+    summaries:
+      price: Sum
+      age: Median
+  - type: table
+    name: Spread
+    filters: file.hasTag("book")
+    order: [price, age]
+    summaries:
+      price: Stddev
+      age: Range
+  - type: table
+    name: Projects
+    filters: file.hasTag("project")
+    order: [start_date, due_date, completed, important]
+    groupBy: {property: status, direction: ASC}
+    summaries:
+      start_date: Earliest
+      due_date: Latest
+      completed: Checked
+      important: Unchecked
+  - type: table
+    name: Project range
+    filters: file.hasTag("project")
+    order: [start_date]
+    summaries:
+      start_date: Range
+`
+
+// TestSummaries: the default summaries of Bases syntax's table, and a
+// custom one (the page's customAverage, values.mean().round(3)), over a
+// view's rows and over each group.
+func TestSummaries(t *testing.T) {
+	s := loadTestVault(t)
+	for _, tc := range []struct {
+		view string
+		want []string
+	}{
+		{"Books", []string{"file.name Filled=3", "price Average=18.5", "age customAverage=3.333", "status Unique=3", "author Empty=2"}}, // column order
+		{"Prices", []string{"price Min=3", "age Max=5", "file.name Nosuch=#error", "status broken=#error"}},
+		{"More prices", []string{"price Sum=55.5", "age Median=3"}},
+		{"Spread", []string{"price Stddev=15.689699381016409", "age Range=3"}},
+		{"Projects", []string{"start_date Earliest=date(2026-10-01)", "due_date Latest=date(2026-11-20)", "completed Checked=1", "important Unchecked=0"}},
+		{"Project range", []string{"start_date Range=2678400000"}},
+	} {
+		res := evalBase(t, s, summariesBase, Options{View: tc.view})
+		var got []string
+		for _, sm := range res.Summaries {
+			v := show(sm.Value)
+			if _, bad := sm.Value.(*CellError); bad {
+				v = "#error"
+			}
+			got = append(got, sm.Property+" "+sm.Name+"="+v)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("view %s: summaries %q, want %q", tc.view, got, tc.want)
+		}
+	}
+	res := evalBase(t, s, summariesBase, Options{View: "Projects"})
+	var got []string
+	for _, g := range res.Groups {
+		for _, sm := range g.Summaries {
+			got = append(got, show(g.Key)+" "+sm.Property+" "+sm.Name+"="+show(sm.Value))
+		}
+	}
+	want := []string{
+		`"Doing" start_date Earliest=date(2026-11-01)`, `"Doing" due_date Latest=date(2026-11-20)`, `"Doing" completed Checked=0`, `"Doing" important Unchecked=0`,
+		`"Done" start_date Earliest=date(2026-10-01)`, `"Done" due_date Latest=date(2026-10-15)`, `"Done" completed Checked=1`, `"Done" important Unchecked=0`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("group summaries\n%q\nwant\n%q", got, want)
+	}
+}
