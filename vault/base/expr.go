@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -99,10 +100,7 @@ func compileExpr(src string) (*Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	pc := conf.CreateNew()
-	for _, b := range builtin.Builtins {
-		pc.Disabled[b.Name] = true // every name is Bases', not expr's
-	}
+	pc, cc := exprConfigs()
 	tree, err := parser.ParseWithConfig(text, pc)
 	if err != nil {
 		return nil, fmt.Errorf("syntax: %s", firstLine(err.Error()))
@@ -113,11 +111,6 @@ func compileExpr(src string) (*Expr, error) {
 		return nil, err
 	}
 	tree.Node = node
-	cc := conf.CreateNew()
-	for _, op := range exprOptions {
-		op(cc)
-	}
-	cc.Check()
 	if _, err := checker.Check(tree, cc); err != nil {
 		return nil, fmt.Errorf("syntax: %s", firstLine(err.Error()))
 	}
@@ -127,6 +120,23 @@ func compileExpr(src string) (*Expr, error) {
 	}
 	return &Expr{Source: src, program: prog, formulas: rw.formulas}, nil
 }
+
+// exprConfigs are the parser's configuration (every expr builtin off:
+// each name is Bases') and the compiler's (the mapping layer's
+// functions), built once: building them is most of what compiling a
+// short expression costs. Neither is written to after it is built.
+var exprConfigs = sync.OnceValues(func() (parse, compile *conf.Config) {
+	parse = conf.CreateNew()
+	for _, b := range builtin.Builtins {
+		parse.Disabled[b.Name] = true
+	}
+	compile = conf.CreateNew()
+	for _, op := range exprOptions {
+		op(compile)
+	}
+	compile.Check()
+	return parse, compile
+})
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
