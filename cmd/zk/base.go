@@ -72,11 +72,15 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	src, where, thisPath, err := readBase(ctx, w.vault, opts.arg)
+	bs, err := readBase(ctx, w.vault, opts.arg)
 	if err != nil {
 		return err
 	}
-	b, err := base.Parse(src)
+	where := bs.where
+	if bs.warn != "" {
+		fmt.Fprintf(s.err, "zk: warning: %s\n", printable(bs.warn))
+	}
+	b, err := base.Parse(bs.src)
 	if err != nil {
 		return fmt.Errorf("%s: %w", printable(where), err)
 	}
@@ -89,7 +93,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		t := w.today
 		now = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local)
 	}
-	res, err := base.Evaluate(ctx, snap, b, base.Options{View: opts.view, Now: now, This: snap.File(thisPath)})
+	res, err := base.Evaluate(ctx, snap, b, base.Options{View: opts.view, Now: now, This: snap.File(bs.thisPath)})
 	if err != nil {
 		var fe *base.FilterError
 		if errors.As(err, &fe) {
@@ -116,52 +120,62 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	return writeBaseText(s.out, res)
 }
 
+// baseSource is the base an argument names: its YAML, where it is (for
+// messages), the vault path this refers to ("" for a .base file outside
+// the vault), and a warning to print ("" for none).
+type baseSource struct {
+	src                   []byte
+	where, thisPath, warn string
+}
+
 // readBase reads the base an argument names: a .base file (in the vault,
-// or anywhere), or a note's first base code block. where names it in
-// messages; thisPath is the vault path this refers to ("" for a .base
-// file outside the vault).
-func readBase(ctx context.Context, v *vault.Vault, arg string) (src []byte, where, thisPath string, err error) {
+// or anywhere), or a note's first base code block.
+func readBase(ctx context.Context, v *vault.Vault, arg string) (*baseSource, error) {
 	if !strings.EqualFold(filepath.Ext(arg), ".base") {
 		p, _, err := locateNote(ctx, v, arg)
 		if err != nil {
-			return nil, "", "", err
+			return nil, err
 		}
 		text, err := v.ReadFile(p, v.MaxNoteSize)
 		if err != nil {
-			return nil, "", "", err
+			return nil, err
 		}
 		blocks := base.Blocks(text)
 		if len(blocks) == 0 {
-			return nil, "", "", fmt.Errorf("%s has no base code block (```base)", printable(p))
+			return nil, fmt.Errorf("%s has no base code block (```base)", printable(p))
 		}
-		return []byte(blocks[0]), p, p, nil
+		bs := &baseSource{src: []byte(blocks[0]), where: p, thisPath: p}
+		if len(blocks) > 1 {
+			bs.warn = fmt.Sprintf("%s has %d base code blocks; evaluating the first", p, len(blocks))
+		}
+		return bs, nil
 	}
 	abs, err := filepath.Abs(arg)
 	if err != nil {
-		return nil, "", "", err
+		return nil, err
 	}
 	if rel, err := filepath.Rel(v.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		if _, err := os.Stat(abs); err == nil {
 			p := filepath.ToSlash(rel)
 			src, err := v.ReadFile(p, base.MaxSize)
-			return src, p, p, err
+			return &baseSource{src: src, where: p, thisPath: p}, err
 		}
 	}
 	if p := filepath.ToSlash(filepath.Clean(arg)); !filepath.IsAbs(arg) {
 		if src, err := v.ReadFile(p, base.MaxSize); err == nil {
-			return src, p, p, nil
+			return &baseSource{src: src, where: p, thisPath: p}, nil
 		}
 	}
 	f, err := os.Open(arg)
 	if err != nil {
-		return nil, "", "", fmt.Errorf("base: %w", err)
+		return nil, fmt.Errorf("base: %w", err)
 	}
 	defer f.Close()
-	src, err = io.ReadAll(io.LimitReader(f, base.MaxSize+1))
+	src, err := io.ReadAll(io.LimitReader(f, base.MaxSize+1))
 	if err != nil {
-		return nil, "", "", fmt.Errorf("base: %w", err)
+		return nil, fmt.Errorf("base: %w", err)
 	}
-	return src, arg, "", nil
+	return &baseSource{src: src, where: arg}, nil
 }
 
 // baseCell is a value as a line of text shows it.

@@ -409,10 +409,17 @@ func (r *row) global(name string, args []any) (any, error) {
 			return x, nil
 		}
 		text := toString(arg(0))
+		var display any
 		if t := strings.TrimSpace(text); strings.HasPrefix(t, "[[") && strings.HasSuffix(t, "]]") {
 			text = t[2 : len(t)-2]
+			if p, d, ok := strings.Cut(text, "|"); ok { // [[path|display]]
+				text, display = p, d
+			}
 		}
-		l := Link{Text: text, Display: arg(1)}
+		if len(args) == 2 {
+			display = arg(1)
+		}
+		l := Link{Text: text, Display: display}
 		if !strings.Contains(text, "://") {
 			p, _, _ := strings.Cut(text, "#")
 			if f := r.ev.snap.resolve(p, r.file.Path); f != nil {

@@ -105,6 +105,10 @@ func TestSyntaxExamples(t *testing.T) {
 		{launch, nil, `link("filename", icon("plus")).isType("link")`, `true`},
 		{launch, nil, `file.asLink("display").toString()`, `"[[Projects/Launch|display]]"`},
 		{launch, nil, `link("Dune") == link("Books/Dune")`, `true`},
+		{launch, nil, `link("[[Dune|the book]]").toString()`, `"[[Dune|the book]]"`},
+		{launch, nil, `link("[[Dune|the book]]") == link("Dune")`, `true`},
+		{launch, dune, `this.isType("file")`, `true`},
+		{launch, dune, `this.toString()`, `"Books/Dune.md"`},
 		{launch, nil, `link("nowhere") == link("nowhere")`, `true`},
 		{launch, nil, `link("nowhere") == link("elsewhere")`, `false`},
 	} {

@@ -73,7 +73,7 @@ type Rendered struct {
 
 // typeName is a value's Bases type, as isType() names it.
 func typeName(v any) string {
-	switch v.(type) {
+	switch x := v.(type) {
 	case nil:
 		return "null"
 	case string:
@@ -92,12 +92,14 @@ func typeName(v any) string {
 		return "object"
 	case Link:
 		return "link"
-	case *File:
+	case *File, thisFile:
 		return "file"
+	case formulaRef:
+		return "object"
 	case Regexp:
 		return "regexp"
 	case Rendered:
-		return v.(Rendered).Kind
+		return x.Kind
 	}
 	return fmt.Sprintf("%T", v)
 }
@@ -201,6 +203,8 @@ func toString(v any) string {
 			return ""
 		}
 		return x.Path
+	case thisFile:
+		return toString(x.f)
 	case Regexp:
 		return x.Source
 	case Rendered:
