@@ -535,6 +535,10 @@ func prelex(src string) (string, error) {
 				b.WriteString("(nil)")
 			case (word == "true" || word == "false") && next == '.':
 				b.WriteString("(" + word + ")")
+			case exprWords[word] && !operand:
+				// An operator word of expr's where a value goes: in Bases
+				// it can only be a property's name.
+				b.WriteString("note[" + strconv.Quote(word) + "]")
 			default:
 				b.WriteString(word)
 			}
@@ -563,6 +567,11 @@ func prelex(src string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// exprWords are words expr's grammar reserves that Bases does not: a
+// property may be named so.
+var exprWords = map[string]bool{"in": true, "not": true, "and": true, "or": true, "matches": true,
+	"contains": true, "startsWith": true, "endsWith": true, "let": true}
 
 func isIdentStart(c byte) bool {
 	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80

@@ -96,6 +96,9 @@ func TestSyntaxExamples(t *testing.T) {
 		{launch, nil, `tasks[0]`, `"draft"`},
 		{launch, nil, `meta.subprop`, `"inner"`},
 		{launch, nil, `meta["subprop"]`, `"inner"`},
+		// A property named like one of expr's operator words.
+		{s.File("Books/Pamphlet.md"), nil, `in + 1`, `8`},
+		{s.File("Books/Pamphlet.md"), nil, `contains == "x" && not`, `true`},
 		// Files and links.
 		{dune, nil, `author`, `link(Frank Herbert->People/Frank Herbert.md)`},
 		{launch, nil, `link("filename")`, `link(filename->)`},
