@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -33,7 +34,8 @@ func newBaseCmd(root *rootOptions, s *streams) *cobra.Command {
 app: its filters (global and the view's, and/or/not), formulas, property
 display names, sort, limit and groupBy, over every file of the vault. The
 argument is a .base file, or a note holding a base code block (the first
-one is evaluated, and this is that note).
+one is evaluated, and this is that note) or embedding a base file
+(![[File.base]], ![[File.base#View]]: that view, this being the note).
 
 The view is the first of the base, or --view NAME. Text output is a header
 of the view's column names and one tab-separated line per file; grouped
@@ -93,7 +95,11 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		t := w.today
 		now = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local)
 	}
-	res, err := base.Evaluate(ctx, snap, b, base.Options{View: opts.view, Now: now, This: snap.File(bs.thisPath)})
+	view := opts.view
+	if view == "" {
+		view = bs.view
+	}
+	res, err := base.Evaluate(ctx, snap, b, base.Options{View: view, Now: now, This: snap.File(bs.thisPath)})
 	if err != nil {
 		var fe *base.FilterError
 		if errors.As(err, &fe) {
@@ -126,23 +132,25 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 type baseSource struct {
 	src                   []byte
 	where, thisPath, warn string
+	// view is the view an embed names (![[File.base#View]]), or "".
+	view string
 }
 
 // readBase reads the base an argument names: a .base file (in the vault,
 // or anywhere), or a note's first base code block.
 func readBase(ctx context.Context, v *vault.Vault, arg string) (*baseSource, error) {
 	if !strings.EqualFold(filepath.Ext(arg), ".base") {
-		p, _, err := locateNote(ctx, v, arg)
+		p, files, err := locateNote(ctx, v, arg)
 		if err != nil {
 			return nil, err
 		}
-		text, err := v.ReadFile(p, v.MaxNoteSize)
+		n, err := v.ReadNote(p)
 		if err != nil {
 			return nil, err
 		}
-		blocks := base.Blocks(text)
+		blocks := base.Blocks(n.Src)
 		if len(blocks) == 0 {
-			return nil, fmt.Errorf("%s has no base code block (```base)", printable(p))
+			return embeddedBase(v, files, n)
 		}
 		bs := &baseSource{src: []byte(blocks[0]), where: p, thisPath: p}
 		if len(blocks) > 1 {
@@ -176,6 +184,25 @@ func readBase(ctx context.Context, v *vault.Vault, arg string) (*baseSource, err
 		return nil, fmt.Errorf("base: %w", err)
 	}
 	return &baseSource{src: src, where: arg}, nil
+}
+
+// embeddedBase is the base file a note embeds (![[File.base]] or
+// ![[File.base#View]]), evaluated with this as the note, as Obsidian shows
+// an embedded base.
+func embeddedBase(v *vault.Vault, files []vault.File, n *vault.Note) (*baseSource, error) {
+	r := vault.ResolverOf(files)
+	for _, e := range n.Embeds {
+		target, ok := r.Resolve(e.Path, n.Path)
+		if !ok || !strings.EqualFold(path.Ext(target), ".base") {
+			continue
+		}
+		src, err := v.ReadFile(target, base.MaxSize)
+		if err != nil {
+			return nil, err
+		}
+		return &baseSource{src: src, where: target, thisPath: n.Path, view: strings.TrimPrefix(e.Subpath, "#")}, nil
+	}
+	return nil, fmt.Errorf("%s has no base code block (```base) and embeds no .base file", printable(n.Path))
 }
 
 // baseCell is a value as a line of text shows it.
