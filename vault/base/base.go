@@ -214,6 +214,7 @@ func parseViews(n *yaml.Node, b *Base) error {
 			return fmt.Errorf("line %d: a view must be a mapping", vn.Line)
 		}
 		v := View{Line: vn.Line, Summaries: map[string]string{}}
+		var ignored []string
 		for i := 0; i+1 < len(vn.Content); i += 2 {
 			k, val := vn.Content[i], vn.Content[i+1]
 			var err error
@@ -240,6 +241,12 @@ func parseViews(n *yaml.Node, b *Base) error {
 				}
 			case "summaries":
 				err = stringMap(val, "summaries", func(p, s string) { v.Summaries[p] = s })
+			default:
+				// Layouts keep their settings here (row height, card
+				// size, a map's coordinates); none changes which rows a
+				// view has, but a misspelt key (filter:) would, so each
+				// is named.
+				ignored = append(ignored, k.Value)
 			}
 			if err != nil {
 				return fmt.Errorf("line %d: view %s: %w", k.Line, k.Value, err)
@@ -249,6 +256,9 @@ func parseViews(n *yaml.Node, b *Base) error {
 			if d := strings.ToUpper(s.Direction); d != "" && d != "ASC" && d != "DESC" {
 				return fmt.Errorf("line %d: sort direction %q (want ASC or DESC)", vn.Line, s.Direction)
 			}
+		}
+		if len(ignored) > 0 {
+			b.Warnings = append(b.Warnings, fmt.Sprintf("line %d: view %q: not read by zk: %s", vn.Line, v.Name, strings.Join(ignored, ", ")))
 		}
 		b.Views = append(b.Views, v)
 	}

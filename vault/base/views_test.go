@@ -215,3 +215,16 @@ func TestSummaries(t *testing.T) {
 		t.Errorf("group summaries\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestUnreadViewKeys: a view key zk does not read is named in a warning,
+// so that a misspelt filter: cannot pass unnoticed.
+func TestUnreadViewKeys(t *testing.T) {
+	b, err := Parse([]byte("views:\n  - type: table\n    name: V\n    filter: 'price > 1'\n    rowHeight: tall\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `line 2: view "V": not read by zk: filter, rowHeight`
+	if !slices.Contains(b.Warnings, want) {
+		t.Errorf("warnings %q, want %q", b.Warnings, want)
+	}
+}
