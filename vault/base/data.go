@@ -16,8 +16,8 @@ type File struct {
 	Path  string
 	Size  int64
 	MTime time.Time
-	// CTime is the creation time. zk reads no birth time from the file
-	// system, so it is the modification time (docs/bases.md).
+	// CTime is the creation (birth) time where the system keeps one
+	// (Linux's statx), else the modification time (docs/bases.md).
 	CTime time.Time
 	// Props are the frontmatter properties as Bases values: numbers as
 	// float64, ISO dates as Date, "[[links]]" as Link.
@@ -86,6 +86,7 @@ func Load(ctx context.Context, v *vault.Vault, loc *time.Location) (*Snapshot, e
 			noteIdx = append(noteIdx, len(s.Files)-1)
 		}
 	}
+	birthTimes(v, s.Files, loc)
 	reasons := v.Each(ctx, notes, func(i int, n *vault.Note) {
 		s.fill(s.Files[noteIdx[i]], n)
 	})

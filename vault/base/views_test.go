@@ -228,3 +228,4 @@ func TestUnreadViewKeys(t *testing.T) {
 		t.Errorf("warnings %q, want %q", b.Warnings, want)
 	}
 }
+
