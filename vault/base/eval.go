@@ -159,7 +159,7 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		r := &row{ev: ev, file: f, results: map[string]any{}, errs: map[string]error{}, active: map[string]bool{}}
+		r := ev.newRow(f)
 		if !r.match(global) || !r.match(local) {
 			continue
 		}
@@ -455,7 +455,7 @@ func Value(snap *Snapshot, b *Base, f *File, src string, opts Options) (any, err
 	if f == nil {
 		f = &File{snap: snap}
 	}
-	r := &row{ev: ev, file: f, results: map[string]any{}, errs: map[string]error{}, active: map[string]bool{}}
+	r := ev.newRow(f)
 	return r.run(x)
 }
 

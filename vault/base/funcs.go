@@ -141,6 +141,9 @@ func (r *row) formula(name string) (any, error) {
 		}
 		return nil, fmt.Errorf("formula.%s is not defined", name)
 	}
+	if r.results == nil { // most rows of most views read no formula
+		r.results, r.errs, r.active = map[string]any{}, map[string]error{}, map[string]bool{}
+	}
 	if r.active[name] {
 		return nil, fmt.Errorf("formula.%s refers to itself", name)
 	}

@@ -57,6 +57,7 @@ func FuzzExpr(f *testing.F) {
 //	go test ./vault/base -run '^$' -fuzz FuzzBase -fuzztime 30s
 func FuzzBase(f *testing.F) {
 	f.Add([]byte(viewsBase))
+	f.Add([]byte(summariesBase))
 	f.Add([]byte("filters:\n  or:\n    - file.hasTag(\"tag\")\n    - not:\n        - 'price > 2'\nformulas:\n  a: 'formula.b'\n  b: 'formula.a'\nviews:\n  - type: table\n    order: [formula.a, file.name]\n    groupBy: {property: formula.a, direction: DESC}\n"))
 	f.Add([]byte("views:\n  - type: table\n    sort: [file.name]\n    limit: -1\n"))
 	f.Add([]byte("a: &a [*a]\n"))

@@ -228,5 +228,5 @@ func (ev *evaluator) customSummary(src string, vals []any) (any, error) {
 }
 
 func (ev *evaluator) newRow(f *File) *row {
-	return &row{ev: ev, file: f, results: map[string]any{}, errs: map[string]error{}, active: map[string]bool{}}
+	return &row{ev: ev, file: f}
 }
