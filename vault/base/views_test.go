@@ -228,4 +228,3 @@ func TestUnreadViewKeys(t *testing.T) {
 		t.Errorf("warnings %q, want %q", b.Warnings, want)
 	}
 }
-
