@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,6 +91,9 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	snap, err := base.Load(ctx, w.vault, time.Local)
 	if err != nil {
 		return err
+	}
+	for _, p := range slices.Sorted(maps.Keys(snap.Skipped)) {
+		fmt.Fprintf(s.err, "zk: warning: %s: skipped (%s): a row without properties, tags or links\n", printable(p), printable(snap.Skipped[p]))
 	}
 	now := time.Now()
 	if opts.root.today != "" || opts.root.getenv("ZK_TODAY") != "" {
