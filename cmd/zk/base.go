@@ -35,7 +35,9 @@ func newBaseCmd(root *rootOptions, s *streams) *cobra.Command {
 		Long: `Evaluate an Obsidian base as Obsidian's Bases plugin does, without the
 app: its filters (global and the view's, and/or/not), formulas, property
 display names, sort, limit and groupBy, over every file of the vault. The
-argument is a .base file, or a note holding a base code block (the first
+argument is a .base file (a path, or a name as a wikilink writes it:
+"Books" for Books.base when no note is called so), or a note holding a
+base code block (the first
 one is evaluated, and this is that note) or embedding a base file
 (![[File.base]], ![[File.base#View]]: that view, this being the note).
 
@@ -146,6 +148,14 @@ type baseSource struct {
 func readBase(ctx context.Context, v *vault.Vault, arg string) (*baseSource, error) {
 	if !strings.EqualFold(filepath.Ext(arg), ".base") {
 		p, files, err := locateNote(ctx, v, arg)
+		if errors.Is(err, vault.ErrNotFound) {
+			// No note of the name: a base of the name, as a wikilink
+			// names one ([[Books.base]]), written without its extension.
+			if bp, ok := vault.ResolverOf(files).Resolve(arg+".base", ""); ok {
+				src, err := v.ReadFile(bp, base.MaxSize)
+				return &baseSource{src: src, where: bp, thisPath: bp}, err
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
