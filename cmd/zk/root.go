@@ -221,6 +221,7 @@ EXIT STATUS
 		newManCmd(opts, s),
 		newMCPCmd(opts, s),
 		newLSPCmd(opts, s),
+		newBaseCmd(opts, s),
 	)
 	return cmd
 }

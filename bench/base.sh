@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# base.sh: zk base on a generated vault, next to the read floor and to
+# zk stale (the same walk and parse of every note), in one run.
+#
+# Generates a vault of N notes (bench/vaultgen) with a .base in it, then
+# measures, each as the median of RUNS whole-process runs (process start
+# included):
+#   - the read floor: cat of every note;
+#   - zk stale: a command that walks and parses every note as zk base does;
+#   - zk base with a tag filter, two formulas (links and backlinks
+#     counted), a sort, a limit and a groupBy;
+#   - zk base with no filter: every file is a row, every formula computed.
+# Every figure names its denominator; ratios are to figures of this run.
+#
+#   bench/base.sh              # N=10000 RUNS=5
+#   N=100000 RUNS=3 bench/base.sh
+#
+# Needs Go, GNU find and awk.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${N:-10000}
+runs=${RUNS:-5}
+. bench/lib.sh
+cpus=$(nproc)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/zk" ./cmd/zk
+gen_vault "$n" "$tmp/vault"
+cat >"$tmp/vault/Claims.base" <<'BASE'
+formulas:
+  links: file.links.length
+  cited: file.backlinks.length
+views:
+  - type: table
+    name: Most cited
+    filters:
+      and:
+        - file.hasTag("median")
+        - file.inFolder("Permanent Notes")
+    sort:
+      - property: formula.cited
+        direction: DESC
+    limit: 50
+    groupBy: {property: file.folder, direction: ASC}
+    order: [file.name, formula.links, formula.cited]
+  - type: table
+    name: Everything
+    filters: 'file.ext == "md"'
+    order: [file.name, formula.links, formula.cited, file.size]
+BASE
+export ZK_TODAY=2026-12-02
+zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }
+md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
+read_floor() { find "$tmp/vault" -name '*.md' -exec cat {} + >/dev/null; }
+ratio() { awk -v a="$(ms "$1")" -v b="$(ms "$2")" 'BEGIN {if (b > 0) printf "%.2f×", a / b; else print "n/a"}'; }
+
+echo "vault: $n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median)"
+echo
+read=$(median_ms nothing read_floor)
+stale=$(median_ms nothing zk stale)
+cited=$(median_ms nothing zk base "$tmp/vault/Claims.base")
+all=$(median_ms nothing zk base "$tmp/vault/Claims.base" --view Everything)
+echo "read floor (cat every note):       $read"
+echo "zk stale (walk and parse):         $stale   $(ratio "$stale" "$read") the read floor"
+echo "zk base, tag filter, top 50:       $cited   $(ratio "$cited" "$read") the read floor, $(ratio "$cited" "$stale") zk stale"
+echo "zk base, every note a row:         $all   $(ratio "$all" "$read") the read floor, $(ratio "$all" "$stale") zk stale"
+echo "rows: $(zk base "$tmp/vault/Claims.base" --format paths | wc -l) (top 50 of $(zk base "$tmp/vault/Claims.base" --format json | awk -F': ' '/"total"/ {print $2}' | tr -d ,) matching), $(zk base "$tmp/vault/Claims.base" --view Everything --format paths | wc -l) of $n"

@@ -1,0 +1,514 @@
+package base
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"math/rand/v2"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// maxString bounds a string an expression builds (repeat(), join(), +):
+// a formula must not turn a row into gigabytes.
+const maxString = 1 << 20
+
+// row is one evaluation: the file a filter or formula is evaluated for,
+// and its formulas, computed once each on first use.
+type row struct {
+	ev      *evaluator
+	file    *File
+	results map[string]any
+	errs    map[string]error
+	active  map[string]bool
+	// steps and bytes are what the row's expressions have cost so far:
+	// function calls plus list elements walked, and bytes of strings
+	// built. A base is untrusted input; these make its cost per file a
+	// constant, whatever it nests.
+	steps, bytes int
+}
+
+// Per-file budgets: far above any hand-written base (a formula over a
+// list of thousands of links costs thousands of steps), far below what
+// would stall zk or exhaust memory.
+const (
+	maxRowSteps = 2_000_000
+	maxRowBytes = 32 << 20
+	// maxFormulaDepth bounds formulas referring to formulas: each level
+	// is a nested run of the VM.
+	maxFormulaDepth = 64
+)
+
+// errBudget is an expression that costs more than a row's budget.
+var errBudget = errors.New("expression too costly (over the per-file budget of steps or bytes)")
+
+func (r *row) spend(steps, bytes int) error {
+	r.steps += steps + 1
+	r.bytes += bytes
+	if r.steps > maxRowSteps || r.bytes > maxRowBytes {
+		return errBudget
+	}
+	return nil
+}
+
+// weigh charges a value a function reads: a string by its bytes, a list
+// by its elements (contains() or == walks them).
+func (r *row) weigh(vs ...any) error {
+	for _, v := range vs {
+		var err error
+		switch x := v.(type) {
+		case string:
+			err = r.spend(0, len(x))
+		case []any:
+			err = r.spend(len(x), 0)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// charged charges a function's result to the row: a string by its bytes,
+// a list by its elements.
+func (r *row) charged(v any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case string:
+		err = r.spend(0, len(x))
+	case []any:
+		err = r.spend(len(x), 0)
+	default:
+		err = r.spend(0, 0)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// thisFile is the this object: the base's own file, or the note that
+// embeds it. this.file is that file; this.x is its property x.
+type thisFile struct{ f *File }
+
+// formulaRef is the formula object: formula.x evaluates formula x.
+type formulaRef struct{}
+
+func (r *row) this() any {
+	if r.ev.this == nil {
+		return nil
+	}
+	return thisFile{r.ev.this}
+}
+
+// prop is a note property read by its bare name: note.x.
+func (r *row) prop(name string) any {
+	return lookup(r.file.Props, name)
+}
+
+// lookup reads a property, by its exact name or else ignoring case, as
+// Obsidian's property names are.
+func lookup(props map[string]any, name string) any {
+	if v, ok := props[name]; ok {
+		return v
+	}
+	for k, v := range props {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return nil
+}
+
+// formula evaluates formula name for this row, once.
+func (r *row) formula(name string) (any, error) {
+	if v, ok := r.results[name]; ok {
+		return v, r.errs[name]
+	}
+	x, ok := r.ev.formulas[name]
+	if !ok {
+		if err, bad := r.ev.formulaErrs[name]; bad {
+			return nil, fmt.Errorf("formula.%s: %w", name, err)
+		}
+		return nil, fmt.Errorf("formula.%s is not defined", name)
+	}
+	if r.results == nil { // most rows of most views read no formula
+		r.results, r.errs, r.active = map[string]any{}, map[string]error{}, map[string]bool{}
+	}
+	if r.active[name] {
+		return nil, fmt.Errorf("formula.%s refers to itself", name)
+	}
+	if len(r.active) >= maxFormulaDepth {
+		return nil, fmt.Errorf("formula.%s: formulas refer to formulas more than %d deep", name, maxFormulaDepth)
+	}
+	r.active[name] = true
+	v, err := r.run(x)
+	delete(r.active, name)
+	r.results[name], r.errs[name] = v, err
+	return v, err
+}
+
+// get is member access: obj.key or obj[key].
+func (r *row) get(obj, key any) (any, error) {
+	if i, ok := key.(float64); ok {
+		switch x := obj.(type) {
+		case []any:
+			n := int(i)
+			if n < 0 {
+				n += len(x)
+			}
+			if float64(int(i)) != i || n < 0 || n >= len(x) {
+				return nil, nil
+			}
+			return x[n], nil
+		case string:
+			rs := []rune(x)
+			if n := int(i); float64(n) == i && n >= 0 && n < len(rs) {
+				return string(rs[n]), nil
+			}
+			return nil, nil
+		}
+		key = toString(i)
+	}
+	name, ok := key.(string)
+	if !ok {
+		return nil, fmt.Errorf("cannot index a %s with a %s", typeName(obj), typeName(key))
+	}
+	switch x := obj.(type) {
+	case nil:
+		return nil, nil
+	case *File:
+		return r.fileField(x, name)
+	case thisFile:
+		switch name {
+		case "file":
+			return x.f, nil
+		case "note":
+			return x.f.Props, nil
+		}
+		return lookup(x.f.Props, name), nil
+	case formulaRef:
+		return r.formula(name)
+	case map[string]any:
+		return x[name], nil
+	case string:
+		if name == "length" {
+			return float64(utf8.RuneCountInString(x)), nil
+		}
+	case []any:
+		if name == "length" {
+			return float64(len(x)), nil
+		}
+	case Date:
+		t := x.T
+		switch name {
+		case "year":
+			return float64(t.Year()), nil
+		case "month":
+			return float64(t.Month()), nil
+		case "day":
+			return float64(t.Day()), nil
+		case "hour":
+			return float64(t.Hour()), nil
+		case "minute":
+			return float64(t.Minute()), nil
+		case "second":
+			return float64(t.Second()), nil
+		case "millisecond":
+			return float64(t.Nanosecond() / 1e6), nil
+		}
+	case Link:
+		if f := r.ev.snap.File(x.Target); f != nil {
+			return r.fileField(f, name)
+		}
+		return nil, nil
+	}
+	return nil, fmt.Errorf("a %s has no field %q", typeName(obj), name)
+}
+
+// fileField is file.name, file.size, ...: Bases syntax's file
+// properties table and Functions.md's File fields.
+func (r *row) fileField(f *File, name string) (any, error) {
+	switch name {
+	case "name":
+		return f.Name(), nil
+	case "basename":
+		return f.Basename(), nil
+	case "path":
+		return f.Path, nil
+	case "folder":
+		return f.Folder(), nil
+	case "ext":
+		return f.Ext(), nil
+	case "size":
+		return float64(f.Size), nil
+	case "ctime":
+		return Date{T: f.CTime, HasTime: true}, nil
+	case "mtime":
+		return Date{T: f.MTime, HasTime: true}, nil
+	case "properties":
+		if f.Props == nil {
+			return map[string]any{}, nil
+		}
+		return f.Props, nil
+	case "tags":
+		out := make([]any, len(f.Tags))
+		for i, t := range f.Tags {
+			out[i] = "#" + t
+		}
+		return out, nil
+	case "links":
+		return linkList(f.Links), nil
+	case "embeds":
+		return linkList(f.Embeds), nil
+	case "backlinks":
+		var out []any
+		for _, p := range f.snap.backlinks[f.Path] {
+			out = append(out, fileLink(f.snap.File(p), nil))
+		}
+		if out == nil {
+			out = []any{}
+		}
+		return out, nil
+	case "file":
+		return f, nil
+	}
+	return nil, fmt.Errorf("file.%s is not a file property", name)
+}
+
+func linkList(ls []Link) []any {
+	out := make([]any, len(ls))
+	for i, l := range ls {
+		out[i] = l
+	}
+	return out
+}
+
+// fileLink is a link to a file, as file.asLink() makes it.
+func fileLink(f *File, display any) Link {
+	text := f.Path
+	if strings.EqualFold(path.Ext(text), ".md") {
+		text = strings.TrimSuffix(text, path.Ext(text))
+	}
+	return Link{Text: text, Display: display, Target: f.Path}
+}
+
+// asFile is the file a value names: a file, this, a link that resolves,
+// or a path.
+func (r *row) asFile(v any) *File {
+	switch x := v.(type) {
+	case *File:
+		return x
+	case thisFile:
+		return x.f
+	case Link:
+		return r.ev.snap.File(x.Target)
+	case string:
+		return r.ev.snap.resolve(strings.TrimSuffix(strings.TrimPrefix(x, "[["), "]]"), r.file.Path)
+	}
+	return nil
+}
+
+// global calls a global function (Functions.md, "Global").
+func (r *row) global(name string, args []any) (any, error) {
+	arg := func(i int) any {
+		if i < len(args) {
+			return args[i]
+		}
+		return nil
+	}
+	need := func(lo, hi int) error {
+		if len(args) < lo || len(args) > hi {
+			if lo == hi {
+				return fmt.Errorf("%s() takes %d arguments, not %d", name, lo, len(args))
+			}
+			return fmt.Errorf("%s() takes %d to %d arguments, not %d", name, lo, hi, len(args))
+		}
+		return nil
+	}
+	loc := r.ev.snap.Loc
+	switch name {
+	case "now":
+		return Date{T: r.ev.now, HasTime: true}, need(0, 0)
+	case "today":
+		t := r.ev.now
+		return Date{T: time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())}, need(0, 0)
+	case "date":
+		if err := need(1, 1); err != nil {
+			return nil, err
+		}
+		switch x := arg(0).(type) {
+		case Date:
+			return x, nil
+		case string:
+			if d, ok := parseDate(x, loc); ok {
+				return d, nil
+			}
+			return nil, fmt.Errorf("date(): %q is not a date (YYYY-MM-DD HH:mm:ss)", x)
+		case float64:
+			return Date{T: time.UnixMilli(int64(x)).In(loc), HasTime: true}, nil
+		}
+		return nil, fmt.Errorf("date() takes a string, not a %s", typeName(arg(0)))
+	case "duration":
+		if err := need(1, 1); err != nil {
+			return nil, err
+		}
+		switch x := arg(0).(type) {
+		case Duration:
+			return x, nil
+		case string:
+			return parseDuration(x)
+		case float64:
+			return Duration{Millis: x}, nil
+		}
+		return nil, fmt.Errorf("duration() takes a string, not a %s", typeName(arg(0)))
+	case "escapeHTML":
+		if err := need(1, 1); err != nil {
+			return nil, err
+		}
+		return html.EscapeString(toString(arg(0))), nil
+	case "html", "icon":
+		if err := need(1, 1); err != nil {
+			return nil, err
+		}
+		return Rendered{Kind: name, Value: toString(arg(0))}, nil
+	case "image":
+		if err := need(1, 1); err != nil {
+			return nil, err
+		}
+		v := arg(0)
+		if f := r.asFile(v); f != nil {
+			return Rendered{Kind: "image", Value: f.Path}, nil
+		}
+		return Rendered{Kind: "image", Value: toString(v)}, nil
+	case "file":
+		if err := need(1, 1); err != nil {
+			return nil, err
+		}
+		if f := r.asFile(arg(0)); f != nil {
+			return f, nil
+		}
+		return nil, nil
+	case "link":
+		if err := need(1, 2); err != nil {
+			return nil, err
+		}
+		switch x := arg(0).(type) {
+		case *File, thisFile:
+			return fileLink(r.asFile(x), arg(1)), nil
+		case Link:
+			if len(args) == 2 {
+				x.Display = arg(1)
+			}
+			return x, nil
+		}
+		text := toString(arg(0))
+		var display any
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "[[") && strings.HasSuffix(t, "]]") {
+			text = t[2 : len(t)-2]
+			if p, d, ok := strings.Cut(text, "|"); ok { // [[path|display]]
+				text, display = p, d
+			}
+		}
+		if len(args) == 2 {
+			display = arg(1)
+		}
+		l := Link{Text: text, Display: display}
+		if !strings.Contains(text, "://") {
+			p, _, _ := strings.Cut(text, "#")
+			if f := r.ev.snap.resolve(p, r.file.Path); f != nil {
+				l.Target = f.Path
+			}
+		}
+		return l, nil
+	case "list":
+		if err := need(1, 1); err != nil {
+			return nil, err
+		}
+		if l, ok := arg(0).([]any); ok {
+			return l, nil
+		}
+		return []any{arg(0)}, nil
+	case "max", "min":
+		if len(args) == 0 {
+			return nil, fmt.Errorf("%s() needs at least one value", name)
+		}
+		best := args[0]
+		for _, a := range args[1:] {
+			c, ok := compare(a, best)
+			if !ok {
+				return nil, fmt.Errorf("%s(): cannot compare a %s with a %s", name, typeName(a), typeName(best))
+			}
+			if (name == "max" && c > 0) || (name == "min" && c < 0) {
+				best = a
+			}
+		}
+		return best, nil
+	case "number":
+		if err := need(1, 1); err != nil {
+			return nil, err
+		}
+		return toNumber(arg(0))
+	case "random":
+		return rand.Float64(), need(0, 0)
+	case "__regexp":
+		return compileRegexp(toString(arg(0)), toString(arg(1)))
+	}
+	return nil, &UnsupportedError{What: fmt.Sprintf("function %s()", name)}
+}
+
+func toNumber(v any) (any, error) {
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case bool:
+		return b2f(x), nil
+	case Date:
+		return float64(x.T.UnixMilli()), nil
+	case Duration:
+		return x.ms(), nil
+	case string:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
+			return f, nil
+		}
+		return nil, fmt.Errorf("number(): %q is not a number", x)
+	}
+	return nil, fmt.Errorf("number(): a %s is not a number", typeName(v))
+}
+
+// compileRegexp compiles a JavaScript regular expression literal for Go's
+// RE2: the flags i, m and s carry over; g is kept for replace(); syntax
+// RE2 lacks (lookaround, backreferences) is an error that says so.
+func compileRegexp(src, flags string) (Regexp, error) {
+	var prefix string
+	global := false
+	for _, f := range flags {
+		switch f {
+		case 'g':
+			global = true
+		case 'i', 'm', 's':
+			prefix += string(f)
+		case 'u':
+		default:
+			return Regexp{}, &UnsupportedError{What: fmt.Sprintf("regular expression flag %c", f)}
+		}
+	}
+	expr := src
+	if prefix != "" {
+		expr = "(?" + prefix + ")" + src
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return Regexp{}, fmt.Errorf("regular expression /%s/: %w", src, err)
+	}
+	return Regexp{Re: re, Global: global, Source: "/" + src + "/" + flags}, nil
+}
+
+// jsDollar turns JavaScript's $1 in a replacement into Go's ${1}.
+var jsDollar = regexp.MustCompile(`\$(\d+)`)

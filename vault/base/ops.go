@@ -1,0 +1,160 @@
+package base
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// The operators of Bases syntax, with JavaScript's meaning for mixed
+// types, and the coercions they need.
+
+func negate(v any) (any, error) {
+	switch x := v.(type) {
+	case float64:
+		return -x, nil
+	case Duration:
+		return Duration{Months: -x.Months, Millis: -x.Millis}, nil
+	}
+	n, err := toNumber(v)
+	if err != nil {
+		return nil, fmt.Errorf("cannot negate a %s", typeName(v))
+	}
+	return -n.(float64), nil
+}
+
+// asDuration is a duration, or a string that reads as one (date + "1M").
+func asDuration(v any) (Duration, bool) {
+	switch x := v.(type) {
+	case Duration:
+		return x, true
+	case string:
+		d, err := parseDuration(x)
+		return d, err == nil
+	}
+	return Duration{}, false
+}
+
+// arith is a value as a number for - * / %: JavaScript's coercion of
+// null, booleans and numeric strings.
+func arith(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case nil:
+		return 0, true
+	case bool:
+		return b2f(x), true
+	case Date:
+		return float64(x.T.UnixMilli()), true
+	case Duration:
+		return x.ms(), true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// binaryOp is every arithmetic and comparison operator, with Bases'
+// (JavaScript's) meaning for mixed types.
+func binaryOp(r *row, op string, a, b any) (any, error) {
+	switch op {
+	case "==":
+		return equal(a, b), nil
+	case "!=":
+		return !equal(a, b), nil
+	case "<", ">", "<=", ">=":
+		c, ok := compare(a, b)
+		if !ok {
+			return false, nil
+		}
+		switch op {
+		case "<":
+			return c < 0, nil
+		case ">":
+			return c > 0, nil
+		case "<=":
+			return c <= 0, nil
+		}
+		return c >= 0, nil
+	}
+	// Dates and durations.
+	if d, ok := a.(Date); ok && (op == "+" || op == "-") {
+		if e, ok := b.(Date); ok && op == "-" {
+			return float64(d.T.Sub(e.T).Milliseconds()), nil
+		}
+		if dur, ok := asDuration(b); ok {
+			sign := 1
+			if op == "-" {
+				sign = -1
+			}
+			return addDuration(d, dur, sign), nil
+		}
+		if n, ok := b.(float64); ok {
+			sign := 1.0
+			if op == "-" {
+				sign = -1
+			}
+			return addDuration(d, Duration{Millis: sign * n}, 1), nil
+		}
+	}
+	if d, ok := a.(Duration); ok {
+		switch op {
+		case "+", "-":
+			if e, ok := asDuration(b); ok {
+				if op == "-" {
+					e = Duration{Months: -e.Months, Millis: -e.Millis}
+				}
+				return Duration{Months: d.Months + e.Months, Millis: d.Millis + e.Millis}, nil
+			}
+			if t, ok := b.(Date); ok && op == "+" {
+				return addDuration(t, d, 1), nil
+			}
+		case "*", "/":
+			if n, ok := b.(float64); ok {
+				if op == "/" {
+					return Duration{Millis: d.ms() / n}, nil
+				}
+				if n == math.Trunc(n) && math.Abs(n) < 1e6 {
+					return Duration{Months: d.Months * int(n), Millis: d.Millis * n}, nil
+				}
+				return Duration{Millis: d.ms() * n}, nil
+			}
+		}
+	}
+	if op == "+" {
+		_, as := a.(string)
+		_, bs := b.(string)
+		if as || bs || isListLike(a) || isListLike(b) {
+			return limitString(toString(a) + toString(b))
+		}
+	}
+	x, ok1 := arith(a)
+	y, ok2 := arith(b)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("cannot apply %s to a %s and a %s", op, typeName(a), typeName(b))
+	}
+	switch op {
+	case "+":
+		return x + y, nil
+	case "-":
+		return x - y, nil
+	case "*":
+		return x * y, nil
+	case "/":
+		return x / y, nil
+	case "%":
+		return math.Mod(x, y), nil
+	}
+	return nil, &UnsupportedError{What: "operator " + op}
+}
+
+func isListLike(v any) bool {
+	switch v.(type) {
+	case []any, map[string]any, Link, *File, Rendered, Regexp:
+		return true
+	}
+	return false
+}
