@@ -90,7 +90,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", printable(where), err)
 	}
-	snap, err := base.Load(ctx, w.vault, time.Local)
+	snap, err := base.Load(ctx, w.vault, time.Local, w.propTypes)
 	if err != nil {
 		return err
 	}

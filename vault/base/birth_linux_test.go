@@ -35,7 +35,7 @@ func TestCTimeIsBirthTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	s, err := Load(context.Background(), v, time.UTC)
+	s, err := Load(context.Background(), v, time.UTC, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

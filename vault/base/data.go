@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/property"
 )
 
 // File is one file of the vault as a base sees it: every file, notes and
@@ -60,11 +61,16 @@ type Snapshot struct {
 	// they are still rows (as files) but have no properties.
 	Skipped map[string]string
 	Loc     *time.Location
+	// declared are the property types the vault declares
+	// (.obsidian/types.json): a text property's value stays text even when
+	// it reads as a date, as Obsidian keeps it.
+	declared map[string]property.Type
 }
 
 // Load reads every file of the vault: each note is parsed once, on the
 // vault's workers (vault.Each), and keeps only what a base reads.
-func Load(ctx context.Context, v *vault.Vault, loc *time.Location) (*Snapshot, error) {
+// declared are the vault's declared property types (nil: none).
+func Load(ctx context.Context, v *vault.Vault, loc *time.Location, declared map[string]property.Type) (*Snapshot, error) {
 	files, _, err := v.Files(ctx)
 	if err != nil {
 		return nil, err
@@ -72,7 +78,7 @@ func Load(ctx context.Context, v *vault.Vault, loc *time.Location) (*Snapshot, e
 	if loc == nil {
 		loc = time.Local
 	}
-	s := &Snapshot{byPath: map[string]*File{}, Skipped: map[string]string{}, Loc: loc}
+	s := &Snapshot{byPath: map[string]*File{}, Skipped: map[string]string{}, Loc: loc, declared: declared}
 	paths, _ := vault.SplitFiles(files)
 	s.resolver = vault.NewResolver(paths)
 	var notes []vault.File
@@ -117,6 +123,12 @@ func (s *Snapshot) fill(f *File, n *vault.Note) {
 	f.Props = map[string]any{}
 	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
 		for k, v := range fm.Values {
+			if str, ok := v.(string); ok && s.declared[k] == property.Text {
+				if _, isDate := parseDate(str, s.Loc); isDate {
+					f.Props[k] = str
+					continue
+				}
+			}
 			f.Props[k] = s.fromYAML(v, n.Path, 0)
 		}
 	}

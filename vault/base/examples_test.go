@@ -19,7 +19,7 @@ func loadTestVault(t testing.TB) *Snapshot {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { v.Close() })
-	s, err := Load(context.Background(), v, time.UTC)
+	s, err := Load(context.Background(), v, time.UTC, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/property"
 )
 
 // TestLoadSkipped: a note zk cannot read (not text) is still a row, as a
@@ -25,7 +26,7 @@ func TestLoadSkipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	s, err := Load(context.Background(), v, time.UTC)
+	s, err := Load(context.Background(), v, time.UTC, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,5 +38,30 @@ func TestLoadSkipped(t *testing.T) {
 	}
 	if got := s.File("ok.md").Props["a"]; got != 1.0 {
 		t.Errorf("ok.md a = %v", got)
+	}
+}
+
+// TestLoadDeclaredText: a value that reads as a date stays text where the
+// vault declares its property text, and is a date where it does not.
+func TestLoadDeclaredText(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "n.md"), []byte("---\ncode: 2024-01-02\nwhen: 2024-01-02\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	s, err := Load(context.Background(), v, time.UTC, map[string]property.Type{"code": property.Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := s.File("n.md").Props
+	if got, ok := props["code"].(string); !ok || got != "2024-01-02" {
+		t.Errorf("code = %#v, want the text 2024-01-02", props["code"])
+	}
+	if _, ok := props["when"].(Date); !ok {
+		t.Errorf("when = %#v, want a date", props["when"])
 	}
 }
