@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -305,89 +304,68 @@ func summaryCells(res *base.Result, sums []base.Summary) ([]string, bool) {
 	return cells, any
 }
 
+// writeBaseTable prints the rows as csv or tsv, the group as a first
+// column when the view groups.
 func writeBaseTable(s *streams, res *base.Result, format string) error {
-	cw := csv.NewWriter(s.out)
-	if format == "tsv" {
-		cw.Comma = '\t'
-	}
-	// A cell of TSV cannot hold a tab or a newline, and a terminal must
-	// not receive a note's control characters: escape them there.
-	cell := func(x string) string {
-		if format == "tsv" || s.outTTY {
-			return printable(x)
-		}
-		return x
-	}
 	header := baseHeader(res)
 	if res.GroupBy != nil {
 		header = append([]string{res.GroupBy.Name}, header...)
 	}
-	for i := range header {
-		header[i] = cell(header[i])
-	}
-	if err := cw.Write(header); err != nil {
-		return err
-	}
+	var rows [][]string
 	for _, g := range baseGroups(res) {
 		for _, r := range g.Rows {
 			var rec []string
 			if res.GroupBy != nil {
-				rec = append(rec, cell(base.String(g.Key)))
+				rec = append(rec, base.String(g.Key))
 			}
-			for _, v := range r.Values {
-				rec = append(rec, cell(base.String(v)))
-			}
-			if err := cw.Write(rec); err != nil {
-				return err
-			}
+			rows = append(rows, append(rec, baseCells(r)...))
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return writeDelimited(s.out, format, s.outTTY, header, rows)
 }
 
-func writeBaseMarkdown(w io.Writer, res *base.Result) error {
-	md := func(x string) string { return strings.ReplaceAll(printable(x), "|", `\|`) }
-	header := baseHeader(res)
-	for i := range header {
-		header[i] = md(header[i])
+// baseCells are a row's values as text.
+func baseCells(r base.Row) []string {
+	cells := make([]string, len(r.Values))
+	for i, v := range r.Values {
+		cells[i] = base.String(v)
 	}
+	return cells
+}
+
+// writeBaseMarkdown prints a table per group, a group's summaries as its
+// last row, and the view's summaries in a table of their own when it groups.
+func writeBaseMarkdown(w io.Writer, res *base.Result) error {
+	header := baseHeader(res)
 	for gi, g := range baseGroups(res) {
 		if gi > 0 {
 			fmt.Fprintln(w)
 		}
 		if res.GroupBy != nil {
-			fmt.Fprintf(w, "### %s: %s\n\n", md(res.GroupBy.Name), md(groupLabel(g.Key)))
+			fmt.Fprintf(w, "### %s: %s\n\n", mdText(res.GroupBy.Name), mdText(groupLabel(g.Key)))
 		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(header, " | "))
-		fmt.Fprintf(w, "|%s\n", strings.Repeat(" --- |", len(header)))
+		var rows [][]string
 		for _, r := range g.Rows {
-			cells := make([]string, len(r.Values))
-			for i, v := range r.Values {
-				cells[i] = md(base.String(v))
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+			rows = append(rows, baseCells(r))
 		}
 		sums := res.Summaries
 		if res.GroupBy != nil {
 			sums = g.Summaries
 		}
 		if cells, ok := summaryCells(res, sums); ok {
-			for i := range cells {
-				cells[i] = md(cells[i])
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+			rows = append(rows, cells)
 		}
+		io.WriteString(w, markdownTable(header, rows))
 	}
 	if cells, ok := summaryCells(res, res.Summaries); ok && res.GroupBy != nil {
-		fmt.Fprintf(w, "\n### All\n\n| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat(" --- |", len(header)))
-		for i := range cells {
-			cells[i] = md(cells[i])
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		fmt.Fprintf(w, "\n### All\n\n%s", markdownTable(header, [][]string{cells}))
 	}
 	return nil
 }
+
+// mdText is text for a Markdown heading: printable, its pipes escaped as in
+// a table.
+func mdText(x string) string { return strings.ReplaceAll(printable(x), "|", `\|`) }
 
 type baseRowJSON struct {
 	Path   string         `json:"path"`

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
@@ -156,9 +155,12 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 	case "json":
 		return writeJSON(s.out, view)
 	case "csv", "tsv":
-		return writeListCSV(s.out, view, opts.fields, opts.format == "tsv", s.outTTY)
+		header, rows := listTable(view, opts.fields, false)
+		return writeDelimited(s.out, opts.format, s.outTTY, header, rows)
 	case "markdown":
-		return writeListMarkdown(s.out, view, opts.fields)
+		header, rows := listTable(view, opts.fields, true)
+		_, err := io.WriteString(s.out, markdownTable(header, rows))
+		return err
 	case "paths":
 		for _, n := range view.Notes {
 			if _, err := fmt.Fprintln(s.out, printable(n.Path)); err != nil {
@@ -309,64 +311,19 @@ func writeListText(s *streams, view listView, fields []string) error {
 	return nil
 }
 
-// writeListCSV prints RFC 4180 CSV (tab-separated for tsv) with a header
-// row. A pipe gets the values as they are, quoted where CSV needs it; a
-// terminal gets them printable.
-func writeListCSV(w io.Writer, view listView, fields []string, tsv, tty bool) error {
-	cw := csv.NewWriter(w)
-	if tsv {
-		cw.Comma = '\t'
+// listTable is the view as a header and rows: path (or its link, for
+// markdown, so that it resolves to exactly that note), type, the fields.
+func listTable(view listView, fields []string, link bool) ([]string, [][]string) {
+	header := append([]string{"path", "type"}, fields...)
+	if link {
+		header[0] = "note"
 	}
-	clean := func(row []string) []string {
-		if tty {
-			for i := range row {
-				row[i] = printable(row[i])
-			}
-		}
-		return row
-	}
-	if err := cw.Write(clean(append([]string{"path", "type"}, fields...))); err != nil {
-		return err
-	}
-	for _, n := range view.Notes {
-		if err := cw.Write(clean(listRow(n, fields))); err != nil {
-			return err
+	rows := make([][]string, len(view.Notes))
+	for i, n := range view.Notes {
+		rows[i] = listRow(n, fields)
+		if link {
+			rows[i][0] = "[[" + strings.TrimSuffix(n.Path, ".md") + "]]"
 		}
 	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// writeListMarkdown prints a Markdown table to paste into a note: the
-// first column links each note by its path, so the link resolves to
-// exactly that note.
-func writeListMarkdown(w io.Writer, view listView, fields []string) error {
-	var b strings.Builder
-	head := append([]string{"note", "type"}, fields...)
-	b.WriteString("|")
-	for _, h := range head {
-		b.WriteString(" " + mdCell(h) + " |")
-	}
-	b.WriteString("\n|")
-	for range head {
-		b.WriteString(" --- |")
-	}
-	b.WriteString("\n")
-	for _, n := range view.Notes {
-		row := listRow(n, fields)
-		row[0] = "[[" + strings.TrimSuffix(n.Path, ".md") + "]]"
-		b.WriteString("|")
-		for _, c := range row {
-			b.WriteString(" " + mdCell(c) + " |")
-		}
-		b.WriteString("\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// mdCell is text for one table cell: printable, on one line, its pipes
-// escaped so they do not end the cell.
-func mdCell(s string) string {
-	return strings.ReplaceAll(printable(s), "|", `\|`)
+	return header, rows
 }

@@ -7,6 +7,7 @@ package main
 // escape sequence to the user's terminal.
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -144,4 +145,59 @@ const (
 // color reports whether output to a terminal (tty) may be coloured.
 func (o *rootOptions) color(tty bool) bool {
 	return tty && !o.noColor && o.getenv("NO_COLOR") == "" && o.getenv("TERM") != "dumb"
+}
+
+// writeDelimited prints a table as csv or tsv, a header row first, for
+// zk list and zk base. CSV is RFC 4180: values as they are, quoted where
+// CSV needs it, printable on a terminal. TSV has no quoting (a tab or a
+// newline could not be told from the table's own), so every value is
+// printable there: each line one row, each tab one column, for cut and awk.
+func writeDelimited(w io.Writer, format string, tty bool, header []string, rows [][]string) error {
+	if format == "tsv" {
+		var b strings.Builder
+		for _, row := range append([][]string{header}, rows...) {
+			for i, c := range row {
+				if i > 0 {
+					b.WriteByte('\t')
+				}
+				b.WriteString(printable(c))
+			}
+			b.WriteByte('\n')
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	cw := csv.NewWriter(w)
+	for _, row := range append([][]string{header}, rows...) {
+		if tty {
+			row = slices.Clone(row)
+			for i := range row {
+				row[i] = printable(row[i])
+			}
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// markdownTable is a Markdown table to paste into a note, each cell
+// printable, on one line, its pipes escaped so they do not end the cell.
+func markdownTable(header []string, rows [][]string) string {
+	var b strings.Builder
+	line := func(cells []string) {
+		b.WriteString("|")
+		for _, c := range cells {
+			b.WriteString(" " + strings.ReplaceAll(printable(c), "|", `\|`) + " |")
+		}
+		b.WriteString("\n")
+	}
+	line(header)
+	b.WriteString("|" + strings.Repeat(" --- |", len(header)) + "\n")
+	for _, r := range rows {
+		line(r)
+	}
+	return b.String()
 }
