@@ -1,9 +1,6 @@
 package lsp
 
 import (
-	"fmt"
-	"strings"
-
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
@@ -61,17 +58,17 @@ func (s *Server) recheckDependents(p string) {
 		}
 		text := string(n.Src)
 		diags := []protocol.Diagnostic{}
-		var key strings.Builder
-		for _, f := range s.session.Check(n) {
+		fs := s.session.Check(n)
+		for _, f := range fs {
 			diags = append(diags, s.diagnostic(text, f))
-			fmt.Fprintf(&key, "%d:%d-%d:%d %s %s\n", f.Line, f.Column, f.EndLine, f.EndColumn, f.Rule, f.Message)
 		}
+		key := findingsKey(fs)
 		s.mu.Lock()
-		same := s.sent[q] == key.String()
-		if key.Len() == 0 {
+		same := s.sent[q] == key
+		if key == "" {
 			delete(s.sent, q)
 		} else {
-			s.sent[q] = key.String()
+			s.sent[q] = key
 		}
 		notify := s.notify
 		s.mu.Unlock()

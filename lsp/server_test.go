@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -392,5 +393,45 @@ func TestRefRanges(t *testing.T) {
 		if refs[i].rng != want {
 			t.Errorf("%s: %+v, want %+v", l.Original, refs[i].rng, want)
 		}
+	}
+}
+
+// A note opened is checked once the vault's files are walked, before
+// every note is read: its links resolve against the files' names, and the
+// notes its #heading and #^block links name are read for it. Once the
+// whole vault is read it is checked again, and published only if that
+// changed its findings (here an alias's hint on the broken link).
+func TestFirstDiagnosticsBeforeTheScan(t *testing.T) {
+	files := maps.Clone(testVault)
+	files["Rates.md"] = strings.Replace(files["Rates.md"], "[[Missing]]", "[[Missing]] [[Speedups#Nope]] [[Speedups#^nope]]", 1)
+	files["Other.md"] = "---\naliases: [Missing]\n---\n# Other\n"
+	loading := make(chan struct{})
+	release := make(chan struct{})
+	c := startServerWith(t, files, func(o *Options) {
+		o.beforeLoad = func() { close(loading); <-release }
+	}, map[string]any{})
+	<-loading
+	c.openText("Rates.md", files["Rates.md"])
+	first := c.nextDiags("Rates.md")
+	close(release)
+	want := []string{lint.RuleBrokenLink, lint.RuleBrokenHeading, lint.RuleBrokenBlock}
+	if got := codes(first); !slices.Equal(got, want) {
+		t.Fatalf("before the scan: %v, want %v (the sound links to Speedups not reported)", got, want)
+	}
+	if strings.Contains(first.Diagnostics[0].Message, "alias") {
+		t.Errorf("before the scan, the aliases are not known: %q", first.Diagnostics[0].Message)
+	}
+	after := c.nextDiags("Rates.md")
+	if got := codes(after); !slices.Equal(got, want) || !strings.Contains(after.Diagnostics[0].Message, `alias of "Other"`) {
+		t.Errorf("after the scan: %v %q, want %v with the alias's hint", got, after.Diagnostics[0].Message, want)
+	}
+	// Checked again with nothing changed: nothing more is published.
+	var refs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Speedups.md")}}}, &refs)
+	select {
+	case d := <-c.diags:
+		t.Errorf("published again: %+v", d)
+	default:
 	}
 }

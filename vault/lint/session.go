@@ -34,26 +34,66 @@ type Session struct {
 // headings, block ids and aliases. each, when set, sees every note parsed,
 // from several goroutines at once.
 func NewSession(ctx context.Context, v *vault.Vault, files []vault.File, opts Options, each func(*vault.Note)) (*Session, error) {
-	paths, notes := vault.SplitFiles(files)
-	c := newChecker(vault.NewResolver(paths), opts)
+	s := OpenSession(vault.ResolverOf(files), opts)
+	if err := s.Load(ctx, v, files, each); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenSession is a session that has read no note yet: links resolve with
+// r (vault.ResolverOf a walk of the vault), and a link into a note it has
+// not read is taken as sound (Learn and Load read them). An editor checks
+// the note it opens on it at once, and the whole vault after Load.
+func OpenSession(r *vault.Resolver, opts Options) *Session {
+	return &Session{c: newChecker(r, opts), relations: map[string]int{}}
+}
+
+// Load reads the notes of files (in parallel, keeping of each only its
+// summary) and records each one the session has not recorded since it
+// was opened: a note checked, learnt or updated meanwhile is newer than,
+// or the same as, what Load read. each, when set, sees every note parsed,
+// from several goroutines at once.
+func (s *Session) Load(ctx context.Context, v *vault.Vault, files []vault.File, each func(*vault.Note)) error {
+	_, notes := vault.SplitFiles(files)
 	sums := make([]*noteSummary, len(notes))
 	v.Each(ctx, notes, func(i int, n *vault.Note) {
 		if each != nil {
 			each(n)
 		}
-		s := c.graphSummary(n)
-		sums[i] = &s
+		sum := s.c.graphSummary(n)
+		sums[i] = &sum
 	})
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
-	s := &Session{c: c, relations: map[string]int{}}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for i, sum := range sums {
-		if sum != nil {
+		if sum != nil && s.c.summaries[notes[i].Path] == nil {
 			s.setSummary(notes[i].Path, sum)
 		}
 	}
-	return s, nil
+	return nil
+}
+
+// Learn records n's summary, read from disk, unless the session has one
+// for it already: the target of a link from the note being checked,
+// before Load has read it.
+func (s *Session) Learn(n *vault.Note) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c.summaries[n.Path] == nil {
+		sum := s.c.graphSummary(n)
+		s.setSummary(n.Path, &sum)
+	}
+}
+
+// Knows reports whether the session has a summary of the note at p.
+func (s *Session) Knows(p string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c.summaries[p] != nil
 }
 
 // setSummary records a note's summary in place of the one it had, and
@@ -287,10 +327,16 @@ func (s *Session) Update(n *vault.Note) {
 // renamed): links resolve against its files from now on, and the notes no
 // longer in it are forgotten.
 func (s *Session) SetFiles(files []vault.File) {
+	s.SetWalk(files, vault.ResolverOf(files))
+}
+
+// SetWalk is SetFiles with the walk's resolver made already
+// (vault.ResolverOf files), which the caller shares.
+func (s *Session) SetWalk(files []vault.File, r *vault.Resolver) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	paths, _ := vault.SplitFiles(files)
-	s.c.resolver = vault.NewResolver(paths)
+	s.c.resolver = r
 	keep := map[string]bool{}
 	for _, p := range paths {
 		keep[p] = true
