@@ -488,7 +488,9 @@ func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocument
 }
 
 // didChangeWatchedFiles takes notes changed outside the editor: a new
-// walk when files came or went, and each changed note read again.
+// walk when files came or went, and each changed note read again. Then,
+// as after a save, the notes not open that link to or rest on a note
+// changed or deleted are checked again (recheck.go), and the open ones.
 func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChangeWatchedFilesParams) error {
 	if s.wait() != nil {
 		return nil
@@ -496,6 +498,18 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 	files, _, err := s.v.Files(context.Background())
 	if err != nil {
 		return err
+	}
+	// The notes deleted are still in the graph: their dependents are
+	// known only before the new walk forgets them.
+	var deleted []string
+	for _, c := range params.Changes {
+		if p, ok := s.vaultPath(c.URI); ok && vault.IsNotePath(p) && c.Type == uint32(protocol.FileChangeTypeDeleted) {
+			deleted = append(deleted, p)
+		}
+	}
+	var gone []string
+	if len(deleted) > 0 {
+		gone = s.affected(deleted...)
 	}
 	res := vault.ResolverOf(files)
 	s.session.SetWalk(files, res)
@@ -527,14 +541,21 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
-	open := make([]string, 0, len(s.docs))
-	for q := range s.docs {
-		open = append(open, q)
-	}
+	open := s.openPaths()
 	s.mu.Unlock()
 	for _, q := range open {
 		s.publish(q)
 	}
+	go func() {
+		s.recheck.Lock()
+		defer s.recheck.Unlock()
+		qs := gone
+		if len(changed) > 0 {
+			qs = append(qs, s.affected(changed...)...)
+		}
+		slices.Sort(qs)
+		s.recheckNotes(slices.Compact(qs))
+	}()
 	return nil
 }
 

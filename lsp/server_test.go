@@ -435,3 +435,66 @@ func TestFirstDiagnosticsBeforeTheScan(t *testing.T) {
 	default:
 	}
 }
+
+// A note changed or deleted outside the editor re-checks, as a save
+// does, the notes not open that link to it or rest on it.
+func TestWatchedFileChangeRechecksDependents(t *testing.T) {
+	files := maps.Clone(testVault)
+	files["A.md"] = "# A\n\n## Links\n\n- [[B]] — extends: A builds on B.\n"
+	files["B.md"] = "# B\n\n## Links\n\n- [[C]] — evidence-for: B's data is C's.\n"
+	files["C.md"] = "# C\n\n## Tests / falsifiers\n\n- The suite fails.\n"
+	c := startServerWith(t, files, nil, map[string]any{})
+	c.openText("sub/Speedy Notes.md", files["sub/Speedy Notes.md"])
+	c.nextDiags("sub/Speedy Notes.md")
+	watched := func(typ protocol.UInteger, ps ...string) {
+		var changes []map[string]any
+		for _, p := range ps {
+			changes = append(changes, map[string]any{"uri": c.uri(p), "type": typ})
+		}
+		c.conn.Notify(context.Background(), protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{"changes": changes})
+	}
+	// until collects diagnostics until those of each of ps have come.
+	until := func(ps ...string) map[string]published {
+		got := map[string]published{}
+		for slices.ContainsFunc(ps, func(p string) bool { return got[p].URI == "" }) {
+			select {
+			case d := <-c.diags:
+				for _, p := range ps {
+					if d.URI == c.uri(p) {
+						got[p] = d
+					}
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("no diagnostics for %v: %+v", ps, got)
+			}
+		}
+		return got
+	}
+	write := func(p, text string) {
+		if err := os.WriteFile(filepath.Join(c.dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A heading renamed breaks Rates.md's link to it; C refuted, B rests
+	// on it, and A on B.
+	write("Speedups.md", strings.Replace(files["Speedups.md"], "## Baseline", "## Base", 1))
+	write("C.md", refutedC)
+	watched(protocol.FileChangeTypeChanged, "Speedups.md", "C.md")
+	got := until("Rates.md", "A.md", "B.md")
+	if !slices.Contains(codes(got["Rates.md"]), lint.RuleBrokenHeading) {
+		t.Errorf("Rates.md: %v, want %s", codes(got["Rates.md"]), lint.RuleBrokenHeading)
+	}
+	for _, p := range []string{"A.md", "B.md"} {
+		if !slices.Equal(codes(got[p]), []string{lint.RuleRestsOnRefuted}) {
+			t.Errorf("%s: %v, want %s", p, codes(got[p]), lint.RuleRestsOnRefuted)
+		}
+	}
+	// Deleted: the links to it break.
+	if err := os.Remove(filepath.Join(c.dir, "C.md")); err != nil {
+		t.Fatal(err)
+	}
+	watched(protocol.FileChangeTypeDeleted, "C.md")
+	if got := codes(until("B.md")["B.md"]); !slices.Contains(got, lint.RuleBrokenLink) {
+		t.Errorf("B.md after C.md's delete: %v, want %s", got, lint.RuleBrokenLink)
+	}
+}

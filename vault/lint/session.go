@@ -280,11 +280,11 @@ func (s *Session) chainToRefuted(start string) []string {
 }
 
 // Dependents are the notes whose findings of links/rests-on-refuted may
-// change when the note at p does: those that rest on it, directly or
-// through a chain of rests-on entries, sorted. (A note's other link
-// findings depend only on the notes it links to: its backlinks are the
-// caller's to know.)
-func (s *Session) Dependents(p string) []string {
+// change when the notes at ps do: those that rest on one of them,
+// directly or through a chain of rests-on entries, sorted, ps left out.
+// (A note's other link findings depend only on the notes it links to:
+// its backlinks are the caller's to know.)
+func (s *Session) Dependents(ps ...string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.c.severity(RuleRestsOnRefuted) == Off {
@@ -299,9 +299,12 @@ func (s *Session) Dependents(p string) []string {
 			}
 		}
 	}
-	seen := map[string]bool{p: true}
+	seen := map[string]bool{}
+	for _, p := range ps {
+		seen[p] = true
+	}
 	var out []string
-	for queue := []string{p}; len(queue) > 0; queue = queue[1:] {
+	for queue := slices.Clone(ps); len(queue) > 0; queue = queue[1:] {
 		for _, q := range rev[queue[0]] {
 			if !seen[q] {
 				seen[q] = true
