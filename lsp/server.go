@@ -51,6 +51,12 @@ type Options struct {
 	// path and text. nil offers no "create the note" action.
 	NewNote func(typ, title string) (path string, text []byte, err error)
 
+	// Clock is the time now, asked at each check for today's date (the
+	// maintenance rules, the "Set Last tended" action); nil means
+	// time.Now. A Lint.Today that is set pins the day instead (zk's
+	// --today or $ZK_TODAY).
+	Clock func() time.Time
+
 	// beforeLoad, when set, runs between the walk and the read of every
 	// note: a test holds the read there.
 	beforeLoad func()
@@ -137,6 +143,7 @@ func (s *Server) Scan(ctx context.Context) error {
 	}
 	res := vault.ResolverOf(files) // the session's and the server's
 	session := lint.OpenSession(res, s.opts.Lint)
+	session.SetToday(s.today)
 	s.mu.Lock()
 	s.session = session
 	s.setFiles(files, res)
@@ -232,6 +239,19 @@ func shortestLink(p string, r *vault.Resolver) string {
 		return strings.TrimSuffix(p, path.Ext(p))
 	}
 	return name
+}
+
+// today is the day maintenance is measured against: the pinned one, else
+// the clock's date, as zk's other commands take it (midnight, UTC).
+func (s *Server) today() time.Time {
+	if !s.opts.Lint.Today.IsZero() {
+		return s.opts.Lint.Today
+	}
+	now := time.Now()
+	if s.opts.Clock != nil {
+		now = s.opts.Clock()
+	}
+	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 }
 
 // wait waits for the whole vault to be read.

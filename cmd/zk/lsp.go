@@ -48,6 +48,9 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 	cfg := w.cfg
 	lopts := w.lintOptions()
 	lopts.Only = skipTemplates(nil, cfg.Templates)
+	if root.today == "" && root.getenv("ZK_TODAY") == "" {
+		lopts.Today = time.Time{} // not pinned: the server asks its clock at each check
+	}
 	srv := lsp.New(lsp.Options{
 		Vault: w.vault,
 		Lint:  lopts,

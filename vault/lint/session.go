@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zk-claims/zk/vault"
 )
@@ -28,6 +29,8 @@ type Session struct {
 	// refuted or the first Dependents. From then on every summary
 	// recorded is resolved as it comes.
 	resolved bool
+	// today, when set, is asked for the day at each Check (SetToday).
+	today func() time.Time
 }
 
 // NewSession reads every note of a walk of the vault (Files) for their
@@ -144,6 +147,9 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 func (s *Session) Check(n *vault.Note) []Finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.today != nil {
+		s.c.opts.Today = s.today()
+	}
 	r := s.c.note(n)
 	r.summary.relations = relationWords(vault.LinkEntries(n))
 	s.setSummary(n.Path, &r.summary)
@@ -159,6 +165,15 @@ func (s *Session) Check(n *vault.Note) []Finding {
 	out = append(out, s.restsOnRefuted(r)...)
 	SortFindings(out)
 	return out
+}
+
+// SetToday has each Check from now on measure maintenance against the
+// day today gives, asked each time, instead of Options.Today: a session
+// lives for days, an editor's, and its today moves on at midnight.
+func (s *Session) SetToday(today func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.today = today
 }
 
 // graphSummary is summarize's, with what links/rests-on-refuted needs of
