@@ -112,6 +112,7 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 		}
 	}
 	if old := c.summaries[p]; old != nil {
+		c.targets.forget(old)
 		if old.refuted != "" {
 			s.refuted--
 		}
@@ -150,6 +151,7 @@ func (s *Session) Check(n *vault.Note) []Finding {
 	if s.today != nil {
 		s.c.opts.Today = s.today()
 	}
+	s.c.targets.cells = suggestCells // the budget is per check, as Check's
 	r := s.c.note(n)
 	r.summary.relations = relationWords(vault.LinkEntries(n))
 	s.setSummary(n.Path, &r.summary)
