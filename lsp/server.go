@@ -145,13 +145,15 @@ func (s *Server) Scan(ctx context.Context) error {
 	session := lint.OpenSession(res, s.opts.Lint)
 	session.SetToday(s.today)
 	s.mu.Lock()
-	s.session = session
-	s.setFiles(files, res)
+	s.session, s.res = session, res
 	s.mu.Unlock()
 	close(s.named)
 	if s.opts.beforeLoad != nil {
 		s.opts.beforeLoad()
 	}
+	s.mu.Lock()
+	s.setFiles(files, res) // for completion, which waits for ready
+	s.mu.Unlock()
 
 	var mu sync.Mutex
 	edges := make(map[string][]ref, len(files))
@@ -707,7 +709,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 // ignored), at most maxCompletions of them: in a vault, a note is the
 // symbol one looks for.
 func (s *Server) workspaceSymbol(_ *glsp.Context, params *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
-	if err := s.waitNamed(); err != nil {
+	if err := s.wait(); err != nil {
 		return nil, err
 	}
 	q := strings.ToLower(params.Query)

@@ -26,8 +26,11 @@ today, fix a broken link to the note it almost names, type an untyped
 Links entry, create a missing note from its type's template.
 
 Start it in the vault's folder, or give --vault. The vault is read once at
-start; a save, or a file changed outside the editor, updates it, and a
-save checks again the notes that link to or rest on the note saved.
+start; a note opened is checked as soon as the vault's files are listed,
+and again, if that changes its findings, once every note is read. A save,
+or a file changed outside the editor, updates it, and checks again the
+notes that link to or rest on the note changed. Maintenance is measured
+against the day of each check (--today or $ZK_TODAY pins it).
 
 EXIT STATUS
   0  the editor closed the connection
