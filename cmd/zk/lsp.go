@@ -48,21 +48,27 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	cfg := w.cfg
+	srv := lsp.New(lspOptions(root, w))
+	return srv.Serve(ctx, stdio{s.in, s.out})
+}
+
+// lspOptions are zk lsp's server options: zk check's, but for today,
+// which the server asks its clock for at each check unless --today or
+// $ZK_TODAY pins it (a server runs past midnight).
+func lspOptions(root *rootOptions, w *workspace) lsp.Options {
 	lopts := w.lintOptions()
-	lopts.Only = skipTemplates(nil, cfg.Templates)
+	lopts.Only = skipTemplates(nil, w.cfg.Templates)
 	if root.today == "" && root.getenv("ZK_TODAY") == "" {
-		lopts.Today = time.Time{} // not pinned: the server asks its clock at each check
+		lopts.Today = time.Time{}
 	}
-	srv := lsp.New(lsp.Options{
+	return lsp.Options{
 		Vault: w.vault,
 		Lint:  lopts,
 
 		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
 		Version: version,
 		NewNote: lspNewNote(root, w),
-	})
-	return srv.Serve(ctx, stdio{s.in, s.out})
+	}
 }
 
 // lspNewNote is the note zk lsp's "create the note" action writes: zk
