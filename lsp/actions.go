@@ -91,11 +91,7 @@ func quickFix(title, uri string, d protocol.Diagnostic, edits []protocol.TextEdi
 // tendAction sets the note's Last tended date to today, by the edit zk
 // tend makes (tending.SetLastTended), sent as the one span it changes.
 func (s *Server) tendAction(n *vault.Note, uri string, d protocol.Diagnostic) (protocol.CodeAction, bool) {
-	today := s.opts.Lint.Today
-	if today.IsZero() {
-		today = time.Now()
-	}
-	date := today.Format(time.DateOnly)
+	date := s.today().Format(time.DateOnly)
 	section := vault.TendedSection(s.opts.Lint.Types, n)
 	out, err := tending.SetLastTended(n.Path, n.Src, date, section, s.opts.Lint.TendedKeys)
 	if err != nil {

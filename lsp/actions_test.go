@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -358,5 +359,40 @@ func TestRelinkAMarkdownLink(t *testing.T) {
 	}
 	if got := apply(text, as[0].Edit.Changes[c.uri("Other.md")]); !strings.Contains(got, "[the speedups](Permanent%20Notes/Speedups.md#Claim)") {
 		t.Errorf("relinked:\n%s", got)
+	}
+}
+
+// Today is the clock's at each check, not the server's first day: a
+// server running past midnight measures maintenance, and tends, with the
+// new day.
+func TestTodayMovesOnAtMidnight(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)
+	c := startServerWith(t, actionVault, func(o *Options) {
+		actionOptions(o)
+		o.Lint.Today = time.Time{} // not pinned
+		o.Clock = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	}, canCreate)
+	const p = "Permanent Notes/Speedups.md" // Last tended: 2026-12-01
+	text := actionVault[p]
+	c.openText(p, text)
+	if got := codes(c.nextDiags(p)); !slices.Contains(got, lint.RuleFutureDate) {
+		t.Fatalf("on 2026-11-30: %v, want %s", got, lint.RuleFutureDate)
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Minute)
+	mu.Unlock()
+	c.conn.Notify(context.Background(), protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": c.uri(p), "version": 2},
+		"contentChanges": []map[string]any{{"text": text}},
+	})
+	if got := codes(c.nextDiags(p)); slices.Contains(got, lint.RuleFutureDate) {
+		t.Errorf("on 2026-12-01: %v, want no %s", got, lint.RuleFutureDate)
+	}
+	const r = "Permanent Notes/Rates.md"
+	c.openText(r, actionVault[r])
+	c.nextDiags(r)
+	if tend := byTitle(c.codeActions(r, lineRange(actionVault[r], "Last tended")), "Set Last tended to 2026-12-01"); len(tend) != 1 {
+		t.Errorf("no action to tend on the clock's day, 2026-12-01")
 	}
 }

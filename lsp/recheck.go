@@ -1,9 +1,6 @@
 package lsp
 
 import (
-	"fmt"
-	"strings"
-
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
@@ -14,10 +11,14 @@ import (
 // differ from what the client was last sent.
 
 // affected are the notes not open whose findings may change when the
-// note at p does: those that link to it (backlinks), and those that rest
-// on it through a chain of Links entries (lint.Session.Dependents).
-func (s *Server) affected(p string) []string {
-	seen := map[string]bool{p: true}
+// notes at ps do: those that link to one of them (backlinks), and those
+// that rest on one through a chain of Links entries
+// (lint.Session.Dependents); ps themselves left out.
+func (s *Server) affected(ps ...string) []string {
+	seen := map[string]bool{}
+	for _, p := range ps {
+		seen[p] = true
+	}
 	var out []string
 	add := func(q string) {
 		if !seen[q] {
@@ -25,12 +26,16 @@ func (s *Server) affected(p string) []string {
 			out = append(out, q)
 		}
 	}
-	deps := s.session.Dependents(p)
+	deps := s.session.Dependents(ps...)
+	changed := make(map[string]bool, len(ps))
+	for _, p := range ps {
+		changed[p] = true
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, rs := range s.edges {
 		for _, r := range rs {
-			if r.to == p {
+			if changed[r.to] {
 				add(r.from)
 				break
 			}
@@ -54,24 +59,31 @@ func (s *Server) affected(p string) []string {
 func (s *Server) recheckDependents(p string) {
 	s.recheck.Lock()
 	defer s.recheck.Unlock()
-	for _, q := range s.affected(p) {
+	s.recheckNotes(s.affected(p))
+}
+
+// recheckNotes checks again the notes qs (not open), publishing the
+// diagnostics of each whose findings differ from those last published
+// for it. The caller holds recheck.
+func (s *Server) recheckNotes(qs []string) {
+	for _, q := range qs {
 		n, err := s.v.ReadNote(q)
 		if err != nil {
 			continue
 		}
 		text := string(n.Src)
 		diags := []protocol.Diagnostic{}
-		var key strings.Builder
-		for _, f := range s.session.Check(n) {
+		fs := s.session.Check(n)
+		for _, f := range fs {
 			diags = append(diags, s.diagnostic(text, f))
-			fmt.Fprintf(&key, "%d:%d-%d:%d %s %s\n", f.Line, f.Column, f.EndLine, f.EndColumn, f.Rule, f.Message)
 		}
+		key := findingsKey(fs)
 		s.mu.Lock()
-		same := s.sent[q] == key.String()
-		if key.Len() == 0 {
+		same := s.sent[q] == key
+		if key == "" {
 			delete(s.sent, q)
 		} else {
-			s.sent[q] = key.String()
+			s.sent[q] = key
 		}
 		notify := s.notify
 		s.mu.Unlock()

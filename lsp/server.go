@@ -10,6 +10,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -49,6 +50,16 @@ type Options struct {
 	// note type typ ("" for the default type), as zk new does: its vault
 	// path and text. nil offers no "create the note" action.
 	NewNote func(typ, title string) (path string, text []byte, err error)
+
+	// Clock is the time now, asked at each check for today's date (the
+	// maintenance rules, the "Set Last tended" action); nil means
+	// time.Now. A Lint.Today that is set pins the day instead (zk's
+	// --today or $ZK_TODAY).
+	Clock func() time.Time
+
+	// beforeLoad, when set, runs between the walk and the read of every
+	// note: a test holds the read there.
+	beforeLoad func()
 }
 
 // DefaultDebounce lets a typist finish a word before the note is checked.
@@ -59,11 +70,16 @@ type Server struct {
 	opts Options
 	v    *vault.Vault
 
-	// ready is closed when the first scan of the vault is done (scanErr
-	// set if it failed); every handler that needs the vault waits for it.
-	ready   chan struct{}
-	scanErr error
-	session *lint.Session
+	// named is closed when the vault's files are walked (namedErr set if
+	// the walk failed): links resolve, and the session checks a note with
+	// the notes it links to read on demand (didOpen's diagnostics wait for
+	// no more). ready is closed when every note is read (scanErr set if
+	// that failed); the handlers that need the whole vault wait for it.
+	named    chan struct{}
+	namedErr error
+	ready    chan struct{}
+	scanErr  error
+	session  *lint.Session // set before named is closed
 
 	mu      sync.Mutex
 	res     *vault.Resolver
@@ -82,6 +98,8 @@ type Server struct {
 	// not open, by path (recheck.go); recheck runs one re-check at a time.
 	sent    map[string]string
 	recheck sync.Mutex
+	// publishing runs one publish of an open note at a time.
+	publishing sync.Mutex
 
 	notify func(method string, params any)
 }
@@ -91,6 +109,9 @@ type document struct {
 	uri     string
 	version int32
 	note    *vault.Note
+	// sent is the version and findingsKey of the diagnostics last
+	// published for it; guarded by the server's mu.
+	sent string
 }
 
 // New returns a server for the vault; Scan must run before it answers.
@@ -98,7 +119,7 @@ func New(opts Options) *Server {
 	if opts.Debounce == 0 {
 		opts.Debounce = DefaultDebounce
 	}
-	s := &Server{opts: opts, v: opts.Vault, ready: make(chan struct{}),
+	s := &Server{opts: opts, v: opts.Vault, named: make(chan struct{}), ready: make(chan struct{}),
 		docs: map[string]*document{}, timers: map[string]*time.Timer{}, edges: map[string][]ref{},
 		tags: newVocab(), sent: map[string]string{},
 		notify: func(string, any) {}}
@@ -106,19 +127,37 @@ func New(opts Options) *Server {
 	return s
 }
 
-// Scan reads the vault once: every note's headings, block ids and aliases
-// for the link rules and completion, and every link for references.
+// Scan reads the vault once, in two steps: the walk of its files, after
+// which the notes opened are checked, each with the notes it links to
+// read on demand; then every note's headings, block ids and aliases for
+// the link rules and completion, and every link for references, after
+// which the notes open are checked again against the whole vault (an
+// alias's hint on a broken link, links/rests-on-refuted).
 func (s *Server) Scan(ctx context.Context) error {
 	defer close(s.ready)
 	files, _, err := s.v.Files(ctx)
 	if err != nil {
-		s.scanErr = err
+		s.namedErr, s.scanErr = err, err
+		close(s.named)
 		return err
 	}
-	res := vault.ResolverOf(files)
+	res := vault.ResolverOf(files) // the session's and the server's
+	session := lint.OpenSession(res, s.opts.Lint)
+	session.SetToday(s.today)
+	s.mu.Lock()
+	s.session, s.res = session, res
+	s.mu.Unlock()
+	close(s.named)
+	if s.opts.beforeLoad != nil {
+		s.opts.beforeLoad()
+	}
+	s.mu.Lock()
+	s.setFiles(files, res) // for completion, which waits for ready
+	s.mu.Unlock()
+
 	var mu sync.Mutex
-	edges := map[string][]ref{}
-	session, err := lint.NewSession(ctx, s.v, files, s.opts.Lint, func(n *vault.Note) {
+	edges := make(map[string][]ref, len(files))
+	err = session.Load(ctx, s.v, files, func(n *vault.Note) {
 		e := refsOf(n, res)
 		s.noteWords(n)
 		mu.Lock()
@@ -130,16 +169,60 @@ func (s *Server) Scan(ctx context.Context) error {
 		return err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.session, s.edges = session, edges
-	s.setFiles(files)
+	s.edges = edges
+	open := s.openPaths()
+	s.mu.Unlock()
+	for _, p := range open {
+		s.publishNote(p, true)
+	}
 	return nil
 }
 
-// setFiles takes a walk of the vault: the resolver, and the notes with
+// openPaths are the notes open. The caller holds mu.
+func (s *Server) openPaths() []string {
+	out := make([]string, 0, len(s.docs))
+	for p := range s.docs {
+		out = append(out, p)
+	}
+	return out
+}
+
+// learnTargets reads, before the scan has read every note, the notes
+// that n's links into a heading or block name and the session has not
+// read yet, so that n's first diagnostics judge those links as the whole
+// vault's would.
+func (s *Server) learnTargets(n *vault.Note) {
+	select {
+	case <-s.ready:
+		return
+	default:
+	}
+	s.mu.Lock()
+	res := s.res
+	s.mu.Unlock()
+	seen := map[string]bool{n.Path: true}
+	for _, l := range n.AllLinks() {
+		if l.Path == "" || l.Subpath == "" {
+			continue
+		}
+		t, ok := res.Resolve(l.Path, n.Path)
+		if !ok || seen[t] || !vault.IsNotePath(t) {
+			continue
+		}
+		seen[t] = true
+		if s.session.Knows(t) {
+			continue
+		}
+		if tn, err := s.v.ReadNote(t); err == nil {
+			s.session.Learn(tn)
+		}
+	}
+}
+
+// setFiles takes a walk of the vault and its resolver: the notes with
 // the shortest link to each. The caller holds mu.
-func (s *Server) setFiles(files []vault.File) {
-	s.res = vault.ResolverOf(files)
+func (s *Server) setFiles(files []vault.File, res *vault.Resolver) {
+	s.res = res
 	_, notes := vault.SplitFiles(files)
 	s.notes, s.links, s.lower = s.notes[:0], s.links[:0], s.lower[:0]
 	for _, f := range notes {
@@ -160,9 +243,30 @@ func shortestLink(p string, r *vault.Resolver) string {
 	return name
 }
 
+// today is the day maintenance is measured against: the pinned one, else
+// the clock's date, as zk's other commands take it (midnight, UTC).
+func (s *Server) today() time.Time {
+	if !s.opts.Lint.Today.IsZero() {
+		return s.opts.Lint.Today
+	}
+	now := time.Now()
+	if s.opts.Clock != nil {
+		now = s.opts.Clock()
+	}
+	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// wait waits for the whole vault to be read.
 func (s *Server) wait() error {
 	<-s.ready
 	return s.scanErr
+}
+
+// waitNamed waits for the vault's files to be walked: enough to resolve
+// links and check one note.
+func (s *Server) waitNamed() error {
+	<-s.named
+	return s.namedErr
 }
 
 // Serve answers one client on rw until it exits or ctx ends. The scan
@@ -315,7 +419,7 @@ func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentPa
 	if !ok || !vault.IsNotePath(p) {
 		return nil
 	}
-	if err := s.wait(); err != nil {
+	if err := s.waitNamed(); err != nil {
 		return err
 	}
 	n := s.parse(p, params.TextDocument.Text)
@@ -395,17 +499,20 @@ func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocument
 		delete(s.timers, p)
 	}
 	notify := s.notify
+	session := s.session
 	s.mu.Unlock()
 	// The file on disk is the note again.
-	if n, err := s.v.ReadNote(p); err == nil && s.session != nil {
-		s.session.Update(n)
+	if n, err := s.v.ReadNote(p); err == nil && session != nil {
+		session.Update(n)
 	}
 	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: params.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
 	return nil
 }
 
 // didChangeWatchedFiles takes notes changed outside the editor: a new
-// walk when files came or went, and each changed note read again.
+// walk when files came or went, and each changed note read again. Then,
+// as after a save, the notes not open that link to or rest on a note
+// changed or deleted are checked again (recheck.go), and the open ones.
 func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChangeWatchedFilesParams) error {
 	if s.wait() != nil {
 		return nil
@@ -414,9 +521,22 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 	if err != nil {
 		return err
 	}
-	s.session.SetFiles(files)
+	// The notes deleted are still in the graph: their dependents are
+	// known only before the new walk forgets them.
+	var deleted []string
+	for _, c := range params.Changes {
+		if p, ok := s.vaultPath(c.URI); ok && vault.IsNotePath(p) && c.Type == uint32(protocol.FileChangeTypeDeleted) {
+			deleted = append(deleted, p)
+		}
+	}
+	var gone []string
+	if len(deleted) > 0 {
+		gone = s.affected(deleted...)
+	}
+	res := vault.ResolverOf(files)
+	s.session.SetWalk(files, res)
 	s.mu.Lock()
-	s.setFiles(files)
+	s.setFiles(files, res)
 	var changed []string
 	for _, c := range params.Changes {
 		p, ok := s.vaultPath(c.URI)
@@ -443,33 +563,75 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
-	open := make([]string, 0, len(s.docs))
-	for q := range s.docs {
-		open = append(open, q)
-	}
+	open := s.openPaths()
 	s.mu.Unlock()
 	for _, q := range open {
 		s.publish(q)
 	}
+	go func() {
+		s.recheck.Lock()
+		defer s.recheck.Unlock()
+		qs := gone
+		if len(changed) > 0 {
+			qs = append(qs, s.affected(changed...)...)
+		}
+		slices.Sort(qs)
+		s.recheckNotes(slices.Compact(qs))
+	}()
 	return nil
 }
 
 // publish checks an open note's text and sends its diagnostics.
-func (s *Server) publish(p string) {
+func (s *Server) publish(p string) { s.publishNote(p, false) }
+
+// publishNote checks an open note's text and sends its diagnostics; when
+// changed is set, only if they differ from those last sent for the same
+// version (the check once the whole vault is read, which mostly finds
+// what the first one did).
+func (s *Server) publishNote(p string, changed bool) {
+	// One at a time, so that what was sent last is what the client holds.
+	s.publishing.Lock()
+	defer s.publishing.Unlock()
 	s.mu.Lock()
 	d := s.docs[p]
 	notify := s.notify
+	session := s.session
+	var n *vault.Note
+	var version int32
+	if d != nil {
+		n, version = d.note, d.version // didChange replaces them under mu
+	}
 	s.mu.Unlock()
-	if d == nil || s.session == nil {
+	if d == nil || session == nil {
 		return
 	}
-	text := string(d.note.Src)
+	s.learnTargets(n)
+	text := string(n.Src)
 	diags := []protocol.Diagnostic{}
-	for _, f := range s.session.Check(d.note) {
+	fs := session.Check(n)
+	for _, f := range fs {
 		diags = append(diags, s.diagnostic(text, f))
 	}
-	version := protocol.UInteger(d.version)
-	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &version, Diagnostics: diags})
+	key := fmt.Sprintf("v%d\n%s", version, findingsKey(fs))
+	s.mu.Lock()
+	same := d.sent == key
+	d.sent = key
+	s.mu.Unlock()
+	if changed && same {
+		return
+	}
+	v := protocol.UInteger(version)
+	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
+}
+
+// findingsKey is what tells a note's diagnostics from others: each
+// finding's span, rule and message.
+func findingsKey(fs []lint.Finding) string {
+	var key strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&key, "%d:%d-%d:%d %s %s\n", f.Line, f.Column, f.EndLine, f.EndColumn, f.Rule, f.Message)
+	}
+	return key.String()
 }
 
 func (s *Server) diagnostic(text string, f lint.Finding) protocol.Diagnostic {
@@ -513,7 +675,7 @@ func (s *Server) note(p string) (*vault.Note, error) {
 // hover on a link shows its target note: the title (its H1, else its
 // name), its vault path, and its Claim, the one thing a claim note says.
 func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
-	if err := s.wait(); err != nil {
+	if err := s.waitNamed(); err != nil {
 		return nil, err
 	}
 	n, err := s.noteOf(params.TextDocument.URI)
@@ -607,7 +769,7 @@ func linkAt(n *vault.Note, off int) (vault.Link, bool) {
 }
 
 func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) (any, error) {
-	if err := s.wait(); err != nil {
+	if err := s.waitNamed(); err != nil {
 		return nil, err
 	}
 	n, err := s.noteOf(params.TextDocument.URI)
@@ -721,24 +883,25 @@ type ref struct {
 // refsOf are n's resolved links and embeds (frontmatter links have no
 // place in the text, and are left out).
 func refsOf(n *vault.Note, r *vault.Resolver) []ref {
-	var out []ref
-	text := string(n.Src)
+	links := n.AllLinks()
+	out := make([]ref, 0, len(links))
+	src := n.Src          // not a string of it: a copy of every note's text at the scan
 	line, lineOff := 0, 0 // a cursor, as links come in source order
 	pos := func(off int) protocol.Position {
 		if off < lineOff { // a link nested in another's text: count again
 			line, lineOff = 0, 0
 		}
 		for {
-			i := strings.IndexByte(text[lineOff:], '\n')
+			i := bytes.IndexByte(src[lineOff:], '\n')
 			if i < 0 || lineOff+i >= off {
 				break
 			}
 			lineOff += i + 1
 			line++
 		}
-		return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(text[lineOff:off]))}
+		return protocol.Position{Line: uint32(line), Character: uint32(utf16LenBytes(src[lineOff:off]))}
 	}
-	for _, l := range n.AllLinks() {
+	for _, l := range links {
 		to := n.Path
 		if l.Path != "" {
 			t, ok := r.Resolve(l.Path, n.Path)

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -392,5 +393,108 @@ func TestRefRanges(t *testing.T) {
 		if refs[i].rng != want {
 			t.Errorf("%s: %+v, want %+v", l.Original, refs[i].rng, want)
 		}
+	}
+}
+
+// A note opened is checked once the vault's files are walked, before
+// every note is read: its links resolve against the files' names, and the
+// notes its #heading and #^block links name are read for it. Once the
+// whole vault is read it is checked again, and published only if that
+// changed its findings (here an alias's hint on the broken link).
+func TestFirstDiagnosticsBeforeTheScan(t *testing.T) {
+	files := maps.Clone(testVault)
+	files["Rates.md"] = strings.Replace(files["Rates.md"], "[[Missing]]", "[[Missing]] [[Speedups#Nope]] [[Speedups#^nope]]", 1)
+	files["Other.md"] = "---\naliases: [Missing]\n---\n# Other\n"
+	loading := make(chan struct{})
+	release := make(chan struct{})
+	c := startServerWith(t, files, func(o *Options) {
+		o.beforeLoad = func() { close(loading); <-release }
+	}, map[string]any{})
+	<-loading
+	c.openText("Rates.md", files["Rates.md"])
+	first := c.nextDiags("Rates.md")
+	close(release)
+	want := []string{lint.RuleBrokenLink, lint.RuleBrokenHeading, lint.RuleBrokenBlock}
+	if got := codes(first); !slices.Equal(got, want) {
+		t.Fatalf("before the scan: %v, want %v (the sound links to Speedups not reported)", got, want)
+	}
+	if strings.Contains(first.Diagnostics[0].Message, "alias") {
+		t.Errorf("before the scan, the aliases are not known: %q", first.Diagnostics[0].Message)
+	}
+	after := c.nextDiags("Rates.md")
+	if got := codes(after); !slices.Equal(got, want) || !strings.Contains(after.Diagnostics[0].Message, `alias of "Other"`) {
+		t.Errorf("after the scan: %v %q, want %v with the alias's hint", got, after.Diagnostics[0].Message, want)
+	}
+	// Checked again with nothing changed: nothing more is published.
+	var refs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Speedups.md")}}}, &refs)
+	select {
+	case d := <-c.diags:
+		t.Errorf("published again: %+v", d)
+	default:
+	}
+}
+
+// A note changed or deleted outside the editor re-checks, as a save
+// does, the notes not open that link to it or rest on it.
+func TestWatchedFileChangeRechecksDependents(t *testing.T) {
+	files := maps.Clone(testVault)
+	files["A.md"] = "# A\n\n## Links\n\n- [[B]] — extends: A builds on B.\n"
+	files["B.md"] = "# B\n\n## Links\n\n- [[C]] — evidence-for: B's data is C's.\n"
+	files["C.md"] = "# C\n\n## Tests / falsifiers\n\n- The suite fails.\n"
+	c := startServerWith(t, files, nil, map[string]any{})
+	c.openText("sub/Speedy Notes.md", files["sub/Speedy Notes.md"])
+	c.nextDiags("sub/Speedy Notes.md")
+	watched := func(typ protocol.UInteger, ps ...string) {
+		var changes []map[string]any
+		for _, p := range ps {
+			changes = append(changes, map[string]any{"uri": c.uri(p), "type": typ})
+		}
+		c.conn.Notify(context.Background(), protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{"changes": changes})
+	}
+	// until collects diagnostics until those of each of ps have come.
+	until := func(ps ...string) map[string]published {
+		got := map[string]published{}
+		for slices.ContainsFunc(ps, func(p string) bool { return got[p].URI == "" }) {
+			select {
+			case d := <-c.diags:
+				for _, p := range ps {
+					if d.URI == c.uri(p) {
+						got[p] = d
+					}
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("no diagnostics for %v: %+v", ps, got)
+			}
+		}
+		return got
+	}
+	write := func(p, text string) {
+		if err := os.WriteFile(filepath.Join(c.dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A heading renamed breaks Rates.md's link to it; C refuted, B rests
+	// on it, and A on B.
+	write("Speedups.md", strings.Replace(files["Speedups.md"], "## Baseline", "## Base", 1))
+	write("C.md", refutedC)
+	watched(protocol.FileChangeTypeChanged, "Speedups.md", "C.md")
+	got := until("Rates.md", "A.md", "B.md")
+	if !slices.Contains(codes(got["Rates.md"]), lint.RuleBrokenHeading) {
+		t.Errorf("Rates.md: %v, want %s", codes(got["Rates.md"]), lint.RuleBrokenHeading)
+	}
+	for _, p := range []string{"A.md", "B.md"} {
+		if !slices.Equal(codes(got[p]), []string{lint.RuleRestsOnRefuted}) {
+			t.Errorf("%s: %v, want %s", p, codes(got[p]), lint.RuleRestsOnRefuted)
+		}
+	}
+	// Deleted: the links to it break.
+	if err := os.Remove(filepath.Join(c.dir, "C.md")); err != nil {
+		t.Fatal(err)
+	}
+	watched(protocol.FileChangeTypeDeleted, "C.md")
+	if got := codes(until("B.md")["B.md"]); !slices.Contains(got, lint.RuleBrokenLink) {
+		t.Errorf("B.md after C.md's delete: %v, want %s", got, lint.RuleBrokenLink)
 	}
 }

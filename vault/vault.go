@@ -260,12 +260,24 @@ func readIn(root *os.Root, name, p string, max int64) ([]byte, error) {
 		limit = max + 1
 	}
 	// Read into a buffer of the size stat gave (one byte more, to see a
-	// file that grew): io.ReadAll would start at 512 bytes and grow.
-	buf := bytes.NewBuffer(make([]byte, 0, min(st.Size(), limit-1)+1))
-	if _, err := buf.ReadFrom(io.LimitReader(f, limit)); err != nil {
-		return nil, err
+	// file that grew), grown only if the file did: io.ReadAll would start
+	// at 512 bytes and grow, and bytes.Buffer.ReadFrom grows whenever
+	// less than 512 bytes are free, which copied nearly every note.
+	b := make([]byte, 0, min(st.Size(), limit-1)+1)
+	r := io.LimitReader(f, limit)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	b := buf.Bytes()
 	if max > 0 && int64(len(b)) > max {
 		return nil, &TooLargeError{Path: p, Size: int64(len(b)), Max: max}
 	}

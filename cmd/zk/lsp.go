@@ -26,8 +26,11 @@ today, fix a broken link to the note it almost names, type an untyped
 Links entry, create a missing note from its type's template.
 
 Start it in the vault's folder, or give --vault. The vault is read once at
-start; a save, or a file changed outside the editor, updates it, and a
-save checks again the notes that link to or rest on the note saved.
+start; a note opened is checked as soon as the vault's files are listed,
+and again, if that changes its findings, once every note is read. A save,
+or a file changed outside the editor, updates it, and checks again the
+notes that link to or rest on the note changed. Maintenance is measured
+against the day of each check (--today or $ZK_TODAY pins it).
 
 EXIT STATUS
   0  the editor closed the connection
@@ -45,18 +48,27 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	cfg := w.cfg
+	srv := lsp.New(lspOptions(root, w))
+	return srv.Serve(ctx, stdio{s.in, s.out})
+}
+
+// lspOptions are zk lsp's server options: zk check's, but for today,
+// which the server asks its clock for at each check unless --today or
+// $ZK_TODAY pins it (a server runs past midnight).
+func lspOptions(root *rootOptions, w *workspace) lsp.Options {
 	lopts := w.lintOptions()
-	lopts.Only = skipTemplates(nil, cfg.Templates)
-	srv := lsp.New(lsp.Options{
+	lopts.Only = skipTemplates(nil, w.cfg.Templates)
+	if root.today == "" && root.getenv("ZK_TODAY") == "" {
+		lopts.Today = time.Time{}
+	}
+	return lsp.Options{
 		Vault: w.vault,
 		Lint:  lopts,
 
 		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
 		Version: version,
 		NewNote: lspNewNote(root, w),
-	})
-	return srv.Serve(ctx, stdio{s.in, s.out})
+	}
 }
 
 // lspNewNote is the note zk lsp's "create the note" action writes: zk

@@ -47,3 +47,40 @@ func TestLSPNewNoteIsZkNewsNote(t *testing.T) {
 		t.Errorf("an unknown type: %v", err)
 	}
 }
+
+// zk lsp's today is pinned by --today or $ZK_TODAY, else left to the
+// server's clock, asked at each check.
+func TestLSPTodayPinnedOnlyWhenAsked(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
+	for _, tc := range []struct {
+		name, flag, env string
+		want            string // "" for not pinned
+	}{
+		{"neither", "", "", ""},
+		{"--today", "2026-12-02", "", "2026-12-02"},
+		{"$ZK_TODAY", "", "2026-11-30", "2026-11-30"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := &rootOptions{vaultDir: dir, today: tc.flag, getenv: func(k string) string {
+				if k == "ZK_TODAY" {
+					return tc.env
+				}
+				return ""
+			}}
+			w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, reading, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			got := lspOptions(root, w).Lint.Today
+			if tc.want == "" {
+				if !got.IsZero() {
+					t.Errorf("today pinned to %v, want the clock's", got)
+				}
+			} else if got.Format("2006-01-02") != tc.want {
+				t.Errorf("today %v, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -90,19 +90,15 @@ func (c *checker) linkFindings(out []Finding, path string, l linkUse) []Finding 
 // linkTargets is what the link rules derive from a target note's summary,
 // made once per target rather than once per link: every link to a note of
 // 40,000 block ids compared each id (40k × 40k took 5 s), and every broken
-// heading link normalised every heading again. It is used by finish only,
-// from one goroutine.
+// heading link normalised every heading again. It is used by finish, from
+// one goroutine, and by a Session under its lock, which forgets a
+// summary's entries when the summary is replaced (forget).
 type linkTargets struct {
 	blocks   map[*noteSummary]map[string]bool
 	headings map[*noteSummary]*headingIndex
-	closest  map[closestKey]closestResult
+	closest  map[*noteSummary]map[string]closestResult // by subpath
 	// cells is the edit-distance work left for suggesting headings.
 	cells int
-}
-
-type closestKey struct {
-	t       *noteSummary
-	subpath string
 }
 
 type closestResult struct {
@@ -119,7 +115,16 @@ const suggestCells = 50_000_000
 
 func newLinkTargets() *linkTargets {
 	return &linkTargets{blocks: map[*noteSummary]map[string]bool{}, headings: map[*noteSummary]*headingIndex{},
-		closest: map[closestKey]closestResult{}, cells: suggestCells}
+		closest: map[*noteSummary]map[string]closestResult{}, cells: suggestCells}
+}
+
+// forget drops what was derived from t, a summary replaced or gone: a
+// session's summaries are replaced at every check of the note, and every
+// one it linked to would otherwise be kept for the session's life.
+func (lt *linkTargets) forget(t *noteSummary) {
+	delete(lt.blocks, t)
+	delete(lt.headings, t)
+	delete(lt.closest, t)
 }
 
 // hasBlock reports whether t has block id, ignoring case as
@@ -170,8 +175,7 @@ func (lt *linkTargets) headingIndex(t *noteSummary) *headingIndex {
 // closestHeading is closestHeading(t.headings, subpath), remembered per
 // target and subpath and within the check's budget of work.
 func (lt *linkTargets) closestHeading(t *noteSummary, subpath string) (string, bool) {
-	key := closestKey{t, subpath}
-	if r, ok := lt.closest[key]; ok {
+	if r, ok := lt.closest[t][subpath]; ok {
 		return r.best, r.ok
 	}
 	norm := lt.headingIndex(t).norm
@@ -180,7 +184,10 @@ func (lt *linkTargets) closestHeading(t *noteSummary, subpath string) (string, b
 	if ok {
 		r.best = strings.TrimSpace(t.headings[i])
 	}
-	lt.closest[key] = r
+	if lt.closest[t] == nil {
+		lt.closest[t] = map[string]closestResult{}
+	}
+	lt.closest[t][subpath] = r
 	return r.best, r.ok
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zk-claims/zk/vault"
 )
@@ -28,32 +29,74 @@ type Session struct {
 	// refuted or the first Dependents. From then on every summary
 	// recorded is resolved as it comes.
 	resolved bool
+	// today, when set, is asked for the day at each Check (SetToday).
+	today func() time.Time
 }
 
 // NewSession reads every note of a walk of the vault (Files) for their
 // headings, block ids and aliases. each, when set, sees every note parsed,
 // from several goroutines at once.
 func NewSession(ctx context.Context, v *vault.Vault, files []vault.File, opts Options, each func(*vault.Note)) (*Session, error) {
-	paths, notes := vault.SplitFiles(files)
-	c := newChecker(vault.NewResolver(paths), opts)
+	s := OpenSession(vault.ResolverOf(files), opts)
+	if err := s.Load(ctx, v, files, each); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenSession is a session that has read no note yet: links resolve with
+// r (vault.ResolverOf a walk of the vault), and a link into a note it has
+// not read is taken as sound (Learn and Load read them). An editor checks
+// the note it opens on it at once, and the whole vault after Load.
+func OpenSession(r *vault.Resolver, opts Options) *Session {
+	return &Session{c: newChecker(r, opts), relations: map[string]int{}}
+}
+
+// Load reads the notes of files (in parallel, keeping of each only its
+// summary) and records each one the session has not recorded since it
+// was opened: a note checked, learnt or updated meanwhile is newer than,
+// or the same as, what Load read. each, when set, sees every note parsed,
+// from several goroutines at once.
+func (s *Session) Load(ctx context.Context, v *vault.Vault, files []vault.File, each func(*vault.Note)) error {
+	_, notes := vault.SplitFiles(files)
 	sums := make([]*noteSummary, len(notes))
 	v.Each(ctx, notes, func(i int, n *vault.Note) {
 		if each != nil {
 			each(n)
 		}
-		s := c.graphSummary(n)
-		sums[i] = &s
+		sum := s.c.graphSummary(n)
+		sums[i] = &sum
 	})
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
-	s := &Session{c: c, relations: map[string]int{}}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for i, sum := range sums {
-		if sum != nil {
+		if sum != nil && s.c.summaries[notes[i].Path] == nil {
 			s.setSummary(notes[i].Path, sum)
 		}
 	}
-	return s, nil
+	return nil
+}
+
+// Learn records n's summary, read from disk, unless the session has one
+// for it already: the target of a link from the note being checked,
+// before Load has read it.
+func (s *Session) Learn(n *vault.Note) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c.summaries[n.Path] == nil {
+		sum := s.c.graphSummary(n)
+		s.setSummary(n.Path, &sum)
+	}
+}
+
+// Knows reports whether the session has a summary of the note at p.
+func (s *Session) Knows(p string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c.summaries[p] != nil
 }
 
 // setSummary records a note's summary in place of the one it had, and
@@ -69,6 +112,7 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 		}
 	}
 	if old := c.summaries[p]; old != nil {
+		c.targets.forget(old)
 		if old.refuted != "" {
 			s.refuted--
 		}
@@ -104,6 +148,10 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 func (s *Session) Check(n *vault.Note) []Finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.today != nil {
+		s.c.opts.Today = s.today()
+	}
+	s.c.targets.cells = suggestCells // the budget is per check, as Check's
 	r := s.c.note(n)
 	r.summary.relations = relationWords(vault.LinkEntries(n))
 	s.setSummary(n.Path, &r.summary)
@@ -119,6 +167,15 @@ func (s *Session) Check(n *vault.Note) []Finding {
 	out = append(out, s.restsOnRefuted(r)...)
 	SortFindings(out)
 	return out
+}
+
+// SetToday has each Check from now on measure maintenance against the
+// day today gives, asked each time, instead of Options.Today: a session
+// lives for days, an editor's, and its today moves on at midnight.
+func (s *Session) SetToday(today func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.today = today
 }
 
 // graphSummary is summarize's, with what links/rests-on-refuted needs of
@@ -240,11 +297,11 @@ func (s *Session) chainToRefuted(start string) []string {
 }
 
 // Dependents are the notes whose findings of links/rests-on-refuted may
-// change when the note at p does: those that rest on it, directly or
-// through a chain of rests-on entries, sorted. (A note's other link
-// findings depend only on the notes it links to: its backlinks are the
-// caller's to know.)
-func (s *Session) Dependents(p string) []string {
+// change when the notes at ps do: those that rest on one of them,
+// directly or through a chain of rests-on entries, sorted, ps left out.
+// (A note's other link findings depend only on the notes it links to:
+// its backlinks are the caller's to know.)
+func (s *Session) Dependents(ps ...string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.c.severity(RuleRestsOnRefuted) == Off {
@@ -259,9 +316,12 @@ func (s *Session) Dependents(p string) []string {
 			}
 		}
 	}
-	seen := map[string]bool{p: true}
+	seen := map[string]bool{}
+	for _, p := range ps {
+		seen[p] = true
+	}
 	var out []string
-	for queue := []string{p}; len(queue) > 0; queue = queue[1:] {
+	for queue := slices.Clone(ps); len(queue) > 0; queue = queue[1:] {
 		for _, q := range rev[queue[0]] {
 			if !seen[q] {
 				seen[q] = true
@@ -287,10 +347,16 @@ func (s *Session) Update(n *vault.Note) {
 // renamed): links resolve against its files from now on, and the notes no
 // longer in it are forgotten.
 func (s *Session) SetFiles(files []vault.File) {
+	s.SetWalk(files, vault.ResolverOf(files))
+}
+
+// SetWalk is SetFiles with the walk's resolver made already
+// (vault.ResolverOf files), which the caller shares.
+func (s *Session) SetWalk(files []vault.File, r *vault.Resolver) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	paths, _ := vault.SplitFiles(files)
-	s.c.resolver = vault.NewResolver(paths)
+	s.c.resolver = r
 	keep := map[string]bool{}
 	for _, p := range paths {
 		keep[p] = true

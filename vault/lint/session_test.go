@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -174,5 +175,57 @@ func TestSessionRestsOnRefuted(t *testing.T) {
 	s.Update(vault.NewParser().Parse("C.md", []byte(notes["C.md"])))
 	if got := rests(s.Check(read("A.md"))); got != nil {
 		t.Errorf("after C's refutation is gone: %q", got)
+	}
+}
+
+// A session replaces a note's summary at every check of it; what the link
+// rules derived from the summaries replaced is dropped, so that an
+// editor's session keeps only what its current notes need.
+func TestSessionForgetsReplacedTargets(t *testing.T) {
+	v, files := sessionVault(t, map[string]string{
+		"a.md": "# A\n\nSee [[b#Nope]] and [[b#^nope]].\n",
+		"b.md": "# B\n\n## Old\n\ntext ^blk\n",
+	})
+	s, err := NewSession(context.Background(), v, files, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := v.ReadNote("a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		b := vault.NewParser().Parse("b.md", []byte(fmt.Sprintf("# B\n\n## Old %d\n\ntext ^blk\n", i)))
+		s.Check(b) // the editor's text of b, a new summary each time
+		if got := s.Check(a); len(got) != 2 {
+			t.Fatalf("check %d: %+v, want the broken heading and block", i, got)
+		}
+	}
+	lt := s.c.targets
+	if len(lt.blocks) > 1 || len(lt.headings) > 1 || len(lt.closest) > 1 {
+		t.Errorf("after 50 versions of b: %d block sets, %d heading indexes, %d suggestion sets, want at most 1 each",
+			len(lt.blocks), len(lt.headings), len(lt.closest))
+	}
+}
+
+// The work spent on suggesting headings is bounded per check, not per
+// session: a session past the bound still suggests.
+func TestSessionSuggestionBudgetIsPerCheck(t *testing.T) {
+	v, files := sessionVault(t, map[string]string{
+		"a.md": "# A\n\nSee [[b#Oldd]].\n",
+		"b.md": "# B\n\n## Old\n",
+	})
+	s, err := NewSession(context.Background(), v, files, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := v.ReadNote("a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.c.targets.cells = 0 // spent by the checks before
+	got := s.Check(a)
+	if len(got) != 1 || !strings.Contains(got[0].Message, `the closest is "#Old"`) {
+		t.Errorf("%+v, want a broken heading with its suggestion", got)
 	}
 }
