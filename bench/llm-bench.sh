@@ -1,0 +1,99 @@
+# llm-bench.sh: what bench/ollama.sh and bench/llama-server.sh share (source
+# it after llm-build.sh). The caller defines start_server (which starts the
+# server on $port, writes its pid to $tmp/server.pid, and serves the model
+# as $model) and sets $kind (ollama or llama-server) and $label.
+#
+# The run, once the server answers:
+#   1. llmref measure: the server's own per-request figures (bench/llmref)
+#      at each level, closed loop, non-streamed, the probe's prompt and
+#      token budget;
+#   2. zk run on a copy of the examples vault: the seed note's falsifier 1
+#      with zk probe openai at the same levels, recorded in the note;
+#   3. llmref measure again, so the reference brackets the probe and the
+#      drift of a shared machine over the run is shown (reference drift);
+#   4. llmref compare: the table, and exit 1 if a level disagrees by more
+#      than TOLERANCE or any request failed.
+# The copy of the vault, the server's log and every JSON stay in $OUT
+# (default $ZK_BENCH_CACHE/runs/KIND-TIME).
+export LC_ALL=C
+levels=${LEVELS:-1,4,16}
+duration=${DURATION:-20s}
+max_tokens=${MAX_TOKENS:-128}
+tolerance=${TOLERANCE:-0.10}
+model=zk-bench-llama-28m
+seed_note='Aggregate Throughput Hides the Per-Stream Speed a User Feels'
+
+# setup builds zk, llmref and ggufgen into $tmp/bin and writes the model
+# (once) into the cache; sets $gguf.
+setup() {
+  tmp=$(mktemp -d)
+  OUT=${OUT:-$ZK_BENCH_CACHE/runs/$kind-$(date -u +%Y%m%dT%H%M%SZ)}
+  mkdir -p "$tmp/bin" "$OUT"
+  go build -o "$tmp/bin/" ./cmd/zk ./bench/cmd/llmref ./bench/cmd/ggufgen
+  export PATH=$tmp/bin:$PATH
+  gguf=$ZK_BENCH_CACHE/$model.gguf
+  if [ ! -f "$gguf" ]; then
+    log "writing the model: $gguf"
+    mkdir -p "$ZK_BENCH_CACHE"
+    ggufgen -o "$gguf"
+  fi
+}
+
+stop_server() {
+  if [ -f "$tmp/server.pid" ]; then
+    local pid
+    pid=$(cat "$tmp/server.pid")
+    # The server was started in its own session: end its group (Ollama's
+    # runner is a child process).
+    kill -- -"$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$tmp/server.pid"
+  fi
+}
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# wait_http URL waits up to 120 s for URL to answer 200.
+wait_http() {
+  for _ in $(seq 240); do
+    if curl -fsS -o /dev/null "$1" 2>/dev/null; then return 0; fi
+    sleep 0.5
+  done
+  echo "$kind did not answer at $1; its log: $OUT/server.log" >&2
+  tail -20 "$OUT/server.log" >&2
+  return 1
+}
+
+# bench_run runs steps 1 to 4 against http://127.0.0.1:$port.
+bench_run() {
+  local base=http://127.0.0.1:$port
+  log "reference before: llmref measure at $levels streams, ${duration} each"
+  llmref measure -kind "$kind" -url "$base" -model "$model" -levels "$levels" -window "$duration" -max-tokens "$max_tokens" >"$OUT/ref-before.json"
+
+  rm -rf "$OUT/vault"
+  cp -r examples/vault "$OUT/vault"
+  log "zk run: the seed note's falsifier 1, zk probe openai at $levels streams"
+  local rc=0
+  (cd "$OUT/vault" && zk run "$seed_note" --falsifier 1 -- \
+    zk probe openai --url "$base/v1" --model "$model" --concurrency "$levels" \
+    --duration "$duration" --max-tokens "$max_tokens" --format json) >"$OUT/probe.json" 2>"$OUT/run.err" || rc=$?
+  cat "$OUT/run.err" >&2
+  [ "$rc" -le 1 ] || { echo "zk run exited $rc" >&2; return 1; }
+
+  log "reference after"
+  llmref measure -kind "$kind" -url "$base" -model "$model" -levels "$levels" -window "$duration" -max-tokens "$max_tokens" >"$OUT/ref-after.json"
+
+  echo
+  echo "## $label"
+  echo
+  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; ${max_tokens} tokens a request, windows of ${duration}; model: $model ($gguf, random weights, 28M parameters, F16)."
+  echo
+  local crc=0
+  llmref compare -probe "$OUT/probe.json" -ref "$OUT/ref-before.json" -ref "$OUT/ref-after.json" -tolerance "$tolerance" || crc=$?
+  echo
+  echo "The run as zk recorded it in the seed note ($OUT/vault):"
+  echo
+  local note="$OUT/vault/3. Resources/Permanent Notes/$seed_note.md"
+  sed -n '/^<!-- zk:run id=/,/^<!-- zk:run-end/p' "$note"
+  return "$crc"
+}
