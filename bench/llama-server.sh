@@ -19,7 +19,8 @@
 # connection, and counts it as retried (the table's "retried" column).
 #
 # Environment: ZK_BENCH_CACHE (default ~/.cache/zk-bench), PORT (default
-# 8080), THREADS (--threads; default llama-server's choice), OUT (where the
+# 8080), THREADS (--threads; default 1, see bench/llm-bench.sh; "auto"
+# leaves it to llama-server), OUT (where the
 # vault copy, the server's log and the JSON are kept; default
 # $ZK_BENCH_CACHE/runs/llama-server-TIME). Needs Go, cmake, a C/C++
 # compiler, npm, git and curl.
@@ -40,10 +41,10 @@ trap 'stop_server; rm -rf "$tmp"' EXIT
 label="Against llama.cpp's llama-server (node-llama-cpp $NODE_LLAMA_CPP_VERSION's llama.cpp, 16 parallel slots, $(nproc) CPUs)"
 
 start_server() {
-  local threads=()
-  [ -z "${THREADS:-}" ] || threads=(--threads "$THREADS")
+  local t=()
+  [ "$threads" = auto ] || t=(--threads "$threads" --threads-batch "$threads")
   setsid "$bin" -m "$gguf" --host 127.0.0.1 --port "$port" --alias "$model" \
-    --parallel 16 --ctx-size 16384 --metrics "${threads[@]}" >"$OUT/server.log" 2>&1 &
+    --parallel 16 --ctx-size 16384 --metrics "${t[@]}" >"$OUT/server.log" 2>&1 &
   echo $! >"$tmp/server.pid"
   wait_http "http://127.0.0.1:$port/health"
 }

@@ -13,7 +13,9 @@
 #      drift of a shared machine over the run is shown (reference drift);
 #   4. llmref compare: the table, and exit 1 if a level disagrees by more
 #      than TOLERANCE or any request failed.
-# The copy of the vault, the server's log and every JSON stay in $OUT
+# VAULT=DIR records the run in that vault (a copy of examples/vault you
+# made) instead of a fresh copy. The copy of the vault, the server's log
+# and every JSON stay in $OUT
 # (default $ZK_BENCH_CACHE/runs/KIND-TIME).
 export LC_ALL=C
 levels=${LEVELS:-1,4,16}
@@ -21,6 +23,12 @@ duration=${DURATION:-20s}
 max_tokens=${MAX_TOKENS:-128}
 tolerance=${TOLERANCE:-0.10}
 model=zk-bench-llama-28m
+# threads is the server's compute threads. One by default: ggml's threads
+# meet at a spinning barrier after each operation, so on a machine whose
+# cores other work shares, one preempted thread stalls the rest. Measured
+# here (2 cores, load average 8-10 from other work): Ollama at one stream
+# decoded 101-110 tok/s with 1 thread and 3-5 tok/s with 2.
+threads=${THREADS:-1}
 seed_note='Aggregate Throughput Hides the Per-Stream Speed a User Feels'
 
 # setup builds zk, llmref and ggufgen into $tmp/bin and writes the model
@@ -70,11 +78,14 @@ bench_run() {
   log "reference before: llmref measure at $levels streams, ${duration} each"
   llmref measure -kind "$kind" -url "$base" -model "$model" -levels "$levels" -window "$duration" -max-tokens "$max_tokens" >"$OUT/ref-before.json"
 
-  rm -rf "$OUT/vault"
-  cp -r examples/vault "$OUT/vault"
-  log "zk run: the seed note's falsifier 1, zk probe openai at $levels streams"
+  local vault=${VAULT:-$OUT/vault}
+  if [ -z "${VAULT:-}" ]; then
+    rm -rf "$vault"
+    cp -r examples/vault "$vault"
+  fi
+  log "zk run: the seed note's falsifier 1, zk probe openai at $levels streams, recorded in $vault"
   local rc=0
-  (cd "$OUT/vault" && zk run "$seed_note" --falsifier 1 -- \
+  (cd "$vault" && zk run "$seed_note" --falsifier 1 -- \
     zk probe openai --url "$base/v1" --model "$model" --concurrency "$levels" \
     --duration "$duration" --max-tokens "$max_tokens" --format json) >"$OUT/probe.json" 2>"$OUT/run.err" || rc=$?
   cat "$OUT/run.err" >&2
@@ -86,14 +97,16 @@ bench_run() {
   echo
   echo "## $label"
   echo
-  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; ${max_tokens} tokens a request, windows of ${duration}; model: $model ($gguf, random weights, 28M parameters, F16)."
+  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, server threads: $threads, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; ${max_tokens} tokens a request, windows of ${duration}; model: $model ($gguf, random weights, 28M parameters, F16)."
   echo
   local crc=0
   llmref compare -probe "$OUT/probe.json" -ref "$OUT/ref-before.json" -ref "$OUT/ref-after.json" -tolerance "$tolerance" || crc=$?
   echo
-  echo "The run as zk recorded it in the seed note ($OUT/vault):"
+  echo "The run as zk recorded it in the seed note ($vault):"
   echo
-  local note="$OUT/vault/3. Resources/Permanent Notes/$seed_note.md"
-  sed -n '/^<!-- zk:run id=/,/^<!-- zk:run-end/p' "$note"
+  local note="$vault/3. Resources/Permanent Notes/$seed_note.md"
+  local id
+  id=$(sed -n 's/^recorded run \([^ ]*\) in .*/\1/p' "$OUT/run.err" | tail -1)
+  sed -n "/^<!-- zk:run id=$id /,/^<!-- zk:run-end id=$id /p" "$note"
   return "$crc"
 }

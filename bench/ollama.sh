@@ -17,8 +17,8 @@
 #   OUT=/tmp/ollama-run THREADS=2 bench/ollama.sh
 #
 # Environment: ZK_BENCH_CACHE (default ~/.cache/zk-bench), PORT (default
-# 11434, Ollama's), THREADS (the model's num_thread; default Ollama's
-# choice), OUT (where the vault copy, the server's log and the JSON are
+# 11434, Ollama's), THREADS (the model's num_thread; default 1, see
+# bench/llm-bench.sh; "auto" leaves it to Ollama), OUT (where the vault copy, the server's log and the JSON are
 # kept; default $ZK_BENCH_CACHE/runs/ollama-TIME).
 # Needs Go, a C/C++ compiler, npm, git and curl.
 set -euo pipefail
@@ -48,7 +48,7 @@ start_server() {
   wait_http "http://127.0.0.1:$port/api/version"
   {
     echo "FROM $gguf"
-    [ -z "${THREADS:-}" ] || echo "PARAMETER num_thread $THREADS"
+    [ "$threads" = auto ] || echo "PARAMETER num_thread $threads"
   } >"$tmp/Modelfile"
   HOME=$tmp/home OLLAMA_HOST=127.0.0.1:$port "$bin" create "$model" -f "$tmp/Modelfile" >"$tmp/create.log" 2>&1 ||
     { cat "$tmp/create.log" >&2; return 1; }

@@ -26,7 +26,8 @@ import (
 // that no request failed on either side and that the probe's per-stream
 // decode and aggregate rates agree with the server's within realTolerance
 // ($ZK_REAL_TOLERANCE overrides it): short windows on a shared machine
-// are noisy, so it is wider than the scripts' 10%.
+// are noisy, so it is wider than the scripts' 10%. The servers compute on
+// one thread, as the scripts do by default (see bench/llm-bench.sh).
 //
 //	ZK_OLLAMA=~/.cache/zk-bench/ollama-v0.17.4/ollama go test ./bench/llmref -run Real -v
 //	ZK_LLAMA_SERVER=.../build/bin/llama-server go test ./bench/llmref -run Real -v
@@ -42,7 +43,7 @@ func TestRealOllama(t *testing.T) {
 		"OLLAMA_NUM_PARALLEL=4", "OLLAMA_KEEP_ALIVE=-1", "OLLAMA_CONTEXT_LENGTH=1024")
 	startServer(t, env, "http://127.0.0.1:"+port+"/api/version", bin, "serve")
 	mf := filepath.Join(home, "Modelfile")
-	if err := os.WriteFile(mf, []byte("FROM "+model+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(mf, []byte("FROM "+model+"\nPARAMETER num_thread 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	create := exec.Command(bin, "create", "zk-bench", "-f", mf)
@@ -60,7 +61,7 @@ func TestRealLlamaServer(t *testing.T) {
 	}
 	model, port := writeModel(t), freePort(t)
 	startServer(t, os.Environ(), "http://127.0.0.1:"+port+"/health", bin,
-		"-m", model, "--host", "127.0.0.1", "--port", port, "--alias", "zk-bench", "--parallel", "4", "--ctx-size", "4096")
+		"-m", model, "--host", "127.0.0.1", "--port", port, "--alias", "zk-bench", "--parallel", "4", "--ctx-size", "4096", "--threads", "1", "--threads-batch", "1")
 	compareReal(t, Target{Kind: LlamaServer, BaseURL: "http://127.0.0.1:" + port, Model: "zk-bench"})
 }
 
