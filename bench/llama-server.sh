@@ -7,11 +7,12 @@
 # serves it on loopback with 16 parallel slots of 1024 tokens each, and
 # runs bench/llm-bench.sh's comparison: the seed note's first falsifier
 # through zk run on a copy of the examples vault at 1, 4 and 16 streams,
-# bracketed by the server's own timings (predicted_n, predicted_ms,
-# prompt_ms) per request (llmref). Prints the table; exits 1 if a level
-# disagrees by more than TOLERANCE or a request failed.
+# then rounds of zk probe openai, each next to the server's own timings
+# (predicted_n, predicted_ms, prompt_ms) per request (llmref). Prints the
+# table; exits 1 if a level disagrees by more than TOLERANCE or a request
+# failed.
 #
-#   bench/llama-server.sh                # LEVELS=1,4,16 DURATION=20s MAX_TOKENS=128
+#   bench/llama-server.sh         # LEVELS=1,4,16 DURATION=15s ROUNDS=3 MAX_TOKENS=128
 #
 # llama-server closes the connection after each streamed response while
 # still advertising keep-alive: zk probe openai sends a request whose

@@ -1,25 +1,30 @@
 # llm-bench.sh: what bench/ollama.sh and bench/llama-server.sh share (source
-# it after llm-build.sh). The caller defines start_server (which starts the
-# server on $port, writes its pid to $tmp/server.pid, and serves the model
-# as $model) and sets $kind (ollama or llama-server) and $label.
+# it after llm-build.sh). The caller sets $kind (ollama or llama-server),
+# $label and $port, and starts the server serving the model as $model,
+# writing its pid to $tmp/server.pid.
 #
 # The run, once the server answers:
-#   1. llmref measure: the server's own per-request figures (bench/llmref)
-#      at each level, closed loop, non-streamed, the probe's prompt and
-#      token budget;
-#   2. zk run on a copy of the examples vault: the seed note's falsifier 1
-#      with zk probe openai at the same levels, recorded in the note;
-#   3. llmref measure again, so the reference brackets the probe and the
-#      drift of a shared machine over the run is shown (reference drift);
-#   4. llmref compare: the table, and exit 1 if a level disagrees by more
-#      than TOLERANCE or any request failed.
+#   1. the record: zk run on a copy of the examples vault, the seed note's
+#      falsifier 1 with zk probe openai at every level, recorded in the
+#      note as a user would record it;
+#   2. the comparison, ROUNDS rounds: at each level, zk probe openai and
+#      llmref measure (the server's own per-request figures, closed loop,
+#      non-streamed, the probe's prompt and token budget; bench/llmref),
+#      one right after the other, alternating which goes first so that a
+#      shared machine's drift hits both alike. Bracketing a whole sweep
+#      with two reference passes was tried first: on this machine, busy
+#      with other work, the two passes at 16 streams differed by 2.7x, and
+#      no comparison survives that; adjacent windows of one level do;
+#   3. llmref compare: the medians per level and each round's ratio; exit
+#      1 if a level's median ratio is off by more than TOLERANCE, any
+#      request failed or the probe's consistency check fired.
 # VAULT=DIR records the run in that vault (a copy of examples/vault you
 # made) instead of a fresh copy. The copy of the vault, the server's log
-# and every JSON stay in $OUT
-# (default $ZK_BENCH_CACHE/runs/KIND-TIME).
+# and every JSON stay in $OUT (default $ZK_BENCH_CACHE/runs/KIND-TIME).
 export LC_ALL=C
 levels=${LEVELS:-1,4,16}
-duration=${DURATION:-20s}
+duration=${DURATION:-15s}
+rounds=${ROUNDS:-3}
 max_tokens=${MAX_TOKENS:-128}
 tolerance=${TOLERANCE:-0.10}
 model=zk-bench-llama-28m
@@ -72,12 +77,9 @@ wait_http() {
   return 1
 }
 
-# bench_run runs steps 1 to 4 against http://127.0.0.1:$port.
+# bench_run runs the record and the rounds against http://127.0.0.1:$port.
 bench_run() {
   local base=http://127.0.0.1:$port
-  log "reference before: llmref measure at $levels streams, ${duration} each"
-  llmref measure -kind "$kind" -url "$base" -model "$model" -levels "$levels" -window "$duration" -max-tokens "$max_tokens" >"$OUT/ref-before.json"
-
   local vault=${VAULT:-$OUT/vault}
   if [ -z "${VAULT:-}" ]; then
     rm -rf "$vault"
@@ -87,20 +89,34 @@ bench_run() {
   local rc=0
   (cd "$vault" && zk run "$seed_note" --falsifier 1 -- \
     zk probe openai --url "$base/v1" --model "$model" --concurrency "$levels" \
-    --duration "$duration" --max-tokens "$max_tokens" --format json) >"$OUT/probe.json" 2>"$OUT/run.err" || rc=$?
+    --duration "$duration" --max-tokens "$max_tokens" --format json) >"$OUT/record.json" 2>"$OUT/run.err" || rc=$?
   cat "$OUT/run.err" >&2
   [ "$rc" -le 1 ] || { echo "zk run exited $rc" >&2; return 1; }
 
-  log "reference after"
-  llmref measure -kind "$kind" -url "$base" -model "$model" -levels "$levels" -window "$duration" -max-tokens "$max_tokens" >"$OUT/ref-after.json"
+  local pairs=() r c p f
+  for r in $(seq "$rounds"); do
+    for c in ${levels//,/ }; do
+      p=$OUT/probe-$c-$r.json
+      f=$OUT/ref-$c-$r.json
+      log "round $r of $rounds, $c streams: $( ((r % 2)) && echo "llmref, then zk probe" || echo "zk probe, then llmref")"
+      if ((r % 2)); then
+        measure_ref "$c" "$f"
+        measure_probe "$c" "$p"
+      else
+        measure_probe "$c" "$p"
+        measure_ref "$c" "$f"
+      fi
+      pairs+=("$p" "$f")
+    done
+  done
 
   echo
   echo "## $label"
   echo
-  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, server threads: $threads, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; ${max_tokens} tokens a request, windows of ${duration}; model: $model ($gguf, random weights, 28M parameters, F16)."
+  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, server threads: $threads, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $rounds rounds, ${max_tokens} tokens a request, windows of ${duration}; model: $model ($gguf, random weights, 28M parameters, F16)."
   echo
   local crc=0
-  llmref compare -probe "$OUT/probe.json" -ref "$OUT/ref-before.json" -ref "$OUT/ref-after.json" -tolerance "$tolerance" || crc=$?
+  llmref compare -tolerance "$tolerance" "${pairs[@]}" || crc=$?
   echo
   echo "The run as zk recorded it in the seed note ($vault):"
   echo
@@ -109,4 +125,14 @@ bench_run() {
   id=$(sed -n 's/^recorded run \([^ ]*\) in .*/\1/p' "$OUT/run.err" | tail -1)
   sed -n "/^<!-- zk:run id=$id /,/^<!-- zk:run-end id=$id /p" "$note"
   return "$crc"
+}
+
+measure_ref() {
+  llmref measure -kind "$kind" -url "http://127.0.0.1:$port" -model "$model" -levels "$1" \
+    -window "$duration" -max-tokens "$max_tokens" >"$2"
+}
+
+measure_probe() {
+  zk probe openai --url "http://127.0.0.1:$port/v1" --model "$model" --concurrency "$1" \
+    --duration "$duration" --max-tokens "$max_tokens" --format json >"$2"
 }

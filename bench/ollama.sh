@@ -9,11 +9,12 @@
 # request returns exactly its token budget), serves it on loopback with 16
 # parallel slots, and runs bench/llm-bench.sh's comparison: the seed note's
 # first falsifier through zk run on a copy of the examples vault, at 1, 4
-# and 16 streams, bracketed by Ollama's own eval_count/eval_duration and
-# total_duration per request (llmref). Prints the table; exits 1 if a
-# level disagrees by more than TOLERANCE or a request failed.
+# and 16 streams, then rounds of zk probe openai, each next to Ollama's own
+# eval_count, eval_duration and total_duration per request (llmref).
+# Prints the table; exits 1 if a level disagrees by more than TOLERANCE or
+# a request failed.
 #
-#   bench/ollama.sh                      # LEVELS=1,4,16 DURATION=20s MAX_TOKENS=128
+#   bench/ollama.sh               # LEVELS=1,4,16 DURATION=15s ROUNDS=3 MAX_TOKENS=128
 #   OUT=/tmp/ollama-run THREADS=2 bench/ollama.sh
 #
 # Environment: ZK_BENCH_CACHE (default ~/.cache/zk-bench), PORT (default

@@ -3,39 +3,54 @@ package llmref
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/zk-claims/zk/probe"
 )
 
-// Row sets one concurrency level of a probe beside the server's account.
+// Round is one probe result and the reference measured next to it, at
+// the same concurrency levels, one right after the other.
+type Round struct {
+	Probe *probe.Result
+	Ref   []Level
+}
+
+// Row sets one concurrency level of the probe beside the server's account,
+// over every round that measured it.
 type Row struct {
 	Concurrency int
-	// ProbePerStream is the probe's median per-stream decode rate;
-	// ServerDecode the server's median per-request decode rate (the mean
-	// over the reference passes, which bracket the probe's run).
+	Rounds      int
+	// ProbePerStream is the median over rounds of the probe's median
+	// per-stream decode rate; ServerDecode the same for the server's
+	// median per-request decode rate.
 	ProbePerStream, ServerDecode float64
-	// ProbeAggregate is the probe's tokens in its window over the window;
-	// ServerAggregate the server's streams × Σ tokens ÷ Σ request time.
+	// ProbeAggregate is the median over rounds of the probe's tokens in
+	// its window over the window; ServerAggregate of the server's
+	// streams × Σ tokens ÷ Σ request time.
 	ProbeAggregate, ServerAggregate float64
-	// ServerSpread is the largest relative difference between two
-	// reference passes' decode or aggregate figures: the machine's drift
-	// over the run, the noise floor for the ratios.
-	ServerSpread float64
-	// What the figures rest on.
+	// DecodeRatios and AggregateRatios are each round's probe ÷ server.
+	DecodeRatios, AggregateRatios []float64
+	// What the figures rest on, summed over rounds.
 	ProbeCompleted, ProbeFailed, ProbeRetried int
-	ProbeTokens                               float64
-	ProbeWindow                               float64
-	ProbeConsistency                          *probe.Consistency
+	ProbeTokens, ProbeWindow                  float64
+	ConsistencyFlagged                        int
 	ServerRequests, ServerFailed, ServerShort int
 	ServerTokens                              int
 }
 
-// DecodeRatio is the probe's per-stream rate over the server's.
-func (r Row) DecodeRatio() float64 { return ratio(r.ProbePerStream, r.ServerDecode) }
+// DecodeRatio is the median of the rounds' per-stream ratios.
+func (r Row) DecodeRatio() float64 { return medianOrNaN(r.DecodeRatios) }
 
-// AggregateRatio is the probe's aggregate over the server's.
-func (r Row) AggregateRatio() float64 { return ratio(r.ProbeAggregate, r.ServerAggregate) }
+// AggregateRatio is the median of the rounds' aggregate ratios.
+func (r Row) AggregateRatio() float64 { return medianOrNaN(r.AggregateRatios) }
+
+func medianOrNaN(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	return median(xs)
+}
 
 func ratio(a, b float64) float64 {
 	if b == 0 {
@@ -44,69 +59,71 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-// Compare sets each level of res beside the reference passes' level of
-// the same concurrency. A level the references lack is an error.
-func Compare(res *probe.Result, refs ...[]Level) ([]Row, error) {
-	var rows []Row
-	for _, pl := range res.Levels {
-		row := Row{Concurrency: pl.Concurrency, ProbeCompleted: pl.Completed, ProbeFailed: pl.Failed + pl.FailedOutsideWindow,
-			ProbeRetried: pl.Retried, ProbeWindow: pl.Window.Avg, ProbeConsistency: pl.Consistency}
-		if s := pl.OutputTokenThroughputPerUser; s != nil {
-			row.ProbePerStream = s.P50
-		}
-		if v := pl.OutputTokenThroughput; v != nil {
-			row.ProbeAggregate = v.Avg
-		}
-		if pl.OutputTokens != nil {
-			row.ProbeTokens = *pl.OutputTokens
-		}
-		var decs, aggs []float64
-		for _, ref := range refs {
-			for _, rl := range ref {
-				if rl.Concurrency != pl.Concurrency {
-					continue
-				}
-				decs = append(decs, rl.MedianDecode())
-				aggs = append(aggs, rl.Aggregate())
-				row.ServerRequests += len(rl.Requests)
-				row.ServerFailed += rl.Failed
-				row.ServerShort += rl.Short
-				row.ServerTokens += rl.Tokens()
+// Compare sets each probe level beside the reference level of the same
+// concurrency in its round, and summarises by level, in the order the
+// levels first appear. A probe level its round's reference lacks is an
+// error.
+func Compare(rounds ...Round) ([]Row, error) {
+	byC := map[int]*Row{}
+	var order []int
+	type figs struct{ ps, sd, pa, sa []float64 }
+	f := map[int]*figs{}
+	for i, rd := range rounds {
+		for _, pl := range rd.Probe.Levels {
+			idx := slices.IndexFunc(rd.Ref, func(l Level) bool { return l.Concurrency == pl.Concurrency })
+			if idx < 0 {
+				return nil, fmt.Errorf("round %d: the reference has no level at concurrency %d", i+1, pl.Concurrency)
 			}
+			rl := rd.Ref[idx]
+			row, ok := byC[pl.Concurrency]
+			if !ok {
+				row = &Row{Concurrency: pl.Concurrency}
+				byC[pl.Concurrency], f[pl.Concurrency] = row, &figs{}
+				order = append(order, pl.Concurrency)
+			}
+			var ps, pa float64
+			if s := pl.OutputTokenThroughputPerUser; s != nil {
+				ps = s.P50
+			}
+			if v := pl.OutputTokenThroughput; v != nil {
+				pa = v.Avg
+			}
+			sd, sa := rl.MedianDecode(), rl.Aggregate()
+			fg := f[pl.Concurrency]
+			fg.ps, fg.sd, fg.pa, fg.sa = append(fg.ps, ps), append(fg.sd, sd), append(fg.pa, pa), append(fg.sa, sa)
+			row.DecodeRatios = append(row.DecodeRatios, ratio(ps, sd))
+			row.AggregateRatios = append(row.AggregateRatios, ratio(pa, sa))
+			row.Rounds++
+			row.ProbeCompleted += pl.Completed
+			row.ProbeFailed += pl.Failed + pl.FailedOutsideWindow
+			row.ProbeRetried += pl.Retried
+			if pl.OutputTokens != nil {
+				row.ProbeTokens += *pl.OutputTokens
+			}
+			row.ProbeWindow += pl.Window.Avg
+			if pl.Consistency != nil && pl.Consistency.Flagged {
+				row.ConsistencyFlagged++
+			}
+			row.ServerRequests += len(rl.Requests)
+			row.ServerFailed += rl.Failed
+			row.ServerShort += rl.Short
+			row.ServerTokens += rl.Tokens()
 		}
-		if len(decs) == 0 {
-			return nil, fmt.Errorf("the reference has no level at concurrency %d", pl.Concurrency)
-		}
-		row.ServerDecode, row.ServerAggregate = mean(decs), mean(aggs)
-		row.ServerSpread = max(spread(decs), spread(aggs))
-		rows = append(rows, row)
+	}
+	rows := make([]Row, 0, len(order))
+	for _, c := range order {
+		row, fg := byC[c], f[c]
+		row.ProbePerStream, row.ServerDecode = median(fg.ps), median(fg.sd)
+		row.ProbeAggregate, row.ServerAggregate = median(fg.pa), median(fg.sa)
+		rows = append(rows, *row)
 	}
 	return rows, nil
 }
 
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
-// spread is (max-min)/mean.
-func spread(xs []float64) float64 {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, x := range xs {
-		lo, hi = min(lo, x), max(hi, x)
-	}
-	if m := mean(xs); m > 0 {
-		return (hi - lo) / m
-	}
-	return 0
-}
-
 // Within reports whether every row agrees within tol (0.10 is 10%) on
-// both figures and no request failed on either side; when not, it says
-// which.
+// both ratios, no request failed on either side, every reference request
+// returned its full token budget and the probe's consistency check never
+// fired; when not, it says which.
 func Within(rows []Row, tol float64) (bool, []string) {
 	var why []string
 	for _, r := range rows {
@@ -124,6 +141,9 @@ func Within(rows []Row, tol float64) (bool, []string) {
 		if r.ServerShort > 0 {
 			why = append(why, fmt.Sprintf("%d streams: %d reference requests ended short of max tokens", r.Concurrency, r.ServerShort))
 		}
+		if r.ConsistencyFlagged > 0 {
+			why = append(why, fmt.Sprintf("%d streams: the probe's consistency check fired in %d of %d rounds", r.Concurrency, r.ConsistencyFlagged, r.Rounds))
+		}
 	}
 	return len(why) == 0, why
 }
@@ -131,28 +151,29 @@ func Within(rows []Row, tol float64) (bool, []string) {
 // Markdown renders rows as the table docs/performance.md records.
 func Markdown(rows []Row) string {
 	var b strings.Builder
-	b.WriteString("| streams | probe per-stream decode (tok/s) | server per-request decode (tok/s) | ratio | probe aggregate (tok/s) | server aggregate (tok/s) | ratio | failed (probe / server) | retried | reference drift |\n")
-	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| streams | probe per-stream decode (tok/s) | server per-request decode (tok/s) | ratio [rounds] | probe aggregate (tok/s) | server aggregate (tok/s) | ratio [rounds] | failed (probe / server) | retried |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %d | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %d / %d | %d | %.0f%% |\n",
-			r.Concurrency, r.ProbePerStream, r.ServerDecode, r.DecodeRatio(),
-			r.ProbeAggregate, r.ServerAggregate, r.AggregateRatio(), r.ProbeFailed, r.ServerFailed, r.ProbeRetried, 100*r.ServerSpread)
+		fmt.Fprintf(&b, "| %d | %.1f | %.1f | %.2f [%s] | %.1f | %.1f | %.2f [%s] | %d / %d | %d |\n",
+			r.Concurrency, r.ProbePerStream, r.ServerDecode, r.DecodeRatio(), span(r.DecodeRatios),
+			r.ProbeAggregate, r.ServerAggregate, r.AggregateRatio(), span(r.AggregateRatios), r.ProbeFailed, r.ServerFailed, r.ProbeRetried)
 	}
-	b.WriteString("\nDenominators: ")
+	b.WriteString("\nMedians over rounds; each round's ratio is the probe's figure over the server's in the window next to it. Denominators: ")
 	for i, r := range rows {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		cons := "no consistency check"
-		if c := r.ProbeConsistency; c != nil {
-			cons = fmt.Sprintf("consistency %.2f", c.Ratio)
-			if c.Flagged {
-				cons += " (flagged)"
-			}
-		}
-		fmt.Fprintf(&b, "%d streams: probe %d requests completed, %.0f tokens in a %.1f s window, %s; server %d requests, %d tokens",
-			r.Concurrency, r.ProbeCompleted, r.ProbeTokens, r.ProbeWindow, cons, r.ServerRequests, r.ServerTokens)
+		fmt.Fprintf(&b, "%d streams: %d rounds, probe %d requests completed and %.0f tokens in %.0f s of windows (consistency check fired in %d), server %d requests and %d tokens",
+			r.Concurrency, r.Rounds, r.ProbeCompleted, r.ProbeTokens, r.ProbeWindow, r.ConsistencyFlagged, r.ServerRequests, r.ServerTokens)
 	}
 	b.WriteString(".\n")
 	return b.String()
+}
+
+// span is "min–max" of xs.
+func span(xs []float64) string {
+	if len(xs) == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f–%.2f", slices.Min(xs), slices.Max(xs))
 }

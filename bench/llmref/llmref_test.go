@@ -151,34 +151,46 @@ func probeLevel(c int, perStream, aggregate float64, failed int) probe.Level {
 		OutputTokenThroughput:        &probe.Value{Avg: aggregate}, OutputTokens: &tokens}
 }
 
+// refLevel is a reference level whose median decode and aggregate are
+// decode and aggregate tok/s (101-token requests).
+func refLevel(c int, decode, aggregate float64) Level {
+	return Level{Concurrency: c, Requests: []Request{{Tokens: 101, DecodeSeconds: 100 / decode, TotalSeconds: float64(c) * 101 / aggregate}}}
+}
+
 func TestCompareAndWithin(t *testing.T) {
-	res := &probe.Result{Levels: []probe.Level{probeLevel(1, 150, 140, 0), probeLevel(16, 30, 500, 2)}}
-	ref := func(decode float64) []Level {
-		return []Level{
-			{Concurrency: 1, Requests: []Request{{Tokens: 101, DecodeSeconds: 100 / decode, TotalSeconds: 101.0 / 150}}},
-			{Concurrency: 16, Requests: []Request{{Tokens: 101, DecodeSeconds: 100 / (decode / 5), TotalSeconds: 16 * 101.0 / 400}}},
-		}
+	// Three rounds; the machine slows down in the second, and both sides
+	// see it: each round's ratio is 1 at 1 stream.
+	rounds := []Round{
+		{&probe.Result{Levels: []probe.Level{probeLevel(1, 150, 140, 0), probeLevel(16, 30, 500, 2)}},
+			[]Level{refLevel(1, 150, 140), refLevel(16, 30, 400)}},
+		{&probe.Result{Levels: []probe.Level{probeLevel(1, 75, 70, 0), probeLevel(16, 15, 250, 0)}},
+			[]Level{refLevel(1, 75, 70), refLevel(16, 15, 200)}},
+		{&probe.Result{Levels: []probe.Level{probeLevel(1, 140, 130, 0), probeLevel(16, 28, 480, 0)}},
+			[]Level{refLevel(1, 140, 130), refLevel(16, 28, 400)}},
 	}
-	rows, err := Compare(res, ref(140), ref(160))
+	rows, err := Compare(rounds...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 2 {
-		t.Fatalf("%d rows", len(rows))
+	if len(rows) != 2 || rows[0].Concurrency != 1 || rows[1].Concurrency != 16 {
+		t.Fatalf("rows %+v", rows)
 	}
 	r := rows[0]
-	if math.Abs(r.ServerDecode-150) > 1e-6 || math.Abs(r.DecodeRatio()-1) > 1e-6 {
-		t.Errorf("1 stream: server decode %v (mean of 140 and 160), ratio %v", r.ServerDecode, r.DecodeRatio())
+	if r.Rounds != 3 || math.Abs(r.ServerDecode-140) > 1e-6 || math.Abs(r.ProbePerStream-140) > 1e-6 {
+		t.Errorf("1 stream: %d rounds, server decode %v, probe %v; want medians 140", r.Rounds, r.ServerDecode, r.ProbePerStream)
 	}
-	if math.Abs(r.ServerAggregate-150) > 1e-6 || math.Abs(r.ServerSpread-20.0/150) > 1e-6 {
-		t.Errorf("1 stream: server aggregate %v, spread %v", r.ServerAggregate, r.ServerSpread)
+	if math.Abs(r.DecodeRatio()-1) > 1e-6 || math.Abs(r.AggregateRatio()-1) > 1e-6 {
+		t.Errorf("1 stream: ratios %v %v; each round agrees, so 1", r.DecodeRatios, r.AggregateRatios)
 	}
-	if r.ServerRequests != 2 || r.ServerTokens != 202 {
-		t.Errorf("1 stream: %d requests, %d tokens: both passes should count", r.ServerRequests, r.ServerTokens)
+	if r.ServerRequests != 3 || r.ServerTokens != 303 {
+		t.Errorf("1 stream: %d requests, %d tokens: every round counts", r.ServerRequests, r.ServerTokens)
+	}
+	if got := rows[1].AggregateRatio(); math.Abs(got-1.25) > 1e-6 {
+		t.Errorf("16 streams: aggregate ratio %v, want the median of 1.25, 1.25, 1.2", got)
 	}
 	ok, why := Within(rows, 0.10)
 	if ok {
-		t.Fatal("Within accepted 2 failed requests and a 25% aggregate difference")
+		t.Fatal("Within accepted 2 failed requests and a 20% aggregate difference")
 	}
 	got := strings.Join(why, "\n")
 	for _, want := range []string{"16 streams: aggregate ratio 1.25", "16 streams: 2 probe and 0 reference requests failed"} {
@@ -190,12 +202,24 @@ func TestCompareAndWithin(t *testing.T) {
 		t.Errorf("1 stream agrees within 10%%, yet:\n%s", got)
 	}
 	md := Markdown(rows)
-	for _, want := range []string{"| 1 | 150.0 | 150.0 | 1.00 | 140.0 | 150.0 | 0.93 | 0 / 0 | 0 | 13% |", "16 streams: probe 10 requests completed"} {
+	for _, want := range []string{"| 1 | 140.0 | 140.0 | 1.00 [1.00–1.00] | 130.0 | 130.0 | 1.00 [1.00–1.00] | 0 / 0 | 0 |", "16 streams: 3 rounds, probe 30 requests completed"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the table lacks %q:\n%s", want, md)
 		}
 	}
-	if _, err := Compare(&probe.Result{Levels: []probe.Level{probeLevel(4, 1, 1, 0)}}, ref(1)); err == nil {
+	if _, err := Compare(Round{&probe.Result{Levels: []probe.Level{probeLevel(4, 1, 1, 0)}}, []Level{refLevel(1, 1, 1)}}); err == nil {
 		t.Error("a probe level missing from the reference was compared")
+	}
+}
+
+func TestWithinFlagsConsistency(t *testing.T) {
+	pl := probeLevel(16, 30, 480, 0)
+	pl.Consistency = &probe.Consistency{Ratio: 0.76, Tolerance: 0.15, Flagged: true}
+	rows, err := Compare(Round{&probe.Result{Levels: []probe.Level{pl}}, []Level{refLevel(16, 30, 480)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := Within(rows, 0.10); ok || !strings.Contains(strings.Join(why, ""), "consistency check fired in 1 of 1") {
+		t.Errorf("Within: %v %q", ok, why)
 	}
 }

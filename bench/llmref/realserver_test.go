@@ -21,8 +21,8 @@ import (
 
 // The opt-in tests below run zk's probe against a real server, a short
 // version of bench/ollama.sh and bench/llama-server.sh: 1 and 4 streams,
-// 64 tokens a request, 8-second windows, the probe bracketed by two
-// reference passes of the server's own per-request figures. They assert
+// 64 tokens a request, 8-second windows, two rounds of the probe next to
+// a reference pass of the server's own per-request figures. They assert
 // that no request failed on either side and that the probe's per-stream
 // decode and aggregate rates agree with the server's within realTolerance
 // ($ZK_REAL_TOLERANCE overrides it): short windows on a shared machine
@@ -75,35 +75,42 @@ func compareReal(t *testing.T, tgt Target) {
 	}
 	ctx := context.Background()
 	tgt.MaxTokens, tgt.Prompt = 64, probe.DefaultPrompt
-	levels, window := []int{1, 4}, 8*time.Second
-	reference := func() []Level {
-		var out []Level
-		for _, c := range levels {
-			lv, err := Measure(ctx, tgt, c, window)
-			if err != nil {
-				t.Fatalf("reference at %d streams: %v", c, err)
+	window := 8 * time.Second
+	var rounds []Round
+	for r := range 2 {
+		for _, c := range []int{1, 4} {
+			var rd Round
+			reference := func() {
+				lv, err := Measure(ctx, tgt, c, window)
+				if err != nil {
+					t.Fatalf("reference at %d streams: %v", c, err)
+				}
+				rd.Ref = []Level{lv}
 			}
-			out = append(out, lv)
+			measure := func() {
+				res, err := probe.OpenAI(ctx, probe.OpenAITarget{BaseURL: tgt.BaseURL + "/v1", Model: tgt.Model, MaxTokens: tgt.MaxTokens},
+					probe.Config{Concurrency: []int{c}, Duration: window, Warmup: 1, Timeout: 5 * time.Minute})
+				if err != nil {
+					t.Fatalf("probe at %d streams: %v", c, err)
+				}
+				rd.Probe = res
+			}
+			// Alternate which goes first, so drift hits both alike.
+			if r%2 == 0 {
+				reference()
+				measure()
+			} else {
+				measure()
+				reference()
+			}
+			rounds = append(rounds, rd)
 		}
-		return out
 	}
-	before := reference()
-	res, err := probe.OpenAI(ctx, probe.OpenAITarget{BaseURL: tgt.BaseURL + "/v1", Model: tgt.Model, MaxTokens: tgt.MaxTokens},
-		probe.Config{Concurrency: levels, Duration: window, Warmup: 1, Timeout: 5 * time.Minute})
-	if err != nil {
-		t.Fatalf("probe: %v", err)
-	}
-	after := reference()
-	rows, err := Compare(res, before, after)
+	rows, err := Compare(rounds...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s, %d tokens a request, %v windows:\n%s", tgt.Kind, tgt.MaxTokens, window, Markdown(rows))
-	for _, r := range rows {
-		if r.ServerSpread > tol {
-			t.Logf("%d streams: the two reference passes differ by %.0f%%: the machine is too busy for this comparison", r.Concurrency, 100*r.ServerSpread)
-		}
-	}
 	if ok, why := Within(rows, tol); !ok {
 		for _, w := range why {
 			t.Error(w)

@@ -2,7 +2,7 @@
 // and compares a zk probe openai result with it (see bench/llmref):
 //
 //	llmref measure -kind ollama -url http://127.0.0.1:11434 -model m -levels 1,4,16 > ref.json
-//	llmref compare -probe probe.json -ref before.json -ref after.json
+//	llmref compare [-tolerance 0.10] PROBE1.json REF1.json PROBE2.json REF2.json ...
 //
 // compare prints a markdown table and exits 1 when a level disagrees by
 // more than -tolerance or a request failed.
@@ -88,39 +88,34 @@ type errDisagree struct{ why []string }
 
 func (e errDisagree) Error() string { return strings.Join(e.why, "; ") }
 
-type multi []string
-
-func (m *multi) String() string     { return strings.Join(*m, ",") }
-func (m *multi) Set(s string) error { *m = append(*m, s); return nil }
-
 func compare(args []string) error {
 	fs := flag.NewFlagSet("compare", flag.ExitOnError)
-	probeFile := fs.String("probe", "", "zk probe openai --format json output (or a zk run log holding it)")
-	var refFiles multi
-	fs.Var(&refFiles, "ref", "an llmref measure output (repeatable)")
 	tol := fs.Float64("tolerance", 0.10, "the largest relative difference accepted")
 	fs.Parse(args)
-	data, err := os.ReadFile(*probeFile)
-	if err != nil {
-		return err
+	if fs.NArg() == 0 || fs.NArg()%2 != 0 {
+		return errors.New("compare: give pairs of files: PROBE.json REF.json, a zk probe --format json output and the llmref measure output taken next to it")
 	}
-	res, ok := probe.Detect(data)
-	if !ok {
-		return fmt.Errorf("%s is not zk probe JSON", *probeFile)
-	}
-	var refs [][]llmref.Level
-	for _, f := range refFiles {
-		b, err := os.ReadFile(f)
+	var rounds []llmref.Round
+	for i := 0; i < fs.NArg(); i += 2 {
+		data, err := os.ReadFile(fs.Arg(i))
+		if err != nil {
+			return err
+		}
+		res, ok := probe.Detect(data)
+		if !ok {
+			return fmt.Errorf("%s is not zk probe JSON", fs.Arg(i))
+		}
+		b, err := os.ReadFile(fs.Arg(i + 1))
 		if err != nil {
 			return err
 		}
 		var lv []llmref.Level
 		if err := json.Unmarshal(b, &lv); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
+			return fmt.Errorf("%s: %w", fs.Arg(i+1), err)
 		}
-		refs = append(refs, lv)
+		rounds = append(rounds, llmref.Round{Probe: res, Ref: lv})
 	}
-	rows, err := llmref.Compare(res, refs...)
+	rows, err := llmref.Compare(rounds...)
 	if err != nil {
 		return err
 	}
