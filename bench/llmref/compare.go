@@ -37,6 +37,8 @@ type Row struct {
 	ConsistencyFlagged                        int
 	ServerRequests, ServerFailed, ServerShort int
 	ServerTokens                              int
+	// Errors are the messages of the failed requests, both sides.
+	Errors []string
 }
 
 // DecodeRatio is the median of the rounds' per-stream ratios.
@@ -104,6 +106,12 @@ func Compare(rounds ...Round) ([]Row, error) {
 			if pl.Consistency != nil && pl.Consistency.Flagged {
 				row.ConsistencyFlagged++
 			}
+			for _, e := range append(pl.ErrorSummary, pl.ErrorSummaryOutsideWindow...) {
+				row.Errors = append(row.Errors, fmt.Sprintf("probe: %s (%d)", e.Message, e.Count))
+			}
+			for _, e := range rl.Errors {
+				row.Errors = append(row.Errors, "reference: "+e)
+			}
 			row.ServerRequests += len(rl.Requests)
 			row.ServerFailed += rl.Failed
 			row.ServerShort += rl.Short
@@ -167,6 +175,11 @@ func Markdown(rows []Row) string {
 			r.Concurrency, r.Rounds, r.ProbeCompleted, r.ProbeTokens, r.ProbeWindow, r.ConsistencyFlagged, r.ServerRequests, r.ServerTokens)
 	}
 	b.WriteString(".\n")
+	for _, r := range rows {
+		for _, e := range r.Errors {
+			fmt.Fprintf(&b, "\n%d streams, failed: %s", r.Concurrency, e)
+		}
+	}
 	return b.String()
 }
 

@@ -215,11 +215,16 @@ func TestCompareAndWithin(t *testing.T) {
 func TestWithinFlagsConsistency(t *testing.T) {
 	pl := probeLevel(16, 30, 480, 0)
 	pl.Consistency = &probe.Consistency{Ratio: 0.76, Tolerance: 0.15, Flagged: true}
+	pl.FailedOutsideWindow = 1
+	pl.ErrorSummaryOutsideWindow = []probe.ErrorCount{{Message: "no response within 1m0s", Count: 1}}
 	rows, err := Compare(Round{&probe.Result{Levels: []probe.Level{pl}}, []Level{refLevel(16, 30, 480)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ok, why := Within(rows, 0.10); ok || !strings.Contains(strings.Join(why, ""), "consistency check fired in 1 of 1") {
 		t.Errorf("Within: %v %q", ok, why)
+	}
+	if md := Markdown(rows); !strings.Contains(md, "16 streams, failed: probe: no response within 1m0s (1)") {
+		t.Errorf("the table does not say why a request failed:\n%s", md)
 	}
 }
