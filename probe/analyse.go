@@ -16,7 +16,7 @@ func analyse(run levelRun, mode string) Level {
 		Drain:  Value{Unit: "sec", Avg: max(run.end-close, 0).Seconds()},
 	}
 	in := func(t time.Duration) bool { return t > open && t <= close }
-	errs := map[string]int{}
+	errs, errsOutside := map[string]int{}, map[string]int{}
 	var inFlight, decoding time.Duration
 	var tokens, decodeTokens float64
 	var decode, ttft, itl []float64
@@ -30,6 +30,7 @@ func analyse(run levelRun, mode string) Level {
 			inFlight += overlap(s.start, s.end, open, close)
 			if s.failed && !in(s.end) {
 				lv.FailedOutsideWindow++
+				errsOutside[log.errMsgs[s.err-1]]++
 			}
 			switch {
 			case s.end <= open:
@@ -85,6 +86,7 @@ func analyse(run levelRun, mode string) Level {
 		}
 	}
 	lv.ErrorSummary = errorSummary(errs)
+	lv.ErrorSummaryOutsideWindow = errorSummary(errsOutside)
 	window := lv.Window.Avg
 	if window <= 0 {
 		return lv

@@ -3,6 +3,7 @@ package probe
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 )
@@ -127,6 +128,25 @@ func TestAnalyseWindowIsTime(t *testing.T) {
 	near(t, "decoding concurrency", lv.DecodingConcurrency, 0.1/0.3)
 	if lv.OutputSequenceLength.Count != 1 {
 		t.Errorf("per-request stats over %d requests, want the one that completed in the window", lv.OutputSequenceLength.Count)
+	}
+}
+
+// TestAnalyseFailureOutsideWindowSaysWhy: a warm-up request that fails is
+// counted outside the window, and its message is kept, so a reader of the
+// JSON learns why (against a real Ollama, one warm-up request at 16
+// streams failed and the output said only failed_outside_window: 1).
+func TestAnalyseFailureOutsideWindowSaysWhy(t *testing.T) {
+	run := levelRun{concurrency: 1, start: at(0), open: at(200), closedBy: ClosedByDuration,
+		duration: 300 * time.Millisecond, end: at(500), streams: make([]streamLog, 1)}
+	log := &run.streams[0]
+	log.samples = append(log.samples, sample{start: at(0), end: at(150), failed: true, err: log.errIndex("no response within 1m0s")})
+	tokenRequest(log, 200, 300, 10, 11) // in the window
+	lv := analyse(run, ModeOpenAI)
+	if lv.Failed != 0 || lv.FailedOutsideWindow != 1 || len(lv.ErrorSummary) != 0 {
+		t.Errorf("failed %d, outside the window %d, in-window errors %v; want 0, 1, none", lv.Failed, lv.FailedOutsideWindow, lv.ErrorSummary)
+	}
+	if want := []ErrorCount{{"no response within 1m0s", 1}}; !slices.Equal(lv.ErrorSummaryOutsideWindow, want) {
+		t.Errorf("errors outside the window = %v, want %v", lv.ErrorSummaryOutsideWindow, want)
 	}
 }
 

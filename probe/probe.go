@@ -229,6 +229,10 @@ type Level struct {
 	// Partial is set when the sweep was interrupted during this level.
 	Partial      bool         `json:"partial,omitempty"`
 	ErrorSummary []ErrorCount `json:"error_summary,omitempty"`
+	// ErrorSummaryOutsideWindow says why the FailedOutsideWindow requests
+	// failed: a warm-up request that timed out is a failure to explain,
+	// not to count silently.
+	ErrorSummaryOutsideWindow []ErrorCount `json:"error_summary_outside_window,omitempty"`
 	// WindowClosedBy says what closed the window: ClosedByDuration (it is
 	// as long as asked), ClosedByRequests (the request bound came first),
 	// ClosedByInterrupt or ClosedByFailures (the server failed every

@@ -1,0 +1,230 @@
+package llmref
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/probe"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		kind, body string
+		want       Request
+		err        string
+	}{
+		{Ollama, `{"done":true,"eval_count":128,"eval_duration":2540000000,"prompt_eval_count":30,"total_duration":3000000000}`,
+			Request{Tokens: 128, PromptTokens: 30, DecodeSeconds: 2.54, TotalSeconds: 3}, ""},
+		{Ollama, `{"done":true}`, Request{}, "no eval_count"},
+		{LlamaServer, `{"choices":[],"timings":{"prompt_n":31,"prompt_ms":250,"predicted_n":128,"predicted_ms":1270}}`,
+			Request{Tokens: 128, PromptTokens: 31, DecodeSeconds: 1.27, TotalSeconds: 1.52}, ""},
+		{LlamaServer, `{"choices":[]}`, Request{}, "no timings"},
+		{LlamaServer, `not json`, Request{}, "llama-server response"},
+	} {
+		got, err := parse(tc.kind, []byte(tc.body))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s %s: error %v, want %q", tc.kind, tc.body, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s %s: %+v, %v; want %+v", tc.kind, tc.body, got, err, tc.want)
+		}
+	}
+}
+
+func TestRequestDecodeRate(t *testing.T) {
+	// 128 tokens: the first comes with the prompt, 127 in 1.27 s.
+	if got := (Request{Tokens: 128, DecodeSeconds: 1.27}).DecodeRate(); math.Abs(got-100) > 1e-9 {
+		t.Errorf("DecodeRate = %v, want 100", got)
+	}
+	if got := (Request{Tokens: 1, DecodeSeconds: 1}).DecodeRate(); got != 0 {
+		t.Errorf("one token: DecodeRate = %v, want 0 (no interval)", got)
+	}
+}
+
+func TestLevelFigures(t *testing.T) {
+	lv := Level{Concurrency: 4, Requests: []Request{
+		{Tokens: 101, DecodeSeconds: 1, TotalSeconds: 2},
+		{Tokens: 101, DecodeSeconds: 2, TotalSeconds: 3},
+		{Tokens: 101, DecodeSeconds: 4, TotalSeconds: 5},
+	}}
+	if got := lv.MedianDecode(); got != 50 {
+		t.Errorf("MedianDecode = %v, want 50", got)
+	}
+	// 4 streams × 303 tokens / 10 s of request time.
+	if got := lv.Aggregate(); math.Abs(got-121.2) > 1e-9 {
+		t.Errorf("Aggregate = %v, want 121.2", got)
+	}
+	if (Level{Concurrency: 1}).Aggregate() != 0 || (Level{}).MedianDecode() != 0 {
+		t.Error("an empty level has figures")
+	}
+}
+
+// fakeServer answers like Ollama's /api/chat or llama-server's
+// /v1/chat/completions: tokens generated at rate per second, after a
+// prompt time, reported in the server's own fields.
+func fakeServer(t *testing.T, kind string, tokens int, failEvery int64) (*httptest.Server, *atomic.Int64) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		b, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(b, &body); err != nil || body["stream"] != false {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		if i := n.Add(1); failEvery > 0 && i%failEvery == 0 {
+			http.Error(w, "overloaded", http.StatusServiceUnavailable)
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+		switch {
+		case kind == Ollama && r.URL.Path == "/api/chat":
+			fmt.Fprintf(w, `{"done":true,"eval_count":%d,"eval_duration":%d,"prompt_eval_count":20,"total_duration":%d}`, tokens, 4_000_000, 5_000_000)
+		case kind == LlamaServer && r.URL.Path == "/v1/chat/completions":
+			fmt.Fprintf(w, `{"timings":{"prompt_n":20,"prompt_ms":1,"predicted_n":%d,"predicted_ms":4}}`, tokens)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func TestMeasure(t *testing.T) {
+	for _, kind := range []string{Ollama, LlamaServer} {
+		srv, n := fakeServer(t, kind, 8, 0)
+		lv, err := Measure(context.Background(), Target{Kind: kind, BaseURL: srv.URL, Model: "m", MaxTokens: 8, Prompt: "p"}, 3, 50*time.Millisecond)
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if lv.Failed != 0 || lv.Short != 0 || len(lv.Requests) < 3 {
+			t.Errorf("%s: %d requests, %d failed, %d short", kind, len(lv.Requests), lv.Failed, lv.Short)
+		}
+		// Warm-ups (one per stream) are sent and not kept.
+		if got := int(n.Load()); got != len(lv.Requests)+3 {
+			t.Errorf("%s: server saw %d requests, the level kept %d (+3 warm-ups)", kind, got, len(lv.Requests))
+		}
+		// 7 tokens after the first in 4 ms; 3 streams × 8 tokens / 5 ms.
+		if d, a := lv.MedianDecode(), lv.Aggregate(); math.Abs(d-1750) > 1e-6 || math.Abs(a-4800) > 1e-6 {
+			t.Errorf("%s: decode %v, aggregate %v; want 1750, 4800", kind, d, a)
+		}
+	}
+}
+
+func TestMeasureCountsFailuresAndShortAnswers(t *testing.T) {
+	srv, _ := fakeServer(t, Ollama, 5, 4)
+	lv, err := Measure(context.Background(), Target{Kind: Ollama, BaseURL: srv.URL, Model: "m", MaxTokens: 8, Prompt: "p"}, 2, 100*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv.Failed == 0 || len(lv.Errors) == 0 || !strings.Contains(lv.Errors[0], "503") {
+		t.Errorf("failed %d, errors %q: the 503s were not counted", lv.Failed, lv.Errors)
+	}
+	if lv.Short != len(lv.Requests) {
+		t.Errorf("%d of %d requests counted short; every answer had 5 of 8 tokens", lv.Short, len(lv.Requests))
+	}
+}
+
+func TestMeasureRejects(t *testing.T) {
+	for _, tgt := range []Target{{Kind: "vllm", MaxTokens: 8}, {Kind: Ollama, MaxTokens: 1}} {
+		if _, err := Measure(context.Background(), tgt, 1, time.Second); err == nil {
+			t.Errorf("%+v: no error", tgt)
+		}
+	}
+}
+
+func probeLevel(c int, perStream, aggregate float64, failed int) probe.Level {
+	tokens := aggregate * 10
+	return probe.Level{Concurrency: c, Failed: failed, Completed: 10, Window: probe.Value{Avg: 10},
+		OutputTokenThroughputPerUser: &probe.Stat{P50: perStream},
+		OutputTokenThroughput:        &probe.Value{Avg: aggregate}, OutputTokens: &tokens}
+}
+
+// refLevel is a reference level whose median decode and aggregate are
+// decode and aggregate tok/s (101-token requests).
+func refLevel(c int, decode, aggregate float64) Level {
+	return Level{Concurrency: c, Requests: []Request{{Tokens: 101, DecodeSeconds: 100 / decode, TotalSeconds: float64(c) * 101 / aggregate}}}
+}
+
+func TestCompareAndWithin(t *testing.T) {
+	// Three rounds; the machine slows down in the second, and both sides
+	// see it: each round's ratio is 1 at 1 stream.
+	rounds := []Round{
+		{&probe.Result{Levels: []probe.Level{probeLevel(1, 150, 140, 0), probeLevel(16, 30, 500, 2)}},
+			[]Level{refLevel(1, 150, 140), refLevel(16, 30, 400)}},
+		{&probe.Result{Levels: []probe.Level{probeLevel(1, 75, 70, 0), probeLevel(16, 15, 250, 0)}},
+			[]Level{refLevel(1, 75, 70), refLevel(16, 15, 200)}},
+		{&probe.Result{Levels: []probe.Level{probeLevel(1, 140, 130, 0), probeLevel(16, 28, 480, 0)}},
+			[]Level{refLevel(1, 140, 130), refLevel(16, 28, 400)}},
+	}
+	rows, err := Compare(rounds...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Concurrency != 1 || rows[1].Concurrency != 16 {
+		t.Fatalf("rows %+v", rows)
+	}
+	r := rows[0]
+	if r.Rounds != 3 || math.Abs(r.ServerDecode-140) > 1e-6 || math.Abs(r.ProbePerStream-140) > 1e-6 {
+		t.Errorf("1 stream: %d rounds, server decode %v, probe %v; want medians 140", r.Rounds, r.ServerDecode, r.ProbePerStream)
+	}
+	if math.Abs(r.DecodeRatio()-1) > 1e-6 || math.Abs(r.AggregateRatio()-1) > 1e-6 {
+		t.Errorf("1 stream: ratios %v %v; each round agrees, so 1", r.DecodeRatios, r.AggregateRatios)
+	}
+	if r.ServerRequests != 3 || r.ServerTokens != 303 {
+		t.Errorf("1 stream: %d requests, %d tokens: every round counts", r.ServerRequests, r.ServerTokens)
+	}
+	if got := rows[1].AggregateRatio(); math.Abs(got-1.25) > 1e-6 {
+		t.Errorf("16 streams: aggregate ratio %v, want the median of 1.25, 1.25, 1.2", got)
+	}
+	ok, why := Within(rows, 0.10)
+	if ok {
+		t.Fatal("Within accepted 2 failed requests and a 20% aggregate difference")
+	}
+	got := strings.Join(why, "\n")
+	for _, want := range []string{"16 streams: aggregate ratio 1.25", "16 streams: 2 probe and 0 reference requests failed"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Within's reasons lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "1 streams") {
+		t.Errorf("1 stream agrees within 10%%, yet:\n%s", got)
+	}
+	md := Markdown(rows)
+	for _, want := range []string{"| 1 | 140.0 | 140.0 | 1.00 [1.00–1.00] | 130.0 | 130.0 | 1.00 [1.00–1.00] | 0 / 0 | 0 |", "16 streams: 3 rounds, probe 30 requests completed"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the table lacks %q:\n%s", want, md)
+		}
+	}
+	if _, err := Compare(Round{&probe.Result{Levels: []probe.Level{probeLevel(4, 1, 1, 0)}}, []Level{refLevel(1, 1, 1)}}); err == nil {
+		t.Error("a probe level missing from the reference was compared")
+	}
+}
+
+func TestWithinFlagsConsistency(t *testing.T) {
+	pl := probeLevel(16, 30, 480, 0)
+	pl.Consistency = &probe.Consistency{Ratio: 0.76, Tolerance: 0.15, Flagged: true}
+	pl.FailedOutsideWindow = 1
+	pl.ErrorSummaryOutsideWindow = []probe.ErrorCount{{Message: "no response within 1m0s", Count: 1}}
+	rows, err := Compare(Round{&probe.Result{Levels: []probe.Level{pl}}, []Level{refLevel(16, 30, 480)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := Within(rows, 0.10); ok || !strings.Contains(strings.Join(why, ""), "consistency check fired in 1 of 1") {
+		t.Errorf("Within: %v %q", ok, why)
+	}
+	if md := Markdown(rows); !strings.Contains(md, "16 streams, failed: probe: no response within 1m0s (1)") {
+		t.Errorf("the table does not say why a request failed:\n%s", md)
+	}
+}
