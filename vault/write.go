@@ -56,6 +56,10 @@ var (
 // the write.
 var testOnlyBeforeWrite func()
 
+// testOnlyBeforeWriteOf is testOnlyBeforeWrite with the note's vault path,
+// for a test of a batch that races one note of many.
+var testOnlyBeforeWriteOf func(target string)
+
 // testOnlyNoExchange, when a test sets it, makes replace rename as it does
 // where the file system cannot exchange two files.
 var testOnlyNoExchange bool
@@ -392,6 +396,9 @@ func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) (fs.Fil
 	if testOnlyBeforeWrite != nil {
 		testOnlyBeforeWrite()
 	}
+	if testOnlyBeforeWriteOf != nil {
+		testOnlyBeforeWriteOf(w.target)
+	}
 	if _, err := f.WriteAt(out[sp.At:sp.At+sp.New], int64(sp.At)); err != nil {
 		return nil, err
 	}
@@ -455,6 +462,9 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 	}
 	if testOnlyBeforeWrite != nil {
 		testOnlyBeforeWrite()
+	}
+	if testOnlyBeforeWriteOf != nil {
+		testOnlyBeforeWriteOf(w.target)
 	}
 	exchanged := false
 	if !testOnlyNoExchange {
