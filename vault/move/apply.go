@@ -162,14 +162,6 @@ func preflight(v *vault.Vault, p *Plan) error {
 	return nil
 }
 
-// writeFile writes content want over a file that holds old (or already
-// holds want), through the vault's safe write path.
-func writeFile(v *vault.Vault, p string, old, want []byte, w vault.WriteOptions) error {
-	w.Base = old
-	_, err := v.EditNote(p, replaceWith(p, old, want), w)
-	return err
-}
-
 // replaceWith is the edit that turns old into want, leaves want as it is,
 // and refuses anything else.
 func replaceWith(p string, old, want []byte) func(src []byte) ([]byte, error) {
@@ -201,28 +193,41 @@ func writeFiles(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions, aft
 // undoFiles writes the planned-against content back over files written.
 // A failure does not stop it: every file it can put back, it does.
 func undoFiles(v *vault.Vault, files []FileEdit, o ApplyOptions) error {
-	var errs []error
-	for len(files) > 0 {
-		results, err := writeFiles(v, files, true, o, nil)
-		if err == nil {
-			break
-		}
-		var rest []FileEdit
-		for i, r := range results {
-			switch {
-			case errors.Is(r.Err, vault.ErrNotTried):
-				rest = append(rest, files[i])
-			case r.Err != nil:
-				errs = append(errs, r.Err)
-			}
-		}
-		if len(rest) == len(files) {
-			errs = append(errs, err) // cannot happen: a failure is some file's
-			break
-		}
-		files = rest
+	return errors.Join(writeEach(v, files, true, o)...)
+}
+
+// writeEach writes files as writeFiles does, but past failures: the files
+// a failure kept from being tried are tried again, until each is written
+// or has failed. It returns each file's error, nil where it was written.
+func writeEach(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions) []error {
+	errs := make([]error, len(files))
+	todo := make([]int, len(files))
+	for i := range todo {
+		todo[i] = i
 	}
-	return errors.Join(errs...)
+	for len(todo) > 0 {
+		batch := make([]FileEdit, len(todo))
+		for k, i := range todo {
+			batch[k] = files[i]
+		}
+		results, _ := writeFiles(v, batch, back, o, nil)
+		var rest []int
+		for k, r := range results {
+			if errors.Is(r.Err, vault.ErrNotTried) {
+				rest = append(rest, todo[k])
+				continue
+			}
+			errs[todo[k]] = r.Err
+		}
+		if len(rest) == len(todo) {
+			for _, i := range rest {
+				errs[i] = vault.ErrNotTried // cannot happen: a failure is some file's
+			}
+			break
+		}
+		todo = rest
+	}
+	return errs
 }
 
 // rename moves a file or folder within the vault, making the destination's
@@ -325,6 +330,7 @@ func recoverOne(v *vault.Vault, name string, w vault.WriteOptions) (Recovered, e
 		root.Rename(filepath.FromSlash(name), filepath.FromSlash(strings.TrimSuffix(name, ".json")+".failed.json"))
 		return rec, fmt.Errorf("recover a move: %s is not a journal this zk reads; moved aside", name)
 	}
+	var todo []FileEdit // the files still as they were before the move
 	for _, f := range j.Files {
 		cur, err := v.ReadFile(f.Path, 0)
 		if err != nil {
@@ -336,14 +342,17 @@ func recoverOne(v *vault.Vault, name string, w vault.WriteOptions) (Recovered, e
 			rec.Conflicts = append(rec.Conflicts, fmt.Sprintf("%s: %v", f.Path, err))
 		case Hash(cur) == f.NewHash:
 		case Hash(cur) == f.OldHash:
-			if err := writeFile(v, f.Path, cur, f.New, w); err != nil {
-				rec.Conflicts = append(rec.Conflicts, err.Error())
-				continue
-			}
-			rec.Files++
+			todo = append(todo, FileEdit{Path: f.Path, Old: cur, New: f.New})
 		default:
 			rec.Conflicts = append(rec.Conflicts, f.Path+": edited since the move was interrupted; left as it is")
 		}
+	}
+	for _, err := range writeEach(v, todo, false, ApplyOptions{Write: w}) {
+		if err != nil {
+			rec.Conflicts = append(rec.Conflicts, err.Error())
+			continue
+		}
+		rec.Files++
 	}
 	for _, r := range j.Renames {
 		from, errFrom := root.Lstat(filepath.FromSlash(r.From))
