@@ -609,9 +609,9 @@ func sameFile(f *os.File, cur []byte, info fs.FileInfo) error {
 // sweep removes temporary files that writers killed mid-write left in dir.
 // A session sweeps each folder once.
 func (w *writer) sweep(dir string) {
-	if w.s.firstSweep(dir) {
+	w.s.sweep(dir, func() {
 		atomicfile.Sweep(w.root, filepath.FromSlash(dir), w.opts.Now(), tempMaxAge)
-	}
+	})
 }
 
 // backup keeps src, the version about to be replaced, under .zk/backups/

@@ -21,14 +21,14 @@ type session struct {
 	mu      sync.Mutex
 	own     ownWrites
 	changed bool
-	swept   map[string]bool
+	swept   map[string]*sync.Once
 	// unsynced collects the folders a batch renamed notes into; nil syncs
 	// each folder right after its rename.
 	unsynced map[string]bool
 }
 
 func (v *Vault) newSession(opts WriteOptions, batch bool) *session {
-	s := &session{w: writer{root: v.root, opts: opts}, swept: map[string]bool{}}
+	s := &session{w: writer{root: v.root, opts: opts}, swept: map[string]*sync.Once{}}
 	s.own = s.w.ownWrites()
 	if batch {
 		s.unsynced = map[string]bool{}
@@ -49,17 +49,20 @@ func (s *session) remember(p string, data []byte, info fs.FileInfo, now time.Tim
 	s.changed = true
 }
 
-// firstSweep reports whether dir is not yet swept in this session, and
-// marks it swept: the temporary files of killed writers do not come back
-// while the lock is held.
-func (s *session) firstSweep(dir string) bool {
+// sweep removes the temporary files killed writers left in dir, once per
+// session, and returns only when that is done: no write into dir starts
+// before. A sweep running beside a write would take that write's
+// temporary file, which after the exchange holds the note replaced, with
+// its old mtime, for a dead writer's and remove it.
+func (s *session) sweep(dir string, sweep func()) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.swept[dir] {
-		return false
+	once := s.swept[dir]
+	if once == nil {
+		once = new(sync.Once)
+		s.swept[dir] = once
 	}
-	s.swept[dir] = true
-	return true
+	s.mu.Unlock()
+	once.Do(sweep)
 }
 
 // syncDir makes a rename in dir durable: now, or for a batch at its end,

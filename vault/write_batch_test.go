@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -158,5 +160,42 @@ func TestEditNotesStops(t *testing.T) {
 		if i < 2 && !res[i].Written() {
 			t.Errorf("%s: %+v", e.Path, res[i])
 		}
+	}
+}
+
+// A folder's sweep of killed writers' temporary files is over before any
+// note of the batch is written there: a sweep beside a write would remove
+// that write's temporary file, which after the exchange holds the note
+// replaced, with its old mtime, as a dead writer's.
+func TestEditNotesSweepsBeforeWriting(t *testing.T) {
+	files := map[string]string{}
+	var edits []NoteEdit
+	for i := range 24 {
+		p := fmt.Sprintf("d/n%02d.md", i)
+		files[p] = fmt.Sprintf("# N%d\nold\n", i)
+		edits = append(edits, NoteEdit{Path: p, Edit: replaceEdit("old\n", "new text\n")})
+	}
+	v, dir := writeVault(t, files)
+	// Left by a writer whose pid cannot be read: stale at once.
+	for i := range 3000 {
+		if err := os.WriteFile(filepath.Join(dir, "d", fmt.Sprintf("%sx-%d", tempPrefix, i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	testOnlyBeforeWriteOf = func(target string) {
+		ents, _ := os.ReadDir(filepath.Join(dir, "d"))
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), tempPrefix+"x-") {
+				mu.Lock()
+				t.Errorf("%s written while the sweep of its folder is under way", target)
+				mu.Unlock()
+				return
+			}
+		}
+	}
+	t.Cleanup(func() { testOnlyBeforeWriteOf = nil })
+	if _, err := v.EditNotes(edits, BatchOptions{Workers: 4}); err != nil {
+		t.Fatal(err)
 	}
 }
