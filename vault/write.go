@@ -56,6 +56,10 @@ var (
 // the write.
 var testOnlyBeforeWrite func()
 
+// testOnlyBeforeWriteOf is testOnlyBeforeWrite with the note's vault path,
+// for a test of a batch that races one note of many.
+var testOnlyBeforeWriteOf func(target string)
+
 // testOnlyNoExchange, when a test sets it, makes replace rename as it does
 // where the file system cannot exchange two files.
 var testOnlyNoExchange bool
@@ -184,18 +188,7 @@ func (s Splice) inPlace() bool {
 // (ErrLocked after opts.LockTimeout). Every access goes through the
 // vault's os.Root.
 func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error), opts WriteOptions) (WriteResult, error) {
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Quiet == 0 {
-		opts.Quiet = DefaultQuiet
-	}
-	if opts.Backups == 0 {
-		opts.Backups = DefaultBackups
-	}
-	if opts.LockTimeout == 0 {
-		opts.LockTimeout = DefaultLockTimeout
-	}
+	opts = opts.withDefaults()
 	target, err := v.resolveLink(notePath)
 	if err != nil {
 		return WriteResult{}, fmt.Errorf("write %s: %w", notePath, err)
@@ -207,10 +200,35 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 		return WriteResult{}, fmt.Errorf("write %s: %w", notePath, err)
 	}
 	defer unlock()
+	s := v.newSession(opts, false)
+	defer s.finish()
+	return v.editLocked(s, notePath, target, edit, opts)
+}
+
+// withDefaults fills in the zero fields of o.
+func (o WriteOptions) withDefaults() WriteOptions {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Quiet == 0 {
+		o.Quiet = DefaultQuiet
+	}
+	if o.Backups == 0 {
+		o.Backups = DefaultBackups
+	}
+	if o.LockTimeout == 0 {
+		o.LockTimeout = DefaultLockTimeout
+	}
+	return o
+}
+
+// editLocked is EditNote once the writer lock is held and the note's
+// target resolved; s is shared with the other writes under the same hold
+// of the lock (EditNotes), and may be used from several goroutines.
+func (v *Vault) editLocked(s *session, notePath, target string, edit func(src []byte) ([]byte, error), opts WriteOptions) (WriteResult, error) {
 	res := WriteResult{Path: target}
-	w := writer{root: v.root, name: filepath.FromSlash(target), target: target, opts: opts, max: v.MaxNoteSize}
+	w := writer{root: v.root, name: filepath.FromSlash(target), target: target, opts: opts, max: v.MaxNoteSize, s: s}
 	w.sweep(path.Dir(target))
-	own := w.ownWrites()
 	base := opts.Base
 	var backedUp []byte
 	for range attempts {
@@ -218,7 +236,7 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 		if err != nil {
 			return res, fmt.Errorf("write %s: %w", notePath, err)
 		}
-		if err := w.quiescent(cur, info, base, own.is(target, cur, info)); err != nil {
+		if err := w.quiescent(cur, info, base, s.isOwn(target, cur, info)); err != nil {
 			return res, fmt.Errorf("write %s: %w", notePath, err)
 		}
 		if err := w.writable(info); err != nil {
@@ -271,8 +289,7 @@ func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error),
 		}
 		// Under the lock still: the next zk writer knows this write for
 		// its own and does not take it for an editor's save.
-		own.remember(target, out, wrote, opts.Now())
-		w.saveOwnWrites(own)
+		s.remember(target, out, wrote, opts.Now())
 		return res, nil
 	}
 	return res, fmt.Errorf("write %s: %w", notePath, ErrChanged)
@@ -290,6 +307,7 @@ type writer struct {
 	opts       WriteOptions
 	max        int64  // the size above which a note is not read (0: no limit)
 	backupPath string // the vault path of the backup of this write, or ""
+	s          *session
 }
 
 // read returns the note's bytes and the stat of the very file they were
@@ -378,6 +396,9 @@ func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) (fs.Fil
 	if testOnlyBeforeWrite != nil {
 		testOnlyBeforeWrite()
 	}
+	if testOnlyBeforeWriteOf != nil {
+		testOnlyBeforeWriteOf(w.target)
+	}
 	if _, err := f.WriteAt(out[sp.At:sp.At+sp.New], int64(sp.At)); err != nil {
 		return nil, err
 	}
@@ -442,6 +463,9 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 	if testOnlyBeforeWrite != nil {
 		testOnlyBeforeWrite()
 	}
+	if testOnlyBeforeWriteOf != nil {
+		testOnlyBeforeWriteOf(w.target)
+	}
 	exchanged := false
 	if !testOnlyNoExchange {
 		if exchanged, err = exchange(w.root, tmp, w.name); err != nil {
@@ -453,7 +477,7 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 			return nil, err
 		}
 	}
-	atomicfile.SyncDir(w.root, dir)
+	w.s.syncDir(dir)
 	// What zk replaced: the file now at tmp after an exchange, else the
 	// descriptor still open on the old note (which shows a save written
 	// into it in place, not one renamed over it).
@@ -583,8 +607,11 @@ func sameFile(f *os.File, cur []byte, info fs.FileInfo) error {
 }
 
 // sweep removes temporary files that writers killed mid-write left in dir.
+// A session sweeps each folder once.
 func (w *writer) sweep(dir string) {
-	atomicfile.Sweep(w.root, filepath.FromSlash(dir), w.opts.Now(), tempMaxAge)
+	w.s.sweep(dir, func() {
+		atomicfile.Sweep(w.root, filepath.FromSlash(dir), w.opts.Now(), tempMaxAge)
+	})
 }
 
 // backup keeps src, the version about to be replaced, under .zk/backups/

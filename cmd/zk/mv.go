@@ -178,7 +178,11 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 	}
 	if !opts.dryRun {
 		release := holdStop(ctx)
-		err := move.Apply(v, plan, move.ApplyOptions{AfterFile: opts.kill})
+		ao := move.ApplyOptions{AfterFile: opts.kill}
+		if opts.killAfter > 0 {
+			ao.Workers = 1 // killed after exactly that many files
+		}
+		err := move.Apply(v, plan, ao)
 		release()
 		if err != nil {
 			return err

@@ -46,9 +46,14 @@ type journalFile struct {
 type ApplyOptions struct {
 	// Write is passed to each file's write (vault.EditNote).
 	Write vault.WriteOptions
+	// Workers is how many files are written at once (vault.EditNotes); 0
+	// means vault.DefaultBatchWorkers, 1 writes them in the plan's order.
+	Workers int
 	// AfterFile, when set, runs after the i-th file (1-based) is written
 	// and after each rename (i past the files): a test stops the process
-	// there to leave a move half done.
+	// there to leave a move half done. No file starts while it runs; with
+	// Workers 1 exactly i files are written then, in the plan's order,
+	// and it runs in Apply's goroutine.
 	AfterFile func(i int)
 }
 
@@ -85,23 +90,26 @@ func Apply(v *vault.Vault, p *Plan, o ApplyOptions) error {
 	if err := atomicfile.WriteIn(root, filepath.FromSlash(name), data, atomicfile.Options{Perm: 0o600}); err != nil {
 		return fmt.Errorf("move: write the journal: %w", err)
 	}
-	done := 0
+	// written are the files this move wrote, exactly: with several
+	// written at once, a failure need not come after a prefix of the plan.
+	var written []FileEdit
 	undo := func(cause error) error {
-		if err := undoFiles(v, p.Files[:done], o.Write); err != nil {
+		if err := undoFiles(v, written, o); err != nil {
 			return fmt.Errorf("%w; undoing it failed too, the journal %s is kept for the next zk command to finish the move: %w", cause, name, err)
 		}
 		root.Remove(filepath.FromSlash(name))
 		return fmt.Errorf("%w; nothing was changed", cause)
 	}
-	for _, fe := range p.Files {
-		if err := writeFile(v, fe.Path, fe.Old, fe.New, o.Write); err != nil {
-			return undo(fmt.Errorf("move: %w", err))
-		}
-		done++
-		if o.AfterFile != nil {
-			o.AfterFile(done)
+	results, err := writeFiles(v, p.Files, false, o, o.AfterFile)
+	for i, r := range results {
+		if r.Err == nil {
+			written = append(written, p.Files[i])
 		}
 	}
+	if err != nil {
+		return undo(fmt.Errorf("move: %w", err))
+	}
+	done := len(p.Files)
 	for k, r := range p.Renames {
 		if err := rename(root, r); err != nil {
 			for _, back := range slicesReverse(p.Renames[:k]) {
@@ -154,11 +162,10 @@ func preflight(v *vault.Vault, p *Plan) error {
 	return nil
 }
 
-// writeFile writes content want over a file that holds old (or already
-// holds want), through the vault's safe write path.
-func writeFile(v *vault.Vault, p string, old, want []byte, w vault.WriteOptions) error {
-	w.Base = old
-	_, err := v.EditNote(p, func(src []byte) ([]byte, error) {
+// replaceWith is the edit that turns old into want, leaves want as it is,
+// and refuses anything else.
+func replaceWith(p string, old, want []byte) func(src []byte) ([]byte, error) {
+	return func(src []byte) ([]byte, error) {
 		switch {
 		case bytes.Equal(src, want):
 			return src, nil
@@ -166,19 +173,61 @@ func writeFile(v *vault.Vault, p string, old, want []byte, w vault.WriteOptions)
 			return want, nil
 		}
 		return nil, fmt.Errorf("%s: %w", p, ErrChanged)
-	}, w)
-	return err
+	}
+}
+
+// writeFiles writes each file's New over its Old (back, its Old over its
+// New) as one batch of the vault's safe write path (vault.EditNotes).
+func writeFiles(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions, after func(int)) ([]vault.EditResult, error) {
+	edits := make([]vault.NoteEdit, len(files))
+	for i, fe := range files {
+		old, want := fe.Old, fe.New
+		if back {
+			old, want = want, old
+		}
+		edits[i] = vault.NoteEdit{Path: fe.Path, Edit: replaceWith(fe.Path, old, want), Base: old}
+	}
+	return v.EditNotes(edits, vault.BatchOptions{WriteOptions: o.Write, Workers: o.Workers, After: after})
 }
 
 // undoFiles writes the planned-against content back over files written.
-func undoFiles(v *vault.Vault, files []FileEdit, w vault.WriteOptions) error {
-	var errs []error
-	for _, fe := range files {
-		if err := writeFile(v, fe.Path, fe.New, fe.Old, w); err != nil {
-			errs = append(errs, err)
-		}
+// A failure does not stop it: every file it can put back, it does.
+func undoFiles(v *vault.Vault, files []FileEdit, o ApplyOptions) error {
+	return errors.Join(writeEach(v, files, true, o)...)
+}
+
+// writeEach writes files as writeFiles does, but past failures: the files
+// a failure kept from being tried are tried again, until each is written
+// or has failed. It returns each file's error, nil where it was written.
+func writeEach(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions) []error {
+	errs := make([]error, len(files))
+	todo := make([]int, len(files))
+	for i := range todo {
+		todo[i] = i
 	}
-	return errors.Join(errs...)
+	for len(todo) > 0 {
+		batch := make([]FileEdit, len(todo))
+		for k, i := range todo {
+			batch[k] = files[i]
+		}
+		results, _ := writeFiles(v, batch, back, o, nil)
+		var rest []int
+		for k, r := range results {
+			if errors.Is(r.Err, vault.ErrNotTried) {
+				rest = append(rest, todo[k])
+				continue
+			}
+			errs[todo[k]] = r.Err
+		}
+		if len(rest) == len(todo) {
+			for _, i := range rest {
+				errs[i] = vault.ErrNotTried // cannot happen: a failure is some file's
+			}
+			break
+		}
+		todo = rest
+	}
+	return errs
 }
 
 // rename moves a file or folder within the vault, making the destination's
@@ -281,6 +330,7 @@ func recoverOne(v *vault.Vault, name string, w vault.WriteOptions) (Recovered, e
 		root.Rename(filepath.FromSlash(name), filepath.FromSlash(strings.TrimSuffix(name, ".json")+".failed.json"))
 		return rec, fmt.Errorf("recover a move: %s is not a journal this zk reads; moved aside", name)
 	}
+	var todo []FileEdit // the files still as they were before the move
 	for _, f := range j.Files {
 		cur, err := v.ReadFile(f.Path, 0)
 		if err != nil {
@@ -292,14 +342,17 @@ func recoverOne(v *vault.Vault, name string, w vault.WriteOptions) (Recovered, e
 			rec.Conflicts = append(rec.Conflicts, fmt.Sprintf("%s: %v", f.Path, err))
 		case Hash(cur) == f.NewHash:
 		case Hash(cur) == f.OldHash:
-			if err := writeFile(v, f.Path, cur, f.New, w); err != nil {
-				rec.Conflicts = append(rec.Conflicts, err.Error())
-				continue
-			}
-			rec.Files++
+			todo = append(todo, FileEdit{Path: f.Path, Old: cur, New: f.New})
 		default:
 			rec.Conflicts = append(rec.Conflicts, f.Path+": edited since the move was interrupted; left as it is")
 		}
+	}
+	for _, err := range writeEach(v, todo, false, ApplyOptions{Write: w}) {
+		if err != nil {
+			rec.Conflicts = append(rec.Conflicts, err.Error())
+			continue
+		}
+		rec.Files++
 	}
 	for _, r := range j.Renames {
 		from, errFrom := root.Lstat(filepath.FromSlash(r.From))

@@ -80,7 +80,7 @@ func TestApplyUndoesOnChange(t *testing.T) {
 		if i == 1 {
 			os.WriteFile(filepath.Join(dir, "B.md"), []byte("# B\n\n[x](Old.md) edited\n"), 0o644)
 		}
-	}, Write: vault.WriteOptions{Quiet: -1}})
+	}, Write: vault.WriteOptions{Quiet: -1}, Workers: 1})
 	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("err = %v, want ErrChanged", err)
 	}
@@ -119,7 +119,7 @@ func applyCrashing(t *testing.T, v *vault.Vault, p *Plan, n int) {
 			}
 		}
 	}()
-	Apply(v, p, ApplyOptions{AfterFile: func(i int) {
+	Apply(v, p, ApplyOptions{Workers: 1, AfterFile: func(i int) {
 		if i == n {
 			panic(crash{})
 		}

@@ -20,7 +20,8 @@ import (
 // 10k notes, more with ZK_BENCH_NOTES=100000) back and forth, and reports
 // the plan's and the apply's wall time and their ratio to the floor
 // measured in the same run: walking the vault and reading every file, with
-// as many workers as the plan uses.
+// as many workers as the plan uses. ZK_BENCH_WORKERS sets how many files
+// the apply writes at once (ApplyOptions.Workers).
 //
 //	ZK_BENCH_NOTES=100000 go test ./vault/move -run '^$' -bench Move -benchtime 2x
 func BenchmarkMove(b *testing.B) {
@@ -32,7 +33,15 @@ func BenchmarkMove(b *testing.B) {
 		}
 		notes = n
 	}
-	b.Run(fmt.Sprintf("notes=%d/backlinks=%d/cores=%d", notes, backlinks, runtime.GOMAXPROCS(0)), func(b *testing.B) {
+	workers := vault.DefaultBatchWorkers
+	if s := os.Getenv("ZK_BENCH_WORKERS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			b.Fatalf("ZK_BENCH_WORKERS: %v", err)
+		}
+		workers = n
+	}
+	b.Run(fmt.Sprintf("notes=%d/backlinks=%d/workers=%d/cores=%d", notes, backlinks, workers, runtime.GOMAXPROCS(0)), func(b *testing.B) {
 		dir := filepath.Join(b.TempDir(), "vault")
 		if err := vaultgen.Generate(dir, notes, 1); err != nil {
 			b.Fatal(err)
@@ -71,7 +80,7 @@ func BenchmarkMove(b *testing.B) {
 			}
 			mid := time.Now()
 			plan += mid.Sub(start)
-			if err := Apply(v, p, ApplyOptions{}); err != nil {
+			if err := Apply(v, p, ApplyOptions{Workers: workers}); err != nil {
 				b.Fatal(err)
 			}
 			apply += time.Since(mid)
