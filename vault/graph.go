@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"slices"
 	"sort"
 )
 
@@ -100,6 +101,25 @@ func NoteEdges(n *Note, r *Resolver) []Edge {
 		e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeFrontmatter, Line: -1}
 		e.To, _ = r.Resolve(l.Path, n.Path)
 		out = append(out, e)
+	}
+	return out
+}
+
+// LinkedFiles are the distinct files n links to (links, embeds,
+// frontmatter links), n itself excluded: the edges Obsidian's resolvedLinks
+// records, what a backlink count, an orphan or a dead end is made of.
+func LinkedFiles(n *Note, r *Resolver) []string {
+	var out []string
+	add := func(target string) {
+		if to, _ := r.Resolve(target, n.Path); to != "" && to != n.Path && !slices.Contains(out, to) {
+			out = append(out, to)
+		}
+	}
+	for _, l := range n.AllLinks() {
+		add(l.Path)
+	}
+	for _, l := range n.FrontmatterLinks {
+		add(l.Path)
 	}
 	return out
 }

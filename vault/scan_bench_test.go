@@ -2,17 +2,16 @@ package vault
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zk-claims/zk/bench/vaultgen"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 // BenchmarkScan parses a generated vault of 10k notes (more with
@@ -44,12 +43,12 @@ func BenchmarkScan(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer v.Close()
-			readFloor(b, dir) // warm the page cache
+			vaulttest.ReadFloor(b, dir, Workers()) // warm the page cache
 			b.ResetTimer()
 			var floor, scan time.Duration
 			var notes int
 			for i := 0; i < b.N; i++ {
-				floor += readFloor(b, dir)
+				floor += vaulttest.ReadFloor(b, dir, Workers())
 				start := time.Now()
 				s := scanAll(b, v)
 				scan += time.Since(start)
@@ -60,37 +59,6 @@ func BenchmarkScan(b *testing.B) {
 			b.ReportMetric(float64(floor.Milliseconds())/float64(b.N), "floor-ms")
 		})
 	}
-}
-
-// readFloor walks dir and reads every file with as many workers as Scan
-// uses: what no scan of the vault can beat.
-func readFloor(b testing.TB, dir string) time.Duration {
-	start := time.Now()
-	paths := make(chan string, 256)
-	var wg sync.WaitGroup
-	for w := 0; w < Workers(); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range paths {
-				if _, err := os.ReadFile(p); err != nil {
-					b.Error(err)
-				}
-			}
-		}()
-	}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			paths <- p
-		}
-		return err
-	})
-	close(paths)
-	wg.Wait()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return time.Since(start)
 }
 
 // BenchmarkParseLongLine parses one line of 200,000 wikilinks: the shape

@@ -4,18 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zk-claims/zk/bench/vaultgen"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 // BenchmarkList runs zk list --where 'rating > 3' --where 'status = draft'
@@ -56,7 +55,7 @@ func BenchmarkList(b *testing.B) {
 		opts := &listOptions{root: root, format: "paths", sort: "path",
 			where: []string{"rating > 3", "status = draft"}}
 		s := &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}
-		listReadFloor(b, dir) // warm the page cache
+		vaulttest.ReadFloor(b, dir, vault.Workers()) // warm the page cache
 		cacheDir := filepath.Join(os.Getenv("XDG_CACHE_HOME"), "zk", "list")
 		edit := filepath.Join(dir, filepath.FromSlash(vaultgen.Path(n/2)))
 		for _, mode := range []string{"cold", "first", "cached", "edited"} {
@@ -90,7 +89,7 @@ func BenchmarkList(b *testing.B) {
 							}
 						}
 					}
-					floor += listReadFloor(b, dir)
+					floor += vaulttest.ReadFloor(b, dir, vault.Workers())
 					start := time.Now()
 					if err := runList(context.Background(), opts, s); err != nil {
 						b.Fatal(err)
@@ -104,33 +103,4 @@ func BenchmarkList(b *testing.B) {
 			})
 		}
 	}
-}
-
-// listReadFloor walks dir and reads every file with as many workers as zk
-// uses: what no listing of the vault can beat.
-func listReadFloor(b testing.TB, dir string) time.Duration {
-	start := time.Now()
-	paths := make(chan string, 256)
-	var wg sync.WaitGroup
-	for range vault.Workers() {
-		wg.Go(func() {
-			for p := range paths {
-				if _, err := os.ReadFile(p); err != nil {
-					b.Error(err)
-				}
-			}
-		})
-	}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			paths <- p
-		}
-		return err
-	})
-	close(paths)
-	wg.Wait()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return time.Since(start)
 }

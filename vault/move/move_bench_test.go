@@ -3,17 +3,16 @@ package move
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zk-claims/zk/bench/vaultgen"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 // BenchmarkMove moves a note with 1,000 backlinks (a generated vault of
@@ -63,12 +62,12 @@ func BenchmarkMove(b *testing.B) {
 		}
 		defer v.Close()
 		paths := [2]string{vaultgen.Path(0), "Moved/Renamed claim.md"}
-		floorOf(b, dir) // warm the page cache
+		vaulttest.ReadFloor(b, dir, vault.Workers()) // warm the page cache
 		b.ResetTimer()
 		var floor, plan, apply time.Duration
 		links := 0
 		for i := 0; i < b.N; i++ {
-			floor += floorOf(b, dir)
+			floor += vaulttest.ReadFloor(b, dir, vault.Workers())
 			start := time.Now()
 			files, _, err := v.Files(context.Background())
 			if err != nil {
@@ -99,33 +98,4 @@ func BenchmarkMove(b *testing.B) {
 		b.ReportMetric((plan+apply).Seconds()/floor.Seconds(), "x-read-floor")
 		b.ReportMetric(float64(links), "links")
 	})
-}
-
-// floorOf walks dir and reads every file with as many workers as a scan
-// uses: what no plan of a move can beat, since it must look at every note.
-func floorOf(b testing.TB, dir string) time.Duration {
-	start := time.Now()
-	paths := make(chan string, 256)
-	var wg sync.WaitGroup
-	for range vault.Workers() {
-		wg.Go(func() {
-			for p := range paths {
-				if _, err := os.ReadFile(p); err != nil {
-					b.Error(err)
-				}
-			}
-		})
-	}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			paths <- p
-		}
-		return err
-	})
-	close(paths)
-	wg.Wait()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return time.Since(start)
 }

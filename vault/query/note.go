@@ -89,7 +89,7 @@ func Read(n *vault.Note, r *vault.Resolver, opts Options) Note {
 	}
 	out.Tags = tagsOf(n)
 	if opts.Need&NeedLinks != 0 && r != nil {
-		out.Links = linksOf(n, r)
+		out.Links = vault.LinkedFiles(n, r)
 	}
 	if opts.Need&NeedTending != 0 {
 		if t, ok := tending.LastTended(n, typ.TendedSection(), opts.TendedKeys); ok && t.Err == nil {
@@ -133,24 +133,6 @@ func tagsOf(n *vault.Note) []string {
 	}
 	for _, t := range n.Tags {
 		add(t.Tag)
-	}
-	return out
-}
-
-// linksOf is the distinct files n links to, itself excluded: the edges
-// Obsidian's resolvedLinks records (links, embeds, frontmatter links).
-func linksOf(n *vault.Note, r *vault.Resolver) []string {
-	var out []string
-	add := func(target string) {
-		if to, _ := r.Resolve(target, n.Path); to != "" && to != n.Path && !slices.Contains(out, to) {
-			out = append(out, to)
-		}
-	}
-	for _, l := range n.AllLinks() {
-		add(l.Path)
-	}
-	for _, l := range n.FrontmatterLinks {
-		add(l.Path)
 	}
 	return out
 }

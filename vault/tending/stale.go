@@ -112,7 +112,7 @@ func Stale(ctx context.Context, v *vault.Vault, files []vault.File, opts StaleOp
 	)
 	v.Each(ctx, notes, func(_ int, n *vault.Note) {
 		e := staleEntryOf(n, opts)
-		targets := linkedTo(n, res)
+		targets := vault.LinkedFiles(n, res)
 		mu.Lock()
 		defer mu.Unlock()
 		r.Read++
@@ -125,24 +125,6 @@ func Stale(ctx context.Context, v *vault.Vault, files []vault.File, opts StaleOp
 		return StaleReport{}, err
 	}
 	return r.finish(func(p string) int { return links[p] }), nil
-}
-
-// linkedTo is the distinct files n links to (links, embeds, frontmatter
-// links), itself excluded: what Graph.Backlinks counts n in.
-func linkedTo(n *vault.Note, r *vault.Resolver) []string {
-	var out []string
-	add := func(target string) {
-		if to, _ := r.Resolve(target, n.Path); to != "" && to != n.Path && !slices.Contains(out, to) {
-			out = append(out, to)
-		}
-	}
-	for _, l := range n.AllLinks() {
-		add(l.Path)
-	}
-	for _, l := range n.FrontmatterLinks {
-		add(l.Path)
-	}
-	return out
 }
 
 // staleEntry is what one note adds to a StaleReport: at most one of due

@@ -3,8 +3,10 @@
 package vaulttest
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -28,4 +30,35 @@ func Dir(t testing.TB, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// ReadFloor walks dir and reads every file with workers goroutines: what
+// no command that must look at every note can beat. Benchmarks report
+// their time as a ratio to it, measured in the same run, so that a loaded
+// machine moves both.
+func ReadFloor(tb testing.TB, dir string, workers int) time.Duration {
+	start := time.Now()
+	paths := make(chan string, 256)
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Go(func() {
+			for p := range paths {
+				if _, err := os.ReadFile(p); err != nil {
+					tb.Error(err)
+				}
+			}
+		})
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			paths <- p
+		}
+		return err
+	})
+	close(paths)
+	wg.Wait()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return time.Since(start)
 }
