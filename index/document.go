@@ -1,7 +1,6 @@
 package index
 
 import (
-	"fmt"
 	"path"
 	"strings"
 
@@ -248,24 +247,8 @@ func noteTags(n *vault.Note) []string {
 			}
 		}
 	}
-	for _, tg := range n.Tags {
-		add(tg.Tag)
-	}
-	if fm := n.Frontmatter; fm != nil {
-		for _, key := range []string{"tags", "tag"} {
-			switch v := fm.Values[key].(type) {
-			case string:
-				for _, s := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
-					add(s)
-				}
-			case []any:
-				for _, e := range v {
-					if e != nil {
-						add(fmt.Sprint(e))
-					}
-				}
-			}
-		}
+	for _, tg := range n.AllTags() {
+		add(tg)
 	}
 	return out
 }

@@ -85,7 +85,7 @@ func TestSplitText(t *testing.T) {
 func TestNewDoc(t *testing.T) {
 	n := vault.NewParser().Parse("P/Note.md", []byte(permanent))
 	d := newDoc(n, vault.NewResolver([]string{"P/Note.md", "Q/Other.md"}), nil, nil)
-	if strings.Join(d.Tags, ",") != "bench,rates,project/zk,project" {
+	if strings.Join(d.Tags, ",") != "rates,project/zk,project,bench" { // frontmatter first, as Obsidian lists them
 		t.Errorf("tags = %q", d.Tags)
 	}
 	if strings.Join(d.Links, ",") != "Q/Other,Other" {

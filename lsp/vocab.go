@@ -56,31 +56,9 @@ func (v *vocab) words() []string {
 	return out
 }
 
-// tagsOf are a note's tags without their '#': inline ones and the
-// frontmatter's tags (or tag) property, each once.
+// tagsOf are a note's tags without their '#', sorted, each once.
 func tagsOf(n *vault.Note) []string {
-	var out []string
-	for _, t := range n.Tags {
-		out = append(out, strings.TrimPrefix(t.Tag, "#"))
-	}
-	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
-		for _, key := range []string{"tags", "tag"} {
-			switch v := fm.Values[key].(type) {
-			case string:
-				out = append(out, strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })...)
-			case []any:
-				for _, x := range v {
-					if s, ok := x.(string); ok {
-						out = append(out, s)
-					}
-				}
-			}
-		}
-	}
-	for i := range out {
-		out[i] = strings.TrimPrefix(strings.TrimSpace(out[i]), "#")
-	}
-	out = slices.DeleteFunc(out, func(s string) bool { return s == "" })
+	out := n.AllTags()
 	slices.Sort(out)
 	return slices.Compact(out)
 }

@@ -1,6 +1,10 @@
 package vault
 
-import "time"
+import (
+	"strings"
+	"time"
+	"unicode"
+)
 
 // Pos is a place in a note's source. Line and Col are 0-based; Col and
 // Offset count bytes. Obsidian counts UTF-16 code units instead; see
@@ -189,4 +193,40 @@ func (n *Note) Section(title string, level int) (Section, bool) {
 		}
 	}
 	return Section{}, false
+}
+
+// AllTags are the note's tags as Obsidian counts them (its getAllTags),
+// without '#', each once ignoring case, in its first spelling: the
+// frontmatter's tags first, then the inline #tags in source order. The
+// frontmatter's `tags` is a list, one tag an item, or one string holding
+// one tag; a string of several (`tags: a, b`) gives none since Obsidian
+// 1.9.2, and `tag` is no longer read (obsidian-spec I3).
+func (n *Note) AllTags() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "#")
+		if k := strings.ToLower(t); t != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, t)
+		}
+	}
+	if fm := n.Frontmatter; fm != nil {
+		switch v := fm.Values["tags"].(type) {
+		case string:
+			if !strings.ContainsFunc(strings.TrimSpace(v), func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+				add(v)
+			}
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok {
+					add(s)
+				}
+			}
+		}
+	}
+	for _, t := range n.Tags {
+		add(t.Tag)
+	}
+	return out
 }

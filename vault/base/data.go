@@ -132,31 +132,7 @@ func (s *Snapshot) fill(f *File, n *vault.Note) {
 			f.Props[k] = s.fromYAML(v, n.Path, 0)
 		}
 	}
-	seen := map[string]bool{}
-	addTag := func(t string) {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "#")
-		if t != "" && !seen[strings.ToLower(t)] {
-			seen[strings.ToLower(t)] = true
-			f.Tags = append(f.Tags, t)
-		}
-	}
-	for _, key := range []string{"tags", "tag"} {
-		switch v := rawProp(n, key).(type) {
-		case string:
-			for _, t := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
-				addTag(t)
-			}
-		case []any:
-			for _, t := range v {
-				if ts, ok := t.(string); ok {
-					addTag(ts)
-				}
-			}
-		}
-	}
-	for _, t := range n.Tags {
-		addTag(t.Tag)
-	}
+	f.Tags = n.AllTags()
 	for _, l := range n.Links {
 		f.Links = append(f.Links, s.link(l.Path, n.Path, l.DisplayText, l.HasDisplay))
 	}
@@ -166,18 +142,6 @@ func (s *Snapshot) fill(f *File, n *vault.Note) {
 	for _, l := range n.Embeds {
 		f.Embeds = append(f.Embeds, s.link(l.Path, n.Path, l.DisplayText, l.HasDisplay))
 	}
-}
-
-func rawProp(n *vault.Note, key string) any {
-	if n.Frontmatter == nil {
-		return nil
-	}
-	for k, v := range n.Frontmatter.Values {
-		if strings.EqualFold(k, key) {
-			return v
-		}
-	}
-	return nil
 }
 
 func (s *Snapshot) link(p, from, display string, hasDisplay bool) Link {

@@ -109,30 +109,12 @@ func Read(n *vault.Note, r *vault.Resolver, opts Options) Note {
 	return out
 }
 
-// tagsOf is n's tags as Obsidian counts them: the frontmatter tags
-// property (a list, or one string) and the inline #tags.
+// tagsOf is n's tags as Obsidian counts them (vault's AllTags), in
+// lower case: tags ignore case.
 func tagsOf(n *vault.Note) []string {
-	var out []string
-	add := func(t string) {
-		t = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(t), "#"))
-		if t != "" && !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	if fm := n.Frontmatter; fm != nil && fm.Values != nil {
-		switch v := fm.Values["tags"].(type) {
-		case string:
-			add(v)
-		case []any:
-			for _, e := range v {
-				if s, ok := e.(string); ok {
-					add(s)
-				}
-			}
-		}
-	}
-	for _, t := range n.Tags {
-		add(t.Tag)
+	out := n.AllTags()
+	for i, t := range out {
+		out[i] = strings.ToLower(t)
 	}
 	return out
 }
