@@ -1,6 +1,6 @@
 -- Neovim (0.7+) headless as a real client of zk lsp: open a note, read
 -- its diagnostics, go to the definition of a link, complete a link and a
--- tag, apply a code action.
+-- tag, apply a code action, rename a heading.
 -- Run by .ci/lsp-test.sh with ZK, VAULT and NOTE set.
 local zk, vault, note = os.getenv('ZK'), os.getenv('VAULT'), os.getenv('NOTE')
 
@@ -93,4 +93,22 @@ vim.lsp.util.apply_workspace_edit(tend.edit, 'utf-16')
 local after = vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1]
 if not check(after == '- Last tended: 2026-12-02', 'after the action the line reads ' .. vim.inspect(after)) then return end
 io.stdout:write('ok code action: ' .. tend.title .. ' -> ' .. after .. '\n')
+
+-- Rename: the note's "## Evidence" heading, through zk mv's plan, applied
+-- by Neovim; saved first, as a rename plans from the files on disk.
+vim.cmd('silent write')
+lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+row = nil
+for i, l in ipairs(lines) do
+  if l == '## Evidence' then row = i - 1 break end
+end
+if not check(row, 'no "## Evidence" heading in the note') then return end
+params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = row, character = 5 }, newName = 'Evidence seen' }
+res = vim.lsp.buf_request_sync(buf, 'textDocument/rename', params, 10000)
+local edit = res and res[client_id] and res[client_id].result
+if not check(edit, 'rename: ' .. vim.inspect(res)) then return end
+vim.lsp.util.apply_workspace_edit(edit, 'utf-16')
+after = vim.api.nvim_buf_get_lines(buf, row, row + 1, false)[1]
+if not check(after == '## Evidence seen', 'after the rename the heading reads ' .. vim.inspect(after)) then return end
+io.stdout:write('ok rename: ## Evidence -> ' .. after .. '\n')
 finish(0, 'nvim lsp client: all passed')
