@@ -49,7 +49,11 @@ type Target struct {
 	Model     string
 	MaxTokens int
 	Prompt    string // each request prefixes "Request N. ", as the probe does
-	Client    *http.Client
+	// Stream asks Ollama for a streamed answer and reads its figures from
+	// the last chunk (done: true), so that the reference takes the
+	// streamed path the probe takes; Ollama only.
+	Stream bool
+	Client *http.Client
 }
 
 // Request is one request's figures as the server reported them.
@@ -139,6 +143,9 @@ func Measure(ctx context.Context, t Target, concurrency int, window time.Duratio
 	if concurrency < 1 || window <= 0 || t.MaxTokens < 2 {
 		return Level{}, errors.New("llmref: concurrency, window and max tokens (at least 2) must be positive")
 	}
+	if t.Stream && t.Kind != Ollama {
+		return Level{}, errors.New("llmref: a streamed reference is for Ollama only")
+	}
 	if t.Kind != Ollama && t.Kind != LlamaServer {
 		return Level{}, fmt.Errorf("llmref: unknown server kind %q (want %s or %s)", t.Kind, Ollama, LlamaServer)
 	}
@@ -223,7 +230,7 @@ func (t Target) do(ctx context.Context, n, maxTokens int) (Request, error) {
 	switch t.Kind {
 	case Ollama:
 		url = t.BaseURL + "/api/chat"
-		body = map[string]any{"model": t.Model, "messages": msgs, "stream": false,
+		body = map[string]any{"model": t.Model, "messages": msgs, "stream": t.Stream,
 			"options": map[string]any{"num_predict": maxTokens, "temperature": 0}}
 	default:
 		url = t.BaseURL + "/v1/chat/completions"
@@ -247,6 +254,11 @@ func (t Target) do(ctx context.Context, n, maxTokens int) (Request, error) {
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
 		return Request{}, err
+	}
+	if t.Stream && resp.StatusCode == http.StatusOK {
+		// Newline-delimited chunks; the figures are in the last one.
+		lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+		data = lines[len(lines)-1]
 	}
 	if resp.StatusCode != http.StatusOK {
 		return Request{}, fmt.Errorf("%s: %s: %s", url, resp.Status, strings.TrimSpace(string(data)))

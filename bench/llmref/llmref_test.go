@@ -293,3 +293,30 @@ func TestMeasureStaggersTheWarmUps(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasureStreamed: with Stream, Ollama is asked for a streamed answer
+// and the figures come from its last chunk, the one with done: true.
+func TestMeasureStreamed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body["stream"] != true {
+			http.Error(w, "want stream: true", http.StatusBadRequest)
+			return
+		}
+		for range 7 {
+			fmt.Fprintln(w, `{"message":{"content":"x"},"done":false}`)
+		}
+		fmt.Fprintln(w, `{"done":true,"eval_count":8,"eval_duration":4000000,"prompt_eval_count":20,"total_duration":5000000}`)
+	}))
+	defer srv.Close()
+	lv, err := Measure(context.Background(), Target{Kind: Ollama, Stream: true, BaseURL: srv.URL, Model: "m", MaxTokens: 8, Prompt: "p"}, 2, 20*time.Millisecond)
+	if err != nil || lv.Failed != 0 || len(lv.Requests) == 0 {
+		t.Fatalf("%v, %d failed (%q), %d requests", err, lv.Failed, lv.Errors, len(lv.Requests))
+	}
+	if r := lv.Requests[0]; r.Tokens != 8 || r.PromptTokens != 20 || r.DecodeSeconds != 0.004 || r.TotalSeconds != 0.005 {
+		t.Errorf("figures %+v, want the last chunk's", r)
+	}
+	if _, err := Measure(context.Background(), Target{Kind: LlamaServer, Stream: true, MaxTokens: 8}, 1, time.Second); err == nil {
+		t.Error("a streamed llama-server reference was accepted")
+	}
+}
