@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
@@ -83,7 +84,7 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 	do := func(ctx context.Context, _, seq int, r *request) error {
 		ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
-		body, err := json.Marshal(t.body(seq))
+		body, err := json.Marshal(t.body(seq, r.share))
 		if err != nil {
 			return err
 		}
@@ -199,12 +200,17 @@ func EndpointURL(base, endpoint string) (string, error) {
 	return u.String(), nil
 }
 
-// body is the JSON of request number seq.
-func (t OpenAITarget) body(seq int) map[string]any {
+// body is the JSON of request number seq, asking for share of the token
+// budget (at least one token).
+func (t OpenAITarget) body(seq int, share float64) map[string]any {
 	prompt := fmt.Sprintf("Request %d. %s", seq, t.Prompt)
+	maxTokens := t.MaxTokens
+	if share > 0 && share < 1 {
+		maxTokens = max(1, int(math.Ceil(float64(t.MaxTokens)*share)))
+	}
 	b := map[string]any{
 		"model":          t.Model,
-		"max_tokens":     t.MaxTokens,
+		"max_tokens":     maxTokens,
 		"temperature":    0,
 		"stream":         true,
 		"stream_options": map[string]any{"include_usage": true},

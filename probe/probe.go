@@ -84,7 +84,14 @@ type Config struct {
 	// Warmup is the number of requests each stream sends before the
 	// window opens; they warm connections and caches and are not
 	// measured. Streams do not pause between warm-up and window, so the
-	// window opens on a loaded server.
+	// window opens on a loaded server. In openai mode each stream's last
+	// warm-up request asks for a share of the token budget, (stream+1)/N
+	// of it, so that the streams' measured requests begin spread over one
+	// request's length: N streams started together with equal budgets
+	// stay in lockstep on a batching server (prefill together, decode
+	// together, finish together), the window opens at the start of a
+	// prefill stall, and a window of a few requests' length measures the
+	// phase it opened at instead of the server's rate.
 	Warmup int
 	// Drain is how long the requests still in flight when the window
 	// closes may take to finish (they are not measured) before they are
@@ -349,6 +356,10 @@ type sample struct {
 // request is what a mode fills in while it sends one request.
 type request struct {
 	epoch time.Time
+	// share is the part of its budget (openai mode: max tokens) the
+	// request asks for: 1, or less for a stream's last warm-up request
+	// (see Config.Warmup).
+	share float64
 	sample
 	events []event // this request's token arrivals; reused between requests
 }
@@ -483,6 +494,10 @@ func (sw *sweeper) level(ctx context.Context, n int) (levelRun, error) {
 			log := &run.streams[stream]
 			r := &request{epoch: sw.epoch}
 			for i := 0; !closed.Load() && lctx.Err() == nil; i++ {
+				r.share = 1
+				if i == cfg.Warmup-1 {
+					r.share = float64(stream+1) / float64(n)
+				}
 				err := sw.one(lctx, stream, r)
 				s := r.sample
 				switch {

@@ -49,7 +49,11 @@ type Target struct {
 	Model     string
 	MaxTokens int
 	Prompt    string // each request prefixes "Request N. ", as the probe does
-	Client    *http.Client
+	// Stream asks Ollama for a streamed answer and reads its figures from
+	// the last chunk (done: true), so that the reference takes the
+	// streamed path the probe takes; Ollama only.
+	Stream bool
+	Client *http.Client
 }
 
 // Request is one request's figures as the server reported them.
@@ -128,12 +132,19 @@ func median(xs []float64) float64 {
 
 // Measure runs concurrency closed-loop streams against t: one unmeasured
 // warm-up request per stream, then requests until window has passed since
-// the first measured one began (the last ones finish). A request that
-// fails ends its stream's level early and is counted; the level is still
-// returned.
+// the last warm-up ended (the last ones finish). Stream k's warm-up asks
+// for (k+1)/concurrency of the token budget, as zk probe's does, so the
+// measured requests begin spread over one request's length: streams
+// started together with equal budgets would run in lockstep on a batching
+// server (all prefilled in one batch, all finishing together), a load the
+// probe's streams do not see. A request that fails ends its stream's level
+// early and is counted; the level is still returned.
 func Measure(ctx context.Context, t Target, concurrency int, window time.Duration) (Level, error) {
 	if concurrency < 1 || window <= 0 || t.MaxTokens < 2 {
 		return Level{}, errors.New("llmref: concurrency, window and max tokens (at least 2) must be positive")
+	}
+	if t.Stream && t.Kind != Ollama {
+		return Level{}, errors.New("llmref: a streamed reference is for Ollama only")
 	}
 	if t.Kind != Ollama && t.Kind != LlamaServer {
 		return Level{}, fmt.Errorf("llmref: unknown server kind %q (want %s or %s)", t.Kind, Ollama, LlamaServer)
@@ -143,11 +154,11 @@ func Measure(ctx context.Context, t Target, concurrency int, window time.Duratio
 	}
 	lv := Level{Concurrency: concurrency}
 	var (
-		mu          sync.Mutex
-		first, last time.Time
-		seq         int
-		wg          sync.WaitGroup
-		ready       sync.WaitGroup
+		mu                sync.Mutex
+		open, first, last time.Time
+		warming           = concurrency
+		seq               int
+		wg                sync.WaitGroup
 	)
 	next := func() int { mu.Lock(); defer mu.Unlock(); seq++; return seq }
 	fail := func(err error) {
@@ -158,31 +169,33 @@ func Measure(ctx context.Context, t Target, concurrency int, window time.Duratio
 			lv.Errors = append(lv.Errors, err.Error())
 		}
 	}
-	start := make(chan struct{})
-	ready.Add(concurrency)
-	for range concurrency {
+	for k := range concurrency {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := t.do(ctx, next())
-			ready.Done()
+			budget := max(1, (t.MaxTokens*(k+1)+concurrency-1)/concurrency)
+			_, err := t.do(ctx, next(), budget)
+			mu.Lock()
+			if warming--; warming == 0 {
+				open = time.Now()
+			}
+			mu.Unlock()
 			if err != nil {
 				fail(fmt.Errorf("warm-up: %w", err))
 				return
 			}
-			<-start
 			for {
+				t0 := time.Now()
 				mu.Lock()
-				if first.IsZero() {
-					first = time.Now()
+				over := !open.IsZero() && t0.Sub(open) >= window
+				if !over && (first.IsZero() || t0.Before(first)) {
+					first = t0
 				}
-				over := time.Since(first) >= window
 				mu.Unlock()
 				if over || ctx.Err() != nil {
 					return
 				}
-				t0 := time.Now()
-				r, err := t.do(ctx, next())
+				r, err := t.do(ctx, next(), t.MaxTokens)
 				if err != nil {
 					fail(err)
 					return
@@ -200,11 +213,6 @@ func Measure(ctx context.Context, t Target, concurrency int, window time.Duratio
 			}
 		}()
 	}
-	// Every stream's warm-up ends before any measured request starts, so
-	// the measured requests start together, as the probe's window opens
-	// with every stream in flight.
-	ready.Wait()
-	close(start)
 	wg.Wait()
 	if !first.IsZero() && last.After(first) {
 		lv.Window = last.Sub(first).Seconds()
@@ -212,8 +220,9 @@ func Measure(ctx context.Context, t Target, concurrency int, window time.Duratio
 	return lv, ctx.Err()
 }
 
-// do sends request number n and returns the server's figures for it.
-func (t Target) do(ctx context.Context, n int) (Request, error) {
+// do sends request number n, asking for maxTokens, and returns the
+// server's figures for it.
+func (t Target) do(ctx context.Context, n, maxTokens int) (Request, error) {
 	prompt := fmt.Sprintf("Request %d. %s", n, t.Prompt)
 	msgs := []map[string]string{{"role": "user", "content": prompt}}
 	var url string
@@ -221,12 +230,12 @@ func (t Target) do(ctx context.Context, n int) (Request, error) {
 	switch t.Kind {
 	case Ollama:
 		url = t.BaseURL + "/api/chat"
-		body = map[string]any{"model": t.Model, "messages": msgs, "stream": false,
-			"options": map[string]any{"num_predict": t.MaxTokens, "temperature": 0}}
+		body = map[string]any{"model": t.Model, "messages": msgs, "stream": t.Stream,
+			"options": map[string]any{"num_predict": maxTokens, "temperature": 0}}
 	default:
 		url = t.BaseURL + "/v1/chat/completions"
 		body = map[string]any{"model": t.Model, "messages": msgs, "stream": false,
-			"max_tokens": t.MaxTokens, "temperature": 0}
+			"max_tokens": maxTokens, "temperature": 0}
 	}
 	b, err := json.Marshal(body)
 	if err != nil {
@@ -245,6 +254,11 @@ func (t Target) do(ctx context.Context, n int) (Request, error) {
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
 		return Request{}, err
+	}
+	if t.Stream && resp.StatusCode == http.StatusOK {
+		// Newline-delimited chunks; the figures are in the last one.
+		lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+		data = lines[len(lines)-1]
 	}
 	if resp.StatusCode != http.StatusOK {
 		return Request{}, fmt.Errorf("%s: %s: %s", url, resp.Status, strings.TrimSpace(string(data)))

@@ -8,7 +8,11 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -226,5 +230,93 @@ func TestWithinFlagsConsistency(t *testing.T) {
 	}
 	if md := Markdown(rows); !strings.Contains(md, "16 streams, failed: probe: no response within 1m0s (1)") {
 		t.Errorf("the table does not say why a request failed:\n%s", md)
+	}
+}
+
+// TestMeasureStaggersTheWarmUps: stream k's warm-up asks for (k+1)/N of
+// the budget, as zk probe's does, so the reference's streams are not held
+// in lockstep while the probe's are spread; every measured request asks
+// for the whole budget.
+func TestMeasureStaggersTheWarmUps(t *testing.T) {
+	for _, kind := range []string{Ollama, LlamaServer} {
+		var mu sync.Mutex
+		asked := map[int]int{} // request number -> tokens asked for
+		seqRE := regexp.MustCompile(`^Request (\d+)\. `)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body struct {
+				MaxTokens int `json:"max_tokens"`
+				Options   struct {
+					NumPredict int `json:"num_predict"`
+				} `json:"options"`
+				Messages []struct {
+					Content string `json:"content"`
+				} `json:"messages"`
+			}
+			if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.Messages) == 0 {
+				http.Error(w, "bad request", http.StatusBadRequest)
+				return
+			}
+			m := seqRE.FindStringSubmatch(body.Messages[0].Content)
+			if m == nil {
+				http.Error(w, "no request number", http.StatusBadRequest)
+				return
+			}
+			n, _ := strconv.Atoi(m[1])
+			tokens := max(body.MaxTokens, body.Options.NumPredict)
+			mu.Lock()
+			asked[n] = tokens
+			mu.Unlock()
+			if kind == Ollama {
+				fmt.Fprintf(w, `{"done":true,"eval_count":%d,"eval_duration":4000000,"total_duration":5000000}`, tokens)
+			} else {
+				fmt.Fprintf(w, `{"timings":{"prompt_n":20,"prompt_ms":1,"predicted_n":%d,"predicted_ms":4}}`, tokens)
+			}
+		}))
+		lv, err := Measure(context.Background(), Target{Kind: kind, BaseURL: srv.URL, Model: "m", MaxTokens: 8, Prompt: "p"}, 3, 20*time.Millisecond)
+		srv.Close()
+		if err != nil || lv.Failed != 0 || lv.Short != 0 {
+			t.Fatalf("%s: %v, %d failed, %d short", kind, err, lv.Failed, lv.Short)
+		}
+		// Requests are numbered as they are sent, each stream's warm-up
+		// first: 1–3 are the warm-ups.
+		var warm []int
+		for n, m := range asked {
+			if n <= 3 {
+				warm = append(warm, m)
+			} else if m != 8 {
+				t.Errorf("%s: measured request %d asked for %d tokens, want 8", kind, n, m)
+			}
+		}
+		slices.Sort(warm)
+		if want := []int{3, 6, 8}; !slices.Equal(warm, want) {
+			t.Errorf("%s: warm-ups asked for %v tokens, want %v", kind, warm, want)
+		}
+	}
+}
+
+// TestMeasureStreamed: with Stream, Ollama is asked for a streamed answer
+// and the figures come from its last chunk, the one with done: true.
+func TestMeasureStreamed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body["stream"] != true {
+			http.Error(w, "want stream: true", http.StatusBadRequest)
+			return
+		}
+		for range 7 {
+			fmt.Fprintln(w, `{"message":{"content":"x"},"done":false}`)
+		}
+		fmt.Fprintln(w, `{"done":true,"eval_count":8,"eval_duration":4000000,"prompt_eval_count":20,"total_duration":5000000}`)
+	}))
+	defer srv.Close()
+	lv, err := Measure(context.Background(), Target{Kind: Ollama, Stream: true, BaseURL: srv.URL, Model: "m", MaxTokens: 8, Prompt: "p"}, 2, 20*time.Millisecond)
+	if err != nil || lv.Failed != 0 || len(lv.Requests) == 0 {
+		t.Fatalf("%v, %d failed (%q), %d requests", err, lv.Failed, lv.Errors, len(lv.Requests))
+	}
+	if r := lv.Requests[0]; r.Tokens != 8 || r.PromptTokens != 20 || r.DecodeSeconds != 0.004 || r.TotalSeconds != 0.005 {
+		t.Errorf("figures %+v, want the last chunk's", r)
+	}
+	if _, err := Measure(context.Background(), Target{Kind: LlamaServer, Stream: true, MaxTokens: 8}, 1, time.Second); err == nil {
+		t.Error("a streamed llama-server reference was accepted")
 	}
 }

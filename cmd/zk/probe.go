@@ -44,7 +44,9 @@ func newProbeCmd(root *rootOptions, s *streams) *cobra.Command {
 at each concurrency level of a closed-loop sweep: each of N streams sends its
 next request as soon as its last one ends. A level runs in three phases,
 without pausing the streams: warm-up (--warmup requests per stream, not
-measured), the measured window (exactly --duration, or until --requests
+measured; in openai mode stream k's last one asks for (k+1)/N of
+--max-tokens, so the streams' measured requests start spread out rather
+than in lockstep), the measured window (exactly --duration, or until --requests
 requests ended in it, whichever comes first), and the drain (requests in
 flight at the window's close get --drain to finish, not measured, and are
 then cancelled). Requests count in the window if they ended in it; tokens

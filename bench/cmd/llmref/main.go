@@ -59,6 +59,7 @@ func measure(ctx context.Context, args []string) error {
 	fs.StringVar(&t.Model, "model", "", "the model")
 	fs.IntVar(&t.MaxTokens, "max-tokens", 128, "tokens per request")
 	fs.StringVar(&t.Prompt, "prompt", probe.DefaultPrompt, "the prompt")
+	fs.BoolVar(&t.Stream, "stream", false, "ask Ollama for streamed answers (figures from the last chunk)")
 	levels := fs.String("levels", "1,4,16", "the concurrency levels")
 	window := fs.Duration("window", 15*time.Second, "how long each level sends requests")
 	fs.Parse(args)
