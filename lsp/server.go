@@ -94,6 +94,9 @@ type Server struct {
 	// when the client can create files in a workspace edit.
 	tags      *vocab
 	canCreate bool
+	// watch is set when the client registers file watchers on request
+	// (VS Code): asked in initialized, it reports changes on disk.
+	watch bool
 	// sent is the key of the diagnostics last published for each note
 	// not open, by path (recheck.go); recheck runs one re-check at a time.
 	sent    map[string]string
@@ -332,7 +335,7 @@ func dispatch(ctx context.Context, h *protocol.Handler, c *jsonrpc2.Conn, req *j
 func (s *Server) handler() *protocol.Handler {
 	h := &protocol.Handler{}
 	h.Initialize = s.initialize
-	h.Initialized = func(*glsp.Context, *protocol.InitializedParams) error { return nil }
+	h.Initialized = s.initialized
 	h.Shutdown = func(*glsp.Context) error { return nil }
 	h.SetTrace = func(*glsp.Context, *protocol.SetTraceParams) error { return nil }
 	h.TextDocumentDidOpen = s.didOpen
@@ -352,10 +355,36 @@ func (s *Server) handler() *protocol.Handler {
 	return h
 }
 
+// initialized asks a client that registers file watchers on request to
+// watch every file of the vault: without it such a client (VS Code) never
+// says that a note changed on disk, and closed notes' findings go stale.
+// The request goes from its own goroutine: the connection reads the
+// client's answer on the goroutine this handler runs on.
+func (s *Server) initialized(ctx *glsp.Context, _ *protocol.InitializedParams) error {
+	s.mu.Lock()
+	watch := s.watch
+	s.mu.Unlock()
+	if watch {
+		go ctx.Call(string(protocol.ServerClientRegisterCapability), protocol.RegistrationParams{Registrations: []protocol.Registration{{
+			ID:     "zk-watch-vault",
+			Method: string(protocol.MethodWorkspaceDidChangeWatchedFiles),
+			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
+				Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}},
+			},
+		}}}, nil)
+	}
+	return nil
+}
+
 func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) (any, error) {
 	if ws := params.Capabilities.Workspace; ws != nil && ws.WorkspaceEdit != nil {
 		s.mu.Lock()
 		s.canCreate = slices.Contains(ws.WorkspaceEdit.ResourceOperations, protocol.ResourceOperationKindCreate)
+		s.mu.Unlock()
+	}
+	if ws := params.Capabilities.Workspace; ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration != nil {
+		s.mu.Lock()
+		s.watch = *ws.DidChangeWatchedFiles.DynamicRegistration
 		s.mu.Unlock()
 	}
 	full := protocol.TextDocumentSyncKindFull

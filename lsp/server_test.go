@@ -33,6 +33,7 @@ type client struct {
 	conn  *jsonrpc2.Conn
 	dir   string
 	diags chan published
+	calls chan *jsonrpc2.Request // the server's other requests to the client
 }
 
 // published is a publishDiagnostics notification as the client decodes
@@ -86,13 +87,18 @@ func startServerWith(t *testing.T, files map[string]string, set func(*Options), 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Serve(ctx, a); close(done) }()
-	c := &client{t: t, dir: dir, diags: make(chan published, 100)}
+	c := &client{t: t, dir: dir, diags: make(chan published, 100), calls: make(chan *jsonrpc2.Request, 10)}
 	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}),
 		jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 			if req.Method == protocol.ServerTextDocumentPublishDiagnostics {
 				var p published
 				if err := json.Unmarshal(*req.Params, &p); err == nil {
 					c.diags <- p
+				}
+			} else if !req.Notif {
+				select {
+				case c.calls <- req:
+				default:
 				}
 			}
 			return nil, nil
@@ -496,5 +502,39 @@ func TestWatchedFileChangeRechecksDependents(t *testing.T) {
 	watched(protocol.FileChangeTypeDeleted, "C.md")
 	if got := codes(until("B.md")["B.md"]); !slices.Contains(got, lint.RuleBrokenLink) {
 		t.Errorf("B.md after C.md's delete: %v, want %s", got, lint.RuleBrokenLink)
+	}
+}
+
+// TestRegistersFileWatchers: a client that registers file watchers on
+// request (VS Code) is asked, once initialized, to watch every file of the
+// vault; otherwise it would never send workspace/didChangeWatchedFiles.
+func TestRegistersFileWatchers(t *testing.T) {
+	c := startServerWith(t, testVault, nil, map[string]any{
+		"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}})
+	if err := c.conn.Notify(context.Background(), string(protocol.MethodInitialized), map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case req := <-c.calls:
+		if req.Method != string(protocol.ServerClientRegisterCapability) {
+			t.Fatalf("the server asked %s, want client/registerCapability", req.Method)
+		}
+		var p struct {
+			Registrations []struct {
+				Method          string
+				RegisterOptions struct {
+					Watchers []struct{ GlobPattern string }
+				}
+			}
+		}
+		if err := json.Unmarshal(*req.Params, &p); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Registrations) != 1 || p.Registrations[0].Method != "workspace/didChangeWatchedFiles" ||
+			len(p.Registrations[0].RegisterOptions.Watchers) != 1 || p.Registrations[0].RegisterOptions.Watchers[0].GlobPattern != "**/*" {
+			t.Errorf("registrations %s, want one watcher of every file for workspace/didChangeWatchedFiles", *req.Params)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no client/registerCapability within 30 s")
 	}
 }
