@@ -35,7 +35,7 @@ func (s *Server) affected(ps ...string) []string {
 	defer s.mu.Unlock()
 	for _, rs := range s.edges {
 		for _, r := range rs {
-			if changed[r.to] {
+			if r.to != "" && changed[r.to] {
 				add(r.from)
 				break
 			}

@@ -566,6 +566,7 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 	s.session.SetWalk(files, res)
 	s.mu.Lock()
 	s.setFiles(files, res)
+	reached := s.reachNew(params.Changes, res)
 	var changed []string
 	for _, c := range params.Changes {
 		p, ok := s.vaultPath(c.URI)
@@ -600,7 +601,7 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 	go func() {
 		s.recheck.Lock()
 		defer s.recheck.Unlock()
-		qs := gone
+		qs := append(gone, reached...)
 		if len(changed) > 0 {
 			qs = append(qs, s.affected(changed...)...)
 		}
@@ -907,10 +908,46 @@ func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) (
 type ref struct {
 	from, to string
 	rng      protocol.Range
+	// path is the link's target as written when it resolves to no file
+	// (to is ""): a file created later may be what it names.
+	path string
 }
 
-// refsOf are n's resolved links and embeds (frontmatter links have no
-// place in the text, and are left out).
+// refsOf are n's links and embeds, resolved or not (to ""), in source
+// order (frontmatter links have no place in the text, and are left out).
+// reachNew resolves again, with res, the links that reached no file
+// before the created files among changes: the notes not open whose links
+// now reach one are returned, to be checked again (their broken links are
+// mended). The caller holds mu.
+func (s *Server) reachNew(changes []protocol.FileEvent, res *vault.Resolver) []string {
+	created := map[string]bool{}
+	for _, c := range changes {
+		if p, ok := s.vaultPath(c.URI); ok && c.Type == uint32(protocol.FileChangeTypeCreated) {
+			created[p] = true
+		}
+	}
+	if len(created) == 0 {
+		return nil
+	}
+	var out []string
+	for q, rs := range s.edges {
+		mended := false
+		for i, r := range rs {
+			if r.to != "" {
+				continue
+			}
+			if t, ok := res.Resolve(r.path, q); ok && created[t] {
+				rs[i].to, rs[i].path = t, ""
+				mended = true
+			}
+		}
+		if mended && s.docs[q] == nil {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
 func refsOf(n *vault.Note, r *vault.Resolver) []ref {
 	links := n.AllLinks()
 	out := make([]ref, 0, len(links))
@@ -931,17 +968,16 @@ func refsOf(n *vault.Note, r *vault.Resolver) []ref {
 		return protocol.Position{Line: uint32(line), Character: uint32(utf16LenBytes(src[lineOff:off]))}
 	}
 	for _, l := range links {
-		to := n.Path
+		rf := ref{from: n.Path, to: n.Path}
 		if l.Path != "" {
-			t, ok := r.Resolve(l.Path, n.Path)
-			if !ok {
-				continue
+			if t, ok := r.Resolve(l.Path, n.Path); ok {
+				rf.to = t
+			} else {
+				rf.to, rf.path = "", l.Path
 			}
-			to = t
 		}
-		start := pos(l.Span.Start.Offset)
-		end := pos(l.Span.End.Offset)
-		out = append(out, ref{from: n.Path, to: to, rng: protocol.Range{Start: start, End: end}})
+		rf.rng = protocol.Range{Start: pos(l.Span.Start.Offset), End: pos(l.Span.End.Offset)}
+		out = append(out, rf)
 	}
 	return out
 }

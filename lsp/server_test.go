@@ -538,3 +538,40 @@ func TestRegistersFileWatchers(t *testing.T) {
 		t.Fatal("no client/registerCapability within 30 s")
 	}
 }
+
+// TestWatchedFileCreatedMendsBrokenLinks: a note created on disk is what a
+// closed note's broken link names; that note is checked again and its
+// diagnostics lose the broken link (the other one stays).
+func TestWatchedFileCreatedMendsBrokenLinks(t *testing.T) {
+	files := maps.Clone(testVault)
+	files["D.md"] = "# D\n\nSee [[New note]] and [[Nowhere]].\n"
+	c := startServerWith(t, files, nil, map[string]any{})
+	c.openText("sub/Speedy Notes.md", files["sub/Speedy Notes.md"])
+	c.nextDiags("sub/Speedy Notes.md")
+	if err := os.WriteFile(filepath.Join(c.dir, "New note.md"), []byte("# New note\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.conn.Notify(context.Background(), protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{
+		"changes": []map[string]any{{"uri": c.uri("New note.md"), "type": protocol.FileChangeTypeCreated}}})
+	for {
+		select {
+		case d := <-c.diags:
+			if d.URI != c.uri("D.md") {
+				continue
+			}
+			if got := codes(d); !slices.Equal(got, []string{lint.RuleBrokenLink}) || !strings.Contains(d.Diagnostics[0].Message, "Nowhere") {
+				t.Errorf("D.md after New note.md was created: %v %+v, want the one broken link to Nowhere", got, d.Diagnostics)
+			}
+			var refs []protocol.Location
+			c.call(protocol.MethodTextDocumentReferences, map[string]any{
+				"textDocument": map[string]any{"uri": c.uri("New note.md")}, "position": map[string]any{"line": 0, "character": 0},
+				"context": map[string]any{"includeDeclaration": false}}, &refs)
+			if len(refs) != 1 || refs[0].URI != c.uri("D.md") {
+				t.Errorf("references of New note.md: %+v, want D.md's link", refs)
+			}
+			return
+		case <-time.After(30 * time.Second):
+			t.Fatal("no diagnostics for D.md within 30 s of New note.md's creation")
+		}
+	}
+}
