@@ -53,7 +53,6 @@ export ZK_TODAY=2026-12-02
 zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }
 md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
 read_floor() { find "$tmp/vault" -name '*.md' -exec cat {} + >/dev/null; }
-ratio() { awk -v a="$(ms "$1")" -v b="$(ms "$2")" 'BEGIN {if (b > 0) printf "%.2f×", a / b; else print "n/a"}'; }
 
 echo "vault: $n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median)"
 echo
@@ -62,7 +61,7 @@ stale=$(median_ms nothing zk stale)
 cited=$(median_ms nothing zk base "$tmp/vault/Claims.base")
 all=$(median_ms nothing zk base "$tmp/vault/Claims.base" --view Everything)
 echo "read floor (cat every note):       $read"
-echo "zk stale (walk and parse):         $stale   $(ratio "$stale" "$read") the read floor"
-echo "zk base, tag filter, top 50:       $cited   $(ratio "$cited" "$read") the read floor, $(ratio "$cited" "$stale") zk stale"
-echo "zk base, every note a row:         $all   $(ratio "$all" "$read") the read floor, $(ratio "$all" "$stale") zk stale"
+echo "zk stale (walk and parse):         $stale   $(ratio_ms "$stale" "$read") the read floor"
+echo "zk base, tag filter, top 50:       $cited   $(ratio_ms "$cited" "$read") the read floor, $(ratio_ms "$cited" "$stale") zk stale"
+echo "zk base, every note a row:         $all   $(ratio_ms "$all" "$read") the read floor, $(ratio_ms "$all" "$stale") zk stale"
 echo "rows: $(zk base "$tmp/vault/Claims.base" --format paths | wc -l) (top 50 of $(zk base "$tmp/vault/Claims.base" --format json | awk -F': ' '/"total"/ {print $2}' | tr -d ,) matching), $(zk base "$tmp/vault/Claims.base" --view Everything --format paths | wc -l) of $n"

@@ -35,7 +35,6 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/zk" ./cmd/zk
 export XDG_CACHE_HOME="$tmp/cache" ZK_TODAY=2026-12-02
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN {print (r <= t) ? "met" : "NOT met"}'; }
 
 echo "zk check on $cpus cores; each figure the median of $runs runs"

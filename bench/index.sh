@@ -37,7 +37,6 @@ zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }
 md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
 
 edit_one() { echo "Edited line $RANDOM." >>"$tmp/vault/Permanent Notes/07/$(ls "$tmp/vault/Permanent Notes/07" | head -1)"; }
-ratio() { awk -v a="$(ms "$1")" -v b="$(ms "$2")" 'BEGIN {if (b > 0) printf "%.2f×", a / b; else print "n/a"}'; }
 
 echo "vault: $n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median)"
 echo
@@ -59,12 +58,12 @@ unchanged=$(median_ms nothing zk index)
 edited=$(median_ms edit_one zk index)
 stat_floor=$(median_ms nothing find "$tmp/vault" -name '*.md' -printf '%s %T@\n')
 echo "zk index, unchanged: $unchanged   ($n notes stat-ed)"
-echo "zk index, 1 edited:  $edited   ($(ratio "$edited" "$unchanged") the unchanged run)"
-echo "stat floor (find):   $stat_floor   (zk index unchanged = $(ratio "$unchanged" "$stat_floor") it)"
+echo "zk index, 1 edited:  $edited   ($(ratio_ms "$edited" "$unchanged") the unchanged run)"
+echo "stat floor (find):   $stat_floor   (zk index unchanged = $(ratio_ms "$unchanged" "$stat_floor") it)"
 if zk check >/dev/null 2>&1 || [ $? -eq 1 ]; then
   zk check >/dev/null 2>&1 || true # warm its cache, if it keeps one
   check=$(median_ms nothing zk check)
-  echo "zk check, unchanged: $check   (zk index after 1 edit = $(ratio "$edited" "$check") it; target < 2×)"
+  echo "zk check, unchanged: $check   (zk index after 1 edit = $(ratio_ms "$edited" "$check") it; target < 2×)"
 else
   echo "zk check:            not built yet; compare with the stat floor above"
 fi
@@ -79,7 +78,7 @@ for word in 00042 denominator; do
   echo "  --no-update:           $quick   (target < 50 ms)"
   if command -v rg >/dev/null; then
     rg=$(median_ms nothing rg -l "$word" "$tmp/vault")
-    echo "  rg -l $word:     $rg   (zk search = $(ratio "$fresh" "$rg") / $(ratio "$quick" "$rg") it)"
+    echo "  rg -l $word:     $rg   (zk search = $(ratio_ms "$fresh" "$rg") / $(ratio_ms "$quick" "$rg") it)"
   else
     echo "  rg -l: ripgrep not installed, skipped"
   fi

@@ -27,11 +27,18 @@ ms() { awk '{print $1}' <<<"$1"; }
 
 nothing() { :; }
 
-# gen_vault N DIR generates a vault of N notes (bench/vaultgen) in DIR and
-# dates every file an hour back, as a user's notes are: a file modified
+# ratio A B prints A/B of two numbers ("1.25"); ratio_ms T1 T2 the same of
+# two median_ms results, as "1.25×" ("n/a" when T2 is 0).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+ratio_ms() { awk -v a="$(ms "$1")" -v b="$(ms "$2")" 'BEGIN {if (b > 0) printf "%.2f×", a / b; else print "n/a"}'; }
+
+# gen_vault N DIR [ARG...] generates a vault of N notes (bench/vaultgen,
+# given ARGs such as -properties) in DIR and dates every file an hour back, as a user's notes are: a file modified
 # within 2 s of a check or an index run is re-hashed by the next one (the
 # racy-mtime rule), which would time the wrong path.
 gen_vault() {
-  go run ./bench/cmd/vaultgen -n "$1" -o "$2" >/dev/null
-  find "$2" -type f -exec touch -d '-1 hour' {} +
+  local n=$1 dir=$2
+  shift 2
+  go run ./bench/cmd/vaultgen -n "$n" -o "$dir" "$@" >/dev/null
+  find "$dir" -type f -exec touch -d '-1 hour' {} +
 }

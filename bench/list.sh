@@ -27,13 +27,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/zk" ./cmd/zk
 export XDG_CACHE_HOME="$tmp/cache" ZK_TODAY=2026-12-02
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 echo "zk list on $cpus cores; each figure the median of $runs runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $sizes; do
   vault="$tmp/vault-$n"
-  go run ./bench/cmd/vaultgen -n "$n" -o "$vault" -properties >/dev/null
-  find "$vault" -type f -exec touch -d '-1 hour' {} +
+  gen_vault "$n" "$vault" -properties
   bytes=$(find "$vault" -type f -not -path '*/.*' -printf '%s\n' | awk '{s+=$1} END {print s}')
   list=("$tmp/zk" --vault "$vault" list --where 'rating > 3' --where 'status = draft' --format paths)
   no_cache() { rm -rf "$XDG_CACHE_HOME"; }

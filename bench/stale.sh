@@ -38,7 +38,6 @@ age_dated() { touch -d '-1 hour' "$dated"; }
 fresh_undated() { printf '# Undated\nA note with no date.\n' >"$undated" && touch -d '-1 hour' "$undated"; }
 read_floor() { find "$tmp/vault" -name '*.md' -exec cat {} + >/dev/null; }
 walk_floor() { find "$tmp/vault" -printf '%s %T@\n' >/dev/null; }
-ratio() { awk -v a="$(ms "$1")" -v b="$(ms "$2")" 'BEGIN {if (b > 0) printf "%.2f×", a / b; else print "n/a"}'; }
 
 echo "vault: $n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median)"
 echo
@@ -50,8 +49,8 @@ tend=$(median_ms age_dated zk tend "$dated" --date 2026-12-01)
 tend_new=$(median_ms fresh_undated zk tend "$undated")
 echo "read floor (cat every note):   $read"
 echo "walk floor (find, stat all):   $walk"
-echo "zk stale:                      $stale   $(ratio "$stale" "$read") the read floor"
-echo "zk stale --format json:        $stale_json   $(ratio "$stale_json" "$read") the read floor"
-echo "zk tend (in place):            $tend   $(ratio "$tend" "$walk") the walk floor"
-echo "zk tend (adds the line):       $tend_new   $(ratio "$tend_new" "$walk") the walk floor"
+echo "zk stale:                      $stale   $(ratio_ms "$stale" "$read") the read floor"
+echo "zk stale --format json:        $stale_json   $(ratio_ms "$stale_json" "$read") the read floor"
+echo "zk tend (in place):            $tend   $(ratio_ms "$tend" "$walk") the walk floor"
+echo "zk tend (adds the line):       $tend_new   $(ratio_ms "$tend_new" "$walk") the walk floor"
 echo "stale notes listed: $(zk stale | wc -l) of $n"
