@@ -2,10 +2,8 @@ package vault
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,17 +19,7 @@ import (
 //
 //	go test ./vault -run '^$' -bench Scan -benchtime 3x
 func BenchmarkScan(b *testing.B) {
-	sizes := []int{10_000}
-	if s := os.Getenv("ZK_BENCH_NOTES"); s != "" {
-		sizes = nil
-		for _, f := range strings.Split(s, ",") {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				b.Fatalf("ZK_BENCH_NOTES: %v", err)
-			}
-			sizes = append(sizes, n)
-		}
-	}
+	sizes := vaulttest.BenchSizes(b, 10_000)
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("notes=%d/cores=%d", n, runtime.GOMAXPROCS(0)), func(b *testing.B) {
 			dir := filepath.Join(b.TempDir(), "vault")

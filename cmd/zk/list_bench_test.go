@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,17 +30,7 @@ import (
 //
 //	go test ./cmd/zk -run '^$' -bench List -benchtime 5x
 func BenchmarkList(b *testing.B) {
-	sizes := []int{10_000}
-	if s := os.Getenv("ZK_BENCH_NOTES"); s != "" {
-		sizes = nil
-		for _, f := range strings.Split(s, ",") {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				b.Fatalf("ZK_BENCH_NOTES: %v", err)
-			}
-			sizes = append(sizes, n)
-		}
-	}
+	sizes := vaulttest.BenchSizes(b, 10_000)
 	for _, n := range sizes {
 		dir := filepath.Join(b.TempDir(), "vault")
 		if err := vaultgen.Generate(dir, n, 1); err != nil {

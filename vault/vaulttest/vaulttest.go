@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -61,4 +63,22 @@ func ReadFloor(tb testing.TB, dir string, workers int) time.Duration {
 		tb.Fatal(err)
 	}
 	return time.Since(start)
+}
+
+// BenchSizes are the vault sizes a benchmark generates: $ZK_BENCH_NOTES
+// (a comma-separated list, "10000,100000"), else def.
+func BenchSizes(tb testing.TB, def ...int) []int {
+	s := os.Getenv("ZK_BENCH_NOTES")
+	if s == "" {
+		return def
+	}
+	var sizes []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			tb.Fatalf("ZK_BENCH_NOTES: %v", err)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
 }
