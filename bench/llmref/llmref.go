@@ -157,7 +157,7 @@ func Measure(ctx context.Context, t Target, concurrency int, window time.Duratio
 		mu                sync.Mutex
 		open, first, last time.Time
 		warming           = concurrency
-		seq               int
+		seq               = concurrency // 1..concurrency are the warm-ups
 		wg                sync.WaitGroup
 	)
 	next := func() int { mu.Lock(); defer mu.Unlock(); seq++; return seq }
@@ -174,7 +174,10 @@ func Measure(ctx context.Context, t Target, concurrency int, window time.Duratio
 		go func() {
 			defer wg.Done()
 			budget := max(1, (t.MaxTokens*(k+1)+concurrency-1)/concurrency)
-			_, err := t.do(ctx, next(), budget)
+			// Stream k's warm-up is request k+1 whenever its goroutine
+			// runs: a fast stream's first measured request cannot take
+			// a slow one's warm-up number.
+			_, err := t.do(ctx, k+1, budget)
 			mu.Lock()
 			if warming--; warming == 0 {
 				open = time.Now()
