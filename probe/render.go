@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -178,7 +179,7 @@ func notes(r *Result, md bool) []string {
 	}
 	what := "GET " + r.URL
 	if r.Mode == ModeOpenAI {
-		what = fmt.Sprintf("POST %s, model %s, at most %d tokens a request", r.Endpoint, code(r.ModelID), r.MaxTokens)
+		what = fmt.Sprintf("POST %s, model %s, at most %d tokens a request", r.Endpoint, code(graphic(r.ModelID)), r.MaxTokens)
 		if src := tokensSource(r); src != "" {
 			what += "; tokens counted from " + src
 		}
@@ -189,14 +190,15 @@ func notes(r *Result, md bool) []string {
 		if md {
 			sim = "**Simulated server**"
 		}
-		out = append(out, sim+" ("+r.Server+"): a shared token budget split across active streams, not a real model.")
+		out = append(out, sim+" ("+graphic(r.Server)+"): a shared token budget split across active streams, not a real model.")
 	} else if r.Server != "" {
-		out = append(out, "Server: "+r.Server+".")
+		out = append(out, "Server: "+graphic(r.Server)+".")
 	}
 	out = append(out, fmt.Sprintf("Client: %s/%s, %d CPUs, %s.", r.Env.OS, r.Env.Arch, r.Env.CPUs, cmp.Or(r.Env.Client, "zk")))
 	if n := retried(r); n != "" {
 		out = append(out, n)
 	}
+	out = append(out, failures(r)...)
 	for _, lv := range r.Levels {
 		if c := lv.Consistency; c != nil && c.Flagged {
 			out = append(out, fmt.Sprintf("Check flagged at concurrency %d (%.2f): the median stream's decode rate does "+
@@ -264,6 +266,50 @@ func retried(r *Result) string {
 		strings.Join(at, ", ") + " (requests sent, warm-up and drain included)."
 	if r.DialPerRequest {
 		s += " Later requests dialled a connection each."
+	}
+	return s
+}
+
+// failures says, level by level, why requests failed: in the window (the
+// table's failed column) and outside it, in the warm-up or the drain
+// (counted nowhere else but the JSON), so a table of zeros cannot hide a
+// warm-up that timed out.
+func failures(r *Result) []string {
+	var out []string
+	for _, lv := range r.Levels {
+		var parts []string
+		if lv.Failed > 0 {
+			parts = append(parts, fmt.Sprintf("%d in the window (%s)", lv.Failed, errorList(lv.ErrorSummary)))
+		}
+		if lv.FailedOutsideWindow > 0 {
+			parts = append(parts, fmt.Sprintf("%d outside it, in the warm-up or the drain (%s)",
+				lv.FailedOutsideWindow, errorList(lv.ErrorSummaryOutsideWindow)))
+		}
+		if len(parts) > 0 {
+			out = append(out, fmt.Sprintf("Failed at concurrency %d: %s.", lv.Concurrency, strings.Join(parts, "; ")))
+		}
+	}
+	return out
+}
+
+// errorList is "message ×count, …", each message made safe to show.
+func errorList(errs []ErrorCount) string {
+	var s []string
+	for _, e := range errs {
+		s = append(s, fmt.Sprintf("%s ×%d", graphic(e.Message), e.Count))
+	}
+	return strings.Join(s, ", ")
+}
+
+// graphic is s as it is when every character in it is graphic, else s
+// quoted with its controls escaped: a server's name, model id and error
+// bodies are its words, and an ESC or a newline in them must not reach a
+// terminal or break a note's table.
+func graphic(s string) string {
+	for _, r := range s {
+		if !unicode.IsGraphic(r) {
+			return strconv.QuoteToGraphic(s)
+		}
 	}
 	return s
 }

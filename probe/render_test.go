@@ -123,3 +123,30 @@ func TestRenderTextIsPlainAndFits(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderSaysWhyRequestsFailed: failures in the window and outside it
+// (a warm-up that timed out) are explained under the table in both
+// formats, and what the server said (its name, model id, error bodies) is
+// shown with its control characters escaped, never raw.
+func TestRenderSaysWhyRequestsFailed(t *testing.T) {
+	r := fixture(t, "openai.json")
+	r.Server, r.Simulated, r.ModelID = "evil\x1b[2J", false, "m\u202e"
+	lv := &r.Levels[2]
+	lv.Failed, lv.ErrorSummary = 2, []ErrorCount{{"HTTP 500 Internal Server Error: boom\x1b]0;pwned\x07", 2}}
+	lv.FailedOutsideWindow, lv.ErrorSummaryOutsideWindow = 1, []ErrorCount{{"no response within 1m0s", 1}}
+	for name, out := range map[string]string{"markdown": RenderMarkdown(r), "text": RenderText(r)} {
+		flat := strings.Join(strings.Fields(out), " ") // the text format wraps
+		for _, want := range []string{
+			"Failed at concurrency 16: 2 in the window (\"HTTP 500 Internal Server Error: boom\\x1b]0;pwned\\a\" ×2); " +
+				"1 outside it, in the warm-up or the drain (no response within 1m0s ×1).",
+			`Server: "evil\x1b[2J".`, `"m\u202e"`,
+		} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%s: %q missing from\n%s", name, want, out)
+			}
+		}
+		if strings.ContainsAny(out, "\x1b\x07\u202e") {
+			t.Errorf("%s: a raw control character reached the output:\n%q", name, out)
+		}
+	}
+}
