@@ -18,6 +18,8 @@
 #   3. llmref compare: the medians per level and each round's ratio; exit
 #      1 if a level's median ratio is off by more than TOLERANCE, any
 #      request failed or the probe's consistency check fired.
+# STREAM=1 (Ollama only) has llmref ask for streamed answers, as the probe
+# does, its figures from the last chunk: like with like on the wire too.
 # VAULT=DIR records the run in that vault (a copy of examples/vault you
 # made) instead of a fresh copy. The copy of the vault, the server's log
 # and every JSON stay in $OUT (default $ZK_BENCH_CACHE/runs/KIND-TIME).
@@ -113,7 +115,7 @@ bench_run() {
   echo
   echo "## $label"
   echo
-  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, server threads: $threads, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $rounds rounds, ${max_tokens} tokens a request, windows of ${duration}; model: $model ($gguf, random weights, 28M parameters, F16)."
+  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, server threads: $threads, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $rounds rounds, ${max_tokens} tokens a request, reference $( [ "${STREAM:-0}" = 1 ] && echo streamed || echo "not streamed"), windows of ${duration}; model: $model ($gguf, random weights, 28M parameters, F16)."
   echo
   local crc=0
   llmref compare -tolerance "$tolerance" "${pairs[@]}" || crc=$?
@@ -128,8 +130,10 @@ bench_run() {
 }
 
 measure_ref() {
+  local stream=()
+  [ "${STREAM:-0}" = 1 ] && stream=(-stream)
   llmref measure -kind "$kind" -url "http://127.0.0.1:$port" -model "$model" -levels "$1" \
-    -window "$duration" -max-tokens "$max_tokens" >"$2"
+    -window "$duration" -max-tokens "$max_tokens" "${stream[@]}" >"$2"
 }
 
 measure_probe() {

@@ -16,6 +16,7 @@
 #
 #   bench/ollama.sh               # LEVELS=1,4,16 DURATION=15s ROUNDS=3 MAX_TOKENS=128
 #   OUT=/tmp/ollama-run THREADS=2 bench/ollama.sh
+#   STREAM=1 bench/ollama.sh       # the reference streamed too, as the probe is
 #
 # Environment: ZK_BENCH_CACHE (default ~/.cache/zk-bench), PORT (default
 # 11434, Ollama's), THREADS (the model's num_thread; default 1, see
