@@ -264,7 +264,7 @@ func linkTargets(n *vault.Note, r *vault.Resolver) []string {
 			out = append(out, s)
 		}
 	}
-	for _, l := range n.AllLinks() {
+	for l := range n.LinksAndEmbeds() {
 		if l.Path == "" {
 			continue // a link inside the note itself
 		}

@@ -131,7 +131,7 @@ func diffEdit(old, new string) (protocol.TextEdit, bool) {
 
 // linkStartingAt is n's link or embed that starts at byte offset off.
 func linkStartingAt(n *vault.Note, off int) (vault.Link, bool) {
-	for _, l := range n.AllLinks() {
+	for l := range n.LinksAndEmbeds() {
 		if l.Span.Start.Offset == off {
 			return l, true
 		}

@@ -204,7 +204,7 @@ func (s *Server) learnTargets(n *vault.Note) {
 	res := s.res
 	s.mu.Unlock()
 	seen := map[string]bool{n.Path: true}
-	for _, l := range n.AllLinks() {
+	for l := range n.LinksAndEmbeds() {
 		if l.Path == "" || l.Subpath == "" {
 			continue
 		}
@@ -790,7 +790,7 @@ func (s *Server) noteOf(uri protocol.DocumentUri) (*vault.Note, error) {
 
 // linkAt is the link or embed of n at byte offset off.
 func linkAt(n *vault.Note, off int) (vault.Link, bool) {
-	for _, l := range n.AllLinks() {
+	for l := range n.LinksAndEmbeds() {
 		if l.Span.Start.Offset <= off && off < l.Span.End.Offset {
 			return l, true
 		}

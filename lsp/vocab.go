@@ -171,7 +171,7 @@ func (s *Server) relationCompletion(n *vault.Note, text string, off int, lineSta
 		return nil
 	}
 	var linkEnd = -1
-	for _, l := range n.AllLinks() {
+	for l := range n.LinksAndEmbeds() {
 		if l.Span.Start.Offset >= lineStart && l.Span.End.Offset <= off {
 			linkEnd = l.Span.End.Offset
 			break

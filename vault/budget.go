@@ -81,7 +81,8 @@ func quoteDepth(src []byte) int {
 // fallbackParse is a linear scan for what matters most when goldmark cannot
 // be afforded: frontmatter, ATX headings and wikilinks outside fenced code.
 func fallbackParse(notePath string, src []byte) *Note {
-	n := &Note{Path: notePath, Name: noteName(notePath), Src: src, Size: int64(len(src)), Fallback: true}
+	n := newNote(notePath, src)
+	n.Fallback = true
 	lines := newLineIndex(src)
 	fmEnd := 0
 	if fm, end := parseFrontmatter(src, lines); fm != nil {
@@ -137,6 +138,7 @@ func fallbackParse(notePath string, src []byte) *Note {
 		off = end + 1
 	}
 	n.Sections = sections(n.Headings, len(src))
+	n.fitLinks()
 	return n
 }
 

@@ -42,7 +42,7 @@ func fastParse(notePath string, src []byte) (*Note, bool) {
 	if bytes.ContainsAny(src, fastBail) || bytes.Contains(src, []byte("%%")) {
 		return nil, false
 	}
-	n := &Note{Path: notePath, Name: noteName(notePath), Src: src, Size: int64(len(src))}
+	n := newNote(notePath, src)
 	lines := newLineIndex(src)
 	fmEnd := 0
 	if fm, end := parseFrontmatter(src, lines); fm != nil {
@@ -66,6 +66,7 @@ func fastParse(notePath string, src []byte) (*Note, bool) {
 	if fmEnd > 0 {
 		n.Blocks = append([]Block{{Kind: "yaml", Span: n.Frontmatter.Span}}, n.Blocks...)
 	}
+	n.fitLinks()
 	return n, true
 }
 

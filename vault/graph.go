@@ -85,8 +85,8 @@ func NoteEdges(n *Note, r *Resolver) []Edge {
 	for _, e := range LinkEntries(n) {
 		entries[e.Link.Span.Start.Offset] = e
 	}
-	var out []Edge
-	for _, l := range n.AllLinks() {
+	out := make([]Edge, 0, len(n.Links)+len(n.Embeds)+len(n.FrontmatterLinks))
+	for l := range n.LinksAndEmbeds() {
 		e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeLink, Line: l.Span.Start.Line}
 		if l.Embed {
 			e.Kind = EdgeEmbed
@@ -110,12 +110,29 @@ func NoteEdges(n *Note, r *Resolver) []Edge {
 // records, what a backlink count, an orphan or a dead end is made of.
 func LinkedFiles(n *Note, r *Resolver) []string {
 	var out []string
+	var seen map[string]bool // past a few targets: a note linking every file in a big vault
 	add := func(target string) {
-		if to, _ := r.Resolve(target, n.Path); to != "" && to != n.Path && !slices.Contains(out, to) {
-			out = append(out, to)
+		to, _ := r.Resolve(target, n.Path)
+		if to == "" || to == n.Path {
+			return
 		}
+		if seen == nil && len(out) >= 16 {
+			seen = make(map[string]bool, 2*len(out))
+			for _, o := range out {
+				seen[o] = true
+			}
+		}
+		if seen != nil {
+			if seen[to] {
+				return
+			}
+			seen[to] = true
+		} else if slices.Contains(out, to) {
+			return
+		}
+		out = append(out, to)
 	}
-	for _, l := range n.AllLinks() {
+	for l := range n.LinksAndEmbeds() {
 		add(l.Path)
 	}
 	for _, l := range n.FrontmatterLinks {

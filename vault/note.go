@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"iter"
 	"strings"
 	"time"
 	"unicode"
@@ -171,17 +172,31 @@ type Note struct {
 // AllLinks returns links and embeds in source order.
 func (n *Note) AllLinks() []Link {
 	out := make([]Link, 0, len(n.Links)+len(n.Embeds))
-	i, j := 0, 0
-	for i < len(n.Links) || j < len(n.Embeds) {
-		if j >= len(n.Embeds) || (i < len(n.Links) && n.Links[i].Span.Start.Offset < n.Embeds[j].Span.Start.Offset) {
-			out = append(out, n.Links[i])
-			i++
-		} else {
-			out = append(out, n.Embeds[j])
-			j++
-		}
+	for l := range n.LinksAndEmbeds() {
+		out = append(out, l)
 	}
 	return out
+}
+
+// LinksAndEmbeds yields what AllLinks returns, in the same order, without
+// the copy: a note of 200,000 links is 34 MB of them.
+func (n *Note) LinksAndEmbeds() iter.Seq[Link] {
+	return func(yield func(Link) bool) {
+		i, j := 0, 0
+		for i < len(n.Links) || j < len(n.Embeds) {
+			var l Link
+			if j >= len(n.Embeds) || (i < len(n.Links) && n.Links[i].Span.Start.Offset < n.Embeds[j].Span.Start.Offset) {
+				l = n.Links[i]
+				i++
+			} else {
+				l = n.Embeds[j]
+				j++
+			}
+			if !yield(l) {
+				return
+			}
+		}
+	}
 }
 
 // Section returns the first section whose heading matches title

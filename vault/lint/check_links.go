@@ -29,7 +29,10 @@ type linkUse struct {
 func (nc *noteCheck) links() {
 	n, r := nc.n, nc.c.resolver
 	hidden := nc.commentSpans()
-	for _, l := range n.AllLinks() {
+	// Sized once: appended to, a 200,000-link note's uses allocated
+	// 130 MB for a 26 MB list.
+	nc.uses = slices.Grow(nc.uses, len(n.Links)+len(n.Embeds)+len(n.FrontmatterLinks))
+	for l := range n.LinksAndEmbeds() {
 		if hidden.covers(l.Span.Start.Offset) {
 			continue
 		}
