@@ -21,11 +21,7 @@ cd "$(dirname "$0")/.."
 n=${N:-10000}
 runs=${RUNS:-5}
 . bench/lib.sh
-cpus=$(nproc)
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/zk" ./cmd/zk
+bench_zk
 gen_vault "$n" "$tmp/vault"
 cat >"$tmp/vault/Claims.base" <<'BASE'
 formulas:

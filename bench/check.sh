@@ -28,11 +28,7 @@ cd "$(dirname "$0")/.."
 sizes=${SIZES:-10000}
 runs=${RUNS:-5}
 . bench/lib.sh
-cpus=$(nproc)
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/zk" ./cmd/zk
+bench_zk
 export XDG_CACHE_HOME="$tmp/cache" ZK_TODAY=2026-12-02
 
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN {print (r <= t) ? "met" : "NOT met"}'; }

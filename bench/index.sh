@@ -26,11 +26,7 @@ cd "$(dirname "$0")/.."
 n=${N:-10000}
 runs=${RUNS:-10}
 . bench/lib.sh
-cpus=$(nproc)
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/zk" ./cmd/zk
+bench_zk
 gen_vault "$n" "$tmp/vault"
 export ZK_INDEX_DIR="$tmp/idx" ZK_TODAY=2026-12-02
 zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }

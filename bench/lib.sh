@@ -27,6 +27,15 @@ ms() { awk '{print $1}' <<<"$1"; }
 
 nothing() { :; }
 
+# bench_zk sets $cpus, makes $tmp (removed when the script exits) and
+# builds this checkout's zk into it: every zk benchmark starts so.
+bench_zk() {
+  cpus=$(nproc)
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  go build -o "$tmp/zk" ./cmd/zk
+}
+
 # ratio A B prints A/B of two numbers ("1.25"); ratio_ms T1 T2 the same of
 # two median_ms results, as "1.25×" ("n/a" when T2 is 0).
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
