@@ -12,7 +12,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 )
 
-func sessionVault(t *testing.T, notes map[string]string) (*vault.Vault, []vault.File) {
+func sessionVault(t *testing.T, notes map[string]string) (*Session, *vault.Vault, []vault.File) {
 	t.Helper()
 	dir := t.TempDir()
 	for p, text := range notes {
@@ -29,29 +29,36 @@ func sessionVault(t *testing.T, notes map[string]string) (*vault.Vault, []vault.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return v, files
+	s, err := NewSession(context.Background(), v, files, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, v, files
+}
+
+// readNote is v's note at p, or the test's end.
+func readNote(t *testing.T, v *vault.Vault, p string) *vault.Note {
+	t.Helper()
+	n, err := v.ReadNote(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // A session's check of a note finds what zk check finds for it, and sees
 // the editor's text of a note rather than the file's.
 func TestSessionMatchesCheck(t *testing.T) {
 	ctx := context.Background()
-	v, files := sessionVault(t, map[string]string{
+	s, v, files := sessionVault(t, map[string]string{
 		"a.md": "# A\n\nSee [[b#Old]], [[b#^blk]], [[c]] and [[Bee]].\n",
 		"b.md": "---\naliases: [Bee]\n---\n# B\n\n## Old\n\ntext ^blk\n",
 	})
-	s, err := NewSession(ctx, v, files, Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want, err := Check(ctx, v, files, nil, Options{Only: func(p string) bool { return p == "a.md" }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := v.ReadNote("a.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := readNote(t, v, "a.md")
 	got := s.Check(a)
 	if !reflect.DeepEqual(got, want.Findings) {
 		t.Fatalf("session found\n%+v\ncheck found\n%+v", got, want.Findings)
@@ -113,18 +120,8 @@ func TestSessionRestsOnRefuted(t *testing.T) {
 		"C.md": "# C\n\n## Tests / falsifiers\n\n- The suite fails.\n",
 		"D.md": "# D\n\n## Links\n\n- [[C]] — contrasts: not resting on it.\n",
 	}
-	v, files := sessionVault(t, notes)
-	s, err := NewSession(ctx, v, files, Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	read := func(p string) *vault.Note {
-		n, err := v.ReadNote(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	s, v, files := sessionVault(t, notes)
+	read := func(p string) *vault.Note { return readNote(t, v, p) }
 	rests := func(fs []Finding) []string {
 		var out []string
 		for _, f := range fs {
@@ -182,18 +179,11 @@ func TestSessionRestsOnRefuted(t *testing.T) {
 // rules derived from the summaries replaced is dropped, so that an
 // editor's session keeps only what its current notes need.
 func TestSessionForgetsReplacedTargets(t *testing.T) {
-	v, files := sessionVault(t, map[string]string{
+	s, v, _ := sessionVault(t, map[string]string{
 		"a.md": "# A\n\nSee [[b#Nope]] and [[b#^nope]].\n",
 		"b.md": "# B\n\n## Old\n\ntext ^blk\n",
 	})
-	s, err := NewSession(context.Background(), v, files, Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := v.ReadNote("a.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := readNote(t, v, "a.md")
 	for i := range 50 {
 		b := vault.NewParser().Parse("b.md", []byte(fmt.Sprintf("# B\n\n## Old %d\n\ntext ^blk\n", i)))
 		s.Check(b) // the editor's text of b, a new summary each time
@@ -211,18 +201,11 @@ func TestSessionForgetsReplacedTargets(t *testing.T) {
 // The work spent on suggesting headings is bounded per check, not per
 // session: a session past the bound still suggests.
 func TestSessionSuggestionBudgetIsPerCheck(t *testing.T) {
-	v, files := sessionVault(t, map[string]string{
+	s, v, _ := sessionVault(t, map[string]string{
 		"a.md": "# A\n\nSee [[b#Oldd]].\n",
 		"b.md": "# B\n\n## Old\n",
 	})
-	s, err := NewSession(context.Background(), v, files, Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := v.ReadNote("a.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := readNote(t, v, "a.md")
 	s.c.targets.cells = 0 // spent by the checks before
 	got := s.Check(a)
 	if len(got) != 1 || !strings.Contains(got[0].Message, `the closest is "#Old"`) {
