@@ -182,6 +182,7 @@ func analyse(run levelRun, mode string) Level {
 	if r, ok := steadyRate(run, tokenEvents); ok {
 		lv.SteadyOutputTokenThroughput = &Value{Unit: "tokens/sec", Avg: r}
 	}
+	lv.Server = serverAccount(measured)
 	lv.OutputTokenThroughputPerUser = newStat("tokens/sec/user", decode)
 	lv.OutputTokenThroughputPerUserE2E = newStat("tokens/sec/user", e2e)
 	lv.TimeToFirstToken = newStat("ms", ttft)
@@ -290,3 +291,27 @@ func errorSummary(errs map[string]int) []ErrorCount {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// serverAccount compares, request by request, the probe's decode rate with
+// the server's own for the requests measured that carried one.
+func serverAccount(measured func(func(sample) bool)) *ServerAccount {
+	var rates, ratios []float64
+	for s := range measured {
+		if s.serverDecode <= 0 || s.to-s.from < 2 || s.last <= s.first {
+			continue
+		}
+		// The request's tokens after its first over the time between its
+		// first and last, all of them: this compares whole requests, not
+		// the part of one inside the window.
+		per := s.units / float64(s.to-s.from)
+		probe := per * float64(s.to-s.from-1) / (s.last - s.first).Seconds()
+		rates = append(rates, float64(s.serverDecode))
+		ratios = append(ratios, probe/float64(s.serverDecode))
+	}
+	if len(rates) == 0 {
+		return nil
+	}
+	slices.Sort(ratios)
+	return &ServerAccount{Source: "llama.cpp timings", Requests: len(rates),
+		DecodePerUser: newStat("tokens/sec/user", rates), Ratio: percentile(ratios, 50)}
+}

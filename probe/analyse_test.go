@@ -220,3 +220,34 @@ func TestErrorSummaryIsBounded(t *testing.T) {
 		t.Errorf("summary = %v", got)
 	}
 }
+
+// TestAnalyseServerAccount: where the server reports its own decode rate
+// per request (llama.cpp's timings), the level sets it beside the probe's
+// for the same requests, request by request; a level whose server says
+// nothing has no account, and requests outside the window do not count.
+func TestAnalyseServerAccount(t *testing.T) {
+	run := levelRun{concurrency: 2, start: at(0), open: at(0), closedBy: ClosedByRequests, requests: 4,
+		end: at(400), streams: make([]streamLog, 2)}
+	for i := range run.streams {
+		tokenRequest(&run.streams[i], 0, 100, 10, 11) // 10 tokens after the first in 100 ms: 100 tok/s
+		tokenRequest(&run.streams[i], 200, 300, 10, 11)
+	}
+	if lv := analyse(run, ModeOpenAI); lv.Server != nil {
+		t.Fatalf("a server that gave no timings has an account: %+v", lv.Server)
+	}
+	for i, rate := range []float32{100, 80} { // stream 0 agrees with the probe; stream 1's server says 80
+		for j := range run.streams[i].samples {
+			run.streams[i].samples[j].serverDecode = rate
+		}
+	}
+	lv := analyse(run, ModeOpenAI)
+	a := lv.Server
+	if a == nil {
+		t.Fatal("no server account")
+	}
+	if a.Requests != 4 || a.Source != "llama.cpp timings" {
+		t.Errorf("requests %d, source %q; want 4, llama.cpp timings", a.Requests, a.Source)
+	}
+	near(t, "server decode p50", a.DecodePerUser.P50, 90)
+	near(t, "probe ÷ server, median", a.Ratio, (1+1.25)/2)
+}

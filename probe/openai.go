@@ -237,6 +237,12 @@ type chunk struct {
 	Usage *struct {
 		CompletionTokens int `json:"completion_tokens"`
 	} `json:"usage"`
+	// Timings is llama.cpp's own account of the request, in its last
+	// chunk: predicted_n tokens generated in predicted_ms.
+	Timings *struct {
+		PredictedN  int     `json:"predicted_n"`
+		PredictedMS float64 `json:"predicted_ms"`
+	} `json:"timings"`
 	Error json.RawMessage `json:"error"`
 }
 
@@ -287,6 +293,12 @@ func readStream(body io.Reader, r *request, limit int) error {
 		}
 		if c.Usage != nil {
 			usage = c.Usage.CompletionTokens
+		}
+		if t := c.Timings; t != nil && t.PredictedN > 1 && t.PredictedMS > 0 {
+			// A rate past float32's range is no server's: kept out, not Inf.
+			if rate := float64(t.PredictedN) / t.PredictedMS * 1000; rate <= math.MaxFloat32 {
+				r.serverDecode = float32(rate)
+			}
 		}
 		if c.content() {
 			if len(r.events) >= limit {

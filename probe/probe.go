@@ -298,6 +298,29 @@ type Level struct {
 	InterTokenLatency               *Stat        `json:"inter_token_latency,omitempty"`
 	OutputSequenceLength            *Stat        `json:"output_sequence_length,omitempty"`
 	Consistency                     *Consistency `json:"consistency,omitempty"`
+	// Server is the server's own account of the same requests, when it
+	// gives one.
+	Server *ServerAccount `json:"server_account,omitempty"`
+}
+
+// ServerAccount is what the server said of the requests that completed in
+// the window, beside what the probe measured of the very same requests:
+// a comparison no drift between two runs can spoil. llama.cpp's
+// llama-server ends each streamed response with its timings; other
+// servers give none, and the level has no ServerAccount.
+type ServerAccount struct {
+	// Source names where the figures came from.
+	Source string `json:"source"`
+	// Requests is how many completed requests carried the server's
+	// figures.
+	Requests int `json:"requests"`
+	// DecodePerUser is the server's decode rate per request: tokens
+	// generated over the time it spent generating them.
+	DecodePerUser *Stat `json:"decode_per_user"`
+	// Ratio is the median, over those requests, of the probe's decode rate
+	// for a request (its tokens after the first, over the time between
+	// its first and last) divided by the server's for it.
+	Ratio float64 `json:"probe_over_server_p50"`
 }
 
 // ErrorCount is how often one error happened in a level.
@@ -351,6 +374,9 @@ type sample struct {
 	cut     bool // cancelled when its level ended: neither completed nor failed
 	usage   bool // units came from the server's usage block
 	retried bool // sent again after its reused connection died unanswered
+	// serverDecode is the server's own decode rate for this request, in
+	// tokens/s, when it gave one (llama.cpp's timings); 0 otherwise.
+	serverDecode float32
 }
 
 // request is what a mode fills in while it sends one request.

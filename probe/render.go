@@ -199,6 +199,9 @@ func notes(r *Result, md bool) []string {
 		out = append(out, n)
 	}
 	out = append(out, failures(r)...)
+	if n := serverNote(r); n != "" {
+		out = append(out, n)
+	}
 	for _, lv := range r.Levels {
 		if c := lv.Consistency; c != nil && c.Flagged {
 			out = append(out, fmt.Sprintf("Check flagged at concurrency %d (%.2f): the median stream's decode rate does "+
@@ -290,6 +293,30 @@ func failures(r *Result) []string {
 		}
 	}
 	return out
+}
+
+// serverNote sets the server's own account of the requests beside the
+// probe's, where the server gave one.
+func serverNote(r *Result) string {
+	var source string
+	var streams, rates, ratios, counts []string
+	for _, lv := range r.Levels {
+		a := lv.Server
+		if a == nil {
+			continue
+		}
+		source = a.Source
+		streams = append(streams, strconv.Itoa(lv.Concurrency))
+		rates = append(rates, num(a.DecodePerUser.P50))
+		ratios = append(ratios, fmt.Sprintf("%.2f", a.Ratio))
+		counts = append(counts, strconv.Itoa(a.Requests))
+	}
+	if len(streams) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The server's own account of the same requests (%s, sent with each response): decode per request "+
+		"p50 %s tok/s at %s streams; the probe's decode rate ÷ the server's, request by request, median %s (%s requests).",
+		graphic(source), strings.Join(rates, " / "), strings.Join(streams, " / "), strings.Join(ratios, " / "), strings.Join(counts, " / "))
 }
 
 // errorList is "message ×count, …", each message made safe to show.

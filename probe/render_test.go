@@ -150,3 +150,24 @@ func TestRenderSaysWhyRequestsFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderSetsTheServersAccountBeside: the server's own figures for the
+// same requests are said under the table, level by level.
+func TestRenderSetsTheServersAccountBeside(t *testing.T) {
+	r := fixture(t, "openai.json")
+	if md := RenderMarkdown(r); strings.Contains(md, "own account") {
+		t.Fatalf("an account where the server gave none:\n%s", md)
+	}
+	for i := range r.Levels {
+		r.Levels[i].Server = &ServerAccount{Source: "llama.cpp timings", Requests: 10 + i,
+			DecodePerUser: &Stat{Unit: "tokens/sec/user", P50: 100 / float64(i+1)}, Ratio: 0.97 + 0.01*float64(i)}
+	}
+	want := "The server's own account of the same requests (llama.cpp timings, sent with each response): decode per request " +
+		"p50 100 / 50.0 / 33.3 tok/s at 1 / 4 / 16 streams; the probe's decode rate ÷ the server's, request by request, " +
+		"median 0.97 / 0.98 / 0.99 (10 / 11 / 12 requests)."
+	for name, out := range map[string]string{"markdown": RenderMarkdown(r), "text": RenderText(r)} {
+		if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, want) {
+			t.Errorf("%s: %q missing from\n%s", name, want, out)
+		}
+	}
+}

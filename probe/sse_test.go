@@ -95,22 +95,30 @@ func TestReadStream(t *testing.T) {
 		usage   bool
 		chunks  int
 		wantErr string
+		server  float32 // the server's own decode rate, from llama.cpp's timings
 	}{
 		{"usage block wins over chunks",
 			"data: {\"choices\":[{\"delta\":{\"content\":\"a b\"}}]}\n\n" +
 				"data: {\"choices\":[{\"delta\":{\"content\":\"c\"}}]}\n\n" +
-				"data: {\"choices\":[],\"usage\":{\"completion_tokens\":3}}\n\ndata: [DONE]\n\n", 3, true, 2, ""},
+				"data: {\"choices\":[],\"usage\":{\"completion_tokens\":3}}\n\ndata: [DONE]\n\n", 3, true, 2, "", 0},
 		{"chunks without usage",
-			"data: {\"choices\":[{\"text\":\"a\"}]}\n\ndata: {\"choices\":[{\"text\":\"b\"}]}\n\ndata: [DONE]\n\n", 2, false, 2, ""},
+			"data: {\"choices\":[{\"text\":\"a\"}]}\n\ndata: {\"choices\":[{\"text\":\"b\"}]}\n\ndata: [DONE]\n\n", 2, false, 2, "", 0},
 		{"role-only and empty chunks are not tokens",
 			"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n" +
 				"data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hm\"}}]}\n\n" +
-				"data: {\"choices\":[{\"delta\":{}}]}\n\ndata: [DONE]\n\n", 1, false, 1, ""},
+				"data: {\"choices\":[{\"delta\":{}}]}\n\ndata: [DONE]\n\n", 1, false, 1, "", 0},
 		{"more chunks than the limit", strings.Repeat("data: {\"choices\":[{\"text\":\"a\"}]}\n\n", 4) + "data: [DONE]\n\n",
-			0, false, 0, "more than 3 chunks"},
-		{"no DONE", "data: {\"choices\":[{\"text\":\"a\"}]}\n\n", 0, false, 0, "stream ended before [DONE]"},
-		{"server error in the stream", "data: {\"error\":{\"message\":\"overloaded\"}}\n\n", 0, false, 0, "server error"},
-		{"not JSON", "data: {oops\n\n", 0, false, 0, "not JSON"},
+			0, false, 0, "more than 3 chunks", 0},
+		{"no DONE", "data: {\"choices\":[{\"text\":\"a\"}]}\n\n", 0, false, 0, "stream ended before [DONE]", 0},
+		{"server error in the stream", "data: {\"error\":{\"message\":\"overloaded\"}}\n\n", 0, false, 0, "server error", 0},
+		{"not JSON", "data: {oops\n\n", 0, false, 0, "not JSON", 0},
+		{"llama.cpp's timings are the server's own rate",
+			"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n" +
+				"data: {\"choices\":[],\"usage\":{\"completion_tokens\":4},\"timings\":{\"predicted_n\":4,\"predicted_ms\":40}}\n\ndata: [DONE]\n\n",
+			4, true, 1, "", 100},
+		{"timings without a time are no rate",
+			"data: {\"choices\":[{\"text\":\"a\"}],\"timings\":{\"predicted_n\":4,\"predicted_ms\":0}}\n\ndata: [DONE]\n\n",
+			1, false, 1, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,8 +133,9 @@ func TestReadStream(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.units != tt.units || s.usage != tt.usage || len(s.events) != tt.chunks {
-				t.Errorf("units, usage, chunks = %v, %v, %d; want %v, %v, %d", s.units, s.usage, len(s.events), tt.units, tt.usage, tt.chunks)
+			if s.units != tt.units || s.usage != tt.usage || len(s.events) != tt.chunks || s.serverDecode != tt.server {
+				t.Errorf("units, usage, chunks, server rate = %v, %v, %d, %v; want %v, %v, %d, %v",
+					s.units, s.usage, len(s.events), s.serverDecode, tt.units, tt.usage, tt.chunks, tt.server)
 			}
 			var sum float64
 			for _, e := range s.events {
@@ -146,6 +155,7 @@ func FuzzReadStream(f *testing.F) {
 	f.Add("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"choices\":[],\"usage\":{\"completion_tokens\":7}}\n\ndata: [DONE]\n\n")
 	f.Add("data: {\"choices\":[{\"text\":\"a\"}],\"error\":null}\n\ndata: [DONE]\n\n")
 	f.Add("data: {\"usage\":{\"completion_tokens\":-3},\"choices\":[{\"text\":\"x\"}]}\n\ndata: [DONE]\n\n")
+	f.Add("data: {\"choices\":[{\"text\":\"x\"}],\"timings\":{\"predicted_n\":2,\"predicted_ms\":1e-300}}\n\ndata: [DONE]\n\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		r := &request{epoch: time.Now()}
 		if err := readStream(strings.NewReader(in), r, 64); err != nil {
@@ -157,6 +167,9 @@ func FuzzReadStream(f *testing.F) {
 		}
 		if r.units < 0 || math.Abs(sum-r.units) > 1e-9*r.units {
 			t.Errorf("units %v, events carry %v", r.units, sum)
+		}
+		if d := float64(r.serverDecode); d < 0 || math.IsNaN(d) || math.IsInf(d, 0) {
+			t.Errorf("server decode rate %v", d)
 		}
 	})
 }

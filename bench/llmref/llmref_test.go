@@ -233,6 +233,37 @@ func TestWithinFlagsConsistency(t *testing.T) {
 	}
 }
 
+// TestWithinJudgesTheSameRequests: where the probe's levels carry the
+// server's account of the probe's own requests, per-stream decode is
+// judged on it: two adjacent windows that drifted 30% apart do not fail a
+// probe that agrees with the server on the same requests, and one that
+// disagrees on them fails however the windows compare.
+func TestWithinJudgesTheSameRequests(t *testing.T) {
+	level := func(ratio float64) probe.Level {
+		pl := probeLevel(4, 39, 150, 0)
+		pl.Server = &probe.ServerAccount{Source: "llama.cpp timings", Requests: 20, Ratio: ratio}
+		return pl
+	}
+	rows, err := Compare(Round{&probe.Result{Levels: []probe.Level{level(0.99)}}, []Level{refLevel(4, 30, 150)}},
+		Round{&probe.Result{Levels: []probe.Level{level(1.01)}}, []Level{refLevel(4, 30, 150)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := Within(rows, 0.10); !ok {
+		t.Errorf("the same requests agree within 1%%, yet: %q", why)
+	}
+	if md := Markdown(rows); !strings.Contains(md, "1.00 [0.99–1.01] at 4 streams (40 requests)") {
+		t.Errorf("the table does not give the same-request ratio:\n%s", md)
+	}
+	rows, err = Compare(Round{&probe.Result{Levels: []probe.Level{level(0.8)}}, []Level{refLevel(4, 39, 150)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := Within(rows, 0.10); ok || !strings.Contains(strings.Join(why, ""), "same-request decode ratio 0.80") {
+		t.Errorf("Within: %v %q", ok, why)
+	}
+}
+
 // TestMeasureStaggersTheWarmUps: stream k's warm-up asks for (k+1)/N of
 // the budget, as zk probe's does, so the reference's streams are not held
 // in lockstep while the probe's are spread; every measured request asks
