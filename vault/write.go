@@ -312,13 +312,23 @@ type writer struct {
 
 // read returns the note's bytes and the stat of the very file they were
 // read from, taken after the read: a save that began during the read shows
-// in its mtime or size, which quiescent and sameFile then catch.
+// in its mtime or size, which quiescent and sameFile then catch. Where the
+// system grants a read lease (leaseRead), a note another program has open
+// for writing is refused before it is read, and no save can begin during
+// the read: a save stalled past the quiet window (a loaded machine, one
+// write(2) descheduled for a second) is caught too, where mtime and size
+// cannot tell a stalled half from a whole file.
 func (w *writer) read() ([]byte, fs.FileInfo, error) {
 	f, err := w.root.Open(w.name)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
+	release, writing := leaseRead(f)
+	defer release()
+	if writing {
+		return nil, nil, fmt.Errorf("%w: another program has it open for writing, try again in a moment", ErrMidWrite)
+	}
 	if info, err := f.Stat(); err == nil && w.max > 0 && info.Size() > w.max {
 		return nil, nil, &TooLargeError{Path: filepath.ToSlash(w.name), Size: info.Size(), Max: w.max}
 	}

@@ -1,0 +1,87 @@
+//go:build linux
+
+package vault
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestEditNoteRefusesAStalledSave: an editor that truncated the note and
+// wrote half of it, then stalled past the quiet window (its write(2)
+// descheduled on a loaded machine, a sync client waiting on the network),
+// leaves a file whose size and mtime look settled. zk must not take that
+// half for the note: while the editor has it open for writing, EditNote
+// refuses it and writes nothing; once the save ends, the tend goes
+// through on the whole note.
+func TestEditNoteRefusesAStalledSave(t *testing.T) {
+	src := "# Note\n## Claim\n" + strings.Repeat("A claim, stated at length, with its scope.\n", 3500) +
+		"## Maintenance\n- Last tended: 2026-01-01\n"
+	v, dir := writeVault(t, map[string]string{"n.md": src})
+	path := filepath.Join(dir, "n.md")
+	leasesHere(t, path)
+
+	ed, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ed.Close()
+	half := len(src) / 2
+	if _, err := ed.Write([]byte(src[:half])); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-3 * DefaultQuiet)
+	if err := os.Chtimes(path, past, past); err != nil { // the stall, outlasting the window
+		t.Fatal(err)
+	}
+	tend := func(src []byte) ([]byte, error) { return setLastTended("n.md", src, "2026-02-02", nil) }
+	_, err = v.EditNote("n.md", tend, WriteOptions{})
+	if !errors.Is(err, ErrMidWrite) || !strings.Contains(err.Error(), "open for writing") {
+		t.Fatalf("EditNote on a note another program is writing: %v, want ErrMidWrite (open for writing)", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != src[:half] {
+		t.Fatalf("zk wrote to a note mid-save: %d bytes, want the editor's %d", len(got), half)
+	}
+
+	if _, err := ed.Write([]byte(src[half:])); err != nil {
+		t.Fatal(err)
+	}
+	if err := ed.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, past, past); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.EditNote("n.md", tend, WriteOptions{}); err != nil {
+		t.Fatalf("EditNote once the save ended: %v", err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(src, "2026-01-01", "2026-02-02", 1); !bytes.Equal(got, []byte(want)) {
+		t.Errorf("after the tend the note is %d bytes, want the whole note tended (%d)", len(got), len(want))
+	}
+}
+
+// leasesHere skips the test where the file system grants no read lease
+// on path (zk then relies on the quiet window alone, as on other systems).
+func leasesHere(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_RDLCK); err != nil {
+		t.Skipf("no read lease on this file system (%v): zk relies on the quiet window alone here", err)
+	}
+	unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_UNLCK)
+}
