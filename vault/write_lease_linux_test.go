@@ -85,3 +85,57 @@ func leasesHere(t *testing.T, path string) {
 	}
 	unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_UNLCK)
 }
+
+// TestLeaseHoldsASaveStartedDuringTheRead: a program that opens the note
+// for writing while zk holds its read lease waits until zk releases it
+// (the kernel breaks the lease, and zk sees the break pending); the
+// SIGIO the kernel sends zk on the break does not end zk.
+func TestLeaseHoldsASaveStartedDuringTheRead(t *testing.T) {
+	_, dir := writeVault(t, map[string]string{"n.md": "# Note\n"})
+	path := filepath.Join(dir, "n.md")
+	leasesHere(t, path)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	release, writing := leaseRead(f)
+	if writing {
+		t.Fatal("a note nobody writes reported as open for writing")
+	}
+	opened := make(chan error, 1)
+	go func() {
+		w, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err == nil {
+			w.Close()
+		}
+		opened <- err
+	}()
+	// The writer's open breaks the lease; until zk releases it, the
+	// lease shows the break pending (F_UNLCK) and the open has not
+	// returned.
+	for {
+		kind, err := unix.FcntlInt(f.Fd(), unix.F_GETLEASE, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kind == unix.F_UNLCK {
+			break
+		}
+		select {
+		case err := <-opened:
+			t.Fatalf("the writer's open returned (%v) while zk held its lease", err)
+		default:
+		}
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case err := <-opened:
+		t.Fatalf("the writer's open returned (%v) before zk released its lease", err)
+	default:
+	}
+	release()
+	if err := <-opened; err != nil {
+		t.Fatalf("the writer's open after the release: %v", err)
+	}
+}
