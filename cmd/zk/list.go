@@ -42,7 +42,9 @@ sorted by path unless --sort says otherwise. A filter given twice: --type,
                                not). Numbers compare as numbers, dates as
                                dates, a list property "=" a value when it
                                contains it; text ignores case. A note without
-                               the property matches only != and !KEY.
+                               the property matches only != and !KEY. KEY may
+                               be a file.* attribute (--fields): file.due <
+                               2027-01-01, file.folder = inbox.
   --tag project                the tag or one nested under it (#project/zk)
   --links-to NOTE              notes linking to NOTE (--linked-from: notes
                                NOTE links to); --transitive follows chains

@@ -11,7 +11,7 @@ type listInput struct {
 	Types      []string `json:"type,omitempty" jsonschema:"notes of any of these note types (none: of no type)"`
 	Folders    []string `json:"folder,omitempty" jsonschema:"notes under any of these vault folders"`
 	Tags       []string `json:"tag,omitempty" jsonschema:"notes carrying each of these tags, or a tag nested under it (project matches project/zk)"`
-	Where      []string `json:"where,omitempty" jsonschema:"property conditions, all must hold: KEY OP VALUE with OP one of = != < <= > >= (status = draft, rating > 3, created >= 2026-01-01, tags = idea for a list containing idea), KEY (has it), !KEY (has not)"`
+	Where      []string `json:"where,omitempty" jsonschema:"property conditions, all must hold: KEY OP VALUE with OP one of = != < <= > >= (status = draft, rating > 3, created >= 2026-01-01, tags = idea for a list containing idea), KEY (has it), !KEY (has not); KEY may be a file.* attribute (file.due < 2027-01-01, file.folder = inbox)"`
 	LinksTo    string   `json:"links_to,omitempty" jsonschema:"notes linking to this note (vault path or name)"`
 	LinkedFrom string   `json:"linked_from,omitempty" jsonschema:"notes this note (vault path or name) links to"`
 	Transitive bool     `json:"transitive,omitempty" jsonschema:"links_to and linked_from follow chains of links"`

@@ -100,6 +100,19 @@ func unquote(s string) string {
 // compares as the name it links to.
 func (c Cond) Holds(props map[string]any) bool {
 	v, ok := props[c.Key]
+	return c.holds(v, ok)
+}
+
+// HoldsFor reports whether the condition holds for n, whose file.*
+// attributes (file.name, file.mtime, file.tended…; Note.Field) it can
+// name as well as its properties.
+func (c Cond) HoldsFor(n Note) bool {
+	v, ok := n.Field(c.Key)
+	return c.holds(v, ok)
+}
+
+// holds is Holds for the value v found (ok) under the condition's key.
+func (c Cond) holds(v any, ok bool) bool {
 	if ok && v == nil {
 		ok = false
 	}

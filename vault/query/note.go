@@ -143,6 +143,9 @@ func Select(ctx context.Context, v *vault.Vault, files []vault.File, q Query, op
 	if len(q.Verdicts) > 0 {
 		opts.Need |= NeedVerdicts
 	}
+	for _, c := range q.Where {
+		opts.Need |= FieldNeeds([]string{c.Key}) // --where file.due <= …
+	}
 	paths, notes := vault.SplitFiles(files)
 	if opts.Skip != nil {
 		notes = slices.DeleteFunc(notes, func(f vault.File) bool { return opts.Skip(f.Path) })

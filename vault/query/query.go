@@ -79,7 +79,7 @@ func (q Query) own(n Note, today time.Time) bool {
 		}
 	}
 	for _, c := range q.Where {
-		if !c.Holds(n.Properties) {
+		if !c.HoldsFor(n) {
 			return false
 		}
 	}

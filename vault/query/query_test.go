@@ -279,3 +279,42 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestCondHoldsForFileAttributes: --where names a note's file.* attributes
+// as --fields and --sort do, dates compared as dates and lists by item; a
+// property of the same name as no attribute is still a property.
+func TestCondHoldsForFileAttributes(t *testing.T) {
+	n := Note{Path: "Claims/Rate.md", Name: "Rate", ModTime: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
+		Properties: map[string]any{"status": "draft"}, Tags: []string{"perf", "perf/llm"},
+		Links: []string{"Claims/Denominator.md"}, Tended: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		Due: time.Date(2026, 5, 30, 0, 0, 0, 0, time.UTC), Verdicts: []string{"supports", NeverRun}}
+	for _, tt := range []struct {
+		cond string
+		want bool
+	}{
+		{"file.name = rate", true},
+		{"file.folder = Claims", true},
+		{"file.mtime >= 2026-11-30", true},
+		{"file.mtime > 2026-12-01", false},
+		{"file.tended < 2026-06-01", true},
+		{"file.due <= 2026-05-30", true},
+		{"file.due > 2026-05-30", false},
+		{"file.tags = perf/llm", true},
+		{"file.verdicts = never-run", true},
+		{"file.verdicts = refutes", false},
+		{"file.links = Claims/Denominator.md", true},
+		{"status = draft", true},
+		{"file.nothing", false},
+	} {
+		c, err := ParseCond(tt.cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.HoldsFor(n); got != tt.want {
+			t.Errorf("%q holds = %v, want %v", tt.cond, got, tt.want)
+		}
+	}
+	if c, _ := ParseCond("file.due"); c.HoldsFor(Note{}) {
+		t.Error("file.due holds for a note without a date")
+	}
+}
