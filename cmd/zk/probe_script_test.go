@@ -20,12 +20,13 @@ import (
 
 // simulateCmd is the script command
 //
-//	simulate [budget=TOK/S] [per-stream=TOK/S] [prefill=DURATION] [close-after-stream]
+//	simulate [budget=TOK/S] [per-stream=TOK/S] [prefill=DURATION] [close-after-stream] [timings]
 //
 // which serves probetest's SIMULATED OpenAI-compatible server on loopback
 // for the rest of the script and sets $SIM_URL to its base URL.
 // close-after-stream closes each connection after a streamed response, as
-// llama.cpp's llama-server does (probetest.Simulator.CloseAfterStream).
+// llama.cpp's llama-server does (probetest.Simulator.CloseAfterStream);
+// timings ends each with llama.cpp's own timings (Simulator.Timings).
 func simulateCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! simulate")
@@ -43,8 +44,10 @@ func simulateCmd(ts *testscript.TestScript, neg bool, args []string) {
 			sim.Prefill, err = time.ParseDuration(v)
 		case "close-after-stream":
 			sim.CloseAfterStream = true
+		case "timings":
+			sim.Timings = true
 		default:
-			ts.Fatalf("usage: simulate [budget=N] [per-stream=N] [prefill=D] [close-after-stream]")
+			ts.Fatalf("usage: simulate [budget=N] [per-stream=N] [prefill=D] [close-after-stream] [timings]")
 		}
 		ts.Check(err)
 	}

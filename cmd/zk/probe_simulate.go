@@ -43,6 +43,7 @@ interrupted. It is a simulation, and says so in every response.`,
 	f.DurationVar(&opts.sim.Prefill, "prefill", 20*time.Millisecond, "the wait before each stream's first token")
 	f.IntVar(&opts.sim.TokensPerChunk, "tokens-per-chunk", 1, "tokens bundled into one streamed chunk")
 	f.BoolVar(&opts.sim.CloseAfterStream, "close-after-stream", false, "close each connection after a streamed response while advertising keep-alive, as llama.cpp's llama-server does")
+	f.BoolVar(&opts.sim.Timings, "timings", false, "end each streamed response with its own timings (predicted_n, predicted_ms), as llama.cpp's llama-server does")
 	return cmd
 }
 

@@ -51,6 +51,11 @@ type Simulator struct {
 	// race between a server's close and a client's reuse, every time, so
 	// a client that does not recover fails every reused request.
 	CloseAfterStream bool
+	// Timings ends each streamed response with llama.cpp's account of it,
+	// as llama-server does: "timings" with predicted_n, the tokens
+	// generated, and predicted_ms, the time from the end of the prefill
+	// to the last of them.
+	Timings bool
 
 	active atomic.Int64
 }
@@ -168,7 +173,8 @@ func (s *Simulator) stream(done <-chan struct{}, w io.Writer, flush func() error
 	per := max(s.TokensPerChunk, 1)
 	s.active.Add(1)
 	defer s.active.Add(-1)
-	next := time.Now()
+	generating := time.Now()
+	next := generating
 	for sent := 0; sent < n; {
 		k := min(per, n-sent)
 		for range k {
@@ -191,6 +197,12 @@ func (s *Simulator) stream(done <-chan struct{}, w io.Writer, flush func() error
 	}
 	if req.StreamOptions.IncludeUsage && !s.IgnoreUsage {
 		if !write(fmt.Sprintf("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\n", n, n+16)) {
+			return false
+		}
+	}
+	if s.Timings {
+		ms := float64(time.Since(generating)) / float64(time.Millisecond)
+		if !write(fmt.Sprintf("data: {\"choices\":[],\"timings\":{\"predicted_n\":%d,\"predicted_ms\":%.3f}}\n\n", n, ms)) {
 			return false
 		}
 	}
