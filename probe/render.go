@@ -9,8 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/zk-claims/zk/internal/printable"
 )
 
 // Detect reports whether data is a probe's JSON (a single object whose
@@ -179,7 +180,7 @@ func notes(r *Result, md bool) []string {
 	}
 	what := "GET " + r.URL
 	if r.Mode == ModeOpenAI {
-		what = fmt.Sprintf("POST %s, model %s, at most %d tokens a request", r.Endpoint, code(graphic(r.ModelID)), r.MaxTokens)
+		what = fmt.Sprintf("POST %s, model %s, at most %d tokens a request", r.Endpoint, code(printable.Of(r.ModelID)), r.MaxTokens)
 		if src := tokensSource(r); src != "" {
 			what += "; tokens counted from " + src
 		}
@@ -190,9 +191,9 @@ func notes(r *Result, md bool) []string {
 		if md {
 			sim = "**Simulated server**"
 		}
-		out = append(out, sim+" ("+graphic(r.Server)+"): a shared token budget split across active streams, not a real model.")
+		out = append(out, sim+" ("+printable.Of(r.Server)+"): a shared token budget split across active streams, not a real model.")
 	} else if r.Server != "" {
-		out = append(out, "Server: "+graphic(r.Server)+".")
+		out = append(out, "Server: "+printable.Of(r.Server)+".")
 	}
 	out = append(out, fmt.Sprintf("Client: %s/%s, %d CPUs, %s.", r.Env.OS, r.Env.Arch, r.Env.CPUs, cmp.Or(r.Env.Client, "zk")))
 	if n := retried(r); n != "" {
@@ -316,29 +317,17 @@ func serverNote(r *Result) string {
 	}
 	return fmt.Sprintf("The server's own account of the same requests (%s, sent with each response): decode per request "+
 		"p50 %s tok/s at %s streams; the probe's decode rate ÷ the server's, request by request, median %s (%s requests).",
-		graphic(source), strings.Join(rates, " / "), strings.Join(streams, " / "), strings.Join(ratios, " / "), strings.Join(counts, " / "))
+		printable.Of(source), strings.Join(rates, " / "), strings.Join(streams, " / "), strings.Join(ratios, " / "), strings.Join(counts, " / "))
 }
 
-// errorList is "message ×count, …", each message made safe to show.
+// errorList is "message ×count, …", each message made safe to show: a
+// server's error bodies are its words.
 func errorList(errs []ErrorCount) string {
 	var s []string
 	for _, e := range errs {
-		s = append(s, fmt.Sprintf("%s ×%d", graphic(e.Message), e.Count))
+		s = append(s, fmt.Sprintf("%s ×%d", printable.Of(e.Message), e.Count))
 	}
 	return strings.Join(s, ", ")
-}
-
-// graphic is s as it is when every character in it is graphic, else s
-// quoted with its controls escaped: a server's name, model id and error
-// bodies are its words, and an ESC or a newline in them must not reach a
-// terminal or break a note's table.
-func graphic(s string) string {
-	for _, r := range s {
-		if !unicode.IsGraphic(r) {
-			return strconv.QuoteToGraphic(s)
-		}
-	}
-	return s
 }
 
 // wrap breaks s into lines of at most width columns at spaces, each ending

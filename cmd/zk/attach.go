@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/result"
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
@@ -111,7 +112,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	}
 	fmt.Fprintf(s.err, "recorded %s (%s) in %s as %s\n", opts.file, what, p, r.ID)
 	if r.Criterion != "" {
-		fmt.Fprintf(s.err, "%s: %s\n", r.Verdict, printable(r.Criterion))
+		fmt.Fprintf(s.err, "%s: %s\n", r.Verdict, printable.Of(r.Criterion))
 	}
 	return verdictErr(r.Verdict)
 }

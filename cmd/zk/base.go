@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/base"
 )
@@ -83,18 +84,18 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	}
 	where := bs.where
 	if bs.warn != "" {
-		fmt.Fprintf(s.err, "zk: warning: %s\n", printable(bs.warn))
+		fmt.Fprintf(s.err, "zk: warning: %s\n", printable.Of(bs.warn))
 	}
 	b, err := base.Parse(bs.src)
 	if err != nil {
-		return fmt.Errorf("%s: %w", printable(where), err)
+		return fmt.Errorf("%s: %w", printable.Of(where), err)
 	}
 	snap, err := base.Load(ctx, w.vault, time.Local, w.propTypes)
 	if err != nil {
 		return err
 	}
 	for _, p := range slices.Sorted(maps.Keys(snap.Skipped)) {
-		fmt.Fprintf(s.err, "zk: warning: %s: skipped (%s): a row without properties, tags or links\n", printable(p), printable(snap.Skipped[p]))
+		fmt.Fprintf(s.err, "zk: warning: %s: skipped (%s): a row without properties, tags or links\n", printable.Of(p), printable.Of(snap.Skipped[p]))
 	}
 	now := time.Now()
 	if opts.root.today != "" || opts.root.getenv("ZK_TODAY") != "" {
@@ -109,12 +110,12 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	if err != nil {
 		var fe *base.FilterError
 		if errors.As(err, &fe) {
-			return fmt.Errorf("%s: the view cannot be evaluated: %s", printable(where), printable(strings.ReplaceAll(err.Error(), "\n", "; ")))
+			return fmt.Errorf("%s: the view cannot be evaluated: %s", printable.Of(where), printable.Of(strings.ReplaceAll(err.Error(), "\n", "; ")))
 		}
-		return fmt.Errorf("%s: %w", printable(where), err)
+		return fmt.Errorf("%s: %w", printable.Of(where), err)
 	}
 	for _, warn := range res.Warnings {
-		fmt.Fprintf(s.err, "zk: warning: %s: %s\n", printable(where), printable(warn))
+		fmt.Fprintf(s.err, "zk: warning: %s: %s\n", printable.Of(where), printable.Of(warn))
 	}
 	switch opts.format {
 	case "json":
@@ -125,7 +126,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		return writeBaseMarkdown(s.out, res)
 	case "paths":
 		for _, r := range res.Rows {
-			fmt.Fprintln(s.out, printable(r.File.Path))
+			fmt.Fprintln(s.out, printable.Of(r.File.Path))
 		}
 		return nil
 	}
@@ -216,11 +217,11 @@ func embeddedBase(v *vault.Vault, files []vault.File, n *vault.Note) (*baseSourc
 		}
 		return &baseSource{src: src, where: target, thisPath: n.Path, view: strings.TrimPrefix(e.Subpath, "#")}, nil
 	}
-	return nil, fmt.Errorf("%s has no base code block (```base) and embeds no .base file", printable(n.Path))
+	return nil, fmt.Errorf("%s has no base code block (```base) and embeds no .base file", printable.Of(n.Path))
 }
 
 // baseCell is a value as a line of text shows it.
-func baseCell(v any) string { return printable(base.String(v)) }
+func baseCell(v any) string { return printable.Of(base.String(v)) }
 
 // groupLabel is a group's value in a heading: the rows without a value
 // are a group too.
@@ -251,12 +252,12 @@ func baseGroups(res *base.Result) []base.Group {
 func writeBaseText(w io.Writer, res *base.Result) error {
 	header := baseHeader(res)
 	for i := range header {
-		header[i] = printable(header[i])
+		header[i] = printable.Of(header[i])
 	}
 	fmt.Fprintln(w, strings.Join(header, "\t"))
 	for _, g := range baseGroups(res) {
 		if res.GroupBy != nil {
-			fmt.Fprintf(w, "== %s: %s\n", printable(res.GroupBy.Name), printable(groupLabel(g.Key)))
+			fmt.Fprintf(w, "== %s: %s\n", printable.Of(res.GroupBy.Name), printable.Of(groupLabel(g.Key)))
 			writeSummaryLines(w, res, g.Summaries) // a group's summaries head it, as in Obsidian
 		}
 		for _, r := range g.Rows {
@@ -284,7 +285,7 @@ func columnName(res *base.Result, id string) string {
 // writeSummaryLines prints summaries one a line: "-- price Average: 18.5".
 func writeSummaryLines(w io.Writer, res *base.Result, sums []base.Summary) {
 	for _, sm := range sums {
-		fmt.Fprintf(w, "-- %s %s: %s\n", printable(columnName(res, sm.Property)), printable(sm.Name), printable(groupLabel(sm.Value)))
+		fmt.Fprintf(w, "-- %s %s: %s\n", printable.Of(columnName(res, sm.Property)), printable.Of(sm.Name), printable.Of(groupLabel(sm.Value)))
 	}
 }
 
@@ -365,7 +366,7 @@ func writeBaseMarkdown(w io.Writer, res *base.Result) error {
 
 // mdText is text for a Markdown heading: printable, its pipes escaped as in
 // a table.
-func mdText(x string) string { return strings.ReplaceAll(printable(x), "|", `\|`) }
+func mdText(x string) string { return strings.ReplaceAll(printable.Of(x), "|", `\|`) }
 
 type baseRowJSON struct {
 	Path   string         `json:"path"`

@@ -13,6 +13,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/zk-claims/zk/internal/english"
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
@@ -141,7 +142,7 @@ func runDue(ctx context.Context, opts *runOptions, s *streams) error {
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NOTE\tN\tVERDICT\tVALUE")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", printable(r.note), r.n, printable(r.verdict), printable(r.statement))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", printable.Of(r.note), r.n, printable.Of(r.verdict), printable.Of(r.statement))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

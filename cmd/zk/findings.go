@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/lint"
 )
 
@@ -31,7 +32,7 @@ func writeText(w io.Writer, r checkResult, color bool) error {
 		}
 		b = make([]byte, 0, size) // one allocation, no copies as it grows
 		for _, f := range r.Findings {
-			b = append(b, printable(f.Path)...)
+			b = append(b, printable.Of(f.Path)...)
 			b = append(b, ':')
 			b = strconv.AppendInt(b, int64(f.Line), 10)
 			b = append(b, ':')
@@ -41,7 +42,7 @@ func writeText(w io.Writer, r checkResult, color bool) error {
 			b = append(b, ' ')
 			b = append(b, f.Rule...)
 			b = append(b, ' ')
-			b = append(b, printable(f.Message)...)
+			b = append(b, printable.Of(f.Message)...)
 			b = append(b, '\n')
 		}
 		_, err := w.Write(b)
@@ -52,8 +53,8 @@ func writeText(w io.Writer, r checkResult, color bool) error {
 		if f.Severity == lint.Error {
 			sev = ansiRed
 		}
-		b = fmt.Appendf(b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, printable(f.Path), f.Line, f.Column, ansiReset,
-			sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, printable(f.Message))
+		b = fmt.Appendf(b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, printable.Of(f.Path), f.Line, f.Column, ansiReset,
+			sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, printable.Of(f.Message))
 	}
 	_, err := w.Write(b)
 	return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -107,22 +108,22 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 	}
 	if len(views) == 0 {
 		if opts.incoming {
-			fmt.Fprintf(s.err, "no note links to %s\n", printable(p))
+			fmt.Fprintf(s.err, "no note links to %s\n", printable.Of(p))
 		} else {
-			fmt.Fprintf(s.err, "%s links to nothing\n", printable(p))
+			fmt.Fprintf(s.err, "%s links to nothing\n", printable.Of(p))
 		}
 		return nil
 	}
 	for _, v := range views {
 		if opts.incoming {
-			fmt.Fprintf(s.out, "%s\t%d\t%s\t%s\t%s\n", printable(v.From), v.Line, v.Kind, printable(dash(v.Relation)), printable(v.Link))
+			fmt.Fprintf(s.out, "%s\t%d\t%s\t%s\t%s\n", printable.Of(v.From), v.Line, v.Kind, printable.Of(dash(v.Relation)), printable.Of(v.Link))
 			continue
 		}
 		to := v.To
 		if !v.Resolved {
 			to = "unresolved:" + to
 		}
-		fmt.Fprintf(s.out, "%d\t%s\t%s\t%s\t%s\n", v.Line, v.Kind, printable(to), printable(dash(v.Relation)), printable(v.Link))
+		fmt.Fprintf(s.out, "%d\t%s\t%s\t%s\t%s\n", v.Line, v.Kind, printable.Of(to), printable.Of(dash(v.Relation)), printable.Of(v.Link))
 	}
 	return nil
 }

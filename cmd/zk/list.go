@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/query"
@@ -165,7 +166,7 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 		return err
 	case "paths":
 		for _, n := range view.Notes {
-			if _, err := fmt.Fprintln(s.out, printable(n.Path)); err != nil {
+			if _, err := fmt.Fprintln(s.out, printable.Of(n.Path)); err != nil {
 				return err
 			}
 		}
@@ -287,7 +288,7 @@ func writeListText(s *streams, view listView, fields []string) error {
 	if s.outTTY {
 		head := []string{"PATH", "TYPE"}
 		for _, f := range fields {
-			head = append(head, strings.ToUpper(printable(f)))
+			head = append(head, strings.ToUpper(printable.Of(f)))
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t"))
 	}
@@ -297,7 +298,7 @@ func writeListText(s *streams, view listView, fields []string) error {
 			row[1] = "-"
 		}
 		for i := range row {
-			row[i] = strings.ReplaceAll(printable(row[i]), "\t", " ")
+			row[i] = strings.ReplaceAll(printable.Of(row[i]), "\t", " ")
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/move"
 )
@@ -132,7 +133,7 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 		}
 		if newNote, _, _ := strings.Cut(opts.new, "#"); newNote != "" {
 			if q, err := findNote(v, files, newNote); err != nil || q != p {
-				return usageError{fmt.Errorf("mv: a heading is renamed within its note; %q is not %s", newNote, printable(p))}
+				return usageError{fmt.Errorf("mv: a heading is renamed within its note; %q is not %s", newNote, printable.Of(p))}
 			}
 		}
 		if plan, err = move.Heading(ctx, v, files, p, oldH, newH); err != nil {
@@ -174,7 +175,7 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 	}
 	if len(plan.Unwritable) > 0 && !opts.dryRun {
 		return fmt.Errorf("mv: %s the move would break that zk cannot rewrite (reference-style or unusual frontmatter links); nothing was moved:\n  %s",
-			quantity(len(plan.Unwritable), "link"), printable(strings.Join(plan.Unwritable, "\n  ")))
+			quantity(len(plan.Unwritable), "link"), printable.Of(strings.Join(plan.Unwritable, "\n  ")))
 	}
 	if !opts.dryRun {
 		release := holdStop(ctx)
@@ -219,22 +220,22 @@ func printMv(s *streams, out mvOutput) {
 		verb, rewrote = "would move", "would rewrite"
 	}
 	if h := out.Heading; h != nil {
-		fmt.Fprintf(s.out, "%s heading %s#%s → #%s\n", strings.Replace(verb, "move", "rename", 1), printable(h.Note), printable(h.From), printable(h.To))
+		fmt.Fprintf(s.out, "%s heading %s#%s → #%s\n", strings.Replace(verb, "move", "rename", 1), printable.Of(h.Note), printable.Of(h.From), printable.Of(h.To))
 	}
 	for _, r := range out.Moved {
-		fmt.Fprintf(s.out, "%s %s → %s\n", verb, printable(r.From), printable(r.To))
+		fmt.Fprintf(s.out, "%s %s → %s\n", verb, printable.Of(r.From), printable.Of(r.To))
 	}
 	if out.DryRun {
 		for _, e := range out.Edits {
-			fmt.Fprintf(s.out, "%s:%d: %s → %s\n", printable(e.Path), e.Line, printable(e.Old), printable(e.New))
+			fmt.Fprintf(s.out, "%s:%d: %s → %s\n", printable.Of(e.Path), e.Line, printable.Of(e.Old), printable.Of(e.New))
 		}
 	}
 	fmt.Fprintf(s.out, "%s %s in %s\n", rewrote, quantity(out.Links, "link"), quantity(out.Files, "file"))
 	for _, c := range out.Captured {
-		fmt.Fprintf(s.err, "zk: warning: a link that reached nothing now reaches the moved file: %s\n", printable(c))
+		fmt.Fprintf(s.err, "zk: warning: a link that reached nothing now reaches the moved file: %s\n", printable.Of(c))
 	}
 	for _, u := range out.Unwritable {
-		fmt.Fprintf(s.err, "zk: warning: cannot rewrite %s\n", printable(u))
+		fmt.Fprintf(s.err, "zk: warning: cannot rewrite %s\n", printable.Of(u))
 	}
 }
 
@@ -257,7 +258,7 @@ func mvSource(v *vault.Vault, files []vault.File, arg string) (string, bool, err
 		if rel, err := filepath.Rel(v.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			cands = append(cands, filepath.ToSlash(rel))
 		} else if _, err := os.Stat(abs); err == nil {
-			return "", false, fmt.Errorf("%s: %w", printable(arg), vault.ErrOutsideVault)
+			return "", false, fmt.Errorf("%s: %w", printable.Of(arg), vault.ErrOutsideVault)
 		}
 	}
 	cands = append(cands, path.Clean(filepath.ToSlash(arg)))
@@ -299,19 +300,19 @@ func mvDest(v *vault.Vault, old string, folder bool, arg string) (string, error)
 		}
 		rel, err := filepath.Rel(v.Dir, abs)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", printable(arg), vault.ErrOutsideVault)
+			return "", fmt.Errorf("%s: %w", printable.Of(arg), vault.ErrOutsideVault)
 		}
 		p = filepath.ToSlash(rel)
 	default:
 		p = path.Clean(slash)
 	}
 	if p == ".." || strings.HasPrefix(p, "../") {
-		return "", fmt.Errorf("%s: %w; zk never writes outside the vault", printable(arg), vault.ErrOutsideVault)
+		return "", fmt.Errorf("%s: %w; zk never writes outside the vault", printable.Of(arg), vault.ErrOutsideVault)
 	}
 	if st, err := v.Root().Lstat(filepath.FromSlash(p)); strings.HasSuffix(slash, "/") || p == "." || (err == nil && st.IsDir() && !strings.EqualFold(p, old)) {
 		p = path.Join(p, path.Base(old))
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
-		return "", fmt.Errorf("%s: %w", printable(arg), vault.ErrOutsideVault)
+		return "", fmt.Errorf("%s: %w", printable.Of(arg), vault.ErrOutsideVault)
 	}
 	if !folder && vault.IsNotePath(old) && !vault.IsNotePath(p) {
 		p += ".md"
@@ -340,7 +341,7 @@ func recoverMoves(v *vault.Vault, s *streams) {
 	for _, r := range recs {
 		fmt.Fprintf(s.err, "zk: finished an interrupted zk mv: %s written, %s renamed\n", quantity(r.Files, "file"), quantity(r.Renames, "path"))
 		for _, c := range r.Conflicts {
-			fmt.Fprintf(s.err, "zk: warning: interrupted zk mv: %s (journal kept as %s)\n", printable(c), printable(strings.TrimSuffix(r.Journal, ".json")+".failed.json"))
+			fmt.Fprintf(s.err, "zk: warning: interrupted zk mv: %s (journal kept as %s)\n", printable.Of(c), printable.Of(strings.TrimSuffix(r.Journal, ".json")+".failed.json"))
 		}
 	}
 }

@@ -12,14 +12,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/zk-claims/zk/internal/english"
+	"github.com/zk-claims/zk/internal/printable"
 )
 
 // choiceFlag is a flag value that must be one of a few words (--format,
@@ -80,58 +79,6 @@ func writeJSON(w io.Writer, v any) error {
 // quantity is "1 note", "2 notes".
 func quantity(n int, word string) string { return english.Plural(n, word) }
 
-// printable is s with every character that could move the cursor, recolour
-// or rewrite the terminal, or reorder what is shown (C0 and C1 controls,
-// DEL, bidirectional overrides, invalid UTF-8) written as a Go escape
-// (\x1b, \n, \u202e), so that text from a note or a file name is shown as
-// what it is: an ESC sequence cannot make one command look like another,
-// nor a newline split a line in two.
-func printable(s string) string {
-	if plainASCII(s) { // most paths and messages: one pass over bytes
-		return s
-	}
-	clean := true
-	for _, r := range s {
-		if unsafeRune(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unsafeRune(r):
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// plainASCII reports whether s is printable ASCII only (space to '~').
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' {
-			return false
-		}
-	}
-	return true
-}
-
-func unsafeRune(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError ||
-		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
-}
-
 // ANSI colours for text on a terminal.
 const (
 	ansiBold    = "\x1b[1m"
@@ -160,7 +107,7 @@ func writeDelimited(w io.Writer, format string, tty bool, header []string, rows 
 				if i > 0 {
 					b.WriteByte('\t')
 				}
-				b.WriteString(printable(c))
+				b.WriteString(printable.Of(c))
 			}
 			b.WriteByte('\n')
 		}
@@ -172,7 +119,7 @@ func writeDelimited(w io.Writer, format string, tty bool, header []string, rows 
 		if tty {
 			row = slices.Clone(row)
 			for i := range row {
-				row[i] = printable(row[i])
+				row[i] = printable.Of(row[i])
 			}
 		}
 		if err := cw.Write(row); err != nil {
@@ -190,7 +137,7 @@ func markdownTable(header []string, rows [][]string) string {
 	line := func(cells []string) {
 		b.WriteString("|")
 		for _, c := range cells {
-			b.WriteString(" " + strings.ReplaceAll(printable(c), "|", `\|`) + " |")
+			b.WriteString(" " + strings.ReplaceAll(printable.Of(c), "|", `\|`) + " |")
 		}
 		b.WriteString("\n")
 	}

@@ -2,24 +2,6 @@ package main
 
 import "testing"
 
-func TestPrintable(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"plain note.md", "plain note.md"},
-		{"tab\tsplits columns", `tab\tsplits columns`},
-		{"two\nlines\r\nhere", `two\nlines\r\nhere`},
-		{"esc \x1b[2J cleared", `esc \x1b[2J cleared`},
-		{"bell\a del\x7f", `bell\a del\x7f`},
-		{"c1 \u009b2J", `c1 \u009b2J`},
-		{"bidi \u202egnp.exe", `bidi \u202egnp.exe`},
-		{"Café 日本", "Café 日本"},
-	}
-	for _, tt := range tests {
-		if got := printable(tt.in); got != tt.want {
-			t.Errorf("printable(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestChoiceFlag(t *testing.T) {
 	var got string
 	f := &choiceFlag{value: &got, noun: "format", allowed: []string{"text", "json"}}

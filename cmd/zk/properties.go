@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/property"
 )
@@ -125,7 +126,7 @@ func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) err
 		if pv.Declared {
 			typ += " (declared)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", strings.ReplaceAll(printable(pv.Name), "\t", " "), typ, pv.Notes, otherTypes(pv))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", strings.ReplaceAll(printable.Of(pv.Name), "\t", " "), typ, pv.Notes, otherTypes(pv))
 	}
 	return tw.Flush()
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/trust"
 	"github.com/zk-claims/zk/vault"
@@ -221,7 +222,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	ledgerAppend(v, p, r, fals, s)
 	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, p, runStatus(r), verdictWord(r.Verdict))
 	if r.Criterion != "" {
-		fmt.Fprintf(s.err, "%s\n", printable(r.Criterion))
+		fmt.Fprintf(s.err, "%s\n", printable.Of(r.Criterion))
 	}
 	return verdictErr(r.Verdict)
 }
@@ -318,7 +319,7 @@ func noteCommand(v *vault.Vault, notePath string, f evidence.Falsifier) ([]strin
 			what = "approved, but " + changedFiles(verdict.Changed) + " since"
 		}
 		return nil, fmt.Errorf("falsifier %d of %s runs a command written in the note, %s:\n  %s\nread it, then approve it with: zk trust %s --falsifier %d",
-			f.N, printable(notePath), what, printable(runner.Quote(argv)), printable(shellArg(notePath)), f.N)
+			f.N, printable.Of(notePath), what, printable.Of(runner.Quote(argv)), printable.Of(shellArg(notePath)), f.N)
 	}
 	return argv, nil
 }

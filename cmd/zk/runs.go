@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/evidence"
 )
 
@@ -101,7 +102,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		}{views})
 	}
 	if len(runs) == 0 {
-		fmt.Fprintf(s.err, "%s: no recorded runs\n", printable(p))
+		fmt.Fprintf(s.err, "%s: no recorded runs\n", printable.Of(p))
 		return nil
 	}
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
@@ -117,7 +118,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		if r.Edited != "" {
 			verdict += " (edited)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", printable(r.ID), r.Started, exit, r.Duration, printable(verdict), printable(r.Command))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", printable.Of(r.ID), r.Started, exit, r.Duration, printable.Of(verdict), printable.Of(r.Command))
 	}
 	return tw.Flush()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/index"
+	"github.com/zk-claims/zk/internal/printable"
 )
 
 type searchOptions struct {
@@ -165,16 +166,16 @@ func writeSearchText(s *streams, res *index.Result, color bool) {
 		open, close = ansiReverse, ansiReset
 	}
 	for _, h := range res.Hits {
-		where := printable(h.Path)
+		where := printable.Of(h.Path)
 		if h.Section != "" {
-			where += " › " + printable(h.Section)
+			where += " › " + printable.Of(h.Section)
 		}
 		if color {
 			where = ansiBold + where + ansiReset
 		}
 		fmt.Fprintln(s.out, where)
 		if h.Fragment.Text != "" {
-			fmt.Fprintf(s.out, "    %s\n", marked(h.Fragment, open, close, printable))
+			fmt.Fprintf(s.out, "    %s\n", marked(h.Fragment, open, close, printable.Of))
 		}
 	}
 	if shown := uint64(len(res.Hits)); shown < res.Total {

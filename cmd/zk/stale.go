@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
 )
@@ -157,7 +158,7 @@ func writeStaleText(s *streams, r tending.StaleReport, within string) error {
 		fmt.Fprintf(tw, "OVERDUE\t  LAST TENDED\t  BACKLINKS\t  NOTE\n")
 	}
 	for _, d := range r.Notes {
-		fmt.Fprintf(tw, "%d\t  %s\t  %d\t  %s\n", d.DaysOverdue, d.Tended.Date.Format(time.DateOnly), d.Backlinks, printable(d.Path))
+		fmt.Fprintf(tw, "%d\t  %s\t  %d\t  %s\n", d.DaysOverdue, d.Tended.Date.Format(time.DateOnly), d.Backlinks, printable.Of(d.Path))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -171,13 +172,13 @@ func writeStaleText(s *streams, r tending.StaleReport, within string) error {
 	}
 	for _, u := range r.Undated {
 		if u.Problem != "" {
-			fmt.Fprintf(s.err, "zk: %s:%d: bad Last tended date: %s\n", printable(u.Path), u.Line+1, printable(u.Problem))
+			fmt.Fprintf(s.err, "zk: %s:%d: bad Last tended date: %s\n", printable.Of(u.Path), u.Line+1, printable.Of(u.Problem))
 		} else {
-			fmt.Fprintf(s.err, "zk: %s: no Last tended date\n", printable(u.Path))
+			fmt.Fprintf(s.err, "zk: %s: no Last tended date\n", printable.Of(u.Path))
 		}
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(s.err, "zk: %s:%d: %s\n", printable(p.Path), p.Line+1, printable(p.Message))
+		fmt.Fprintf(s.err, "zk: %s:%d: %s\n", printable.Of(p.Path), p.Line+1, printable.Of(p.Message))
 	}
 	return nil
 }

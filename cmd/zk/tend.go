@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
 )
@@ -63,14 +64,14 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 		return err
 	}
 	if out.Unchanged {
-		fmt.Fprintf(s.out, "%s: Last tended is already %s\n", printable(out.Path), out.Date)
+		fmt.Fprintf(s.out, "%s: Last tended is already %s\n", printable.Of(out.Path), out.Date)
 		return nil
 	}
 	was := "no date"
 	if out.Had {
 		was = fmt.Sprintf("%q", out.Was)
 	}
-	fmt.Fprintf(s.out, "%s: Last tended %s (was %s)\n", printable(out.Path), out.Date, printable(was))
+	fmt.Fprintf(s.out, "%s: Last tended %s (was %s)\n", printable.Of(out.Path), out.Date, printable.Of(was))
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/trust"
 	"github.com/zk-claims/zk/vault/evidence"
@@ -91,7 +92,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 		}
 		argv, err := runner.Split(f.Command)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", printable(p), f.CommandLine+1, err)
+			return fmt.Errorf("%s:%d: %w", printable.Of(p), f.CommandLine+1, err)
 		}
 		st, a, err := approvalOf(v, p, f.Command, argv)
 		if err != nil {
@@ -103,24 +104,24 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 			return err
 		}
 		if verdict.Approved {
-			fmt.Fprintf(s.err, "falsifier %d: already approved: %s\n", f.N, printable(runner.Quote(argv)))
+			fmt.Fprintf(s.err, "falsifier %d: already approved: %s\n", f.N, printable.Of(runner.Quote(argv)))
 			continue
 		}
 		if len(verdict.Changed) > 0 {
 			fmt.Fprintf(s.err, "falsifier %d: approved before, but %s since\n", f.N, changedFiles(verdict.Changed))
 		}
-		fmt.Fprintf(s.err, "falsifier %d (%s:%d) runs, in %s, without a shell:\n  %s\n", f.N, printable(p), f.CommandLine+1, printable(v.Dir), printable(runner.Quote(argv)))
+		fmt.Fprintf(s.err, "falsifier %d (%s:%d) runs, in %s, without a shell:\n  %s\n", f.N, printable.Of(p), f.CommandLine+1, printable.Of(v.Dir), printable.Of(runner.Quote(argv)))
 		if len(a.Files) > 0 {
 			fmt.Fprintf(s.err, "  approving it approves these vault files as they are now; if one changes, zk asks again:\n")
 			for _, name := range slices.Sorted(maps.Keys(a.Files)) {
-				fmt.Fprintf(s.err, "    %s (%s)\n", printable(name), a.Files[name][:len("sha256:")+12])
+				fmt.Fprintf(s.err, "    %s (%s)\n", printable.Of(name), a.Files[name][:len("sha256:")+12])
 			}
 		}
 		pending = append(pending, a)
 	}
 	if len(pending) == 0 {
 		if store == nil {
-			fmt.Fprintf(s.err, "%s: no falsifier has a command written under it\n", printable(p))
+			fmt.Fprintf(s.err, "%s: no falsifier has a command written under it\n", printable.Of(p))
 		}
 		return nil
 	}
@@ -154,7 +155,7 @@ func thisOrThese(n int, one, many string) string {
 func changedFiles(names []string) string {
 	quoted := make([]string, len(names))
 	for i, n := range names {
-		quoted[i] = printable(n)
+		quoted[i] = printable.Of(n)
 	}
 	if len(quoted) == 1 {
 		return quoted[0] + " changed"

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 )
@@ -90,7 +91,7 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		if stated == "" && vv.Criterion != "" {
 			stated = "refuted if " + vv.Criterion
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", printable(vv.Note), vv.Falsifier, printable(vv.Verdict), started, printable(stated))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", printable.Of(vv.Note), vv.Falsifier, printable.Of(vv.Verdict), started, printable.Of(stated))
 	}
 	return tw.Flush()
 }

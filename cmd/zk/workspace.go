@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/config"
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/property"
 )
@@ -114,9 +115,9 @@ func (o *rootOptions) findVault(s *streams, how access, hint string) (string, er
 		return dir, nil
 	}
 	if how == writing {
-		return "", fmt.Errorf("%w (from %s); name the vault with --vault DIR, or make this folder one with zk init", errNoVault, printable(wd))
+		return "", fmt.Errorf("%w (from %s); name the vault with --vault DIR, or make this folder one with zk init", errNoVault, printable.Of(wd))
 	}
-	fmt.Fprintf(s.err, "zk: no .obsidian/ or .zk/ found; using %s as the vault\n", printable(wd))
+	fmt.Fprintf(s.err, "zk: no .obsidian/ or .zk/ found; using %s as the vault\n", printable.Of(wd))
 	return wd, nil
 }
 

@@ -1,0 +1,64 @@
+// Package printable makes text that is not zk's own (a note's words, a
+// file name, a server's error body) safe to show on a terminal or in a
+// table: every character that could move the cursor, recolour or rewrite
+// the terminal, or reorder what is shown, written as a Go escape.
+package printable
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Of is s with every character that could move the cursor, recolour
+// or rewrite the terminal, or reorder what is shown (C0 and C1 controls,
+// DEL, bidirectional overrides, invalid UTF-8) written as a Go escape
+// (\x1b, \n, \u202e), so that text from a note or a file name is shown as
+// what it is: an ESC sequence cannot make one command look like another,
+// nor a newline split a line in two.
+func Of(s string) string {
+	if plainASCII(s) { // most paths and messages: one pass over bytes
+		return s
+	}
+	clean := true
+	for _, r := range s {
+		if unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unsafeRune(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// plainASCII reports whether s is printable ASCII only (space to '~').
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+func unsafeRune(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError ||
+		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
+}
