@@ -238,7 +238,8 @@ type chunk struct {
 		CompletionTokens int `json:"completion_tokens"`
 	} `json:"usage"`
 	// Timings is llama.cpp's own account of the request, in its last
-	// chunk: predicted_n tokens generated in predicted_ms.
+	// chunk: predicted_n tokens generated, predicted_ms from the first of
+	// them to the last.
 	Timings *struct {
 		PredictedN  int     `json:"predicted_n"`
 		PredictedMS float64 `json:"predicted_ms"`
@@ -295,8 +296,12 @@ func readStream(body io.Reader, r *request, limit int) error {
 			usage = c.Usage.CompletionTokens
 		}
 		if t := c.Timings; t != nil && t.PredictedN > 1 && t.PredictedMS > 0 {
-			// A rate past float32's range is no server's: kept out, not Inf.
-			if rate := float64(t.PredictedN) / t.PredictedMS * 1000; rate <= math.MaxFloat32 {
+			// llama.cpp's predicted_ms runs from its first generated token
+			// (free: the prompt's last batch yields it) to its last, so its
+			// own rate (predicted_per_second) is the tokens after the first
+			// over that time: the probe's definition. A rate past
+			// float32's range is no server's: kept out, not Inf.
+			if rate := float64(t.PredictedN-1) / t.PredictedMS * 1000; rate <= math.MaxFloat32 {
 				r.serverDecode = float32(rate)
 			}
 		}

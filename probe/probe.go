@@ -314,8 +314,9 @@ type ServerAccount struct {
 	// Requests is how many completed requests carried the server's
 	// figures.
 	Requests int `json:"requests"`
-	// DecodePerUser is the server's decode rate per request: tokens
-	// generated over the time it spent generating them.
+	// DecodePerUser is the server's decode rate per request, as it
+	// computes it (llama.cpp's predicted_per_second): the tokens after
+	// the first over the time from the first to the last.
 	DecodePerUser *Stat `json:"decode_per_user"`
 	// Ratio is the median, over those requests, of the probe's decode rate
 	// for a request (its tokens after the first, over the time between

@@ -115,7 +115,7 @@ func TestReadStream(t *testing.T) {
 		{"llama.cpp's timings are the server's own rate",
 			"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n" +
 				"data: {\"choices\":[],\"usage\":{\"completion_tokens\":4},\"timings\":{\"predicted_n\":4,\"predicted_ms\":40}}\n\ndata: [DONE]\n\n",
-			4, true, 1, "", 100},
+			4, true, 1, "", 75}, // 3 tokens after the first in 40 ms
 		{"timings without a time are no rate",
 			"data: {\"choices\":[{\"text\":\"a\"}],\"timings\":{\"predicted_n\":4,\"predicted_ms\":0}}\n\ndata: [DONE]\n\n",
 			1, false, 1, "", 0},

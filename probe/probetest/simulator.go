@@ -53,8 +53,8 @@ type Simulator struct {
 	CloseAfterStream bool
 	// Timings ends each streamed response with llama.cpp's account of it,
 	// as llama-server does: "timings" with predicted_n, the tokens
-	// generated, and predicted_ms, the time from the end of the prefill
-	// to the last of them.
+	// generated, and predicted_ms, the time from the first of them to the
+	// last.
 	Timings bool
 
 	active atomic.Int64
@@ -173,8 +173,8 @@ func (s *Simulator) stream(done <-chan struct{}, w io.Writer, flush func() error
 	per := max(s.TokensPerChunk, 1)
 	s.active.Add(1)
 	defer s.active.Add(-1)
-	generating := time.Now()
-	next := generating
+	next := time.Now()
+	var first time.Time // when the first token went out
 	for sent := 0; sent < n; {
 		k := min(per, n-sent)
 		for range k {
@@ -194,14 +194,17 @@ func (s *Simulator) stream(done <-chan struct{}, w io.Writer, flush func() error
 		if !write(c) {
 			return false
 		}
+		if first.IsZero() {
+			first = time.Now()
+		}
 	}
 	if req.StreamOptions.IncludeUsage && !s.IgnoreUsage {
 		if !write(fmt.Sprintf("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":16,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\n", n, n+16)) {
 			return false
 		}
 	}
-	if s.Timings {
-		ms := float64(time.Since(generating)) / float64(time.Millisecond)
+	if s.Timings && !first.IsZero() {
+		ms := float64(time.Since(first)) / float64(time.Millisecond)
 		if !write(fmt.Sprintf("data: {\"choices\":[],\"timings\":{\"predicted_n\":%d,\"predicted_ms\":%.3f}}\n\n", n, ms)) {
 			return false
 		}
