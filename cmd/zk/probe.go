@@ -113,7 +113,10 @@ than 15%. Tokens come from the server's usage block when it sends one, else
 from counting chunks; the output says which. A request whose reused
 connection the server closed before answering (llama.cpp's llama-server
 does after each streamed response) is sent once more on a fresh connection
-and counted as retried; later requests then dial their own.
+and counted as retried; later requests then dial their own. Where the
+server accounts for each request itself (llama.cpp's timings), each level
+also sets the server's decode rate beside the probe's for the very same
+requests (server_account in the JSON).
 
 --url is the server's base: http://127.0.0.1:8000/v1 (vLLM),
 http://127.0.0.1:8080/v1 (llama.cpp's llama-server),
