@@ -31,14 +31,10 @@ source bench/llm-build.sh
 source bench/llm-bench.sh
 kind=llama-server
 port=${PORT:-8080}
-for tool in go cmake gcc g++ npm git curl; do
-  command -v "$tool" >/dev/null || { echo "llama-server.sh: $tool is not installed" >&2; exit 1; }
-done
-port_free "$port" || { echo "llama-server.sh: port $port is in use (set PORT)" >&2; exit 1; }
+preflight go cmake gcc g++ npm git curl
 
 bin=$(llama_server_bin)
 setup
-trap 'stop_server; rm -rf "$tmp"' EXIT
 label="Against llama.cpp's llama-server (node-llama-cpp $NODE_LLAMA_CPP_VERSION's llama.cpp, 16 parallel slots, $(nproc) CPUs)"
 
 start_server() {

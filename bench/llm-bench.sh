@@ -38,10 +38,23 @@ model=zk-bench-llama-28m
 threads=${THREADS:-1}
 seed_note='Aggregate Throughput Hides the Per-Stream Speed a User Feels'
 
+# preflight TOOL... stops the script unless every TOOL is installed and
+# $port is free.
+preflight() {
+  local me tool
+  me=$(basename "$0")
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || { echo "$me: $tool is not installed" >&2; exit 1; }
+  done
+  port_free "$port" || { echo "$me: port $port is in use (set PORT)" >&2; exit 1; }
+}
+
 # setup builds zk, llmref and ggufgen into $tmp/bin and writes the model
-# (once) into the cache; sets $gguf.
+# (once) into the cache; sets $gguf. The server and $tmp go when the
+# script exits.
 setup() {
   tmp=$(mktemp -d)
+  trap 'stop_server; rm -rf "$tmp"' EXIT
   OUT=${OUT:-$ZK_BENCH_CACHE/runs/$kind-$(date -u +%Y%m%dT%H%M%SZ)}
   mkdir -p "$tmp/bin" "$OUT"
   go build -o "$tmp/bin/" ./cmd/zk ./bench/cmd/llmref ./bench/cmd/ggufgen

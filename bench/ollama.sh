@@ -29,14 +29,10 @@ source bench/llm-build.sh
 source bench/llm-bench.sh
 kind=ollama
 port=${PORT:-11434}
-for tool in go gcc g++ npm git curl; do
-  command -v "$tool" >/dev/null || { echo "ollama.sh: $tool is not installed" >&2; exit 1; }
-done
-port_free "$port" || { echo "ollama.sh: port $port is in use (set PORT)" >&2; exit 1; }
+preflight go gcc g++ npm git curl
 
 bin=$(ollama_bin)
 setup
-trap 'stop_server; rm -rf "$tmp"' EXIT
 label="Against Ollama $OLLAMA_VERSION (16 parallel slots, $(nproc) CPUs)"
 
 start_server() {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 var actionVault = map[string]string{
@@ -257,17 +258,6 @@ func TestTagAndRelationCompletion(t *testing.T) {
 	}
 }
 
-// refutedC is C with a recorded run that refutes it.
-const refutedC = "# C\n\n## Tests / falsifiers\n\n- The suite fails.\n  - run: `sh -c 'exit 1'`\n  - refuted if: `exit != 0`\n\n## Evidence\n\n" +
-	"<!-- zk:run id=20261203T133032Z-2d8e v=1 -->\n" +
-	"> [!failure]- Falsifier run 2026-12-03 13:30 UTC · exit 1 · 0.001 s\n" +
-	"> - **Falsifier:** The suite fails.\n" +
-	"> - **Command:** `sh -c 'exit 1'`\n" +
-	"> - **Criterion:** exit = 1; refuted if `exit != 0`: refuted\n" +
-	"> - **Environment:** linux/amd64 · 2 CPU · zk devel\n" +
-	"> - **Output:** none; full log `.zk/runs/20261203T133032Z-2d8e.log`\n" +
-	"<!-- zk:run-end id=20261203T133032Z-2d8e sum=sha256:0919b06f920352c2 -->\n"
-
 // Saving a refutation of C re-publishes the diagnostics of the notes
 // that rest on it, open or not: B directly, A through B.
 func TestSaveRechecksTheNotesRestingOnIt(t *testing.T) {
@@ -303,7 +293,7 @@ func TestSaveRechecksTheNotesRestingOnIt(t *testing.T) {
 		}
 		return got
 	}
-	save(refutedC)
+	save(vaulttest.RefutedC)
 	got := until()
 	a, b := got[c.uri("A.md")], got[c.uri("B.md")]
 	if codes(a)[0] != lint.RuleRestsOnRefuted || len(a.Diagnostics) != 1 ||

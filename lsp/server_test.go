@@ -18,6 +18,7 @@ import (
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 var testVault = map[string]string{
@@ -484,7 +485,7 @@ func TestWatchedFileChangeRechecksDependents(t *testing.T) {
 	// A heading renamed breaks Rates.md's link to it; C refuted, B rests
 	// on it, and A on B.
 	write("Speedups.md", strings.Replace(files["Speedups.md"], "## Baseline", "## Base", 1))
-	write("C.md", refutedC)
+	write("C.md", vaulttest.RefutedC)
 	watched(protocol.FileChangeTypeChanged, "Speedups.md", "C.md")
 	got := until("Rates.md", "A.md", "B.md")
 	if !slices.Contains(codes(got["Rates.md"]), lint.RuleBrokenHeading) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 func sessionVault(t *testing.T, notes map[string]string) (*Session, *vault.Vault, []vault.File) {
@@ -98,17 +99,6 @@ func TestSessionMatchesCheck(t *testing.T) {
 	}
 }
 
-// refutedC is a note whose falsifier's latest recorded run refutes it.
-const refutedC = "# C\n\n## Tests / falsifiers\n\n- The suite fails.\n  - run: `sh -c 'exit 1'`\n  - refuted if: `exit != 0`\n\n## Evidence\n\n" +
-	"<!-- zk:run id=20261203T133032Z-2d8e v=1 -->\n" +
-	"> [!failure]- Falsifier run 2026-12-03 13:30 UTC · exit 1 · 0.001 s\n" +
-	"> - **Falsifier:** The suite fails.\n" +
-	"> - **Command:** `sh -c 'exit 1'`\n" +
-	"> - **Criterion:** exit = 1; refuted if `exit != 0`: refuted\n" +
-	"> - **Environment:** linux/amd64 · 2 CPU · zk devel\n" +
-	"> - **Output:** none; full log `.zk/runs/20261203T133032Z-2d8e.log`\n" +
-	"<!-- zk:run-end id=20261203T133032Z-2d8e sum=sha256:0919b06f920352c2 -->\n"
-
 // A session reports links/rests-on-refuted as Check does, along a chain
 // A extends B, B is evidence for C, once C is refuted in the editor; and
 // names A and B as C's dependents.
@@ -145,7 +135,7 @@ func TestSessionRestsOnRefuted(t *testing.T) {
 	if got := s.Dependents("C.md"); !reflect.DeepEqual(got, []string{"A.md", "B.md"}) {
 		t.Errorf("dependents of C: %v, want A and B", got)
 	}
-	s.Update(vault.NewParser().Parse("C.md", []byte(refutedC)))
+	s.Update(vault.NewParser().Parse("C.md", []byte(vaulttest.RefutedC)))
 	got := rests(s.Check(read("A.md")))
 	want := []string{"extends [[B]], which rests on a refuted note: [[B]] → [[C]] (refuted: falsifier 1, run 20261203T133032Z-2d8e)"}
 	if !reflect.DeepEqual(got, want) {
@@ -158,7 +148,7 @@ func TestSessionRestsOnRefuted(t *testing.T) {
 		t.Errorf("D contrasts with C and rests on nothing: %q", got)
 	}
 	// The same as zk check's whole-vault findings.
-	if err := os.WriteFile(filepath.Join(v.Dir, "C.md"), []byte(refutedC), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(v.Dir, "C.md"), []byte(vaulttest.RefutedC), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	all, err := Check(ctx, v, files, nil, Options{}, nil)

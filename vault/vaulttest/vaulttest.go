@@ -82,3 +82,15 @@ func BenchSizes(tb testing.TB, def ...int) []int {
 	}
 	return sizes
 }
+
+// RefutedC is a note, C, whose one falsifier's latest recorded run
+// refutes it: the end of a chain of notes resting on a refuted claim.
+const RefutedC = "# C\n\n## Tests / falsifiers\n\n- The suite fails.\n  - run: `sh -c 'exit 1'`\n  - refuted if: `exit != 0`\n\n## Evidence\n\n" +
+	"<!-- zk:run id=20261203T133032Z-2d8e v=1 -->\n" +
+	"> [!failure]- Falsifier run 2026-12-03 13:30 UTC · exit 1 · 0.001 s\n" +
+	"> - **Falsifier:** The suite fails.\n" +
+	"> - **Command:** `sh -c 'exit 1'`\n" +
+	"> - **Criterion:** exit = 1; refuted if `exit != 0`: refuted\n" +
+	"> - **Environment:** linux/amd64 · 2 CPU · zk devel\n" +
+	"> - **Output:** none; full log `.zk/runs/20261203T133032Z-2d8e.log`\n" +
+	"<!-- zk:run-end id=20261203T133032Z-2d8e sum=sha256:0919b06f920352c2 -->\n"
