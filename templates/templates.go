@@ -12,12 +12,12 @@ package templates
 
 import (
 	"embed"
-	"fmt"
 	"io/fs"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zk-claims/zk/internal/moment"
 )
 
 //go:embed *.md
@@ -55,78 +55,11 @@ func Render(tmpl []byte, title string, now time.Time) []byte {
 		case name == "title":
 			return []byte(title)
 		case format != "":
-			return []byte(FormatMoment(now, format))
+			return []byte(moment.Format(now, format))
 		case name == "date":
 			return []byte(now.Format(time.DateOnly))
 		default:
 			return []byte(now.Format("15:04"))
 		}
 	})
-}
-
-// momentTokens are the Moment.js format tokens zk knows, longest first so
-// that "MMMM" is not read as "MM" twice, each with its value.
-var momentTokens = []struct {
-	token string
-	value func(t time.Time) string
-}{
-	{"YYYY", func(t time.Time) string { return fmt.Sprintf("%04d", t.Year()) }},
-	{"YY", func(t time.Time) string { return fmt.Sprintf("%02d", t.Year()%100) }},
-	{"MMMM", func(t time.Time) string { return t.Month().String() }},
-	{"MMM", func(t time.Time) string { return t.Month().String()[:3] }},
-	{"MM", func(t time.Time) string { return fmt.Sprintf("%02d", int(t.Month())) }},
-	{"M", func(t time.Time) string { return strconv.Itoa(int(t.Month())) }},
-	{"dddd", func(t time.Time) string { return t.Weekday().String() }},
-	{"ddd", func(t time.Time) string { return t.Weekday().String()[:3] }},
-	{"DD", func(t time.Time) string { return fmt.Sprintf("%02d", t.Day()) }},
-	{"D", func(t time.Time) string { return strconv.Itoa(t.Day()) }},
-	{"HH", func(t time.Time) string { return fmt.Sprintf("%02d", t.Hour()) }},
-	{"H", func(t time.Time) string { return strconv.Itoa(t.Hour()) }},
-	{"hh", func(t time.Time) string { return fmt.Sprintf("%02d", hour12(t)) }},
-	{"h", func(t time.Time) string { return strconv.Itoa(hour12(t)) }},
-	{"mm", func(t time.Time) string { return fmt.Sprintf("%02d", t.Minute()) }},
-	{"m", func(t time.Time) string { return strconv.Itoa(t.Minute()) }},
-	{"ss", func(t time.Time) string { return fmt.Sprintf("%02d", t.Second()) }},
-	{"s", func(t time.Time) string { return strconv.Itoa(t.Second()) }},
-	{"A", func(t time.Time) string { return t.Format("PM") }},
-	{"a", func(t time.Time) string { return t.Format("pm") }},
-	{"ZZ", func(t time.Time) string { return t.Format("-0700") }},
-	{"Z", func(t time.Time) string { return t.Format("-07:00") }},
-}
-
-func hour12(t time.Time) int {
-	if h := t.Hour() % 12; h != 0 {
-		return h
-	}
-	return 12
-}
-
-// FormatMoment formats t with a Moment.js format ("YYYY-MM-DD HH:mm"), the
-// format language of Obsidian's {{date:FORMAT}}. Text in square brackets
-// is literal, as in Moment; characters that are not tokens are copied.
-func FormatMoment(t time.Time, format string) string {
-	var b strings.Builder
-	for i := 0; i < len(format); {
-		if format[i] == '[' {
-			if j := strings.IndexByte(format[i:], ']'); j > 0 {
-				b.WriteString(format[i+1 : i+j])
-				i += j + 1
-				continue
-			}
-		}
-		matched := false
-		for _, tok := range momentTokens {
-			if strings.HasPrefix(format[i:], tok.token) {
-				b.WriteString(tok.value(t))
-				i += len(tok.token)
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			b.WriteByte(format[i])
-			i++
-		}
-	}
-	return b.String()
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/zk-claims/zk/internal/moment"
 )
 
 // The methods of Functions.md, by the type of the value they are called
@@ -67,7 +69,7 @@ func (r *row) method(recv any, name string, args []any) (any, error) {
 			if err := nargs(1, 1); err != nil {
 				return nil, err
 			}
-			return formatMoment(x.T, toString(args[0])), nil
+			return moment.Format(x.T, toString(args[0])), nil
 		case "time":
 			return x.T.Format("15:04:05"), nil
 		case "relative":
