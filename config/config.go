@@ -19,6 +19,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/templates"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
@@ -145,7 +146,12 @@ func (c *Config) fill() {
 // gets Default. Unknown keys in [claims] come back as warnings; a value
 // zk cannot use is an error.
 func Load(dir string) (*Config, []string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(File)))
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("config: %w", err)
+	}
+	defer root.Close()
+	b, err := Read(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Default(), nil, nil
 	}
@@ -157,6 +163,15 @@ func Load(dir string) (*Config, []string, error) {
 		return nil, nil, fmt.Errorf("%s: %w", File, err)
 	}
 	return c, warnings, nil
+}
+
+// MaxSize caps the config file zk reads: it came with the vault.
+const MaxSize = 1 << 20
+
+// Read reads the vault's config file, as zk reads every file of its own
+// in a vault: never through a symlink, a regular file, at most MaxSize.
+func Read(root *os.Root) ([]byte, error) {
+	return ownfile.Read(root, File, MaxSize)
 }
 
 // Parse reads a config file's text.

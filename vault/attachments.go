@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/internal/ownfile"
 )
 
 // appConfig is the part of .obsidian/app.json that says where attachments go.
@@ -77,7 +78,13 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 		return fmt.Errorf("%s: %w", rel, ErrExists)
 	}
 	dir := filepath.Dir(name)
-	if err := root.MkdirAll(dir, 0o755); err != nil {
+	mkdir := root.MkdirAll
+	if isPrivate(rel) {
+		// .zk/ came with the vault: a symlinked folder there would
+		// redirect zk's own file into the notes.
+		mkdir = func(dir string, perm fs.FileMode) error { return ownfile.MkdirAll(root, filepath.ToSlash(dir), perm) }
+	}
+	if err := mkdir(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
 	// The check before the rename narrows the window in which a file
@@ -92,4 +99,16 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
 	return nil
+}
+
+// isPrivate reports whether the vault path p is under a dot folder
+// (.zk, .obsidian, .git, .trash): not a note's, and never reached
+// through a symlink by zk.
+func isPrivate(p string) bool {
+	for part := range strings.SplitSeq(filepath.ToSlash(p), "/") {
+		if strings.HasPrefix(part, ".") && part != "." && part != ".." {
+			return true
+		}
+	}
+	return false
 }

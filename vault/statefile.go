@@ -5,12 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"time"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/internal/ownfile"
 )
 
 // ownWritesFile records what zk last wrote to each note, so that the next
@@ -47,12 +47,7 @@ type ownWrites map[string]ownWrite
 // empty, which only means the quiet window applies as before.
 func (w *writer) ownWrites() ownWrites {
 	out := ownWrites{}
-	f, err := w.root.Open(filepath.FromSlash(ownWritesFile))
-	if err != nil {
-		return out
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, ownWritesSize))
+	b, err := ownfile.Read(w.root, ownWritesFile, ownWritesSize)
 	if err == nil {
 		json.Unmarshal(b, &out)
 	}

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/zk-claims/zk/internal/ownfile"
 )
 
 // Errors callers match on.
@@ -237,10 +239,13 @@ func (v *Vault) ReadFile(p string, max int64) ([]byte, error) {
 
 // readIn reads name inside root; p is the file's vault path, for errors.
 func readIn(root *os.Root, name, p string, max int64) ([]byte, error) {
-	f, err := root.Open(name)
+	f, err := ownfile.OpenRegular(root, name)
 	if err != nil {
 		if strings.Contains(err.Error(), "escapes from parent") {
 			return nil, fmt.Errorf("%s: %w", p, ErrOutsideVault)
+		}
+		if errors.Is(err, ownfile.ErrNotRegular) {
+			return nil, fmt.Errorf("%s: not a regular file", p)
 		}
 		return nil, err
 	}
@@ -248,9 +253,6 @@ func readIn(root *os.Root, name, p string, max int64) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", p)
 	}
 	if max > 0 && st.Size() > max {
 		return nil, &TooLargeError{Path: p, Size: st.Size(), Max: max}

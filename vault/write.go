@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/internal/ownfile"
 )
 
 // Errors of the write path. Each but ErrConcurrent leaves the note exactly
@@ -35,6 +36,10 @@ var (
 	// ErrNotText: the note is binary, UTF-16 or mostly invalid UTF-8 (see
 	// NotText); zk reads such a file as skipped and never writes it.
 	ErrNotText = errors.New("not a UTF-8 text note; not writing it")
+	// ErrNotNote: the file is not a note (.md), or is a link to one that
+	// is not: zk edits notes and nothing else (a .base, a .canvas, a
+	// .env would be spoiled by a Markdown edit).
+	ErrNotNote = errors.New("not a note (.md); zk edits notes only")
 	// ErrHardLinked: the note has other hard links, and the edit is one a
 	// rename would do, which would leave the other names with the old text.
 	ErrHardLinked = errors.New("the note has other hard links; zk would split them, so it does not write it")
@@ -100,6 +105,12 @@ type WriteOptions struct {
 	// LockTimeout is how long to wait for another zk process writing to
 	// the vault; 0 means DefaultLockTimeout.
 	LockTimeout time.Duration
+	// Ours, when set, is what zk itself put in the note moments ago (a
+	// move undoing its own write): a note holding exactly these bytes is
+	// not another program's save, however recent its mtime. Unlike the
+	// own-writes record, which keeps the last few hundred writes, it
+	// holds for any number of notes.
+	Ours []byte
 }
 
 // WriteResult says what EditNote did.
@@ -188,11 +199,30 @@ func (s Splice) inPlace() bool {
 // (ErrLocked after opts.LockTimeout). Every access goes through the
 // vault's os.Root.
 func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error), opts WriteOptions) (WriteResult, error) {
-	opts = opts.withDefaults()
-	target, err := v.resolveLink(notePath)
+	target, err := v.resolveNote(notePath)
 	if err != nil {
 		return WriteResult{}, fmt.Errorf("write %s: %w", notePath, err)
 	}
+	return v.edit(notePath, target, edit, opts)
+}
+
+// EditOwnFile edits one of zk's own files under .zk/ (zk init adding its
+// table to a config.toml zk-org/zk wrote) as EditNote edits a note: never
+// through a symlink, and only a regular file.
+func (v *Vault) EditOwnFile(p string, edit func(src []byte) ([]byte, error), opts WriteOptions) (WriteResult, error) {
+	p = path.Clean(filepath.ToSlash(p))
+	if !strings.HasPrefix(p, ".zk/") {
+		return WriteResult{}, fmt.Errorf("write %s: not under .zk/", p)
+	}
+	if _, err := ownfile.Stat(v.root, p); err != nil {
+		return WriteResult{}, fmt.Errorf("write %s: %w", p, err)
+	}
+	return v.edit(p, p, edit, opts)
+}
+
+// edit is EditNote once the file to write, target, is known.
+func (v *Vault) edit(notePath, target string, edit func(src []byte) ([]byte, error), opts WriteOptions) (WriteResult, error) {
+	opts = opts.withDefaults()
 	// One zk writer at a time: without it, two zk processes could each
 	// pass the re-read and the later rename drop the earlier edit.
 	unlock, err := lockWrites(v.root, opts.LockTimeout)
@@ -236,7 +266,8 @@ func (v *Vault) editLocked(s *session, notePath, target string, edit func(src []
 		if err != nil {
 			return res, fmt.Errorf("write %s: %w", notePath, err)
 		}
-		if err := w.quiescent(cur, info, base, s.isOwn(target, cur, info)); err != nil {
+		own := opts.Ours != nil && bytes.Equal(cur, opts.Ours) || s.isOwn(target, cur, info)
+		if err := w.quiescent(cur, info, base, own); err != nil {
 			return res, fmt.Errorf("write %s: %w", notePath, err)
 		}
 		if err := w.writable(info); err != nil {
@@ -555,7 +586,7 @@ func (w *writer) putBack(tmp string, out, theirs []byte, info fs.FileInfo, excha
 // and returns its vault path.
 func (w *writer) keep(data []byte, info fs.FileInfo, why string) (string, error) {
 	dir := path.Join(backupDir, w.target)
-	if err := w.root.MkdirAll(filepath.FromSlash(dir), 0o700); err != nil {
+	if err := ownfile.MkdirAll(w.root, dir, 0o700); err != nil {
 		return "", err
 	}
 	name := path.Join(dir, w.opts.Now().UTC().Format("20060102T150405.000000000Z")+"-"+why)
@@ -630,7 +661,9 @@ func (w *writer) sweep(dir string) {
 func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, error) {
 	dir := path.Join(backupDir, notePath)
 	osDir := filepath.FromSlash(dir)
-	if err := w.root.MkdirAll(osDir, 0o700); err != nil {
+	// .zk/backups/ came with the vault: a symlink on the way (to the
+	// notes' folder, say) would have prune delete notes as old backups.
+	if err := ownfile.MkdirAll(w.root, dir, 0o700); err != nil {
 		return "", err
 	}
 	w.sweep(dir)
@@ -651,19 +684,50 @@ func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, 
 	return path.Join(dir, name), nil
 }
 
-// prune removes the oldest backups beyond opts.Backups.
+// prune removes the oldest backups beyond opts.Backups: only regular
+// files named as backup wrote them, so that nothing else a vault put
+// there (a note, a folder, a link) is ever taken for an old backup.
 func (w *writer) prune(osDir string) {
 	d, err := w.root.Open(osDir)
 	if err != nil {
 		return
 	}
-	names, _ := d.Readdirnames(-1)
+	ents, _ := d.ReadDir(-1)
 	d.Close()
-	names = slices.DeleteFunc(names, func(n string) bool { return strings.HasPrefix(n, ".") })
+	var names []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && isBackupName(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
 	slices.Sort(names)
 	for _, n := range names[:max(0, len(names)-w.opts.Backups)] {
 		w.root.Remove(filepath.Join(osDir, n))
 	}
+}
+
+// isBackupName reports whether name is one backup or keep gave a file:
+// its time stamp, then nothing or "-" and a counter or a reason.
+func isBackupName(name string) bool {
+	const layout = "20060102T150405.000000000Z"
+	if len(name) < len(layout) || len(name) > len(layout) && name[len(layout)] != '-' {
+		return false
+	}
+	_, err := time.Parse(layout, name[:len(layout)])
+	return err == nil
+}
+
+// resolveNote is resolveLink for a note to be written: the path asked
+// for and the file it leads to must both be notes.
+func (v *Vault) resolveNote(p string) (string, error) {
+	if !isNotePath(p) {
+		return "", ErrNotNote
+	}
+	t, err := v.resolveLink(p)
+	if err == nil && !isNotePath(t) {
+		return "", fmt.Errorf("%w: it links to %s", ErrNotNote, t)
+	}
+	return t, err
 }
 
 // maxLinks bounds how many symlinks are followed to reach a note.

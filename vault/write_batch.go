@@ -100,6 +100,8 @@ type NoteEdit struct {
 	Path string
 	Edit func(src []byte) ([]byte, error)
 	Base []byte
+	// Ours is WriteOptions.Ours, for this note.
+	Ours []byte
 }
 
 // EditResult is what EditNotes did with one note: what EditNote would have
@@ -158,7 +160,7 @@ type BatchOptions struct {
 // in edits' order.
 func (v *Vault) EditNotes(edits []NoteEdit, opts BatchOptions) ([]EditResult, error) {
 	wo := opts.WriteOptions.withDefaults()
-	wo.Base = nil
+	wo.Base, wo.Ours = nil, nil
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = DefaultBatchWorkers
@@ -173,7 +175,7 @@ func (v *Vault) EditNotes(edits []NoteEdit, opts BatchOptions) ([]EditResult, er
 	groups := map[string]int{}
 	var tasks [][]int
 	for i, e := range edits {
-		t, err := v.resolveLink(e.Path)
+		t, err := v.resolveNote(e.Path)
 		if err != nil {
 			results[i].Err = fmt.Errorf("write %s: %w", e.Path, err)
 			return results, results[i].Err
@@ -220,7 +222,7 @@ func (v *Vault) EditNotes(edits []NoteEdit, opts BatchOptions) ([]EditResult, er
 		for task := take(); task != nil; task = take() {
 			for _, i := range task {
 				o := wo
-				o.Base = edits[i].Base
+				o.Base, o.Ours = edits[i].Base, edits[i].Ours
 				res, err := v.editLocked(s, edits[i].Path, targets[i], edits[i].Edit, o)
 				mu.Lock()
 				results[i] = EditResult{WriteResult: res, Err: err}

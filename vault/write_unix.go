@@ -6,9 +6,10 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/zk-claims/zk/internal/ownfile"
 )
 
 // lockWrites takes the vault's writer lock, .zk/write.lock, waiting up to
@@ -16,10 +17,10 @@ import (
 // once (an editor does not honour it), and the kernel releases it when a
 // writer dies, so a killed zk never leaves the vault locked.
 func lockWrites(root *os.Root, timeout time.Duration) (unlock func(), err error) {
-	if err := root.MkdirAll(".zk", 0o700); err != nil {
+	if err := ownfile.MkdirAll(root, ".zk", 0o700); err != nil {
 		return nil, err
 	}
-	f, err := root.OpenFile(filepath.Join(".zk", "write.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := ownfile.OpenFile(root, ".zk/write.lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/move"
 )
 
 type checkOptions struct {
@@ -214,6 +215,8 @@ func vaultDir(v *vault.Vault, arg string) (string, bool) {
 // check and zk lsp check notes.
 func (w *workspace) lintOptions() lint.Options {
 	cfg := w.cfg
+	ledger, untrusted := readLedger(w.vault)
+	untrusted = append(untrusted, move.SetAside(w.vault)...)
 	return lint.Options{
 		Today:      w.today,
 		Types:      w.types,
@@ -222,7 +225,8 @@ func (w *workspace) lintOptions() lint.Options {
 		Comments:   cfg.CheckComments,
 		TendedKeys: cfg.TendedKeys,
 		Interval:   cfg.Interval(),
-		Ledger:     evidence.ReadLedger(readLedger(w.vault)),
+		Ledger:     evidence.ReadLedger(ledger),
+		Untrusted:  untrusted,
 
 		PropertyTypes: w.propTypes,
 	}

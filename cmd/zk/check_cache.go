@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -99,7 +98,7 @@ func loadStamps(file string) (map[string][sha256.Size]byte, error) {
 // files: zk's version, the config, each type's template, today.
 func cacheKey(v *vault.Vault, cfg *config.Config, copts lint.Options) (checkcache.Key, error) {
 	parts := [][]byte{[]byte(buildVersion()), []byte(copts.Today.Format(time.DateOnly)), []byte(buildStamp())}
-	raw, err := v.Root().ReadFile(filepath.FromSlash(config.File))
+	raw, err := config.Read(v.Root())
 	if err == nil {
 		parts = append(parts, raw)
 	}
@@ -109,7 +108,12 @@ func cacheKey(v *vault.Vault, cfg *config.Config, copts lint.Options) (checkcach
 	}
 	// The run ledger: a run recorded, or its block saved aside, changes
 	// what evidence/run-vanished finds.
-	parts = append(parts, readLedger(v))
+	ledger, _ := readLedger(v)
+	parts = append(parts, ledger)
+	// The files under .zk/ zk will not act on, which file/untrusted reports.
+	for _, u := range copts.Untrusted {
+		parts = append(parts, []byte(u.Path), []byte(u.Reason))
+	}
 	for _, name := range cfg.TypeNames() {
 		tmpl, _, err := cfg.Template(name, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
 		if err != nil {

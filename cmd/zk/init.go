@@ -61,7 +61,7 @@ func runInit(opts *initOptions, s *streams) error {
 		return err
 	}
 	defer v.Close()
-	old, err := v.Root().ReadFile(filepath.FromSlash(config.File))
+	old, err := config.Read(v.Root())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("init: %w", err)
 	}
@@ -84,7 +84,7 @@ func runInit(opts *initOptions, s *streams) error {
 	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
 		add = append([]byte("\n"), add...)
 	}
-	_, err = v.EditNote(config.File, func(src []byte) ([]byte, error) {
+	_, err = v.EditOwnFile(config.File, func(src []byte) ([]byte, error) {
 		return append(src[:len(src):len(src)], add...), nil
 	}, vault.WriteOptions{})
 	if err != nil {

@@ -127,7 +127,7 @@ func cachedRecords(file string, key checkcache.Key, files []vault.File, read fun
 // run ledger, which zk check's key holds and no record depends on.
 func listKey(v *vault.Vault, cfg *config.Config) (checkcache.Key, error) {
 	parts := [][]byte{[]byte("zk list records v1"), []byte(buildVersion()), []byte(buildStamp())}
-	if raw, err := v.Root().ReadFile(filepath.FromSlash(config.File)); err == nil {
+	if raw, err := config.Read(v.Root()); err == nil {
 		parts = append(parts, raw)
 	}
 	for _, name := range cfg.TypeNames() {

@@ -178,12 +178,16 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 			quantity(len(plan.Unwritable), "link"), printable.Of(strings.Join(plan.Unwritable, "\n  ")))
 	}
 	if !opts.dryRun {
+		key, err := journalKey(true)
+		if err != nil {
+			return fmt.Errorf("mv: %w", err)
+		}
 		release := holdStop(ctx)
-		ao := move.ApplyOptions{AfterFile: opts.kill}
+		ao := move.ApplyOptions{Key: key, AfterFile: opts.kill}
 		if opts.killAfter > 0 {
 			ao.Workers = 1 // killed after exactly that many files
 		}
-		err := move.Apply(v, plan, ao)
+		err = move.Apply(v, plan, ao)
 		release()
 		if err != nil {
 			return err
@@ -331,15 +335,38 @@ func cwdInVault(v *vault.Vault) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// recoverMoves finishes a move a crash cut short (move.Recover), saying
-// so on stderr; every command's open runs it.
-func recoverMoves(v *vault.Vault, s *streams) {
-	recs, err := move.Recover(v, vault.WriteOptions{})
+// journalKey is this machine's journal key (move.LoadKey), made when
+// create is set and there is none.
+func journalKey(create bool) ([]byte, error) {
+	p, err := move.DefaultKeyPath()
 	if err != nil {
-		fmt.Fprintf(s.err, "zk: warning: %v\n", err)
+		return nil, err
+	}
+	return move.LoadKey(p, create)
+}
+
+// recoverMoves finishes a move a crash cut short (move.Recover), saying
+// so on stderr; every command's open runs it. A journal zk cannot prove
+// its own is set aside, never acted on: zk check reports it.
+func recoverMoves(v *vault.Vault, s *streams) {
+	key, _ := journalKey(false) // none: no move was ever made here, every journal is foreign
+	recs, err := move.Recover(v, vault.WriteOptions{}, key)
+	if err != nil {
+		fmt.Fprintf(s.err, "zk: warning: %v\n", printable.Of(err.Error()))
 	}
 	for _, r := range recs {
-		fmt.Fprintf(s.err, "zk: finished an interrupted zk mv: %s written, %s renamed\n", quantity(r.Files, "file"), quantity(r.Renames, "path"))
+		if r.Foreign != "" {
+			fmt.Fprintf(s.err, "zk: warning: %s: %s; set aside (zk check reports it)\n", printable.Of(r.Journal), printable.Of(r.Foreign))
+			continue
+		}
+		verb := "finished an interrupted zk mv"
+		if r.Undone {
+			verb = "finished undoing a failed zk mv"
+		}
+		fmt.Fprintf(s.err, "zk: %s: %s written, %s renamed\n", verb, quantity(r.Files, "file"), quantity(r.Renames, "path"))
+		for _, k := range r.Kept {
+			fmt.Fprintf(s.err, "zk: warning: %s was saved by another program during the move; its version is kept\n", printable.Of(k))
+		}
 		for _, c := range r.Conflicts {
 			fmt.Fprintf(s.err, "zk: warning: interrupted zk mv: %s (journal kept as %s)\n", printable.Of(c), printable.Of(strings.TrimSuffix(r.Journal, ".json")+".failed.json"))
 		}

@@ -3,9 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
@@ -76,28 +75,22 @@ func verdictWord(v evidence.Verdict) string {
 }
 
 // ledgerAppend notes in .zk/runs/ledger.jsonl that the note took run r,
-// so that zk check can tell when a refuting run's block is deleted. One
-// short line, appended in one write. A ledger that cannot be written costs
-// that check, not the run: the note already holds the record.
+// so that zk check can tell when a refuting run's block is deleted. A
+// ledger that cannot be written costs that check, not the run: the note
+// already holds the record.
 func ledgerAppend(v *vault.Vault, notePath string, r evidence.Run, f evidence.Falsifier, s *streams) {
-	line := evidence.LedgerLine(evidence.LedgerEntry{ID: r.ID, Note: notePath, Falsifier: f.N, Verdict: r.Verdict})
-	fh, err := v.Root().OpenFile(filepath.FromSlash(evidence.LedgerFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err == nil {
-		_, err = fh.Write(line)
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-	}
+	err := evidence.AppendLedger(v, evidence.LedgerEntry{ID: r.ID, Note: notePath, Falsifier: f.N, Verdict: r.Verdict})
 	if err != nil {
-		fmt.Fprintf(s.err, "zk: warning: %s not updated: %v\n", evidence.LedgerFile, err)
+		fmt.Fprintf(s.err, "zk: warning: %s not updated: %s\n", evidence.LedgerFile, printable.Of(err.Error()))
 	}
 }
 
-// readLedger reads the run ledger, or nil when there is none.
-func readLedger(v *vault.Vault) []byte {
-	b, err := v.Root().ReadFile(filepath.FromSlash(evidence.LedgerFile))
+// readLedger reads the run ledger: nil when there is none, or when it
+// cannot be read as zk's own (then untrusted says why, for zk check).
+func readLedger(v *vault.Vault) (b []byte, untrusted []vault.Skip) {
+	b, err := evidence.ReadLedgerFile(v)
 	if err != nil {
-		return nil
+		return nil, []vault.Skip{{Path: evidence.LedgerFile, Reason: "not read: " + err.Error()}}
 	}
-	return b
+	return b, nil
 }

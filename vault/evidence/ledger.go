@@ -4,6 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/zk-claims/zk/internal/ownfile"
+	"github.com/zk-claims/zk/vault"
 )
 
 // LedgerFile is the vault path of the run ledger: one JSON line per run
@@ -11,6 +17,40 @@ import (
 // the record a person reads; the ledger is what tells zk check that a
 // refuting run's block was deleted from it (evidence/run-vanished).
 const LedgerFile = ".zk/runs/ledger.jsonl"
+
+// ledgerMax caps the ledger zk reads: some 300,000 runs. Past it, the
+// check the ledger serves is skipped (ReadLedgerFile says why).
+const ledgerMax = 64 << 20
+
+// AppendLedger appends e to the vault's ledger in one write. The ledger
+// came with the vault: it is appended to only as a regular file reached
+// through no symlink (one pointing at a note would have every run append
+// a line to that note).
+func AppendLedger(v *vault.Vault, e LedgerEntry) error {
+	if err := ownfile.MkdirAll(v.Root(), RunsDir, 0o755); err != nil {
+		return err
+	}
+	f, err := ownfile.OpenFile(v.Root(), LedgerFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(LedgerLine(e))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ReadLedgerFile reads the vault's ledger: nil and no error when there is
+// none, an error when it is there and cannot be read as zk's own (a
+// symlink, not a regular file, too large).
+func ReadLedgerFile(v *vault.Vault) ([]byte, error) {
+	b, err := ownfile.Read(v.Root(), LedgerFile, ledgerMax)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
 
 // LedgerEntry is one line of the ledger.
 type LedgerEntry struct {

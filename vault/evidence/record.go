@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -113,10 +114,10 @@ func SweepLogs(v *vault.Vault, now time.Time) {
 // to replace a file that is there.
 func createRunFile(v *vault.Vault, name string) (*os.File, string, error) {
 	rel := path.Join(RunsDir, name)
-	if err := v.Root().MkdirAll(filepath.FromSlash(RunsDir), 0o755); err != nil {
+	if err := ownfile.MkdirAll(v.Root(), RunsDir, 0o755); err != nil {
 		return nil, "", fmt.Errorf("create %s: %w", rel, err)
 	}
-	f, err := v.Root().OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := ownfile.OpenFile(v.Root(), rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, "", fmt.Errorf("create %s: %w", rel, err)
 	}

@@ -56,6 +56,9 @@ type Options struct {
 	// PropertyTypes are the property types the vault declares
 	// (.obsidian/types.json), for frontmatter/type-mismatch; nil skips it.
 	PropertyTypes map[string]property.Type
+	// Untrusted are files under .zk/ that zk will not act on, with why,
+	// for file/untrusted.
+	Untrusted []vault.Skip
 	// Only, when set, limits the notes checked (links still resolve
 	// against the whole vault).
 	Only func(path string) bool
@@ -139,6 +142,9 @@ func (c *checker) finish(skips []vault.Skip, results []noteResult) []Finding {
 			out = c.add(out, Finding{Path: sk.Path, Line: 1, Column: 1, Rule: RuleFileSkipped,
 				Message: "not checked: " + sk.Reason})
 		}
+	}
+	for _, u := range c.opts.Untrusted {
+		out = c.add(out, Finding{Path: u.Path, Line: 1, Column: 1, Rule: RuleFileUntrusted, Message: u.Reason})
 	}
 	out = c.collisions(out)
 	for i := range results {

@@ -63,6 +63,7 @@ type Rule struct {
 // Rule ids.
 const (
 	RuleFileSkipped       = "file/skipped"
+	RuleFileUntrusted     = "file/untrusted"
 	RuleFrontmatter       = "frontmatter/invalid"
 	RuleTypeMismatch      = "frontmatter/type-mismatch"
 	RuleMissingProperty   = "frontmatter/missing-property"
@@ -99,6 +100,8 @@ func Rules() []Rule {
 	return []Rule{
 		{ID: RuleFileSkipped, Default: Warning, Summary: "a .md file that is not text or is too large to parse",
 			Help: "Convert the file to UTF-8 text, split it, or move it out of the vault; raise the size cap only if it really is a note."},
+		{ID: RuleFileUntrusted, Default: Warning, Summary: "a file under .zk/ that zk will not act on: a move journal it did not write here, a symlink, a FIFO, one too large",
+			Help: "It came with the vault, or from another machine: zk never acts on it. Look at it, then delete it; a journal zk wrote here and could not finish is kept as .failed.json instead."},
 		{ID: RuleFrontmatter, Default: Error, Summary: "the frontmatter YAML does not parse",
 			Help:  "Fix the YAML between the --- fences at the top of the note; quote values that contain a colon followed by a space.",
 			check: (*noteCheck).frontmatter},

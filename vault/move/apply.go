@@ -2,18 +2,19 @@ package move
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -25,25 +26,11 @@ const journalDir = ".zk/journal"
 // undone (see Apply).
 var ErrChanged = errors.New("changed since the move was planned")
 
-// journal is what a move will do, complete enough for the next zk command
-// to finish it: each file's content before (its hash) and after (whole),
-// and the renames. Contents are bytes (base64 in JSON): a note need not be
-// valid UTF-8 throughout.
-type journal struct {
-	Version int           `json:"version"`
-	Files   []journalFile `json:"files"`
-	Renames []Rename      `json:"renames"`
-}
-
-type journalFile struct {
-	Path    string `json:"path"`
-	OldHash string `json:"old_sha256"`
-	NewHash string `json:"new_sha256"`
-	New     []byte `json:"new"`
-}
-
 // ApplyOptions tune Apply.
 type ApplyOptions struct {
+	// Key seals the journal (LoadKey): the next zk command acts only on
+	// a journal sealed with the key of the machine it runs on.
+	Key []byte
 	// Write is passed to each file's write (vault.EditNote).
 	Write vault.WriteOptions
 	// Workers is how many files are written at once (vault.EditNotes); 0
@@ -55,19 +42,26 @@ type ApplyOptions struct {
 	// Workers 1 exactly i files are written then, in the plan's order,
 	// and it runs in Apply's goroutine.
 	AfterFile func(i int)
+	// BeforeVerify, when set, runs after the last rename, before the
+	// files are read back: a test saves a file there as an editor would.
+	BeforeVerify func()
 }
 
-// Apply carries out a plan, all or nothing. The journal is written and
+// Apply carries out a plan, all or nothing. The journal is sealed and
 // synced under .zk/journal/ before any file changes; then each file is
 // written through vault.EditNote (atomic, concurrent edits detected,
 // previous version kept under .zk/backups/), then the renames are done,
-// then the journal is removed. A file that changed since the plan, or any
-// other failure, undoes what was done and removes the journal: the vault
-// is as it was. A crash (a kill, a power cut) leaves the journal, and the
-// next zk command finishes the move (Recover).
+// then every file is read back, then the journal is removed. A file that
+// changed since the plan, one that cannot be written, or one found
+// changed on the read back (an editor saved it during the move) undoes
+// the move: the journal says so first, then every file zk wrote is put
+// back, however many, and every rename reversed; a file another program
+// changed keeps that program's version. A crash mid-move leaves the
+// journal, and the next zk command finishes the move (Recover); a crash
+// mid-undo, and it finishes the undo.
 func Apply(v *vault.Vault, p *Plan, o ApplyOptions) error {
 	root := v.Root()
-	if err := root.MkdirAll(filepath.FromSlash(journalDir), 0o700); err != nil {
+	if err := ownfile.MkdirAll(root, journalDir, 0o700); err != nil {
 		return fmt.Errorf("move: %w", err)
 	}
 	unlock, err := lockJournal(root, 5*time.Second)
@@ -78,48 +72,53 @@ func Apply(v *vault.Vault, p *Plan, o ApplyOptions) error {
 	if err := preflight(v, p); err != nil {
 		return err
 	}
-	j := journal{Version: 1, Renames: p.Renames}
+	j := journal{Version: journalVersion, State: stateApply, Renames: p.Renames}
 	for _, fe := range p.Files {
-		j.Files = append(j.Files, journalFile{Path: fe.Path, OldHash: Hash(fe.Old), NewHash: Hash(fe.New), New: fe.New})
+		j.Files = append(j.Files, journalFile{Path: fe.Path, Old: fe.Old, New: fe.New})
 	}
-	data, err := json.Marshal(j)
-	if err != nil {
+	if err := checkJournal(j); err != nil {
 		return fmt.Errorf("move: %w", err)
 	}
-	name := path.Join(journalDir, fmt.Sprintf("mv-%d-%d.json", time.Now().UnixNano(), os.Getpid()))
-	if err := atomicfile.WriteIn(root, filepath.FromSlash(name), data, atomicfile.Options{Perm: 0o600}); err != nil {
+	name := journalName(time.Now().UnixNano())
+	if err := writeJournal(v, o.Key, name, j); err != nil {
 		return fmt.Errorf("move: write the journal: %w", err)
 	}
-	// written are the files this move wrote, exactly: with several
-	// written at once, a failure need not come after a prefix of the plan.
-	var written []FileEdit
 	undo := func(cause error) error {
-		if err := undoFiles(v, written, o); err != nil {
-			return fmt.Errorf("%w; undoing it failed too, the journal %s is kept for the next zk command to finish the move: %w", cause, name, err)
+		j.State = stateUndo
+		if err := writeJournal(v, o.Key, name, j); err != nil {
+			// Left in state apply, the journal would have the next
+			// command finish the move the user was told failed.
+			return fmt.Errorf("%w; and the journal could not be marked for undoing (%w): it was not undone, and the next zk command will finish the move", cause, err)
+		}
+		rec := rollBack(v, j, o.Write)
+		if len(rec.Conflicts) > 0 {
+			root.Rename(filepath.FromSlash(name), filepath.FromSlash(asideName(name, "failed")))
+			return fmt.Errorf("%w; undone but for %s (journal kept as %s)", cause, listSome(rec.Conflicts), asideName(name, "failed"))
 		}
 		root.Remove(filepath.FromSlash(name))
+		atomicfile.SyncDir(root, filepath.FromSlash(journalDir))
+		if len(rec.Kept) > 0 {
+			return fmt.Errorf("%w; undone (another program's save of %s is kept)", cause, listSome(rec.Kept))
+		}
 		return fmt.Errorf("%w; nothing was changed", cause)
 	}
-	results, err := writeFiles(v, p.Files, false, o, o.AfterFile)
-	for i, r := range results {
-		if r.Err == nil {
-			written = append(written, p.Files[i])
-		}
-	}
-	if err != nil {
+	if _, err := writeFiles(v, p.Files, false, o, o.AfterFile); err != nil {
 		return undo(fmt.Errorf("move: %w", err))
 	}
 	done := len(p.Files)
 	for k, r := range p.Renames {
 		if err := rename(root, r); err != nil {
-			for _, back := range slicesReverse(p.Renames[:k]) {
-				rename(root, Rename{From: back.To, To: back.From, Folder: back.Folder})
-			}
 			return undo(fmt.Errorf("move: %w", err))
 		}
 		if o.AfterFile != nil {
 			o.AfterFile(done + k + 1)
 		}
+	}
+	if o.BeforeVerify != nil {
+		o.BeforeVerify()
+	}
+	if err := verify(v, j); err != nil {
+		return undo(fmt.Errorf("move: %w", err))
 	}
 	if err := root.Remove(filepath.FromSlash(name)); err != nil {
 		return fmt.Errorf("move: done, but the journal %s was not removed: %w", name, err)
@@ -128,12 +127,30 @@ func Apply(v *vault.Vault, p *Plan, o ApplyOptions) error {
 	return nil
 }
 
-func slicesReverse(rs []Rename) []Rename {
-	out := make([]Rename, len(rs))
-	for i, r := range rs {
-		out[len(rs)-1-i] = r
+// listSome joins the first few of a list, and says how many more: a move
+// of thousands of files must not make a message of thousands of lines.
+func listSome(items []string) string {
+	const some = 3
+	if len(items) <= some {
+		return strings.Join(items, "; ")
 	}
-	return out
+	return fmt.Sprintf("%s; and %d more", strings.Join(items[:some], "; "), len(items)-some)
+}
+
+// verify reads every file of a finished move back at its new path: an
+// editor that saved one during the move (its buffer, with the old links)
+// undid zk's edit of it, which would leave a link broken.
+func verify(v *vault.Vault, j journal) error {
+	for _, f := range j.Files {
+		cur, err := readMoved(v, f.Path, j.Renames)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(cur, f.New) {
+			return fmt.Errorf("%s: %w (saved by another program during the move)", f.Path, ErrChanged)
+		}
+	}
+	return nil
 }
 
 // preflight checks, before the journal, that the plan still fits the
@@ -141,7 +158,7 @@ func slicesReverse(rs []Rename) []Rename {
 // destination free.
 func preflight(v *vault.Vault, p *Plan) error {
 	for _, fe := range p.Files {
-		cur, err := v.ReadFile(fe.Path, 0)
+		cur, err := v.ReadFile(fe.Path, v.MaxNoteSize)
 		if err != nil {
 			return fmt.Errorf("move: %w", err)
 		}
@@ -178,22 +195,20 @@ func replaceWith(p string, old, want []byte) func(src []byte) ([]byte, error) {
 
 // writeFiles writes each file's New over its Old (back, its Old over its
 // New) as one batch of the vault's safe write path (vault.EditNotes).
+// Going back, the file's New is what zk wrote there itself: a file holding
+// it is zk's, however recently written and however many files the move
+// wrote (the own-writes record keeps only the last few hundred).
 func writeFiles(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions, after func(int)) ([]vault.EditResult, error) {
 	edits := make([]vault.NoteEdit, len(files))
 	for i, fe := range files {
 		old, want := fe.Old, fe.New
+		var ours []byte
 		if back {
-			old, want = want, old
+			old, want, ours = want, old, want
 		}
-		edits[i] = vault.NoteEdit{Path: fe.Path, Edit: replaceWith(fe.Path, old, want), Base: old}
+		edits[i] = vault.NoteEdit{Path: fe.Path, Edit: replaceWith(fe.Path, old, want), Base: old, Ours: ours}
 	}
 	return v.EditNotes(edits, vault.BatchOptions{WriteOptions: o.Write, Workers: o.Workers, After: after})
-}
-
-// undoFiles writes the planned-against content back over files written.
-// A failure does not stop it: every file it can put back, it does.
-func undoFiles(v *vault.Vault, files []FileEdit, o ApplyOptions) error {
-	return errors.Join(writeEach(v, files, true, o)...)
 }
 
 // writeEach writes files as writeFiles does, but past failures: the files
@@ -260,6 +275,9 @@ func rename(root *os.Root, r Rename) error {
 // Recovered is what Recover did with a journal a move left behind.
 type Recovered struct {
 	Journal string
+	// Undone says the journal was of a move being undone, which Recover
+	// finished undoing; else it finished the move.
+	Undone bool
 	// Files and Renames count the writes and renames Recover made.
 	Files, Renames int
 	// Conflicts are files that hold neither the content before the move
@@ -267,29 +285,50 @@ type Recovered struct {
 	// source and destination are both there or both gone: left as they
 	// are. The journal is then kept, renamed *.failed.json.
 	Conflicts []string
+	// Kept are the files of a move being undone that another program
+	// saved during the move: they keep that program's version (which is
+	// why an undo, not a conflict).
+	Kept []string
+	// Foreign says why the journal was not acted on at all (ErrForeign:
+	// not sealed by this machine for this vault, not a regular file, too
+	// large, or naming what no move does); it is set aside as
+	// *.foreign.json, for zk check to report.
+	Foreign string
 }
 
-// Recover finishes every move a crash left half done: it rolls forward.
-// The journal holds the whole new content of each file and every rename,
-// and each step can tell whether it was done (the file's hash, which of a
+// Recover acts on every journal a move left behind, once it has proved
+// the journal is zk's own (sealed with key, for this vault) and names only
+// what a move does. A move cut short is finished (rolled forward): the
+// journal holds the whole new content of each file and every rename, and
+// each step can tell whether it was done (the file's content, which of a
 // rename's two paths exists), so finishing is always possible and
-// repeatable, where rolling back would need every old content kept too;
-// and the user asked for the move. A file edited since the crash is left
-// alone and reported. It costs one stat when no journal is there, and
-// does nothing while another zk process holds the journal's lock (a move
-// under way).
-func Recover(v *vault.Vault, w vault.WriteOptions) ([]Recovered, error) {
+// repeatable; and the user asked for the move. A move cut short while it
+// was being undone is undone. A file edited since the crash is left alone
+// and reported. Any other journal is set aside, never acted on. It costs
+// one stat when no journal is there, and does nothing while another zk
+// process holds the journal's lock (a move under way).
+func Recover(v *vault.Vault, w vault.WriteOptions, key []byte) ([]Recovered, error) {
 	root := v.Root()
-	if _, err := root.Stat(filepath.FromSlash(journalDir)); err != nil {
+	info, err := root.Lstat(filepath.FromSlash(journalDir))
+	if err != nil {
 		return nil, nil
 	}
-	ents, err := fs.ReadDir(root.FS(), journalDir)
+	if err := ownfile.CheckDirs(root, journalDir+"/x"); err != nil || !info.IsDir() {
+		// .zk/journal as a link or a file: nothing zk wrote.
+		return []Recovered{{Journal: journalDir, Foreign: fmt.Sprintf("%v: not zk's journal folder; not read", ownErr(err, info))}}, nil
+	}
+	d, err := root.Open(filepath.FromSlash(journalDir))
 	if err != nil {
 		return nil, fmt.Errorf("recover a move: %w", err)
 	}
+	ents, err := d.ReadDir(4096)
+	d.Close()
+	if err != nil && len(ents) == 0 {
+		return nil, nil
+	}
 	var names []string
 	for _, e := range ents {
-		if n := e.Name(); strings.HasPrefix(n, "mv-") && strings.HasSuffix(n, ".json") && !strings.HasSuffix(n, ".failed.json") {
+		if n := e.Name(); strings.HasPrefix(n, "mv-") && strings.HasSuffix(n, ".json") && !isSetAside(n) {
 			names = append(names, n)
 		}
 	}
@@ -304,35 +343,49 @@ func Recover(v *vault.Vault, w vault.WriteOptions) ([]Recovered, error) {
 	sort.Strings(names)
 	var out []Recovered
 	for _, n := range names {
-		rec, err := recoverOne(v, path.Join(journalDir, n), w)
-		if err != nil {
-			return out, err
+		name := path.Join(journalDir, n)
+		j, err := readJournal(v, key, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // finished by another process meanwhile
 		}
+		if err != nil {
+			root.Rename(filepath.FromSlash(name), filepath.FromSlash(asideName(name, "foreign")))
+			out = append(out, Recovered{Journal: name, Foreign: err.Error()})
+			continue
+		}
+		var rec Recovered
+		if j.State == stateUndo {
+			rec = rollBack(v, j, w)
+		} else {
+			rec = rollForward(v, j, w)
+		}
+		rec.Journal = name
+		if len(rec.Conflicts) > 0 {
+			root.Rename(filepath.FromSlash(name), filepath.FromSlash(asideName(name, "failed")))
+		} else if err := root.Remove(filepath.FromSlash(name)); err != nil {
+			return out, fmt.Errorf("recover a move: %w", err)
+		}
+		atomicfile.SyncDir(root, filepath.FromSlash(journalDir))
 		out = append(out, rec)
 	}
 	return out, nil
 }
 
-func recoverOne(v *vault.Vault, name string, w vault.WriteOptions) (Recovered, error) {
-	root := v.Root()
-	rec := Recovered{Journal: name}
-	data, err := v.ReadFile(name, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return rec, nil // finished by another process meanwhile
-	}
+// ownErr says why .zk/journal is not read.
+func ownErr(err error, info fs.FileInfo) error {
 	if err != nil {
-		return rec, fmt.Errorf("recover a move: %w", err)
+		return err
 	}
-	var j journal
-	if err := json.Unmarshal(data, &j); err != nil || j.Version != 1 {
-		// A journal is written whole (atomically) or not at all: one that
-		// does not parse is not zk's, or from a later zk. Keep it aside.
-		root.Rename(filepath.FromSlash(name), filepath.FromSlash(strings.TrimSuffix(name, ".json")+".failed.json"))
-		return rec, fmt.Errorf("recover a move: %s is not a journal this zk reads; moved aside", name)
-	}
+	return fmt.Errorf("%s is not a folder", journalDir)
+}
+
+// rollForward finishes the move j records.
+func rollForward(v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
+	root := v.Root()
+	var rec Recovered
 	var todo []FileEdit // the files still as they were before the move
 	for _, f := range j.Files {
-		cur, err := v.ReadFile(f.Path, 0)
+		cur, err := v.ReadFile(f.Path, v.MaxNoteSize)
 		if err != nil {
 			// A file whose rename already happened is read at its new path.
 			cur, err = readMoved(v, f.Path, j.Renames)
@@ -340,8 +393,8 @@ func recoverOne(v *vault.Vault, name string, w vault.WriteOptions) (Recovered, e
 		switch {
 		case err != nil:
 			rec.Conflicts = append(rec.Conflicts, fmt.Sprintf("%s: %v", f.Path, err))
-		case Hash(cur) == f.NewHash:
-		case Hash(cur) == f.OldHash:
+		case bytes.Equal(cur, f.New):
+		case bytes.Equal(cur, f.Old):
 			todo = append(todo, FileEdit{Path: f.Path, Old: cur, New: f.New})
 		default:
 			rec.Conflicts = append(rec.Conflicts, f.Path+": edited since the move was interrupted; left as it is")
@@ -369,23 +422,58 @@ func recoverOne(v *vault.Vault, name string, w vault.WriteOptions) (Recovered, e
 			rec.Conflicts = append(rec.Conflicts, fmt.Sprintf("rename %s to %s: both or neither there; left as they are", r.From, r.To))
 		}
 	}
-	if len(rec.Conflicts) > 0 {
-		root.Rename(filepath.FromSlash(name), filepath.FromSlash(strings.TrimSuffix(name, ".json")+".failed.json"))
-		return rec, nil
-	}
-	if err := root.Remove(filepath.FromSlash(name)); err != nil {
-		return rec, fmt.Errorf("recover a move: %w", err)
-	}
-	atomicfile.SyncDir(root, filepath.FromSlash(journalDir))
-	return rec, nil
+	return rec
 }
 
-// readMoved reads the file p of a journal at the path its rename gave it.
+// rollBack undoes the move j records, whatever part of it was done:
+// renames reversed, last first, then every file that holds what the move
+// wrote given its content before. A file holding neither (another
+// program saved it) keeps that program's version and is reported.
+func rollBack(v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
+	root := v.Root()
+	rec := Recovered{Undone: true}
+	for _, r := range slices.Backward(j.Renames) {
+		_, errFrom := root.Lstat(filepath.FromSlash(r.From))
+		_, errTo := root.Lstat(filepath.FromSlash(r.To))
+		if errFrom == nil || errTo != nil {
+			continue // not done, or nothing to put back
+		}
+		if err := rename(root, Rename{From: r.To, To: r.From, Folder: r.Folder}); err != nil {
+			rec.Conflicts = append(rec.Conflicts, fmt.Sprintf("rename %s back to %s: %v", r.To, r.From, err))
+			continue
+		}
+		rec.Renames++
+	}
+	var todo []FileEdit // the files holding what the move wrote
+	for _, f := range j.Files {
+		cur, err := v.ReadFile(f.Path, v.MaxNoteSize)
+		switch {
+		case err != nil:
+			rec.Conflicts = append(rec.Conflicts, fmt.Sprintf("%s: %v", f.Path, err))
+		case bytes.Equal(cur, f.Old):
+		case bytes.Equal(cur, f.New):
+			todo = append(todo, FileEdit{Path: f.Path, Old: f.Old, New: f.New})
+		default:
+			rec.Kept = append(rec.Kept, f.Path)
+		}
+	}
+	for _, err := range writeEach(v, todo, true, ApplyOptions{Write: w}) {
+		if err != nil {
+			rec.Conflicts = append(rec.Conflicts, err.Error())
+			continue
+		}
+		rec.Files++
+	}
+	return rec
+}
+
+// readMoved reads the file p of a journal at the path its rename gave it
+// (or at p, when no rename moved it).
 func readMoved(v *vault.Vault, p string, renames []Rename) ([]byte, error) {
 	for _, r := range renames {
 		if p == r.From || strings.HasPrefix(p, r.From+"/") {
-			return v.ReadFile(r.To+p[len(r.From):], 0)
+			return v.ReadFile(r.To+p[len(r.From):], v.MaxNoteSize)
 		}
 	}
-	return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+	return v.ReadFile(p, v.MaxNoteSize)
 }

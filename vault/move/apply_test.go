@@ -1,6 +1,7 @@
 package move
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -40,6 +41,9 @@ func exists(dir, p string) bool {
 	return err == nil
 }
 
+// testKey seals the tests' journals, as a machine's key does.
+var testKey = bytes.Repeat([]byte{7}, KeySize)
+
 var twoNotes = map[string]string{
 	"Old.md": "# Old\n\n[[Old#H]]\n",
 	"A.md":   "# A\n\n[[Old]]\n",
@@ -53,7 +57,7 @@ func TestApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Apply(v, p, ApplyOptions{}); err != nil {
+	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	if exists(dir, "Old.md") || read(t, dir, "Sub/New.md") != "# Old\n\n[[New#H]]\n" {
@@ -76,7 +80,7 @@ func TestApplyUndoesOnChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	// B.md changes after A.md is written (files go in path order).
-	err = Apply(v, p, ApplyOptions{AfterFile: func(i int) {
+	err = Apply(v, p, ApplyOptions{Key: testKey, AfterFile: func(i int) {
 		if i == 1 {
 			os.WriteFile(filepath.Join(dir, "B.md"), []byte("# B\n\n[x](Old.md) edited\n"), 0o644)
 		}
@@ -119,7 +123,7 @@ func applyCrashing(t *testing.T, v *vault.Vault, p *Plan, n int) {
 			}
 		}
 	}()
-	Apply(v, p, ApplyOptions{Workers: 1, AfterFile: func(i int) {
+	Apply(v, p, ApplyOptions{Key: testKey, Workers: 1, AfterFile: func(i int) {
 		if i == n {
 			panic(crash{})
 		}
@@ -133,7 +137,7 @@ func TestRecoverRollsForward(t *testing.T) {
 	want := vaulttest.Dir(t, twoNotes)
 	v, fs := open(t, want)
 	p, _ := Move(context.Background(), v, fs, "Old.md", "Sub/New.md", Format{})
-	if err := Apply(v, p, ApplyOptions{}); err != nil {
+	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	steps := len(p.Files) + len(p.Renames)
@@ -145,7 +149,7 @@ func TestRecoverRollsForward(t *testing.T) {
 		if got := journals(t, dir); len(got) != 1 {
 			t.Fatalf("step %d: journals %v", n, got)
 		}
-		recs, err := Recover(v, vault.WriteOptions{})
+		recs, err := Recover(v, vault.WriteOptions{}, testKey)
 		if err != nil || len(recs) != 1 || len(recs[0].Conflicts) != 0 {
 			t.Fatalf("step %d: %+v, %v", n, recs, err)
 		}
@@ -171,7 +175,7 @@ func TestRecoverConflict(t *testing.T) {
 	p, _ := Move(context.Background(), v, fs, "Old.md", "New.md", Format{})
 	applyCrashing(t, v, p, 1)
 	os.WriteFile(filepath.Join(dir, "B.md"), []byte("mine\n"), 0o644)
-	recs, err := Recover(v, vault.WriteOptions{Quiet: -1})
+	recs, err := Recover(v, vault.WriteOptions{Quiet: -1}, testKey)
 	if err != nil || len(recs) != 1 || len(recs[0].Conflicts) != 1 || !strings.Contains(recs[0].Conflicts[0], "B.md: edited") {
 		t.Fatalf("%+v, %v", recs, err)
 	}
@@ -182,7 +186,7 @@ func TestRecoverConflict(t *testing.T) {
 		t.Errorf("journals %v", got)
 	}
 	// Kept aside, it is not tried again.
-	if recs, err := Recover(v, vault.WriteOptions{}); err != nil || len(recs) != 0 {
+	if recs, err := Recover(v, vault.WriteOptions{}, testKey); err != nil || len(recs) != 0 {
 		t.Errorf("again: %+v, %v", recs, err)
 	}
 }
@@ -190,7 +194,7 @@ func TestRecoverConflict(t *testing.T) {
 func TestRecoverNothing(t *testing.T) {
 	dir := vaulttest.Dir(t, twoNotes)
 	v, _ := open(t, dir)
-	if recs, err := Recover(v, vault.WriteOptions{}); err != nil || recs != nil {
+	if recs, err := Recover(v, vault.WriteOptions{}, testKey); err != nil || recs != nil {
 		t.Errorf("%+v, %v", recs, err)
 	}
 	if exists(dir, ".zk") {

@@ -52,7 +52,7 @@ func moveKeepsGraph(t *testing.T, dir, oldP, newP string, f Format) *Plan {
 	if len(p.Unwritable) > 0 {
 		t.Errorf("unwritable links: %q", p.Unwritable)
 	}
-	if err := Apply(v, p, ApplyOptions{}); err != nil {
+	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	rename := func(s string) string {
@@ -247,7 +247,7 @@ func TestGraphKeptHeadingExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Apply(v, p, ApplyOptions{}); err != nil {
+	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	if got := headingEdges(t, dir); !reflect.DeepEqual(got, before) {

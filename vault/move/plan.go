@@ -138,11 +138,35 @@ func Move(ctx context.Context, v *vault.Vault, files []vault.File, oldPath, newP
 			return nil, fmt.Errorf("%s: %w", newPath, ErrExists)
 		}
 	}
+	if err := twins(files, moves); err != nil {
+		return nil, err
+	}
 	p := &Plan{Renames: []Rename{{From: oldPath, To: newPath, Folder: folder}}}
 	if err := p.rewrite(ctx, v, files, moves, f); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// ErrTwin: the new path differs from another file's only by case or
+// Unicode form. Obsidian resolves a link to one of the two, so links to
+// the file already there would reach the moved one, or the other way.
+var ErrTwin = errors.New("differs from a file already there only by case or Unicode form")
+
+// twins refuses a move whose new paths are twins of files that stay.
+func twins(files []vault.File, moves map[string]string) error {
+	staying := make(map[string]string, len(files))
+	for _, f := range files {
+		if moves[f.Path] == "" {
+			staying[vault.FoldName(f.Path)] = f.Path
+		}
+	}
+	for _, np := range moves {
+		if other, ok := staying[vault.FoldName(np)]; ok && other != np {
+			return fmt.Errorf("%s: %w (%s)", np, ErrTwin, other)
+		}
+	}
+	return nil
 }
 
 func inVault(p string) error {

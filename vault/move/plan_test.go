@@ -168,8 +168,12 @@ func TestMoveAttachmentAndFolder(t *testing.T) {
 }
 
 func TestMoveRefuses(t *testing.T) {
-	files := map[string]string{"A.md": "# A\n", "B.md": "# B\n", "F/C.md": "# C\n"}
+	files := map[string]string{"A.md": "# A\n", "B.md": "# B\n", "F/C.md": "# C\n", "Café.md": "# Café\n"}
 	for _, tt := range []struct{ old, new, want string }{
+		{"A.md", "b.md", "only by case"},
+		{"A.md", "BB/../B.MD", "only by case"},
+		{"A.md", "Cafe\u0301.md", "Unicode form"}, // NFD beside NFC
+		{"A.md", "f/C.md", "only by case"},
 		{"A.md", "B.md", "already exists"},
 		{"A.md", "../A.md", "outside the vault"},
 		{"../x.md", "A2.md", "outside the vault"},

@@ -1,0 +1,97 @@
+package ownfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"testing"
+)
+
+// vault makes a folder with .zk/ files of every shape a shipped vault
+// can hold, and opens it as a root.
+func vault(t *testing.T) *os.Root {
+	t.Helper()
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, ".zk", "backups"), 0o755))
+	must(os.MkdirAll(filepath.Join(dir, "notes"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "notes", "Victim.md"), []byte("# Victim\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, ".zk", "config.toml"), []byte("[claims]\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, ".zk", "big"), make([]byte, 1000), 0o644))
+	must(os.Symlink("../notes/Victim.md", filepath.Join(dir, ".zk", "ledger.jsonl")))
+	must(os.Symlink("../../notes", filepath.Join(dir, ".zk", "backups", "notes")))
+	must(os.Symlink("../notes", filepath.Join(dir, ".zk", "runs")))
+	if runtime.GOOS != "windows" {
+		must(syscall.Mkfifo(filepath.Join(dir, ".zk", "fifo"), 0o644))
+	}
+	root, err := os.OpenRoot(dir)
+	must(err)
+	t.Cleanup(func() { root.Close() })
+	return root
+}
+
+func TestRead(t *testing.T) {
+	root := vault(t)
+	for _, tc := range []struct {
+		rel  string
+		max  int64
+		want error // nil: read
+	}{
+		{".zk/config.toml", 1 << 20, nil},
+		{".zk/big", 1000, nil},
+		{".zk/big", 999, ErrTooLarge},
+		{".zk/ledger.jsonl", 0, ErrSymlink},
+		{".zk/backups/notes/Victim.md", 0, ErrSymlink},
+		{".zk/runs/Victim.md", 0, ErrSymlink},
+		{".zk/fifo", 0, ErrNotRegular},
+		{".zk/backups", 0, ErrNotRegular},
+		{".zk/missing", 0, os.ErrNotExist},
+	} {
+		if tc.rel == ".zk/fifo" && runtime.GOOS == "windows" {
+			continue
+		}
+		_, err := Read(root, tc.rel, tc.max)
+		if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+			t.Errorf("Read(%s, %d) = %v, want %v", tc.rel, tc.max, err, tc.want)
+		}
+	}
+}
+
+func TestMkdirAllRefusesALinkOnTheWay(t *testing.T) {
+	root := vault(t)
+	if err := MkdirAll(root, ".zk/backups/notes/Victim.md", 0o700); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("MkdirAll through a symlinked folder: %v, want ErrSymlink", err)
+	}
+	if _, err := root.Lstat(filepath.Join("notes", "Victim.md", "x")); err == nil {
+		t.Fatal("a folder was made in notes/")
+	}
+	if err := MkdirAll(root, ".zk/backups/other/a b", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := root.Lstat(filepath.Join(".zk", "backups", "other", "a b")); err != nil || !info.IsDir() {
+		t.Fatalf("not made: %v", err)
+	}
+}
+
+func TestOpenFileAppendsOnlyToARegularFile(t *testing.T) {
+	root := vault(t)
+	if _, err := OpenFile(root, ".zk/ledger.jsonl", os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("append through a symlink: %v", err)
+	}
+	b, _ := root.ReadFile(filepath.Join("notes", "Victim.md"))
+	if string(b) != "# Victim\n" {
+		t.Fatalf("the note changed: %q", b)
+	}
+	f, err := OpenFile(root, ".zk/new.jsonl", os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
