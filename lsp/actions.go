@@ -258,7 +258,7 @@ func (s *Server) createAction(n *vault.Note, l vault.Link, d protocol.Diagnostic
 	s.mu.Lock()
 	_, exists := s.res.Has(p)
 	s.mu.Unlock()
-	if exists {
+	if exists || s.v.Inside(p) != nil {
 		return protocol.CodeAction{}, false
 	}
 	uri := s.uriOf(p)

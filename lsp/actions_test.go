@@ -195,6 +195,23 @@ func TestNoCreateWithoutTheClientsSupport(t *testing.T) {
 	}
 }
 
+// A broken link into a folder that is a symlink leading outside the
+// vault is offered no create action: the client would write outside.
+func TestNoCreateThroughALinkOutside(t *testing.T) {
+	const p = "Permanent Notes/A.md"
+	files := map[string]string{p: "# A\n\n[[out/Brand New]] and [[Brand New]]\n"}
+	c := startServerWith(t, files, actionOptions, canCreate)
+	if err := os.Symlink(t.TempDir(), filepath.Join(c.dir, "out")); err != nil {
+		t.Skip(err)
+	}
+	c.openText(p, files[p])
+	c.nextDiags(p)
+	as := byTitle(c.codeActions(p, lineRange(files[p], "[[out/Brand New]]")), "Create")
+	if len(as) != 1 || !strings.Contains(as[0].Title, "(Permanent Notes/Brand New.md)") {
+		t.Errorf("create actions: %+v, want only the one inside the vault", as)
+	}
+}
+
 func TestDiffEdit(t *testing.T) {
 	for _, tc := range []struct{ old, new string }{
 		{"a 2025-01-01 b", "a 2026-12-03 b"},

@@ -146,6 +146,17 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 		if newPath == t.note {
 			return &protocol.WorkspaceEdit{}, nil
 		}
+		s.mu.Lock()
+		canRename := s.canRename
+		s.mu.Unlock()
+		if !canRename {
+			// Applied without its file rename, the edit would point every
+			// link at a note that does not exist.
+			return nil, fmt.Errorf("this editor cannot rename files in a workspace edit; rename the note with zk mv %q %q, which rewrites the links too", t.note, newPath)
+		}
+		if err := s.v.Inside(newPath); err != nil {
+			return nil, err
+		}
 		f, err := move.ReadFormat(s.v)
 		if err != nil {
 			return nil, err

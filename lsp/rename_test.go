@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -59,6 +61,13 @@ func (c *client) prepare(p string, pos protocol.Position) *protocol.RangeWithPla
 	return r
 }
 
+// startRenaming starts a server for a client that can rename files in a
+// workspace edit.
+func startRenaming(t *testing.T) *client {
+	t.Helper()
+	return startServerWith(t, testVault, nil, canCreate)
+}
+
 // at is the position of the first want in the note's text, plus k.
 func at(p, want string, k int) protocol.Position {
 	text := testVault[p]
@@ -68,7 +77,7 @@ func at(p, want string, k int) protocol.Position {
 // Rename on a link renames the note it reaches: the file (RenameFile) and
 // every link to it, in zk mv's plan.
 func TestRenameNoteFromLink(t *testing.T) {
-	c := startServer(t)
+	c := startRenaming(t)
 	pos := at("Rates.md", "[[Speedups#Baseline]]", 4)
 	r := c.prepare("Rates.md", pos)
 	if r == nil || r.Placeholder != "Speedups" || r.Range.Start != at("Rates.md", "Speedups#Baseline", 0) {
@@ -86,7 +95,7 @@ func TestRenameNoteFromLink(t *testing.T) {
 
 // On the note's title (its H1 that names it), the H1 follows the name.
 func TestRenameNoteFromTitle(t *testing.T) {
-	c := startServer(t)
+	c := startRenaming(t)
 	c.open("Speedups.md")
 	c.nextDiags("Speedups.md")
 	after, renames := c.rename("Speedups.md", protocol.Position{Line: 0, Character: 4}, "Gains")
@@ -126,7 +135,7 @@ func TestRenameHeading(t *testing.T) {
 
 // Nothing to rename off links and headings; an unsaved note is refused.
 func TestRenameRefuses(t *testing.T) {
-	c := startServer(t)
+	c := startRenaming(t)
 	if r := c.prepare("Rates.md", at("Rates.md", "See", 1)); r != nil {
 		t.Errorf("prepareRename off a link: %+v", r)
 	}
@@ -140,5 +149,38 @@ func TestRenameRefuses(t *testing.T) {
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Speedups.md")}, Position: at("Speedups.md", "# Speedups", 3)}, NewName: "Gains"}, &we)
 	if err == nil || !strings.Contains(err.Error(), "unsaved changes") {
 		t.Errorf("rename with Rates.md unsaved: %v, %s", err, we)
+	}
+}
+
+// A client that does not declare it can rename files (Emacs eglot, Sublime
+// LSP) would apply every link edit of a note's rename and drop the file's
+// rename, breaking every link: the note's rename is refused, naming zk mv;
+// a heading's rename, which moves no file, still works.
+func TestRenameNeedsTheClientToRenameFiles(t *testing.T) {
+	c := startServer(t)
+	var we json.RawMessage
+	err := c.conn.Call(t.Context(), protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: at("Rates.md", "[[Speedups#Baseline]]", 4)}, NewName: "Gains"}, &we)
+	if err == nil || !strings.Contains(err.Error(), "zk mv") || !strings.Contains(err.Error(), "cannot rename files") {
+		t.Errorf("note rename without the rename capability: %v, %s", err, we)
+	}
+	after, renames := c.rename("Rates.md", at("Rates.md", "#Baseline", 2), "Control")
+	if len(renames) != 0 || !strings.Contains(after["Rates.md"], "[[Speedups#Control]]") {
+		t.Errorf("heading rename: %+v, %q", renames, after["Rates.md"])
+	}
+}
+
+// A rename into a folder that is a symlink leading outside the vault is
+// refused, as zk mv refuses it.
+func TestRenameRefusesALinkOutside(t *testing.T) {
+	c := startRenaming(t)
+	if err := os.Symlink(t.TempDir(), filepath.Join(c.dir, "out")); err != nil {
+		t.Skip(err)
+	}
+	var we json.RawMessage
+	err := c.conn.Call(t.Context(), protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: at("Rates.md", "[[Speedups#Baseline]]", 4)}, NewName: "out/Gains"}, &we)
+	if err == nil || !strings.Contains(err.Error(), "outside the vault") {
+		t.Errorf("rename through a link outside: %v, %s", err, we)
 	}
 }

@@ -94,6 +94,10 @@ type Server struct {
 	// when the client can create files in a workspace edit.
 	tags      *vocab
 	canCreate bool
+	// canRename is set when the client can rename files in a workspace
+	// edit: a note's rename is offered only then, for a client that
+	// applies the link edits and drops the rename breaks every link.
+	canRename bool
 	// watch is set when the client registers file watchers on request
 	// (VS Code): asked in initialized, it reports changes on disk.
 	watch bool
@@ -380,6 +384,7 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 	if ws := params.Capabilities.Workspace; ws != nil && ws.WorkspaceEdit != nil {
 		s.mu.Lock()
 		s.canCreate = slices.Contains(ws.WorkspaceEdit.ResourceOperations, protocol.ResourceOperationKindCreate)
+		s.canRename = slices.Contains(ws.WorkspaceEdit.ResourceOperations, protocol.ResourceOperationKindRename)
 		s.mu.Unlock()
 	}
 	if ws := params.Capabilities.Workspace; ws != nil && ws.DidChangeWatchedFiles != nil && ws.DidChangeWatchedFiles.DynamicRegistration != nil {

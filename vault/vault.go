@@ -232,6 +232,27 @@ func cleanErr(err error) string {
 	return s
 }
 
+// Inside checks that the vault path p stays inside the vault once the
+// symlinks of what exists of it are followed: a path with "..", an
+// absolute one, or one through a folder that links outside is
+// ErrOutsideVault. A path not there yet is judged by its nearest folder
+// that is. Every front end asks this before it proposes a write (the CLI
+// before zk mv, the language server before a rename or a new note).
+func (v *Vault) Inside(p string) error {
+	if !filepath.IsLocal(filepath.FromSlash(p)) {
+		return fmt.Errorf("%s: %w", p, ErrOutsideVault)
+	}
+	for dir := path.Clean(filepath.ToSlash(p)); ; dir = path.Dir(dir) {
+		_, err := v.root.Stat(filepath.FromSlash(dir))
+		if err == nil || dir == "." {
+			return nil
+		}
+		if cleanErr(err) == "leads outside the vault" {
+			return fmt.Errorf("%s: %w", p, ErrOutsideVault)
+		}
+	}
+}
+
 // ReadFile reads a vault file through the root, refusing one over max bytes.
 func (v *Vault) ReadFile(p string, max int64) ([]byte, error) {
 	return readIn(v.root, filepath.FromSlash(p), p, max)

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -313,10 +311,11 @@ func mvDest(v *vault.Vault, old string, folder bool, arg string) (string, error)
 	if p == ".." || strings.HasPrefix(p, "../") {
 		return "", fmt.Errorf("%s: %w; zk never writes outside the vault", printable.Of(arg), vault.ErrOutsideVault)
 	}
+	if err := v.Inside(p); err != nil {
+		return "", fmt.Errorf("%s: %w", printable.Of(arg), vault.ErrOutsideVault)
+	}
 	if st, err := v.Root().Lstat(filepath.FromSlash(p)); strings.HasSuffix(slash, "/") || p == "." || (err == nil && st.IsDir() && !strings.EqualFold(p, old)) {
 		p = path.Join(p, path.Base(old))
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) && strings.Contains(err.Error(), "escapes") {
-		return "", fmt.Errorf("%s: %w", printable.Of(arg), vault.ErrOutsideVault)
 	}
 	if !folder && vault.IsNotePath(old) && !vault.IsNotePath(p) {
 		p += ".md"
