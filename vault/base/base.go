@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // MaxSize bounds a base's YAML: parsing costs time and memory in
