@@ -12,7 +12,7 @@ import (
 )
 
 // Schema is what a note type requires, read from its template
-// (DESIGN.md §3): the headings it writes are the required sections, in
+// (docs/design.md, note types): the headings it writes are the required sections, in
 // that order, and the section holding its "Last tended:" line is where the
 // maintenance date belongs.
 type Schema struct {

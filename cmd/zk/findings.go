@@ -60,7 +60,7 @@ func writeText(w io.Writer, r checkResult, color bool) error {
 	return err
 }
 
-// findingJSON is one finding of DESIGN.md §4's JSON shape.
+// findingJSON is one finding of the JSON shape the README gives.
 type findingJSON struct {
 	Path     string `json:"path"`
 	Line     int    `json:"line"`

@@ -43,7 +43,7 @@ type rootOptions struct {
 	getenv   func(string) string
 }
 
-// Exit codes, the contract of DESIGN.md §4.
+// Exit codes, the README's contract.
 const (
 	exitOK       = 0
 	exitFindings = 1

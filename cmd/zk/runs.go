@@ -54,7 +54,7 @@ EXIT STATUS
 	return cmd
 }
 
-// runView is one run in zk runs --format json (DESIGN.md §4).
+// runView is one run in zk runs --format json (the README's shape).
 type runView struct {
 	ID        string           `json:"id"`
 	Started   string           `json:"started"`

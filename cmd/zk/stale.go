@@ -99,7 +99,7 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	return writeStaleText(s, r, opts.within)
 }
 
-// staleJSON is DESIGN.md §4's contract, with backlinks, the interval and
+// staleJSON is the README's contract, with backlinks, the interval and
 // the undated notes added.
 type staleJSON struct {
 	Today    string         `json:"today"`

@@ -14,7 +14,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 )
 
-// The evidence block of DESIGN.md §5. A recorded run is one contiguous
+// The evidence block (docs/design.md, evidence blocks). A recorded run is one contiguous
 // block at the end of a note's Evidence section: a start marker, a folded
 // callout that people read, and an end marker carrying a checksum of the
 // lines between, so a hand edit of a record can be told apart from the

@@ -25,7 +25,7 @@ type Finding struct {
 	Message            string
 }
 
-// DefaultRelations is the relation vocabulary of DESIGN.md §3.
+// DefaultRelations is the relation vocabulary of docs/design.md.
 var DefaultRelations = []string{"extends", "contrasts", "evidence-for", "evidence-against",
 	"applies-in", "refines", "contradicts", "supports", "example-of", "part-of"}
 

@@ -39,7 +39,7 @@ func ParseSeverity(s string) (Severity, error) {
 	return Off, fmt.Errorf("severity %q: want error, warning or off", s)
 }
 
-// Rule is one check zk makes: its stable id (DESIGN.md §4), its default
+// Rule is one check zk makes: its stable id (the README's Rules), its default
 // severity, what it says, and the function that runs it. The checker
 // loops over Rules; SARIF's rule metadata, zk init's config and the
 // README's rule list are read from the same table.
@@ -94,7 +94,7 @@ const (
 )
 
 // Rules are every rule zk check knows, in the order zk reports them
-// (DESIGN.md's order). It is a function, not a variable, because the
+// (the design's order, docs/design.md). It is a function, not a variable, because the
 // rules' functions report through the checker, which reads the table.
 func Rules() []Rule {
 	return []Rule{
