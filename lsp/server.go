@@ -855,24 +855,10 @@ func (s *Server) target(from *vault.Note, l vault.Link) (protocol.Location, bool
 		}
 		return loc, true
 	}
-	if h, ok := headingOf(n, l.Subpath); ok {
+	if h, ok := vault.HeadingOf(n, l.Subpath); ok {
 		loc.Range = protocol.Range{Start: position(text, h.Span.Start.Offset), End: position(text, h.Span.End.Offset)}
 	}
 	return loc, true
-}
-
-// headingOf is the heading a link's #subpath names: its last part, as
-// Obsidian jumps to it ("#A#B" is B under A), matched ignoring case and
-// surrounding space.
-func headingOf(n *vault.Note, subpath string) (vault.Heading, bool) {
-	parts := strings.Split(strings.TrimPrefix(subpath, "#"), "#")
-	want := strings.TrimSpace(parts[len(parts)-1])
-	for _, h := range n.Headings {
-		if strings.EqualFold(strings.TrimSpace(h.Text), want) {
-			return h, true
-		}
-	}
-	return vault.Heading{}, false
 }
 
 func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {

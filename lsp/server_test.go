@@ -576,3 +576,31 @@ func TestWatchedFileCreatedMendsBrokenLinks(t *testing.T) {
 		}
 	}
 }
+
+// The language server and zk check read a link's #heading the same way
+// (vault.HeadingIndex): [[Why#Why it holds]] reaches "## Why: it holds",
+// as in Obsidian. Go to definition once found no such heading while zk
+// check called the link fine.
+func TestDefinitionAgreesWithCheckOnHeadings(t *testing.T) {
+	files := map[string]string{
+		"Why.md": "# Why\n\n## Why: it holds\n\nBecause.\n",
+		"A.md":   "# A\n\nSee [[Why#Why it holds]] and [[Why#Why it fails]].\n",
+	}
+	c := startServerWith(t, files, nil, map[string]any{})
+	c.openText("A.md", files["A.md"])
+	d := c.nextDiags("A.md")
+	var broken []string
+	for _, g := range d.Diagnostics {
+		broken = append(broken, g.Code+": "+g.Message)
+	}
+	if len(broken) != 1 || !strings.Contains(broken[0], "links/broken-heading") || !strings.Contains(broken[0], "Why it fails") {
+		t.Errorf("diagnostics %q, want only the heading that is not there", broken)
+	}
+	col := strings.Index(strings.Split(files["A.md"], "\n")[2], "[[Why#Why it holds]]") + 3
+	var loc *protocol.Location
+	c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("A.md")}, Position: protocol.Position{Line: 2, Character: uint32(col)}}}, &loc)
+	if loc == nil || loc.URI != c.uri("Why.md") || loc.Range.Start.Line != 2 {
+		t.Errorf("definition of [[Why#Why it holds]]: %+v, want Why.md line 3", loc)
+	}
+}

@@ -80,7 +80,7 @@ func (c *checker) linkFindings(out []Finding, path string, l linkUse) []Finding 
 		}
 		return out
 	}
-	if !c.targets.headingIndex(t).hasPath(l.Subpath) {
+	if _, ok := c.targets.headingIndex(t).Find(l.Subpath); !ok {
 		f.Rule, f.Message = RuleBrokenHeading, fmt.Sprintf("no heading %q in %q", l.Subpath, t.name)
 		if best, ok := c.targets.closestHeading(t, l.Subpath); ok {
 			f.Message += fmt.Sprintf("; the closest is %q", "#"+best)
@@ -98,7 +98,7 @@ func (c *checker) linkFindings(out []Finding, path string, l linkUse) []Finding 
 // summary's entries when the summary is replaced (forget).
 type linkTargets struct {
 	blocks   map[*noteSummary]map[string]bool
-	headings map[*noteSummary]*headingIndex
+	headings map[*noteSummary]*vault.HeadingIndex
 	closest  map[*noteSummary]map[string]closestResult // by subpath
 	// cells is the edit-distance work left for suggesting headings.
 	cells int
@@ -117,7 +117,7 @@ type closestResult struct {
 const suggestCells = 50_000_000
 
 func newLinkTargets() *linkTargets {
-	return &linkTargets{blocks: map[*noteSummary]map[string]bool{}, headings: map[*noteSummary]*headingIndex{},
+	return &linkTargets{blocks: map[*noteSummary]map[string]bool{}, headings: map[*noteSummary]*vault.HeadingIndex{},
 		closest: map[*noteSummary]map[string]closestResult{}, cells: suggestCells}
 }
 
@@ -166,10 +166,10 @@ func foldKey(s string) string {
 }
 
 // headingIndex is t's headings, indexed once.
-func (lt *linkTargets) headingIndex(t *noteSummary) *headingIndex {
+func (lt *linkTargets) headingIndex(t *noteSummary) *vault.HeadingIndex {
 	x := lt.headings[t]
 	if x == nil {
-		x = newHeadingIndex(t.headings)
+		x = vault.NewHeadingIndex(t.headings)
 		lt.headings[t] = x
 	}
 	return x
@@ -181,7 +181,7 @@ func (lt *linkTargets) closestHeading(t *noteSummary, subpath string) (string, b
 	if r, ok := lt.closest[t][subpath]; ok {
 		return r.best, r.ok
 	}
-	norm := lt.headingIndex(t).norm
+	norm := lt.headingIndex(t).Normalized()
 	i, ok := closestIndex(norm, subpath, &lt.cells)
 	r := closestResult{ok: ok}
 	if ok {
@@ -255,69 +255,18 @@ func noteAliases(n *vault.Note) []string {
 	return out
 }
 
-// hasHeadingPath reports whether "#H1#H2" names headings of n: each part
-// matches, normalised and ignoring case, a heading after the previous
-// part's match (research/obsidian-spec.md §E3–E5).
+// hasHeadingPath reports whether "#H1#H2" names headings of n
+// (vault.HeadingIndex.Find).
 func hasHeadingPath(headings []string, subpath string) bool {
-	return newHeadingIndex(headings).hasPath(subpath)
-}
-
-// headingIndex is a note's headings normalised once, and where each
-// normalised text occurs, so that a link's heading path costs a lookup per
-// part rather than a pass over every heading.
-type headingIndex struct {
-	norm [][]rune
-	at   map[string][]int // ascending
-}
-
-func newHeadingIndex(headings []string) *headingIndex {
-	x := &headingIndex{norm: make([][]rune, len(headings)), at: make(map[string][]int, len(headings))}
-	for i, h := range headings {
-		n := normHeading(h)
-		x.norm[i] = []rune(n)
-		x.at[n] = append(x.at[n], i)
-	}
-	return x
-}
-
-func (x *headingIndex) hasPath(subpath string) bool {
-	from := 0
-	for _, part := range strings.Split(strings.TrimPrefix(subpath, "#"), "#") {
-		want := normHeading(part)
-		if want == "" {
-			continue
-		}
-		at := x.at[want]
-		k, _ := slices.BinarySearch(at, from)
-		if k == len(at) {
-			return false
-		}
-		from = at[k] + 1
-	}
-	return true
-}
-
-// headingPunct is what Obsidian's heading matching ignores.
-const headingPunct = "!\"#$%&()*+,.:;<=>?@^`{|}~[]\\/"
-
-// normHeading is a heading as link matching compares it: wikilink
-// brackets and punctuation become spaces, runs of spaces one, lower case.
-func normHeading(s string) string {
-	s = strings.NewReplacer("[[", " ", "]]", " ").Replace(s)
-	s = strings.Map(func(r rune) rune {
-		if strings.ContainsRune(headingPunct, r) {
-			return ' '
-		}
-		return r
-	}, s)
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+	_, ok := vault.NewHeadingIndex(headings).Find(subpath)
+	return ok
 }
 
 // closestHeading is the heading nearest, by edit distance on the
 // normalised text, to the last part of subpath; the first of those as near.
 func closestHeading(headings []string, subpath string) (string, bool) {
 	cells := math.MaxInt
-	i, ok := closestIndex(newHeadingIndex(headings).norm, subpath, &cells)
+	i, ok := closestIndex(vault.NewHeadingIndex(headings).Normalized(), subpath, &cells)
 	if !ok {
 		return "", false
 	}
@@ -329,7 +278,7 @@ func closestHeading(headings []string, subpath string) (string, bool) {
 // *cells of edit-distance work, reporting false once that is spent.
 func closestIndex(norm [][]rune, subpath string, cells *int) (int, bool) {
 	parts := strings.Split(subpath, "#")
-	want := []rune(normHeading(parts[len(parts)-1]))
+	want := []rune(vault.NormHeading(parts[len(parts)-1]))
 	best, bestD := -1, math.MaxInt
 	for i, h := range norm {
 		if best >= 0 && abs(len(h)-len(want)) >= bestD {

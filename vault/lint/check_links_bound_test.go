@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // The link rules' indexes must answer as the plain scans they replace did.
@@ -26,12 +28,12 @@ func TestFoldKeyIsEqualFold(t *testing.T) {
 func plainHasHeadingPath(headings []string, subpath string) bool {
 	from := 0
 	for _, part := range strings.Split(strings.TrimPrefix(subpath, "#"), "#") {
-		want := normHeading(part)
+		want := vault.NormHeading(part)
 		if want == "" {
 			continue
 		}
 		i := from
-		for ; i < len(headings) && normHeading(headings[i]) != want; i++ {
+		for ; i < len(headings) && vault.NormHeading(headings[i]) != want; i++ {
 		}
 		if i == len(headings) {
 			return false
@@ -43,10 +45,10 @@ func plainHasHeadingPath(headings []string, subpath string) bool {
 
 func plainClosest(headings []string, subpath string) (string, bool) {
 	parts := strings.Split(subpath, "#")
-	want := normHeading(parts[len(parts)-1])
+	want := vault.NormHeading(parts[len(parts)-1])
 	best, bestD := "", -1
 	for _, h := range headings {
-		if d := editDistance(want, normHeading(h)); bestD < 0 || d < bestD {
+		if d := editDistance(want, vault.NormHeading(h)); bestD < 0 || d < bestD {
 			best, bestD = strings.TrimSpace(h), d
 		}
 	}
@@ -116,7 +118,7 @@ func TestLinkTargetsBounded(t *testing.T) {
 	lt := newLinkTargets()
 	suggested := 0
 	for i := range n {
-		if lt.headingIndex(sum).hasPath("#Missing heading " + itoa(i)) {
+		if func() bool { _, ok := lt.headingIndex(sum).Find("#Missing heading " + itoa(i)); return ok }() {
 			t.Fatalf("found a heading that is not there")
 		}
 		if _, ok := lt.closestHeading(sum, "#Missing heading "+itoa(i)); ok {

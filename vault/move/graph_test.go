@@ -12,7 +12,6 @@ import (
 
 	"github.com/zk-claims/zk/bench/vaultgen"
 	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/lint"
 )
 
 // edge is an edge of the link graph as a move must keep it: where it is
@@ -222,7 +221,7 @@ func headingEdges(t *testing.T, dir string) map[string][]string {
 			if target, err := v.ReadNote(to); err == nil {
 				parts := strings.Split(l.Subpath[1:], "#")
 				for i, h := range target.Headings {
-					if lint.NormHeading(h.Text) == lint.NormHeading(parts[len(parts)-1]) {
+					if vault.NormHeading(h.Text) == vault.NormHeading(parts[len(parts)-1]) {
 						idx = i
 						break
 					}

@@ -17,7 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/lint"
 )
 
 // Errors callers match on.
@@ -481,7 +480,7 @@ func Heading(ctx context.Context, v *vault.Vault, files []vault.File, notePath, 
 	if newH == "" || strings.ContainsAny(newH, "#|^") || strings.ContainsFunc(newH, unicode.IsControl) || strings.Contains(newH, "[[") || strings.Contains(newH, "]]") {
 		return nil, fmt.Errorf("heading %q: %w (a heading link cannot hold # | ^ [[ ]] or a line break)", newH, ErrBadName)
 	}
-	want := lint.NormHeading(oldH)
+	want := vault.NormHeading(oldH)
 	paths, notes := vault.SplitFiles(files)
 	r := vault.NewResolver(paths)
 	if !r.HasExactly(notePath) {
@@ -493,7 +492,7 @@ func Heading(ctx context.Context, v *vault.Vault, files []vault.File, notePath, 
 	}
 	var head *vault.Heading
 	for i, h := range target.Headings {
-		if lint.NormHeading(h.Text) == want {
+		if vault.NormHeading(h.Text) == want {
 			head = &target.Headings[i]
 			break
 		}
@@ -604,7 +603,7 @@ func subpathEdit(src []byte, l vault.Link, want, newH string) (e Edit, ok, bad b
 		if err != nil {
 			dec = part
 		}
-		if lint.NormHeading(dec) == want {
+		if vault.NormHeading(dec) == want {
 			parts[k], changed = enc(newH), true
 		}
 	}
@@ -619,7 +618,7 @@ func renameParts(sub, want, newH string, enc func(string) string) (string, bool)
 	parts := strings.Split(strings.TrimPrefix(sub, "#"), "#")
 	changed := false
 	for k, part := range parts {
-		if lint.NormHeading(part) == want {
+		if vault.NormHeading(part) == want {
 			parts[k], changed = enc(newH), true
 		}
 	}

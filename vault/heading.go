@@ -1,0 +1,89 @@
+package vault
+
+import (
+	"slices"
+	"strings"
+)
+
+// How a link's #heading finds its heading, as Obsidian finds it: one
+// function for zk check (is the link broken?), the language server (where
+// does it go?) and zk mv (which links name the heading renamed), which
+// once had three readings and disagreed ([[Note#Why it holds]] reaches the
+// heading "Why: it holds" in Obsidian and zk check, and went nowhere in
+// the editor).
+
+// headingPunct is what Obsidian's heading matching ignores.
+const headingPunct = "!\"#$%&()*+,.:;<=>?@^`{|}~[]\\/"
+
+// NormHeading is a heading as link matching compares it: wikilink
+// brackets and punctuation become spaces, runs of spaces one, lower case
+// (research on Obsidian: punctuation and [[ ]] ignored, case ignored).
+func NormHeading(s string) string {
+	s = strings.NewReplacer("[[", " ", "]]", " ").Replace(s)
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(headingPunct, r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// HeadingIndex is a note's headings normalised once, and where each
+// normalised text occurs, so that a link's heading path costs a lookup
+// per part rather than a pass over every heading.
+type HeadingIndex struct {
+	norm [][]rune
+	at   map[string][]int // ascending
+}
+
+// NewHeadingIndex indexes headings, the texts of a note's headings in
+// order.
+func NewHeadingIndex(headings []string) *HeadingIndex {
+	x := &HeadingIndex{norm: make([][]rune, len(headings)), at: make(map[string][]int, len(headings))}
+	for i, h := range headings {
+		n := NormHeading(h)
+		x.norm[i] = []rune(n)
+		x.at[n] = append(x.at[n], i)
+	}
+	return x
+}
+
+// Find reports whether the subpath "#H1#H2" names headings of the note,
+// each part matching a heading after the previous part's match, and
+// returns the index of the heading the last part matched: where the link
+// goes. A subpath of no words matches, at index -1 (the note itself).
+func (x *HeadingIndex) Find(subpath string) (int, bool) {
+	from, last := 0, -1
+	for part := range strings.SplitSeq(strings.TrimPrefix(subpath, "#"), "#") {
+		want := NormHeading(part)
+		if want == "" {
+			continue
+		}
+		at := x.at[want]
+		k, _ := slices.BinarySearch(at, from)
+		if k == len(at) {
+			return 0, false
+		}
+		last = at[k]
+		from = last + 1
+	}
+	return last, true
+}
+
+// Normalized is each heading as NormHeading gives it, in runes, in the
+// note's order (for edit distances).
+func (x *HeadingIndex) Normalized() [][]rune { return x.norm }
+
+// HeadingOf is the heading of n that subpath names (Find), if any.
+func HeadingOf(n *Note, subpath string) (Heading, bool) {
+	texts := make([]string, len(n.Headings))
+	for i, h := range n.Headings {
+		texts[i] = h.Text
+	}
+	i, ok := NewHeadingIndex(texts).Find(subpath)
+	if !ok || i < 0 {
+		return Heading{}, false
+	}
+	return n.Headings[i], true
+}
