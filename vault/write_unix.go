@@ -20,30 +20,11 @@ func lockWrites(root *os.Root, timeout time.Duration) (unlock func(), err error)
 	if err := ownfile.MkdirAll(root, ".zk", 0o700); err != nil {
 		return nil, err
 	}
-	f, err := ownfile.OpenFile(root, ".zk/write.lock", os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
+	unlock, err = ownfile.Lock(root, ".zk/write.lock", timeout)
+	if errors.Is(err, ownfile.ErrBusy) {
+		return nil, ErrLocked
 	}
-	fd := int(f.Fd())
-	deadline := time.Now().Add(timeout)
-	for {
-		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() {
-				syscall.Flock(fd, syscall.LOCK_UN)
-				f.Close()
-			}, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, err
-		}
-		if time.Now().After(deadline) {
-			f.Close()
-			return nil, ErrLocked
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	return unlock, err
 }
 
 // hardLinked reports whether the file has other names: replacing it by a

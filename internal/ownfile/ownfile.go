@@ -32,6 +32,9 @@ var ErrNotRegular = errors.New("is not a regular file")
 // ErrTooLarge: the file is larger than the reader's cap.
 var ErrTooLarge = errors.New("is larger than zk reads")
 
+// ErrBusy: another process holds the lock (Lock).
+var ErrBusy = errors.New("held by another process")
+
 // PathError says which path, and which of its components, is refused.
 type PathError struct {
 	Path string // the path asked for, slash-separated
