@@ -65,6 +65,10 @@ var testOnlyBeforeWrite func()
 // for a test of a batch that races one note of many.
 var testOnlyBeforeWriteOf func(target string)
 
+// errOpenElsewhere refuses a write while another program has the note
+// open (leaseWrite): an editor part way through a save, or about to start.
+var errOpenElsewhere = fmt.Errorf("%w: another program has it open, try again in a moment", ErrMidWrite)
+
 // testOnlyNoExchange, when a test sets it, makes replace rename as it does
 // where the file system cannot exchange two files.
 var testOnlyNoExchange bool
@@ -431,6 +435,11 @@ func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) (fs.Fil
 		return nil, err
 	}
 	defer f.Close()
+	lease, busy := leaseWrite(f)
+	defer lease.release()
+	if busy {
+		return nil, errOpenElsewhere
+	}
 	if err := sameFile(f, cur, info); err != nil {
 		return nil, err
 	}
@@ -495,6 +504,14 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 			w.root.Remove(tmp) // after an exchange, it names the replaced file
 		}
 	}()
+	// The lease makes a save that starts from here on wait until zk has
+	// replaced the note and looked at what it replaced (see the check on
+	// lease.broken below).
+	lease, busy := leaseWrite(note)
+	defer lease.release()
+	if busy {
+		return nil, errOpenElsewhere
+	}
 	if err := sameFile(note, cur, info); err != nil {
 		return nil, err
 	}
@@ -528,6 +545,11 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 	)
 	if !exchanged {
 		replaced, rinfo, err = readBack(note)
+	} else if now, lerr := w.root.Lstat(tmp); lerr == nil && os.SameFile(now, info) {
+		// The file read is what was exchanged: read it through the
+		// descriptor that holds its lease (opening it again would break
+		// zk's own lease and wait on it).
+		replaced, rinfo, err = readBack(note)
 	} else {
 		var old *os.File
 		if old, err = w.root.Open(tmp); err == nil {
@@ -544,6 +566,13 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 		return nil, err
 	}
 	if !os.SameFile(rinfo, info) || !bytes.Equal(replaced, cur) {
+		return nil, w.putBack(tmp, out, replaced, info, exchanged)
+	}
+	if lease.broken() {
+		// A program opened the note while zk replaced it, and its open
+		// resolved to the file zk replaced: once the lease is released it
+		// writes there, and zk would delete its save with that file. Put
+		// the note back where its open will land.
 		return nil, w.putBack(tmp, out, replaced, info, exchanged)
 	}
 	f, err := w.root.Open(w.name)

@@ -139,3 +139,57 @@ func TestLeaseHoldsASaveStartedDuringTheRead(t *testing.T) {
 		t.Fatalf("the writer's open after the release: %v", err)
 	}
 }
+
+// TestSaveDuringWriteWaitsForIt: an editor that starts a save (truncate,
+// then write) after zk's last check and before zk's write must neither be
+// written into nor lose its text. In place, zk's pwrite of the date once
+// landed past the end of the editor's shorter text and left zero bytes
+// between (the torn note TestEditNoteRace/rename read); by replace, the
+// editor's open resolved to the file zk then replaced and deleted, so its
+// save went nowhere. Under zk's write lease the save waits for zk, then
+// lands whole on the note.
+func TestSaveDuringWriteWaitsForIt(t *testing.T) {
+	long := "# Note\n## Claim\n" + strings.Repeat("A claim, stated at length, with its scope.\n", 200)
+	for _, tc := range []struct{ name, src string }{
+		{"in place", long + "## Maintenance\n- Last tended: 2026-01-01\n"},
+		{"replace", long},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, dir := writeVault(t, map[string]string{"n.md": tc.src})
+			path := filepath.Join(dir, "n.md")
+			leasesHere(t, path)
+			editor := "# Note\nthe editor's shorter text\n"
+			saved := make(chan error, 1)
+			withHook(t, func() {
+				go func() { saved <- os.WriteFile(path, []byte(editor), 0o644) }()
+				// Let the save start: it waits on zk's lease, or, without
+				// one, truncates the note under zk's write.
+				select {
+				case err := <-saved:
+					saved <- err
+				case <-time.After(300 * time.Millisecond):
+				}
+			})
+			past := time.Now().Add(-3 * DefaultQuiet)
+			if err := os.Chtimes(path, past, past); err != nil {
+				t.Fatal(err)
+			}
+			_, err := v.EditNote("n.md", func(src []byte) ([]byte, error) {
+				return setLastTended("n.md", src, "2026-02-02", nil)
+			}, WriteOptions{})
+			if err != nil && !errors.Is(err, ErrConcurrent) {
+				t.Fatalf("EditNote: %v, want success or ErrConcurrent", err)
+			}
+			if err := <-saved; err != nil {
+				t.Fatalf("the editor's save: %v", err)
+			}
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != editor {
+				t.Errorf("after the editor's save the note is %q (%d bytes), want the editor's text whole", got[:min(len(got), 60)], len(got))
+			}
+		})
+	}
+}
