@@ -1,7 +1,9 @@
 // Package runner runs a falsifier's command the way a record of it can be
 // trusted: argv executed directly (no shell), no stdin, a fixed working
 // directory, a timeout that kills the whole process group, and output
-// streamed live while a bounded, cleaned copy of it is kept.
+// streamed live while a bounded, cleaned copy of it is kept. stdout and
+// stderr are kept apart: stdout is the measurement a criterion reads,
+// stderr what the command said about itself (a warning, a reason to stop).
 package runner
 
 import (
@@ -11,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 )
 
@@ -41,12 +44,16 @@ type Command struct {
 	// Timeout, when positive, kills the process group after it elapses;
 	// zero means DefaultTimeout.
 	Timeout time.Duration
-	// Live receives the output as it comes (the terminal); may be nil.
+	// Live receives stdout and stderr as they come (the terminal); may be
+	// nil.
 	Live io.Writer
-	// Log receives the output as it comes, up to MaxLog bytes; may be nil.
+	// Log receives stdout as it comes, up to MaxLog bytes; ErrLog stderr,
+	// up to MaxLog bytes of its own. Either may be nil.
 	Log    io.Writer
+	ErrLog io.Writer
 	MaxLog int64
-	// TailLines and MaxLine bound the lines kept in Result.Tail.
+	// TailLines and MaxLine bound the lines kept in Result.Tail and
+	// Result.ErrTail.
 	TailLines int
 	MaxLine   int
 }
@@ -66,13 +73,19 @@ type Result struct {
 	Interrupted bool
 	// StartErr is why the command could not start.
 	StartErr error
-	// Lines and Bytes count all output; Tail holds the last lines,
-	// cleaned (see Clean).
+	// Lines and Bytes count stdout; Tail holds its last lines, cleaned
+	// (see Clean).
 	Lines int
 	Bytes int64
 	Tail  []string
 	// Truncated: the log stopped at MaxLog bytes.
 	Truncated bool
+	// ErrLines, ErrBytes, ErrTail and ErrTruncated are the same for
+	// stderr.
+	ErrLines     int
+	ErrBytes     int64
+	ErrTail      []string
+	ErrTruncated bool
 }
 
 // Run runs c and waits for it; when it exits, whatever it left running in
@@ -91,8 +104,12 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	if maxLog <= 0 {
 		maxLog = DefaultMaxLog
 	}
-	tail := newTail(orDefault(c.TailLines, DefaultTailLines), orDefault(c.MaxLine, DefaultMaxLine))
-	out := &capture{live: c.Live, log: c.Log, maxLog: maxLog, tail: tail}
+	lines, maxLine := orDefault(c.TailLines, DefaultTailLines), orDefault(c.MaxLine, DefaultMaxLine)
+	// The two pipes are copied by two goroutines: one lock keeps their
+	// writes to the terminal whole.
+	live := &lockedWriter{w: c.Live}
+	out := &capture{live: live, log: c.Log, maxLog: maxLog, tail: newTail(lines, maxLine)}
+	errOut := &capture{live: live, log: c.ErrLog, maxLog: maxLog, tail: newTail(lines, maxLine)}
 
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -104,7 +121,7 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	}
 	cmd.Stdin = nil // /dev/null
 	cmd.Stdout = out
-	cmd.Stderr = out
+	cmd.Stderr = errOut
 	cmd.WaitDelay = waitDelay
 	inGroup(cmd)
 
@@ -116,8 +133,10 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	err := cmd.Wait()
 	r.Duration = time.Since(r.Started)
 	endGroup(cmd)
-	tail.flush()
-	r.Lines, r.Bytes, r.Tail, r.Truncated = tail.lines, out.n, tail.kept(), out.truncated
+	out.tail.flush()
+	errOut.tail.flush()
+	r.Lines, r.Bytes, r.Tail, r.Truncated = out.tail.lines, out.n, out.tail.kept(), out.truncated
+	r.ErrLines, r.ErrBytes, r.ErrTail, r.ErrTruncated = errOut.tail.lines, errOut.n, errOut.tail.kept(), errOut.truncated
 	if st := cmd.ProcessState; st != nil {
 		r.Exit = st.ExitCode()
 		r.Signal = signalOf(st)
@@ -135,8 +154,8 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) && !r.TimedOut && !r.Interrupted {
 		return r, fmt.Errorf("run %s: %w", c.Argv[0], err)
 	}
-	if out.err != nil {
-		return r, fmt.Errorf("write log: %w", out.err)
+	if err := errors.Join(out.err, errOut.err); err != nil {
+		return r, fmt.Errorf("write log: %w", err)
 	}
 	return r, nil
 }
@@ -148,10 +167,25 @@ func orDefault(n, def int) int {
 	return n
 }
 
-// capture is the command's stdout and stderr: everything goes to live as
-// it is, the first maxLog bytes to log, and the line tail is kept.
+// lockedWriter serialises writes to w, which may be nil.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) {
+	if l.w == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Write(p) // a closed terminal must not stop the run
+}
+
+// capture is the command's stdout, or its stderr: everything goes to live
+// as it is, the first maxLog bytes to log, and the line tail is kept.
 type capture struct {
-	live      io.Writer
+	live      *lockedWriter
 	log       io.Writer
 	maxLog    int64
 	n         int64
@@ -161,9 +195,7 @@ type capture struct {
 }
 
 func (c *capture) Write(p []byte) (int, error) {
-	if c.live != nil {
-		c.live.Write(p) // a closed terminal must not stop the run
-	}
+	c.live.Write(p)
 	if c.log != nil && c.err == nil {
 		room := c.maxLog - c.n
 		w := p

@@ -45,8 +45,13 @@ func TestRun(t *testing.T) {
 			}
 		}},
 		{"exit code and stderr", Command{Argv: []string{"sh", "-c", "echo out; echo err >&2; exit 3"}}, func(t *testing.T, r Result, live, log string) {
-			if r.Exit != 3 || r.Lines != 2 {
+			if r.Exit != 3 || r.Lines != 1 || r.ErrLines != 1 || !reflect.DeepEqual(r.ErrTail, []string{"err"}) {
 				t.Errorf("result %+v", r)
+			}
+			// stdout is the measurement: the log holds it alone; the
+			// terminal sees both.
+			if log != "out\n" || !strings.Contains(live, "err\n") {
+				t.Errorf("live %q log %q", live, log)
 			}
 		}},
 		{"cannot start", Command{Argv: []string{"zk-no-such-program"}}, func(t *testing.T, r Result, live, log string) {
@@ -189,4 +194,25 @@ func FuzzQuoteSplit(f *testing.F) {
 			t.Fatalf("Split(Quote(%q)) = %q, %v (quoted %s)", argv, got, err, Quote(argv))
 		}
 	})
+}
+
+// TestRunStderrApart: stderr goes to its own log, capped on its own, and
+// its last lines are kept apart from stdout's.
+func TestRunStderrApart(t *testing.T) {
+	needSh(t)
+	var out, errLog bytes.Buffer
+	r, err := Run(context.Background(), Command{
+		Argv: []string{"sh", "-c", `echo '{"p50": 3}'; echo 'warning: slow' >&2; echo 'zk: interrupted' >&2`},
+		Dir:  t.TempDir(), Log: &out, ErrLog: &errLog, MaxLog: 1 << 10,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "{\"p50\": 3}\n" || errLog.String() != "warning: slow\nzk: interrupted\n" {
+		t.Errorf("stdout log %q, stderr log %q", out.String(), errLog.String())
+	}
+	if r.Lines != 1 || r.ErrLines != 2 || r.ErrBytes != int64(errLog.Len()) ||
+		!reflect.DeepEqual(r.ErrTail, []string{"warning: slow", "zk: interrupted"}) {
+		t.Errorf("result %+v", r)
+	}
 }

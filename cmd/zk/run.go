@@ -44,9 +44,11 @@ and check (zk check: evidence/run-edited).
 
 The command after -- is run directly, without a shell (write sh -c '...'
 for one), with no input, in the vault's root folder, with ZK_VAULT and
-ZK_NOTE set. Its output streams to stdout as it comes; the full log is kept
-as .zk/runs/ID.log and its last lines go into the note. A timeout kills
-the command's whole process group.
+ZK_NOTE set. Its output streams to the terminal as it comes. Its stdout is
+the measurement the criterion reads, kept as .zk/runs/ID.log, its last
+lines in the note; its stderr is kept apart, as .zk/runs/ID.stderr.log,
+and a run that failed or decided nothing quotes its last line. A timeout
+kills the command's whole process group.
 
 Without --, zk runs the command written under the falsifier in the note
 (a nested "- run: ` + "`CMD`" + `" item or a zk-run fenced block), and only
@@ -183,6 +185,13 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		file = testOnlyLogWriter(file)
 	}
 	lw := &logWriter{w: file}
+	// stderr is kept apart: stdout is the measurement a criterion reads.
+	errFile, err := evidence.NewErrLog(v, &r)
+	if err != nil {
+		logFile.Finish()
+		return err
+	}
+	ew := &logWriter{w: errFile}
 	res, err := runner.Run(ctx, runner.Command{
 		Argv:    argv,
 		Dir:     v.Dir,
@@ -190,25 +199,43 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		Timeout: opts.timeout,
 		Live:    s.out,
 		Log:     lw,
+		ErrLog:  ew,
 		MaxLog:  int64(maxLog),
 	})
 	logErr := lw.err
-	if logErr != nil && errors.Is(err, logErr) {
+	if err != nil && (logErr != nil && errors.Is(err, logErr) || ew.err != nil && errors.Is(err, ew.err)) {
 		err = nil // the runner's "write log" error: the result stands
 	}
 	if ferr := logFile.Finish(); logErr == nil && ferr != nil {
 		logErr = ferr
 	}
+	if ferr := errFile.Finish(); ew.err == nil && ferr != nil {
+		ew.err = ferr
+	}
 	if err != nil {
 		return err
 	}
+	if res.ErrBytes == 0 && ew.err == nil {
+		// Nothing on stderr: no empty file beside the log.
+		if v.Root().Remove(filepath.FromSlash(r.ErrLog)) == nil {
+			r.ErrLog = ""
+		}
+	}
 	describe(&r, res, opts.timeout)
+	if ew.err != nil {
+		fmt.Fprintf(s.err, "zk: warning: the stderr log %s is incomplete (%v)\n", r.ErrLog, ew.err)
+	}
 	if logErr != nil {
 		fmt.Fprintf(s.err, "zk: warning: the log %s is incomplete (%v); the result is recorded all the same\n", r.Log, logErr)
 		r.Output.Error = fmt.Sprintf("the full log could not be written (%v); it holds the first %d of %d bytes", logErr, lw.n, res.Bytes)
 	}
 	if err := judgeRun(v, &r, fals, res, logErr); err != nil {
 		return err
+	}
+	if failed(r) && len(res.ErrTail) > 0 {
+		// The reason a run decided nothing is in the note, not only in a
+		// log.
+		r.Output.ErrLast = res.ErrTail[len(res.ErrTail)-1]
 	}
 	if err := probeTable(v, p, &r, res); err != nil {
 		return err
@@ -271,7 +298,7 @@ func probeTable(v *vault.Vault, notePath string, r *evidence.Run, res runner.Res
 // decides the verdict.
 func describe(r *evidence.Run, res runner.Result, timeout time.Duration) {
 	r.Duration, r.Exit = res.Duration, res.Exit
-	r.Output = &evidence.Output{Lines: res.Lines, Bytes: res.Bytes, Tail: res.Tail, Truncated: res.Truncated}
+	r.Output = &evidence.Output{Lines: res.Lines, Bytes: res.Bytes, Tail: res.Tail, Truncated: res.Truncated, ErrLines: res.ErrLines}
 	switch {
 	case res.StartErr != nil:
 		r.Status = "could not start"
@@ -283,6 +310,16 @@ func describe(r *evidence.Run, res runner.Result, timeout time.Duration) {
 	case res.Signal != "":
 		r.Status = "killed by " + res.Signal
 	}
+}
+
+// failed says the run decided nothing, or its command failed: its block
+// quotes the last line of stderr.
+func failed(r evidence.Run) bool {
+	switch r.Verdict {
+	case evidence.VerdictInconclusive, evidence.VerdictError:
+		return true
+	}
+	return r.Status != "" || r.Exit != 0
 }
 
 func runStatus(r evidence.Run) string {

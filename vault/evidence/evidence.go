@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -134,8 +135,11 @@ type Run struct {
 	Table []string
 	// Text is the text shown for a result zk does not know how to read.
 	Text []string
-	// Log is the vault path of the full log or the attached copy.
-	Log string
+	// Log is the vault path of the full log (stdout: the measurement) or
+	// the attached copy; ErrLog that of the run's stderr, when it printed
+	// any.
+	Log    string
+	ErrLog string
 	// Criterion states the criterion, the values it read and what it
 	// found, or why it could not be evaluated; empty for a falsifier
 	// without one. It is inside the checksum, as the verdict is.
@@ -161,6 +165,11 @@ type Output struct {
 	Truncated bool
 	// Error is why the command could not start, if it could not.
 	Error string
+	// ErrLines counts the lines the command printed on stderr, which
+	// are not in Lines; ErrLast, when set, is the last of them, quoted in
+	// the block (for a run that failed or decided nothing, it says why).
+	ErrLines int
+	ErrLast  string
 }
 
 // NewRunID makes a run id from a start time and four random hex digits.
@@ -245,6 +254,16 @@ func runBody(r Run) []string {
 			desc += "; full log " + inlineCode(r.Log)
 		}
 		field("Output", desc)
+		if o.ErrLines > 0 {
+			e := "stderr " + plural(o.ErrLines, "line")
+			if r.ErrLog != "" {
+				e += " in " + inlineCode(r.ErrLog)
+			}
+			if o.ErrLast != "" {
+				e += "; the last: " + inlineCode(printable.Of(o.ErrLast))
+			}
+			field("Stderr", e)
+		}
 	case r.Log != "":
 		field("Copy", inlineCode(r.Log))
 	}

@@ -66,6 +66,23 @@ func NewRun(v *vault.Vault, environment string) (Run, *Log, error) {
 	}
 }
 
+// ErrLogName is the name, under RunsDir, of the stderr log of run id: the
+// stdout log (ID.log) is the measurement a criterion reads, this one what
+// the command said about itself.
+func ErrLogName(id string) string { return id + ".stderr.log" }
+
+// NewErrLog creates the stderr log of r, as NewRun creates its log, and
+// sets r.ErrLog to its vault path.
+func NewErrLog(v *vault.Vault, r *Run) (*Log, error) {
+	final := path.Join(RunsDir, ErrLogName(r.ID))
+	f, rel, err := createRunFile(v, ErrLogName(r.ID)+"."+strconv.Itoa(os.Getpid())+partialSuffix)
+	if err != nil {
+		return nil, err
+	}
+	r.ErrLog = final
+	return &Log{File: f, v: v, partial: filepath.FromSlash(rel), final: final}, nil
+}
+
 // partialSuffix marks a run's log while the run is under way.
 const partialSuffix = ".partial"
 
