@@ -64,6 +64,15 @@ type Stamp struct {
 	Hash [sha256.Size]byte
 }
 
+// Settled reports that f is the file e stamped as s by its size and
+// modification time alone: both unchanged, and the time older than
+// RacyWindow before the entry was written (a write in the same clock tick
+// as the stamp could keep both). Anything else is settled by its bytes.
+func (e *Entry) Settled(s Stamp, f vault.File) bool {
+	mod := f.ModTime.UnixNano()
+	return s.Size == f.Size && s.ModTime == mod && mod < e.Written-int64(RacyWindow)
+}
+
 // Entry is one cache file's content.
 type Entry struct {
 	Version int
@@ -116,16 +125,15 @@ func Load(file string, key Key, files []vault.File, read func(path string) ([]by
 	if len(e.Stamps) != len(files) {
 		return nil, 0, false
 	}
-	trustedBefore := e.Written - int64(RacyWindow)
 	for i, f := range files {
 		s := e.Stamps[i] // both lists are sorted by path
 		if s.Path != f.Path {
 			return nil, 0, false
 		}
-		mod := f.ModTime.UnixNano()
-		if s.Size == f.Size && s.ModTime == mod && mod < trustedBefore {
+		if e.Settled(s, f) {
 			continue
 		}
+		mod := f.ModTime.UnixNano()
 		if s.Size != f.Size {
 			return nil, 0, false // other bytes, without reading them
 		}

@@ -98,7 +98,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		fmt.Fprintf(s.err, "zk: warning: %s: skipped (%s): a row without properties, tags or links\n", printable.Of(p), printable.Of(snap.Skipped[p]))
 	}
 	now := time.Now()
-	if opts.root.today != "" || opts.root.getenv("ZK_TODAY") != "" {
+	if opts.root.pinned() {
 		t := w.today
 		now = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local)
 	}

@@ -89,16 +89,14 @@ func cachedRecords(file string, key checkcache.Key, files []vault.File, read fun
 	for _, n := range old {
 		records[n.Path] = n
 	}
-	trustedBefore := e.Written - int64(checkcache.RacyWindow)
 	good := make(map[string]bool, len(files))
 	for i, f := range files {
 		st := e.Stamps[i]
 		if _, ok := records[f.Path]; !ok || st.Hash == ([sha256.Size]byte{}) {
 			continue
 		}
-		mod := f.ModTime.UnixNano()
 		switch {
-		case st.Size == f.Size && st.ModTime == mod && mod < trustedBefore:
+		case e.Settled(st, f):
 		case st.Size != f.Size:
 			changed = true
 			continue

@@ -58,7 +58,7 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 func lspOptions(root *rootOptions, w *workspace) lsp.Options {
 	lopts := w.lintOptions()
 	lopts.Only = skipTemplates(nil, w.cfg.Templates)
-	if root.today == "" && root.getenv("ZK_TODAY") == "" {
+	if !root.pinned() {
 		lopts.Today = time.Time{}
 	}
 	return lsp.Options{
@@ -80,7 +80,7 @@ func lspNewNote(root *rootOptions, w *workspace) func(typ, title string) (string
 			typ = config.DefaultType
 		}
 		now := time.Now()
-		if root.today != "" || root.getenv("ZK_TODAY") != "" {
+		if root.pinned() {
 			now = w.today
 		}
 		return renderNew(w, typ, title, now)

@@ -96,7 +96,7 @@ func renderNew(w *workspace, typ, title string, now time.Time) (string, []byte, 
 // day --today or $ZK_TODAY gives, so that tests and reproducible runs
 // render the same note.
 func (o *newOptions) createdAt() (time.Time, error) {
-	if o.root.today != "" || o.root.getenv("ZK_TODAY") != "" {
+	if o.root.pinned() {
 		return o.root.now()
 	}
 	return o.now(), nil

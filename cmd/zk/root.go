@@ -226,6 +226,14 @@ EXIT STATUS
 	return cmd
 }
 
+// pinned reports a day given by --today or $ZK_TODAY: commands that would
+// otherwise read the clock (a note's creation time, a base's now(), a
+// server's day) take that day instead, so that tests and reproducible runs
+// give the same output.
+func (o *rootOptions) pinned() bool {
+	return o.today != "" || o.getenv("ZK_TODAY") != ""
+}
+
 // now returns "today": --today, else $ZK_TODAY, else the clock. The date
 // is taken in local time, as a user reads a calendar.
 func (o *rootOptions) now() (time.Time, error) {
