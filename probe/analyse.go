@@ -109,7 +109,7 @@ func analyse(run levelRun, mode string) Level {
 	}
 	lv.RequestLatency = newStat("ms", latency)
 
-	if mode == ModeHTTP {
+	if UnitOf(mode) == UnitRequests {
 		var perStream []float64
 		for _, log := range run.streams {
 			n := 0

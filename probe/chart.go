@@ -118,12 +118,12 @@ func WriteSVG(w io.Writer, r *Result) error {
 // output tokens per second (decode, per stream) in openai mode.
 func chartPoints(r *Result) (unit string, pts []point) {
 	unit = "req/s"
-	if r.Mode == ModeOpenAI {
+	if r.Counts() == UnitTokens {
 		unit = "tok/s"
 	}
 	for _, lv := range r.Levels {
 		pt := point{concurrency: lv.Concurrency, aggregate: lv.RequestThroughput.Avg, perStream: lv.RequestThroughputPerUser}
-		if r.Mode == ModeOpenAI {
+		if r.Counts() == UnitTokens {
 			pt.aggregate, pt.perStream = 0, lv.OutputTokenThroughputPerUser
 			if lv.OutputTokenThroughput != nil {
 				pt.aggregate = lv.OutputTokenThroughput.Avg

@@ -38,6 +38,25 @@ const (
 	ModeOpenAI = "openai"
 )
 
+// Unit names what a probe's rates count. Tables, charts and the analysis
+// of a level key on it, not on the backend's name, so that one backend's
+// rendering cannot drift from another's measuring the same thing.
+type Unit string
+
+const (
+	UnitTokens   Unit = "tokens"   // tokens decoded: an LLM server (openai)
+	UnitRequests Unit = "requests" // requests answered (http)
+)
+
+// UnitOf returns what the rates of a probe in mode count: the one place
+// a backend's name decides it.
+func UnitOf(mode string) Unit {
+	if mode == ModeOpenAI {
+		return UnitTokens
+	}
+	return UnitRequests
+}
+
 // Limits that keep a probe bounded whatever the flags say.
 const (
 	MaxConcurrency = 1024
@@ -642,3 +661,6 @@ func report(cfg Config, p Progress) {
 		cfg.Progress(p)
 	}
 }
+
+// Counts returns what the result's rates count.
+func (r *Result) Counts() Unit { return UnitOf(r.Mode) }

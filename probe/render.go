@@ -47,7 +47,7 @@ const TextWidth = 100
 func RenderMarkdown(r *Result) string {
 	var header []string
 	var rows [][]string
-	if r.Mode == ModeOpenAI {
+	if r.Counts() == UnitTokens {
 		header = []string{"concurrency requested / achieved", "decoding streams", "requests ok / failed",
 			"aggregate tok/s (all streams) window · steady", "per-stream decode tok/s p50 [p10–p90]",
 			"per-stream e2e tok/s p50", "TTFT ms p50 / p99", "check: aggregate decode ÷ (decoding streams × per-stream p50)",
@@ -59,7 +59,7 @@ func RenderMarkdown(r *Result) string {
 	}
 	for _, lv := range r.Levels {
 		row := []string{concurrency(lv), requests(lv)}
-		if r.Mode == ModeOpenAI {
+		if r.Counts() == UnitTokens {
 			row = append(row[:1], append([]string{num(lv.DecodingConcurrency)}, row[1:]...)...)
 			row = append(row,
 				value(lv.OutputTokenThroughput)+" · "+value(lv.SteadyOutputTokenThroughput),
@@ -97,7 +97,7 @@ func RenderMarkdown(r *Result) string {
 // RenderMarkdown, wrapped. --format markdown or json has the rest.
 func RenderText(r *Result) string {
 	var head [2][]string
-	if r.Mode == ModeOpenAI {
+	if r.Counts() == UnitTokens {
 		head = [2][]string{
 			{"concurrency", "requests", "aggregate tok/s", "per-stream tok/s", "TTFT ms", "check"},
 			{"asked / held", "ok / failed", "(all streams)", "decode p50 [p10–p90]", "p50", "decode"},
@@ -115,7 +115,7 @@ func RenderText(r *Result) string {
 	}
 	for _, lv := range r.Levels {
 		row := []string{concurrency(lv), requests(lv)}
-		if r.Mode == ModeOpenAI {
+		if r.Counts() == UnitTokens {
 			row = append(row, value(lv.OutputTokenThroughput), spread(lv.OutputTokenThroughputPerUser),
 				p50(lv.TimeToFirstToken), check(lv, false))
 		} else {
@@ -167,7 +167,7 @@ func notes(r *Result, md bool) []string {
 		return s
 	}
 	var out []string
-	if r.Mode == ModeOpenAI {
+	if r.Counts() == UnitTokens {
 		out = append(out, "Closed loop: each stream sends its next request when its last one ends. "+
 			"Aggregate = tokens from all streams together that arrived in the window, over the window. "+
 			"Per stream = one request's decode rate (its tokens after the first, over the time between them: "+
@@ -179,7 +179,7 @@ func notes(r *Result, md bool) []string {
 			"Per stream = one stream's requests that ended in the window, over the window.")
 	}
 	what := "GET " + r.URL
-	if r.Mode == ModeOpenAI {
+	if r.Counts() == UnitTokens {
 		what = fmt.Sprintf("POST %s, model %s, at most %d tokens a request", r.Endpoint, code(printable.Of(r.ModelID)), r.MaxTokens)
 		if src := tokensSource(r); src != "" {
 			what += "; tokens counted from " + src
