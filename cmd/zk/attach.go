@@ -100,7 +100,8 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 		r.Output = textTail(data, 20)
 	}
 	if fals.Criterion != "" {
-		r.Verdict, r.Criterion = evidence.Judge(fals, evidence.Outcome{Exit: -1}, data)
+		j := evidence.Judge(fals, evidence.Outcome{Exit: -1}, data, evidence.Settings{RunID: r.ID})
+		r.Verdict, r.Criterion = j.Verdict, j.Statement
 	}
 	if err := record(v, p, base, r, e.record); err != nil {
 		return err

@@ -50,7 +50,8 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 	case res.Truncated:
 		o.Failed = "printed more than the log keeps (--max-output)"
 	}
-	r.Verdict, r.Criterion = evidence.Judge(f, o, data)
+	j := evidence.Judge(f, o, data, evidence.Settings{RunID: r.ID})
+	r.Verdict, r.Criterion = j.Verdict, j.Statement
 	return nil
 }
 

@@ -646,12 +646,22 @@ type Falsifier struct {
 	// CaptureLines their 0-based lines.
 	Captures     []string
 	CaptureLines []int
+	// Numbers is a nested "- numbers: 1,234.5" item: how its captures
+	// read numbers; Confidence a nested "- confidence: 95%" item: the
+	// share of resamples that must agree. Empty when absent (the config
+	// decides); each with its 0-based line.
+	Numbers        string
+	NumbersLine    int
+	Confidence     string
+	ConfidenceLine int
 }
 
 var (
 	runItemRe       = regexp.MustCompile("^run:[ \t]*(`+)[ \t]?(.*?)[ \t]?(`+)[ \t]*$")
 	criterionItemRe = regexp.MustCompile(`(?i)^refuted if:[ \t]*(.*)$`)
 	captureItemRe   = regexp.MustCompile(`(?i)^capture:[ \t]*(.*)$`)
+	numbersItemRe   = regexp.MustCompile(`(?i)^numbers:[ \t]*(.*)$`)
+	confidenceRe    = regexp.MustCompile(`(?i)^confidence:[ \t]*(.*)$`)
 )
 
 // Falsifiers lists the falsifiers of a note, in order.
@@ -691,6 +701,10 @@ func Falsifiers(n *vault.Note) []Falsifier {
 			} else if m := captureItemRe.FindStringSubmatch(text); m != nil {
 				f.Captures = append(f.Captures, strings.TrimSpace(m[1]))
 				f.CaptureLines = append(f.CaptureLines, line)
+			} else if m := numbersItemRe.FindStringSubmatch(text); m != nil && f.Numbers == "" {
+				f.Numbers, f.NumbersLine = strings.TrimSpace(m[1]), line
+			} else if m := confidenceRe.FindStringSubmatch(text); m != nil && f.Confidence == "" {
+				f.Confidence, f.ConfidenceLine = strings.TrimSpace(m[1]), line
 			}
 		}
 	}

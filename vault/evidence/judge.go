@@ -2,6 +2,8 @@ package evidence
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence/criterion"
@@ -19,13 +21,22 @@ func (e *CriterionError) Error() string { return e.Err.Error() }
 func (e *CriterionError) Unwrap() error { return e.Err }
 
 // Compile compiles the falsifier's criterion and captures; nil, nil when
-// it has no criterion.
+// it has no criterion. Its captures read numbers as its "numbers:" item
+// declares, else as conv (the config's).
 func (f Falsifier) Compile() (*criterion.Criterion, []measure.Capture, error) {
+	return f.compile(measure.NumbersAny)
+}
+
+func (f Falsifier) compile(conv measure.Numbers) (*criterion.Criterion, []measure.Capture, error) {
 	if f.Criterion == "" {
 		if len(f.Captures) > 0 {
 			return nil, nil, &CriterionError{Line: f.CaptureLines[0], Err: fmt.Errorf("falsifier %d has a capture but no \"refuted if:\" to use it", f.N)}
 		}
 		return nil, nil, nil
+	}
+	s, err := f.settings(Settings{Numbers: conv})
+	if err != nil {
+		return nil, nil, err
 	}
 	var caps []measure.Capture
 	for i, c := range f.Captures {
@@ -33,6 +44,7 @@ func (f Falsifier) Compile() (*criterion.Criterion, []measure.Capture, error) {
 		if err != nil {
 			return nil, nil, &CriterionError{Line: f.CaptureLines[i], Err: fmt.Errorf("capture: %w", err)}
 		}
+		cp.Numbers = s.Numbers
 		caps = append(caps, cp)
 	}
 	c, err := criterion.Compile(f.Criterion, caps)
@@ -40,6 +52,65 @@ func (f Falsifier) Compile() (*criterion.Criterion, []measure.Capture, error) {
 		return nil, nil, &CriterionError{Line: f.CriterionLine, Err: fmt.Errorf("refuted if: %w", err)}
 	}
 	return c, caps, nil
+}
+
+// Settings are what judges a run besides its falsifier and its output:
+// the run (its id seeds the resampling) and the config's defaults, which
+// a falsifier's own "confidence:" and "numbers:" items override.
+type Settings struct {
+	// RunID is the id of the run judged: resampling is seeded from it,
+	// so the same record judged again gives the same answer.
+	RunID string
+	// Confidence is the share of bootstrap resamples that must agree for
+	// a verdict (0: criterion.DefaultConfidence).
+	Confidence float64
+	// Resamples is the number of bootstrap resamples (0:
+	// criterion.DefaultResamples).
+	Resamples int
+	// Numbers is how captures read numbers (measure.NumbersAny: as
+	// every convention agrees).
+	Numbers measure.Numbers
+}
+
+// settings is s with the falsifier's own items applied and defaults
+// filled in.
+func (f Falsifier) settings(s Settings) (Settings, error) {
+	if s.Confidence == 0 {
+		s.Confidence = criterion.DefaultConfidence
+	}
+	if s.Resamples == 0 {
+		s.Resamples = criterion.DefaultResamples
+	}
+	if f.Confidence != "" {
+		c, err := ParseConfidence(f.Confidence)
+		if err != nil {
+			return s, &CriterionError{Line: f.ConfidenceLine, Err: err}
+		}
+		s.Confidence = c
+	}
+	if f.Numbers != "" {
+		n, err := measure.ParseNumbers(f.Numbers)
+		if err != nil {
+			return s, &CriterionError{Line: f.NumbersLine, Err: err}
+		}
+		s.Numbers = n
+	}
+	return s, nil
+}
+
+// ParseConfidence reads a confidence: "95%", "0.99". It must lie
+// between 50% and 100% (excluded): at 50% or under, a coin decides.
+func ParseConfidence(s string) (float64, error) {
+	t := strings.TrimSpace(uninlineCode(strings.TrimSpace(s)))
+	pct := strings.HasSuffix(t, "%")
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(t, "%")), 64)
+	if pct {
+		v /= 100
+	}
+	if err != nil || !(v > 0.5 && v < 1) {
+		return 0, fmt.Errorf("confidence: %q is not a share between 50%% and 100%%, such as 95%% or 0.99", s)
+	}
+	return v, nil
 }
 
 // Outcome is how a command ended, as Judge needs it.
@@ -52,9 +123,23 @@ type Outcome struct {
 	Failed string
 }
 
+// Judgement is a run's verdict and what it rests on.
+type Judgement struct {
+	Verdict Verdict
+	// Statement is the record's Criterion field: the values read, each
+	// with its interval and samples, the criterion, and what it found,
+	// or why it was not evaluated. Empty without a criterion.
+	Statement string
+	// Result is the evaluated criterion (its readings, resamples and the
+	// share that refute); zero when it was not evaluated.
+	Result criterion.Result
+}
+
 // Judge decides the verdict of a run of f from how its command ended and
-// what it printed (or the attached file), and states the criterion, the
-// values it read and what it found, for the record. Without a criterion
+// what it printed on stdout (or the attached file), and states the
+// criterion, the values it read and what it found, for the record. It
+// is a pure function of its arguments: the same record judged again
+// (zk run --rejudge) gives the same judgement. Without a criterion
 // there is no verdict: VerdictNone and no statement.
 //
 //	criterion holds                          refutes
@@ -62,22 +147,26 @@ type Outcome struct {
 //	command failed, timed out, killed;
 //	criterion does not compile or cannot
 //	be evaluated (a value is missing)        inconclusive
+//	values carry samples, and fewer than
+//	the confidence asked for of their
+//	bootstrap resamples agree                inconclusive (within noise)
 //
 // A command that exits non-zero is a failed measurement unless the
 // criterion reads exit itself (refuted if: exit != 0), for tests whose
 // exit status is their verdict; exit 125 stays git bisect run's "cannot
 // decide" either way.
-func Judge(f Falsifier, o Outcome, output []byte) (Verdict, string) {
-	c, caps, err := f.Compile()
+func Judge(f Falsifier, o Outcome, output []byte, s Settings) Judgement {
+	c, caps, err := f.compile(s.Numbers)
 	if c == nil && err == nil {
-		return VerdictNone, ""
+		return Judgement{Verdict: VerdictNone}
 	}
 	if err != nil {
-		return VerdictInconclusive, "not evaluated: " + err.Error()
+		return Judgement{Verdict: VerdictInconclusive, Statement: "not evaluated: " + err.Error()}
 	}
+	s, _ = f.settings(s) // compile has checked them
 	stated := "refuted if " + inlineCode(c.Source)
-	notEvaluated := func(why string) (Verdict, string) {
-		return VerdictInconclusive, stated + ": not evaluated: " + why
+	notEvaluated := func(why string) Judgement {
+		return Judgement{Verdict: VerdictInconclusive, Statement: stated + ": not evaluated: " + why}
 	}
 	switch {
 	case o.Failed != "":
@@ -87,15 +176,18 @@ func Judge(f Falsifier, o Outcome, output []byte) (Verdict, string) {
 	case o.Exit > 0 && !c.UsesExit():
 		return notEvaluated(fmt.Sprintf("the command exited %d, so its output is no measurement", o.Exit))
 	}
-	res, err := c.Eval(measure.Read(output, o.Exit, caps))
+	res, err := c.Eval(measure.Read(output, o.Exit, caps), criterion.Options{Resamples: s.Resamples, Confidence: s.Confidence, Seed: s.RunID})
 	if err != nil {
 		return notEvaluated(err.Error())
 	}
 	v := VerdictSupports
-	if res.Refuted {
+	switch {
+	case !res.Decided():
+		v = VerdictInconclusive
+	case res.Refuted:
 		v = VerdictRefutes
 	}
-	return v, res.Describe(inlineCode(c.Source))
+	return Judgement{Verdict: v, Statement: res.Describe(inlineCode(c.Source)), Result: res}
 }
 
 // Latest is a falsifier and its latest recorded run; Run.ID is empty when

@@ -29,7 +29,8 @@ func TestJudge(t *testing.T) {
 		{"bad capture", Falsifier{Criterion: "x > 1", Captures: []string{"x = ("}, CaptureLines: []int{2}}, Outcome{}, "", VerdictInconclusive, "capture"},
 	}
 	for _, tt := range tests {
-		v, stated := Judge(tt.f, tt.o, []byte(tt.out))
+		j := Judge(tt.f, tt.o, []byte(tt.out), Settings{RunID: "20260101T000000Z-0000"})
+		v, stated := j.Verdict, j.Statement
 		if v != tt.want || !strings.Contains(stated, tt.stated) || (tt.stated == "") != (stated == "") {
 			t.Errorf("%s: Judge = %s, %q; want %s, containing %q", tt.name, v, stated, tt.want, tt.stated)
 		}
@@ -86,5 +87,27 @@ func TestVanished(t *testing.T) {
 	}
 	if got := Vanished([]byte("# T\n\n## Evidence\n"), ledger["t.md"]); len(got) != 1 || got[0].ID != r.ID {
 		t.Errorf("deleted refuting block: Vanished = %+v", got)
+	}
+}
+
+// TestJudgeAgain: Judge is a function of the record: the same output,
+// criterion and run id judged again give the same verdict and statement,
+// fraction and interval included (zk run --rejudge relies on it).
+func TestJudgeAgain(t *testing.T) {
+	f := Falsifier{N: 1, Criterion: "hyperfine.results[0].mean > 0.2"}
+	out := []byte(`{"results":[{"command":"zk check","mean":0.20066666666666666,"times":[0.188,0.212,0.195,0.207,0.199,0.203,0.191,0.211,0.197,0.205,0.194,0.206]}]}`)
+	s := Settings{RunID: "20261203T163225Z-c3c9"}
+	a, b := Judge(f, Outcome{Exit: -1}, out, s), Judge(f, Outcome{Exit: -1}, out, s)
+	if a.Verdict != VerdictInconclusive || a.Statement != b.Statement || a.Result.Refuting != b.Result.Refuting {
+		t.Errorf("judged twice:\n%s %q\n%s %q", a.Verdict, a.Statement, b.Verdict, b.Statement)
+	}
+	if !strings.Contains(a.Statement, "within noise") || a.Result.Resamples != 2000 || a.Result.Confidence != 0.95 {
+		t.Errorf("judgement %+v", a)
+	}
+	// A falsifier's confidence: item and the settings' both count; the
+	// falsifier's wins.
+	f.Confidence = "60%"
+	if j := Judge(f, Outcome{Exit: -1}, out, Settings{RunID: s.RunID, Confidence: 0.99}); j.Result.Confidence != 0.6 {
+		t.Errorf("confidence %v, want the falsifier's 0.6", j.Result.Confidence)
 	}
 }

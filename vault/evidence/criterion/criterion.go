@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -63,9 +64,9 @@ func Compile(src string, captures []measure.Capture) (*Criterion, error) {
 // exited non-zero is still judged by it (refuted if: exit != 0).
 func (c *Criterion) UsesExit() bool { return c.usesExit }
 
-// program compiles src, with level bound to probe output p (nil: only
-// to check it); asBool asks for a boolean result.
-func (c *Criterion) program(src string, p any, asBool bool) (*vm.Program, error) {
+// program compiles src, with level reading through lv (nil: only to
+// check it); asBool asks for a boolean result.
+func (c *Criterion) program(src string, lv func(int) (map[string]any, error), asBool bool) (*vm.Program, error) {
 	env := types.Map{
 		measure.Exit:      types.Int,
 		measure.JSON:      types.Any,
@@ -76,8 +77,11 @@ func (c *Criterion) program(src string, p any, asBool bool) (*vm.Program, error)
 	for _, cp := range c.captures {
 		env[cp.Name] = types.Float64
 	}
+	if lv == nil {
+		lv = func(c int) (map[string]any, error) { return measure.Level(nil, c) }
+	}
 	opts := []expr.Option{expr.Env(env), expr.Function("level", func(args ...any) (any, error) {
-		return measure.Level(p, args[0].(int))
+		return lv(args[0].(int))
 	}, new(func(int) map[string]any))}
 	if asBool {
 		opts = append(opts, expr.AsBool())
@@ -147,24 +151,89 @@ func literal(n ast.Node) bool {
 
 // Reading is one value the criterion read, with its denominator when the
 // output gives one: the unit of a probe figure ("tokens/sec/user") and the
-// count a distribution stands on.
+// count a distribution stands on; and, when the value is a statistic of
+// samples the output carries, its interval and what the samples are.
 type Reading struct {
 	Expr  string
 	Value any
 	Unit  string
+	// Count is the count the output gives beside a distribution that
+	// carries no samples (zk probe's "count").
 	Count int
+	// Of lists the sampled figures the value is computed from, each with
+	// its sample count; empty when it is one reading.
+	Of []Samples
+	// Lo and Hi bound the value in Confidence of the resamples (the
+	// percentile bootstrap interval), when Of is not empty.
+	Lo, Hi float64
 }
+
+// Samples is how many samples a figure stands on, and what they are.
+type Samples struct {
+	N  int
+	Of string
+}
+
+// Options say how a criterion is judged on samples.
+type Options struct {
+	// Resamples is the number of bootstrap resamples; 0 judges the output
+	// as one reading.
+	Resamples int
+	// Confidence is the share of resamples that must agree for a
+	// verdict, and the coverage of each reading's interval.
+	Confidence float64
+	// Seed seeds the resampling (the run's id).
+	Seed string
+}
+
+// Defaults of Options, as the config and the README state them.
+const (
+	DefaultResamples  = 2000
+	DefaultConfidence = 0.95
+)
 
 // Result is an evaluated criterion.
 type Result struct {
+	// Refuted is the criterion on the output as it is.
 	Refuted bool
 	Read    []Reading
+	// Resamples is how many resamples the criterion was judged on (0: the
+	// values it reads carry no samples), Refuting on how many of them it
+	// held, and Confidence the share asked for.
+	Resamples  int
+	Refuting   int
+	Confidence float64
+}
+
+// Agree is the share of resamples that agree with the verdict the
+// criterion gives on the output as it is.
+func (r Result) Agree() float64 {
+	if r.Resamples == 0 {
+		return 1
+	}
+	f := float64(r.Refuting) / float64(r.Resamples)
+	if !r.Refuted {
+		f = 1 - f
+	}
+	return f
+}
+
+// Decided says the resamples settle the verdict: at least Confidence of
+// them agree with it. A criterion whose values carry no samples is
+// decided by its one reading.
+func (r Result) Decided() bool {
+	return r.Resamples == 0 || r.Agree() >= r.Confidence
 }
 
 // Eval evaluates the criterion against the values read from an output.
 // An error says why it could not be: a name the output does not have
 // (and why), a missing field (which), a failed helper.
-func (c *Criterion) Eval(e measure.Env) (Result, error) {
+//
+// When a value it reads is a statistic of samples the output carries
+// (e.Sampled) and opt asks for resamples, the criterion is evaluated again
+// on each bootstrap resample of those samples, seeded from opt.Seed, and
+// the result says on how many it held; each reading gets its interval.
+func (c *Criterion) Eval(e measure.Env, opt Options) (Result, error) {
 	for _, n := range c.names {
 		if n == "level" {
 			n = measure.Probe // level(c) reads the probe's output
@@ -173,13 +242,27 @@ func (c *Criterion) Eval(e measure.Env) (Result, error) {
 			return Result{}, fmt.Errorf("%s is missing: %s", n, why)
 		}
 	}
-	prog, err := c.program(c.Source, e.Values[measure.Probe], true)
+	// level(c) is looked up once a judgement: the level's distributions
+	// are the same objects resampling writes into.
+	levels := map[int]map[string]any{}
+	probeOut := e.Values[measure.Probe]
+	lv := func(c int) (map[string]any, error) {
+		if m, ok := levels[c]; ok {
+			return m, nil
+		}
+		m, err := measure.Level(probeOut, c)
+		if err == nil {
+			levels[c] = m
+		}
+		return m, err
+	}
+	prog, err := c.program(c.Source, lv, true)
 	if err != nil {
 		return Result{}, err
 	}
-	var res Result
+	res := Result{Confidence: opt.Confidence}
 	for _, op := range c.operands {
-		rd, err := c.read(op, e)
+		rd, err := c.read(op, e, lv)
 		if err != nil {
 			return Result{}, err
 		}
@@ -190,12 +273,101 @@ func (c *Criterion) Eval(e measure.Env) (Result, error) {
 		return Result{}, runErr(c.Source, err)
 	}
 	res.Refuted = out.(bool)
+	if opt.Resamples <= 0 || len(e.Sampled) == 0 {
+		return res, nil
+	}
+	if err := c.resample(e, opt, prog, lv, &res); err != nil {
+		return Result{}, err
+	}
 	return res, nil
+}
+
+// resample judges the criterion on opt.Resamples bootstrap resamples of
+// the sampled figures its readings depend on.
+func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv func(int) (map[string]any, error), res *Result) error {
+	ops := make([]*vm.Program, len(res.Read))
+	for i, rd := range res.Read {
+		p, err := c.program(rd.Expr, lv, false)
+		if err != nil {
+			return err
+		}
+		ops[i] = p
+	}
+	number := func(p *vm.Program) (float64, bool) {
+		v, err := expr.Run(p, e.Values)
+		if err != nil {
+			return math.NaN(), true
+		}
+		switch x := v.(type) {
+		case float64:
+			return x, true
+		case int:
+			return float64(x), true
+		}
+		return 0, false
+	}
+	// Which figures each reading depends on: poison a figure (NaN in
+	// place of its statistics) and see which readings turn NaN.
+	var used []*measure.Sampled
+	for _, s := range e.Sampled {
+		s.Poison()
+		dep := false
+		for i, p := range ops {
+			if v, ok := number(p); ok && math.IsNaN(v) {
+				res.Read[i].Of = append(res.Read[i].Of, Samples{N: len(s.Samples), Of: s.Of})
+				dep = true
+			}
+		}
+		s.Restore()
+		if dep {
+			used = append(used, s)
+		}
+	}
+	if len(used) == 0 {
+		return nil // what the criterion reads is one reading
+	}
+	e.Seed(opt.Seed)
+	defer func() {
+		for _, s := range used {
+			s.Restore()
+		}
+	}()
+	vals := make([][]float64, len(ops))
+	for b := 0; b < opt.Resamples; b++ {
+		for _, s := range used {
+			s.Resample()
+		}
+		out, err := expr.Run(prog, e.Values)
+		if err != nil {
+			return runErr(c.Source, err)
+		}
+		if out.(bool) {
+			res.Refuting++
+		}
+		for i, p := range ops {
+			if len(res.Read[i].Of) == 0 {
+				continue
+			}
+			if v, ok := number(p); ok && !math.IsNaN(v) {
+				vals[i] = append(vals[i], v)
+			}
+		}
+	}
+	res.Resamples = opt.Resamples
+	tail := (1 - opt.Confidence) / 2 * 100
+	for i, vs := range vals {
+		if len(vs) == 0 {
+			continue
+		}
+		slices.Sort(vs)
+		res.Read[i].Lo, res.Read[i].Hi = measure.Percentile(vs, tail), measure.Percentile(vs, 100-tail)
+	}
+	return nil
 }
 
 // read evaluates one operand, naming the shortest part of a chain that is
 // missing: "json.results[0].mean is missing".
-func (c *Criterion) read(op string, e measure.Env) (Reading, error) {
+func (c *Criterion) read(op string, e measure.Env, lv func(int) (map[string]any, error)) (Reading, error) {
 	tree, err := parser.Parse(op)
 	if err != nil {
 		return Reading{}, cleanErr(err)
@@ -212,7 +384,7 @@ func (c *Criterion) read(op string, e measure.Env) (Reading, error) {
 	var val, parent any
 	for _, n := range chain {
 		src := n.String()
-		prog, err := c.program(src, e.Values[measure.Probe], false)
+		prog, err := c.program(src, lv, false)
 		if err != nil {
 			return Reading{}, err
 		}
@@ -247,7 +419,11 @@ func (c *Criterion) read(op string, e measure.Env) (Reading, error) {
 }
 
 // Describe writes the values read and the criterion, as the record shows
-// them: "level(1).per_stream.p50 = 66.0; refuted if `…`: not refuted".
+// them: "level(1).per_stream.p50 = 66 tokens/sec/user (95% interval
+// 64.1–67.9, n = 12: requests completed in the window at concurrency 1);
+// refuted if `…`: not refuted, 100% of 2,000 resamples agree (95%
+// needed)". Values are written as read, every digit; an interval to four
+// significant figures, rounded outwards.
 func (r Result) Describe(src string) string {
 	var parts []string
 	for _, rd := range r.Read {
@@ -255,7 +431,14 @@ func (r Result) Describe(src string) string {
 		if rd.Unit != "" {
 			p += " " + rd.Unit
 		}
-		if rd.Count > 0 {
+		switch {
+		case len(rd.Of) > 0 && r.Resamples > 0:
+			var of []string
+			for _, s := range rd.Of {
+				of = append(of, fmt.Sprintf("n = %d: %s", s.N, s.Of))
+			}
+			p += fmt.Sprintf(" (%s interval %s–%s, %s)", percent(r.Confidence), roundDown(rd.Lo), roundUp(rd.Hi), strings.Join(of, "; "))
+		case rd.Count > 0:
 			p += fmt.Sprintf(" (n = %d)", rd.Count)
 		}
 		parts = append(parts, p)
@@ -264,18 +447,29 @@ func (r Result) Describe(src string) string {
 	if r.Refuted {
 		verdict = "refuted"
 	}
+	switch {
+	case r.Resamples == 0:
+	case r.Decided():
+		verdict += fmt.Sprintf(", %s of %s resamples agree (%s needed)", percentFloor(r.Agree()), thousands(r.Resamples), percent(r.Confidence))
+	default:
+		f := float64(r.Refuting) / float64(r.Resamples)
+		verdict = fmt.Sprintf("within noise, %s of %s resamples refute, %s do not (%s needed either way)",
+			percentFloor(f), thousands(r.Resamples), percentFloor(1-f), percent(r.Confidence))
+	}
 	parts = append(parts, "refuted if "+src+": "+verdict)
 	return strings.Join(parts, "; ")
 }
 
-// FormatValue writes a value read to four significant figures.
+// FormatValue writes a value read exactly: every digit of a number as
+// the output gave it, so that a record never contradicts itself (a value
+// rounded to 1234 beside "refuted if rate > 1234.2").
 func FormatValue(v any) string {
 	switch x := v.(type) {
 	case float64:
-		if math.Abs(x) >= 1e4 || x == math.Trunc(x) {
-			return strconv.FormatFloat(x, 'f', -1, 64)
+		if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
+			return strconv.FormatFloat(x, 'g', -1, 64)
 		}
-		return strconv.FormatFloat(x, 'g', 4, 64)
+		return strconv.FormatFloat(x, 'f', -1, 64)
 	case int:
 		return strconv.Itoa(x)
 	case string:
@@ -284,4 +478,39 @@ func FormatValue(v any) string {
 		return "(object)"
 	}
 	return fmt.Sprint(v)
+}
+
+// roundDown and roundUp write x to four significant figures, rounded
+// away from the interval's inside, so the interval written holds the one
+// computed.
+func roundDown(x float64) string { return sig4(x, math.Floor) }
+func roundUp(x float64) string   { return sig4(x, math.Ceil) }
+
+func sig4(x float64, round func(float64) float64) string {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	scale := math.Pow(10, 3-math.Floor(math.Log10(math.Abs(x))))
+	r := round(x*scale) / scale
+	return strconv.FormatFloat(r, 'g', 4, 64)
+}
+
+// percent writes a share as a person reads it: 0.95 → "95%".
+func percent(f float64) string {
+	return strconv.FormatFloat(math.Round(f*1e4)/100, 'f', -1, 64) + "%"
+}
+
+// percentFloor writes a share to at most two decimals of a percent,
+// rounded down, so that it never overstates agreement: 0.9999 → "99.99%".
+func percentFloor(f float64) string {
+	return strconv.FormatFloat(math.Floor(f*1e4+1e-9)/100, 'f', -1, 64) + "%"
+}
+
+// thousands writes n with thousands separators: 2000 → "2,000".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

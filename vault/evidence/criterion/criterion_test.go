@@ -63,7 +63,7 @@ func TestEval(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Compile: %v", err)
 			}
-			res, err := c.Eval(measure.Read([]byte(tt.out), tt.exit, caps))
+			res, err := c.Eval(measure.Read([]byte(tt.out), tt.exit, caps), Options{})
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("Eval error = %v, want one containing %q", err, tt.err)
@@ -132,7 +132,7 @@ func FuzzCompile(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_, _ = c.Eval(measure.Read([]byte(out), 0, caps))
+		_, _ = c.Eval(measure.Read([]byte(out), 0, caps), Options{Resamples: 50, Confidence: 0.95, Seed: "fuzz"})
 	})
 }
 
@@ -153,7 +153,7 @@ func BenchmarkEval(b *testing.B) {
 	}
 	b.SetBytes(int64(len(probeOut)))
 	for b.Loop() {
-		if _, err := c.Eval(measure.Read([]byte(probeOut), 0, nil)); err != nil {
+		if _, err := c.Eval(measure.Read([]byte(probeOut), 0, nil), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

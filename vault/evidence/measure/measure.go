@@ -45,6 +45,8 @@ const ProbeSchema = "zk-probe/v1"
 type Capture struct {
 	Name string
 	Re   *regexp.Regexp
+	// Numbers is how the number is written (see ParseNumber).
+	Numbers Numbers
 }
 
 var captureRe = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.+)$`)
@@ -92,6 +94,9 @@ type Env struct {
 	Values map[string]any
 	// Absent says, for each name not in Values, why.
 	Absent map[string]string
+	// Sampled are the figures in Values that are statistics of samples
+	// the output carries, in the order the output gives them.
+	Sampled []*Sampled
 }
 
 // Read reads data, the output of a command that exited with exit (-1:
@@ -121,8 +126,16 @@ func Read(data []byte, exit int, captures []Capture) Env {
 	if _, ok := e.Values[Hyperfine]; !ok {
 		e.Absent[Hyperfine] = "the output is not hyperfine --export-json"
 	}
-	if b, ok := ReadBench(data); ok {
+	e.findSampled()
+	if b, runs, ok := readBench(data); ok {
 		e.Values[Bench] = b
+		for _, name := range slices.Sorted(maps.Keys(runs)) {
+			for _, unit := range slices.Sorted(maps.Keys(runs[name])) {
+				if xs := runs[name][unit]; len(xs) >= 2 && len(xs) <= MaxSamples {
+					e.Sampled = append(e.Sampled, newSampled(fmt.Sprintf("go test runs of %s (-count)", name), xs, b[name].(map[string]any), unit, statMean))
+				}
+			}
+		}
 	} else {
 		e.Absent[Bench] = "the output has no go test -bench results"
 	}
@@ -142,10 +155,9 @@ func capture(data []byte, c Capture) (float64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("no line of the output matches %s", c.Re)
 	}
-	s := strings.ReplaceAll(string(m[1]), ",", "")
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	f, err := ParseNumber(string(m[1]), c.Numbers)
 	if err != nil {
-		return 0, fmt.Errorf("%s matched %q, not a number", c.Name, m[1])
+		return 0, err
 	}
 	return f, nil
 }
@@ -154,6 +166,12 @@ func capture(data []byte, c Capture) (float64, error) {
 // (a map[string]float64), as maps of any so that a name or unit that is
 // not there reads as missing rather than zero.
 func ReadBench(data []byte) (map[string]any, bool) {
+	b, _, ok := readBench(data)
+	return b, ok
+}
+
+// readBench is ReadBench, with each mean's runs: name → unit → values.
+func readBench(data []byte) (map[string]any, map[string]map[string][]float64, bool) {
 	rd := benchfmt.NewReader(bytes.NewReader(data), "")
 	sums := map[string]map[string][]float64{}
 	for rd.Scan() {
@@ -181,7 +199,7 @@ func ReadBench(data []byte) (map[string]any, bool) {
 		}
 	}
 	if len(sums) == 0 || rd.Err() != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	out := make(map[string]any, len(sums))
 	for name, units := range sums {
@@ -195,7 +213,7 @@ func ReadBench(data []byte) (map[string]any, bool) {
 		}
 		out[name] = means
 	}
-	return out, true
+	return out, sums, true
 }
 
 // Level returns the level of zk probe output p measured at concurrency c,

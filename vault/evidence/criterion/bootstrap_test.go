@@ -1,0 +1,191 @@
+package criterion
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/zk-claims/zk/vault/evidence/measure"
+)
+
+// normal draws n samples of a normal distribution, the same every time.
+func normal(n int, mean, sd float64, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 1))
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = mean + sd*r.NormFloat64()
+	}
+	return xs
+}
+
+// hyperfineJSON is hyperfine --export-json output for one command whose
+// times are xs, its mean and spread computed as hyperfine computes them.
+func hyperfineJSON(t testing.TB, xs []float64) []byte {
+	t.Helper()
+	mean := 0.0
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	b, err := json.Marshal(map[string]any{"results": []any{map[string]any{
+		"command": "zk check", "mean": mean, "stddev": 0.0, "median": mean, "min": 0.0, "max": 0.0, "times": xs,
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func eval(t testing.TB, crit string, out []byte, opt Options) Result {
+	t.Helper()
+	c, err := Compile(crit, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Eval(measure.Read(out, 0, nil), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+var opt95 = Options{Resamples: 2000, Confidence: 0.95, Seed: "20261203T163225Z-c3c9"}
+
+// TestBootstrapKnownDistributions: on samples of a known normal
+// distribution, the share of resamples that refute and the interval of
+// the mean are what theory says. The mean of n samples of sd σ has a
+// standard error σ/√n; its 95% interval is about ±1.96 standard errors.
+func TestBootstrapKnownDistributions(t *testing.T) {
+	xs := normal(100, 10, 1, 7) // standard error 0.1
+	out := hyperfineJSON(t, xs)
+	mean := eval(t, "hyperfine.results[0].mean > 0", out, Options{}).Read[0].Value.(float64)
+	for _, tc := range []struct {
+		name      string
+		threshold float64 // refuted if mean > threshold
+		lo, hi    float64 // the share of resamples that refute lies in [lo, hi]
+		decided   bool
+	}{
+		{"far below: all refute", mean - 0.5, 1, 1, true},            // 5 standard errors
+		{"far above: none refute", mean + 0.5, 0, 0, false},          // the mirror image
+		{"at the mean: a coin toss", mean, 0.4, 0.6, false},          // half either way
+		{"one standard error above", mean + 0.1, 0.10, 0.22, false},  // normal tail past 1 SE: 16%
+		{"two standard errors below", mean - 0.2, 0.95, 0.995, true}, // past 2 SE: 97.7%
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := eval(t, "hyperfine.results[0].mean > "+ftoa(tc.threshold), out, opt95)
+			f := float64(res.Refuting) / float64(res.Resamples)
+			if res.Resamples != 2000 || f < tc.lo || f > tc.hi {
+				t.Errorf("%d of %d resamples refute (%.3f), want a share in [%.3f, %.3f]", res.Refuting, res.Resamples, f, tc.lo, tc.hi)
+			}
+			if tc.name == "far above: none refute" {
+				tc.decided = true // none refute: 100% agree it does not
+			}
+			if res.Decided() != tc.decided {
+				t.Errorf("Decided = %v at %.3f refuting", res.Decided(), f)
+			}
+		})
+	}
+	// The interval of the mean: mean ± 1.96 × 0.1, within sampling error.
+	rd := eval(t, "hyperfine.results[0].mean > 0", out, opt95).Read[0]
+	if w := rd.Hi - rd.Lo; math.Abs(w-2*1.96*0.1) > 0.06 || rd.Lo > mean || rd.Hi < mean {
+		t.Errorf("interval %.4f–%.4f (width %.4f) around %.4f, want width near 0.392", rd.Lo, rd.Hi, w, mean)
+	}
+	if len(rd.Of) != 1 || rd.Of[0].N != 100 || !strings.Contains(rd.Of[0].Of, `hyperfine runs of "zk check"`) {
+		t.Errorf("samples %+v", rd.Of)
+	}
+	// The median's interval is wider than the mean's for a normal
+	// distribution (its standard error is √(π/2) ≈ 1.25 times larger).
+	med := eval(t, "hyperfine.results[0].median > 0", out, opt95).Read[0]
+	if ratio := (med.Hi - med.Lo) / (rd.Hi - rd.Lo); ratio < 1.0 || ratio > 1.7 {
+		t.Errorf("median interval / mean interval = %.2f, want about 1.25", ratio)
+	}
+}
+
+// TestBootstrapDeterministic: the same record judged again gives the same
+// answer; another run's id draws other resamples.
+func TestBootstrapDeterministic(t *testing.T) {
+	out := hyperfineJSON(t, normal(30, 1, 0.2, 3))
+	crit := "hyperfine.results[0].mean > 1"
+	a, b := eval(t, crit, out, opt95), eval(t, crit, out, opt95)
+	if a.Refuting != b.Refuting || a.Read[0].Lo != b.Read[0].Lo || a.Read[0].Hi != b.Read[0].Hi {
+		t.Errorf("judged twice: %d vs %d refuting, intervals %v–%v vs %v–%v", a.Refuting, b.Refuting, a.Read[0].Lo, a.Read[0].Hi, b.Read[0].Lo, b.Read[0].Hi)
+	}
+	other := opt95
+	other.Seed = "20261203T163225Z-ffff"
+	if c := eval(t, crit, out, other); c.Refuting == a.Refuting && c.Read[0].Lo == a.Read[0].Lo {
+		t.Errorf("another seed drew the same resamples: %d refuting", c.Refuting)
+	}
+	// The output's own values are back after judging.
+	e := measure.Read(out, 0, nil)
+	before, _ := json.Marshal(e.Values)
+	c, _ := Compile(crit, nil)
+	if _, err := c.Eval(e, opt95); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := json.Marshal(e.Values); string(after) != string(before) {
+		t.Errorf("values changed by judging:\n%s\n%s", before, after)
+	}
+}
+
+// TestBootstrapOnlyWhatIsSampled: a criterion reading a value that
+// carries no samples is judged on its one reading; one sample is no
+// distribution either.
+func TestBootstrapOnlyWhatIsSampled(t *testing.T) {
+	out := hyperfineJSON(t, normal(20, 5, 1, 1))
+	if res := eval(t, `hyperfine.results[0].command == "zk check"`, out, opt95); res.Resamples != 0 {
+		t.Errorf("a string compared was resampled: %+v", res)
+	}
+	if res := eval(t, "hyperfine.results[0].mean > 0", hyperfineJSON(t, []float64{1}), opt95); res.Resamples != 0 {
+		t.Errorf("one time was resampled: %+v", res)
+	}
+	// A ratio of two sampled figures depends on both.
+	two := []byte(`{"results":[{"command":"a","mean":1,"times":[1,1.1,0.9]},{"command":"b","mean":2,"times":[2,2.2,1.8,2]}]}`)
+	res := eval(t, "hyperfine.results[1].mean / hyperfine.results[0].mean > 1.5", two, opt95)
+	if len(res.Read) != 1 || len(res.Read[0].Of) != 2 || res.Read[0].Of[0].N != 3 || res.Read[0].Of[1].N != 4 {
+		t.Errorf("readings %+v", res.Read)
+	}
+}
+
+// TestBootstrapBench: go test -count=N runs are samples of each
+// benchmark's mean.
+func TestBootstrapBench(t *testing.T) {
+	var b strings.Builder
+	for _, x := range normal(10, 1000, 50, 9) {
+		b.WriteString("BenchmarkParse-8 \t 1000\t " + ftoa(x) + " ns/op\n")
+	}
+	res := eval(t, `bench.BenchmarkParse["ns/op"] > 900`, []byte(b.String()), opt95)
+	if res.Resamples != 2000 || !res.Refuted || !res.Decided() || res.Read[0].Of[0].N != 10 ||
+		!strings.Contains(res.Read[0].Of[0].Of, "go test runs of BenchmarkParse (-count)") {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestDescribeResampled(t *testing.T) {
+	out := hyperfineJSON(t, normal(40, 0.25, 0.02, 5))
+	mean := eval(t, "hyperfine.results[0].mean > 0", out, Options{}).Read[0].Value.(float64)
+	res := eval(t, "hyperfine.results[0].mean > "+ftoa(mean), out, opt95)
+	d := res.Describe("`x`")
+	if !strings.Contains(d, "within noise, ") || !strings.Contains(d, "of 2,000 resamples refute, ") || !strings.Contains(d, "(95% needed either way)") ||
+		!strings.Contains(d, "(95% interval ") || !strings.Contains(d, `n = 40: hyperfine runs of "zk check")`) {
+		t.Errorf("Describe = %q", d)
+	}
+	far := eval(t, "hyperfine.results[0].mean > 1", out, opt95).Describe("`x`")
+	if !strings.HasSuffix(far, ": not refuted, 100% of 2,000 resamples agree (95% needed)") {
+		t.Errorf("Describe = %q", far)
+	}
+}
+
+func TestFormatValueExact(t *testing.T) {
+	for v, want := range map[float64]string{1234.5: "1234.5", 99.98348712: "99.98348712", 0.1: "0.1", 3: "3", 1e-9: "1e-09", 12345678.9: "12345678.9"} {
+		if got := FormatValue(v); got != want {
+			t.Errorf("FormatValue(%v) = %q, want %q", v, got, want)
+		}
+	}
+	if roundDown(99.98348) != "99.98" || roundUp(99.98348) != "99.99" || roundUp(100.0001) != "100.1" {
+		t.Errorf("interval rounding: %s %s %s", roundDown(99.98348), roundUp(99.98348), roundUp(100.0001))
+	}
+}
+
+func ftoa(f float64) string { return FormatValue(f) }
