@@ -18,6 +18,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/base"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type baseOptions struct {
@@ -73,12 +74,12 @@ EXIT STATUS
 }
 
 func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
-	w, err := opts.root.open(s, reading, opts.arg)
+	w, err := opts.root.open(s, workspace.Reading, opts.arg)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	bs, err := readBase(ctx, w.vault, opts.arg)
+	bs, err := readBase(ctx, w.Vault, opts.arg)
 	if err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", printable.Of(where), err)
 	}
-	snap, err := base.Load(ctx, w.vault, time.Local, w.propTypes)
+	snap, err := base.Load(ctx, w.Vault, time.Local, w.PropTypes)
 	if err != nil {
 		return err
 	}
@@ -99,7 +100,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	}
 	now := time.Now()
 	if opts.root.pinned() {
-		t := w.today
+		t := w.Today
 		now = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local)
 	}
 	view := opts.view
@@ -147,7 +148,7 @@ type baseSource struct {
 // or anywhere), or a note's first base code block.
 func readBase(ctx context.Context, v *vault.Vault, arg string) (*baseSource, error) {
 	if !strings.EqualFold(filepath.Ext(arg), ".base") {
-		p, files, err := locateNote(ctx, v, arg)
+		p, files, err := workspace.Locate(ctx, v, arg)
 		if errors.Is(err, vault.ErrNotFound) {
 			// No note of the name: a base of the name, as a wikilink
 			// names one ([[Books.base]]), written without its extension.

@@ -11,9 +11,8 @@ import (
 
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/lint"
-	"github.com/zk-claims/zk/vault/move"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type checkOptions struct {
@@ -86,13 +85,13 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	case "never":
 		failAt = lint.Off
 	}
-	w, err := opts.root.open(s, reading, firstArg(opts.paths))
+	w, err := opts.root.open(s, workspace.Reading, firstArg(opts.paths))
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v, cfg := w.vault, w.cfg
-	copts := w.lintOptions()
+	v, cfg := w.Vault, w.Config
+	copts := w.LintOptions()
 	var res checkResult
 	if len(opts.paths) == 0 && !opts.noCache {
 		res, err = checkCached(ctx, v, cfg, copts, s)
@@ -155,7 +154,7 @@ func checkFilter(v *vault.Vault, files []vault.File, args []string) (func(string
 			dirs = append(dirs, dir+"/")
 			continue
 		}
-		p, err := findNote(v, files, arg)
+		p, err := workspace.FindNote(v, files, arg)
 		if err != nil {
 			return nil, err
 		}
@@ -209,25 +208,4 @@ func vaultDir(v *vault.Vault, arg string) (string, bool) {
 		return filepath.ToSlash(rel), true
 	}
 	return "", false
-}
-
-// lintOptions are the checker's options from the vault's config, as zk
-// check and zk lsp check notes.
-func (w *workspace) lintOptions() lint.Options {
-	cfg := w.cfg
-	ledger, untrusted := readLedger(w.vault)
-	untrusted = append(untrusted, move.SetAside(w.vault)...)
-	return lint.Options{
-		Today:      w.today,
-		Types:      w.types,
-		Relations:  cfg.Relations,
-		Severity:   cfg.Severities(),
-		Comments:   cfg.CheckComments,
-		TendedKeys: cfg.TendedKeys,
-		Interval:   cfg.Interval(),
-		Ledger:     evidence.ReadLedger(ledger),
-		Untrusted:  untrusted,
-
-		PropertyTypes: w.propTypes,
-	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/property"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // checkCached checks the whole vault through the metadata cache: when no
@@ -108,7 +109,7 @@ func cacheKey(v *vault.Vault, cfg *config.Config, copts lint.Options) (checkcach
 	}
 	// The run ledger: a run recorded, or its block saved aside, changes
 	// what evidence/run-vanished finds.
-	ledger, _ := readLedger(v)
+	ledger, _ := workspace.ReadLedger(v)
 	parts = append(parts, ledger)
 	// The files under .zk/ zk will not act on, which file/untrusted reports.
 	for _, u := range copts.Untrusted {

@@ -18,6 +18,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/tending"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // dueLock is the lock zk run --due holds, so two schedules never overlap.
@@ -36,11 +37,11 @@ type dueRow struct {
 // once would disturb each other. Each run is recorded as zk run records
 // it; commands not yet approved are listed, never run.
 func runDue(ctx context.Context, opts *runOptions, s *streams) error {
-	w, err := opts.root.open(s, writing, "")
+	w, err := opts.root.open(s, workspace.Writing, "")
 	if err != nil {
 		return err
 	}
-	v := w.vault
+	v := w.Vault
 	dir := v.Dir
 	if err := v.Root().MkdirAll(filepath.FromSlash(evidence.RunsDir), 0o755); err != nil {
 		w.Close()
@@ -70,7 +71,7 @@ func runDue(ctx context.Context, opts *runOptions, s *streams) error {
 			paths = append(paths, f.Path)
 		}
 	} else {
-		r, err := tending.Stale(ctx, v, files, tending.StaleOptions{Today: w.today, Types: w.types, Interval: w.cfg.Interval(), Keys: w.cfg.TendedKeys})
+		r, err := tending.Stale(ctx, v, files, tending.StaleOptions{Today: w.Today, Types: w.Types, Interval: w.Config.Interval(), Keys: w.Config.TendedKeys})
 		if err != nil {
 			w.Close()
 			return err
@@ -163,12 +164,12 @@ func runDue(ctx context.Context, opts *runOptions, s *streams) error {
 
 // latestVerdict reads back the verdict just recorded for falsifier n.
 func latestVerdict(root *rootOptions, s *streams, note string, n int) (string, string) {
-	w, err := root.open(s, reading, "")
+	w, err := root.open(s, workspace.Reading, "")
 	if err != nil {
 		return "?", err.Error()
 	}
 	defer w.Close()
-	src, err := w.vault.ReadFile(note, w.vault.MaxNoteSize)
+	src, err := w.Vault.ReadFile(note, w.Vault.MaxNoteSize)
 	if err != nil {
 		return "?", err.Error()
 	}

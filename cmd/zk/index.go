@@ -18,6 +18,7 @@ import (
 	"github.com/zk-claims/zk/index"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type indexOptions struct {
@@ -62,12 +63,12 @@ EXIT STATUS
 
 func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	w, err := opts.root.open(s, writing, "")
+	w, err := opts.root.open(s, workspace.Writing, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v := w.vault
+	v := w.Vault
 	iopts, bar, err := indexOpts(opts.root, w, opts.wait, s)
 	if err != nil {
 		return err
@@ -90,8 +91,8 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 // ($ZK_INDEX_DIR, else index-dir in the config, relative to the vault,
 // else the user cache folder), how long to wait, and a progress bar for a
 // build, shown on a terminal.
-func indexOpts(root *rootOptions, w *workspace, wait time.Duration, s *streams) (index.Options, *progress, error) {
-	v, cfg, types := w.vault, w.cfg, w.types
+func indexOpts(root *rootOptions, w *workspace.Workspace, wait time.Duration, s *streams) (index.Options, *progress, error) {
+	v, cfg, types := w.Vault, w.Config, w.Types
 	quietBleve()
 	bar := newProgress(s)
 	dir := root.getenv("ZK_INDEX_DIR")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type initOptions struct {
@@ -52,7 +53,7 @@ func runInit(opts *initOptions, s *streams) error {
 			return err
 		}
 		dir = wd
-		if up, ok := markedAncestor(wd); ok {
+		if up, ok := workspace.Marked(wd); ok {
 			dir = up
 		}
 	}

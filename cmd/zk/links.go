@@ -8,6 +8,7 @@ import (
 
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type linksOptions struct {
@@ -138,22 +139,22 @@ func linkEdges(ctx context.Context, opts *linksOptions, s *streams) ([]vault.Edg
 			return nil, "", err
 		}
 		defer w.Close()
-		p, err := findNote(w.vault, files, opts.note)
+		p, err := workspace.FindNote(w.Vault, files, opts.note)
 		if err != nil {
 			return nil, "", err
 		}
 		return g.In(p), p, nil
 	}
-	w, err := opts.root.open(s, reading, opts.note)
+	w, err := opts.root.open(s, workspace.Reading, opts.note)
 	if err != nil {
 		return nil, "", err
 	}
 	defer w.Close()
-	p, files, err := locateNote(ctx, w.vault, opts.note)
+	p, files, err := workspace.Locate(ctx, w.Vault, opts.note)
 	if err != nil {
 		return nil, "", err
 	}
-	n, err := w.vault.ReadNote(p)
+	n, err := w.Vault.ReadNote(p)
 	if err != nil {
 		return nil, "", err
 	}
@@ -169,12 +170,12 @@ func dash(s string) string {
 
 // graph opens the vault and resolves every note's links (see
 // vault.GraphVault); notes are the notes read. The caller closes the vault.
-func (o *rootOptions) graph(ctx context.Context, s *streams, hint string) (w *workspace, files []vault.File, g *vault.Graph, notes []string, err error) {
-	if w, err = o.open(s, reading, hint); err != nil {
+func (o *rootOptions) graph(ctx context.Context, s *streams, hint string) (w *workspace.Workspace, files []vault.File, g *vault.Graph, notes []string, err error) {
+	if w, err = o.open(s, workspace.Reading, hint); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if files, _, err = w.vault.Files(ctx); err == nil {
-		g, notes, err = vault.GraphVault(ctx, w.vault, files)
+	if files, _, err = w.Vault.Files(ctx); err == nil {
+		g, notes, err = vault.GraphVault(ctx, w.Vault, files)
 	}
 	if err != nil {
 		w.Close()

@@ -16,6 +16,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/query"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type listOptions struct {
@@ -144,7 +145,7 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	w, err := opts.root.open(s, reading, "")
+	w, err := opts.root.open(s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}
@@ -181,8 +182,8 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 
 // listNotes runs q over the workspace's vault: linksTo and linkedFrom are
 // NOTE arguments (path or name); fields the columns that will be shown.
-func listNotes(ctx context.Context, w *workspace, q query.Query, linksTo, linkedFrom string, fields []string, cached bool, s *streams) (query.Result, error) {
-	v := w.vault
+func listNotes(ctx context.Context, w *workspace.Workspace, q query.Query, linksTo, linkedFrom string, fields []string, cached bool, s *streams) (query.Result, error) {
+	v := w.Vault
 	files, _, err := v.Files(ctx)
 	if err != nil {
 		return query.Result{}, err
@@ -194,19 +195,19 @@ func listNotes(ctx context.Context, w *workspace, q query.Query, linksTo, linked
 		if arg.note == "" {
 			continue
 		}
-		p, err := findNote(v, files, arg.note)
+		p, err := workspace.FindNote(v, files, arg.note)
 		if err != nil {
 			return query.Result{}, fmt.Errorf("list: %s: %w", arg.flag, err)
 		}
 		*arg.into = p
 	}
-	q.Today = w.today
-	templates := skipTemplates(nil, w.cfg.Templates) // a template is not a note of its type
+	q.Today = w.Today
+	templates := skipTemplates(nil, w.Config.Templates) // a template is not a note of its type
 	opts := query.Options{
 		Skip:       func(p string) bool { return !templates(p) },
-		Types:      w.types,
-		TendedKeys: w.cfg.TendedKeys,
-		Interval:   w.cfg.Interval(),
+		Types:      w.Types,
+		TendedKeys: w.Config.TendedKeys,
+		Interval:   w.Config.Interval(),
 		Need:       query.FieldNeeds(fields) | query.SortNeeds(q.Sort),
 	}
 	if !cached {

@@ -12,6 +12,7 @@ import (
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/query"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // listRecords is every note's query record (query.ReadAll), through a
@@ -23,13 +24,13 @@ import (
 // the notes changed are read again. A file added, removed or renamed can
 // change what any link resolves to, and so reads every note. A cache that
 // cannot be read or written costs a full read, never the listing.
-func listRecords(ctx context.Context, w *workspace, files []vault.File, opts query.Options, s *streams) ([]query.Note, error) {
-	v := w.vault
+func listRecords(ctx context.Context, w *workspace.Workspace, files []vault.File, opts query.Options, s *streams) ([]query.Note, error) {
+	v := w.Vault
 	file, err := listCacheFile(v.Dir)
 	if err != nil {
 		return query.ReadAll(ctx, v, files, opts, nil, nil)
 	}
-	key, err := listKey(v, w.cfg)
+	key, err := listKey(v, w.Config)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/lsp"
+	"github.com/zk-claims/zk/workspace"
 )
 
 func newLSPCmd(root *rootOptions, s *streams) *cobra.Command {
@@ -43,7 +44,7 @@ EXIT STATUS
 }
 
 func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
-	w, err := root.open(s, reading, "")
+	w, err := root.open(s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}
@@ -55,14 +56,14 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 // lspOptions are zk lsp's server options: zk check's, but for today,
 // which the server asks its clock for at each check unless --today or
 // $ZK_TODAY pins it (a server runs past midnight).
-func lspOptions(root *rootOptions, w *workspace) lsp.Options {
-	lopts := w.lintOptions()
-	lopts.Only = skipTemplates(nil, w.cfg.Templates)
+func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
+	lopts := w.LintOptions()
+	lopts.Only = skipTemplates(nil, w.Config.Templates)
 	if !root.pinned() {
 		lopts.Today = time.Time{}
 	}
 	return lsp.Options{
-		Vault: w.vault,
+		Vault: w.Vault,
 		Lint:  lopts,
 
 		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
@@ -74,14 +75,14 @@ func lspOptions(root *rootOptions, w *workspace) lsp.Options {
 // lspNewNote is the note zk lsp's "create the note" action writes: zk
 // new's, of the type given or the default one, created now (or on the day
 // --today or $ZK_TODAY gives, as zk new does).
-func lspNewNote(root *rootOptions, w *workspace) func(typ, title string) (string, []byte, error) {
+func lspNewNote(root *rootOptions, w *workspace.Workspace) func(typ, title string) (string, []byte, error) {
 	return func(typ, title string) (string, []byte, error) {
 		if typ == "" {
 			typ = config.DefaultType
 		}
 		now := time.Now()
 		if root.pinned() {
-			now = w.today
+			now = w.Today
 		}
 		return renderNew(w, typ, title, now)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/zk-claims/zk/workspace"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,7 @@ func TestLSPNewNoteIsZkNewsNote(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
 	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
 	var errb bytes.Buffer
-	w, err := root.open(&streams{out: &bytes.Buffer{}, err: &errb}, reading, "")
+	w, err := root.open(&streams{out: &bytes.Buffer{}, err: &errb}, workspace.Reading, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestLSPTodayPinnedOnlyWhenAsked(t *testing.T) {
 				}
 				return ""
 			}}
-			w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, reading, "")
+			w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/workspace"
 )
 
 func newMCPCmd(root *rootOptions, s *streams) *cobra.Command {
@@ -77,12 +78,12 @@ func (nopWriteCloser) Close() error { return nil }
 // one. A folder without .obsidian/ or .zk/ is not pinned: the writing
 // tools then refuse it, as the commands do.
 func pinVault(root *rootOptions, s *streams) (*rootOptions, error) {
-	dir, err := root.findVault(s, reading, "")
+	dir, err := workspace.Find(root.vaultDir, "", workspace.Reading, s.notify)
 	if err != nil {
 		return nil, err
 	}
 	pinned := *root
-	if _, marked := markedAncestor(dir); marked || root.vaultDir != "" {
+	if _, marked := workspace.Marked(dir); marked || root.vaultDir != "" {
 		pinned.vaultDir = dir
 	}
 	return &pinned, nil
@@ -254,16 +255,16 @@ type readNoteOutput struct {
 }
 
 func (z *zkServer) readNote(ctx context.Context, _ *mcp.CallToolRequest, in readNoteInput) (*mcp.CallToolResult, readNoteOutput, error) {
-	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, reading, "")
+	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, workspace.Reading, "")
 	if err != nil {
 		return nil, readNoteOutput{}, err
 	}
 	defer w.Close()
-	p, _, err := locateNote(ctx, w.vault, in.Note)
+	p, _, err := workspace.Locate(ctx, w.Vault, in.Note)
 	if err != nil {
 		return nil, readNoteOutput{}, err
 	}
-	n, err := w.vault.ReadNote(p)
+	n, err := w.Vault.ReadNote(p)
 	if err != nil {
 		return nil, readNoteOutput{}, err
 	}
@@ -292,7 +293,7 @@ func (z *zkServer) tend(ctx context.Context, _ *mcp.CallToolRequest, in tendInpu
 	if _, err := time.Parse(time.DateOnly, in.Date); in.Date != "" && err != nil {
 		return nil, tendOutput{}, fmt.Errorf("tend: date %q is not a date of the form YYYY-MM-DD", in.Date)
 	}
-	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, writing, "")
+	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, workspace.Writing, "")
 	if err != nil {
 		return nil, tendOutput{}, err
 	}
@@ -413,11 +414,11 @@ func noteURI(p string) string {
 // any note (one created since, too) through the template zk://note/{+path}.
 func addNoteResources(ctx context.Context, srv *mcp.Server, root *rootOptions) error {
 	z := &zkServer{root: root}
-	w, err := root.open(&streams{out: io.Discard, err: io.Discard}, reading, "")
+	w, err := root.open(&streams{out: io.Discard, err: io.Discard}, workspace.Reading, "")
 	if err != nil {
 		return err
 	}
-	files, _, err := w.vault.Files(ctx)
+	files, _, err := w.Vault.Files(ctx)
 	w.Close()
 	if err != nil {
 		return err
@@ -441,12 +442,12 @@ func (z *zkServer) readResource(ctx context.Context, req *mcp.ReadResourceReques
 	if err != nil || p == "" || path.Clean(p) != p || strings.HasPrefix(p, "../") || p == ".." {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, reading, "")
+	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, workspace.Reading, "")
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
-	files, _, err := w.vault.Files(ctx)
+	files, _, err := w.Vault.Files(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -454,7 +455,7 @@ func (z *zkServer) readResource(ctx context.Context, req *mcp.ReadResourceReques
 	if !ok || !strings.EqualFold(path.Ext(got), ".md") {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	src, err := w.vault.ReadFile(got, w.vault.MaxNoteSize)
+	src, err := w.Vault.ReadFile(got, w.Vault.MaxNoteSize)
 	if err != nil {
 		return nil, err
 	}

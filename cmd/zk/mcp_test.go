@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // mcpVault is a small vault for the MCP tools: two notes linking each
@@ -325,12 +326,12 @@ func TestMCPNoteResources(t *testing.T) {
 
 func mustOpenVault(t *testing.T, dir string) *vault.Vault {
 	t.Helper()
-	w, err := (&rootOptions{vaultDir: dir, getenv: func(string) string { return "" }}).open(&streams{out: os.Stderr, err: os.Stderr}, reading, "")
+	w, err := (&rootOptions{vaultDir: dir, getenv: func(string) string { return "" }}).open(&streams{out: os.Stderr, err: os.Stderr}, workspace.Reading, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	return w.vault
+	return w.Vault
 }
 
 func TestMCPList(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/move"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type mvOptions struct {
@@ -108,12 +109,12 @@ type mvEdit struct {
 }
 
 func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
-	w, err := opts.root.open(s, writing, strings.SplitN(opts.old, "#", 2)[0])
+	w, err := opts.root.open(s, workspace.Writing, strings.SplitN(opts.old, "#", 2)[0])
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v := w.vault
+	v := w.Vault
 	files, _, err := v.Files(ctx)
 	if err != nil {
 		return err
@@ -125,12 +126,12 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		p, err := findNote(v, files, oldNote)
+		p, err := workspace.FindNote(v, files, oldNote)
 		if err != nil {
 			return err
 		}
 		if newNote, _, _ := strings.Cut(opts.new, "#"); newNote != "" {
-			if q, err := findNote(v, files, newNote); err != nil || q != p {
+			if q, err := workspace.FindNote(v, files, newNote); err != nil || q != p {
 				return usageError{fmt.Errorf("mv: a heading is renamed within its note; %q is not %s", newNote, printable.Of(p))}
 			}
 		}
@@ -176,7 +177,7 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 			quantity(len(plan.Unwritable), "link"), printable.Of(strings.Join(plan.Unwritable, "\n  ")))
 	}
 	if !opts.dryRun {
-		key, err := journalKey(true)
+		key, err := workspace.JournalKey(true)
 		if err != nil {
 			return fmt.Errorf("mv: %w", err)
 		}
@@ -275,7 +276,7 @@ func mvSource(v *vault.Vault, files []vault.File, arg string) (string, bool, err
 			return p, true, nil
 		}
 	}
-	if p, err := findNote(v, files, arg); err == nil {
+	if p, err := workspace.FindNote(v, files, arg); err == nil {
 		return p, false, nil
 	} else if path.Ext(arg) == "" || vault.IsNotePath(arg) {
 		return "", false, err
@@ -332,42 +333,4 @@ func cwdInVault(v *vault.Vault) bool {
 	}
 	rel, err := filepath.Rel(v.Dir, wd)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// journalKey is this machine's journal key (move.LoadKey), made when
-// create is set and there is none.
-func journalKey(create bool) ([]byte, error) {
-	p, err := move.DefaultKeyPath()
-	if err != nil {
-		return nil, err
-	}
-	return move.LoadKey(p, create)
-}
-
-// recoverMoves finishes a move a crash cut short (move.Recover), saying
-// so on stderr; every command's open runs it. A journal zk cannot prove
-// its own is set aside, never acted on: zk check reports it.
-func recoverMoves(v *vault.Vault, s *streams) {
-	key, _ := journalKey(false) // none: no move was ever made here, every journal is foreign
-	recs, err := move.Recover(v, vault.WriteOptions{}, key)
-	if err != nil {
-		fmt.Fprintf(s.err, "zk: warning: %v\n", printable.Of(err.Error()))
-	}
-	for _, r := range recs {
-		if r.Foreign != "" {
-			fmt.Fprintf(s.err, "zk: warning: %s: %s; set aside (zk check reports it)\n", printable.Of(r.Journal), printable.Of(r.Foreign))
-			continue
-		}
-		verb := "finished an interrupted zk mv"
-		if r.Undone {
-			verb = "finished undoing a failed zk mv"
-		}
-		fmt.Fprintf(s.err, "zk: %s: %s written, %s renamed\n", verb, quantity(r.Files, "file"), quantity(r.Renames, "path"))
-		for _, k := range r.Kept {
-			fmt.Fprintf(s.err, "zk: warning: %s was saved by another program during the move; its version is kept\n", printable.Of(k))
-		}
-		for _, c := range r.Conflicts {
-			fmt.Fprintf(s.err, "zk: warning: interrupted zk mv: %s (journal kept as %s)\n", printable.Of(c), printable.Of(strings.TrimSuffix(r.Journal, ".json")+".failed.json"))
-		}
-	}
 }

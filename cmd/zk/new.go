@@ -12,6 +12,7 @@ import (
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/templates"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type newOptions struct {
@@ -48,12 +49,12 @@ EXIT STATUS
 }
 
 func runNew(ctx context.Context, opts *newOptions, s *streams) error {
-	w, err := opts.root.open(s, writing, "")
+	w, err := opts.root.open(s, workspace.Writing, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v := w.vault
+	v := w.Vault
 	now, err := opts.createdAt()
 	if err != nil {
 		return err
@@ -79,8 +80,8 @@ func runNew(ctx context.Context, opts *newOptions, s *streams) error {
 // renderNew is the note zk new creates for a title: its vault path (in
 // the folder of its type) and its text (the type's template rendered).
 // zk lsp's "create the note" action renders the same note.
-func renderNew(w *workspace, typ, title string, now time.Time) (string, []byte, error) {
-	v, cfg := w.vault, w.cfg
+func renderNew(w *workspace.Workspace, typ, title string, now time.Time) (string, []byte, error) {
+	v, cfg := w.Vault, w.Config
 	tmpl, _, err := cfg.Template(typ, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
 	if err != nil {
 		return "", nil, usageError{err}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type parseOptions struct {
@@ -42,13 +43,13 @@ EXIT STATUS
 }
 
 func runParse(ctx context.Context, opts *parseOptions, s *streams) error {
-	w, err := opts.root.open(s, reading, opts.note)
+	w, err := opts.root.open(s, workspace.Reading, opts.note)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v := w.vault
-	p, files, err := locateNote(ctx, v, opts.note)
+	v := w.Vault
+	p, files, err := workspace.Locate(ctx, v, opts.note)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +13,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/property"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type propertiesOptions struct {
@@ -50,19 +49,6 @@ EXIT STATUS
 	return cmd
 }
 
-// declaredTypes reads the vault's .obsidian/types.json: nil when there is
-// none.
-func declaredTypes(v *vault.Vault) (map[string]property.Type, error) {
-	data, err := v.ReadFile(property.TypesFile, 1<<20)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return property.Declared(data)
-}
-
 type propertyView struct {
 	Name     string         `json:"name"`
 	Type     property.Type  `json:"type"`
@@ -73,18 +59,18 @@ type propertyView struct {
 
 func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	w, err := opts.root.open(s, reading, "")
+	w, err := opts.root.open(s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v, declared := w.vault, w.propTypes
+	v, declared := w.Vault, w.PropTypes
 	files, _, err := v.Files(ctx)
 	if err != nil {
 		return err
 	}
 	_, notes := vault.SplitFiles(files)
-	templates := skipTemplates(nil, w.cfg.Templates)
+	templates := skipTemplates(nil, w.Config.Templates)
 	var (
 		mu     sync.Mutex
 		census property.Census

@@ -10,6 +10,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/tending"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // environment is the record's environment line: OS/arch · CPUs · zk version.
@@ -29,10 +30,10 @@ type recordOptions struct {
 
 // withTending returns opts with the section and date keys zk tend would use
 // for n, read from the vault's config, when opts.tend asks for them.
-func (opts recordOptions) withTending(w *workspace, n *vault.Note) recordOptions {
+func (opts recordOptions) withTending(w *workspace.Workspace, n *vault.Note) recordOptions {
 	opts.section = vault.DefaultTendedSection
 	if opts.tend {
-		opts.section, opts.keys = vault.TendedSection(w.types, n), w.cfg.TendedKeys
+		opts.section, opts.keys = vault.TendedSection(w.Types, n), w.Config.TendedKeys
 	}
 	return opts
 }
@@ -54,11 +55,11 @@ type evidenceNote struct {
 // would go under it. falsifier picks the falsifier tested (pickFalsifier);
 // tend asks record to set the Last tended date, today, as zk tend would.
 func openEvidenceNote(ctx context.Context, root *rootOptions, s *streams, arg, what, falsifier string, tend bool) (*evidenceNote, error) {
-	w, err := root.open(s, writing, arg)
+	w, err := root.open(s, workspace.Writing, arg)
 	if err != nil {
 		return nil, err
 	}
-	e, err := readEvidenceNote(ctx, w, arg, what, falsifier, recordOptions{tend: tend, today: w.today})
+	e, err := readEvidenceNote(ctx, w, arg, what, falsifier, recordOptions{tend: tend, today: w.Today})
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -66,9 +67,9 @@ func openEvidenceNote(ctx context.Context, root *rootOptions, s *streams, arg, w
 	return e, nil
 }
 
-func readEvidenceNote(ctx context.Context, w *workspace, arg, what, falsifier string, ro recordOptions) (*evidenceNote, error) {
-	v := w.vault
-	p, _, err := locateNote(ctx, v, arg)
+func readEvidenceNote(ctx context.Context, w *workspace.Workspace, arg, what, falsifier string, ro recordOptions) (*evidenceNote, error) {
+	v := w.Vault
+	p, _, err := workspace.Locate(ctx, v, arg)
 	if err != nil {
 		return nil, err
 	}

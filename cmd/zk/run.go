@@ -19,6 +19,7 @@ import (
 	"github.com/zk-claims/zk/trust"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type runOptions struct {
@@ -353,7 +354,7 @@ func noteCommand(v *vault.Vault, notePath string, f evidence.Falsifier) ([]strin
 	if !verdict.Approved {
 		what := "not approved on this machine"
 		if len(verdict.Changed) > 0 {
-			what = "approved, but " + changedFiles(verdict.Changed) + " since"
+			what = "approved, but " + workspace.ChangedFiles(verdict.Changed) + " since"
 		}
 		return nil, fmt.Errorf("falsifier %d of %s runs a command written in the note, %s:\n  %s\nread it, then approve it with: zk trust %s --falsifier %d",
 			f.N, printable.Of(notePath), what, printable.Of(runner.Quote(argv)), printable.Of(shellArg(notePath)), f.N)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type runsOptions struct {
@@ -77,13 +78,13 @@ func newRunView(r evidence.Run) runView {
 }
 
 func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
-	w, err := opts.root.open(s, reading, opts.note)
+	w, err := opts.root.open(s, workspace.Reading, opts.note)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v := w.vault
-	p, _, err := locateNote(ctx, v, opts.note)
+	v := w.Vault
+	p, _, err := workspace.Locate(ctx, v, opts.note)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zk-claims/zk/index"
 	"github.com/zk-claims/zk/internal/printable"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type searchOptions struct {
@@ -83,12 +84,12 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 	if opts.limit < 1 {
 		return usageError{fmt.Errorf("search: --limit must be at least 1")}
 	}
-	w, err := opts.root.open(s, writing, "")
+	w, err := opts.root.open(s, workspace.Writing, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v := w.vault
+	v := w.Vault
 	iopts, bar, err := indexOpts(opts.root, w, opts.wait, s)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type staleOptions struct {
@@ -70,12 +71,12 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 		}
 		within = iv
 	}
-	w, err := opts.root.open(s, reading, "")
+	w, err := opts.root.open(s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v, cfg, today, types := w.vault, w.cfg, w.today, w.types
+	v, cfg, today, types := w.Vault, w.Config, w.Today, w.Types
 	files, _, err := v.Files(ctx)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type tendOptions struct {
@@ -54,7 +55,7 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 	if _, err := time.Parse(time.DateOnly, opts.date); opts.date != "" && err != nil {
 		return usageError{fmt.Errorf("tend: --date %q is not a date of the form YYYY-MM-DD", opts.date)}
 	}
-	w, err := opts.root.open(s, writing, opts.note)
+	w, err := opts.root.open(s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}
@@ -86,12 +87,12 @@ type tendOutput struct {
 
 // tendNote sets the Last tended date of the note arg names to date
 // (YYYY-MM-DD; "" for today): zk tend and zk mcp's tend tool.
-func tendNote(ctx context.Context, w *workspace, arg, date string) (tendOutput, error) {
-	v, cfg := w.vault, w.cfg
+func tendNote(ctx context.Context, w *workspace.Workspace, arg, date string) (tendOutput, error) {
+	v, cfg := w.Vault, w.Config
 	if date == "" {
-		date = w.today.Format(time.DateOnly)
+		date = w.Today.Format(time.DateOnly)
 	}
-	p, _, err := locateNote(ctx, v, arg)
+	p, _, err := workspace.Locate(ctx, v, arg)
 	if err != nil {
 		return tendOutput{}, err
 	}
@@ -102,7 +103,7 @@ func tendNote(ctx context.Context, w *workspace, arg, date string) (tendOutput, 
 	// The section of the type's template, decided once from the note as
 	// read: an edit made meanwhile that changes the note's type is rare,
 	// and SetLastTended reads the date back in that section either way.
-	section := vault.TendedSection(w.types, n)
+	section := vault.TendedSection(w.Types, n)
 	out := tendOutput{Path: p, Date: date}
 	if t, ok := tending.LastTended(n, section, cfg.TendedKeys); ok {
 		out.Was, out.Had = t.Raw, true

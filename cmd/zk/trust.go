@@ -15,6 +15,7 @@ import (
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/trust"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type trustOptions struct {
@@ -60,13 +61,13 @@ EXIT STATUS
 }
 
 func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
-	w, err := opts.root.open(s, writing, opts.note)
+	w, err := opts.root.open(s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v := w.vault
-	p, _, err := locateNote(ctx, v, opts.note)
+	v := w.Vault
+	p, _, err := workspace.Locate(ctx, v, opts.note)
 	if err != nil {
 		return err
 	}
@@ -108,7 +109,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 			continue
 		}
 		if len(verdict.Changed) > 0 {
-			fmt.Fprintf(s.err, "falsifier %d: approved before, but %s since\n", f.N, changedFiles(verdict.Changed))
+			fmt.Fprintf(s.err, "falsifier %d: approved before, but %s since\n", f.N, workspace.ChangedFiles(verdict.Changed))
 		}
 		fmt.Fprintf(s.err, "falsifier %d (%s:%d) runs, in %s, without a shell:\n  %s\n", f.N, printable.Of(p), f.CommandLine+1, printable.Of(v.Dir), printable.Of(runner.Quote(argv)))
 		if len(a.Files) > 0 {
@@ -148,17 +149,4 @@ func thisOrThese(n int, one, many string) string {
 		return "this " + one
 	}
 	return many
-}
-
-// changedFiles says which approved files changed: "run.sh changed", "a.sh
-// and b.sh changed".
-func changedFiles(names []string) string {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = printable.Of(n)
-	}
-	if len(quoted) == 1 {
-		return quoted[0] + " changed"
-	}
-	return strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1] + " changed"
 }

@@ -85,13 +85,3 @@ func ledgerAppend(v *vault.Vault, notePath string, r evidence.Run, f evidence.Fa
 		fmt.Fprintf(s.err, "zk: warning: %s not updated: %s\n", evidence.LedgerFile, printable.Of(err.Error()))
 	}
 }
-
-// readLedger reads the run ledger: nil when there is none, or when it
-// cannot be read as zk's own (then untrusted says why, for zk check).
-func readLedger(v *vault.Vault) (b []byte, untrusted []vault.Skip) {
-	b, err := evidence.ReadLedgerFile(v)
-	if err != nil {
-		return nil, []vault.Skip{{Path: evidence.LedgerFile, Reason: "not read: " + err.Error()}}
-	}
-	return b, nil
-}

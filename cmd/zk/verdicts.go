@@ -12,6 +12,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // verdictView is one falsifier in zk runs --format json without a note.
@@ -29,12 +30,12 @@ type verdictView struct {
 
 // runVerdicts lists the latest verdict of every falsifier in the vault.
 func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
-	w, err := opts.root.open(s, reading, "")
+	w, err := opts.root.open(s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v := w.vault
+	v := w.Vault
 	files, _, err := v.Files(ctx)
 	if err != nil {
 		return err

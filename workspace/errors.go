@@ -1,0 +1,97 @@
+package workspace
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zk-claims/zk/internal/printable"
+	"github.com/zk-claims/zk/vault"
+)
+
+// The errors a use case returns that a front end words in its own terms
+// (a flag, a tool's argument) or answers differently (an exit code, a
+// tool error): each is found with errors.As, never by its text.
+
+// UsageError is a request the caller can mend by asking differently: an
+// unknown note type, a title that leaves no file name, a falsifier the
+// note does not list, a name that names several notes.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// usage wraps err as a UsageError.
+func usage(err error) error { return &UsageError{Err: err} }
+
+// NotFoundError is a note argument that names no note of the vault.
+type NotFoundError struct {
+	Arg   string // as given
+	Vault string // the vault's folder
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("%q: %v in %s", e.Arg, vault.ErrNotFound, e.Vault)
+}
+
+// Unwrap makes errors.Is(err, vault.ErrNotFound) hold.
+func (e *NotFoundError) Unwrap() error { return vault.ErrNotFound }
+
+// NotApprovedError is a command written in a note that the user has not
+// approved (zk trust) for that note on this machine, or approved before a
+// file it names changed. Only the user approves: a front end says how,
+// in its own terms.
+type NotApprovedError struct {
+	Note      string // vault path
+	Falsifier int
+	// Command is the command as it would run (runner.Quote of its argv).
+	Command string
+	// Changed are the files named by an approved command that changed
+	// since; empty when it was never approved.
+	Changed []string
+}
+
+func (e *NotApprovedError) Error() string {
+	what := "not approved on this machine"
+	if len(e.Changed) > 0 {
+		what = "approved, but " + ChangedFiles(e.Changed) + " since"
+	}
+	return fmt.Sprintf("falsifier %d of %s runs a command written in the note, %s:\n  %s", e.Falsifier, printable.Of(e.Note), what, printable.Of(e.Command))
+}
+
+// ChangedFiles says which approved files changed, each name printable:
+// "run.sh changed", "a.sh and b.sh changed".
+func ChangedFiles(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = printable.Of(n)
+	}
+	if len(quoted) == 1 {
+		return quoted[0] + " changed"
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1] + " changed"
+}
+
+// NoCommandError is a run asked of a falsifier with no command written
+// under it, and none given: Falsifier is 0 when the note lists no
+// falsifier at all.
+type NoCommandError struct {
+	Note      string
+	Falsifier int
+}
+
+func (e *NoCommandError) Error() string {
+	if e.Falsifier == 0 {
+		return "no command: " + e.Note + " lists no falsifier with a command written under it"
+	}
+	return fmt.Sprintf("falsifier %d of %s has no command written under it (- run: `CMD`)", e.Falsifier, e.Note)
+}
+
+// RefusedError is a write zk refused, leaving the vault as it was: a note
+// that exists, looks mid-write, changed meanwhile or is not zk's to
+// write; a folder that is not a vault (ErrNoVault).
+type RefusedError struct {
+	Err error
+}
+
+func (e *RefusedError) Error() string { return e.Err.Error() }
+func (e *RefusedError) Unwrap() error { return e.Err }

@@ -1,0 +1,79 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/vaulttest"
+)
+
+// open opens a vault of files for a test, collecting its notices.
+func open(t *testing.T, files map[string]string, how Access) (*Workspace, *[]Notice) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	var notices []Notice
+	w, err := Open(Options{Dir: vaulttest.Dir(t, files), Access: how, Version: "test",
+		Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), Pinned: true,
+		Notify: func(n Notice) { notices = append(notices, n) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w, &notices
+}
+
+func TestFindNoteErrorsAreTyped(t *testing.T) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"a/Same.md":          "# Same\n",
+		"b/Same.md":          "# Same\n",
+		"Only.md":            "# Only\n",
+	}, Reading)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		arg      string
+		want     string
+		notFound bool
+		usage    bool
+	}{
+		{arg: "Only", want: "Only.md"},
+		{arg: "a/Same.md", want: "a/Same.md"},
+		{arg: "Nowhere", notFound: true},
+		{arg: "Same", usage: true},
+	} {
+		p, _, err := Locate(ctx, w.Vault, tc.arg)
+		var nf *NotFoundError
+		var ue *UsageError
+		if errors.As(err, &nf) != tc.notFound || errors.Is(err, vault.ErrNotFound) != tc.notFound {
+			t.Errorf("%s: err %v: not found %v, want %v", tc.arg, err, !tc.notFound, tc.notFound)
+		}
+		if errors.As(err, &ue) != tc.usage {
+			t.Errorf("%s: err %v: usage %v, want %v", tc.arg, err, !tc.usage, tc.usage)
+		}
+		if p != tc.want {
+			t.Errorf("%s: path %q, want %q", tc.arg, p, tc.want)
+		}
+	}
+}
+
+func TestOpenRefusesToWriteOutsideAVault(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, err := Open(Options{Access: Writing})
+	var re *RefusedError
+	if !errors.As(err, &re) || !errors.Is(err, ErrNoVault) {
+		t.Fatalf("open an unmarked folder for writing: %v, want a RefusedError of ErrNoVault", err)
+	}
+	var notices []Notice
+	w, err := Open(Options{Access: Reading, Notify: func(n Notice) { notices = append(notices, n) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if len(notices) != 1 || notices[0].Warning {
+		t.Errorf("notices = %+v, want one saying the working directory is the vault", notices)
+	}
+}
