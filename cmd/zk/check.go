@@ -37,8 +37,9 @@ Findings go to stdout, sorted by path and line:
   path:line:col: severity rule message
 and a one-line summary to stderr. --format json prints {"findings":[{path,
 line,column,rule,severity,message}],"summary":{notes,errors,warnings}},
-sarif SARIF 2.1.0, github workflow annotations. Rules, their severities and
-how to silence one: see the README (Rules) and .zk/config.toml (zk init).
+sarif SARIF 2.1.0, github workflow annotations (both name files from the
+working directory, a CI job's checkout). Rules, their severities and how to
+silence one: see the README (Rules) and .zk/config.toml (zk init).
 
 EXIT STATUS
   0  no finding at or above --fail-on
@@ -61,6 +62,24 @@ type checkResult struct {
 	Findings []lint.Finding
 	// Notes is how many notes were checked.
 	Notes int
+	// Vault and WorkDir are the vault's folder and the working
+	// directory: github and sarif name files from where zk runs (a CI
+	// job's checkout), so that an annotation lands on a file that exists
+	// there, wherever the vault is.
+	Vault, WorkDir string
+}
+
+// path is a finding's file named from the working directory, or from the
+// vault when there is no relative path (across Windows drives).
+func (r checkResult) path(p string) string {
+	if r.WorkDir == "" {
+		return p
+	}
+	rel, err := filepath.Rel(r.WorkDir, filepath.Join(r.Vault, filepath.FromSlash(p)))
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(rel)
 }
 
 func (r checkResult) count(sev lint.Severity) int {
@@ -101,6 +120,8 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	res.Vault = v.Dir
+	res.WorkDir, _ = os.Getwd() // "": name files from the vault
 	if err := write(s.out, res, opts.root.color(s.outTTY)); err != nil {
 		return err
 	}

@@ -167,7 +167,8 @@ func sarifLevel(s lint.Severity) string {
 
 // writeSARIF prints a SARIF 2.1.0 log: every rule with its help text and
 // a link to its README entry, every finding with its region. URIs are
-// relative to the vault root (the %SRCROOT% base).
+// relative to the working directory (the %SRCROOT% base: a CI job runs
+// from the repository's root).
 func writeSARIF(w io.Writer, r checkResult, _ bool) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "zk", Version: buildVersion(),
@@ -191,7 +192,7 @@ func writeSARIF(w io.Writer, r checkResult, _ bool) error {
 	for _, f := range r.Findings {
 		res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{f.Message}}
 		var loc sarifLocation
-		loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(f.Path)
+		loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(r.path(f.Path))
 		loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
 		loc.PhysicalLocation.Region = sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn}
 		res.Locations = []sarifLocation{loc}
@@ -229,11 +230,12 @@ func sarifURI(p string) string {
 }
 
 // writeGitHub prints GitHub Actions workflow commands, which the runner
-// turns into annotations on the files of a pull request.
+// turns into annotations on the files of a pull request: each file named
+// from the working directory, the repository's root in a CI job.
 func writeGitHub(w io.Writer, r checkResult, _ bool) error {
 	var b strings.Builder
 	for _, f := range r.Findings {
-		props := []string{"file=" + ghProperty(f.Path), "line=" + strconv.Itoa(f.Line), "col=" + strconv.Itoa(f.Column)}
+		props := []string{"file=" + ghProperty(r.path(f.Path)), "line=" + strconv.Itoa(f.Line), "col=" + strconv.Itoa(f.Column)}
 		if f.EndLine > 0 {
 			props = append(props, "endLine="+strconv.Itoa(f.EndLine), "endColumn="+strconv.Itoa(f.EndColumn))
 		}

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,7 +74,9 @@ its findings: on the next run only the notes changed since are read again
 
 EXIT STATUS
   0  listed (also when no note matches: text says so on stderr)
-  2  a usage or runtime error (a bad condition, a NOTE not found)`,
+  2  a usage or runtime error: a bad condition (author => x, file.size,
+     published > yesterday where published holds dates), an unknown
+     --type or --folder, a NOTE not found`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runList(cmd.Context(), opts, s)
@@ -117,6 +122,11 @@ func (o *listOptions) query() (query.Query, error) {
 		}
 		q.Where = append(q.Where, c)
 	}
+	for _, f := range o.fields {
+		if err := query.CheckField(f); err != nil {
+			return q, usageError{fmt.Errorf("list: --fields: %w", err)}
+		}
+	}
 	for _, v := range o.verdicts {
 		if !slices.Contains(listVerdicts, strings.ToLower(v)) {
 			return q, usageError{fmt.Errorf("list: --verdict: unknown verdict %q (want %s)", v, orList(listVerdicts))}
@@ -150,6 +160,9 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
+	if err := checkTypes(w, q.Types); err != nil {
+		return err
+	}
 	res, err := listNotes(ctx, w, q, opts.linksTo, opts.linkedFrom, opts.fields, !opts.noCache, s)
 	if err != nil {
 		return err
@@ -201,6 +214,11 @@ func listNotes(ctx context.Context, w *workspace.Workspace, q query.Query, links
 		}
 		*arg.into = p
 	}
+	for _, dir := range q.Folders {
+		if !folderExists(v, files, dir) {
+			return query.Result{}, usageError{fmt.Errorf("list: --folder: no folder %q in the vault", dir)}
+		}
+	}
 	q.Today = w.Today
 	templates := skipTemplates(nil, w.Config.Templates) // a template is not a note of its type
 	opts := query.Options{
@@ -210,14 +228,51 @@ func listNotes(ctx context.Context, w *workspace.Workspace, q query.Query, links
 		Interval:   w.Config.Interval(),
 		Need:       query.FieldNeeds(fields) | query.SortNeeds(q.Sort),
 	}
+	var res query.Result
 	if !cached {
-		return query.Select(ctx, v, files, q, opts)
+		res, err = query.Select(ctx, v, files, q, opts)
+	} else {
+		var notes []query.Note
+		if notes, err = listRecords(ctx, w, files, opts, s); err == nil {
+			res, err = q.Filter(notes)
+		}
 	}
-	notes, err := listRecords(ctx, w, files, opts, s)
-	if err != nil {
-		return query.Result{}, err
+	if _, ok := errors.AsType[*query.KindError](err); ok {
+		err = usageError{fmt.Errorf("list: --where: %w", err)}
 	}
-	return q.Filter(notes), nil
+	return res, err
+}
+
+// checkTypes refuses a --type that names no type of the vault's config
+// (nor "none"), which would otherwise match nothing.
+func checkTypes(w *workspace.Workspace, types []string) error {
+	names := []string{}
+	for _, t := range w.Types {
+		names = append(names, t.Name)
+	}
+	for _, t := range types {
+		if !strings.EqualFold(t, "none") && !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, t) }) {
+			return usageError{fmt.Errorf("list: --type: unknown type %q (want %s)", t, orList(append(names, "none")))}
+		}
+	}
+	return nil
+}
+
+// folderExists reports whether a --folder names a folder of the vault:
+// one holding a file zk reads (case ignored, as --folder matches), or an
+// existing folder that holds none.
+func folderExists(v *vault.Vault, files []vault.File, dir string) bool {
+	for _, f := range files {
+		if query.InFolder(f.Path, dir) {
+			return true
+		}
+	}
+	clean := path.Clean(strings.Trim(filepath.ToSlash(dir), "/"))
+	if clean == "." {
+		return true
+	}
+	st, err := v.Root().Stat(clean)
+	return err == nil && st.IsDir()
 }
 
 // listView is zk list --format json: each note's path, type and the

@@ -56,9 +56,6 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			case "man": // man(1) is installed, to render a page with man -l
 				_, err := exec.LookPath("man")
 				return err == nil, nil
-			case "jq": // jq is installed, as on GitHub's runners (action.txtar)
-				_, err := exec.LookPath("jq")
-				return err == nil, nil
 			case "shared": // $SHARED is set: ../shared is there
 				st, err := os.Stat(shared)
 				return err == nil && st.IsDir(), nil

@@ -3,6 +3,7 @@ package query
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,26 +62,60 @@ func ParseCond(s string) (Cond, error) {
 		}
 	}
 	if at < 0 {
-		key := strings.TrimSpace(s)
-		if neg, ok := strings.CutPrefix(key, "!"); ok {
-			if k := strings.TrimSpace(neg); k != "" {
-				return Cond{Key: k, Op: OpAbsent}, nil
-			}
-		} else if key != "" {
-			return Cond{Key: key, Op: OpExists}, nil
+		c := Cond{Key: strings.TrimSpace(s), Op: OpExists}
+		if neg, ok := strings.CutPrefix(c.Key, "!"); ok {
+			c = Cond{Key: strings.TrimSpace(neg), Op: OpAbsent}
 		}
-		return Cond{}, fmt.Errorf("condition %q: want KEY, !KEY or KEY OP VALUE with OP one of = != < <= > >=", s)
+		if c.Key == "" {
+			return Cond{}, fmt.Errorf("condition %q: want KEY, !KEY or KEY OP VALUE with OP one of = != < <= > >=", s)
+		}
+		if !knownKey(c.Key) {
+			return Cond{}, fmt.Errorf("condition %q: %w", s, UnknownFileField(c.Key))
+		}
+		return c, nil
 	}
 	key := strings.TrimSpace(s[:at])
 	val := s[at+len(op):]
 	if op == OpEq && strings.HasPrefix(val, "=") { // "==", as expressions write it
 		val = val[1:]
 	}
-	val = unquote(strings.TrimSpace(val))
+	val = strings.TrimSpace(val)
 	if key == "" {
 		return Cond{}, fmt.Errorf("condition %q: no property name before %s", s, op)
 	}
-	return Cond{Key: key, Op: op, Value: val}, nil
+	if val != "" && strings.ContainsRune("<>=", rune(val[0])) {
+		// "author => x", "n =< 3", "a <> b": a mistyped operator, which
+		// would otherwise compare with the text "> x" and match nothing.
+		return Cond{}, fmt.Errorf("condition %q: %q is not an operator (want one of = != < <= > >=; quote a value that starts with %c)",
+			s, string(op)+val[:1], val[0])
+	}
+	if !knownKey(key) {
+		return Cond{}, fmt.Errorf("condition %q: %w", s, UnknownFileField(key))
+	}
+	return Cond{Key: key, Op: op, Value: unquote(val)}, nil
+}
+
+// knownKey reports whether a condition's or a column's key names a
+// property (any name) or a file.* attribute zk knows.
+func knownKey(key string) bool {
+	return !strings.HasPrefix(key, "file.") || slices.Contains(FileFields, key)
+}
+
+// CheckField is nil when name is a column zk can show: a property, or a
+// file.* attribute it knows (--fields file.size is refused, not left
+// blank).
+func CheckField(name string) error {
+	if !knownKey(name) {
+		return UnknownFileField(name)
+	}
+	return nil
+}
+
+// UnknownFileField is the error for a file.* attribute zk does not know
+// (file.size, file.ctime: Bases has them, zk's records do not), which
+// would otherwise read as a property no note has and match nothing.
+func UnknownFileField(key string) error {
+	return fmt.Errorf("unknown attribute %s (zk knows %s)", key, strings.Join(FileFields, ", "))
 }
 
 func unquote(s string) string {

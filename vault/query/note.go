@@ -132,7 +132,8 @@ type Result struct {
 // Select reads the notes of a walk of the vault (Files) as it goes,
 // keeping of each note that fails q's own filters only its links (or
 // nothing, when q follows no links), and returns the notes q selects.
-// Notes that cannot be read are left out.
+// Notes that cannot be read are left out. A condition that orders a key's
+// values by a literal of another kind is a *KindError.
 func Select(ctx context.Context, v *vault.Vault, files []vault.File, q Query, opts Options) (Result, error) {
 	if q.needsGraph() {
 		opts.Need |= NeedLinks
@@ -160,6 +161,7 @@ func Select(ctx context.Context, v *vault.Vault, files []vault.File, q Query, op
 		mu   sync.Mutex
 		read int
 	)
+	kinds := newKindTally(q.Where)
 	v.Each(ctx, notes, func(i int, n *vault.Note) {
 		rec := Read(n, r, opts)
 		switch {
@@ -170,9 +172,13 @@ func Select(ctx context.Context, v *vault.Vault, files []vault.File, q Query, op
 		}
 		mu.Lock()
 		read++
+		kinds.add(rec)
 		mu.Unlock()
 	})
 	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	if err := kinds.err(); err != nil {
 		return Result{}, err
 	}
 	all := make([]Note, 0, len(kept))

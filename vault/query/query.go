@@ -70,7 +70,7 @@ func (q Query) own(n Note, today time.Time) bool {
 	}) {
 		return false
 	}
-	if len(q.Folders) > 0 && !slices.ContainsFunc(q.Folders, func(f string) bool { return inFolder(n.Path, f) }) {
+	if len(q.Folders) > 0 && !slices.ContainsFunc(q.Folders, func(f string) bool { return InFolder(n.Path, f) }) {
 		return false
 	}
 	for _, t := range q.Tags {
@@ -103,8 +103,9 @@ func (q Query) own(n Note, today time.Time) bool {
 	return true
 }
 
-// inFolder reports whether vault path p is under folder dir.
-func inFolder(p, dir string) bool {
+// InFolder reports whether vault path p is under folder dir, at any
+// depth, ignoring case.
+func InFolder(p, dir string) bool {
 	dir = strings.Trim(strings.ReplaceAll(dir, "\\", "/"), "/")
 	if dir == "" || dir == "." {
 		return true
@@ -125,9 +126,17 @@ func HasTag(tags []string, tag string) bool {
 }
 
 // Filter is Select over notes read already (Read): the notes q selects,
-// sorted and limited.
-func (q Query) Filter(notes []Note) Result {
-	return q.selectFrom(notes, tending.DateOf(q.Today), false)
+// sorted and limited. A condition that orders a key's values by a literal of another kind
+// (published > yesterday) is a *KindError.
+func (q Query) Filter(notes []Note) (Result, error) {
+	kinds := newKindTally(q.Where)
+	for _, n := range notes {
+		kinds.add(n)
+	}
+	if err := kinds.err(); err != nil {
+		return Result{}, err
+	}
+	return q.selectFrom(notes, tending.DateOf(q.Today), false), nil
 }
 
 // selectFrom applies q to notes; checked says the notes not marked

@@ -2,6 +2,7 @@ package query
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"slices"
 	"testing"
@@ -29,6 +30,17 @@ func TestParseCond(t *testing.T) {
 		{in: "", bad: true},
 		{in: "=x", bad: true},
 		{in: "!", bad: true},
+		// A mistyped operator, and a file.* attribute zk does not know,
+		// are refused rather than matching nothing.
+		{in: "author => x", bad: true},
+		{in: "rating =< 3", bad: true},
+		{in: "a <> b", bad: true},
+		{in: "a >== b", bad: true},
+		{in: "author = '=> x'", want: Cond{Key: "author", Op: OpEq, Value: "=> x"}},
+		{in: "file.size > 50", bad: true},
+		{in: "file.size", bad: true},
+		{in: "!file.ctime", bad: true},
+		{in: "file.due < 2027-01-01", want: Cond{Key: "file.due", Op: OpLt, Value: "2027-01-01"}},
 	}
 	for _, tt := range tests {
 		got, err := ParseCond(tt.in)
@@ -181,7 +193,10 @@ func TestFilter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.q.Today = today
-			res := tt.q.Filter(vaultNotes())
+			res, err := tt.q.Filter(vaultNotes())
+			if err != nil {
+				t.Fatal(err)
+			}
 			var got []string
 			for _, n := range res.Notes {
 				got = append(got, n.Path)
@@ -282,7 +297,7 @@ func FuzzDecode(f *testing.F) {
 
 // TestCondHoldsForFileAttributes: --where names a note's file.* attributes
 // as --fields and --sort do, dates compared as dates and lists by item; a
-// property of the same name as no attribute is still a property.
+// file.* name zk does not know is refused by ParseCond (TestParseCond).
 func TestCondHoldsForFileAttributes(t *testing.T) {
 	n := Note{Path: "Claims/Rate.md", Name: "Rate", ModTime: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
 		Properties: map[string]any{"status": "draft"}, Tags: []string{"perf", "perf/llm"},
@@ -304,7 +319,6 @@ func TestCondHoldsForFileAttributes(t *testing.T) {
 		{"file.verdicts = refutes", false},
 		{"file.links = Claims/Denominator.md", true},
 		{"status = draft", true},
-		{"file.nothing", false},
 	} {
 		c, err := ParseCond(tt.cond)
 		if err != nil {
@@ -316,5 +330,44 @@ func TestCondHoldsForFileAttributes(t *testing.T) {
 	}
 	if c, _ := ParseCond("file.due"); c.HoldsFor(Note{}) {
 		t.Error("file.due holds for a note without a date")
+	}
+}
+
+// TestFilterKindError: an order condition whose literal is not of the
+// kind its key holds (a date, a number) is an error, not an empty answer;
+// one of the same kind, or a key that holds text, is not.
+func TestFilterKindError(t *testing.T) {
+	notes := []Note{
+		{Path: "a.md", Properties: map[string]any{"published": "2026-01-02", "rating": int64(3), "name": "x"}, Due: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)},
+		{Path: "b.md", Properties: map[string]any{"published": "2026-03-04", "rating": 2.5, "name": "y"}},
+		{Path: "c.md", Properties: map[string]any{"published": "soon", "rating": "high"}},
+	}
+	tests := []struct {
+		cond string
+		kind string // "" for no error
+	}{
+		{"published > yesterday", "date"},
+		{"published >= 2026", "date"},
+		{"published < 2026-02-30", "date"}, // an impossible date is not a date
+		{"published > 2026-02-01", ""},
+		{"published = yesterday", ""}, // = and != compare as text: a note may say "soon"
+		{"rating > high", "number"},
+		{"rating > 2026-01-01", "number"},
+		{"rating > 2", ""},
+		{"name > m", ""},
+		{"file.due < tomorrow", "date"},
+		{"absent > yesterday", ""},
+	}
+	for _, tt := range tests {
+		c, err := ParseCond(tt.cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := Query{Where: []Cond{c}}
+		_, err = q.Filter(notes)
+		var ke *KindError
+		if got := errors.As(err, &ke); got != (tt.kind != "") || (got && ke.Kind != tt.kind) {
+			t.Errorf("%s: error %v, want kind %q", tt.cond, err, tt.kind)
+		}
 	}
 }

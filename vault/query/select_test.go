@@ -61,7 +61,10 @@ func TestSelectAgreesWithFilter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fil := q.Filter(all)
+		fil, err := q.Filter(all)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got, want := paths(sel.Notes), paths(fil.Notes); !slices.Equal(got, want) || sel.Matched != fil.Matched {
 			t.Errorf("query %d: Select %q (%d matched), Filter %q (%d matched)", i, got, sel.Matched, want, fil.Matched)
 		}
