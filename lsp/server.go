@@ -1,7 +1,9 @@
 // Package lsp is zk's language server: zk check's findings as
 // diagnostics on the text being edited, go to definition on links,
-// references as backlinks, headings as document symbols, and completion
-// of note names, headings and block ids inside [[links]].
+// references to notes, headings, blocks and tags with code lens counts,
+// headings as document symbols, completion of note names, headings and
+// block ids inside [[links]], code actions, rename, and the commands
+// zk.new and zk.tend.
 //
 // It speaks LSP over any stream with sourcegraph/jsonrpc2 and the types
 // and dispatch of tliron/glsp's protocol_3_16; glsp's own server is not
@@ -12,13 +14,13 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -50,6 +52,14 @@ type Options struct {
 	// note type typ ("" for the default type), as zk new does: its vault
 	// path and text. nil offers no "create the note" action.
 	NewNote func(typ, title string) (path string, text []byte, err error)
+	// Create writes a new note of the note type typ ("" for the default
+	// type) titled title, as zk new does (never over a note), and returns
+	// its vault path: the zk.new command. nil offers no zk.new.
+	Create func(ctx context.Context, typ, title string) (path string, err error)
+	// Tend sets the Last tended date of the note at vault path p to date
+	// (YYYY-MM-DD) through the vault's safe write path, as zk tend does:
+	// zk.tend on a note not open in the editor. nil refuses that.
+	Tend func(ctx context.Context, p, date string) (unchanged bool, err error)
 
 	// Clock is the time now, asked at each check for today's date (the
 	// maintenance rules, the "Set Last tended" action); nil means
@@ -101,6 +111,11 @@ type Server struct {
 	// watch is set when the client registers file watchers on request
 	// (VS Code): asked in initialized, it reports changes on disk.
 	watch bool
+	// canShow is set when the client shows a document on request
+	// (window/showDocument): zk.new opens the note it created.
+	// lensRefresh is set when the client refreshes code lenses on request:
+	// a save changes other notes' backlink counts.
+	canShow, lensRefresh bool
 	// sent is the key of the diagnostics last published for each note
 	// not open, by path (recheck.go); recheck runs one re-check at a time.
 	sent    map[string]string
@@ -331,6 +346,10 @@ func dispatch(ctx context.Context, h *protocol.Handler, c *jsonrpc2.Conn, req *j
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
 	case err != nil:
+		var rpcErr *jsonrpc2.Error
+		if errors.As(err, &rpcErr) { // already in the protocol's terms
+			return nil, rpcErr
+		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
 	}
 	return r, nil
@@ -355,7 +374,9 @@ func (s *Server) handler() *protocol.Handler {
 	h.WorkspaceDidChangeWatchedFiles = s.didChangeWatchedFiles
 	h.TextDocumentPrepareRename = s.prepareRename // rename.go
 	h.TextDocumentRename = s.rename
-	h.TextDocumentCodeAction = s.codeAction // actions.go
+	h.TextDocumentCodeAction = s.codeAction      // actions.go
+	h.TextDocumentCodeLens = s.codeLens          // refs.go
+	h.WorkspaceExecuteCommand = s.executeCommand // commands.go
 	return h
 }
 
@@ -392,6 +413,16 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 		s.watch = *ws.DidChangeWatchedFiles.DynamicRegistration
 		s.mu.Unlock()
 	}
+	if ws := params.Capabilities.Workspace; ws != nil && ws.CodeLens != nil && ws.CodeLens.RefreshSupport != nil {
+		s.mu.Lock()
+		s.lensRefresh = *ws.CodeLens.RefreshSupport
+		s.mu.Unlock()
+	}
+	if w := params.Capabilities.Window; w != nil && w.ShowDocument != nil {
+		s.mu.Lock()
+		s.canShow = w.ShowDocument.Support
+		s.mu.Unlock()
+	}
 	full := protocol.TextDocumentSyncKindFull
 	yes := true
 	return protocol.InitializeResult{
@@ -407,6 +438,8 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"[", "#", "^", " "}},
 			RenameProvider:          protocol.RenameOptions{PrepareProvider: &yes},
 			CodeActionProvider:      protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
+			CodeLensProvider:        &protocol.CodeLensOptions{},
+			ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: s.commands()},
 		},
 		ServerInfo: &protocol.InitializeResultServerInfo{Name: "zk", Version: &s.opts.Version},
 	}, nil
@@ -494,7 +527,7 @@ func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocume
 // didSave takes the saved text as the note's: its links into the graph
 // for references, and a new check of every open note, whose links to
 // this one may have broken or mended.
-func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentParams) error {
+func (s *Server) didSave(ctx *glsp.Context, params *protocol.DidSaveTextDocumentParams) error {
 	p, ok := s.vaultPath(params.TextDocument.URI)
 	if !ok || s.wait() != nil {
 		return nil
@@ -517,6 +550,7 @@ func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentPa
 		s.publish(q)
 	}
 	go s.recheckDependents(p)
+	s.refreshLenses(ctx)
 	return nil
 }
 
@@ -547,7 +581,7 @@ func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocument
 // walk when files came or went, and each changed note read again. Then,
 // as after a save, the notes not open that link to or rest on a note
 // changed or deleted are checked again (recheck.go), and the open ones.
-func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChangeWatchedFilesParams) error {
+func (s *Server) didChangeWatchedFiles(ctx *glsp.Context, params *protocol.DidChangeWatchedFilesParams) error {
 	if s.wait() != nil {
 		return nil
 	}
@@ -613,6 +647,7 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 		slices.Sort(qs)
 		s.recheckNotes(slices.Compact(qs))
 	}()
+	s.refreshLenses(ctx)
 	return nil
 }
 
@@ -861,38 +896,6 @@ func (s *Server) target(from *vault.Note, l vault.Link) (protocol.Location, bool
 	return loc, true
 }
 
-func (s *Server) references(_ *glsp.Context, params *protocol.ReferenceParams) ([]protocol.Location, error) {
-	if err := s.wait(); err != nil {
-		return nil, err
-	}
-	p, ok := s.vaultPath(params.TextDocument.URI)
-	if !ok {
-		return nil, nil
-	}
-	s.mu.Lock()
-	var in []ref
-	for _, rs := range s.edges {
-		for _, r := range rs {
-			if r.to == p && r.from != p {
-				in = append(in, r)
-			}
-		}
-	}
-	s.mu.Unlock()
-	sort.Slice(in, func(i, j int) bool {
-		if in[i].from != in[j].from {
-			return in[i].from < in[j].from
-		}
-		return in[i].rng.Start.Line < in[j].rng.Start.Line ||
-			(in[i].rng.Start.Line == in[j].rng.Start.Line && in[i].rng.Start.Character < in[j].rng.Start.Character)
-	})
-	out := []protocol.Location{}
-	for _, r := range in {
-		out = append(out, protocol.Location{URI: s.uriOf(r.from), Range: r.rng})
-	}
-	return out, nil
-}
-
 // ref is a link or embed of a note, resolved, with its range in the
 // note: what references need of the vault's links, and less than a
 // vault.Edge costs to make (no Links-section relations).
@@ -902,6 +905,9 @@ type ref struct {
 	// path is the link's target as written when it resolves to no file
 	// (to is ""): a file created later may be what it names.
 	path string
+	// sub is the link's "#heading" or "#^block", "" for none: references
+	// to a heading or a block, and code lens counts, are of these.
+	sub string
 }
 
 // refsOf are n's links and embeds, resolved or not (to ""), in source
@@ -967,6 +973,9 @@ func refsOf(n *vault.Note, r *vault.Resolver) []ref {
 				rf.to, rf.path = "", l.Path
 			}
 		}
+		if l.Subpath != "" {
+			rf.sub = strings.Clone(l.Subpath) // not a slice of the note's text, which would stay alive
+		}
 		rf.rng = protocol.Range{Start: pos(l.Span.Start.Offset), End: pos(l.Span.End.Offset)}
 		out = append(out, rf)
 	}
@@ -979,6 +988,21 @@ func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbol
 		return nil, err
 	}
 	return headingSymbols(n), nil
+}
+
+// headingKind is the symbol kind of a heading of level: a kind that
+// outlines show as a section and tell apart by level, the title's
+// (Module) from a section's (Namespace) from a subsection's (Key). The
+// kind String that markdown servers give every heading is one that
+// outlines hide or show as a bare string.
+func headingKind(level int) protocol.SymbolKind {
+	switch level {
+	case 1:
+		return protocol.SymbolKindModule
+	case 2:
+		return protocol.SymbolKindNamespace
+	}
+	return protocol.SymbolKindKey
 }
 
 // headingSymbols are a note's headings as a tree: each heading's children
@@ -994,7 +1018,7 @@ func headingSymbols(n *vault.Note) []protocol.DocumentSymbol {
 	children := map[*protocol.DocumentSymbol][]*protocol.DocumentSymbol{}
 	for _, sec := range n.Sections {
 		h := n.Headings[sec.Heading]
-		sym := &protocol.DocumentSymbol{Name: strings.TrimSpace(h.Text), Kind: protocol.SymbolKindString,
+		sym := &protocol.DocumentSymbol{Name: strings.TrimSpace(h.Text), Kind: headingKind(h.Level),
 			Range:          protocol.Range{Start: position(text, sec.Start), End: position(text, sec.End)},
 			SelectionRange: protocol.Range{Start: position(text, h.Span.Start.Offset), End: position(text, h.Span.End.Offset)}}
 		if sym.Name == "" {

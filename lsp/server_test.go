@@ -35,6 +35,7 @@ type client struct {
 	dir   string
 	diags chan published
 	calls chan *jsonrpc2.Request // the server's other requests to the client
+	init  json.RawMessage        // the server's answer to initialize
 }
 
 // published is a publishDiagnostics notification as the client decodes
@@ -90,7 +91,7 @@ func startServerWith(t *testing.T, files map[string]string, set func(*Options), 
 	go func() { srv.Serve(ctx, a); close(done) }()
 	c := &client{t: t, dir: dir, diags: make(chan published, 100), calls: make(chan *jsonrpc2.Request, 10)}
 	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}),
-		jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+		answerAside{jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 			if req.Method == protocol.ServerTextDocumentPublishDiagnostics {
 				var p published
 				if err := json.Unmarshal(*req.Params, &p); err == nil {
@@ -103,14 +104,27 @@ func startServerWith(t *testing.T, files map[string]string, set func(*Options), 
 				}
 			}
 			return nil, nil
-		}))
+		})})
 	t.Cleanup(func() { c.conn.Close(); cancel(); <-done })
-	var init json.RawMessage
-	c.call(protocol.MethodInitialize, map[string]any{"processId": nil, "rootUri": nil, "capabilities": caps}, &init)
-	if !strings.Contains(string(init), `"definitionProvider":true`) {
-		t.Fatalf("initialize: %s", init)
+	c.call(protocol.MethodInitialize, map[string]any{"processId": nil, "rootUri": nil, "capabilities": caps}, &c.init)
+	if !strings.Contains(string(c.init), `"definitionProvider":true`) {
+		t.Fatalf("initialize: %s", c.init)
 	}
 	return c
+}
+
+// answerAside handles the server's notifications in order and answers
+// its requests from goroutines of their own, as an editor reads while it
+// answers: over net.Pipe, an answer written from the reading goroutine
+// waits for the server, which may be writing a notification meanwhile.
+type answerAside struct{ h jsonrpc2.Handler }
+
+func (a answerAside) Handle(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if req.Notif {
+		a.h.Handle(ctx, c, req)
+		return
+	}
+	go a.h.Handle(ctx, c, req)
 }
 
 func (c *client) call(method string, params, result any) {

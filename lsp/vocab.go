@@ -204,3 +204,17 @@ func (s *Server) relationCompletion(n *vault.Note, text string, off int, lineSta
 	}
 	return list
 }
+
+// notesWith are the notes that use word w or a word nested under it
+// (tagUnder), in no order.
+func (v *vocab) notesWith(w string) []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	var out []string
+	for p, words := range v.of {
+		if slices.ContainsFunc(words, func(x string) bool { return tagUnder(x, w) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

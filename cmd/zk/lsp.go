@@ -19,12 +19,16 @@ func newLSPCmd(root *rootOptions, s *streams) *cobra.Command {
 		Long: `Serve the vault to an editor over the Language Server Protocol on stdin and
 stdout: zk check's findings as diagnostics on the text being edited (the
 rule as the code, its help as the link), go to definition on a wikilink,
-embed, markdown link, #heading or #^block, references (the note's
-backlinks), headings as document symbols, completion of note names after
+embed, markdown link, #heading or #^block, references (to the note, the
+heading, the block or the tag under the cursor), a code lens counting
+backlinks, headings as document symbols, completion of note names after
 [[, headings after # and block ids after #^, tags after # and relations
 after "— " in the Links section, and code actions: set Last tended to
 today, fix a broken link to the note it almost names, type an untyped
-Links entry, create a missing note from its type's template.
+Links entry, create a missing note from its type's template. Commands
+(workspace/executeCommand): zk.new creates a note as zk new does, zk.tend
+sets a note's Last tended date as zk tend does, zk.references lists
+references; none runs a command written in a note.
 
 Start it in the vault's folder, or give --vault. The vault is read once at
 start; a note opened is checked as soon as the vault's files are listed,
@@ -62,7 +66,7 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 	if !root.pinned() {
 		lopts.Today = time.Time{}
 	}
-	return lsp.Options{
+	opts := lsp.Options{
 		Vault: w.Vault,
 		Lint:  lopts,
 
@@ -70,6 +74,22 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 		Version: version,
 		NewNote: lspNewNote(root, w),
 	}
+	// The commands that write (zk.new, zk.tend) write only in a vault, as
+	// zk new and zk tend do: a folder with no .obsidian/ or .zk/ is not
+	// made one by an editor's command.
+	if _, marked := workspace.Marked(w.Vault.Dir); marked || root.vaultDir != "" {
+		opts.Create = func(ctx context.Context, typ, title string) (string, error) {
+			if typ == "" {
+				typ = config.DefaultType
+			}
+			return createNote(ctx, w, typ, title, lspNow(root, w))
+		}
+		opts.Tend = func(ctx context.Context, p, date string) (bool, error) {
+			out, err := tendNote(ctx, w, p, date)
+			return out.Unchanged, err
+		}
+	}
+	return opts
 }
 
 // lspNewNote is the note zk lsp's "create the note" action writes: zk
@@ -80,12 +100,17 @@ func lspNewNote(root *rootOptions, w *workspace.Workspace) func(typ, title strin
 		if typ == "" {
 			typ = config.DefaultType
 		}
-		now := time.Now()
-		if root.pinned() {
-			now = w.Today
-		}
-		return renderNew(w, typ, title, now)
+		return renderNew(w, typ, title, lspNow(root, w))
 	}
+}
+
+// lspNow is the time a note created by zk lsp is created at: now, or the
+// day --today or $ZK_TODAY gives, as zk new takes it.
+func lspNow(root *rootOptions, w *workspace.Workspace) time.Time {
+	if root.pinned() {
+		return w.Today
+	}
+	return time.Now()
 }
 
 // stdio is the process's stdin and stdout as the one stream a language

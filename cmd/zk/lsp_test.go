@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
-	"github.com/zk-claims/zk/workspace"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/workspace"
 )
 
 // zk lsp's "create the note" action renders the note zk new creates: the
@@ -83,5 +85,69 @@ func TestLSPTodayPinnedOnlyWhenAsked(t *testing.T) {
 				t.Errorf("today %v, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// zk lsp's zk.new and zk.tend write as zk new and zk tend do, and only in
+// a vault: in a folder with no .obsidian/ or .zk/ (and no --vault) the
+// server offers neither write.
+func TestLSPCommandsWriteAsTheCommands(t *testing.T) {
+	dir := t.TempDir()
+	for p, text := range map[string]string{
+		".zk/config.toml":            "[claims.types.permanent]\nfolder = \"Notes\"\n",
+		".zk/templates/permanent.md": "# {{title}}\n\n## Maintenance\n\n- Last tended: {{date}}\n",
+		"Notes/Old.md":               "# Old\n\n## Maintenance\n\n- Last tended: 2020-01-01\n",
+	} {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A note written this moment is taken for one an editor is saving.
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, "Notes", "Old.md"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
+	root := &rootOptions{today: "2026-12-02", getenv: func(string) string { return "" }}
+	t.Chdir(dir)
+	w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	opts := lspOptions(root, w)
+	if opts.Create == nil || opts.Tend == nil {
+		t.Fatal("a vault's server offers no zk.new or zk.tend")
+	}
+	p, err := opts.Create(t.Context(), "", "Brand New")
+	if err != nil || p != "Notes/Brand New.md" {
+		t.Fatalf("zk.new: %q, %v", p, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "Notes", "Brand New.md")); string(b) != "# Brand New\n\n## Maintenance\n\n- Last tended: 2026-12-02\n" {
+		t.Errorf("zk.new wrote %q", b)
+	}
+	if _, err := opts.Create(t.Context(), "", "brand new"); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("zk.new over a note: %v", err)
+	}
+	if unchanged, err := opts.Tend(t.Context(), "Notes/Old.md", "2026-12-01"); err != nil || unchanged {
+		t.Fatalf("zk.tend: %v, %v", unchanged, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "Notes", "Old.md")); !strings.Contains(string(b), "- Last tended: 2026-12-01\n") {
+		t.Errorf("zk.tend wrote %q", b)
+	}
+
+	plain := t.TempDir()
+	t.Chdir(plain)
+	w2, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	if o := lspOptions(root, w2); o.Create != nil || o.Tend != nil {
+		t.Error("a folder that is no vault is offered zk.new or zk.tend")
 	}
 }

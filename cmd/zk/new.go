@@ -54,27 +54,38 @@ func runNew(ctx context.Context, opts *newOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	v := w.Vault
 	now, err := opts.createdAt()
 	if err != nil {
 		return err
 	}
-	p, text, err := renderNew(w, opts.typ, opts.title, now)
+	p, err := createNote(ctx, w, opts.typ, opts.title, now)
 	if err != nil {
 		return err
+	}
+	fmt.Fprintln(s.out, filepath.Join(w.Vault.Dir, filepath.FromSlash(p)))
+	return nil
+}
+
+// createNote writes the note zk new creates (renderNew), never over a
+// file of that path in any case, and returns its vault path: zk new and
+// zk lsp's zk.new.
+func createNote(ctx context.Context, w *workspace.Workspace, typ, title string, now time.Time) (string, error) {
+	v := w.Vault
+	p, text, err := renderNew(w, typ, title, now)
+	if err != nil {
+		return "", err
 	}
 	files, _, err := v.Files(ctx)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if got, ok := vault.ResolverOf(files).Has(p); ok {
-		return fmt.Errorf("new: %s: %w", got, vault.ErrExists)
+		return "", fmt.Errorf("new: %s: %w", got, vault.ErrExists)
 	}
 	if err := v.CreateFile(p, text); err != nil {
-		return fmt.Errorf("new: %w", err)
+		return "", fmt.Errorf("new: %w", err)
 	}
-	fmt.Fprintln(s.out, filepath.Join(v.Dir, filepath.FromSlash(p)))
-	return nil
+	return p, nil
 }
 
 // renderNew is the note zk new creates for a title: its vault path (in
