@@ -19,7 +19,7 @@ func analyse(run levelRun, mode string) Level {
 	errs, errsOutside := map[string]int{}, map[string]int{}
 	var inFlight, decoding time.Duration
 	var tokens, decodeTokens float64
-	var decode, ttft, itl []float64
+	var ttft, itl []float64
 	contributed, usage := 0, 0
 	for _, log := range run.streams {
 		for _, s := range log.samples {
@@ -80,7 +80,6 @@ func analyse(run levelRun, mode string) Level {
 			if gen := lw - fw; k > 1 && gen > 0 {
 				decoding += gen
 				decodeTokens += after
-				decode = append(decode, after/gen.Seconds())
 				itl = append(itl, ms(gen)/after)
 			}
 		}
@@ -120,7 +119,7 @@ func analyse(run levelRun, mode string) Level {
 			}
 			perStream = append(perStream, float64(n)/window)
 		}
-		lv.RequestThroughputPerUser = newStat("requests/sec/user", perStream)
+		lv.RequestThroughputPerUser = sampled("requests/sec/user", "streams", perStream)
 		completions := func(log streamLog) []event {
 			var ev []event
 			for _, s := range log.samples {
@@ -136,7 +135,7 @@ func analyse(run levelRun, mode string) Level {
 		return lv
 	}
 
-	var e2e, osl []float64
+	var e2e, osl, decode []float64
 	if lv.Completed > 0 {
 		// The source is the completed requests' when there are any: a
 		// request cut at the close never got its usage block, and would
@@ -150,6 +149,9 @@ func analyse(run levelRun, mode string) Level {
 			usage++
 		}
 		osl = append(osl, s.units)
+		if r, ok := decodeRate(s); ok {
+			decode = append(decode, r)
+		}
 		if lat := (s.end - s.start).Seconds(); s.first != 0 && lat > 0 {
 			e2e = append(e2e, s.units/lat)
 		}
@@ -183,7 +185,11 @@ func analyse(run levelRun, mode string) Level {
 		lv.SteadyOutputTokenThroughput = &Value{Unit: "tokens/sec", Avg: r}
 	}
 	lv.Server = serverAccount(measured)
-	lv.OutputTokenThroughputPerUser = newStat("tokens/sec/user", decode)
+	// One stream's rate is each request's decode rate, over the requests
+	// that completed in the window: the same requests as latency and the
+	// server's account, each whole, none cut at an edge. Their rates are
+	// the samples a criterion is judged on.
+	lv.OutputTokenThroughputPerUser = sampled("tokens/sec/user", "requests completed in the window", decode)
 	lv.OutputTokenThroughputPerUserE2E = newStat("tokens/sec/user", e2e)
 	lv.TimeToFirstToken = newStat("ms", ttft)
 	lv.InterTokenLatency = newStat("ms", itl)
@@ -303,8 +309,7 @@ func serverAccount(measured func(func(sample) bool)) *ServerAccount {
 		// The request's tokens after its first over the time between its
 		// first and last, all of them: this compares whole requests, not
 		// the part of one inside the window.
-		per := s.units / float64(s.to-s.from)
-		probe := per * float64(s.to-s.from-1) / (s.last - s.first).Seconds()
+		probe, _ := decodeRate(s)
 		rates = append(rates, float64(s.serverDecode))
 		ratios = append(ratios, probe/float64(s.serverDecode))
 	}
@@ -314,4 +319,16 @@ func serverAccount(measured func(func(sample) bool)) *ServerAccount {
 	slices.Sort(ratios)
 	return &ServerAccount{Source: "llama.cpp timings", Requests: len(rates),
 		DecodePerUser: newStat("tokens/sec/user", rates), Ratio: percentile(ratios, 50)}
+}
+
+// decodeRate is a whole request's decode rate: its tokens after the first
+// over the time from its first token to its last, the tokens spread evenly
+// over its chunks (a server's usage block counts them, the chunks time
+// them). False for a request with fewer than two chunks.
+func decodeRate(s sample) (float64, bool) {
+	if s.to-s.from < 2 || s.last <= s.first {
+		return 0, false
+	}
+	per := s.units / float64(s.to-s.from)
+	return per * float64(s.to-s.from-1) / (s.last - s.first).Seconds(), true
 }

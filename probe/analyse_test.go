@@ -126,6 +126,12 @@ func TestAnalyseWindowIsTime(t *testing.T) {
 	// In flight: 200 ms of the second request, 100 of the cut one.
 	near(t, "achieved concurrency", lv.AchievedConcurrency, 1)
 	near(t, "decoding concurrency", lv.DecodingConcurrency, 0.1/0.3)
+	// One stream's decode rate stands on the request that completed in
+	// the window, whole; not on the one cut at the close. Its samples are
+	// in the output, saying what they are.
+	if d := lv.OutputTokenThroughputPerUser; d == nil || d.Count != 1 || len(d.Samples) != 1 || d.Of != "requests completed in the window" {
+		t.Errorf("per-stream decode %+v, want one sample: the request completed in the window", d)
+	}
 	if lv.OutputSequenceLength.Count != 1 {
 		t.Errorf("per-request stats over %d requests, want the one that completed in the window", lv.OutputSequenceLength.Count)
 	}

@@ -12,16 +12,22 @@ import (
 // Percentiles interpolate linearly between order statistics, as numpy's
 // default (and so vLLM's benchmark) does.
 type Stat struct {
-	Unit  string  `json:"unit"`
-	Count int     `json:"count"`
-	Avg   float64 `json:"avg"`
-	P10   float64 `json:"p10"`
-	P50   float64 `json:"p50"`
-	P90   float64 `json:"p90"`
-	P99   float64 `json:"p99"`
-	Min   float64 `json:"min"`
-	Max   float64 `json:"max"`
-	Std   float64 `json:"std"`
+	Unit  string `json:"unit"`
+	Count int    `json:"count"`
+	// Of says what the Count samples are ("requests completed in the
+	// window"), and Samples lists them, for a distribution a falsifier's
+	// criterion may judge on resamples (zk run's bootstrap); both empty
+	// for the rest.
+	Of      string    `json:"of,omitempty"`
+	Samples []float64 `json:"samples,omitempty"`
+	Avg     float64   `json:"avg"`
+	P10     float64   `json:"p10"`
+	P50     float64   `json:"p50"`
+	P90     float64   `json:"p90"`
+	P99     float64   `json:"p99"`
+	Min     float64   `json:"min"`
+	Max     float64   `json:"max"`
+	Std     float64   `json:"std"`
 }
 
 // Value is one figure for a whole level (an aggregate rate, a window), in
@@ -55,6 +61,19 @@ func newStat(unit string, xs []float64) *Stat {
 		Std: math.Sqrt(stats.Variance(s) * (n - 1) / n),
 	}
 }
+
+// sampled is newStat(unit, xs) carrying its samples, xs, which are of
+// what of says.
+func sampled(unit, of string, xs []float64) *Stat {
+	st := newStat(unit, xs)
+	if st != nil && len(xs) <= maxSamples {
+		st.Of, st.Samples = of, slices.Clone(xs)
+	}
+	return st
+}
+
+// maxSamples bounds the samples a Stat carries in the output.
+const maxSamples = 10_000
 
 // percentile returns the p-th percentile of sorted, a non-empty slice.
 func percentile(sorted []float64, p float64) float64 {

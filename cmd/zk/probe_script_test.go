@@ -20,13 +20,14 @@ import (
 
 // simulateCmd is the script command
 //
-//	simulate [budget=TOK/S] [per-stream=TOK/S] [prefill=DURATION] [close-after-stream] [timings]
+//	simulate [budget=TOK/S] [per-stream=TOK/S] [prefill=DURATION] [jitter=J] [close-after-stream] [timings]
 //
 // which serves probetest's SIMULATED OpenAI-compatible server on loopback
 // for the rest of the script and sets $SIM_URL to its base URL.
 // close-after-stream closes each connection after a streamed response, as
 // llama.cpp's llama-server does (probetest.Simulator.CloseAfterStream);
-// timings ends each with llama.cpp's own timings (Simulator.Timings).
+// timings ends each with llama.cpp's own timings (Simulator.Timings);
+// jitter spreads the requests' rates (Simulator.Jitter).
 func simulateCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! simulate")
@@ -46,8 +47,10 @@ func simulateCmd(ts *testscript.TestScript, neg bool, args []string) {
 			sim.CloseAfterStream = true
 		case "timings":
 			sim.Timings = true
+		case "jitter":
+			sim.Jitter, err = strconv.ParseFloat(v, 64)
 		default:
-			ts.Fatalf("usage: simulate [budget=N] [per-stream=N] [prefill=D] [close-after-stream] [timings]")
+			ts.Fatalf("usage: simulate [budget=N] [per-stream=N] [prefill=D] [jitter=J] [close-after-stream] [timings]")
 		}
 		ts.Check(err)
 	}

@@ -43,6 +43,7 @@ interrupted. It is a simulation, and says so in every response.`,
 	f.DurationVar(&opts.sim.Prefill, "prefill", 20*time.Millisecond, "the wait before each stream's first token")
 	f.IntVar(&opts.sim.TokensPerChunk, "tokens-per-chunk", 1, "tokens bundled into one streamed chunk")
 	f.BoolVar(&opts.sim.CloseAfterStream, "close-after-stream", false, "close each connection after a streamed response while advertising keep-alive, as llama.cpp's llama-server does")
+	f.Float64Var(&opts.sim.Jitter, "jitter", 0, "spread the requests' rates: they alternate between 1+`J` and 1-J times their share (0: none)")
 	f.BoolVar(&opts.sim.Timings, "timings", false, "end each streamed response with its own timings (predicted_n, predicted_ms), as llama.cpp's llama-server does")
 	return cmd
 }
@@ -50,6 +51,9 @@ interrupted. It is a simulation, and says so in every response.`,
 func runSimulate(ctx context.Context, opts *simulateOptions, s *streams) error {
 	if opts.sim.Budget <= 0 {
 		return usageError{errors.New("simulate: --budget must be above 0")}
+	}
+	if opts.sim.Jitter < 0 || opts.sim.Jitter >= 1 {
+		return usageError{errors.New("simulate: --jitter must be at least 0 and under 1")}
 	}
 	ln, err := net.Listen("tcp", opts.listen)
 	if err != nil {

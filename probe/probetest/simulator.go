@@ -56,8 +56,15 @@ type Simulator struct {
 	// generated, and predicted_ms, the time from the first of them to the
 	// last.
 	Timings bool
+	// Jitter spreads the requests' rates, as a real server's differ from
+	// request to request: the completions alternate between 1+Jitter and
+	// 1-Jitter times the rate their share of the budget gives (0.2: 20%
+	// faster, then 20% slower). The spread is the same every run, so a
+	// test that judges it is repeatable.
+	Jitter float64
 
 	active atomic.Int64
+	served atomic.Int64 // completions started, numbering them for Jitter
 }
 
 // header is the value of probe.SimulationHeader (not imported, so this
@@ -171,6 +178,14 @@ func (s *Simulator) stream(done <-chan struct{}, w io.Writer, flush func() error
 		return false
 	}
 	per := max(s.TokensPerChunk, 1)
+	scale := 1.0
+	if s.Jitter != 0 {
+		if s.served.Add(1)%2 == 1 {
+			scale += s.Jitter
+		} else {
+			scale -= s.Jitter
+		}
+	}
 	s.active.Add(1)
 	defer s.active.Add(-1)
 	next := time.Now()
@@ -178,7 +193,7 @@ func (s *Simulator) stream(done <-chan struct{}, w io.Writer, flush func() error
 	for sent := 0; sent < n; {
 		k := min(per, n-sent)
 		for range k {
-			next = next.Add(time.Duration(float64(time.Second) / s.rate()))
+			next = next.Add(time.Duration(float64(time.Second) / (s.rate() * scale)))
 		}
 		if !sleepUntil(done, next) {
 			return false

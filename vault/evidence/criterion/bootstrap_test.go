@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zk-claims/zk/vault/evidence/measure"
 )
@@ -189,3 +190,73 @@ func TestFormatValueExact(t *testing.T) {
 }
 
 func ftoa(f float64) string { return FormatValue(f) }
+
+// threeLevels is zk probe output of three levels whose per-stream
+// distributions carry their samples: as many requests as the seed note's
+// simulator run completed (11, 46 and 58).
+func threeLevels(tb testing.TB) []byte {
+	tb.Helper()
+	var levels []any
+	for i, lv := range []struct {
+		c, n     int
+		mean, sd float64
+	}{{1, 11, 100, 2}, {4, 46, 99, 3}, {16, 58, 31.4, 1}} {
+		xs := normal(lv.n, lv.mean, lv.sd, uint64(i))
+		levels = append(levels, map[string]any{
+			"concurrency":             lv.c,
+			"output_token_throughput": map[string]any{"unit": "tokens/sec", "avg": lv.mean * float64(lv.c)},
+			"output_token_throughput_per_user": map[string]any{"unit": "tokens/sec/user", "count": lv.n, "p50": lv.mean,
+				"of": "requests completed in the window", "samples": xs},
+		})
+	}
+	b, err := json.Marshal(map[string]any{"schema": "zk-probe/v1", "levels": levels})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// BenchmarkJudgeProbe: reading a three-level probe output and judging a
+// criterion on 2,000 resamples, as zk run does once a run: the seed's
+// criterion (one level) and one that reads all three.
+func BenchmarkJudgeProbe(b *testing.B) {
+	out := threeLevels(b)
+	for _, crit := range []string{
+		"level(1).per_stream.p50 >= 250",
+		"level(16).per_stream.p50 / level(1).per_stream.p50 > 0.5 or level(4).per_stream.p50 < 50",
+	} {
+		c, err := Compile(crit, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := "one-level"
+		if strings.Contains(crit, "level(16)") {
+			name = "three-levels"
+		}
+		b.Run(name, func(b *testing.B) {
+			// On a machine shared with other work, wall time per
+			// judgement counts the others' too; CPU time is this one's.
+			cpu := cpuTime()
+			for b.Loop() {
+				res, err := c.Eval(measure.Read(out, 0, nil), opt95)
+				if err != nil || res.Resamples != 2000 {
+					b.Fatalf("%+v, %v", res, err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// TestThreeLevelsResampled: every level a criterion reads is resampled,
+// and only those.
+func TestThreeLevelsResampled(t *testing.T) {
+	res := eval(t, "level(16).per_stream.p50 / level(1).per_stream.p50 > 0.5 or level(4).per_stream.p50 < 50", threeLevels(t), opt95)
+	if len(res.Read) != 2 || len(res.Read[0].Of) != 2 || len(res.Read[1].Of) != 1 || res.Read[1].Of[0].N != 46 || res.Refuting != 0 {
+		t.Errorf("result %+v", res)
+	}
+	one := eval(t, "level(1).per_stream.p50 >= 250", threeLevels(t), opt95)
+	if len(one.Read[0].Of) != 1 || one.Read[0].Of[0].N != 11 || one.Read[0].Of[0].Of != "requests completed in the window at concurrency 1" {
+		t.Errorf("result %+v", one)
+	}
+}

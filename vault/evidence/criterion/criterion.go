@@ -308,18 +308,30 @@ func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv fu
 	}
 	// Which figures each reading depends on: poison a figure (NaN in
 	// place of its statistics) and see which readings turn NaN.
+	// Field by field, so that resampling computes only what is read.
 	var used []*measure.Sampled
 	for _, s := range e.Sampled {
-		s.Poison()
-		dep := false
-		for i, p := range ops {
-			if v, ok := number(p); ok && math.IsNaN(v) {
+		var fields []string
+		dep := make([]bool, len(ops))
+		for _, f := range s.Fieldnames() {
+			s.PoisonField(f)
+			for i, p := range ops {
+				if v, ok := number(p); ok && math.IsNaN(v) {
+					dep[i] = true
+					if !slices.Contains(fields, f) {
+						fields = append(fields, f)
+					}
+				}
+			}
+			s.Restore()
+		}
+		for i, d := range dep {
+			if d {
 				res.Read[i].Of = append(res.Read[i].Of, Samples{N: len(s.Samples), Of: s.Of})
-				dep = true
 			}
 		}
-		s.Restore()
-		if dep {
+		if len(fields) > 0 {
+			s.Only(fields)
 			used = append(used, s)
 		}
 	}

@@ -27,12 +27,15 @@ type Sampled struct {
 	Of      string
 	Samples []float64
 
-	obj  map[string]any // the object holding the figure
-	key  string         // the field a mean is written to; "" for a distribution's fields
-	kind statKind
-	orig map[string]any // the fields as the output had them
-	rng  *rand.Rand
-	buf  []float64
+	obj    map[string]any // the object holding the figure
+	key    string         // the field a mean is written to; "" for a distribution's fields
+	kind   statKind
+	orig   map[string]any  // the fields as the output had them
+	only   map[string]bool // the fields Resample writes; nil: all
+	sorted []float64       // Samples, sorted
+	counts []int
+	rng    *rand.Rand
+	buf    []float64
 }
 
 type statKind int
@@ -62,12 +65,31 @@ func (s *Sampled) fields() []string {
 }
 
 func newSampled(of string, xs []float64, obj map[string]any, key string, kind statKind) *Sampled {
-	s := &Sampled{Of: of, Samples: xs, obj: obj, key: key, kind: kind, orig: map[string]any{}}
+	s := &Sampled{Of: of, Samples: xs, obj: obj, key: key, kind: kind, orig: map[string]any{},
+		sorted: slices.Sorted(slices.Values(xs))}
 	for _, f := range s.fields() {
 		s.orig[f] = obj[f]
 	}
 	return s
 }
+
+// Fieldnames lists the statistics Resample may write.
+func (s *Sampled) Fieldnames() []string { return s.fields() }
+
+// Only limits Resample to the named statistics (nil: all of them): what
+// a criterion does not read need not be computed 2,000 times.
+func (s *Sampled) Only(fields []string) {
+	s.only = nil
+	if fields != nil {
+		s.only = map[string]bool{}
+		for _, f := range fields {
+			s.only[f] = true
+		}
+	}
+}
+
+// PoisonField writes NaN in place of one statistic; Restore undoes it.
+func (s *Sampled) PoisonField(f string) { s.obj[f] = math.NaN() }
 
 // Seed makes every figure's resampling a function of the run it was
 // measured in: seed names the run (its id), and each figure draws from
@@ -82,16 +104,42 @@ func (e Env) Seed(seed string) {
 
 // Resample draws len(Samples) samples with replacement and writes their
 // statistics in place of the output's. Seed must have been called.
+//
+// The resample is drawn as counts of each sorted sample, so it comes out
+// sorted without sorting: percentiles cost one pass.
 func (s *Sampled) Resample() {
-	n := len(s.Samples)
+	n := len(s.sorted)
 	if cap(s.buf) < n {
-		s.buf = make([]float64, n)
+		s.buf, s.counts = make([]float64, n), make([]int, n)
 	}
-	b := s.buf[:n]
-	for i := range b {
-		b[i] = s.Samples[s.rng.IntN(n)]
+	counts := s.counts[:n]
+	clear(counts)
+	for range n {
+		counts[s.rng.IntN(n)]++
+	}
+	b := s.buf[:0]
+	for i, c := range counts {
+		for range c {
+			b = append(b, s.sorted[i])
+		}
 	}
 	s.write(b)
+}
+
+// Recompute writes the statistics of the samples themselves, unresampled:
+// the output's own figures, when zk computes them as the output's writer
+// did (a test holds zk probe's and this package's to each other).
+func (s *Sampled) Recompute() {
+	s.write(s.sorted)
+}
+
+// Fields returns the statistics as they stand now, by name.
+func (s *Sampled) Fields() map[string]any {
+	out := map[string]any{}
+	for _, f := range s.fields() {
+		out[f] = s.obj[f]
+	}
+	return out
 }
 
 // Poison writes NaN in place of every statistic: what reads the figure
@@ -113,7 +161,7 @@ func (s *Sampled) Restore() {
 	}
 }
 
-// write sets the statistics of xs, which it may reorder.
+// write sets the statistics of xs, sorted (the fields Only named).
 func (s *Sampled) write(xs []float64) {
 	n := float64(len(xs))
 	mean := 0.0
@@ -121,36 +169,44 @@ func (s *Sampled) write(xs []float64) {
 		mean += x
 	}
 	mean /= n
-	if s.kind == statMean {
-		s.obj[s.key] = mean
-		return
-	}
-	slices.Sort(xs)
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	switch s.kind {
-	case statProbe:
-		s.obj["count"] = n
-		s.obj["avg"] = mean
-		s.obj["p10"] = Percentile(xs, 10)
-		s.obj["p50"] = Percentile(xs, 50)
-		s.obj["p90"] = Percentile(xs, 90)
-		s.obj["p99"] = Percentile(xs, 99)
-		s.obj["min"] = xs[0]
-		s.obj["max"] = xs[len(xs)-1]
-		s.obj["std"] = math.Sqrt(ss / n)
-	case statHyperfine:
-		s.obj["mean"] = mean
-		sd := 0.0
-		if n > 1 {
-			sd = math.Sqrt(ss / (n - 1))
+	set := func(f string, v func() float64) {
+		if s.only == nil || s.only[f] {
+			s.obj[f] = v()
 		}
-		s.obj["stddev"] = sd
-		s.obj["median"] = Percentile(xs, 50)
-		s.obj["min"] = xs[0]
-		s.obj["max"] = xs[len(xs)-1]
+	}
+	std := func(ddof float64) func() float64 {
+		return func() float64 {
+			if n-ddof <= 0 {
+				return 0
+			}
+			ss := 0.0
+			for _, x := range xs {
+				ss += (x - mean) * (x - mean)
+			}
+			return math.Sqrt(ss / (n - ddof))
+		}
+	}
+	pct := func(p float64) func() float64 { return func() float64 { return Percentile(xs, p) } }
+	avg := func() float64 { return mean }
+	switch s.kind {
+	case statMean:
+		set(s.key, avg)
+	case statProbe:
+		set("count", func() float64 { return n })
+		set("avg", avg)
+		set("p10", pct(10))
+		set("p50", pct(50))
+		set("p90", pct(90))
+		set("p99", pct(99))
+		set("min", pct(0))
+		set("max", pct(100))
+		set("std", std(0))
+	case statHyperfine:
+		set("mean", avg)
+		set("stddev", std(1))
+		set("median", pct(50))
+		set("min", pct(0))
+		set("max", pct(100))
 	}
 }
 
