@@ -9,14 +9,13 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/unicodenorm"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/single"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 )
 
 // Schema is the version of what zk puts in the index: the mapping, the
 // analyzers and the fields. An index stamped with another schema is
 // rebuilt, never read.
-const Schema = 4
+const Schema = 5
 
 // The searchable fields. A query names them as "claim:word".
 const (
@@ -52,7 +51,9 @@ const (
 )
 
 // langAnalyzer names a language's analyzer: zk-fr. Each splits on
-// Unicode word boundaries, puts words in NFC and lower case, and keeps
+// Unicode word boundaries (text without word spaces into pairs of
+// characters, tokenizerWords, and any word past maxTokenBytes cut), puts
+// words in NFC and lower case, and keeps
 // common words, so phrases stay exact (see languages for the rest).
 func langAnalyzer(code string) string { return "zk-" + code }
 
@@ -75,6 +76,24 @@ type doc struct {
 
 // langField names a text field's copy for one language: body_fr.
 func langField(field, lang string) string { return field + "_" + lang }
+
+// longWords counts the distinct words of the note that the index cuts to
+// maxTokenBytes (a long title is in the text and the whole title, a long
+// tag in the text and the tags: one word).
+func (d doc) longWords() int {
+	seen := map[string]bool{}
+	for _, text := range []string{d.Title, d.Claim, d.Scope, d.Evidence, d.Body} {
+		longWords(text, seen)
+	}
+	for _, vs := range [][]string{d.Whole, d.Tags, d.Links} {
+		for _, v := range vs {
+			if len(v) > maxTokenBytes {
+				seen[v] = true
+			}
+		}
+	}
+	return len(seen)
+}
 
 // fields is what bleve is given: a map, since the text fields' names
 // carry the note's language.
@@ -131,7 +150,7 @@ func newMapping() (mapping.IndexMapping, error) {
 		}
 		if err := im.AddCustomAnalyzer(langAnalyzer(code), map[string]any{
 			"type":          custom.Name,
-			"tokenizer":     unicode.Name,
+			"tokenizer":     tokenizerWords,
 			"token_filters": filters,
 		}); err != nil {
 			return nil, err
@@ -140,14 +159,14 @@ func newMapping() (mapping.IndexMapping, error) {
 	if err := im.AddCustomAnalyzer(analyzerWhole, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     single.Name,
-		"token_filters": []any{filterNFC, lowercase.Name, filterFold},
+		"token_filters": []any{filterCut, filterNFC, lowercase.Name, filterFold},
 	}); err != nil {
 		return nil, err
 	}
 	if err := im.AddCustomAnalyzer(analyzerName, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     single.Name,
-		"token_filters": []any{filterNFC, lowercase.Name},
+		"token_filters": []any{filterCut, filterNFC, lowercase.Name},
 	}); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,13 @@ var multilingual = map[string]string{
 	"zh/双向.md":                 "# 双向\n\n双向的关系可以帮助你找到笔记。\n",
 	"misc/Parameter tuning.md": "---\nlang: de\n---\n# Parameter\n\nDer Parameter bestimmt die Ausgabe; ein Parameter ist ein Wert.\n",
 	"misc/Notes on notes.md":   "# Notes on notes\n\nThe settings of a vault and the parameters of a plugin are kept apart.\n",
+	// Thai and Khmer write no spaces between words.
+	"th/การค้นหา.md":     "# การค้นหา\n\n## Claim\n\nคุณสามารถค้นหาข้อความในบันทึกทั้งหมดได้\n",
+	"th/การตั้งค่า.md":   "# การตั้งค่า\n\nเปิดการตั้งค่าเพื่อเปลี่ยนธีมของแอป\n",
+	"th/ลิงก์.md":        "# ลิงก์\n\nสร้างลิงก์ระหว่างบันทึกด้วยวงเล็บเหลี่ยม\n",
+	"km/ស្វែងរក.md":      "# ស្វែងរក\n\n## Claim\n\nអ្នកអាចស្វែងរកអត្ថបទនៅក្នុងកំណត់ចំណាំទាំងអស់។\n",
+	"km/ការកំណត់.md":     "# ការកំណត់\n\nបើកការកំណត់ដើម្បីប្តូររូបរាង។\n",
+	"misc/Thai words.md": "# Thai words\n\nThe Thai for search is ค้นหา, in a note written in English.\n",
 }
 
 func TestRelevance(t *testing.T) {
@@ -60,6 +67,18 @@ func TestRelevance(t *testing.T) {
 		{query: "链接", lead: []string{"zh/链接.md"}, never: []string{"zh/标注.md"}},
 		{query: "リンク", lead: []string{"ja/リンク.md"}, never: []string{"ja/注釈.md"}},
 		{query: "標注", lead: []string{"ja/注釈.md"}},
+		// Thai and Khmer: the word where its characters stand in a row, in
+		// a Thai note or an English one, and nowhere else.
+		{query: "ค้นหา", lead: []string{"th/การค้นหา.md", "misc/Thai words.md"}, never: []string{"th/การตั้งค่า.md", "th/ลิงก์.md"}},
+		{query: "บันทึก", lead: []string{"th/การค้นหา.md", "th/ลิงก์.md"}, never: []string{"th/การตั้งค่า.md"}},
+		{query: "ธีม", lead: []string{"th/การตั้งค่า.md"}, never: []string{"th/การค้นหา.md", "th/ลิงก์.md"}},
+		{query: "การตั้งค่า", lead: []string{"th/การตั้งค่า.md"}, never: []string{"th/การค้นหา.md"}},
+		{query: "ปฏิทิน", none: true},
+		{query: "ស្វែងរក", lead: []string{"km/ស្វែងរក.md"}, never: []string{"km/ការកំណត់.md"}},
+		{query: "កំណត់ចំណាំ", lead: []string{"km/ស្វែងរក.md"}, never: []string{"km/ការកំណត់.md"}},
+		{query: "ការកំណត់", lead: []string{"km/ការកំណត់.md"}, never: []string{"km/ស្វែងរក.md"}},
+		{query: "ប្រតិទិន", none: true},
+		{query: "lang:th", lead: []string{"th/การค้นหา.md", "th/การตั้งค่า.md", "th/ลิงก์.md"}, never: []string{"km/ស្វែងរក.md", "misc/Thai words.md"}},
 		// Titles: an exact title leads.
 		{query: "zettelkasten", lead: []string{"en/Zettelkasten.md"}},
 		{query: "Parameter", lead: []string{"misc/Parameter tuning.md"}},
@@ -111,6 +130,9 @@ func TestDetectLang(t *testing.T) {
 		"你可以在笔记中添加标注。":                                                           "zh",
 		"노트에 주석을 추가할 수 있습니다.":                                                    "ko",
 		"Заметки можно закрепить в начале списка.":                               "ru",
+		"คุณสามารถค้นหาข้อความในบันทึกทั้งหมดได้":                                "th",
+		"អ្នកអាចស្វែងរកអត្ថបទនៅក្នុងកំណត់ចំណាំទាំងអស់។":                          "km",
+		"The Thai for search is ค้นหา, in a note written in English.":            "en",
 		"ok": "en",
 	} {
 		if got := detectLang(text); got != want {

@@ -713,15 +713,15 @@ func rewrite(q query.Query, langs []string, attested func(string) []string) (que
 }
 
 // inLanguages searches a word in each of fields, in each language's copy
-// of the field, weighted by fieldBoost. A word in a CJK language is
-// matched as a phrase of its character pairs: the word, not any of its
-// characters.
+// of the field, weighted by fieldBoost. A word in a CJK language, or in a
+// script written without word spaces (Thai, Khmer…), is matched as a
+// phrase of its character pairs: the word, not any of its characters.
 func inLanguages(q query.FieldableQuery, fields, langs []string) query.Query {
 	var any []query.Query
 	for _, f := range fields {
 		for _, code := range langs {
 			c := withField(q, langField(f, code))
-			if m, ok := c.(*query.MatchQuery); ok && languages[code].cjk && m.Fuzziness == 0 {
+			if m, ok := c.(*query.MatchQuery); ok && (languages[code].cjk || hasUnspaced(m.Match)) && m.Fuzziness == 0 {
 				p := query.NewMatchPhraseQuery(m.Match)
 				p.SetField(m.FieldVal)
 				p.SetBoost(m.Boost())

@@ -58,11 +58,24 @@ type Stats struct {
 	Added, Changed, Deleted int
 	// Skipped are notes left out: not text, too large, unreadable.
 	Skipped []vault.Skip
+	// Cut are the notes indexed this time that hold words longer than
+	// the index keeps whole (MaxWordBytes), sorted by path.
+	Cut []Cut
 	// Built is set when the index was built from scratch; Rebuilt then
 	// says why an index that was there was not used ("" for a first build).
 	Built   bool
 	Rebuilt string
 }
+
+// Cut is a note with words longer than MaxWordBytes: each is indexed by
+// its first MaxWordBytes bytes, and a query for the whole word finds it.
+type Cut struct {
+	Path  string
+	Words int
+}
+
+// MaxWordBytes is the longest word the index keeps whole.
+const MaxWordBytes = maxTokenBytes
 
 func (o Options) dir(v *vault.Vault) (string, error) {
 	if o.Dir != "" {
@@ -359,6 +372,9 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 				return st, fmt.Errorf("index %s: %w", path, err)
 			}
 			size += len(res.note.Src)
+			if n := d.longWords(); n > 0 {
+				st.Cut = append(st.Cut, Cut{Path: path, Words: n})
+			}
 			if had {
 				st.Changed++
 			} else {
@@ -387,6 +403,7 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	}
 	st.Notes, _ = countEntries(m)
 	slices.SortFunc(st.Skipped, func(a, b vault.Skip) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(st.Cut, func(a, b Cut) int { return strings.Compare(a.Path, b.Path) })
 	return st, nil
 }
 

@@ -62,3 +62,15 @@ func genhostileCmd(ts *testscript.TestScript, neg bool, args []string) {
 
 	write("tag.md", "#a"+strings.Repeat("/a", 2000)+"\n")
 }
+
+// genlongCmd writes a note titled Long whose text is one word of SIZE
+// bytes of the letter C: the shape that cost zk index 8 s and 570 MB at
+// 4 MiB (issue 23).
+func genlongCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 || len(args[2]) != 1 {
+		ts.Fatalf("usage: genlong FILE SIZE LETTER")
+	}
+	size, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte("# Long\n\n"+strings.Repeat(args[2], size)+"\n"), 0o644))
+}

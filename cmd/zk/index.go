@@ -16,6 +16,7 @@ import (
 
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/index"
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
 	"github.com/zk-claims/zk/workspace"
@@ -178,6 +179,13 @@ func reportIndex(s *streams, st index.Stats, took time.Duration) {
 	for _, sk := range st.Skipped {
 		fmt.Fprintf(s.err, "zk: skipped %s: %s\n", sk.Path, sk.Reason)
 	}
+	for _, c := range st.Cut {
+		what := "1 word over %d bytes is indexed by its first %d bytes"
+		if c.Words > 1 {
+			what = fmt.Sprint(c.Words) + " words over %d bytes are indexed by their first %d bytes"
+		}
+		fmt.Fprintf(s.err, "zk: %s: "+what+"\n", printable.Of(c.Path), index.MaxWordBytes, index.MaxWordBytes)
+	}
 	fmt.Fprintf(s.err, "indexed %s (+%d ~%d -%d) in %s\n",
 		notesCount(st.Notes), st.Added, st.Changed, st.Deleted, took.Round(time.Millisecond))
 }
@@ -197,9 +205,16 @@ type indexJSON struct {
 	Changed  int           `json:"changed"`
 	Deleted  int           `json:"deleted"`
 	Skipped  []skippedJSON `json:"skipped"`
+	Cut      []cutJSON     `json:"cut"`
 	Built    bool          `json:"built"`
 	Rebuilt  string        `json:"rebuilt,omitempty"`
 	Duration float64       `json:"duration_s"`
+}
+
+// cutJSON is a note holding words longer than the index keeps whole.
+type cutJSON struct {
+	Path  string `json:"path"`
+	Words int    `json:"words"`
 }
 
 type skippedJSON struct {
@@ -209,9 +224,12 @@ type skippedJSON struct {
 
 func writeIndexJSON(s *streams, st index.Stats, took time.Duration) error {
 	out := indexJSON{Dir: st.Dir, Notes: st.Notes, Added: st.Added, Changed: st.Changed, Deleted: st.Deleted,
-		Skipped: []skippedJSON{}, Built: st.Built, Rebuilt: st.Rebuilt, Duration: took.Seconds()}
+		Skipped: []skippedJSON{}, Cut: []cutJSON{}, Built: st.Built, Rebuilt: st.Rebuilt, Duration: took.Seconds()}
 	for _, sk := range st.Skipped {
 		out.Skipped = append(out.Skipped, skippedJSON{Path: sk.Path, Reason: sk.Reason})
+	}
+	for _, c := range st.Cut {
+		out.Cut = append(out.Cut, cutJSON{Path: c.Path, Words: c.Words})
 	}
 	return writeJSON(s.out, out)
 }

@@ -101,8 +101,13 @@ func LastTended(n *vault.Note, section string, keys []string) (Tended, bool) {
 	if n.Frontmatter != nil {
 		from = n.Frontmatter.Span.End.Offset
 	}
-	if m := dataviewRe.FindSubmatchIndex(body[from:]); m != nil {
-		return newTended(TendedDataview, "", n.Src, from+m[2], from+m[3]), true
+	// The expression is case-insensitive and scans the whole note; every
+	// field it finds holds "::", which bytes.Contains finds at memory
+	// speed (zk index on Obsidian's help vault spent 5% of its time here).
+	if bytes.Contains(body[from:], []byte("::")) {
+		if m := dataviewRe.FindSubmatchIndex(body[from:]); m != nil {
+			return newTended(TendedDataview, "", n.Src, from+m[2], from+m[3]), true
+		}
 	}
 	// A footer follows the last thematic break of the note.
 	if i := lastThematicBreak(body[from:]); i >= 0 {

@@ -1,0 +1,191 @@
+package index
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/registry"
+	seg "github.com/blevesearch/segment"
+)
+
+// tokenizerWords is zk's tokenizer for text: Unicode word boundaries
+// (UAX #29, bleve's segmenter) for every script that writes spaces or
+// marks between words, and overlapping pairs of characters for the
+// scripts that do not (see unspaced).
+const tokenizerWords = "zk-words"
+
+// unspaced are the scripts written without spaces between words: Thai,
+// Lao, Khmer, Myanmar and the Tai scripts. UAX #29 leaves their word
+// breaks to a dictionary, and bleve's segmenter, which has none, drops
+// their text altogether: a Thai note indexed no Thai word. No maintained Go
+// module segments them by dictionary (the Thai ones are unmaintained and
+// know no Khmer), so they are cut as CJK is: into overlapping pairs of
+// characters (code points), and a query word is matched as the phrase of
+// its pairs. A word is then found where its characters stand in a row, and
+// nowhere else.
+var unspaced = []*unicode.RangeTable{unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar, unicode.New_Tai_Lue, unicode.Tai_Tham, unicode.Tai_Viet}
+
+// isUnspaced reports whether r is written in a script without word spaces.
+func isUnspaced(r rune) bool {
+	return r >= 0x0e00 && r <= 0x0eff || // Thai, Lao: the common case first
+		r >= 0x1000 && unicode.In(r, unspaced...)
+}
+
+// hasUnspaced reports whether s holds a character of those scripts; a
+// query word that does is matched as a phrase of its pairs.
+func hasUnspaced(s string) bool {
+	for _, r := range s {
+		if r >= 0x0e00 && isUnspaced(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairType marks the pairs of unspaced text: later filters leave them as
+// they are (folding would strip a Thai vowel sign, which is a combining
+// mark, and conflate words).
+const pairType = analysis.Shingle
+
+// maxTokenBytes is the longest word indexed whole. A longer one is cut to
+// its first maxTokenBytes bytes (at a character boundary), in notes and
+// in queries alike, so a query for it still finds it: one 4 MiB "word"
+// cost 8 s and 570 MB in bleve's term dictionary; cut, it costs what any
+// word does. No word of any language is near it (the longest in common
+// dictionaries are under 100 bytes in UTF-8); a hash, a key or a base64
+// blob may be.
+const maxTokenBytes = 256
+
+// wordsTokenizer is tokenizerWords.
+type wordsTokenizer struct{}
+
+func (wordsTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	out := make(analysis.TokenStream, 0, len(input)/6+1)
+	words := seg.NewWordSegmenterDirect(input)
+	start, pos := 0, 1
+	runStart, runEnd := -1, -1 // the run of unspaced text being gathered
+	flush := func() {
+		if runStart >= 0 {
+			out, pos = appendPairs(out, input[runStart:runEnd], runStart, pos)
+			runStart = -1
+		}
+	}
+	for words.Segment() {
+		b := words.Bytes()
+		end := start + len(b)
+		typ := words.Type()
+		if typ == seg.None {
+			if r, _ := utf8.DecodeRune(b); isUnspaced(r) {
+				if runStart < 0 {
+					runStart = start
+				}
+				runEnd = end
+				start = end
+				continue
+			}
+		}
+		flush()
+		if typ != seg.None {
+			w := cutWord(b)
+			out = append(out, &analysis.Token{Term: w, Start: start, End: start + len(w), Position: pos, Type: tokenType(typ)})
+			pos++
+		}
+		start = end
+	}
+	flush()
+	return out
+}
+
+// appendPairs adds the overlapping pairs of characters of one run of
+// unspaced text at offset off, from position pos; a run of one character
+// is that character.
+func appendPairs(out analysis.TokenStream, run []byte, off, pos int) (analysis.TokenStream, int) {
+	first, size := utf8.DecodeRune(run)
+	if size == len(run) || first == utf8.RuneError {
+		return append(out, &analysis.Token{Term: run, Start: off, End: off + len(run), Position: pos, Type: pairType}), pos + 1
+	}
+	for i := 0; i+size < len(run); {
+		_, next := utf8.DecodeRune(run[i+size:])
+		out = append(out, &analysis.Token{Term: run[i : i+size+next], Start: off + i, End: off + i + size + next, Position: pos, Type: pairType})
+		pos++
+		i += size
+		size = next
+	}
+	return out, pos
+}
+
+// cutWord shortens a word to maxTokenBytes, at a character boundary.
+func cutWord(b []byte) []byte {
+	if len(b) <= maxTokenBytes {
+		return b
+	}
+	n := maxTokenBytes
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return b[:n]
+}
+
+// tokenType is bleve's unicode tokenizer's typing of a segment.
+func tokenType(t int) analysis.TokenType {
+	switch t {
+	case seg.Ideo, seg.Kana:
+		return analysis.Ideographic
+	case seg.Number:
+		return analysis.Numeric
+	}
+	return analysis.AlphaNumeric
+}
+
+// filterCut is cutWord as a token filter, for the analyzers that keep a
+// value whole (titles, tags, links).
+const filterCut = "zk-cut"
+
+type cutFilter struct{}
+
+func (cutFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	for _, t := range in {
+		if len(t.Term) > maxTokenBytes {
+			t.Term = cutWord(t.Term)
+			t.End = t.Start + len(t.Term)
+		}
+	}
+	return in
+}
+
+// longWords adds to seen the words of text that the index cuts: only
+// text with a run of maxTokenBytes bytes without a space can hold one,
+// and only that text is segmented here again.
+func longWords(text string, seen map[string]bool) {
+	run := 0
+	for i := 0; i < len(text) && run <= maxTokenBytes; i++ {
+		switch text[i] {
+		case ' ', '\n', '\t', '\r':
+			run = 0
+		default:
+			run++
+		}
+	}
+	if run <= maxTokenBytes {
+		return
+	}
+	words := seg.NewWordSegmenterDirect([]byte(text))
+	for words.Segment() {
+		if words.Type() != seg.None && len(words.Bytes()) > maxTokenBytes {
+			seen[string(words.Bytes())] = true
+		}
+	}
+}
+
+// registerTokenizer registers tokenizerWords and filterCut with bleve.
+func registerTokenizer() error {
+	if err := registry.RegisterTokenizer(tokenizerWords, func(map[string]any, *registry.Cache) (analysis.Tokenizer, error) {
+		return wordsTokenizer{}, nil
+	}); err != nil {
+		return err
+	}
+	return registry.RegisterTokenFilter(filterCut, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return cutFilter{}, nil
+	})
+}
