@@ -65,9 +65,6 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Model == "" {
-		return nil, errors.New("no model")
-	}
 	if t.MaxTokens < 1 {
 		return nil, fmt.Errorf("max tokens %d is below 1", t.MaxTokens)
 	}
@@ -75,6 +72,18 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 	if client == nil {
 		client = newClient(slices.Max(cfg.Concurrency))
 	}
+	// Asked before the sweep, so that nothing measured waits on them.
+	if t.Model == "" {
+		models, err := Models(ctx, client, t.BaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("no model named, and the server's list could not be read: %w", err)
+		}
+		if len(models) != 1 {
+			return nil, fmt.Errorf("no model named, and the server lists %d (%s): name one with --model", len(models), strings.Join(models, ", "))
+		}
+		t.Model = models[0]
+	}
+	ident := identify(ctx, client, t.BaseURL)
 	// fresh dials a connection for each request: for a retry, and for
 	// every request once the server has closed a reused connection.
 	fresh := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true, DisableCompression: true}}
@@ -129,6 +138,9 @@ func OpenAI(ctx context.Context, t OpenAITarget, cfg Config) (*Result, error) {
 	res.ModelID, res.Endpoint, res.MaxTokens = t.Model, endpoint, t.MaxTokens
 	runs, err := sweep(ctx, cfg, do)
 	res.finish(runs, &fp, err)
+	if res.Server == "" {
+		res.Server = ident
+	}
 	res.DialPerRequest = dialPerRequest.Load()
 	return res, err
 }
@@ -171,6 +183,89 @@ func newClient(streams int) *http.Client {
 
 // EndpointURL is the URL of endpoint (EndpointChat or EndpointCompletions)
 // under base.
+// Models lists the models an OpenAI-compatible server serves (GET
+// /v1/models), by id.
+func Models(ctx context.Context, c *http.Client, base string) ([]string, error) {
+	u, err := apiURL(base, "/models", true)
+	if err != nil {
+		return nil, err
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := getJSON(ctx, c, u, &list); err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, m := range list.Data {
+		if m.ID != "" {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids, nil
+}
+
+// identify names a server that sends no Server header by its own API:
+// Ollama answers GET /api/version with {"version": "..."}. "" when it is
+// not one zk knows.
+func identify(ctx context.Context, c *http.Client, base string) string {
+	u, err := apiURL(base, "/api/version", false)
+	if err != nil {
+		return ""
+	}
+	var v struct {
+		Version string `json:"version"`
+	}
+	if getJSON(ctx, c, u, &v) != nil || v.Version == "" || len(v.Version) > 64 {
+		return ""
+	}
+	return "Ollama " + v.Version
+}
+
+// apiURL is the URL of path on the server at base (an OpenAI base URL:
+// http://host:port, .../v1, or a full .../completions URL): under /v1
+// when v1 is set, else at the server's root.
+func apiURL(base, path string, v1 bool) (string, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	p := strings.TrimSuffix(u.Path, "/")
+	p = strings.TrimSuffix(strings.TrimSuffix(p, "/chat/completions"), "/completions")
+	if i := strings.LastIndex(p, "/v1"); i >= 0 && i == len(p)-3 {
+		p = p[:i]
+	}
+	if v1 {
+		p += "/v1"
+	}
+	u.Path, u.RawQuery = p+path, ""
+	return u.String(), nil
+}
+
+// getJSON GETs u into v, within a few seconds and a small body.
+func getJSON(ctx context.Context, c *http.Client, u string, v any) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: HTTP %s", u, resp.Status)
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v); err != nil {
+		return fmt.Errorf("GET %s: %w", u, err)
+	}
+	return nil
+}
+
 func EndpointURL(base, endpoint string) (string, error) {
 	u, err := url.Parse(base)
 	if err != nil {

@@ -100,7 +100,7 @@ concurrency, and errors. HTTP status 400 and above counts as an error.`,
 
 func newProbeOpenAICmd(opts *probeOptions, s *streams) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "openai --url BASE --model M",
+		Use:   "openai --url BASE [--model M]",
 		Short: "Tokens per second of an OpenAI-compatible server, per stream and aggregate",
 		Long: `Stream completions from an OpenAI-compatible server (stream: true with
 stream_options.include_usage) and report per level: aggregate output tokens
@@ -120,7 +120,11 @@ requests (server_account in the JSON).
 
 --url is the server's base: http://127.0.0.1:8000/v1 (vLLM),
 http://127.0.0.1:8080/v1 (llama.cpp's llama-server),
-http://127.0.0.1:11434/v1 (Ollama).`,
+http://127.0.0.1:11434/v1 (Ollama). Without --model, the probe asks the
+server for its models (GET /v1/models) and uses the one it lists; a server
+that lists several must be told which. A server that sends no Server
+header is named by its own API where zk knows it (Ollama: GET
+/api/version).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.mode = probe.ModeOpenAI
@@ -129,13 +133,12 @@ http://127.0.0.1:11434/v1 (Ollama).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.url, "url", "", "the server's base `URL`")
-	f.StringVar(&opts.model, "model", "", "the `MODEL` to ask for")
+	f.StringVar(&opts.model, "model", "", "the `MODEL` to ask for (default: the server's only model, from GET /v1/models)")
 	f.StringVar(&opts.endpoint, "endpoint", probe.EndpointChat, "the `API`: chat (/v1/chat/completions) or completions (/v1/completions)")
 	f.IntVar(&opts.maxTokens, "max-tokens", 256, "ask for at most `N` output tokens per request")
 	f.StringVar(&opts.prompt, "prompt", probe.DefaultPrompt, "the prompt `TEXT`; each request prefixes its number so no two share a cached prefix")
 	f.StringVar(&opts.extraBody, "extra-body", "", "a JSON `OBJECT` merged into each request, e.g. '{\"ignore_eos\":true}' for vLLM")
 	cmd.MarkFlagRequired("url")
-	cmd.MarkFlagRequired("model")
 	return cmd
 }
 
