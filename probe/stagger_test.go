@@ -42,6 +42,10 @@ func TestOpenAIWarmupStaggersTheStreams(t *testing.T) {
 			var mu sync.Mutex
 			asked := map[int]int{} // request number -> max_tokens
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet { // the probe asking who the server is
+					http.NotFound(w, r)
+					return
+				}
 				body, _ := io.ReadAll(r.Body)
 				var req struct {
 					MaxTokens int `json:"max_tokens"`
