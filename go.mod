@@ -65,4 +65,5 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

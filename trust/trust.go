@@ -4,8 +4,11 @@
 // the user's config folder, never in the vault, so a shared or synced
 // vault cannot approve its own commands (git's safe.directory lesson), and
 // an edited command needs a new approval (direnv's lesson). An approval
-// also holds the content hash of every vault file the command names
-// (sh run.sh: run.sh), so an edited script needs a new approval too.
+// also holds the content hash of every file the command names, wherever
+// it leads (sh run.sh: run.sh; sh -c 'sh r""un.sh': run.sh, as the shell
+// reads it), so an edited script needs a new approval too; a command whose
+// files zk cannot tell (Inspect) is approved only on the user's explicit
+// word, and says so (Approval.Opaque).
 package trust
 
 import (
@@ -14,14 +17,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
@@ -49,10 +49,14 @@ type Approval struct {
 	Vault   string `json:"vault"`
 	Note    string `json:"note"`
 	Command string `json:"command"`
-	// Files maps the vault path of each file the command names to
-	// "sha256:" and the hex hash of its content (see HashFiles).
-	Files    map[string]string `json:"files,omitempty"`
-	Approved time.Time         `json:"approved"`
+	// Files maps each file the command names (its vault path, or its
+	// absolute path outside the vault) to "sha256:" and the hex hash of
+	// its content (see Inspect).
+	Files map[string]string `json:"files,omitempty"`
+	// Opaque: zk could not tell every file the command runs (Scope.Opaque),
+	// and the user approved it so.
+	Opaque   bool      `json:"opaque,omitempty"`
+	Approved time.Time `json:"approved"`
 }
 
 // Verdict is what the store says of an approval.
@@ -63,6 +67,9 @@ type Verdict struct {
 	// Changed lists, sorted, the files named by an approved command text
 	// that changed, appeared or went since it was approved.
 	Changed []string
+	// Opaque: the command text was approved before zk told the user it
+	// cannot tell which files it runs; it needs approving as such.
+	Opaque bool
 }
 
 // Key is what an approval is found by: a sha256 over the vault's real
@@ -97,14 +104,16 @@ func Open(path string) *Store { return &Store{path: path} }
 func (s *Store) Path() string { return s.path }
 
 // Trusted reports whether a's command is approved for a's vault and note,
-// with the files it names as they are now (a.Files). Approved is ignored.
+// with the files it names as they are now (a.Files) and, if it is opaque
+// (a.Opaque), approved as such. Approved is ignored.
 func (s *Store) Trusted(a Approval) (bool, error) {
 	v, err := s.Check(a)
 	return v.Approved, err
 }
 
 // Check says whether a is approved, and if its command text is but a file
-// it names changed since, which.
+// it names changed since, which; or that it is opaque and was not approved
+// as such (an approval made before zk could tell).
 func (s *Store) Check(a Approval) (Verdict, error) {
 	f, err := s.load()
 	if err != nil {
@@ -126,94 +135,13 @@ func (s *Store) Check(a Approval) (Verdict, error) {
 		}
 	}
 	slices.Sort(changed)
-	return Verdict{Approved: len(changed) == 0, Changed: changed}, nil
+	opaque := a.Opaque && !prev.Opaque
+	return Verdict{Approved: len(changed) == 0 && !opaque, Changed: changed, Opaque: opaque}, nil
 }
 
-// maxHashed bounds the files HashFiles reads: a command does not name a
+// maxHashed bounds the files Inspect reads: a command does not name a
 // script of gigabytes, and a hash must not take minutes.
 const maxHashed = 64 << 20
-
-// HashFiles finds the files of the vault a command names and hashes their
-// content. A name is any argument, any space-separated word of one (so
-// that sh -c 'sh run.sh' names run.sh) and the value of --flag=value,
-// taken from the vault root (where the command runs), or an absolute path
-// inside vaultDir. Only regular files reached inside the vault count;
-// commands (sh), folders and files outside the vault do not. A named file
-// over maxHashed is an error, not a file left out.
-func HashFiles(root *os.Root, vaultDir string, argv []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, arg := range argv {
-		names := append([]string{arg}, strings.Fields(arg)...)
-		for _, n := range slices.Clone(names) {
-			if _, v, ok := strings.Cut(n, "="); ok {
-				names = append(names, v)
-			}
-		}
-		for _, n := range names {
-			p, ok := vaultPath(vaultDir, n)
-			if !ok || out[p] != "" {
-				continue
-			}
-			sum, err := hashFile(root, p)
-			if err != nil {
-				return nil, fmt.Errorf("trust: %s: %w", p, err)
-			}
-			if sum != "" {
-				out[p] = sum
-			}
-		}
-	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	return out, nil
-}
-
-// vaultPath turns a name into a vault path, if it can be one.
-func vaultPath(vaultDir, name string) (string, bool) {
-	name = strings.Trim(name, `'"`)
-	if name == "" {
-		return "", false
-	}
-	if filepath.IsAbs(name) {
-		rel, err := filepath.Rel(vaultDir, name)
-		if err != nil {
-			return "", false
-		}
-		name = rel
-	}
-	p := path.Clean(filepath.ToSlash(name))
-	if !fs.ValidPath(p) || p == "." {
-		return "", false
-	}
-	return p, true
-}
-
-// hashFile is "sha256:HEX" of the regular file at p in root, or "" when
-// p is no regular file inside the root.
-func hashFile(root *os.Root, p string) (string, error) {
-	// Stat first: opening a FIFO named like a script would block.
-	if st, err := root.Stat(filepath.FromSlash(p)); err != nil || !st.Mode().IsRegular() {
-		return "", nil
-	}
-	f, err := root.Open(filepath.FromSlash(p))
-	if err != nil {
-		return "", nil // not there, or outside the vault
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return "", nil
-	}
-	if st.Size() > maxHashed {
-		return "", fmt.Errorf("over %d MiB; zk does not approve a command naming it", maxHashed>>20)
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, io.LimitReader(f, maxHashed+1)); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
 
 // Approve records approvals. The file is replaced atomically and is
 // readable by its owner only.

@@ -2,10 +2,10 @@ package trust
 
 import (
 	"errors"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -84,41 +84,122 @@ func TestCheckFiles(t *testing.T) {
 	}
 }
 
-func TestHashFiles(t *testing.T) {
+// Inspect names every file a command runs that can be told from its text,
+// through symlinks wherever they lead and through sh -c strings as the
+// shell reads them, and calls opaque what cannot be told.
+func TestInspect(t *testing.T) {
 	dir := t.TempDir()
-	for p, text := range map[string]string{"run.sh": "echo 1\n", "lib/x.sh": "x\n", "data.csv": "1,2\n"} {
+	for p, text := range map[string]string{"run.sh": "echo 1\n", "lib/x.sh": "x\n", "data.csv": "1,2\n", "out.txt": "o\n"} {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
 		os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644)
 	}
-	outside := filepath.Join(t.TempDir(), "out.sh")
+	elsewhere := t.TempDir()
+	outside := filepath.Join(elsewhere, "out.sh")
 	os.WriteFile(outside, []byte("x"), 0o644)
 	os.Symlink(outside, filepath.Join(dir, "link.sh"))
-	root, err := os.OpenRoot(dir)
-	if err != nil {
+	if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
 		t.Fatal(err)
 	}
-	defer root.Close()
+	nested := "sh lib/x.sh"
+	for range 3 {
+		nested = "sh -c '" + strings.ReplaceAll(nested, "'", `'\''`) + "'"
+	}
+	deep := "sh run.sh"
+	for range maxDepth {
+		deep = "sh -c '" + strings.ReplaceAll(deep, "'", `'\''`) + "'"
+	}
+	sh := func(s string) []string { return []string{"sh", "-c", s} }
 	for _, tc := range []struct {
-		argv []string
-		want []string
+		argv   []string
+		files  []string
+		opaque string // a piece of the first reason; "" for none
 	}{
-		{[]string{"sh", "run.sh"}, []string{"run.sh"}},
-		{[]string{"sh", "-c", "sh lib/x.sh && cat ./run.sh"}, []string{"lib/x.sh", "run.sh"}},
-		{[]string{"tool", "--input=data.csv", filepath.Join(dir, "run.sh")}, []string{"data.csv", "run.sh"}},
-		{[]string{"sh", "../out.sh", outside, "link.sh", "lib", "."}, nil},
-		{[]string{"go", "test", "./..."}, nil},
+		{[]string{"sh", "run.sh"}, []string{"run.sh"}, ""},
+		{sh("sh lib/x.sh && cat ./run.sh"), []string{"lib/x.sh", "run.sh"}, ""},
+		{[]string{"tool", "--input=data.csv", filepath.Join(dir, "run.sh")}, []string{"data.csv", "run.sh"}, ""},
+		{[]string{"sh", "link.sh"}, []string{"link.sh"}, ""},
+		{[]string{"sh", "../" + filepath.Base(elsewhere) + "/out.sh"}, []string{outside}, ""},
+		{[]string{"sh", outside}, []string{outside}, ""},
+		{[]string{"ls", "lib", ".", "fifo", "missing.sh"}, nil, ""},
+		{[]string{"go", "test", "./..."}, nil, ""},
+		{sh(`sh r""un.sh`), []string{"run.sh"}, ""},
+		{sh(`sh r\un.sh`), []string{"run.sh"}, ""},
+		{sh(`sh "lib/"'x.sh'`), []string{"lib/x.sh"}, ""},
+		{sh(`echo hi > out.txt 2>/dev/null; sh < run.sh`), []string{"run.sh"}, "runs what it reads from its input"},
+		{sh(`awk '{print $1}' data.csv`), []string{"data.csv"}, ""},
+		{[]string{"sh", "-c", nested}, []string{"lib/x.sh"}, ""},
+		{[]string{"sh", "-c", deep}, nil, "nested over"},
+		{sh(`sh $ZK_VAULT/run.sh`), nil, "`$ZK_VAULT/run.sh` expands a variable"},
+		{sh(`sh "${ZK_VAULT}/run.sh"`), nil, "expands a variable"},
+		{sh(`sh ru?.sh`), nil, "`ru?.sh` is a glob"},
+		{sh(`sh r[u]n.sh`), nil, "is a glob"},
+		{sh(`sh r{u,x}n.sh`), nil, "brace expansion"},
+		{sh(`sh ~/run.sh`), nil, "~"},
+		{sh(`sh $'run.sh'`), nil, "ANSI-C"},
+		{sh("sh `echo run.sh`"), nil, "runs a command"},
+		{sh(`X=$(cat f) sh run.sh`), []string{"run.sh"}, "runs a command"},
+		{sh(`cd lib && sh x.sh`), nil, "`cd` changes the folder"},
+		{sh(`eval "sh run.sh"`), []string{"run.sh"}, "`eval`"},
+		{sh(`cat run.sh | sh`), []string{"run.sh"}, "runs what it reads"},
+		{sh(`PATH=. run.sh`), []string{"run.sh"}, "`PATH=.`"},
+		{sh(`export PATH=.; run.sh`), []string{"run.sh"}, "`PATH=.`"},
+		{[]string{"env", "PATH=.", "run.sh"}, []string{"run.sh"}, "`PATH=.`"},
+		{sh(`sh run.sh; if`), nil, "cannot parse"},
+		{[]string{"python3", "-c", "import os"}, nil, "`python3 -c` runs code"},
+		{[]string{"timeout", "9", "sh", "-c", "sh $X"}, nil, "expands a variable"},
+		{[]string{"flock", "f", "-c", "sh $X"}, nil, "expands a variable"},
+		{[]string{"env", "-S", "sh ${X}"}, nil, "expands a variable"},
+		{[]string{"find", ".", "-exec", "sh", "{}", ";"}, nil, "`find -exec`"},
 	} {
-		got, err := HashFiles(root, dir, tc.argv)
+		s, err := Inspect(dir, tc.argv)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if keys := slices.Sorted(maps.Keys(got)); !slices.Equal(keys, tc.want) {
-			t.Errorf("%q: files %v, want %v", tc.argv, keys, tc.want)
+		var names []string
+		for _, f := range s.Files {
+			names = append(names, f.Name)
+		}
+		cmd := strings.Join(tc.argv, " ")
+		if len(cmd) > 80 {
+			cmd = cmd[:80] + "..."
+		}
+		if !slices.Equal(names, tc.files) {
+			t.Errorf("%s: files %v, want %v", cmd, names, tc.files)
+		}
+		switch {
+		case tc.opaque == "" && len(s.Opaque) > 0:
+			t.Errorf("%s: opaque %q, want none", cmd, s.Opaque)
+		case tc.opaque != "" && (len(s.Opaque) == 0 || !strings.Contains(s.Opaque[0], tc.opaque)):
+			t.Errorf("%s: opaque %q, want %q", cmd, s.Opaque, tc.opaque)
 		}
 	}
-	a, _ := HashFiles(root, dir, []string{"sh", "run.sh"})
-	os.WriteFile(filepath.Join(dir, "run.sh"), []byte("echo 2\n"), 0o644)
-	if b, _ := HashFiles(root, dir, []string{"sh", "run.sh"}); a["run.sh"] == b["run.sh"] {
-		t.Error("the hash did not change with the content")
+	s, _ := Inspect(dir, []string{"sh", "link.sh"})
+	if len(s.Files) != 1 || s.Files[0].Target != outside {
+		t.Errorf("link.sh: %+v, want its target %s", s.Files, outside)
+	}
+	a, _ := Inspect(dir, []string{"sh", "link.sh"})
+	os.WriteFile(outside, []byte("y"), 0o644)
+	if b, _ := Inspect(dir, []string{"sh", "link.sh"}); a.Files[0].Sum == b.Files[0].Sum {
+		t.Error("the hash did not follow the symlink's target")
+	}
+}
+
+// An approval made before zk could tell a command is opaque does not cover
+// it: the user must approve it as such.
+func TestCheckOpaque(t *testing.T) {
+	s := Open(filepath.Join(t.TempDir(), "trust.json"))
+	a := Approval{Vault: "/v", Note: "n.md", Command: "sh -c 'sh $X'"}
+	if err := s.Approve(a); err != nil {
+		t.Fatal(err)
+	}
+	a.Opaque = true
+	if v, _ := s.Check(a); v.Approved || !v.Opaque {
+		t.Errorf("an approval not made as opaque: %+v", v)
+	}
+	if err := s.Approve(a); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.Check(a); !v.Approved {
+		t.Errorf("approved as opaque: %+v", v)
 	}
 }

@@ -49,12 +49,19 @@ type NotApprovedError struct {
 	// Changed are the files named by an approved command that changed
 	// since; empty when it was never approved.
 	Changed []string
+	// Opaque: zk cannot tell which files the command runs
+	// (trust.Scope.Opaque), so only an approval made as such (zk trust
+	// --opaque) covers it.
+	Opaque bool
 }
 
 func (e *NotApprovedError) Error() string {
 	what := "not approved on this machine"
-	if len(e.Changed) > 0 {
+	switch {
+	case len(e.Changed) > 0:
 		what = "approved, but " + ChangedFiles(e.Changed) + " since"
+	case e.Opaque:
+		what = "not approved as a command whose files zk cannot tell (zk trust --opaque)"
 	}
 	return fmt.Sprintf("falsifier %d of %s runs a command written in the note, %s:\n  %s", e.Falsifier, printable.Of(e.Note), what, printable.Of(e.Command))
 }

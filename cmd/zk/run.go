@@ -352,33 +352,46 @@ func noteCommand(v *vault.Vault, notePath string, f evidence.Falsifier) ([]strin
 		return nil, err
 	}
 	if !verdict.Approved {
-		what := "not approved on this machine"
-		if len(verdict.Changed) > 0 {
+		what, flag := "not approved on this machine", ""
+		switch {
+		case len(verdict.Changed) > 0:
 			what = "approved, but " + workspace.ChangedFiles(verdict.Changed) + " since"
+		case verdict.Opaque:
+			what = "approved before zk could say it cannot tell which files it runs"
 		}
-		return nil, fmt.Errorf("falsifier %d of %s runs a command written in the note, %s:\n  %s\nread it, then approve it with: zk trust %s --falsifier %d",
-			f.N, printable.Of(notePath), what, printable.Of(runner.Quote(argv)), printable.Of(shellArg(notePath)), f.N)
+		if a.Opaque {
+			flag = " --opaque"
+		}
+		return nil, fmt.Errorf("falsifier %d of %s runs a command written in the note, %s:\n  %s\nread it, then approve it with: zk trust %s --falsifier %d%s",
+			f.N, printable.Of(notePath), what, printable.Of(runner.Quote(argv)), printable.Of(shellArg(notePath)), f.N, flag)
 	}
 	return argv, nil
 }
 
 // approvalOf is the approval that would let command, split into argv, run
-// from the note: it names the vault files the command names, with their
-// content's hashes as they are now.
+// from the note: it names the files the command names, with their
+// content's hashes as they are now, and says whether zk can tell them all.
 func approvalOf(v *vault.Vault, notePath, command string, argv []string) (*trust.Store, trust.Approval, error) {
+	store, a, _, err := approvalScope(v, notePath, command, argv)
+	return store, a, err
+}
+
+// approvalScope is approvalOf with what the approval covers, to show.
+func approvalScope(v *vault.Vault, notePath, command string, argv []string) (*trust.Store, trust.Approval, trust.Scope, error) {
 	path, err := trust.DefaultPath()
 	if err != nil {
-		return nil, trust.Approval{}, err
+		return nil, trust.Approval{}, trust.Scope{}, err
 	}
 	dir, err := filepath.EvalSymlinks(v.Dir)
 	if err != nil {
-		return nil, trust.Approval{}, fmt.Errorf("vault: %w", err)
+		return nil, trust.Approval{}, trust.Scope{}, fmt.Errorf("vault: %w", err)
 	}
-	files, err := trust.HashFiles(v.Root(), v.Dir, argv)
+	scope, err := trust.Inspect(v.Dir, argv)
 	if err != nil {
-		return nil, trust.Approval{}, err
+		return nil, trust.Approval{}, trust.Scope{}, err
 	}
-	return trust.Open(path), trust.Approval{Vault: dir, Note: notePath, Command: command, Files: files}, nil
+	a := trust.Approval{Vault: dir, Note: notePath, Command: command, Files: scope.Sums(), Opaque: len(scope.Opaque) > 0}
+	return trust.Open(path), a, scope, nil
 }
 
 func shellArg(s string) string { return runner.Quote([]string{s}) }

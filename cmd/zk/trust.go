@@ -4,8 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"maps"
-	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +21,7 @@ type trustOptions struct {
 	root      *rootOptions
 	falsifier string
 	note      string
+	opaque    bool
 }
 
 func newTrustCmd(root *rootOptions, s *streams) *cobra.Command {
@@ -35,10 +35,15 @@ zk run NOTE --falsifier N may run them.
 
 An approval is for that exact command text, in that note, in that vault: edit
 the command and it must be approved again. It also covers the content of
-every vault file the command names (an argument, a word of one, or the
-value of --flag=FILE, taken from the vault root: sh run.sh names run.sh):
-edit such a file and zk run asks for a new approval. A file the command
-only reaches some other way (a script that runs another) is not covered.
+every file the command names (an argument, a word of one, or the value of
+--flag=FILE, taken from the vault root: sh run.sh names run.sh), through
+symlinks wherever they lead, and of every file named by the commands of an
+sh -c '...' string, read as the shell reads it (sh -c 'sh r""un.sh' names
+run.sh): edit such a file and zk run asks for a new approval. A command
+whose files zk cannot tell (a variable, a glob, cd, eval, a shell reading
+its input, python -c, a string that does not parse) is shown as opaque,
+with the reason, and approved only with --opaque. What a script runs in
+turn (a script that runs another) is its content, not followed.
 Control characters in what is shown are printed escaped (\x1b, \n), so
 that a note cannot make one command look like another.
 
@@ -57,6 +62,7 @@ EXIT STATUS
 		},
 	}
 	cmd.Flags().StringVar(&opts.falsifier, "falsifier", "", "approve only this falsifier's command: its `number` or a piece of its text")
+	cmd.Flags().BoolVar(&opts.opaque, "opaque", false, "also approve a command whose files zk cannot tell, whatever they hold now or later")
 	return cmd
 }
 
@@ -86,6 +92,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 	var (
 		store   *trust.Store
 		pending []trust.Approval
+		refused []int // opaque, without --opaque
 	)
 	for _, f := range fs {
 		if f.Command == "" {
@@ -95,7 +102,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", printable.Of(p), f.CommandLine+1, err)
 		}
-		st, a, err := approvalOf(v, p, f.Command, argv)
+		st, a, scope, err := approvalScope(v, p, f.Command, argv)
 		if err != nil {
 			return err
 		}
@@ -108,23 +115,50 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 			fmt.Fprintf(s.err, "falsifier %d: already approved: %s\n", f.N, printable.Of(runner.Quote(argv)))
 			continue
 		}
-		if len(verdict.Changed) > 0 {
+		switch {
+		case len(verdict.Changed) > 0:
 			fmt.Fprintf(s.err, "falsifier %d: approved before, but %s since\n", f.N, workspace.ChangedFiles(verdict.Changed))
+		case verdict.Opaque:
+			fmt.Fprintf(s.err, "falsifier %d: approved before zk could say it cannot tell which files it runs\n", f.N)
 		}
 		fmt.Fprintf(s.err, "falsifier %d (%s:%d) runs, in %s, without a shell:\n  %s\n", f.N, printable.Of(p), f.CommandLine+1, printable.Of(v.Dir), printable.Of(runner.Quote(argv)))
-		if len(a.Files) > 0 {
-			fmt.Fprintf(s.err, "  approving it approves these vault files as they are now; if one changes, zk asks again:\n")
-			for _, name := range slices.Sorted(maps.Keys(a.Files)) {
-				fmt.Fprintf(s.err, "    %s (%s)\n", printable.Of(name), a.Files[name][:len("sha256:")+12])
+		if len(scope.Files) > 0 {
+			fmt.Fprintf(s.err, "  approving it approves these files as they are now; if one changes, zk asks again:\n")
+			for _, file := range scope.Files {
+				name := printable.Of(file.Name)
+				if file.Target != "" {
+					name += " -> " + printable.Of(file.Target)
+				}
+				fmt.Fprintf(s.err, "    %s (%s)\n", name, file.Sum[:len("sha256:")+12])
+			}
+		}
+		if a.Opaque {
+			fmt.Fprintf(s.err, "  zk cannot tell which files it runs: %s\n", printable.Of(strings.Join(scope.Opaque, "; ")))
+			if !opts.opaque {
+				fmt.Fprintf(s.err, "  not approved: to approve it as it is, whatever those files hold now or later: zk trust %s --falsifier %d --opaque\n", printable.Of(shellArg(p)), f.N)
+				refused = append(refused, f.N)
+				continue
 			}
 		}
 		pending = append(pending, a)
+	}
+	var errRefused error
+	if len(refused) > 0 {
+		ns := make([]string, len(refused))
+		for i, n := range refused {
+			ns[i] = strconv.Itoa(n)
+		}
+		which := "falsifier "
+		if len(ns) > 1 {
+			which = "falsifiers "
+		}
+		errRefused = fmt.Errorf("not approved: zk cannot tell which files %s%s runs; approve with --opaque", which, strings.Join(ns, ", "))
 	}
 	if len(pending) == 0 {
 		if store == nil {
 			fmt.Fprintf(s.err, "%s: no falsifier has a command written under it\n", printable.Of(p))
 		}
-		return nil
+		return errRefused
 	}
 	fmt.Fprintf(s.err, "Approve %s? [y/N] ", thisOrThese(len(pending), "command", "these commands"))
 	answer, _ := bufio.NewReader(s.in).ReadString('\n')
@@ -140,7 +174,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 		return err
 	}
 	fmt.Fprintf(s.err, "approved %d in %s\n", len(pending), store.Path())
-	return nil
+	return errRefused
 }
 
 // thisOrThese names one thing ("this command") or several.

@@ -1,0 +1,553 @@
+package trust
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Scope is what approving a command covers: the files it names, as they
+// are now, and whether zk could tell them all.
+type Scope struct {
+	// Files lists, sorted by name, every regular file the command names,
+	// wherever it leads.
+	Files []File
+	// Opaque says, once per cause, why zk cannot tell every file the
+	// command runs (a variable, a glob, cd, a string the shell parser
+	// refuses). A command with any is approved only on the user's explicit
+	// word (zk trust --opaque).
+	Opaque []string
+}
+
+// File is one file a command names.
+type File struct {
+	// Name is the file as the command names it, cleaned: a vault path
+	// (slash-separated) when it is in the vault, else an absolute path.
+	Name string
+	// Target is where Name leads through symlinks when that is not Name
+	// itself (a vault path, or an absolute path outside the vault); "" if
+	// Name is no symlink.
+	Target string
+	// Sum is "sha256:" and the hex hash of the content.
+	Sum string
+}
+
+// Sums is s.Files as an Approval's Files map, nil when there are none.
+func (s Scope) Sums() map[string]string {
+	if len(s.Files) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(s.Files))
+	for _, f := range s.Files {
+		m[f.Name] = f.Sum
+	}
+	return m
+}
+
+// maxDepth bounds shells inside shells (sh -c "sh -c '...'").
+const maxDepth = 8
+
+// Inspect finds the files a command, split into argv and run from the
+// vault's folder vaultDir, names and hashes them. It follows the command
+// as far as it can be read without running it:
+//
+//   - every argument, every space-separated word of one and the value of
+//     --flag=value that names a regular file, from the vault's folder,
+//     through symlinks wherever they lead, inside the vault or not;
+//   - the string a shell runs (sh, bash, dash, zsh... -c, found at any
+//     position so that env X=1 sh -c and timeout 9 sh -c count), the string
+//     after -c of another program (flock -c, su -c) and env -S's string,
+//     parsed by mvdan.cc/sh as the shell would: each command in it is
+//     inspected like argv, with its words' quotes removed (r""un.sh is
+//     run.sh), its input redirections and its assignments' values.
+//
+// Anything whose files depend on what happens when it runs is opaque and
+// said so in Scope.Opaque: a word the shell expands (a variable, a command
+// substitution, a glob, a brace expansion, a leading ~), cd, eval and the
+// builtins that run strings, an assignment to PATH, a shell or
+// interpreter reading its program from its input, another interpreter's
+// inline code (python -c, perl -e, node -e), find -exec, a string the
+// parser refuses. What a file that runs runs in turn (a script calling
+// another, make reading its Makefile) is that file's content, hashed, not
+// followed. A named file over 64 MiB is an error, not a file left out.
+func Inspect(vaultDir string, argv []string) (Scope, error) {
+	in := &inspector{dir: vaultDir, seen: map[string]bool{}, parsed: map[string]bool{}}
+	if real, err := filepath.EvalSymlinks(vaultDir); err == nil {
+		in.realDir = real
+	} else {
+		in.realDir = vaultDir
+	}
+	in.argv(argv, 0, true)
+	if in.err != nil {
+		return Scope{}, in.err
+	}
+	slices.SortFunc(in.scope.Files, func(a, b File) int { return strings.Compare(a.Name, b.Name) })
+	return in.scope, nil
+}
+
+type inspector struct {
+	dir, realDir string
+	seen         map[string]bool // names looked at
+	parsed       map[string]bool // strings parsed as shell
+	scope        Scope
+	err          error
+}
+
+func (in *inspector) opaque(format string, args ...any) {
+	why := fmt.Sprintf(format, args...)
+	if !slices.Contains(in.scope.Opaque, why) {
+		in.scope.Opaque = append(in.scope.Opaque, why)
+	}
+}
+
+// shells run a string given with -c, or their first operand as a script,
+// or, with neither, what they read from their input.
+var shells = map[string]syntax.LangVariant{
+	"sh": syntax.LangBash, "bash": syntax.LangBash, "dash": syntax.LangBash,
+	"ash": syntax.LangBash, "ksh": syntax.LangMirBSDKorn, "mksh": syntax.LangMirBSDKorn,
+	"zsh": syntax.LangZsh, "rbash": syntax.LangBash,
+}
+
+// inline lists interpreters and the flags that give them a program as an
+// argument: code zk does not read.
+var inline = []struct {
+	name  *regexp.Regexp
+	flags []string
+}{
+	{regexp.MustCompile(`^(python|pypy)[0-9.]*$`), []string{"-c"}},
+	{regexp.MustCompile(`^perl[0-9.]*$`), []string{"-e", "-E"}},
+	{regexp.MustCompile(`^ruby[0-9.]*$`), []string{"-e"}},
+	{regexp.MustCompile(`^(node|nodejs|bun)$`), []string{"-e", "--eval", "-p", "--print"}},
+	{regexp.MustCompile(`^deno$`), []string{"eval"}},
+	{regexp.MustCompile(`^php[0-9.]*$`), []string{"-r"}},
+	{regexp.MustCompile(`^(Rscript|lua|luajit|julia|osascript)$`), []string{"-e"}},
+	{regexp.MustCompile(`^(pwsh|powershell)$`), []string{"-c", "-command", "-encodedcommand"}},
+}
+
+// interpreter is the inline entry for name, or -1.
+func interpreter(name string) int {
+	return slices.IndexFunc(inline, func(e struct {
+		name  *regexp.Regexp
+		flags []string
+	}) bool {
+		return e.name.MatchString(name)
+	})
+}
+
+// wrappers run their operands as a command: a shell after one is run as
+// a command, its input the wrapper's.
+var wrappers = map[string]bool{
+	"env": true, "exec": true, "command": true, "nohup": true, "time": true,
+	"timeout": true, "nice": true, "xargs": true, "sudo": true, "doas": true,
+	"busybox": true, "setsid": true, "stdbuf": true, "ionice": true,
+	"chrt": true, "taskset": true, "caffeinate": true, "systemd-run": true,
+}
+
+// argv inspects one command's words. top is true for the command zk runs
+// itself, whose input is empty.
+func (in *inspector) argv(words []string, depth int, top bool) {
+	if len(words) == 0 {
+		return
+	}
+	// The words that are no shell string may name files; a shell string's
+	// names are its commands' words, as parsed.
+	defer func() {
+		for _, w := range words {
+			if !in.parsed[w] {
+				in.names(w)
+			}
+		}
+	}()
+	first := filepath.Base(words[0])
+	if !top {
+		switch first {
+		case "cd", "pushd", "popd":
+			in.opaque("`%s` changes the folder later paths are read from", first)
+		case "eval", "alias", "trap", "hash", "enable", "fc", "builtin", "unalias":
+			in.opaque("`%s` runs or redefines commands from strings", first)
+		}
+	}
+	for i, w := range words {
+		base := filepath.Base(w)
+		// A command is run at position 0, or after a wrapper.
+		command := i == 0 || wrappers[first]
+		if lang, ok := shells[base]; ok && command {
+			in.shell(words[i+1:], lang, depth, top)
+			return
+		}
+		if k := interpreter(base); k >= 0 && command {
+			for _, a := range words[i+1:] {
+				if slices.Contains(inline[k].flags, strings.ToLower(a)) {
+					in.opaque("`%s %s` runs code zk does not read", base, a)
+				}
+			}
+			if !top && !hasOperand(words[i+1:]) {
+				in.opaque("`%s` runs what it reads from its input", base)
+			}
+			return
+		}
+		switch {
+		case base == "env" && command:
+			in.env(words[i+1:], depth)
+		case base == "find" && command:
+			for _, a := range words[i+1:] {
+				switch a {
+				case "-exec", "-execdir", "-ok", "-okdir":
+					in.opaque("`find %s` runs the files it finds", a)
+				}
+			}
+		case i > 0 && (w == "-c" || w == "--command") && i+1 < len(words):
+			// Another program's command string: flock -c, su -c, script -c.
+			in.script(words[i+1], syntax.LangBash, depth)
+		}
+	}
+}
+
+// env inspects env's arguments: -S splits a string as a shell would, and
+// an assignment may change where commands are found.
+func (in *inspector) env(args []string, depth int) {
+	for j, a := range args {
+		switch {
+		case (a == "-S" || a == "--split-string") && j+1 < len(args):
+			in.script(args[j+1], syntax.LangBash, depth)
+		case strings.HasPrefix(a, "--split-string="):
+			in.script(strings.TrimPrefix(a, "--split-string="), syntax.LangBash, depth)
+		case strings.HasPrefix(a, "-S") && len(a) > 2:
+			in.script(a[2:], syntax.LangBash, depth)
+		}
+		if name, _, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(a, "-") && searchVar(name) {
+			in.opaque("`%s` changes where commands are looked up", a)
+		}
+	}
+}
+
+// hasOperand says whether args hold a word that is no option.
+func hasOperand(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") })
+}
+
+// shell inspects a shell's arguments: its -c string, or its script (a
+// named file, hashed by names), or its input.
+func (in *inspector) shell(args []string, lang syntax.LangVariant, depth int, inputEmpty bool) {
+	c := false
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		switch {
+		case a == "--":
+			j++
+			if j < len(args) {
+				in.operand(args[j], c, lang, depth)
+			} else if c {
+				return
+			}
+			return
+		case a == "-o" || a == "+o" || a == "-O" || a == "+O" || a == "--rcfile" || a == "--init-file":
+			j++ // takes a value
+		case strings.HasPrefix(a, "--"):
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			if a[0] == '-' && strings.ContainsRune(a[1:], 'c') {
+				c = true
+			}
+			if a[0] == '-' && strings.ContainsRune(a[1:], 's') && !inputEmpty {
+				in.opaque("a shell given -s runs what it reads from its input")
+			}
+		default:
+			in.operand(a, c, lang, depth)
+			return
+		}
+	}
+	if !c && !inputEmpty {
+		in.opaque("a shell with no script runs what it reads from its input")
+	}
+}
+
+func (in *inspector) operand(a string, c bool, lang syntax.LangVariant, depth int) {
+	if c {
+		in.script(a, lang, depth)
+	}
+	// Else a script file, hashed by names.
+}
+
+// searchVar says whether assigning name changes which files the commands
+// after it run.
+func searchVar(name string) bool {
+	switch name {
+	case "PATH", "CDPATH", "ENV", "BASH_ENV", "IFS", "PS4", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "GLOBIGNORE", "FPATH", "ZDOTDIR", "PYTHONPATH", "PYTHONSTARTUP", "PERL5LIB", "PERL5OPT", "RUBYOPT", "RUBYLIB", "NODE_OPTIONS", "NODE_PATH":
+		return true
+	}
+	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_")
+}
+
+// script parses src as a shell would and inspects every command in it.
+func (in *inspector) script(src string, lang syntax.LangVariant, depth int) {
+	in.parsed[src] = true
+	if depth >= maxDepth {
+		in.opaque("shells nested over %d deep", maxDepth)
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		in.opaque("cannot parse %s: %v", quoteSrc(src), err)
+		return
+	}
+	text := func(n syntax.Node) string {
+		s, e := int(n.Pos().Offset()), int(n.End().Offset())
+		if s < 0 || e > len(src) || s > e {
+			return ""
+		}
+		return src[s:e]
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			// Its words are read here, whole; the walk need not go in.
+			in.assigns(n.Assigns, text)
+			words := make([]string, 0, len(n.Args))
+			for _, w := range n.Args {
+				s, why := literal(w, lang)
+				if why != "" {
+					in.opaque("`%s` %s", text(w), why)
+					return false
+				}
+				words = append(words, s)
+			}
+			if len(words) > 0 {
+				in.argv(words, depth+1, false)
+			}
+			return false
+		case *syntax.DeclClause:
+			in.assigns(n.Args, text)
+			return false
+		case *syntax.Redirect:
+			if n.Op == syntax.RdrIn || n.Op == syntax.RdrInOut {
+				if s, why := literal(n.Word, lang); why != "" {
+					in.opaque("`%s` %s", text(n.Word), why)
+				} else {
+					in.names(s)
+				}
+			}
+			return true
+		case *syntax.ParamExp:
+			in.opaque("`%s` expands a variable", text(n))
+		case *syntax.CmdSubst:
+			in.opaque("`%s` runs a command to make a word", text(n))
+		case *syntax.ProcSubst:
+			in.opaque("`%s` runs a command to make a file", text(n))
+		case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause:
+			in.opaque("`%s` computes with variables", text(n))
+		case *syntax.ExtGlob:
+			in.opaque("`%s` is a glob", text(n))
+		case *syntax.CoprocClause:
+			in.opaque("`%s` runs a coprocess", text(n))
+		}
+		return true
+	})
+}
+
+// assigns inspects VAR=value words: a value may name a file (BASH_ENV=x),
+// and some variables decide which files run.
+func (in *inspector) assigns(as []*syntax.Assign, text func(syntax.Node) string) {
+	for _, a := range as {
+		if a.Name != nil && searchVar(a.Name.Value) {
+			in.opaque("`%s` changes where commands are looked up", text(a))
+			continue
+		}
+		if a.Array != nil || a.Index != nil {
+			in.opaque("`%s` assigns an array", text(a))
+			continue
+		}
+		if a.Value != nil {
+			s, why := literal(a.Value, syntax.LangBash)
+			if why != "" {
+				in.opaque("`%s` %s", text(a.Value), why)
+				continue
+			}
+			in.names(s)
+		}
+	}
+}
+
+// literal is a word's text after the shell's quote removal, when the word
+// is the same text whatever happens at run time; else why it is not.
+func literal(w *syntax.Word, lang syntax.LangVariant) (string, string) {
+	if w == nil {
+		return "", ""
+	}
+	if syntax.SplitBraces(&syntax.Word{Parts: slices.Clone(w.Parts)}) {
+		return "", "is a brace expansion"
+	}
+	var b strings.Builder
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if pattern.HasMeta(v, 0) {
+				return "", "is a glob"
+			}
+			if i == 0 && strings.HasPrefix(v, "~") {
+				return "", "starts with ~, a home folder"
+			}
+			if i == 0 && lang == syntax.LangZsh && strings.HasPrefix(v, "=") {
+				return "", "is a zsh command path"
+			}
+			b.WriteString(unescape(v, false))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", "is an ANSI-C string"
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", "is a translated string"
+			}
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", expands(q)
+				}
+				b.WriteString(unescape(l.Value, true))
+			}
+		default:
+			return "", expands(p)
+		}
+	}
+	return b.String(), ""
+}
+
+// expands says what a word part the shell expands does.
+func expands(n syntax.Node) string {
+	switch n.(type) {
+	case *syntax.ParamExp:
+		return "expands a variable"
+	case *syntax.CmdSubst:
+		return "runs a command to make a word"
+	case *syntax.ProcSubst:
+		return "runs a command to make a file"
+	case *syntax.ArithmExp:
+		return "computes with variables"
+	case *syntax.ExtGlob:
+		return "is a glob"
+	}
+	return "expands when it runs"
+}
+
+// unescape removes the backslashes a shell removes: any before a character
+// outside quotes, only those before $ ` " \ inside double quotes.
+func unescape(s string, dq bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && (!dq || strings.IndexByte("$`\"\\", s[i+1]) >= 0) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// quoteSrc shortens a shell string for a message.
+func quoteSrc(s string) string {
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return "`" + s + "`"
+}
+
+// names hashes the files an argument may name: itself, each of its
+// space-separated words, the value of --flag=value.
+func (in *inspector) names(arg string) {
+	ns := append([]string{arg}, strings.Fields(arg)...)
+	for _, n := range slices.Clone(ns) {
+		if _, v, ok := strings.Cut(n, "="); ok {
+			ns = append(ns, v)
+		}
+	}
+	for _, n := range ns {
+		in.file(strings.Trim(n, `'"`))
+	}
+}
+
+// file hashes the regular file at name, from the vault's folder, through
+// any symlink.
+func (in *inspector) file(name string) {
+	if name == "" || in.err != nil || strings.ContainsRune(name, 0) {
+		return
+	}
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(in.dir, p)
+	}
+	p = filepath.Clean(p)
+	if in.seen[p] {
+		return
+	}
+	in.seen[p] = true
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return // not there, a folder, a device, a FIFO: nothing to hash
+	}
+	key := in.display(p, in.dir)
+	target := ""
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		if t := in.display(real, in.realDir); t != key {
+			target = t
+		}
+	}
+	sum, err := hashFile(p)
+	if err != nil {
+		in.err = fmt.Errorf("trust: %s: %w", key, err)
+		return
+	}
+	if sum != "" {
+		in.scope.Files = append(in.scope.Files, File{Name: key, Target: target, Sum: sum})
+	}
+}
+
+// display is p as a vault path when it is under dir, else as it is.
+func (in *inspector) display(p, dir string) string {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}
+
+// hashFile is "sha256:HEX" of the regular file at p, or "" when p is no
+// regular file. It opens without blocking: a FIFO swapped in after the
+// stat must not hang zk.
+func hashFile(p string) (string, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			return "", nil
+		}
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return "", nil
+	}
+	if st.Size() > maxHashed {
+		return "", fmt.Errorf("over %d MiB; zk does not approve a command naming it", maxHashed>>20)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, maxHashed+1)); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
