@@ -22,6 +22,8 @@ import (
 	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/templates"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/evidence/measure"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/tending"
 )
@@ -34,6 +36,10 @@ const Table = "claims"
 
 // DefaultTemplates is the vault folder searched for type templates.
 const DefaultTemplates = ".zk/templates"
+
+// DefaultConfidence is the share of resamples that must agree for a
+// verdict (docs/falsifiers.md, noise).
+const DefaultConfidence = "95%"
 
 // DefaultType is the note type zk ships.
 const DefaultType = "permanent"
@@ -55,6 +61,13 @@ type Config struct {
 	// CheckComments makes zk check report the links inside %% comments,
 	// which Obsidian records but a reader never sees: off by default.
 	CheckComments bool `toml:"check-comments"`
+	// Numbers is how falsifiers' captures read numbers when the
+	// falsifier declares nothing: "1,234.5", "1.234,5", or "" (only what
+	// every convention reads alike). Confidence is the share of bootstrap
+	// resamples that must agree for a verdict ("95%"); a falsifier's own
+	// "numbers:" and "confidence:" items win.
+	Numbers    string `toml:"numbers"`
+	Confidence string `toml:"confidence"`
 	// Types are the note types by name; "permanent" always exists.
 	Types map[string]*Type `toml:"types"`
 	// IndexDir is the folder of the search index; "" means one folder per
@@ -110,6 +123,9 @@ func (c *Config) fill() {
 	}
 	if c.Templates == "" {
 		c.Templates = DefaultTemplates
+	}
+	if c.Confidence == "" {
+		c.Confidence = DefaultConfidence
 	}
 	if c.Rules == nil {
 		c.Rules = map[string]string{}
@@ -228,6 +244,14 @@ func (c *Config) validate() error {
 	if _, err := vault.ParseInterval(c.TendEvery); err != nil {
 		errs = append(errs, fmt.Errorf("%s.tend-every: %w", Table, err))
 	}
+	if c.Numbers != "" {
+		if _, err := measure.ParseNumbers(c.Numbers); err != nil {
+			errs = append(errs, fmt.Errorf("%s.%w", Table, err))
+		}
+	}
+	if _, err := evidence.ParseConfidence(c.Confidence); err != nil {
+		errs = append(errs, fmt.Errorf("%s.%w", Table, err))
+	}
 	for id, s := range c.Rules {
 		if _, err := lint.ParseSeverity(s); err != nil {
 			errs = append(errs, fmt.Errorf("%s.rules.%q: %w", Table, id, err))
@@ -342,4 +366,15 @@ func (c *Config) NoteTypes(read ReadFunc) ([]*vault.NoteType, error) {
 		out = append(out, nt)
 	}
 	return out, nil
+}
+
+// Judging is the config's part of how a run is judged: the falsifier's
+// own items override it (evidence.Judge).
+func (c *Config) Judging(runID string) evidence.Settings {
+	s := evidence.Settings{RunID: runID}
+	s.Confidence, _ = evidence.ParseConfidence(c.Confidence) // validated on load
+	if n, err := measure.ParseNumbers(c.Numbers); err == nil {
+		s.Numbers = n
+	}
+	return s
 }

@@ -39,6 +39,12 @@ func Commented() []byte {
 	w("# Check the links inside %%%% comments, which a reader never sees (Obsidian\n")
 	w("# still records them).\n")
 	w("# check-comments = %t\n\n", d.CheckComments)
+	w("# How falsifiers' captures read numbers when the falsifier declares none\n")
+	w("# (numbers: under it): \"1,234.5\" or \"1.234,5\"; \"\" reads only what both read alike.\n")
+	w("# numbers = %s\n\n", strconv.Quote(d.Numbers))
+	w("# The share of bootstrap resamples that must agree for a verdict when the\n")
+	w("# falsifier does not say (confidence: under it); fewer: inconclusive, within noise.\n")
+	w("# confidence = %s\n\n", strconv.Quote(d.Confidence))
 	w("# Each rule's severity: \"error\", \"warning\" or \"off\".\n")
 	w("[%s.rules]\n", Table)
 	for _, r := range lint.Rules() {

@@ -100,7 +100,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 		r.Output = textTail(data, 20)
 	}
 	if fals.Criterion != "" {
-		j := evidence.Judge(fals, evidence.Outcome{Exit: -1}, data, evidence.Settings{RunID: r.ID})
+		j := evidence.Judge(fals, evidence.Outcome{Exit: -1}, data, e.judging(r.ID))
 		r.Verdict, r.Criterion = j.Verdict, j.Statement
 	}
 	if err := record(v, p, base, r, e.record); err != nil {

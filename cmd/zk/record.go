@@ -48,6 +48,8 @@ type evidenceNote struct {
 	note      *vault.Note
 	falsifier evidence.Falsifier
 	record    recordOptions
+	// judging is the config's part of how a run is judged, for a run id.
+	judging func(runID string) evidence.Settings
 }
 
 // openEvidenceNote opens the vault and the note arg names. A note without
@@ -80,7 +82,7 @@ func readEvidenceNote(ctx context.Context, w *workspace.Workspace, arg, what, fa
 	if _, ok := evidence.EvidenceEnd(base); !ok {
 		return nil, fmt.Errorf("%s: %w: add a \"## Evidence\" heading for %s to go under", p, evidence.ErrNoEvidence, what)
 	}
-	e := &evidenceNote{v: v, path: p, base: base, note: vault.NewParser().Parse(p, base)}
+	e := &evidenceNote{v: v, path: p, base: base, note: vault.NewParser().Parse(p, base), judging: w.Config.Judging}
 	e.record = ro.withTending(w, e.note)
 	if e.falsifier, err = pickFalsifier(e.note, falsifier); err != nil {
 		return nil, err

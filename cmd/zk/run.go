@@ -230,7 +230,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		fmt.Fprintf(s.err, "zk: warning: the log %s is incomplete (%v); the result is recorded all the same\n", r.Log, logErr)
 		r.Output.Error = fmt.Sprintf("the full log could not be written (%v); it holds the first %d of %d bytes", logErr, lw.n, res.Bytes)
 	}
-	if err := judgeRun(v, &r, fals, res, logErr); err != nil {
+	if err := judgeRun(v, &r, fals, res, logErr, e.judging(r.ID)); err != nil {
 		return err
 	}
 	if failed(r) && len(res.ErrTail) > 0 {

@@ -28,7 +28,7 @@ func checkCriterion(notePath string, f evidence.Falsifier) error {
 // judgeRun sets r's verdict and criterion statement from the falsifier's
 // criterion and the command's output, read back from its log. A command
 // that could not start is an error whatever the criterion.
-func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.Result, logErr error) error {
+func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.Result, logErr error, settings evidence.Settings) error {
 	if res.StartErr != nil {
 		r.Verdict = evidence.VerdictError
 		if f.Criterion != "" {
@@ -50,7 +50,7 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 	case res.Truncated:
 		o.Failed = "printed more than the log keeps (--max-output)"
 	}
-	j := evidence.Judge(f, o, data, evidence.Settings{RunID: r.ID})
+	j := evidence.Judge(f, o, data, settings)
 	r.Verdict, r.Criterion = j.Verdict, j.Statement
 	return nil
 }
