@@ -1,6 +1,6 @@
 -- Neovim (0.7+) headless as a real client of zk lsp: open a note, read
 -- its diagnostics, go to the definition of a link, complete a link and a
--- tag, apply a code action, rename a heading.
+-- tag, read the code lenses, apply a code action, rename a heading.
 -- Run by .ci/lsp-test.sh with ZK, VAULT and NOTE set.
 local zk, vault, note = os.getenv('ZK'), os.getenv('VAULT'), os.getenv('NOTE')
 
@@ -68,6 +68,16 @@ labels = {}
 for _, it in ipairs(items) do table.insert(labels, it.label) end
 if not check(vim.tbl_contains(labels, 'measurement'), 'tag completion: ' .. vim.inspect(labels)) then return end
 io.stdout:write('ok tag completion: ' .. table.concat(labels, ',') .. '\n')
+
+-- Code lens: the note's backlinks counted above its title (Neovim shows
+-- lenses as virtual text: vim.lsp.codelens).
+params = { textDocument = { uri = vim.uri_from_bufnr(buf) } }
+res = vim.lsp.buf_request_sync(buf, 'textDocument/codeLens', params, 10000)
+local lenses = res and res[client_id] and res[client_id].result or {}
+local titles = {}
+for _, l in ipairs(lenses) do table.insert(titles, l.command and l.command.title or '?') end
+if not check(titles[1] and titles[1]:match('^%d+ backlinks?$'), 'code lenses: ' .. vim.inspect(lenses)) then return end
+io.stdout:write('ok code lens: ' .. table.concat(titles, ', ') .. '\n')
 
 -- Code action: on the stale Last tended line, "Set Last tended to today",
 -- applied by Neovim to the buffer.

@@ -94,7 +94,7 @@ func (s *Server) executeCommand(ctx *glsp.Context, params *protocol.ExecuteComma
 		if _, err := time.Parse(time.DateOnly, args.Date); args.Date != "" && err != nil {
 			return nil, invalidParams("%s: date %q is not of the form YYYY-MM-DD", CommandTend, args.Date)
 		}
-		return s.tend(ctx, args.URI, args.Date)
+		return s.tend(args.URI, args.Date)
 	}
 	return nil, invalidParams("unknown command %q; this server runs %v", params.Command, s.commands())
 }
@@ -138,19 +138,17 @@ func (s *Server) newNote(ctx *glsp.Context, typ, title string) (any, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	show := s.canShow
+	show, ask := s.canShow, s.ask
 	s.mu.Unlock()
 	if show {
-		// From its own goroutine: the answer is read by the goroutine this
-		// handler runs on.
 		yes := true
-		go ctx.Call(string(protocol.ServerWindowShowDocument), protocol.ShowDocumentParams{URI: uri, TakeFocus: &yes}, nil)
+		ask(string(protocol.ServerWindowShowDocument), protocol.ShowDocumentParams{URI: uri, TakeFocus: &yes})
 	}
 	return commandResult{Path: p, URI: uri}, nil
 }
 
 // tend is zk.tend on the note uri names.
-func (s *Server) tend(ctx *glsp.Context, uri, date string) (any, error) {
+func (s *Server) tend(uri, date string) (any, error) {
 	if err := s.waitNamed(); err != nil {
 		return nil, err
 	}
@@ -191,7 +189,10 @@ func (s *Server) tend(ctx *glsp.Context, uri, date string) (any, error) {
 	edit := protocol.WorkspaceEdit{DocumentChanges: []any{protocol.TextDocumentEdit{
 		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{Version: &v, TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: d.uri}},
 		Edits:        []any{e}}}}
-	go ctx.Call(string(protocol.ServerWorkspaceApplyEdit), protocol.ApplyWorkspaceEditParams{Label: &label, Edit: edit}, nil)
+	s.mu.Lock()
+	ask := s.ask
+	s.mu.Unlock()
+	ask(string(protocol.ServerWorkspaceApplyEdit), protocol.ApplyWorkspaceEditParams{Label: &label, Edit: edit})
 	return commandResult{Path: p, URI: d.uri, Date: date, InEditor: true}, nil
 }
 

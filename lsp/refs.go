@@ -446,13 +446,12 @@ func count(n int, thing string) string {
 }
 
 // refreshLenses asks a client that can to compute its code lenses again:
-// a note saved changes the counts of the notes it links to. From its own
-// goroutine, as the client's answer is read by the handler's.
-func (s *Server) refreshLenses(ctx *glsp.Context) {
+// a note saved changes the counts of the notes it links to.
+func (s *Server) refreshLenses() {
 	s.mu.Lock()
-	refresh := s.lensRefresh
+	refresh, ask := s.lensRefresh, s.ask
 	s.mu.Unlock()
-	if refresh && ctx != nil {
-		go ctx.Call(string(protocol.ServerWorkspaceCodeLensRefresh), nil, nil)
+	if refresh {
+		ask(string(protocol.ServerWorkspaceCodeLensRefresh), nil)
 	}
 }

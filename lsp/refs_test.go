@@ -271,6 +271,14 @@ func TestExecuteCommandTend(t *testing.T) {
 	if err := json.Unmarshal(out, &res); err != nil || !res.InEditor || res.Date != "2026-03-04" {
 		t.Fatalf("zk.tend on an open note: %s", out)
 	}
+	// The edit was asked for before the answer: jsonrpc.el (eglot) reads
+	// no further than the answer it waits for in a chunk of messages.
+	c.askedMu.Lock()
+	asked := slices.Clone(c.asked)
+	c.askedMu.Unlock()
+	if !slices.Contains(asked, string(protocol.ServerWorkspaceApplyEdit)) {
+		t.Errorf("when zk.tend answered, the server had asked %v, not %s", asked, protocol.ServerWorkspaceApplyEdit)
+	}
 	req := c.nextCall()
 	var apply struct {
 		Edit struct {

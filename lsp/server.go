@@ -124,6 +124,12 @@ type Server struct {
 	publishing sync.Mutex
 
 	notify func(method string, params any)
+	// ask sends a request to the client without waiting for its answer,
+	// before the answer to the request being handled: jsonrpc.el (eglot)
+	// stops reading a chunk of messages at the answer it waits for, and
+	// a request after it in the same chunk waits for the server's next
+	// message.
+	ask func(method string, params any)
 }
 
 // document is a note open in the editor: its text as the editor holds it.
@@ -144,7 +150,7 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, v: opts.Vault, named: make(chan struct{}), ready: make(chan struct{}),
 		docs: map[string]*document{}, timers: map[string]*time.Timer{}, edges: map[string][]ref{},
 		tags: newVocab(), sent: map[string]string{},
-		notify: func(string, any) {}}
+		notify: func(string, any) {}, ask: func(string, any) {}}
 	s.parsers.New = func() any { return vault.NewParser() }
 	return s
 }
@@ -303,7 +309,8 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 			return dispatch(ctx, h, c, req)
 		}))
 	s.mu.Lock()
-	s.notify = func(method string, params any) { conn.Notify(ctx, method, params) } //nolint:errcheck // a client gone is seen by DisconnectNotify
+	s.notify = func(method string, params any) { conn.Notify(ctx, method, params) }    //nolint:errcheck // a client gone is seen by DisconnectNotify
+	s.ask = func(method string, params any) { conn.DispatchCall(ctx, method, params) } //nolint:errcheck // the answer is not needed; a client gone is seen by DisconnectNotify
 	s.mu.Unlock()
 	select {
 	case <-conn.DisconnectNotify():
@@ -527,7 +534,7 @@ func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocume
 // didSave takes the saved text as the note's: its links into the graph
 // for references, and a new check of every open note, whose links to
 // this one may have broken or mended.
-func (s *Server) didSave(ctx *glsp.Context, params *protocol.DidSaveTextDocumentParams) error {
+func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentParams) error {
 	p, ok := s.vaultPath(params.TextDocument.URI)
 	if !ok || s.wait() != nil {
 		return nil
@@ -550,7 +557,7 @@ func (s *Server) didSave(ctx *glsp.Context, params *protocol.DidSaveTextDocument
 		s.publish(q)
 	}
 	go s.recheckDependents(p)
-	s.refreshLenses(ctx)
+	s.refreshLenses()
 	return nil
 }
 
@@ -581,7 +588,7 @@ func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocument
 // walk when files came or went, and each changed note read again. Then,
 // as after a save, the notes not open that link to or rest on a note
 // changed or deleted are checked again (recheck.go), and the open ones.
-func (s *Server) didChangeWatchedFiles(ctx *glsp.Context, params *protocol.DidChangeWatchedFilesParams) error {
+func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChangeWatchedFilesParams) error {
 	if s.wait() != nil {
 		return nil
 	}
@@ -647,7 +654,7 @@ func (s *Server) didChangeWatchedFiles(ctx *glsp.Context, params *protocol.DidCh
 		slices.Sort(qs)
 		s.recheckNotes(slices.Compact(qs))
 	}()
-	s.refreshLenses(ctx)
+	s.refreshLenses()
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,6 +37,9 @@ type client struct {
 	diags chan published
 	calls chan *jsonrpc2.Request // the server's other requests to the client
 	init  json.RawMessage        // the server's answer to initialize
+	// asked are the methods of the server's requests, in the order read.
+	askedMu sync.Mutex
+	asked   []string
 }
 
 // published is a publishDiagnostics notification as the client decodes
@@ -91,7 +95,7 @@ func startServerWith(t *testing.T, files map[string]string, set func(*Options), 
 	go func() { srv.Serve(ctx, a); close(done) }()
 	c := &client{t: t, dir: dir, diags: make(chan published, 100), calls: make(chan *jsonrpc2.Request, 10)}
 	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}),
-		answerAside{jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+		answerAside{c, jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 			if req.Method == protocol.ServerTextDocumentPublishDiagnostics {
 				var p published
 				if err := json.Unmarshal(*req.Params, &p); err == nil {
@@ -117,13 +121,19 @@ func startServerWith(t *testing.T, files map[string]string, set func(*Options), 
 // its requests from goroutines of their own, as an editor reads while it
 // answers: over net.Pipe, an answer written from the reading goroutine
 // waits for the server, which may be writing a notification meanwhile.
-type answerAside struct{ h jsonrpc2.Handler }
+type answerAside struct {
+	c *client
+	h jsonrpc2.Handler
+}
 
 func (a answerAside) Handle(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	if req.Notif {
 		a.h.Handle(ctx, c, req)
 		return
 	}
+	a.c.askedMu.Lock()
+	a.c.asked = append(a.c.asked, req.Method)
+	a.c.askedMu.Unlock()
 	go a.h.Handle(ctx, c, req)
 }
 

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/zk-claims/zk/workspace"
 )
 
 type graphOptions struct {
@@ -50,16 +49,11 @@ type graphNode struct {
 }
 
 func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
-	w, err := opts.root.open(s, workspace.Reading, "")
+	w, _, g, notes, err := opts.root.graph(ctx, s, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	g, err := w.Graph(ctx)
-	if err != nil {
-		return err
-	}
-	notes := g.Notes
 	kinds := map[string]string{}
 	for _, p := range notes {
 		kinds[p] = "note"
