@@ -1,6 +1,11 @@
 package workspace
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/lint"
@@ -36,4 +41,132 @@ func ReadLedger(v *vault.Vault) (b []byte, untrusted []vault.Skip) {
 		return nil, []vault.Skip{{Path: evidence.LedgerFile, Reason: "not read: " + err.Error()}}
 	}
 	return b, nil
+}
+
+// CheckRequest is what zk check checks: Paths (notes by path or name,
+// folders; none: the whole vault, through the cache unless NoCache).
+type CheckRequest struct {
+	Paths   []string
+	NoCache bool
+}
+
+// CheckResult is what a check found.
+type CheckResult struct {
+	Findings []lint.Finding
+	// Notes is how many notes were checked.
+	Notes int
+}
+
+// Count is how many findings have severity sev.
+func (r CheckResult) Count(sev lint.Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == sev {
+			n++
+		}
+	}
+	return n
+}
+
+// Check lints the notes req names (every note, by default) against their
+// type's template and every link against the vault.
+func (w *Workspace) Check(ctx context.Context, req CheckRequest) (CheckResult, error) {
+	copts := w.LintOptions()
+	if len(req.Paths) == 0 && !req.NoCache {
+		return w.checkCached(ctx, copts)
+	}
+	files, skips, err := w.Vault.Files(ctx)
+	if err != nil {
+		return CheckResult{}, err
+	}
+	return w.checkVault(ctx, files, skips, copts, req.Paths, nil)
+}
+
+// checkVault checks the notes of a walk (the notes paths select, or all);
+// each sees every note read.
+func (w *Workspace) checkVault(ctx context.Context, files []vault.File, skips []vault.Skip,
+	copts lint.Options, paths []string, each func(*vault.Note)) (CheckResult, error) {
+	only, err := checkFilter(w.Vault, files, paths)
+	if err != nil {
+		return CheckResult{}, err
+	}
+	copts.Only = w.SkipTemplates(only)
+	rep, err := lint.Check(ctx, w.Vault, files, skips, copts, each)
+	if err != nil {
+		return CheckResult{}, err
+	}
+	return CheckResult{Findings: rep.Findings, Notes: rep.Notes}, nil
+}
+
+// checkFilter turns PATH arguments into a filter of vault paths: a note
+// (path or name) selects itself, a folder every note under it. No
+// arguments select every note (a nil filter).
+func checkFilter(v *vault.Vault, files []vault.File, args []string) (func(string) bool, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	notes := map[string]bool{}
+	var dirs []string
+	for _, arg := range args {
+		if dir, ok := vaultDir(v, arg); ok {
+			if dir == "" {
+				return nil, nil // the vault itself
+			}
+			dirs = append(dirs, dir+"/")
+			continue
+		}
+		p, err := FindNote(v, files, arg)
+		if err != nil {
+			return nil, err
+		}
+		notes[p] = true
+	}
+	return func(p string) bool {
+		if notes[p] {
+			return true
+		}
+		for _, d := range dirs {
+			if strings.HasPrefix(p, d) {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+// SkipTemplates is only (nil: every note) without the templates folder:
+// a template is not a note of its type ({{title}} is no title), though
+// links to it still resolve.
+func (w *Workspace) SkipTemplates(only func(string) bool) func(string) bool {
+	prefix := strings.Trim(filepath.ToSlash(w.Config.Templates), "/") + "/"
+	return func(p string) bool {
+		if len(p) >= len(prefix) && strings.EqualFold(p[:len(prefix)], prefix) {
+			return false
+		}
+		return only == nil || only(p)
+	}
+}
+
+// vaultDir reports whether arg names a folder of the vault (relative to
+// the working directory, or else to the vault root), as a vault path.
+func vaultDir(v *vault.Vault, arg string) (string, bool) {
+	for _, cand := range []string{arg, filepath.Join(v.Dir, arg)} {
+		abs, err := filepath.Abs(cand)
+		if err != nil {
+			continue
+		}
+		st, err := os.Stat(abs)
+		if err != nil || !st.IsDir() {
+			continue
+		}
+		rel, err := filepath.Rel(v.Dir, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if rel == "." {
+			return "", true
+		}
+		return filepath.ToSlash(rel), true
+	}
+	return "", false
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -102,3 +103,18 @@ type RefusedError struct {
 
 func (e *RefusedError) Error() string { return e.Err.Error() }
 func (e *RefusedError) Unwrap() error { return e.Err }
+
+// refusals are the vault's errors for a write it would not make.
+var refusals = []error{vault.ErrExists, vault.ErrMidWrite, vault.ErrChanged, vault.ErrSpliceGone, vault.ErrNotRegular,
+	vault.ErrNotText, vault.ErrNotNote, vault.ErrHardLinked, vault.ErrLocked, vault.ErrReadOnly, vault.ErrConcurrent}
+
+// refused is err as a RefusedError when it is one of the vault's
+// refusals, else err.
+func refused(err error) error {
+	for _, r := range refusals {
+		if errors.Is(err, r) {
+			return &RefusedError{Err: err}
+		}
+	}
+	return err
+}

@@ -46,6 +46,7 @@ type Workspace struct {
 
 	version string
 	notify  func(Notice)
+	term    func(string) string
 }
 
 // Close closes the vault.
@@ -88,6 +89,11 @@ type Options struct {
 	// Notify receives the notices, in order, as they arise; nil drops
 	// them.
 	Notify func(Notice)
+	// Term names a request's field as the front end's user writes it,
+	// for the errors that name one: "--due-within" for the CLI's flag,
+	// "due_within" for an MCP tool's argument. nil leaves the field's own
+	// name (snake_case, as a request's doc comment gives it).
+	Term func(field string) string
 }
 
 // Open finds and opens the vault: o.Dir, else the nearest folder holding
@@ -128,7 +134,7 @@ func Open(o Options) (*Workspace, error) {
 		notify(Notice{Warning: true, Text: fmt.Sprintf("%v (property types not checked)", err)})
 	}
 	return &Workspace{Vault: v, Config: cfg, Types: types, Today: o.Today, Pinned: o.Pinned,
-		PropTypes: propTypes, version: o.Version, notify: notify}, nil
+		PropTypes: propTypes, version: o.Version, notify: notify, term: o.Term}, nil
 }
 
 // ErrNoVault is a writing use case's refusal to treat an unmarked folder
@@ -268,6 +274,14 @@ func recoverMoves(v *vault.Vault, notify func(Notice)) {
 // use case.
 func (w *Workspace) warn(format string, args ...any) {
 	w.notify(Notice{Warning: true, Text: fmt.Sprintf(format, args...)})
+}
+
+// field names a request's field in the front end's terms (Options.Term).
+func (w *Workspace) field(name string) string {
+	if w.term == nil {
+		return name
+	}
+	return w.term(name)
 }
 
 // tell tells the user what zk did.

@@ -8,11 +8,12 @@ import (
 
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // findingWriter prints a check's result in one format; color is only
 // ever true for a terminal.
-type findingWriter func(w io.Writer, r checkResult, color bool) error
+type findingWriter func(w io.Writer, r checkReport, color bool) error
 
 var findingWriters = map[string]findingWriter{
 	"text":   writeText,
@@ -23,7 +24,7 @@ var findingWriters = map[string]findingWriter{
 
 // writeText prints "path:line:col: severity rule message", the form
 // editors' problem matchers and Vim's errorformat read.
-func writeText(w io.Writer, r checkResult, color bool) error {
+func writeText(w io.Writer, r checkReport, color bool) error {
 	var b []byte // appended to, not formatted: an unchanged check prints thousands of lines
 	if !color {
 		size := 0
@@ -79,13 +80,19 @@ type checkJSON struct {
 	} `json:"summary"`
 }
 
-func writeCheckJSON(w io.Writer, r checkResult, _ bool) error {
+func writeCheckJSON(w io.Writer, r checkReport, _ bool) error {
+	return writeJSON(w, newCheckJSON(r.CheckResult))
+}
+
+// newCheckJSON is zk check --format json, and the MCP check tool's
+// result.
+func newCheckJSON(r workspace.CheckResult) checkJSON {
 	out := checkJSON{Findings: make([]findingJSON, len(r.Findings))}
 	for i, f := range r.Findings {
 		out.Findings[i] = findingJSON{f.Path, f.Line, f.Column, f.Rule, f.Severity.String(), f.Message}
 	}
-	out.Summary.Notes, out.Summary.Errors, out.Summary.Warnings = r.Notes, r.count(lint.Error), r.count(lint.Warning)
-	return writeJSON(w, out)
+	out.Summary.Notes, out.Summary.Errors, out.Summary.Warnings = r.Notes, r.Count(lint.Error), r.Count(lint.Warning)
+	return out
 }
 
 // rulesURL is where each rule's help lives: the README's zk check section,
@@ -169,7 +176,7 @@ func sarifLevel(s lint.Severity) string {
 // a link to its README entry, every finding with its region. URIs are
 // relative to the working directory (the %SRCROOT% base: a CI job runs
 // from the repository's root).
-func writeSARIF(w io.Writer, r checkResult, _ bool) error {
+func writeSARIF(w io.Writer, r checkReport, _ bool) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "zk", Version: buildVersion(),
 			InformationURI: "https://github.com/zk-claims/zk"}},
@@ -232,7 +239,7 @@ func sarifURI(p string) string {
 // writeGitHub prints GitHub Actions workflow commands, which the runner
 // turns into annotations on the files of a pull request: each file named
 // from the working directory, the repository's root in a CI job.
-func writeGitHub(w io.Writer, r checkResult, _ bool) error {
+func writeGitHub(w io.Writer, r checkReport, _ bool) error {
 	var b strings.Builder
 	for _, f := range r.Findings {
 		props := []string{"file=" + ghProperty(r.path(f.Path)), "line=" + strconv.Itoa(f.Line), "col=" + strconv.Itoa(f.Column)}

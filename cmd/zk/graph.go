@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/zk-claims/zk/workspace"
 )
 
 type graphOptions struct {
@@ -49,11 +50,16 @@ type graphNode struct {
 }
 
 func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
-	w, _, g, notes, err := opts.root.graph(ctx, s, "")
+	w, err := opts.root.open(s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
+	g, err := w.Graph(ctx)
+	if err != nil {
+		return err
+	}
+	notes := g.Notes
 	kinds := map[string]string{}
 	for _, p := range notes {
 		kinds[p] = "note"

@@ -106,12 +106,16 @@ func indexOpts(root *rootOptions, w *workspace.Workspace, wait time.Duration, s 
 			dir = ""
 		}
 	}
+	key, err := w.IndexKey()
+	if err != nil {
+		return index.Options{}, nil, err
+	}
 	return index.Options{
 		Dir: dir, Wait: wait, Progress: bar.update,
 		Tended: func(n *vault.Note) (tending.Tended, bool) {
 			return tending.LastTended(n, vault.TendedSection(types, n), cfg.TendedKeys)
 		},
-		TendedKey: tendedKey(types, cfg.TendedKeys),
+		TendedKey: key,
 		Languages: cfg.Languages,
 	}, bar, nil
 }
@@ -138,22 +142,6 @@ func realInside(vaultDir, dir string) bool {
 		}
 		rest = filepath.Join(filepath.Base(p), rest)
 	}
-}
-
-// tendedKey names how the tended field was read, "" for the defaults, so
-// that an index built under other date keys or template sections is
-// rebuilt rather than trusted.
-func tendedKey(types []*vault.NoteType, keys []string) string {
-	var parts []string
-	if keys != nil {
-		parts = append(parts, "keys="+strings.Join(keys, ","))
-	}
-	for _, t := range types {
-		if sec := t.TendedSection(); sec != vault.DefaultTendedSection {
-			parts = append(parts, t.Name+"="+sec)
-		}
-	}
-	return strings.Join(parts, ";")
 }
 
 // indexHint adds to an index error what the user can do about it.

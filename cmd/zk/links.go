@@ -86,15 +86,22 @@ func newEdgeView(e vault.Edge) edgeView {
 	return v
 }
 
+// newEdgeViews are edges as zk links and zk backlinks --format json print
+// them, and the MCP tools of their names return them.
+func newEdgeViews(edges []vault.Edge) []edgeView {
+	views := make([]edgeView, 0, len(edges))
+	for _, e := range edges {
+		views = append(views, newEdgeView(e))
+	}
+	return views
+}
+
 func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 	edges, p, err := linkEdges(ctx, opts, s)
 	if err != nil {
 		return err
 	}
-	views := make([]edgeView, 0, len(edges))
-	for _, e := range edges {
-		views = append(views, newEdgeView(e))
-	}
+	views := newEdgeViews(edges)
 	if opts.format == "json" {
 		if opts.incoming {
 			return writeJSON(s.out, struct {
@@ -130,35 +137,21 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 }
 
 // linkEdges are the note's outgoing edges, or with opts.incoming its
-// incoming ones, and the note's vault path. Outgoing links need the note
-// and the vault's file list; incoming ones every note's links.
+// incoming ones, and the note's vault path.
 func linkEdges(ctx context.Context, opts *linksOptions, s *streams) ([]vault.Edge, string, error) {
-	if opts.incoming {
-		w, files, g, _, err := opts.root.graph(ctx, s, opts.note)
-		if err != nil {
-			return nil, "", err
-		}
-		defer w.Close()
-		p, err := workspace.FindNote(w.Vault, files, opts.note)
-		if err != nil {
-			return nil, "", err
-		}
-		return g.In(p), p, nil
-	}
 	w, err := opts.root.open(s, workspace.Reading, opts.note)
 	if err != nil {
 		return nil, "", err
 	}
 	defer w.Close()
-	p, files, err := workspace.Locate(ctx, w.Vault, opts.note)
-	if err != nil {
-		return nil, "", err
+	var p string
+	var edges []vault.Edge
+	if opts.incoming {
+		p, edges, err = w.Backlinks(ctx, opts.note)
+	} else {
+		p, edges, err = w.Links(ctx, opts.note)
 	}
-	n, err := w.Vault.ReadNote(p)
-	if err != nil {
-		return nil, "", err
-	}
-	return vault.NoteEdges(n, vault.ResolverOf(files)), p, nil
+	return edges, p, err
 }
 
 func dash(s string) string {
@@ -166,20 +159,4 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// graph opens the vault and resolves every note's links (see
-// vault.GraphVault); notes are the notes read. The caller closes the vault.
-func (o *rootOptions) graph(ctx context.Context, s *streams, hint string) (w *workspace.Workspace, files []vault.File, g *vault.Graph, notes []string, err error) {
-	if w, err = o.open(s, workspace.Reading, hint); err != nil {
-		return nil, nil, nil, nil, err
-	}
-	if files, _, err = w.Vault.Files(ctx); err == nil {
-		g, notes, err = vault.GraphVault(ctx, w.Vault, files)
-	}
-	if err != nil {
-		w.Close()
-		return nil, nil, nil, nil, err
-	}
-	return w, files, g, notes, nil
 }

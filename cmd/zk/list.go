@@ -3,12 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"path"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -16,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/query"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -102,68 +96,29 @@ EXIT STATUS
 	f.BoolVar(&opts.noCache, "no-cache", false, "read every note, ignoring and not writing the list's cache")
 	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json", "csv", "tsv", "markdown", "paths")
 	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions(query.SortKeys(), cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("verdict", cobra.FixedCompletions(listVerdicts, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("verdict", cobra.FixedCompletions(workspace.Verdicts, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
-// listVerdicts are the verdicts --verdict takes.
-var listVerdicts = []string{string(evidence.VerdictSupports), string(evidence.VerdictRefutes), string(evidence.VerdictInconclusive),
-	string(evidence.VerdictError), string(evidence.VerdictAttached), string(evidence.VerdictNone), query.NeverRun}
-
-// listQuery is the query the flags ask for, with NOTE arguments still to
-// find (listNotes finds them).
-func (o *listOptions) query() (query.Query, error) {
-	q := query.Query{Types: o.types, Folders: o.folders, Tags: o.tags, Transitive: o.transitive,
-		Orphans: o.orphans, DeadEnds: o.deadEnds, Stale: o.stale, Sort: o.sort, Reverse: o.reverse, Limit: o.limit}
-	for _, w := range o.where {
-		c, err := query.ParseCond(w)
-		if err != nil {
-			return q, usageError{fmt.Errorf("list: --where: %w", err)}
-		}
-		q.Where = append(q.Where, c)
-	}
-	for _, f := range o.fields {
-		if err := query.CheckField(f); err != nil {
-			return q, usageError{fmt.Errorf("list: --fields: %w", err)}
-		}
-	}
-	for _, v := range o.verdicts {
-		if !slices.Contains(listVerdicts, strings.ToLower(v)) {
-			return q, usageError{fmt.Errorf("list: --verdict: unknown verdict %q (want %s)", v, orList(listVerdicts))}
-		}
-		q.Verdicts = append(q.Verdicts, strings.ToLower(v))
-	}
-	if o.dueWithin != "" {
-		iv, err := vault.ParseInterval(o.dueWithin)
-		if err != nil {
-			return q, usageError{fmt.Errorf("list: --due-within: %w", err)}
-		}
-		q.DueWithin = iv
-	}
-	if o.limit < 0 {
-		return q, usageError{fmt.Errorf("list: --limit %d: want 0 (all) or more", o.limit)}
-	}
-	if o.transitive && o.linksTo == "" && o.linkedFrom == "" {
-		return q, usageError{fmt.Errorf("list: --transitive needs --links-to or --linked-from")}
-	}
-	return q, nil
+// request is the use case's request the flags make.
+func (o *listOptions) request() workspace.ListRequest {
+	return workspace.ListRequest{Types: o.types, Folders: o.folders, Tags: o.tags, Where: o.where, Verdicts: o.verdicts, Fields: o.fields,
+		LinksTo: o.linksTo, LinkedFrom: o.linkedFrom, DueWithin: o.dueWithin, Sort: o.sort,
+		Transitive: o.transitive, Orphans: o.orphans, DeadEnds: o.deadEnds, Stale: o.stale, Reverse: o.reverse, Limit: o.limit, NoCache: o.noCache}
 }
 
 func runList(ctx context.Context, opts *listOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	q, err := opts.query()
-	if err != nil {
-		return err
+	req := opts.request()
+	if _, err := workspace.ParseList(req, flagTerm); err != nil {
+		return err // before the vault is opened
 	}
 	w, err := opts.root.open(s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	if err := checkTypes(w, q.Types); err != nil {
-		return err
-	}
-	res, err := listNotes(ctx, w, q, opts.linksTo, opts.linkedFrom, opts.fields, !opts.noCache, s)
+	res, err := w.List(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -191,88 +146,6 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 		return nil
 	}
 	return writeListText(s, view, opts.fields)
-}
-
-// listNotes runs q over the workspace's vault: linksTo and linkedFrom are
-// NOTE arguments (path or name); fields the columns that will be shown.
-func listNotes(ctx context.Context, w *workspace.Workspace, q query.Query, linksTo, linkedFrom string, fields []string, cached bool, s *streams) (query.Result, error) {
-	v := w.Vault
-	files, _, err := v.Files(ctx)
-	if err != nil {
-		return query.Result{}, err
-	}
-	for _, arg := range []struct {
-		flag, note string
-		into       *string
-	}{{"--links-to", linksTo, &q.LinksTo}, {"--linked-from", linkedFrom, &q.LinkedFrom}} {
-		if arg.note == "" {
-			continue
-		}
-		p, err := workspace.FindNote(v, files, arg.note)
-		if err != nil {
-			return query.Result{}, fmt.Errorf("list: %s: %w", arg.flag, err)
-		}
-		*arg.into = p
-	}
-	for _, dir := range q.Folders {
-		if !folderExists(v, files, dir) {
-			return query.Result{}, usageError{fmt.Errorf("list: --folder: no folder %q in the vault", dir)}
-		}
-	}
-	q.Today = w.Today
-	templates := skipTemplates(nil, w.Config.Templates) // a template is not a note of its type
-	opts := query.Options{
-		Skip:       func(p string) bool { return !templates(p) },
-		Types:      w.Types,
-		TendedKeys: w.Config.TendedKeys,
-		Interval:   w.Config.Interval(),
-		Need:       query.FieldNeeds(fields) | query.SortNeeds(q.Sort),
-	}
-	var res query.Result
-	if !cached {
-		res, err = query.Select(ctx, v, files, q, opts)
-	} else {
-		var notes []query.Note
-		if notes, err = listRecords(ctx, w, files, opts, s); err == nil {
-			res, err = q.Filter(notes)
-		}
-	}
-	if _, ok := errors.AsType[*query.KindError](err); ok {
-		err = usageError{fmt.Errorf("list: --where: %w", err)}
-	}
-	return res, err
-}
-
-// checkTypes refuses a --type that names no type of the vault's config
-// (nor "none"), which would otherwise match nothing.
-func checkTypes(w *workspace.Workspace, types []string) error {
-	names := []string{}
-	for _, t := range w.Types {
-		names = append(names, t.Name)
-	}
-	for _, t := range types {
-		if !strings.EqualFold(t, "none") && !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, t) }) {
-			return usageError{fmt.Errorf("list: --type: unknown type %q (want %s)", t, orList(append(names, "none")))}
-		}
-	}
-	return nil
-}
-
-// folderExists reports whether a --folder names a folder of the vault:
-// one holding a file zk reads (case ignored, as --folder matches), or an
-// existing folder that holds none.
-func folderExists(v *vault.Vault, files []vault.File, dir string) bool {
-	for _, f := range files {
-		if query.InFolder(f.Path, dir) {
-			return true
-		}
-	}
-	clean := path.Clean(strings.Trim(filepath.ToSlash(dir), "/"))
-	if clean == "." {
-		return true
-	}
-	st, err := v.Root().Stat(clean)
-	return err == nil && st.IsDir()
 }
 
 // listView is zk list --format json: each note's path, type and the

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/lsp"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -62,7 +61,7 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 // $ZK_TODAY pins it (a server runs past midnight).
 func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 	lopts := w.LintOptions()
-	lopts.Only = skipTemplates(nil, w.Config.Templates)
+	lopts.Only = w.SkipTemplates(nil)
 	if !root.pinned() {
 		lopts.Today = time.Time{}
 	}
@@ -72,20 +71,17 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 
 		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
 		Version: version,
-		NewNote: lspNewNote(root, w),
+		NewNote: lspNewNote(w),
 	}
 	// The commands that write (zk.new, zk.tend) write only in a vault, as
 	// zk new and zk tend do: a folder with no .obsidian/ or .zk/ is not
 	// made one by an editor's command.
 	if _, marked := workspace.Marked(w.Vault.Dir); marked || root.vaultDir != "" {
 		opts.Create = func(ctx context.Context, typ, title string) (string, error) {
-			if typ == "" {
-				typ = config.DefaultType
-			}
-			return createNote(ctx, w, typ, title, lspNow(root, w))
+			return w.New(ctx, workspace.NewRequest{Type: typ, Title: title, Now: time.Now()})
 		}
 		opts.Tend = func(ctx context.Context, p, date string) (bool, error) {
-			out, err := tendNote(ctx, w, p, date)
+			out, err := w.Tend(ctx, workspace.TendRequest{Note: p, Date: date})
 			return out.Unchanged, err
 		}
 	}
@@ -95,22 +91,10 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 // lspNewNote is the note zk lsp's "create the note" action writes: zk
 // new's, of the type given or the default one, created now (or on the day
 // --today or $ZK_TODAY gives, as zk new does).
-func lspNewNote(root *rootOptions, w *workspace.Workspace) func(typ, title string) (string, []byte, error) {
+func lspNewNote(w *workspace.Workspace) func(typ, title string) (string, []byte, error) {
 	return func(typ, title string) (string, []byte, error) {
-		if typ == "" {
-			typ = config.DefaultType
-		}
-		return renderNew(w, typ, title, lspNow(root, w))
+		return w.RenderNew(typ, title, time.Now())
 	}
-}
-
-// lspNow is the time a note created by zk lsp is created at: now, or the
-// day --today or $ZK_TODAY gives, as zk new takes it.
-func lspNow(root *rootOptions, w *workspace.Workspace) time.Time {
-	if root.pinned() {
-		return w.Today
-	}
-	return time.Now()
 }
 
 // stdio is the process's stdin and stdout as the one stream a language

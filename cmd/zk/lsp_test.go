@@ -36,7 +36,7 @@ func TestLSPNewNoteIsZkNewsNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	p, text, err := lspNewNote(root, w)("", "Brand New")
+	p, text, err := lspNewNote(w)("", "Brand New")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestLSPNewNoteIsZkNewsNote(t *testing.T) {
 	if want := "# Brand New\n\nMade 2026-12-02.\n\n## Claim\n\n## Maintenance\n\n- Last tended: 2026-12-02\n"; string(text) != want {
 		t.Errorf("text:\n%s\nwant:\n%s", text, want)
 	}
-	if _, _, err := lspNewNote(root, w)("nope", "X"); err == nil || !strings.Contains(err.Error(), "nope") {
+	if _, _, err := lspNewNote(w)("nope", "X"); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("an unknown type: %v", err)
 	}
 }

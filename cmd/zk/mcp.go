@@ -1,10 +1,13 @@
 package main
 
 // zk mcp: the vault served to an AI agent over the Model Context Protocol
-// (stdio), on the official Go SDK. Each tool runs the same code as the
-// command of its name, with --format json, and returns that JSON as the
-// tool's structured result, so that an agent and a script read the same
-// shapes. Writes go through the commands' own write path (vault.EditNote,
+// (stdio), on the official Go SDK. Each tool is an adapter over the use
+// case of its name in package workspace, as the command of its name is:
+// it opens the workspace, calls the use case with the tool's arguments and
+// returns the result in the shape the command's --format json prints, so
+// that an agent and a script read the same shapes. Errors are the use
+// case's, worded in the tool's terms (its arguments' names, what an agent
+// can do). Writes go through the use cases' write path (vault.EditNote,
 // vault.CreateFile), and run_falsifier runs only commands a person has
 // approved with zk trust: no tool approves.
 
@@ -23,6 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/workspace"
@@ -130,35 +134,64 @@ func newMCPServer(root *rootOptions) *mcp.Server {
 	return srv
 }
 
-// capture runs a command's runX with stdout and stderr in buffers and no
-// stdin: a tool's call never reads the protocol's stdin nor writes its
-// stdout. errFindings (exit 1) is a result, not a failure, for a tool.
-func (z *zkServer) capture(run func(*streams) error) (out []byte, msgs string, err error) {
-	var o, e bytes.Buffer
-	s := &streams{in: strings.NewReader(""), out: &o, err: &e}
-	err = run(s)
-	if errors.Is(err, errFindings) {
-		err = nil
+// with opens the workspace for one tool call and runs f over it. A
+// tool's result has no stderr: the notices of the call, which a command
+// prints there, are added to the error f returns, and that error is worded
+// in the tool's terms (toolError). A success drops them, as a command's
+// stdout would not hold them.
+func (z *zkServer) with(how workspace.Access, f func(*workspace.Workspace) error) error {
+	today, err := z.root.now()
+	if err != nil {
+		return err
 	}
-	msgs = strings.TrimSpace(e.String())
-	if err != nil && msgs != "" {
-		err = fmt.Errorf("%w\n%s", err, msgs)
+	var notes []string
+	w, err := workspace.Open(workspace.Options{Dir: z.root.vaultDir, Access: how, Today: today, Pinned: z.root.pinned(),
+		Version: buildVersion(), Term: toolTerm,
+		Notify: func(n workspace.Notice) { notes = append(notes, noticeLine(n)) }})
+	if err == nil {
+		err = f(w)
+		w.Close()
 	}
-	return o.Bytes(), msgs, err
+	if err == nil {
+		return nil
+	}
+	err = toolError(err)
+	if len(notes) > 0 {
+		err = fmt.Errorf("%w\n%s", err, strings.Join(notes, "\n"))
+	}
+	return err
 }
 
-// captureJSON is capture for a command printing --format json, decoded
-// into out.
-func captureJSON[T any](z *zkServer, run func(*streams) error) (T, error) {
-	var v T
-	out, _, err := z.capture(run)
-	if err != nil {
-		return v, err
+// noticeLine is a notice as a command prints it on stderr.
+func noticeLine(n workspace.Notice) string {
+	if n.Warning {
+		return "zk: warning: " + printable.Of(n.Text)
 	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		return v, fmt.Errorf("decode %T: %w", v, err)
+	return "zk: " + printable.Of(n.Text)
+}
+
+// toolTerm names a use case's request field as a tool's argument: the
+// field's own name, but for the run's timeout, which a tool takes in
+// seconds.
+func toolTerm(field string) string {
+	if field == "timeout" {
+		return "timeout_s"
 	}
-	return v, nil
+	return field
+}
+
+// toolError words a use case's error for an agent: what only the user can
+// do is said to be the user's.
+func toolError(err error) error {
+	var na *workspace.NotApprovedError
+	switch {
+	case errors.As(err, &na):
+		return fmt.Errorf("%w\n(an agent cannot approve a command: ask the user to read it and run zk trust %s --falsifier %d)",
+			err, printable.Of(shellArg(na.Note)), na.Falsifier)
+	case errors.Is(err, workspace.ErrNoVault):
+		return fmt.Errorf("%w; start zk mcp with --vault DIR, or ask the user to make the folder a vault (zk init)", err)
+	}
+	return err
 }
 
 type checkInput struct {
@@ -166,12 +199,12 @@ type checkInput struct {
 }
 
 func (z *zkServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkJSON, error) {
-	out, err := captureJSON[checkJSON](z, func(s *streams) error {
-		return runCheck(ctx, &checkOptions{root: z.root, format: "json", failOn: "never", paths: in.Paths}, s)
+	var out checkJSON
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		res, err := w.Check(ctx, workspace.CheckRequest{Paths: in.Paths})
+		out = newCheckJSON(res)
+		return err
 	})
-	if out.Findings == nil {
-		out.Findings = []findingJSON{}
-	}
 	return nil, out, err
 }
 
@@ -180,8 +213,11 @@ type staleInput struct {
 }
 
 func (z *zkServer) stale(ctx context.Context, _ *mcp.CallToolRequest, in staleInput) (*mcp.CallToolResult, staleJSON, error) {
-	out, err := captureJSON[staleJSON](z, func(s *streams) error {
-		return runStale(ctx, &staleOptions{root: z.root, within: in.Within, format: "json"}, s)
+	var out staleJSON
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		r, err := w.Stale(ctx, workspace.StaleRequest{Within: in.Within})
+		out = newStaleJSON(w.Today, r.StaleReport)
+		return err
 	})
 	return nil, out, err
 }
@@ -218,15 +254,21 @@ type backlinksJSON struct {
 }
 
 func (z *zkServer) links(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, linksJSON, error) {
-	out, err := captureJSON[linksJSON](z, func(s *streams) error {
-		return runLinks(ctx, &linksOptions{root: z.root, format: "json", note: in.Note}, s)
+	var out linksJSON
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		p, edges, err := w.Links(ctx, in.Note)
+		out = linksJSON{Note: p, Links: newEdgeViews(edges)}
+		return err
 	})
 	return nil, out, err
 }
 
 func (z *zkServer) backlinks(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, backlinksJSON, error) {
-	out, err := captureJSON[backlinksJSON](z, func(s *streams) error {
-		return runLinks(ctx, &linksOptions{root: z.root, format: "json", note: in.Note, incoming: true}, s)
+	var out backlinksJSON
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		p, edges, err := w.Backlinks(ctx, in.Note)
+		out = backlinksJSON{Note: p, Backlinks: newEdgeViews(edges)}
+		return err
 	})
 	return nil, out, err
 }
@@ -236,8 +278,11 @@ type runsJSON struct {
 }
 
 func (z *zkServer) runs(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, runsJSON, error) {
-	out, err := captureJSON[runsJSON](z, func(s *streams) error {
-		return runRuns(ctx, &runsOptions{root: z.root, format: "json", note: in.Note}, s)
+	var out runsJSON
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		_, runs, err := w.Runs(ctx, in.Note)
+		out = runsJSON{Runs: newRunViews(runs)}
+		return err
 	})
 	return nil, out, err
 }
@@ -255,31 +300,13 @@ type readNoteOutput struct {
 }
 
 func (z *zkServer) readNote(ctx context.Context, _ *mcp.CallToolRequest, in readNoteInput) (*mcp.CallToolResult, readNoteOutput, error) {
-	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, workspace.Reading, "")
-	if err != nil {
-		return nil, readNoteOutput{}, err
-	}
-	defer w.Close()
-	p, _, err := workspace.Locate(ctx, w.Vault, in.Note)
-	if err != nil {
-		return nil, readNoteOutput{}, err
-	}
-	n, err := w.Vault.ReadNote(p)
-	if err != nil {
-		return nil, readNoteOutput{}, err
-	}
-	out := readNoteOutput{Path: p, Text: string(n.Src), Headings: []string{}}
-	for _, h := range n.Headings {
-		out.Headings = append(out.Headings, h.Text)
-	}
-	if in.Section != "" {
-		sec, ok := n.Section(in.Section, 0)
-		if !ok {
-			return nil, out, fmt.Errorf("%s has no section %q; its headings: %s", p, in.Section, strings.Join(out.Headings, ", "))
-		}
-		out.Section, out.Text = sec.Title, string(n.Src[sec.Start:sec.End])
-	}
-	return nil, out, nil
+	var out readNoteOutput
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		n, err := w.ReadNote(ctx, in.Note, in.Section)
+		out = readNoteOutput{Path: n.Path, Section: n.Section, Text: n.Text, Headings: n.Headings}
+		return err
+	})
+	return nil, out, err
 }
 
 type tendInput struct {
@@ -287,19 +314,29 @@ type tendInput struct {
 	Date string `json:"date,omitempty" jsonschema:"the YYYY-MM-DD to set (default: today)"`
 }
 
-// tend is zk tend's write, returned rather than printed: the same lookup,
-// the same section, tending.SetLastTended through vault.EditNote.
+// tendOutput is what the tend tool did.
+type tendOutput struct {
+	Path      string `json:"path"`
+	Date      string `json:"date"`
+	Was       string `json:"was,omitempty"`
+	Unchanged bool   `json:"unchanged"`
+}
+
 func (z *zkServer) tend(ctx context.Context, _ *mcp.CallToolRequest, in tendInput) (*mcp.CallToolResult, tendOutput, error) {
-	if _, err := time.Parse(time.DateOnly, in.Date); in.Date != "" && err != nil {
-		return nil, tendOutput{}, fmt.Errorf("tend: date %q is not a date of the form YYYY-MM-DD", in.Date)
+	req := workspace.TendRequest{Note: in.Note, Date: in.Date}
+	if err := workspace.CheckTend(req, toolTerm); err != nil {
+		return nil, tendOutput{}, err // before the vault is opened
 	}
-	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, workspace.Writing, "")
+	var out tendOutput
+	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		t, err := w.Tend(ctx, req)
+		out = tendOutput{Path: t.Path, Date: t.Date, Was: t.Was, Unchanged: t.Unchanged}
+		return err
+	})
 	if err != nil {
 		return nil, tendOutput{}, err
 	}
-	defer w.Close()
-	out, err := tendNote(ctx, w, in.Note, in.Date)
-	return nil, out, err
+	return nil, out, nil
 }
 
 type newInput struct {
@@ -312,29 +349,47 @@ type newOutput struct {
 }
 
 func (z *zkServer) newNote(ctx context.Context, _ *mcp.CallToolRequest, in newInput) (*mcp.CallToolResult, newOutput, error) {
-	typ := in.Type
-	if typ == "" {
-		typ = "permanent"
-	}
-	out, _, err := z.capture(func(s *streams) error {
-		return runNew(ctx, &newOptions{root: z.root, typ: typ, title: in.Title, now: time.Now}, s)
+	var out newOutput
+	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		p, err := w.New(ctx, workspace.NewRequest{Type: in.Type, Title: in.Title, Now: time.Now()})
+		out.Path = p
+		return err
 	})
 	if err != nil {
 		return nil, newOutput{}, err
 	}
-	abs := strings.TrimSpace(string(out))
-	return nil, newOutput{Path: vaultRel(z.root.vaultDir, abs)}, nil
+	return nil, out, nil
 }
 
-// vaultRel is abs as a vault path, when it is under dir.
-func vaultRel(dir, abs string) string {
-	if dir == "" {
-		return abs
+// capture runs a command's runX with stdout and stderr in buffers and no
+// stdin: a tool's call never reads the protocol's stdin nor writes its
+// stdout. errFindings (exit 1) is a result, not a failure, for a tool.
+func (z *zkServer) capture(run func(*streams) error) (out []byte, msgs string, err error) {
+	var o, e bytes.Buffer
+	s := &streams{in: strings.NewReader(""), out: &o, err: &e}
+	err = run(s)
+	if errors.Is(err, errFindings) {
+		err = nil
 	}
-	if rel, ok := strings.CutPrefix(abs, strings.TrimSuffix(dir, "/")+"/"); ok {
-		return rel
+	msgs = strings.TrimSpace(e.String())
+	if err != nil && msgs != "" {
+		err = fmt.Errorf("%w\n%s", err, msgs)
 	}
-	return abs
+	return o.Bytes(), msgs, err
+}
+
+// captureJSON is capture for a command printing --format json, decoded
+// into out.
+func captureJSON[T any](z *zkServer, run func(*streams) error) (T, error) {
+	var v T
+	out, _, err := z.capture(run)
+	if err != nil {
+		return v, err
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return v, fmt.Errorf("decode %T: %w", v, err)
+	}
+	return v, nil
 }
 
 type runFalsifierInput struct {
@@ -414,12 +469,12 @@ func noteURI(p string) string {
 // any note (one created since, too) through the template zk://note/{+path}.
 func addNoteResources(ctx context.Context, srv *mcp.Server, root *rootOptions) error {
 	z := &zkServer{root: root}
-	w, err := root.open(&streams{out: io.Discard, err: io.Discard}, workspace.Reading, "")
-	if err != nil {
+	var files []vault.File
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		var err error
+		files, _, err = w.Vault.Files(ctx)
 		return err
-	}
-	files, _, err := w.Vault.Files(ctx)
-	w.Close()
+	})
 	if err != nil {
 		return err
 	}
@@ -442,22 +497,26 @@ func (z *zkServer) readResource(ctx context.Context, req *mcp.ReadResourceReques
 	if err != nil || p == "" || path.Clean(p) != p || strings.HasPrefix(p, "../") || p == ".." {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	w, err := z.root.open(&streams{out: io.Discard, err: io.Discard}, workspace.Reading, "")
+	var src []byte
+	found := true
+	err = z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		files, _, err := w.Vault.Files(ctx)
+		if err != nil {
+			return err
+		}
+		got, ok := vault.ResolverOf(files).Has(p)
+		if !ok || !strings.EqualFold(path.Ext(got), ".md") {
+			found = false
+			return nil
+		}
+		src, err = w.Vault.ReadFile(got, w.Vault.MaxNoteSize)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer w.Close()
-	files, _, err := w.Vault.Files(ctx)
-	if err != nil {
-		return nil, err
-	}
-	got, ok := vault.ResolverOf(files).Has(p)
-	if !ok || !strings.EqualFold(path.Ext(got), ".md") {
+	if !found {
 		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	src, err := w.Vault.ReadFile(got, w.Vault.MaxNoteSize)
-	if err != nil {
-		return nil, err
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(src)}}}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // listInput is zk list's flags as an MCP tool's arguments.
@@ -33,18 +34,17 @@ func addListTool(srv *mcp.Server, z *zkServer) {
 }
 
 func (z *zkServer) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listView, error) {
-	sort := in.Sort
-	if sort == "" {
-		sort = "path"
-	}
-	out, err := captureJSON[listView](z, func(s *streams) error {
-		return runList(ctx, &listOptions{root: z.root, format: "json",
-			types: in.Types, folders: in.Folders, tags: in.Tags, where: in.Where, verdicts: in.Verdicts, fields: in.Fields,
-			linksTo: in.LinksTo, linkedFrom: in.LinkedFrom, dueWithin: in.DueWithin, sort: sort,
-			transitive: in.Transitive, orphans: in.Orphans, deadEnds: in.DeadEnds, stale: in.Stale, reverse: in.Reverse, limit: in.Limit}, s)
+	req := workspace.ListRequest{Types: in.Types, Folders: in.Folders, Tags: in.Tags, Where: in.Where, Verdicts: in.Verdicts, Fields: in.Fields,
+		LinksTo: in.LinksTo, LinkedFrom: in.LinkedFrom, DueWithin: in.DueWithin, Sort: in.Sort,
+		Transitive: in.Transitive, Orphans: in.Orphans, DeadEnds: in.DeadEnds, Stale: in.Stale, Reverse: in.Reverse, Limit: in.Limit}
+	var out listView
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		res, err := w.List(ctx, req)
+		out = newListView(res, in.Fields)
+		return err
 	})
-	if out.Notes == nil {
-		out.Notes = []listNote{}
+	if err != nil {
+		return nil, listView{}, err
 	}
-	return nil, out, err
+	return nil, out, nil
 }

@@ -3,15 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"path"
 	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/config"
-	"github.com/zk-claims/zk/templates"
-	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -54,62 +51,10 @@ func runNew(ctx context.Context, opts *newOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	now, err := opts.createdAt()
-	if err != nil {
-		return err
-	}
-	p, err := createNote(ctx, w, opts.typ, opts.title, now)
+	p, err := w.New(ctx, workspace.NewRequest{Type: opts.typ, Title: opts.title, Now: opts.now()})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(s.out, filepath.Join(w.Vault.Dir, filepath.FromSlash(p)))
 	return nil
-}
-
-// createNote writes the note zk new creates (renderNew), never over a
-// file of that path in any case, and returns its vault path: zk new and
-// zk lsp's zk.new.
-func createNote(ctx context.Context, w *workspace.Workspace, typ, title string, now time.Time) (string, error) {
-	v := w.Vault
-	p, text, err := renderNew(w, typ, title, now)
-	if err != nil {
-		return "", err
-	}
-	files, _, err := v.Files(ctx)
-	if err != nil {
-		return "", err
-	}
-	if got, ok := vault.ResolverOf(files).Has(p); ok {
-		return "", fmt.Errorf("new: %s: %w", got, vault.ErrExists)
-	}
-	if err := v.CreateFile(p, text); err != nil {
-		return "", fmt.Errorf("new: %w", err)
-	}
-	return p, nil
-}
-
-// renderNew is the note zk new creates for a title: its vault path (in
-// the folder of its type) and its text (the type's template rendered).
-// zk lsp's "create the note" action renders the same note.
-func renderNew(w *workspace.Workspace, typ, title string, now time.Time) (string, []byte, error) {
-	v, cfg := w.Vault, w.Config
-	tmpl, _, err := cfg.Template(typ, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
-	if err != nil {
-		return "", nil, usageError{err}
-	}
-	name := vault.FileName(title)
-	if name == "" {
-		return "", nil, usageError{fmt.Errorf("new: %q leaves no file name once the characters a file name cannot hold are gone", title)}
-	}
-	return path.Join(filepath.ToSlash(cfg.Types[typ].Folder), name+".md"), templates.Render(tmpl, title, now), nil
-}
-
-// createdAt is the note's creation time: the clock, or midnight of the
-// day --today or $ZK_TODAY gives, so that tests and reproducible runs
-// render the same note.
-func (o *newOptions) createdAt() (time.Time, error) {
-	if o.root.pinned() {
-		return o.root.now()
-	}
-	return o.now(), nil
 }

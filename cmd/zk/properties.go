@@ -70,7 +70,7 @@ func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) err
 		return err
 	}
 	_, notes := vault.SplitFiles(files)
-	templates := skipTemplates(nil, w.Config.Templates)
+	templates := w.SkipTemplates(nil)
 	var (
 		mu     sync.Mutex
 		census property.Census

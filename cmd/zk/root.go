@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -225,6 +226,10 @@ EXIT STATUS
 	)
 	return cmd
 }
+
+// flagTerm names a use case's request field as the flag that sets it:
+// due_within is --due-within.
+func flagTerm(field string) string { return "--" + strings.ReplaceAll(field, "_", "-") }
 
 // pinned reports a day given by --today or $ZK_TODAY: commands that would
 // otherwise read the clock (a note's creation time, a base's now(), a

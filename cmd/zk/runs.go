@@ -77,26 +77,27 @@ func newRunView(r evidence.Run) runView {
 	return v
 }
 
+// newRunViews are runs as zk runs --format json prints them, and the MCP
+// runs tool returns them.
+func newRunViews(runs []evidence.Run) []runView {
+	views := make([]runView, len(runs))
+	for i, r := range runs {
+		views[i] = newRunView(r)
+	}
+	return views
+}
+
 func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 	w, err := opts.root.open(s, workspace.Reading, opts.note)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v := w.Vault
-	p, _, err := workspace.Locate(ctx, v, opts.note)
+	p, runs, err := w.Runs(ctx, opts.note)
 	if err != nil {
 		return err
 	}
-	src, err := v.ReadFile(p, v.MaxNoteSize)
-	if err != nil {
-		return err
-	}
-	runs := evidence.ParseRuns(src)
-	views := make([]runView, len(runs))
-	for i, r := range runs {
-		views[i] = newRunView(r)
-	}
+	views := newRunViews(runs)
 	if opts.format == "json" {
 		return writeJSON(s.out, struct {
 			Runs []runView `json:"runs"`

@@ -63,41 +63,26 @@ EXIT STATUS
 
 func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	var within vault.Interval
-	if opts.within != "" {
-		iv, err := vault.ParseInterval(opts.within)
-		if err != nil {
-			return usageError{fmt.Errorf("stale: --within: %w", err)}
-		}
-		within = iv
+	req := workspace.StaleRequest{Within: opts.within}
+	if _, err := workspace.ParseStale(req, flagTerm); err != nil {
+		return err // before the vault is opened
 	}
 	w, err := opts.root.open(s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	v, cfg, today, types := w.Vault, w.Config, w.Today, w.Types
-	files, _, err := v.Files(ctx)
-	if err != nil {
-		return err
-	}
-	r, err := tending.Stale(ctx, v, files, tending.StaleOptions{
-		Today:    today,
-		Within:   within,
-		Types:    types,
-		Interval: cfg.Interval(),
-		Keys:     cfg.TendedKeys,
-	})
+	r, err := w.Stale(ctx, req)
 	if err != nil {
 		return err
 	}
 	switch opts.format {
 	case "json":
-		return writeStaleJSON(s, today, r)
+		return writeJSON(s.out, newStaleJSON(w.Today, r.StaleReport))
 	case "markdown":
-		return writeStaleMarkdown(s, today, r, vault.ResolverOf(files))
+		return writeStaleMarkdown(s, w.Today, r.StaleReport, r.Resolver)
 	}
-	return writeStaleText(s, r, opts.within)
+	return writeStaleText(s, r.StaleReport, opts.within)
 }
 
 // staleJSON is the README's contract, with backlinks, the interval and
@@ -130,7 +115,9 @@ type staleProblem struct {
 	Message string `json:"message"`
 }
 
-func writeStaleJSON(s *streams, today time.Time, r tending.StaleReport) error {
+// newStaleJSON is zk stale --format json, and the MCP stale tool's
+// result.
+func newStaleJSON(today time.Time, r tending.StaleReport) staleJSON {
 	out := staleJSON{Today: today.Format(time.DateOnly), Notes: []staleNote{}, Undated: []undatedNote{}, Problems: []staleProblem{}}
 	for _, d := range r.Notes {
 		out.Notes = append(out.Notes, staleNote{
@@ -148,7 +135,7 @@ func writeStaleJSON(s *streams, today time.Time, r tending.StaleReport) error {
 	for _, p := range r.Problems {
 		out.Problems = append(out.Problems, staleProblem{Path: p.Path, Line: p.Line + 1, Message: p.Message})
 	}
-	return writeJSON(s.out, out)
+	return out
 }
 
 // writeStaleText prints the table on stdout and, on stderr, what kept a

@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/tending"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -52,15 +49,16 @@ EXIT STATUS
 }
 
 func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
-	if _, err := time.Parse(time.DateOnly, opts.date); opts.date != "" && err != nil {
-		return usageError{fmt.Errorf("tend: --date %q is not a date of the form YYYY-MM-DD", opts.date)}
+	req := workspace.TendRequest{Note: opts.note, Date: opts.date}
+	if err := workspace.CheckTend(req, flagTerm); err != nil {
+		return err // before the vault is opened
 	}
 	w, err := opts.root.open(s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	out, err := tendNote(ctx, w, opts.note, opts.date)
+	out, err := w.Tend(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -74,46 +72,4 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 	}
 	fmt.Fprintf(s.out, "%s: Last tended %s (was %s)\n", printable.Of(out.Path), out.Date, printable.Of(was))
 	return nil
-}
-
-// tendOutput is what zk tend did, as zk mcp's tend tool returns it.
-type tendOutput struct {
-	Path      string `json:"path"`
-	Date      string `json:"date"`
-	Was       string `json:"was,omitempty"`
-	Had       bool   `json:"-"`
-	Unchanged bool   `json:"unchanged"`
-}
-
-// tendNote sets the Last tended date of the note arg names to date
-// (YYYY-MM-DD; "" for today): zk tend and zk mcp's tend tool.
-func tendNote(ctx context.Context, w *workspace.Workspace, arg, date string) (tendOutput, error) {
-	v, cfg := w.Vault, w.Config
-	if date == "" {
-		date = w.Today.Format(time.DateOnly)
-	}
-	p, _, err := workspace.Locate(ctx, v, arg)
-	if err != nil {
-		return tendOutput{}, err
-	}
-	n, err := v.ReadNote(p)
-	if err != nil {
-		return tendOutput{}, err
-	}
-	// The section of the type's template, decided once from the note as
-	// read: an edit made meanwhile that changes the note's type is rare,
-	// and SetLastTended reads the date back in that section either way.
-	section := vault.TendedSection(w.Types, n)
-	out := tendOutput{Path: p, Date: date}
-	if t, ok := tending.LastTended(n, section, cfg.TendedKeys); ok {
-		out.Was, out.Had = t.Raw, true
-	}
-	res, err := v.EditNote(p, func(src []byte) ([]byte, error) {
-		return tending.SetLastTended(p, src, date, section, cfg.TendedKeys)
-	}, vault.WriteOptions{Base: n.Src})
-	if err != nil {
-		return tendOutput{}, err
-	}
-	out.Path, out.Unchanged = res.Path, res.Unchanged
-	return out, nil
 }

@@ -25,7 +25,7 @@ func (o *rootOptions) open(s *streams, how workspace.Access, hint string) (*work
 		return nil, err
 	}
 	w, err := workspace.Open(workspace.Options{Dir: o.vaultDir, Hint: hint, Access: how,
-		Today: today, Pinned: o.pinned(), Version: buildVersion(), Notify: s.notify})
+		Today: today, Pinned: o.pinned(), Version: buildVersion(), Notify: s.notify, Term: flagTerm})
 	if errors.Is(err, workspace.ErrNoVault) {
 		return nil, fmt.Errorf("%w; name the vault with --vault DIR, or make this folder one with zk init", err)
 	}

@@ -1,0 +1,232 @@
+package workspace
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zk-claims/zk/checkcache"
+	"github.com/zk-claims/zk/config"
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/move"
+	"github.com/zk-claims/zk/vault/property"
+)
+
+// Inputs name what a cached result is derived from besides the notes
+// themselves. Every cache key is made by one function, inputKey, from the
+// inputs its cache declares: an input added to inputParts reaches every
+// cache that declares its kind, and none is kept by hand in a list of its
+// own (TestEveryInputChangesTheKey holds each).
+type Inputs uint
+
+const (
+	// InBuild is zk's version and, for a development build, its
+	// executable's size and time: a rule changed between two builds.
+	InBuild Inputs = 1 << iota
+	// InConfig is .zk/config.toml as read (types, severities, tended
+	// keys, intervals, languages, the templates folder).
+	InConfig
+	// InTemplates is each note type's name and template.
+	InTemplates
+	// InPropTypes is .obsidian/types.json, which frontmatter/type-mismatch
+	// checks against.
+	InPropTypes
+	// InToday is the day notes are measured against.
+	InToday
+	// InLedger is the run ledger: a run recorded, or its block saved
+	// aside, changes what evidence/run-vanished finds.
+	InLedger
+	// InUntrusted is the files under .zk/ zk will not act on, which
+	// file/untrusted reports.
+	InUntrusted
+
+	allInputs = InBuild | InConfig | InTemplates | InPropTypes | InToday | InLedger | InUntrusted
+)
+
+// The inputs of each cache.
+const (
+	// checkInputs: a whole-vault check's findings depend on all of them.
+	checkInputs = allInputs
+	// listInputs: a note's list record holds dates that a query compares
+	// with today when it runs, and no record reads the ledger or the
+	// property types.
+	listInputs = InBuild | InConfig | InTemplates
+	// indexInputs: the index's documents hold each note's Last tended
+	// date, read under the config's keys and the type's section, and its
+	// language; the index keeps its own format version, so zk's build is
+	// not one.
+	indexInputs = InConfig | InTemplates
+)
+
+// inputKey is the key of a cache entry derived from the inputs in set,
+// for the cache named purpose (so that two caches never share a key).
+func (w *Workspace) inputKey(purpose string, set Inputs) (checkcache.Key, error) {
+	parts, err := w.inputParts(set)
+	if err != nil {
+		return checkcache.Key{}, err
+	}
+	return checkcache.NewKey(append([][]byte{[]byte(purpose)}, parts...)...), nil
+}
+
+// inputParts is each input in set, named and in a fixed order: the one
+// list of what zk's caches depend on.
+func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
+	v, cfg := w.Vault, w.Config
+	var parts [][]byte
+	add := func(name string, data ...[]byte) {
+		parts = append(parts, []byte(name))
+		parts = append(parts, data...)
+	}
+	if set&InBuild != 0 {
+		add("build", []byte(w.version), []byte(buildStamp(w.version)))
+	}
+	if set&InToday != 0 {
+		add("today", []byte(w.Today.Format(time.DateOnly)))
+	}
+	if set&InConfig != 0 {
+		raw, _ := config.Read(v.Root()) // none: the defaults
+		add("config", raw)
+	}
+	if set&InPropTypes != 0 {
+		raw, _ := v.ReadFile(property.TypesFile, 1<<20) // none: no declared types
+		add(property.TypesFile, raw)
+	}
+	if set&InLedger != 0 {
+		ledger, _ := ReadLedger(v)
+		add("ledger", ledger)
+	}
+	if set&InUntrusted != 0 {
+		_, untrusted := ReadLedger(v)
+		for _, u := range append(untrusted, move.SetAside(v)...) {
+			add("untrusted", []byte(u.Path), []byte(u.Reason))
+		}
+	}
+	if set&InTemplates != 0 {
+		for _, name := range cfg.TypeNames() {
+			tmpl, _, err := cfg.Template(name, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+			if err != nil {
+				return nil, err
+			}
+			add("template", []byte(name), tmpl)
+		}
+	}
+	return parts, nil
+}
+
+// buildStamp tells one development build from the next: a build that is
+// not a release says "devel" (or a commit, +dirty) before and after an edit
+// of the rules, so its cache key also takes the executable's size and
+// modification time. A release's version says it all.
+func buildStamp(version string) string {
+	if !strings.HasPrefix(version, "devel") && !strings.Contains(version, "+dirty") {
+		return ""
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %d %d", exe, st.Size(), st.ModTime().UnixNano())
+}
+
+// IndexKey names what the search index's documents were derived from
+// besides the notes (index.Options.TendedKey): an index built under
+// another config or other templates is rebuilt rather than trusted.
+func (w *Workspace) IndexKey() (string, error) {
+	k, err := w.inputKey("zk index", indexInputs)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%x", k[:8]), nil
+}
+
+// checkCached checks the whole vault through the metadata cache: when no
+// file changed since the last check (and no input of checkInputs did),
+// the last result is returned again after one walk that stats every file.
+// A cache that cannot be read or written costs a full check and a
+// warning, never the check itself.
+func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckResult, error) {
+	v := w.Vault
+	file, err := checkcache.File(v.Dir)
+	if err != nil {
+		files, skips, err := v.Files(ctx)
+		if err != nil {
+			return CheckResult{}, err
+		}
+		return w.checkVault(ctx, files, skips, copts, nil, nil)
+	}
+	key, err := w.inputKey("zk check", checkInputs)
+	if err != nil {
+		return CheckResult{}, err
+	}
+	started := time.Now() // before the walk: the stamps are the walk's
+	files, skips, err := v.Files(ctx)
+	if err != nil {
+		return CheckResult{}, err
+	}
+	read := func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }
+	if b, rehashed, ok := checkcache.Load(file, key, files, read); ok {
+		if notes, findings, err := checkcache.DecodeFindings(b); err == nil {
+			res := CheckResult{Findings: findings, Notes: notes}
+			if rehashed > 0 { // touched but unchanged: stamp them again
+				w.saveCheck(file, key, files, nil, res, started)
+			}
+			return res, nil
+		}
+	}
+	var mu sync.Mutex
+	hashes := map[string][sha256.Size]byte{}
+	hash := func(n *vault.Note) {
+		h := checkcache.Hash(n.Src)
+		mu.Lock()
+		hashes[n.Path] = h
+		mu.Unlock()
+	}
+	res, err := w.checkVault(ctx, files, skips, copts, nil, hash) // the walk above, not a second one
+	if err != nil {
+		return res, err
+	}
+	w.saveCheck(file, key, files, hashes, res, started)
+	return res, nil
+}
+
+// saveCheck writes the cache entry of a result. The stamps are those of
+// the files the check read, and the entry is dated from before the walk,
+// so that a note changed during the check is never trusted by its time.
+// hashes are the notes' hashes; nil keeps those of the current entry.
+func (w *Workspace) saveCheck(file string, key checkcache.Key, files []vault.File, hashes map[string][sha256.Size]byte, res CheckResult, started time.Time) {
+	if hashes == nil {
+		if old, err := loadStamps(file); err == nil {
+			hashes = old
+		}
+	}
+	stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
+		h, ok := hashes[p]
+		return h, ok
+	})
+	e := checkcache.Entry{Key: key, Written: started.UnixNano(), Stamps: stamps, Result: checkcache.EncodeFindings(res.Notes, res.Findings)}
+	if err := checkcache.Save(file, e); err != nil {
+		w.warn("%v", err)
+	}
+}
+
+// loadStamps reads the hashes of the current cache entry.
+func loadStamps(file string) (map[string][sha256.Size]byte, error) {
+	e, err := checkcache.Read(file)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][sha256.Size]byte, len(e.Stamps))
+	for _, st := range e.Stamps {
+		out[st.Path] = st.Hash
+	}
+	return out, nil
+}

@@ -1,0 +1,109 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
+)
+
+// NoteText is a note's text, or one section of it.
+type NoteText struct {
+	Path string
+	// Section is the heading's text when one section was asked for.
+	Section string
+	Text    string
+	// Headings are the note's headings' texts, in order.
+	Headings []string
+}
+
+// ReadNote reads the note arg names, or only its section whose heading
+// is section (any level, case ignored; "" for the whole note). A section
+// the note lacks is a UsageError listing its headings.
+func (w *Workspace) ReadNote(ctx context.Context, arg, section string) (NoteText, error) {
+	p, _, err := Locate(ctx, w.Vault, arg)
+	if err != nil {
+		return NoteText{}, err
+	}
+	n, err := w.Vault.ReadNote(p)
+	if err != nil {
+		return NoteText{}, err
+	}
+	out := NoteText{Path: p, Text: string(n.Src), Headings: []string{}}
+	for _, h := range n.Headings {
+		out.Headings = append(out.Headings, h.Text)
+	}
+	if section != "" {
+		sec, ok := n.Section(section, 0)
+		if !ok {
+			return out, usage(fmt.Errorf("%s has no section %q; its headings: %s", p, section, strings.Join(out.Headings, ", ")))
+		}
+		out.Section, out.Text = sec.Title, string(n.Src[sec.Start:sec.End])
+	}
+	return out, nil
+}
+
+// Links are the links, embeds and frontmatter links of the note arg
+// names, each resolved as Obsidian resolves it, and the note's path.
+func (w *Workspace) Links(ctx context.Context, arg string) (string, []vault.Edge, error) {
+	p, files, err := Locate(ctx, w.Vault, arg)
+	if err != nil {
+		return "", nil, err
+	}
+	n, err := w.Vault.ReadNote(p)
+	if err != nil {
+		return "", nil, err
+	}
+	return p, vault.NoteEdges(n, vault.ResolverOf(files)), nil
+}
+
+// Backlinks are the links into the note arg names from every note of the
+// vault, and the note's path.
+func (w *Workspace) Backlinks(ctx context.Context, arg string) (string, []vault.Edge, error) {
+	g, err := w.Graph(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	p, err := FindNote(w.Vault, g.Files, arg)
+	if err != nil {
+		return "", nil, err
+	}
+	return p, g.In(p), nil
+}
+
+// Graph is every note's links, resolved (vault.GraphVault).
+type Graph struct {
+	*vault.Graph
+	// Files are the vault's files; Notes the notes read.
+	Files []vault.File
+	Notes []string
+}
+
+// Graph reads every note and resolves its links.
+func (w *Workspace) Graph(ctx context.Context) (Graph, error) {
+	files, _, err := w.Vault.Files(ctx)
+	if err != nil {
+		return Graph{}, err
+	}
+	g, notes, err := vault.GraphVault(ctx, w.Vault, files)
+	if err != nil {
+		return Graph{}, err
+	}
+	return Graph{Graph: g, Files: files, Notes: notes}, nil
+}
+
+// Runs are the runs recorded in the Evidence section of the note arg
+// names, oldest first, and the note's path.
+func (w *Workspace) Runs(ctx context.Context, arg string) (string, []evidence.Run, error) {
+	p, _, err := Locate(ctx, w.Vault, arg)
+	if err != nil {
+		return "", nil, err
+	}
+	src, err := w.Vault.ReadFile(p, w.Vault.MaxNoteSize)
+	if err != nil {
+		return "", nil, err
+	}
+	return p, evidence.ParseRuns(src), nil
+}
