@@ -32,13 +32,33 @@ func CheckTend(req TendRequest, term func(string) string) error {
 	if req.Date == "" {
 		return nil
 	}
-	if _, err := time.Parse(time.DateOnly, req.Date); err != nil {
+	if _, err := ParseDay(req.Date); err != nil {
 		if term == nil {
 			term = func(s string) string { return s }
 		}
-		return usage(fmt.Errorf("tend: %s %q is not a date of the form YYYY-MM-DD", term("date"), req.Date))
+		return usage(fmt.Errorf("tend: %s: %w", term("date"), err))
 	}
 	return nil
+}
+
+// ParseDay reads a YYYY-MM-DD date as --today, --date and the MCP tools
+// take it, telling a date the calendar lacks (2026-02-30) from text of
+// another form.
+func ParseDay(s string) (time.Time, error) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err == nil {
+		return t, nil
+	}
+	var y, m, d int
+	if n, _ := fmt.Sscanf(s, "%4d-%2d-%2d", &y, &m, &d); n == 3 && len(s) == len(time.DateOnly) {
+		if m < 1 || m > 12 {
+			return time.Time{}, fmt.Errorf("%s is an impossible date (there is no month %d)", s, m)
+		}
+		month := time.Date(y, time.Month(m), 1, 0, 0, 0, 0, time.UTC)
+		days := month.AddDate(0, 1, -1).Day()
+		return time.Time{}, fmt.Errorf("%s is an impossible date (%s has %d days)", s, month.Format("January 2006"), days)
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date of the form YYYY-MM-DD", s)
 }
 
 // Tend sets the Last tended date of the note req names, changing only

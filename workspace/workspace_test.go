@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -75,5 +76,24 @@ func TestOpenRefusesToWriteOutsideAVault(t *testing.T) {
 	w.Close()
 	if len(notices) != 1 || notices[0].Warning {
 		t.Errorf("notices = %+v, want one saying the working directory is the vault", notices)
+	}
+}
+
+// TestParseDay: a date the calendar lacks is named as such, with the
+// month's length; other text is not a date of the form.
+func TestParseDay(t *testing.T) {
+	for _, tt := range []struct{ in, err string }{
+		{"2026-02-28", ""},
+		{"2024-02-29", ""},
+		{"2026-02-29", "2026-02-29 is an impossible date (February 2026 has 28 days)"},
+		{"2026-04-31", "2026-04-31 is an impossible date (April 2026 has 30 days)"},
+		{"2026-13-01", "2026-13-01 is an impossible date (there is no month 13)"},
+		{"2026-2-3", `"2026-2-3" is not a date of the form YYYY-MM-DD`},
+		{"tomorrow", `"tomorrow" is not a date of the form YYYY-MM-DD`},
+	} {
+		_, err := ParseDay(tt.in)
+		if got := fmt.Sprint(err); (err == nil) != (tt.err == "") || (err != nil && got != tt.err) {
+			t.Errorf("ParseDay(%q) = %v, want %q", tt.in, err, tt.err)
+		}
 	}
 }

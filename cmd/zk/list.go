@@ -36,24 +36,25 @@ func newListCmd(root *rootOptions, s *streams) *cobra.Command {
 sorted by path unless --sort says otherwise. A filter given twice: --type,
 --folder and --verdict take any of the values, --tag and --where all.
 
-  --where 'status = draft'     a property condition: KEY OP VALUE, OP one of
-                               = != < <= > >=; KEY alone (has it), !KEY (has
-                               not). Numbers compare as numbers, dates as
-                               dates, a list property "=" a value when it
-                               contains it; text ignores case. A note without
-                               the property matches only != and !KEY. KEY may
-                               be a file.* attribute (--fields): file.due <
-                               2027-01-01, file.folder = inbox.
-  --tag project                the tag or one nested under it (#project/zk)
-  --links-to NOTE              notes linking to NOTE (--linked-from: notes
-                               NOTE links to); --transitive follows chains
-  --orphans, --dead-ends       no other note links to it; it links to no
-                               other file (as Obsidian's CLI counts them)
-  --stale, --due-within 14d    past the maintenance date (as zk stale);
-                               or due within the interval
-  --verdict refutes            a falsifier whose latest run has this verdict
-                               (supports, refutes, inconclusive, error, none,
-                               never-run)
+  --where 'status = draft'   a property condition: KEY OP VALUE, OP one
+                             of = != < <= > >=; KEY alone (has it), !KEY
+                             (has not). Numbers compare as numbers, dates
+                             as dates, a list property "=" a value when
+                             it contains it; text ignores case. A note
+                             without the property matches only != and
+                             !KEY. KEY may be a file.* attribute
+                             (--fields): file.due < 2027-01-01,
+                             file.folder = inbox.
+  --tag project              the tag or one nested under it (#project/zk)
+  --links-to NOTE            notes linking to NOTE (--linked-from: notes
+                             NOTE links to); --transitive follows chains
+  --orphans, --dead-ends     no other note links to it; it links to no
+                             other file (as Obsidian's CLI counts them)
+  --stale, --due-within 14d  past the maintenance date (as zk stale); or
+                             due within the interval
+  --verdict refutes          a falsifier whose latest run has this
+                             verdict (supports, refutes, inconclusive,
+                             error, none, never-run)
 
 Columns are the path, the note's type and the --fields asked for:
 properties by name, or file.name, file.folder, file.mtime, file.tags,

@@ -44,6 +44,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			env.Setenv("ZK_TODAY", "2026-12-02")
 			env.Setenv("NO_COLOR", "")
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("BASH_COMPLETION", bashCompletion())
 			if st, err := os.Stat(shared); err == nil && st.IsDir() {
 				env.Setenv("SHARED", shared)
 			}
@@ -53,6 +54,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			switch cond {
 			case "nginx":
 				return nginxBinary() != "", nil
+			case "bashcompletion": // the bash-completion package, which zk's bash script needs
+				return bashCompletion() != "", nil
 			case "man": // man(1) is installed, to render a page with man -l
 				_, err := exec.LookPath("man")
 				return err == nil, nil
@@ -85,4 +88,15 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 		p.Cmds[name] = cmd
 	}
 	return p
+}
+
+// bashCompletion is the bash-completion package's script, or "".
+func bashCompletion() string {
+	for _, p := range []string{"/usr/share/bash-completion/bash_completion", "/opt/homebrew/share/bash-completion/bash_completion",
+		"/usr/local/share/bash-completion/bash_completion", "/etc/bash_completion"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/zk-claims/zk/workspace"
 )
 
 // streams are the process's standard streams, and whether each is a
@@ -180,8 +182,9 @@ as dated evidence, and searches the vault.
 
 EXIT STATUS
   0  success
-  1  zk check found problems at or above --fail-on
-  2  a usage or runtime error`,
+  1  zk check found problems at or above --fail-on; zk run, zk attach or
+     zk run --due recorded a result that refutes its claim
+  2  a usage or runtime error, an inconclusive run, or an interrupt`,
 		Version:       buildVersion(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -224,6 +227,8 @@ EXIT STATUS
 		newLSPCmd(opts, s),
 		newBaseCmd(opts, s),
 	)
+	adjustCompletion(cmd)
+	completeFlags(cmd, opts, s)
 	return cmd
 }
 
@@ -250,9 +255,9 @@ func (o *rootOptions) now() (time.Time, error) {
 		t := time.Now()
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 	}
-	t, err := time.Parse(time.DateOnly, s)
+	t, err := workspace.ParseDay(s)
 	if err != nil {
-		return time.Time{}, usageError{fmt.Errorf("today: %q is not a date of the form YYYY-MM-DD", s)}
+		return time.Time{}, usageError{fmt.Errorf("today: %w", err)}
 	}
 	return t, nil
 }

@@ -3,15 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -57,44 +53,6 @@ func firstArg(args []string) string {
 		return ""
 	}
 	return args[0]
-}
-
-// completeNote completes a command's NOTE argument (its first) with the
-// vault's notes: each by its name where that name is the vault's only note
-// of the name, else by its vault path, as a NOTE argument takes them.
-func completeNote(root *rootOptions, s *streams) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) > 0 {
-			return nil, cobra.ShellCompDirectiveDefault
-		}
-		quiet := *s
-		quiet.err = io.Discard // a completion speaks only through stdout
-		w, err := root.open(&quiet, workspace.Reading, "")
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveError
-		}
-		defer w.Close()
-		files, _, err := w.Vault.Files(cmd.Context())
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveError
-		}
-		_, notes := vault.SplitFiles(files)
-		byName := map[string]int{}
-		for _, f := range notes {
-			byName[vault.FoldName(noteName(f.Path))]++
-		}
-		var out []cobra.Completion
-		for _, f := range notes {
-			c := f.Path
-			if name := noteName(f.Path); byName[vault.FoldName(name)] == 1 {
-				c = name
-			}
-			if strings.HasPrefix(strings.ToLower(c), strings.ToLower(toComplete)) {
-				out = append(out, c)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	}
 }
 
 // noteName is a note's name: its file name without the extension.

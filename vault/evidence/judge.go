@@ -123,6 +123,15 @@ type Outcome struct {
 	Failed string
 }
 
+// failedAs is an Outcome's Failed as the predicate of "the command …":
+// "was interrupted", "was killed by SIGKILL", "timed out after 1s".
+func failedAs(failed string) string {
+	if failed == "interrupted" || strings.HasPrefix(failed, "killed by ") {
+		return "was " + failed
+	}
+	return failed
+}
+
 // Judgement is a run's verdict and what it rests on.
 type Judgement struct {
 	Verdict Verdict
@@ -170,7 +179,7 @@ func Judge(f Falsifier, o Outcome, output []byte, s Settings) Judgement {
 	}
 	switch {
 	case o.Failed != "":
-		return notEvaluated("the command " + o.Failed)
+		return notEvaluated("the command " + failedAs(o.Failed))
 	case o.Exit == ExitInconclusive:
 		return notEvaluated(fmt.Sprintf("the command exited %d (cannot decide)", o.Exit))
 	case o.Exit > 0 && !c.UsesExit():

@@ -22,6 +22,8 @@ func TestJudge(t *testing.T) {
 		{"missing", rate, Outcome{}, "nothing", VerdictInconclusive, "not evaluated: rate is missing"},
 		{"exit 1 is no measurement", rate, Outcome{Exit: 1}, "rate = 266 tok/s", VerdictInconclusive, "exited 1"},
 		{"timed out", rate, Outcome{Exit: -1, Failed: "timed out after 1s"}, "rate = 266 tok/s", VerdictInconclusive, "the command timed out after 1s"},
+		{"interrupted", rate, Outcome{Exit: -1, Failed: "interrupted"}, "", VerdictInconclusive, "not evaluated: the command was interrupted"},
+		{"killed", rate, Outcome{Exit: -1, Failed: "killed by SIGKILL"}, "", VerdictInconclusive, "not evaluated: the command was killed by SIGKILL"},
 		{"exit criterion refutes", Falsifier{Criterion: "exit != 0"}, Outcome{Exit: 1}, "", VerdictRefutes, "exit = 1"},
 		{"exit criterion supports", Falsifier{Criterion: "exit != 0"}, Outcome{Exit: 0}, "", VerdictSupports, "not refuted"},
 		{"exit 125 cannot decide", Falsifier{Criterion: "exit != 0"}, Outcome{Exit: 125}, "", VerdictInconclusive, "cannot decide"},
