@@ -39,7 +39,8 @@ const (
 	// InToday is the day notes are measured against.
 	InToday
 	// InLedger is the run ledger: a run recorded, or its block saved
-	// aside, changes what evidence/run-vanished finds.
+	// aside, changes what evidence/run-vanished finds, and its numbers tie
+	// run blocks recorded before falsifier ids to their falsifier.
 	InLedger
 	// InUntrusted is the files under .zk/ zk will not act on, which
 	// file/untrusted reports.
@@ -53,9 +54,9 @@ const (
 	// checkInputs: a whole-vault check's findings depend on all of them.
 	checkInputs = allInputs
 	// listInputs: a note's list record holds dates that a query compares
-	// with today when it runs, and no record reads the ledger or the
-	// property types.
-	listInputs = InBuild | InConfig | InTemplates
+	// with today when it runs, and its verdicts read the ledger (runs
+	// recorded before falsifier ids); no record reads the property types.
+	listInputs = InBuild | InConfig | InTemplates | InLedger
 	// indexInputs: the index's documents hold each note's Last tended
 	// date, read under the config's keys and the type's section, and its
 	// language; the index keeps its own format version, so zk's build is

@@ -133,6 +133,12 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, er
 		Interval:   w.Config.Interval(),
 		Need:       query.FieldNeeds(req.Fields) | query.SortNeeds(q.Sort),
 	}
+	if opts.Need&query.NeedVerdicts != 0 || !req.NoCache {
+		// Runs recorded before falsifier ids are tied by the ledger's
+		// numbers, as zk check ties them.
+		ledger, _ := ReadLedger(v)
+		opts.Ledger = evidence.ReadLedger(ledger)
+	}
 	var res query.Result
 	if req.NoCache {
 		res, err = query.Select(ctx, v, files, q, opts)

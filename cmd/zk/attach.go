@@ -82,7 +82,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	r.Attached, r.Verdict, r.Falsifier, r.Command = true, evidence.VerdictAttached, fals.Text, opts.file
+	r.Attached, r.Verdict, r.Falsifier, r.FalsifierID, r.Command = true, evidence.VerdictAttached, fals.Text, fals.ID, opts.file
 	_, err = copyFile.Write(data)
 	if ferr := copyFile.Finish(); err == nil {
 		err = ferr
@@ -103,7 +103,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 		j := evidence.Judge(fals, evidence.Outcome{Exit: -1}, data, e.judging(r.ID))
 		r.Verdict, r.Criterion = j.Verdict, j.Statement
 	}
-	if err := record(v, p, base, r, e.record); err != nil {
+	if r, err = record(v, p, base, r, e.record); err != nil {
 		return err
 	}
 	ledgerAppend(v, p, r, fals, s)

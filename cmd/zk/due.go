@@ -173,7 +173,7 @@ func latestVerdict(root *rootOptions, s *streams, note string, n int) (string, s
 	if err != nil {
 		return "?", err.Error()
 	}
-	for _, l := range evidence.LatestRuns(vault.NewParser().Parse(note, src)) {
+	for _, l := range evidence.LatestRuns(vault.NewParser().Parse(note, src), nil).Falsifiers {
 		if l.Falsifier.N == n && l.Run.ID != "" {
 			v := string(l.Run.Verdict)
 			if l.Run.Verdict == evidence.VerdictNone {

@@ -91,8 +91,9 @@ func readEvidenceNote(ctx context.Context, w *workspace.Workspace, arg, what, fa
 }
 
 // record writes r into the note (evidence.Record), setting the Last tended
-// date in the same write when opts say so.
-func record(v *vault.Vault, notePath string, base []byte, r evidence.Run, opts recordOptions) error {
+// date in the same write when opts say so, and returns the run recorded
+// (with its falsifier's id).
+func record(v *vault.Vault, notePath string, base []byte, r evidence.Run, opts recordOptions) (evidence.Run, error) {
 	var also func([]byte) ([]byte, error)
 	if opts.tend {
 		also = func(src []byte) ([]byte, error) {

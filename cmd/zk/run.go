@@ -179,7 +179,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	r.Falsifier, r.Command = fals.Text, runner.Quote(argv)
+	r.Falsifier, r.FalsifierID, r.Command = fals.Text, fals.ID, runner.Quote(argv)
 	// The log is zk's copy; the result is what matters. A log that cannot
 	// be written (a full disk) costs the log, never the result: the output
 	// still streams to the terminal, its tail still goes into the note.
@@ -246,7 +246,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 	if res.StartErr != nil {
 		fmt.Fprintf(s.err, "zk: %s: could not start: %v\n", argv[0], res.StartErr)
 	}
-	if err := record(v, p, base, r, e.record); err != nil {
+	if r, err = record(v, p, base, r, e.record); err != nil {
 		return err
 	}
 	ledgerAppend(v, p, r, fals, s)

@@ -32,7 +32,7 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 	if res.StartErr != nil {
 		r.Verdict = evidence.VerdictError
 		if f.Criterion != "" {
-			r.Criterion = "refuted if `" + f.Criterion + "`: not evaluated: the command could not start"
+			r.Criterion = evidence.NotEvaluated(f.Criterion, "the command could not start")
 		}
 		return nil
 	}
@@ -80,7 +80,7 @@ func verdictWord(v evidence.Verdict) string {
 // ledger that cannot be written costs that check, not the run: the note
 // already holds the record.
 func ledgerAppend(v *vault.Vault, notePath string, r evidence.Run, f evidence.Falsifier, s *streams) {
-	err := evidence.AppendLedger(v, evidence.LedgerEntry{ID: r.ID, Note: notePath, Falsifier: f.N, Verdict: r.Verdict})
+	err := evidence.AppendLedger(v, evidence.LedgerEntry{ID: r.ID, Note: notePath, Falsifier: f.N, FalsifierID: r.FalsifierID, Verdict: r.Verdict})
 	if err != nil {
 		fmt.Fprintf(s.err, "zk: warning: %s not updated: %s\n", evidence.LedgerFile, printable.Of(err.Error()))
 	}

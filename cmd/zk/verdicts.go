@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -17,15 +19,33 @@ import (
 
 // verdictView is one falsifier in zk runs --format json without a note.
 type verdictView struct {
-	Note      string `json:"note"`
+	Note string `json:"note"`
+	// Falsifier is its number in the note, 0 for one deleted since its
+	// runs (Deleted).
 	Falsifier int    `json:"falsifier"`
+	ID        string `json:"id,omitempty"`
 	Text      string `json:"text"`
+	Deleted   bool   `json:"deleted,omitempty"`
+	// Criterion is the criterion Verdict was computed with (the record's;
+	// for a falsifier never run, the note's).
 	Criterion string `json:"criterion,omitempty"`
 	Run       string `json:"run,omitempty"`
 	Started   string `json:"started,omitempty"`
-	// Verdict is the latest run's, or "never-run".
+	// Verdict is the falsifier's (a standing refutation, else its latest
+	// record's), or "never-run".
 	Verdict   string `json:"verdict"`
 	Statement string `json:"statement,omitempty"`
+}
+
+// newVerdictView is the row of falsifier l of the note at notePath.
+func newVerdictView(notePath string, l evidence.Latest) verdictView {
+	f, r := l.Falsifier, l.Shown()
+	vv := verdictView{Note: notePath, Falsifier: f.N, ID: f.ID, Text: f.Text, Deleted: f.N == 0, Criterion: f.Criterion, Verdict: "never-run"}
+	if r.ID != "" {
+		vv.Run, vv.Started, vv.Verdict, vv.Statement = r.ID, r.Started.UTC().Format(time.RFC3339), string(r.Verdict), r.Criterion
+		vv.Criterion, _ = evidence.StatedCriterion(r.Criterion)
+	}
+	return vv
 }
 
 // runVerdicts lists the latest verdict of every falsifier in the vault.
@@ -40,6 +60,8 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	ledgerData, _ := workspace.ReadLedger(v)
+	ledger := evidence.ReadLedger(ledgerData)
 	_, notes := vault.SplitFiles(files)
 	var (
 		mu    sync.Mutex
@@ -47,13 +69,14 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 	)
 	v.Each(ctx, notes, func(_ int, n *vault.Note) {
 		var mine []verdictView
-		for _, l := range evidence.LatestRuns(n) {
-			f, r := l.Falsifier, l.Run
-			vv := verdictView{Note: n.Path, Falsifier: f.N, Text: f.Text, Criterion: f.Criterion, Verdict: "never-run"}
-			if r.ID != "" {
-				vv.Run, vv.Started, vv.Verdict, vv.Statement = r.ID, r.Started.UTC().Format(time.RFC3339), string(r.Verdict), r.Criterion
+		st := evidence.LatestRuns(n, ledger[n.Path])
+		for _, l := range st.Falsifiers {
+			mine = append(mine, newVerdictView(n.Path, l))
+		}
+		for _, l := range st.Deleted {
+			if l.Refuting.ID != "" {
+				mine = append(mine, newVerdictView(n.Path, l))
 			}
-			mine = append(mine, vv)
 		}
 		mu.Lock()
 		views = append(views, mine...)
@@ -65,6 +88,12 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 	slices.SortFunc(views, func(a, b verdictView) int {
 		if c := strings.Compare(a.Note, b.Note); c != 0 {
 			return c
+		}
+		if a.Deleted != b.Deleted {
+			if a.Deleted {
+				return 1
+			}
+			return -1
 		}
 		return a.Falsifier - b.Falsifier
 	})
@@ -92,7 +121,11 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		if stated == "" && vv.Criterion != "" {
 			stated = "refuted if " + vv.Criterion
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", printable.Of(vv.Note), vv.Falsifier, printable.Of(vv.Verdict), started, printable.Of(stated))
+		n := strconv.Itoa(vv.Falsifier)
+		if vv.Deleted {
+			n, stated = "-", stated+" (falsifier deleted: "+cmp.Or(vv.ID, strconv.Quote(vv.Text))+")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", printable.Of(vv.Note), n, printable.Of(vv.Verdict), started, printable.Of(stated))
 	}
 	return tw.Flush()
 }

@@ -111,6 +111,10 @@ type Run struct {
 	Started time.Time
 	// Attached marks a result recorded from a file rather than run.
 	Attached bool
+	// Rejudges, when set, is the id of the run whose output this record
+	// judges again under the falsifier's criterion as it is now (zk run
+	// --rejudge): nothing ran.
+	Rejudges string
 	Verdict  Verdict
 	// Exit is the command's exit code, or -1 when it did not exit by
 	// itself (timed out, killed, could not start) or was not run.
@@ -121,6 +125,11 @@ type Run struct {
 	Duration time.Duration
 	// Falsifier is the falsifier's text, quoted from the note; may be empty.
 	Falsifier string
+	// FalsifierID is the block id of the falsifier's list item (without
+	// its ^): what ties the run to the falsifier when its text is reworded
+	// or the list reordered. Empty in blocks recorded before ids, which
+	// are tied by Falsifier.
+	FalsifierID string
 	// Command is the command as a shell would read it, for zk run; the
 	// file name, for zk attach.
 	Command string
@@ -214,6 +223,9 @@ func runBody(r Run) []string {
 	}
 	if r.Falsifier != "" {
 		field("Falsifier", oneLine(r.Falsifier))
+	}
+	if r.FalsifierID != "" {
+		field("Falsifier id", oneLine(r.FalsifierID))
 	}
 	if r.Attached {
 		field("Source", inlineCode(r.Command))
@@ -475,7 +487,7 @@ var (
 	runStartRe = regexp.MustCompile(`^<!-- zk:run id=(\S+) v=(\d+) -->[ \t]*$`)
 	runEndRe   = regexp.MustCompile(`^<!-- zk:run-end id=(\S+) sum=(\S+) -->[ \t]*$`)
 	runTitleRe = regexp.MustCompile(`^> \[!(\w+)\][-+]? (Falsifier run|Result attached) (\d{4}-\d\d-\d\d \d\d:\d\d) UTC · (.*)$`)
-	runFieldRe = regexp.MustCompile(`^> - \*\*(\w+):\*\* (.*)$`)
+	runFieldRe = regexp.MustCompile(`^> - \*\*(\w+(?: \w+)?):\*\* (.*)$`)
 	exitRe     = regexp.MustCompile(`^exit (-?\d+)$`)
 )
 
@@ -580,6 +592,10 @@ func readRun(r *Run, body []string) {
 		switch m[1] {
 		case "Falsifier":
 			r.Falsifier = m[2]
+		case "Falsifier id":
+			if IsBlockID(m[2]) {
+				r.FalsifierID = m[2]
+			}
 		case "Command", "Source":
 			r.Command = uninlineCode(m[2])
 		case "Environment":
@@ -627,8 +643,14 @@ func splitLines(src []byte) []string {
 type Falsifier struct {
 	// N is its 1-based number in the list.
 	N int
-	// Text is the item's first line, as written.
+	// Text is the item's first line, as written, without the item's
+	// block id when that ends the line.
 	Text string
+	// ID is the block id ending the item's paragraph (^f-3f9c), without
+	// its ^: the falsifier's identity, which survives rewording and
+	// reordering. zk run writes one on a falsifier's first run (see
+	// Record); empty until then.
+	ID string
 	// Line is the item's 0-based line.
 	Line int
 	// Command is the command written under the item, as written: a
@@ -705,6 +727,24 @@ func Falsifiers(n *vault.Note) []Falsifier {
 				f.Numbers, f.NumbersLine = strings.TrimSpace(m[1]), line
 			} else if m := confidenceRe.FindStringSubmatch(text); m != nil && f.Confidence == "" {
 				f.Confidence, f.ConfidenceLine = strings.TrimSpace(m[1]), line
+			}
+		}
+	}
+	if len(n.BlockIDs) > 0 && len(out) > 0 {
+		// A block id whose block starts on an item's line ends that
+		// item's paragraph (Obsidian's position for it covers the block).
+		byLine := make(map[int]int, len(out))
+		for i, f := range out {
+			byLine[f.Line] = i
+		}
+		for _, b := range n.BlockIDs {
+			i, ok := byLine[b.Span.Start.Line]
+			if !ok || out[i].ID != "" {
+				continue
+			}
+			out[i].ID = b.ID
+			if t, ok := strings.CutSuffix(out[i].Text, "^"+b.ID); ok && (t == "" || t[len(t)-1] == ' ' || t[len(t)-1] == '\t') {
+				out[i].Text = strings.TrimSpace(t)
 			}
 		}
 	}

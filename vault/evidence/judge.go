@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence/criterion"
 	"github.com/zk-claims/zk/vault/evidence/measure"
 )
@@ -199,37 +198,42 @@ func Judge(f Falsifier, o Outcome, output []byte, s Settings) Judgement {
 	return Judgement{Verdict: v, Statement: res.Describe(inlineCode(c.Source)), Result: res}
 }
 
-// Latest is a falsifier and its latest recorded run; Run.ID is empty when
-// it was never recorded.
-type Latest struct {
-	Falsifier Falsifier
-	Run       Run
+// StatedCriterion reads back the criterion a record's statement (its
+// Criterion field) was judged by: the code span after "refuted if ". It
+// is false for a statement that names none (a criterion that did not
+// compile).
+func StatedCriterion(stmt string) (string, bool) {
+	const key = "refuted if `"
+	i := strings.LastIndex(stmt, key)
+	if i < 0 {
+		return "", false
+	}
+	i += len(key) - 1
+	n := 0
+	for i+n < len(stmt) && stmt[i+n] == '`' {
+		n++
+	}
+	closing := strings.Repeat("`", n) + ":"
+	for j := i + n; j < len(stmt); {
+		k := strings.Index(stmt[j:], closing)
+		if k < 0 {
+			return "", false
+		}
+		end := j + k
+		if stmt[end-1] != '`' {
+			return uninlineCode(stmt[i : end+n]), true
+		}
+		j = end + 1
+	}
+	return "", false
 }
 
-// LatestRuns pairs each falsifier of n with its latest run, matched by the
-// falsifier's text as the record quotes it. A block edited since it was
-// recorded is not counted (evidence/run-edited reports it): its verdict is
-// no longer the record's.
-func LatestRuns(n *vault.Note) []Latest { return LatestRunsOf(n, Falsifiers(n)) }
+// SameCriterion says a falsifier's criterion, as written now, is the
+// one a record states it was judged by.
+func SameCriterion(now, stated string) bool { return oneLine(now) == oneLine(stated) }
 
-// LatestRunsOf is LatestRuns for the note's falsifiers fs, read already.
-func LatestRunsOf(n *vault.Note, fs []Falsifier) []Latest {
-	if len(fs) == 0 {
-		return nil
-	}
-	out := make([]Latest, len(fs))
-	for i, f := range fs {
-		out[i].Falsifier = f
-	}
-	for _, r := range ParseRuns(n.Src) {
-		if r.Problem != "" || r.Falsifier == "" {
-			continue
-		}
-		for i := range out {
-			if oneLine(out[i].Falsifier.Text) == oneLine(r.Falsifier) && !r.Started.Before(out[i].Run.Started) {
-				out[i].Run = r
-			}
-		}
-	}
-	return out
+// NotEvaluated is the statement of a criterion that was not evaluated,
+// and why.
+func NotEvaluated(criterion, why string) string {
+	return "refuted if " + inlineCode(criterion) + ": not evaluated: " + why
 }

@@ -54,10 +54,13 @@ func ReadLedgerFile(v *vault.Vault) ([]byte, error) {
 
 // LedgerEntry is one line of the ledger.
 type LedgerEntry struct {
-	ID        string  `json:"id"`
-	Note      string  `json:"note"`
-	Falsifier int     `json:"falsifier,omitempty"`
-	Verdict   Verdict `json:"verdict"`
+	ID        string `json:"id"`
+	Note      string `json:"note"`
+	Falsifier int    `json:"falsifier,omitempty"`
+	// FalsifierID is the falsifier's block id, as the run block carries
+	// it; empty in lines written before ids.
+	FalsifierID string  `json:"falsifier_id,omitempty"`
+	Verdict     Verdict `json:"verdict"`
 }
 
 // ReadLedger reads the ledger's lines by note path. A line that does not

@@ -143,16 +143,22 @@ func createRunFile(v *vault.Vault, name string) (*os.File, string, error) {
 
 // Record writes r into the note at notePath, whose bytes were base when
 // the run started; also, when set, is a further edit of the same write
-// (zk run --tend sets the Last tended date with it). If the note cannot take it safely (it is mid-write, or
-// changed so that the Evidence section is gone), the block is saved as
-// .zk/runs/ID.block.md instead, the note is left alone, and the error says
-// where the result is.
-func Record(v *vault.Vault, notePath string, base []byte, r Run, also func(src []byte) ([]byte, error)) error {
+// (zk run --tend sets the Last tended date with it). The falsifier r
+// tests gets its identity in the same write (IdentifyFalsifier: a block id
+// on its item, on its first run), and the run recorded, with its
+// FalsifierID, is returned. If the note cannot take it safely (it is
+// mid-write, or changed so that the Evidence section is gone), the block
+// is saved as .zk/runs/ID.block.md instead, the note is left alone, and
+// the error says where the result is.
+func Record(v *vault.Vault, notePath string, base []byte, r Run, also func(src []byte) ([]byte, error)) (Run, error) {
+	recorded := r
 	edit := func(src []byte) ([]byte, error) {
-		out, err := InsertRun(src, r)
+		src, withID := IdentifyFalsifier(src, notePath, r)
+		out, err := InsertRun(src, withID)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", vault.ErrSpliceGone, err)
 		}
+		recorded = withID
 		if also != nil {
 			return also(out)
 		}
@@ -162,9 +168,9 @@ func Record(v *vault.Vault, notePath string, base []byte, r Run, also func(src [
 	// vault.ErrChanged, vault.ErrSpliceGone, a read-only file), the
 	// result is not lost.
 	if _, err := v.EditNote(notePath, edit, vault.WriteOptions{Base: base}); err != nil {
-		return SaveBlock(v, notePath, r, err)
+		return r, SaveBlock(v, notePath, r, err)
 	}
-	return nil
+	return recorded, nil
 }
 
 // SaveBlock keeps a result the note could not take, and says where it is.
@@ -196,7 +202,7 @@ func PickFalsifier(n *vault.Note, arg string) (Falsifier, error) {
 		case 0:
 			return Falsifier{}, nil
 		case 1:
-			return fs[0], nil
+			return distinct(fs, fs[0])
 		}
 		return Falsifier{}, fmt.Errorf("%s lists %d falsifiers; say which with --falsifier N:%s", n.Path, len(fs), list())
 	}
@@ -204,7 +210,7 @@ func PickFalsifier(n *vault.Note, arg string) (Falsifier, error) {
 		if k < 1 || k > len(fs) {
 			return Falsifier{}, fmt.Errorf("%s has no falsifier %d (it lists %d)%s", n.Path, k, len(fs), list())
 		}
-		return fs[k-1], nil
+		return distinct(fs, fs[k-1])
 	}
 	var hits []Falsifier
 	for _, f := range fs {
@@ -214,9 +220,19 @@ func PickFalsifier(n *vault.Note, arg string) (Falsifier, error) {
 	}
 	switch len(hits) {
 	case 1:
-		return hits[0], nil
+		return distinct(fs, hits[0])
 	case 0:
 		return Falsifier{}, fmt.Errorf("no falsifier of %s contains %q:%s", n.Path, arg, list())
 	}
 	return Falsifier{}, fmt.Errorf("%d falsifiers of %s contain %q; give its number:%s", len(hits), n.Path, arg, list())
+}
+
+// distinct returns f, or an error when another falsifier of fs has its
+// block id: their runs could not be told apart.
+func distinct(fs []Falsifier, f Falsifier) (Falsifier, error) {
+	if g := sharedID(fs, f); g != nil {
+		return Falsifier{}, fmt.Errorf("falsifiers %d and %d share the block id ^%s: give one of them another (or none: zk gives one on its first run), so that their runs are told apart",
+			min(f.N, g.N), max(f.N, g.N), f.ID)
+	}
+	return f, nil
 }

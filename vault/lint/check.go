@@ -246,7 +246,7 @@ type noteCheck struct {
 	tended   *tendedDate
 	// keyLines maps a frontmatter property to its line, once needed.
 	keyLines map[string]int
-	latest   []latestRun
+	standing *evidence.Standing
 	entries  *[]vault.LinkEntry
 	fals     *[]evidence.Falsifier
 }

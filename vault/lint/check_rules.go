@@ -87,6 +87,7 @@ const (
 	RuleStale             = "maintenance/stale"
 	RuleRunEdited         = "evidence/run-edited"
 	RuleRefuted           = "falsifiers/refuted"
+	RuleRefutedDeleted    = "falsifiers/refuted-deleted"
 	RuleNeverRun          = "falsifiers/never-run"
 	RuleStaleRun          = "evidence/stale-run"
 	RuleRestsOnRefuted    = "links/rests-on-refuted"
@@ -158,9 +159,12 @@ func Rules() []Rule {
 		{ID: RuleRunEdited, Default: Warning, Summary: "a recorded run block no longer matches its checksum",
 			Help:  "A run record is evidence: undo the edit (zk runs NOTE lists the runs; .zk/backups/ holds earlier versions), or run the falsifier again with zk run.",
 			check: (*noteCheck).runEdited},
-		{ID: RuleRefuted, Default: Error, Summary: "the latest run of a falsifier refutes the claim",
+		{ID: RuleRefuted, Default: Error, Summary: "a falsifier's refutation stands: a run refuted the claim and no later judged run answers it",
 			Help:  "Revise the claim or its scope so the result no longer refutes it, or answer the run: run the falsifier again if the run was wrong, and say why in Evidence.",
 			check: (*noteCheck).refuted},
+		{ID: RuleRefutedDeleted, Default: Error, Summary: "a run that refutes the claim stands, and its falsifier is no longer in the note",
+			Help:  "Put the falsifier back (the block quotes its text and id: end its item with ^ID) and run it again, or revise the claim: deleting a falsifier does not answer its refutation.",
+			check: (*noteCheck).refutedDeleted},
 		{ID: RuleRunVanished, Default: Error, Summary: "a run that refuted the claim was recorded in the note and its block is gone",
 			Help:  "Restore the block (its log is .zk/runs/ID.log; .zk/backups/ holds earlier versions of the note), or answer the refutation with a new run: deleting it does not unrefute the claim.",
 			check: (*noteCheck).runVanished},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,37 +18,63 @@ import (
 // target: if the target is refuted, the note's footing is gone too.
 var RestsOnRelations = []string{"extends", "evidence-for", "supports", "refines", "applies-in"}
 
-// latestRun is a falsifier and its latest run (evidence.LatestRuns).
-type latestRun = evidence.Latest
-
-// runs is the note's latest runs, read once for the rules that need them.
-func (nc *noteCheck) runs() []latestRun {
-	if nc.latest == nil {
-		nc.latest = evidence.LatestRunsOf(nc.n, nc.falsifierList())
-		if nc.latest == nil {
-			nc.latest = []latestRun{}
-		}
+// runs is what the note's runs say, read once for the rules that need
+// them.
+func (nc *noteCheck) runs() *evidence.Standing {
+	if nc.standing == nil {
+		st := evidence.LatestRunsOf(nc.n, nc.falsifierList(), nc.c.opts.Ledger[nc.n.Path])
+		nc.standing = &st
 	}
-	return nc.latest
+	return nc.standing
 }
 
-// refuted reports each falsifier whose latest run refutes the claim.
+// refuted reports each falsifier whose refutation stands: its latest
+// refuting run, not answered by a later judged run.
 func (nc *noteCheck) refuted() {
-	for _, l := range nc.runs() {
-		if l.Run.Verdict == evidence.VerdictRefutes {
-			msg := fmt.Sprintf("falsifier %d's latest run (%s) refutes the claim", l.Falsifier.N, l.Run.ID)
-			if l.Run.Criterion != "" {
-				msg += ": " + l.Run.Criterion
-			}
-			nc.atLine(RuleRefuted, l.Falsifier.Line, "%s", msg)
+	for _, l := range nc.runs().Falsifiers {
+		if l.Refuting.ID == "" {
+			continue
 		}
+		msg := fmt.Sprintf("falsifier %d's latest run (%s) refutes the claim", l.Falsifier.N, l.Refuting.ID)
+		if l.Refuting.ID != l.Run.ID {
+			msg = fmt.Sprintf("falsifier %d's run %s refutes the claim (no later judged run answers it)", l.Falsifier.N, l.Refuting.ID)
+		}
+		if l.Refuting.Criterion != "" {
+			msg += ": " + l.Refuting.Criterion
+		}
+		nc.atLine(RuleRefuted, l.Falsifier.Line, "%s", msg)
 	}
+}
+
+// refutedDeleted reports a refutation that stands whose falsifier is no
+// longer in the note, at its block: deleting a falsifier answers nothing.
+func (nc *noteCheck) refutedDeleted() {
+	for _, l := range nc.runs().Deleted {
+		if l.Refuting.ID == "" {
+			continue
+		}
+		msg := fmt.Sprintf("run %s refuted the claim and its falsifier (%s) is no longer in the note", l.Refuting.ID, deletedName(l.Falsifier))
+		if l.Refuting.Criterion != "" {
+			msg += ": " + l.Refuting.Criterion
+		}
+		nc.atLine(RuleRefutedDeleted, l.Refuting.Line, "%s", msg)
+	}
+}
+
+// deletedName names a falsifier no longer in the note by what its runs
+// quote: its id and text.
+func deletedName(f evidence.Falsifier) string {
+	q := strconv.Quote(f.Text)
+	if f.ID != "" {
+		return f.ID + ": " + q
+	}
+	return q
 }
 
 // neverRun reports a falsifier with a command and a criterion that has no
 // recorded run.
 func (nc *noteCheck) neverRun() {
-	for _, l := range nc.runs() {
+	for _, l := range nc.runs().Falsifiers {
 		if l.Run.ID == "" && l.Falsifier.Command != "" && l.Falsifier.Criterion != "" {
 			nc.atLine(RuleNeverRun, l.Falsifier.Line, "falsifier %d has a command and a criterion but no recorded run; zk run %s --falsifier %d",
 				l.Falsifier.N, shellWord(nc.n.Path), l.Falsifier.N)
@@ -55,21 +82,22 @@ func (nc *noteCheck) neverRun() {
 	}
 }
 
-// staleRun reports a falsifier whose latest run is older than the note's
-// tending interval: the evidence is due to be measured again.
+// staleRun reports a falsifier whose latest measurement is older than the
+// note's tending interval: the evidence is due to be measured again.
 func (nc *noteCheck) staleRun() {
 	today := tending.DateOf(nc.c.opts.Today)
 	var iv vault.Interval
-	for _, l := range nc.runs() {
-		if l.Run.ID == "" || l.Run.Started.IsZero() {
+	for _, l := range nc.runs().Falsifiers {
+		r := l.Measured
+		if r.ID == "" || r.Started.IsZero() {
 			continue
 		}
 		if iv.N == 0 {
 			iv, _, _ = tending.IntervalOf(nc.n, nc.typ, nc.c.opts.Interval)
 		}
-		ran := tending.DateOf(l.Run.Started)
+		ran := tending.DateOf(r.Started)
 		if due := iv.After(ran); due.Before(today) {
-			nc.atLine(RuleStaleRun, l.Run.Line, "falsifier %d was last run %s, to be run every %s: due %s, %s overdue",
+			nc.atLine(RuleStaleRun, r.Line, "falsifier %d was last run %s, to be run every %s: due %s, %s overdue",
 				l.Falsifier.N, ran.Format(time.DateOnly), iv, due.Format(time.DateOnly), english.Plural(tending.DaysBetween(due, today), "day"))
 		}
 	}
@@ -89,12 +117,18 @@ func (nc *noteCheck) refutedBy() string {
 	if !bytes.Contains(nc.n.Src, []byte("<!-- zk:run")) {
 		return ""
 	}
-	for _, l := range nc.runs() {
-		if l.Run.Verdict == evidence.VerdictRefutes {
-			return fmt.Sprintf("falsifier %d, run %s", l.Falsifier.N, l.Run.ID)
+	l, ok := nc.runs().Refuted()
+	switch {
+	case !ok:
+		return ""
+	case l.Falsifier.N == 0:
+		id := l.Falsifier.ID
+		if id == "" {
+			id = strconv.Quote(l.Falsifier.Text)
 		}
+		return fmt.Sprintf("deleted falsifier %s, run %s", id, l.Refuting.ID)
 	}
-	return ""
+	return fmt.Sprintf("falsifier %d, run %s", l.Falsifier.N, l.Refuting.ID)
 }
 
 // restEdge is a Links entry by which a note may rest on another: link is

@@ -43,6 +43,10 @@ type Options struct {
 	// Skip, when set, leaves out the notes it returns true for (a
 	// template is not a note of its type); their links still resolve.
 	Skip func(path string) bool
+	// Ledger is the run ledger by note path (evidence.ReadLedger), which
+	// ties run blocks recorded before falsifier ids by number, as zk
+	// check does (NeedVerdicts); nil ties them by text only.
+	Ledger map[string][]evidence.LedgerEntry
 }
 
 // Note is what a query keeps of one note: small, so that a vault of
@@ -98,12 +102,19 @@ func Read(n *vault.Note, r *vault.Resolver, opts Options) Note {
 		}
 	}
 	if opts.Need&NeedVerdicts != 0 {
-		for _, l := range evidence.LatestRuns(n) {
+		st := evidence.LatestRuns(n, opts.Ledger[n.Path])
+		for _, l := range st.Falsifiers {
 			v := NeverRun
 			if l.Run.ID != "" {
-				v = string(l.Run.Verdict)
+				v = string(l.Verdict())
 			}
 			out.Verdicts = append(out.Verdicts, v)
+		}
+		// A refutation whose falsifier was deleted still refutes.
+		for _, l := range st.Deleted {
+			if l.Refuting.ID != "" {
+				out.Verdicts = append(out.Verdicts, string(evidence.VerdictRefutes))
+			}
 		}
 	}
 	return out
