@@ -49,6 +49,9 @@ type NotApprovedError struct {
 	// Changed are the files named by an approved command that changed
 	// since; empty when it was never approved.
 	Changed []string
+	// OpaqueSince: the command was approved before zk could say it cannot
+	// tell which files it runs.
+	OpaqueSince bool
 	// Opaque: zk cannot tell which files the command runs
 	// (trust.Scope.Opaque), so only an approval made as such (zk trust
 	// --opaque) covers it.
@@ -60,8 +63,8 @@ func (e *NotApprovedError) Error() string {
 	switch {
 	case len(e.Changed) > 0:
 		what = "approved, but " + ChangedFiles(e.Changed) + " since"
-	case e.Opaque:
-		what = "not approved as a command whose files zk cannot tell (zk trust --opaque)"
+	case e.OpaqueSince:
+		what = "approved before zk could say it cannot tell which files it runs"
 	}
 	return fmt.Sprintf("falsifier %d of %s runs a command written in the note, %s:\n  %s", e.Falsifier, printable.Of(e.Note), what, printable.Of(e.Command))
 }

@@ -5,16 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/result"
-	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // maxAttach bounds the result file zk attach reads.
@@ -68,50 +65,21 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	e, err := openEvidenceNote(ctx, opts.root, s, opts.note, "results", opts.falsifier, opts.tend)
+	w, err := opts.root.open(s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}
-	defer e.v.Close()
-	v, p, base, fals := e.v, e.path, e.base, e.falsifier
-	if err := checkCriterion(p, fals); err != nil {
-		return err
-	}
-
-	r, copyFile, err := evidence.NewRun(v, environment())
+	defer w.Close()
+	res, err := w.Attach(ctx, workspace.AttachRequest{Note: opts.note, Falsifier: opts.falsifier, Name: opts.file, Data: data, Tend: opts.tend})
 	if err != nil {
 		return err
 	}
-	r.Attached, r.Verdict, r.Falsifier, r.FalsifierID, r.Command = true, evidence.VerdictAttached, fals.Text, fals.ID, opts.file
-	_, err = copyFile.Write(data)
-	if ferr := copyFile.Finish(); err == nil {
-		err = ferr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", r.Log, err)
-	}
-	if md, ok, err := probeEvidence(v, p, r.ID, data); err != nil {
-		return err
-	} else if ok {
-		r.Format, r.Table = "zk probe", strings.Split(strings.TrimRight(md, "\n"), "\n")
-	} else if kind, table, ok := result.Render(data); ok {
-		r.Format, r.Table = string(kind), table
-	} else {
-		r.Output = textTail(data, 20)
-	}
-	if fals.Criterion != "" {
-		j := evidence.Judge(fals, evidence.Outcome{Exit: -1}, data, e.judging(r.ID))
-		r.Verdict, r.Criterion = j.Verdict, j.Statement
-	}
-	if r, err = record(v, p, base, r, e.record); err != nil {
-		return err
-	}
-	ledgerAppend(v, p, r, fals, s)
+	r := res.Run
 	what := r.Format
 	if what == "" {
 		what = "text"
 	}
-	fmt.Fprintf(s.err, "recorded %s (%s) in %s as %s\n", opts.file, what, p, r.ID)
+	fmt.Fprintf(s.err, "recorded %s (%s) in %s as %s\n", opts.file, what, res.Note, r.ID)
 	if r.Criterion != "" {
 		fmt.Fprintf(s.err, "%s: %s\n", r.Verdict, printable.Of(r.Criterion))
 	}
@@ -152,11 +120,4 @@ func readResult(name string) ([]byte, error) {
 		return nil, fmt.Errorf("attach: %s grew past the %d-byte cap while read", name, maxAttach)
 	}
 	return data, nil
-}
-
-// textTail is a text result as a record shows it: the line count and the
-// last n lines, cleaned as command output is.
-func textTail(data []byte, n int) *evidence.Output {
-	lines, tail := runner.Tail(data, n, 0)
-	return &evidence.Output{Lines: lines, Bytes: int64(len(data)), Tail: tail}
 }

@@ -2,23 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"log"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/index"
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/tending"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -69,16 +61,12 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	v := w.Vault
-	iopts, bar, err := indexOpts(opts.root, w, opts.wait, s)
-	if err != nil {
-		return err
-	}
+	bar := newProgress(s)
 	start := time.Now()
-	st, err := index.Update(ctx, v, iopts, opts.rebuild)
+	st, err := w.Index(ctx, opts.rebuild, workspace.IndexOptions{Dir: opts.root.getenv("ZK_INDEX_DIR"), Wait: opts.wait, Progress: bar.update})
 	bar.done()
 	if err != nil {
-		return fmt.Errorf("index: %w", indexHint(err))
+		return err
 	}
 	took := time.Since(start)
 	if opts.format == "json" {
@@ -87,76 +75,6 @@ func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 	reportIndex(s, st, took)
 	return nil
 }
-
-// indexOpts are the index options the index commands share: the folder
-// ($ZK_INDEX_DIR, else index-dir in the config, relative to the vault,
-// else the user cache folder), how long to wait, and a progress bar for a
-// build, shown on a terminal.
-func indexOpts(root *rootOptions, w *workspace.Workspace, wait time.Duration, s *streams) (index.Options, *progress, error) {
-	v, cfg, types := w.Vault, w.Config, w.Types
-	quietBleve()
-	bar := newProgress(s)
-	dir := root.getenv("ZK_INDEX_DIR")
-	if dir == "" && cfg.IndexDir != "" {
-		// config.Parse dropped a path that leaves the vault by its text;
-		// a symlink inside the vault could still lead out.
-		dir = filepath.Join(v.Dir, filepath.FromSlash(cfg.IndexDir))
-		if !realInside(v.Dir, dir) {
-			fmt.Fprintf(s.err, "zk: warning: %s: index-dir %q leads outside the vault through a symlink, and a vault's config may not direct writes outside it; using the default (set $ZK_INDEX_DIR to put the index elsewhere)\n", config.File, cfg.IndexDir)
-			dir = ""
-		}
-	}
-	key, err := w.IndexKey()
-	if err != nil {
-		return index.Options{}, nil, err
-	}
-	return index.Options{
-		Dir: dir, Wait: wait, Progress: bar.update,
-		Tended: func(n *vault.Note) (tending.Tended, bool) {
-			return tending.LastTended(n, vault.TendedSection(types, n), cfg.TendedKeys)
-		},
-		TendedKey: key,
-		Languages: cfg.Languages,
-	}, bar, nil
-}
-
-// realInside reports whether dir, once the symlinks of the part of it
-// that exists are followed, is inside the vault folder.
-func realInside(vaultDir, dir string) bool {
-	top, err := filepath.EvalSymlinks(vaultDir)
-	if err != nil {
-		return false
-	}
-	rest := ""
-	for p := dir; ; p = filepath.Dir(p) {
-		real, err := filepath.EvalSymlinks(p)
-		if _, lerr := os.Lstat(p); lerr == nil && err != nil {
-			return false // a dangling or looping symlink: where it leads is unknown
-		}
-		if err == nil {
-			rel, err := filepath.Rel(top, filepath.Join(real, rest))
-			return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-		}
-		if filepath.Dir(p) == p {
-			return false
-		}
-		rest = filepath.Join(filepath.Base(p), rest)
-	}
-}
-
-// indexHint adds to an index error what the user can do about it.
-func indexHint(err error) error {
-	var me *index.MarkerError
-	if errors.As(err, &me) {
-		return fmt.Errorf("%w; if that folder is zk's index, zk index --rebuild rebuilds it there", err)
-	}
-	return err
-}
-
-// quietBleve silences bleve's own log lines: scorch reports what it
-// recovers from ("unable to load snapshot ... continuing") through the
-// standard logger, and zk says what it does about a damaged index itself.
-func quietBleve() { log.SetOutput(io.Discard) }
 
 // reportIndex writes an update's messages to stderr: why it rebuilt, the
 // notes it skipped, and the summary line.

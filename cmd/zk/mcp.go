@@ -12,9 +12,7 @@ package main
 // approved with zk trust: no tool approves.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,8 +24,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/index"
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -186,8 +184,12 @@ func toolError(err error) error {
 	var na *workspace.NotApprovedError
 	switch {
 	case errors.As(err, &na):
-		return fmt.Errorf("%w\n(an agent cannot approve a command: ask the user to read it and run zk trust %s --falsifier %d)",
-			err, printable.Of(shellArg(na.Note)), na.Falsifier)
+		flag := ""
+		if na.Opaque {
+			flag = " --opaque"
+		}
+		return fmt.Errorf("%w\n(an agent cannot approve a command: ask the user to read it and run zk trust %s --falsifier %d%s)",
+			err, printable.Of(shellArg(na.Note)), na.Falsifier, flag)
 	case errors.Is(err, workspace.ErrNoVault):
 		return fmt.Errorf("%w; start zk mcp with --vault DIR, or ask the user to make the folder a vault (zk init)", err)
 	}
@@ -232,10 +234,20 @@ func (z *zkServer) search(ctx context.Context, _ *mcp.CallToolRequest, in search
 	if limit == 0 {
 		limit = 10
 	}
-	out, err := captureJSON[searchJSON](z, func(s *streams) error {
-		return runSearch(ctx, &searchOptions{root: z.root, query: in.Query, limit: limit, format: "json"}, s)
+	var out searchJSON
+	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		res, err := w.Search(ctx, workspace.SearchRequest{Query: in.Query, Limit: limit,
+			Index: workspace.IndexOptions{Dir: z.root.getenv("ZK_INDEX_DIR"), Wait: index.DefaultWait}})
+		if err != nil {
+			return err
+		}
+		out = newSearchJSON(res)
+		return nil
 	})
-	return nil, out, err
+	if err != nil {
+		return nil, searchJSON{}, err
+	}
+	return nil, out, nil
 }
 
 type noteInput struct {
@@ -361,37 +373,6 @@ func (z *zkServer) newNote(ctx context.Context, _ *mcp.CallToolRequest, in newIn
 	return nil, out, nil
 }
 
-// capture runs a command's runX with stdout and stderr in buffers and no
-// stdin: a tool's call never reads the protocol's stdin nor writes its
-// stdout. errFindings (exit 1) is a result, not a failure, for a tool.
-func (z *zkServer) capture(run func(*streams) error) (out []byte, msgs string, err error) {
-	var o, e bytes.Buffer
-	s := &streams{in: strings.NewReader(""), out: &o, err: &e}
-	err = run(s)
-	if errors.Is(err, errFindings) {
-		err = nil
-	}
-	msgs = strings.TrimSpace(e.String())
-	if err != nil && msgs != "" {
-		err = fmt.Errorf("%w\n%s", err, msgs)
-	}
-	return o.Bytes(), msgs, err
-}
-
-// captureJSON is capture for a command printing --format json, decoded
-// into out.
-func captureJSON[T any](z *zkServer, run func(*streams) error) (T, error) {
-	var v T
-	out, _, err := z.capture(run)
-	if err != nil {
-		return v, err
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		return v, fmt.Errorf("decode %T: %w", v, err)
-	}
-	return v, nil
-}
-
 type runFalsifierInput struct {
 	Note      string  `json:"note" jsonschema:"the note: its vault path or its name"`
 	Falsifier string  `json:"falsifier,omitempty" jsonschema:"the falsifier: its number (1 is the first) or a piece of its text; may be left out when the note lists one"`
@@ -411,47 +392,55 @@ type runFalsifierOutput struct {
 const maxToolOutput = 64 << 10
 
 // runFalsifier is zk run NOTE --falsifier N without a command after --:
-// runRun then takes the command written in the note and runs it only if
-// the trust store approves that text for that note (noteCommand). No
-// argv from the agent ever reaches the runner.
+// the use case takes the command written in the note and runs it only if
+// the trust store approves that text for that note. No argv from the
+// agent ever reaches the runner.
 func (z *zkServer) runFalsifier(ctx context.Context, _ *mcp.CallToolRequest, in runFalsifierInput) (*mcp.CallToolResult, runFalsifierOutput, error) {
-	timeout := runner.DefaultTimeout
-	if in.TimeoutS < 0 {
-		return nil, runFalsifierOutput{}, errors.New("run_falsifier: timeout_s must be positive")
-	}
-	if in.TimeoutS > 0 {
-		timeout = time.Duration(in.TimeoutS * float64(time.Second))
-	}
-	out, _, err := z.capture(func(s *streams) error {
-		return runRun(ctx, &runOptions{root: z.root, falsifier: in.Falsifier, timeout: timeout, maxOutput: "1MiB", tend: in.Tend, note: in.Note}, s)
-	})
-	if err != nil {
-		if strings.Contains(err.Error(), "not approved on this machine") {
-			err = fmt.Errorf("%w\n(an agent cannot approve a command: ask the user to read it and run zk trust)", err)
+	live := &tail{max: maxToolOutput}
+	var res runFalsifierOutput
+	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		ran, err := w.Run(ctx, workspace.RunRequest{Note: in.Note, Falsifier: in.Falsifier,
+			Timeout: time.Duration(in.TimeoutS * float64(time.Second)), MaxLog: 1 << 20, Tend: in.Tend, Live: live})
+		if err != nil {
+			return err
 		}
-		return nil, runFalsifierOutput{}, err
-	}
-	if len(out) > maxToolOutput {
-		out = out[len(out)-maxToolOutput:]
-	}
-	// The run just recorded is the note's newest; read it back as zk runs
-	// would print it.
-	runs, err := captureJSON[runsJSON](z, func(s *streams) error {
-		return runRuns(ctx, &runsOptions{root: z.root, format: "json", note: in.Note}, s)
+		// The run as the note now holds it, as the runs tool returns it.
+		_, runs, err := w.Runs(ctx, ran.Note)
+		if err != nil {
+			return err
+		}
+		for _, r := range runs {
+			if r.ID == ran.Run.ID {
+				res.Run = newRunView(r)
+			}
+		}
+		if res.Run.ID == "" {
+			return errors.New("run_falsifier: the run was not recorded in the note (see .zk/runs/)")
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, runFalsifierOutput{}, err
 	}
-	res := runFalsifierOutput{Output: string(out)}
-	if len(runs.Runs) > 0 {
-		res.Run = runs.Runs[len(runs.Runs)-1]
-	}
-	if res.Run.ID == "" {
-		return nil, res, errors.New("run_falsifier: the run was not recorded in the note (see .zk/runs/)")
-	}
-	res.Note = in.Note
+	res.Note, res.Output = in.Note, live.String()
 	return nil, res, nil
 }
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	max int
+	b   []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if over := len(t.b) - t.max; over > 0 {
+		t.b = append(t.b[:0], t.b[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string { return string(t.b) }
 
 // noteURIPrefix is the scheme of a note's resource: zk://note/PATH, the
 // vault path percent-encoded segment by segment.

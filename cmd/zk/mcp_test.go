@@ -277,7 +277,7 @@ func TestMCPRunFalsifierNeedsApproval(t *testing.T) {
 	}
 
 	// The user approves it, as zk trust would.
-	store, a, err := approvalOf(mustOpenVault(t, dir), "Rates.md", "sh -c 'echo ok'", []string{"sh", "-c", "echo ok"})
+	store, a, err := workspace.ApprovalOf(mustOpenVault(t, dir), "Rates.md", "sh -c 'echo ok'", []string{"sh", "-c", "echo ok"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,5 +352,28 @@ func TestMCPList(t *testing.T) {
 	}
 	if text := callTool(t, cs, "list", map[string]any{"where": []string{"=x"}}, nil, true); !strings.Contains(text, "no property name") {
 		t.Errorf("a bad condition's error says %q", text)
+	}
+}
+
+// A tool's errors name its arguments, never a flag, and never ask for a
+// command after --: an agent has neither.
+func TestMCPErrorsInToolTerms(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"run_falsifier", map[string]any{"note": "Rates", "falsifier": "9"}, "has no falsifier 9"},
+		{"run_falsifier", map[string]any{"note": "Rates", "timeout_s": -1}, "timeout_s must be positive"},
+		{"list", map[string]any{"transitive": true}, "transitive needs links_to or linked_from"},
+		{"list", map[string]any{"due_within": "soon"}, "list: due_within:"},
+		{"stale", map[string]any{"within": "soon"}, "stale: within:"},
+		{"tend", map[string]any{"note": "Rates", "date": "soon"}, "tend: date"},
+	} {
+		text := callTool(t, cs, tc.tool, tc.args, nil, true)
+		if !strings.Contains(text, tc.want) || strings.Contains(text, " --") {
+			t.Errorf("%s %v: %q, want %q and no flag", tc.tool, tc.args, text, tc.want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/internal/printable"
+	"github.com/zk-claims/zk/internal/shutdown"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/move"
 	"github.com/zk-claims/zk/workspace"
@@ -181,7 +182,7 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 		if err != nil {
 			return fmt.Errorf("mv: %w", err)
 		}
-		release := holdStop(ctx)
+		release := shutdown.Hold(ctx)
 		ao := move.ApplyOptions{Key: key, AfterFile: opts.kill}
 		if opts.killAfter > 0 {
 			ao.Workers = 1 // killed after exactly that many files

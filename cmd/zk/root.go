@@ -8,11 +8,11 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/zk-claims/zk/internal/shutdown"
 	"golang.org/x/term"
 
 	"github.com/zk-claims/zk/workspace"
@@ -70,7 +70,7 @@ func (e usageError) Unwrap() error { return e.err }
 // parse budget, and an open of a FIFO or a slow disk does not look at all.
 // zk's writes are atomic (a temporary file renamed), so ending the process
 // between them leaves every note whole; a write that must finish, such as
-// the record of an interrupted run, holds the stop (holdStop) for up to
+// the record of an interrupted run, holds the stop (shutdown.Hold) for up to
 // maxStopHold.
 const (
 	stopGrace   = 750 * time.Millisecond
@@ -80,8 +80,7 @@ const (
 func run(ctx context.Context, args []string, s *streams) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	holds := &stopHolds{}
-	ctx = context.WithValue(ctx, stopHoldsKey{}, holds)
+	ctx, holds := shutdown.WithHolds(ctx)
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	done := make(chan error, 1)
@@ -93,7 +92,7 @@ func run(ctx context.Context, args []string, s *streams) int {
 		select {
 		case err = <-done:
 		case <-time.After(stopGrace):
-			holds.wait(maxStopHold)
+			holds.Wait(maxStopHold)
 			select {
 			case err = <-done:
 			default:
@@ -117,56 +116,6 @@ func run(ctx context.Context, args []string, s *streams) int {
 	default:
 		fmt.Fprintf(s.err, "zk: %v\n", err)
 		return exitError
-	}
-}
-
-// stopHolds counts the writes that must finish before zk stops on a
-// signal.
-type stopHolds struct {
-	mu   sync.Mutex
-	n    int
-	zero chan struct{} // closed when n drops to 0; nil while n is 0
-}
-
-type stopHoldsKey struct{}
-
-// holdStop delays the exit that follows a signal, past stopGrace, until
-// the returned release is called (or maxStopHold has passed).
-func holdStop(ctx context.Context) (release func()) {
-	h, _ := ctx.Value(stopHoldsKey{}).(*stopHolds)
-	if h == nil {
-		return func() {}
-	}
-	h.mu.Lock()
-	if h.n == 0 {
-		h.zero = make(chan struct{})
-	}
-	h.n++
-	h.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			if h.n--; h.n == 0 {
-				close(h.zero)
-				h.zero = nil
-			}
-		})
-	}
-}
-
-// wait returns once no stop is held, or after at most d.
-func (h *stopHolds) wait(d time.Duration) {
-	h.mu.Lock()
-	zero := h.zero
-	h.mu.Unlock()
-	if zero == nil {
-		return
-	}
-	select {
-	case <-zero:
-	case <-time.After(d):
 	}
 }
 

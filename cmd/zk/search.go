@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -23,11 +22,6 @@ type searchOptions struct {
 	wait     time.Duration
 	noUpdate bool
 }
-
-// searchMaxUpdate is the most changed notes zk search indexes itself
-// before it answers; more, and it answers from the index as it is and
-// says so. At about 1 ms a note that keeps a search well under a second.
-const searchMaxUpdate = 200
 
 func newSearchCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &searchOptions{root: root}
@@ -89,22 +83,12 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	v := w.Vault
-	iopts, bar, err := indexOpts(opts.root, w, opts.wait, s)
+	bar := newProgress(s)
+	res, err := w.Search(ctx, workspace.SearchRequest{Query: opts.query, Limit: opts.limit, NoUpdate: opts.noUpdate,
+		Index: workspace.IndexOptions{Dir: opts.root.getenv("ZK_INDEX_DIR"), Wait: opts.wait, Progress: bar.update}})
+	bar.done()
 	if err != nil {
 		return err
-	}
-	req := index.Request{Query: opts.query, Limit: opts.limit, MaxUpdate: searchMaxUpdate}
-	if opts.noUpdate {
-		req.MaxUpdate = -1
-	}
-	res, err := index.Search(ctx, v, iopts, req)
-	bar.done()
-	if errors.Is(err, index.ErrQuery) {
-		return usageError{fmt.Errorf("search: %w", err)}
-	}
-	if err != nil {
-		return fmt.Errorf("search: %w", indexHint(err))
 	}
 	if st := res.Updated; st != nil && st.Built {
 		if st.Rebuilt != "" {
@@ -150,12 +134,18 @@ type hitJSON struct {
 }
 
 func writeSearchJSON(w io.Writer, res *index.Result) error {
+	return writeJSON(w, newSearchJSON(res))
+}
+
+// newSearchJSON is zk search --format json, and the MCP search tool's
+// result.
+func newSearchJSON(res *index.Result) searchJSON {
 	out := searchJSON{Query: res.Query, Total: res.Total, Hits: []hitJSON{}, Stale: res.Stale, Checked: res.Checked}
 	for _, h := range res.Hits {
 		out.Hits = append(out.Hits, hitJSON{Path: h.Path, Title: h.Title, Section: h.Section, Score: h.Score,
 			Fragment: marked(h.Fragment, "<mark>", "</mark>", nil)})
 	}
-	return writeJSON(w, out)
+	return out
 }
 
 // writeSearchText prints each hit as its path and section, then the

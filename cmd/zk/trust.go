@@ -83,7 +83,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 	}
 	fs := evidence.Falsifiers(n)
 	if opts.falsifier != "" {
-		f, err := pickFalsifier(n, opts.falsifier)
+		f, err := workspace.PickFalsifier(n, opts.falsifier, flagTerm)
 		if err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", printable.Of(p), f.CommandLine+1, err)
 		}
-		st, a, scope, err := approvalScope(v, p, f.Command, argv)
+		st, a, scope, err := workspace.ApprovalScope(v, p, f.Command, argv)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package main
+package workspace
 
 import (
 	"os"
@@ -18,7 +18,7 @@ func TestProbeEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	out, err := os.ReadFile("../../probe/testdata/openai.json")
+	out, err := os.ReadFile("../probe/testdata/openai.json")
 	if err != nil {
 		t.Fatal(err)
 	}

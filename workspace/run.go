@@ -1,0 +1,304 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zk-claims/zk/internal/shutdown"
+	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
+)
+
+// RunRequest is zk run's, for one falsifier of one note.
+type RunRequest struct {
+	// Note is the note argument; Falsifier (field "falsifier") picks the
+	// falsifier tested: its number or a piece of its text, "" for the
+	// only one.
+	Note, Falsifier string
+	// Argv is the command to run; nil runs the command written under the
+	// falsifier, and only when the user approved it (NotApprovedError).
+	Argv []string
+	// Timeout (field "timeout") kills the command's process group; zero
+	// is runner.DefaultTimeout.
+	Timeout time.Duration
+	// MaxLog bounds the log kept of stdout (and of stderr); zero is
+	// runner.DefaultMaxLog.
+	MaxLog int64
+	// Tend also sets the note's Last tended date to today.
+	Tend bool
+	// DryRun decides what would run, and runs and writes nothing.
+	DryRun bool
+	// Live receives the command's stdout and stderr as they come; nil
+	// for none.
+	Live io.Writer
+}
+
+// RunResult is what a run did.
+type RunResult struct {
+	// Note is the note's vault path; Falsifier the falsifier tested.
+	Note      string
+	Falsifier evidence.Falsifier
+	// Argv is the command, run or (DryRun) that would run, in Dir.
+	Argv []string
+	Dir  string
+	// Timeout is the timeout the command ran under.
+	Timeout time.Duration
+	// Run is the record written into the note (zero for a dry run).
+	Run evidence.Run
+}
+
+// Status is how the command ended: "exit N", or what stopped it.
+func (r RunResult) Status() string {
+	if r.Run.Status != "" {
+		return r.Run.Status
+	}
+	return "exit " + strconv.Itoa(r.Run.Exit)
+}
+
+// testOnlyLogWriter, when a test sets it, stands between the runner and
+// the run's log: a writer that fails stands for a full disk.
+var testOnlyLogWriter func(io.Writer) io.Writer
+
+// Run runs a command that tests one of a note's falsifiers, and records
+// the dated result in the note's Evidence section, with its verdict from
+// the falsifier's criterion. A signal (ctx ending) stops the command and
+// the run is still recorded, as interrupted, holding the process's exit
+// (shutdown.Hold) until it is.
+func (w *Workspace) Run(ctx context.Context, req RunRequest) (RunResult, error) {
+	if req.Timeout == 0 {
+		req.Timeout = runner.DefaultTimeout
+	}
+	if req.Timeout < 0 {
+		return RunResult{}, usage(fmt.Errorf("run: %s must be positive", w.field("timeout")))
+	}
+	if req.MaxLog <= 0 {
+		req.MaxLog = runner.DefaultMaxLog
+	}
+	e, err := w.evidenceNote(ctx, req.Note, "runs", req.Falsifier, req.Tend)
+	if err != nil {
+		return RunResult{}, err
+	}
+	return w.run(ctx, e, req)
+}
+
+// run runs and records req's command for the note e, already read.
+func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (RunResult, error) {
+	v, p, fals := w.Vault, e.path, e.falsifier
+	if err := checkCriterion(p, fals); err != nil {
+		return RunResult{}, err
+	}
+	out := RunResult{Note: p, Falsifier: fals, Argv: req.Argv, Dir: v.Dir, Timeout: req.Timeout}
+	if out.Argv == nil {
+		argv, err := noteCommand(v, p, fals)
+		if err != nil {
+			return RunResult{}, err
+		}
+		out.Argv = argv
+	}
+	if req.DryRun {
+		return out, nil
+	}
+
+	// From here a signal stops the command, and the run is still recorded,
+	// as interrupted, before zk exits.
+	release := shutdown.Hold(ctx)
+	defer release()
+	if err := ctx.Err(); err != nil {
+		return RunResult{}, err // interrupted before anything ran: nothing to record
+	}
+	r, logFile, err := evidence.NewRun(v, w.environment())
+	if err != nil {
+		return RunResult{}, err
+	}
+	r.Falsifier, r.FalsifierID, r.Command = fals.Text, fals.ID, runner.Quote(out.Argv)
+	// The log is zk's copy; the result is what matters. A log that cannot
+	// be written (a full disk) costs the log, never the result: the output
+	// still streams live, its tail still goes into the note.
+	var file io.Writer = logFile
+	if testOnlyLogWriter != nil {
+		file = testOnlyLogWriter(file)
+	}
+	lw := &logWriter{w: file}
+	// stderr is kept apart: stdout is the measurement a criterion reads.
+	errFile, err := evidence.NewErrLog(v, &r)
+	if err != nil {
+		logFile.Finish()
+		return RunResult{}, err
+	}
+	ew := &logWriter{w: errFile}
+	res, err := runner.Run(ctx, runner.Command{
+		Argv:    out.Argv,
+		Dir:     v.Dir,
+		Env:     append(envWithout("ZK_VAULT", "ZK_NOTE"), "ZK_VAULT="+v.Dir, "ZK_NOTE="+p),
+		Timeout: req.Timeout,
+		Live:    req.Live,
+		Log:     lw,
+		ErrLog:  ew,
+		MaxLog:  req.MaxLog,
+	})
+	logErr := lw.err
+	if err != nil && (logErr != nil && errors.Is(err, logErr) || ew.err != nil && errors.Is(err, ew.err)) {
+		err = nil // the runner's "write log" error: the result stands
+	}
+	if ferr := logFile.Finish(); logErr == nil && ferr != nil {
+		logErr = ferr
+	}
+	if ferr := errFile.Finish(); ew.err == nil && ferr != nil {
+		ew.err = ferr
+	}
+	if err != nil {
+		return RunResult{}, err
+	}
+	if res.ErrBytes == 0 && ew.err == nil {
+		// Nothing on stderr: no empty file beside the log.
+		if v.Root().Remove(filepath.FromSlash(r.ErrLog)) == nil {
+			r.ErrLog = ""
+		}
+	}
+	describe(&r, res, req.Timeout)
+	if ew.err != nil {
+		w.warn("the stderr log %s is incomplete (%v)", r.ErrLog, ew.err)
+	}
+	if logErr != nil {
+		w.warn("the log %s is incomplete (%v); the result is recorded all the same", r.Log, logErr)
+		r.Output.Error = fmt.Sprintf("the full log could not be written (%v); it holds the first %d of %d bytes", logErr, lw.n, res.Bytes)
+	}
+	if err := judgeRun(v, &r, fals, res, logErr, w.Config.Judging(r.ID)); err != nil {
+		return RunResult{}, err
+	}
+	if failed(r) && len(res.ErrTail) > 0 {
+		// The reason a run decided nothing is in the note, not only in a
+		// log.
+		r.Output.ErrLast = res.ErrTail[len(res.ErrTail)-1]
+	}
+	if err := probeTable(v, p, &r, res); err != nil {
+		return RunResult{}, err
+	}
+	if res.StartErr != nil {
+		w.tell("%s: could not start: %v", out.Argv[0], res.StartErr)
+	}
+	if r, err = w.record(e, r); err != nil {
+		return RunResult{}, err
+	}
+	out.Run = r
+	return out, nil
+}
+
+// logWriter is the run's log file, counting what reached it and keeping
+// the first error.
+type logWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (l *logWriter) Write(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	n, err := l.w.Write(p)
+	l.n += int64(n)
+	l.err = err
+	return n, err
+}
+
+// probeTable shows the output of a zk probe --format json run as its
+// table (and chart), as an attached result would, instead of the JSON's
+// last lines.
+func probeTable(v *vault.Vault, notePath string, r *evidence.Run, res runner.Result) error {
+	if res.Truncated || res.Bytes == 0 || res.StartErr != nil || r.Output.Error != "" {
+		return nil
+	}
+	data, err := v.ReadFile(r.Log, res.Bytes)
+	if err != nil {
+		return err
+	}
+	md, ok, err := probeEvidence(v, notePath, r.ID, data)
+	if err != nil || !ok {
+		return err
+	}
+	r.Format, r.Table, r.Output.Tail = "zk probe", strings.Split(strings.TrimRight(md, "\n"), "\n"), nil
+	return nil
+}
+
+// describe fills in the record from what the runner saw; judgeRun then
+// decides the verdict.
+func describe(r *evidence.Run, res runner.Result, timeout time.Duration) {
+	r.Duration, r.Exit = res.Duration, res.Exit
+	r.Output = &evidence.Output{Lines: res.Lines, Bytes: res.Bytes, Tail: res.Tail, Truncated: res.Truncated, ErrLines: res.ErrLines}
+	switch {
+	case res.StartErr != nil:
+		r.Status = "could not start"
+		r.Output.Error = res.StartErr.Error()
+	case res.TimedOut:
+		r.Status = "timed out after " + timeout.String()
+	case res.Interrupted:
+		r.Status = "interrupted"
+	case res.Signal != "":
+		r.Status = "killed by " + res.Signal
+	}
+}
+
+// failed says the run decided nothing, or its command failed: its block
+// quotes the last line of stderr.
+func failed(r evidence.Run) bool {
+	switch r.Verdict {
+	case evidence.VerdictInconclusive, evidence.VerdictError:
+		return true
+	}
+	return r.Status != "" || r.Exit != 0
+}
+
+// judgeRun sets r's verdict and criterion statement from the falsifier's
+// criterion and the command's output, read back from its log. A command
+// that could not start is an error whatever the criterion.
+func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.Result, logErr error, settings evidence.Settings) error {
+	if res.StartErr != nil {
+		r.Verdict = evidence.VerdictError
+		if f.Criterion != "" {
+			r.Criterion = evidence.NotEvaluated(f.Criterion, "the command could not start")
+		}
+		return nil
+	}
+	var data []byte
+	if res.Bytes > 0 && f.Criterion != "" && logErr == nil {
+		var err error
+		if data, err = v.ReadFile(r.Log, res.Bytes); err != nil {
+			return err
+		}
+	}
+	o := evidence.Outcome{Exit: res.Exit, Failed: r.Status}
+	switch {
+	case logErr != nil:
+		o.Failed = "ran, but its log is incomplete, so its output is not all there"
+	case res.Truncated:
+		o.Failed = "printed more than the log keeps (--max-output)"
+	}
+	j := evidence.Judge(f, o, data, settings)
+	r.Verdict, r.Criterion = j.Verdict, j.Statement
+	return nil
+}
+
+// envWithout is this process's environment without the named variables.
+func envWithout(names ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		keep := true
+		for _, n := range names {
+			keep = keep && name != n
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
