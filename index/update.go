@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blevesearch/bleve/v2"
+
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
 )
@@ -331,19 +333,55 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 			opts.Progress(done, total)
 		}
 	}
+	// Batches are applied by a goroutine of their own, in order, while
+	// this one reads and maps the notes of the next: bleve's Batch
+	// analyses on every core but builds the segment on one, and waits for
+	// it to be written; in turn, the two cores were busy about half of a
+	// build. The hand-over is unbuffered, so at most two batches are in
+	// memory: the one applied and the one waiting.
+	batches := make(chan *bleve.Batch)
+	applied := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range batches {
+			if err == nil {
+				if err = g.batch(b); err != nil {
+					cancel() // stops the parsers and the loop below
+				}
+			}
+		}
+		applied <- err
+	}()
+	stopped := false
+	wait := func() error {
+		if !stopped {
+			stopped = true
+			close(batches)
+		}
+		return <-applied
+	}
+	defer func() {
+		if !stopped {
+			wait()
+		}
+	}()
 	b := g.idx.NewBatch()
 	size := 0
 	flush := func() error {
 		if b.Size() == 0 {
 			return nil
 		}
-		err := g.batch(b)
+		select {
+		case batches <- b:
+		case <-ctx.Done():
+			return wait()
+		}
 		// A new batch, not b.Reset(): scorch's Batch returns while a
 		// goroutine of its own may still range over the batch's IndexOps,
 		// and Reset writes that field (go test -race caught it).
 		b = g.idx.NewBatch()
 		size = 0
-		return err
+		return nil
 	}
 	for _, path := range p.deleted {
 		b.Delete(path)
@@ -390,6 +428,9 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		}
 	}
 	if err := ctx.Err(); err != nil {
+		if aerr := wait(); aerr != nil {
+			return st, aerr // the batch that failed, not the cancel it caused
+		}
 		return st, err
 	}
 	m := &manifest{Written: time.Now().UnixNano(), Entries: make([]entry, 0, len(entries))}
@@ -399,6 +440,9 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	slices.SortFunc(m.Entries, func(a, b entry) int { return strings.Compare(a.Path, b.Path) })
 	b.SetInternal(manifestKey, m.encode())
 	if err := flush(); err != nil {
+		return st, err
+	}
+	if err := wait(); err != nil {
 		return st, err
 	}
 	st.Notes, _ = countEntries(m)
