@@ -171,7 +171,26 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 		w.warn("the log %s is incomplete (%v); the result is recorded all the same", r.Log, logErr)
 		r.Output.Error = fmt.Sprintf("the full log could not be written (%v); it holds the first %d of %d bytes", logErr, lw.n, res.Bytes)
 	}
-	if err := judgeRun(v, &r, fals, res, logErr, w.Config.Judging(r.ID)); err != nil {
+	// repeat: N runs the command N-1 times more, each stdout its own log,
+	// and the samples of all are pooled; a run that fails ends it.
+	var more []repeated
+	if n, _ := fals.Repeats(); n > 1 && res.StartErr == nil && r.Status == "" && logErr == nil && !res.Truncated {
+		for k := 2; k <= n; k++ {
+			rr, err := runAgain(ctx, v, r.ID, k, runner.Command{
+				Argv: out.Argv, Dir: v.Dir, Env: append(envWithout("ZK_VAULT", "ZK_NOTE"), "ZK_VAULT="+v.Dir, "ZK_NOTE="+p),
+				Timeout: req.Timeout, Live: req.Live, MaxLog: req.MaxLog,
+			}, req.Timeout)
+			if err != nil {
+				return RunResult{}, err
+			}
+			more = append(more, rr)
+			if rr.outcome.Failed != "" || rr.outcome.Exit != 0 {
+				break
+			}
+		}
+		r.Output.Runs, r.Output.Repeat = 1+len(more), n
+	}
+	if err := judgeRun(v, &r, fals, res, logErr, w.Config.Judging(r.ID), more...); err != nil {
 		return RunResult{}, err
 	}
 	if failed(r) && len(res.ErrTail) > 0 {
@@ -234,17 +253,67 @@ func probeTable(v *vault.Vault, notePath string, r *evidence.Run, res runner.Res
 func describe(r *evidence.Run, res runner.Result, timeout time.Duration) {
 	r.Duration, r.Exit = res.Duration, res.Exit
 	r.Output = &evidence.Output{Lines: res.Lines, Bytes: res.Bytes, Tail: res.Tail, Truncated: res.Truncated, ErrLines: res.ErrLines}
+	r.Status = statusOf(res, timeout)
+	if res.StartErr != nil {
+		r.Output.Error = res.StartErr.Error()
+	}
+}
+
+// statusOf says how a command that did not exit by itself ended; "" when
+// it did.
+func statusOf(res runner.Result, timeout time.Duration) string {
 	switch {
 	case res.StartErr != nil:
-		r.Status = "could not start"
-		r.Output.Error = res.StartErr.Error()
+		return "could not start"
 	case res.TimedOut:
-		r.Status = "timed out after " + timeout.String()
+		return "timed out after " + timeout.String()
 	case res.Interrupted:
-		r.Status = "interrupted"
+		return "interrupted"
 	case res.Signal != "":
-		r.Status = "killed by " + res.Signal
+		return "killed by " + res.Signal
 	}
+	return ""
+}
+
+// repeated is one more run of a falsifier's command (repeat: N): how it
+// ended and the vault path of its stdout log.
+type repeated struct {
+	outcome evidence.Outcome
+	log     string
+	bytes   int64
+}
+
+// runAgain runs c once more as run k of run id, its stdout to
+// .zk/runs/ID.k.log and its stderr to .zk/runs/ID.k.stderr.log (removed
+// when empty).
+func runAgain(ctx context.Context, v *vault.Vault, id string, k int, c runner.Command, timeout time.Duration) (repeated, error) {
+	logFile, logPath, err := evidence.NewLog(v, evidence.RepeatLogName(id, k))
+	if err != nil {
+		return repeated{}, err
+	}
+	errFile, errPath, err := evidence.NewLog(v, strings.TrimSuffix(evidence.RepeatLogName(id, k), ".log")+".stderr.log")
+	if err != nil {
+		logFile.Finish()
+		return repeated{}, err
+	}
+	lw, ew := &logWriter{w: logFile}, &logWriter{w: errFile}
+	c.Log, c.ErrLog = lw, ew
+	res, err := runner.Run(ctx, c)
+	ferr := logFile.Finish()
+	errFile.Finish()
+	if res.ErrBytes == 0 {
+		v.Root().Remove(filepath.FromSlash(errPath))
+	}
+	rr := repeated{outcome: evidence.Outcome{Exit: res.Exit, Failed: statusOf(res, timeout)}, log: logPath, bytes: res.Bytes}
+	switch {
+	case lw.err != nil || ferr != nil:
+		rr.outcome.Failed = "ran, but its log is incomplete, so its output is not all there"
+	case res.Truncated:
+		rr.outcome.Failed = "printed more than the log keeps (--max-output)"
+	case err != nil:
+		return rr, err
+	}
+	return rr, nil
 }
 
 // failed says the run decided nothing, or its command failed: its block
@@ -260,7 +329,7 @@ func failed(r evidence.Run) bool {
 // judgeRun sets r's verdict and criterion statement from the falsifier's
 // criterion and the command's output, read back from its log. A command
 // that could not start is an error whatever the criterion.
-func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.Result, logErr error, settings evidence.Settings) error {
+func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.Result, logErr error, settings evidence.Settings, more ...repeated) error {
 	if res.StartErr != nil {
 		r.Verdict = evidence.VerdictError
 		if f.Criterion != "" {
@@ -282,7 +351,18 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 	case res.Truncated:
 		o.Failed = "printed more than the log keeps (--max-output)"
 	}
-	j := evidence.Judge(f, o, data, settings)
+	outcomes, outputs := []evidence.Outcome{o}, [][]byte{data}
+	for _, m := range more {
+		var d []byte
+		if m.bytes > 0 && f.Criterion != "" {
+			var err error
+			if d, err = v.ReadFile(m.log, m.bytes); err != nil {
+				return err
+			}
+		}
+		outcomes, outputs = append(outcomes, m.outcome), append(outputs, d)
+	}
+	j := evidence.JudgeRuns(f, outcomes, outputs, settings)
 	r.Verdict, r.Criterion = j.Verdict, j.Statement
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -179,6 +180,10 @@ type Output struct {
 	// the block (for a run that failed or decided nothing, it says why).
 	ErrLines int
 	ErrLast  string
+	// Runs is how many times the command ran of the Repeat a falsifier
+	// asked for (repeat: N; a failed run stops them), each run's stdout
+	// in its own log; 0 or 1: once.
+	Runs, Repeat int
 }
 
 // NewRunID makes a run id from a start time and four random hex digits.
@@ -264,6 +269,19 @@ func runBody(r Run) []string {
 		}
 		if r.Log != "" {
 			desc += "; full log " + inlineCode(r.Log)
+		}
+		if o.Runs > 1 {
+			times := fmt.Sprintf("run %d times (repeat: %d), their samples pooled", o.Runs, max(o.Repeat, o.Runs))
+			if o.Repeat > o.Runs {
+				times = fmt.Sprintf("run %d of %d times (repeat: %d), stopped by a run that failed", o.Runs, o.Repeat, o.Repeat)
+			}
+			others := inlineCode(path.Join(RunsDir, RepeatLogName(r.ID, 2)))
+			if o.Runs > 2 {
+				others = "logs " + others + " to " + inlineCode(path.Join(RunsDir, RepeatLogName(r.ID, o.Runs)))
+			} else {
+				others = "log " + others
+			}
+			desc = fmt.Sprintf("%s; the first run's %s; the others' %s", times, desc, others)
 		}
 		field("Output", desc)
 		if o.ErrLines > 0 {
@@ -676,6 +694,10 @@ type Falsifier struct {
 	NumbersLine    int
 	Confidence     string
 	ConfidenceLine int
+	// Repeat is a nested "- repeat: N" item: the command runs N times
+	// and its samples are pooled; empty when absent (once).
+	Repeat     string
+	RepeatLine int
 }
 
 var (
@@ -684,6 +706,7 @@ var (
 	captureItemRe   = regexp.MustCompile(`(?i)^capture:[ \t]*(.*)$`)
 	numbersItemRe   = regexp.MustCompile(`(?i)^numbers:[ \t]*(.*)$`)
 	confidenceRe    = regexp.MustCompile(`(?i)^confidence:[ \t]*(.*)$`)
+	repeatItemRe    = regexp.MustCompile(`(?i)^repeat:[ \t]*(.*)$`)
 )
 
 // Falsifiers lists the falsifiers of a note, in order.
@@ -727,6 +750,8 @@ func Falsifiers(n *vault.Note) []Falsifier {
 				f.Numbers, f.NumbersLine = strings.TrimSpace(m[1]), line
 			} else if m := confidenceRe.FindStringSubmatch(text); m != nil && f.Confidence == "" {
 				f.Confidence, f.ConfidenceLine = strings.TrimSpace(m[1]), line
+			} else if m := repeatItemRe.FindStringSubmatch(text); m != nil && f.Repeat == "" {
+				f.Repeat, f.RepeatLine = strings.TrimSpace(m[1]), line
 			}
 		}
 	}

@@ -37,6 +37,9 @@ func (f Falsifier) compile(conv measure.Numbers) (*criterion.Criterion, []measur
 	if err != nil {
 		return nil, nil, err
 	}
+	if _, err := f.Repeats(); err != nil {
+		return nil, nil, err
+	}
 	var caps []measure.Capture
 	for i, c := range f.Captures {
 		cp, err := measure.ParseCapture(c)
@@ -95,6 +98,19 @@ func (f Falsifier) settings(s Settings) (Settings, error) {
 		s.Numbers = n
 	}
 	return s, nil
+}
+
+// Repeats is how many times the falsifier's command runs: its "repeat:
+// N" item, 1 without one.
+func (f Falsifier) Repeats() (int, error) {
+	if f.Repeat == "" {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(uninlineCode(strings.TrimSpace(f.Repeat))))
+	if err != nil || n < 1 || n > measure.MaxRepeat {
+		return 0, &CriterionError{Line: f.RepeatLine, Err: fmt.Errorf("repeat: %q is not a number of runs from 1 to %d", f.Repeat, measure.MaxRepeat)}
+	}
+	return n, nil
 }
 
 // ParseConfidence reads a confidence: "95%", "0.99". It must lie
@@ -164,6 +180,14 @@ type Judgement struct {
 // exit status is their verdict; exit 125 stays git bisect run's "cannot
 // decide" either way.
 func Judge(f Falsifier, o Outcome, output []byte, s Settings) Judgement {
+	return JudgeRuns(f, []Outcome{o}, [][]byte{output}, s)
+}
+
+// JudgeRuns is Judge for a command run several times (the falsifier's
+// "repeat: N"): outcomes and outputs are each run's, in order, and their
+// samples are pooled (measure.ReadRuns). One run that failed makes the
+// whole inconclusive; exit is the first non-zero exit code, or 0.
+func JudgeRuns(f Falsifier, outcomes []Outcome, outputs [][]byte, s Settings) Judgement {
 	c, caps, err := f.compile(s.Numbers)
 	if c == nil && err == nil {
 		return Judgement{Verdict: VerdictNone}
@@ -176,15 +200,27 @@ func Judge(f Falsifier, o Outcome, output []byte, s Settings) Judgement {
 	notEvaluated := func(why string) Judgement {
 		return Judgement{Verdict: VerdictInconclusive, Statement: stated + ": not evaluated: " + why}
 	}
-	switch {
-	case o.Failed != "":
-		return notEvaluated("the command " + failedAs(o.Failed))
-	case o.Exit == ExitInconclusive:
-		return notEvaluated(fmt.Sprintf("the command exited %d (cannot decide)", o.Exit))
-	case o.Exit > 0 && !c.UsesExit():
-		return notEvaluated(fmt.Sprintf("the command exited %d, so its output is no measurement", o.Exit))
+	exit := 0
+	asked, _ := f.Repeats() // compile has checked it
+	asked = max(asked, len(outcomes))
+	for i, o := range outcomes {
+		which := ""
+		if asked > 1 {
+			which = fmt.Sprintf(" (run %d of %d)", i+1, asked)
+		}
+		switch {
+		case o.Failed != "":
+			return notEvaluated("the command " + failedAs(o.Failed) + which)
+		case o.Exit == ExitInconclusive:
+			return notEvaluated(fmt.Sprintf("the command exited %d (cannot decide)%s", o.Exit, which))
+		case o.Exit > 0 && !c.UsesExit():
+			return notEvaluated(fmt.Sprintf("the command exited %d%s, so its output is no measurement", o.Exit, which))
+		}
+		if exit == 0 {
+			exit = o.Exit
+		}
 	}
-	res, err := c.Eval(measure.Read(output, o.Exit, caps), criterion.Options{Resamples: s.Resamples, Confidence: s.Confidence, Seed: s.RunID})
+	res, err := c.Eval(measure.ReadRuns(outputs, exit, caps), criterion.Options{Resamples: s.Resamples, Confidence: s.Confidence, Seed: s.RunID})
 	if err != nil {
 		return notEvaluated(err.Error())
 	}

@@ -113,3 +113,30 @@ func TestJudgeAgain(t *testing.T) {
 		t.Errorf("confidence %v, want the falsifier's 0.6", j.Result.Confidence)
 	}
 }
+
+// TestJudgeRuns: repeat: N pools the runs' captures; each run is one
+// sample of the mean, so three runs straddling the threshold are within
+// noise, and one failed run decides nothing.
+func TestJudgeRuns(t *testing.T) {
+	f := Falsifier{N: 1, Criterion: "rate < 95", Captures: []string{"rate = ([0-9.]+) tok/s"}, CaptureLines: []int{3}, Repeat: "3"}
+	outs := [][]byte{[]byte("rate = 90 tok/s"), []byte("rate = 100 tok/s"), []byte("rate = 110 tok/s")}
+	ok := []Outcome{{}, {}, {}}
+	s := Settings{RunID: "20261204T000000Z-0001"}
+	j := JudgeRuns(f, ok, outs, s)
+	// Of the 27 equally likely resamples, 4 have a mean under 95.
+	if j.Verdict != VerdictInconclusive || !strings.Contains(j.Statement, "rate = 100 (95% interval ") || !strings.Contains(j.Statement, "n = 3: runs (repeat: 3)") ||
+		j.Result.Refuting < 200 || j.Result.Refuting > 400 {
+		t.Errorf("straddling runs: %s %q (%d refuting)", j.Verdict, j.Statement, j.Result.Refuting)
+	}
+	f.Criterion = "rate < 120"
+	if j := JudgeRuns(f, ok, outs, s); j.Verdict != VerdictRefutes {
+		t.Errorf("every run under 120: %s %q", j.Verdict, j.Statement)
+	}
+	if j := JudgeRuns(f, []Outcome{{}, {Exit: 1}, {}}, outs, s); j.Verdict != VerdictInconclusive || !strings.Contains(j.Statement, "exited 1 (run 2 of 3)") {
+		t.Errorf("a failed run: %s %q", j.Verdict, j.Statement)
+	}
+	f.Repeat = "0"
+	if _, err := f.Repeats(); err == nil {
+		t.Error("repeat: 0 accepted")
+	}
+}

@@ -71,6 +71,22 @@ func NewRun(v *vault.Vault, environment string) (Run, *Log, error) {
 // the command said about itself.
 func ErrLogName(id string) string { return id + ".stderr.log" }
 
+// RepeatLogName is the name, under RunsDir, of the stdout log of the
+// k-th run (from 2) of run id's command, for a falsifier that repeats
+// it (repeat: N); the first run's is ID.log.
+func RepeatLogName(id string, k int) string { return fmt.Sprintf("%s.%d.log", id, k) }
+
+// NewLog creates .zk/runs/NAME as NewRun creates a run's log (partial
+// until Finish), and returns it with its vault path.
+func NewLog(v *vault.Vault, name string) (*Log, string, error) {
+	final := path.Join(RunsDir, name)
+	f, rel, err := createRunFile(v, name+"."+strconv.Itoa(os.Getpid())+partialSuffix)
+	if err != nil {
+		return nil, "", err
+	}
+	return &Log{File: f, v: v, partial: filepath.FromSlash(rel), final: final}, final, nil
+}
+
 // NewErrLog creates the stderr log of r, as NewRun creates its log, and
 // sets r.ErrLog to its vault path.
 func NewErrLog(v *vault.Vault, r *Run) (*Log, error) {

@@ -276,7 +276,7 @@ func (c *Criterion) Eval(e measure.Env, opt Options) (Result, error) {
 	if opt.Resamples <= 0 || len(e.Sampled) == 0 {
 		return res, nil
 	}
-	if err := c.resample(e, opt, prog, lv, &res); err != nil {
+	if err := c.resample(e, opt, prog, lv, levels, &res); err != nil {
 		return Result{}, err
 	}
 	return res, nil
@@ -284,7 +284,7 @@ func (c *Criterion) Eval(e measure.Env, opt Options) (Result, error) {
 
 // resample judges the criterion on opt.Resamples bootstrap resamples of
 // the sampled figures its readings depend on.
-func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv func(int) (map[string]any, error), res *Result) error {
+func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv func(int) (map[string]any, error), levels map[int]map[string]any, res *Result) error {
 	ops := make([]*vm.Program, len(res.Read))
 	for i, rd := range res.Read {
 		p, err := c.program(rd.Expr, lv, false)
@@ -293,7 +293,13 @@ func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv fu
 		}
 		ops[i] = p
 	}
+	refresh := func() {
+		for _, m := range levels {
+			measure.RefreshLevel(m)
+		}
+	}
 	number := func(p *vm.Program) (float64, bool) {
+		refresh()
 		v, err := expr.Run(p, e.Values)
 		if err != nil {
 			return math.NaN(), true
@@ -349,6 +355,7 @@ func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv fu
 		for _, s := range used {
 			s.Resample()
 		}
+		refresh()
 		out, err := expr.Run(prog, e.Values)
 		if err != nil {
 			return runErr(c.Source, err)

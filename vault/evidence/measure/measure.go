@@ -106,20 +106,41 @@ func Read(data []byte, exit int, captures []Capture) Env {
 	trimmed := bytes.TrimSpace(data)
 	var v any
 	if err := json.Unmarshal(trimmed, &v); err == nil && len(trimmed) > 0 {
-		e.Values[JSON] = v
-		if m, ok := v.(map[string]any); ok {
-			if m["schema"] == ProbeSchema {
-				e.Values[Probe] = m
-			}
-			if rs, ok := m["results"].([]any); ok && len(rs) > 0 {
-				if r0, ok := rs[0].(map[string]any); ok && r0["mean"] != nil && r0["command"] != nil {
-					e.Values[Hyperfine] = m
-				}
-			}
-		}
+		e.setJSON(v)
 	} else {
 		e.Absent[JSON] = "the output is not one JSON value"
 	}
+	e.finish(data)
+	for _, c := range captures {
+		if f, err := capture(data, c); err != nil {
+			e.Absent[c.Name] = err.Error()
+		} else {
+			e.Values[c.Name] = f
+		}
+	}
+	return e
+}
+
+// setJSON sets the output's JSON value, and what it is: zk probe's,
+// hyperfine's.
+func (e *Env) setJSON(v any) {
+	e.Values[JSON] = v
+	if m, ok := v.(map[string]any); ok {
+		if m["schema"] == ProbeSchema {
+			e.Values[Probe] = m
+		}
+		if rs, ok := m["results"].([]any); ok && len(rs) > 0 {
+			if r0, ok := rs[0].(map[string]any); ok && r0["mean"] != nil && r0["command"] != nil {
+				e.Values[Hyperfine] = m
+			}
+		}
+	}
+}
+
+// finish says why the shapes the output lacks are absent, registers the
+// sampled figures of its JSON, and reads go test -bench results from
+// data.
+func (e *Env) finish(data []byte) {
 	if _, ok := e.Values[Probe]; !ok {
 		e.Absent[Probe] = "the output is not zk probe --format json"
 	}
@@ -139,14 +160,6 @@ func Read(data []byte, exit int, captures []Capture) Env {
 	} else {
 		e.Absent[Bench] = "the output has no go test -bench results"
 	}
-	for _, c := range captures {
-		if f, err := capture(data, c); err != nil {
-			e.Absent[c.Name] = err.Error()
-		} else {
-			e.Values[c.Name] = f
-		}
-	}
-	return e
 }
 
 // capture finds c's number in data.
@@ -216,6 +229,15 @@ func readBench(data []byte) (map[string]any, map[string]map[string][]float64, bo
 	return out, sums, true
 }
 
+// RefreshLevel sets the short names of a level Level returned that copy a
+// value (aggregate) from the level's own figures again: resampling writes
+// those figures in place.
+func RefreshLevel(lv map[string]any) {
+	if v, ok := lv["output_token_throughput"].(map[string]any); ok {
+		lv["aggregate"] = v["avg"]
+	}
+}
+
 // Level returns the level of zk probe output p measured at concurrency c,
 // with two short names added for the figures a claim usually reads:
 // per_stream (output_token_throughput_per_user, a distribution: p50, avg…)
@@ -242,11 +264,11 @@ func Level(p any, c int) (map[string]any, error) {
 			out["per_stream"] = v
 		}
 		if v, ok := lm["output_token_throughput"].(map[string]any); ok {
-			out["aggregate"] = v["avg"]
 			if u, ok := v["unit"].(string); ok {
 				out["units"] = map[string]any{"aggregate": u + " (all streams)"}
 			}
 		}
+		RefreshLevel(out)
 		return out, nil
 	}
 	if len(have) == 0 {
