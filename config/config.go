@@ -73,10 +73,10 @@ type Config struct {
 	// IndexDir is the folder of the search index; "" means one folder per
 	// vault in the user cache folder, outside the vault so that sync
 	// clients and git never see it. A relative path is taken from the
-	// vault root, and must stay inside the vault: a vault is shared data,
-	// and its config may not direct writes outside it (Parse warns and
-	// drops such a value). $ZK_INDEX_DIR overrides it, and may name any
-	// folder.
+	// vault root, and must stay inside the vault and out of its dot
+	// folders: a vault is shared data, and its config may not direct
+	// writes outside it, nor into .git or .obsidian (Parse warns and drops
+	// such a value). $ZK_INDEX_DIR overrides it, and may name any folder.
 	IndexDir string `toml:"index-dir"`
 	// Languages maps doublestar globs of vault paths to the language the
 	// notes there are written in ("fr/**" = "fr"), for search; a note's
@@ -96,7 +96,8 @@ type Type struct {
 	Value    string `toml:"value"`
 	// TendEvery overrides the default interval for notes of the type.
 	TendEvery string `toml:"tend-every"`
-	// Folder is where zk new writes notes of the type.
+	// Folder is where zk new writes notes of the type: a folder of the
+	// vault, not a dot folder (Parse warns and drops any other).
 	Folder string `toml:"folder"`
 }
 
@@ -217,6 +218,16 @@ func Parse(b []byte) (*Config, []string, error) {
 	if c.IndexDir != "" && !InsideVault(c.IndexDir) {
 		warnings = append(warnings, fmt.Sprintf("%s: index-dir %q is outside the vault, and a vault's config may not direct writes outside it; using the default (set $ZK_INDEX_DIR to put the index elsewhere)", File, c.IndexDir))
 		c.IndexDir = ""
+	} else if c.IndexDir != "" && vault.InDotFolder(c.IndexDir) {
+		warnings = append(warnings, fmt.Sprintf("%s: index-dir %q is in a dot folder (.zk, .obsidian, .git...), and a vault's config may not direct writes there; using the default (set $ZK_INDEX_DIR to put the index elsewhere)", File, c.IndexDir))
+		c.IndexDir = ""
+	}
+	for name, t := range c.Types {
+		if t == nil || t.Folder == "" || (InsideVault(t.Folder) && !vault.InDotFolder(t.Folder)) {
+			continue
+		}
+		warnings = append(warnings, fmt.Sprintf("%s: types.%s.folder %q is outside the vault's note folders (outside it, or in a dot folder: .zk, .obsidian, .git...), and a vault's config may not direct writes there; using the default", File, name, t.Folder))
+		t.Folder = ""
 	}
 	slices.Sort(warnings)
 	c.fill()

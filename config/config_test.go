@@ -108,15 +108,19 @@ type notExist struct{ p string }
 func (e *notExist) Error() string        { return e.p + ": no such file" }
 func (e *notExist) Is(target error) bool { return target == fs.ErrNotExist }
 
-// A vault's config may not send the index outside the vault: Parse warns
-// and drops an index-dir that is absolute or climbs out.
+// A vault's config may not send the index outside the vault, nor into a
+// dot folder: Parse warns and drops an index-dir that is absolute, climbs
+// out or names a dot folder.
 func TestIndexDirInsideVault(t *testing.T) {
 	for _, tc := range []struct {
 		dir  string
 		keep bool
 	}{
-		{".zk/index", true},
+		{".zk/index", false},
+		{".obsidian/idx", false},
+		{"a/.git/idx", false},
 		{"idx", true},
+		{"a/.b/../idx", true},
 		{"a/../idx", true},
 		{"/tmp/x", false},
 		{"../x", false},
@@ -129,6 +133,32 @@ func TestIndexDirInsideVault(t *testing.T) {
 		}
 		if kept := c.IndexDir == tc.dir; kept != tc.keep || (len(warnings) == 0) != tc.keep {
 			t.Errorf("index-dir %q: kept %q, warnings %q; want kept = %v", tc.dir, c.IndexDir, warnings, tc.keep)
+		}
+	}
+}
+
+// A type's folder, where zk new writes, is one of the vault's note
+// folders: Parse warns and drops one outside the vault or in a dot folder.
+func TestTypeFolderConfined(t *testing.T) {
+	for _, tc := range []struct {
+		dir  string
+		keep bool
+	}{
+		{"Ideas", true},
+		{"a/b", true},
+		{".obsidian/plugins/x", false},
+		{".git/hooks", false},
+		{".zk", false},
+		{"notes/.trash", false},
+		{"../out", false},
+		{"/tmp/x", false},
+	} {
+		c, warnings, err := Parse([]byte("[claims.types.idea]\nfolder = " + strconv.Quote(tc.dir) + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept := c.Types["idea"].Folder == tc.dir; kept != tc.keep || (len(warnings) == 0) != tc.keep {
+			t.Errorf("folder %q: kept %q, warnings %q; want kept = %v", tc.dir, c.Types["idea"].Folder, warnings, tc.keep)
 		}
 	}
 }

@@ -79,7 +79,7 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 	}
 	dir := filepath.Dir(name)
 	mkdir := root.MkdirAll
-	if isPrivate(rel) {
+	if InDotFolder(rel) {
 		// .zk/ came with the vault: a symlinked folder there would
 		// redirect zk's own file into the notes.
 		mkdir = func(dir string, perm fs.FileMode) error { return ownfile.MkdirAll(root, filepath.ToSlash(dir), perm) }
@@ -101,11 +101,13 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 	return nil
 }
 
-// isPrivate reports whether the vault path p is under a dot folder
-// (.zk, .obsidian, .git, .trash): not a note's, and never reached
-// through a symlink by zk.
-func isPrivate(p string) bool {
-	for part := range strings.SplitSeq(filepath.ToSlash(p), "/") {
+// InDotFolder reports whether the vault path p is, or is under, a dot
+// folder (.zk, .obsidian, .git, .trash): not a note's, never reached
+// through a symlink by zk, and never a place a vault's config may direct
+// zk's writes (git runs what .git/hooks holds; Obsidian loads what
+// .obsidian/plugins holds).
+func InDotFolder(p string) bool {
+	for part := range strings.SplitSeq(path.Clean(filepath.ToSlash(p)), "/") {
 		if strings.HasPrefix(part, ".") && part != "." && part != ".." {
 			return true
 		}

@@ -128,6 +128,20 @@ func ValidGlob(g string) error {
 // (# ^ [ ] |), which Windows, macOS and Linux forbid or misread too.
 const unsafeNameChars = `*"\/<>:|?#^[]`
 
+// BidiControl is the first bidirectional control character in s (an
+// override, an embedding, an isolate or a mark: U+202A-202E, U+2066-2069,
+// U+200E, U+200F, U+061C), if any. In a file name one makes the name read
+// as another ("Invoice\u202Edm.exe" shows as "Invoiceexe.md"), so zk
+// makes no name that holds one.
+func BidiControl(s string) (rune, bool) {
+	for _, r := range s {
+		if (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 // FileName turns a note title into a file name without extension that
 // every OS and Obsidian accept: unsafe characters become spaces, control
 // characters go, runs of spaces collapse, leading dots (hidden files) and

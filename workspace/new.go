@@ -58,6 +58,9 @@ func (w *Workspace) RenderNew(typ, title string, now time.Time) (string, []byte,
 	if err != nil {
 		return "", nil, usage(err)
 	}
+	if r, ok := vault.BidiControl(title); ok {
+		return "", nil, usage(fmt.Errorf("new: the title holds the bidirectional control character U+%04X, which makes a file name read as another; write the title without it", r))
+	}
 	name := vault.FileName(title)
 	if name == "" {
 		return "", nil, usage(fmt.Errorf("new: %q leaves no file name once the characters a file name cannot hold are gone", title))

@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -17,21 +16,44 @@ import (
 // it by case or Unicode normal form, or a note name as a wikilink would
 // write it. A name that names several notes is a UsageError listing them;
 // one that names none a NotFoundError.
+//
+// A file of the vault that is not a note (.md) is refused as such
+// (vault.ErrNotNote): a .env or a .csv is no note to read or write. What
+// lies outside the vault is never looked at: a path that leads out of it
+// is refused by its text alone, so that an agent's tool call cannot learn
+// whether some file outside the vault exists.
 func FindNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 	r := vault.ResolverOf(files)
+	exact := func(p string) (string, bool, error) {
+		if !r.HasExactly(p) {
+			return "", false, nil
+		}
+		if !vault.IsNotePath(p) {
+			return "", true, usage(fmt.Errorf("%s: %w", p, vault.ErrNotNote))
+		}
+		return p, true, nil
+	}
 	// A file path, relative to the working directory.
+	cwdOutside := false
 	if abs, err := filepath.Abs(arg); err == nil {
-		if rel, err := filepath.Rel(v.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			if p := filepath.ToSlash(rel); r.HasExactly(p) {
-				return p, nil
+		if rel, err := filepath.Rel(v.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			if p, ok, err := exact(filepath.ToSlash(rel)); ok {
+				return p, err
 			}
-		} else if _, err := os.Stat(abs); err == nil && strings.HasSuffix(strings.ToLower(arg), ".md") {
-			return "", usage(fmt.Errorf("%s: %w", arg, vault.ErrOutsideVault))
+		} else {
+			cwdOutside = true
 		}
 	}
 	// A path relative to the vault root.
-	if p := path.Clean(filepath.ToSlash(arg)); r.HasExactly(p) {
-		return p, nil
+	clean := path.Clean(filepath.ToSlash(arg))
+	rootOutside := filepath.IsAbs(arg) || clean == ".." || strings.HasPrefix(clean, "../")
+	if !rootOutside {
+		if p, ok, err := exact(clean); ok {
+			return p, err
+		}
+	}
+	if cwdOutside && rootOutside {
+		return "", usage(fmt.Errorf("%s: %w", arg, vault.ErrOutsideVault))
 	}
 	// A name, as a wikilink writes it.
 	name := strings.TrimSuffix(strings.TrimSuffix(arg, "]]"), "|")

@@ -79,7 +79,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	if what == "" {
 		what = "text"
 	}
-	fmt.Fprintf(s.err, "recorded %s (%s) in %s as %s\n", opts.file, what, res.Note, r.ID)
+	fmt.Fprintf(s.err, "recorded %s (%s) in %s as %s\n", printable.Of(opts.file), what, printable.Of(res.Note), r.ID)
 	if r.Criterion != "" {
 		fmt.Fprintf(s.err, "%s: %s\n", r.Verdict, printable.Of(r.Criterion))
 	}

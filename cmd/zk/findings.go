@@ -253,12 +253,14 @@ func writeGitHub(w io.Writer, r checkReport, _ bool) error {
 	return err
 }
 
-// ghMessage escapes a workflow command's message.
+// ghMessage escapes a workflow command's message: its line breaks as the
+// runner reads them, any other control character as printable writes it
+// (a CI log is read on terminals too).
 func ghMessage(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return printable.Of(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s))
 }
 
-// ghProperty escapes a workflow command's property value.
+// ghProperty escapes a workflow command's property value, as ghMessage.
 func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return printable.Of(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s))
 }

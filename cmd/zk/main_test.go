@@ -70,6 +70,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"simwait":    simwaitCmd,    // probe_script_test.go
 			"nginx":      nginxCmd,      // probe_script_test.go
 			"genhostile": genhostileCmd, // hostile_script_test.go
+			"rpc":        rpcCmd,        // rpc_script_test.go
+			"genrpc":     genrpcCmd,     // rpc_script_test.go
 			"genlong":    genlongCmd,    // hostile_script_test.go
 			"actionstep": actionStepCmd, // release_test.go
 			// mtime PATH SECONDS_AGO sets a file's modification time.

@@ -95,10 +95,12 @@ func (o *rootOptions) color(tty bool) bool {
 }
 
 // writeDelimited prints a table as csv or tsv, a header row first, for
-// zk list and zk base. CSV is RFC 4180: values as they are, quoted where
-// CSV needs it, printable on a terminal. TSV has no quoting (a tab or a
-// newline could not be told from the table's own), so every value is
-// printable there: each line one row, each tab one column, for cut and awk.
+// zk list and zk base. CSV is RFC 4180: values quoted where CSV needs it,
+// their line breaks and tabs as they are, any other control character
+// escaped (printable.Lines: a CSV file is shown on terminals too), and
+// wholly printable on a terminal. TSV has no quoting (a tab or a newline
+// could not be told from the table's own), so every value is printable
+// there: each line one row, each tab one column, for cut and awk.
 func writeDelimited(w io.Writer, format string, tty bool, header []string, rows [][]string) error {
 	if format == "tsv" {
 		var b strings.Builder
@@ -115,12 +117,14 @@ func writeDelimited(w io.Writer, format string, tty bool, header []string, rows 
 		return err
 	}
 	cw := csv.NewWriter(w)
+	clean := printable.Lines
+	if tty {
+		clean = printable.Of
+	}
 	for _, row := range append([][]string{header}, rows...) {
-		if tty {
-			row = slices.Clone(row)
-			for i := range row {
-				row[i] = printable.Of(row[i])
-			}
+		row = slices.Clone(row)
+		for i := range row {
+			row[i] = clean(row[i])
 		}
 		if err := cw.Write(row); err != nil {
 			return err

@@ -172,7 +172,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 // statement.
 func reportRun(s *streams, res workspace.RunResult) {
 	r := res.Run
-	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, res.Note, res.Status(), verdictWord(r.Verdict))
+	fmt.Fprintf(s.err, "recorded run %s in %s: %s, %s\n", r.ID, printable.Of(res.Note), res.Status(), verdictWord(r.Verdict))
 	if r.Criterion != "" {
 		fmt.Fprintf(s.err, "%s\n", printable.Of(r.Criterion))
 	}

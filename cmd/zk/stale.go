@@ -181,7 +181,7 @@ func writeStaleMarkdown(s *streams, today time.Time, r tending.StaleReport, res 
 		case d.DaysOverdue < 0:
 			when = "due in " + quantity(-d.DaysOverdue, "day")
 		}
-		fmt.Fprintf(&b, "- %s — %s (last tended %s)\n", wikilink(d.Path, res), when, d.Tended.Date.Format(time.DateOnly))
+		fmt.Fprintf(&b, "- %s — %s (last tended %s)\n", printable.Of(wikilink(d.Path, res)), when, d.Tended.Date.Format(time.DateOnly))
 	}
 	if len(r.Undated) > 0 {
 		if b.Len() > 0 {
@@ -189,9 +189,9 @@ func writeStaleMarkdown(s *streams, today time.Time, r tending.StaleReport, res 
 		}
 		b.WriteString("No Last tended date:\n\n")
 		for _, u := range r.Undated {
-			fmt.Fprintf(&b, "- %s", wikilink(u.Path, res))
+			fmt.Fprintf(&b, "- %s", printable.Of(wikilink(u.Path, res)))
 			if u.Problem != "" {
-				fmt.Fprintf(&b, " — %s", u.Problem)
+				fmt.Fprintf(&b, " — %s", printable.Of(u.Problem))
 			}
 			b.WriteString("\n")
 		}

@@ -17,13 +17,22 @@ import (
 // (\x1b, \n, \u202e), so that text from a note or a file name is shown as
 // what it is: an ESC sequence cannot make one command look like another,
 // nor a newline split a line in two.
-func Of(s string) string {
-	if plainASCII(s) { // most paths and messages: one pass over bytes
+func Of(s string) string { return of(s, false) }
+
+// Lines is Of keeping line breaks (\n) and tabs as they are: for text
+// whose lines are its own (a message of several lines, a CSV value, which
+// CSV quotes), where an ESC sequence or a carriage return must still not
+// reach the terminal.
+func Lines(s string) string { return of(s, true) }
+
+func of(s string, lines bool) string {
+	if plainASCII(s, lines) { // most paths and messages: one pass over bytes
 		return s
 	}
+	unsafe := func(r rune) bool { return unsafeRune(r) && !(lines && (r == '\n' || r == '\t')) }
 	clean := true
 	for _, r := range s {
-		if unsafeRune(r) {
+		if unsafe(r) {
 			clean = false
 			break
 		}
@@ -37,7 +46,7 @@ func Of(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unsafeRune(r):
+		case unsafe(r):
 			q := strconv.QuoteRuneToASCII(r)
 			b.WriteString(q[1 : len(q)-1])
 		default:
@@ -48,10 +57,11 @@ func Of(s string) string {
 	return b.String()
 }
 
-// plainASCII reports whether s is printable ASCII only (space to '~').
-func plainASCII(s string) bool {
+// plainASCII reports whether s is printable ASCII only (space to '~'),
+// with line breaks and tabs when lines is true.
+func plainASCII(s string, lines bool) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' {
+		if c := s[i]; (c < ' ' || c > '~') && !(lines && (c == '\n' || c == '\t')) {
 			return false
 		}
 	}

@@ -25,3 +25,17 @@ func TestOf(t *testing.T) {
 		}
 	}
 }
+
+// TestLines: as Of, but a message's own line breaks and tabs stay.
+func TestLines(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"two\nlines\tand a tab", "two\nlines\tand a tab"},
+		{"cr\r\nesc \x1b[2J\n", `cr\r` + "\n" + `esc \x1b[2J` + "\n"},
+		{"bidi \u202e\nbad\xff", `bidi \u202e` + "\n" + `bad\xff`},
+	} {
+		if got := Lines(tc.in); got != tc.want {
+			t.Errorf("Lines(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -154,8 +154,8 @@ func verify(v *vault.Vault, j journal) error {
 }
 
 // preflight checks, before the journal, that the plan still fits the
-// vault: every file as planned, every rename's source there and its
-// destination free.
+// vault: every file as planned, every rename's source there (and, a file,
+// writable) and its destination free.
 func preflight(v *vault.Vault, p *Plan) error {
 	for _, fe := range p.Files {
 		cur, err := v.ReadFile(fe.Path, v.MaxNoteSize)
@@ -171,6 +171,11 @@ func preflight(v *vault.Vault, p *Plan) error {
 		from, err := root.Lstat(filepath.FromSlash(r.From))
 		if err != nil {
 			return fmt.Errorf("move: %w", err)
+		}
+		// A read-only note is one zk does not write; renaming it, even
+		// with no link to change, is changing it as much.
+		if from.Mode().IsRegular() && from.Mode().Perm()&0o200 == 0 {
+			return fmt.Errorf("move: %s: %w (mode %04o); nothing was changed", r.From, vault.ErrReadOnly, from.Mode().Perm())
 		}
 		if to, err := root.Lstat(filepath.FromSlash(r.To)); err == nil && !sameFile(from, to) {
 			return fmt.Errorf("move: %s: %w", r.To, ErrExists)

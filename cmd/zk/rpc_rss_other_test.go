@@ -1,0 +1,7 @@
+//go:build !unix
+
+package main
+
+import "os"
+
+func maxRSS(*os.ProcessState) string { return "unknown" }
