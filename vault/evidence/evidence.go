@@ -162,7 +162,23 @@ type Run struct {
 	// Problem says why the block does not match its checksum, or is
 	// empty when it does.
 	Problem string
+	// Runs is how many times the command ran, as the block's Output
+	// field says (a falsifier's repeat: N); 1 when it says nothing.
+	Runs int
 }
+
+// Logs lists the vault paths of a recorded run's stdout logs, in run
+// order: ID.log, then ID.2.log… for a command run several times. Judging
+// the record again reads them all (evidence.JudgeRuns).
+func (r Run) Logs() []string {
+	logs := []string{path.Join(RunsDir, r.ID+".log")}
+	for k := 2; k <= r.Runs; k++ {
+		logs = append(logs, path.Join(RunsDir, RepeatLogName(r.ID, k)))
+	}
+	return logs
+}
+
+var runsRe = regexp.MustCompile(`^run (\d+) (?:of \d+ )?times \(repeat: \d+\)`)
 
 // Output is what a command printed, as a record keeps it.
 type Output struct {
@@ -523,7 +539,7 @@ func ParseRuns(src []byte) []Run {
 		if m == nil {
 			continue
 		}
-		r := Run{ID: m[1], Line: i, Exit: -1}
+		r := Run{ID: m[1], Line: i, Exit: -1, Runs: 1}
 		end := -1
 		for j := i + 1; j < len(lines); j++ {
 			if runStartRe.MatchString(lines[j]) {
@@ -622,6 +638,10 @@ func readRun(r *Run, body []string) {
 			r.Format = m[2]
 		case "Criterion":
 			r.Criterion = m[2]
+		case "Output":
+			if k := runsRe.FindStringSubmatch(m[2]); k != nil {
+				r.Runs, _ = strconv.Atoi(k[1])
+			}
 		}
 	}
 }

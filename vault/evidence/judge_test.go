@@ -140,3 +140,27 @@ func TestJudgeRuns(t *testing.T) {
 		t.Error("repeat: 0 accepted")
 	}
 }
+
+// TestRepeatedRunReadBack: a record of a command run several times says
+// so, and names every log a judgement of it again must read.
+func TestRepeatedRunReadBack(t *testing.T) {
+	r := sampleRun()
+	r.Output = &Output{Lines: 1, Bytes: 10, Tail: []string{"rate = 90 tok/s"}, Runs: 3, Repeat: 3}
+	src, err := InsertRun([]byte("# T\n\n## Evidence\n"), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ParseRuns(src)
+	if len(got) != 1 || got[0].Runs != 3 || got[0].Problem != "" {
+		t.Fatalf("ParseRuns = %+v\n%s", got, src)
+	}
+	want := []string{".zk/runs/" + r.ID + ".log", ".zk/runs/" + r.ID + ".2.log", ".zk/runs/" + r.ID + ".3.log"}
+	if logs := got[0].Logs(); strings.Join(logs, " ") != strings.Join(want, " ") {
+		t.Errorf("Logs = %v, want %v", logs, want)
+	}
+	r.Output.Runs = 0
+	src, _ = InsertRun([]byte("# T\n\n## Evidence\n"), r)
+	if got := ParseRuns(src); got[0].Runs != 1 || len(got[0].Logs()) != 1 {
+		t.Errorf("a single run: %+v", got[0])
+	}
+}
