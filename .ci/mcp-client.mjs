@@ -20,7 +20,7 @@ await client.connect(transport);
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
-assert.deepEqual(names, ["backlinks", "check", "links", "list", "new", "read_note", "run_falsifier", "runs", "search", "stale", "tend"]);
+assert.deepEqual(names, ["append_section", "backlinks", "check", "links", "list", "move", "new", "properties", "read_note", "run_falsifier", "runs", "search", "set_property", "stale", "tend"]);
 for (const t of tools) {
   assert.ok(t.inputSchema?.type === "object", `${t.name}: no input schema`);
   assert.ok(t.outputSchema?.type === "object", `${t.name}: no output schema`);
@@ -56,6 +56,19 @@ const listed = await call("list", { type: ["permanent"], where: ["tend-every"], 
 assert.ok(listed.notes.length > 0 && listed.notes.every((n) => n.type === "permanent" && n.fields["tend-every"]), "list: no permanent note with tend-every");
 const runs = await call("runs", { note: "Unapproved" });
 assert.deepEqual(runs.runs, []);
+const props = await call("properties", {});
+assert.ok(props.properties.some((p) => p.name === "tags"), "properties: no tags");
+// Edits and a move, of notes written before this second (a note written
+// this moment is taken for one an editor is saving, and left alone).
+await call("set_property", { note: "Unapproved", key: "status", value: "draft" });
+await call("append_section", { note: "Unapproved", section: "Evidence", text: "- appended by an agent" });
+const edited = (await call("read_note", { note: "Unapproved" })).text;
+assert.match(edited, /^---\nstatus: draft\n---\n/);
+assert.match(edited, /## Evidence\n\n- appended by an agent\n/);
+const plan = await call("move", { from: "Percentiles Cannot Be Averaged Across Hosts", to: "Inbox/" });
+assert.ok(plan.dry_run && plan.confirm, "move: no dry run");
+const moved = await call("move", { from: "Percentiles Cannot Be Averaged Across Hosts", to: "Inbox/", confirm: plan.confirm });
+assert.ok(existsSync(join(vault, moved.moved[0].to)), "move: not moved");
 
 // The falsifier's command was never approved with zk trust: refused, not run.
 const refused = await client.callTool({ name: "run_falsifier", arguments: { note: "Unapproved", falsifier: "1" } });
@@ -69,7 +82,7 @@ console.log("ok run_falsifier refused");
 const { resources } = await client.listResources();
 assert.ok(resources.some((r) => r.uri === `zk://note/3.%20Resources/Permanent%20Notes/${encodeURIComponent(rate)}.md`), "no zk://note/ resource for the note");
 const read = await client.readResource({ uri: "zk://note/Unapproved.md" });
-assert.match(read.contents[0].text, /^# Unapproved/);
+assert.match(read.contents[0].text, /^# Unapproved$/m);
 console.log("ok resources");
 
 await client.close();

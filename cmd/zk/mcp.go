@@ -38,9 +38,12 @@ func newMCPCmd(root *rootOptions, s *streams) *cobra.Command {
 an AI agent's client to start as a subprocess.
 
 Tools: check, stale, search, links, backlinks, read_note, tend, new, runs,
-run_falsifier and list. Each returns the JSON its command prints with
---format json. run_falsifier runs only a command written under a
-falsifier that you approved with zk trust; an agent cannot approve one.
+run_falsifier, list, properties and move, each returning the JSON its
+command prints with --format json (move is a dry run until called again
+with the dry run's confirm token), and append_section and set_property,
+which edit a note. Every write goes through zk's safe write path.
+run_falsifier runs only a command written under a falsifier that you
+approved with zk trust; an agent cannot approve one.
 Each note is also a resource, zk://note/PATH.
 
 The vault is found once, at start (--vault, else up from the working
@@ -104,7 +107,7 @@ func newMCPServer(root *rootOptions) *mcp.Server {
 			"Notes are named by vault path or by name as a [[wikilink]] writes it. " +
 			"run_falsifier runs only commands the user approved with `zk trust`; you cannot approve one: ask the user.",
 	})
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	readOnly := readOnlyTool // mcp_edit.go
 	mcp.AddTool(srv, &mcp.Tool{Name: "check", Annotations: readOnly,
 		Description: "Lint notes against their type's template and every link against the vault (zk check --format json). " +
 			"Without paths, the whole vault."}, z.check)
@@ -119,16 +122,17 @@ func newMCPServer(root *rootOptions) *mcp.Server {
 		Description: "The links into a note from the vault's notes, with each relation (zk backlinks --format json)."}, z.backlinks)
 	mcp.AddTool(srv, &mcp.Tool{Name: "read_note", Annotations: readOnly,
 		Description: "A note's text, or one section of it (the heading's text, e.g. \"Claim\")."}, z.readNote)
-	mcp.AddTool(srv, &mcp.Tool{Name: "tend", Annotations: &mcp.ToolAnnotations{IdempotentHint: true},
+	mcp.AddTool(srv, &mcp.Tool{Name: "tend", Annotations: settingTool,
 		Description: "Set a note's Last tended date (default today), changing only that date; the previous version is kept in .zk/backups/."}, z.tend)
-	mcp.AddTool(srv, &mcp.Tool{Name: "new",
+	mcp.AddTool(srv, &mcp.Tool{Name: "new", Annotations: addingTool,
 		Description: "Create a note from its type's template (zk new); never overwrites a note."}, z.newNote)
 	mcp.AddTool(srv, &mcp.Tool{Name: "runs", Annotations: readOnly,
 		Description: "The falsifier runs recorded in a note's Evidence section, oldest first (zk runs --format json)."}, z.runs)
-	mcp.AddTool(srv, &mcp.Tool{Name: "run_falsifier",
+	mcp.AddTool(srv, &mcp.Tool{Name: "run_falsifier", Annotations: runningTool,
 		Description: "Run the command written under one of a note's falsifiers and record the result in its Evidence section (zk run NOTE --falsifier N). " +
 			"Only a command the user approved with `zk trust` runs; an unapproved one is refused, and only the user can approve it."}, z.runFalsifier)
 	addListTool(srv, z)
+	addEditTools(srv, z)
 	return srv
 }
 

@@ -28,7 +28,7 @@ type listInput struct {
 }
 
 func addListTool(srv *mcp.Server, z *zkServer) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "list", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	mcp.AddTool(srv, &mcp.Tool{Name: "list", Annotations: readOnlyTool,
 		Description: "The notes matching filters on type, folder, tags, properties, links, orphans, dead ends, tending and falsifier verdicts, " +
 			"sorted and limited (zk list --format json): each note's path, type and the fields asked for."}, z.list)
 }

@@ -115,46 +115,74 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	v := w.Vault
-	files, _, err := v.Files(ctx)
+	plan, out, err := planMv(ctx, w.Vault, opts.old, opts.new)
 	if err != nil {
 		return err
 	}
-	out := mvOutput{DryRun: opts.dryRun}
-	var plan *move.Plan
-	if oldNote, oldH, ok := strings.Cut(opts.old, "#"); ok {
-		newH, err := newHeading(opts.new)
-		if err != nil {
+	out.DryRun = opts.dryRun
+	if len(plan.Unwritable) > 0 && !opts.dryRun {
+		return fmt.Errorf("mv: %s the move would break that zk cannot rewrite (reference-style or unusual frontmatter links); nothing was moved:\n  %s",
+			quantity(len(plan.Unwritable), "link"), printable.Of(strings.Join(plan.Unwritable, "\n  ")))
+	}
+	if !opts.dryRun {
+		ao := move.ApplyOptions{AfterFile: opts.kill}
+		if opts.killAfter > 0 {
+			ao.Workers = 1 // killed after exactly that many files
+		}
+		if err := applyMv(ctx, w.Vault, plan, ao); err != nil {
 			return err
+		}
+	}
+	if opts.format == "json" {
+		return writeJSON(s.out, out)
+	}
+	printMv(s, out)
+	return nil
+}
+
+// planMv is zk mv's plan for OLD → NEW (a file or folder, or NOTE#Heading
+// → NOTE#New), and what it does as --format json says it: zk mv, and the
+// MCP move tool's dry run and its move.
+func planMv(ctx context.Context, v *vault.Vault, old, new string) (*move.Plan, mvOutput, error) {
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return nil, mvOutput{}, err
+	}
+	var out mvOutput
+	var plan *move.Plan
+	if oldNote, oldH, ok := strings.Cut(old, "#"); ok {
+		newH, err := newHeading(new)
+		if err != nil {
+			return nil, mvOutput{}, err
 		}
 		p, err := workspace.FindNote(v, files, oldNote)
 		if err != nil {
-			return err
+			return nil, mvOutput{}, err
 		}
-		if newNote, _, _ := strings.Cut(opts.new, "#"); newNote != "" {
+		if newNote, _, _ := strings.Cut(new, "#"); newNote != "" {
 			if q, err := workspace.FindNote(v, files, newNote); err != nil || q != p {
-				return usageError{fmt.Errorf("mv: a heading is renamed within its note; %q is not %s", newNote, printable.Of(p))}
+				return nil, mvOutput{}, usageError{fmt.Errorf("mv: a heading is renamed within its note; %q is not %s", newNote, printable.Of(p))}
 			}
 		}
 		if plan, err = move.Heading(ctx, v, files, p, oldH, newH); err != nil {
-			return err
+			return nil, mvOutput{}, err
 		}
 		out.Heading = &headingMove{Note: p, From: oldH, To: newH}
 	} else {
-		oldP, folder, err := mvSource(v, files, opts.old)
+		oldP, folder, err := mvSource(v, files, old)
 		if err != nil {
-			return err
+			return nil, mvOutput{}, err
 		}
-		newP, err := mvDest(v, oldP, folder, opts.new)
+		newP, err := mvDest(v, oldP, folder, new)
 		if err != nil {
-			return err
+			return nil, mvOutput{}, err
 		}
 		f, err := move.ReadFormat(v)
 		if err != nil {
-			return err
+			return nil, mvOutput{}, err
 		}
 		if plan, err = move.Move(ctx, v, files, oldP, newP, f); err != nil {
-			return err
+			return nil, mvOutput{}, err
 		}
 		out.Moved = plan.Renames
 	}
@@ -173,31 +201,21 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 			out.Edits = append(out.Edits, mvEdit{Path: fe.Path, Line: e.Line + 1, Old: old, New: new})
 		}
 	}
-	if len(plan.Unwritable) > 0 && !opts.dryRun {
-		return fmt.Errorf("mv: %s the move would break that zk cannot rewrite (reference-style or unusual frontmatter links); nothing was moved:\n  %s",
-			quantity(len(plan.Unwritable), "link"), printable.Of(strings.Join(plan.Unwritable, "\n  ")))
+	return plan, out, nil
+}
+
+// applyMv applies a plan as zk mv does: journalled under the user's
+// sealing key, a stop (Ctrl-C, SIGTERM) held off until the files are
+// moved and the links written.
+func applyMv(ctx context.Context, v *vault.Vault, plan *move.Plan, ao move.ApplyOptions) error {
+	key, err := workspace.JournalKey(true)
+	if err != nil {
+		return fmt.Errorf("mv: %w", err)
 	}
-	if !opts.dryRun {
-		key, err := workspace.JournalKey(true)
-		if err != nil {
-			return fmt.Errorf("mv: %w", err)
-		}
-		release := shutdown.Hold(ctx)
-		ao := move.ApplyOptions{Key: key, AfterFile: opts.kill}
-		if opts.killAfter > 0 {
-			ao.Workers = 1 // killed after exactly that many files
-		}
-		err = move.Apply(v, plan, ao)
-		release()
-		if err != nil {
-			return err
-		}
-	}
-	if opts.format == "json" {
-		return writeJSON(s.out, out)
-	}
-	printMv(s, out)
-	return nil
+	ao.Key = key
+	release := shutdown.Hold(ctx)
+	defer release()
+	return move.Apply(v, plan, ao)
 }
 
 // nonNil is s, or an empty list for JSON's [] rather than null.

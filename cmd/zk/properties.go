@@ -64,40 +64,12 @@ func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) err
 		return err
 	}
 	defer w.Close()
-	v, declared := w.Vault, w.PropTypes
-	files, _, err := v.Files(ctx)
+	views, err := propertyViews(ctx, w)
 	if err != nil {
 		return err
 	}
-	_, notes := vault.SplitFiles(files)
-	templates := w.SkipTemplates(nil)
-	var (
-		mu     sync.Mutex
-		census property.Census
-	)
-	v.Each(ctx, notes, func(_ int, n *vault.Note) {
-		if !templates(n.Path) || n.Frontmatter == nil || n.Frontmatter.Values == nil {
-			return
-		}
-		mu.Lock()
-		census.Add(n.Frontmatter.Values)
-		mu.Unlock()
-	})
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	views := []propertyView{}
-	for _, sum := range census.Summaries(declared) {
-		pv := propertyView{Name: sum.Name, Type: sum.Type, Declared: sum.Declared, Notes: sum.Notes, Types: map[string]int{}}
-		for t, n := range sum.Types {
-			pv.Types[string(t)] = n
-		}
-		views = append(views, pv)
-	}
 	if opts.format == "json" {
-		return writeJSON(s.out, struct {
-			Properties []propertyView `json:"properties"`
-		}{views})
+		return writeJSON(s.out, propertiesJSON{views})
 	}
 	if len(views) == 0 {
 		fmt.Fprintln(s.err, "no properties in the vault")
@@ -115,6 +87,48 @@ func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) err
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", strings.ReplaceAll(printable.Of(pv.Name), "\t", " "), typ, pv.Notes, otherTypes(pv))
 	}
 	return tw.Flush()
+}
+
+// propertiesJSON is zk properties --format json, and the MCP properties
+// tool's result.
+type propertiesJSON struct {
+	Properties []propertyView `json:"properties"`
+}
+
+// propertyViews are the vault's properties, by name: zk properties and
+// the MCP properties tool.
+func propertyViews(ctx context.Context, w *workspace.Workspace) ([]propertyView, error) {
+	v, declared := w.Vault, w.PropTypes
+	files, _, err := v.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, notes := vault.SplitFiles(files)
+	templates := w.SkipTemplates(nil)
+	var (
+		mu     sync.Mutex
+		census property.Census
+	)
+	v.Each(ctx, notes, func(_ int, n *vault.Note) {
+		if !templates(n.Path) || n.Frontmatter == nil || n.Frontmatter.Values == nil {
+			return
+		}
+		mu.Lock()
+		census.Add(n.Frontmatter.Values)
+		mu.Unlock()
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	views := []propertyView{}
+	for _, sum := range census.Summaries(declared) {
+		pv := propertyView{Name: sum.Name, Type: sum.Type, Declared: sum.Declared, Notes: sum.Notes, Types: map[string]int{}}
+		for t, n := range sum.Types {
+			pv.Types[string(t)] = n
+		}
+		views = append(views, pv)
+	}
+	return views, nil
 }
 
 // otherTypes is "text 2, empty 1": the notes whose value is not of the

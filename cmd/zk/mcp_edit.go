@@ -1,0 +1,202 @@
+package main
+
+// zk mcp's tools beyond the commands' own: the vault's properties, a move
+// (a dry run, then the same plan applied), and note edits (append to a
+// section, set a property), each through the write path zk's commands
+// use.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zk-claims/zk/vault/move"
+	"github.com/zk-claims/zk/workspace"
+)
+
+// Tool annotations: what a client may assume of a tool before calling
+// it. Every tool works on the vault alone (closed world) but
+// run_falsifier, which runs a command.
+var (
+	no, yes = false, true
+	// readOnlyTool reads the vault and changes nothing.
+	readOnlyTool = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}
+	// addingTool writes, and a second call writes again (new, append).
+	addingTool = &mcp.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &no}
+	// settingTool writes what was asked, and a second call changes
+	// nothing more (tend, set_property); it may replace a value.
+	settingTool = &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: &yes, OpenWorldHint: &no}
+	// movingTool renames files and rewrites the links to them.
+	movingTool = &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &no}
+	// runningTool runs a command the user approved, which may reach
+	// anything the user's account does, and records its result.
+	runningTool = &mcp.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &yes}
+)
+
+func addEditTools(srv *mcp.Server, z *zkServer) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "properties", Annotations: readOnlyTool,
+		Description: "Every frontmatter property of the vault's notes: its type (declared in .obsidian/types.json, else inferred as Obsidian does), " +
+			"how many notes have it, and the other types its values have (zk properties --format json)."}, z.properties)
+	mcp.AddTool(srv, &mcp.Tool{Name: "move", Annotations: movingTool,
+		Description: "Move or rename a note, attachment or folder and rewrite every link to it, or rename a heading (from NOTE#Old to NOTE#New) " +
+			"and every link to it (zk mv). Without confirm it is a dry run: it returns the plan (files moved, each link rewritten) and a confirm token; " +
+			"called again with that token it applies that same plan, and refuses if the vault changed since."}, z.move)
+	mcp.AddTool(srv, &mcp.Tool{Name: "append_section", Annotations: addingTool,
+		Description: "Append text (markdown) to the end of one section of a note, the section named by its heading (any level, case ignored), " +
+			"through the same safe write path as zk tend; the previous version is kept in .zk/backups/."}, z.appendSection)
+	mcp.AddTool(srv, &mcp.Tool{Name: "set_property", Annotations: settingTool,
+		Description: "Set one frontmatter property of a note (added when missing; the frontmatter too) to a string, number, boolean or list, " +
+			"null to empty it; the other properties keep their text. Through the same safe write path as zk tend."}, z.setProperty)
+}
+
+func (z *zkServer) properties(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, propertiesJSON, error) {
+	var out propertiesJSON
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		views, err := propertyViews(ctx, w)
+		out.Properties = views
+		return err
+	})
+	if err != nil {
+		return nil, propertiesJSON{}, err
+	}
+	return nil, out, nil
+}
+
+type moveInput struct {
+	From    string `json:"from" jsonschema:"what moves: a note or attachment (vault path, or name as a wikilink writes it), a folder, or NOTE#Heading to rename a heading"`
+	To      string `json:"to" jsonschema:"where: a vault path (a folder ending in / keeps the name), a new name beside it, or NOTE#New (or #New) for a heading"`
+	Confirm string `json:"confirm,omitempty" jsonschema:"the confirm token of a dry run of the same move: apply that plan. Leave out for a dry run"`
+}
+
+// moveOutput is zk mv --format json, with the token that applies it.
+type moveOutput struct {
+	mvOutput
+	// Confirm is the plan's token: the same move called with it applies
+	// this plan; empty once applied.
+	Confirm string `json:"confirm,omitempty"`
+}
+
+// move plans the move each call; a dry run returns the plan's token, and
+// a call carrying the token applies the plan only if it is still the one
+// the token names, so that what is applied is what was shown.
+func (z *zkServer) move(ctx context.Context, _ *mcp.CallToolRequest, in moveInput) (*mcp.CallToolResult, moveOutput, error) {
+	var out moveOutput
+	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		plan, mo, err := planMv(ctx, w.Vault, in.From, in.To)
+		if err != nil {
+			return err
+		}
+		out.mvOutput = mo
+		token, err := planToken(mo)
+		if err != nil {
+			return err
+		}
+		if in.Confirm == "" {
+			out.DryRun, out.Confirm = true, token
+			return nil
+		}
+		if in.Confirm != token {
+			return fmt.Errorf("move: the plan is no longer the one confirm names (the vault changed, or from or to differ): nothing was moved; call move again without confirm to see the plan as it is now")
+		}
+		if len(plan.Unwritable) > 0 {
+			return fmt.Errorf("move: the move would break %s zk cannot rewrite; nothing was moved", quantity(len(plan.Unwritable), "link"))
+		}
+		return applyMv(ctx, w.Vault, plan, move.ApplyOptions{})
+	})
+	if err != nil {
+		return nil, moveOutput{}, err
+	}
+	return nil, out, nil
+}
+
+// planToken names a plan: the hash of everything it would do.
+func planToken(mo mvOutput) (string, error) {
+	b, err := json.Marshal(mo)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12]), nil
+}
+
+type appendInput struct {
+	Note    string `json:"note" jsonschema:"the note: its vault path or its name"`
+	Section string `json:"section" jsonschema:"the heading of the section, without its #s (e.g. Evidence); any level, case ignored"`
+	Text    string `json:"text" jsonschema:"the markdown to append, as one or more lines"`
+}
+
+// editOutput is what an edit did.
+type editOutput struct {
+	Path      string `json:"path"`
+	Unchanged bool   `json:"unchanged"`
+}
+
+func (z *zkServer) appendSection(ctx context.Context, _ *mcp.CallToolRequest, in appendInput) (*mcp.CallToolResult, editOutput, error) {
+	var out editOutput
+	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		e, err := w.AppendSection(ctx, workspace.AppendRequest{Note: in.Note, Section: in.Section, Text: in.Text})
+		out = editOutput{Path: e.Path, Unchanged: e.Unchanged}
+		return err
+	})
+	if err != nil {
+		return nil, editOutput{}, err
+	}
+	return nil, out, nil
+}
+
+type setPropertyInput struct {
+	Note  string `json:"note" jsonschema:"the note: its vault path or its name"`
+	Key   string `json:"key" jsonschema:"the property's name (a top-level frontmatter key)"`
+	Value any    `json:"value" jsonschema:"the value: a string, number, boolean, list of those, or null to empty it"`
+}
+
+func (z *zkServer) setProperty(ctx context.Context, _ *mcp.CallToolRequest, in setPropertyInput) (*mcp.CallToolResult, editOutput, error) {
+	value, err := yamlValue(in.Value)
+	if err != nil {
+		return nil, editOutput{}, fmt.Errorf("set_property: value: %w", err)
+	}
+	var out editOutput
+	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		e, err := w.SetProperty(ctx, workspace.PropertyRequest{Note: in.Note, Key: in.Key, Value: value})
+		out = editOutput{Path: e.Path, Unchanged: e.Unchanged}
+		return err
+	})
+	if err != nil {
+		return nil, editOutput{}, err
+	}
+	return nil, out, nil
+}
+
+// yamlValue is a JSON value as a property holds it: a whole number an
+// int64 (3, not 3.0), a list each of its items, an object refused.
+func yamlValue(v any) (any, error) {
+	switch x := v.(type) {
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x), nil
+		}
+		return x, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			if _, ok := e.([]any); ok {
+				return nil, errors.New("a list of lists is not a property Obsidian reads")
+			}
+			y, err := yamlValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = y
+		}
+		return out, nil
+	case map[string]any:
+		return nil, errors.New("an object is not a property Obsidian reads; give a string, number, boolean or list")
+	}
+	return v, nil
+}
