@@ -16,8 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -128,7 +130,7 @@ func newMCPServer(root *rootOptions) *mcp.Server {
 		Description: "Create a note from its type's template (zk new); never overwrites a note."}, z.newNote)
 	mcp.AddTool(srv, &mcp.Tool{Name: "runs", Annotations: readOnly,
 		Description: "The falsifier runs recorded in a note's Evidence section, oldest first (zk runs --format json)."}, z.runs)
-	mcp.AddTool(srv, &mcp.Tool{Name: "run_falsifier", Annotations: runningTool,
+	mcp.AddTool(srv, &mcp.Tool{Name: "run_falsifier", Annotations: runningTool, InputSchema: runFalsifierSchema,
 		Description: "Run the command written under one of a note's falsifiers and record the result in its Evidence section (zk run NOTE --falsifier N). " +
 			"Only a command the user approved with `zk trust` runs; an unapproved one is refused, and only the user can approve it."}, z.runFalsifier)
 	addListTool(srv, z)
@@ -378,10 +380,46 @@ func (z *zkServer) newNote(ctx context.Context, _ *mcp.CallToolRequest, in newIn
 }
 
 type runFalsifierInput struct {
-	Note      string  `json:"note" jsonschema:"the note: its vault path or its name"`
-	Falsifier string  `json:"falsifier,omitempty" jsonschema:"the falsifier: its number (1 is the first) or a piece of its text; may be left out when the note lists one"`
-	TimeoutS  float64 `json:"timeout_s,omitempty" jsonschema:"kill the command after this many seconds (default 600)"`
-	Tend      bool    `json:"tend,omitempty" jsonschema:"also set the note's Last tended date to today"`
+	Note string `json:"note"`
+	// Falsifier is a number (1) or a string ("1", a piece of its text).
+	Falsifier any     `json:"falsifier,omitempty"`
+	TimeoutS  float64 `json:"timeout_s,omitempty"`
+	Tend      bool    `json:"tend,omitempty"`
+}
+
+// runFalsifierSchema is run_falsifier's input schema, written out: its
+// falsifier is an integer (its number) or a string (its number, or a
+// piece of its text), which a Go type's inferred schema cannot say; an
+// agent reading "its number" sends 1, and a schema of string alone
+// refused it.
+var runFalsifierSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"note": map[string]any{"type": "string", "description": "the note: its vault path or its name"},
+		"falsifier": map[string]any{"type": []string{"integer", "string"},
+			"description": "the falsifier: its number (1 is the first), or a piece of its text; may be left out when the note lists one"},
+		"timeout_s": map[string]any{"type": "number", "description": "kill the command after this many seconds (default 600)"},
+		"tend":      map[string]any{"type": "boolean", "description": "also set the note's Last tended date to today"},
+	},
+	"required":             []string{"note"},
+	"additionalProperties": false,
+}
+
+// falsifierArg is run_falsifier's falsifier as zk run's --falsifier
+// takes it: a number as its digits.
+func falsifierArg(v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return x, nil
+	case float64:
+		if x != math.Trunc(x) || x < 1 || x > 1e9 {
+			return "", fmt.Errorf("run_falsifier: falsifier %v is not a falsifier's number (1 is the first)", x)
+		}
+		return strconv.Itoa(int(x)), nil
+	}
+	return "", fmt.Errorf("run_falsifier: falsifier is a number or a piece of its text, not %T", v)
 }
 
 type runFalsifierOutput struct {
@@ -400,10 +438,14 @@ const maxToolOutput = 64 << 10
 // the trust store approves that text for that note. No argv from the
 // agent ever reaches the runner.
 func (z *zkServer) runFalsifier(ctx context.Context, _ *mcp.CallToolRequest, in runFalsifierInput) (*mcp.CallToolResult, runFalsifierOutput, error) {
+	falsifier, err := falsifierArg(in.Falsifier)
+	if err != nil {
+		return nil, runFalsifierOutput{}, err
+	}
 	live := &tail{max: maxToolOutput}
 	var res runFalsifierOutput
-	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
-		ran, err := w.Run(ctx, workspace.RunRequest{Note: in.Note, Falsifier: in.Falsifier,
+	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		ran, err := w.Run(ctx, workspace.RunRequest{Note: in.Note, Falsifier: falsifier,
 			Timeout: time.Duration(in.TimeoutS * float64(time.Second)), MaxLog: 1 << 20, Tend: in.Tend, Live: live})
 		if err != nil {
 			return err

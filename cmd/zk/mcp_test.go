@@ -286,7 +286,9 @@ func TestMCPRunFalsifierNeedsApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out runFalsifierOutput
-	callTool(t, cs, "run_falsifier", map[string]any{"note": "Rates", "falsifier": "1"}, &out, false)
+	// Its number, as an integer: the schema says "its number", and an
+	// agent sends 1.
+	callTool(t, cs, "run_falsifier", map[string]any{"note": "Rates", "falsifier": 1}, &out, false)
 	if out.Run.Verdict != "none" || out.Run.Exit == nil || *out.Run.Exit != 0 || out.Output != "ok\n" {
 		t.Errorf("run_falsifier = %+v", out)
 	}
@@ -365,6 +367,9 @@ func TestMCPErrorsInToolTerms(t *testing.T) {
 		want string
 	}{
 		{"run_falsifier", map[string]any{"note": "Rates", "falsifier": "9"}, "has no falsifier 9"},
+		{"run_falsifier", map[string]any{"note": "Rates", "falsifier": 9}, "has no falsifier 9"},
+		{"run_falsifier", map[string]any{"note": "Rates", "falsifier": 1.5}, "want one of \"integer, string\""},
+		{"run_falsifier", map[string]any{"note": "Rates", "falsifier": 0}, "falsifier 0 is not a falsifier's number"},
 		{"run_falsifier", map[string]any{"note": "Rates", "timeout_s": -1}, "timeout_s must be positive"},
 		{"list", map[string]any{"transitive": true}, "transitive needs links_to or linked_from"},
 		{"list", map[string]any{"due_within": "soon"}, "list: due_within:"},
