@@ -56,7 +56,7 @@ func (w *Workspace) Attach(ctx context.Context, req AttachRequest) (RunResult, e
 	}
 	if fals.Criterion != "" {
 		j := evidence.Judge(fals, evidence.Outcome{Exit: -1}, req.Data, w.Config.Judging(r.ID))
-		r.Verdict, r.Criterion = j.Verdict, j.Statement
+		r.Verdict, r.Criterion, r.JudgedWith = j.Verdict, j.Statement, fals.JudgedWith()
 	}
 	if r, err = w.record(e, r); err != nil {
 		return RunResult{}, err

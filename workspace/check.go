@@ -28,6 +28,8 @@ func (w *Workspace) LintOptions() lint.Options {
 		Interval:   cfg.Interval(),
 		Ledger:     evidence.ReadLedger(ledger),
 		Untrusted:  untrusted,
+		Judging:    cfg.Judging(""),
+		ReadLog:    func(id string, k int) ([]byte, error) { return evidence.ReadLog(w.Vault, id, k) },
 
 		PropertyTypes: w.PropTypes,
 	}

@@ -85,7 +85,8 @@ func TestRunRefusalsAndDue(t *testing.T) {
 	if rows[1] != "no verdict" || rows[2] != "not approved" || len(rows) != 2 {
 		t.Errorf("rows = %+v, want 1 run (no verdict), 2 not approved", res.Rows)
 	}
-	_, runs, err := w.Runs(ctx, "Due")
+	nr, err := w.Runs(ctx, "Due")
+	runs := nr.Runs
 	if err != nil || len(runs) != 1 || runs[0].ID != ran[0].Run.ID {
 		t.Errorf("runs in the note: %+v, %v; want the one run %s", runs, err, ran[0].Run.ID)
 	}

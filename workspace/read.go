@@ -94,16 +94,45 @@ func (w *Workspace) Graph(ctx context.Context) (Graph, error) {
 	return Graph{Graph: g, Files: files, Notes: notes}, nil
 }
 
-// Runs are the runs recorded in the Evidence section of the note arg
-// names, oldest first, and the note's path.
-func (w *Workspace) Runs(ctx context.Context, arg string) (string, []evidence.Run, error) {
+// NoteRuns is what a note's runs say: its records in the note's order,
+// what they say of each falsifier (and of falsifiers deleted since), and,
+// for each falsifier whose criterion changed since its latest run, that
+// run judged again under the criterion as written now.
+type NoteRuns struct {
+	Path     string
+	Runs     []evidence.Run
+	Standing evidence.Standing
+	// Rejudged holds the judgements again, by falsifier number.
+	Rejudged map[int]evidence.Rejudgement
+}
+
+// Runs reads the runs recorded in the Evidence section of the note arg
+// names (NoteRuns).
+func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 	p, _, err := Locate(ctx, w.Vault, arg)
 	if err != nil {
-		return "", nil, err
+		return NoteRuns{}, err
 	}
 	src, err := w.Vault.ReadFile(p, w.Vault.MaxNoteSize)
 	if err != nil {
-		return "", nil, err
+		return NoteRuns{}, err
 	}
-	return p, evidence.ParseRuns(src), nil
+	n := vault.NewParser().Parse(p, src)
+	ledger, _ := ReadLedger(w.Vault)
+	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, evidence.ReadLedger(ledger)[p])}
+	for _, l := range nr.Standing.Falsifiers {
+		if l.CriterionChanged() {
+			if nr.Rejudged == nil {
+				nr.Rejudged = map[int]evidence.Rejudgement{}
+			}
+			nr.Rejudged[l.Falsifier.N] = w.Rejudge(l)
+		}
+	}
+	return nr, nil
+}
+
+// Rejudge judges l's latest run again under its criterion as written
+// now, with the config's settings, reading its log from the vault.
+func (w *Workspace) Rejudge(l evidence.Latest) evidence.Rejudgement {
+	return evidence.Rejudge(l, func(id string, k int) ([]byte, error) { return evidence.ReadLog(w.Vault, id, k) }, w.Config.Judging(""))
 }

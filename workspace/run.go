@@ -333,7 +333,7 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 	if res.StartErr != nil {
 		r.Verdict = evidence.VerdictError
 		if f.Criterion != "" {
-			r.Criterion = evidence.NotEvaluated(f.Criterion, "the command could not start")
+			r.Criterion, r.JudgedWith = evidence.NotEvaluated(f.Criterion, "the command could not start"), f.JudgedWith()
 		}
 		return nil
 	}
@@ -364,6 +364,9 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 	}
 	j := evidence.JudgeRuns(f, outcomes, outputs, settings)
 	r.Verdict, r.Criterion = j.Verdict, j.Statement
+	if f.Criterion != "" {
+		r.JudgedWith = f.JudgedWith()
+	}
 	return nil
 }
 

@@ -291,15 +291,11 @@ func (z *zkServer) backlinks(ctx context.Context, _ *mcp.CallToolRequest, in not
 	return nil, out, err
 }
 
-type runsJSON struct {
-	Runs []runView `json:"runs"`
-}
-
 func (z *zkServer) runs(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, runsJSON, error) {
 	var out runsJSON
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
-		_, runs, err := w.Runs(ctx, in.Note)
-		out = runsJSON{Runs: newRunViews(runs)}
+		nr, err := w.Runs(ctx, in.Note)
+		out = newRunsJSON(nr)
 		return err
 	})
 	return nil, out, err
@@ -451,11 +447,11 @@ func (z *zkServer) runFalsifier(ctx context.Context, _ *mcp.CallToolRequest, in 
 			return err
 		}
 		// The run as the note now holds it, as the runs tool returns it.
-		_, runs, err := w.Runs(ctx, ran.Note)
+		nr, err := w.Runs(ctx, ran.Note)
 		if err != nil {
 			return err
 		}
-		for _, r := range runs {
+		for _, r := range nr.Runs {
 			if r.ID == ran.Run.ID {
 				res.Run = newRunView(r)
 			}

@@ -23,6 +23,7 @@ type runOptions struct {
 	tend      bool
 	dryRun    bool
 	due, all  bool
+	rejudge   bool
 	note      string
 	argv      []string
 }
@@ -30,7 +31,7 @@ type runOptions struct {
 func newRunCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &runOptions{root: root}
 	cmd := &cobra.Command{
-		Use:   "run (<note> [--falsifier N|TEXT] [-- <command> [<arg>...]] | --due | --all)",
+		Use:   "run (<note> [--falsifier N|TEXT] [-- <command> [<arg>...]] | <note> --rejudge [--falsifier N] | --due | --all)",
 		Short: "Run a falsifier and record the result",
 		Long: `Run a command that tests one of a note's falsifiers and append the dated
 result to the note's Evidence section, as a block zk can read back (zk runs)
@@ -66,6 +67,14 @@ If the note changed while the command ran, the block goes into the new
 text. If it cannot be written safely (mid-write, or the Evidence section is
 gone), the note is left alone and the block is saved as .zk/runs/ID.block.md.
 
+--rejudge runs nothing: it judges the output of the falsifier's latest run
+again (its log, .zk/runs/ID.log) under the criterion as written now, and
+records that as a block of its own, "Judged again", naming the run it
+judged and what the record said before. Without --falsifier it does so for
+every falsifier whose criterion changed since its latest run (zk check:
+falsifiers/criterion-changed). A judgement again can refute the claim; it
+answers no refutation: only a later run does.
+
 --due runs, one at a time (measurements taken together would disturb each
 other), every falsifier command written in a note due for tending (--all:
 in every note) that zk trust approved, records each as above, and prints a
@@ -83,6 +92,9 @@ EXIT STATUS
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.due || opts.all {
+				if opts.rejudge {
+					return usageError{errors.New("run: --rejudge judges one note's runs again: name the note, without --due or --all")}
+				}
 				if len(args) > 0 {
 					return usageError{errors.New("run: --due and --all take no note and no command")}
 				}
@@ -93,6 +105,9 @@ EXIT STATUS
 			}
 			if err := opts.setArgs(args, cmd.ArgsLenAtDash()); err != nil {
 				return err
+			}
+			if opts.rejudge {
+				return runRejudge(cmd.Context(), opts, s)
 			}
 			return runRun(cmd.Context(), opts, s)
 		},
@@ -105,6 +120,7 @@ EXIT STATUS
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print what would run, run nothing, write nothing")
 	f.BoolVar(&opts.due, "due", false, "run every approved falsifier command of the notes due for tending, one at a time")
 	f.BoolVar(&opts.all, "all", false, "like --due, for every note")
+	f.BoolVar(&opts.rejudge, "rejudge", false, "run nothing: judge the falsifier's latest run again under its criterion as written now, and record that")
 	return cmd
 }
 

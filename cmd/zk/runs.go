@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -57,34 +59,94 @@ EXIT STATUS
 
 // runView is one run in zk runs --format json (the README's shape).
 type runView struct {
-	ID        string           `json:"id"`
-	Started   string           `json:"started"`
-	Exit      *int             `json:"exit"`
-	Duration  float64          `json:"duration_s"`
-	Falsifier string           `json:"falsifier"`
-	Command   string           `json:"command"`
-	Verdict   evidence.Verdict `json:"verdict"`
-	Edited    string           `json:"edited,omitempty"`
+	ID        string  `json:"id"`
+	Started   string  `json:"started"`
+	Exit      *int    `json:"exit"`
+	Duration  float64 `json:"duration_s"`
+	Falsifier string  `json:"falsifier"`
+	// FalsifierID is the falsifier's block id, as the block carries it.
+	FalsifierID string `json:"falsifier_id,omitempty"`
+	Command     string `json:"command"`
+	// Rejudges, for a judgement again, is the run it judged.
+	Rejudges string           `json:"rejudges,omitempty"`
+	Verdict  evidence.Verdict `json:"verdict"`
+	// Statement is the criterion Verdict was computed with, the values it
+	// read and what it found.
+	Statement string `json:"statement,omitempty"`
+	Edited    string `json:"edited,omitempty"`
 }
 
 func newRunView(r evidence.Run) runView {
 	v := runView{ID: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Duration: r.Duration.Seconds(),
-		Falsifier: r.Falsifier, Command: r.Command, Verdict: r.Verdict, Edited: r.Problem}
-	if r.Exit >= 0 && !r.Attached {
+		Falsifier: r.Falsifier, FalsifierID: r.FalsifierID, Command: r.Command, Rejudges: r.Rejudges,
+		Verdict: r.Verdict, Statement: r.Criterion, Edited: r.Problem}
+	if r.Exit >= 0 && !r.Attached && r.Rejudges == "" {
 		exit := r.Exit
 		v.Exit = &exit
 	}
 	return v
 }
 
-// newRunViews are runs as zk runs --format json prints them, and the MCP
-// runs tool returns them.
-func newRunViews(runs []evidence.Run) []runView {
-	views := make([]runView, len(runs))
-	for i, r := range runs {
-		views[i] = newRunView(r)
+// runsJSON is zk runs NOTE --format json, and what the MCP runs tool
+// returns: the note's runs, and what they say of each falsifier.
+type runsJSON struct {
+	Runs       []runView     `json:"runs"`
+	Falsifiers []historyView `json:"falsifiers"`
+}
+
+// historyView is one falsifier's verdict and its history: its
+// measurements oldest first, with the values each read, and how the
+// latest differs from the one before.
+type historyView struct {
+	verdictView
+	Series []pointView     `json:"series"`
+	Change evidence.Change `json:"change,omitempty"`
+}
+
+// pointView is one measurement of a falsifier's history.
+type pointView struct {
+	Run     string           `json:"run"`
+	Started string           `json:"started"`
+	Verdict evidence.Verdict `json:"verdict"`
+	// Criterion is the criterion the record was judged by.
+	Criterion string           `json:"criterion,omitempty"`
+	Values    []evidence.Value `json:"values"`
+}
+
+// newRunsJSON is the view of a note's runs.
+func newRunsJSON(nr workspace.NoteRuns) runsJSON {
+	out := runsJSON{Runs: make([]runView, len(nr.Runs)), Falsifiers: []historyView{}}
+	for i, r := range nr.Runs {
+		out.Runs[i] = newRunView(r)
 	}
-	return views
+	add := func(l evidence.Latest) {
+		hv := historyView{verdictView: newVerdictView(nr.Path, l), Series: []pointView{}}
+		if rj, ok := nr.Rejudged[l.Falsifier.N]; ok && l.Falsifier.N > 0 {
+			hv.CriterionChanged = newChangedView(l, rj)
+		}
+		measured, change := l.History()
+		for _, r := range measured {
+			c, _ := evidence.StatedCriterion(r.Criterion)
+			vs := evidence.StatedValues(r.Criterion)
+			if vs == nil {
+				vs = []evidence.Value{}
+			}
+			hv.Series = append(hv.Series, pointView{Run: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Verdict: r.Verdict, Criterion: c, Values: vs})
+		}
+		hv.Change = change
+		out.Falsifiers = append(out.Falsifiers, hv)
+	}
+	for _, l := range nr.Standing.Falsifiers {
+		if l.Run.ID != "" {
+			add(l)
+		}
+	}
+	for _, l := range nr.Standing.Deleted {
+		if l.Refuting.ID != "" {
+			add(l)
+		}
+	}
+	return out
 }
 
 func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
@@ -93,25 +155,23 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	p, runs, err := w.Runs(ctx, opts.note)
+	nr, err := w.Runs(ctx, opts.note)
 	if err != nil {
 		return err
 	}
-	views := newRunViews(runs)
+	view := newRunsJSON(nr)
 	if opts.format == "json" {
-		return writeJSON(s.out, struct {
-			Runs []runView `json:"runs"`
-		}{views})
+		return writeJSON(s.out, view)
 	}
-	if len(runs) == 0 {
-		fmt.Fprintf(s.err, "%s: no recorded runs\n", printable.Of(p))
+	if len(nr.Runs) == 0 {
+		fmt.Fprintf(s.err, "%s: no recorded runs\n", printable.Of(nr.Path))
 		return nil
 	}
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
 	if s.outTTY {
 		fmt.Fprintln(tw, "ID\tSTARTED\tEXIT\tDURATION\tVERDICT\tCOMMAND")
 	}
-	for _, r := range views {
+	for _, r := range view.Runs {
 		exit := "-"
 		if r.Exit != nil {
 			exit = fmt.Sprint(*r.Exit)
@@ -120,7 +180,81 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		if r.Edited != "" {
 			verdict += " (edited)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", printable.Of(r.ID), r.Started, exit, r.Duration, printable.Of(verdict), printable.Of(r.Command))
+		command := r.Command
+		if r.Rejudges != "" {
+			command = "(judged again: run " + r.Rejudges + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", printable.Of(r.ID), r.Started, exit, r.Duration, printable.Of(verdict), printable.Of(command))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeHistories(s, nr, view.Falsifiers)
+}
+
+// writeHistories prints, under the runs, each falsifier's history: its
+// records oldest first with the values each read (and the criterion it
+// was judged by, when that is not the one written now), how the latest
+// measurement differs from the one before, and a changed criterion
+// judged again.
+func writeHistories(s *streams, nr workspace.NoteRuns, views []historyView) error {
+	byN := map[int]evidence.Latest{}
+	for _, l := range nr.Standing.Falsifiers {
+		byN[l.Falsifier.N] = l
+	}
+	for _, hv := range views {
+		var l evidence.Latest
+		name := fmt.Sprintf("falsifier %d", hv.Falsifier)
+		if hv.Deleted {
+			name = "deleted falsifier"
+			for _, d := range nr.Standing.Deleted {
+				if d.Refuting.ID == hv.Run {
+					l = d
+				}
+			}
+		} else {
+			l = byN[hv.Falsifier]
+		}
+		if !hv.Deleted && hv.CriterionChanged == nil && !slices.ContainsFunc(hv.Series, func(p pointView) bool { return len(p.Values) > 0 }) {
+			continue // no values to follow: the runs above say it all
+		}
+		if hv.ID != "" {
+			name += " ^" + hv.ID
+		}
+		fmt.Fprintf(s.out, "\n%s: %s\n", printable.Of(name), printable.Of(hv.Text))
+		tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+		for _, r := range l.Runs {
+			var parts []string
+			for _, v := range evidence.StatedValues(r.Criterion) {
+				parts = append(parts, v.String())
+			}
+			what := strings.Join(parts, "; ")
+			if r.Rejudges != "" {
+				what = strings.TrimSpace("judged again (run " + r.Rejudges + ") " + what)
+			}
+			if c, ok := evidence.StatedCriterion(r.Criterion); ok && !evidence.SameCriterion(l.Falsifier.Criterion, c) {
+				what += " (by `" + c + "`)"
+			}
+			if what == "" {
+				fmt.Fprintf(tw, "  %s\t%s\n", printable.Of(r.ID), printable.Of(string(r.Verdict)))
+				continue
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", printable.Of(r.ID), printable.Of(string(r.Verdict)), printable.Of(what))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		switch hv.Change {
+		case evidence.ChangeBeyondNoise:
+			fmt.Fprintln(s.out, "  the latest measurement differs from the one before beyond noise: their intervals do not overlap")
+		case evidence.ChangeWithinNoise:
+			fmt.Fprintln(s.out, "  the latest measurement is within noise of the one before: their intervals overlap")
+		case evidence.ChangeUnknown:
+			fmt.Fprintln(s.out, "  the latest measurement and the one before: noise unknown, a value has no interval")
+		}
+		if c := hv.CriterionChanged; c != nil {
+			fmt.Fprintf(s.out, "  %s\n", printable.Of(c.sentence(hv)))
+		}
+	}
+	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -35,6 +36,52 @@ type verdictView struct {
 	// record's), or "never-run".
 	Verdict   string `json:"verdict"`
 	Statement string `json:"statement,omitempty"`
+	// CriterionChanged is set when the falsifier's criterion as written
+	// now is not the one its latest run was judged by: that run judged
+	// again under it.
+	CriterionChanged *changedView `json:"criterion_changed,omitempty"`
+}
+
+// changedView is a falsifier's latest run judged again under its
+// criterion as written now (evidence.Rejudgement).
+type changedView struct {
+	// Criterion is the criterion as written now, Run the run judged
+	// again, Was and WasCriterion what that run's record said and the
+	// criterion it was judged by ("" for none).
+	Criterion    string `json:"criterion"`
+	Run          string `json:"run"`
+	Was          string `json:"was"`
+	WasCriterion string `json:"was_criterion"`
+	// Verdict and Statement are the judgement under Criterion; Error
+	// says why there is none (the log is gone).
+	Verdict   string `json:"verdict,omitempty"`
+	Statement string `json:"statement,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+func newChangedView(l evidence.Latest, rj evidence.Rejudgement) *changedView {
+	c := &changedView{Criterion: l.Falsifier.Criterion, Run: rj.Of.ID, Was: string(rj.Was.Verdict), WasCriterion: rj.WasCriterion}
+	if rj.Err != nil {
+		c.Error = rj.Err.Error()
+	} else {
+		c.Verdict, c.Statement = string(rj.Now.Verdict), rj.Now.Statement
+	}
+	return c
+}
+
+// sentence says the change as zk runs prints it: both criteria, both
+// verdicts.
+func (c *changedView) sentence(vv historyView) string {
+	was := "no criterion"
+	if c.WasCriterion != "" {
+		was = "`" + c.WasCriterion + "`"
+	}
+	out := fmt.Sprintf("criterion changed: run %s, judged by %s, %s", c.Run, was, lint.VerdictPhrase(evidence.Verdict(c.Was)))
+	if c.Error != "" {
+		return out + fmt.Sprintf("; by `%s` it cannot be judged again: %s", c.Criterion, c.Error)
+	}
+	return out + fmt.Sprintf("; judged again by `%s` it %s (%s); zk run --rejudge %s --falsifier %d records that",
+		c.Criterion, lint.VerdictPhrase(evidence.Verdict(c.Verdict)), c.Statement, shellArg(vv.Note), vv.Falsifier)
 }
 
 // newVerdictView is the row of falsifier l of the note at notePath.
@@ -71,7 +118,11 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		var mine []verdictView
 		st := evidence.LatestRuns(n, ledger[n.Path])
 		for _, l := range st.Falsifiers {
-			mine = append(mine, newVerdictView(n.Path, l))
+			vv := newVerdictView(n.Path, l)
+			if l.CriterionChanged() {
+				vv.CriterionChanged = newChangedView(l, w.Rejudge(l))
+			}
+			mine = append(mine, vv)
 		}
 		for _, l := range st.Deleted {
 			if l.Refuting.ID != "" {
@@ -126,6 +177,13 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 			n, stated = "-", stated+" (falsifier deleted: "+cmp.Or(vv.ID, strconv.Quote(vv.Text))+")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", printable.Of(vv.Note), n, printable.Of(vv.Verdict), started, printable.Of(stated))
+		if c := vv.CriterionChanged; c != nil {
+			now, stated := "now "+c.Verdict, c.Statement
+			if c.Error != "" {
+				now, stated = "now ?", "refuted if `"+c.Criterion+"`: cannot be judged again: "+c.Error
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", printable.Of(vv.Note), n, printable.Of(now), "criterion-changed", printable.Of(stated+" (zk run --rejudge records it)"))
+		}
 	}
 	return tw.Flush()
 }

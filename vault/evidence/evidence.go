@@ -154,8 +154,23 @@ type Run struct {
 	// found, or why it could not be evaluated; empty for a falsifier
 	// without one. It is inside the checksum, as the verdict is.
 	Criterion string
+	// JudgedWith names what judged the run besides the criterion the
+	// statement quotes: the falsifier's captures, number convention and
+	// confidence, as Falsifier.JudgedWith writes them; empty when it has
+	// none of them.
+	JudgedWith string
+	// Before is, for a judgement again (Rejudges), what the falsifier's
+	// latest record said until then: its verdict and statement.
+	Before string
 
 	// Set by ParseRuns only.
+
+	// LogCut says the record's output field says its log is not the
+	// whole output (cut at the size cap, or not all written): a criterion
+	// judged again on it is not evaluated. Stopped says a repeat (repeat:
+	// N) failed and stopped the command's runs.
+	LogCut  bool
+	Stopped bool
 
 	// Line is the 0-based line of the start marker.
 	Line int
@@ -229,9 +244,12 @@ func runBody(r Run) []string {
 	}
 	when := r.Started.UTC().Format("2006-01-02 15:04") + " UTC"
 	var title string
-	if r.Attached {
+	switch {
+	case r.Rejudges != "":
+		title = fmt.Sprintf("Judged again %s · run %s", when, oneLine(r.Rejudges))
+	case r.Attached:
 		title = fmt.Sprintf("Result attached %s · %s", when, oneLine(r.Command))
-	} else {
+	default:
 		status := r.Status
 		if status == "" {
 			status = fmt.Sprintf("exit %d", r.Exit)
@@ -248,16 +266,24 @@ func runBody(r Run) []string {
 	if r.FalsifierID != "" {
 		field("Falsifier id", oneLine(r.FalsifierID))
 	}
-	if r.Attached {
+	switch {
+	case r.Rejudges != "":
+	case r.Attached:
 		field("Source", inlineCode(r.Command))
 		if r.Format != "" {
 			field("Format", oneLine(r.Format))
 		}
-	} else {
+	default:
 		field("Command", inlineCode(r.Command))
 	}
 	if r.Criterion != "" {
 		field("Criterion", oneLine(r.Criterion))
+	}
+	if r.JudgedWith != "" {
+		field("Judged with", oneLine(r.JudgedWith))
+	}
+	if r.Before != "" {
+		field("Before", oneLine(r.Before))
 	}
 	if r.Environment != "" {
 		field("Environment", oneLine(r.Environment))
@@ -310,6 +336,8 @@ func runBody(r Run) []string {
 			}
 			field("Stderr", e)
 		}
+	case r.Rejudges != "":
+		field("Output", "judged again from the log "+inlineCode(r.Log)+"; nothing ran")
 	case r.Log != "":
 		field("Copy", inlineCode(r.Log))
 	}
@@ -520,7 +548,9 @@ func isBlankLine(b []byte) bool {
 var (
 	runStartRe = regexp.MustCompile(`^<!-- zk:run id=(\S+) v=(\d+) -->[ \t]*$`)
 	runEndRe   = regexp.MustCompile(`^<!-- zk:run-end id=(\S+) sum=(\S+) -->[ \t]*$`)
-	runTitleRe = regexp.MustCompile(`^> \[!(\w+)\][-+]? (Falsifier run|Result attached) (\d{4}-\d\d-\d\d \d\d:\d\d) UTC · (.*)$`)
+	runTitleRe = regexp.MustCompile(`^> \[!(\w+)\][-+]? (Falsifier run|Result attached|Judged again) (\d{4}-\d\d-\d\d \d\d:\d\d) UTC · (.*)$`)
+	// runIDRe is a run id as NewRunID makes it.
+	runIDRe    = regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{4}$`)
 	runFieldRe = regexp.MustCompile(`^> - \*\*(\w+(?: \w+)?):\*\* (.*)$`)
 	exitRe     = regexp.MustCompile(`^exit (-?\d+)$`)
 )
@@ -603,6 +633,12 @@ func readRun(r *Run, body []string) {
 			if r.Started.IsZero() {
 				r.Started, _ = time.Parse("2006-01-02 15:04", m[3])
 			}
+			if m[2] == "Judged again" {
+				if id, ok := strings.CutPrefix(m[4], "run "); ok && runIDRe.MatchString(id) {
+					r.Rejudges = id
+				}
+				continue
+			}
 			parts := strings.Split(m[4], " · ")
 			if r.Attached {
 				continue
@@ -638,10 +674,18 @@ func readRun(r *Run, body []string) {
 			r.Format = m[2]
 		case "Criterion":
 			r.Criterion = m[2]
+		case "Judged with":
+			r.JudgedWith = m[2]
+		case "Before":
+			r.Before = m[2]
 		case "Output":
+			r.LogCut = strings.Contains(m[2], "; log cut at the size cap")
 			if k := runsRe.FindStringSubmatch(m[2]); k != nil {
 				r.Runs, _ = strconv.Atoi(k[1])
+				r.Stopped = strings.HasPrefix(m[2], "run "+k[1]+" of ")
 			}
+		case "Error":
+			r.LogCut = r.LogCut || strings.HasPrefix(m[2], "the full log could not be written")
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -64,6 +65,14 @@ func NewRun(v *vault.Vault, environment string) (Run, *Log, error) {
 		}
 		return Run{}, nil, err
 	}
+}
+
+// NewID is a fresh run id for a record that has no log of its own (a
+// judgement again): the time and four random hex digits.
+func NewID(now time.Time) string {
+	var random [2]byte
+	rand.Read(random[:])
+	return NewRunID(now, random)
 }
 
 // ErrLogName is the name, under RunsDir, of the stderr log of run id: the
@@ -167,24 +176,41 @@ func createRunFile(v *vault.Vault, name string) (*os.File, string, error) {
 // is saved as .zk/runs/ID.block.md instead, the note is left alone, and
 // the error says where the result is.
 func Record(v *vault.Vault, notePath string, base []byte, r Run, also func(src []byte) ([]byte, error)) (Run, error) {
-	recorded := r
+	out, err := RecordAll(v, notePath, base, []Run{r}, also)
+	if len(out) == 0 {
+		return r, err
+	}
+	return out[0], err
+}
+
+// RecordAll is Record for several records in one write, in order: all of
+// them go into the note, or none does (each is then saved aside).
+func RecordAll(v *vault.Vault, notePath string, base []byte, runs []Run, also func(src []byte) ([]byte, error)) ([]Run, error) {
+	recorded := slices.Clone(runs)
 	edit := func(src []byte) ([]byte, error) {
-		src, withID := IdentifyFalsifier(src, notePath, r)
-		out, err := InsertRun(src, withID)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", vault.ErrSpliceGone, err)
+		for i, r := range runs {
+			var withID Run
+			src, withID = IdentifyFalsifier(src, notePath, r)
+			out, err := InsertRun(src, withID)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", vault.ErrSpliceGone, err)
+			}
+			src, recorded[i] = out, withID
 		}
-		recorded = withID
 		if also != nil {
-			return also(out)
+			return also(src)
 		}
-		return out, nil
+		return src, nil
 	}
 	// Whatever kept the note from taking the block (vault.ErrMidWrite,
 	// vault.ErrChanged, vault.ErrSpliceGone, a read-only file), the
 	// result is not lost.
 	if _, err := v.EditNote(notePath, edit, vault.WriteOptions{Base: base}); err != nil {
-		return r, SaveBlock(v, notePath, r, err)
+		var errs []error
+		for _, r := range runs {
+			errs = append(errs, SaveBlock(v, notePath, r, err))
+		}
+		return runs, errors.Join(errs...)
 	}
 	return recorded, nil
 }

@@ -53,6 +53,13 @@ type Options struct {
 	// Ledger is the run ledger (evidence.ReadLedger) by note path, for
 	// evidence/run-vanished; nil skips the rule.
 	Ledger map[string][]evidence.LedgerEntry
+	// Judging is the config's part of how a run is judged (evidence.
+	// Settings), and ReadLog reads the log of run k of run id
+	// (evidence.ReadLog): with them falsifiers/criterion-changed judges a
+	// run again under a criterion changed since; nil ReadLog reports the
+	// change without judging again.
+	Judging evidence.Settings
+	ReadLog func(id string, k int) ([]byte, error)
 	// PropertyTypes are the property types the vault declares
 	// (.obsidian/types.json), for frontmatter/type-mismatch; nil skips it.
 	PropertyTypes map[string]property.Type

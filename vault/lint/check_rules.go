@@ -92,6 +92,7 @@ const (
 	RuleStaleRun          = "evidence/stale-run"
 	RuleRestsOnRefuted    = "links/rests-on-refuted"
 	RuleRunVanished       = "evidence/run-vanished"
+	RuleCriterionChanged  = "falsifiers/criterion-changed"
 )
 
 // Rules are every rule zk check knows, in the order zk reports them
@@ -168,6 +169,9 @@ func Rules() []Rule {
 		{ID: RuleRunVanished, Default: Error, Summary: "a run that refuted the claim was recorded in the note and its block is gone",
 			Help:  "Restore the block (its log is .zk/runs/ID.log; .zk/backups/ holds earlier versions of the note), or answer the refutation with a new run: deleting it does not unrefute the claim.",
 			check: (*noteCheck).runVanished},
+		{ID: RuleCriterionChanged, Default: Warning, Summary: "a falsifier's criterion is not the one its latest run was judged by; the message judges the run again",
+			Help:  "The recorded verdict holds for the criterion it states, not for the one written now: zk run --rejudge NOTE --falsifier N records the judgement under the criterion as written (nothing runs), or run the falsifier again.",
+			check: (*noteCheck).criterionChanged},
 		{ID: RuleNeverRun, Default: Warning, Summary: "a falsifier with a command and a criterion that was never run",
 			Help:  "Approve the command (zk trust NOTE --falsifier N), then run it: zk run NOTE --falsifier N.",
 			check: (*noteCheck).neverRun},

@@ -35,9 +35,18 @@ func (nc *noteCheck) refuted() {
 		if l.Refuting.ID == "" {
 			continue
 		}
-		msg := fmt.Sprintf("falsifier %d's latest run (%s) refutes the claim", l.Falsifier.N, l.Refuting.ID)
-		if l.Refuting.ID != l.Run.ID {
-			msg = fmt.Sprintf("falsifier %d's run %s refutes the claim (no later judged run answers it)", l.Falsifier.N, l.Refuting.ID)
+		r := l.Refuting
+		var msg string
+		switch {
+		case r.Rejudges != "":
+			msg = fmt.Sprintf("falsifier %d's run %s, judged again (%s), refutes the claim", l.Falsifier.N, r.Rejudges, r.ID)
+		case r.ID == l.Run.ID:
+			msg = fmt.Sprintf("falsifier %d's latest run (%s) refutes the claim", l.Falsifier.N, r.ID)
+		default:
+			msg = fmt.Sprintf("falsifier %d's run %s refutes the claim", l.Falsifier.N, r.ID)
+		}
+		if r.ID != l.Run.ID {
+			msg += " (no later judged run answers it)"
 		}
 		if l.Refuting.Criterion != "" {
 			msg += ": " + l.Refuting.Criterion
@@ -69,6 +78,47 @@ func deletedName(f evidence.Falsifier) string {
 		return f.ID + ": " + q
 	}
 	return q
+}
+
+// criterionChanged reports a falsifier whose criterion is not the one its
+// latest record was judged by, with both criteria and both verdicts: the
+// recorded output judged again under the criterion as written now.
+func (nc *noteCheck) criterionChanged() {
+	for _, l := range nc.runs().Falsifiers {
+		if !l.CriterionChanged() {
+			continue
+		}
+		rj := evidence.Rejudge(l, nc.c.opts.ReadLog, nc.c.opts.Judging)
+		f := l.Falsifier
+		was := "no criterion"
+		if rj.WasCriterion != "" {
+			was = "`" + rj.WasCriterion + "`"
+		}
+		msg := fmt.Sprintf("falsifier %d's criterion is not the one its latest run (%s) was judged by: judged by %s it %s", f.N, rj.Of.ID, was, VerdictPhrase(rj.Was.Verdict))
+		if rj.Err != nil {
+			msg += fmt.Sprintf("; by `%s` it cannot be judged again (%v): run it again", f.Criterion, rj.Err)
+		} else {
+			msg += fmt.Sprintf("; judged again by `%s` on the same output it %s (%s); zk run --rejudge %s --falsifier %d records that",
+				f.Criterion, VerdictPhrase(rj.Now.Verdict), rj.Now.Statement, shellWord(nc.n.Path), f.N)
+		}
+		nc.atLine(RuleCriterionChanged, f.CriterionLine, "%s", msg)
+	}
+}
+
+// VerdictPhrase says what a record with verdict v does to the claim, as
+// a message puts it: "refutes the claim", "is inconclusive".
+func VerdictPhrase(v evidence.Verdict) string {
+	switch v {
+	case evidence.VerdictRefutes:
+		return "refutes the claim"
+	case evidence.VerdictSupports:
+		return "supports the claim"
+	case evidence.VerdictInconclusive:
+		return "is inconclusive"
+	case evidence.VerdictError:
+		return "could not run"
+	}
+	return "has no verdict"
 }
 
 // neverRun reports a falsifier with a command and a criterion that has no
