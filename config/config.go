@@ -97,7 +97,8 @@ type Type struct {
 	// TendEvery overrides the default interval for notes of the type.
 	TendEvery string `toml:"tend-every"`
 	// Folder is where zk new writes notes of the type: a folder of the
-	// vault, not a dot folder (Parse warns and drops any other).
+	// vault, not a dot folder (Parse warns and drops any other); "" for
+	// the folder its notes live in (workspace's NewNoteFolder).
 	Folder string `toml:"folder"`
 }
 
@@ -152,9 +153,6 @@ func (c *Config) fill() {
 			if name == DefaultType {
 				t.Paths = slices.Clone(vault.DefaultTypePaths)
 			}
-		}
-		if t.Folder == "" && name == DefaultType {
-			t.Folder = "Permanent Notes"
 		}
 	}
 }

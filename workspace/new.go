@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/templates"
@@ -25,7 +28,7 @@ type NewRequest struct {
 // type, and returns its vault path. It never overwrites a file: a note of
 // the name is a RefusedError of vault.ErrExists.
 func (w *Workspace) New(ctx context.Context, req NewRequest) (string, error) {
-	p, text, err := w.RenderNew(req.Type, req.Title, req.Now)
+	p, text, err := w.RenderNew(ctx, req.Type, req.Title, req.Now)
 	if err != nil {
 		return "", err
 	}
@@ -46,7 +49,7 @@ func (w *Workspace) New(ctx context.Context, req NewRequest) (string, error) {
 // folder of its type) and its text (the type's template rendered), made
 // at now, or on the pinned day. zk lsp's "create the note" action renders
 // the same note.
-func (w *Workspace) RenderNew(typ, title string, now time.Time) (string, []byte, error) {
+func (w *Workspace) RenderNew(ctx context.Context, typ, title string, now time.Time) (string, []byte, error) {
 	v, cfg := w.Vault, w.Config
 	if typ == "" {
 		typ = config.DefaultType
@@ -65,5 +68,67 @@ func (w *Workspace) RenderNew(typ, title string, now time.Time) (string, []byte,
 	if name == "" {
 		return "", nil, usage(fmt.Errorf("new: %q leaves no file name once the characters a file name cannot hold are gone", title))
 	}
-	return path.Join(filepath.ToSlash(cfg.Types[typ].Folder), name+".md"), templates.Render(tmpl, title, now), nil
+	dir, err := w.NewNoteFolder(ctx, typ)
+	if err != nil {
+		return "", nil, err
+	}
+	return path.Join(dir, name+".md"), templates.Render(tmpl, title, now), nil
+}
+
+// NewNoteFolder is the vault folder a new note of type typ goes into, the
+// one rule of zk new, MCP's new and zk lsp's "create the note": the type's
+// folder when the config sets one; else the folder its notes live in, the
+// shallowest folder holding a note that one of the type's path globs
+// matches (3. Resources/Permanent Notes for **/Permanent Notes/**; the one
+// with most such notes on a tie); else the folder a glob names literally
+// (Permanent Notes); else the vault's root.
+func (w *Workspace) NewNoteFolder(ctx context.Context, typ string) (string, error) {
+	t := w.Config.Types[typ]
+	if t == nil {
+		return "", usage(fmt.Errorf("new: no note type %q in the config", typ))
+	}
+	if t.Folder != "" {
+		return path.Clean(filepath.ToSlash(t.Folder)), nil
+	}
+	files, _, err := w.Vault.Files(ctx)
+	if err != nil {
+		return "", err
+	}
+	count := map[string]int{}
+	for _, f := range files {
+		if !f.IsNote() {
+			continue
+		}
+		lower := strings.ToLower(f.Path)
+		for _, g := range t.Paths {
+			if ok, _ := doublestar.Match(strings.ToLower(g), lower); ok {
+				count[path.Dir(f.Path)]++
+				break
+			}
+		}
+	}
+	best := ""
+	for dir, n := range count {
+		if best == "" {
+			best = dir
+			continue
+		}
+		dd, bd := strings.Count(dir, "/"), strings.Count(best, "/")
+		if dd < bd || (dd == bd && (n > count[best] || (n == count[best] && dir < best))) {
+			best = dir
+		}
+	}
+	if best != "" {
+		if best == "." {
+			return "", nil
+		}
+		return best, nil
+	}
+	for _, g := range t.Paths {
+		lit := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(g, "**/"), "/**"), "/*")
+		if lit != "" && !strings.ContainsAny(lit, "*?[{\\") {
+			return path.Clean(lit), nil
+		}
+	}
+	return "", nil
 }

@@ -97,3 +97,33 @@ func TestParseDay(t *testing.T) {
 		}
 	}
 }
+
+// TestNewNoteFolder: a new note goes where its type's notes live: the
+// config's folder, else the shallowest folder the type's globs find notes
+// in (most notes on a tie), else the folder a glob names, else the root.
+func TestNewNoteFolder(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"nested", map[string]string{".obsidian/app.json": "{}", "3. Resources/Permanent Notes/A.md": "# A\n",
+			"3. Resources/Permanent Notes/Old/B.md": "# B\n", "Inbox/C.md": "# C\n"}, "3. Resources/Permanent Notes"},
+		{"most notes", map[string]string{".obsidian/app.json": "{}", "X/Permanent Notes/A.md": "# A\n",
+			"Y/Permanent Notes/B.md": "# B\n", "Y/Permanent Notes/C.md": "# C\n"}, "Y/Permanent Notes"},
+		{"case", map[string]string{".obsidian/app.json": "{}", "notes/permanent notes/A.md": "# A\n"}, "notes/permanent notes"},
+		{"none yet", map[string]string{".obsidian/app.json": "{}", "Inbox/C.md": "# C\n"}, "Permanent Notes"},
+		{"config", map[string]string{".obsidian/app.json": "{}", "3. Resources/Permanent Notes/A.md": "# A\n",
+			".zk/config.toml": "[claims.types.permanent]\nfolder = \"Claims\"\n"}, "Claims"},
+		{"no literal folder", map[string]string{".obsidian/app.json": "{}", "Inbox/C.md": "# C\n",
+			".zk/config.toml": "[claims.types.permanent]\npaths = [\"**/*-claim.md\"]\n"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w, _ := open(t, tt.files, Reading)
+			got, err := w.NewNoteFolder(context.Background(), "permanent")
+			if err != nil || got != tt.want {
+				t.Errorf("NewNoteFolder = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}

@@ -39,7 +39,7 @@ func genhostileCmd(ts *testscript.TestScript, neg bool, args []string) {
 	write("square.md", "---\na0: &a0 \""+strings.Repeat("[[Nope]] ", n)+"\"\na1: ["+
 		strings.TrimSuffix(strings.Repeat("*a0, ", n), ", ")+"]\n---\n# Square\n")
 
-	write("Target.md", "# Target\n")
+	write("Target.md", "# The target\n") // not its name: zk mv edits only long.md
 	write("long.md", strings.Repeat("[[Target]]", 200_000)+"\n")
 
 	b.Reset()

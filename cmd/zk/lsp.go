@@ -93,7 +93,9 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 // --today or $ZK_TODAY gives, as zk new does).
 func lspNewNote(w *workspace.Workspace) func(typ, title string) (string, []byte, error) {
 	return func(typ, title string) (string, []byte, error) {
-		return w.RenderNew(typ, title, time.Now())
+		// The action's title names the path: no request's context here,
+		// and the vault's walk is bounded.
+		return w.RenderNew(context.Background(), typ, title, time.Now())
 	}
 }
 

@@ -250,11 +250,20 @@ func TestMCPTend(t *testing.T) {
 	callTool(t, cs, "tend", map[string]any{"note": "Rates", "date": "12/02/2026"}, nil, true)
 }
 
+// TestMCPNew: the new tool writes where zk new does, into the folder the
+// type's notes live in (workspace's NewNoteFolder), and never overwrites.
 func TestMCPNew(t *testing.T) {
 	cs, dir := newMCPSession(t)
+	home := filepath.Join(dir, "3. Resources", "Permanent Notes")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "Old.md"), []byte("# Old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var out newOutput
 	callTool(t, cs, "new", map[string]any{"title": "Tails Hide in Means"}, &out, false)
-	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(out.Path))); err != nil || !strings.HasSuffix(out.Path, "Tails Hide in Means.md") {
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(out.Path))); err != nil || out.Path != "3. Resources/Permanent Notes/Tails Hide in Means.md" {
 		t.Errorf("new: path %q: %v", out.Path, err)
 	}
 	if text := callTool(t, cs, "new", map[string]any{"title": "Tails Hide in Means"}, nil, true); !strings.Contains(text, "exists") {

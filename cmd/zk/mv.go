@@ -47,8 +47,11 @@ lengthened where the move would make it reach the moved file; a link that
 reached nothing is left as written.
 
 OLD is a path (relative to the working directory or to the vault) or a
-note's name. NEW is a path; a NEW without a folder renames in place, a NEW
-that is a folder (or ends in /) moves into it, and a note keeps its .md.
+note's name. NEW is a path; a NEW without a folder renames in place (one
+that is OLD's own name is a path from the working directory: zk mv
+"3. Resources/MOCs" MOCs), a NEW that is a folder (or ends in /) moves into
+it, and a note keeps its .md. A renamed note whose H1 was its old name
+gets the new name as its H1, and links to that heading follow.
 
   zk mv "Old Title" "New Title"
   zk mv Inbox/Idea.md "Permanent Notes/"
@@ -86,14 +89,17 @@ EXIT STATUS
 
 // mvOutput is what zk mv did or, with --dry-run, would do.
 type mvOutput struct {
-	DryRun     bool          `json:"dry_run"`
-	Moved      []move.Rename `json:"moved"`
-	Heading    *headingMove  `json:"heading,omitempty"`
-	Files      int           `json:"files"`
-	Links      int           `json:"links"`
-	Edits      []mvEdit      `json:"edits"`
-	Captured   []string      `json:"captured"`
-	Unwritable []string      `json:"unwritable"`
+	DryRun  bool          `json:"dry_run"`
+	Moved   []move.Rename `json:"moved"`
+	Heading *headingMove  `json:"heading,omitempty"`
+	// Retitled is the renamed note's H1, renamed with it when it was the
+	// note's old name.
+	Retitled   *headingMove `json:"retitled,omitempty"`
+	Files      int          `json:"files"`
+	Links      int          `json:"links"`
+	Edits      []mvEdit     `json:"edits"`
+	Captured   []string     `json:"captured"`
+	Unwritable []string     `json:"unwritable"`
 }
 
 type headingMove struct {
@@ -185,6 +191,13 @@ func planMv(ctx context.Context, v *vault.Vault, old, new string) (*move.Plan, m
 			return nil, mvOutput{}, err
 		}
 		out.Moved = plan.Renames
+		for _, fe := range plan.Files {
+			for _, e := range fe.Edits {
+				if e.Link == "" { // the H1, the one heading a move edits
+					out.Retitled = &headingMove{Note: fe.Path, From: e.Old, To: e.New}
+				}
+			}
+		}
 	}
 	out.Files, out.Links = len(plan.Files), plan.Links
 	out.Captured, out.Unwritable = nonNil(plan.Captured), nonNil(plan.Unwritable)
@@ -247,6 +260,9 @@ func printMv(s *streams, out mvOutput) {
 	for _, r := range out.Moved {
 		fmt.Fprintf(s.out, "%s %s → %s\n", verb, printable.Of(r.From), printable.Of(r.To))
 	}
+	if t := out.Retitled; t != nil {
+		fmt.Fprintf(s.out, "%s its H1: # %s → # %s\n", strings.Replace(verb, "move", "retitle", 1), printable.Of(t.From), printable.Of(t.To))
+	}
 	if out.DryRun {
 		for _, e := range out.Edits {
 			fmt.Fprintf(s.out, "%s:%d: %s → %s\n", printable.Of(e.Path), e.Line, printable.Of(e.Old), printable.Of(e.New))
@@ -307,14 +323,23 @@ func mvSource(v *vault.Vault, files []vault.File, arg string) (string, bool, err
 }
 
 // mvDest is the vault path NEW names for a move of old: a bare name
-// renames in place, an existing folder (or a path ending in /) receives
-// old under its own name, and a note keeps its .md.
+// renames in place (unless it is old's own name: then it is a path), an
+// existing folder (or a path ending in /) receives old under its own
+// name, and a note keeps its .md.
 func mvDest(v *vault.Vault, old string, folder bool, arg string) (string, error) {
 	slash := filepath.ToSlash(arg)
+	bare := !strings.Contains(slash, "/") && !filepath.IsAbs(arg)
+	inPlace := path.Join(path.Dir(old), slash)
+	if !folder && vault.IsNotePath(old) && !vault.IsNotePath(inPlace) {
+		inPlace += ".md"
+	}
 	var p string
 	switch {
-	case !strings.Contains(strings.TrimSuffix(slash, "/"), "/") && !strings.HasSuffix(slash, "/") && !filepath.IsAbs(arg):
+	case bare && inPlace != old:
 		p = path.Join(path.Dir(old), slash)
+	// A bare NEW that is OLD's own name ("3. Resources/MOCs" MOCs) would
+	// rename nothing: it is a path, from the working directory, as mv
+	// takes it.
 	case filepath.IsAbs(arg) || cwdInVault(v):
 		abs, err := filepath.Abs(arg)
 		if err != nil {

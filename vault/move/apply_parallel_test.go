@@ -14,9 +14,10 @@ import (
 	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
-// manyLinks is a vault of Old.md and n notes linking to it, L00.md…
+// manyLinks is a vault of Old.md and n notes linking to it, L00.md…;
+// Old.md's H1 is not its name, so a move edits only the n notes.
 func manyLinks(n int) map[string]string {
-	files := map[string]string{"Old.md": "# Old\n"}
+	files := map[string]string{"Old.md": "# The old note\n"}
 	for i := range n {
 		files[fmt.Sprintf("L%02d.md", i)] = fmt.Sprintf("# L%d\n\n[[Old]]\n", i)
 	}

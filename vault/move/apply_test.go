@@ -60,7 +60,7 @@ func TestApply(t *testing.T) {
 	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
-	if exists(dir, "Old.md") || read(t, dir, "Sub/New.md") != "# Old\n\n[[New#H]]\n" {
+	if exists(dir, "Old.md") || read(t, dir, "Sub/New.md") != "# New\n\n[[New#H]]\n" {
 		t.Errorf("not moved")
 	}
 	if read(t, dir, "A.md") != "# A\n\n[[New]]\n" || read(t, dir, "B.md") != "# B\n\n[x](New.md)\n" {

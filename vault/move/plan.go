@@ -140,11 +140,53 @@ func Move(ctx context.Context, v *vault.Vault, files []vault.File, oldPath, newP
 	if err := twins(files, moves); err != nil {
 		return nil, err
 	}
+	var title *retitle
+	if !folder && vault.IsNotePath(oldPath) && linkName(oldPath) != linkName(newPath) {
+		var err error
+		if title, err = planRetitle(v, oldPath, linkName(newPath)); err != nil {
+			return nil, err
+		}
+	}
 	p := &Plan{Renames: []Rename{{From: oldPath, To: newPath, Folder: folder}}}
-	if err := p.rewrite(ctx, v, files, moves, f); err != nil {
+	if err := p.rewrite(ctx, v, files, moves, f, title); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// retitle is a renamed note's H1, written again with the new name when it
+// was the old name (zk check's structure/title holds the two equal), and
+// the links to that heading.
+type retitle struct {
+	path string // the note's old path
+	edit Edit   // the H1's text
+	want string // the old heading, normalised (vault.NormHeading)
+	newH string
+}
+
+// planRetitle is the H1 edit of a note renamed to newName, or nil when its
+// first H1 is not its old name (a title of its own stays).
+func planRetitle(v *vault.Vault, notePath, newName string) (*retitle, error) {
+	n, err := v.ReadNote(notePath)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range n.Headings {
+		if h.Level != 1 {
+			continue
+		}
+		if strings.TrimSpace(h.Text) != linkName(notePath) {
+			return nil, nil
+		}
+		hs, he := h.Span.Start.Offset, h.Span.End.Offset
+		at := bytes.Index(n.Src[hs:he], []byte(h.Text))
+		if at < 0 {
+			return nil, nil
+		}
+		return &retitle{path: notePath, want: vault.NormHeading(h.Text), newH: newName,
+			edit: Edit{Start: hs + at, End: hs + at + len(h.Text), Old: h.Text, New: newName}}, nil
+	}
+	return nil, nil
 }
 
 // ErrTwin: the new path differs from another file's only by case or
@@ -182,7 +224,7 @@ func inVault(p string) error {
 
 // rewrite plans the link edits of a move whose files are moves (old path
 // → new path).
-func (p *Plan) rewrite(ctx context.Context, v *vault.Vault, files []vault.File, moves map[string]string, f Format) error {
+func (p *Plan) rewrite(ctx context.Context, v *vault.Vault, files []vault.File, moves map[string]string, f Format, title *retitle) error {
 	paths, notes := vault.SplitFiles(files)
 	after := make([]string, len(paths))
 	for i, q := range paths {
@@ -193,7 +235,7 @@ func (p *Plan) rewrite(ctx context.Context, v *vault.Vault, files []vault.File, 
 	for o, n := range moves {
 		names = append(names, linkName(o), linkName(n))
 	}
-	rl := &relinker{rOld: rOld, rNew: rNew, moves: moves, format: f.NewLinkFormat}
+	rl := &relinker{rOld: rOld, rNew: rNew, moves: moves, format: f.NewLinkFormat, title: title}
 	edits, err := scan(ctx, v, notes, needles(names, len(moves)), func(p string) bool { return moves[p] != "" }, rl.note)
 	if err != nil {
 		return err
@@ -208,12 +250,14 @@ type relinker struct {
 	rOld, rNew *vault.Resolver // the vault before and after the move
 	moves      map[string]string
 	format     string
+	title      *retitle // nil: no H1 renamed
 }
 
 func (r *relinker) note(n *vault.Note) (FileEdit, []string, []string) {
 	src := mapped(r.moves, n.Path)
 	var fe FileEdit
 	var captured, unwritable []string
+	var pathAt map[int]int // a link's offset → its path edit, when a title is renamed
 	fix := func(linkPath string) (string, bool) {
 		if linkPath == "" {
 			return "", false // the note itself, wherever it is
@@ -248,7 +292,48 @@ func (r *relinker) note(n *vault.Note) (FileEdit, []string, []string) {
 			// a 200,000-link note allocated 83 MB for an 18 MB list.
 			fe.Edits = make([]Edit, 0, len(n.Links)+len(n.Embeds)+len(n.FrontmatterLinks))
 		}
+		if r.title != nil {
+			if pathAt == nil {
+				pathAt = map[int]int{}
+			}
+			pathAt[l.Span.Start.Offset] = len(fe.Edits)
+		}
 		fe.Edits = append(fe.Edits, e.inLink(l.Original, l.Span.Start.Offset))
+	}
+	if t := r.title; t != nil {
+		// The renamed H1, and each link to it: [[Old#Old]] becomes
+		// [[New#New]], [[#Old]] inside the note [[#New]].
+		if n.Path == t.path {
+			fe.Edits = append(fe.Edits, t.edit)
+		}
+		for l := range n.LinksAndEmbeds() {
+			if l.Subpath == "" || l.IsBlockRef() {
+				continue
+			}
+			to, ok := n.Path, l.Path == ""
+			if !ok {
+				to, ok = r.rOld.Resolve(l.Path, n.Path)
+			}
+			if !ok || to != t.path {
+				continue
+			}
+			e, ok, bad := subpathEdit(n.Src, l, t.want, t.newH)
+			if bad {
+				unwritable = append(unwritable, fmt.Sprintf("%s:%d: %s", n.Path, l.Span.Start.Line+1, l.Original))
+			}
+			if !ok {
+				continue
+			}
+			if j, ok := pathAt[l.Span.Start.Offset]; ok {
+				// One edit per link: its path, and its subpath after it.
+				pe := fe.Edits[j]
+				e = Edit{Start: pe.Start, End: e.End, Old: string(n.Src[pe.Start:e.End]),
+					New: pe.New + string(n.Src[pe.End:e.Start]) + e.New}
+				fe.Edits[j] = e.inLink(l.Original, l.Span.Start.Offset)
+				continue
+			}
+			fe.Edits = append(fe.Edits, e.inLink(l.Original, l.Span.Start.Offset))
+		}
 	}
 	fm := frontmatterSpans(n)
 	for i, l := range n.FrontmatterLinks {
@@ -294,7 +379,11 @@ func (p *Plan) add(edits []scanned) {
 		out = append(out, s.src[last:]...)
 		fe.Path, fe.Old, fe.New = s.path, s.src, out
 		p.Files = append(p.Files, fe)
-		p.Links += len(fe.Edits)
+		for _, e := range fe.Edits {
+			if e.Link != "" { // a heading's own line is no link
+				p.Links++
+			}
+		}
 	}
 	sort.Slice(p.Files, func(i, j int) bool { return p.Files[i].Path < p.Files[j].Path })
 }
@@ -554,12 +643,6 @@ func Heading(ctx context.Context, v *vault.Vault, files []vault.File, notePath, 
 	}
 	p := &Plan{}
 	p.add(edits)
-	// The heading line is an edit, not a link.
-	for _, fe := range p.Files {
-		if fe.Path == notePath {
-			p.Links--
-		}
-	}
 	return p, nil
 }
 

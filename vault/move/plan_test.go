@@ -62,7 +62,7 @@ func TestMoveRewritesEveryForm(t *testing.T) {
 	if got["A.md"] != wantA {
 		t.Errorf("A.md:\n%s\nwant:\n%s", got["A.md"], wantA)
 	}
-	wantT := "# Target\n\n## Old Head\n\ntext ^blk\n\n[[#Old Head]] [[Renamed Note#Old Head]]\n"
+	wantT := "# Renamed Note\n\n## Old Head\n\ntext ^blk\n\n[[#Old Head]] [[Renamed Note#Old Head]]\n"
 	if got["Notes/Target.md"] != wantT {
 		t.Errorf("Target:\n%s\nwant:\n%s", got["Notes/Target.md"], wantT)
 	}
@@ -71,6 +71,40 @@ func TestMoveRewritesEveryForm(t *testing.T) {
 	}
 	if len(p.Renames) != 1 || p.Renames[0] != (Rename{From: "Notes/Target.md", To: "Archive/Renamed Note.md"}) {
 		t.Errorf("renames %+v", p.Renames)
+	}
+}
+
+// TestMoveRetitles: a renamed note whose H1 is its old name gets the new
+// name as its H1 (zk check's structure/title holds the two equal), and
+// every link to that heading follows it; a title of its own, a move that
+// keeps the name, and a folder's move leave the H1 alone.
+func TestMoveRetitles(t *testing.T) {
+	files := map[string]string{
+		"Old.md":    "---\nx: 1\n---\n#  Old \n\n## Other\n\n[[#Old]] [[#Other]]\n",
+		"A.md":      "# A\n\n[[Old#Old]] [[Old#Old#Sub]] [x](Old.md#Old) [[Old#Other]] [[Old]]\n",
+		"Own.md":    "# A title of its own\n",
+		"Dir/In.md": "# In\n",
+	}
+	p := planMove(t, files, "Old.md", "New.md", Format{NewLinkFormat: Shortest})
+	got := after(p)
+	if want := "---\nx: 1\n---\n#  New \n\n## Other\n\n[[#New]] [[#Other]]\n"; got["Old.md"] != want {
+		t.Errorf("Old.md = %q, want %q", got["Old.md"], want)
+	}
+	if want := "# A\n\n[[New#New]] [[New#New#Sub]] [x](New.md#New) [[New#Other]] [[New]]\n"; got["A.md"] != want {
+		t.Errorf("A.md = %q, want %q", got["A.md"], want)
+	}
+	if p.Links != 6 {
+		t.Errorf("%d links rewritten, want 6 (the H1 is no link)", p.Links)
+	}
+	for _, tt := range []struct{ from, to string }{{"Own.md", "Mine.md"}, {"Old.md", "Dir/Old.md"}, {"Dir", "Folder"}} {
+		p := planMove(t, files, tt.from, tt.to, Format{NewLinkFormat: Shortest})
+		for _, fe := range p.Files {
+			for _, e := range fe.Edits {
+				if e.Link == "" {
+					t.Errorf("%s → %s: edits the heading %q", tt.from, tt.to, e.Old)
+				}
+			}
+		}
 	}
 }
 
