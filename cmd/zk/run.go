@@ -85,9 +85,11 @@ refutes its claim.
 
 EXIT STATUS
   0  recorded; the criterion did not hold (supports), or there is none
-  1  recorded; the criterion held: the run refutes the claim
+  1  recorded; the criterion held: the run refutes the claim (--due: a
+     run refuted its claim)
   2  recorded as inconclusive or error; or not recorded: usage, a criterion
-     that does not compile, an untrusted command, a write refused`,
+     that does not compile, an untrusted command, a write refused (--due:
+     a run inconclusive or not recorded, and none refuted)`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
