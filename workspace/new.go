@@ -126,7 +126,9 @@ func (w *Workspace) NewNoteFolder(ctx context.Context, typ string) (string, erro
 	}
 	for _, g := range t.Paths {
 		lit := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(g, "**/"), "/**"), "/*")
-		if lit != "" && !strings.ContainsAny(lit, "*?[{\\") {
+		// A glob is the vault's own text: it may name no folder a write
+		// must not reach (.obsidian, .zk, outside the vault).
+		if lit != "" && !strings.ContainsAny(lit, "*?[{\\") && config.InsideVault(lit) && !vault.InDotFolder(lit) {
 			return path.Clean(lit), nil
 		}
 	}

@@ -117,6 +117,8 @@ func TestNewNoteFolder(t *testing.T) {
 			".zk/config.toml": "[claims.types.permanent]\nfolder = \"Claims\"\n"}, "Claims"},
 		{"no literal folder", map[string]string{".obsidian/app.json": "{}", "Inbox/C.md": "# C\n",
 			".zk/config.toml": "[claims.types.permanent]\npaths = [\"**/*-claim.md\"]\n"}, ""},
+		{"a dot folder is no home", map[string]string{".obsidian/app.json": "{}",
+			".zk/config.toml": "[claims.types.permanent]\npaths = [\".obsidian/plugins/**\", \"../out/**\"]\n"}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w, _ := open(t, tt.files, Reading)
