@@ -14,6 +14,8 @@
 #
 #   bench/base.sh              # N=10000 RUNS=5
 #   N=100000 RUNS=3 bench/base.sh
+#   BASELINE=main bench/base.sh  # also zk built from main, in the same run:
+#                                # the ratio this/baseline for each view
 #
 # Needs Go, GNU find and awk.
 set -euo pipefail
@@ -22,6 +24,11 @@ n=${N:-10000}
 runs=${RUNS:-5}
 . bench/lib.sh
 bench_zk
+if [ -n "${BASELINE:-}" ]; then
+  mkdir -p "$tmp/baseline"
+  git archive "$BASELINE" | tar -x -C "$tmp/baseline"
+  (cd "$tmp/baseline" && go build -o "$tmp/zk-baseline" ./cmd/zk)
+fi
 gen_vault "$n" "$tmp/vault"
 cat >"$tmp/vault/Claims.base" <<'BASE'
 formulas:
@@ -60,4 +67,22 @@ echo "read floor (cat every note):       $read"
 echo "zk stale (walk and parse):         $stale   $(ratio_ms "$stale" "$read") the read floor"
 echo "zk base, tag filter, top 50:       $cited   $(ratio_ms "$cited" "$read") the read floor, $(ratio_ms "$cited" "$stale") zk stale"
 echo "zk base, every note a row:         $all   $(ratio_ms "$all" "$read") the read floor, $(ratio_ms "$all" "$stale") zk stale"
+if [ -n "${BASELINE:-}" ]; then
+  # Each run times this zk and the baseline back to back, so that both
+  # see the same load; the ratio is the median of the runs' ratios.
+  zkb() { "$tmp/zk-baseline" --vault "$tmp/vault" "$@"; }
+  paired() {
+    local pairs
+    pairs=$(for _ in $(seq "$runs"); do
+      a=$(time_ms zk base "$tmp/vault/Claims.base" "$@")
+      b=$(time_ms zkb base "$tmp/vault/Claims.base" "$@")
+      echo "$a $b"
+    done)
+    med() { sort -n | awk '{v[NR] = $1} END {printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+    echo "this $(awk '{print $1}' <<<"$pairs" | med) ms, baseline $(awk '{print $2}' <<<"$pairs" | med) ms (medians):" \
+      "ratio $(awk '{print $1 / $2}' <<<"$pairs" | med)× (median of $runs paired runs)"
+  }
+  echo "vs $BASELINE, tag filter, top 50:  $(paired)"
+  echo "vs $BASELINE, every note a row:    $(paired --view Everything)"
+fi
 echo "rows: $(zk base "$tmp/vault/Claims.base" --format paths | wc -l) (top 50 of $(zk base "$tmp/vault/Claims.base" --format json | awk -F': ' '/"total"/ {print $2}' | tr -d ,) matching), $(zk base "$tmp/vault/Claims.base" --view Everything --format paths | wc -l) of $n"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,8 +11,10 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +28,8 @@ type baseOptions struct {
 	root   *rootOptions
 	format string
 	view   string
+	embed  string
+	this   string
 	arg    string
 }
 
@@ -37,30 +42,40 @@ func newBaseCmd(root *rootOptions, s *streams) *cobra.Command {
 app: its filters (global and the view's, and/or/not), formulas, property
 display names, sort, limit and groupBy, over every file of the vault. The
 argument is a .base file (a path, or a name as a wikilink writes it:
-"Books" for Books.base when no note is called so), or a note holding a
-base code block (the first
-one is evaluated, and this is that note) or embedding a base file
-(![[File.base]], ![[File.base#View]]: that view, this being the note).
+"Books" for Books.base when no note is called so), or a note that embeds
+bases: base code blocks and ![[File.base]] or ![[File.base#View]]
+embeds, in the order the note has them. The first is evaluated, or the one
+--embed N (1 is the first) or --embed VIEW (the embed showing that view,
+or the base that has it) names; this is the note, as in Obsidian.
+--this NOTE makes this that note instead, as Obsidian's sidebar does for
+the active note.
 
-The view is the first of the base, or --view NAME. Text output is a header
-of the view's column names and one tab-separated line per file; grouped
-views put a "== property: value" line before each group. csv and tsv add
-the group as a first column; markdown prints a table per group; paths
-prints one vault path per line; json prints {"base","view","type",
-"columns","groupBy","total","groups":[{"key","rows":[{"path","values"}],
-"summaries"}],"summaries","warnings"}. A view's summaries follow its rows
-("-- price Average: 18.5"; a group's head the group) in text, and are a
-last table row in markdown; csv, tsv and paths hold only the rows.
+The view is the first of the base, the one an embed names, or --view
+NAME. Text output is the view's columns aligned under a header of their
+names; grouped views put a "== property: value" line before each group.
+csv and tsv add the group as a first column (unless it is a column);
+markdown prints a table per group; paths prints one vault path per line;
+json prints {"base","view","type","columns","groupBy","total","groups":
+[{"key","rows":[{"path","values"}],"summaries"}],"summaries","excluded",
+"cellErrors","warnings"}. A view's summaries head their group ("-- price
+Average: 18.5") and, over all rows, end the text under "== all N rows";
+markdown adds them as a last table row; csv, tsv and paths hold only the
+rows.
 
-Whatever zk does not evaluate it says: a filter it cannot evaluate (an
-unsupported function or operator) fails the view, since dropping it would
-list files the base excludes; a formula it cannot evaluate is a warning on
-stderr and "#error" in its column. docs/bases.md lists what is supported.
+Whatever zk does not evaluate as Obsidian would it says: a filter it
+cannot evaluate (an unsupported function or operator) fails the view,
+since dropping it would list files the base excludes; a value it cannot
+compute is a warning naming the function, and "#error" in its column.
+Files a filter fails on as it fails in Obsidian (contains() on a missing
+value) are left out silently, as Obsidian does, and counted in json's
+"excluded". docs/bases.md lists what is supported and the limits on what
+a base may cost.
 
 EXIT STATUS
   0  evaluated (warnings, if any, on stderr)
-  2  the base or note was not found, does not parse, names no such view,
-     or has a filter zk cannot evaluate`,
+  2  the base or note was not found, does not parse, names no such view
+     or embed, has a filter zk cannot evaluate, or costs more than zk's
+     limits`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -69,6 +84,8 @@ EXIT STATUS
 		},
 	}
 	cmd.Flags().StringVar(&opts.view, "view", "", "evaluate the view of this `name` (default: the first)")
+	cmd.Flags().StringVar(&opts.embed, "embed", "", "evaluate the note's `N`th embedded base (1 is the first), or the one showing view VIEW")
+	cmd.Flags().StringVar(&opts.this, "this", "", "evaluate with this as `NOTE` (default: the .base file, or the note embedding the base)")
 	addFormatFlag(cmd, &opts.format, "output `format`", "text", "json", "csv", "tsv", "markdown", "paths")
 	return cmd
 }
@@ -79,7 +96,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	bs, err := readBase(ctx, w.Vault, opts.arg)
+	bs, err := readBase(ctx, w.Vault, opts.arg, opts.embed)
 	if err != nil {
 		return err
 	}
@@ -90,6 +107,14 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	b, err := base.Parse(bs.src)
 	if err != nil {
 		return fmt.Errorf("%s: %w", printable.Of(where), err)
+	}
+	thisPath := bs.thisPath
+	if opts.this != "" {
+		p, _, err := workspace.Locate(ctx, w.Vault, opts.this)
+		if err != nil {
+			return fmt.Errorf("--this: %w", err)
+		}
+		thisPath = p
 	}
 	snap, err := base.Load(ctx, w.Vault, time.Local, w.PropTypes)
 	if err != nil {
@@ -107,7 +132,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	if view == "" {
 		view = bs.view
 	}
-	res, err := base.Evaluate(ctx, snap, b, base.Options{View: view, Now: now, This: snap.File(bs.thisPath)})
+	res, err := base.Evaluate(ctx, snap, b, base.Options{View: view, Now: now, This: snap.File(thisPath)})
 	if err != nil {
 		var fe *base.FilterError
 		if errors.As(err, &fe) {
@@ -145,14 +170,18 @@ type baseSource struct {
 }
 
 // readBase reads the base an argument names: a .base file (in the vault,
-// or anywhere), or a note's first base code block.
-func readBase(ctx context.Context, v *vault.Vault, arg string) (*baseSource, error) {
+// or anywhere), or a base a note embeds (the first, or the one embed
+// names).
+func readBase(ctx context.Context, v *vault.Vault, arg, embed string) (*baseSource, error) {
 	if !strings.EqualFold(filepath.Ext(arg), ".base") {
 		p, files, err := workspace.Locate(ctx, v, arg)
 		if errors.Is(err, vault.ErrNotFound) {
 			// No note of the name: a base of the name, as a wikilink
 			// names one ([[Books.base]]), written without its extension.
 			if bp, ok := vault.ResolverOf(files).Resolve(arg+".base", ""); ok {
+				if embed != "" {
+					return nil, fmt.Errorf("--embed chooses among the bases a note embeds; %s is a base file", printable.Of(bp))
+				}
 				src, err := v.ReadFile(bp, base.MaxSize)
 				return &baseSource{src: src, where: bp, thisPath: bp}, err
 			}
@@ -164,15 +193,10 @@ func readBase(ctx context.Context, v *vault.Vault, arg string) (*baseSource, err
 		if err != nil {
 			return nil, err
 		}
-		blocks := base.Blocks(n.Src)
-		if len(blocks) == 0 {
-			return embeddedBase(v, files, n)
-		}
-		bs := &baseSource{src: []byte(blocks[0]), where: p, thisPath: p}
-		if len(blocks) > 1 {
-			bs.warn = fmt.Sprintf("%s has %d base code blocks; evaluating the first", p, len(blocks))
-		}
-		return bs, nil
+		return pickEmbedded(v, files, n, embed)
+	}
+	if embed != "" {
+		return nil, fmt.Errorf("--embed chooses among the bases a note embeds; %s is a base file", printable.Of(arg))
 	}
 	abs, err := filepath.Abs(arg)
 	if err != nil {
@@ -202,27 +226,102 @@ func readBase(ctx context.Context, v *vault.Vault, arg string) (*baseSource, err
 	return &baseSource{src: src, where: arg}, nil
 }
 
-// embeddedBase is the base file a note embeds (![[File.base]] or
-// ![[File.base#View]]), evaluated with this as the note, as Obsidian shows
-// an embedded base.
-func embeddedBase(v *vault.Vault, files []vault.File, n *vault.Note) (*baseSource, error) {
+// noteBase is a base a note embeds, where the note has it: a ```base
+// block (src), or a .base file (file) and the view the embed names.
+type noteBase struct {
+	line       int
+	src        []byte
+	file, view string
+}
+
+func (nb noteBase) String() string {
+	if nb.file == "" {
+		return fmt.Sprintf("a base code block at line %d", nb.line)
+	}
+	if nb.view != "" {
+		return fmt.Sprintf("![[%s#%s]] at line %d", nb.file, nb.view, nb.line)
+	}
+	return fmt.Sprintf("![[%s]] at line %d", nb.file, nb.line)
+}
+
+// noteBases are the bases a note embeds, in the order the note has them:
+// its ```base blocks and its embeds of .base files, as Obsidian shows
+// each where it is.
+func noteBases(files []vault.File, n *vault.Note) []noteBase {
+	var out []noteBase
+	for _, b := range base.Blocks(n.Src) {
+		out = append(out, noteBase{line: b.Line, src: []byte(b.Source)})
+	}
 	r := vault.ResolverOf(files)
 	for _, e := range n.Embeds {
 		target, ok := r.Resolve(e.Path, n.Path)
 		if !ok || !strings.EqualFold(path.Ext(target), ".base") {
 			continue
 		}
-		src, err := v.ReadFile(target, base.MaxSize)
+		out = append(out, noteBase{line: e.Span.Start.Line, file: target, view: strings.TrimPrefix(e.Subpath, "#")})
+	}
+	slices.SortStableFunc(out, func(a, b noteBase) int { return a.line - b.line })
+	return out
+}
+
+// pickEmbedded is the base of a note that embed names: "" the first, a
+// number N the Nth (1 is the first), else the embed showing that view, or
+// the first base that has a view of that name. This is the note.
+func pickEmbedded(v *vault.Vault, files []vault.File, n *vault.Note, embed string) (*baseSource, error) {
+	all := noteBases(files, n)
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%s has no base code block (```base) and embeds no .base file", printable.Of(n.Path))
+	}
+	read := func(nb noteBase) (*baseSource, error) {
+		bs := &baseSource{src: nb.src, where: n.Path, thisPath: n.Path, view: nb.view}
+		if nb.file != "" {
+			src, err := v.ReadFile(nb.file, base.MaxSize)
+			if err != nil {
+				return nil, err
+			}
+			bs.src, bs.where = src, nb.file
+		}
+		return bs, nil
+	}
+	list := func() string {
+		var out []string
+		for i, nb := range all {
+			out = append(out, fmt.Sprintf("%d: %s", i+1, nb))
+		}
+		return strings.Join(out, "; ")
+	}
+	if embed == "" {
+		bs, err := read(all[0])
+		if err == nil && len(all) > 1 {
+			bs.warn = fmt.Sprintf("%s embeds %d bases; evaluating the first (--embed N or VIEW chooses: %s)", n.Path, len(all), list())
+		}
+		return bs, err
+	}
+	if i, err := strconv.Atoi(embed); err == nil {
+		if i < 1 || i > len(all) {
+			return nil, fmt.Errorf("--embed %d: %s embeds %d bases (%s)", i, printable.Of(n.Path), len(all), printable.Of(list()))
+		}
+		return read(all[i-1])
+	}
+	for _, exact := range []bool{true, false} {
+		for _, nb := range all {
+			if nb.view != "" && (nb.view == embed || !exact && strings.EqualFold(nb.view, embed)) {
+				return read(nb)
+			}
+		}
+	}
+	for _, nb := range all {
+		bs, err := read(nb)
 		if err != nil {
 			return nil, err
 		}
-		return &baseSource{src: src, where: target, thisPath: n.Path, view: strings.TrimPrefix(e.Subpath, "#")}, nil
+		if b, err := base.Parse(bs.src); err == nil && slices.ContainsFunc(b.ViewNames(), func(name string) bool { return strings.EqualFold(name, embed) }) {
+			bs.view = embed
+			return bs, nil
+		}
 	}
-	return nil, fmt.Errorf("%s has no base code block (```base) and embeds no .base file", printable.Of(n.Path))
+	return nil, fmt.Errorf("--embed %q: no base %s embeds shows that view (%s)", embed, printable.Of(n.Path), printable.Of(list()))
 }
-
-// baseCell is a value as a line of text shows it.
-func baseCell(v any) string { return printable.Of(base.String(v)) }
 
 // groupLabel is a group's value in a heading: the rows without a value
 // are a group too.
@@ -250,27 +349,66 @@ func baseGroups(res *base.Result) []base.Group {
 	return res.Groups
 }
 
+// writeBaseText prints the view's columns aligned under their names, a
+// group's "== property: value" line and its summaries before its rows,
+// and the summaries over all rows, labelled, at the end. Every cell is
+// printable and on one line.
 func writeBaseText(w io.Writer, res *base.Result) error {
+	// A line is cells to align, or text printed as it is.
+	type line struct {
+		cells []string
+		text  string
+	}
+	var lines []line
+	cell := func(s string) string { return strings.ReplaceAll(printable.Of(s), "\t", " ") }
 	header := baseHeader(res)
 	for i := range header {
-		header[i] = printable.Of(header[i])
+		header[i] = cell(header[i])
 	}
-	fmt.Fprintln(w, strings.Join(header, "\t"))
+	lines = append(lines, line{cells: header})
 	for _, g := range baseGroups(res) {
 		if res.GroupBy != nil {
-			fmt.Fprintf(w, "== %s: %s\n", printable.Of(res.GroupBy.Name), printable.Of(groupLabel(g.Key)))
-			writeSummaryLines(w, res, g.Summaries) // a group's summaries head it, as in Obsidian
+			lines = append(lines, line{text: fmt.Sprintf("== %s: %s", printable.Of(res.GroupBy.Name), printable.Of(groupLabel(g.Key)))})
+			for _, l := range summaryLines(res, g.Summaries) { // a group's summaries head it, as in Obsidian
+				lines = append(lines, line{text: l})
+			}
 		}
 		for _, r := range g.Rows {
 			cells := make([]string, len(r.Values))
 			for i, v := range r.Values {
-				cells[i] = baseCell(v)
+				cells[i] = cell(base.String(v))
 			}
-			fmt.Fprintln(w, strings.Join(cells, "\t"))
+			lines = append(lines, line{cells: cells})
 		}
 	}
-	writeSummaryLines(w, res, res.Summaries)
-	return nil
+	if len(res.Summaries) > 0 {
+		lines = append(lines, line{text: "== all " + quantity(len(res.Rows), "row")})
+		for _, l := range summaryLines(res, res.Summaries) {
+			lines = append(lines, line{text: l})
+		}
+	}
+	widths := make([]int, len(header))
+	for _, l := range lines {
+		for i, c := range l.cells {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	bw := bufio.NewWriter(w)
+	for _, l := range lines {
+		if l.cells == nil {
+			bw.WriteString(l.text + "\n")
+			continue
+		}
+		var b strings.Builder
+		for i, c := range l.cells {
+			b.WriteString(c)
+			if i < len(l.cells)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
+			}
+		}
+		bw.WriteString(strings.TrimRight(b.String(), " ") + "\n")
+	}
+	return bw.Flush()
 }
 
 // columnName is a property's name in the view: its column's, else its id.
@@ -283,11 +421,18 @@ func columnName(res *base.Result, id string) string {
 	return id
 }
 
-// writeSummaryLines prints summaries one a line: "-- price Average: 18.5".
-func writeSummaryLines(w io.Writer, res *base.Result, sums []base.Summary) {
+// summaryLines are summaries one a line, as Obsidian shows their values:
+// "-- price Average: 18.5".
+func summaryLines(res *base.Result, sums []base.Summary) []string {
+	var out []string
 	for _, sm := range sums {
-		fmt.Fprintf(w, "-- %s %s: %s\n", printable.Of(columnName(res, sm.Property)), printable.Of(sm.Name), printable.Of(groupLabel(sm.Value)))
+		value := "(none)"
+		if sm.Value != nil {
+			value = base.Display(sm.Value)
+		}
+		out = append(out, fmt.Sprintf("-- %s %s: %s", printable.Of(columnName(res, sm.Property)), printable.Of(sm.Name), printable.Of(value)))
 	}
+	return out
 }
 
 // summaryCells are summaries as a table row under the columns: "Average:
@@ -298,7 +443,7 @@ func summaryCells(res *base.Result, sums []base.Summary) ([]string, bool) {
 	for _, sm := range sums {
 		for i, c := range res.Columns {
 			if c.ID == sm.Property {
-				cells[i] = sm.Name + ": " + base.String(sm.Value)
+				cells[i] = sm.Name + ": " + base.Display(sm.Value)
 				any = true
 			}
 		}
@@ -307,17 +452,20 @@ func summaryCells(res *base.Result, sums []base.Summary) ([]string, bool) {
 }
 
 // writeBaseTable prints the rows as csv or tsv, the group as a first
-// column when the view groups.
+// column when the view groups by a property it does not show.
 func writeBaseTable(s *streams, res *base.Result, format string) error {
 	header := baseHeader(res)
-	if res.GroupBy != nil {
+	// The group is a first column, unless it is one of the view's: a
+	// header names each column once.
+	groupCol := res.GroupBy != nil && !slices.ContainsFunc(res.Columns, func(c base.Column) bool { return c.ID == res.GroupBy.ID })
+	if groupCol {
 		header = append([]string{res.GroupBy.Name}, header...)
 	}
 	var rows [][]string
 	for _, g := range baseGroups(res) {
 		for _, r := range g.Rows {
 			var rec []string
-			if res.GroupBy != nil {
+			if groupCol {
 				rec = append(rec, base.String(g.Key))
 			}
 			rows = append(rows, append(rec, baseCells(r)...))
@@ -411,15 +559,35 @@ func writeBaseJSON(w io.Writer, where string, res *base.Result) error {
 	if warnings == nil {
 		warnings = []string{}
 	}
+	type excludedJSON struct {
+		Filter string `json:"filter"`
+		Files  int    `json:"files"`
+		Error  string `json:"error"`
+	}
+	type cellErrorJSON struct {
+		Property string `json:"property"`
+		Rows     int    `json:"rows"`
+		Error    string `json:"error"`
+	}
+	var excluded []excludedJSON
+	for _, f := range res.Excluded {
+		excluded = append(excluded, excludedJSON{f.What, f.Files, f.Err})
+	}
+	var cellErrs []cellErrorJSON
+	for _, f := range res.CellErrors {
+		cellErrs = append(cellErrs, cellErrorJSON{f.What, f.Files, f.Err})
+	}
 	return writeJSON(w, struct {
-		Base      string            `json:"base"`
-		View      string            `json:"view"`
-		Type      string            `json:"type"`
-		Columns   []base.Column     `json:"columns"`
-		GroupBy   *base.Column      `json:"groupBy"`
-		Total     int               `json:"total"`
-		Groups    []baseGroupJSON   `json:"groups"`
-		Summaries []baseSummaryJSON `json:"summaries,omitempty"`
-		Warnings  []string          `json:"warnings"`
-	}{where, res.View, res.Type, res.Columns, res.GroupBy, res.Total, groups, summariesJSON(res.Summaries), warnings})
+		Base       string            `json:"base"`
+		View       string            `json:"view"`
+		Type       string            `json:"type"`
+		Columns    []base.Column     `json:"columns"`
+		GroupBy    *base.Column      `json:"groupBy"`
+		Total      int               `json:"total"`
+		Groups     []baseGroupJSON   `json:"groups"`
+		Summaries  []baseSummaryJSON `json:"summaries,omitempty"`
+		Excluded   []excludedJSON    `json:"excluded,omitempty"`
+		CellErrors []cellErrorJSON   `json:"cellErrors,omitempty"`
+		Warnings   []string          `json:"warnings"`
+	}{where, res.View, res.Type, res.Columns, res.GroupBy, res.Total, groups, summariesJSON(res.Summaries), excluded, cellErrs, warnings})
 }

@@ -73,6 +73,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"rpc":        rpcCmd,        // rpc_script_test.go
 			"genrpc":     genrpcCmd,     // rpc_script_test.go
 			"genlong":    genlongCmd,    // hostile_script_test.go
+			"gennotes":   gennotesCmd,   // base_script_test.go
+			"genbigbase": genbigbaseCmd, // base_script_test.go
 			"actionstep": actionStepCmd, // release_test.go
 			// mtime PATH SECONDS_AGO sets a file's modification time.
 			"mtime": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -126,3 +126,52 @@ func ordinal(n int) string {
 	}
 	return "th"
 }
+
+// momentTokens are every Moment.js format token (moment's formatting
+// regular expression), longest first: a format using one Format does not
+// know would print it as text where Obsidian prints a value.
+var momentTokens = []string{
+	"YYYYYY", "YYYYY", "YYYY", "YY", "Y",
+	"MMMM", "MMM", "MM", "Mo", "M",
+	"DDDD", "DDDo", "DDD", "DD", "Do", "D",
+	"dddd", "ddd", "dd", "do", "d",
+	"wo", "ww", "w", "Wo", "WW", "W", "Qo", "Q",
+	"NNNNN", "NNNN", "NNN", "NN", "N",
+	"yyyy", "yyy", "yy", "yo", "y",
+	"ggggg", "gggg", "gg", "GGGGG", "GGGG", "GG",
+	"e", "E", "a", "A", "hh", "h", "HH", "H", "kk", "k",
+	"mm", "m", "ss", "s",
+	"SSSSSSSSS", "SSSSSSSS", "SSSSSSS", "SSSSSS", "SSSSS", "SSSS", "SSS", "SS", "S",
+	"x", "X", "zz", "z", "ZZ", "Z",
+	"LTS", "LT", "LLLL", "LLL", "LL", "L", "llll", "lll", "ll", "l",
+}
+
+// Unsupported is the first Moment.js token of format that Format does not
+// print as Moment would ("Q", "Wo", "LL"...), or "" when Format prints
+// them all.
+func Unsupported(format string) string {
+	for i := 0; i < len(format); {
+		if format[i] == '[' {
+			if j := strings.IndexByte(format[i:], ']'); j > 0 {
+				i += j + 1
+				continue
+			}
+		}
+		var tok string
+		for _, t := range momentTokens {
+			if strings.HasPrefix(format[i:], t) {
+				tok = t
+				break
+			}
+		}
+		if tok == "" {
+			i++
+			continue
+		}
+		if token(format[i:]) != tok {
+			return tok
+		}
+		i += len(tok)
+	}
+	return ""
+}

@@ -29,3 +29,24 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsupported: a token Format prints as Moment.js does is not
+// reported; one it would print as text (or split, as DDDD into DD DD) is.
+func TestUnsupported(t *testing.T) {
+	for _, tc := range []struct{ format, want string }{
+		{"YYYY-MM-DD HH:mm:ss", ""},
+		{"dddd, MMMM Do YYYY, h:mm:ss a", ""},
+		{"[Week] YYYY", ""},
+		{"[Q]Q YYYY", "Q"},
+		{"DDDD", "DDDD"},
+		{"Mo", "Mo"},
+		{"LL", "LL"},
+		{"gggg-[W]ww", "gggg"},
+		{"HH:mm:ss.SS", "SS"},
+		{"kk:mm", "kk"},
+	} {
+		if got := Unsupported(tc.format); got != tc.want {
+			t.Errorf("Unsupported(%q) = %q, want %q", tc.format, got, tc.want)
+		}
+	}
+}

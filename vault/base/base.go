@@ -59,7 +59,13 @@ type View struct {
 	Limit     int
 	GroupBy   *Sort
 	Summaries map[string]string
-	Line      int
+	// Image is a cards view's image property (image:): a column of the
+	// view, as the cards show it.
+	Image string
+	// Warnings are the view's keys zk reads but does not act on: said
+	// only when this view is evaluated.
+	Warnings []string
+	Line     int
 }
 
 // Sort is a property and a direction, ASC or DESC.
@@ -241,6 +247,12 @@ func parseViews(n *yaml.Node, b *Base) error {
 				}
 			case "summaries":
 				err = stringMap(val, "summaries", func(p, s string) { v.Summaries[p] = s })
+			case "image":
+				if val.Kind == yaml.ScalarNode {
+					v.Image = val.Value
+				} else {
+					ignored = append(ignored, k.Value)
+				}
 			default:
 				// Layouts keep their settings here (row height, card
 				// size, a map's coordinates); none changes which rows a
@@ -258,7 +270,7 @@ func parseViews(n *yaml.Node, b *Base) error {
 			}
 		}
 		if len(ignored) > 0 {
-			b.Warnings = append(b.Warnings, fmt.Sprintf("line %d: view %q: not read by zk: %s", vn.Line, v.Name, strings.Join(ignored, ", ")))
+			v.Warnings = append(v.Warnings, fmt.Sprintf("line %d: view %q: not read by zk: %s", vn.Line, v.Name, strings.Join(ignored, ", ")))
 		}
 		b.Views = append(b.Views, v)
 	}
@@ -290,11 +302,17 @@ func (s *Sort) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// Blocks returns the sources of the ```base code blocks of a note, in
-// order: a base embedded in a note (Create a base.md, "Embed a base as a
-// code block").
-func Blocks(src []byte) []string {
-	var out []string
+// Block is a ```base code block of a note: its source, and the line of
+// its opening fence (1-based).
+type Block struct {
+	Source string
+	Line   int
+}
+
+// Blocks returns the ```base code blocks of a note, in order: a base
+// embedded in a note (Create a base.md, "Embed a base as a code block").
+func Blocks(src []byte) []Block {
+	var out []Block
 	lines := bytes.SplitAfter(src, []byte("\n"))
 	for i := 0; i < len(lines); i++ {
 		fence, info, ok := openFence(lines[i])
@@ -310,7 +328,7 @@ func Blocks(src []byte) []string {
 			body = append(body, lines[j]...)
 		}
 		if info == "base" { // another block's text, even ```base in it, is not a base
-			out = append(out, string(body))
+			out = append(out, Block{Source: string(body), Line: i + 1})
 		}
 		i = j
 	}

@@ -36,7 +36,7 @@ func birthTimes(v *vault.Vault, files []*File, loc *time.Location) {
 			if unix.Statx(fd, path.Base(f.Path), unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BTIME, &st) != nil || st.Mask&unix.STATX_BTIME == 0 {
 				continue
 			}
-			f.CTime = time.Unix(st.Btime.Sec, int64(st.Btime.Nsec)).In(loc)
+			f.CTime, f.noBirth = time.Unix(st.Btime.Sec, int64(st.Btime.Nsec)).In(loc), false
 		}
 	})
 }

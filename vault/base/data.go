@@ -20,6 +20,9 @@ type File struct {
 	// CTime is the creation (birth) time where the system keeps one
 	// (Linux's statx), else the modification time (docs/bases.md).
 	CTime time.Time
+	// noBirth says CTime is the modification time: the system keeps no
+	// birth time for the file.
+	noBirth bool
 	// Props are the frontmatter properties as Bases values: numbers as
 	// float64, ISO dates as Date, "[[links]]" as Link.
 	Props map[string]any
@@ -84,7 +87,7 @@ func Load(ctx context.Context, v *vault.Vault, loc *time.Location, declared map[
 	var notes []vault.File
 	var noteIdx []int
 	for _, f := range files {
-		bf := &File{Path: f.Path, Size: f.Size, MTime: f.ModTime.In(loc), CTime: f.ModTime.In(loc), snap: s}
+		bf := &File{Path: f.Path, Size: f.Size, MTime: f.ModTime.In(loc), CTime: f.ModTime.In(loc), noBirth: true, snap: s}
 		s.Files = append(s.Files, bf)
 		s.byPath[f.Path] = bf
 		if f.IsNote() {
@@ -130,6 +133,9 @@ func (s *Snapshot) fill(f *File, n *vault.Note) {
 				}
 			}
 			f.Props[k] = s.fromYAML(v, n.Path, 0)
+			if strings.EqualFold(k, "tags") || s.declared[k] == property.Tags {
+				f.Props[k] = asTags(f.Props[k])
+			}
 		}
 	}
 	f.Tags = n.AllTags()
@@ -142,6 +148,25 @@ func (s *Snapshot) fill(f *File, n *vault.Note) {
 	for _, l := range n.Embeds {
 		f.Embeds = append(f.Embeds, s.link(l.Path, n.Path, l.DisplayText, l.HasDisplay))
 	}
+}
+
+// asTags makes the text of a tags property (a list, or one tag) Tags, so
+// that contains() matches them as tags.
+func asTags(v any) any {
+	switch x := v.(type) {
+	case string:
+		return []any{Tag(x)}
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			if t, ok := e.(string); ok {
+				e = Tag(t)
+			}
+			out[i] = e
+		}
+		return out
+	}
+	return v
 }
 
 func (s *Snapshot) link(p, from, display string, hasDisplay bool) Link {

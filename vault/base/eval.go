@@ -65,7 +65,24 @@ type Result struct {
 	Total int
 	// Summaries are the view's summaries over every row shown.
 	Summaries []Summary
-	Warnings  []string
+	// Warnings are what zk could not compute as Obsidian would, and parts
+	// of the base (of this view) it does not read.
+	Warnings []string
+	// Excluded are the files a filter left out because it failed on them
+	// (contains() on a missing value), as Obsidian leaves them out,
+	// silently: counted here, by filter.
+	Excluded []Failure
+	// CellErrors are the values that failed (#error in their column), by
+	// column.
+	CellErrors []Failure
+}
+
+// Failure is an expression that failed on some files: Files of them, the
+// first with Err.
+type Failure struct {
+	What  string
+	Files int
+	Err   string
 }
 
 // Views names a base's views (for a message listing them).
@@ -98,6 +115,100 @@ type evaluator struct {
 	formulaErrs map[string]error
 	now         time.Time
 	this        *File
+	budget      *budget
+	// regexps are the regular expression literals compiled so far, by
+	// flags and source: a literal is compiled once, not once a file.
+	regexps map[string]regexpResult
+	// compiled are the expressions compiled so far, by source, and nodes
+	// the syntax nodes compiling them cost: an expression is compiled
+	// once however often the base writes it, and all of them together
+	// are bounded.
+	compiled map[string]compiledExpr
+	nodes    int
+	// warnings are what could not be computed as Obsidian computes it,
+	// each said once.
+	warnings []string
+	warned   map[string]bool
+}
+
+type compiledExpr struct {
+	x   *Expr
+	err error
+}
+
+// maxBaseNodes bounds the syntax nodes of every expression of a base
+// together: compiling costs time and memory in proportion, and a
+// hand-written base has a few hundred.
+const maxBaseNodes = 100_000
+
+// compile compiles an expression of the base, once.
+func (ev *evaluator) compile(src string) (*Expr, error) {
+	if c, ok := ev.compiled[src]; ok {
+		return c.x, c.err
+	}
+	if ev.nodes > maxBaseNodes {
+		return nil, fmt.Errorf("the base's expressions are over %d syntax nodes together", maxBaseNodes)
+	}
+	x, n, err := compileExpr(src)
+	ev.nodes += n
+	ev.compiled[src] = compiledExpr{x, err}
+	return x, err
+}
+
+type regexpResult struct {
+	re  Regexp
+	err error
+}
+
+func newEvaluator(snap *Snapshot, b *Base, opts Options) *evaluator {
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	return &evaluator{snap: snap, base: b, formulas: map[string]*Expr{}, formulaErrs: map[string]error{},
+		now: now.In(snap.Loc), this: opts.This, budget: newBudget(len(snap.Files)),
+		regexps: map[string]regexpResult{}, warned: map[string]bool{}, compiled: map[string]compiledExpr{}}
+}
+
+// warn records a warning once.
+func (ev *evaluator) warn(msg string) {
+	if !ev.warned[msg] {
+		ev.warned[msg] = true
+		ev.warnings = append(ev.warnings, msg)
+	}
+}
+
+// formula is formula name compiled, on first use: a formula the view does
+// not use is neither compiled nor warned about.
+func (ev *evaluator) formula(name string) (*Expr, error) {
+	if x, ok := ev.formulas[name]; ok {
+		return x, nil
+	}
+	if err, ok := ev.formulaErrs[name]; ok {
+		return nil, err
+	}
+	src, ok := ev.base.Formulas[name]
+	if !ok {
+		return nil, fmt.Errorf("formula.%s is not defined", name)
+	}
+	x, err := ev.compile(src)
+	if err != nil {
+		err = fmt.Errorf("formula.%s: %w", name, err)
+		ev.formulaErrs[name] = err
+		ev.warn(err.Error())
+		return nil, err
+	}
+	ev.formulas[name] = x
+	return x, nil
+}
+
+// zkLimit says an error is zk's, not the base's: a value Obsidian
+// computes and zk does not (an unsupported function, token or regular
+// expression syntax).
+func zkLimit(err error) bool {
+	var u *UnsupportedError
+	var l *LimitError
+	return errors.As(err, &u) || errors.As(err, &l)
 }
 
 // compiledFilter is a Filter with its statement compiled.
@@ -107,6 +218,9 @@ type compiledFilter struct {
 	children []*compiledFilter
 	errs     int
 	firstErr error
+	// limits are the failures that were zk's (zkLimit), said as warnings.
+	limits   int
+	firstLim error
 }
 
 // Evaluate evaluates one view of b over the snapshot.
@@ -115,32 +229,15 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	now := opts.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	ev := &evaluator{snap: snap, base: b, formulas: map[string]*Expr{}, formulaErrs: map[string]error{},
-		now: now.In(snap.Loc), this: opts.This}
-	res := &Result{View: view.Name, Type: view.Type, Warnings: slices.Clone(b.Warnings)}
+	ev := newEvaluator(snap, b, opts)
+	res := &Result{View: view.Name, Type: view.Type, Warnings: slices.Concat(b.Warnings, view.Warnings)}
 
 	// Filters: global and view, joined by and. Any that does not compile
 	// fails the view.
-	var errs []error
-	global, err := compileFilter(b.Filters)
-	errs = append(errs, err)
-	local, err := compileFilter(view.Filters)
-	errs = append(errs, err)
-	if err := errors.Join(errs...); err != nil {
+	global, err1 := ev.compileFilter(b.Filters)
+	local, err2 := ev.compileFilter(view.Filters)
+	if err := errors.Join(err1, err2); err != nil {
 		return nil, err
-	}
-	for _, name := range b.FormulaNames {
-		x, err := compileExpr(b.Formulas[name])
-		if err != nil {
-			ev.formulaErrs[name] = err
-			res.Warnings = append(res.Warnings, fmt.Sprintf("formula.%s: %v", name, err))
-			continue
-		}
-		ev.formulas[name] = x
 	}
 	if view.Type != "" && view.Type != "table" && view.Type != "list" && view.Type != "cards" {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("view type %q is shown as a table", view.Type))
@@ -149,6 +246,9 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 	order := view.Order
 	if len(order) == 0 {
 		order = []string{"file.name"}
+	}
+	if view.Image != "" && !slices.Contains(order, view.Image) {
+		order = append(slices.Clip(order), view.Image) // a card's image is one of its values
 	}
 	for _, id := range order {
 		res.Columns = append(res.Columns, Column{ID: id, Name: displayName(b, id)})
@@ -160,22 +260,41 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 			return nil, ctx.Err()
 		}
 		r := ev.newRow(f)
-		if !r.match(global) || !r.match(local) {
-			continue
+		ok := r.match(global) && r.match(local)
+		if ev.budget.over {
+			return nil, ErrBudget
 		}
-		rows = append(rows, r)
+		if ok {
+			rows = append(rows, r)
+		}
 	}
 	for _, cf := range []*compiledFilter{global, local} {
-		cf.warnings(&res.Warnings)
+		cf.report(res)
 	}
 	res.Total = len(rows)
 
-	// Sort: each sort key in turn; ties keep path order.
+	// Sort: each sort key in turn; ties keep path order. A key whose
+	// values are booleans sorts a missing one as false (release notes
+	// 1.10.3: "indeterminate checkboxes ... sorted with false values").
 	keys := make([][]any, len(rows))
-	for i, r := range rows {
-		for _, s := range view.Sort {
+	for k, s := range view.Sort {
+		bools := true
+		for i, r := range rows {
 			v, _ := r.property(s.Property)
+			if _, ok := v.(bool); !ok && v != nil {
+				bools = false
+			}
 			keys[i] = append(keys[i], v)
+		}
+		if ev.budget.over {
+			return nil, ErrBudget
+		}
+		if bools {
+			for i := range keys {
+				if keys[i][k] == nil {
+					keys[i][k] = false
+				}
+			}
 		}
 	}
 	idx := make([]int, len(rows))
@@ -197,45 +316,78 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 	if view.Limit > 0 && len(idx) > view.Limit {
 		idx = idx[:view.Limit]
 	}
+	if n := len(idx) * len(order); n > maxCells {
+		return nil, fmt.Errorf("the view has %d values (%s × %d columns), over the %d-value limit: narrow it with a filter or a limit", n, plural(len(idx), "row"), len(order), maxCells)
+	}
 
-	cellErrs := map[string]int{}
-	cellFirst := map[string]string{}
+	cellErrs := map[string]*Failure{}
+	output := 0
 	for _, i := range idx {
 		r := rows[i]
 		out := Row{File: r.file, Values: make([]any, len(order))}
 		for c, id := range order {
 			v, err := r.property(id)
+			if ev.budget.over {
+				return nil, ErrBudget
+			}
+			if err == nil {
+				size := printedSize(v, 3, maxCell)
+				if size > maxCell {
+					err = &LimitError{fmt.Sprintf("the value is over %d bytes printed", maxCell)}
+				} else if output += size; output > maxOutput {
+					return nil, fmt.Errorf("the view's values are over %d bytes printed: narrow it with a filter or a limit, or show fewer columns", maxOutput)
+				}
+			}
 			if err != nil {
 				v = &CellError{Msg: err.Error()}
-				if cellErrs[id] == 0 {
-					cellFirst[id] = err.Error()
+				f := cellErrs[id]
+				if f == nil {
+					f = &Failure{What: id, Err: err.Error()}
+					cellErrs[id] = f
 				}
-				cellErrs[id]++
+				f.Files++
+				if zkLimit(err) {
+					ev.warn(fmt.Sprintf("%s: %s", id, err))
+				}
 			}
 			out.Values[c] = v
 		}
 		res.Rows = append(res.Rows, out)
 	}
 	for _, id := range order {
-		if n := cellErrs[id]; n > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %d of %s have no value: %s", id, n, plural(len(res.Rows), "row"), cellFirst[id]))
+		if f := cellErrs[id]; f != nil {
+			res.CellErrors = append(res.CellErrors, *f)
 		}
 	}
 
 	if g := view.GroupBy; g != nil {
 		res.GroupBy = &Column{ID: g.Property, Name: displayName(b, g.Property)}
 		var groups []Group
+		byKey := map[string]int{} // scalar keys: one lookup, not a scan of the groups
 		for k, i := range idx {
 			key, err := rows[i].property(g.Property)
 			if err != nil {
 				key = nil
 			}
-			j := slices.IndexFunc(groups, func(gr Group) bool { return equal(gr.Key, key) })
+			j, scalar := -1, scalarKey(key)
+			if scalar != "" {
+				if n, ok := byKey[scalar]; ok {
+					j = n
+				}
+			} else {
+				j = slices.IndexFunc(groups, func(gr Group) bool { return equal(gr.Key, key) })
+			}
 			if j < 0 {
 				groups = append(groups, Group{Key: key})
 				j = len(groups) - 1
+				if scalar != "" {
+					byKey[scalar] = j
+				}
 			}
 			groups[j].Rows = append(groups[j].Rows, res.Rows[k])
+		}
+		if ev.budget.over {
+			return nil, ErrBudget
 		}
 		sort.SliceStable(groups, func(a, b int) bool {
 			c := sortCompare(groups[a].Key, groups[b].Key)
@@ -258,8 +410,26 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 		for i := range res.Groups {
 			res.Groups[i].Summaries, _ = ev.summarise(view, res.Columns, res.Groups[i].Rows, props)
 		}
+		if ev.budget.over {
+			return nil, ErrBudget
+		}
 	}
+	res.Warnings = append(res.Warnings, ev.warnings...)
 	return res, nil
+}
+
+// scalarKey is a group key's identity when equal compares it by value
+// (text, numbers, booleans, dates, null), else "".
+func scalarKey(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string, float64, bool:
+		return typeName(v) + ":" + toString(v)
+	case Date:
+		return "date:" + x.T.UTC().Format(time.RFC3339Nano)
+	}
+	return ""
 }
 
 func pickView(b *Base, name string) (View, error) {
@@ -315,13 +485,13 @@ func displayName(b *Base, id string) string {
 	return id
 }
 
-func compileFilter(f *Filter) (*compiledFilter, error) {
+func (ev *evaluator) compileFilter(f *Filter) (*compiledFilter, error) {
 	if f == nil {
 		return nil, nil
 	}
 	cf := &compiledFilter{op: f.Op}
 	if f.Op == "" {
-		x, err := compileExpr(f.Expr)
+		x, err := ev.compile(f.Expr)
 		if err != nil {
 			return nil, &FilterError{Filter: f.Expr, Err: err}
 		}
@@ -330,7 +500,7 @@ func compileFilter(f *Filter) (*compiledFilter, error) {
 	}
 	var errs []error
 	for _, c := range f.Children {
-		cc, err := compileFilter(c)
+		cc, err := ev.compileFilter(c)
 		errs = append(errs, err)
 		cf.children = append(cf.children, cc)
 	}
@@ -348,10 +518,17 @@ func (r *row) match(f *compiledFilter) bool {
 	case "":
 		v, err := r.run(f.expr)
 		if err != nil {
-			if f.errs == 0 {
-				f.firstErr = err
+			if zkLimit(err) {
+				if f.limits == 0 {
+					f.firstLim = err
+				}
+				f.limits++
+			} else {
+				if f.errs == 0 {
+					f.firstErr = err
+				}
+				f.errs++
 			}
-			f.errs++
 			return false
 		}
 		return truthy(v)
@@ -380,25 +557,42 @@ func (r *row) match(f *compiledFilter) bool {
 	return false
 }
 
-func (f *compiledFilter) warnings(out *[]string) {
+// report adds the filter's failures to the result: the files it failed
+// on as Obsidian's filters fail (a method on a missing value) are left
+// out silently, as in Obsidian, and counted; those zk could not evaluate
+// as Obsidian would are a warning.
+func (f *compiledFilter) report(res *Result) {
 	if f == nil {
 		return
 	}
 	if f.errs > 0 {
-		*out = append(*out, fmt.Sprintf("filter %q: %s did not match because it failed: %v", f.expr.Source, plural(f.errs, "file"), f.firstErr))
+		res.Excluded = append(res.Excluded, Failure{What: f.expr.Source, Files: f.errs, Err: f.firstErr.Error()})
+	}
+	if f.limits > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("filter %q: %s left out, which Obsidian may show: %v", f.expr.Source, plural(f.limits, "file"), f.firstLim))
 	}
 	for _, c := range f.children {
-		c.warnings(out)
+		c.report(res)
 	}
 }
 
 // run evaluates a compiled expression for the row.
 func (r *row) run(x *Expr) (v any, err error) {
+	if err := r.spend(runSteps, 0); err != nil {
+		return nil, err
+	}
 	out, err := vm.Run(x.program, map[string]any{"__ctx": r})
+	if r.ev.budget.over {
+		return nil, ErrBudget
+	}
 	if err != nil {
 		return nil, cleanVMError(err)
 	}
-	return norm(out), nil
+	v = norm(out)
+	if err := r.checkDepth(v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // cleanVMError keeps the message of an error a function returned, without
@@ -407,6 +601,17 @@ func cleanVMError(err error) error {
 	var u *UnsupportedError
 	if errors.As(err, &u) {
 		return u
+	}
+	if errors.Is(err, ErrBudget) {
+		return ErrBudget
+	}
+	var fl *FuncLimitError
+	if errors.As(err, &fl) {
+		return fl
+	}
+	var l *LimitError
+	if errors.As(err, &l) {
+		return l
 	}
 	return errors.New(vmLocation.ReplaceAllString(firstLine(err.Error()), ""))
 }
@@ -435,28 +640,15 @@ func Value(snap *Snapshot, b *Base, f *File, src string, opts Options) (any, err
 	if b == nil {
 		b = &Base{}
 	}
-	now := opts.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	ev := &evaluator{snap: snap, base: b, formulas: map[string]*Expr{}, formulaErrs: map[string]error{}, now: now.In(snap.Loc), this: opts.This}
-	for _, name := range b.FormulaNames {
-		x, err := compileExpr(b.Formulas[name])
-		if err != nil {
-			ev.formulaErrs[name] = err
-			continue
-		}
-		ev.formulas[name] = x
-	}
-	x, err := compileExpr(src)
+	ev := newEvaluator(snap, b, opts)
+	x, err := ev.compile(src)
 	if err != nil {
 		return nil, err
 	}
 	if f == nil {
 		f = &File{snap: snap}
 	}
-	r := ev.newRow(f)
-	return r.run(x)
+	return ev.newRow(f).run(x)
 }
 
 func plural(n int, word string) string {

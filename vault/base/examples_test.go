@@ -32,6 +32,8 @@ func show(v any) string {
 	switch x := v.(type) {
 	case string:
 		return `"` + x + `"`
+	case Tag:
+		return `"` + string(x) + `"`
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {

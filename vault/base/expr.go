@@ -58,85 +58,62 @@ type Expr struct {
 	formulas []string
 }
 
-// globals are Bases' global functions zk evaluates (Functions.md,
-// "Global"); the rest of that section is refused by name.
-var globals = map[string]bool{
-	"date": true, "duration": true, "escapeHTML": true, "file": true, "html": true,
-	"icon": true, "image": true, "link": true, "list": true, "max": true, "min": true,
-	"now": true, "number": true, "today": true, "random": true,
-}
-
-// methods are every method name of Functions.md that zk evaluates on some
-// type; which types take it is checked when it runs.
-var methods = map[string]bool{
-	// Any
-	"isTruthy": true, "isType": true, "toString": true,
-	// Date
-	"date": true, "format": true, "time": true, "relative": true, "isEmpty": true,
-	// String
-	"contains": true, "containsAll": true, "containsAny": true, "endsWith": true,
-	"lower": true, "replace": true, "repeat": true, "reverse": true, "slice": true,
-	"split": true, "startsWith": true, "title": true, "trim": true,
-	// Number
-	"abs": true, "ceil": true, "floor": true, "round": true, "toFixed": true,
-	// List
-	"flat": true, "join": true, "sort": true, "unique": true, "mean": true,
-	// Link
-	"asFile": true, "linksTo": true,
-	// File
-	"asLink": true, "hasLink": true, "hasProperty": true, "hasTag": true, "inFolder": true,
-	// Object
-	"keys": true, "values": true,
-	// Regular expression
-	"matches": true,
-}
-
 // compileExpr compiles one Bases expression.
-func compileExpr(src string) (*Expr, error) {
+func compileExpr(src string) (x *Expr, nodes int, err error) {
 	if len(src) > maxExprLen {
-		return nil, fmt.Errorf("expression is %d bytes, over the %d-byte limit", len(src), maxExprLen)
+		return nil, 0, fmt.Errorf("expression is %d bytes, over the %d-byte limit", len(src), maxExprLen)
 	}
 	text, err := prelex(src)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	pc, cc := exprConfigs()
 	tree, err := parser.ParseWithConfig(text, pc)
 	if err != nil {
-		return nil, fmt.Errorf("syntax: %s", firstLine(err.Error()))
+		return nil, len(src), fmt.Errorf("syntax: %s", firstLine(err.Error()))
 	}
 	rw := &rewriter{}
 	node, err := rw.node(tree.Node, 0)
 	if err != nil {
-		return nil, err
+		return nil, rw.nodes, err
 	}
 	tree.Node = node
 	if _, err := checker.Check(tree, cc); err != nil {
-		return nil, fmt.Errorf("syntax: %s", firstLine(err.Error()))
+		return nil, rw.nodes, fmt.Errorf("syntax: %s", firstLine(err.Error()))
 	}
 	prog, err := compiler.Compile(tree, cc)
 	if err != nil {
-		return nil, fmt.Errorf("syntax: %s", firstLine(err.Error()))
+		return nil, rw.nodes, fmt.Errorf("syntax: %s", firstLine(err.Error()))
 	}
-	return &Expr{Source: src, program: prog, formulas: rw.formulas}, nil
+	return &Expr{Source: src, program: prog, formulas: rw.formulas}, rw.nodes, nil
 }
 
 // exprConfigs are the parser's configuration (every expr builtin off:
 // each name is Bases') and the compiler's (the mapping layer's
 // functions), built once: building them is most of what compiling a
-// short expression costs. Neither is written to after it is built.
-var exprConfigs = sync.OnceValues(func() (parse, compile *conf.Config) {
-	parse = conf.CreateNew()
-	for _, b := range builtin.Builtins {
-		parse.Disabled[b.Name] = true
-	}
-	compile = conf.CreateNew()
-	for _, op := range exprOptions {
-		op(compile)
-	}
-	compile.Check()
-	return parse, compile
-})
+// short expression costs. Neither is written to after it is built. (A
+// function, not a sync.OnceValues variable: the options' functions
+// compile formulas, which reads the configurations, and a variable's
+// initializer may not refer to itself.)
+func exprConfigs() (parse, compile *conf.Config) {
+	exprConfigsOnce.Do(func() {
+		parseConf = conf.CreateNew()
+		for _, b := range builtin.Builtins {
+			parseConf.Disabled[b.Name] = true
+		}
+		compileConf = conf.CreateNew()
+		for _, op := range exprOptions() {
+			op(compileConf)
+		}
+		compileConf.Check()
+	})
+	return parseConf, compileConf
+}
+
+var (
+	exprConfigsOnce        sync.Once
+	parseConf, compileConf *conf.Config
+)
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -147,45 +124,70 @@ func firstLine(s string) string {
 
 // exprOptions bind the mapping layer's functions. Each takes the row
 // being evaluated first (__ctx in the environment).
-var exprOptions = []expr.Option{
-	expr.Env(map[string]any{"__ctx": (*row)(nil)}),
-	expr.Function("__op", func(p ...any) (any, error) {
-		r := p[0].(*row)
-		a, b := norm(p[2]), norm(p[3])
-		if err := r.weigh(a, b); err != nil {
-			return nil, err
-		}
-		return r.charged(binaryOp(r, p[1].(string), a, b))
-	}),
-	expr.Function("__neg", func(p ...any) (any, error) { return negate(norm(p[1])) }),
-	expr.Function("__truthy", func(p ...any) (any, error) { return truthy(p[1]), nil }, new(func(*row, any) bool)),
-	expr.Function("__get", func(p ...any) (any, error) {
-		r := p[0].(*row)
-		return r.charged(r.get(norm(p[1]), norm(p[2])))
-	}),
-	expr.Function("__prop", func(p ...any) (any, error) { return p[0].(*row).prop(p[1].(string)), nil }),
-	expr.Function("__file", func(p ...any) (any, error) { return p[0].(*row).file, nil }),
-	expr.Function("__note", func(p ...any) (any, error) { return p[0].(*row).file.Props, nil }),
-	expr.Function("__formula", func(p ...any) (any, error) { return formulaRef{}, nil }),
-	expr.Function("__this", func(p ...any) (any, error) { return p[0].(*row).this(), nil }),
-	expr.Function("__list", func(p ...any) (any, error) {
-		// filter(), map() and reduce() iterate the list inside the VM:
-		// charge each element up front.
-		r := p[0].(*row)
-		l, err := asList(norm(p[1]))
-		if err == nil {
-			err = r.spend(len(l), 0)
-		}
-		return l, err
-	}, new(func(*row, any) []any)),
-	expr.Function("__global", func(p ...any) (any, error) {
-		r := p[0].(*row)
-		return r.charged(r.global(p[1].(string), normAll(p[2:])))
-	}),
-	expr.Function("__method", func(p ...any) (any, error) {
-		r := p[0].(*row)
-		return r.charged(r.method(norm(p[1]), p[2].(string), normAll(p[3:])))
-	}),
+func exprOptions() []expr.Option {
+	return []expr.Option{
+		expr.Env(map[string]any{"__ctx": (*row)(nil)}),
+		expr.Function("__op", func(p ...any) (any, error) {
+			r := p[0].(*row)
+			a, b := norm(p[2]), norm(p[3])
+			if err := r.weigh(a, b); err != nil {
+				return nil, err
+			}
+			return r.charged(binaryOp(r, p[1].(string), a, b))
+		}),
+		expr.Function("__neg", func(p ...any) (any, error) { return p[0].(*row).charged(negate(norm(p[1]))) }),
+		expr.Function("__truthy", func(p ...any) (any, error) { return truthy(p[1]), nil }, new(func(*row, any) bool)),
+		expr.Function("__get", func(p ...any) (any, error) {
+			r := p[0].(*row)
+			return r.charged(r.get(norm(p[1]), norm(p[2])))
+		}),
+		expr.Function("__prop", func(p ...any) (any, error) { return p[0].(*row).charged(p[0].(*row).prop(p[1].(string)), nil) }),
+		expr.Function("__file", func(p ...any) (any, error) { return p[0].(*row).file, p[0].(*row).spend(0, 0) }),
+		expr.Function("__note", func(p ...any) (any, error) { return p[0].(*row).file.Props, p[0].(*row).spend(0, 0) }),
+		expr.Function("__formula", func(p ...any) (any, error) { return formulaRef{}, nil }),
+		expr.Function("__this", func(p ...any) (any, error) { return p[0].(*row).this(), p[0].(*row).spend(0, 0) }),
+		expr.Function("__list", func(p ...any) (any, error) {
+			// filter(), map() and reduce() iterate the list inside the VM:
+			// charge each element up front.
+			r := p[0].(*row)
+			l, err := asList(norm(p[1]))
+			if err == nil {
+				err = r.spend(len(l), len(l)*elementBytes) // map() builds a list as long
+			}
+			return l, err
+		}, new(func(*row, any) []any)),
+		expr.Function("__global", func(p ...any) (any, error) {
+			r := p[0].(*row)
+			name := p[1].(string)
+			v, err := r.global(name, normAll(p[2:]))
+			return r.charged(named(name, v, err))
+		}),
+		expr.Function("__method", func(p ...any) (any, error) {
+			r := p[0].(*row)
+			name := p[2].(string)
+			v, err := r.method(norm(p[1]), name, normAll(p[3:]))
+			return r.charged(named(name, v, err))
+		}),
+	}
+}
+
+// FuncLimitError is a function's value over one of zk's bounds, naming
+// the function: "replace(): the result would be over 1048576 bytes".
+type FuncLimitError struct {
+	Func string
+	Err  *LimitError
+}
+
+func (e *FuncLimitError) Error() string { return e.Func + "(): " + e.Err.Msg }
+func (e *FuncLimitError) Unwrap() error { return e.Err }
+
+// named names the function whose value is over a bound of zk's.
+func named(name string, v any, err error) (any, error) {
+	var l *LimitError
+	if errors.As(err, &l) && !errors.As(err, new(*FuncLimitError)) {
+		return nil, &FuncLimitError{Func: strings.TrimPrefix(name, "__"), Err: l}
+	}
+	return v, err
 }
 
 func normAll(args []any) []any {
@@ -209,6 +211,8 @@ func asList(v any) ([]any, error) {
 type rewriter struct {
 	formulas []string
 	nodes    int
+	// literals is how many list and object literals enclose the node.
+	literals int
 }
 
 // maxNodes bounds the rewritten tree (expr bounds the parsed one too).
@@ -288,6 +292,26 @@ func (rw *rewriter) node(n ast.Node, closure int) (ast.Node, error) {
 		return call("__get", obj, prop), nil
 	case *ast.CallNode:
 		return rw.call(x, closure)
+	case *ast.ArrayNode, *ast.MapNode:
+		rw.literals++
+		defer func() { rw.literals-- }()
+		if rw.literals > maxValueDepth {
+			return nil, fmt.Errorf("list and object literals nest more than %d deep", maxValueDepth)
+		}
+		return rw.literal(n, closure)
+	case *ast.ConditionalNode:
+		return nil, &UnsupportedError{What: "the ?: operator (use if())"}
+	case *ast.SliceNode:
+		return nil, &UnsupportedError{What: "slice syntax [a:b] (use slice())"}
+	case *ast.PointerNode:
+		return nil, &UnsupportedError{What: "#"}
+	}
+	return nil, &UnsupportedError{What: fmt.Sprintf("syntax %q", n.String())}
+}
+
+// literal rewrites a list or object literal's elements.
+func (rw *rewriter) literal(n ast.Node, closure int) (ast.Node, error) {
+	switch x := n.(type) {
 	case *ast.ArrayNode:
 		out := &ast.ArrayNode{}
 		for _, e := range x.Nodes {
@@ -316,14 +340,8 @@ func (rw *rewriter) node(n ast.Node, closure int) (ast.Node, error) {
 			out.Pairs = append(out.Pairs, &ast.PairNode{Key: key, Value: v})
 		}
 		return out, nil
-	case *ast.ConditionalNode:
-		return nil, &UnsupportedError{What: "the ?: operator (use if())"}
-	case *ast.SliceNode:
-		return nil, &UnsupportedError{What: "slice syntax [a:b] (use slice())"}
-	case *ast.PointerNode:
-		return nil, &UnsupportedError{What: "#"}
 	}
-	return nil, &UnsupportedError{What: fmt.Sprintf("syntax %q", n.String())}
+	return n, nil
 }
 
 func (rw *rewriter) ident(name string, closure int) (ast.Node, error) {
@@ -389,7 +407,7 @@ func (rw *rewriter) call(x *ast.CallNode, closure int) (ast.Node, error) {
 			}
 			return call("__global", append([]ast.Node{str("__regexp")}, as...)...), nil
 		}
-		if !globals[name] {
+		if !funcs().globals[name] {
 			return nil, &UnsupportedError{What: fmt.Sprintf("function %s()", name)}
 		}
 		as, err := args(x.Arguments, closure)
@@ -433,7 +451,7 @@ func (rw *rewriter) call(x *ast.CallNode, closure int) (ast.Node, error) {
 			}
 			return &ast.BuiltinNode{Name: "reduce", Arguments: []ast.Node{call("__list", recv), &ast.PredicateNode{Node: body}, init}}, nil
 		}
-		if !methods[prop.Value] {
+		if !funcs().methods[prop.Value] {
 			return nil, &UnsupportedError{What: fmt.Sprintf("function %s()", prop.Value)}
 		}
 		as, err := args(x.Arguments, closure)

@@ -7,90 +7,22 @@ import (
 	"math/rand/v2"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// maxString bounds a string an expression builds (repeat(), join(), +):
-// a formula must not turn a row into gigabytes.
-const maxString = 1 << 20
-
 // row is one evaluation: the file a filter or formula is evaluated for,
-// and its formulas, computed once each on first use.
+// and its formulas, computed once each on first use. What its expressions
+// cost is charged to the evaluator's one budget (budget.go).
 type row struct {
 	ev      *evaluator
 	file    *File
 	results map[string]any
 	errs    map[string]error
 	active  map[string]bool
-	// steps and bytes are what the row's expressions have cost so far:
-	// function calls plus list elements walked, and bytes of strings
-	// built. A base is untrusted input; these make its cost per file a
-	// constant, whatever it nests.
-	steps, bytes int
-}
-
-// Per-file budgets: far above any hand-written base (a formula over a
-// list of thousands of links costs thousands of steps), far below what
-// would stall zk or exhaust memory.
-const (
-	maxRowSteps = 2_000_000
-	maxRowBytes = 32 << 20
-	// maxFormulaDepth bounds formulas referring to formulas: each level
-	// is a nested run of the VM.
-	maxFormulaDepth = 64
-)
-
-// errBudget is an expression that costs more than a row's budget.
-var errBudget = errors.New("expression too costly (over the per-file budget of steps or bytes)")
-
-func (r *row) spend(steps, bytes int) error {
-	r.steps += steps + 1
-	r.bytes += bytes
-	if r.steps > maxRowSteps || r.bytes > maxRowBytes {
-		return errBudget
-	}
-	return nil
-}
-
-// weigh charges a value a function reads: a string by its bytes, a list
-// by its elements (contains() or == walks them).
-func (r *row) weigh(vs ...any) error {
-	for _, v := range vs {
-		var err error
-		switch x := v.(type) {
-		case string:
-			err = r.spend(0, len(x))
-		case []any:
-			err = r.spend(len(x), 0)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// charged charges a function's result to the row: a string by its bytes,
-// a list by its elements.
-func (r *row) charged(v any, err error) (any, error) {
-	if err != nil {
-		return nil, err
-	}
-	switch x := v.(type) {
-	case string:
-		err = r.spend(0, len(x))
-	case []any:
-		err = r.spend(len(x), 0)
-	default:
-		err = r.spend(0, 0)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return v, nil
 }
 
 // thisFile is the this object: the base's own file, or the note that
@@ -131,12 +63,9 @@ func (r *row) formula(name string) (any, error) {
 	if v, ok := r.results[name]; ok {
 		return v, r.errs[name]
 	}
-	x, ok := r.ev.formulas[name]
-	if !ok {
-		if err, bad := r.ev.formulaErrs[name]; bad {
-			return nil, fmt.Errorf("formula.%s: %w", name, err)
-		}
-		return nil, fmt.Errorf("formula.%s is not defined", name)
+	x, err := r.ev.formula(name)
+	if err != nil {
+		return nil, err
 	}
 	if r.results == nil { // most rows of most views read no formula
 		r.results, r.errs, r.active = map[string]any{}, map[string]error{}, map[string]bool{}
@@ -205,6 +134,10 @@ func (r *row) get(obj, key any) (any, error) {
 		if name == "length" {
 			return float64(len(x)), nil
 		}
+	case Duration:
+		if v, ok := x.field(name); ok {
+			return v, nil
+		}
 	case Date:
 		t := x.T
 		switch name {
@@ -237,6 +170,11 @@ func (r *row) get(obj, key any) (any, error) {
 func (r *row) fileField(f *File, name string) (any, error) {
 	switch name {
 	case "name":
+		// A note's name is shown without .md, as Obsidian lists notes
+		// (docs/bases.md); any other file keeps its extension.
+		if strings.EqualFold(f.Ext(), "md") {
+			return f.Basename(), nil
+		}
 		return f.Name(), nil
 	case "basename":
 		return f.Basename(), nil
@@ -249,6 +187,9 @@ func (r *row) fileField(f *File, name string) (any, error) {
 	case "size":
 		return float64(f.Size), nil
 	case "ctime":
+		if f.noBirth {
+			r.ev.warn("file.ctime: the file system keeps no creation time for some files; zk uses their modification time")
+		}
 		return Date{T: f.CTime, HasTime: true}, nil
 	case "mtime":
 		return Date{T: f.MTime, HasTime: true}, nil
@@ -260,7 +201,7 @@ func (r *row) fileField(f *File, name string) (any, error) {
 	case "tags":
 		out := make([]any, len(f.Tags))
 		for i, t := range f.Tags {
-			out[i] = "#" + t
+			out[i] = Tag("#" + t)
 		}
 		return out, nil
 	case "links":
@@ -310,7 +251,15 @@ func (r *row) asFile(v any) *File {
 	case Link:
 		return r.ev.snap.File(x.Target)
 	case string:
-		return r.ev.snap.resolve(strings.TrimSuffix(strings.TrimPrefix(x, "[["), "]]"), r.file.Path)
+		// A link's text names its note: [[Note#Heading|shown]] is Note
+		// (release notes 1.9.3: hasLink() resolves links with subpaths).
+		p := strings.TrimSuffix(strings.TrimPrefix(x, "[["), "]]")
+		if f := r.ev.snap.byPath[p]; f != nil {
+			return f
+		}
+		p, _, _ = strings.Cut(p, "|")
+		p, _, _ = strings.Cut(p, "#")
+		return r.ev.snap.resolve(p, r.file.Path)
 	}
 	return nil
 }
@@ -372,12 +321,21 @@ func (r *row) global(name string, args []any) (any, error) {
 		if err := need(1, 1); err != nil {
 			return nil, err
 		}
-		return html.EscapeString(toString(arg(0))), nil
+		text, err := textOf(arg(0))
+		if err != nil {
+			return nil, err
+		}
+		// Each of & ' < > " becomes at most 5 bytes.
+		if err := room(len(text) + 4*strings.Count(text, "&") + 4*strings.Count(text, "'") + 4*strings.Count(text, "<") + 4*strings.Count(text, ">") + 4*strings.Count(text, `"`)); err != nil {
+			return nil, err
+		}
+		return html.EscapeString(text), nil
 	case "html", "icon":
 		if err := need(1, 1); err != nil {
 			return nil, err
 		}
-		return Rendered{Kind: name, Value: toString(arg(0))}, nil
+		text, err := textOf(arg(0))
+		return Rendered{Kind: name, Value: text}, err
 	case "image":
 		if err := need(1, 1); err != nil {
 			return nil, err
@@ -458,7 +416,15 @@ func (r *row) global(name string, args []any) (any, error) {
 	case "random":
 		return rand.Float64(), need(0, 0)
 	case "__regexp":
-		return compileRegexp(toString(arg(0)), toString(arg(1)))
+		// A literal is the same in every file: compiled once.
+		src, flags := toString(arg(0)), toString(arg(1))
+		key := flags + "/" + src
+		c, ok := r.ev.regexps[key]
+		if !ok {
+			c.re, c.err = compileRegexp(src, flags)
+			r.ev.regexps[key] = c
+		}
+		return c.re, c.err
 	}
 	return nil, &UnsupportedError{What: fmt.Sprintf("function %s()", name)}
 }
@@ -505,10 +471,13 @@ func compileRegexp(src, flags string) (Regexp, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
+		// JavaScript's syntax that RE2 lacks (lookaround,
+		// backreferences) is zk's limit, not the base's mistake.
+		var se *syntax.Error
+		if errors.As(err, &se) && (se.Code == syntax.ErrInvalidPerlOp || se.Code == syntax.ErrInvalidEscape || se.Code == syntax.ErrInvalidRepeatSize) {
+			return Regexp{}, &UnsupportedError{What: fmt.Sprintf("regular expression /%s/ (%s, which RE2 does not have)", src, se.Code)}
+		}
 		return Regexp{}, fmt.Errorf("regular expression /%s/: %w", src, err)
 	}
 	return Regexp{Re: re, Global: global, Source: "/" + src + "/" + flags}, nil
 }
-
-// jsDollar turns JavaScript's $1 in a replacement into Go's ${1}.
-var jsDollar = regexp.MustCompile(`\$(\d+)`)

@@ -110,7 +110,7 @@ func TestFunctionsExamples(t *testing.T) {
 		{`link("Dune").linksTo(file("Books/Textbook.md"))`, `true`},
 		{`link("Textbook").linksTo(file("Books/Dune.md"))`, `false`},
 		// File
-		{`file.name`, `"Launch.md"`},
+		{`file.name`, `"Launch"`},
 		{`file.basename`, `"Launch"`},
 		{`file.path`, `"Projects/Launch.md"`},
 		{`file.folder`, `"Projects"`},

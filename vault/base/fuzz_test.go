@@ -88,17 +88,26 @@ func FuzzBase(f *testing.F) {
 }
 
 // TestHostileExpressions: expressions that would take the machine's
-// memory or hours stop at the per-file budget, with an error saying so.
+// memory or hours stop at a limit checked before allocating, or at the
+// base's one budget, with an error saying so.
 func TestHostileExpressions(t *testing.T) {
 	s := loadTestVault(t)
 	launch := s.File("Projects/Launch.md")
 	for _, tc := range []struct{ src, want string }{
 		{`"x".repeat(1000000000)`, "over"},
-		{`"x".repeat(1000000).split("").map("x".repeat(1000000).split("").map(value))`, "too costly"},
+		{`"x".repeat(1000000).split("").map("x".repeat(1000000).split("").map(value))`, "over the 262144-element limit"},
+		{`"x".repeat(1400).split("").map("x".repeat(1400).split("").map(value).length).map("x".repeat(1400).split("").length)`, "budget"},
+		{`"a".repeat(1000000).replace("a", "a".repeat(1000000))`, "over 1048576 bytes"},
+		{`"a".repeat(1000000).replace(/a/g, "b".repeat(100000))`, "over 1048576 bytes"},
+		{`"ab".repeat(1000).replace(/(a)/g, "$1".repeat(100000))`, "over 1048576 bytes"},
+		{`[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30].reduce(acc + acc, [1])`, "over the 262144-element limit"},
+		{`"x".repeat(1000).split("").reduce([acc], [])`, "nests more than 64 deep"},
+		{strings.Repeat("[", 3000) + "1" + strings.Repeat("]", 3000), "nest more than 64 deep"},
+		{`"x".repeat(100000).split("").map("x".repeat(100000).split("")).length`, "budget"},
 		{`[1,2,3,4,5,6,7,8].map("x".repeat(1000000)).join("").repeat(2)`, "over 1048576 bytes"},
-		{`[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40].map("x".repeat(1000000)).length`, "too costly"},
-		{`"x".repeat(100000).split("").reduce(acc + value, "")`, "too costly"},
-		{`"x".repeat(1048576).split("").unique().length`, "too costly"},
+		{`[` + strings.Repeat("1,", 199) + `1].map("x".repeat(1000000)).length`, "budget"},
+		{`"x".repeat(100000).split("").reduce(acc + value, "")`, "budget"},
+		{`"x".repeat(1048576).split("").unique().length`, "over the 262144-element limit"},
 		{strings.Repeat("(", 20000) + "1" + strings.Repeat(")", 20000), "limit"},
 		{strings.Repeat("[", 10000) + strings.Repeat("]", 10000), "limit"},
 	} {

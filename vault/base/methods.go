@@ -25,6 +25,12 @@ func (r *row) method(recv any, name string, args []any) (any, error) {
 	if err := r.weigh(recv); err != nil {
 		return nil, err
 	}
+	if recv == nil && !funcs().has("any", name) {
+		return nil, fmt.Errorf("%s() on a missing value", name)
+	}
+	if !funcs().has(typeName(recv), name) {
+		return nil, wrong()
+	}
 	nargs := func(lo, hi int) error {
 		if len(args) < lo || len(args) > hi {
 			return fmt.Errorf("%s() takes %d to %d arguments, not %d", name, lo, hi, len(args))
@@ -69,7 +75,17 @@ func (r *row) method(recv any, name string, args []any) (any, error) {
 			if err := nargs(1, 1); err != nil {
 				return nil, err
 			}
-			return moment.Format(x.T, toString(args[0])), nil
+			layout, err := textOf(args[0])
+			if err != nil {
+				return nil, err
+			}
+			if len(layout) > maxFormat {
+				return nil, &LimitError{fmt.Sprintf("the format is over %d bytes", maxFormat)}
+			}
+			if tok := moment.Unsupported(layout); tok != "" {
+				return nil, &UnsupportedError{What: fmt.Sprintf("format(): the Moment.js token %q", tok)}
+			}
+			return moment.Format(x.T, layout), nil
 		case "time":
 			return x.T.Format("15:04:05"), nil
 		case "relative":
@@ -190,25 +206,24 @@ func (r *row) stringMethod(s, name string, args []any, wrong func() error) (any,
 		return out
 	}
 	switch name {
-	case "contains":
-		if len(args) != 1 {
+	case "contains", "containsAll", "containsAny":
+		// Ignoring case since Obsidian 1.9.1 ("contains function is now
+		// case-insensitive"); containsAll and containsAny are the same
+		// test over several values.
+		if name == "contains" && len(args) != 1 {
 			return nil, errors.New("contains() takes 1 argument")
 		}
-		return strings.Contains(s, toString(args[0])), nil
-	case "containsAll":
+		folded := strings.ToLower(s)
 		for _, a := range strArgs() {
-			if !strings.Contains(s, a) {
+			found := strings.Contains(folded, strings.ToLower(a))
+			if found && name == "containsAny" {
+				return true, nil
+			}
+			if !found && name != "containsAny" {
 				return false, nil
 			}
 		}
-		return true, nil
-	case "containsAny":
-		for _, a := range strArgs() {
-			if strings.Contains(s, a) {
-				return true, nil
-			}
-		}
-		return false, nil
+		return name != "containsAny", nil
 	case "startsWith", "endsWith":
 		if len(args) != 1 {
 			return nil, fmt.Errorf("%s() takes 1 argument", name)
@@ -236,7 +251,7 @@ func (r *row) stringMethod(s, name string, args []any, wrong func() error) (any,
 			return nil, fmt.Errorf("repeat(): the count must be a whole number ≥ 0, not %s", toString(args[0]))
 		}
 		if float64(len(s))*n > maxString {
-			return nil, fmt.Errorf("repeat(): the result would be over %d bytes", maxString)
+			return nil, room(maxString + 1)
 		}
 		return strings.Repeat(s, int(n)), nil
 	case "slice":
@@ -250,29 +265,41 @@ func (r *row) stringMethod(s, name string, args []any, wrong func() error) (any,
 		if len(args) != 2 {
 			return nil, errors.New("replace() takes 2 arguments")
 		}
-		repl := toString(args[1])
-		if re, ok := args[0].(Regexp); ok {
-			repl = jsDollar.ReplaceAllString(repl, "$${$1}")
-			if re.Global {
-				return limitString(re.Re.ReplaceAllString(s, repl))
-			}
-			loc := re.Re.FindStringSubmatchIndex(s)
-			if loc == nil {
-				return s, nil
-			}
-			out := re.Re.ExpandString(nil, repl, s, loc)
-			return limitString(s[:loc[0]] + string(out) + s[loc[1]:])
+		repl, err := textOf(args[1])
+		if err != nil {
+			return nil, err
 		}
-		return limitString(strings.ReplaceAll(s, toString(args[0]), repl))
+		if re, ok := args[0].(Regexp); ok {
+			return r.replaceRegexp(s, re, repl)
+		}
+		old, err := textOf(args[0])
+		if err != nil {
+			return nil, err
+		}
+		// The result's size is known before it is built: a 1 MiB string
+		// with every byte replaced by 1 MiB would be a terabyte.
+		if err := room(replacedSize(s, old, repl)); err != nil {
+			return nil, err
+		}
+		return strings.ReplaceAll(s, old, repl), nil
 	case "split":
 		if len(args) < 1 || len(args) > 2 {
 			return nil, errors.New("split() takes 1 or 2 arguments")
 		}
+		// At most maxList parts are split off (one more says there are
+		// too many), before any is.
 		var parts []string
 		if re, ok := args[0].(Regexp); ok {
-			parts = re.Re.Split(s, -1)
+			parts = re.Re.Split(s, maxList+1)
 		} else {
-			parts = strings.Split(s, toString(args[0]))
+			sep, err := textOf(args[0])
+			if err != nil {
+				return nil, err
+			}
+			parts = strings.SplitN(s, sep, maxList+1)
+		}
+		if err := r.grow(len(parts)); err != nil {
+			return nil, err
 		}
 		if len(args) == 2 {
 			n, ok := args[1].(float64)
@@ -292,11 +319,133 @@ func (r *row) stringMethod(s, name string, args []any, wrong func() error) (any,
 	return nil, wrong()
 }
 
-func limitString(s string) (any, error) {
-	if len(s) > maxString {
-		return nil, fmt.Errorf("the result would be over %d bytes", maxString)
+// maxFormat bounds a date format: each token prints at most 13 bytes.
+const maxFormat = 4 << 10
+
+// replaceRegexp is s.replace(re, repl): the first match, or every one
+// with g, the replacement read as JavaScript reads it ($1, $&, $$). The
+// size of the result is known before it is built: the matches are found
+// first (at most maxList of them), then each replacement's size is added
+// up before any is written.
+func (r *row) replaceRegexp(s string, re Regexp, repl string) (any, error) {
+	parts := jsReplacement(repl, re.Re.NumSubexp())
+	n := 1
+	if re.Global {
+		// Every match adds the replacement's literal text: no more
+		// matches are looked for than the result could hold.
+		n = maxList + 1
+		lit := 0
+		for _, p := range parts {
+			lit += len(p.lit)
+		}
+		if lit > 0 {
+			n = min(n, maxString/lit+2)
+		}
 	}
-	return s, nil
+	matches := re.Re.FindAllStringSubmatchIndex(s, n)
+	if len(matches) > maxList {
+		return nil, &LimitError{fmt.Sprintf("over %d matches", maxList)}
+	}
+	if err := r.spend(len(matches), 0); err != nil {
+		return nil, err
+	}
+	size, last := 0, 0
+	for _, m := range matches {
+		size += m[0] - last
+		for _, p := range parts {
+			size += len(p.text(s, m))
+		}
+		if err := room(size + len(s) - m[1]); err != nil {
+			return nil, err
+		}
+		last = m[1]
+	}
+	out := make([]byte, 0, size+len(s)-last)
+	last = 0
+	for _, m := range matches {
+		out = append(out, s[last:m[0]]...)
+		for _, p := range parts {
+			out = append(out, p.text(s, m)...)
+		}
+		last = m[1]
+	}
+	return string(append(out, s[last:]...)), nil
+}
+
+// replPart is a piece of a JavaScript replacement string: literal text,
+// or what a $ pattern names.
+type replPart struct {
+	lit   string
+	group int // a group's number, 0 for the match ($&); -1 literal, -2 before the match ($`), -3 after it ($')
+}
+
+func (p replPart) text(s string, m []int) string {
+	switch {
+	case p.group == -1:
+		return p.lit
+	case p.group == -2:
+		return s[:m[0]]
+	case p.group == -3:
+		return s[m[1]:]
+	case m[2*p.group] < 0: // a group that did not take part
+		return ""
+	}
+	return s[m[2*p.group]:m[2*p.group+1]]
+}
+
+// jsReplacement reads a replacement as String.prototype.replace does: $$
+// is $, $& the match, $` and $' the text before and after it, $n and $nn
+// a group when there is one of that number; any other $ is itself.
+func jsReplacement(repl string, groups int) []replPart {
+	var parts []replPart
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			parts = append(parts, replPart{lit: lit.String(), group: -1})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '$' || i+1 == len(repl) {
+			lit.WriteByte(c)
+			continue
+		}
+		next := repl[i+1]
+		group := -1
+		width := 2
+		switch {
+		case next == '$':
+			lit.WriteByte('$')
+			i++
+			continue
+		case next == '&':
+			group = 0
+		case next == '`':
+			group = -2
+		case next == '\'':
+			group = -3
+		case next >= '0' && next <= '9':
+			n := int(next - '0')
+			if i+2 < len(repl) && repl[i+2] >= '0' && repl[i+2] <= '9' {
+				if nn := n*10 + int(repl[i+2]-'0'); nn >= 1 && nn <= groups {
+					n, width = nn, 3
+				}
+			}
+			if n >= 1 && n <= groups {
+				group = n
+			}
+		}
+		if group == -1 {
+			lit.WriteByte(c)
+			continue
+		}
+		flush()
+		parts = append(parts, replPart{group: group})
+		i += width - 1
+	}
+	flush()
+	return parts
 }
 
 // titleCase capitalises the first letter of each word.
@@ -391,7 +540,14 @@ func numberMethod(x float64, name string, args []any, wrong func() error) (any, 
 
 func (r *row) listMethod(l []any, name string, args []any, wrong func() error) (any, error) {
 	has := func(v any) bool {
+		want, isText := norm(v).(string)
 		for _, e := range l {
+			if t, ok := e.(Tag); ok && isText {
+				if tagMatches(t, want) {
+					return true
+				}
+				continue
+			}
 			if equal(e, v) {
 				return true
 			}
@@ -419,7 +575,18 @@ func (r *row) listMethod(l []any, name string, args []any, wrong func() error) (
 		}
 		return false, nil
 	case "flat":
-		var out []any
+		n := 0
+		for _, e := range l {
+			if inner, ok := e.([]any); ok {
+				n += len(inner)
+			} else {
+				n++
+			}
+		}
+		if err := r.grow(n); err != nil {
+			return nil, err
+		}
+		out := make([]any, 0, n)
 		for _, e := range l {
 			if inner, ok := e.([]any); ok {
 				out = append(out, inner...)
@@ -427,24 +594,31 @@ func (r *row) listMethod(l []any, name string, args []any, wrong func() error) (
 				out = append(out, e)
 			}
 		}
-		if out == nil {
-			out = []any{}
-		}
 		return out, nil
 	case "join":
 		sep := ","
 		if len(args) > 0 {
-			sep = toString(args[0])
+			var err error
+			if sep, err = textOf(args[0]); err != nil {
+				return nil, err
+			}
+		}
+		if err := room(len(sep) * (len(l) - 1)); err != nil {
+			return nil, err
 		}
 		var b strings.Builder
 		for i, e := range l {
 			if i > 0 {
 				b.WriteString(sep)
 			}
-			b.WriteString(toString(e))
-			if b.Len() > maxString {
-				return nil, fmt.Errorf("join(): the result would be over %d bytes", maxString)
+			text, err := textOf(e)
+			if err == nil {
+				err = room(b.Len() + len(text))
 			}
+			if err != nil {
+				return nil, err
+			}
+			b.WriteString(text)
 		}
 		return b.String(), nil
 	case "reverse":
@@ -463,14 +637,15 @@ func (r *row) listMethod(l []any, name string, args []any, wrong func() error) (
 		return out, nil
 	case "unique":
 		return uniqueValues(l, func(n int) error { return r.spend(n, 0) })
-	case "mean":
-		// Not in Functions.md, but Bases syntax's summary example
-		// (values.mean().round(3)) calls it: the mean of the numbers.
-		ns := numbers(l)
-		if len(ns) == 0 {
-			return nil, nil
+	case "mean", "median", "stddev":
+		// Not in Functions.md, but added in 1.10 (release notes 1.10.3),
+		// and Bases syntax's summary example (values.mean().round(3))
+		// calls mean: over the list's numbers, as the summaries.
+		summary := name
+		if name == "mean" {
+			summary = "average"
 		}
-		return sum(ns) / float64(len(ns)), nil
+		return defaultSummaries[summary](l), nil
 	}
 	return nil, wrong()
 }
@@ -483,7 +658,7 @@ func uniqueValues(l []any, charge func(n int) error) ([]any, error) {
 	seen := map[string]bool{}
 	for _, e := range l {
 		switch e.(type) {
-		case string, float64, bool, nil, Date:
+		case string, Tag, float64, bool, nil, Date:
 			k := typeName(e) + ":" + toString(e)
 			if seen[k] {
 				continue

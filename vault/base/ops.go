@@ -3,6 +3,7 @@ package base
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -83,7 +84,11 @@ func binaryOp(r *row, op string, a, b any) (any, error) {
 	// Dates and durations.
 	if d, ok := a.(Date); ok && (op == "+" || op == "-") {
 		if e, ok := b.(Date); ok && op == "-" {
-			return float64(d.T.Sub(e.T).Milliseconds()), nil
+			// A Duration, not a number, since Obsidian 1.9.3 ("a new
+			// duration type ... the difference between dates"; in the
+			// API, DurationValue "can result from subtracting a
+			// DateValue from another"): (due - today()).days.
+			return Duration{Millis: float64(d.T.Sub(e.T).Milliseconds())}, nil
 		}
 		if dur, ok := asDuration(b); ok {
 			sign := 1
@@ -125,10 +130,31 @@ func binaryOp(r *row, op string, a, b any) (any, error) {
 		}
 	}
 	if op == "+" {
+		// List concatenation (release notes 1.9.8; ListValue.concat in
+		// the API).
+		if x, ok := a.([]any); ok {
+			if y, ok := b.([]any); ok {
+				if err := r.grow(len(x) + len(y)); err != nil {
+					return nil, err
+				}
+				return append(slices.Clip(x), y...), nil
+			}
+		}
 		_, as := a.(string)
 		_, bs := b.(string)
 		if as || bs || isListLike(a) || isListLike(b) {
-			return limitString(toString(a) + toString(b))
+			x, err := textOf(a)
+			if err != nil {
+				return nil, err
+			}
+			y, err := textOf(b)
+			if err != nil {
+				return nil, err
+			}
+			if err := room(len(x) + len(y)); err != nil {
+				return nil, err
+			}
+			return x + y, nil
 		}
 	}
 	x, ok1 := arith(a)

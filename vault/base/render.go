@@ -1,5 +1,11 @@
 package base
 
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
 // String is a value as text output shows it: numbers as JavaScript prints
 // them, dates in ISO form, lists joined with ", ", links as [[wikilinks]],
 // files by path; an error cell is "#error".
@@ -8,6 +14,22 @@ func String(v any) string {
 		return "#error"
 	}
 	return toString(v)
+}
+
+// Display is a value as Obsidian shows it in a view's summary: a number
+// to at most three decimals, as JavaScript's toLocaleString() rounds
+// (11.674999999999999 is 11.675), without its grouping separators, which
+// would read as a list in zk's text; anything else as String.
+func Display(v any) string {
+	if f, ok := v.(float64); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		s := strconv.FormatFloat(f, 'f', 3, 64)
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		if s == "-0" {
+			s = "0"
+		}
+		return s
+	}
+	return String(v)
 }
 
 // JSON is a value as JSON output writes it: null, strings, numbers,

@@ -219,7 +219,7 @@ func (ev *evaluator) summarise(view View, cols []Column, rows []Row, props []str
 // customSummary evaluates a summaries formula, values being the list of
 // the property's values over the rows.
 func (ev *evaluator) customSummary(src string, vals []any) (any, error) {
-	x, err := compileExpr(src)
+	x, err := ev.compile(src)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func TestSyntaxExamples(t *testing.T) {
 		{s.File("Books/Pamphlet.md"), nil, `file.tags`, `["#tag/nested"]`},
 		// this.
 		{launch, s.File("Books.base"), `this.file.folder`, `"/"`},
-		{launch, dune, `this.file.name`, `"Dune.md"`},
+		{launch, dune, `this.file.name`, `"Dune"`},
 		{frank, dune, `file.hasLink(this.file)`, `true`},
 		{launch, dune, `file.hasLink(this.file)`, `true`},
 		{s.File("Books/Textbook.md"), dune, `file.hasLink(this.file)`, `false`},
@@ -228,9 +228,9 @@ func TestSyntaxFullExample(t *testing.T) {
 		}
 	}
 	want := []string{
-		`5: "Dune.md" | "md" | 5 | "2.50" | "12.50 dollars"`,
-		`3: "Essay.md" | "md" | 3 | "1.00" | "3.00 dollars"`,
-		`null: "Launch.md" | "md" | null | "Infinity" | "150.00 dollars"`,
+		`5: "Dune" | "md" | 5 | "2.50" | "12.50 dollars"`,
+		`3: "Essay" | "md" | 3 | "1.00" | "3.00 dollars"`,
+		`null: "Launch" | "md" | null | "Infinity" | "150.00 dollars"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -247,7 +247,7 @@ func TestSyntaxFullExample(t *testing.T) {
 func TestUnsupportedFilterFailsTheView(t *testing.T) {
 	s := loadTestVault(t)
 	for _, src := range []string{
-		"filters:\n  and:\n    - file.hasTag(\"book\")\n    - 'values.median() > 1'\n",
+		"filters:\n  and:\n    - file.hasTag(\"book\")\n    - 'values.total() > 1'\n",
 		"views:\n  - type: table\n    filters:\n      not:\n        - 'nosuch(price)'\n",
 		"filters: 'price ?? 1'\n",
 	} {

@@ -24,6 +24,7 @@ import (
 //	file      *File
 //	regexp    Regexp
 //	html, image, icon  Rendered
+//	a tag     Tag (an element of file.tags or of the tags property)
 //
 // Functions take and return only these, so a value from a note's
 // frontmatter is converted once (fromYAML) on its way in.
@@ -42,11 +43,39 @@ type Duration struct {
 	Millis float64
 }
 
-// ms is the duration in milliseconds, a month counted as 30 days and a
-// year as 365 as Moment.js does when it must give a duration one number.
+// ms is the duration in milliseconds, a month counted as Moment.js's
+// asMilliseconds() counts it when it must give a duration one number
+// (146097/4800 days: 400 years' days over their months).
 func (d Duration) ms() float64 {
-	years, months := d.Months/12, d.Months%12
-	return d.Millis + float64(years)*365*864e5 + float64(months)*30*864e5
+	return d.Millis + float64(d.Months)*146097/4800*864e5
+}
+
+// field is a duration's field: the whole span in a unit, with a fraction
+// ("(now() - file.ctime).days"). Months and years convert as Moment.js's
+// asMonths() and asYears() do (a year is 365.2425 days), the rest are
+// fixed spans of milliseconds.
+func (d Duration) field(name string) (float64, bool) {
+	const day = 864e5
+	days := d.Millis/day + float64(d.Months)*146097/4800
+	switch name {
+	case "years":
+		return (float64(d.Months) + d.Millis/day*4800/146097) / 12, true
+	case "months":
+		return float64(d.Months) + d.Millis/day*4800/146097, true
+	case "weeks":
+		return days / 7, true
+	case "days":
+		return days, true
+	case "hours":
+		return days * 24, true
+	case "minutes":
+		return days * 24 * 60, true
+	case "seconds":
+		return days * 24 * 3600, true
+	case "milliseconds":
+		return days * day, true
+	}
+	return 0, false
 }
 
 // Link is a link to a note or a URL. Target is the vault path it resolves
@@ -55,6 +84,20 @@ type Link struct {
 	Text    string
 	Display any
 	Target  string
+}
+
+// Tag is a tag as a list holds it: "#x/y" in file.tags, "x/y" in the tags
+// property. It is a string everywhere (norm makes it one) except inside a
+// list, where contains() matches it as Obsidian matches tags: ignoring
+// case and the '#', and matching its nested tags (release notes 1.9.11
+// and 1.9.14).
+type Tag string
+
+// tagMatches says whether tag t is the tag want or nested under it.
+func tagMatches(t Tag, want string) bool {
+	a := strings.ToLower(strings.TrimPrefix(string(t), "#"))
+	b := strings.ToLower(strings.TrimPrefix(want, "#"))
+	return b != "" && (a == b || strings.HasPrefix(a, b+"/"))
 }
 
 // Regexp is a regular expression literal, /src/flags.
@@ -76,7 +119,7 @@ func typeName(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
-	case string:
+	case string, Tag:
 		return "string"
 	case float64:
 		return "number"
@@ -118,6 +161,8 @@ func norm(v any) any {
 		return float64(x)
 	case float32:
 		return float64(x)
+	case Tag:
+		return string(x)
 	case []any:
 		return x
 	case map[string]any:
@@ -351,6 +396,10 @@ func compare(a, b any) (c int, ok bool) {
 			if d, ok := parseDate(x, y.T.Location()); ok {
 				return d.T.Compare(y.T), true
 			}
+		case Duration:
+			if d, err := parseDuration(x); err == nil {
+				return cmpFloat(d.ms(), y.ms()), true
+			}
 		}
 	case Date:
 		switch y := b.(type) {
@@ -369,6 +418,11 @@ func compare(a, b any) (c int, ok bool) {
 			return cmpFloat(x.ms(), y.ms()), true
 		case float64:
 			return cmpFloat(x.ms(), y), true
+		case string:
+			// (today() - due) > "6 days": the text is a duration.
+			if d, err := parseDuration(y); err == nil {
+				return cmpFloat(x.ms(), d.ms()), true
+			}
 		}
 	case bool:
 		if y, ok := b.(bool); ok {

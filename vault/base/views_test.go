@@ -110,9 +110,9 @@ func TestViewNotFound(t *testing.T) {
 func TestBlocks(t *testing.T) {
 	note := "# Embeds\n\n~~~yaml\n```base\nnot: this one\n```\n~~~\n\n```base\nfilters:\n  and:\n    - file.hasTag(\"example\")\nviews:\n  - type: table\n    name: Table\n```\n\n````base\nviews: []\n````\n"
 	got := Blocks([]byte(note))
-	want := []string{"filters:\n  and:\n    - file.hasTag(\"example\")\nviews:\n  - type: table\n    name: Table\n", "views: []\n"}
+	want := []Block{{"filters:\n  and:\n    - file.hasTag(\"example\")\nviews:\n  - type: table\n    name: Table\n", 9}, {"views: []\n", 18}}
 	if !slices.Equal(got, want) {
-		t.Errorf("blocks %q, want %q", got, want)
+		t.Errorf("blocks %+v, want %+v", got, want)
 	}
 }
 
@@ -217,14 +217,15 @@ func TestSummaries(t *testing.T) {
 }
 
 // TestUnreadViewKeys: a view key zk does not read is named in a warning,
-// so that a misspelt filter: cannot pass unnoticed.
+// so that a misspelt filter: cannot pass unnoticed; the warning is the
+// view's, said only when that view is evaluated.
 func TestUnreadViewKeys(t *testing.T) {
 	b, err := Parse([]byte("views:\n  - type: table\n    name: V\n    filter: 'price > 1'\n    rowHeight: tall\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `line 2: view "V": not read by zk: filter, rowHeight`
-	if !slices.Contains(b.Warnings, want) {
-		t.Errorf("warnings %q, want %q", b.Warnings, want)
+	if !slices.Contains(b.Views[0].Warnings, want) || len(b.Warnings) != 0 {
+		t.Errorf("view warnings %q, base warnings %q, want %q for the view only", b.Views[0].Warnings, b.Warnings, want)
 	}
 }

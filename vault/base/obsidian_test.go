@@ -1,0 +1,124 @@
+package base
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestObsidianToday holds zk to Bases as Obsidian's current release
+// evaluates it where that differs from the first Bases pages: each case
+// names the Obsidian text it follows (obsidianmd/obsidian-help, en/Bases/
+// and Release notes/; obsidianmd/obsidian-api's obsidian.d.ts; Obsidian's
+// own kepano/obsidian-skills reference). Examples that need a note run on
+// testdata/vault; Projects/Launch.md is tagged #project and #urgent,
+// Books/Pamphlet.md has #tag/nested in its text.
+func TestObsidianToday(t *testing.T) {
+	s := loadTestVault(t)
+	launch := s.File("Projects/Launch.md")
+	pamphlet := s.File("Books/Pamphlet.md")
+	cover := s.File("Attachments/cover.png")
+	for _, tc := range []struct {
+		source string
+		file   *File
+		expr   string
+		want   string
+	}{
+		// file.name: a note's name as Obsidian lists it, without .md
+		// (Map view.md's "file.name.replace(" ","+")" searches a map for
+		// the note's name); a file that is not a note keeps its
+		// extension, and basename drops it (Functions.md).
+		{"Map view.md, Tips; issue 25", launch, `file.name`, `"Launch"`},
+		{"Map view.md, Tips", launch, `file.name == "Launch"`, `true`},
+		{"Functions.md, File fields", cover, `file.name`, `"cover.png"`},
+		{"Functions.md, File fields", cover, `file.basename`, `"cover"`},
+		{"Bases syntax.md, this", launch, `this.file.name`, `"Launch"`},
+
+		// file.tags.contains(): a tag matches itself and the tags nested
+		// under it, ignoring case and '#'.
+		{"release notes 1.9.11: file.tags.contains() finds parent tags", pamphlet, `file.tags.contains("tag")`, `true`},
+		{"release notes 1.9.14: #A as well as #A/B", pamphlet, `file.tags.contains("tag/nested")`, `true`},
+		{"release notes 1.9.14", pamphlet, `file.tags.contains("#TAG")`, `true`},
+		{"release notes 1.9.14", pamphlet, `file.tags.contains("ta")`, `false`},
+		{"release notes 1.9.14", pamphlet, `file.tags.contains("nested")`, `false`},
+		{"release notes 1.9.14: tags.contains(\"A\")", launch, `tags.contains("Project")`, `true`},
+		{"release notes 1.9.14", launch, `file.tags.containsAny("x", "urgent")`, `true`},
+		{"release notes 1.9.14", launch, `file.tags.containsAll("project", "#urgent")`, `true`},
+		{"Functions.md, List contains()", launch, `tasks.contains("draft")`, `true`},
+		{"Functions.md, List contains()", launch, `tasks.contains("dra")`, `false`},
+
+		// date − date is a Duration, with fields, that compares with a
+		// duration written as text.
+		{"release notes 1.9.3: a new duration type", launch, `(due_date - start_date).isType("duration")`, `true`},
+		{"obsidian.d.ts DurationValue: subtracting a DateValue from another", launch, `due_date - start_date`, `1641600000`},
+		{"kepano/obsidian-skills: (date(due_date) - today()).days", launch, `(due_date - start_date).days`, `19`},
+		{"kepano/obsidian-skills: .hours", launch, `(date("2026-01-01 12:00:00") - date("2026-01-01")).hours`, `12`},
+		{"kepano/obsidian-skills: .days.round(0)", launch, `(now() - date("2026-11-29")).days.round(0)`, `3`},
+		{"Moment.js asYears(), issue 25", launch, `(date("2028-01-01") - date("2026-01-01")).years.round(2)`, `2`},
+		{"issue 25: compare with \"6 days\"", launch, `(today() - start_date) > "6 days"`, `true`},
+		{"issue 25: compare with \"6 days\"", launch, `(today() - due_date) < "2 weeks"`, `true`},
+		{"Formulas.md: file.mtime > now() - '7d'", launch, `(now() - "3d") > now() - "7d"`, `true`},
+		{"kepano/obsidian-skills: a Duration has no round()", launch, `(due_date - start_date).round()`, `error: round() is not a function of a duration`},
+
+		// list + list concatenates.
+		{"release notes 1.9.8: list concatenation using +", launch, `[1, 2] + [3]`, `[1,2,3]`},
+		{"release notes 1.9.8", launch, `(tasks + ["launch"]).length`, `4`},
+		{"obsidian.d.ts ListValue.concat", launch, `([1] + []).length`, `1`},
+
+		// string contains() ignores case.
+		{"release notes 1.9.1: contains is now case-insensitive", launch, `"Hello".contains("hELLo")`, `true`},
+		{"release notes 1.9.1", launch, `description.containsAll("ROCKET", "Launch")`, `true`},
+		{"release notes 1.9.1", launch, `description.containsAny("x", "LAUNCH")`, `true`},
+		{"Functions.md: startsWith is JavaScript's", launch, `"Hello".startsWith("he")`, `false`},
+
+		// The sweep of every other function (docs/bases.md, Functions).
+		{"release notes 1.10.3: median()", launch, `[2, 2, 4, 5, 5, 8].median()`, `4.5`},
+		{"release notes 1.10.3: stddev() (the 1.10 docs' example: 6.94)", launch, `[1, 7, 3, 11, 22, 5].stddev().round(2)`, `6.94`},
+		{"release notes 1.10.3: mean()", launch, `[1, 2, 3, 4, 5, 6].mean()`, `3.5`},
+		{"release notes 1.9.3: hasLink() resolves links with subpaths", launch, `file.hasLink("Dune#Plot")`, `true`},
+		{"release notes 1.9.3", launch, `file.hasLink("[[Dune#Plot|the book]]")`, `true`},
+		{"release notes 1.9.14: hasTag no longer case-sensitive", launch, `file.hasTag("PROJECT")`, `true`},
+		{"release notes 1.9.1: inFolder without a folder", launch, `file.inFolder("")`, `true`},
+		{"release notes 1.9.9: invalid arithmetic reports an error", launch, `"text" * 2`, `error: cannot apply * to a string and a number`},
+		{"release notes 1.9.6: comparisons between dates and strings", launch, `due_date > "2026-11-19"`, `true`},
+		{"Functions.md: replace, $1 capture groups", launch, `"John Smith".replace(/(\w+) (\w+)/, "$2, $1")`, `"Smith, John"`},
+		{"MDN String.replace: $& and $$", launch, `"ab".replace(/b/, "[$&$$]")`, `"a[b$]"`},
+		{"MDN String.replace: $9 with no group 9 is itself", launch, `"ab".replace(/b/, "$9")`, `"a$9"`},
+		{"Functions.md: format() with Moment.js tokens", launch, `date("2026-05-01").format("Q")`, `error: not supported: format(): the Moment.js token "Q"`},
+	} {
+		opts := Options{Now: testNow, This: tc.file}
+		v, err := Value(s, nil, tc.file, tc.expr, opts)
+		got := show(v)
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		if got != tc.want && !(strings.HasPrefix(tc.want, "error: ") && strings.HasPrefix(got, tc.want)) {
+			t.Errorf("%s (%s): got %s, want %s", tc.expr, tc.source, got, tc.want)
+		}
+	}
+}
+
+// TestNullCheckboxesSortAsFalse: a view sorted by a boolean property puts
+// the notes without it with the false ones (release notes 1.10.3:
+// "Indeterminate checkboxes (where the value is null) are now sorted with
+// false values"), not last.
+func TestNullCheckboxesSortAsFalse(t *testing.T) {
+	s := loadTestVault(t)
+	b, err := Parse([]byte("filters: 'file.inFolder(\"Projects\") || file.inFolder(\"Books\")'\nviews:\n  - type: table\n    sort:\n      - property: urgent\n        direction: DESC\n      - property: file.name\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Evaluate(t.Context(), s, b, Options{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Rows {
+		got = append(got, r.File.Path)
+	}
+	// Archive has urgent: true; Launch false; the books none: with
+	// Launch, by name.
+	want := "Projects/Archive.md Books/Dune.md Projects/Launch.md Books/Pamphlet.md Books/Textbook.md"
+	if strings.Join(got, " ") != want {
+		t.Errorf("rows %s, want %s", strings.Join(got, " "), want)
+	}
+}
