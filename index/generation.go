@@ -172,6 +172,31 @@ func (g *generation) meta() (*manifest, error) {
 	return m, nil
 }
 
+// folderRecord checks the generation's schema stamp and reads its
+// folder record.
+func (g *generation) folderRecord() (*folderRecord, error) {
+	var schema, raw []byte
+	err := g.damaged(func() error {
+		var err error
+		if schema, err = g.idx.GetInternal(schemaKey); err != nil {
+			return err
+		}
+		raw, err = g.idx.GetInternal(foldersKey)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if string(schema) != fmt.Sprint(Schema) {
+		return nil, &DamagedError{Dir: g.dir, Err: fmt.Errorf("schema stamp %q, want %d", schema, Schema)}
+	}
+	rec, err := decodeFolders(raw)
+	if err != nil {
+		return nil, &DamagedError{Dir: g.dir, Err: err}
+	}
+	return rec, nil
+}
+
 // batch applies a batch (documents and the manifest together) and waits
 // until it is persisted.
 func (g *generation) batch(b *bleve.Batch) error {

@@ -156,16 +156,67 @@ func TestSearchFreshness(t *testing.T) {
 		t.Errorf("over MaxUpdate: stale=%d hits=%d checked=%v, want 2 stale, no hits", res.Stale, len(res.Hits), res.Checked)
 	}
 	res, err = Search(context.Background(), v, opts, Request{Query: "delta", MaxUpdate: -1})
-	if err != nil || res.Checked || len(res.Hits) != 0 {
-		t.Errorf("no update: %v checked=%v hits=%d", err, res.Checked, len(res.Hits))
-	}
-	res, err = Search(context.Background(), v, opts, Request{Query: "delta", MaxUpdate: 10, MaxCheckNotes: 2})
-	if err != nil || res.Checked || len(res.Hits) != 0 {
-		t.Errorf("over MaxCheckNotes: %v checked=%v hits=%d, want an unchecked answer", err, res.Checked, len(res.Hits))
+	if err != nil || res.Checked || res.Unchecked == "" || len(res.Hits) != 0 {
+		t.Errorf("no update: %v checked=%v unchecked=%q hits=%d", err, res.Checked, res.Unchecked, len(res.Hits))
 	}
 	got, res := searchPaths(t, v, opts, "delta")
-	if !slices.Equal(got, []string{"D.md", "E.md"}) || res.Stale != 0 || res.Updated == nil || res.Updated.Added != 2 {
-		t.Errorf("within MaxUpdate: hits %v, stale %d, updated %+v", got, res.Stale, res.Updated)
+	if !slices.Equal(got, []string{"D.md", "E.md"}) || res.Stale != 0 || res.Updated == nil || res.Updated.Added != 2 || !res.Checked {
+		t.Errorf("within MaxUpdate: hits %v, stale %d, checked %v, updated %+v", got, res.Stale, res.Checked, res.Updated)
+	}
+}
+
+// Over MaxCheckNotes a search stats the folders, not the notes: a note
+// added, removed or renamed is seen at any size (its folder's time
+// moves), an edit written into an existing note only where every note is
+// stat-ed, and the answer says which it was.
+func TestSearchFolderFreshness(t *testing.T) {
+	v := testVault(t, map[string]string{"A.md": "# A\n\nAlpha.\n", "sub/B.md": "# B\n\nBeta.\n", "sub/C.md": "# C\n\nGamma.\n"})
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx")}
+	ctx := context.Background()
+	past := time.Now().Add(-time.Hour)
+	settle := func() { // every file and folder an hour old, and indexed so
+		t.Helper()
+		for _, p := range []string{"A.md", "sub/B.md", "sub/C.md", "sub", "."} {
+			os.Chtimes(filepath.Join(v.Dir, p), past, past)
+		}
+		if _, err := Update(ctx, v, opts, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	folders := Request{Limit: 10, MaxUpdate: 10, MaxCheckNotes: 1}
+	settle()
+
+	// Added in a new folder, removed from an old one: seen by the folders.
+	writeNote(t, v.Dir, "new/D.md", "# D\n\nDelta.\n")
+	os.Remove(filepath.Join(v.Dir, "sub/C.md"))
+	req := folders
+	req.Query = "delta"
+	res, err := Search(ctx, v, opts, req)
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Path != "new/D.md" || res.Checked || !strings.Contains(res.Unchecked, "in place") {
+		t.Fatalf("added note, folders checked: %v %+v", err, res)
+	}
+	req.Query = "gamma"
+	if res, err := Search(ctx, v, opts, req); err != nil || len(res.Hits) != 0 {
+		t.Fatalf("removed note, folders checked: %v %+v", err, res)
+	}
+
+	// Written in place: the folder's time does not move.
+	settle()
+	f, err := os.OpenFile(filepath.Join(v.Dir, "sub/B.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\nZeta.\n")
+	f.Close()
+	req.Query = "zeta"
+	res, err = Search(ctx, v, opts, req)
+	if err != nil || len(res.Hits) != 0 || res.Checked || res.Unchecked == "" {
+		t.Fatalf("edited in place, folders checked: %v %+v; want no hit and the reason", err, res)
+	}
+	req.MaxCheckNotes = 0 // every note stat-ed
+	res, err = Search(ctx, v, opts, req)
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Path != "sub/B.md" || !res.Checked || res.Unchecked != "" {
+		t.Fatalf("edited in place, notes checked: %v %+v; want sub/B.md", err, res)
 	}
 }
 

@@ -3,6 +3,7 @@ package index
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"hash/crc32"
 	"slices"
@@ -56,6 +57,9 @@ func contentHash(src []byte) [16]byte {
 	sum := sha256.Sum256(src)
 	return [16]byte(sum[:16])
 }
+
+// hashText is a content hash as the index stores it with a document.
+func hashText(h [16]byte) string { return hex.EncodeToString(h[:]) }
 
 // encode writes the manifest compactly (varints) with a CRC-32 at the end:
 // bbolt checks its own pages but not the values in them.

@@ -15,7 +15,7 @@ import (
 // Schema is the version of what zk puts in the index: the mapping, the
 // analyzers and the fields. An index stamped with another schema is
 // rebuilt, never read.
-const Schema = 5
+const Schema = 6
 
 // The searchable fields. A query names them as "claim:word".
 const (
@@ -34,6 +34,9 @@ const (
 	// as one term, for the exact title match that leads a search; queries
 	// do not name it.
 	fieldTitleWhole = "title-whole"
+	// fieldHash is the content hash of the text indexed, stored only: a
+	// hit's fragment is cut from the note when its bytes are still these.
+	fieldHash = "hash"
 )
 
 // textFields are the fields a query word without a field searches, in the
@@ -72,6 +75,7 @@ type doc struct {
 	Tags     []string
 	Links    []string
 	Tended   *time.Time
+	Hash     string
 }
 
 // langField names a text field's copy for one language: body_fr.
@@ -105,6 +109,7 @@ func (d doc) fields() map[string]any {
 		FieldTag:        d.Tags,
 		FieldLinks:      d.Links,
 		FieldLang:       d.Lang,
+		fieldHash:       d.Hash,
 	}
 	for f, text := range map[string]string{FieldTitle: d.Title, FieldClaim: d.Claim, FieldScope: d.Scope, FieldEvidence: d.Evidence, FieldBody: d.Body} {
 		if text != "" {
@@ -198,6 +203,9 @@ func newMapping() (mapping.IndexMapping, error) {
 	stored := bleve.NewTextFieldMapping() // the title as shown, not searched
 	stored.Index, stored.Store, stored.IncludeInAll, stored.DocValues, stored.IncludeTermVectors = false, true, false, false, false
 	dm.AddFieldMappingsAt(FieldTitle, stored)
+	hash := bleve.NewTextFieldMapping() // stored, not searched
+	hash.Index, hash.Store, hash.IncludeInAll, hash.DocValues, hash.IncludeTermVectors = false, true, false, false, false
+	dm.AddFieldMappingsAt(fieldHash, hash)
 	for code := range languages {
 		for _, f := range textFields {
 			dm.AddFieldMappingsAt(langField(f, code), text(code))

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/text/unicode/norm"
@@ -40,24 +41,44 @@ type Request struct {
 	// before it answers; beyond that it answers from the index as it is and
 	// reports it stale. Negative does not look at the vault at all.
 	MaxUpdate int
-	// CheckBudget bounds how long the search waits for its walk of the
-	// vault (0 means DefaultCheckBudget): past it, the search answers
-	// without knowing whether notes changed.
+	// CheckBudget bounds how long the search stats the notes (0 means
+	// DefaultCheckBudget): past it, the search knows only what the
+	// folders say.
 	CheckBudget time.Duration
 	// MaxCheckNotes is the largest index (in notes) for which the search
-	// walks the vault at all; 0 means DefaultMaxCheckNotes.
+	// stats every note, not only every folder; 0 means
+	// DefaultMaxCheckNotes.
 	MaxCheckNotes int
+	// WaitCheckNotes is the largest index for which the search waits for
+	// the stat of every note (up to CheckBudget); above it, the stats run
+	// while the query does and the answer waits at most CheckGrace for
+	// them once it is ready. 0 means DefaultWaitCheckNotes.
+	WaitCheckNotes int
 }
 
-// DefaultCheckBudget bounds the wait for a search's walk of the vault (a
-// stat per note: about 25 ms for 10,000 notes on a 2-core machine), so a
-// slow disk never makes a search slow.
-const DefaultCheckBudget = 150 * time.Millisecond
+// DefaultCheckBudget bounds the stat of every note, so a slow disk never
+// makes a search hang (a vault over DefaultWaitCheckNotes waits only
+// CheckGrace for it).
+const DefaultCheckBudget = time.Second
 
-// DefaultMaxCheckNotes is the largest vault a search walks for changes:
-// beyond it the walk would cost more than the search (0.2–0.3 s at 100,000
-// notes), and zk index is the way to bring the index up to date.
-const DefaultMaxCheckNotes = 40_000
+// DefaultMaxCheckNotes is the largest vault whose every note a search
+// stats. The folders are stat-ed at any size (a folder's time moves when
+// a note in it is added, removed or renamed, or saved by an editor that
+// writes a new file and renames it); an edit written in place into an
+// existing file moves only that file's time, which only a stat of every
+// note sees: about 1 µs a note, which past this size costs more than the
+// search.
+const DefaultMaxCheckNotes = 20_000
+
+// DefaultWaitCheckNotes is the largest vault for which a search always
+// waits for the stat of every note: a millisecond or two.
+const DefaultWaitCheckNotes = 2_000
+
+// CheckGrace is how long a search of a larger vault waits, once its
+// answer is ready, for the stat of every note that ran beside it: the
+// check costs the answer no more than this, and when it is not done the
+// answer says so ("checked": false).
+const CheckGrace = 5 * time.Millisecond
 
 // Result is a search's answer, best hit first.
 type Result struct {
@@ -66,11 +87,16 @@ type Result struct {
 	Hits  []Hit
 	// Notes is how many notes the index searched.
 	Notes int
-	// Checked is set when the search compared the vault with the index.
+	// Checked is set when the search compared every note of the vault
+	// with the index: then Stale is all it may be missing.
 	Checked bool
 	// Stale counts the notes changed since the index was last updated and
 	// not indexed by this search: hits may miss or misplace them.
 	Stale int
+	// Unchecked, when Checked is not set, says what the search did not
+	// compare (nothing at all with MaxUpdate < 0): the index may be
+	// staler than Stale says.
+	Unchecked string
 	// Updated is what an update run by this search did, if one ran.
 	Updated *Stats
 }
@@ -96,12 +122,13 @@ type Fragment struct {
 // fragmentWidth is about how many bytes of text a fragment shows.
 const fragmentWidth = 160
 
-// Search answers a query from the vault's index. The vault is walked for
-// changes while the query runs; if the walk ends within
-// Request.CheckBudget and few notes changed (Request.MaxUpdate), the index
-// is brought up to date and the query run again, else the result says
-// what it may be missing. An index that is missing is built; a damaged one
-// is moved aside and rebuilt.
+// Search answers a query from the vault's index. The vault is compared
+// with the index while the query runs (checkFresh: the folders, and up to
+// Request.MaxCheckNotes every note); if few notes changed
+// (Request.MaxUpdate), the index is brought up to date and the query run
+// again, else the result says what it may be missing, or what it did not
+// compare. An index that is missing is built; a damaged one is moved
+// aside and rebuilt.
 func Search(ctx context.Context, v *vault.Vault, opts Options, req Request) (*Result, error) {
 	if _, err := parseQuery(req.Query, nil, nil); err != nil {
 		return nil, err // before the index is even opened
@@ -115,12 +142,9 @@ func Search(ctx context.Context, v *vault.Vault, opts Options, req Request) (*Re
 		return nil, err
 	}
 	s.tended, s.langs = opts.TendedKey, newLangFolders(opts.Languages).key()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	w := startWalk(ctx, v, req)
 	res := &Result{Query: req.Query}
 	for attempt := 0; ; attempt++ {
-		err := s.answer(ctx, v, opts, req, w, res)
+		err := s.answer(ctx, v, opts, req, res)
 		var de *DamagedError
 		if err == nil || !errors.As(err, &de) || attempt > 0 {
 			return res, err
@@ -134,106 +158,80 @@ func Search(ctx context.Context, v *vault.Vault, opts Options, req Request) (*Re
 	}
 }
 
-// walk lists the vault's files in the background.
-type walk struct {
-	done     chan struct{}
-	deadline time.Time
-	cancel   context.CancelFunc
-	stopped  bool
-	files    []vault.File
-	err      error
-}
-
-// stop gives up on the walk: the search answers without it.
-func (w *walk) stop() {
-	if w != nil {
-		w.stopped = true
-		w.cancel()
-	}
-}
-
-func startWalk(ctx context.Context, v *vault.Vault, req Request) *walk {
-	if req.MaxUpdate < 0 {
-		return nil
-	}
-	budget := req.CheckBudget
-	if budget <= 0 {
-		budget = DefaultCheckBudget
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	w := &walk{done: make(chan struct{}), deadline: time.Now().Add(budget), cancel: cancel}
-	go func() {
-		defer close(w.done)
-		w.files, _, w.err = v.Files(ctx)
-	}()
-	return w
-}
-
-// wait returns the vault's files, or false when the walk is off or did
-// not finish within its budget.
-func (w *walk) wait(ctx context.Context) ([]vault.File, bool, error) {
-	if w == nil || w.stopped {
-		return nil, false, nil
-	}
-	select {
-	case <-w.done: // done already, whatever the clock says
-		return w.files, w.err == nil, w.err
-	default:
-	}
-	t := time.NewTimer(time.Until(w.deadline))
-	defer t.Stop()
-	select {
-	case <-w.done:
-		return w.files, w.err == nil, w.err
-	case <-t.C:
-		return nil, false, nil
-	case <-ctx.Done():
-		return nil, false, ctx.Err()
-	}
-}
-
-// answer runs the query on the live generation, refreshes the index and
-// runs it again if the vault changed and that is cheap, then cuts the
-// fragments from the notes.
-func (s *store) answer(ctx context.Context, v *vault.Vault, opts Options, req Request, w *walk, res *Result) error {
+// answer runs the query on the live generation while it checks the
+// vault for changes (checkFresh), refreshes the index and runs the query
+// again if notes changed and that is cheap, then cuts the fragments from
+// the notes.
+func (s *store) answer(ctx context.Context, v *vault.Vault, opts Options, req Request, res *Result) error {
 	r, err := s.openCurrent(ctx, v, opts, res)
 	if err != nil {
 		return err
 	}
 	defer func() { r.close() }()
+	type checked struct {
+		f   freshness
+		err error
+	}
+	var fresh chan checked
+	stop := make(chan struct{}) // closed when the stat of every note may stop
+	var stopOnce sync.Once
+	stopNotes := func() { stopOnce.Do(func() { close(stop) }) }
+	defer stopNotes()
+	if req.MaxUpdate >= 0 {
+		fresh = make(chan checked, 1)
+		maxNotes := cmp.Or(req.MaxCheckNotes, DefaultMaxCheckNotes)
+		deadline := time.Now().Add(cmp.Or(req.CheckBudget, DefaultCheckBudget))
+		go func() {
+			f, err := r.checkFresh(ctx, v, maxNotes, deadline, stop)
+			fresh <- checked{f, err}
+		}()
+	}
 	out, err := r.query(ctx, req.Query, req.Limit)
-	if err != nil {
-		return err
+	var hits []Hit
+	if err == nil {
+		hits = r.hits(v, out) // while the check runs
 	}
-	if limit := cmp.Or(req.MaxCheckNotes, DefaultMaxCheckNotes); len(r.manifest.Entries) > limit {
-		w.stop()
-	}
-	files, checked, err := w.wait(ctx)
-	if err != nil {
-		return err
-	}
-	res.Checked, res.Stale = checked, 0
-	if checked {
-		d := r.manifest.compare(notes(files))
-		if len(d.racy) <= req.MaxUpdate {
-			d = d.unracy(r.manifest, v)
+	if fresh != nil {
+		if r.folders.Notes > cmp.Or(req.WaitCheckNotes, DefaultWaitCheckNotes) {
+			grace := time.AfterFunc(CheckGrace, stopNotes)
+			defer grace.Stop()
 		}
-		if changed := d.count(); changed > 0 {
-			fresh, err := s.refresh(ctx, v, opts, req, changed, r, res)
-			if err != nil {
-				return err
+		c := <-fresh // checkFresh uses r: wait for it, even after an error
+		if err == nil {
+			err = c.err
+		}
+		if err == nil {
+			res.Checked, res.Unchecked, res.Stale = c.f.complete, c.f.why, 0
+			d := c.f.d
+			if len(d.racy) > 0 && len(d.racy) <= req.MaxUpdate {
+				m, merr := r.manifest()
+				if merr != nil {
+					return merr
+				}
+				d = d.unracy(m, v)
 			}
-			if fresh != nil {
-				r = fresh
-				if out, err = r.query(ctx, req.Query, req.Limit); err != nil {
+			if changed := d.count(); changed > 0 {
+				fresh, err := s.refresh(ctx, v, opts, req, changed, r, res)
+				if err != nil {
 					return err
+				}
+				if fresh != nil {
+					r = fresh
+					if out, err = r.query(ctx, req.Query, req.Limit); err == nil {
+						hits = r.hits(v, out)
+					}
 				}
 			}
 		}
+	} else {
+		res.Unchecked = "--no-update: the vault was not compared with the index"
+	}
+	if err != nil {
+		return err
 	}
 	res.Total = out.Total
-	res.Notes, _ = countEntries(r.manifest)
-	res.Hits = r.hits(v, out, files)
+	res.Notes = r.folders.Notes
+	res.Hits = hits
 	return nil
 }
 
@@ -279,10 +277,22 @@ func (s *store) repair(ctx context.Context, v *vault.Vault, opts Options, de *Da
 	return s.rebuild(ctx, v, opts, de)
 }
 
-// reader is an open, checked, read-only generation and its manifest.
+// reader is an open, checked, read-only generation, its folder record
+// and, read when needed, its manifest.
 type reader struct {
 	*generation
-	manifest *manifest
+	folders *folderRecord
+
+	once sync.Once
+	m    *manifest
+	mErr error
+}
+
+// manifest decodes the generation's manifest, once: a search of a vault
+// that did not change never needs it (at 100,000 notes it is 7 MB).
+func (r *reader) manifest() (*manifest, error) {
+	r.once.Do(func() { r.m, r.mErr = r.generation.meta() })
+	return r.m, r.mErr
 }
 
 // openCurrent opens the live generation read-only, building the index
@@ -311,12 +321,12 @@ func (s *store) openCurrent(ctx context.Context, v *vault.Vault, opts Options, r
 		if err != nil {
 			return nil, err
 		}
-		m, err := g.meta()
+		rec, err := g.folderRecord()
 		if err != nil {
 			g.close()
 			return nil, err
 		}
-		return &reader{generation: g, manifest: m}, nil
+		return &reader{generation: g, folders: rec}, nil
 	}
 }
 
@@ -346,7 +356,7 @@ func (r *reader) query(ctx context.Context, qs string, limit int) (*bleve.Search
 		return nil, err
 	}
 	sr := bleve.NewSearchRequestOptions(q, limit, 0, false)
-	sr.Fields = []string{FieldTitle}
+	sr.Fields = []string{FieldTitle, fieldHash}
 	qctx, cancel := context.WithTimeout(ctx, queryTimeout)
 	defer cancel()
 	out, err := r.search(qctx, sr)
@@ -469,13 +479,9 @@ func (r *reader) locate(ctx context.Context, q query.Query, out *bleve.SearchRes
 const queryTimeout = 10 * time.Second
 
 // hits reads each hit's note and cuts its fragment, but only from a note
-// whose bytes are the ones indexed: the offsets bleve returns are into
-// that text. files, when the vault was walked, says which notes exist.
-func (r *reader) hits(v *vault.Vault, out *bleve.SearchResult, files []vault.File) []Hit {
-	byPath := map[string]vault.File{}
-	for _, f := range files {
-		byPath[f.Path] = f
-	}
+// whose bytes are the ones indexed (the hash stored with its document):
+// the offsets bleve returns are into that text.
+func (r *reader) hits(v *vault.Vault, out *bleve.SearchResult) []Hit {
 	p := vault.NewParser()
 	hits := make([]Hit, 0, len(out.Hits))
 	for _, h := range out.Hits {
@@ -483,15 +489,9 @@ func (r *reader) hits(v *vault.Vault, out *bleve.SearchResult, files []vault.Fil
 		if t, ok := h.Fields[FieldTitle].(string); ok {
 			hit.Title = t
 		}
-		f, ok := byPath[h.ID]
-		if files == nil { // not walked: read the note by its path
-			f, ok = vault.File{Path: h.ID}, true
-		}
-		if ok {
-			if n, _ := v.LoadNote(p, f); n != nil {
-				if e, ok := r.manifest.lookup(h.ID); ok && e.Hash == contentHash(n.Src) {
-					hit.Section, hit.Fragment = bestFragment(splitText(n), baseFields(h.Locations))
-				}
+		if n, _ := v.LoadNote(p, vault.File{Path: h.ID}); n != nil {
+			if hash, ok := h.Fields[fieldHash].(string); ok && hash == hashText(contentHash(n.Src)) {
+				hit.Section, hit.Fragment = bestFragment(splitText(n), baseFields(h.Locations))
 			}
 		}
 		hits = append(hits, hit)

@@ -167,7 +167,8 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	if err != nil {
 		return st, err
 	}
-	files, skips, err := v.Files(ctx)
+	walked := time.Now()
+	files, folders, skips, err := v.FilesAndFolders(ctx)
 	if err != nil {
 		return st, err
 	}
@@ -176,9 +177,20 @@ func (s *store) apply(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	if d.empty() {
 		st.Notes, st.Skipped = countEntries(m)
 		st.Skipped = withWalkSkips(st.Skipped, skips)
+		// No note changed, but a folder may have (an attachment added)
+		// or be too recent to trust: the record is written again, or
+		// every search would read those folders again.
+		rec := newFolderRecord(walked, st.Notes, folders)
+		if old, err := g.folderRecord(); err != nil || !old.sameFolders(rec) || old.hasRacy() {
+			b := g.idx.NewBatch()
+			b.SetInternal(foldersKey, rec.encode())
+			if err := g.batch(b); err != nil {
+				return st, err
+			}
+		}
 		return st, nil
 	}
-	p := plan{prev: m, deleted: d.deleted, resolver: vault.ResolverOf(files)}
+	p := plan{prev: m, deleted: d.deleted, resolver: vault.ResolverOf(files), folders: newFolderRecord(walked, 0, folders)}
 	queued := map[string]bool{}
 	for _, fs := range [][]vault.File{d.added, d.suspect, d.racy} {
 		for _, f := range fs {
@@ -225,9 +237,10 @@ func (s *store) build(ctx context.Context, v *vault.Vault, opts Options) (Stats,
 	if err != nil {
 		return st, err
 	}
-	files, skips, err := v.Files(ctx)
+	walked := time.Now()
+	files, folders, skips, err := v.FilesAndFolders(ctx)
 	if err == nil {
-		p := plan{prev: &manifest{}, resolver: vault.ResolverOf(files)}
+		p := plan{prev: &manifest{}, resolver: vault.ResolverOf(files), folders: newFolderRecord(walked, 0, folders)}
 		for _, f := range notes(files) {
 			p.jobs = append(p.jobs, job{file: f})
 		}
@@ -258,6 +271,8 @@ type plan struct {
 	jobs     []job
 	deleted  []string
 	resolver *vault.Resolver
+	// folders is the record of the walk, written with the manifest.
+	folders *folderRecord
 }
 
 // job is one note to read and index; force indexes it even when its
@@ -406,6 +421,7 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 			// touched, not changed: only the manifest learns the new mtime
 		default:
 			d := newDoc(res.note, p.resolver, opts.Tended, folders)
+			d.Hash = hashText(res.hash)
 			if err := guard(g.dir, func() error { return b.Index(path, d.fields()) }); err != nil {
 				return st, fmt.Errorf("index %s: %w", path, err)
 			}
@@ -439,6 +455,8 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	}
 	slices.SortFunc(m.Entries, func(a, b entry) int { return strings.Compare(a.Path, b.Path) })
 	b.SetInternal(manifestKey, m.encode())
+	p.folders.Notes, _ = countEntries(m)
+	b.SetInternal(foldersKey, p.folders.encode())
 	if err := flush(); err != nil {
 		return st, err
 	}

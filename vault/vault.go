@@ -104,21 +104,53 @@ type Skip struct {
 // else, and one goroutine waiting on one lstat at a time walked 100k notes
 // at 1.6× find's time.
 func (v *Vault) Files(ctx context.Context) ([]File, []Skip, error) {
-	fsys := v.root.FS()
-	top, err := fs.ReadDir(fsys, ".")
+	files, _, skips, err := v.FilesAndFolders(ctx)
+	return files, skips, err
+}
+
+// Folder is a folder of the vault ("." for its root) and when its list of
+// entries last changed: a file added, removed or renamed in it (an
+// editor's save by rename too) moves its ModTime; a file written in
+// place does not.
+type Folder struct {
+	Path    string
+	ModTime time.Time
+}
+
+// FilesAndFolders is Files, with the folders it walked, sorted by path,
+// the root first.
+func (v *Vault) FilesAndFolders(ctx context.Context) ([]File, []Folder, []Skip, error) {
+	return v.walkFrom(ctx, ".", false)
+}
+
+// ListFolder lists one folder of the vault as Files would, without
+// walking its subfolders: its files, and its subfolders (the folder
+// itself first, with its own ModTime).
+func (v *Vault) ListFolder(ctx context.Context, dir string) ([]File, []Folder, []Skip, error) {
+	return v.walkFrom(ctx, dir, true)
+}
+
+func (v *Vault) walkFrom(ctx context.Context, dir string, flat bool) ([]File, []Folder, []Skip, error) {
+	st, err := v.root.Stat(filepath.FromSlash(dir))
 	if err != nil {
-		return nil, nil, fmt.Errorf("walk vault: %w", err)
+		return nil, nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
-	w := &walk{v: v, ctx: ctx, sem: make(chan struct{}, Workers())}
-	w.entries(".", top)
+	top, err := fs.ReadDir(v.root.FS(), dir)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("walk vault: %w", err)
+	}
+	w := &walk{v: v, ctx: ctx, sem: make(chan struct{}, Workers()), flat: flat}
+	w.folders = append(w.folders, Folder{Path: dir, ModTime: st.ModTime()})
+	w.entries(dir, top)
 	w.wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("walk vault: %w", err)
+		return nil, nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
 	files := slices.Concat(w.files...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	sort.Slice(w.skips, func(i, j int) bool { return w.skips[i].Path < w.skips[j].Path })
-	return files, w.skips, nil
+	sort.Slice(w.folders[1:], func(i, j int) bool { return w.folders[1+i].Path < w.folders[1+j].Path })
+	return files, w.folders, w.skips, nil
 }
 
 // walk is one Files call: each folder is read by a goroutine of its own,
@@ -128,11 +160,14 @@ type walk struct {
 	ctx context.Context
 	sem chan struct{}
 	wg  sync.WaitGroup
+	// flat lists the first folder's subfolders without walking them.
+	flat bool
 
 	mu sync.Mutex
 	// files holds each folder's files, joined once at the end.
-	files [][]File
-	skips []Skip
+	files   [][]File
+	skips   []Skip
+	folders []Folder
 }
 
 // dir reads one folder below the vault's root and walks its entries.
@@ -166,8 +201,16 @@ func (w *walk) entries(dir string, ents []fs.DirEntry) {
 			continue
 		}
 		if d.IsDir() {
-			w.wg.Add(1)
-			go w.dir(p)
+			// In an os.Root, a folder's entries come stat-ed: Info is free.
+			if info, err := d.Info(); err == nil {
+				w.mu.Lock()
+				w.folders = append(w.folders, Folder{Path: p, ModTime: info.ModTime()})
+				w.mu.Unlock()
+			}
+			if !w.flat {
+				w.wg.Add(1)
+				go w.dir(p)
+			}
 			continue
 		}
 		f := File{Path: p}

@@ -47,12 +47,16 @@ exact.
 
 The index is brought up to date first when few notes changed (built, the
 first time); otherwise zk says how many notes it may be missing. zk index
-updates it in full.
+updates it in full. A search compares the vault's folders with the index
+(a note added, removed or renamed moves its folder's time) and, up to
+20,000 notes, every note too; in a larger vault an edit written into an
+existing note is not seen until zk index, and zk says so.
 
 --format json prints {"query","total","hits":[{"path","title","section",
-"score","fragment"}],"stale","checked"}; a fragment marks each match
-<mark>like this</mark>; stale counts notes changed since the index was
-updated that this search did not index.
+"score","fragment"}],"stale","checked","unchecked"}; a fragment marks each
+match <mark>like this</mark>; stale counts notes changed since the index
+was updated that this search did not index, and is null when the search
+did not compare every note: unchecked says why.
 
 With no hits, stdout stays empty and stderr says so.
 
@@ -97,9 +101,8 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 			fmt.Fprintf(s.err, "zk: built the index first: %s\n", notesCount(st.Notes))
 		}
 	}
-	if !res.Checked && !opts.noUpdate {
-		fmt.Fprintf(s.err, "zk: the index may be stale: the vault was not checked for changes (over %d notes, or a walk over %v); run zk index after editing notes\n",
-			index.DefaultMaxCheckNotes, index.DefaultCheckBudget)
+	if !res.Checked {
+		fmt.Fprintf(s.err, "zk: the index may be stale: %s; zk index brings it up to date\n", res.Unchecked)
 	}
 	if res.Stale > 0 {
 		fmt.Fprintf(s.err, "zk: the index may be stale: %d notes changed since it was updated; run zk index\n", res.Stale)
@@ -119,10 +122,15 @@ type searchJSON struct {
 	Query string    `json:"query"`
 	Total uint64    `json:"total"`
 	Hits  []hitJSON `json:"hits"`
-	Stale int       `json:"stale"`
-	// Checked is false when the search did not compare the vault with the
-	// index (--no-update, or a vault too large to walk on every search).
-	Checked bool `json:"checked"`
+	// Stale is how many notes changed since the index was updated that
+	// this search did not index; null when the search did not compare
+	// every note (Unchecked says what it did not compare).
+	Stale *int `json:"stale"`
+	// Checked is false when the search did not compare every note of the
+	// vault with the index (--no-update, or a vault over 20,000 notes,
+	// whose folders alone are compared).
+	Checked   bool   `json:"checked"`
+	Unchecked string `json:"unchecked,omitempty"`
 }
 
 type hitJSON struct {
@@ -140,7 +148,10 @@ func writeSearchJSON(w io.Writer, res *index.Result) error {
 // newSearchJSON is zk search --format json, and the MCP search tool's
 // result.
 func newSearchJSON(res *index.Result) searchJSON {
-	out := searchJSON{Query: res.Query, Total: res.Total, Hits: []hitJSON{}, Stale: res.Stale, Checked: res.Checked}
+	out := searchJSON{Query: res.Query, Total: res.Total, Hits: []hitJSON{}, Checked: res.Checked, Unchecked: res.Unchecked}
+	if res.Checked {
+		out.Stale = &res.Stale
+	}
 	for _, h := range res.Hits {
 		out.Hits = append(out.Hits, hitJSON{Path: h.Path, Title: h.Title, Section: h.Section, Score: h.Score,
 			Fragment: marked(h.Fragment, "<mark>", "</mark>", nil)})
