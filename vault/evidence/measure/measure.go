@@ -164,15 +164,39 @@ func (e *Env) finish(data []byte) {
 
 // capture finds c's number in data.
 func capture(data []byte, c Capture) (float64, error) {
-	m := c.Re.FindSubmatch(data)
+	m := c.Re.FindSubmatchIndex(data)
 	if m == nil {
 		return 0, fmt.Errorf("no line of the output matches %s", c.Re)
 	}
-	f, err := ParseNumber(string(m[1]), c.Numbers)
+	if m[2] < 0 {
+		return 0, fmt.Errorf("%s matched, but not its group around the number", c.Re)
+	}
+	start, end := m[2], m[3]
+	// A group that stops inside a number reads part of it: ([0-9.]+)
+	// reads 234.5 of 1,234.5. Refused, with the way out.
+	if whole := numberAround(data, start, end); whole != string(data[start:end]) {
+		return 0, fmt.Errorf("%s matched %q, part of the number %q: let its group take the separators, such as ([0-9.,]+)", c.Re, data[start:end], whole)
+	}
+	f, err := ParseNumber(string(data[start:end]), c.Numbers)
 	if err != nil {
 		return 0, err
 	}
 	return f, nil
+}
+
+// numberAround widens data[start:end] over digits, and over a point or
+// comma between digits, on either side: the whole number the match is
+// in.
+func numberAround(data []byte, start, end int) string {
+	digit := func(i int) bool { return i >= 0 && i < len(data) && data[i] >= '0' && data[i] <= '9' }
+	sep := func(i int) bool { return i >= 0 && i < len(data) && (data[i] == ',' || data[i] == '.') }
+	for start > 0 && (digit(start-1) || sep(start-1) && digit(start-2)) {
+		start--
+	}
+	for end < len(data) && (digit(end) || sep(end) && digit(end+1)) {
+		end++
+	}
+	return string(data[start:end])
 }
 
 // ReadBench reads go test -bench output: name → unit → mean over runs

@@ -70,3 +70,29 @@ func FuzzParseNumber(f *testing.F) {
 		}
 	})
 }
+
+// TestCaptureWholeNumber: a capture whose group reads part of a number
+// (the pattern lets no separator in) is refused, never misread.
+func TestCaptureWholeNumber(t *testing.T) {
+	narrow, _ := ParseCapture("rate = ([0-9.]+) tok/s")
+	wide, _ := ParseCapture("rate = ([0-9.,]+) tok/s")
+	for _, tc := range []struct {
+		c    Capture
+		out  string
+		want float64
+		err  string
+	}{
+		{narrow, "rate 1,234.5 tok/s", 0, `matched "234.5", part of the number "1,234.5": let its group take the separators`},
+		{narrow, "rate 92.4 tok/s.", 92.4, ""},
+		{wide, "rate 1,234.5 tok/s", 1234.5, ""},
+		{narrow, "at 5: 92.4 tok/s", 92.4, ""},
+	} {
+		got, err := capture([]byte(tc.out), tc.c)
+		switch {
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("%s on %q = %v, %v; want %v", tc.c.Re, tc.out, got, err, tc.want)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s on %q = %v, %v; want an error with %q", tc.c.Re, tc.out, got, err, tc.err)
+		}
+	}
+}
