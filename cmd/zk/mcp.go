@@ -105,6 +105,7 @@ type zkServer struct {
 func newMCPServer(root *rootOptions) *mcp.Server {
 	z := &zkServer{root: root}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "zk", Version: buildVersion()}, &mcp.ServerOptions{
+		PageSize: resourcePage, // mcp_page.go
 		Instructions: "zk keeps an Obsidian vault of permanent notes (one falsifiable claim per note). " +
 			"Notes are named by vault path or by name as a [[wikilink]] writes it. " +
 			"run_falsifier runs only commands the user approved with `zk trust`; you cannot approve one: ask the user.",
@@ -204,54 +205,103 @@ func toolError(err error) error {
 
 type checkInput struct {
 	Paths []string `json:"paths,omitempty" jsonschema:"notes (vault path or name) or folders to check; none checks the whole vault"`
+	pageInput
 }
 
-func (z *zkServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkJSON, error) {
-	var out checkJSON
+// checkPage is a page of zk check --format json's findings; its summary
+// counts them all.
+type checkPage struct {
+	checkJSON
+	pageOutput
+}
+
+func (z *zkServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkPage, error) {
+	var out checkPage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		res, err := w.Check(ctx, workspace.CheckRequest{Paths: in.Paths})
-		out = newCheckJSON(res)
+		if err != nil {
+			return err
+		}
+		out.checkJSON = newCheckJSON(res)
+		out.Findings, out.pageOutput, err = pageOf(out.Findings, in.pageInput)
 		return err
 	})
-	return nil, out, err
+	if err != nil {
+		return nil, checkPage{}, err
+	}
+	return nil, out, nil
 }
 
 type staleInput struct {
 	Within string `json:"within,omitempty" jsonschema:"also list notes due within this interval (14d, 2w, 1m)"`
+	pageInput
 }
 
-func (z *zkServer) stale(ctx context.Context, _ *mcp.CallToolRequest, in staleInput) (*mcp.CallToolResult, staleJSON, error) {
-	var out staleJSON
+// stalePage is zk stale --format json with a page of its notes, the most
+// overdue first (the undated ones and the problems whole).
+type stalePage struct {
+	staleJSON
+	pageOutput
+}
+
+func (z *zkServer) stale(ctx context.Context, _ *mcp.CallToolRequest, in staleInput) (*mcp.CallToolResult, stalePage, error) {
+	var out stalePage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		r, err := w.Stale(ctx, workspace.StaleRequest{Within: in.Within})
-		out = newStaleJSON(w.Today, r.StaleReport)
-		return err
-	})
-	return nil, out, err
-}
-
-type searchInput struct {
-	Query string `json:"query" jsonschema:"the query, in bleve's query-string syntax"`
-	Limit int    `json:"limit,omitempty" jsonschema:"at most this many notes (default 10)"`
-}
-
-func (z *zkServer) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchJSON, error) {
-	limit := in.Limit
-	if limit == 0 {
-		limit = 10
-	}
-	var out searchJSON
-	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
-		res, err := w.Search(ctx, workspace.SearchRequest{Query: in.Query, Limit: limit,
-			Index: workspace.IndexOptions{Dir: z.root.getenv("ZK_INDEX_DIR"), Wait: index.DefaultWait}})
 		if err != nil {
 			return err
 		}
-		out = newSearchJSON(res)
+		out.staleJSON = newStaleJSON(w.Today, r.StaleReport)
+		out.Notes, out.pageOutput, err = pageOf(out.Notes, in.pageInput)
+		return err
+	})
+	if err != nil {
+		return nil, stalePage{}, err
+	}
+	return nil, out, nil
+}
+
+type searchInput struct {
+	Query  string `json:"query" jsonschema:"the query, in bleve's query-string syntax"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many notes (default 10, at most 1000)"`
+	Offset int    `json:"offset,omitempty" jsonschema:"skip this many of the best matches: the next_offset of the page before"`
+}
+
+// searchPage is zk search --format json, a page of its hits; total
+// counts every note that matched.
+type searchPage struct {
+	searchJSON
+	NextOffset int `json:"next_offset,omitempty"`
+}
+
+// search searches, building or updating the index first when it must:
+// a client that gave a progress token is told how far the build is (the
+// first search of a 6,500-note vault took 22 s).
+func (z *zkServer) search(ctx context.Context, req *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchPage, error) {
+	limit, offset, err := pageInput{Limit: in.Limit, Offset: in.Offset}.bounds()
+	if err != nil {
+		return nil, searchPage{}, fmt.Errorf("search: %w", err)
+	}
+	if in.Limit == 0 {
+		limit = 10
+	}
+	var out searchPage
+	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		res, err := w.Search(ctx, workspace.SearchRequest{Query: in.Query, Limit: offset + limit,
+			Index: workspace.IndexOptions{Dir: z.root.getenv("ZK_INDEX_DIR"), Wait: index.DefaultWait,
+				Progress: progressOf(ctx, req, "indexing the vault's notes")}})
+		if err != nil {
+			return err
+		}
+		out.searchJSON = newSearchJSON(res)
+		out.Hits = out.Hits[min(offset, len(out.Hits)):]
+		if next := offset + len(out.Hits); uint64(next) < out.Total && len(out.Hits) == limit {
+			out.NextOffset = next
+		}
 		return nil
 	})
 	if err != nil {
-		return nil, searchJSON{}, err
+		return nil, searchPage{}, err
 	}
 	return nil, out, nil
 }
@@ -260,45 +310,82 @@ type noteInput struct {
 	Note string `json:"note" jsonschema:"the note: its vault path (Folder/Note.md) or its name as a wikilink writes it"`
 }
 
-// linksJSON and backlinksJSON are zk links and zk backlinks --format json.
+// notePageInput is a note and a page of what is listed of it.
+type notePageInput struct {
+	Note string `json:"note" jsonschema:"the note: its vault path (Folder/Note.md) or its name as a wikilink writes it"`
+	pageInput
+}
+
+// linksJSON and backlinksJSON are zk links and zk backlinks --format json,
+// a page of them.
 type linksJSON struct {
 	Note  string     `json:"note"`
 	Links []edgeView `json:"links"`
+	pageOutput
 }
 
 type backlinksJSON struct {
 	Note      string     `json:"note"`
 	Backlinks []edgeView `json:"backlinks"`
+	pageOutput
 }
 
-func (z *zkServer) links(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, linksJSON, error) {
+func (z *zkServer) links(ctx context.Context, _ *mcp.CallToolRequest, in notePageInput) (*mcp.CallToolResult, linksJSON, error) {
 	var out linksJSON
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		p, edges, err := w.Links(ctx, in.Note)
-		out = linksJSON{Note: p, Links: newEdgeViews(edges)}
+		if err != nil {
+			return err
+		}
+		out.Note = p
+		out.Links, out.pageOutput, err = pageOf(newEdgeViews(edges), in.pageInput)
 		return err
 	})
-	return nil, out, err
+	if err != nil {
+		return nil, linksJSON{}, err
+	}
+	return nil, out, nil
 }
 
-func (z *zkServer) backlinks(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, backlinksJSON, error) {
+func (z *zkServer) backlinks(ctx context.Context, _ *mcp.CallToolRequest, in notePageInput) (*mcp.CallToolResult, backlinksJSON, error) {
 	var out backlinksJSON
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		p, edges, err := w.Backlinks(ctx, in.Note)
-		out = backlinksJSON{Note: p, Backlinks: newEdgeViews(edges)}
+		if err != nil {
+			return err
+		}
+		out.Note = p
+		out.Backlinks, out.pageOutput, err = pageOf(newEdgeViews(edges), in.pageInput)
 		return err
 	})
-	return nil, out, err
+	if err != nil {
+		return nil, backlinksJSON{}, err
+	}
+	return nil, out, nil
 }
 
-func (z *zkServer) runs(ctx context.Context, _ *mcp.CallToolRequest, in noteInput) (*mcp.CallToolResult, runsJSON, error) {
-	var out runsJSON
+// runsPage is zk runs --format json with a page of its runs, oldest
+// first (each falsifier's history whole).
+type runsPage struct {
+	runsJSON
+	pageOutput
+}
+
+func (z *zkServer) runs(ctx context.Context, _ *mcp.CallToolRequest, in notePageInput) (*mcp.CallToolResult, runsPage, error) {
+	var out runsPage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		nr, err := w.Runs(ctx, in.Note)
-		out = newRunsJSON(nr)
+		if err != nil {
+			return err
+		}
+		out.runsJSON = newRunsJSON(nr)
+		out.Runs, out.pageOutput, err = pageOf(out.Runs, in.pageInput)
 		return err
 	})
-	return nil, out, err
+	if err != nil {
+		return nil, runsPage{}, err
+	}
+	return nil, out, nil
 }
 
 type readNoteInput struct {

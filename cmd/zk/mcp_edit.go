@@ -55,15 +55,25 @@ func addEditTools(srv *mcp.Server, z *zkServer) {
 			"null to empty it; the other properties keep their text. Through the same safe write path as zk tend."}, z.setProperty)
 }
 
-func (z *zkServer) properties(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, propertiesJSON, error) {
-	var out propertiesJSON
+// propertiesPage is zk properties --format json, a page of it, the
+// properties by name.
+type propertiesPage struct {
+	propertiesJSON
+	pageOutput
+}
+
+func (z *zkServer) properties(ctx context.Context, _ *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, propertiesPage, error) {
+	var out propertiesPage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		views, err := propertyViews(ctx, w)
-		out.Properties = views
+		if err != nil {
+			return err
+		}
+		out.Properties, out.pageOutput, err = pageOf(views, in)
 		return err
 	})
 	if err != nil {
-		return nil, propertiesJSON{}, err
+		return nil, propertiesPage{}, err
 	}
 	return nil, out, nil
 }

@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestMCPToolAnnotations(t *testing.T) {
@@ -160,5 +164,118 @@ func TestMCPSetProperty(t *testing.T) {
 		{"note": "Nope", "key": "a", "value": "x"},
 	} {
 		callTool(t, cs, "set_property", bad, nil, true)
+	}
+}
+
+// Every list-like result is a page: limit (default 100), offset, and
+// where the next page starts.
+func TestMCPPaging(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	for i := range 5 {
+		writeNote(t, dir, fmt.Sprintf("Broken %d.md", i), fmt.Sprintf("# Broken %d\n\n[[Nowhere %d]] [[Speedups]]\n", i, i))
+	}
+	var c checkPage
+	callTool(t, cs, "check", map[string]any{"limit": 2}, &c, false)
+	if len(c.Findings) != 2 || c.NextOffset != 2 || c.Items < 6 {
+		t.Fatalf("check, limit 2: %d findings, next %d, of %d", len(c.Findings), c.NextOffset, c.Items)
+	}
+	all := c.Items
+	seen := len(c.Findings)
+	for pages := 0; c.NextOffset != 0 && pages < all; pages++ {
+		next := c.NextOffset
+		c = checkPage{} // a last page has no next_offset to decode
+		callTool(t, cs, "check", map[string]any{"limit": 2, "offset": next}, &c, false)
+		seen += len(c.Findings)
+	}
+	if seen != all {
+		t.Errorf("the pages held %d findings of %d", seen, all)
+	}
+	var l listPage
+	callTool(t, cs, "list", map[string]any{"limit": 3, "offset": 2}, &l, false)
+	if len(l.Notes) != 3 || l.Items != 7 || l.NextOffset != 5 {
+		t.Errorf("list, 3 from 2: %d notes, next %d, of %d", len(l.Notes), l.NextOffset, l.Items)
+	}
+	var b backlinksJSON
+	callTool(t, cs, "backlinks", map[string]any{"note": "Speedups", "limit": 4}, &b, false)
+	if len(b.Backlinks) != 4 || b.Items != 6 || b.NextOffset != 4 {
+		t.Errorf("backlinks, limit 4: %d, next %d, of %d", len(b.Backlinks), b.NextOffset, b.Items)
+	}
+	b = backlinksJSON{}
+	callTool(t, cs, "backlinks", map[string]any{"note": "Speedups", "offset": 4}, &b, false)
+	if len(b.Backlinks) != 2 || b.NextOffset != 0 {
+		t.Errorf("backlinks from 4: %d, next %d", len(b.Backlinks), b.NextOffset)
+	}
+	if text := callTool(t, cs, "links", map[string]any{"note": "Speedups", "limit": -1}, nil, true); !strings.Contains(text, "limit and offset are counts") {
+		t.Errorf("a negative limit: %s", text)
+	}
+}
+
+// resources/list is paged by a cursor: 6,500 notes at once were 1.7 MB.
+func TestMCPResourcesPaged(t *testing.T) {
+	cs, _ := newMCPSessionWith(t, func(dir string) {
+		for i := range resourcePage + 10 {
+			writeNote(t, dir, fmt.Sprintf("Many/Note %03d.md", i), "# N\n")
+		}
+	})
+	res, err := cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Resources) != resourcePage || res.NextCursor == "" {
+		t.Fatalf("first page: %d resources, cursor %q", len(res.Resources), res.NextCursor)
+	}
+	next, err := cs.ListResources(context.Background(), &mcp.ListResourcesParams{Cursor: res.NextCursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(next.Resources) != len(mcpVault)-1+10 || next.NextCursor != "" { // the notes of mcpVault, .obsidian/app.json aside
+		t.Errorf("second page: %d resources, cursor %q", len(next.Resources), next.NextCursor)
+	}
+}
+
+// A search that builds the index tells a client that asked how far the
+// build is.
+func TestMCPSearchProgress(t *testing.T) {
+	var mu sync.Mutex
+	var got []*mcp.ProgressNotificationParams
+	cs, _ := newMCPSessionWith(t, nil, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		got = append(got, r.Params)
+		mu.Unlock()
+	}})
+	params := &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "baseline"}}
+	params.SetProgressToken("build-1")
+	res, err := cs.CallTool(context.Background(), params)
+	if err != nil || res.IsError {
+		t.Fatalf("search: %v %+v", err, res)
+	}
+	// Notifications travel apart from the answer: wait for the last.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		done := n > 0 && got[n-1].Progress == got[n-1].Total
+		mu.Unlock()
+		if done || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) == 0 {
+		t.Fatal("no progress notification while the index was built")
+	}
+	last := got[len(got)-1]
+	if last.ProgressToken != "build-1" || last.Total != 2 || last.Progress != 2 || last.Message == "" {
+		t.Errorf("last progress %+v, want 2 of 2 notes, token build-1", last)
+	}
+	// Without a token, none.
+	n := len(got)
+	mu.Unlock()
+	callTool(t, cs, "search", map[string]any{"query": "rate"}, nil, false)
+	mu.Lock()
+	if len(got) != n {
+		t.Errorf("progress sent to a call that asked for none")
 	}
 }

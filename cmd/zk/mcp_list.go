@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/zk-claims/zk/workspace"
@@ -24,7 +25,8 @@ type listInput struct {
 	Fields     []string `json:"fields,omitempty" jsonschema:"columns besides path and type: property names, or file.name, file.folder, file.mtime, file.tags, file.links, file.tended, file.due, file.verdicts"`
 	Sort       string   `json:"sort,omitempty" jsonschema:"sort key: path (default), name, mtime, tended, due, or a property name"`
 	Reverse    bool     `json:"reverse,omitempty" jsonschema:"reverse the order (notes without the sort key stay last)"`
-	Limit      int      `json:"limit,omitempty" jsonschema:"at most this many notes (0: all)"`
+	Limit      int      `json:"limit,omitempty" jsonschema:"at most this many notes (default 100, at most 1000)"`
+	Offset     int      `json:"offset,omitempty" jsonschema:"skip this many notes: the next_offset of the page before"`
 }
 
 func addListTool(srv *mcp.Server, z *zkServer) {
@@ -33,18 +35,32 @@ func addListTool(srv *mcp.Server, z *zkServer) {
 			"sorted and limited (zk list --format json): each note's path, type and the fields asked for."}, z.list)
 }
 
-func (z *zkServer) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listView, error) {
+// listPage is zk list --format json, a page of its notes.
+type listPage struct {
+	listView
+	pageOutput
+}
+
+func (z *zkServer) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
+	page := pageInput{Limit: in.Limit, Offset: in.Offset}
+	if _, _, err := page.bounds(); err != nil {
+		return nil, listPage{}, fmt.Errorf("list: %w", err)
+	}
 	req := workspace.ListRequest{Types: in.Types, Folders: in.Folders, Tags: in.Tags, Where: in.Where, Verdicts: in.Verdicts, Fields: in.Fields,
 		LinksTo: in.LinksTo, LinkedFrom: in.LinkedFrom, DueWithin: in.DueWithin, Sort: in.Sort,
-		Transitive: in.Transitive, Orphans: in.Orphans, DeadEnds: in.DeadEnds, Stale: in.Stale, Reverse: in.Reverse, Limit: in.Limit}
-	var out listView
+		Transitive: in.Transitive, Orphans: in.Orphans, DeadEnds: in.DeadEnds, Stale: in.Stale, Reverse: in.Reverse}
+	var out listPage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		res, err := w.List(ctx, req)
-		out = newListView(res, in.Fields)
+		if err != nil {
+			return err
+		}
+		out.listView = newListView(res, in.Fields)
+		out.Notes, out.pageOutput, err = pageOf(out.Notes, page)
 		return err
 	})
 	if err != nil {
-		return nil, listView{}, err
+		return nil, listPage{}, err
 	}
 	return nil, out, nil
 }

@@ -59,6 +59,13 @@ A speedup without its baseline cannot be checked. See [[Rates]] and [[Missing no
 // the vault's folder. Approvals go to a config folder of the test's own.
 func newMCPSession(t *testing.T) (*mcp.ClientSession, string) {
 	t.Helper()
+	return newMCPSessionWith(t, nil, nil)
+}
+
+// newMCPSessionWith is newMCPSession with more files, written by add
+// before the server starts, and the client's options.
+func newMCPSessionWith(t *testing.T, add func(dir string), copts ...*mcp.ClientOptions) (*mcp.ClientSession, string) {
+	t.Helper()
 	dir := t.TempDir()
 	old := time.Now().Add(-time.Minute) // older than the one second a write waits for
 	for p, text := range mcpVault {
@@ -72,6 +79,9 @@ func newMCPSession(t *testing.T) (*mcp.ClientSession, string) {
 		if err := os.Chtimes(full, old, old); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if add != nil {
+		add(dir)
 	}
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
 	t.Setenv("HOME", filepath.Join(dir, ".home"))
@@ -87,7 +97,11 @@ func newMCPSession(t *testing.T) (*mcp.ClientSession, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil)
+	var copt *mcp.ClientOptions
+	if len(copts) > 0 {
+		copt = copts[0]
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, copt)
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
