@@ -76,20 +76,6 @@ func TestPickFalsifier(t *testing.T) {
 
 const recordNote = "# N\n\n## Claim\n\nA claim.\n\n## Evidence\n\n## Tests / falsifiers\n\n- One.\n"
 
-// recordVault is a vault holding note.md, an hour old.
-func recordVault(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	os.Mkdir(filepath.Join(dir, ".obsidian"), 0o755)
-	p := filepath.Join(dir, "note.md")
-	if err := os.WriteFile(p, []byte(recordNote), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-time.Hour)
-	os.Chtimes(p, old, old)
-	return dir
-}
-
 // fullDisk lets n bytes through, then fails as a full disk does.
 type fullDisk struct {
 	w io.Writer
