@@ -115,8 +115,9 @@ func TestNullCheckboxesSortAsFalse(t *testing.T) {
 	for _, r := range res.Rows {
 		got = append(got, r.File.Path)
 	}
-	// Archive has urgent: true; Launch false; the books none: with
-	// Launch, by name.
+	// Only Launch has urgent (false); the others have none, which sorts
+	// as false: all tie, then by name. Were a missing value last, Launch
+	// would come first.
 	want := "Projects/Archive.md Books/Dune.md Projects/Launch.md Books/Pamphlet.md Books/Textbook.md"
 	if strings.Join(got, " ") != want {
 		t.Errorf("rows %s, want %s", strings.Join(got, " "), want)
