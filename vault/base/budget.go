@@ -33,7 +33,7 @@ const (
 	// more for each file of the vault, so that a base costs at most a
 	// few seconds whatever it nests, and a hand-written base over a large
 	// vault (some tens of steps a file) never comes near it.
-	baseSteps    = 3_000_000
+	baseSteps    = 2_000_000
 	stepsPerFile = 300
 	baseBytes    = 128 << 20
 	bytesPerFile = 8 << 10
@@ -85,11 +85,15 @@ func (r *row) spend(steps, bytes int) error {
 	return nil
 }
 
-// grow charges a list of n elements about to be built, steps and memory,
-// and refuses it over maxList before it is.
-func (r *row) grow(n int) error {
+// grow charges a list of n elements about to be built, its memory and
+// (unless the caller has) a step for each, and refuses it over maxList
+// before it is.
+func (r *row) grow(n int, steps bool) error {
 	if n > maxList {
 		return &LimitError{fmt.Sprintf("the list would have %d elements, over the %d-element limit", n, maxList)}
+	}
+	if !steps {
+		return r.spend(0, n*elementBytes)
 	}
 	return r.spend(n, n*elementBytes)
 }

@@ -139,7 +139,7 @@ type compiledExpr struct {
 // maxBaseNodes bounds the syntax nodes of every expression of a base
 // together: compiling costs time and memory in proportion, and a
 // hand-written base has a few hundred.
-const maxBaseNodes = 100_000
+const maxBaseNodes = 50_000
 
 // compile compiles an expression of the base, once.
 func (ev *evaluator) compile(src string) (*Expr, error) {

@@ -298,7 +298,7 @@ func (r *row) stringMethod(s, name string, args []any, wrong func() error) (any,
 			}
 			parts = strings.SplitN(s, sep, maxList+1)
 		}
-		if err := r.grow(len(parts)); err != nil {
+		if err := r.grow(len(parts), true); err != nil {
 			return nil, err
 		}
 		if len(args) == 2 {
@@ -583,7 +583,7 @@ func (r *row) listMethod(l []any, name string, args []any, wrong func() error) (
 				n++
 			}
 		}
-		if err := r.grow(n); err != nil {
+		if err := r.grow(n, true); err != nil {
 			return nil, err
 		}
 		out := make([]any, 0, n)

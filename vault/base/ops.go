@@ -134,7 +134,10 @@ func binaryOp(r *row, op string, a, b any) (any, error) {
 		// the API).
 		if x, ok := a.([]any); ok {
 			if y, ok := b.([]any); ok {
-				if err := r.grow(len(x) + len(y)); err != nil {
+				// The operands' elements were charged as steps
+				// when they were read (weigh): the result's memory
+				// is what is left to charge.
+				if err := r.grow(len(x)+len(y), false); err != nil {
 					return nil, err
 				}
 				return append(slices.Clip(x), y...), nil
