@@ -17,8 +17,8 @@ import (
 
 // Commands a client runs with workspace/executeCommand. Each writes, if
 // it writes, as the zk command of its name does: no command runs what a
-// note says to run (zk.rejudge is not offered until zk run has it; see
-// docs/editors.md).
+// note says to run (a falsifier's command runs through zk run, or zk
+// mcp's run_falsifier, once the user approved it with zk trust).
 const (
 	// CommandReferences lists the references at a place: its arguments
 	// are a document URI and a position. The code lens runs it.
@@ -33,6 +33,14 @@ const (
 	// that the editor's unsaved text is neither overwritten nor stale; a
 	// note not open is written on disk (Options.Tend).
 	CommandTend = "zk.tend"
+	// CommandRejudge judges a note's falsifiers again under their
+	// criteria as written now, and records it, as zk run --rejudge does:
+	// its argument is the note's URI, or {"uri": ..., "falsifier": N or
+	// a piece of its text}. Nothing runs. A note open with unsaved
+	// changes is refused (the judgement is written on disk); an open
+	// note's buffer is then brought to the text written
+	// (workspace/applyEdit).
+	CommandRejudge = "zk.rejudge"
 )
 
 // commands are the commands this server runs.
@@ -42,6 +50,9 @@ func (s *Server) commands() []string {
 		out = append(out, CommandNew)
 	}
 	out = append(out, CommandTend)
+	if s.opts.Rejudge != nil {
+		out = append(out, CommandRejudge)
+	}
 	return out
 }
 
@@ -95,6 +106,28 @@ func (s *Server) executeCommand(ctx *glsp.Context, params *protocol.ExecuteComma
 			return nil, invalidParams("%s: date %q is not of the form YYYY-MM-DD", CommandTend, args.Date)
 		}
 		return s.tend(args.URI, args.Date)
+	case CommandRejudge:
+		if s.opts.Rejudge == nil {
+			break
+		}
+		var args struct {
+			URI       string `json:"uri"`
+			Falsifier any    `json:"falsifier"`
+		}
+		if err := objectOrString(params.Arguments, &args, &args.URI); err != nil || args.URI == "" {
+			return nil, invalidParams(`%s takes a note's URI, or {"uri": ..., "falsifier": N}`, CommandRejudge)
+		}
+		falsifier := ""
+		switch f := args.Falsifier.(type) {
+		case nil:
+		case string:
+			falsifier = f
+		case float64:
+			falsifier = fmt.Sprint(int(f))
+		default:
+			return nil, invalidParams("%s: falsifier is a number or a piece of its text", CommandRejudge)
+		}
+		return s.rejudge(args.URI, falsifier)
 	}
 	return nil, invalidParams("unknown command %q; this server runs %v", params.Command, s.commands())
 }
@@ -208,4 +241,67 @@ func (s *Server) reread(p string) {
 	s.mu.Lock()
 	s.edges[p] = refsOf(n, s.res)
 	s.mu.Unlock()
+}
+
+// rejudgeResult is what zk.rejudge answers.
+type rejudgeResult struct {
+	Path string `json:"path"`
+	// Judged is one line per falsifier judged again.
+	Judged []string `json:"judged"`
+	// InEditor is set when the note open in the editor was brought to
+	// the text written (workspace/applyEdit).
+	InEditor bool `json:"inEditor,omitempty"`
+}
+
+// rejudge is zk.rejudge on the note uri names.
+func (s *Server) rejudge(uri, falsifier string) (any, error) {
+	if err := s.waitNamed(); err != nil {
+		return nil, err
+	}
+	p, ok := s.vaultPath(uri)
+	if !ok || !vault.IsNotePath(p) {
+		return nil, invalidParams("%s: %s is not a note of the vault", CommandRejudge, uri)
+	}
+	s.mu.Lock()
+	d := s.docs[p]
+	var held []byte
+	var version int32
+	if d != nil {
+		held, version = d.note.Src, d.version
+	}
+	s.mu.Unlock()
+	if d != nil {
+		if disk, err := s.v.ReadFile(p, s.v.MaxNoteSize); err != nil || string(disk) != string(held) {
+			return nil, fmt.Errorf("%s: %s has unsaved changes: save it, then judge again", CommandRejudge, p)
+		}
+	}
+	judged, err := s.opts.Rejudge(context.Background(), p, falsifier)
+	if err != nil {
+		return nil, err
+	}
+	out := rejudgeResult{Path: p, Judged: judged}
+	if out.Judged == nil {
+		out.Judged = []string{}
+	}
+	if d == nil {
+		s.reread(p)
+		return out, nil
+	}
+	// The buffer holds what was on disk: bring it to what is now.
+	disk, err := s.v.ReadFile(p, s.v.MaxNoteSize)
+	if err != nil {
+		return out, nil
+	}
+	if e, changed := diffEdit(string(held), string(disk)); changed {
+		v := protocol.Integer(version)
+		label := "Judged again"
+		s.mu.Lock()
+		ask := s.ask
+		s.mu.Unlock()
+		ask(string(protocol.ServerWorkspaceApplyEdit), protocol.ApplyWorkspaceEditParams{Label: &label, Edit: protocol.WorkspaceEdit{DocumentChanges: []any{protocol.TextDocumentEdit{
+			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{Version: &v, TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: d.uri}},
+			Edits:        []any{e}}}}})
+		out.InEditor = true
+	}
+	return out, nil
 }

@@ -342,3 +342,45 @@ func TestHeadingKinds(t *testing.T) {
 		t.Errorf("kinds %v, want %v", got, want)
 	}
 }
+
+func TestExecuteCommandRejudge(t *testing.T) {
+	files := map[string]string{"N.md": "# N\n\n## Evidence\n", "M.md": "# M\n\n## Evidence\n"}
+	var asked []string
+	c := startServerWith(t, files, func(o *Options) {
+		o.Rejudge = func(_ context.Context, p, falsifier string) ([]string, error) {
+			asked = append(asked, p+" "+falsifier)
+			full := filepath.Join(o.Vault.Dir, p)
+			b, err := os.ReadFile(full)
+			if err != nil {
+				return nil, err
+			}
+			return []string{"falsifier 1: refutes, judged supports"}, os.WriteFile(full, append(b, "\n- Judged again\n"...), 0o644)
+		}
+	}, map[string]any{})
+	if !strings.Contains(string(c.init), `"zk.rejudge"`) {
+		t.Errorf("initialize lists no zk.rejudge: %s", c.init)
+	}
+	// Not open: written on disk, nothing asked of the editor.
+	out, err := c.execute(CommandRejudge, map[string]any{"uri": c.uri("M.md"), "falsifier": 1})
+	if err != nil || !strings.Contains(string(out), "judged supports") || !slices.Equal(asked, []string{"M.md 1"}) {
+		t.Fatalf("zk.rejudge on a closed note: %s %v, asked %v", out, err, asked)
+	}
+	// Open and saved: the buffer is brought to the text written.
+	c.openText("N.md", files["N.md"])
+	if _, err := c.execute(CommandRejudge, c.uri("N.md")); err != nil {
+		t.Fatal(err)
+	}
+	if req := c.nextCall(); req.Method != string(protocol.ServerWorkspaceApplyEdit) || !strings.Contains(string(*req.Params), "Judged again") {
+		t.Errorf("after zk.rejudge of an open note the server asked %s %s", req.Method, *req.Params)
+	}
+	// Open with unsaved changes: refused, nothing judged.
+	c.conn.Notify(context.Background(), protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": c.uri("N.md"), "version": 2},
+		"contentChanges": []map[string]any{{"text": "# N\n\nunsaved\n"}}})
+	if _, err := c.execute(CommandRejudge, c.uri("N.md")); err == nil || !strings.Contains(err.Error(), "unsaved changes") {
+		t.Errorf("zk.rejudge with unsaved changes: %v", err)
+	}
+	if len(asked) != 2 {
+		t.Errorf("Rejudge asked %v", asked)
+	}
+}

@@ -60,6 +60,12 @@ type Options struct {
 	// (YYYY-MM-DD) through the vault's safe write path, as zk tend does:
 	// zk.tend on a note not open in the editor. nil refuses that.
 	Tend func(ctx context.Context, p, date string) (unchanged bool, err error)
+	// Rejudge judges again, under its criterion as written now, the
+	// latest run of the falsifier of the note at vault path p that
+	// falsifier names ("" for every one whose criterion changed), and
+	// records it, as zk run --rejudge does: nothing runs. It returns one
+	// line per falsifier judged. nil offers no zk.rejudge.
+	Rejudge func(ctx context.Context, p, falsifier string) (judged []string, err error)
 
 	// Clock is the time now, asked at each check for today's date (the
 	// maintenance rules, the "Set Last tended" action); nil means

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -26,7 +27,8 @@ after "— " in the Links section, and code actions: set Last tended to
 today, fix a broken link to the note it almost names, type an untyped
 Links entry, create a missing note from its type's template. Commands
 (workspace/executeCommand): zk.new creates a note as zk new does, zk.tend
-sets a note's Last tended date as zk tend does, zk.references lists
+sets a note's Last tended date as zk tend does, zk.rejudge judges a
+note's falsifiers again as zk run --rejudge does, zk.references lists
 references; none runs a command written in a note.
 
 Start it in the vault's folder, or give --vault. The vault is read once at
@@ -73,7 +75,7 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 		Version: version,
 		NewNote: lspNewNote(w),
 	}
-	// The commands that write (zk.new, zk.tend) write only in a vault, as
+	// The commands that write (zk.new, zk.tend, zk.rejudge) write only in a vault, as
 	// zk new and zk tend do: a folder with no .obsidian/ or .zk/ is not
 	// made one by an editor's command.
 	if _, marked := workspace.Marked(w.Vault.Dir); marked || root.vaultDir != "" {
@@ -83,6 +85,18 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 		opts.Tend = func(ctx context.Context, p, date string) (bool, error) {
 			out, err := w.Tend(ctx, workspace.TendRequest{Note: p, Date: date})
 			return out.Unchanged, err
+		}
+		opts.Rejudge = func(ctx context.Context, p, falsifier string) ([]string, error) {
+			res, err := w.RejudgeRuns(ctx, workspace.RejudgeRequest{Note: p, Falsifier: falsifier})
+			var out []string
+			for _, j := range res.Judged {
+				line := fmt.Sprintf("falsifier %d: %s, judged %s under the criterion as written", j.Falsifier.N, j.Was.Verdict, j.Now.Verdict)
+				if j.Err != nil {
+					line = fmt.Sprintf("falsifier %d: not judged again: %v", j.Falsifier.N, j.Err)
+				}
+				out = append(out, line)
+			}
+			return out, err
 		}
 	}
 	return opts
