@@ -125,20 +125,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, er
 		}
 	}
 	q.Today = w.Today
-	templates := w.SkipTemplates(nil) // a template is not a note of its type
-	opts := query.Options{
-		Skip:       func(p string) bool { return !templates(p) },
-		Types:      w.Types,
-		TendedKeys: w.Config.TendedKeys,
-		Interval:   w.Config.Interval(),
-		Need:       query.FieldNeeds(req.Fields) | query.SortNeeds(q.Sort),
-	}
-	if opts.Need&query.NeedVerdicts != 0 || !req.NoCache {
-		// Runs recorded before falsifier ids are tied by the ledger's
-		// numbers, as zk check ties them.
-		ledger, _ := ReadLedger(v)
-		opts.Ledger = evidence.ReadLedger(ledger)
-	}
+	opts := w.recordOptions(query.FieldNeeds(req.Fields)|query.SortNeeds(q.Sort), !req.NoCache)
 	var res query.Result
 	if req.NoCache {
 		res, err = query.Select(ctx, v, files, q, opts)
@@ -184,6 +171,28 @@ func folderExists(v *vault.Vault, files []vault.File, dir string) bool {
 	}
 	st, err := v.Root().Stat(clean)
 	return err == nil && st.IsDir()
+}
+
+// recordOptions are the options a note's record is read under: the
+// workspace's types, tended keys and interval, templates left out (a
+// template is not a note of its type), and what the query needs. With
+// cached, or when the verdicts are needed, the run ledger, whose numbers
+// tie runs recorded before falsifier ids, as zk check ties them: every
+// record cached is read with it, whoever reads it.
+func (w *Workspace) recordOptions(need query.Need, cached bool) query.Options {
+	templates := w.SkipTemplates(nil)
+	opts := query.Options{
+		Skip:       func(p string) bool { return !templates(p) },
+		Types:      w.Types,
+		TendedKeys: w.Config.TendedKeys,
+		Interval:   w.Config.Interval(),
+		Need:       need,
+	}
+	if need&query.NeedVerdicts != 0 || cached {
+		ledger, _ := ReadLedger(w.Vault)
+		opts.Ledger = evidence.ReadLedger(ledger)
+	}
+	return opts
 }
 
 // listRecords is every note's query record (query.ReadAll), through a

@@ -3,6 +3,8 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
@@ -54,13 +56,51 @@ func (w *Workspace) Stale(ctx context.Context, req StaleRequest) (StaleResult, e
 	return StaleResult{StaleReport: r, Resolver: vault.ResolverOf(files)}, nil
 }
 
-// stale is tending.Stale under the workspace's config.
+// stale is zk stale's report over the vault's files, answered from the
+// notes' records (listRecords: only the notes changed since they were
+// cached are read) and the notes the records leave out, the templates,
+// read as they are: the same report tending.Stale makes by reading every
+// note.
 func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.Interval) (tending.StaleReport, error) {
-	return tending.Stale(ctx, w.Vault, files, tending.StaleOptions{
+	sopts := tending.StaleOptions{
 		Today:    w.Today,
 		Within:   within,
 		Types:    w.Types,
 		Interval: w.Config.Interval(),
 		Keys:     w.Config.TendedKeys,
-	})
+	}
+	ropts := w.recordOptions(0, true)
+	notes, err := w.listRecords(ctx, files, ropts)
+	if err != nil {
+		return tending.StaleReport{}, err
+	}
+	var (
+		mu       sync.Mutex
+		cadences = make([]tending.Cadence, 0, len(notes))
+		links    = map[string]int{} // path -> distinct other notes linking to it
+	)
+	for _, n := range notes {
+		cadences = append(cadences, n.Cadence)
+		for _, t := range n.Links {
+			links[t]++
+		}
+	}
+	paths, all := vault.SplitFiles(files)
+	templates := slices.DeleteFunc(all, func(f vault.File) bool { return !ropts.Skip(f.Path) })
+	if len(templates) > 0 {
+		res := vault.NewResolver(paths)
+		w.Vault.Each(ctx, templates, func(_ int, n *vault.Note) {
+			c, targets := tending.CadenceOf(n, sopts), vault.LinkedFiles(n, res)
+			mu.Lock()
+			defer mu.Unlock()
+			cadences = append(cadences, c)
+			for _, t := range targets {
+				links[t]++
+			}
+		})
+		if err := ctx.Err(); err != nil {
+			return tending.StaleReport{}, err
+		}
+	}
+	return tending.StaleFrom(cadences, len(cadences), func(p string) int { return links[p] }, sopts), nil
 }

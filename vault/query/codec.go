@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 // The cache of zk list holds every note's record; reading it is most of
@@ -20,7 +21,7 @@ import (
 // tag and value), numbers as fixed-size integers.
 
 // codecMagic opens the encoding; another version is a miss.
-const codecMagic = "zk-list-records\x01"
+const codecMagic = "zk-list-records\x02"
 
 // Value tags.
 const (
@@ -65,8 +66,56 @@ func Encode(notes []Note) ([]byte, error) {
 		e.time(n.Tended)
 		e.time(n.Due)
 		e.strs(n.Verdicts)
+		e.cadence(n.Cadence)
 	}
 	return e.b, nil
+}
+
+// Cadence flags.
+const (
+	cadTyped byte = 1 << iota
+	cadDated
+	cadErr
+	cadProblem
+)
+
+// cadence writes what zk stale needs of the note (its path is the
+// record's).
+func (e *encoder) cadence(c tending.Cadence) {
+	var flags byte
+	if c.Typed {
+		flags |= cadTyped
+	}
+	if c.Dated {
+		flags |= cadDated
+	}
+	if c.Tended.Err != nil {
+		flags |= cadErr
+	}
+	if c.Problem != nil {
+		flags |= cadProblem
+	}
+	e.b = append(e.b, flags)
+	if c.Dated {
+		t := c.Tended
+		e.str(string(t.Source))
+		e.str(t.Key)
+		e.str(t.Raw)
+		e.time(t.Date)
+		e.uvarint(uint64(t.Start))
+		e.uvarint(uint64(t.End))
+		e.uvarint(uint64(t.Line))
+		if t.Err != nil {
+			e.str(t.Err.Error())
+		}
+	}
+	e.uvarint(uint64(c.Interval.N))
+	e.b = append(e.b, c.Interval.Unit)
+	e.str(string(c.Source))
+	if c.Problem != nil {
+		e.uvarint(uint64(c.Problem.Line + 1)) // -1: not known
+		e.str(c.Problem.Message)
+	}
 }
 
 type encoder struct{ b []byte }
@@ -176,6 +225,7 @@ func Decode(b []byte) ([]Note, error) {
 		r.Tended = d.time(time.UTC)
 		r.Due = d.time(time.UTC)
 		r.Verdicts = d.strs()
+		r.Cadence = d.cadence(r.Path)
 		if d.bad {
 			return nil, errCorrupt
 		}
@@ -185,6 +235,30 @@ func Decode(b []byte) ([]Note, error) {
 		return nil, errCorrupt
 	}
 	return notes, nil
+}
+
+// cadence reads what encoder.cadence wrote, for the note at path.
+func (d *decoder) cadence(path string) tending.Cadence {
+	flags := d.byte()
+	c := tending.Cadence{Path: path, Typed: flags&cadTyped != 0, Dated: flags&cadDated != 0}
+	if c.Dated {
+		t := &c.Tended
+		t.Source = tending.TendedSource(d.str())
+		t.Key = d.str()
+		t.Raw = d.str()
+		t.Date = d.time(time.UTC)
+		t.Start, t.End, t.Line = int(d.uvarint()), int(d.uvarint()), int(d.uvarint())
+		if flags&cadErr != 0 {
+			t.Err = errors.New(d.str())
+		}
+	}
+	c.Interval.N = int(d.uvarint())
+	c.Interval.Unit = d.byte()
+	c.Source = tending.IntervalSource(d.str())
+	if flags&cadProblem != 0 {
+		c.Problem = &tending.StaleProblem{Path: path, Line: int(d.uvarint()) - 1, Message: d.str()}
+	}
+	return c
 }
 
 // decoder reads from s; once a read runs past the end or finds what

@@ -68,6 +68,9 @@ type Note struct {
 	// Tended is the Last tended date and Due the date the note is due;
 	// both zero when the note gives no (real) date (NeedTending).
 	Tended, Due time.Time
+	// Cadence is what the note says of its tending, for zk stale
+	// (tending.StaleFrom) (NeedTending).
+	Cadence tending.Cadence
 	// Verdicts are the verdicts of the latest run of each falsifier, in
 	// falsifier order, "never-run" for one never run (NeedVerdicts).
 	Verdicts []string
@@ -96,10 +99,11 @@ func Read(n *vault.Note, r *vault.Resolver, opts Options) Note {
 		out.Links = vault.LinkedFiles(n, r)
 	}
 	if opts.Need&NeedTending != 0 {
-		if t, ok := tending.LastTended(n, typ.TendedSection(), opts.TendedKeys); ok && t.Err == nil {
-			iv, _, _ := tending.IntervalOf(n, typ, opts.Interval)
-			out.Tended, out.Due = t.Date, iv.After(t.Date)
+		c := tending.CadenceOf(n, tending.StaleOptions{Types: opts.Types, Interval: opts.Interval, Keys: opts.TendedKeys})
+		if c.Dated && c.Tended.Err == nil {
+			out.Tended, out.Due = c.Tended.Date, c.Interval.After(c.Tended.Date)
 		}
+		out.Cadence = c
 	}
 	if opts.Need&NeedVerdicts != 0 {
 		st := evidence.LatestRuns(n, opts.Ledger[n.Path])

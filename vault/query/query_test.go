@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
 )
 
 func TestParseCond(t *testing.T) {
@@ -368,6 +369,39 @@ func TestFilterKindError(t *testing.T) {
 		var ke *KindError
 		if got := errors.As(err, &ke); got != (tt.kind != "") || (got && ke.Kind != tt.kind) {
 			t.Errorf("%s: error %v, want kind %q", tt.cond, err, tt.kind)
+		}
+	}
+}
+
+// A record keeps the note's cadence, so that zk stale answers from the
+// cache: a real date with its interval and a tend-every it could not
+// read, a date that is not real, a typed note with none.
+func TestEncodeDecodeCadence(t *testing.T) {
+	in := vaultNotes()[:3]
+	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+	in[0].Cadence = tending.Cadence{Path: in[0].Path, Typed: true, Dated: true,
+		Tended:   tending.Tended{Source: tending.TendedFrontmatter, Key: "last-tended", Raw: "2026-01-02", Date: day, Start: 20, End: 30, Line: 2},
+		Interval: vault.Interval{N: 6, Unit: 'w'}, Source: tending.IntervalType,
+		Problem: &tending.StaleProblem{Path: in[0].Path, Line: -1, Message: "tend-every: bad"}}
+	in[1].Cadence = tending.Cadence{Path: in[1].Path, Dated: true,
+		Tended: tending.Tended{Source: tending.TendedLine, Raw: "2026-02-30", Line: 7, Err: errors.New("not a real date")}}
+	in[2].Cadence = tending.Cadence{Path: in[2].Path, Typed: true}
+	b, err := Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range in {
+		got, want := out[i].Cadence, in[i].Cadence
+		if (got.Tended.Err == nil) != (want.Tended.Err == nil) || got.Tended.Err != nil && got.Tended.Err.Error() != want.Tended.Err.Error() {
+			t.Errorf("%d: date error %v, want %v", i, got.Tended.Err, want.Tended.Err)
+		}
+		got.Tended.Err, want.Tended.Err = nil, nil
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d: cadence\n got %+v\nwant %+v", i, got, want)
 		}
 	}
 }

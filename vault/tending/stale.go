@@ -111,7 +111,7 @@ func Stale(ctx context.Context, v *vault.Vault, files []vault.File, opts StaleOp
 		links = map[string]int{} // path -> distinct other notes linking to it
 	)
 	v.Each(ctx, notes, func(_ int, n *vault.Note) {
-		e := staleEntryOf(n, opts)
+		e := CadenceOf(n, opts).entry(opts)
 		targets := vault.LinkedFiles(n, res)
 		mu.Lock()
 		defer mu.Unlock()
@@ -127,6 +127,48 @@ func Stale(ctx context.Context, v *vault.Vault, files []vault.File, opts StaleOp
 	return r.finish(func(p string) int { return links[p] }), nil
 }
 
+// Cadence is what a note says of its own tending, whatever today is: its
+// Last tended date (or why it has none), its interval and where that came
+// from, and what is wrong with how it states them. It is all Stale needs
+// of a note besides its links, so a cache can keep it (vault/query's
+// records do) and answer Stale again without reading the note (StaleFrom).
+type Cadence struct {
+	Path string
+	// Typed says the note is of a type: without a date it is undated.
+	Typed bool
+	// Dated says the note gives a Last tended date; Tended is it, with
+	// Tended.Err set when it is not a real date.
+	Dated  bool
+	Tended Tended
+	// Interval and Source are the note's interval, for a note with a real
+	// date; Problem is a tend-every that could not be read, or nil.
+	Interval vault.Interval
+	Source   IntervalSource
+	Problem  *StaleProblem
+}
+
+// CadenceOf is n's Cadence under opts' types, keys and default interval.
+func CadenceOf(n *vault.Note, opts StaleOptions) Cadence {
+	typ := vault.TypeOf(opts.Types, n)
+	c := Cadence{Path: n.Path, Typed: typ != nil}
+	c.Tended, c.Dated = LastTended(n, typ.TendedSection(), opts.Keys)
+	if c.Dated && c.Tended.Err == nil {
+		c.Interval, c.Source, c.Problem = IntervalOf(n, typ, opts.Interval)
+	}
+	return c
+}
+
+// StaleFrom is Stale's report from the notes' cadences, without reading a
+// note: read is how many notes they are, and backlinks counts the other
+// notes linking to a path, as Stale counts them.
+func StaleFrom(cadences []Cadence, read int, backlinks func(string) int, opts StaleOptions) StaleReport {
+	r := StaleReport{Read: read}
+	for _, c := range cadences {
+		r.add(c.entry(opts))
+	}
+	return r.finish(backlinks)
+}
+
 // staleEntry is what one note adds to a StaleReport: at most one of due
 // and undated, and a problem with its cadence.
 type staleEntry struct {
@@ -135,32 +177,31 @@ type staleEntry struct {
 	problem *StaleProblem
 }
 
-func staleEntryOf(n *vault.Note, opts StaleOptions) staleEntry {
+// entry is what the note adds to a report of opts.Today.
+func (c Cadence) entry(opts StaleOptions) staleEntry {
 	today := DateOf(opts.Today)
 	horizon := today
 	if opts.Within.N > 0 {
 		horizon = opts.Within.After(today)
 	}
-	typ := vault.TypeOf(opts.Types, n)
-	t, ok := LastTended(n, typ.TendedSection(), opts.Keys)
-	if !ok || t.Err != nil {
-		if !ok && typ == nil {
+	t := c.Tended
+	if !c.Dated || t.Err != nil {
+		if !c.Dated && !c.Typed {
 			return staleEntry{}
 		}
-		u := Undated{Path: n.Path, Line: -1}
-		if ok {
+		u := Undated{Path: c.Path, Line: -1}
+		if c.Dated {
 			u.Line, u.Problem = t.Line, t.Err.Error()
 		}
 		return staleEntry{undated: &u}
 	}
-	var e staleEntry
-	iv, src, prob := IntervalOf(n, typ, opts.Interval)
-	e.problem = prob
+	e := staleEntry{problem: c.Problem}
+	iv := c.Interval
 	due := iv.After(t.Date)
 	if due.After(horizon) || (opts.Within.N == 0 && !due.Before(today)) {
 		return e
 	}
-	e.due = &Due{Path: n.Path, Tended: t, Interval: iv, IntervalSource: src, Due: due, DaysOverdue: DaysBetween(due, today)}
+	e.due = &Due{Path: c.Path, Tended: t, Interval: iv, IntervalSource: c.Source, Due: due, DaysOverdue: DaysBetween(due, today)}
 	return e
 }
 

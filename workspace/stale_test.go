@@ -1,0 +1,85 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
+)
+
+// zk stale answers from the notes' cached records (and the templates,
+// read as they are) exactly what reading every note gives: cold, cached,
+// and after a note is edited.
+func TestStaleFromRecordsAgreesWithReadingEveryNote(t *testing.T) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json":     "{}",
+		".zk/config.toml":        "[claims]\ntemplates = \"Templates\"\n\n[claims.types.permanent]\nfolder = \"Perm\"\n",
+		"Templates/permanent.md": "# {{title}}\n\n## Claim\n\n## Links\n\n- [[Old]] — extends: a template's link counts\n\n## Maintenance\n\n- Last tended: {{date}}\n",
+		"Perm/Old.md":            "# Old\n\n## Maintenance\n\n- Last tended: 2026-01-01\n",
+		"Perm/Linked.md":         "# Linked\n\nSee [[Old]] and [[Soon]].\n\n## Maintenance\n\n- Last tended: 2026-03-01\n",
+		"Perm/Undated.md":        "# Undated\n\nNo date.\n",
+		"Perm/Unreal.md":         "# Unreal\n\n## Maintenance\n\n- Last tended: 2026-02-30\n",
+		"Perm/Cadence.md":        "---\ntend-every: often\n---\n# Cadence\n\n## Maintenance\n\n- Last tended: 2026-06-01\n",
+		"Perm/Weekly.md":         "---\ntend-every: 1w\n---\n# Weekly\n\n## Maintenance\n\n- Last tended: 2026-11-20\n",
+		"Free/Soon.md":           "# Soon\n\nlast-tended:: 2026-09-10\n",
+		"Free/Plain.md":          "# Plain\n\nNo date, no type.\n",
+	}, Reading)
+	ctx := context.Background()
+	want := func() tending.StaleReport {
+		files, _, err := w.Vault.Files(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := tending.Stale(ctx, w.Vault, files, tending.StaleOptions{Today: w.Today, Within: mustInterval(t, "1m"),
+			Types: w.Types, Interval: w.Config.Interval(), Keys: w.Config.TendedKeys})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	check := func(when string) {
+		t.Helper()
+		got, err := w.Stale(ctx, StaleRequest{Within: "1m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := want(); !reflect.DeepEqual(clean(got.StaleReport), clean(w)) {
+			t.Errorf("%s: from records\n%+v\nreading every note\n%+v", when, got.StaleReport, w)
+		}
+	}
+	check("cold")
+	check("cached")
+	p := filepath.Join(w.Vault.Dir, "Perm", "Undated.md")
+	if err := os.WriteFile(p, []byte("# Undated\n\n## Maintenance\n\n- Last tended: 2025-12-01\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(p, old, old)
+	check("after an edit")
+	if got, _ := w.Stale(ctx, StaleRequest{}); len(got.Notes) == 0 || len(got.Undated) == 0 || len(got.Problems) == 0 {
+		t.Errorf("the vault should give due, undated and problem notes: %+v", got.StaleReport)
+	}
+}
+
+// clean is a report with each date error as its text, which is all a
+// report shows of it (a cached record keeps the text).
+func clean(r tending.StaleReport) tending.StaleReport {
+	for i := range r.Notes {
+		r.Notes[i].Tended.Err = nil
+	}
+	return r
+}
+
+func mustInterval(t *testing.T, s string) vault.Interval {
+	t.Helper()
+	iv, err := vault.ParseInterval(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return iv
+}
