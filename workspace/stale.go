@@ -80,7 +80,7 @@ func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.
 		links    = map[string]int{} // path -> distinct other notes linking to it
 	)
 	for _, n := range notes {
-		cadences = append(cadences, n.Cadence)
+		cadences = append(cadences, n.Cadence())
 		for _, t := range n.Links {
 			links[t]++
 		}

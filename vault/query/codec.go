@@ -66,7 +66,7 @@ func Encode(notes []Note) ([]byte, error) {
 		e.time(n.Tended)
 		e.time(n.Due)
 		e.strs(n.Verdicts)
-		e.cadence(n.Cadence)
+		e.str(n.cadence)
 	}
 	return e.b, nil
 }
@@ -79,8 +79,25 @@ const (
 	cadProblem
 )
 
-// cadence writes what zk stale needs of the note (its path is the
-// record's).
+// encodeCadence is what zk stale needs of a note, as a record keeps it
+// (its path is the record's).
+func encodeCadence(c tending.Cadence) string {
+	e := &encoder{}
+	e.cadence(c)
+	return string(e.b)
+}
+
+// Cadence is what the note says of its tending (tending.CadenceOf), for
+// zk stale (tending.StaleFrom); the zero Cadence for a record read without
+// NeedTending.
+func (n Note) Cadence() tending.Cadence {
+	if n.cadence == "" {
+		return tending.Cadence{Path: n.Path}
+	}
+	d := &decoder{s: n.cadence}
+	return d.cadence(n.Path)
+}
+
 func (e *encoder) cadence(c tending.Cadence) {
 	var flags byte
 	if c.Typed {
@@ -225,7 +242,7 @@ func Decode(b []byte) ([]Note, error) {
 		r.Tended = d.time(time.UTC)
 		r.Due = d.time(time.UTC)
 		r.Verdicts = d.strs()
-		r.Cadence = d.cadence(r.Path)
+		r.cadence = d.str()
 		if d.bad {
 			return nil, errCorrupt
 		}

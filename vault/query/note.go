@@ -68,9 +68,10 @@ type Note struct {
 	// Tended is the Last tended date and Due the date the note is due;
 	// both zero when the note gives no (real) date (NeedTending).
 	Tended, Due time.Time
-	// Cadence is what the note says of its tending, for zk stale
-	// (tending.StaleFrom) (NeedTending).
-	Cadence tending.Cadence
+	// cadence is what the note says of its tending (NeedTending),
+	// encoded (encodeCadence): only zk stale reads it (Cadence), so a
+	// listing neither decodes it nor copies it about.
+	cadence string
 	// Verdicts are the verdicts of the latest run of each falsifier, in
 	// falsifier order, "never-run" for one never run (NeedVerdicts).
 	Verdicts []string
@@ -103,7 +104,7 @@ func Read(n *vault.Note, r *vault.Resolver, opts Options) Note {
 		if c.Dated && c.Tended.Err == nil {
 			out.Tended, out.Due = c.Tended.Date, c.Interval.After(c.Tended.Date)
 		}
-		out.Cadence = c
+		out.cadence = encodeCadence(c)
 	}
 	if opts.Need&NeedVerdicts != 0 {
 		st := evidence.LatestRuns(n, opts.Ledger[n.Path])

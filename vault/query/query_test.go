@@ -379,13 +379,17 @@ func TestFilterKindError(t *testing.T) {
 func TestEncodeDecodeCadence(t *testing.T) {
 	in := vaultNotes()[:3]
 	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
-	in[0].Cadence = tending.Cadence{Path: in[0].Path, Typed: true, Dated: true,
+	cads := make([]tending.Cadence, 3)
+	cads[0] = tending.Cadence{Path: in[0].Path, Typed: true, Dated: true,
 		Tended:   tending.Tended{Source: tending.TendedFrontmatter, Key: "last-tended", Raw: "2026-01-02", Date: day, Start: 20, End: 30, Line: 2},
 		Interval: vault.Interval{N: 6, Unit: 'w'}, Source: tending.IntervalType,
 		Problem: &tending.StaleProblem{Path: in[0].Path, Line: -1, Message: "tend-every: bad"}}
-	in[1].Cadence = tending.Cadence{Path: in[1].Path, Dated: true,
+	cads[1] = tending.Cadence{Path: in[1].Path, Dated: true,
 		Tended: tending.Tended{Source: tending.TendedLine, Raw: "2026-02-30", Line: 7, Err: errors.New("not a real date")}}
-	in[2].Cadence = tending.Cadence{Path: in[2].Path, Typed: true}
+	cads[2] = tending.Cadence{Path: in[2].Path, Typed: true}
+	for i := range in {
+		in[i].cadence = encodeCadence(cads[i])
+	}
 	b, err := Encode(in)
 	if err != nil {
 		t.Fatal(err)
@@ -395,7 +399,7 @@ func TestEncodeDecodeCadence(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range in {
-		got, want := out[i].Cadence, in[i].Cadence
+		got, want := out[i].Cadence(), cads[i]
 		if (got.Tended.Err == nil) != (want.Tended.Err == nil) || got.Tended.Err != nil && got.Tended.Err.Error() != want.Tended.Err.Error() {
 			t.Errorf("%d: date error %v, want %v", i, got.Tended.Err, want.Tended.Err)
 		}
