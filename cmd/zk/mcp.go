@@ -306,10 +306,6 @@ func (z *zkServer) search(ctx context.Context, req *mcp.CallToolRequest, in sear
 	return nil, out, nil
 }
 
-type noteInput struct {
-	Note string `json:"note" jsonschema:"the note: its vault path (Folder/Note.md) or its name as a wikilink writes it"`
-}
-
 // notePageInput is a note and a page of what is listed of it.
 type notePageInput struct {
 	Note string `json:"note" jsonschema:"the note: its vault path (Folder/Note.md) or its name as a wikilink writes it"`
