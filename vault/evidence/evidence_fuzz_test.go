@@ -69,3 +69,60 @@ func FuzzInsertRun(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIdentifyFalsifier: for any note, giving a falsifier its identity
+// changes nothing but one " ^id" inserted, and the id reads back as that
+// falsifier's, its text unchanged.
+func FuzzIdentifyFalsifier(f *testing.F) {
+	f.Add("## Tests / falsifiers\n\n- A.\n  - run: `true`\n\n## Evidence\n", "A.")
+	f.Add("## Tests / falsifiers\r\n\r\n- A\r\n  continued\r\n- B ^b\r\n", "A")
+	f.Add("## Tests / falsifiers\n\n- A. ^x\n- A.\n", "A.")
+	f.Add("## Tests / falsifiers\n\n- `code` $$\n  ```zk-run\n  true\n  ```\n", "`code` $$")
+	f.Add("## Tests / falsifiers\n\n1. A\\\n2. B\n", "A\\")
+	f.Fuzz(func(t *testing.T, note, text string) {
+		src := []byte(note)
+		out, r := IdentifyFalsifier(src, "N.md", Run{Falsifier: text})
+		if bytes.Equal(out, src) {
+			return
+		}
+		ins := " ^" + r.FalsifierID
+		if len(out) != len(src)+len(ins) || !IsBlockID(r.FalsifierID) {
+			t.Fatalf("wrote %q for id %q", out, r.FalsifierID)
+		}
+		p := 0
+		for p < len(src) && src[p] == out[p] {
+			p++
+		}
+		if string(out[p:p+len(ins)]) != ins || !bytes.Equal(out[p+len(ins):], src[p:]) {
+			t.Fatalf("not one insertion of %q: %q → %q", ins, src, out)
+		}
+		found := false
+		for _, f := range Falsifiers(vault.NewParser().Parse("N.md", out)) {
+			if f.ID == r.FalsifierID {
+				found = oneLine(f.Text) == oneLine(text)
+			}
+		}
+		if !found {
+			t.Fatalf("id %q does not read back on a falsifier quoting %q in %q", r.FalsifierID, text, out)
+		}
+	})
+}
+
+// FuzzStatements: reading a statement back never fails on any text: the
+// criterion it names and the values it states.
+func FuzzStatements(f *testing.F) {
+	f.Add("rate = 31; refuted if `rate < 50`: refuted")
+	f.Add("a = 1 (95% interval 0.5–1.5, n = 12: x; y); b = \"(\"; refuted if `` a `b` ``: not refuted, 100% of 2,000 resamples agree (95% needed)")
+	f.Add("not evaluated: refuted if: x")
+	f.Add("x = (((; refuted if ``")
+	f.Fuzz(func(t *testing.T, stmt string) {
+		if c, ok := StatedCriterion(stmt); ok && !strings.Contains(stmt, c) && !strings.Contains(stmt, strings.TrimSpace(c)) {
+			t.Fatalf("criterion %q is not in %q", c, stmt)
+		}
+		for _, v := range StatedValues(stmt) {
+			if !strings.Contains(stmt, v.Expr) {
+				t.Fatalf("value %+v is not in %q", v, stmt)
+			}
+		}
+	})
+}
