@@ -66,6 +66,10 @@ func (nc *noteCheck) refutedDeleted() {
 		if l.Refuting.Criterion != "" {
 			msg += ": " + l.Refuting.Criterion
 		}
+		if l.Falsifier.ID == "" {
+			// A block recorded before ids knows its falsifier by text only.
+			msg += "; if the falsifier was reworded, put that text back and run it once: its runs then carry its id"
+		}
 		nc.atLine(RuleRefutedDeleted, l.Refuting.Line, "%s", msg)
 	}
 }
