@@ -109,8 +109,29 @@ type pointView struct {
 	Started string           `json:"started"`
 	Verdict evidence.Verdict `json:"verdict"`
 	// Criterion is the criterion the record was judged by.
-	Criterion string           `json:"criterion,omitempty"`
-	Values    []evidence.Value `json:"values"`
+	Criterion string      `json:"criterion,omitempty"`
+	Values    []valueView `json:"values"`
+}
+
+// valueView is one value a record's statement gives, with its interval
+// [lo, hi] and sample count when it gives them.
+type valueView struct {
+	Expr     string    `json:"expr"`
+	Value    float64   `json:"value"`
+	Unit     string    `json:"unit,omitempty"`
+	Interval []float64 `json:"interval,omitempty"`
+	N        int       `json:"n,omitempty"`
+}
+
+func newValueViews(vs []evidence.Value) []valueView {
+	out := make([]valueView, len(vs))
+	for i, v := range vs {
+		out[i] = valueView{Expr: v.Expr, Value: v.Value, Unit: v.Unit, N: v.N}
+		if v.Interval {
+			out[i].Interval = []float64{v.Lo, v.Hi}
+		}
+	}
+	return out
 }
 
 // newRunsJSON is the view of a note's runs.
@@ -127,10 +148,7 @@ func newRunsJSON(nr workspace.NoteRuns) runsJSON {
 		measured, change := l.History()
 		for _, r := range measured {
 			c, _ := evidence.StatedCriterion(r.Criterion)
-			vs := evidence.StatedValues(r.Criterion)
-			if vs == nil {
-				vs = []evidence.Value{}
-			}
+			vs := newValueViews(evidence.StatedValues(r.Criterion))
 			hv.Series = append(hv.Series, pointView{Run: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Verdict: r.Verdict, Criterion: c, Values: vs})
 		}
 		hv.Change = change

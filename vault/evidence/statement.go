@@ -1,7 +1,6 @@
 package evidence
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,22 +20,6 @@ type Value struct {
 	Interval bool
 	Lo, Hi   float64
 	N        int
-}
-
-// MarshalJSON writes v as {"expr","value","unit","interval":[lo,hi],"n"},
-// without the parts the record does not give.
-func (v Value) MarshalJSON() ([]byte, error) {
-	out := struct {
-		Expr     string      `json:"expr"`
-		Value    float64     `json:"value"`
-		Unit     string      `json:"unit,omitempty"`
-		Interval *[2]float64 `json:"interval,omitempty"`
-		N        int         `json:"n,omitempty"`
-	}{Expr: v.Expr, Value: v.Value, Unit: v.Unit, N: v.N}
-	if v.Interval {
-		out.Interval = &[2]float64{v.Lo, v.Hi}
-	}
-	return json.Marshal(out)
 }
 
 // String writes v as a history shows it: "rate = 31 (interval 30–32)".
