@@ -156,15 +156,13 @@ func asTags(v any) any {
 	switch x := v.(type) {
 	case string:
 		return []any{Tag(x)}
-	case []any:
-		out := make([]any, len(x))
+	case []any: // fromYAML's own copy: changed in place
 		for i, e := range x {
 			if t, ok := e.(string); ok {
-				e = Tag(t)
+				x[i] = Tag(t)
 			}
-			out[i] = e
 		}
-		return out
+		return x
 	}
 	return v
 }
