@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/zk-claims/zk/internal/printable"
@@ -28,10 +29,25 @@ func usage(err error) error { return &UsageError{Err: err} }
 type NotFoundError struct {
 	Arg   string // as given
 	Vault string // the vault's folder
+	// Near are the notes whose names come closest to Arg (Near), as a
+	// NOTE argument names them: a misspelt note, as a misspelt command,
+	// gets a suggestion.
+	Near []string
 }
 
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("%q: %v in %s", e.Arg, vault.ErrNotFound, e.Vault)
+	msg := fmt.Sprintf("%q: %v in %s", e.Arg, vault.ErrNotFound, printable.Of(e.Vault))
+	if len(e.Near) == 0 {
+		return msg
+	}
+	quoted := make([]string, len(e.Near))
+	for i, n := range e.Near {
+		quoted[i] = strconv.Quote(n)
+	}
+	if len(quoted) == 1 {
+		return msg + "; did you mean " + quoted[0] + "?"
+	}
+	return msg + "; did you mean " + strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1] + "?"
 }
 
 // Unwrap makes errors.Is(err, vault.ErrNotFound) hold.

@@ -64,7 +64,7 @@ func FindNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 	if p, ok := r.Resolve(name, ""); ok && strings.HasSuffix(strings.ToLower(p), ".md") {
 		return p, nil
 	}
-	return "", &NotFoundError{Arg: arg, Vault: v.Dir}
+	return "", &NotFoundError{Arg: arg, Vault: v.Dir, Near: Near(files, name, 3)}
 }
 
 // Locate lists the vault's files and finds the note a note argument

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zk-claims/zk/vault"
@@ -94,7 +95,7 @@ func (w *Workspace) Graph(ctx context.Context) (Graph, error) {
 	return Graph{Graph: g, Files: files, Notes: notes}, nil
 }
 
-// NoteRuns is what a note's runs say: its records in the note's order,
+// NoteRuns is what a note's runs say: its records oldest first,
 // what they say of each falsifier (and of falsifiers deleted since), and,
 // for each falsifier whose criterion changed since its latest run, that
 // run judged again under the criterion as written now.
@@ -120,6 +121,10 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 	n := vault.NewParser().Parse(p, src)
 	ledger, _ := ReadLedger(w.Vault)
 	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, evidence.ReadLedger(ledger)[p])}
+	// Oldest first, as the README and zk runs --help say: a note's
+	// blocks are in the order they were written, which a hand edit or a
+	// block pasted from elsewhere (zk attach of an older result) breaks.
+	slices.SortStableFunc(nr.Runs, func(a, b evidence.Run) int { return a.Started.Compare(b.Started) })
 	for _, l := range nr.Standing.Falsifiers {
 		if l.CriterionChanged() {
 			if nr.Rejudged == nil {

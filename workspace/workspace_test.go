@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -127,5 +128,39 @@ func TestNewNoteFolder(t *testing.T) {
 				t.Errorf("NewNoteFolder = %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestNear: a misspelt note name gets the closest names (a typo, a case,
+// a part of a long title), a name far from every note none.
+func TestNear(t *testing.T) {
+	files := []vault.File{
+		{Path: "3. Resources/Permanent Notes/A Rate Needs Its Denominator to Be Compared.md"},
+		{Path: "Notes/Percentiles Cannot Be Averaged.md"},
+		{Path: "Notes/Rates.md"}, {Path: "Other/Rates.md"},
+		{Path: "Notes/Speedups.md"},
+		{Path: "Attachments/Rates.png"},
+	}
+	for _, tt := range []struct {
+		arg  string
+		want []string
+	}{
+		{"Speedup", []string{"Speedups"}},
+		{"spedups", []string{"Speedups"}},
+		{"Percentiles Cannot Be Avraged", []string{"Percentiles Cannot Be Averaged"}},
+		{"Rate Needs", []string{"A Rate Needs Its Denominator to Be Compared"}},
+		{"Rats", []string{"Notes/Rates.md", "Other/Rates.md"}},
+		{"Quantum gravity", nil},
+		{"", nil},
+	} {
+		if got := Near(files, tt.arg, 3); !slices.Equal(got, tt.want) {
+			t.Errorf("Near(%q) = %q, want %q", tt.arg, got, tt.want)
+		}
+	}
+	if d, ok := editDistance([]rune("kitten"), []rune("sitting"), 3); !ok || d != 3 {
+		t.Errorf("editDistance(kitten, sitting) = %d, %v; want 3", d, ok)
+	}
+	if _, ok := editDistance([]rune("kitten"), []rune("sitting"), 2); ok {
+		t.Error("kitten and sitting are within 2 edits")
 	}
 }

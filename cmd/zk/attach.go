@@ -48,7 +48,7 @@ EXIT STATUS
   1  recorded; the criterion held: the result refutes the claim
   2  recorded as inconclusive; or not recorded in the note (the result is
      kept under .zk/runs/)`,
-		Args:              cobra.ExactArgs(2),
+		Args:              nArgs(2, 2),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note, opts.file = args[0], args[1]

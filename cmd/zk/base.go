@@ -76,7 +76,7 @@ EXIT STATUS
   2  the base or note was not found, does not parse, names no such view
      or embed, has a filter zk cannot evaluate, or costs more than zk's
      limits`,
-		Args:              cobra.ExactArgs(1),
+		Args:              nArgs(1, 1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.arg = args[0]

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/zk-claims/zk/internal/english"
 	"github.com/zk-claims/zk/internal/printable"
@@ -29,13 +28,14 @@ func runDue(ctx context.Context, opts *runOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NOTE\tN\tVERDICT\tVALUE")
-	for _, r := range res.Rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", printable.Of(r.Note), r.N, printable.Of(r.Verdict), printable.Of(r.Statement))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
+	if len(res.Rows) > 0 { // nothing due: no table, the line on stderr says so
+		t := table{header: []string{"NOTE", "N", "VERDICT", "VALUE"}, right: map[int]bool{1: true}}
+		for _, r := range res.Rows {
+			t.add(printable.Of(r.Note), fmt.Sprint(r.N), printable.Of(r.Verdict), printable.Of(r.Statement))
+		}
+		if err := t.write(s.out, opts.root.outWidth(s)); err != nil {
+			return err
+		}
 	}
 	which := "due for tending"
 	if opts.all {

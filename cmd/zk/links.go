@@ -50,7 +50,7 @@ relation, link text.`
 EXIT STATUS
   0  listed (an empty list too)
   2  the note was not found, or a usage error`,
-		Args:              cobra.ExactArgs(1),
+		Args:              nArgs(1, 1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -146,7 +144,7 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 		fmt.Fprintf(s.err, "no notes match (%s read)\n", quantity(res.Read, "note"))
 		return nil
 	}
-	return writeListText(s, view, opts.fields)
+	return writeListText(s, view, opts.fields, opts.root.outWidth(s))
 }
 
 // listView is zk list --format json: each note's path, type and the
@@ -210,17 +208,12 @@ func listRow(n listNote, fields []string) []string {
 	return row
 }
 
-// writeListText prints aligned columns, a header only on a terminal;
-// every cell printable, so a value cannot split a row.
-func writeListText(s *streams, view listView, fields []string) error {
-	var buf bytes.Buffer
-	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-	if s.outTTY {
-		head := []string{"PATH", "TYPE"}
-		for _, f := range fields {
-			head = append(head, strings.ToUpper(printable.Of(f)))
-		}
-		fmt.Fprintln(tw, strings.Join(head, "\t"))
+// writeListText prints aligned columns under a header, every cell
+// printable, so a value cannot split a row.
+func writeListText(s *streams, view listView, fields []string, width int) error {
+	t := table{header: []string{"PATH", "TYPE"}}
+	for _, f := range fields {
+		t.header = append(t.header, strings.ToUpper(printable.Of(f)))
 	}
 	for _, n := range view.Notes {
 		row := listRow(n, fields)
@@ -228,20 +221,11 @@ func writeListText(s *streams, view listView, fields []string) error {
 			row[1] = "-"
 		}
 		for i := range row {
-			row[i] = strings.ReplaceAll(printable.Of(row[i]), "\t", " ")
+			row[i] = printable.Of(row[i])
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
+		t.add(row...)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	// An empty last column would leave the padding before it.
-	for line := range bytes.Lines(buf.Bytes()) {
-		if _, err := fmt.Fprintf(s.out, "%s\n", bytes.TrimRight(line, " \n")); err != nil {
-			return err
-		}
-	}
-	return nil
+	return t.write(s.out, width)
 }
 
 // listTable is the view as a header and rows: path (or its link, for

@@ -30,7 +30,7 @@ $SOURCE_DATE_EPOCH when it is set (reproducible builds), else today.
 EXIT STATUS
   0  written
   2  DIR could not be created or written, or a bad $SOURCE_DATE_EPOCH`,
-		Args: cobra.ExactArgs(1),
+		Args: nArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			date := time.Now()

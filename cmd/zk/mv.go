@@ -68,7 +68,7 @@ the move. zk refuses when NEW exists, and a path outside the vault.
 EXIT STATUS
   0  moved (or, with --dry-run, planned)
   2  refused, not found, or a usage error`,
-		Args: cobra.ExactArgs(2),
+		Args: nArgs(2, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.old, opts.new = args[0], args[1]
 			if k := root.getenv("ZK_TEST_MV_KILL_AFTER"); k != "" {

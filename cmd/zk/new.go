@@ -35,7 +35,7 @@ zk new never overwrites a note.
 EXIT STATUS
   0  created; the path is on stdout
   2  the note exists, the title leaves no file name, or the type is unknown`,
-		Args: cobra.ExactArgs(1),
+		Args: nArgs(1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.title = args[0]
 			return runNew(cmd.Context(), opts, s)

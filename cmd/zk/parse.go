@@ -33,7 +33,7 @@ lines from 0, columns and offsets in bytes, each link's kind "wikilink" or
 EXIT STATUS
   0  printed
   2  the note was not found or could not be read`,
-		Args:              cobra.ExactArgs(1),
+		Args:              nArgs(1, 1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]

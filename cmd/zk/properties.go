@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -75,18 +74,15 @@ func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) err
 		fmt.Fprintln(s.err, "no properties in the vault")
 		return nil
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-	if s.outTTY {
-		fmt.Fprintln(tw, "PROPERTY\tTYPE\tNOTES\tOTHER TYPES")
-	}
+	t := table{header: []string{"PROPERTY", "TYPE", "NOTES", "OTHER TYPES"}, right: map[int]bool{2: true}}
 	for _, pv := range views {
 		typ := string(pv.Type)
 		if pv.Declared {
 			typ += " (declared)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", strings.ReplaceAll(printable.Of(pv.Name), "\t", " "), typ, pv.Notes, otherTypes(pv))
+		t.add(printable.Of(pv.Name), typ, fmt.Sprint(pv.Notes), otherTypes(pv))
 	}
-	return tw.Flush()
+	return t.write(s.out, opts.root.outWidth(s))
 }
 
 // propertiesJSON is zk properties --format json, and the MCP properties

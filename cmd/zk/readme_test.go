@@ -377,6 +377,9 @@ func resolve(root *cobra.Command, args []string) (path string, flags, rest []str
 	lookup := func(name string, short bool) *pflag.Flag {
 		for _, fs := range []*pflag.FlagSet{cur.Flags(), cur.InheritedFlags()} {
 			if short {
+				if len(name) != 1 {
+					return nil // -latency: no shorthand (pflag panics on the lookup)
+				}
 				if f := fs.ShorthandLookup(name); f != nil {
 					return f
 				}

@@ -153,9 +153,7 @@ EXIT STATUS
 	// errors and the usage hint that follows a mistake go to stderr.
 	cmd.SetErr(s.err)
 	cmd.SetOut(s.out) // help, usage, --version and completion scripts: stdout, where pagers and shells read them
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
-	})
+	cmd.SetFlagErrorFunc(flagError)
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&opts.vaultDir, "vault", "", "the vault's root `folder` (default: the nearest folder up holding .obsidian/ or .zk/)")
 	pf.StringVar(&opts.today, "today", "", "take `YYYY-MM-DD` as today (default: $ZK_TODAY, else the clock)")

@@ -43,7 +43,7 @@ is none), when, and the criterion's statement. --format json prints
 EXIT STATUS
   0  listed (also when there are none)
   2  the note was not found or could not be read`,
-		Args:              cobra.MaximumNArgs(1),
+		Args:              nArgs(0, 1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -185,10 +185,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		fmt.Fprintf(s.err, "%s: no recorded runs\n", printable.Of(nr.Path))
 		return nil
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-	if s.outTTY {
-		fmt.Fprintln(tw, "ID\tSTARTED\tEXIT\tDURATION\tVERDICT\tCOMMAND")
-	}
+	t := table{header: []string{"RUN", "STARTED (UTC)", "EXIT", "TOOK", "VERDICT", "COMMAND"}, right: map[int]bool{2: true, 3: true}}
 	for _, r := range view.Runs {
 		exit := "-"
 		if r.Exit != nil {
@@ -202,9 +199,10 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 		if r.Rejudges != "" {
 			command = "(judged again: run " + r.Rejudges + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3gs\t%s\t%s\n", printable.Of(r.ID), r.Started, exit, r.Duration, printable.Of(verdict), printable.Of(command))
+		started := strings.TrimSuffix(strings.Replace(r.Started, "T", " ", 1), "Z")
+		t.add(printable.Of(r.ID), started, exit, fmt.Sprintf("%.3gs", r.Duration), printable.Of(verdict), printable.Of(command))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := t.write(s.out, opts.root.outWidth(s)); err != nil {
 		return err
 	}
 	return writeHistories(s, nr, view.Falsifiers)

@@ -63,7 +63,7 @@ With no hits, stdout stays empty and stderr says so.
 EXIT STATUS
   0  searched (with or without hits)
   2  a bad query, the index is busy, or an error`,
-		Args: cobra.MinimumNArgs(1),
+		Args: nArgs(1, -1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.query = strings.Join(args, " ")
 			return runSearch(cmd.Context(), opts, s)

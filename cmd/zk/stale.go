@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -82,7 +81,7 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	case "markdown":
 		return writeStaleMarkdown(s, w.Today, r.StaleReport, r.Resolver)
 	}
-	return writeStaleText(s, r.StaleReport, opts.within)
+	return writeStaleText(s, r.StaleReport, opts.within, opts.root.outWidth(s))
 }
 
 // staleJSON is the README's contract, with backlinks, the interval and
@@ -140,18 +139,16 @@ func newStaleJSON(today time.Time, r tending.StaleReport) staleJSON {
 
 // writeStaleText prints the table on stdout and, on stderr, what kept a
 // note out of it, so that the table stays clean for a pipe.
-func writeStaleText(s *streams, r tending.StaleReport, within string) error {
-	tw := tabwriter.NewWriter(s.out, 0, 0, 0, ' ', tabwriter.AlignRight)
-	if s.outTTY {
-		fmt.Fprintf(tw, "OVERDUE\t  LAST TENDED\t  BACKLINKS\t  NOTE\n")
-	}
-	for _, d := range r.Notes {
-		fmt.Fprintf(tw, "%d\t  %s\t  %d\t  %s\n", d.DaysOverdue, d.Tended.Date.Format(time.DateOnly), d.Backlinks, printable.Of(d.Path))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(r.Notes) == 0 {
+func writeStaleText(s *streams, r tending.StaleReport, within string, width int) error {
+	if len(r.Notes) > 0 {
+		t := table{header: []string{"DUE", "LAST TENDED", "BACKLINKS", "NOTE"}, right: map[int]bool{2: true}, keepLast: true}
+		for _, d := range r.Notes {
+			t.add(dueIn(d.DaysOverdue), d.Tended.Date.Format(time.DateOnly), fmt.Sprint(d.Backlinks), printable.Of(d.Path))
+		}
+		if err := t.write(s.out, width); err != nil {
+			return err
+		}
+	} else {
 		soon := ""
 		if within != "" {
 			soon = " or due within " + within
@@ -208,4 +205,17 @@ func wikilink(p string, res *vault.Resolver) string {
 		return "[[" + strings.TrimSuffix(p, path.Ext(p)) + "|" + name + "]]"
 	}
 	return "[[" + name + "]]"
+}
+
+// dueIn says when a note is due, from its days overdue: "12d overdue",
+// "today", or "in 30d" for one --within lists before its date (never a
+// negative number of days overdue).
+func dueIn(daysOverdue int) string {
+	switch {
+	case daysOverdue > 0:
+		return fmt.Sprintf("%dd overdue", daysOverdue)
+	case daysOverdue == 0:
+		return "today"
+	}
+	return fmt.Sprintf("in %dd", -daysOverdue)
 }

@@ -37,7 +37,7 @@ sync client may be writing it) is left alone: try again in a moment.
 EXIT STATUS
   0  tended
   2  the note was not found, is mid-write, or could not be written`,
-		Args:              cobra.ExactArgs(1),
+		Args:              nArgs(1, 1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]

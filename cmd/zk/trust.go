@@ -54,7 +54,7 @@ commands. The answer is read from stdin.
 EXIT STATUS
   0  approved, or nothing to approve
   2  not approved (any answer but y or yes), or an error`,
-		Args:              cobra.ExactArgs(1),
+		Args:              nArgs(1, 1),
 		ValidArgsFunction: completeNote(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.note = args[0]

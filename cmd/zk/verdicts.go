@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/zk-claims/zk/internal/printable"
@@ -160,10 +159,7 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		fmt.Fprintln(s.err, "no falsifiers in the vault")
 		return nil
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-	if s.outTTY {
-		fmt.Fprintln(tw, "NOTE\tN\tVERDICT\tSTARTED\tCRITERION")
-	}
+	t := table{header: []string{"NOTE", "N", "VERDICT", "STARTED", "CRITERION"}, right: map[int]bool{1: true}}
 	for _, vv := range views {
 		started, stated := vv.Started, vv.Statement
 		if started == "" {
@@ -176,14 +172,14 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		if vv.Deleted {
 			n, stated = "-", stated+" (falsifier deleted: "+cmp.Or(vv.ID, strconv.Quote(vv.Text))+")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", printable.Of(vv.Note), n, printable.Of(vv.Verdict), started, printable.Of(stated))
+		t.add(printable.Of(vv.Note), n, printable.Of(vv.Verdict), started, printable.Of(stated))
 		if c := vv.CriterionChanged; c != nil {
 			now, stated := "now "+c.Verdict, c.Statement
 			if c.Error != "" {
 				now, stated = "now ?", "refuted if `"+c.Criterion+"`: cannot be judged again: "+c.Error
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", printable.Of(vv.Note), n, printable.Of(now), "criterion-changed", printable.Of(stated+" (zk run --rejudge records it)"))
+			t.add(printable.Of(vv.Note), n, printable.Of(now), "criterion-changed", printable.Of(stated+" (zk run --rejudge records it)"))
 		}
 	}
-	return tw.Flush()
+	return t.write(s.out, opts.root.outWidth(s))
 }

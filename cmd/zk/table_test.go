@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestTable: columns line up as a terminal draws them (an emoji with
+// VS16 is two columns, as are CJK characters; a combining accent none),
+// the header is always there, and the last column wraps to the width, or
+// goes under its row when the others leave it too little room.
+func TestTable(t *testing.T) {
+	tests := []struct {
+		name  string
+		t     table
+		width int
+		want  string
+	}{
+		{"widths", table{header: []string{"PATH", "TYPE"}, rows: [][]string{
+			{"❤️ Love.md", "x"}, {"标注.md", "y"}, {"e\u0301te\u0301.md", "z"}, {"plain.md", "w"}}}, 0,
+			"PATH        TYPE\n" +
+				"❤️ Love.md  x\n" +
+				"标注.md     y\n" +
+				"e\u0301te\u0301.md      z\n" +
+				"plain.md    w\n"},
+		{"right", table{header: []string{"N", "NAME"}, right: map[int]bool{0: true}, rows: [][]string{{"7", "a"}, {"123", "b"}}}, 0,
+			"  N  NAME\n  7  a\n123  b\n"},
+		{"wrap", table{header: []string{"RUN", "COMMAND"}, rows: [][]string{
+			{"r1", "zk probe openai --url http://127.0.0.1:8080/v1 --concurrency 1,4,16 --format json"}}}, 40,
+			"RUN  COMMAND\n" +
+				"r1   zk probe openai --url\n" +
+				"     http://127.0.0.1:8080/v1\n" +
+				"     --concurrency 1,4,16 --format json\n"},
+		{"under", table{header: []string{"A", "B"}, rows: [][]string{
+			{strings.Repeat("a", 30), "one two three four five six seven eight nine ten"}}}, 40,
+			"A                               B\n" +
+				strings.Repeat("a", 30) + "\n" +
+				"    one two three four five six seven\n" +
+				"    eight nine ten\n"},
+		{"keep last", table{header: []string{"DUE", "NOTE"}, keepLast: true, rows: [][]string{
+			{"today", "Permanent Notes/A rather long note name that will not fit.md"}}}, 40,
+			"DUE    NOTE\n" +
+				"today  Permanent Notes/A rather long note name that will not fit.md\n"},
+		{"broken word", table{header: []string{"X", "Y"}, rows: [][]string{
+			{"x", strings.Repeat("b", 60)}}}, 30 + 3,
+			"X  Y\n" +
+				"x  " + strings.Repeat("b", 30) + "\n" +
+				"   " + strings.Repeat("b", 30) + "\n"},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		if err := tt.t.write(&b, tt.width); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tt.want {
+			t.Errorf("%s:\n%s\nwant\n%s", tt.name, b.String(), tt.want)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			if tt.width > 0 && !tt.t.keepLast && cellWidth(l) > tt.width {
+				t.Errorf("%s: %q is %d columns, wider than %d", tt.name, l, cellWidth(l), tt.width)
+			}
+		}
+	}
+}
