@@ -207,7 +207,7 @@ func (s *Server) tend(uri, date string) (any, error) {
 		return commandResult{Path: p, URI: uri, Date: date, Unchanged: unchanged}, nil
 	}
 	s.mu.Lock()
-	n, version := d.note, d.version
+	n, version := s.docNote(d), d.version
 	s.mu.Unlock()
 	out, err := tending.SetLastTended(p, n.Src, date, vault.TendedSection(s.opts.Lint.Types, n), s.opts.Lint.TendedKeys)
 	if err != nil {

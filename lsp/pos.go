@@ -98,3 +98,59 @@ func runePosition(text string, line, col int) protocol.Position {
 	}
 	return position(text, off)
 }
+
+// positioner finds the LSP positions of findings' 1-based lines and rune
+// columns, as runePosition does, going on from the last position asked
+// instead of from the top of the text: in order (a note's findings are),
+// a note's whole list costs one pass over it, where runePosition's costs
+// one per finding (70,000 broken links on a 1 MB line took minutes).
+type positioner struct {
+	text string
+	// line and col (1-based, 0 before the first use) are the finding
+	// position off is at; char is its UTF-16 column.
+	line, col, off, char int
+}
+
+// at is runePosition(text, line, col).
+func (p *positioner) at(line, col int) protocol.Position {
+	line, col = max(line, 1), max(col, 1)
+	if p.line == 0 || line < p.line || line == p.line && col < p.col {
+		p.line, p.col, p.off, p.char = 1, 1, 0, 0
+	}
+	for p.line < line {
+		i := strings.IndexByte(p.text[p.off:], '\n')
+		if i < 0 { // past the last line: its end, as runePosition says
+			pos := position(p.text, len(p.text))
+			p.line = 0
+			return pos
+		}
+		p.off += i + 1
+		p.line, p.col, p.char = p.line+1, 1, 0
+	}
+	for p.col < col && p.off < len(p.text) {
+		r, size := utf8.DecodeRuneInString(p.text[p.off:])
+		if r == '\n' {
+			break
+		}
+		p.off += size
+		p.col++
+		if r >= 0x10000 {
+			p.char += 2
+		} else {
+			p.char++
+		}
+	}
+	return protocol.Position{Line: uint32(p.line - 1), Character: uint32(p.char)}
+}
+
+// lineEnd is the position of the end of the line the last at was on.
+func (p *positioner) lineEnd() protocol.Position {
+	if p.line == 0 {
+		return position(p.text, len(p.text))
+	}
+	end := strings.IndexByte(p.text[p.off:], '\n')
+	if end < 0 {
+		end = len(p.text) - p.off
+	}
+	return protocol.Position{Line: uint32(p.line - 1), Character: uint32(p.char + utf16Len(p.text[p.off:p.off+end]))}
+}

@@ -72,11 +72,8 @@ func (s *Server) recheckNotes(qs []string) {
 			continue
 		}
 		text := string(n.Src)
-		diags := []protocol.Diagnostic{}
 		fs := s.session.Check(n)
-		for _, f := range fs {
-			diags = append(diags, s.diagnostic(text, f))
-		}
+		diags := s.diagnostics(text, fs)
 		key := findingsKey(fs)
 		s.mu.Lock()
 		same := s.sent[q] == key

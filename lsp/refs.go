@@ -176,7 +176,7 @@ func (s *Server) refsInto(p string) []ref {
 		}
 	}
 	for _, d := range s.docs {
-		for _, r := range refsOf(d.note, s.res) {
+		for _, r := range refsOf(s.docNote(d), s.res) {
 			if r.to == p {
 				out = append(out, r)
 			}

@@ -230,9 +230,13 @@ func (s *Server) workspaceEdit(plan *move.Plan) (*protocol.WorkspaceEdit, error)
 		id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: s.uriOf(fe.Path)}}
 		s.mu.Lock()
 		d := s.docs[fe.Path]
+		var n *vault.Note
+		if d != nil {
+			n = s.docNote(d)
+		}
 		s.mu.Unlock()
 		if d != nil {
-			if string(d.note.Src) != text {
+			if string(n.Src) != text {
 				return nil, fmt.Errorf("%s has unsaved changes: save it, then rename", fe.Path)
 			}
 			version := protocol.Integer(d.version)

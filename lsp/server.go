@@ -16,13 +16,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net/url"
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -126,8 +129,12 @@ type Server struct {
 	// not open, by path (recheck.go); recheck runs one re-check at a time.
 	sent    map[string]string
 	recheck sync.Mutex
-	// publishing runs one publish of an open note at a time.
+	// publishing runs one publish of an open note at a time; checkCost is
+	// how long the last took (ns), which the debounce of a change is at
+	// least twice: a note that takes 300 ms to check, changed every 200
+	// ms, is checked at most every 600 ms rather than at every change.
 	publishing sync.Mutex
+	checkCost  atomic.Int64
 
 	notify func(method string, params any)
 	// ask sends a request to the client without waiting for its answer,
@@ -139,10 +146,19 @@ type Server struct {
 }
 
 // document is a note open in the editor: its text as the editor holds it.
+// A change stores the text and nothing more; it is parsed when something
+// needs the note (docNote), so that a hundred changes arriving faster
+// than a parse cost one parse, of the last (issue 23: 100 changes of 1 MB
+// each parsed as it came built a backlog of half a minute).
 type document struct {
 	uri     string
+	path    string
 	version int32
-	note    *vault.Note
+	text    string      // the editor's text, until parsed
+	note    *vault.Note // parsed from text; nil until asked for
+	// tooLarge is the size of a text over the vault's note size cap, which
+	// is neither kept nor parsed: the note is checked as empty and says so.
+	tooLarge int
 	// sent is the version and findingsKey of the diagnostics last
 	// published for it; guarded by the server's mu.
 	sent string
@@ -310,14 +326,27 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	defer cancel()
 	go s.Scan(ctx) //nolint:errcheck // the error is kept in scanErr and returned by wait
 	h := s.handler()
-	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, jsonrpc2.VSCodeObjectCodec{}),
+	texts := &changeTexts{}
+	// The connection is the handler's to give: the first messages can be
+	// handled before NewConn returns, and a note opened then would have
+	// its diagnostics sent nowhere.
+	var connected sync.Once
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rw, boundedCodec{max: maxMessage, texts: texts}),
 		jsonrpc2.HandlerWithError(func(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+			connected.Do(func() {
+				s.mu.Lock()
+				s.notify = func(method string, params any) { c.Notify(ctx, method, params) }    //nolint:errcheck // a client gone is seen by DisconnectNotify
+				s.ask = func(method string, params any) { c.DispatchCall(ctx, method, params) } //nolint:errcheck // the answer is not needed; a client gone is seen by DisconnectNotify
+				s.mu.Unlock()
+			})
+			switch req.Method { // bounded.go
+			case tooLargeMethod:
+				return s.tooLarge(req)
+			case changeMethod:
+				return nil, s.changeFromCodec(req, texts)
+			}
 			return dispatch(ctx, h, c, req)
 		}))
-	s.mu.Lock()
-	s.notify = func(method string, params any) { conn.Notify(ctx, method, params) }    //nolint:errcheck // a client gone is seen by DisconnectNotify
-	s.ask = func(method string, params any) { conn.DispatchCall(ctx, method, params) } //nolint:errcheck // the answer is not needed; a client gone is seen by DisconnectNotify
-	s.mu.Unlock()
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
@@ -502,12 +531,48 @@ func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentPa
 	if err := s.waitNamed(); err != nil {
 		return err
 	}
-	n := s.parse(p, params.TextDocument.Text)
+	d := &document{uri: params.TextDocument.URI, path: p}
 	s.mu.Lock()
-	s.docs[p] = &document{uri: params.TextDocument.URI, version: params.TextDocument.Version, note: n}
+	s.setText(d, params.TextDocument.Version, params.TextDocument.Text)
+	s.docs[p] = d
 	s.mu.Unlock()
 	s.publish(p)
 	return nil
+}
+
+// openTooLarge keeps the note at p, opened or changed to a text of size
+// bytes that zk did not read (bounded.go), as too large, and says so.
+func (s *Server) openTooLarge(p, uri string, version int32, size int64) {
+	if s.waitNamed() != nil {
+		return
+	}
+	s.mu.Lock()
+	d := s.docs[p]
+	if d == nil {
+		d = &document{uri: uri, path: p}
+		s.docs[p] = d
+	}
+	d.version, d.note, d.text, d.tooLarge = version, nil, "", int(size)
+	s.mu.Unlock()
+	s.publish(p)
+}
+
+// setText takes an editor's text as d's, unparsed, or only its size when
+// it is over the cap. Called with s.mu held.
+func (s *Server) setText(d *document, version int32, text string) {
+	d.version, d.note, d.text, d.tooLarge = version, nil, text, 0
+	if max := s.v.MaxNoteSize; max > 0 && int64(len(text)) > max {
+		d.text, d.tooLarge = "", len(text)
+	}
+}
+
+// docNote is d's note, parsed from its text the first time it is asked
+// for since the text changed. Called with s.mu held.
+func (s *Server) docNote(d *document) *vault.Note {
+	if d.note == nil {
+		d.note, d.text = s.parse(d.path, d.text), ""
+	}
+	return d.note
 }
 
 func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocumentParams) error {
@@ -529,11 +594,13 @@ func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocume
 	case protocol.TextDocumentContentChangeEvent:
 		return fmt.Errorf("%s: a ranged change, but zk asked for full text sync", p)
 	}
-	d.version, d.note = params.TextDocument.Version, s.parse(p, text)
+	version := params.TextDocument.Version
+	s.setText(d, version, text)
 	if t := s.timers[p]; t != nil {
 		t.Stop()
 	}
-	s.timers[p] = time.AfterFunc(s.opts.Debounce, func() { s.publish(p) })
+	wait := max(s.opts.Debounce, 2*time.Duration(s.checkCost.Load()))
+	s.timers[p] = time.AfterFunc(wait, func() { s.publishVersion(p, version) })
 	return nil
 }
 
@@ -547,8 +614,10 @@ func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentPa
 	}
 	s.mu.Lock()
 	d := s.docs[p]
+	var n *vault.Note
 	if d != nil {
-		s.edges[p] = refsOf(d.note, s.res)
+		n = s.docNote(d)
+		s.edges[p] = refsOf(n, s.res)
 	}
 	open := make([]string, 0, len(s.docs))
 	for q := range s.docs {
@@ -556,8 +625,8 @@ func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentPa
 	}
 	s.mu.Unlock()
 	if d != nil {
-		s.session.Update(d.note)
-		s.noteWords(d.note)
+		s.session.Update(n)
+		s.noteWords(n)
 	}
 	for _, q := range open {
 		s.publish(q)
@@ -675,26 +744,51 @@ func (s *Server) publishNote(p string, changed bool) {
 	// One at a time, so that what was sent last is what the client holds.
 	s.publishing.Lock()
 	defer s.publishing.Unlock()
+	s.publishLocked(p, changed)
+}
+
+// publishVersion is publish for a change to version, unless a later
+// change came while it waited: changes that come slower than the
+// debounce but faster than a check (large ones) queue their timers here,
+// and only the last is checked.
+func (s *Server) publishVersion(p string, version int32) {
+	s.publishing.Lock()
+	defer s.publishing.Unlock()
+	s.mu.Lock()
+	d := s.docs[p]
+	stale := d == nil || d.version != version
+	s.mu.Unlock()
+	if !stale {
+		s.publishLocked(p, false)
+	}
+}
+
+// publishLocked is publishNote with s.publishing held.
+func (s *Server) publishLocked(p string, changed bool) {
+	start := time.Now()
+	defer func() { s.checkCost.Store(int64(time.Since(start))) }()
 	s.mu.Lock()
 	d := s.docs[p]
 	notify := s.notify
 	session := s.session
 	var n *vault.Note
 	var version int32
+	tooLarge := 0
 	if d != nil {
-		n, version = d.note, d.version // didChange replaces them under mu
+		n, version, tooLarge = s.docNote(d), d.version, d.tooLarge // didChange replaces them under mu
 	}
 	s.mu.Unlock()
 	if d == nil || session == nil {
 		return
 	}
+	if tooLarge > 0 {
+		s.publishTooLarge(d, version, tooLarge, notify)
+		return
+	}
 	s.learnTargets(n)
 	text := string(n.Src)
-	diags := []protocol.Diagnostic{}
 	fs := session.Check(n)
-	for _, f := range fs {
-		diags = append(diags, s.diagnostic(text, f))
-	}
+	diags := s.diagnostics(text, fs)
 	key := fmt.Sprintf("v%d\n%s", version, findingsKey(fs))
 	s.mu.Lock()
 	same := d.sent == key
@@ -707,29 +801,89 @@ func (s *Server) publishNote(p string, changed bool) {
 	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
 }
 
-// findingsKey is what tells a note's diagnostics from others: each
-// finding's span, rule and message.
-func findingsKey(fs []lint.Finding) string {
-	var key strings.Builder
-	for _, f := range fs {
-		fmt.Fprintf(&key, "%d:%d-%d:%d %s %s\n", f.Line, f.Column, f.EndLine, f.EndColumn, f.Rule, f.Message)
+// publishTooLarge says, as the note's one diagnostic, that its text is
+// over the cap and not checked: zk check skips such a file (file/skipped).
+func (s *Server) publishTooLarge(d *document, version int32, size int, notify func(string, any)) {
+	key := fmt.Sprintf("v%d\ntoo large %d", version, size)
+	s.mu.Lock()
+	same := d.sent == key
+	d.sent = key
+	s.mu.Unlock()
+	if same {
+		return
 	}
-	return key.String()
+	sev := protocol.DiagnosticSeverityWarning
+	source := "zk"
+	msg := fmt.Sprintf("not checked: the note is %d bytes, over the %d bytes zk reads of a note (zk check skips it too)", size, s.v.MaxNoteSize)
+	v := protocol.UInteger(version)
+	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: []protocol.Diagnostic{{
+		Severity: &sev, Code: &protocol.IntegerOrString{Value: "file/skipped"}, Source: &source, Message: msg}}})
+}
+
+// findingsKey is what tells a note's diagnostics from others: a hash of
+// each finding's span, rule and message ("" for none). A hash, not the
+// text: a note of 70,000 findings made a key of megabytes at each check,
+// kept for every note (issue 23).
+func findingsKey(fs []lint.Finding) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	h := fnv.New128a()
+	var b []byte
+	for _, f := range fs {
+		b = strconv.AppendInt(b[:0], int64(f.Line), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(f.Column), 10)
+		b = append(b, '-')
+		b = strconv.AppendInt(b, int64(f.EndLine), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(f.EndColumn), 10)
+		b = append(b, ' ')
+		b = append(b, f.Rule...)
+		b = append(b, ' ')
+		b = append(b, f.Message...)
+		b = append(b, '\n')
+		h.Write(b)
+	}
+	return string(h.Sum(nil))
+}
+
+// maxDiagnostics bounds the diagnostics published for one note: a note
+// of 70,000 broken links would send megabytes at each change, which no
+// editor shows usefully; the last says how many more zk check lists.
+const maxDiagnostics = 1000
+
+// diagnostics are the findings of a note as LSP diagnostics, at most
+// maxDiagnostics of them, their positions found in one pass over the
+// text (findings come in order).
+func (s *Server) diagnostics(text string, fs []lint.Finding) []protocol.Diagnostic {
+	starts, ends := &positioner{text: text}, &positioner{text: text}
+	out := make([]protocol.Diagnostic, 0, min(len(fs), maxDiagnostics+1))
+	for i, f := range fs {
+		if i == maxDiagnostics {
+			sev := protocol.DiagnosticSeverityInformation
+			source := "zk"
+			out = append(out, protocol.Diagnostic{Range: protocol.Range{Start: out[i-1].Range.Start, End: out[i-1].Range.End},
+				Severity: &sev, Source: &source, Message: fmt.Sprintf("and %d more findings, not shown here: zk check lists them all", len(fs)-maxDiagnostics)})
+			break
+		}
+		out = append(out, s.diagnosticAt(starts, ends, f))
+	}
+	return out
 }
 
 func (s *Server) diagnostic(text string, f lint.Finding) protocol.Diagnostic {
-	start := runePosition(text, f.Line, f.Column)
+	return s.diagnosticAt(&positioner{text: text}, &positioner{text: text}, f)
+}
+
+func (s *Server) diagnosticAt(starts, ends *positioner, f lint.Finding) protocol.Diagnostic {
+	start := starts.at(f.Line, f.Column)
 	end := start
 	if f.EndLine > 0 {
-		end = runePosition(text, f.EndLine, f.EndColumn)
+		end = ends.at(f.EndLine, f.EndColumn)
 	} else {
 		// No span: the rest of the line, so that the client shows it.
-		ls := lineStart(text, int(start.Line))
-		le := strings.IndexByte(text[ls:], '\n')
-		if le < 0 {
-			le = len(text) - ls
-		}
-		end = position(text, ls+le)
+		end = starts.lineEnd()
 	}
 	sev := protocol.DiagnosticSeverityWarning
 	if f.Severity == lint.Error {
@@ -747,10 +901,13 @@ func (s *Server) diagnostic(text string, f lint.Finding) protocol.Diagnostic {
 // note is the note at p as the editor has it, else as saved.
 func (s *Server) note(p string) (*vault.Note, error) {
 	s.mu.Lock()
-	d := s.docs[p]
+	var n *vault.Note
+	if d := s.docs[p]; d != nil {
+		n = s.docNote(d)
+	}
 	s.mu.Unlock()
-	if d != nil {
-		return d.note, nil
+	if n != nil {
+		return n, nil
 	}
 	return s.v.ReadNote(p)
 }

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package main
-
-import "os"
-
-func maxRSS(*os.ProcessState) string { return "unknown" }
