@@ -51,7 +51,7 @@ func TestChangesParsedOnce(t *testing.T) {
 		change(v, fmt.Sprintf("# Version %d\n\n[[Nope]]\n", v))
 	}
 	s.mu.Lock()
-	parsed := s.docs["N.md"].note != nil
+	parsed := s.docs["N.md"].parsed != nil
 	s.mu.Unlock()
 	if parsed {
 		t.Error("a change was parsed before anything asked for the note")

@@ -267,7 +267,7 @@ func (s *Server) rejudge(uri, falsifier string) (any, error) {
 	var held []byte
 	var version int32
 	if d != nil {
-		held, version = d.note.Src, d.version
+		held, version = s.docNote(d).Src, d.version
 	}
 	s.mu.Unlock()
 	if d != nil {

@@ -154,8 +154,10 @@ type document struct {
 	uri     string
 	path    string
 	version int32
-	text    string      // the editor's text, until parsed
-	note    *vault.Note // parsed from text; nil until asked for
+	text    string // the editor's text, until parsed
+	// parsed is the note parsed from text, nil until asked for: read it
+	// through Server.docNote, never directly.
+	parsed *vault.Note
 	// tooLarge is the size of a text over the vault's note size cap, which
 	// is neither kept nor parsed: the note is checked as empty and says so.
 	tooLarge int
@@ -552,7 +554,7 @@ func (s *Server) openTooLarge(p, uri string, version int32, size int64) {
 		d = &document{uri: uri, path: p}
 		s.docs[p] = d
 	}
-	d.version, d.note, d.text, d.tooLarge = version, nil, "", int(size)
+	d.version, d.parsed, d.text, d.tooLarge = version, nil, "", int(size)
 	s.mu.Unlock()
 	s.publish(p)
 }
@@ -560,7 +562,7 @@ func (s *Server) openTooLarge(p, uri string, version int32, size int64) {
 // setText takes an editor's text as d's, unparsed, or only its size when
 // it is over the cap. Called with s.mu held.
 func (s *Server) setText(d *document, version int32, text string) {
-	d.version, d.note, d.text, d.tooLarge = version, nil, text, 0
+	d.version, d.parsed, d.text, d.tooLarge = version, nil, text, 0
 	if max := s.v.MaxNoteSize; max > 0 && int64(len(text)) > max {
 		d.text, d.tooLarge = "", len(text)
 	}
@@ -569,10 +571,10 @@ func (s *Server) setText(d *document, version int32, text string) {
 // docNote is d's note, parsed from its text the first time it is asked
 // for since the text changed. Called with s.mu held.
 func (s *Server) docNote(d *document) *vault.Note {
-	if d.note == nil {
-		d.note, d.text = s.parse(d.path, d.text), ""
+	if d.parsed == nil {
+		d.parsed, d.text = s.parse(d.path, d.text), ""
 	}
-	return d.note
+	return d.parsed
 }
 
 func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocumentParams) error {

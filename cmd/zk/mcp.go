@@ -110,7 +110,8 @@ func newMCPServer(root *rootOptions) *mcp.Server {
 			"Notes are named by vault path or by name as a [[wikilink]] writes it. " +
 			"run_falsifier runs only commands the user approved with `zk trust`; you cannot approve one: ask the user.",
 	})
-	srv.AddReceivingMiddleware(budgets) // mcp_budget.go
+	// Arguments are bounded before any tool decodes them (mcp_budget.go).
+	srv.AddReceivingMiddleware(budgets)
 	readOnly := readOnlyTool // mcp_edit.go
 	mcp.AddTool(srv, &mcp.Tool{Name: "check", Annotations: readOnly,
 		Description: "Lint notes against their type's template and every link against the vault (zk check --format json). " +
