@@ -18,23 +18,42 @@
 #   N=100000 RUNS=5 bench/index.sh
 #   OLD=edc7201 bench/index.sh  # also: cold index and search of the
 #                               # build at that commit, alternating, ratios
-#                               # new/old (time, index size)
+#                               # new/old (time, CPU, index size)
+#   HELP=/tmp/obsidian-help OLD=e28023b ROUNDS=3 bench/index.sh
+#                               # Obsidian's help vault (6,289 notes in 30
+#                               # languages) instead of a generated one
 #
-# Needs Go, GNU find and awk.
+# HELP names a copy of Obsidian's help vault, github.com/obsidianmd/
+# obsidian-help: `git clone --depth 1 https://github.com/obsidianmd/obsidian-help`
+# (only its *.md files are used; they are copied, so the checkout is never
+# written to). Its search words are WORDS (default "Canvas ค้นหา").
+#
+# Needs Go, GNU find and awk; /usr/bin/time for peak memory and CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${N:-10000}
 runs=${RUNS:-10}
 . bench/lib.sh
 bench_zk
-gen_vault "$n" "$tmp/vault"
+if [ -n "${HELP:-}" ]; then
+  mkdir -p "$tmp/vault"
+  (cd "$HELP" && find . -name '*.md' -not -path './.*' -print0 | tar --null -cf - -T -) | tar -xf - -C "$tmp/vault"
+  mkdir -p "$tmp/vault/.obsidian"
+  find "$tmp/vault" -type f -exec touch -d '-1 hour' {} +
+  n=$(find "$tmp/vault" -name '*.md' | wc -l)
+  words=${WORDS:-Canvas ค้นหา}
+else
+  gen_vault "$n" "$tmp/vault"
+  words=${WORDS:-00042 denominator}
+fi
 export ZK_INDEX_DIR="$tmp/idx" ZK_TODAY=2026-12-02
 zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }
-md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print s}')
+md_bytes=$(find "$tmp/vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {printf "%.0f", s}')
+edit_path=$(find "$tmp/vault" -name '*.md' | sort | sed -n 7p)
 
-edit_one() { echo "Edited line $RANDOM." >>"$tmp/vault/Permanent Notes/07/$(ls "$tmp/vault/Permanent Notes/07" | head -1)"; }
+edit_one() { echo "Edited line $RANDOM." >>"$edit_path"; }
 
-echo "vault: $n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median)"
+echo "vault: ${HELP:+the Obsidian help vault, }$n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
 rss=""
@@ -48,7 +67,7 @@ t1=$EPOCHREALTIME
 cold=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
 idx_bytes=$(du -sb "$tmp/idx" | awk '{print $1}')
 echo "cold zk index:       $cold s, $(awk -v n="$n" -v s="$cold" 'BEGIN {printf "%.0f", n / s}') notes/s on $cpus cores" \
-  "(index $(awk -v a="$idx_bytes" -v b="$md_bytes" 'BEGIN {printf "%.2f", a / b}')× the markdown${rss:+, peak RSS $((rss / 1024)) MB})"
+  "(index $(awk -v a="$idx_bytes" -v b="$md_bytes" 'BEGIN {printf "%.2f", a / b}')× the markdown, $((idx_bytes / n)) bytes a note${rss:+, peak RSS $((rss / 1024)) MB})"
 
 unchanged=$(median_ms nothing zk index)
 edited=$(median_ms edit_one zk index)
@@ -65,8 +84,8 @@ else
 fi
 echo
 
-for word in 00042 denominator; do
-  hits=$(grep -rlw --include='*.md' "$word" "$tmp/vault" | wc -l)
+for word in $words; do
+  hits=$(grep -rl --include='*.md' "$word" "$tmp/vault" | wc -l)
   fresh=$(median_ms nothing zk search "$word")
   quick=$(median_ms nothing zk search --no-update "$word")
   echo "zk search $word ($hits of $n notes match, top 10 shown)"
@@ -86,23 +105,32 @@ if [ -n "${OLD:-}" ]; then
   git archive "$OLD" | tar -x -C "$tmp/old"
   (cd "$tmp/old" && go build -o "$tmp/zk-old" ./cmd/zk)
   echo
-  for round in 1 2; do
+  # CPU (user + system) beside the wall time: on a shared machine the wall
+  # time follows the load, the CPU time much less.
+  cold_run() { # BIN DIR: prints "WALL CPU PEAK_KB"
+    local t0=$EPOCHREALTIME t1
+    /usr/bin/time -f '%U %S %M' -o "$tmp/time.txt" env ZK_INDEX_DIR="$2" "$1" --vault "$tmp/vault" index >/dev/null 2>&1
+    t1=$EPOCHREALTIME
+    awk -v a="$t0" -v b="$t1" '{printf "%.2f %.2f %d\n", b - a, $1 + $2, $3}' "$tmp/time.txt"
+  }
+  for round in $(seq "${ROUNDS:-2}"); do
     for b in old new; do
       bin="$tmp/zk"; [ "$b" = old ] && bin="$tmp/zk-old"
       rm -rf "$tmp/idx-$b"
-      t0=$EPOCHREALTIME
-      ZK_INDEX_DIR="$tmp/idx-$b" "$bin" --vault "$tmp/vault" index >/dev/null 2>&1
-      t1=$EPOCHREALTIME
-      eval "t_$b=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')"
+      read -r wall cpu peak < <(cold_run "$bin" "$tmp/idx-$b")
+      eval "t_$b=$wall c_$b=$cpu p_$b=$peak"
       eval "s_$b=$(du -sb "$tmp/idx-$b" | awk '{print $1}')"
     done
-    echo "cold index, round $round: new $t_new s, $s_new bytes; old ($OLD) $t_old s, $s_old bytes;" \
-      "new/old $(awk -v a="$t_new" -v b="$t_old" 'BEGIN {printf "%.2f", a / b}')× time," \
-      "$(awk -v a="$s_new" -v b="$s_old" 'BEGIN {printf "%.2f", a / b}')× size (target <= 1.5×)"
+    echo "cold index, round $round (load $(cut -d' ' -f1 /proc/loadavg)): new $t_new s wall, $c_new s CPU, $((s_new / n)) bytes a note, peak $((p_new / 1024)) MB;" \
+      "old ($OLD) $t_old s, $c_old s CPU, $((s_old / n)) bytes a note, peak $((p_old / 1024)) MB;" \
+      "new/old $(awk -v a="$t_new" -v b="$t_old" 'BEGIN {printf "%.2f", a / b}')× wall," \
+      "$(awk -v a="$c_new" -v b="$c_old" 'BEGIN {printf "%.2f", a / b}')× CPU," \
+      "$(awk -v a="$s_new" -v b="$s_old" 'BEGIN {printf "%.2f", a / b}')× size"
   done
-  new_q=$(ZK_INDEX_DIR="$tmp/idx-new" median_ms nothing zk search --no-update denominator)
-  old_q=$(ZK_INDEX_DIR="$tmp/idx-old" median_ms nothing "$tmp/zk-old" --vault "$tmp/vault" search --no-update denominator)
-  echo "zk search --no-update denominator: new $new_q, old $old_q"
+  word=${words##* }
+  new_q=$(ZK_INDEX_DIR="$tmp/idx-new" median_ms nothing zk search --no-update "$word")
+  old_q=$(ZK_INDEX_DIR="$tmp/idx-old" median_ms nothing "$tmp/zk-old" --vault "$tmp/vault" search --no-update "$word")
+  echo "zk search --no-update $word: new $new_q, old $old_q"
 fi
 true_ms=$(median_ms nothing "$tmp/zk" --version)
 echo

@@ -19,6 +19,9 @@
 #   bench/million.sh                        # N=1000000 DIR=/tmp/zk-million
 #   N=100000 DIR=/tmp/zk-100k bench/million.sh
 #   ZK=/tmp/zk-other KEEP=1 bench/million.sh   # another build; reuse the vault
+#   STEPS="check list lsp" KEEP=1 bench/million.sh   # some steps only
+#                                 # (index, search, check, list, lsp; search
+#                                 # needs the index the index step builds)
 #
 # DIR/vault is kept when KEEP=1 (generating it again takes minutes); the
 # index and caches are always rebuilt. The script refuses to start when
@@ -87,14 +90,18 @@ if [ "${KEEP:-0}" != 1 ] || [ ! -d "$vault" ]; then
 else
   gen_s="reused"
 fi
-rm -rf "$dir/idx" "$dir/cache"
-md_bytes=$(find "$vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {printf "%d", s}')
+steps=${STEPS:-index search check list lsp}
+step() { [[ " $steps " == *" $1 "* ]]; }
+step index && rm -rf "$dir/idx"
+rm -rf "$dir/cache"
+md_bytes=$(find "$vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {printf "%.0f", s}')
 folders=$(find "$vault" -type d -not -path '*/.*' | wc -l)
 : >"$out"
 say "zk $("$zk" --version 2>&1 | head -1) on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM; $(date -u '+%Y-%m-%d %H:%M UTC')"
 say "vault: $n notes, $md_bytes bytes of markdown, $folders folders, $(du -sh "$vault" | cut -f1) on disk (generated in ${gen_s} s)"
 say ""
 
+if step index; then
 measure "zk index, cold" "$zk" --vault "$vault" index
 cold_index=$last_wall
 idx_bytes=$(du -sb "$dir/idx" 2>/dev/null | awk '{print $1}')
@@ -104,8 +111,9 @@ edited="$vault/Permanent Notes/07/$(ls "$vault/Permanent Notes/07" | head -1)"
 echo "Edited line $RANDOM." >>"$edited"
 sleep 2.1 # past the racy window, so the edit is what the run finds
 measure "zk index, 1 note edited" "$zk" --vault "$vault" index
+fi
 
-for word in 00042 denominator; do
+step search && for word in 00042 denominator; do
   hits=$(rg -l "$word" "$vault" | wc -l || true)
   say ""
   say "search $word: $hits notes hold it"
@@ -118,13 +126,19 @@ for word in 00042 denominator; do
 done
 
 say ""
+if step check; then
 measure "zk check, cold (--no-cache)" "$zk" --vault "$vault" check --no-cache
 measure "zk check, first (cache written)" "$zk" --vault "$vault" check
 measure "zk check, cached" "$zk" --vault "$vault" check
+fi
+if step list; then
 measure "zk list --tag latency, first" "$zk" --vault "$vault" list --tag latency --format paths
 measure "zk list --tag latency, cached" "$zk" --vault "$vault" list --tag latency --format paths
+fi
+if step lsp; then
 note=$(cd "$vault" && ls "Permanent Notes/17" | head -1)
 measure "zk lsp, start" "$dir/lspstart" -vault "$vault" -note "Permanent Notes/17/$note" -- "$zk" --vault "$vault" lsp
 say "    $(cat "$dir/step.out")"
+fi
 say ""
-say "done $(date -u '+%H:%M UTC'); index $(du -sh "$dir/idx" | cut -f1), check cache $(du -sh "$dir/cache" 2>/dev/null | cut -f1)"
+say "done $(date -u '+%H:%M UTC'); index $(du -sh "$dir/idx" 2>/dev/null | cut -f1), check cache $(du -sh "$dir/cache" 2>/dev/null | cut -f1)"

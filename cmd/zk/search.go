@@ -49,7 +49,7 @@ The index is brought up to date first when few notes changed (built, the
 first time); otherwise zk says how many notes it may be missing. zk index
 updates it in full. A search compares the vault's folders with the index
 (a note added, removed or renamed moves its folder's time) and, up to
-20,000 notes, every note too; in a larger vault an edit written into an
+5,000 notes, every note too; in a larger vault an edit written into an
 existing note is not seen until zk index, and zk says so.
 
 --format json prints {"query","total","hits":[{"path","title","section",
@@ -127,7 +127,7 @@ type searchJSON struct {
 	// every note (Unchecked says what it did not compare).
 	Stale *int `json:"stale"`
 	// Checked is false when the search did not compare every note of the
-	// vault with the index (--no-update, or a vault over 20,000 notes,
+	// vault with the index (--no-update, or a vault over 5,000 notes,
 	// whose folders alone are compared).
 	Checked   bool   `json:"checked"`
 	Unchecked string `json:"unchecked,omitempty"`
