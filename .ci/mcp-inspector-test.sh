@@ -39,6 +39,13 @@ A command in a note runs only after its owner approves it.
 
 - Last tended: 2026-11-01
 NOTE
+cat > "$work/vault/Tended.base" <<'BASE'
+views:
+  - type: table
+    name: By folder
+    filters: file.ext == "md"
+    order: [file.name, file.folder]
+BASE
 # Notes written this second are refused as maybe mid-write; age them.
 find "$work/vault" -name '*.md' -exec touch -d '1 minute ago' {} +
 # Approvals are looked up in a config folder of the test's own: empty.

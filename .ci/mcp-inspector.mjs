@@ -38,11 +38,11 @@ function call(tool, args = {}) {
 
 const { json: listed } = inspect("--method", "tools/list");
 const names = listed.tools.map((t) => t.name).sort();
-assert.deepEqual(names, ["append_section", "backlinks", "check", "links", "list", "move", "new", "properties", "read_note",
+assert.deepEqual(names, ["append_section", "backlinks", "base", "check", "links", "list", "move", "new", "properties", "read_note",
   "run_falsifier", "runs", "search", "set_property", "stale", "tend"]);
 for (const t of listed.tools) {
   assert.ok(t.annotations, `${t.name}: no annotations`);
-  if (["check", "stale", "search", "links", "backlinks", "read_note", "runs", "list", "properties"].includes(t.name)) {
+  if (["check", "stale", "search", "links", "backlinks", "read_note", "runs", "list", "properties", "base"].includes(t.name)) {
     assert.equal(t.annotations.readOnlyHint, true, `${t.name}: not read-only`);
   }
 }
@@ -59,9 +59,14 @@ assert.match(call("read_note", { note: rate, section: "Claim" }).text, /^## Clai
 assert.equal(call("tend", { note: rate }).date, "2026-12-02");
 const created = call("new", { title: "Inspected Notes Are Written Too" });
 assert.ok(existsSync(join(vault, created.path)), `new: ${created.path} missing`);
+// Where the type's notes live, not a new top-level "Permanent Notes/".
+assert.ok(created.path.startsWith("3. Resources/Permanent Notes/"), `new: ${created.path}`);
 assert.ok(call("list", { type: ["permanent"], limit: 2 }).notes.length === 2);
 assert.deepEqual(call("runs", { note: "Unapproved" }).runs, []);
 assert.ok(call("properties").properties.some((p) => p.name === "tags"));
+const rated = call("base", { base: "Tended.base", limit: 3 });
+assert.equal(rated.groups.flatMap((g) => g.rows).length, 3);
+assert.ok(rated.items > 3 && rated.next_offset === 3, `base: ${JSON.stringify(rated)}`);
 call("set_property", { note: "Unapproved", key: "rating", value: 4 });
 call("append_section", { note: "Unapproved", section: "Evidence", text: "- appended through the Inspector" });
 const text = readFileSync(join(vault, "Unapproved.md"), "utf8");

@@ -96,52 +96,12 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	bs, err := readBase(ctx, w.Vault, opts.arg, opts.embed)
+	where, res, warns, err := evalBase(ctx, w, opts)
+	for _, warn := range warns {
+		fmt.Fprintf(s.err, "zk: warning: %s\n", printable.Of(warn))
+	}
 	if err != nil {
 		return err
-	}
-	where := bs.where
-	if bs.warn != "" {
-		fmt.Fprintf(s.err, "zk: warning: %s\n", printable.Of(bs.warn))
-	}
-	b, err := base.Parse(bs.src)
-	if err != nil {
-		return fmt.Errorf("%s: %w", printable.Of(where), err)
-	}
-	thisPath := bs.thisPath
-	if opts.this != "" {
-		p, _, err := workspace.Locate(ctx, w.Vault, opts.this)
-		if err != nil {
-			return fmt.Errorf("--this: %w", err)
-		}
-		thisPath = p
-	}
-	snap, err := base.Load(ctx, w.Vault, time.Local, w.PropTypes)
-	if err != nil {
-		return err
-	}
-	for _, p := range slices.Sorted(maps.Keys(snap.Skipped)) {
-		fmt.Fprintf(s.err, "zk: warning: %s: skipped (%s): a row without properties, tags or links\n", printable.Of(p), printable.Of(snap.Skipped[p]))
-	}
-	now := time.Now()
-	if opts.root.pinned() {
-		t := w.Today
-		now = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local)
-	}
-	view := opts.view
-	if view == "" {
-		view = bs.view
-	}
-	res, err := base.Evaluate(ctx, snap, b, base.Options{View: view, Now: now, This: snap.File(thisPath)})
-	if err != nil {
-		var fe *base.FilterError
-		if errors.As(err, &fe) {
-			return fmt.Errorf("%s: the view cannot be evaluated: %s", printable.Of(where), printable.Of(strings.ReplaceAll(err.Error(), "\n", "; ")))
-		}
-		return fmt.Errorf("%s: %w", printable.Of(where), err)
-	}
-	for _, warn := range res.Warnings {
-		fmt.Fprintf(s.err, "zk: warning: %s: %s\n", printable.Of(where), printable.Of(warn))
 	}
 	switch opts.format {
 	case "json":
@@ -157,6 +117,62 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		return nil
 	}
 	return writeBaseText(s.out, res)
+}
+
+// evalBase evaluates the base opts names, as zk base does: where it is,
+// the view's result, and the warnings to tell (the result's own, each
+// prefixed with where, and the rows skipped), not made printable: zk base
+// and the MCP base tool.
+func evalBase(ctx context.Context, w *workspace.Workspace, opts *baseOptions) (string, *base.Result, []string, error) {
+	var warns []string
+	bs, err := readBase(ctx, w.Vault, opts.arg, opts.embed)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	where := bs.where
+	if bs.warn != "" {
+		warns = append(warns, bs.warn)
+	}
+	b, err := base.Parse(bs.src)
+	if err != nil {
+		return where, nil, warns, fmt.Errorf("%s: %w", printable.Of(where), err)
+	}
+	thisPath := bs.thisPath
+	if opts.this != "" {
+		p, _, err := workspace.Locate(ctx, w.Vault, opts.this)
+		if err != nil {
+			return where, nil, warns, fmt.Errorf("--this: %w", err)
+		}
+		thisPath = p
+	}
+	snap, err := base.Load(ctx, w.Vault, time.Local, w.PropTypes)
+	if err != nil {
+		return where, nil, warns, err
+	}
+	for _, p := range slices.Sorted(maps.Keys(snap.Skipped)) {
+		warns = append(warns, fmt.Sprintf("%s: skipped (%s): a row without properties, tags or links", p, snap.Skipped[p]))
+	}
+	now := time.Now()
+	if opts.root.pinned() {
+		t := w.Today
+		now = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local)
+	}
+	view := opts.view
+	if view == "" {
+		view = bs.view
+	}
+	res, err := base.Evaluate(ctx, snap, b, base.Options{View: view, Now: now, This: snap.File(thisPath)})
+	if err != nil {
+		var fe *base.FilterError
+		if errors.As(err, &fe) {
+			return where, nil, warns, fmt.Errorf("%s: the view cannot be evaluated: %s", printable.Of(where), printable.Of(strings.ReplaceAll(err.Error(), "\n", "; ")))
+		}
+		return where, nil, warns, fmt.Errorf("%s: %w", printable.Of(where), err)
+	}
+	for _, warn := range res.Warnings {
+		warns = append(warns, where+": "+warn)
+	}
+	return where, res, warns, nil
 }
 
 // baseSource is the base an argument names: its YAML, where it is (for
@@ -543,6 +559,37 @@ func summariesJSON(sums []base.Summary) []baseSummaryJSON {
 }
 
 func writeBaseJSON(w io.Writer, where string, res *base.Result) error {
+	return writeJSON(w, newBaseJSON(where, res))
+}
+
+type baseExcludedJSON struct {
+	Filter string `json:"filter"`
+	Files  int    `json:"files"`
+	Error  string `json:"error"`
+}
+
+type baseCellErrorJSON struct {
+	Property string `json:"property"`
+	Rows     int    `json:"rows"`
+	Error    string `json:"error"`
+}
+
+// baseJSON is zk base --format json, and the MCP base tool's result.
+type baseJSON struct {
+	Base       string              `json:"base"`
+	View       string              `json:"view"`
+	Type       string              `json:"type"`
+	Columns    []base.Column       `json:"columns"`
+	GroupBy    *base.Column        `json:"groupBy"`
+	Total      int                 `json:"total"`
+	Groups     []baseGroupJSON     `json:"groups"`
+	Summaries  []baseSummaryJSON   `json:"summaries,omitempty"`
+	Excluded   []baseExcludedJSON  `json:"excluded,omitempty"`
+	CellErrors []baseCellErrorJSON `json:"cellErrors,omitempty"`
+	Warnings   []string            `json:"warnings"`
+}
+
+func newBaseJSON(where string, res *base.Result) baseJSON {
 	groups := []baseGroupJSON{}
 	for _, g := range baseGroups(res) {
 		out := baseGroupJSON{Key: base.JSON(g.Key), Rows: []baseRowJSON{}, Summaries: summariesJSON(g.Summaries)}
@@ -559,35 +606,13 @@ func writeBaseJSON(w io.Writer, where string, res *base.Result) error {
 	if warnings == nil {
 		warnings = []string{}
 	}
-	type excludedJSON struct {
-		Filter string `json:"filter"`
-		Files  int    `json:"files"`
-		Error  string `json:"error"`
-	}
-	type cellErrorJSON struct {
-		Property string `json:"property"`
-		Rows     int    `json:"rows"`
-		Error    string `json:"error"`
-	}
-	var excluded []excludedJSON
+	var excluded []baseExcludedJSON
 	for _, f := range res.Excluded {
-		excluded = append(excluded, excludedJSON{f.What, f.Files, f.Err})
+		excluded = append(excluded, baseExcludedJSON{f.What, f.Files, f.Err})
 	}
-	var cellErrs []cellErrorJSON
+	var cellErrs []baseCellErrorJSON
 	for _, f := range res.CellErrors {
-		cellErrs = append(cellErrs, cellErrorJSON{f.What, f.Files, f.Err})
+		cellErrs = append(cellErrs, baseCellErrorJSON{f.What, f.Files, f.Err})
 	}
-	return writeJSON(w, struct {
-		Base       string            `json:"base"`
-		View       string            `json:"view"`
-		Type       string            `json:"type"`
-		Columns    []base.Column     `json:"columns"`
-		GroupBy    *base.Column      `json:"groupBy"`
-		Total      int               `json:"total"`
-		Groups     []baseGroupJSON   `json:"groups"`
-		Summaries  []baseSummaryJSON `json:"summaries,omitempty"`
-		Excluded   []excludedJSON    `json:"excluded,omitempty"`
-		CellErrors []cellErrorJSON   `json:"cellErrors,omitempty"`
-		Warnings   []string          `json:"warnings"`
-	}{where, res.View, res.Type, res.Columns, res.GroupBy, res.Total, groups, summariesJSON(res.Summaries), excluded, cellErrs, warnings})
+	return baseJSON{where, res.View, res.Type, res.Columns, res.GroupBy, res.Total, groups, summariesJSON(res.Summaries), excluded, cellErrs, warnings}
 }

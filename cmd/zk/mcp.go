@@ -40,7 +40,7 @@ func newMCPCmd(root *rootOptions, s *streams) *cobra.Command {
 an AI agent's client to start as a subprocess.
 
 Tools: check, stale, search, links, backlinks, read_note, tend, new, runs,
-run_falsifier, list, properties and move, each returning the JSON its
+run_falsifier, list, properties, base and move, each returning the JSON its
 command prints with --format json (move is a dry run until called again
 with the dry run's confirm token), and append_section and set_property,
 which edit a note. Every write goes through zk's safe write path.

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -40,6 +41,10 @@ var (
 )
 
 func addEditTools(srv *mcp.Server, z *zkServer) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "base", Annotations: readOnlyTool,
+		Description: "Evaluate an Obsidian base headless, as Obsidian's Bases plugin does (zk base --format json): a .base file, or a note embedding " +
+			"a base (the first, or the one embed names), one view of it: its rows (a page of them, in the view's order and groups), columns, summaries " +
+			"and what zk could not compute as Obsidian would (warnings)."}, z.base)
 	mcp.AddTool(srv, &mcp.Tool{Name: "properties", Annotations: readOnlyTool,
 		Description: "Every frontmatter property of the vault's notes: its type (declared in .obsidian/types.json, else inferred as Obsidian does), " +
 			"how many notes have it, and the other types its values have (zk properties --format json)."}, z.properties)
@@ -209,4 +214,64 @@ func yamlValue(v any) (any, error) {
 		return nil, errors.New("an object is not a property Obsidian reads; give a string, number, boolean or list")
 	}
 	return v, nil
+}
+
+type baseInput struct {
+	Base  string `json:"base" jsonschema:"the base: a .base file (vault path, or name as a wikilink writes it) or a note that embeds a base"`
+	View  string `json:"view,omitempty" jsonschema:"the view's name (default: the first, or the one an embed names)"`
+	Embed string `json:"embed,omitempty" jsonschema:"in a note embedding several bases: which, by number (1 is the first) or view name"`
+	This  string `json:"this,omitempty" jsonschema:"the note the base's this refers to (default: the note embedding it, or the base file)"`
+	pageInput
+}
+
+// basePage is zk base --format json with a page of its rows (groups
+// without a row on the page left out); total counts every row.
+type basePage struct {
+	baseJSON
+	pageOutput
+}
+
+func (z *zkServer) base(ctx context.Context, _ *mcp.CallToolRequest, in baseInput) (*mcp.CallToolResult, basePage, error) {
+	var out basePage
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		where, res, warns, err := evalBase(ctx, w, &baseOptions{root: z.root, arg: in.Base, view: in.View, embed: in.Embed, this: in.This})
+		if err != nil {
+			if len(warns) > 0 {
+				err = fmt.Errorf("%w\n%s", err, strings.Join(warns, "\n"))
+			}
+			return err
+		}
+		out.baseJSON = newBaseJSON(where, res)
+		out.Warnings = append(out.Warnings[:0], warns...)
+		// The page: rows in the view's order, across its groups.
+		limit, offset, err := in.bounds()
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, grp := range out.Groups {
+			n += len(grp.Rows)
+		}
+		out.pageOutput = pageOutput{Items: n}
+		if offset+limit < n {
+			out.NextOffset = offset + limit
+		}
+		groups := []baseGroupJSON{}
+		at := 0
+		for _, grp := range out.Groups {
+			from, to := max(offset-at, 0), min(offset+limit-at, len(grp.Rows))
+			at += len(grp.Rows)
+			if from >= to {
+				continue
+			}
+			grp.Rows = grp.Rows[from:to]
+			groups = append(groups, grp)
+		}
+		out.Groups = groups
+		return nil
+	})
+	if err != nil {
+		return nil, basePage{}, err
+	}
+	return nil, out, nil
 }

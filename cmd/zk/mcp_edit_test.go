@@ -23,8 +23,8 @@ func TestMCPToolAnnotations(t *testing.T) {
 	want := map[string]hints{
 		"check": {readOnly: true}, "stale": {readOnly: true}, "search": {readOnly: true}, "links": {readOnly: true},
 		"backlinks": {readOnly: true}, "read_note": {readOnly: true}, "runs": {readOnly: true}, "list": {readOnly: true},
-		"properties": {readOnly: true},
-		"tend":       {destructive: true, idempotent: true}, "set_property": {destructive: true, idempotent: true},
+		"properties": {readOnly: true}, "base": {readOnly: true},
+		"tend": {destructive: true, idempotent: true}, "set_property": {destructive: true, idempotent: true},
 		"new": {}, "append_section": {},
 		"move":          {destructive: true},
 		"run_falsifier": {openWorld: true},
@@ -277,5 +277,32 @@ func TestMCPSearchProgress(t *testing.T) {
 	mu.Lock()
 	if len(got) != n {
 		t.Errorf("progress sent to a call that asked for none")
+	}
+}
+
+func TestMCPBase(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	writeNote(t, dir, "Books.base", "views:\n  - type: table\n    name: Rated\n    filters: 'rating > 0'\n    order: [file.name, rating]\n    sort:\n      - property: rating\n        direction: DESC\n")
+	for i := range 3 {
+		writeNote(t, dir, fmt.Sprintf("Book %d.md", i), fmt.Sprintf("---\nrating: %d\n---\n# Book %d\n", i+1, i))
+	}
+	var out basePage
+	callTool(t, cs, "base", map[string]any{"base": "Books.base", "limit": 2}, &out, false)
+	var got []string
+	for _, g := range out.Groups {
+		for _, r := range g.Rows {
+			got = append(got, r.Path)
+		}
+	}
+	if out.View != "Rated" || out.Total != 3 || out.Items != 3 || out.NextOffset != 2 || strings.Join(got, ",") != "Book 2.md,Book 1.md" {
+		t.Errorf("base, limit 2: view %q total %d items %d next %d rows %v", out.View, out.Total, out.Items, out.NextOffset, got)
+	}
+	out = basePage{}
+	callTool(t, cs, "base", map[string]any{"base": "Books", "offset": 2}, &out, false)
+	if len(out.Groups) != 1 || len(out.Groups[0].Rows) != 1 || out.Groups[0].Rows[0].Path != "Book 0.md" || out.NextOffset != 0 {
+		t.Errorf("base from 2: %+v", out.Groups)
+	}
+	if text := callTool(t, cs, "base", map[string]any{"base": "Books", "view": "Nope"}, nil, true); !strings.Contains(text, "Nope") {
+		t.Errorf("an unknown view: %s", text)
 	}
 }
