@@ -258,7 +258,9 @@ func (s *Server) createAction(n *vault.Note, l vault.Link, d protocol.Diagnostic
 	s.mu.Lock()
 	_, exists := s.res.Has(p)
 	s.mu.Unlock()
-	if exists || s.v.Inside(p) != nil {
+	// zk new and zk mv make no note in a dot folder (git runs what
+	// .git/hooks holds; Obsidian loads .obsidian) nor out of the vault.
+	if exists || vault.InDotFolder(p) || s.v.Inside(p) != nil {
 		return protocol.CodeAction{}, false
 	}
 	uri := s.uriOf(p)

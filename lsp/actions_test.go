@@ -212,6 +212,22 @@ func TestNoCreateThroughALinkOutside(t *testing.T) {
 	}
 }
 
+// A broken link into a dot folder (.git, .obsidian, .zk) is offered no
+// create action: zk new makes no note there, nor does zk mv move one there.
+func TestNoCreateInADotFolder(t *testing.T) {
+	const p = "Permanent Notes/A.md"
+	links := []string{"[[.git/hooks/pre-commit]]", "[[.obsidian/Evil]]", "[[.zk/Evil]]", "[[notes/.hidden/Evil]]"}
+	files := map[string]string{p: "# A\n\n" + strings.Join(links, "\n\n") + "\n"}
+	c := startServerWith(t, files, actionOptions, canCreate)
+	c.openText(p, files[p])
+	c.nextDiags(p)
+	for _, l := range links {
+		if as := byTitle(c.codeActions(p, lineRange(files[p], l)), "Create"); len(as) != 0 {
+			t.Errorf("%s: create offered: %+v", l, as)
+		}
+	}
+}
+
 func TestDiffEdit(t *testing.T) {
 	for _, tc := range []struct{ old, new string }{
 		{"a 2025-01-01 b", "a 2026-12-03 b"},

@@ -155,18 +155,36 @@ func TestRenameRefuses(t *testing.T) {
 // A client that does not declare it can rename files (Emacs eglot, Sublime
 // LSP) would apply every link edit of a note's rename and drop the file's
 // rename, breaking every link: the note's rename is refused, naming zk mv;
-// a heading's rename, which moves no file, still works.
+// a heading's rename, which moves no file, still works. A client that
+// declares create (and delete) but not rename is such a client: the
+// capability that counts is rename's.
 func TestRenameNeedsTheClientToRenameFiles(t *testing.T) {
-	c := startServer(t)
-	var we json.RawMessage
-	err := c.conn.Call(t.Context(), protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: at("Rates.md", "[[Speedups#Baseline]]", 4)}, NewName: "Gains"}, &we)
-	if err == nil || !strings.Contains(err.Error(), "zk mv") || !strings.Contains(err.Error(), "cannot rename files") {
-		t.Errorf("note rename without the rename capability: %v, %s", err, we)
+	edits := func(ops ...string) map[string]any {
+		return map[string]any{"workspace": map[string]any{"workspaceEdit": map[string]any{
+			"documentChanges": true, "resourceOperations": ops}}}
 	}
-	after, renames := c.rename("Rates.md", at("Rates.md", "#Baseline", 2), "Control")
-	if len(renames) != 0 || !strings.Contains(after["Rates.md"], "[[Speedups#Control]]") {
-		t.Errorf("heading rename: %+v, %q", renames, after["Rates.md"])
+	for _, tc := range []struct {
+		name string
+		caps map[string]any
+	}{
+		{"nothing declared", map[string]any{}},
+		{"no resource operations", edits()},
+		{"create only", edits("create")},
+		{"create and delete", edits("create", "delete")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startServerWith(t, testVault, nil, tc.caps)
+			var we json.RawMessage
+			err := c.conn.Call(t.Context(), protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+				TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: at("Rates.md", "[[Speedups#Baseline]]", 4)}, NewName: "Gains"}, &we)
+			if err == nil || !strings.Contains(err.Error(), "zk mv") || !strings.Contains(err.Error(), "cannot rename files") {
+				t.Errorf("note rename without the rename capability: %v, %s", err, we)
+			}
+			after, renames := c.rename("Rates.md", at("Rates.md", "#Baseline", 2), "Control")
+			if len(renames) != 0 || !strings.Contains(after["Rates.md"], "[[Speedups#Control]]") {
+				t.Errorf("heading rename: %+v, %q", renames, after["Rates.md"])
+			}
+		})
 	}
 }
 
@@ -182,5 +200,26 @@ func TestRenameRefusesALinkOutside(t *testing.T) {
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: at("Rates.md", "[[Speedups#Baseline]]", 4)}, NewName: "out/Gains"}, &we)
 	if err == nil || !strings.Contains(err.Error(), "outside the vault") {
 		t.Errorf("rename through a link outside: %v, %s", err, we)
+	}
+}
+
+// A rename into a dot folder (.git/hooks, .obsidian, .zk), out of the
+// vault, or onto a case twin of another note is refused, as zk mv refuses
+// it.
+func TestRenameRefusesDotFoldersAndOutside(t *testing.T) {
+	c := startRenaming(t)
+	for name, want := range map[string]string{
+		".git/hooks/pre-commit": "dot folder",
+		".obsidian/Gains":       "dot folder",
+		"Notes/.Gains":          "dot folder",
+		"../Gains":              "outside the vault",
+		"RATES":                 "only by case or Unicode form", // a twin of Rates.md
+	} {
+		var we json.RawMessage
+		err := c.conn.Call(t.Context(), protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: at("Rates.md", "[[Speedups#Baseline]]", 4)}, NewName: name}, &we)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("rename to %s: %v, %s; want %q", name, err, we, want)
+		}
 	}
 }
