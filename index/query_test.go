@@ -18,10 +18,28 @@ func TestQueryErrorSaysWhere(t *testing.T) {
 		`"a \" b" c:`:          `at column 10, in "c:"`,
 		"a^x":                  `invalid boost value`,
 		"title:x   claim:y z:": `at column 19`,
+		// bleve parses these, and they matched no note without a reason.
+		"claim:(":          `the query language has no parentheses ("(")`,
+		"claim:(a b)":      `no parentheses ("(a")`,
+		"a b)":             `no parentheses ("b)")`,
+		"a OR b":           `the query language has no OR: a word is optional unless written +word`,
+		"a AND b":          `no AND`,
+		"+&&":              `"&&" has no word to search for (punctuation alone matches no note)`,
+		"claim:\"--\"":     `"claim:--" has no word`,
+		"denominator +...": `"..." has no word`,
 	} {
 		_, err := parseQuery(q, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("parseQuery(%q) = %v, want an error containing %q", q, err, want)
+		}
+	}
+}
+
+// Shapes near the refused ones still search.
+func TestQueryParses(t *testing.T) {
+	for _, q := range []string{"f(x)", "(ab)", `"(a"`, `claim:"a OR b"`, "or", "c++", "claim:(x)", "tag:(", "path:\\)"} {
+		if _, err := parseQuery(q, nil, nil); err != nil {
+			t.Errorf("parseQuery(%q) = %v, want no error", q, err)
 		}
 	}
 }

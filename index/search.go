@@ -705,6 +705,11 @@ func rewrite(q query.Query, langs []string, attested func(string) []string) (que
 		}
 		return q, nil
 	case query.FieldableQuery:
+		if f := q.Field(); f == "" || slices.Contains(textFields, f) {
+			if err := hasWord(q); err != nil {
+				return nil, err
+			}
+		}
 		switch f := q.Field(); {
 		case f == "":
 			return inLanguages(q, textFields, readIn(q, langs, attested)), nil
@@ -720,6 +725,39 @@ func rewrite(q query.Query, langs []string, attested func(string) []string) (que
 		return q, nil
 	}
 	return q, nil
+}
+
+// hasWord refuses a word or phrase of a text field that holds no letter
+// or digit: the analysers drop punctuation, so it would match no note,
+// and bleve's parser takes it without complaint ("claim:(" answered no
+// hits and no reason).
+func hasWord(q query.FieldableQuery) error {
+	const grammar = "a word is optional unless written +word (must) or -word (must not); quote a word to search it as written"
+	var text string
+	switch q := q.(type) {
+	case *query.MatchQuery:
+		text = q.Match
+		// Lucene's grouping and operators are words to bleve's parser:
+		// "a AND b" read as "a or b", "claim:(a b)" searched b everywhere.
+		switch {
+		case text == "AND" || text == "OR" || text == "NOT":
+			return fmt.Errorf("%w: the query language has no %s: %s", ErrQuery, text, grammar)
+		case strings.HasPrefix(text, "(") && !strings.Contains(text, ")"), strings.HasSuffix(text, ")") && !strings.Contains(text, "("):
+			return fmt.Errorf("%w: the query language has no parentheses (%q): %s", ErrQuery, text, grammar)
+		}
+	case *query.MatchPhraseQuery:
+		text = q.MatchPhrase
+	default:
+		return nil
+	}
+	if strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0 {
+		return nil
+	}
+	clause := text
+	if f := q.Field(); f != "" {
+		clause = f + ":" + text
+	}
+	return fmt.Errorf("%w: %q has no word to search for (punctuation alone matches no note)", ErrQuery, clause)
 }
 
 // inLanguages searches a word in each of fields, in each language's copy

@@ -211,6 +211,10 @@ func TestMCPSearch(t *testing.T) {
 	if text := callTool(t, cs, "search", map[string]any{"query": "nofield:word"}, nil, true); !strings.Contains(text, "search") {
 		t.Errorf("a bad query's error says %q", text)
 	}
+	// bleve parses it, and it answered no hits and no reason.
+	if text := callTool(t, cs, "search", map[string]any{"query": "claim:("}, nil, true); !strings.Contains(text, "no parentheses") {
+		t.Errorf("search claim:( says %q, want the reason", text)
+	}
 	callTool(t, cs, "search", map[string]any{}, nil, true) // query is required
 }
 
