@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/zk-claims/zk/result"
@@ -11,7 +12,7 @@ import (
 )
 
 // AttachRequest is zk attach's: a result made elsewhere (Data, read from
-// the file Name), recorded against a note's falsifier.
+// the file Name, as the user named it), recorded against a note's falsifier.
 type AttachRequest struct {
 	Note, Falsifier string
 	Name            string
@@ -36,7 +37,7 @@ func (w *Workspace) Attach(ctx context.Context, req AttachRequest) (RunResult, e
 	if err != nil {
 		return RunResult{}, err
 	}
-	r.Attached, r.Verdict, r.Falsifier, r.FalsifierID, r.Command = true, evidence.VerdictAttached, fals.Text, fals.ID, req.Name
+	r.Attached, r.Verdict, r.Falsifier, r.FalsifierID, r.Command = true, evidence.VerdictAttached, fals.Text, fals.ID, attachedName(v.Dir, req.Name)
 	_, err = copyFile.Write(req.Data)
 	if ferr := copyFile.Finish(); err == nil {
 		err = ferr
@@ -62,4 +63,27 @@ func (w *Workspace) Attach(ctx context.Context, req AttachRequest) (RunResult, e
 		return RunResult{}, err
 	}
 	return RunResult{Note: p, Falsifier: fals, Dir: v.Dir, Run: r}, nil
+}
+
+// attachedName is how the note names an attached file: its path from the
+// vault's folder when it lies inside the vault, else only its name. The
+// note is shared and synced: the absolute path of a file on the machine
+// that attached it means nothing elsewhere and tells readers where its
+// owner keeps things.
+func attachedName(vaultDir, name string) string {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return filepath.Base(name)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	top := vaultDir
+	if real, err := filepath.EvalSymlinks(vaultDir); err == nil {
+		top = real
+	}
+	if rel, err := filepath.Rel(top, abs); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.Base(name)
 }

@@ -33,7 +33,9 @@ func newAttachCmd(root *rootOptions, s *streams) *cobra.Command {
 		Long: `Record a result produced elsewhere (a benchmark run on another machine,
 a CI artifact) in the note's Evidence section, as zk run records a run.
 
-The file is copied to .zk/runs/ID.log. hyperfine --export-json output and
+The file is copied to .zk/runs/ID.log; the note names it by its path in
+the vault, or by its name alone if it lies outside (never the absolute
+path on this machine). hyperfine --export-json output and
 Go benchmark output (go test -bench) are shown as a table: mean ± standard
 deviation, min and max per command; each unit per benchmark, with the
 number of runs. zk probe --format json output is shown as its table and
