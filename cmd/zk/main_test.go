@@ -45,6 +45,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			env.Setenv("NO_COLOR", "")
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("BASH_COMPLETION", bashCompletion())
+			// The scripts' zk is this test binary: its version, build ID
+			// and all, is the one a script's zk reports.
+			env.Setenv("ZK_BUILD", buildVersion())
 			if st, err := os.Stat(shared); err == nil && st.IsDir() {
 				env.Setenv("SHARED", shared)
 			}

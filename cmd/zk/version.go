@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"debug/elf"
+	"io"
+	"os"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // version is set by the linker (-ldflags "-X main.version=v1.2.3", as the
@@ -13,16 +18,107 @@ var version string
 // buildVersion names the build that is running, so that an evidence block,
 // a SARIF log or a check cache names the exact binary that produced it:
 // the linker's version if one was stamped, else what the module's build
-// info says (see versionFromBuildInfo).
+// info says (see versionFromBuildInfo), and for a build that no commit
+// names exactly, the executable's Go build ID.
 func buildVersion() string {
 	if version != "" {
 		return version
 	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "devel"
+		return withBuildID("devel", exeBuildID())
 	}
-	return versionFromBuildInfo(bi)
+	return withBuildID(versionFromBuildInfo(bi), exeBuildID())
+}
+
+// withBuildID adds the executable's build ID to a version that does not
+// name the build exactly: "devel" (go run, -buildvcs=false, a copy of the
+// source without .git) becomes "devel+ID", and "…+dirty" (a commit plus
+// uncommitted edits) "…+dirty.ID". Without it two such builds would sign
+// their evidence alike. The ID is the last part of what "go tool buildid"
+// prints for the executable: the toolchain's hash of the binary's content.
+func withBuildID(v, id string) string {
+	switch {
+	case id == "":
+		return v
+	case v == "devel":
+		return "devel+" + id
+	case strings.HasSuffix(v, "+dirty"):
+		return v + "." + id
+	}
+	return v
+}
+
+// exeBuildID is the content part of the running executable's Go build ID,
+// or "" if it has none (a build linked with -buildid=) or cannot be read.
+// It is read once: a few kilobytes from the start of the file, where a
+// checksum of the whole executable would read tens of megabytes at every
+// start.
+var exeBuildID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	return contentID(readBuildID(f))
+})
+
+// readBuildID finds the Go build ID in an executable: in ELF, the note
+// section the linker writes ("Go", type 4); elsewhere (Mach-O, PE), the
+// marked string the linker puts at the start of the text, within the
+// file's first megabyte.
+func readBuildID(r io.ReaderAt) string {
+	if ef, err := elf.NewFile(r); err == nil {
+		if sec := ef.Section(".note.go.buildid"); sec != nil {
+			data, err := io.ReadAll(io.LimitReader(sec.Open(), 4096))
+			if err != nil || len(data) < 16 {
+				return ""
+			}
+			order := ef.ByteOrder
+			namesz, descsz, typ := order.Uint32(data), order.Uint32(data[4:]), order.Uint32(data[8:])
+			off := 12 + (int(namesz)+3)&^3
+			if typ != 4 || namesz != 4 || string(data[12:14]) != "Go" || off+int(descsz) > len(data) {
+				return ""
+			}
+			return string(data[off : off+int(descsz)])
+		}
+		return ""
+	}
+	buf := make([]byte, 1<<20)
+	n, _ := r.ReadAt(buf, 0)
+	buf = buf[:n]
+	const mark = "\xff Go build ID: \""
+	i := bytes.Index(buf, []byte(mark))
+	if i < 0 {
+		return ""
+	}
+	rest := buf[i+len(mark):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 || j > 256 {
+		return ""
+	}
+	return string(rest[:j])
+}
+
+// contentID is the last part of a build ID ("action/content", or four
+// parts for a linked executable): the hash of the file's content. It is
+// kept only if it reads as one (letters, digits, - and _), so that nothing
+// odd in a binary reaches a version string.
+func contentID(id string) string {
+	id = id[strings.LastIndexByte(id, '/')+1:]
+	if id == "" || len(id) > 64 {
+		return ""
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return ""
+		}
+	}
+	return id
 }
 
 // versionFromBuildInfo turns build info into a version:

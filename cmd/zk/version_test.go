@@ -1,7 +1,9 @@
 package main
 
 import (
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +60,44 @@ func TestBuildVersionLinkerWins(t *testing.T) {
 	version = ""
 	if got := buildVersion(); got == "" || got == "v9.9.9" {
 		t.Errorf("buildVersion() = %q without a stamped version, want one from the build info", got)
+	}
+}
+
+// A build no commit names exactly carries its executable's build ID, so
+// that two such builds do not sign evidence alike.
+func TestWithBuildID(t *testing.T) {
+	tests := []struct{ v, id, want string }{
+		{"devel", "c2Z96hpqx3a4oYesfxd0", "devel+c2Z96hpqx3a4oYesfxd0"},
+		{"devel-e28023b1a2b3+dirty", "c2Z9", "devel-e28023b1a2b3+dirty.c2Z9"},
+		{"v1.2.3+dirty", "c2Z9", "v1.2.3+dirty.c2Z9"},
+		{"devel-e28023b1a2b3", "c2Z9", "devel-e28023b1a2b3"},
+		{"v1.2.3", "c2Z9", "v1.2.3"},
+		{"devel", "", "devel"},
+	}
+	for _, tt := range tests {
+		if got := withBuildID(tt.v, tt.id); got != tt.want {
+			t.Errorf("withBuildID(%q, %q) = %q, want %q", tt.v, tt.id, got, tt.want)
+		}
+	}
+}
+
+// Outside ELF the build ID is the marked string at the start of the text;
+// only an ID that reads as one is kept.
+func TestReadBuildID(t *testing.T) {
+	tests := []struct{ file, want string }{
+		{"\x00\x01junk\xff Go build ID: \"a1/b2/c3/d4-_x\"\n \xff rest", "d4-_x"},
+		{"\xff Go build ID: \"onlyone\"\n", "onlyone"},
+		{"no marker here", ""},
+		{"\xff Go build ID: \"a/b\x1b[31m\"\n", ""},
+		{"\xff Go build ID: \"unterminated", ""},
+	}
+	for _, tt := range tests {
+		if got := contentID(readBuildID(strings.NewReader(tt.file))); got != tt.want {
+			t.Errorf("build ID of %q = %q, want %q", tt.file, got, tt.want)
+		}
+	}
+	// The test binary is ELF on Linux: its note section holds the ID.
+	if id := exeBuildID(); runtime.GOOS == "linux" && id == "" {
+		t.Errorf("exeBuildID() = %q for the test binary, want its build ID", id)
 	}
 }
