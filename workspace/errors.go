@@ -25,6 +25,21 @@ func (e *UsageError) Unwrap() error { return e.Err }
 // usage wraps err as a UsageError.
 func usage(err error) error { return &UsageError{Err: err} }
 
+// NotStartedError is a run whose command could not start (not found, not
+// executable): nothing ran, so there is nothing to record and no verdict;
+// the note is left as it was and the run's logs are removed. A command
+// that started and failed is a run, recorded with its exit.
+type NotStartedError struct {
+	Note    string // vault path
+	Command string // argv[0], as given
+	Err     error
+}
+
+func (e *NotStartedError) Error() string {
+	return fmt.Sprintf("%s: could not start: %v; nothing recorded in %s", printable.Of(e.Command), e.Err, printable.Of(e.Note))
+}
+func (e *NotStartedError) Unwrap() error { return e.Err }
+
 // NotFoundError is a note argument that names no note of the vault.
 type NotFoundError struct {
 	Arg   string // as given

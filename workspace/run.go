@@ -157,6 +157,12 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	if err != nil {
 		return RunResult{}, err
 	}
+	if res.StartErr != nil {
+		// Nothing ran: no record in the note, no verdict, no logs.
+		v.Root().Remove(filepath.FromSlash(r.Log))
+		v.Root().Remove(filepath.FromSlash(r.ErrLog))
+		return RunResult{}, &NotStartedError{Note: p, Command: out.Argv[0], Err: res.StartErr}
+	}
 	if res.ErrBytes == 0 && ew.err == nil {
 		// Nothing on stderr: no empty file beside the log.
 		if v.Root().Remove(filepath.FromSlash(r.ErrLog)) == nil {
@@ -174,7 +180,7 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	// repeat: N runs the command N-1 times more, each stdout its own log,
 	// and the samples of all are pooled; a run that fails ends it.
 	var more []repeated
-	if n, _ := fals.Repeats(); n > 1 && res.StartErr == nil && r.Status == "" && logErr == nil && !res.Truncated {
+	if n, _ := fals.Repeats(); n > 1 && r.Status == "" && logErr == nil && !res.Truncated {
 		for k := 2; k <= n; k++ {
 			rr, err := runAgain(ctx, v, r.ID, k, runner.Command{
 				Argv: out.Argv, Dir: v.Dir, Env: append(envWithout("ZK_VAULT", "ZK_NOTE"), "ZK_VAULT="+v.Dir, "ZK_NOTE="+p),
@@ -200,9 +206,6 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	}
 	if err := probeTable(v, p, &r, res); err != nil {
 		return RunResult{}, err
-	}
-	if res.StartErr != nil {
-		w.tell("%s: could not start: %v", out.Argv[0], res.StartErr)
 	}
 	if r, err = w.record(e, r); err != nil {
 		return RunResult{}, err
@@ -233,7 +236,7 @@ func (l *logWriter) Write(p []byte) (int, error) {
 // table (and chart), as an attached result would, instead of the JSON's
 // last lines.
 func probeTable(v *vault.Vault, notePath string, r *evidence.Run, res runner.Result) error {
-	if res.Truncated || res.Bytes == 0 || res.StartErr != nil || r.Output.Error != "" {
+	if res.Truncated || res.Bytes == 0 || r.Output.Error != "" {
 		return nil
 	}
 	data, err := v.ReadFile(r.Log, res.Bytes)
@@ -327,16 +330,9 @@ func failed(r evidence.Run) bool {
 }
 
 // judgeRun sets r's verdict and criterion statement from the falsifier's
-// criterion and the command's output, read back from its log. A command
-// that could not start is an error whatever the criterion.
+// criterion and the command's output, read back from its log. (A command
+// that could not start never gets here: it is not a run.)
 func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.Result, logErr error, settings evidence.Settings, more ...repeated) error {
-	if res.StartErr != nil {
-		r.Verdict = evidence.VerdictError
-		if f.Criterion != "" {
-			r.Criterion, r.JudgedWith = evidence.NotEvaluated(f.Criterion, "the command could not start"), f.JudgedWith()
-		}
-		return nil
-	}
 	var data []byte
 	if res.Bytes > 0 && f.Criterion != "" && logErr == nil {
 		var err error

@@ -32,7 +32,7 @@ verdict and command. A block edited since it was recorded is marked
 
 --format json prints {"runs":[{"id","started","exit","duration_s",
 "falsifier","command","verdict"}]}; exit is null for a command that did not
-exit by itself (timed out, could not start) and for an attached result.
+exit by itself (timed out, killed) and for an attached result.
 
 Without a note, zk runs lists every falsifier of every note in the vault
 with its latest run: note, falsifier number, verdict (never-run when there
