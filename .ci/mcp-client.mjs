@@ -26,9 +26,12 @@ for (const t of tools) {
   assert.ok(t.outputSchema?.type === "object", `${t.name}: no output schema`);
 }
 
-// call returns a tool's structured result, failing on a tool error.
-async function call(name, args) {
-  const res = await client.callTool({ name, arguments: args });
+// call returns a tool's structured result, failing on a tool error; with
+// progress (an array), the SDK sends a progress token and each
+// notification is pushed onto it.
+async function call(name, args, progress) {
+  const opts = progress ? { onprogress: (p) => progress.push(p) } : undefined;
+  const res = await client.callTool({ name, arguments: args }, undefined, opts);
   assert.ok(!res.isError, `${name}: ${JSON.stringify(res.content)}`);
   assert.ok(res.structuredContent, `${name}: no structured content`);
   console.log(`ok ${name}`);
@@ -36,12 +39,23 @@ async function call(name, args) {
 }
 
 const rate = "A Rate Needs Its Denominator to Be Compared";
-const check = await call("check", {});
+// The first check reads every note: progress up to all of them, each
+// notification above the last, as the protocol asks.
+const checked = [];
+const check = await call("check", {}, checked);
 assert.ok(check.summary.notes > 0 && Array.isArray(check.findings));
+assert.ok(checked.length > 0, "check: no progress notification");
+for (let i = 1; i < checked.length; i++) assert.ok(checked[i].progress > checked[i - 1].progress, `check: progress ${JSON.stringify(checked)}`);
+assert.equal(checked.at(-1).progress, checked.at(-1).total, `check: last progress ${JSON.stringify(checked.at(-1))}`);
+console.log(`ok check progress: ${checked.length} notifications, ${checked.at(-1).total} notes`);
 const stale = await call("stale", {});
 assert.equal(stale.today, "2026-12-02");
-const search = await call("search", { query: "denominator", limit: 3 });
+const built = [];
+const search = await call("search", { query: "denominator", limit: 3 }, built);
 assert.ok(search.hits.length > 0, "search found nothing");
+assert.ok(built.length > 0 && built.at(-1).progress === built.at(-1).total, `search: the index build's progress ${JSON.stringify(built)}`);
+const rows = await call("base", { base: "All.base", limit: 2 }, []);
+assert.ok(rows.items > 2 && rows.next_offset === 2, `base: ${JSON.stringify(rows)}`);
 const links = await call("links", { note: rate });
 assert.ok(links.links.some((l) => l.relation === "extends" && l.resolved));
 const back = await call("backlinks", { note: rate });

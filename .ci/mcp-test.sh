@@ -39,6 +39,13 @@ A command in a note runs only after its owner approves it.
 
 - Last tended: 2026-11-01
 NOTE
+cat > "$work/vault/All.base" <<'BASE'
+views:
+  - type: table
+    name: Notes
+    filters: file.ext == "md"
+    order: [file.name]
+BASE
 # Notes written this second are refused as maybe mid-write; age them.
 find "$work/vault" -name '*.md' -exec touch -d '1 minute ago' {} +
 cp .ci/mcp-client.mjs "$cache/"

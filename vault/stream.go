@@ -6,6 +6,19 @@ import (
 	"sync"
 )
 
+// progressKey is the context key of WithProgress's report.
+type progressKey struct{}
+
+// WithProgress is ctx with report, which every Each under it tells how
+// many of its notes are read (done of total, done increasing, from one
+// goroutine at a time; each Each starts again at 0). Long work reads the
+// vault through Each deep inside a use case (check, base, list…): a
+// front end that shows progress (zk mcp's notifications) asks for it
+// here rather than through every use case's signature.
+func WithProgress(ctx context.Context, report func(done, total int)) context.Context {
+	return context.WithValue(ctx, progressKey{}, report)
+}
+
 // SplitFiles is every path of a walk, for the resolver, and its notes.
 func SplitFiles(files []File) (paths []string, notes []File) {
 	paths = make([]string, len(files))
@@ -29,6 +42,14 @@ func (v *Vault) Each(ctx context.Context, notes []File, f func(i int, n *Note)) 
 	dirs := &dirRoots{v: v, m: map[string]*os.Root{}}
 	defer dirs.close()
 	parsers := sync.Pool{New: func() any { return NewParser() }}
+	report, _ := ctx.Value(progressKey{}).(func(done, total int))
+	var (
+		mu   sync.Mutex
+		done int
+	)
+	if report != nil {
+		report(0, len(notes))
+	}
 	Parallel(len(notes), func(i int) {
 		if ctx.Err() != nil {
 			return
@@ -38,9 +59,15 @@ func (v *Vault) Each(ctx context.Context, notes []File, f func(i int, n *Note)) 
 		parsers.Put(p)
 		if n == nil {
 			reasons[i] = why
-			return
+		} else {
+			f(i, n)
 		}
-		f(i, n)
+		if report != nil {
+			mu.Lock()
+			done++
+			report(done, len(notes))
+			mu.Unlock()
+		}
 	})
 	return reasons
 }

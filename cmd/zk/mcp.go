@@ -217,7 +217,8 @@ type checkPage struct {
 	pageOutput
 }
 
-func (z *zkServer) check(ctx context.Context, _ *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkPage, error) {
+func (z *zkServer) check(ctx context.Context, req *mcp.CallToolRequest, in checkInput) (*mcp.CallToolResult, checkPage, error) {
+	ctx = readingProgress(ctx, req)
 	var out checkPage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		res, err := w.Check(ctx, workspace.CheckRequest{Paths: in.Paths})
@@ -246,7 +247,8 @@ type stalePage struct {
 	pageOutput
 }
 
-func (z *zkServer) stale(ctx context.Context, _ *mcp.CallToolRequest, in staleInput) (*mcp.CallToolResult, stalePage, error) {
+func (z *zkServer) stale(ctx context.Context, req *mcp.CallToolRequest, in staleInput) (*mcp.CallToolResult, stalePage, error) {
+	ctx = readingProgress(ctx, req)
 	var out stalePage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		r, err := w.Stale(ctx, workspace.StaleRequest{Within: in.Within})
@@ -328,7 +330,8 @@ type backlinksJSON struct {
 	pageOutput
 }
 
-func (z *zkServer) links(ctx context.Context, _ *mcp.CallToolRequest, in notePageInput) (*mcp.CallToolResult, linksJSON, error) {
+func (z *zkServer) links(ctx context.Context, req *mcp.CallToolRequest, in notePageInput) (*mcp.CallToolResult, linksJSON, error) {
+	ctx = readingProgress(ctx, req)
 	var out linksJSON
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		p, edges, err := w.Links(ctx, in.Note)
@@ -345,7 +348,8 @@ func (z *zkServer) links(ctx context.Context, _ *mcp.CallToolRequest, in notePag
 	return nil, out, nil
 }
 
-func (z *zkServer) backlinks(ctx context.Context, _ *mcp.CallToolRequest, in notePageInput) (*mcp.CallToolResult, backlinksJSON, error) {
+func (z *zkServer) backlinks(ctx context.Context, req *mcp.CallToolRequest, in notePageInput) (*mcp.CallToolResult, backlinksJSON, error) {
+	ctx = readingProgress(ctx, req)
 	var out backlinksJSON
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		p, edges, err := w.Backlinks(ctx, in.Note)

@@ -67,7 +67,8 @@ type propertiesPage struct {
 	pageOutput
 }
 
-func (z *zkServer) properties(ctx context.Context, _ *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, propertiesPage, error) {
+func (z *zkServer) properties(ctx context.Context, req *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, propertiesPage, error) {
+	ctx = readingProgress(ctx, req)
 	var out propertiesPage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		views, err := propertyViews(ctx, w)
@@ -231,7 +232,8 @@ type basePage struct {
 	pageOutput
 }
 
-func (z *zkServer) base(ctx context.Context, _ *mcp.CallToolRequest, in baseInput) (*mcp.CallToolResult, basePage, error) {
+func (z *zkServer) base(ctx context.Context, req *mcp.CallToolRequest, in baseInput) (*mcp.CallToolResult, basePage, error) {
+	ctx = readingProgress(ctx, req)
 	var out basePage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		where, res, warns, err := evalBase(ctx, w, &baseOptions{root: z.root, arg: in.Base, view: in.View, embed: in.Embed, this: in.This})

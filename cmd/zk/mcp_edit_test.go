@@ -306,3 +306,65 @@ func TestMCPBase(t *testing.T) {
 		t.Errorf("an unknown view: %s", text)
 	}
 }
+
+// The tools that read every note (check, base, list, stale, properties)
+// tell a client that gave a progress token how many they have read; a
+// search told only of an index build, and a base on a large vault was
+// silent.
+func TestMCPReadingProgress(t *testing.T) {
+	notes := 0
+	for p := range mcpVault {
+		if strings.HasSuffix(p, ".md") {
+			notes++
+		}
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"check", map[string]any{}},
+		{"base", map[string]any{"base": "All.base"}},
+		{"list", map[string]any{}},
+		{"stale", map[string]any{}},
+		{"properties", map[string]any{}},
+	} {
+		// Each on a vault of its own: a cached answer reads no notes.
+		var mu sync.Mutex
+		got := map[string][]*mcp.ProgressNotificationParams{}
+		cs, dir := newMCPSessionWith(t, nil, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			tok, _ := r.Params.ProgressToken.(string)
+			got[tok] = append(got[tok], r.Params)
+			mu.Unlock()
+		}})
+		writeNote(t, dir, "All.base", "views:\n  - type: table\n    name: All\n")
+		params := &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args}
+		params.SetProgressToken(tc.tool)
+		res, err := cs.CallTool(context.Background(), params)
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", tc.tool, err, res)
+		}
+		// Notifications travel apart from the answer: wait for the last.
+		var ps []*mcp.ProgressNotificationParams
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			mu.Lock()
+			ps = append([]*mcp.ProgressNotificationParams(nil), got[tc.tool]...)
+			mu.Unlock()
+			if n := len(ps); n > 0 && ps[n-1].Progress == ps[n-1].Total || time.Now().After(deadline) {
+				break
+			}
+		}
+		if len(ps) == 0 {
+			t.Errorf("%s: no progress notification", tc.tool)
+			continue
+		}
+		for i := 1; i < len(ps); i++ {
+			if ps[i].Progress <= ps[i-1].Progress {
+				t.Errorf("%s: progress %v after %v: each must be above the last", tc.tool, ps[i].Progress, ps[i-1].Progress)
+			}
+		}
+		if last := ps[len(ps)-1]; last.Progress != last.Total || last.Total < float64(notes) || last.Message == "" {
+			t.Errorf("%s: last progress %+v, want all of at least %d notes read", tc.tool, last, notes)
+		}
+	}
+}

@@ -41,7 +41,8 @@ type listPage struct {
 	pageOutput
 }
 
-func (z *zkServer) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
+func (z *zkServer) list(ctx context.Context, call *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
+	ctx = readingProgress(ctx, call)
 	page := pageInput{Limit: in.Limit, Offset: in.Offset}
 	if _, _, err := page.bounds(); err != nil {
 		return nil, listPage{}, fmt.Errorf("list: %w", err)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 const (
@@ -81,15 +83,41 @@ func progressOf(ctx context.Context, req *mcp.CallToolRequest, message string) f
 	var (
 		mu   sync.Mutex
 		last time.Time
+		sent = -1 // the protocol wants each progress above the last
 	)
 	return func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
-		if done < total && time.Since(last) < 100*time.Millisecond {
+		if done <= sent || done < total && time.Since(last) < 100*time.Millisecond {
 			return
 		}
-		last = time.Now()
+		last, sent = time.Now(), done
 		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, //nolint:errcheck // a client gone ends the call anyway
 			Progress: float64(done), Total: float64(total), Message: message})
 	}
+}
+
+// readingProgress is ctx with the notes a tool reads reported as progress
+// to a client that asked (progressOf): a check, a base or a list of a
+// large vault reads every note first, which took seconds at 6,500 notes.
+// A tool that reads the vault more than once (stale reads its templates,
+// then its notes) counts on: each pass adds its notes to the total.
+func readingProgress(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	report := progressOf(ctx, req, "reading the vault's notes")
+	if report == nil {
+		return ctx
+	}
+	var (
+		mu             sync.Mutex
+		before, passOf int
+	)
+	return vault.WithProgress(ctx, func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done == 0 {
+			before += passOf
+		}
+		passOf = total
+		report(before+done, before+total)
+	})
 }
