@@ -26,8 +26,11 @@
 # DIR/vault is kept when KEEP=1 (generating it again takes minutes); the
 # index and caches are always rebuilt. The script refuses to start when
 # DIR's file system has less free space than the run needs (10 KB a note).
-# Runs niced (nice -n 10): on a shared machine the load average is printed
-# with every figure.
+# Runs niced (nice -n 10) under an address-space cap (prlimit --as=AS,
+# default 12 GB: the index's segments are mapped, so leave room past the
+# heap), and prints the load average and CPU time (user + system) with
+# every figure: on a shared machine the wall time follows the load. Each
+# run appends to DIR/results.txt.
 #
 # Needs Go, GNU find, awk, /usr/bin/time; ripgrep for the ratios.
 set -euo pipefail
@@ -36,6 +39,7 @@ cd "$(dirname "$0")/.."
 n=${N:-1000000}
 dir=${DIR:-/tmp/zk-million}
 step_timeout=${STEP_TIMEOUT:-3h}
+as=${AS:-12000000000}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 vault="$dir/vault"
@@ -65,14 +69,15 @@ measure() {
   local label=$1
   shift
   local tv="$dir/time.txt" rc=0 t0=$EPOCHREALTIME
-  nice -n 10 /usr/bin/time -v -o "$tv" timeout "$step_timeout" "$@" >"$dir/step.out" 2>"$dir/step.err" || rc=$?
-  local t1=$EPOCHREALTIME wall rss
+  nice -n 10 prlimit --as="$as" /usr/bin/time -v -o "$tv" timeout "$step_timeout" "$@" >"$dir/step.out" 2>"$dir/step.err" || rc=$?
+  local t1=$EPOCHREALTIME wall rss cpu
   wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')
   rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$tv")
+  cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.1f", s}' "$tv")
   local status="exit $rc"
   [ "$rc" = 124 ] && status="TIMED OUT after $step_timeout"
   last_wall=$wall
-  say "$(printf '%-44s %9s s  peak %6s MB  %s  (load %s)' "$label" "$wall" "$rss" "$status" "$(load)")"
+  say "$(printf '%-44s %9s s  CPU %8s s  peak %6s MB  %s  (load %s)' "$label" "$wall" "$cpu" "$rss" "$status" "$(load)")"
   if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
     sed 's/^/    /' "$dir/step.err" | tail -3 | tee -a "$out"
   fi
@@ -96,8 +101,8 @@ step index && rm -rf "$dir/idx"
 rm -rf "$dir/cache"
 md_bytes=$(find "$vault" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {printf "%.0f", s}')
 folders=$(find "$vault" -type d -not -path '*/.*' | wc -l)
-: >"$out"
-say "zk $("$zk" --version 2>&1 | head -1) on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM; $(date -u '+%Y-%m-%d %H:%M UTC')"
+say ""
+say "STEPS=\"$steps\" $0; zk $("$zk" --version 2>&1 | head -1) on $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM; $(date -u '+%Y-%m-%d %H:%M UTC')"
 say "vault: $n notes, $md_bytes bytes of markdown, $folders folders, $(du -sh "$vault" | cut -f1) on disk (generated in ${gen_s} s)"
 say ""
 

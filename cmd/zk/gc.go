@@ -2,7 +2,11 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
 )
 
 // Soft memory limits (see tuneGC).
@@ -18,7 +22,7 @@ const (
 // tuneGC trades memory for time, unless the user set GOGC or GOMEMLIMIT:
 // the heap may grow to five times the live data (GOGC=400) under a soft
 // limit, near which the collector works harder instead of the heap
-// growing.
+// growing; the limit follows the live heap up (see raiseLimit).
 //
 // zk runs for a fraction of a second and allocates mostly short-lived parse
 // results, so at Go's default the collector ran through a quarter of a cold
@@ -27,14 +31,52 @@ const (
 // bounds at 100,000 notes: a cold check peaked at 777 MiB under 768 MiB
 // (939 without), zk graph, when it held every parsed note, at 2.1 GB in
 // 4.4 s under 2 GiB (default GC 2.8 GB in 5.6 s; GOGC=400 alone 3.7 GB).
-// The limit must stay above the live heap, or the collector never stops:
-// under 768 MiB zk stale, when it still held every note (over 1 GB at
-// 100,000), took 9–16 s instead of 4.
 func tuneGC(limit int64) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
+		gcFloor.Store(limit)
 		debug.SetMemoryLimit(limit)
+		gcHook.Do(func() { afterEachGC(raiseLimit) })
 	}
+}
+
+// gcFloor is the soft limit tuneGC set last (main's, then the command's);
+// gcHook installs raiseLimit once, however often tuneGC runs. They are
+// the process's, as the collector they tune is.
+var (
+	gcFloor atomic.Int64
+	gcHook  sync.Once
+)
+
+// raiseLimit keeps the soft limit at least twice the live heap (Go's
+// default, GOGC=100) once the live heap passes half of it. Under a fixed
+// limit a live heap near it left the collector running without end: a
+// cold zk index of a million notes lists every file first (about 500 MB
+// live, 490 bytes a note) and then read its notes at 0.7 MB a CPU second
+// (1.8 at 100,000 notes), RSS pinned at the 768 MiB limit; zk check's
+// million-note run peaked at 3.2 GB, far past its limit.
+func raiseLimit() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	live := int64(sample[0].Value.Uint64())
+	debug.SetMemoryLimit(max(gcFloor.Load(), 2*live))
+}
+
+// afterEachGC runs f after every collection, from the finalizer of an
+// object that each run makes again (the runtime has no other hook).
+func afterEachGC(f func()) {
+	type sentinel struct{ _ [64]byte } // past the tiny allocator, whose objects may never be finalized
+	var arm func()
+	arm = func() {
+		runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+			f()
+			arm()
+		})
+	}
+	arm()
 }
