@@ -169,7 +169,7 @@ func Find(dir, hint string, how Access, notify func(Notice)) (string, error) {
 		return "", &RefusedError{Err: fmt.Errorf("%w (from %s)", ErrNoVault, printable.Of(wd))}
 	}
 	if notify != nil {
-		notify(Notice{Text: "no .obsidian/ or .zk/ found; using " + wd + " as the vault"})
+		notify(Notice{Text: "no .obsidian/ or .zk/ found; using " + wd + " as the vault, only to read (a command that writes in a vault refuses)"})
 	}
 	return wd, nil
 }
