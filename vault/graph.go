@@ -64,12 +64,12 @@ func GraphVault(ctx context.Context, v *Vault, files []File) (g *Graph, notes []
 			notes = append(notes, noteFiles[i].Path)
 		}
 	}
-	return newGraph(edges), notes, nil
+	return NewGraph(edges), notes, nil
 }
 
-// newGraph adds every note's edges, note by note, so that the graph is the
+// NewGraph adds every note's edges, note by note, so that the graph is the
 // same on every run whatever order the notes were resolved in.
-func newGraph(edges [][]Edge) *Graph {
+func NewGraph(edges [][]Edge) *Graph {
 	g := &Graph{out: map[string][]int{}, in: map[string][]int{}}
 	for _, es := range edges {
 		for _, e := range es {

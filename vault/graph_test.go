@@ -23,7 +23,7 @@ func TestGraphVault(t *testing.T) {
 	for _, n := range scan.notes {
 		edges = append(edges, NoteEdges(n, scan.resolver))
 	}
-	want := newGraph(edges)
+	want := NewGraph(edges)
 	got, notes, err := GraphVault(context.Background(), v, scan.files)
 	if err != nil {
 		t.Fatal(err)

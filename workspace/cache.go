@@ -57,6 +57,11 @@ const (
 	// with today when it runs, and its verdicts read the ledger (runs
 	// recorded before falsifier ids); no record reads the property types.
 	listInputs = InBuild | InConfig | InTemplates | InLedger
+	// detailInputs: a note's details (its links resolved, its
+	// falsifiers' standing) read the ledger, whose numbers tie runs
+	// recorded before falsifier ids; links resolve against the files,
+	// which the stamps hold.
+	detailInputs = InBuild | InLedger
 	// indexInputs: the index's documents hold each note's Last tended
 	// date, read under the config's keys and the type's section, and its
 	// language; the index keeps its own format version, so zk's build is

@@ -36,6 +36,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 	}{
 		{"check", "zk check", checkInputs},
 		{"list", "zk list records v1", listInputs},
+		{"details", detailPurpose, detailInputs},
 		{"index", "zk index", indexInputs},
 	}
 	cases := []struct {

@@ -195,22 +195,49 @@ func (w *Workspace) recordOptions(need query.Need, cached bool) query.Options {
 	return opts
 }
 
-// listRecords is every note's query record (query.ReadAll), through a
-// cache kept as zk check keeps its own (checkcache: the same stamps, a
-// key of listInputs; a file of its own beside check's). Unlike check's,
-// it is reused note by note: when the vault holds the same files as when
-// it was written, a note whose stamp still holds (or whose bytes hash the
-// same) keeps its record, and only the notes changed are read again. A
-// file added, removed or renamed can change what any link resolves to,
-// and so reads every note. A cache that cannot be read or written costs a
-// full read, never the listing.
+// listRecords is every note's query record (query.ReadAll), through
+// the per-note cache (cachedNotes) in a file of its own.
 func (w *Workspace) listRecords(ctx context.Context, files []vault.File, opts query.Options) ([]query.Note, error) {
+	return cachedNotes(w, ctx, files, perNote[query.Note]{
+		folder: "list", purpose: "zk list records v1", inputs: listInputs,
+		read: func(reuse func(string) (query.Note, bool), hashed func(string, []byte)) ([]query.Note, error) {
+			return query.ReadAll(ctx, w.Vault, files, opts, reuse, hashed)
+		},
+		encode: query.Encode,
+		decode: query.Decode,
+		path:   func(n query.Note) string { return n.Path },
+	})
+}
+
+// perNote says how to cache one thing zk keeps of every note (a list
+// record, a note's details): the cache's folder, its key's purpose and
+// inputs, how to read the notes (reusing what reuse gives, telling hashed
+// each note's source) and how to encode what they give.
+type perNote[T any] struct {
+	folder, purpose string
+	inputs          Inputs
+	read            func(reuse func(string) (T, bool), hashed func(string, []byte)) ([]T, error)
+	encode          func([]T) ([]byte, error)
+	decode          func([]byte) ([]T, error)
+	path            func(T) string
+}
+
+// cachedNotes is what c reads of every note, through a cache kept as zk
+// check keeps its own (checkcache: the same stamps, a key of c's inputs;
+// a file of its own beside check's). Unlike check's, it is reused note by
+// note: when the vault holds the same files as when it was written, a
+// note whose stamp still holds (or whose bytes hash the same) keeps what
+// was cached of it, and only the notes changed are read again. A file
+// added, removed or renamed can change what any link resolves to, and so
+// reads every note. A cache that cannot be read or written costs a full
+// read, never the answer.
+func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c perNote[T]) ([]T, error) {
 	v := w.Vault
-	file, err := listCacheFile(v.Dir)
+	file, err := perNoteCacheFile(v.Dir, c.folder)
 	if err != nil {
-		return query.ReadAll(ctx, v, files, opts, nil, nil)
+		return c.read(nil, nil)
 	}
-	key, err := w.inputKey("zk list records v1", listInputs)
+	key, err := w.inputKey(c.purpose, c.inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -220,8 +247,8 @@ func (w *Workspace) listRecords(ctx context.Context, files []vault.File, opts qu
 		parsed int
 	)
 	hashes := map[string][sha256.Size]byte{}
-	reuse, changed := cachedRecords(file, key, files, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }, hashes)
-	notes, err := query.ReadAll(ctx, v, files, opts, reuse, func(p string, src []byte) {
+	reuse, changed := cachedEntries(file, key, files, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }, hashes, c)
+	notes, err := c.read(reuse, func(p string, src []byte) {
 		h := checkcache.Hash(src)
 		mu.Lock()
 		hashes[p] = h
@@ -232,9 +259,9 @@ func (w *Workspace) listRecords(ctx context.Context, files []vault.File, opts qu
 		return nil, err
 	}
 	if !changed && parsed == 0 {
-		return notes, nil // every record and stamp as cached
+		return notes, nil // every entry and stamp as cached
 	}
-	if b, err := query.Encode(notes); err == nil {
+	if b, err := c.encode(notes); err == nil {
 		stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
 			h, ok := hashes[p]
 			return h, ok
@@ -247,12 +274,12 @@ func (w *Workspace) listRecords(ctx context.Context, files []vault.File, opts qu
 	return notes, nil
 }
 
-// cachedRecords reads the cache entry and returns the records still good
-// (nil when none is: no entry, another key, another set of files) and
-// whether any stamp needs writing again; hashes gets the hash of every
-// note whose record is reused.
-func cachedRecords(file string, key checkcache.Key, files []vault.File, read func(string) ([]byte, error),
-	hashes map[string][sha256.Size]byte) (reuse func(string) (query.Note, bool), changed bool) {
+// cachedEntries reads the cache entry and returns what is still good of
+// it (nil when nothing is: no entry, another key, another set of files)
+// and whether any stamp needs writing again; hashes gets the hash of
+// every note whose entry is reused.
+func cachedEntries[T any](file string, key checkcache.Key, files []vault.File, read func(string) ([]byte, error),
+	hashes map[string][sha256.Size]byte, c perNote[T]) (reuse func(string) (T, bool), changed bool) {
 	e, err := checkcache.Read(file)
 	if err != nil || e.Key != key || len(e.Stamps) != len(files) {
 		return nil, true
@@ -262,18 +289,18 @@ func cachedRecords(file string, key checkcache.Key, files []vault.File, read fun
 			return nil, true
 		}
 	}
-	old, err := query.Decode(e.Result)
+	old, err := c.decode(e.Result)
 	if err != nil {
 		return nil, true
 	}
-	records := make(map[string]query.Note, len(old))
+	entries := make(map[string]T, len(old))
 	for _, n := range old {
-		records[n.Path] = n
+		entries[c.path(n)] = n
 	}
 	good := make(map[string]bool, len(files))
 	for i, f := range files {
 		st := e.Stamps[i]
-		if _, ok := records[f.Path]; !ok || st.Hash == ([sha256.Size]byte{}) {
+		if _, ok := entries[f.Path]; !ok || st.Hash == ([sha256.Size]byte{}) {
 			continue
 		}
 		switch {
@@ -291,20 +318,21 @@ func cachedRecords(file string, key checkcache.Key, files []vault.File, read fun
 		good[f.Path] = true
 		hashes[f.Path] = st.Hash
 	}
-	return func(p string) (query.Note, bool) {
+	return func(p string) (T, bool) {
 		if !good[p] {
-			return query.Note{}, false
+			var zero T
+			return zero, false
 		}
-		return records[p], true
+		return entries[p], true
 	}, changed
 }
 
-// listCacheFile is the list cache of the vault at dir: beside check's, in
-// a folder of its own.
-func listCacheFile(dir string) (string, error) {
+// perNoteCacheFile is a per-note cache of the vault at dir: beside
+// check's, in folder.
+func perNoteCacheFile(dir, folder string) (string, error) {
 	f, err := checkcache.File(dir)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(filepath.Dir(filepath.Dir(f)), "list", filepath.Base(f)), nil
+	return filepath.Join(filepath.Dir(filepath.Dir(f)), folder, filepath.Base(f)), nil
 }

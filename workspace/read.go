@@ -82,19 +82,6 @@ type Graph struct {
 	Notes []string
 }
 
-// Graph reads every note and resolves its links.
-func (w *Workspace) Graph(ctx context.Context) (Graph, error) {
-	files, _, err := w.Vault.Files(ctx)
-	if err != nil {
-		return Graph{}, err
-	}
-	g, notes, err := vault.GraphVault(ctx, w.Vault, files)
-	if err != nil {
-		return Graph{}, err
-	}
-	return Graph{Graph: g, Files: files, Notes: notes}, nil
-}
-
 // NoteRuns is what a note's runs say: its records oldest first,
 // what they say of each falsifier (and of falsifiers deleted since), and,
 // for each falsifier whose criterion changed since its latest run, that

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/property"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -94,30 +92,12 @@ type propertiesJSON struct {
 // propertyViews are the vault's properties, by name: zk properties and
 // the MCP properties tool.
 func propertyViews(ctx context.Context, w *workspace.Workspace) ([]propertyView, error) {
-	v, declared := w.Vault, w.PropTypes
-	files, _, err := v.Files(ctx)
+	sums, err := w.Properties(ctx)
 	if err != nil {
 		return nil, err
 	}
-	_, notes := vault.SplitFiles(files)
-	templates := w.SkipTemplates(nil)
-	var (
-		mu     sync.Mutex
-		census property.Census
-	)
-	v.Each(ctx, notes, func(_ int, n *vault.Note) {
-		if !templates(n.Path) || n.Frontmatter == nil || n.Frontmatter.Values == nil {
-			return
-		}
-		mu.Lock()
-		census.Add(n.Frontmatter.Values)
-		mu.Unlock()
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	views := []propertyView{}
-	for _, sum := range census.Summaries(declared) {
+	for _, sum := range sums {
 		pv := propertyView{Name: sum.Name, Type: sum.Type, Declared: sum.Declared, Notes: sum.Notes, Types: map[string]int{}}
 		for t, n := range sum.Types {
 			pv.Types[string(t)] = n

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/query"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -141,9 +142,9 @@ func newRunsJSON(nr workspace.NoteRuns) runsJSON {
 		out.Runs[i] = newRunView(r)
 	}
 	add := func(l evidence.Latest) {
-		hv := historyView{verdictView: newVerdictView(nr.Path, l), Series: []pointView{}}
+		hv := historyView{verdictView: newVerdictView(nr.Path, query.FalsifierOf(l)), Series: []pointView{}}
 		if rj, ok := nr.Rejudged[l.Falsifier.N]; ok && l.Falsifier.N > 0 {
-			hv.CriterionChanged = newChangedView(l, rj)
+			hv.CriterionChanged = newChangedView(l.Falsifier.Criterion, rj)
 		}
 		measured, change := l.History()
 		for _, r := range measured {

@@ -4,16 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/query"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -58,8 +55,8 @@ type changedView struct {
 	Error     string `json:"error,omitempty"`
 }
 
-func newChangedView(l evidence.Latest, rj evidence.Rejudgement) *changedView {
-	c := &changedView{Criterion: l.Falsifier.Criterion, Run: rj.Of.ID, Was: string(rj.Was.Verdict), WasCriterion: rj.WasCriterion}
+func newChangedView(criterion string, rj evidence.Rejudgement) *changedView {
+	c := &changedView{Criterion: criterion, Run: rj.Of.ID, Was: string(rj.Was.Verdict), WasCriterion: rj.WasCriterion}
 	if rj.Err != nil {
 		c.Error = rj.Err.Error()
 	} else {
@@ -83,13 +80,12 @@ func (c *changedView) sentence(vv historyView) string {
 		c.Criterion, lint.VerdictPhrase(evidence.Verdict(c.Verdict)), c.Statement, shellArg(vv.Note), vv.Falsifier)
 }
 
-// newVerdictView is the row of falsifier l of the note at notePath.
-func newVerdictView(notePath string, l evidence.Latest) verdictView {
-	f, r := l.Falsifier, l.Shown()
+// newVerdictView is the row of falsifier f of the note at notePath.
+func newVerdictView(notePath string, f query.Falsifier) verdictView {
 	vv := verdictView{Note: notePath, Falsifier: f.N, ID: f.ID, Text: f.Text, Deleted: f.N == 0, Criterion: f.Criterion, Verdict: "never-run"}
-	if r.ID != "" {
-		vv.Run, vv.Started, vv.Verdict, vv.Statement = r.ID, r.Started.UTC().Format(time.RFC3339), string(r.Verdict), r.Criterion
-		vv.Criterion, _ = evidence.StatedCriterion(r.Criterion)
+	if f.Run != "" {
+		vv.Run, vv.Started, vv.Verdict, vv.Statement = f.Run, f.Started.UTC().Format(time.RFC3339), string(f.Verdict), f.Statement
+		vv.Criterion, _ = evidence.StatedCriterion(f.Statement)
 	}
 	return vv
 }
@@ -101,52 +97,18 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	v := w.Vault
-	files, _, err := v.Files(ctx)
+	verdicts, err := w.Verdicts(ctx)
 	if err != nil {
 		return err
 	}
-	ledgerData, _ := workspace.ReadLedger(v)
-	ledger := evidence.ReadLedger(ledgerData)
-	_, notes := vault.SplitFiles(files)
-	var (
-		mu    sync.Mutex
-		views []verdictView
-	)
-	v.Each(ctx, notes, func(_ int, n *vault.Note) {
-		var mine []verdictView
-		st := evidence.LatestRuns(n, ledger[n.Path])
-		for _, l := range st.Falsifiers {
-			vv := newVerdictView(n.Path, l)
-			if l.CriterionChanged() {
-				vv.CriterionChanged = newChangedView(l, w.Rejudge(l))
-			}
-			mine = append(mine, vv)
+	views := make([]verdictView, 0, len(verdicts))
+	for _, v := range verdicts {
+		vv := newVerdictView(v.Note, v.Falsifier)
+		if v.Rejudged != nil {
+			vv.CriterionChanged = newChangedView(v.Criterion, *v.Rejudged)
 		}
-		for _, l := range st.Deleted {
-			if l.Refuting.ID != "" {
-				mine = append(mine, newVerdictView(n.Path, l))
-			}
-		}
-		mu.Lock()
-		views = append(views, mine...)
-		mu.Unlock()
-	})
-	if err := ctx.Err(); err != nil {
-		return err
+		views = append(views, vv)
 	}
-	slices.SortFunc(views, func(a, b verdictView) int {
-		if c := strings.Compare(a.Note, b.Note); c != 0 {
-			return c
-		}
-		if a.Deleted != b.Deleted {
-			if a.Deleted {
-				return 1
-			}
-			return -1
-		}
-		return a.Falsifier - b.Falsifier
-	})
 	if opts.format == "json" {
 		if views == nil {
 			views = []verdictView{}

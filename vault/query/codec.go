@@ -418,11 +418,18 @@ func (d *decoder) value(depth int) any {
 func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Options,
 	reuse func(path string) (Note, bool), hashed func(path string, src []byte)) ([]Note, error) {
 	opts.Need = NeedLinks | NeedTending | NeedVerdicts
+	return readEach(ctx, v, files, opts.Skip, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Note { return Read(n, r, opts) })
+}
+
+// readEach is what read makes of every note of files but those skip
+// leaves out, reusing what reuse gives; see ReadAll.
+func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, skip func(string) bool,
+	reuse func(path string) (T, bool), hashed func(path string, src []byte), read func(*vault.Note, *vault.Resolver) T) ([]T, error) {
 	paths, notes := vault.SplitFiles(files)
-	if opts.Skip != nil {
-		notes = slices.DeleteFunc(notes, func(f vault.File) bool { return opts.Skip(f.Path) })
+	if skip != nil {
+		notes = slices.DeleteFunc(notes, func(f vault.File) bool { return skip(f.Path) })
 	}
-	kept := make([]*Note, len(notes))
+	kept := make([]*T, len(notes))
 	var stale []int // indexes into notes of those to read
 	for i, f := range notes {
 		if reuse != nil {
@@ -440,7 +447,7 @@ func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Optio
 			toRead[k] = notes[i]
 		}
 		v.Each(ctx, toRead, func(k int, n *vault.Note) {
-			rec := Read(n, r, opts)
+			rec := read(n, r)
 			kept[stale[k]] = &rec
 			if hashed != nil {
 				hashed(n.Path, n.Src)
@@ -450,7 +457,7 @@ func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Optio
 			return nil, err
 		}
 	}
-	out := make([]Note, 0, len(kept))
+	out := make([]T, 0, len(kept))
 	for _, n := range kept {
 		if n != nil {
 			out = append(out, *n)

@@ -1,0 +1,202 @@
+package query
+
+import (
+	"context"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
+)
+
+// Detail is what zk graph, zk backlinks and zk runs (without a note)
+// keep of a note besides its record: its links resolved and its
+// falsifiers' standing, each encoded as a record's cadence is and decoded
+// only by the command that reads it. Details are cached apart from the
+// records: they are three times their size, and a listing, which reads
+// every record, reads none of them.
+type Detail struct {
+	Path              string
+	edges, falsifiers string
+}
+
+// ReadDetail is n's detail; r resolves its links, ledger ties its run
+// blocks recorded before falsifier ids (evidence.ReadLedger's entries for
+// n), as zk check ties them.
+func ReadDetail(n *vault.Note, r *vault.Resolver, ledger []evidence.LedgerEntry) Detail {
+	return Detail{Path: n.Path, edges: encodeEdges(vault.NoteEdges(n, r)),
+		falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger)))}
+}
+
+// ReadDetails is the detail of every note of a walk of the vault (Files),
+// templates too; reuse and hashed are as ReadAll's. ledger is the run
+// ledger by note path.
+func ReadDetails(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
+	reuse func(path string) (Detail, bool), hashed func(path string, src []byte)) ([]Detail, error) {
+	return readEach(ctx, v, files, nil, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Detail {
+		return ReadDetail(n, r, ledger[n.Path])
+	})
+}
+
+// detailMagic opens the encoding of details; another version is a miss.
+const detailMagic = "zk-note-details\x01"
+
+// EncodeDetails is details as bytes to cache.
+func EncodeDetails(details []Detail) []byte {
+	e := &encoder{b: []byte(detailMagic)}
+	e.uvarint(uint64(len(details)))
+	for _, d := range details {
+		e.str(d.Path)
+		e.str(d.edges)
+		e.str(d.falsifiers)
+	}
+	return e.b
+}
+
+// DecodeDetails reads what EncodeDetails wrote; anything else is an
+// error, never a panic.
+func DecodeDetails(b []byte) ([]Detail, error) {
+	if len(b) < len(detailMagic) || string(b[:len(detailMagic)]) != detailMagic {
+		return nil, errCorrupt
+	}
+	d := &decoder{s: string(b), i: len(detailMagic)}
+	n := d.count()
+	out := make([]Detail, 0, n)
+	for range n {
+		out = append(out, Detail{Path: d.str(), edges: d.str(), falsifiers: d.str()})
+	}
+	if d.bad || d.i != len(d.s) {
+		return nil, errCorrupt
+	}
+	return out, nil
+}
+
+// Falsifier is one falsifier of a note as zk runs lists the vault's: its
+// latest record's verdict (a standing refutation's first), or none.
+type Falsifier struct {
+	// N is its number in the note, 0 for one deleted since a refutation
+	// that still stands.
+	N        int
+	ID, Text string
+	// Criterion is the criterion as the note writes it now.
+	Criterion string
+	// Run, Started, Verdict and Statement are of the record shown
+	// (evidence.Latest.Shown); Run is "" when there is none.
+	Run       string
+	Started   time.Time
+	Verdict   evidence.Verdict
+	Statement string
+	// Changed says the criterion written now is not the one the latest
+	// run was judged by (evidence.Latest.CriterionChanged): judging it
+	// again reads the note and the run's log, which a record does not
+	// keep.
+	Changed bool
+}
+
+// FalsifierOf is l as a record keeps it.
+func FalsifierOf(l evidence.Latest) Falsifier {
+	f, r := l.Falsifier, l.Shown()
+	return Falsifier{N: f.N, ID: f.ID, Text: f.Text, Criterion: f.Criterion, Run: r.ID, Started: r.Started,
+		Verdict: r.Verdict, Statement: r.Criterion, Changed: l.CriterionChanged()}
+}
+
+// falsifiersOf is every falsifier of a note's standing as zk runs lists
+// it: each of the note's, then each deleted one whose refutation stands.
+func falsifiersOf(st evidence.Standing) []Falsifier {
+	var out []Falsifier
+	for _, l := range st.Falsifiers {
+		out = append(out, FalsifierOf(l))
+	}
+	for _, l := range st.Deleted {
+		if l.Refuting.ID != "" {
+			out = append(out, FalsifierOf(l))
+		}
+	}
+	return out
+}
+
+// Edges are the note's links, embeds and frontmatter links, resolved
+// (vault.NoteEdges); nil when the encoding is damaged.
+func (n Detail) Edges() []vault.Edge {
+	if n.edges == "" {
+		return nil
+	}
+	d := &decoder{s: n.edges}
+	out := make([]vault.Edge, d.count())
+	for i := range out {
+		e := &out[i]
+		e.From = n.Path
+		e.To, e.Link, e.Path = d.str(), d.str(), d.str()
+		e.Kind = vault.EdgeKind(d.str())
+		e.Line = int(d.uvarint()) - 1
+		e.Relation, e.Qualifier, e.Justification = d.str(), d.str(), d.str()
+	}
+	if d.bad {
+		return nil
+	}
+	return out
+}
+
+func encodeEdges(edges []vault.Edge) string {
+	if len(edges) == 0 {
+		return ""
+	}
+	e := &encoder{}
+	e.uvarint(uint64(len(edges)))
+	for _, x := range edges {
+		e.str(x.To)
+		e.str(x.Link)
+		e.str(x.Path)
+		e.str(string(x.Kind))
+		e.uvarint(uint64(x.Line + 1)) // -1: a frontmatter link
+		e.str(x.Relation)
+		e.str(x.Qualifier)
+		e.str(x.Justification)
+	}
+	return string(e.b)
+}
+
+// Falsifiers are the note's falsifiers as zk runs lists the vault's.
+func (n Detail) Falsifiers() []Falsifier {
+	if n.falsifiers == "" {
+		return nil
+	}
+	d := &decoder{s: n.falsifiers}
+	out := make([]Falsifier, d.count())
+	for i := range out {
+		f := &out[i]
+		f.N = int(d.uvarint())
+		f.ID, f.Text, f.Criterion, f.Run = d.str(), d.str(), d.str(), d.str()
+		f.Started = d.time(time.UTC)
+		f.Verdict = evidence.Verdict(d.str())
+		f.Statement = d.str()
+		f.Changed = d.byte() == 1
+	}
+	if d.bad {
+		return nil
+	}
+	return out
+}
+
+func encodeFalsifiers(fs []Falsifier) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	e := &encoder{}
+	e.uvarint(uint64(len(fs)))
+	for _, f := range fs {
+		e.uvarint(uint64(f.N))
+		e.str(f.ID)
+		e.str(f.Text)
+		e.str(f.Criterion)
+		e.str(f.Run)
+		e.time(f.Started)
+		e.str(string(f.Verdict))
+		e.str(f.Statement)
+		changed := byte(0)
+		if f.Changed {
+			changed = 1
+		}
+		e.b = append(e.b, changed)
+	}
+	return string(e.b)
+}

@@ -1,0 +1,149 @@
+package workspace
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/property"
+	"github.com/zk-claims/zk/vault/query"
+)
+
+// The reading commands answer from one model of the vault, cached note by
+// note (cachedNotes) and read again only for a note whose stamp changed:
+// each note's record (query.Note: name, type, properties, tags, links,
+// tending, verdicts), which zk list, stale and properties read, and its
+// details (query.Detail: links resolved with their relations,
+// falsifiers), which zk graph, backlinks and runs read. On an unchanged
+// vault they cost the walk and reading the cache, not a parse of every
+// note.
+
+// detailPurpose names the details' cache in its key.
+const detailPurpose = "zk note details v1"
+
+// details is every note's details (query.Detail: its links resolved, its
+// falsifiers' standing), templates too, in walk order, through their
+// per-note cache.
+func (w *Workspace) details(ctx context.Context, files []vault.File) ([]query.Detail, error) {
+	b, _ := ReadLedger(w.Vault)
+	ledger := evidence.ReadLedger(b)
+	return cachedNotes(w, ctx, files, perNote[query.Detail]{
+		folder: "details", purpose: detailPurpose, inputs: detailInputs,
+		read: func(reuse func(string) (query.Detail, bool), hashed func(string, []byte)) ([]query.Detail, error) {
+			return query.ReadDetails(ctx, w.Vault, files, ledger, reuse, hashed)
+		},
+		encode: func(ds []query.Detail) ([]byte, error) { return query.EncodeDetails(ds), nil },
+		decode: query.DecodeDetails,
+		path:   func(d query.Detail) string { return d.Path },
+	})
+}
+
+// Graph is every note's links, resolved, from the notes' details.
+func (w *Workspace) Graph(ctx context.Context) (Graph, error) {
+	files, _, err := w.Vault.Files(ctx)
+	if err != nil {
+		return Graph{}, err
+	}
+	notes, err := w.details(ctx, files)
+	if err != nil {
+		return Graph{}, err
+	}
+	edges := make([][]vault.Edge, len(notes))
+	paths := make([]string, len(notes))
+	for i, n := range notes {
+		edges[i], paths[i] = n.Edges(), n.Path
+	}
+	return Graph{Graph: vault.NewGraph(edges), Files: files, Notes: paths}, nil
+}
+
+// Properties are the vault's frontmatter properties by name, each with
+// its type (declared in .obsidian/types.json, else its values' most
+// common) and how many notes have it; templates are left out.
+func (w *Workspace) Properties(ctx context.Context) ([]property.Summary, error) {
+	files, _, err := w.Vault.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	notes, err := w.listRecords(ctx, files, w.recordOptions(0, true))
+	if err != nil {
+		return nil, err
+	}
+	var census property.Census
+	for _, n := range notes {
+		census.Add(n.Properties)
+	}
+	return census.Summaries(w.PropTypes), nil
+}
+
+// Verdict is one falsifier of the vault as zk runs lists them: its note,
+// what its latest record says and, when its criterion changed since that
+// record was judged, the record judged again under the criterion as
+// written now.
+type Verdict struct {
+	Note string
+	query.Falsifier
+	Rejudged *evidence.Rejudgement
+}
+
+// Verdicts are every falsifier of the vault, by note, then by number,
+// deleted ones with a standing refutation last in their note. They come
+// from the notes' details; only a note with a changed criterion is read
+// again, to judge its latest run again.
+func (w *Workspace) Verdicts(ctx context.Context) ([]Verdict, error) {
+	files, _, err := w.Vault.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	notes, err := w.details(ctx, files)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		out    []Verdict
+		ledger map[string][]evidence.LedgerEntry
+	)
+	for _, n := range notes {
+		fs := n.Falsifiers()
+		for _, f := range fs {
+			out = append(out, Verdict{Note: n.Path, Falsifier: f})
+		}
+		if !slices.ContainsFunc(fs, func(f query.Falsifier) bool { return f.Changed && f.N > 0 }) {
+			continue
+		}
+		if ledger == nil {
+			b, _ := ReadLedger(w.Vault)
+			ledger = evidence.ReadLedger(b)
+		}
+		nv, err := w.Vault.ReadNote(n.Path)
+		if err != nil {
+			continue // gone since the walk: its rows as recorded
+		}
+		for _, l := range evidence.LatestRuns(nv, ledger[n.Path]).Falsifiers {
+			if !l.CriterionChanged() {
+				continue
+			}
+			rj := w.Rejudge(l)
+			for i := len(out) - 1; i >= 0 && out[i].Note == n.Path; i-- {
+				if out[i].N == l.Falsifier.N {
+					out[i].Falsifier, out[i].Rejudged = query.FalsifierOf(l), &rj
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Verdict) int {
+		if c := strings.Compare(a.Note, b.Note); c != 0 {
+			return c
+		}
+		if (a.N == 0) != (b.N == 0) {
+			if a.N == 0 {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(a.N, b.N)
+	})
+	return out, nil
+}

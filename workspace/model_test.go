@@ -1,0 +1,99 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/property"
+	"github.com/zk-claims/zk/vault/query"
+)
+
+// zk graph, backlinks, properties and runs (vault-wide) answer from the
+// notes' cached records exactly what reading every note gives: cold,
+// cached, and after a note is edited.
+func TestModelAgreesWithReadingEveryNote(t *testing.T) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json":     "{}",
+		".zk/config.toml":        "[claims]\ntemplates = \"Templates\"\n",
+		"Templates/permanent.md": "---\nstatus: draft\n---\n# {{title}}\n\n## Links\n\n- [[A]] — extends: a template's link counts\n\n## Tests / falsifiers\n\n- a template's falsifier\n",
+		"A.md":                   "---\nup: \"[[B]]\"\nrating: 3\ntags: [x]\n---\n# A\n[[B#H|b]] ![[pic.png]] [[Nowhere]]\n## Links\n- [[C]] — supports: because\n## Tests / falsifiers\n- refuted if it fails\n",
+		"sub/B.md":               "---\nrating: high\n---\n# B\n## H\n[[A]] [[sub/C]]\n",
+		"sub/C.md":               "[[A]] [[B]]\n",
+		"pic.png":                "png",
+	}, Reading)
+	ctx := context.Background()
+	check := func(when string) {
+		t.Helper()
+		files, _, err := w.Vault.Files(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Reading every note.
+		want, wantNotes, err := vault.GraphVault(ctx, w.Vault, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var (
+			mu       sync.Mutex
+			census   property.Census
+			wantRows = map[string][]query.Falsifier{}
+		)
+		_, notes := vault.SplitFiles(files)
+		skip := w.SkipTemplates(nil)
+		w.Vault.Each(ctx, notes, func(_ int, n *vault.Note) {
+			st := evidence.LatestRuns(n, nil)
+			mu.Lock()
+			defer mu.Unlock()
+			if skip(n.Path) && n.Frontmatter != nil {
+				census.Add(n.Frontmatter.Values)
+			}
+			for _, l := range st.Falsifiers {
+				wantRows[n.Path] = append(wantRows[n.Path], query.FalsifierOf(l))
+			}
+		})
+		g, err := w.Graph(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(g.Edges, want.Edges) || !reflect.DeepEqual(g.Notes, wantNotes) {
+			t.Errorf("%s: graph from records\n%+v %v\nreading every note\n%+v %v", when, g.Edges, g.Notes, want.Edges, wantNotes)
+		}
+		if _, in, err := w.Backlinks(ctx, "A"); err != nil || !reflect.DeepEqual(in, want.In("A.md")) {
+			t.Errorf("%s: backlinks %+v (%v), want %+v", when, in, err, want.In("A.md"))
+		}
+		props, err := w.Properties(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wp := census.Summaries(w.PropTypes); !reflect.DeepEqual(props, wp) {
+			t.Errorf("%s: properties from records\n%+v\nreading every note\n%+v", when, props, wp)
+		}
+		vs, err := w.Verdicts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotRows := map[string][]query.Falsifier{}
+		for _, v := range vs {
+			gotRows[v.Note] = append(gotRows[v.Note], v.Falsifier)
+		}
+		if !reflect.DeepEqual(gotRows, wantRows) || len(wantRows) < 2 {
+			t.Errorf("%s: falsifiers from records\n%+v\nreading every note\n%+v", when, gotRows, wantRows)
+		}
+	}
+	check("cold")
+	check("cached")
+	p := filepath.Join(w.Vault.Dir, "sub", "C.md")
+	if err := os.WriteFile(p, []byte("---\nrating: 2\n---\n[[sub/B#H]]\n## Tests / falsifiers\n- refuted if C is wrong\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(p, old, old)
+	check("after an edit")
+}
