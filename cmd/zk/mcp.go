@@ -120,7 +120,7 @@ func newMCPServer(root *rootOptions) *mcp.Server {
 		Description: "The notes past their maintenance date, most overdue first, and the undated ones (zk stale --format json)."}, z.stale)
 	mcp.AddTool(srv, &mcp.Tool{Name: "search", Annotations: readOnly,
 		Description: "Full-text search of the vault, best match first (zk search --format json; bleve query syntax: " +
-			`"a phrase", +must, -not, prefix*, claim:word, tag:x, links:"Note").`}, z.search)
+			`"a phrase", +must, -not, prefix*, claim:word, tag:x, links:"Note"; no parentheses, AND or OR: a word is optional unless +word).`}, z.search)
 	mcp.AddTool(srv, &mcp.Tool{Name: "links", Annotations: readOnly,
 		Description: "A note's outgoing links, each resolved as Obsidian resolves it, with its relation (zk links --format json)."}, z.links)
 	mcp.AddTool(srv, &mcp.Tool{Name: "backlinks", Annotations: readOnly,

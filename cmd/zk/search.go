@@ -38,6 +38,9 @@ query-string syntax:
   links:"Note name"   notes that link to Note name (or to a vault path)
   path:"Folder/Note.md"   tended:<"2026-06-01"   tended:>="2026-01-01"
 
+A word is optional unless +must; there are no parentheses, AND or OR (a
+query using them is refused, as is a word of punctuation alone).
+
 Put -- before a query that starts with -: zk search -- -draft claim:rate
 
 A word without a field searches the title, claim, scope, evidence and the
