@@ -104,10 +104,11 @@ type moveOutput struct {
 func (z *zkServer) move(ctx context.Context, _ *mcp.CallToolRequest, in moveInput) (*mcp.CallToolResult, moveOutput, error) {
 	var out moveOutput
 	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
-		plan, mo, err := planMv(ctx, w.Vault, in.From, in.To)
+		plan, err := w.PlanMove(ctx, in.From, in.To)
 		if err != nil {
 			return err
 		}
+		mo := newMvOutput(plan)
 		out.mvOutput = mo
 		token, err := planToken(mo)
 		if err != nil {
@@ -123,7 +124,7 @@ func (z *zkServer) move(ctx context.Context, _ *mcp.CallToolRequest, in moveInpu
 		if len(plan.Unwritable) > 0 {
 			return fmt.Errorf("move: the move would break %s zk cannot rewrite; nothing was moved", quantity(len(plan.Unwritable), "link"))
 		}
-		return applyMv(ctx, w.Vault, plan, move.ApplyOptions{})
+		return w.ApplyMove(ctx, plan, move.ApplyOptions{})
 	})
 	if err != nil {
 		return nil, moveOutput{}, err

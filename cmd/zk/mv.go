@@ -4,16 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/internal/shutdown"
-	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/move"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -121,10 +117,11 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	plan, out, err := planMv(ctx, w.Vault, opts.old, opts.new)
+	plan, err := w.PlanMove(ctx, opts.old, opts.new)
 	if err != nil {
 		return err
 	}
+	out := newMvOutput(plan)
 	out.DryRun = opts.dryRun
 	if len(plan.Unwritable) > 0 && !opts.dryRun {
 		return fmt.Errorf("mv: %s the move would break that zk cannot rewrite (reference-style or unusual frontmatter links); nothing was moved:\n  %s",
@@ -135,7 +132,7 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 		if opts.killAfter > 0 {
 			ao.Workers = 1 // killed after exactly that many files
 		}
-		if err := applyMv(ctx, w.Vault, plan, ao); err != nil {
+		if err := w.ApplyMove(ctx, plan, ao); err != nil {
 			return err
 		}
 	}
@@ -146,89 +143,24 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 	return nil
 }
 
-// planMv is zk mv's plan for OLD → NEW (a file or folder, or NOTE#Heading
-// → NOTE#New), and what it does as --format json says it: zk mv, and the
-// MCP move tool's dry run and its move.
-func planMv(ctx context.Context, v *vault.Vault, old, new string) (*move.Plan, mvOutput, error) {
-	files, _, err := v.Files(ctx)
-	if err != nil {
-		return nil, mvOutput{}, err
-	}
-	var out mvOutput
-	var plan *move.Plan
-	if oldNote, oldH, ok := strings.Cut(old, "#"); ok {
-		newH, err := newHeading(new)
-		if err != nil {
-			return nil, mvOutput{}, err
-		}
-		p, err := workspace.FindNote(v, files, oldNote)
-		if err != nil {
-			return nil, mvOutput{}, err
-		}
-		if newNote, _, _ := strings.Cut(new, "#"); newNote != "" {
-			if q, err := workspace.FindNote(v, files, newNote); err != nil || q != p {
-				return nil, mvOutput{}, usageError{fmt.Errorf("mv: a heading is renamed within its note; %q is not %s", newNote, printable.Of(p))}
-			}
-		}
-		if plan, err = move.Heading(ctx, v, files, p, oldH, newH); err != nil {
-			return nil, mvOutput{}, err
-		}
-		out.Heading = &headingMove{Note: p, From: oldH, To: newH}
-	} else {
-		oldP, folder, err := mvSource(v, files, old)
-		if err != nil {
-			return nil, mvOutput{}, err
-		}
-		newP, err := mvDest(v, oldP, folder, new)
-		if err != nil {
-			return nil, mvOutput{}, err
-		}
-		f, err := move.ReadFormat(v)
-		if err != nil {
-			return nil, mvOutput{}, err
-		}
-		if plan, err = move.Move(ctx, v, files, oldP, newP, f); err != nil {
-			return nil, mvOutput{}, err
-		}
-		out.Moved = plan.Renames
-		for _, fe := range plan.Files {
-			for _, e := range fe.Edits {
-				if e.Link == "" { // the H1, the one heading a move edits
-					out.Retitled = &headingMove{Note: fe.Path, From: e.Old, To: e.New}
-				}
-			}
-		}
-	}
-	out.Files, out.Links = len(plan.Files), plan.Links
-	out.Captured, out.Unwritable = nonNil(plan.Captured), nonNil(plan.Unwritable)
+// newMvOutput is a plan as zk mv --format json prints it, and as the
+// MCP move tool returns it.
+func newMvOutput(p workspace.MovePlan) mvOutput {
+	out := mvOutput{Moved: p.Moved, Files: p.Files, Links: p.Links, Edits: []mvEdit{},
+		Captured: nonNil(p.Captured), Unwritable: nonNil(p.Unwritable)}
 	if out.Moved == nil {
 		out.Moved = []move.Rename{}
 	}
-	out.Edits = []mvEdit{}
-	for _, fe := range plan.Files {
-		for _, e := range fe.Edits {
-			old, new := e.Link, e.NewLink
-			if old == "" { // the heading's own line
-				old, new = e.Old, e.New
-			}
-			out.Edits = append(out.Edits, mvEdit{Path: fe.Path, Line: e.Line + 1, Old: old, New: new})
-		}
+	if h := p.Heading; h != nil {
+		out.Heading = &headingMove{Note: h.Note, From: h.From, To: h.To}
 	}
-	return plan, out, nil
-}
-
-// applyMv applies a plan as zk mv does: journalled under the user's
-// sealing key, a stop (Ctrl-C, SIGTERM) held off until the files are
-// moved and the links written.
-func applyMv(ctx context.Context, v *vault.Vault, plan *move.Plan, ao move.ApplyOptions) error {
-	key, err := workspace.JournalKey(true)
-	if err != nil {
-		return fmt.Errorf("mv: %w", err)
+	if h := p.Retitled; h != nil {
+		out.Retitled = &headingMove{Note: h.Note, From: h.From, To: h.To}
 	}
-	ao.Key = key
-	release := shutdown.Hold(ctx)
-	defer release()
-	return move.Apply(v, plan, ao)
+	for _, e := range p.Edits {
+		out.Edits = append(out.Edits, mvEdit{Path: e.Path, Line: e.Line, Old: e.Old, New: e.New})
+	}
+	return out
 }
 
 // nonNil is s, or an empty list for JSON's [] rather than null.
@@ -275,106 +207,4 @@ func printMv(s *streams, out mvOutput) {
 	for _, u := range out.Unwritable {
 		fmt.Fprintf(s.err, "zk: warning: cannot rewrite %s\n", printable.Of(u))
 	}
-}
-
-// newHeading is the heading a "NOTE#New" (or "#New") argument names.
-func newHeading(arg string) (string, error) {
-	_, h, ok := strings.Cut(arg, "#")
-	if !ok || strings.TrimSpace(h) == "" {
-		return "", usageError{fmt.Errorf("mv: renaming a heading takes NOTE#Old NOTE#New (or #New); %q has no #heading", arg)}
-	}
-	return h, nil
-}
-
-// mvSource is the vault path OLD names, and whether it is a folder: a file
-// or folder by path (from the working directory, else the vault's root),
-// else a note's or attachment's name as a link writes it.
-func mvSource(v *vault.Vault, files []vault.File, arg string) (string, bool, error) {
-	r := vault.ResolverOf(files)
-	var cands []string
-	if abs, err := filepath.Abs(arg); err == nil {
-		if rel, err := filepath.Rel(v.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			cands = append(cands, filepath.ToSlash(rel))
-		} else if _, err := os.Stat(abs); err == nil {
-			return "", false, fmt.Errorf("%s: %w", printable.Of(arg), vault.ErrOutsideVault)
-		}
-	}
-	cands = append(cands, path.Clean(filepath.ToSlash(arg)))
-	for _, p := range cands {
-		if p == "." || strings.HasPrefix(p, "../") {
-			continue
-		}
-		if r.HasExactly(p) {
-			return p, false, nil
-		}
-		if st, err := v.Root().Lstat(filepath.FromSlash(p)); err == nil && st.IsDir() {
-			return p, true, nil
-		}
-	}
-	if p, err := workspace.FindNote(v, files, arg); err == nil {
-		return p, false, nil
-	} else if path.Ext(arg) == "" || vault.IsNotePath(arg) {
-		return "", false, err
-	}
-	if p, ok := r.Resolve(arg, ""); ok {
-		return p, false, nil
-	}
-	return "", false, fmt.Errorf("%q: %w in %s", arg, vault.ErrNotFound, v.Dir)
-}
-
-// mvDest is the vault path NEW names for a move of old: a bare name
-// renames in place (unless it is old's own name: then it is a path), an
-// existing folder (or a path ending in /) receives old under its own
-// name, and a note keeps its .md.
-func mvDest(v *vault.Vault, old string, folder bool, arg string) (string, error) {
-	slash := filepath.ToSlash(arg)
-	bare := !strings.Contains(slash, "/") && !filepath.IsAbs(arg)
-	inPlace := path.Join(path.Dir(old), slash)
-	if !folder && vault.IsNotePath(old) && !vault.IsNotePath(inPlace) {
-		inPlace += ".md"
-	}
-	var p string
-	switch {
-	case bare && inPlace != old:
-		p = path.Join(path.Dir(old), slash)
-	// A bare NEW that is OLD's own name ("3. Resources/MOCs" MOCs) would
-	// rename nothing: it is a path, from the working directory, as mv
-	// takes it.
-	case filepath.IsAbs(arg) || cwdInVault(v):
-		abs, err := filepath.Abs(arg)
-		if err != nil {
-			return "", err
-		}
-		rel, err := filepath.Rel(v.Dir, abs)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", printable.Of(arg), vault.ErrOutsideVault)
-		}
-		p = filepath.ToSlash(rel)
-	default:
-		p = path.Clean(slash)
-	}
-	if p == ".." || strings.HasPrefix(p, "../") {
-		return "", fmt.Errorf("%s: %w; zk never writes outside the vault", printable.Of(arg), vault.ErrOutsideVault)
-	}
-	if err := v.Inside(p); err != nil {
-		return "", fmt.Errorf("%s: %w", printable.Of(arg), vault.ErrOutsideVault)
-	}
-	if st, err := v.Root().Lstat(filepath.FromSlash(p)); strings.HasSuffix(slash, "/") || p == "." || (err == nil && st.IsDir() && !strings.EqualFold(p, old)) {
-		p = path.Join(p, path.Base(old))
-	}
-	if !folder && vault.IsNotePath(old) && !vault.IsNotePath(p) {
-		p += ".md"
-	}
-	return p, nil
-}
-
-// cwdInVault reports whether the working directory is inside the vault:
-// then a path argument is taken from it, as a shell would.
-func cwdInVault(v *vault.Vault) bool {
-	wd, err := os.Getwd()
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(v.Dir, wd)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
