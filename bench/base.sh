@@ -15,7 +15,8 @@
 #   bench/base.sh              # N=10000 RUNS=5
 #   N=100000 RUNS=3 bench/base.sh
 #   BASELINE=main bench/base.sh  # also zk built from main, in the same run:
-#                                # the ratio this/baseline for each view
+#                                # the ratios this/baseline for each view, of
+#                                # wall and of CPU time, run by run
 #
 # Needs Go, GNU find and awk.
 set -euo pipefail
@@ -69,18 +70,21 @@ echo "zk base, tag filter, top 50:       $cited   $(ratio_ms "$cited" "$read") t
 echo "zk base, every note a row:         $all   $(ratio_ms "$all" "$read") the read floor, $(ratio_ms "$all" "$stale") zk stale"
 if [ -n "${BASELINE:-}" ]; then
   # Each run times this zk and the baseline back to back, so that both
-  # see the same load; the ratio is the median of the runs' ratios.
+  # see the same load; a ratio is the median of the runs' ratios, of wall
+  # time and of CPU time (user + system), which a loaded machine inflates
+  # far less.
   zkb() { "$tmp/zk-baseline" --vault "$tmp/vault" "$@"; }
   paired() {
     local pairs
     pairs=$(for _ in $(seq "$runs"); do
-      a=$(time_ms zk base "$tmp/vault/Claims.base" "$@")
-      b=$(time_ms zkb base "$tmp/vault/Claims.base" "$@")
+      a=$(wall_cpu_ms zk base "$tmp/vault/Claims.base" "$@")
+      b=$(wall_cpu_ms zkb base "$tmp/vault/Claims.base" "$@")
       echo "$a $b"
     done)
     med() { sort -n | awk '{v[NR] = $1} END {printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-    echo "this $(awk '{print $1}' <<<"$pairs" | med) ms, baseline $(awk '{print $2}' <<<"$pairs" | med) ms (medians):" \
-      "ratio $(awk '{print $1 / $2}' <<<"$pairs" | med)× (median of $runs paired runs)"
+    echo "wall: this $(awk '{print $1}' <<<"$pairs" | med) ms, baseline $(awk '{print $3}' <<<"$pairs" | med) ms," \
+      "ratio $(awk '{print $1 / $3}' <<<"$pairs" | med)×; CPU: this $(awk '{print $2}' <<<"$pairs" | med) ms," \
+      "baseline $(awk '{print $4}' <<<"$pairs" | med) ms, ratio $(awk '{print $2 / $4}' <<<"$pairs" | med)× (medians of $runs paired runs)"
   }
   echo "vs $BASELINE, tag filter, top 50:  $(paired)"
   echo "vs $BASELINE, every note a row:    $(paired --view Everything)"

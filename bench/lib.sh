@@ -11,6 +11,14 @@ time_ms() {
   awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f\n", (b - a) * 1000}'
 }
 
+# wall_cpu_ms CMD... runs CMD once, output discarded, and prints its wall
+# ms and its CPU ms (user + system, its children's included): on a loaded
+# machine the wall time queues for the cores, the CPU time much less so.
+wall_cpu_ms() {
+  local TIMEFORMAT='%3R %3U %3S'
+  { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{printf "%.1f %.1f\n", $1 * 1000, ($2 + $3) * 1000}'
+}
+
 # median_ms PREP CMD... runs PREP then times CMD, $runs times, and prints
 # "MEDIAN ms (min MIN)".
 median_ms() {
