@@ -53,6 +53,12 @@ const rate = "A Rate Needs Its Denominator to Be Compared";
 assert.ok(call("check").summary.notes > 0);
 assert.equal(call("stale").today, "2026-12-02");
 assert.ok(call("search", { query: "denominator", limit: 3 }).hits.length > 0);
+// A query that can match nothing as written is an error with its reason,
+// not zero hits.
+const bad = inspect("--method", "tools/call", "--tool-name", "search", "--tool-arg", "query=claim:(");
+assert.ok(bad.json.isError, `search claim:( answered ${JSON.stringify(bad.json)}`);
+assert.match(bad.json.content.map((c) => c.text).join("\n"), /bad query: the query language has no parentheses/);
+console.log("ok search refused claim:(");
 assert.ok(call("links", { note: rate }).links.some((l) => l.relation === "extends" && l.resolved));
 assert.ok(Array.isArray(call("backlinks", { note: rate }).backlinks));
 assert.match(call("read_note", { note: rate, section: "Claim" }).text, /^## Claim\n/);
