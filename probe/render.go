@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
+	"github.com/rivo/uniseg"
 	"github.com/zk-claims/zk/internal/printable"
 )
 
@@ -35,10 +35,10 @@ func Detect(data []byte) (*Result, bool) {
 	return &r, true
 }
 
-// TextWidth is the most columns RenderText's lines take: the table keeps
-// to the figures a reader compares across levels, and the notes wrap.
-// Everything else is in the markdown and the JSON.
-const TextWidth = 100
+// TextWidth is the most columns RenderText's lines take, a terminal's 80:
+// the table keeps to the figures a reader compares across levels, and the
+// notes wrap. Everything else is in the markdown and the JSON.
+const TextWidth = 80
 
 // RenderMarkdown renders r as a markdown table with its denominators
 // underneath, the shape that goes into a note: the concurrency column
@@ -58,7 +58,7 @@ func RenderMarkdown(r *Result) string {
 			"warm-up · window · drain s"}
 	}
 	for _, lv := range r.Levels {
-		row := []string{concurrency(lv), requests(lv)}
+		row := []string{concurrency(lv, true), requests(lv)}
 		if r.Counts() == UnitTokens {
 			row = append(row[:1], append([]string{num(lv.DecodingConcurrency)}, row[1:]...)...)
 			row = append(row,
@@ -100,7 +100,7 @@ func RenderText(r *Result) string {
 	if r.Counts() == UnitTokens {
 		head = [2][]string{
 			{"concurrency", "requests", "aggregate tok/s", "per-stream tok/s", "TTFT ms", "check"},
-			{"asked / held", "ok / failed", "(all streams)", "decode p50 [p10–p90]", "p50", "decode"},
+			{"asked / held", "ok / failed", "(all streams)", "p50 [p10–p90]", "p50", "decode"},
 		}
 	} else {
 		head = [2][]string{
@@ -114,7 +114,7 @@ func RenderText(r *Result) string {
 		fmt.Fprintln(tw, strings.Join(h, "\t")+"\t")
 	}
 	for _, lv := range r.Levels {
-		row := []string{concurrency(lv), requests(lv)}
+		row := []string{concurrency(lv, false), requests(lv)}
 		if r.Counts() == UnitTokens {
 			row = append(row, value(lv.OutputTokenThroughput), spread(lv.OutputTokenThroughputPerUser),
 				p50(lv.TimeToFirstToken), check(lv, false))
@@ -124,16 +124,29 @@ func RenderText(r *Result) string {
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	tw.Flush()
+	// Right-aligned cells are padded on their left, the first one too:
+	// those two columns of indent are room the table needs.
+	table := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	b.Reset()
+	for _, line := range table {
+		b.WriteString(strings.TrimPrefix(line, "  ") + "\n")
+	}
 	for _, n := range notes(r, false) {
 		b.WriteString(wrap(n, TextWidth))
 	}
 	return b.String()
 }
 
-func concurrency(lv Level) string {
+// concurrency is a level's asked and held concurrency; a level an
+// interrupt cut short is marked, in words (long) or, where the text table
+// has no room for them, with a * that the notes explain.
+func concurrency(lv Level, long bool) string {
 	c := fmt.Sprintf("%d / %.2f", lv.Concurrency, lv.AchievedConcurrency)
-	if lv.Partial {
+	switch {
+	case lv.Partial && long:
 		c += " (interrupted)"
+	case lv.Partial:
+		c += " *"
 	}
 	return c
 }
@@ -211,7 +224,11 @@ func notes(r *Result, md bool) []string {
 		}
 	}
 	if r.WasCancelled {
-		out = append(out, "Interrupted: the table holds what was measured before the interrupt.")
+		what := "Interrupted"
+		if !md {
+			what = "Interrupted (* in the table)"
+		}
+		out = append(out, what+": the table holds what was measured before the interrupt.")
 	}
 	return out
 }
@@ -336,7 +353,7 @@ func wrap(s string, width int) string {
 	var b strings.Builder
 	n := 0
 	for _, w := range strings.Fields(s) {
-		l := utf8.RuneCountInString(w)
+		l := uniseg.StringWidth(w)
 		switch {
 		case n == 0:
 		case n+1+l > width:

@@ -29,7 +29,7 @@ func newListCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &listOptions{root: root}
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the notes that match filters on type, folder, tags, properties and links",
+		Short: "List notes matching type, folder, tag, property or link filters",
 		Long: `List the vault's notes that pass every filter given (none: every note),
 sorted by path unless --sort says otherwise. A filter given twice: --type,
 --folder and --verdict take any of the values, --tag and --where all.

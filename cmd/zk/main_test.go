@@ -79,6 +79,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"gennotes":   gennotesCmd,   // base_script_test.go
 			"genbigbase": genbigbaseCmd, // base_script_test.go
 			"actionstep": actionStepCmd, // release_test.go
+			"fits":       fitsCmd,       // fits_script_test.go
 			// mtime PATH SECONDS_AGO sets a file's modification time.
 			"mtime": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 2 {

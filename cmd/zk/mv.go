@@ -30,7 +30,7 @@ func newMvCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &mvOptions{root: root}
 	cmd := &cobra.Command{
 		Use:   "mv <old> <new>",
-		Short: "Move or rename a note, attachment, folder or heading, rewriting every link to it",
+		Short: "Move or rename a note, file, folder or heading and its links",
 		Long: `Move or rename a note, an attachment or a folder, and rewrite every link
 the move would break, across the vault: wikilinks, embeds, markdown links
 (percent-encoded or in angle brackets) and frontmatter links, each keeping

@@ -101,7 +101,7 @@ concurrency, and errors. HTTP status 400 and above counts as an error.`,
 func newProbeOpenAICmd(opts *probeOptions, s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "openai --url BASE [--model M]",
-		Short: "Tokens per second of an OpenAI-compatible server, per stream and aggregate",
+		Short: "Tokens/s of an OpenAI-compatible server, per stream and aggregate",
 		Long: `Stream completions from an OpenAI-compatible server (stream: true with
 stream_options.include_usage) and report per level: aggregate output tokens
 per second over the window and in the steady state, each request's decode

@@ -22,7 +22,7 @@ func newPropertiesCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &propertiesOptions{root: root}
 	cmd := &cobra.Command{
 		Use:   "properties",
-		Short: "List every frontmatter property of the vault with its type and count",
+		Short: "List the vault's frontmatter properties, their types and counts",
 		Long: `List every frontmatter property of the vault's notes, by name: its type
 and how many notes have it. The type is the one .obsidian/types.json
 declares (marked "declared"), else the type most of its values have, as

@@ -154,6 +154,7 @@ EXIT STATUS
 	cmd.SetErr(s.err)
 	cmd.SetOut(s.out) // help, usage, --version and completion scripts: stdout, where pagers and shells read them
 	cmd.SetFlagErrorFunc(flagError)
+	cmd.SetUsageTemplate(usageTemplate)
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&opts.vaultDir, "vault", "", "the vault's root `folder` (default: the nearest folder up holding .obsidian/ or .zk/)")
 	pf.StringVar(&opts.today, "today", "", "take `YYYY-MM-DD` as today (default: $ZK_TODAY, else the clock)")
