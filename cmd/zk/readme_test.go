@@ -96,11 +96,24 @@ func tableCells(line string) []string {
 	if !strings.HasPrefix(line, "|") || !strings.HasSuffix(line, "|") || len(line) < 2 {
 		return nil
 	}
-	cells := strings.Split(line[1:len(line)-1], "|")
-	for i := range cells {
-		cells[i] = strings.TrimSpace(cells[i])
+	// A cell holds a | escaped as \|, as GitHub reads tables (even in a
+	// code span).
+	var cells []string
+	var cell strings.Builder
+	body := line[1 : len(line)-1]
+	for i := 0; i < len(body); i++ {
+		switch {
+		case body[i] == '\\' && i+1 < len(body) && body[i+1] == '|':
+			cell.WriteByte('|')
+			i++
+		case body[i] == '|':
+			cells = append(cells, strings.TrimSpace(cell.String()))
+			cell.Reset()
+		default:
+			cell.WriteByte(body[i])
+		}
 	}
-	return cells
+	return append(cells, strings.TrimSpace(cell.String()))
 }
 
 // compareRules says every way the README's rows differ from the rules.
