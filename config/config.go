@@ -213,7 +213,7 @@ func Parse(b []byte) (*Config, []string, error) {
 			warnings = append(warnings, fmt.Sprintf("%s: unknown rule %q in [%s.rules]", File, id, Table))
 		}
 	}
-	if c.IndexDir != "" && !InsideVault(c.IndexDir) {
+	if c.IndexDir != "" && !vault.Local(c.IndexDir) {
 		warnings = append(warnings, fmt.Sprintf("%s: index-dir %q is outside the vault, and a vault's config may not direct writes outside it; using the default (set $ZK_INDEX_DIR to put the index elsewhere)", File, c.IndexDir))
 		c.IndexDir = ""
 	} else if c.IndexDir != "" && vault.InDotFolder(c.IndexDir) {
@@ -221,7 +221,7 @@ func Parse(b []byte) (*Config, []string, error) {
 		c.IndexDir = ""
 	}
 	for name, t := range c.Types {
-		if t == nil || t.Folder == "" || (InsideVault(t.Folder) && !vault.InDotFolder(t.Folder)) {
+		if t == nil || t.Folder == "" || (vault.Local(t.Folder) && !vault.InDotFolder(t.Folder)) {
 			continue
 		}
 		warnings = append(warnings, fmt.Sprintf("%s: types.%s.folder %q is outside the vault's note folders (outside it, or in a dot folder: .zk, .obsidian, .git...), and a vault's config may not direct writes there; using the default", File, name, t.Folder))
@@ -233,18 +233,6 @@ func Parse(b []byte) (*Config, []string, error) {
 		return nil, warnings, err
 	}
 	return c, warnings, nil
-}
-
-// InsideVault reports whether the relative path p, taken from the vault
-// root, names a place inside the vault (by its text; symlinks are the
-// caller's to check): not absolute, not on another volume, not up and out
-// through "..".
-func InsideVault(p string) bool {
-	if filepath.IsAbs(p) || filepath.VolumeName(p) != "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
-		return false
-	}
-	clean := path.Clean(filepath.ToSlash(p))
-	return clean != ".." && !strings.HasPrefix(clean, "../")
 }
 
 // validate checks every value that Parse cannot check by type.

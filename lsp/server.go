@@ -498,9 +498,8 @@ func (s *Server) vaultPath(uri string) (string, bool) {
 	}
 	p := filepath.FromSlash(u.Path)
 	for _, dir := range []string{s.v.Dir, evalSymlinks(s.v.Dir)} {
-		rel, err := filepath.Rel(dir, p)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != "." {
-			return filepath.ToSlash(rel), true
+		if rel, ok := vault.Within(dir, p); ok && rel != "." {
+			return rel, true
 		}
 	}
 	return "", false

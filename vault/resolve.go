@@ -130,7 +130,7 @@ func (r *Resolver) Resolve(linkpath, source string) (string, bool) {
 	if strings.HasPrefix(lp, "./") || strings.HasPrefix(lp, "../") {
 		// Obsidian writes these under the "relative path" link format.
 		joined := path.Join(path.Dir(source), lp)
-		if joined == ".." || strings.HasPrefix(joined, "../") {
+		if !Local(joined) {
 			return "", false
 		}
 		lp = joined

@@ -275,6 +275,27 @@ func cleanErr(err error) string {
 	return s
 }
 
+// Local reports whether the vault path p (slash-separated, from the
+// vault's root) stays inside the vault by its text: not empty, not
+// absolute, not on another volume, not up and out through "..". "." is the
+// root, inside. Symlinks are Inside's to follow. The one lexical test, for
+// paths from config, links, MCP resources and the command line alike.
+func Local(p string) bool {
+	return filepath.IsLocal(filepath.FromSlash(p))
+}
+
+// Within is the slash-separated path of the file path p (absolute, or
+// both relative to one folder) from the folder dir, when p is dir or below
+// it by their text ("." for dir itself). Symlinks are not followed: a
+// caller that compares real places resolves both first.
+func Within(dir, p string) (string, bool) {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
 // Inside checks that the vault path p stays inside the vault once the
 // symlinks of what exists of it are followed: a path with "..", an
 // absolute one, or one through a folder that links outside is
@@ -282,7 +303,7 @@ func cleanErr(err error) string {
 // that is. Every front end asks this before it proposes a write (the CLI
 // before zk mv, the language server before a rename or a new note).
 func (v *Vault) Inside(p string) error {
-	if !filepath.IsLocal(filepath.FromSlash(p)) {
+	if !Local(p) {
 		return fmt.Errorf("%s: %w", p, ErrOutsideVault)
 	}
 	for dir := path.Clean(filepath.ToSlash(p)); ; dir = path.Dir(dir) {

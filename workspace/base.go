@@ -137,9 +137,8 @@ func (w *Workspace) readBase(ctx context.Context, arg, embed string) (*baseSourc
 	if err != nil {
 		return nil, err
 	}
-	if rel, err := filepath.Rel(v.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if p, ok := vault.Within(v.Dir, abs); ok {
 		if _, err := os.Stat(abs); err == nil {
-			p := filepath.ToSlash(rel)
 			src, err := v.ReadFile(p, base.MaxSize)
 			return &baseSource{src: src, where: p, thisPath: p}, err
 		}

@@ -161,14 +161,14 @@ func vaultDir(v *vault.Vault, arg string) (string, bool) {
 		if err != nil || !st.IsDir() {
 			continue
 		}
-		rel, err := filepath.Rel(v.Dir, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		rel, ok := vault.Within(v.Dir, abs)
+		if !ok {
 			continue
 		}
 		if rel == "." {
 			return "", true
 		}
-		return filepath.ToSlash(rel), true
+		return rel, true
 	}
 	return "", false
 }

@@ -134,15 +134,15 @@ func mvSource(v *vault.Vault, files []vault.File, arg string) (string, bool, err
 	r := vault.ResolverOf(files)
 	var cands []string
 	if abs, err := filepath.Abs(arg); err == nil {
-		if rel, err := filepath.Rel(v.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			cands = append(cands, filepath.ToSlash(rel))
+		if rel, ok := vault.Within(v.Dir, abs); ok {
+			cands = append(cands, rel)
 		} else if _, err := os.Stat(abs); err == nil {
 			return "", false, fmt.Errorf("%s: %w", printable.Of(arg), vault.ErrOutsideVault)
 		}
 	}
 	cands = append(cands, path.Clean(filepath.ToSlash(arg)))
 	for _, p := range cands {
-		if p == "." || strings.HasPrefix(p, "../") {
+		if p == "." || !vault.Local(p) {
 			continue
 		}
 		if r.HasExactly(p) {
@@ -194,7 +194,7 @@ func mvDest(v *vault.Vault, old string, folder bool, arg string) (string, error)
 	default:
 		p = path.Clean(slash)
 	}
-	if p == ".." || strings.HasPrefix(p, "../") {
+	if !vault.Local(p) {
 		return "", fmt.Errorf("%s: %w; zk never writes outside the vault", printable.Of(arg), vault.ErrOutsideVault)
 	}
 	if err := v.Inside(p); err != nil {
@@ -216,6 +216,6 @@ func cwdInVault(v *vault.Vault) bool {
 	if err != nil {
 		return false
 	}
-	rel, err := filepath.Rel(v.Dir, wd)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	_, ok := vault.Within(v.Dir, wd)
+	return ok
 }

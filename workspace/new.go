@@ -128,7 +128,7 @@ func (w *Workspace) NewNoteFolder(ctx context.Context, typ string) (string, erro
 		lit := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(g, "**/"), "/**"), "/*")
 		// A glob is the vault's own text: it may name no folder a write
 		// must not reach (.obsidian, .zk, outside the vault).
-		if lit != "" && !strings.ContainsAny(lit, "*?[{\\") && config.InsideVault(lit) && !vault.InDotFolder(lit) {
+		if lit != "" && !strings.ContainsAny(lit, "*?[{\\") && vault.Local(lit) && !vault.InDotFolder(lit) {
 			return path.Clean(lit), nil
 		}
 	}

@@ -36,8 +36,8 @@ func FindNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 	// A file path, relative to the working directory.
 	cwdOutside := false
 	if abs, err := filepath.Abs(arg); err == nil {
-		if rel, err := filepath.Rel(v.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			if p, ok, err := exact(filepath.ToSlash(rel)); ok {
+		if rel, ok := vault.Within(v.Dir, abs); ok {
+			if p, ok, err := exact(rel); ok {
 				return p, err
 			}
 		} else {
@@ -46,7 +46,7 @@ func FindNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 	}
 	// A path relative to the vault root.
 	clean := path.Clean(filepath.ToSlash(arg))
-	rootOutside := filepath.IsAbs(arg) || clean == ".." || strings.HasPrefix(clean, "../")
+	rootOutside := !vault.Local(clean)
 	if !rootOutside {
 		if p, ok, err := exact(clean); ok {
 			return p, err

@@ -8,7 +8,6 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/zk-claims/zk/config"
@@ -133,8 +132,8 @@ func realInside(vaultDir, dir string) bool {
 			return false // a dangling or looping symlink: where it leads is unknown
 		}
 		if err == nil {
-			rel, err := filepath.Rel(top, filepath.Join(real, rest))
-			return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+			_, ok := vault.Within(top, filepath.Join(real, rest))
+			return ok
 		}
 		if filepath.Dir(p) == p {
 			return false

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -265,8 +264,8 @@ func completeNote(root *rootOptions, s *streams) cobra.CompletionFunc {
 		if strings.Contains(toComplete, "/") {
 			fromWD := ""
 			if wd, err := os.Getwd(); err == nil {
-				if rel, err := filepath.Rel(w.Vault.Dir, wd); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-					fromWD = filepath.ToSlash(rel) + "/"
+				if rel, ok := vault.Within(w.Vault.Dir, wd); ok && rel != "." {
+					fromWD = rel + "/"
 				}
 			}
 			for _, f := range notes {

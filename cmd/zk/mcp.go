@@ -614,7 +614,7 @@ func (z *zkServer) readResource(ctx context.Context, req *mcp.ReadResourceReques
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	p, err := url.PathUnescape(rest)
-	if err != nil || p == "" || path.Clean(p) != p || strings.HasPrefix(p, "../") || p == ".." {
+	if err != nil || path.Clean(p) != p || !vault.Local(p) {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	var src []byte

@@ -211,7 +211,7 @@ func twins(files []vault.File, moves map[string]string) error {
 }
 
 func inVault(p string) error {
-	if p == "." || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+	if p == "." || !vault.Local(p) {
 		return fmt.Errorf("%s: %w", p, vault.ErrOutsideVault)
 	}
 	for _, part := range strings.Split(p, "/") {
