@@ -147,6 +147,21 @@ func completionWorkspace(root *rootOptions, s *streams, hint string) (*workspace
 	return root.open(&quiet, workspace.Reading, hint)
 }
 
+// completionFiles opens the vault quietly (completionWorkspace) and lists
+// its files, closing it again if that fails.
+func completionFiles(cmd *cobra.Command, root *rootOptions, s *streams, hint string) (*workspace.Workspace, []vault.File, error) {
+	w, err := completionWorkspace(root, s, hint)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, _, err := w.Vault.Files(cmd.Context())
+	if err != nil {
+		w.Close()
+		return nil, nil, err
+	}
+	return w, files, nil
+}
+
 // completeFalsifier offers the falsifiers of the command's NOTE (its
 // first argument) by number, each described by its text.
 func completeFalsifier(root *rootOptions, s *streams) cobra.CompletionFunc {
@@ -154,15 +169,11 @@ func completeFalsifier(root *rootOptions, s *streams) cobra.CompletionFunc {
 		if len(args) == 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		w, err := completionWorkspace(root, s, args[0])
+		w, files, err := completionFiles(cmd, root, s, args[0])
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}
 		defer w.Close()
-		files, _, err := w.Vault.Files(cmd.Context())
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveError
-		}
 		p, err := workspace.FindNote(w.Vault, files, args[0])
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -212,15 +223,11 @@ func completeTypes(root *rootOptions, s *streams) cobra.CompletionFunc {
 // completeFolders offers the vault's folders (those holding a file zk reads).
 func completeFolders(root *rootOptions, s *streams) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		w, err := completionWorkspace(root, s, "")
+		w, files, err := completionFiles(cmd, root, s, "")
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}
 		defer w.Close()
-		files, _, err := w.Vault.Files(cmd.Context())
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveError
-		}
 		seen := map[string]bool{}
 		var out []cobra.Completion
 		for _, f := range files {
@@ -250,15 +257,11 @@ func completeNote(root *rootOptions, s *streams) cobra.CompletionFunc {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveDefault
 		}
-		w, err := completionWorkspace(root, s, "")
+		w, files, err := completionFiles(cmd, root, s, "")
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}
 		defer w.Close()
-		files, _, err := w.Vault.Files(cmd.Context())
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveError
-		}
 		_, notes := vault.SplitFiles(files)
 		var out []cobra.Completion
 		if strings.Contains(toComplete, "/") {

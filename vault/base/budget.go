@@ -3,6 +3,9 @@ package base
 import (
 	"errors"
 	"fmt"
+	"iter"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -151,40 +154,29 @@ func (r *row) charged(v any, err error) (any, error) {
 func (r *row) checkDepth(v any) error {
 	var walk func(v any, depth int) error
 	walk = func(v any, depth int) error {
-		var err error
+		var n int
+		var elems iter.Seq[any]
 		switch x := v.(type) {
 		case []any:
-			if depth >= maxValueDepth {
-				return &LimitError{fmt.Sprintf("the value nests more than %d deep", maxValueDepth)}
-			}
-			if depth > 0 { // the value itself was charged when it was built
-				if err = r.spend(len(x), 0); err != nil {
-					return err
-				}
-			}
-			for _, e := range x {
-				switch e.(type) {
-				case []any, map[string]any:
-					if err = walk(e, depth+1); err != nil {
-						return err
-					}
-				}
-			}
+			n, elems = len(x), slices.Values(x)
 		case map[string]any:
-			if depth >= maxValueDepth {
-				return &LimitError{fmt.Sprintf("the value nests more than %d deep", maxValueDepth)}
+			n, elems = len(x), maps.Values(x)
+		default:
+			return nil
+		}
+		if depth >= maxValueDepth {
+			return &LimitError{fmt.Sprintf("the value nests more than %d deep", maxValueDepth)}
+		}
+		if depth > 0 { // the value itself was charged when it was built
+			if err := r.spend(n, 0); err != nil {
+				return err
 			}
-			if depth > 0 { // the value itself was charged when it was built
-				if err = r.spend(len(x), 0); err != nil {
+		}
+		for e := range elems {
+			switch e.(type) {
+			case []any, map[string]any:
+				if err := walk(e, depth+1); err != nil {
 					return err
-				}
-			}
-			for _, e := range x {
-				switch e.(type) {
-				case []any, map[string]any:
-					if err = walk(e, depth+1); err != nil {
-						return err
-					}
 				}
 			}
 		}
