@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -602,5 +603,60 @@ func TestExecZkArgs(t *testing.T) {
 		if got := execZkArgs(line); !slices.Equal(got, want) {
 			t.Errorf("execZkArgs(%q) = %q, want %q", line, got, want)
 		}
+	}
+}
+
+var codeSpan = regexp.MustCompile("`([^`]+)`")
+
+// TestReadmeCodeLayout holds the README's Code layout table to the
+// module's packages: each package is named there (`vault/evidence`
+// (`/criterion`) names vault/evidence/criterion too; everything under
+// bench/ is bench's), and each name is a folder of the module.
+func TestReadmeCodeLayout(t *testing.T) {
+	readme := readREADME(t)
+	rows, err := docTableRows(readme, "package", "holds")
+	if err != nil {
+		t.Fatalf("README.md: %v", err)
+	}
+	lines := strings.Split(readme, "\n")
+	named := map[string]bool{}
+	for _, r := range rows {
+		parent := ""
+		for _, m := range codeSpan.FindAllStringSubmatch(tableCells(lines[r.line-1])[0], -1) {
+			name := m[1]
+			if strings.HasPrefix(name, "/") {
+				name = parent + name
+			} else {
+				parent = name
+			}
+			named[name] = true
+			if st, err := os.Stat(filepath.Join("../..", name)); err != nil || !st.IsDir() {
+				t.Errorf("README.md:%d: %s is not a folder of the module", r.line, name)
+			}
+		}
+	}
+	err = filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, "../.."))
+		rel = strings.TrimPrefix(rel, "/")
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() && (rel == "bench" || strings.HasPrefix(rel, "bench/")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		if dir := path.Dir(rel); !named[dir] {
+			t.Errorf("README.md: the Code layout table lacks the package %s", dir)
+			named[dir] = true // once
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
