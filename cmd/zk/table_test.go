@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/rivo/uniseg"
 )
 
 // TestTable: columns line up as a terminal draws them (an emoji with
@@ -60,6 +62,15 @@ func TestTable(t *testing.T) {
 			if tt.width > 0 && !tt.t.keepLast && cellWidth(l) > tt.width {
 				t.Errorf("%s: %q is %d columns, wider than %d", tt.name, l, cellWidth(l), tt.width)
 			}
+		}
+	}
+}
+
+// cellWidth's ASCII shortcut measures what uniseg measures.
+func TestCellWidthAgreesWithUniseg(t *testing.T) {
+	for _, s := range []string{"", "Permanent Notes/00/Claim 00001 about cache.md", "tab\there", "del\x7f", "日本語.md", "e\u0301", "👍🏽 ok", "a\x1b[31m"} {
+		if got, want := cellWidth(s), uniseg.StringWidth(s); got != want {
+			t.Errorf("cellWidth(%q) = %d, uniseg says %d", s, got, want)
 		}
 	}
 }
