@@ -56,7 +56,8 @@ views:
 BASE
 # zk's caches in the run's own folder, not the user's: zk stale answers
 # from the records zk list caches, so it is timed cold, each run reading
-# every note as zk base does.
+# every note as zk base does (and writing those records, which zk base
+# does not).
 export ZK_TODAY=2026-12-02 XDG_CACHE_HOME="$tmp/cache"
 zk() { "$tmp/zk" --vault "$tmp/vault" "$@"; }
 no_cache() { rm -rf "$tmp/cache"; }
@@ -70,7 +71,7 @@ stale=$(median_ms no_cache zk stale)
 cited=$(median_ms nothing zk base "$tmp/vault/Claims.base")
 all=$(median_ms nothing zk base "$tmp/vault/Claims.base" --view Everything)
 echo "read floor (cat every note):       $read"
-echo "zk stale, cold (walk and parse):   $stale   $(ratio_ms "$stale" "$read") the read floor"
+echo "zk stale, cold (parse, write cache): $stale   $(ratio_ms "$stale" "$read") the read floor"
 echo "zk base, tag filter, top 50:       $cited   $(ratio_ms "$cited" "$read") the read floor, $(ratio_ms "$cited" "$stale") zk stale"
 echo "zk base, every note a row:         $all   $(ratio_ms "$all" "$read") the read floor, $(ratio_ms "$all" "$stale") zk stale"
 if [ -n "${BASELINE:-}" ]; then

@@ -31,6 +31,27 @@ func SplitFiles(files []File) (paths []string, notes []File) {
 	return paths, notes
 }
 
+// CountProgress starts a pass over total notes of WithProgress's report
+// (told 0 of total now) and returns what to call as each note is done,
+// from any goroutine; a no-op when ctx has no report.
+func CountProgress(ctx context.Context, total int) func() {
+	report, _ := ctx.Value(progressKey{}).(func(done, total int))
+	if report == nil {
+		return func() {}
+	}
+	report(0, total)
+	var (
+		mu   sync.Mutex
+		done int
+	)
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		report(done, total)
+	}
+}
+
 // Each reads and parses notes on the workers of Parallel and calls f with
 // each one parsed, from several goroutines at once. It returns, by index,
 // why a note that could not be read was skipped ("" for one read). It
@@ -42,14 +63,7 @@ func (v *Vault) Each(ctx context.Context, notes []File, f func(i int, n *Note)) 
 	dirs := &dirRoots{v: v, m: map[string]*os.Root{}}
 	defer dirs.close()
 	parsers := sync.Pool{New: func() any { return NewParser() }}
-	report, _ := ctx.Value(progressKey{}).(func(done, total int))
-	var (
-		mu   sync.Mutex
-		done int
-	)
-	if report != nil {
-		report(0, len(notes))
-	}
+	read := CountProgress(ctx, len(notes))
 	Parallel(len(notes), func(i int) {
 		if ctx.Err() != nil {
 			return
@@ -62,12 +76,7 @@ func (v *Vault) Each(ctx context.Context, notes []File, f func(i int, n *Note)) 
 		} else {
 			f(i, n)
 		}
-		if report != nil {
-			mu.Lock()
-			done++
-			report(done, len(notes))
-			mu.Unlock()
-		}
+		read()
 	})
 	return reasons
 }

@@ -101,7 +101,8 @@ type moveOutput struct {
 // move plans the move each call; a dry run returns the plan's token, and
 // a call carrying the token applies the plan only if it is still the one
 // the token names, so that what is applied is what was shown.
-func (z *zkServer) move(ctx context.Context, _ *mcp.CallToolRequest, in moveInput) (*mcp.CallToolResult, moveOutput, error) {
+func (z *zkServer) move(ctx context.Context, req *mcp.CallToolRequest, in moveInput) (*mcp.CallToolResult, moveOutput, error) {
+	ctx = readingProgress(ctx, req)
 	var out moveOutput
 	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
 		plan, err := w.PlanMove(ctx, in.From, in.To)

@@ -307,8 +307,8 @@ func TestMCPBase(t *testing.T) {
 	}
 }
 
-// The tools that read every note (check, base, list, stale, properties)
-// tell a client that gave a progress token how many they have read; a
+// The tools that read every note (check, base, list, stale, properties,
+// move's plan) tell a client that gave a progress token how many they have read; a
 // search told only of an index build, and a base on a large vault was
 // silent.
 func TestMCPReadingProgress(t *testing.T) {
@@ -327,6 +327,7 @@ func TestMCPReadingProgress(t *testing.T) {
 		{"list", map[string]any{}},
 		{"stale", map[string]any{}},
 		{"properties", map[string]any{}},
+		{"move", map[string]any{"from": "Rates", "to": "Inbox/"}}, // a dry run reads every note for its links
 	} {
 		// Each on a vault of its own: a cached answer reads no notes.
 		var mu sync.Mutex

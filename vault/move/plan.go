@@ -728,10 +728,12 @@ func scan(ctx context.Context, v *vault.Vault, notes []vault.File, needles [][][
 	parsers := sync.Pool{New: func() any { return vault.NewParser() }}
 	var mu sync.Mutex
 	var firstErr error
+	read := vault.CountProgress(ctx, len(notes))
 	vault.Parallel(len(notes), func(i int) {
 		if ctx.Err() != nil {
 			return
 		}
+		defer read()
 		f := notes[i]
 		src, err := v.ReadFile(f.Path, v.MaxNoteSize)
 		if err != nil || vault.NotText(src) != "" {
