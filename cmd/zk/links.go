@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -33,13 +34,13 @@ func linksCommand(root *rootOptions, s *streams, incoming bool) *cobra.Command {
 file it resolves to (or "unresolved") and, for an entry of the note's Links
 section, its relation and justification.
 
-Text output is one tab-separated line per link: line, kind, target (the
-vault path, or "unresolved:" and the link's path), relation, link text.`
+Text output is a table, a row per link: target (the vault path, or
+"unresolved:" and the link's path), line, kind, relation, link text.`
 	if incoming {
 		use, short, long = "backlinks <note>", "List the notes that link to a note", `List every link into a note from the vault's notes, with the relation
 each linking note gives it in its Links section.
 
-Text output is one tab-separated line per link: source note, line, kind,
+Text output is a table, a row per link: source note, line, kind,
 relation, link text.`
 	}
 	cmd := &cobra.Command{
@@ -122,18 +123,23 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 		}
 		return nil
 	}
+	t := table{header: []string{"TARGET", "LINE", "KIND", "RELATION", "LINK"}, right: map[int]bool{1: true}}
+	if opts.incoming {
+		t = table{header: []string{"NOTE", "LINE", "KIND", "RELATION", "LINK"}, right: map[int]bool{1: true}}
+	}
 	for _, v := range views {
+		line := strconv.Itoa(v.Line)
 		if opts.incoming {
-			fmt.Fprintf(s.out, "%s\t%d\t%s\t%s\t%s\n", printable.Of(v.From), v.Line, v.Kind, printable.Of(dash(v.Relation)), printable.Of(v.Link))
+			t.add(printable.Of(v.From), line, v.Kind, printable.Of(dash(v.Relation)), printable.Of(v.Link))
 			continue
 		}
 		to := v.To
 		if !v.Resolved {
 			to = "unresolved:" + to
 		}
-		fmt.Fprintf(s.out, "%d\t%s\t%s\t%s\t%s\n", v.Line, v.Kind, printable.Of(to), printable.Of(dash(v.Relation)), printable.Of(v.Link))
+		t.add(printable.Of(to), line, v.Kind, printable.Of(dash(v.Relation)), printable.Of(v.Link))
 	}
-	return nil
+	return t.write(s.out, opts.root.outWidth(s))
 }
 
 // linkEdges are the note's outgoing edges, or with opts.incoming its

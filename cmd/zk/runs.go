@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -206,7 +207,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 	if err := t.write(s.out, opts.root.outWidth(s)); err != nil {
 		return err
 	}
-	return writeHistories(s, nr, view.Falsifiers)
+	return writeHistories(s, nr, view.Falsifiers, opts.root.outWidth(s))
 }
 
 // writeHistories prints, under the runs, each falsifier's history: its
@@ -214,7 +215,17 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 // was judged by, when that is not the one written now), how the latest
 // measurement differs from the one before, and a changed criterion
 // judged again.
-func writeHistories(s *streams, nr workspace.NoteRuns, views []historyView) error {
+func writeHistories(s *streams, nr workspace.NoteRuns, views []historyView, width int) error {
+	// say prints a sentence indented by indent, wrapped to the width.
+	say := func(indent, text string) {
+		if width <= 0 {
+			fmt.Fprintln(s.out, indent+text)
+			return
+		}
+		for _, l := range wrapText(text, max(width-len(indent), minWrap)) {
+			fmt.Fprintln(s.out, indent+l)
+		}
+	}
 	byN := map[int]evidence.Latest{}
 	for _, l := range nr.Standing.Falsifiers {
 		byN[l.Falsifier.N] = l
@@ -238,8 +249,19 @@ func writeHistories(s *streams, nr workspace.NoteRuns, views []historyView) erro
 		if hv.ID != "" {
 			name += " ^" + hv.ID
 		}
-		fmt.Fprintf(s.out, "\n%s: %s\n", printable.Of(name), printable.Of(hv.Text))
-		tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(s.out)
+		if width > 0 {
+			for k, line := range wrapText(printable.Of(name)+": "+printable.Of(hv.Text), width) {
+				if k > 0 {
+					// Continued under the text, as a hanging indent.
+					line = "  " + line
+				}
+				fmt.Fprintln(s.out, line)
+			}
+		} else {
+			fmt.Fprintf(s.out, "%s: %s\n", printable.Of(name), printable.Of(hv.Text))
+		}
+		var rows [][3]string
 		for _, r := range l.Runs {
 			var parts []string
 			for _, v := range evidence.StatedValues(r.Criterion) {
@@ -252,26 +274,62 @@ func writeHistories(s *streams, nr workspace.NoteRuns, views []historyView) erro
 			if c, ok := evidence.StatedCriterion(r.Criterion); ok && !evidence.SameCriterion(l.Falsifier.Criterion, c) {
 				what += " (by `" + c + "`)"
 			}
-			if what == "" {
-				fmt.Fprintf(tw, "  %s\t%s\n", printable.Of(r.ID), printable.Of(string(r.Verdict)))
-				continue
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", printable.Of(r.ID), printable.Of(string(r.Verdict)), printable.Of(what))
+			rows = append(rows, [3]string{printable.Of(r.ID), printable.Of(string(r.Verdict)), printable.Of(what)})
 		}
-		if err := tw.Flush(); err != nil {
+		if err := writeRunValues(s.out, rows, width); err != nil {
 			return err
 		}
 		switch hv.Change {
 		case evidence.ChangeBeyondNoise:
-			fmt.Fprintln(s.out, "  the latest measurement differs from the one before beyond noise: their intervals do not overlap")
+			say("  ", "the latest measurement differs from the one before beyond noise: their intervals do not overlap")
 		case evidence.ChangeWithinNoise:
-			fmt.Fprintln(s.out, "  the latest measurement is within noise of the one before: their intervals overlap")
+			say("  ", "the latest measurement is within noise of the one before: their intervals overlap")
 		case evidence.ChangeUnknown:
-			fmt.Fprintln(s.out, "  the latest measurement and the one before: noise unknown, a value has no interval")
+			say("  ", "the latest measurement and the one before: noise unknown, a value has no interval")
 		}
 		if c := hv.CriterionChanged; c != nil {
-			fmt.Fprintf(s.out, "  %s\n", printable.Of(c.sentence(hv)))
+			say("  ", printable.Of(c.sentence(hv)))
 		}
 	}
 	return nil
+}
+
+// writeRunValues prints a falsifier's runs under it, indented: id, verdict
+// and the values it read, the values wrapped beside the others to the
+// width when there is one.
+func writeRunValues(w io.Writer, rows [][3]string, width int) error {
+	if width <= 0 {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, r := range rows {
+			if r[2] == "" {
+				fmt.Fprintf(tw, "  %s\t%s\n", r[0], r[1])
+				continue
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r[0], r[1], r[2])
+		}
+		return tw.Flush()
+	}
+	idW, vW := 0, 0
+	for _, r := range rows {
+		idW, vW = max(idW, cellWidth(r[0])), max(vW, cellWidth(r[1]))
+	}
+	prefix := 2 + idW + tableGap + vW + tableGap
+	var b strings.Builder
+	for _, r := range rows {
+		head := "  " + r[0] + strings.Repeat(" ", idW-cellWidth(r[0])+tableGap) + r[1]
+		if r[2] == "" {
+			b.WriteString(head + "\n")
+			continue
+		}
+		head += strings.Repeat(" ", vW-cellWidth(r[1])+tableGap)
+		for k, part := range wrapText(r[2], max(width-prefix, minWrap)) {
+			if k == 0 {
+				b.WriteString(head + part + "\n")
+			} else {
+				b.WriteString(strings.Repeat(" ", prefix) + part + "\n")
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -117,7 +117,7 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 	if opts.format == "json" {
 		return writeSearchJSON(s.out, res)
 	}
-	writeSearchText(s, res, opts.root.color(s.outTTY))
+	writeSearchText(s, res, opts.root.color(s.outTTY), opts.root.outWidth(s))
 	return nil
 }
 
@@ -165,22 +165,47 @@ func newSearchJSON(res *index.Result) searchJSON {
 // writeSearchText prints each hit as its path and section, then the
 // fragment indented. Matches are shown in reverse video on a colour
 // terminal, else between == as Obsidian writes a highlight.
-func writeSearchText(s *streams, res *index.Result, color bool) {
+func writeSearchText(s *streams, res *index.Result, color bool, width int) {
+	// The marks are placeholders while the snippet is wrapped: a colour's
+	// escape takes no column, == two.
+	const openMark, closeMark = "\x00", "\x01"
 	open, close := "==", "=="
 	if color {
 		open, close = ansiReverse, ansiReset
 	}
+	bold := func(s string) string {
+		if color {
+			return ansiBold + s + ansiReset
+		}
+		return s
+	}
 	for _, h := range res.Hits {
 		where := printable.Of(h.Path)
+		section := ""
 		if h.Section != "" {
-			where += " › " + printable.Of(h.Section)
+			section = " › " + printable.Of(h.Section)
 		}
-		if color {
-			where = ansiBold + where + ansiReset
+		if width > 0 && section != "" && cellWidth(where+section) > width {
+			// The path alone on its line (it is data, never cut), the
+			// section under it.
+			fmt.Fprintln(s.out, bold(where))
+			fmt.Fprintln(s.out, bold("  "+strings.TrimPrefix(section, " ")))
+		} else {
+			fmt.Fprintln(s.out, bold(where+section))
 		}
-		fmt.Fprintln(s.out, where)
-		if h.Fragment.Text != "" {
-			fmt.Fprintf(s.out, "    %s\n", marked(h.Fragment, open, close, printable.Of))
+		if h.Fragment.Text == "" {
+			continue
+		}
+		text := marked(h.Fragment, openMark, closeMark, printable.Of)
+		if !color {
+			text = strings.NewReplacer(openMark, open, closeMark, close).Replace(text)
+		}
+		lines := []string{text}
+		if width > 0 {
+			lines = wrapText(text, max(width-4, minWrap))
+		}
+		for _, l := range lines {
+			fmt.Fprintf(s.out, "    %s\n", strings.NewReplacer(openMark, open, closeMark, close).Replace(l))
 		}
 	}
 	if shown := uint64(len(res.Hits)); shown < res.Total {

@@ -22,6 +22,9 @@ type table struct {
 	right map[int]bool
 	// keepLast never wraps the last column: a path, which is data.
 	keepLast bool
+	// flat: never stacked (the table under a stacked table's first
+	// column).
+	flat bool
 }
 
 // add adds a row; a tab in a cell is a space (printable keeps tabs).
@@ -42,12 +45,35 @@ const minWrap = 24
 // write prints the table, each cell as given (the caller makes it
 // printable), fitting width display cells when width > 0: the last column
 // is wrapped at spaces (a word longer than the room is broken), its
-// continuation lines indented to it. Columns before the last are never
-// cut: a path is data. No line ends in spaces.
+// continuation lines indented to it. No cell but the last is ever cut: a
+// path is data. When the columns before the last leave it too little
+// room and the first is over half the width (a path), the table is
+// stacked: the first column on a line of its own, the others under it,
+// indented, as a table of their own; a last column kept whole (keepLast,
+// a path) goes under its row.
+// Only a path wider than the width by itself is left wider. No line ends
+// in spaces.
 func (t *table) write(w io.Writer, width int) error {
+	var b strings.Builder
+	for _, group := range t.lines(width) {
+		for _, l := range group {
+			b.WriteString(l + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// stackIndent is how far the columns of a stacked table stand in under
+// their first column, and a last column set under its row.
+const stackIndent = 4
+
+// lines lays the table out, the header's lines first, then each row's.
+func (t *table) lines(width int) [][]string {
 	n := len(t.header)
+	all := append([][]string{t.header}, t.rows...)
 	widths := make([]int, n)
-	for _, row := range append([][]string{t.header}, t.rows...) {
+	for _, row := range all {
 		for i, c := range row[:min(n, len(row))] {
 			widths[i] = max(widths[i], cellWidth(c))
 		}
@@ -56,14 +82,49 @@ func (t *table) write(w io.Writer, width int) error {
 	for i := range n - 1 {
 		prefix += widths[i] + tableGap
 	}
-	var b strings.Builder
-	for _, row := range append([][]string{t.header}, t.rows...) {
+	cell := func(row []string, i int) string {
+		if i < len(row) {
+			return row[i]
+		}
+		return ""
+	}
+	if width > 0 && n > 2 && !t.keepLast && !t.flat && prefix > width-minWrap && widths[0] > width/2 {
+		// Stacked: the first column alone, the rest a table under it.
+		sub := table{header: t.header[1:], right: map[int]bool{}, flat: true}
+		for i := range t.right {
+			if i > 0 {
+				sub.right[i-1] = t.right[i]
+			}
+		}
+		for _, row := range t.rows {
+			if len(row) > 0 {
+				sub.rows = append(sub.rows, row[1:])
+			} else {
+				sub.rows = append(sub.rows, nil)
+			}
+		}
+		indent := strings.Repeat(" ", stackIndent)
+		var out [][]string
+		for k, group := range sub.lines(max(width-stackIndent, minWrap)) {
+			lines := []string{cell(all[k], 0)}
+			for _, l := range group {
+				lines = append(lines, strings.TrimRight(indent+l, " "))
+			}
+			out = append(out, lines)
+		}
+		return out
+	}
+	// A last column kept whole that does not fit beside the others goes
+	// under its row, in every row, so that the columns read alike.
+	under := false
+	if width > 0 && t.keepLast && prefix+widths[n-1] > width {
+		under = true
+	}
+	var out [][]string
+	for _, row := range all {
 		var line strings.Builder
 		for i := range n - 1 {
-			c := ""
-			if i < len(row) {
-				c = row[i]
-			}
+			c := cell(row, i)
 			pad := strings.Repeat(" ", widths[i]-cellWidth(c))
 			if t.right[i] {
 				line.WriteString(pad + c)
@@ -72,35 +133,38 @@ func (t *table) write(w io.Writer, width int) error {
 			}
 			line.WriteString(strings.Repeat(" ", tableGap))
 		}
-		last := ""
-		if n-1 < len(row) {
-			last = row[n-1]
-		}
+		last := cell(row, n-1)
+		var lines []string
 		switch room := width - prefix; {
+		case under:
+			lines = append(lines, strings.TrimRight(line.String(), " "))
+			if last != "" {
+				lines = append(lines, strings.Repeat(" ", stackIndent)+last)
+			}
 		case width <= 0 || t.keepLast || cellWidth(last) <= room:
 			if t.right[n-1] {
 				last = strings.Repeat(" ", widths[n-1]-cellWidth(last)) + last
 			}
-			b.WriteString(strings.TrimRight(line.String()+last, " ") + "\n")
+			lines = append(lines, strings.TrimRight(line.String()+last, " "))
 		case room >= minWrap:
 			for k, part := range wrapText(last, room) {
 				if k == 0 {
-					b.WriteString(strings.TrimRight(line.String()+part, " ") + "\n")
+					lines = append(lines, strings.TrimRight(line.String()+part, " "))
 				} else {
-					b.WriteString(strings.Repeat(" ", prefix) + part + "\n")
+					lines = append(lines, strings.Repeat(" ", prefix)+part)
 				}
 			}
 		default:
 			// The other columns leave too little room: the last one
 			// goes under its row, indented.
-			b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
-			for _, part := range wrapText(last, max(width-4, minWrap)) {
-				b.WriteString("    " + part + "\n")
+			lines = append(lines, strings.TrimRight(line.String(), " "))
+			for _, part := range wrapText(last, max(width-stackIndent, minWrap)) {
+				lines = append(lines, strings.Repeat(" ", stackIndent)+part)
 			}
 		}
+		out = append(out, lines)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return out
 }
 
 // cellWidth is how many columns a terminal draws s in: printable ASCII
