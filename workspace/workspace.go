@@ -283,8 +283,3 @@ func (w *Workspace) field(name string) string {
 	}
 	return w.term(name)
 }
-
-// tell tells the user what zk did.
-func (w *Workspace) tell(format string, args ...any) {
-	w.notify(Notice{Text: fmt.Sprintf(format, args...)})
-}
