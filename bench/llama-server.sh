@@ -8,9 +8,13 @@
 # runs bench/llm-bench.sh's comparison: the seed note's first falsifier
 # through zk run on a copy of the examples vault at 1, 4 and 16 streams,
 # then rounds of zk probe openai, each next to the server's own timings
-# (predicted_n, predicted_ms, prompt_ms) per request (llmref). Prints the
-# table; exits 1 if a level disagrees by more than TOLERANCE or a request
-# failed.
+# (predicted_n, predicted_ms, prompt_ms) per request (llmref). The probe's
+# per-stream decode is judged on the same requests: llama-server sends its
+# timings with each streamed response, and the probe sets them beside its
+# own (server_account). The windows are adjacent (WINDOWS=simultaneous to
+# judge the aggregate too; it needs --parallel 32, set by it). Prints the
+# table and the server's drift across rounds; exits 1 if the probe's error
+# is over TOLERANCE or a request failed, never for drift.
 #
 #   bench/llama-server.sh         # LEVELS=1,4,16 DURATION=15s ROUNDS=3 MAX_TOKENS=128
 #
@@ -28,6 +32,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/llm-build.sh
+default_windows=adjacent
 source bench/llm-bench.sh
 kind=llama-server
 port=${PORT:-8080}
@@ -35,13 +40,15 @@ preflight go cmake gcc g++ npm git curl
 
 bin=$(llama_server_bin)
 setup
-label="Against llama.cpp's llama-server (node-llama-cpp $NODE_LLAMA_CPP_VERSION's llama.cpp, 16 parallel slots, $(nproc) CPUs)"
+label="Against llama.cpp's llama-server (node-llama-cpp $NODE_LLAMA_CPP_VERSION's llama.cpp, $slots parallel slots, $(nproc) CPUs)"
+
+slots=$([ "$windows" = simultaneous ] && echo 32 || echo 16)
 
 start_server() {
   local t=()
   [ "$threads" = auto ] || t=(--threads "$threads" --threads-batch "$threads")
   setsid "$bin" -m "$gguf" --host 127.0.0.1 --port "$port" --alias "$model" \
-    --parallel 16 --ctx-size 16384 --metrics "${t[@]}" >"$OUT/server.log" 2>&1 &
+    --parallel "$slots" --ctx-size $((slots * 1024)) --metrics "${t[@]}" >"$OUT/server.log" 2>&1 &
   echo $! >"$tmp/server.pid"
   wait_http "http://127.0.0.1:$port/health"
 }

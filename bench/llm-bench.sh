@@ -10,14 +10,21 @@
 #   2. the comparison, ROUNDS rounds: at each level, zk probe openai and
 #      llmref measure (the server's own per-request figures, closed loop,
 #      non-streamed, the probe's prompt and token budget; bench/llmref),
-#      one right after the other, alternating which goes first so that a
-#      shared machine's drift hits both alike. Bracketing a whole sweep
-#      with two reference passes was tried first: on this machine, busy
-#      with other work, the two passes at 16 streams differed by 2.7x, and
-#      no comparison survives that; adjacent windows of one level do;
-#   3. llmref compare: the medians per level and each round's ratio; exit
-#      1 if a level's median ratio is off by more than TOLERANCE, any
-#      request failed or the probe's consistency check fired.
+#      in windows that are WINDOWS=simultaneous (both send at once, so
+#      both see the same server: the server serves twice the level's
+#      streams) or WINDOWS=adjacent (one right after the other, alternating
+#      which goes first). A shared machine's speed drifts: on this machine,
+#      busy with other work, two passes at 16 streams differed by 2.7x, and
+#      adjacent windows drift too, so their ratio mixes that drift with the
+#      probe's error;
+#   3. llmref compare: the medians per level, each ratio the columns beside
+#      it, and the server's drift across rounds, reported apart. Exit 1 only
+#      for the probe's error beyond TOLERANCE where it can be told from
+#      drift (per-stream decode on the same requests, where the server
+#      accounts for them: llama.cpp's timings; else on simultaneous
+#      windows; the aggregate on simultaneous windows), a failed request or
+#      the probe's consistency check; drift alone is reported, never a
+#      failure.
 # STREAM=1 (Ollama only) has llmref ask for streamed answers, as the probe
 # does, its figures from the last chunk: like with like on the wire too.
 # VAULT=DIR records the run in that vault (a copy of examples/vault you
@@ -29,6 +36,9 @@ duration=${DURATION:-15s}
 rounds=${ROUNDS:-3}
 max_tokens=${MAX_TOKENS:-128}
 tolerance=${TOLERANCE:-0.10}
+# windows: the caller's default (ollama.sh: simultaneous; llama-server.sh:
+# adjacent, its timings judge decode on the probe's own requests).
+windows=${WINDOWS:-${default_windows:-adjacent}}
 model=zk-bench-llama-28m
 # threads is the server's compute threads. One by default: ggml's threads
 # meet at a spinning barrier after each operation, so on a machine whose
@@ -94,6 +104,10 @@ wait_http() {
 
 # bench_run runs the record and the rounds against http://127.0.0.1:$port.
 bench_run() {
+  case "$windows" in
+  simultaneous | adjacent) ;;
+  *) echo "WINDOWS=$windows: simultaneous or adjacent" >&2; return 2 ;;
+  esac
   local base=http://127.0.0.1:$port
   local vault=${VAULT:-$OUT/vault}
   if [ -z "${VAULT:-}" ]; then
@@ -113,6 +127,15 @@ bench_run() {
     for c in ${levels//,/ }; do
       p=$OUT/probe-$c-$r.json
       f=$OUT/ref-$c-$r.json
+      if [ "$windows" = simultaneous ]; then
+        log "round $r of $rounds, $c streams: llmref and zk probe at once"
+        measure_ref "$c" "$f" &
+        local refpid=$!
+        measure_probe "$c" "$p"
+        wait "$refpid"
+        pairs+=("$p" "$f")
+        continue
+      fi
       log "round $r of $rounds, $c streams: $( ((r % 2)) && echo "llmref, then zk probe" || echo "zk probe, then llmref")"
       if ((r % 2)); then
         measure_ref "$c" "$f"
@@ -128,10 +151,10 @@ bench_run() {
   echo
   echo "## $label"
   echo
-  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, server threads: $threads, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $rounds rounds, ${max_tokens} tokens a request, reference $( [ "${STREAM:-0}" = 1 ] && echo streamed || echo "not streamed"), windows of ${duration}; model: $model ($gguf, random weights, 28M parameters, F16)."
+  echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, server threads: $threads, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $rounds rounds, ${max_tokens} tokens a request, reference $( [ "${STREAM:-0}" = 1 ] && echo streamed || echo "not streamed"), $windows windows of ${duration}; model: $model ($gguf, random weights, 28M parameters, F16)."
   echo
   local crc=0
-  llmref compare -tolerance "$tolerance" "${pairs[@]}" || crc=$?
+  llmref compare -tolerance "$tolerance" -windows "$windows" "${pairs[@]}" || crc=$?
   echo
   echo "The run as zk recorded it in the seed note ($vault):"
   echo

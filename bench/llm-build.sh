@@ -1,8 +1,13 @@
+#!/usr/bin/env bash
 # llm-build.sh: build the two real LLM servers the seed note's falsifier is
-# tried against, at pinned versions, into a cache folder (source it; the
-# functions print the path of what they built on stdout and their progress
-# on stderr). Nothing here downloads weights: the model is written by
-# bench/gguf.
+# tried against, at pinned versions, into a cache folder. Run it to build
+# (it prints the path of each binary on stdout, its progress on stderr):
+#
+#   bench/llm-build.sh                 # both
+#   bench/llm-build.sh ollama          # or llama-server
+#
+# or source it for its functions (bench/ollama.sh, bench/llama-server.sh).
+# Nothing here downloads weights: the model is written by bench/gguf.
 #
 #   cache=${ZK_BENCH_CACHE:-~/.cache/zk-bench}
 #   ollama_bin       -> $cache/ollama-v0.17.4/ollama
@@ -89,3 +94,17 @@ llama_server_bin() {
   fi
   echo "$bin"
 }
+
+# Run directly (not sourced): build what is asked, print each path.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  case "${1:-all}" in
+  ollama) ollama_bin ;;
+  llama-server) llama_server_bin ;;
+  all) ollama_bin && llama_server_bin ;;
+  *)
+    echo "usage: bench/llm-build.sh [ollama|llama-server|all]" >&2
+    exit 2
+    ;;
+  esac
+fi

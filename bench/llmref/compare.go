@@ -31,6 +31,10 @@ type Row struct {
 	ProbeAggregate, ServerAggregate float64
 	// DecodeRatios and AggregateRatios are each round's probe ÷ server.
 	DecodeRatios, AggregateRatios []float64
+	// ServerDecodes and ServerAggregates are each round's server figures:
+	// how far they move from round to round is the server's drift, which
+	// is not the probe's error.
+	ServerDecodes, ServerAggregates []float64
 	// SameRequestRatios are each round's probe ÷ server per-request decode
 	// rate over the very requests the probe sent, where the server
 	// accounted for them in its responses (llama.cpp's timings: zk
@@ -47,11 +51,41 @@ type Row struct {
 	Errors []string
 }
 
-// DecodeRatio is the median of the rounds' per-stream ratios.
-func (r Row) DecodeRatio() float64 { return medianOrNaN(r.DecodeRatios) }
+// DecodeRatio is the probe's per-stream decode over the server's, the two
+// columns beside it in the table (medians over rounds); the rounds' own
+// ratios are DecodeRatios.
+func (r Row) DecodeRatio() float64 { return ratio(r.ProbePerStream, r.ServerDecode) }
 
-// AggregateRatio is the median of the rounds' aggregate ratios.
-func (r Row) AggregateRatio() float64 { return medianOrNaN(r.AggregateRatios) }
+// AggregateRatio is the probe's aggregate over the server's, the two
+// columns beside it.
+func (r Row) AggregateRatio() float64 { return ratio(r.ProbeAggregate, r.ServerAggregate) }
+
+// Drift is how far the server's own figures moved across rounds: the
+// largest over the smallest, less 1 (0.3 is 30%), for its per-request
+// decode rate and its aggregate; NaN with fewer than two rounds.
+func (r Row) Drift() (decode, aggregate float64) {
+	return spread(r.ServerDecodes), spread(r.ServerAggregates)
+}
+
+func spread(xs []float64) float64 {
+	if len(xs) < 2 || slices.Min(xs) <= 0 {
+		return math.NaN()
+	}
+	return slices.Max(xs)/slices.Min(xs) - 1
+}
+
+// Windows is how the probe's windows and the reference's lay in time.
+type Windows string
+
+const (
+	// Adjacent windows, one right after the other: the server can drift
+	// between them, so their ratios mix drift with the probe's error and
+	// are reported, not judged.
+	Adjacent Windows = "adjacent"
+	// Simultaneous windows, probe and reference sending at once: both see
+	// the same server, so their ratios are the probe's error.
+	Simultaneous Windows = "simultaneous"
+)
 
 func medianOrNaN(xs []float64) float64 {
 	if len(xs) == 0 {
@@ -101,6 +135,8 @@ func Compare(rounds ...Round) ([]Row, error) {
 			fg.ps, fg.sd, fg.pa, fg.sa = append(fg.ps, ps), append(fg.sd, sd), append(fg.pa, pa), append(fg.sa, sa)
 			row.DecodeRatios = append(row.DecodeRatios, ratio(ps, sd))
 			row.AggregateRatios = append(row.AggregateRatios, ratio(pa, sa))
+			row.ServerDecodes = append(row.ServerDecodes, sd)
+			row.ServerAggregates = append(row.ServerAggregates, sa)
 			if a := pl.Server; a != nil {
 				row.SameRequestRatios = append(row.SameRequestRatios, a.Ratio)
 				row.SameRequests += a.Requests
@@ -138,26 +174,33 @@ func Compare(rounds ...Round) ([]Row, error) {
 	return rows, nil
 }
 
-// Within reports whether every row agrees within tol (0.10 is 10%) on
-// both ratios, no request failed on either side, every reference request
-// returned its full token budget and the probe's consistency check never
-// fired; when not, it says which. Where the server accounted for the
-// probe's own requests, per-stream decode is judged on those (the same
-// requests, so no drift between two windows enters it).
-func Within(rows []Row, tol float64) (bool, []string) {
+// Within reports whether the probe's error is within tol (0.10 is 10%)
+// wherever it can be told from the server's drift, no request failed on
+// either side, every reference request returned its full token budget and
+// the probe's consistency check never fired; when not, it says which.
+// Per-stream decode is judged on the server's account of the probe's own
+// requests where there is one (the same requests: no drift enters it),
+// else on simultaneous windows; the aggregate on simultaneous windows.
+// Ratios of adjacent windows carry the server's drift between them and
+// are not judged (Unjudged says so).
+func Within(rows []Row, tol float64, w Windows) (bool, []string) {
 	var why []string
 	for _, r := range rows {
-		decode := struct {
+		type judged struct {
 			name  string
 			ratio float64
-		}{"per-stream decode", r.DecodeRatio()}
-		if len(r.SameRequestRatios) > 0 {
-			decode.name, decode.ratio = "same-request decode", median(r.SameRequestRatios)
 		}
-		for _, f := range []struct {
-			name  string
-			ratio float64
-		}{decode, {"aggregate", r.AggregateRatio()}} {
+		var fs []judged
+		switch {
+		case len(r.SameRequestRatios) > 0:
+			fs = append(fs, judged{"same-request decode", median(r.SameRequestRatios)})
+		case w == Simultaneous:
+			fs = append(fs, judged{"per-stream decode", r.DecodeRatio()})
+		}
+		if w == Simultaneous {
+			fs = append(fs, judged{"aggregate", r.AggregateRatio()})
+		}
+		for _, f := range fs {
 			if math.IsNaN(f.ratio) || math.Abs(f.ratio-1) > tol {
 				why = append(why, fmt.Sprintf("%d streams: %s ratio %.2f, outside 1±%.2f", r.Concurrency, f.name, f.ratio, tol))
 			}
@@ -175,17 +218,50 @@ func Within(rows []Row, tol float64) (bool, []string) {
 	return len(why) == 0, why
 }
 
+// Unjudged says, level by level, which ratios Within could not tell from
+// the server's drift (adjacent windows), and how far the server drifted
+// across rounds: drift is reported apart from error, never as a failure.
+func Unjudged(rows []Row, w Windows) []string {
+	var out []string
+	for _, r := range rows {
+		var not []string
+		if w != Simultaneous {
+			if len(r.SameRequestRatios) == 0 {
+				not = append(not, "per-stream decode")
+			}
+			not = append(not, "aggregate")
+		}
+		d, a := r.Drift()
+		line := fmt.Sprintf("%d streams: the server drifted %s (decode) and %s (aggregate) across %d rounds", r.Concurrency, pct(d), pct(a), r.Rounds)
+		if len(not) > 0 {
+			line += "; " + strings.Join(not, " and ") + " not judged: adjacent windows, whose ratio holds that drift as well as the probe's error"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func pct(x float64) string {
+	if math.IsNaN(x) {
+		return "– (one round)"
+	}
+	return fmt.Sprintf("%.0f%%", x*100)
+}
+
 // Markdown renders rows as the table docs/performance.md records.
 func Markdown(rows []Row) string {
 	var b strings.Builder
-	b.WriteString("| streams | probe per-stream decode (tok/s) | server per-request decode (tok/s) | ratio [rounds] | probe aggregate (tok/s) | server aggregate (tok/s) | ratio [rounds] | failed (probe / server) | retried |\n")
-	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| streams | probe per-stream decode (tok/s) | server per-request decode (tok/s) | ratio [rounds] | probe aggregate (tok/s) | server aggregate (tok/s) | ratio [rounds] | server drift (decode / aggregate) | failed (probe / server) | retried |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %d | %.1f | %.1f | %.2f [%s] | %.1f | %.1f | %.2f [%s] | %d / %d | %d |\n",
+		d, a := r.Drift()
+		fmt.Fprintf(&b, "| %d | %.1f | %.1f | %.2f [%s] | %.1f | %.1f | %.2f [%s] | %s / %s | %d / %d | %d |\n",
 			r.Concurrency, r.ProbePerStream, r.ServerDecode, r.DecodeRatio(), span(r.DecodeRatios),
-			r.ProbeAggregate, r.ServerAggregate, r.AggregateRatio(), span(r.AggregateRatios), r.ProbeFailed, r.ServerFailed, r.ProbeRetried)
+			r.ProbeAggregate, r.ServerAggregate, r.AggregateRatio(), span(r.AggregateRatios), pctShort(d), pctShort(a),
+			r.ProbeFailed, r.ServerFailed, r.ProbeRetried)
 	}
-	b.WriteString("\nMedians over rounds; each round's ratio is the probe's figure over the server's in the window next to it. Denominators: ")
+	b.WriteString("\nThe figures are medians over rounds, and each ratio is the column before it over the one before that; " +
+		"[rounds] is the range of the rounds' own ratios. Server drift is the server's own figures' largest over smallest across rounds, less 1. Denominators: ")
 	for i, r := range rows {
 		if i > 0 {
 			b.WriteString("; ")
@@ -219,4 +295,11 @@ func span(xs []float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f–%.2f", slices.Min(xs), slices.Max(xs))
+}
+
+func pctShort(x float64) string {
+	if math.IsNaN(x) {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f%%", x*100)
 }

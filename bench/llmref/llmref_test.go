@@ -189,15 +189,29 @@ func TestCompareAndWithin(t *testing.T) {
 	if r.ServerRequests != 3 || r.ServerTokens != 303 {
 		t.Errorf("1 stream: %d requests, %d tokens: every round counts", r.ServerRequests, r.ServerTokens)
 	}
-	if got := rows[1].AggregateRatio(); math.Abs(got-1.25) > 1e-6 {
-		t.Errorf("16 streams: aggregate ratio %v, want the median of 1.25, 1.25, 1.2", got)
+	// The ratio is the columns beside it: the medians 480 over 400, not
+	// the median of the rounds' ratios (1.25, 1.25, 1.2).
+	if r := rows[1]; math.Abs(r.AggregateRatio()-1.2) > 1e-6 || math.Abs(r.AggregateRatio()-r.ProbeAggregate/r.ServerAggregate) > 1e-9 {
+		t.Errorf("16 streams: aggregate ratio %v, want 480 / 400 = 1.2", r.AggregateRatio())
 	}
-	ok, why := Within(rows, 0.10)
+	if d, _ := rows[0].Drift(); math.Abs(d-1) > 1e-6 {
+		t.Errorf("1 stream: the server's decode went 150, 75, 140: drift %v, want 1 (100%%)", d)
+	}
+	// Adjacent windows: the ratios are not judged, the failures are.
+	ok, why := Within(rows, 0.10, Adjacent)
+	if ok || strings.Contains(strings.Join(why, ""), "ratio") {
+		t.Errorf("adjacent windows: Within %v %q; want only the failed requests", ok, why)
+	}
+	if u := strings.Join(Unjudged(rows, Adjacent), "\n"); !strings.Contains(u, "1 streams: the server drifted 100% (decode)") ||
+		!strings.Contains(u, "per-stream decode and aggregate not judged: adjacent windows") {
+		t.Errorf("Unjudged does not report the drift apart:\n%s", u)
+	}
+	ok, why = Within(rows, 0.10, Simultaneous)
 	if ok {
 		t.Fatal("Within accepted 2 failed requests and a 20% aggregate difference")
 	}
 	got := strings.Join(why, "\n")
-	for _, want := range []string{"16 streams: aggregate ratio 1.25", "16 streams: 2 probe and 0 reference requests failed"} {
+	for _, want := range []string{"16 streams: aggregate ratio 1.20", "16 streams: 2 probe and 0 reference requests failed"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("Within's reasons lack %q:\n%s", want, got)
 		}
@@ -206,7 +220,7 @@ func TestCompareAndWithin(t *testing.T) {
 		t.Errorf("1 stream agrees within 10%%, yet:\n%s", got)
 	}
 	md := Markdown(rows)
-	for _, want := range []string{"| 1 | 140.0 | 140.0 | 1.00 [1.00–1.00] | 130.0 | 130.0 | 1.00 [1.00–1.00] | 0 / 0 | 0 |", "16 streams: 3 rounds, probe 30 requests completed"} {
+	for _, want := range []string{"| 1 | 140.0 | 140.0 | 1.00 [1.00–1.00] | 130.0 | 130.0 | 1.00 [1.00–1.00] | 100% / ", "16 streams: 3 rounds, probe 30 requests completed"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the table lacks %q:\n%s", want, md)
 		}
@@ -225,7 +239,7 @@ func TestWithinFlagsConsistency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, why := Within(rows, 0.10); ok || !strings.Contains(strings.Join(why, ""), "consistency check fired in 1 of 1") {
+	if ok, why := Within(rows, 0.10, Simultaneous); ok || !strings.Contains(strings.Join(why, ""), "consistency check fired in 1 of 1") {
 		t.Errorf("Within: %v %q", ok, why)
 	}
 	if md := Markdown(rows); !strings.Contains(md, "16 streams, failed: probe: no response within 1m0s (1)") {
@@ -249,7 +263,7 @@ func TestWithinJudgesTheSameRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, why := Within(rows, 0.10); !ok {
+	if ok, why := Within(rows, 0.10, Adjacent); !ok {
 		t.Errorf("the same requests agree within 1%%, yet: %q", why)
 	}
 	if md := Markdown(rows); !strings.Contains(md, "1.00 [0.99–1.01] at 4 streams (40 requests)") {
@@ -259,7 +273,7 @@ func TestWithinJudgesTheSameRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, why := Within(rows, 0.10); ok || !strings.Contains(strings.Join(why, ""), "same-request decode ratio 0.80") {
+	if ok, why := Within(rows, 0.10, Adjacent); ok || !strings.Contains(strings.Join(why, ""), "same-request decode ratio 0.80") {
 		t.Errorf("Within: %v %q", ok, why)
 	}
 }

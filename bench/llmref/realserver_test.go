@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -110,8 +111,8 @@ func compareReal(t *testing.T, tgt Target) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s, %d tokens a request, %v windows:\n%s", tgt.Kind, tgt.MaxTokens, window, Markdown(rows))
-	if ok, why := Within(rows, tol); !ok {
+	t.Logf("%s, %d tokens a request, %v windows:\n%s\n%s", tgt.Kind, tgt.MaxTokens, window, Markdown(rows), strings.Join(Unjudged(rows, Adjacent), "\n"))
+	if ok, why := Within(rows, tol, Adjacent); !ok {
 		for _, w := range why {
 			t.Error(w)
 		}

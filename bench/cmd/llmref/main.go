@@ -2,10 +2,12 @@
 // and compares a zk probe openai result with it (see bench/llmref):
 //
 //	llmref measure -kind ollama -url http://127.0.0.1:11434 -model m -levels 1,4,16 > ref.json
-//	llmref compare [-tolerance 0.10] PROBE1.json REF1.json PROBE2.json REF2.json ...
+//	llmref compare [-tolerance 0.10] [-windows adjacent|simultaneous] PROBE1.json REF1.json ...
 //
-// compare prints a markdown table and exits 1 when a level disagrees by
-// more than -tolerance or a request failed.
+// compare prints a markdown table and the server's drift, and exits 1 when
+// the probe's error (judged on the same requests, or on simultaneous
+// windows) is over -tolerance or a request failed; drift alone never
+// fails it.
 package main
 
 import (
@@ -92,7 +94,12 @@ func (e errDisagree) Error() string { return strings.Join(e.why, "; ") }
 func compare(args []string) error {
 	fs := flag.NewFlagSet("compare", flag.ExitOnError)
 	tol := fs.Float64("tolerance", 0.10, "the largest relative difference accepted")
+	windows := fs.String("windows", string(llmref.Adjacent), "how each pair's windows lay: adjacent (one after the other) or simultaneous")
 	fs.Parse(args)
+	w := llmref.Windows(*windows)
+	if w != llmref.Adjacent && w != llmref.Simultaneous {
+		return fmt.Errorf("compare: -windows %q: adjacent or simultaneous", *windows)
+	}
 	if fs.NArg() == 0 || fs.NArg()%2 != 0 {
 		return errors.New("compare: give pairs of files: PROBE.json REF.json, a zk probe --format json output and the llmref measure output taken next to it")
 	}
@@ -121,7 +128,11 @@ func compare(args []string) error {
 		return err
 	}
 	fmt.Print(llmref.Markdown(rows))
-	if ok, why := llmref.Within(rows, *tol); !ok {
+	fmt.Println()
+	for _, l := range llmref.Unjudged(rows, w) {
+		fmt.Println("- " + l)
+	}
+	if ok, why := llmref.Within(rows, *tol, w); !ok {
 		return errDisagree{why}
 	}
 	return nil
