@@ -47,7 +47,7 @@ median_cpu() {
 }
 edit_one() { echo "edited $EPOCHREALTIME" >>"$edited"; touch -d '-1 hour' "$edited"; }
 
-commands=("check" "stale" "list" "runs" "properties" "graph" "backlinks $name" "links $name")
+commands=("check" "stale" "list" "runs" "properties" "graph" "backlinks|$name" "links|$name")
 stat=$(median_cpu nothing find "$vault" -printf '%s %T@\n')
 echo "vault: $n notes; $cpus cores, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs; CPU ms (user+sys)"
 echo "stat floor (find -printf): $stat ms"
@@ -55,7 +55,7 @@ printf '%-22s %10s %8s %10s %8s' command unchanged xfloor "one-edit" xfloor
 [ -n "${BASELINE:-}" ] && printf ' %12s %10s %9s %9s' base-unch base-edit new/base new/base
 echo
 for c in "${commands[@]}"; do
-  read -ra args <<<"$c"
+  IFS='|' read -ra args <<<"$c"
   this() { XDG_CACHE_HOME="$tmp/cache" "$tmp/zk" --vault "$vault" "${args[@]}"; }
   base() { XDG_CACHE_HOME="$tmp/cache-base" "$BASELINE" --vault "$vault" "${args[@]}"; }
   this >/dev/null 2>&1 || true

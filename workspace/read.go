@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/zk-claims/zk/vault"
@@ -61,17 +62,37 @@ func (w *Workspace) Links(ctx context.Context, arg string) (string, []vault.Edge
 }
 
 // Backlinks are the links into the note arg names from every note of the
-// vault, and the note's path.
+// vault (itself too), by linking note and line, and the note's path: the
+// edges of the vault's graph into it (vault.Graph.In), from the notes'
+// details without building the graph.
 func (w *Workspace) Backlinks(ctx context.Context, arg string) (string, []vault.Edge, error) {
-	g, err := w.Graph(ctx)
+	files, _, err := w.Vault.Files(ctx)
 	if err != nil {
 		return "", nil, err
 	}
-	p, err := FindNote(w.Vault, g.Files, arg)
+	p, err := FindNote(w.Vault, files, arg)
 	if err != nil {
 		return "", nil, err
 	}
-	return p, g.In(p), nil
+	details, err := w.details(ctx, files)
+	if err != nil {
+		return "", nil, err
+	}
+	in := []vault.Edge{}
+	for _, d := range details {
+		for _, e := range d.Edges() {
+			if e.To == p {
+				in = append(in, e)
+			}
+		}
+	}
+	sort.SliceStable(in, func(i, j int) bool {
+		if in[i].From != in[j].From {
+			return in[i].From < in[j].From
+		}
+		return in[i].Line < in[j].Line
+	})
+	return p, in, nil
 }
 
 // Graph is every note's links, resolved (vault.GraphVault).
