@@ -90,7 +90,7 @@ func (s *Server) queryAt(n *vault.Note, off int) refQuery {
 			return q
 		}
 		if l.IsBlockRef() {
-			if b, ok := blockOf(target, l.Subpath[2:]); ok {
+			if b, ok := vault.BlockOf(target, l.Subpath[2:]); ok {
 				return s.blockQuery(target, b)
 			}
 			return q
@@ -135,16 +135,6 @@ func (s *Server) blockQuery(n *vault.Note, b vault.BlockID) refQuery {
 // and zk check's structure/title take for the note's title).
 func isTitle(n *vault.Note, h vault.Heading) bool {
 	return h.Level == 1 && strings.EqualFold(strings.TrimSpace(h.Text), n.Name)
-}
-
-// blockOf is n's block of id (case ignored, as links match it).
-func blockOf(n *vault.Note, id string) (vault.BlockID, bool) {
-	for _, b := range n.BlockIDs {
-		if strings.EqualFold(b.ID, id) {
-			return b, true
-		}
-	}
-	return vault.BlockID{}, false
 }
 
 // headingIndex indexes n's headings as links find them.
@@ -403,7 +393,7 @@ func (s *Server) codeLens(_ *glsp.Context, params *protocol.CodeLensParams) ([]p
 		}
 		switch {
 		case isBlockSub(r.sub):
-			blocks[strings.ToLower(r.sub[2:])]++
+			blocks[vault.BlockKey(r.sub[2:])]++
 		case r.sub != "":
 			if i, ok := idx.Find(r.sub); ok && i >= 0 {
 				headings[i]++
@@ -430,7 +420,7 @@ func (s *Server) codeLens(_ *glsp.Context, params *protocol.CodeLensParams) ([]p
 		}
 	}
 	for _, b := range n.BlockIDs {
-		if c := blocks[strings.ToLower(b.ID)]; c > 0 {
+		if c := blocks[vault.BlockKey(b.ID)]; c > 0 {
 			out = append(out, lens(b.Span.Start.Offset, count(c, "link")+" to this block"))
 		}
 	}

@@ -1052,12 +1052,8 @@ func (s *Server) target(from *vault.Note, l vault.Link) (protocol.Location, bool
 	}
 	text := string(n.Src)
 	if l.IsBlockRef() {
-		id := l.Subpath[2:]
-		for _, b := range n.BlockIDs {
-			if strings.EqualFold(b.ID, id) {
-				loc.Range = protocol.Range{Start: position(text, b.Span.Start.Offset), End: position(text, b.Span.End.Offset)}
-				break
-			}
+		if b, ok := vault.BlockOf(n, l.Subpath[2:]); ok {
+			loc.Range = protocol.Range{Start: position(text, b.Span.Start.Offset), End: position(text, b.Span.End.Offset)}
 		}
 		return loc, true
 	}

@@ -3,9 +3,11 @@ package vault
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
-// How a link's #heading finds its heading, as Obsidian finds it: one
+// How a link's #heading or #^block finds its target, as Obsidian finds it: one
 // function for zk check (is the link broken?), the language server (where
 // does it go?) and zk mv (which links name the heading renamed), which
 // once had three readings and disagreed ([[Note#Why it holds]] reaches the
@@ -86,4 +88,38 @@ func HeadingOf(n *Note, subpath string) (Heading, bool) {
 		return Heading{}, false
 	}
 	return n.Headings[i], true
+}
+
+// BlockKey is a block id as links match it, case ignored as
+// strings.EqualFold ignores it: one string per class (each rune the least
+// of its simple case folding orbit), to key a map by. zk check, the
+// language server's go to definition, references and code lenses all
+// match block ids through it or BlockOf.
+func BlockKey(id string) string {
+	ascii := true
+	for i := 0; i < len(id) && ascii; i++ {
+		ascii = id[i] < utf8.RuneSelf
+	}
+	if ascii {
+		// An ASCII letter's orbit is its two cases and, for k and s, the
+		// Kelvin and long-s signs: the upper case is the least.
+		return strings.ToUpper(id)
+	}
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, id)
+}
+
+// BlockOf is n's block that id (without its ^) names, case ignored.
+func BlockOf(n *Note, id string) (BlockID, bool) {
+	for _, b := range n.BlockIDs {
+		if strings.EqualFold(b.ID, id) {
+			return b, true
+		}
+	}
+	return BlockID{}, false
 }

@@ -1,6 +1,9 @@
 package vault
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // One table for every reader of a link's #heading: zk check (broken or
 // not), the language server (where it goes) and zk mv (which links name a
@@ -34,6 +37,27 @@ func TestHeadingIndexFind(t *testing.T) {
 		}
 		if !ok || i != tt.want {
 			t.Errorf("Find(%q) = %d, %v; want %d", tt.sub, i, ok, tt.want)
+		}
+	}
+}
+
+// A link's #^block matches as strings.EqualFold does, wherever it is read:
+// BlockKey, which zk check keys its sets by, agrees with it on every pair.
+func TestBlockKeyIsEqualFold(t *testing.T) {
+	words := []string{"abc", "ABC", "aBc", "k", "K", "\u212a", "s", "S", "\u017f", "ß", "ẞ",
+		"σ", "ς", "Σ", "é", "É", "block-1", "BLOCK-1", "\xff", "\xfe", "日本", ""}
+	for _, a := range words {
+		for _, b := range words {
+			if got, want := BlockKey(a) == BlockKey(b), strings.EqualFold(a, b); got != want {
+				t.Errorf("BlockKey(%q) == BlockKey(%q) is %v, EqualFold says %v", a, b, got, want)
+			}
+		}
+	}
+	n := &Note{BlockIDs: []BlockID{{ID: "para-1"}, {ID: "Other"}}}
+	for id, want := range map[string]string{"para-1": "para-1", "PARA-1": "para-1", "other": "Other", "para": ""} {
+		b, ok := BlockOf(n, id)
+		if b.ID != want || ok != (want != "") {
+			t.Errorf("BlockOf(%q) = %q, %v; want %q", id, b.ID, ok, want)
 		}
 	}
 }

@@ -8,9 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"unicode"
-	"unicode/utf8"
-
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -130,39 +127,17 @@ func (lt *linkTargets) forget(t *noteSummary) {
 	delete(lt.closest, t)
 }
 
-// hasBlock reports whether t has block id, ignoring case as
-// strings.EqualFold does.
+// hasBlock reports whether t has block id (vault.BlockKey).
 func (lt *linkTargets) hasBlock(t *noteSummary, id string) bool {
 	set := lt.blocks[t]
 	if set == nil {
 		set = make(map[string]bool, len(t.blocks))
 		for _, b := range t.blocks {
-			set[foldKey(b)] = true
+			set[vault.BlockKey(b)] = true
 		}
 		lt.blocks[t] = set
 	}
-	return set[foldKey(id)]
-}
-
-// foldKey maps s to one string per strings.EqualFold class: each rune
-// becomes the least rune of its simple case folding orbit.
-func foldKey(s string) string {
-	ascii := true
-	for i := 0; i < len(s) && ascii; i++ {
-		ascii = s[i] < utf8.RuneSelf
-	}
-	if ascii {
-		// An ASCII letter's orbit is its two cases and, for k and s, the
-		// Kelvin and long-s signs: the upper case is the least.
-		return strings.ToUpper(s)
-	}
-	return strings.Map(func(r rune) rune {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		return least
-	}, s)
+	return set[vault.BlockKey(id)]
 }
 
 // headingIndex is t's headings, indexed once.

@@ -12,18 +12,6 @@ import (
 
 // The link rules' indexes must answer as the plain scans they replace did.
 
-func TestFoldKeyIsEqualFold(t *testing.T) {
-	words := []string{"abc", "ABC", "aBc", "k", "K", "\u212a", "s", "S", "\u017f", "ß", "ẞ",
-		"σ", "ς", "Σ", "é", "É", "block-1", "BLOCK-1", "\xff", "\xfe", "日本", ""}
-	for _, a := range words {
-		for _, b := range words {
-			if got, want := foldKey(a) == foldKey(b), strings.EqualFold(a, b); got != want {
-				t.Errorf("foldKey(%q) == foldKey(%q) is %v, EqualFold says %v", a, b, got, want)
-			}
-		}
-	}
-}
-
 // plainHasHeadingPath and plainClosest are the scans of before.
 func plainHasHeadingPath(headings []string, subpath string) bool {
 	from := 0
