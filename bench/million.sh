@@ -20,8 +20,9 @@
 #   N=100000 DIR=/tmp/zk-100k bench/million.sh
 #   ZK=/tmp/zk-other KEEP=1 bench/million.sh   # another build; reuse the vault
 #   STEPS="check list lsp" KEEP=1 bench/million.sh   # some steps only
-#                                 # (index, search, check, list, lsp; search
-#                                 # needs the index the index step builds)
+#                                 # (index, update, search, check, list, lsp;
+#                                 # update and search need the index the
+#                                 # index step builds)
 #
 # DIR/vault is kept when KEEP=1 (generating it again takes minutes); the
 # index and caches are always rebuilt. The script refuses to start when
@@ -111,8 +112,11 @@ measure "zk index, cold" "$zk" --vault "$vault" index
 cold_index=$last_wall
 idx_bytes=$(du -sb "$dir/idx" 2>/dev/null | awk '{print $1}')
 say "    index $idx_bytes bytes = $(awk -v a="${idx_bytes:-0}" -v n="$n" 'BEGIN {printf "%.0f", a / n}') bytes a note, $(awk -v a="${idx_bytes:-0}" -v b="$md_bytes" 'BEGIN {printf "%.2f", a / b}')x the markdown; $(awk -v n="$n" -v s="$cold_index" 'BEGIN {if (s > 0) printf "%.0f", n / s}') notes/s"
+fi
+if step index || step update; then
 measure "zk index, unchanged" "$zk" --vault "$vault" index
-edited="$vault/Permanent Notes/07/$(ls "$vault/Permanent Notes/07" | head -1)"
+# sed, not head: head's early exit fails ls with SIGPIPE, and pipefail the script.
+edited="$vault/Permanent Notes/07/$(ls "$vault/Permanent Notes/07" | sed -n 1p)"
 echo "Edited line $RANDOM." >>"$edited"
 sleep 2.1 # past the racy window, so the edit is what the run finds
 measure "zk index, 1 note edited" "$zk" --vault "$vault" index
@@ -141,8 +145,8 @@ measure "zk list --tag latency, first" "$zk" --vault "$vault" list --tag latency
 measure "zk list --tag latency, cached" "$zk" --vault "$vault" list --tag latency --format paths
 fi
 if step lsp; then
-note=$(cd "$vault" && ls "Permanent Notes/17" | head -1)
-measure "zk lsp, start" "$dir/lspstart" -vault "$vault" -note "Permanent Notes/17/$note" -- "$zk" --vault "$vault" lsp
+note=$(cd "$vault" && ls "Permanent Notes/07" | sed -n 2p)
+measure "zk lsp, start" "$dir/lspstart" -vault "$vault" -note "Permanent Notes/07/$note" -- "$zk" --vault "$vault" lsp
 say "    $(cat "$dir/step.out")"
 fi
 say ""
