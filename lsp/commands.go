@@ -186,7 +186,9 @@ func (s *Server) tend(uri, date string) (any, error) {
 		return nil, err
 	}
 	p, ok := s.vaultPath(uri)
-	if !ok || !vault.IsNotePath(p) {
+	// A dot folder's .md (.git/hooks, .obsidian, .zk/templates) is no
+	// note of the vault: zk tend and zk run refuse it too.
+	if !ok || !vault.IsNotePath(p) || vault.InDotFolder(p) {
 		return nil, invalidParams("%s: %s is not a note of the vault", CommandTend, uri)
 	}
 	if date == "" {
@@ -259,7 +261,9 @@ func (s *Server) rejudge(uri, falsifier string) (any, error) {
 		return nil, err
 	}
 	p, ok := s.vaultPath(uri)
-	if !ok || !vault.IsNotePath(p) {
+	// A dot folder's .md (.git/hooks, .obsidian, .zk/templates) is no
+	// note of the vault: zk tend and zk run refuse it too.
+	if !ok || !vault.IsNotePath(p) || vault.InDotFolder(p) {
 		return nil, invalidParams("%s: %s is not a note of the vault", CommandRejudge, uri)
 	}
 	s.mu.Lock()

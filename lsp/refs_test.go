@@ -309,7 +309,9 @@ func TestExecuteCommandTend(t *testing.T) {
 	if err != nil || !slices.Equal(tended, []string{"Closed.md 2026-01-02"}) {
 		t.Errorf("zk.tend on a closed note: %s %v, Tend got %v", out, err, tended)
 	}
-	for _, bad := range []any{map[string]any{"uri": c.uri("Closed.md"), "date": "soon"}, "file:///elsewhere/x.md"} {
+	// Nor a file out of the vault, nor a .md in a dot folder (git runs
+	// what .git/hooks holds), as zk tend refuses them.
+	for _, bad := range []any{map[string]any{"uri": c.uri("Closed.md"), "date": "soon"}, "file:///elsewhere/x.md", c.uri(".git/hooks/pre-commit.md"), c.uri(".zk/templates/permanent.md")} {
 		if _, err := c.execute(CommandTend, bad); err == nil {
 			t.Errorf("zk.tend %v: no error", bad)
 		} else if e, ok := err.(*jsonrpc2.Error); !ok || e.Code != jsonrpc2.CodeInvalidParams {
