@@ -139,7 +139,7 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 	if opts.format == "json" {
 		return writeJSON(s.out, out)
 	}
-	printMv(s, out)
+	printMv(s, out, opts.root.outWidth(s))
 	return nil
 }
 
@@ -181,23 +181,40 @@ func (opts *mvOptions) kill(step int) {
 	}
 }
 
-func printMv(s *streams, out mvOutput) {
+func printMv(s *streams, out mvOutput, width int) {
 	verb, rewrote := "moved", "rewrote"
 	if out.DryRun {
 		verb, rewrote = "would move", "would rewrite"
 	}
+	// change prints "what old → new" on one line, or where that is wider
+	// than the output, what, old and "→ new" on lines of their own, old
+	// and new indented: each a path or a link, whole.
+	change := func(what, old, new string) {
+		line := what + " " + old + " → " + new
+		if what == "" {
+			line = old + " → " + new
+		}
+		if width <= 0 || cellWidth(line) <= width {
+			fmt.Fprintln(s.out, line)
+			return
+		}
+		if what != "" {
+			fmt.Fprintln(s.out, what)
+		}
+		fmt.Fprintf(s.out, "    %s\n    → %s\n", old, new)
+	}
 	if h := out.Heading; h != nil {
-		fmt.Fprintf(s.out, "%s heading %s#%s → #%s\n", strings.Replace(verb, "move", "rename", 1), printable.Of(h.Note), printable.Of(h.From), printable.Of(h.To))
+		change(strings.Replace(verb, "move", "rename", 1)+" heading", printable.Of(h.Note)+"#"+printable.Of(h.From), "#"+printable.Of(h.To))
 	}
 	for _, r := range out.Moved {
-		fmt.Fprintf(s.out, "%s %s → %s\n", verb, printable.Of(r.From), printable.Of(r.To))
+		change(verb, printable.Of(r.From), printable.Of(r.To))
 	}
 	if t := out.Retitled; t != nil {
-		fmt.Fprintf(s.out, "%s its H1: # %s → # %s\n", strings.Replace(verb, "move", "retitle", 1), printable.Of(t.From), printable.Of(t.To))
+		change(strings.Replace(verb, "move", "retitle", 1)+" its H1:", "# "+printable.Of(t.From), "# "+printable.Of(t.To))
 	}
 	if out.DryRun {
 		for _, e := range out.Edits {
-			fmt.Fprintf(s.out, "%s:%d: %s → %s\n", printable.Of(e.Path), e.Line, printable.Of(e.Old), printable.Of(e.New))
+			change(fmt.Sprintf("%s:%d:", printable.Of(e.Path), e.Line), printable.Of(e.Old), printable.Of(e.New))
 		}
 	}
 	fmt.Fprintf(s.out, "%s %s in %s\n", rewrote, quantity(out.Links, "link"), quantity(out.Files, "file"))
