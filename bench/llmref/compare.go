@@ -87,12 +87,6 @@ const (
 	Simultaneous Windows = "simultaneous"
 )
 
-func medianOrNaN(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	return median(xs)
-}
 
 func ratio(a, b float64) float64 {
 	if b == 0 {
