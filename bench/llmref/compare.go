@@ -87,7 +87,6 @@ const (
 	Simultaneous Windows = "simultaneous"
 )
 
-
 func ratio(a, b float64) float64 {
 	if b == 0 {
 		return math.NaN()
