@@ -52,7 +52,7 @@ var (
 
 // raiseLimit keeps the soft limit at least twice the live heap (Go's
 // default, GOGC=100) once the live heap passes half of it. Under a fixed
-// limit a live heap near it left the collector running without end: a
+// limit a live heap near it kept the collector running nearly always: a
 // cold zk index of a million notes lists every file first (about 500 MB
 // live, 490 bytes a note) and then read its notes at 0.7 MB a CPU second
 // (1.8 at 100,000 notes), RSS pinned at the 768 MiB limit; zk check's
