@@ -5,6 +5,15 @@ import (
 	"testing"
 )
 
+// hostile is every byte, invalid UTF-8 and the characters JSON escapes.
+var hostile = func() string {
+	var b []byte
+	for c := range 256 {
+		b = append(b, byte(c))
+	}
+	return string(b) + "\u2028\u2029 <&> \"quoted\" back\\slash 日本 \xe2\x82"
+}()
+
 // TestWriteGraphJSONIsWriteJSON: the streamed graph is byte for byte what
 // the one JSON encoder prints for the same value, empty lists included.
 func TestWriteGraphJSONIsWriteJSON(t *testing.T) {
@@ -16,6 +25,8 @@ func TestWriteGraphJSONIsWriteJSON(t *testing.T) {
 		"nodes only": {[]graphNode{{ID: "a.md", Kind: "note"}, {ID: "<b>&c", Kind: "unresolved"}}, []edgeView{}},
 		"both": {[]graphNode{{ID: "a.md", Kind: "note"}},
 			[]edgeView{{From: "a.md", To: "b", Link: "b", Kind: "link"}, {From: "a.md", To: "a.md", Relation: "supports", Resolved: true}}},
+		"every field": {[]graphNode{{ID: hostile, Kind: "file"}}, []edgeView{{From: hostile, To: hostile, Line: 12, Kind: "embed", Link: hostile,
+			Resolved: true, Relation: hostile, Qualifier: "q", Justification: hostile}, {Kind: "frontmatter", Line: -1}, {}}},
 	} {
 		var want, got bytes.Buffer
 		if err := writeJSON(&want, struct {
