@@ -462,9 +462,21 @@ func rollBack(v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
 			rec.Kept = append(rec.Kept, f.Path)
 		}
 	}
-	for _, err := range writeEach(v, todo, true, ApplyOptions{Write: w}) {
+	for i, err := range writeEach(v, todo, true, ApplyOptions{Write: w}) {
 		if err != nil {
-			rec.Conflicts = append(rec.Conflicts, err.Error())
+			// Another program saved the file between the read above and
+			// the write (an editor's save refused as mid-write, or seen
+			// as a change): it holds that program's version now, which
+			// is kept, as it is when seen before.
+			cur, rerr := v.ReadFile(todo[i].Path, v.MaxNoteSize)
+			switch {
+			case rerr == nil && bytes.Equal(cur, todo[i].Old):
+				rec.Files++
+			case rerr == nil && !bytes.Equal(cur, todo[i].New):
+				rec.Kept = append(rec.Kept, todo[i].Path)
+			default:
+				rec.Conflicts = append(rec.Conflicts, err.Error())
+			}
 			continue
 		}
 		rec.Files++
