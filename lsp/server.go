@@ -76,6 +76,12 @@ type Options struct {
 	// --today or $ZK_TODAY).
 	Clock func() time.Time
 
+	// Cache, when set, reads every note's entry at the start through the
+	// caller's per-note cache (zk's, beside zk check's): on a vault
+	// unchanged since it was written, the start parses no note. nil
+	// reads every note.
+	Cache EntryCache
+
 	// beforeLoad, when set, runs between the walk and the read of every
 	// note: a test holds the read there.
 	beforeLoad func()
@@ -181,10 +187,12 @@ func New(opts Options) *Server {
 
 // Scan reads the vault once, in two steps: the walk of its files, after
 // which the notes opened are checked, each with the notes it links to
-// read on demand; then every note's headings, block ids and aliases for
-// the link rules and completion, and every link for references, after
-// which the notes open are checked again against the whole vault (an
-// alias's hint on a broken link, links/rests-on-refuted).
+// read on demand; then every note's entry (headings, block ids and
+// aliases for the link rules and completion, links for references),
+// through Options.Cache when set, which parses only the notes changed
+// since it was written, after which the notes open are checked again
+// against the whole vault (an alias's hint on a broken link,
+// links/rests-on-refuted).
 func (s *Server) Scan(ctx context.Context) error {
 	defer close(s.ready)
 	files, _, err := s.v.Files(ctx)
@@ -207,19 +215,27 @@ func (s *Server) Scan(ctx context.Context) error {
 	s.setFiles(files, res) // for completion, which waits for ready
 	s.mu.Unlock()
 
-	var mu sync.Mutex
-	edges := make(map[string][]ref, len(files))
-	err = session.Load(ctx, s.v, files, func(n *vault.Note) {
-		e := refsOf(n, res)
-		s.noteWords(n)
-		mu.Lock()
-		edges[n.Path] = e
-		mu.Unlock()
-	})
+	read := func(reuse func(string) (Entry, bool), hashed func(string, []byte)) ([]Entry, error) {
+		return s.readEntries(ctx, session, res, files, reuse, hashed)
+	}
+	var entries []Entry
+	if s.opts.Cache != nil {
+		entries, err = s.opts.Cache(ctx, files, read)
+	} else {
+		entries, err = read(nil, nil)
+	}
 	if err != nil {
 		s.scanErr = err
 		return err
 	}
+	sums := make([]lint.Summary, len(entries))
+	edges := make(map[string][]ref, len(entries))
+	for i, e := range entries {
+		sums[i] = e.sum
+		edges[e.Path()] = e.refs
+		s.tags.set(e.Path(), e.tags)
+	}
+	session.Record(sums)
 	s.mu.Lock()
 	s.edges = edges
 	open := s.openPaths()

@@ -147,3 +147,35 @@ func (w *Workspace) Verdicts(ctx context.Context) ([]Verdict, error) {
 	})
 	return out, nil
 }
+
+// NoteCache says how a front end caches what it keeps of every note (the
+// language server's entries): the cache's folder beside check's, its
+// key's purpose, how to read the notes (reusing what reuse gives, telling
+// hashed each note's source) and how to encode what they give. Its key
+// is of noteCacheInputs: what zk check's session reads of a note.
+type NoteCache[T any] struct {
+	Folder, Purpose string
+	Read            func(reuse func(string) (T, bool), hashed func(string, []byte)) ([]T, error)
+	Encode          func([]T) []byte
+	Decode          func([]byte) ([]T, error)
+	Path            func(T) string
+}
+
+// noteCacheInputs: a front end's entry of a note holds what zk check
+// keeps of it (its summary, under the config's severities; its runs tied
+// by the ledger); links resolve against the files, which the stamps hold.
+const noteCacheInputs = InBuild | InConfig | InTemplates | InLedger
+
+// CachedNotes is what c reads of every note of files, through the same
+// per-note cache as the reading commands' (cachedNotes): on an unchanged
+// vault it decodes the cache and reads no note; a note whose stamp
+// changed is read again.
+func CachedNotes[T any](ctx context.Context, w *Workspace, files []vault.File, c NoteCache[T]) ([]T, error) {
+	return cachedNotes(w, ctx, files, perNote[T]{
+		folder: c.Folder, purpose: c.Purpose, inputs: noteCacheInputs,
+		read:   c.Read,
+		encode: func(ts []T) ([]byte, error) { return c.Encode(ts), nil },
+		decode: c.Decode,
+		path:   c.Path,
+	})
+}

@@ -2,12 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/zk-claims/zk/lsp"
+	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -149,5 +154,63 @@ func TestLSPCommandsWriteAsTheCommands(t *testing.T) {
 	defer w2.Close()
 	if o := lspOptions(root, w2); o.Create != nil || o.Tend != nil {
 		t.Error("a folder that is no vault is offered zk.new or zk.tend")
+	}
+}
+
+// zk lsp's start reads the notes' entries from zk's per-note cache: a
+// second start on the unchanged vault parses no note, and a note edited
+// since is parsed again (its cached entry, stale, is not used).
+func TestLSPStartParsesOnlyChangedNotes(t *testing.T) {
+	dir := t.TempDir()
+	for p, text := range map[string]string{
+		"A.md": "# A\n\nSee [[B#Why]].\n",
+		"B.md": "# B\n\n## Why\n\nBecause.\n",
+		"C.md": "# C\n\nAbout [[A]].\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
+	start := func() []string {
+		t.Helper()
+		w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		opts := lspOptions(root, w)
+		var parsed []string
+		cache := opts.Cache
+		opts.Cache = func(ctx context.Context, files []vault.File, read func(func(string) (lsp.Entry, bool), func(string, []byte)) ([]lsp.Entry, error)) ([]lsp.Entry, error) {
+			return cache(ctx, files, func(reuse func(string) (lsp.Entry, bool), hashed func(string, []byte)) ([]lsp.Entry, error) {
+				var mu sync.Mutex
+				return read(reuse, func(p string, src []byte) {
+					mu.Lock()
+					parsed = append(parsed, p)
+					mu.Unlock()
+					hashed(p, src)
+				})
+			})
+		}
+		if err := lsp.New(opts).Scan(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(parsed)
+		return parsed
+	}
+	if got := start(); strings.Join(got, " ") != "A.md B.md C.md" {
+		t.Errorf("first start parsed %v, want every note", got)
+	}
+	if got := start(); len(got) != 0 {
+		t.Errorf("start on the unchanged vault parsed %v, want none", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "B.md"), []byte("# B\n\n## Why not\n\nBecause.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := start(); strings.Join(got, " ") != "B.md" {
+		t.Errorf("start after B's edit parsed %v, want B.md", got)
 	}
 }

@@ -1,0 +1,122 @@
+package lsp
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"sync"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// memCache is a per-note cache held in memory, as zk's keeps it on disk:
+// the entries encoded, every one reused when reuse is set.
+type memCache struct {
+	mu     sync.Mutex
+	b      []byte
+	reuse  bool
+	parsed []string
+}
+
+func (m *memCache) cache(ctx context.Context, files []vault.File, read func(func(string) (Entry, bool), func(string, []byte)) ([]Entry, error)) ([]Entry, error) {
+	var reuse func(string) (Entry, bool)
+	if m.reuse {
+		old, err := DecodeEntries(m.b)
+		if err != nil {
+			return nil, err
+		}
+		reuse = func(p string) (Entry, bool) {
+			i := slices.IndexFunc(old, func(e Entry) bool { return e.Path() == p })
+			if i < 0 {
+				return Entry{}, false
+			}
+			return old[i], true
+		}
+	}
+	es, err := read(reuse, func(p string, _ []byte) {
+		m.mu.Lock()
+		m.parsed = append(m.parsed, p)
+		m.mu.Unlock()
+	})
+	if err == nil {
+		m.b = EncodeEntries(es)
+	}
+	return es, err
+}
+
+// A start whose cache holds every note's entry parses none of them and
+// answers from the entries: references to Rates name the note whose
+// cached entry links to it, though that note, never parsed here, no
+// longer does on disk.
+func TestStartAnswersFromCachedEntries(t *testing.T) {
+	m := &memCache{}
+	c := startServerWith(t, testVault, func(o *Options) { o.Cache = m.cache }, map[string]any{})
+	refsTo := func(c *client, p string) []string {
+		var locs []protocol.Location
+		c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(p)}}}, &locs)
+		var out []string
+		for _, l := range locs {
+			out = append(out, l.URI)
+		}
+		return out
+	}
+	if got := refsTo(c, "Rates.md"); len(got) != 2 {
+		t.Fatalf("references to Rates, no cache: %v", got)
+	}
+	slices.Sort(m.parsed)
+	if want := []string{"Rates.md", "Speedups.md", "sub/Speedy Notes.md"}; !slices.Equal(m.parsed, want) {
+		t.Fatalf("parsed at the first start: %v, want %v", m.parsed, want)
+	}
+
+	m.reuse, m.parsed = true, nil
+	files := maps.Clone(testVault)
+	files["sub/Speedy Notes.md"] = "# Speedy\n\nAbout nothing.\n"
+	c = startServerWith(t, files, func(o *Options) { o.Cache = m.cache }, map[string]any{})
+	if got, want := refsTo(c, "Rates.md"), []string{c.uri("Speedups.md"), c.uri("sub/Speedy Notes.md")}; !slices.Equal(got, want) {
+		t.Errorf("references to Rates from the cache: %v, want %v", got, want)
+	}
+	if len(m.parsed) != 0 {
+		t.Errorf("parsed with every entry cached: %v", m.parsed)
+	}
+
+	// An entry the cache does not give (its stamp changed) is read again.
+	m.b = EncodeEntries(slices.DeleteFunc(mustDecode(t, m.b), func(e Entry) bool { return e.Path() == "sub/Speedy Notes.md" }))
+	m.parsed = nil
+	c = startServerWith(t, files, func(o *Options) { o.Cache = m.cache }, map[string]any{})
+	if got, want := refsTo(c, "Rates.md"), []string{c.uri("Speedups.md")}; !slices.Equal(got, want) {
+		t.Errorf("references to Rates, one entry read again: %v, want %v", got, want)
+	}
+	if want := []string{"sub/Speedy Notes.md"}; !slices.Equal(m.parsed, want) {
+		t.Errorf("parsed: %v, want %v", m.parsed, want)
+	}
+}
+
+func mustDecode(t *testing.T, b []byte) []Entry {
+	t.Helper()
+	es, err := DecodeEntries(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}
+
+// Damaged or cut entries are an error, never a panic.
+func TestDecodeEntriesDamaged(t *testing.T) {
+	m := &memCache{}
+	c := startServerWith(t, testVault, func(o *Options) { o.Cache = m.cache }, map[string]any{})
+	var locs []protocol.Location
+	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}}}, &locs)
+	if es := mustDecode(t, m.b); len(es) != 3 {
+		t.Fatalf("entries: %d, want 3", len(es))
+	}
+	for i := range len(m.b) {
+		if _, err := DecodeEntries(m.b[:i]); err == nil {
+			t.Errorf("cut at %d of %d: no error", i, len(m.b))
+		}
+	}
+}
