@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -108,7 +107,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		}
 		return nil
 	}
-	return writeBaseText(s.out, res)
+	return writeBaseText(s.out, res, opts.root.outWidth(s))
 }
 
 // evalBase evaluates the base opts names (workspace.Base): where it is,
@@ -147,26 +146,29 @@ func baseGroups(res *base.Result) []base.Group {
 
 // writeBaseText prints the view's columns aligned under their names, a
 // group's "== property: value" line and its summaries before its rows,
-// and the summaries over all rows, labelled, at the end. Every cell is
-// printable and on one line.
-func writeBaseText(w io.Writer, res *base.Result) error {
-	// A line is cells to align, or text printed as it is.
+// and the summaries over all rows, labelled, at the end. The cells are
+// laid out by the table every text listing uses (display widths, the
+// last column wrapped to width, stacked when a path leaves no room),
+// aligned across groups; every cell is printable.
+func writeBaseText(w io.Writer, res *base.Result, width int) error {
+	// A line is a row of the table (row >= 0, 0 the header), or text
+	// printed as it is.
 	type line struct {
-		cells []string
-		text  string
+		row  int
+		text string
 	}
-	var lines []line
-	cell := func(s string) string { return strings.ReplaceAll(printable.Of(s), "\t", " ") }
+	cell := func(s string) string { return printable.Of(s) }
 	header := baseHeader(res)
 	for i := range header {
 		header[i] = cell(header[i])
 	}
-	lines = append(lines, line{cells: header})
+	t := table{header: header}
+	lines := []line{{row: 0}}
 	for _, g := range baseGroups(res) {
 		if res.GroupBy != nil {
-			lines = append(lines, line{text: fmt.Sprintf("== %s: %s", printable.Of(res.GroupBy.Name), printable.Of(groupLabel(g.Key)))})
+			lines = append(lines, line{row: -1, text: fmt.Sprintf("== %s: %s", printable.Of(res.GroupBy.Name), printable.Of(groupLabel(g.Key)))})
 			for _, l := range summaryLines(res, g.Summaries) { // a group's summaries head it, as in Obsidian
-				lines = append(lines, line{text: l})
+				lines = append(lines, line{row: -1, text: l})
 			}
 		}
 		for _, r := range g.Rows {
@@ -174,35 +176,26 @@ func writeBaseText(w io.Writer, res *base.Result) error {
 			for i, v := range r.Values {
 				cells[i] = cell(base.String(v))
 			}
-			lines = append(lines, line{cells: cells})
+			t.add(cells...)
+			lines = append(lines, line{row: len(t.rows)})
 		}
 	}
 	if len(res.Summaries) > 0 {
-		lines = append(lines, line{text: "== all " + quantity(len(res.Rows), "row")})
+		lines = append(lines, line{row: -1, text: "== all " + quantity(len(res.Rows), "row")})
 		for _, l := range summaryLines(res, res.Summaries) {
-			lines = append(lines, line{text: l})
+			lines = append(lines, line{row: -1, text: l})
 		}
 	}
-	widths := make([]int, len(header))
-	for _, l := range lines {
-		for i, c := range l.cells {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
+	laid := t.lines(width)
 	bw := bufio.NewWriter(w)
 	for _, l := range lines {
-		if l.cells == nil {
+		if l.row < 0 {
 			bw.WriteString(l.text + "\n")
 			continue
 		}
-		var b strings.Builder
-		for i, c := range l.cells {
-			b.WriteString(c)
-			if i < len(l.cells)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
-			}
+		for _, out := range laid[l.row] {
+			bw.WriteString(strings.TrimRight(out, " ") + "\n")
 		}
-		bw.WriteString(strings.TrimRight(b.String(), " ") + "\n")
 	}
 	return bw.Flush()
 }

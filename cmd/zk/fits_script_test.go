@@ -9,11 +9,11 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// aDatum is a line that holds one path and nothing else (after its
-// indent, at most a :line:col: after it): the one kind of line allowed
-// past the width, as a path wider than the terminal is data, and cutting
-// it would make it one that does not exist.
-var aDatum = regexp.MustCompile(`^ *[^ ].*\.(md|base|canvas|log)(:\d+(:\d+)?:?)?$`)
+// aDatum is a line that holds one path or one URL and nothing else (after
+// its indent, at most a :line:col: after a path): the one kind of line
+// allowed past the width, as a path or address wider than the terminal
+// is data, and cutting it would make one that does not exist.
+var aDatum = regexp.MustCompile(`^ *(?:[^ ].*\.(md|base|canvas|log)(:\d+(:\d+)?:?)?|[a-z][a-z0-9+.-]*://[^ ]+)$`)
 
 // fitsCmd is "fits N stdout|stderr|FILE": every line of the text is at
 // most N columns wide as a terminal draws it (uniseg: an emoji with VS16,

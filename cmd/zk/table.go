@@ -108,7 +108,10 @@ func (t *table) lines(width int) [][]string {
 		for k, group := range sub.lines(max(width-stackIndent, minWrap)) {
 			lines := []string{cell(all[k], 0)}
 			for _, l := range group {
-				lines = append(lines, strings.TrimRight(indent+l, " "))
+				// A row whose other cells are all empty adds no blank line.
+				if l = strings.TrimRight(l, " "); l != "" {
+					lines = append(lines, indent+l)
+				}
 			}
 			out = append(out, lines)
 		}
