@@ -19,16 +19,33 @@ wall_cpu_ms() {
   { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{printf "%.1f %.1f\n", $1 * 1000, ($2 + $3) * 1000}'
 }
 
-# median_ms PREP CMD... runs PREP then times CMD, $runs times, and prints
-# "MEDIAN ms (min MIN)".
-median_ms() {
-  local prep=$1
-  shift
+# cpu_ms CMD... runs CMD once, output discarded, and prints the CPU
+# milliseconds (user + system, its children's included) it took; a
+# command that fails (zk check with findings) is timed all the same.
+cpu_ms() {
+  local TIMEFORMAT='%U %S' t
+  t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || true
+  awk -v t="$t" 'BEGIN {split(t, a, " "); printf "%.1f\n", (a[1] + a[2]) * 1000}'
+}
+
+# median_by TIMER PREP CMD... runs PREP then TIMER CMD (time_ms, cpu_ms),
+# $runs times, and prints the median and the least of the times, "MEDIAN
+# MIN".
+median_by() {
+  local timer=$1 prep=$2
+  shift 2
   for _ in $(seq "$runs"); do
     $prep
-    time_ms "$@"
-  done | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f ms (min %.1f)\n", m, a[1]}'
+    $timer "$@"
+  done | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f %.1f\n", m, a[1]}'
 }
+
+# median_ms PREP CMD... runs PREP then times CMD, $runs times, and prints
+# "MEDIAN ms (min MIN)" in wall ms.
+median_ms() { median_by time_ms "$@" | awk '{printf "%.1f ms (min %.1f)\n", $1, $2}'; }
+
+# median_cpu PREP CMD... as median_ms, in CPU ms, the median alone.
+median_cpu() { median_by cpu_ms "$@" | awk '{printf "%.1f\n", $1}'; }
 
 # ms TIMING prints the median of a median_ms result as a bare number.
 ms() { awk '{print $1}' <<<"$1"; }

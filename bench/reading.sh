@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# reading.sh: every reading command on a generated vault, in CPU seconds
+# reading.sh: every reading command on a vault, in CPU seconds
 # (user + system, the process and its children), next to the stat floor
 # and, with BASELINE=, to another build on the same vault in the same run.
 # CPU rather than wall time, since this project's machine is shared:
@@ -13,6 +13,12 @@
 #
 #   bench/reading.sh                               # N=10000 RUNS=5
 #   BASELINE=/tmp/zk-main N=100000 RUNS=3 bench/reading.sh
+#   VAULT=~/help NOTE=Home.md bench/reading.sh       # a copy of a vault of yours
+#
+# VAULT= times a copy of that vault (its files dated an hour back) instead
+# of a generated one; NOTE= is the note backlinks and links are asked of
+# and the one edited (default: the second note by path). base evaluates
+# zk-bench.base, a table of every note by name, written into the vault.
 #
 # Needs Go, GNU find and awk.
 set -euo pipefail
@@ -21,33 +27,26 @@ n=${N:-10000}
 runs=${RUNS:-5}
 . bench/lib.sh
 bench_zk
-gen_vault "$n" "$tmp/vault"
-export ZK_TODAY=2026-12-02
 vault="$tmp/vault"
-note=$(cd "$vault" && find . -path '*/Permanent Notes/*' -name '*.md' | sort | sed -n 2p)
+if [ -n "${VAULT:-}" ]; then
+  cp -R "$VAULT" "$vault"
+  rm -rf "$vault/.git" "$vault/.zk"
+  find "$vault" -type f -exec touch -d '-1 hour' {} +
+  n=$(find "$vault" -name '*.md' -not -path '*/.*' | wc -l)
+  note=${NOTE:-$(cd "$vault" && find . -name '*.md' -not -path '*/.*' | sort | sed -n 2p)}
+else
+  gen_vault "$n" "$vault"
+  note=${NOTE:-$(cd "$vault" && find . -path '*/Permanent Notes/*' -name '*.md' | sort | sed -n 2p)}
+fi
+printf 'views:\n  - type: table\n    name: All\n    filters: file.ext == "md"\n    order: [file.name]\n' >"$vault/zk-bench.base"
+touch -d '-1 hour' "$vault/zk-bench.base"
+export ZK_TODAY=2026-12-02
 note=${note#./}
-name=$(basename "$note" .md)
 edited="$vault/$note"
 
-# cpu_ms CMD... runs CMD once, output discarded, and prints the CPU
-# milliseconds (user + system) it took.
-cpu_ms() {
-  local TIMEFORMAT='%U %S' t
-  t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || true
-  awk -v t="$t" 'BEGIN {split(t, a, " "); printf "%.1f\n", (a[1] + a[2]) * 1000}'
-}
-# median_cpu PREP CMD... as median_ms, in CPU milliseconds.
-median_cpu() {
-  local prep=$1
-  shift
-  for _ in $(seq "$runs"); do
-    $prep
-    cpu_ms "$@"
-  done | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f\n", m}'
-}
 edit_one() { echo "edited $EPOCHREALTIME" >>"$edited"; touch -d '-1 hour' "$edited"; }
 
-commands=("check" "stale" "list" "runs" "properties" "graph" "backlinks|$name" "links|$name")
+commands=("check" "stale" "list" "runs" "properties" "graph" "backlinks|$note" "links|$note" "base|zk-bench.base")
 stat=$(median_cpu nothing find "$vault" -printf '%s %T@\n')
 echo "vault: $n notes; $cpus cores, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs; CPU ms (user+sys)"
 echo "stat floor (find -printf): $stat ms"

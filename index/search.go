@@ -121,6 +121,28 @@ type Fragment struct {
 	Marks [][2]int
 }
 
+// Marked is the fragment's text with open and close around each match,
+// the text passed through esc (printable, for a terminal) when set.
+func (f Fragment) Marked(open, close string, esc func(string) string) string {
+	if esc == nil {
+		esc = func(s string) string { return s }
+	}
+	var b strings.Builder
+	at := 0
+	for _, m := range f.Marks {
+		if m[0] < at || m[1] > len(f.Text) {
+			continue
+		}
+		b.WriteString(esc(f.Text[at:m[0]]))
+		b.WriteString(open)
+		b.WriteString(esc(f.Text[m[0]:m[1]]))
+		b.WriteString(close)
+		at = m[1]
+	}
+	b.WriteString(esc(f.Text[at:]))
+	return b.String()
+}
+
 // fragmentWidth is about how many bytes of text a fragment shows.
 const fragmentWidth = 160
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/base"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -87,8 +88,9 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	where, res, warns, err := evalBase(ctx, w, opts)
-	for _, warn := range warns {
+	r, err := w.Base(ctx, workspace.BaseRequest{Base: opts.arg, View: opts.view, Embed: opts.embed, This: opts.this})
+	where, res := r.Where, r.Result
+	for _, warn := range r.Warnings {
 		fmt.Fprintf(s.err, "zk: warning: %s\n", printable.Of(warn))
 	}
 	if err != nil {
@@ -110,14 +112,6 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 	return writeBaseText(s.out, res, opts.root.outWidth(s))
 }
 
-// evalBase evaluates the base opts names (workspace.Base): where it is,
-// the view's result, and the warnings to tell, not made printable: zk
-// base and the MCP base tool.
-func evalBase(ctx context.Context, w *workspace.Workspace, opts *baseOptions) (string, *base.Result, []string, error) {
-	r, err := w.Base(ctx, workspace.BaseRequest{Base: opts.arg, View: opts.view, Embed: opts.embed, This: opts.this})
-	return r.Where, r.Result, r.Warnings, err
-}
-
 // groupLabel is a group's value in a heading: the rows without a value
 // are a group too.
 func groupLabel(v any) string {
@@ -133,15 +127,6 @@ func baseHeader(res *base.Result) []string {
 		out[i] = c.Name
 	}
 	return out
-}
-
-// baseGroups is the result as groups: one unnamed group when the view has
-// no groupBy.
-func baseGroups(res *base.Result) []base.Group {
-	if res.GroupBy == nil {
-		return []base.Group{{Rows: res.Rows}}
-	}
-	return res.Groups
 }
 
 // writeBaseText prints the view's columns aligned under their names, a
@@ -164,7 +149,7 @@ func writeBaseText(w io.Writer, res *base.Result, width int) error {
 	}
 	t := table{header: header}
 	lines := []line{{row: 0}}
-	for _, g := range baseGroups(res) {
+	for _, g := range res.Grouped() {
 		if res.GroupBy != nil {
 			lines = append(lines, line{row: -1, text: fmt.Sprintf("== %s: %s", printable.Of(res.GroupBy.Name), printable.Of(groupLabel(g.Key)))})
 			for _, l := range summaryLines(res, g.Summaries) { // a group's summaries head it, as in Obsidian
@@ -251,7 +236,7 @@ func writeBaseTable(s *streams, res *base.Result, format string) error {
 		header = append([]string{res.GroupBy.Name}, header...)
 	}
 	var rows [][]string
-	for _, g := range baseGroups(res) {
+	for _, g := range res.Grouped() {
 		for _, r := range g.Rows {
 			var rec []string
 			if groupCol {
@@ -276,7 +261,7 @@ func baseCells(r base.Row) []string {
 // last row, and the view's summaries in a table of their own when it groups.
 func writeBaseMarkdown(w io.Writer, res *base.Result) error {
 	header := baseHeader(res)
-	for gi, g := range baseGroups(res) {
+	for gi, g := range res.Grouped() {
 		if gi > 0 {
 			fmt.Fprintln(w)
 		}
@@ -306,86 +291,6 @@ func writeBaseMarkdown(w io.Writer, res *base.Result) error {
 // a table.
 func mdText(x string) string { return strings.ReplaceAll(printable.Of(x), "|", `\|`) }
 
-type baseRowJSON struct {
-	Path   string         `json:"path"`
-	Values map[string]any `json:"values"`
-}
-
-type baseGroupJSON struct {
-	Key       any               `json:"key"`
-	Rows      []baseRowJSON     `json:"rows"`
-	Summaries []baseSummaryJSON `json:"summaries,omitempty"`
-}
-
-type baseSummaryJSON struct {
-	Property string `json:"property"`
-	Summary  string `json:"summary"`
-	Value    any    `json:"value"`
-}
-
-func summariesJSON(sums []base.Summary) []baseSummaryJSON {
-	var out []baseSummaryJSON
-	for _, sm := range sums {
-		out = append(out, baseSummaryJSON{sm.Property, sm.Name, base.JSON(sm.Value)})
-	}
-	return out
-}
-
 func writeBaseJSON(w io.Writer, where string, res *base.Result) error {
-	return writeJSON(w, newBaseJSON(where, res))
-}
-
-type baseExcludedJSON struct {
-	Filter string `json:"filter"`
-	Files  int    `json:"files"`
-	Error  string `json:"error"`
-}
-
-type baseCellErrorJSON struct {
-	Property string `json:"property"`
-	Rows     int    `json:"rows"`
-	Error    string `json:"error"`
-}
-
-// baseJSON is zk base --format json, and the MCP base tool's result.
-type baseJSON struct {
-	Base       string              `json:"base"`
-	View       string              `json:"view"`
-	Type       string              `json:"type"`
-	Columns    []base.Column       `json:"columns"`
-	GroupBy    *base.Column        `json:"groupBy"`
-	Total      int                 `json:"total"`
-	Groups     []baseGroupJSON     `json:"groups"`
-	Summaries  []baseSummaryJSON   `json:"summaries,omitempty"`
-	Excluded   []baseExcludedJSON  `json:"excluded,omitempty"`
-	CellErrors []baseCellErrorJSON `json:"cellErrors,omitempty"`
-	Warnings   []string            `json:"warnings"`
-}
-
-func newBaseJSON(where string, res *base.Result) baseJSON {
-	groups := []baseGroupJSON{}
-	for _, g := range baseGroups(res) {
-		out := baseGroupJSON{Key: base.JSON(g.Key), Rows: []baseRowJSON{}, Summaries: summariesJSON(g.Summaries)}
-		for _, r := range g.Rows {
-			vals := map[string]any{}
-			for i, c := range res.Columns {
-				vals[c.ID] = base.JSON(r.Values[i])
-			}
-			out.Rows = append(out.Rows, baseRowJSON{Path: r.File.Path, Values: vals})
-		}
-		groups = append(groups, out)
-	}
-	warnings := res.Warnings
-	if warnings == nil {
-		warnings = []string{}
-	}
-	var excluded []baseExcludedJSON
-	for _, f := range res.Excluded {
-		excluded = append(excluded, baseExcludedJSON{f.What, f.Files, f.Err})
-	}
-	var cellErrs []baseCellErrorJSON
-	for _, f := range res.CellErrors {
-		cellErrs = append(cellErrs, baseCellErrorJSON{f.What, f.Files, f.Err})
-	}
-	return baseJSON{where, res.View, res.Type, res.Columns, res.GroupBy, res.Total, groups, summariesJSON(res.Summaries), excluded, cellErrs, warnings}
+	return writeJSON(w, view.NewBase(where, res))
 }

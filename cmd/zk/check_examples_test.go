@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/zk-claims/zk/view"
 	"os"
 	"path"
 	"slices"
@@ -49,7 +50,7 @@ func TestCheckExamples(t *testing.T) {
 		t.Fatalf("zk %s: exit %d, want %d\nstderr:\n%s", strings.Join(args, " "), code, exitFindings, errOut.String())
 	}
 
-	var report checkJSON
+	var report view.Check
 	if err := json.Unmarshal(out.Bytes(), &report); err != nil {
 		t.Fatalf("zk check --format json: %v\n%s", err, out.String())
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/lint"
-	"github.com/zk-claims/zk/workspace"
+	"github.com/zk-claims/zk/view"
 )
 
 // findingWriter prints a check's result in one format; color is only
@@ -61,38 +61,8 @@ func writeText(w io.Writer, r checkReport, color bool) error {
 	return err
 }
 
-// findingJSON is one finding of the JSON shape the README gives.
-type findingJSON struct {
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Rule     string `json:"rule"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-}
-
-type checkJSON struct {
-	Findings []findingJSON `json:"findings"`
-	Summary  struct {
-		Notes    int `json:"notes"`
-		Errors   int `json:"errors"`
-		Warnings int `json:"warnings"`
-	} `json:"summary"`
-}
-
 func writeCheckJSON(w io.Writer, r checkReport, _ bool) error {
-	return writeJSON(w, newCheckJSON(r.CheckResult))
-}
-
-// newCheckJSON is zk check --format json, and the MCP check tool's
-// result.
-func newCheckJSON(r workspace.CheckResult) checkJSON {
-	out := checkJSON{Findings: make([]findingJSON, len(r.Findings))}
-	for i, f := range r.Findings {
-		out.Findings[i] = findingJSON{f.Path, f.Line, f.Column, f.Rule, f.Severity.String(), f.Message}
-	}
-	out.Summary.Notes, out.Summary.Errors, out.Summary.Warnings = r.Notes, r.Count(lint.Error), r.Count(lint.Warning)
-	return out
+	return writeJSON(w, view.NewCheck(r.CheckResult))
 }
 
 // rulesURL is where each rule's help lives: the README's zk check section,

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -63,9 +64,9 @@ func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
 	for _, p := range notes {
 		kinds[p] = "note"
 	}
-	edges := make([]edgeView, 0, len(g.Edges))
+	edges := make([]view.Edge, 0, len(g.Edges))
 	for _, e := range g.Edges {
-		v := newEdgeView(e)
+		v := view.NewEdge(e)
 		if _, known := kinds[v.To]; !known {
 			kinds[v.To] = "file"
 			if !v.Resolved {
@@ -91,7 +92,7 @@ func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
 // element is written field by field as the indenting encoder writes it:
 // encoding and indenting 40,000 edges through encoding/json was 40% of an
 // unchanged zk graph's CPU (TestWriteGraphJSONIsWriteJSON holds the bytes).
-func writeGraphJSON(w io.Writer, nodes []graphNode, edges []edgeView) error {
+func writeGraphJSON(w io.Writer, nodes []graphNode, edges []view.Edge) error {
 	bw := bufio.NewWriter(w)
 	var buf []byte
 	array := func(name string, n int, item func([]byte, int) []byte, last bool) {
@@ -125,7 +126,7 @@ func writeGraphJSON(w io.Writer, nodes []graphNode, edges []edgeView) error {
 
 // appendEdgeJSON is e as the indenting encoder writes it at an edge's
 // depth, its omitempty fields left out when empty.
-func appendEdgeJSON(b []byte, e edgeView) []byte {
+func appendEdgeJSON(b []byte, e view.Edge) []byte {
 	b = append(b, '{')
 	first := true
 	str := func(name, v string, omit bool) {
@@ -220,7 +221,7 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(append(b, s[start:]...), '"')
 }
 
-func writeDot(w io.Writer, nodes []graphNode, edges []edgeView) error {
+func writeDot(w io.Writer, nodes []graphNode, edges []view.Edge) error {
 	fmt.Fprintln(w, "digraph zk {")
 	for _, n := range nodes {
 		style := ""

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/zk-claims/zk/view"
 	"testing"
 )
 
@@ -19,19 +20,19 @@ var hostile = func() string {
 func TestWriteGraphJSONIsWriteJSON(t *testing.T) {
 	for name, tc := range map[string]struct {
 		nodes []graphNode
-		edges []edgeView
+		edges []view.Edge
 	}{
-		"empty":      {[]graphNode{}, []edgeView{}},
-		"nodes only": {[]graphNode{{ID: "a.md", Kind: "note"}, {ID: "<b>&c", Kind: "unresolved"}}, []edgeView{}},
+		"empty":      {[]graphNode{}, []view.Edge{}},
+		"nodes only": {[]graphNode{{ID: "a.md", Kind: "note"}, {ID: "<b>&c", Kind: "unresolved"}}, []view.Edge{}},
 		"both": {[]graphNode{{ID: "a.md", Kind: "note"}},
-			[]edgeView{{From: "a.md", To: "b", Link: "b", Kind: "link"}, {From: "a.md", To: "a.md", Relation: "supports", Resolved: true}}},
-		"every field": {[]graphNode{{ID: hostile, Kind: "file"}}, []edgeView{{From: hostile, To: hostile, Line: 12, Kind: "embed", Link: hostile,
+			[]view.Edge{{From: "a.md", To: "b", Link: "b", Kind: "link"}, {From: "a.md", To: "a.md", Relation: "supports", Resolved: true}}},
+		"every field": {[]graphNode{{ID: hostile, Kind: "file"}}, []view.Edge{{From: hostile, To: hostile, Line: 12, Kind: "embed", Link: hostile,
 			Resolved: true, Relation: hostile, Qualifier: "q", Justification: hostile}, {Kind: "frontmatter", Line: -1}, {}}},
 	} {
 		var want, got bytes.Buffer
 		if err := writeJSON(&want, struct {
 			Nodes []graphNode `json:"nodes"`
-			Edges []edgeView  `json:"edges"`
+			Edges []view.Edge `json:"edges"`
 		}{tc.nodes, tc.edges}); err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -62,58 +63,17 @@ EXIT STATUS
 	return cmd
 }
 
-// edgeView is an edge as the links, backlinks and graph commands print it.
-type edgeView struct {
-	From          string `json:"from,omitempty"`
-	To            string `json:"to,omitempty"`
-	Line          int    `json:"line,omitempty"`
-	Kind          string `json:"kind"`
-	Link          string `json:"link"`
-	Resolved      bool   `json:"resolved"`
-	Relation      string `json:"relation,omitempty"`
-	Qualifier     string `json:"qualifier,omitempty"`
-	Justification string `json:"justification,omitempty"`
-}
-
-func newEdgeView(e vault.Edge) edgeView {
-	v := edgeView{From: e.From, To: e.To, Kind: string(e.Kind), Link: e.Link, Resolved: e.Resolved(),
-		Relation: e.Relation, Qualifier: e.Qualifier, Justification: e.Justification}
-	if e.Line >= 0 {
-		v.Line = e.Line + 1
-	}
-	if !e.Resolved() {
-		v.To = e.Path
-	}
-	return v
-}
-
-// newEdgeViews are edges as zk links and zk backlinks --format json print
-// them, and the MCP tools of their names return them.
-func newEdgeViews(edges []vault.Edge) []edgeView {
-	views := make([]edgeView, 0, len(edges))
-	for _, e := range edges {
-		views = append(views, newEdgeView(e))
-	}
-	return views
-}
-
 func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 	edges, p, err := linkEdges(ctx, opts, s)
 	if err != nil {
 		return err
 	}
-	views := newEdgeViews(edges)
+	views := view.NewEdges(edges)
 	if opts.format == "json" {
 		if opts.incoming {
-			return writeJSON(s.out, struct {
-				Note      string     `json:"note"`
-				Backlinks []edgeView `json:"backlinks"`
-			}{p, views})
+			return writeJSON(s.out, view.Backlinks{Note: p, Edges: views})
 		}
-		return writeJSON(s.out, struct {
-			Note  string     `json:"note"`
-			Links []edgeView `json:"links"`
-		}{p, views})
+		return writeJSON(s.out, view.Links{Note: p, Edges: views})
 	}
 	if len(views) == 0 {
 		if opts.incoming {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/query"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -121,63 +122,30 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	view := newListView(res, opts.fields)
+	lv := view.NewList(res, opts.fields)
 	switch opts.format {
 	case "json":
-		return writeJSON(s.out, view)
+		return writeJSON(s.out, lv)
 	case "csv", "tsv":
-		header, rows := listTable(view, opts.fields, false)
+		header, rows := listTable(lv, opts.fields, false)
 		return writeDelimited(s.out, opts.format, s.outTTY, header, rows)
 	case "markdown":
-		header, rows := listTable(view, opts.fields, true)
+		header, rows := listTable(lv, opts.fields, true)
 		_, err := io.WriteString(s.out, markdownTable(header, rows))
 		return err
 	case "paths":
-		for _, n := range view.Notes {
+		for _, n := range lv.Notes {
 			if _, err := fmt.Fprintln(s.out, printable.Of(n.Path)); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if len(view.Notes) == 0 {
+	if len(lv.Notes) == 0 {
 		fmt.Fprintf(s.err, "no notes match (%s read)\n", quantity(res.Read, "note"))
 		return nil
 	}
-	return writeListText(s, view, opts.fields, opts.root.outWidth(s))
-}
-
-// listView is zk list --format json: each note's path, type and the
-// fields asked for.
-type listView struct {
-	Notes []listNote `json:"notes"`
-	// Matched is how many notes matched before --limit; Read how many
-	// notes were read.
-	Matched int `json:"matched"`
-	Read    int `json:"read"`
-}
-
-type listNote struct {
-	Path string `json:"path"`
-	// Type is the note's type, or "" for a note of none.
-	Type   string         `json:"type"`
-	Fields map[string]any `json:"fields,omitempty"`
-}
-
-func newListView(res query.Result, fields []string) listView {
-	out := listView{Notes: make([]listNote, 0, len(res.Notes)), Matched: res.Matched, Read: res.Read}
-	for _, n := range res.Notes {
-		ln := listNote{Path: n.Path, Type: n.Type}
-		if len(fields) > 0 {
-			ln.Fields = make(map[string]any, len(fields))
-			for _, f := range fields {
-				v, _ := n.Field(f)
-				ln.Fields[f] = v
-			}
-		}
-		out.Notes = append(out.Notes, ln)
-	}
-	return out
+	return writeListText(s, lv, opts.fields, opts.root.outWidth(s))
 }
 
 // listCell is a field's value as one cell of text: a list's items joined
@@ -200,7 +168,7 @@ func listCell(v any) string {
 	return fmt.Sprint(v)
 }
 
-func listRow(n listNote, fields []string) []string {
+func listRow(n view.ListNote, fields []string) []string {
 	row := []string{n.Path, n.Type}
 	for _, f := range fields {
 		row = append(row, listCell(n.Fields[f]))
@@ -210,12 +178,12 @@ func listRow(n listNote, fields []string) []string {
 
 // writeListText prints aligned columns under a header, every cell
 // printable, so a value cannot split a row.
-func writeListText(s *streams, view listView, fields []string, width int) error {
+func writeListText(s *streams, lv view.List, fields []string, width int) error {
 	t := table{header: []string{"PATH", "TYPE"}}
 	for _, f := range fields {
 		t.header = append(t.header, strings.ToUpper(printable.Of(f)))
 	}
-	for _, n := range view.Notes {
+	for _, n := range lv.Notes {
 		row := listRow(n, fields)
 		if row[1] == "" {
 			row[1] = "-"
@@ -230,13 +198,13 @@ func writeListText(s *streams, view listView, fields []string, width int) error 
 
 // listTable is the view as a header and rows: path (or its link, for
 // markdown, so that it resolves to exactly that note), type, the fields.
-func listTable(view listView, fields []string, link bool) ([]string, [][]string) {
+func listTable(lv view.List, fields []string, link bool) ([]string, [][]string) {
 	header := append([]string{"path", "type"}, fields...)
 	if link {
 		header[0] = "note"
 	}
-	rows := make([][]string, len(view.Notes))
-	for i, n := range view.Notes {
+	rows := make([][]string, len(lv.Notes))
+	for i, n := range lv.Notes {
 		rows[i] = listRow(n, fields)
 		if link {
 			rows[i][0] = "[[" + strings.TrimSuffix(n.Path, ".md") + "]]"

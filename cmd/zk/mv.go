@@ -11,6 +11,7 @@ import (
 
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/move"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -83,34 +84,6 @@ EXIT STATUS
 	return cmd
 }
 
-// mvOutput is what zk mv did or, with --dry-run, would do.
-type mvOutput struct {
-	DryRun  bool          `json:"dry_run"`
-	Moved   []move.Rename `json:"moved"`
-	Heading *headingMove  `json:"heading,omitempty"`
-	// Retitled is the renamed note's H1, renamed with it when it was the
-	// note's old name.
-	Retitled   *headingMove `json:"retitled,omitempty"`
-	Files      int          `json:"files"`
-	Links      int          `json:"links"`
-	Edits      []mvEdit     `json:"edits"`
-	Captured   []string     `json:"captured"`
-	Unwritable []string     `json:"unwritable"`
-}
-
-type headingMove struct {
-	Note string `json:"note"`
-	From string `json:"from"`
-	To   string `json:"to"`
-}
-
-type mvEdit struct {
-	Path string `json:"path"`
-	Line int    `json:"line"`
-	Old  string `json:"old"`
-	New  string `json:"new"`
-}
-
 func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 	w, err := opts.root.open(s, workspace.Writing, strings.SplitN(opts.old, "#", 2)[0])
 	if err != nil {
@@ -121,7 +94,7 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	out := newMvOutput(plan)
+	out := view.NewMove(plan)
 	out.DryRun = opts.dryRun
 	if len(plan.Unwritable) > 0 && !opts.dryRun {
 		return fmt.Errorf("mv: %s the move would break that zk cannot rewrite (reference-style or unusual frontmatter links); nothing was moved:\n  %s",
@@ -143,34 +116,6 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 	return nil
 }
 
-// newMvOutput is a plan as zk mv --format json prints it, and as the
-// MCP move tool returns it.
-func newMvOutput(p workspace.MovePlan) mvOutput {
-	out := mvOutput{Moved: p.Moved, Files: p.Files, Links: p.Links, Edits: []mvEdit{},
-		Captured: nonNil(p.Captured), Unwritable: nonNil(p.Unwritable)}
-	if out.Moved == nil {
-		out.Moved = []move.Rename{}
-	}
-	if h := p.Heading; h != nil {
-		out.Heading = &headingMove{Note: h.Note, From: h.From, To: h.To}
-	}
-	if h := p.Retitled; h != nil {
-		out.Retitled = &headingMove{Note: h.Note, From: h.From, To: h.To}
-	}
-	for _, e := range p.Edits {
-		out.Edits = append(out.Edits, mvEdit{Path: e.Path, Line: e.Line, Old: e.Old, New: e.New})
-	}
-	return out
-}
-
-// nonNil is s, or an empty list for JSON's [] rather than null.
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 // kill ends the process after step opts.killAfter, as a crash would.
 func (opts *mvOptions) kill(step int) {
 	if opts.killAfter > 0 && step == opts.killAfter {
@@ -181,7 +126,7 @@ func (opts *mvOptions) kill(step int) {
 	}
 }
 
-func printMv(s *streams, out mvOutput, width int) {
+func printMv(s *streams, out view.Move, width int) {
 	verb, rewrote := "moved", "rewrote"
 	if out.DryRun {
 		verb, rewrote = "would move", "would rewrite"

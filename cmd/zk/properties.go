@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/vault/property"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -46,14 +46,6 @@ EXIT STATUS
 	return cmd
 }
 
-type propertyView struct {
-	Name     string         `json:"name"`
-	Type     property.Type  `json:"type"`
-	Declared bool           `json:"declared"`
-	Notes    int            `json:"notes"`
-	Types    map[string]int `json:"types"`
-}
-
 func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
 	w, err := opts.root.open(s, workspace.Reading, "")
@@ -61,12 +53,14 @@ func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) err
 		return err
 	}
 	defer w.Close()
-	views, err := propertyViews(ctx, w)
+	sums, err := w.Properties(ctx)
 	if err != nil {
 		return err
 	}
+	props := view.NewProperties(sums)
+	views := props.List
 	if opts.format == "json" {
-		return writeJSON(s.out, propertiesJSON{views})
+		return writeJSON(s.out, props)
 	}
 	if len(views) == 0 {
 		fmt.Fprintln(s.err, "no properties in the vault")
@@ -83,33 +77,9 @@ func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) err
 	return t.write(s.out, opts.root.outWidth(s))
 }
 
-// propertiesJSON is zk properties --format json, and the MCP properties
-// tool's result.
-type propertiesJSON struct {
-	Properties []propertyView `json:"properties"`
-}
-
-// propertyViews are the vault's properties, by name: zk properties and
-// the MCP properties tool.
-func propertyViews(ctx context.Context, w *workspace.Workspace) ([]propertyView, error) {
-	sums, err := w.Properties(ctx)
-	if err != nil {
-		return nil, err
-	}
-	views := []propertyView{}
-	for _, sum := range sums {
-		pv := propertyView{Name: sum.Name, Type: sum.Type, Declared: sum.Declared, Notes: sum.Notes, Types: map[string]int{}}
-		for t, n := range sum.Types {
-			pv.Types[string(t)] = n
-		}
-		views = append(views, pv)
-	}
-	return views, nil
-}
-
 // otherTypes is "text 2, empty 1": the notes whose value is not of the
 // property's type, by type, the most first.
-func otherTypes(pv propertyView) string {
+func otherTypes(pv view.Property) string {
 	type count struct {
 		t string
 		n int

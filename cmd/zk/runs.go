@@ -7,12 +7,11 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/evidence"
-	"github.com/zk-claims/zk/vault/query"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -59,116 +58,6 @@ EXIT STATUS
 	return cmd
 }
 
-// runView is one run in zk runs --format json (the README's shape).
-type runView struct {
-	ID        string  `json:"id"`
-	Started   string  `json:"started"`
-	Exit      *int    `json:"exit"`
-	Duration  float64 `json:"duration_s"`
-	Falsifier string  `json:"falsifier"`
-	// FalsifierID is the falsifier's block id, as the block carries it.
-	FalsifierID string `json:"falsifier_id,omitempty"`
-	Command     string `json:"command"`
-	// Rejudges, for a judgement again, is the run it judged.
-	Rejudges string           `json:"rejudges,omitempty"`
-	Verdict  evidence.Verdict `json:"verdict"`
-	// Statement is the criterion Verdict was computed with, the values it
-	// read and what it found.
-	Statement string `json:"statement,omitempty"`
-	Edited    string `json:"edited,omitempty"`
-}
-
-func newRunView(r evidence.Run) runView {
-	v := runView{ID: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Duration: r.Duration.Seconds(),
-		Falsifier: r.Falsifier, FalsifierID: r.FalsifierID, Command: r.Command, Rejudges: r.Rejudges,
-		Verdict: r.Verdict, Statement: r.Criterion, Edited: r.Problem}
-	if r.Exit >= 0 && !r.Attached && r.Rejudges == "" {
-		exit := r.Exit
-		v.Exit = &exit
-	}
-	return v
-}
-
-// runsJSON is zk runs NOTE --format json, and what the MCP runs tool
-// returns: the note's runs, and what they say of each falsifier.
-type runsJSON struct {
-	Runs       []runView     `json:"runs"`
-	Falsifiers []historyView `json:"falsifiers"`
-}
-
-// historyView is one falsifier's verdict and its history: its
-// measurements oldest first, with the values each read, and how the
-// latest differs from the one before.
-type historyView struct {
-	verdictView
-	Series []pointView     `json:"series"`
-	Change evidence.Change `json:"change,omitempty"`
-}
-
-// pointView is one measurement of a falsifier's history.
-type pointView struct {
-	Run     string           `json:"run"`
-	Started string           `json:"started"`
-	Verdict evidence.Verdict `json:"verdict"`
-	// Criterion is the criterion the record was judged by.
-	Criterion string      `json:"criterion,omitempty"`
-	Values    []valueView `json:"values"`
-}
-
-// valueView is one value a record's statement gives, with its interval
-// [lo, hi] and sample count when it gives them.
-type valueView struct {
-	Expr     string    `json:"expr"`
-	Value    float64   `json:"value"`
-	Unit     string    `json:"unit,omitempty"`
-	Interval []float64 `json:"interval,omitempty"`
-	N        int       `json:"n,omitempty"`
-}
-
-func newValueViews(vs []evidence.Value) []valueView {
-	out := make([]valueView, len(vs))
-	for i, v := range vs {
-		out[i] = valueView{Expr: v.Expr, Value: v.Value, Unit: v.Unit, N: v.N}
-		if v.Interval {
-			out[i].Interval = []float64{v.Lo, v.Hi}
-		}
-	}
-	return out
-}
-
-// newRunsJSON is the view of a note's runs.
-func newRunsJSON(nr workspace.NoteRuns) runsJSON {
-	out := runsJSON{Runs: make([]runView, len(nr.Runs)), Falsifiers: []historyView{}}
-	for i, r := range nr.Runs {
-		out.Runs[i] = newRunView(r)
-	}
-	add := func(l evidence.Latest) {
-		hv := historyView{verdictView: newVerdictView(nr.Path, query.FalsifierOf(l)), Series: []pointView{}}
-		if rj, ok := nr.Rejudged[l.Falsifier.N]; ok && l.Falsifier.N > 0 {
-			hv.CriterionChanged = newChangedView(l.Falsifier.Criterion, rj)
-		}
-		measured, change := l.History()
-		for _, r := range measured {
-			c, _ := evidence.StatedCriterion(r.Criterion)
-			vs := newValueViews(evidence.StatedValues(r.Criterion))
-			hv.Series = append(hv.Series, pointView{Run: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Verdict: r.Verdict, Criterion: c, Values: vs})
-		}
-		hv.Change = change
-		out.Falsifiers = append(out.Falsifiers, hv)
-	}
-	for _, l := range nr.Standing.Falsifiers {
-		if l.Run.ID != "" {
-			add(l)
-		}
-	}
-	for _, l := range nr.Standing.Deleted {
-		if l.Refuting.ID != "" {
-			add(l)
-		}
-	}
-	return out
-}
-
 func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 	w, err := opts.root.open(s, workspace.Reading, opts.note)
 	if err != nil {
@@ -179,16 +68,16 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	view := newRunsJSON(nr)
+	rv := view.NewRuns(nr)
 	if opts.format == "json" {
-		return writeJSON(s.out, view)
+		return writeJSON(s.out, rv)
 	}
 	if len(nr.Runs) == 0 {
 		fmt.Fprintf(s.err, "%s: no recorded runs\n", printable.Of(nr.Path))
 		return nil
 	}
 	t := table{header: []string{"RUN", "STARTED (UTC)", "EXIT", "TOOK", "VERDICT", "COMMAND"}, right: map[int]bool{2: true, 3: true}}
-	for _, r := range view.Runs {
+	for _, r := range rv.Runs {
 		exit := "-"
 		if r.Exit != nil {
 			exit = fmt.Sprint(*r.Exit)
@@ -207,7 +96,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 	if err := t.write(s.out, opts.root.outWidth(s)); err != nil {
 		return err
 	}
-	return writeHistories(s, nr, view.Falsifiers, opts.root.outWidth(s))
+	return writeHistories(s, nr, rv.Falsifiers, opts.root.outWidth(s))
 }
 
 // writeHistories prints, under the runs, each falsifier's history: its
@@ -215,7 +104,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 // was judged by, when that is not the one written now), how the latest
 // measurement differs from the one before, and a changed criterion
 // judged again.
-func writeHistories(s *streams, nr workspace.NoteRuns, views []historyView, width int) error {
+func writeHistories(s *streams, nr workspace.NoteRuns, views []view.History, width int) error {
 	// say prints a sentence indented by indent, wrapped to the width.
 	say := func(indent, text string) {
 		if width <= 0 {
@@ -243,7 +132,7 @@ func writeHistories(s *streams, nr workspace.NoteRuns, views []historyView, widt
 		} else {
 			l = byN[hv.Falsifier]
 		}
-		if !hv.Deleted && hv.CriterionChanged == nil && !slices.ContainsFunc(hv.Series, func(p pointView) bool { return len(p.Values) > 0 }) {
+		if !hv.Deleted && hv.CriterionChanged == nil && !slices.ContainsFunc(hv.Series, func(p view.Point) bool { return len(p.Values) > 0 }) {
 			continue // no values to follow: the runs above say it all
 		}
 		if hv.ID != "" {
@@ -288,7 +177,7 @@ func writeHistories(s *streams, nr workspace.NoteRuns, views []historyView, widt
 			say("  ", "the latest measurement and the one before: noise unknown, a value has no interval")
 		}
 		if c := hv.CriterionChanged; c != nil {
-			say("  ", printable.Of(c.sentence(hv)))
+			say("  ", printable.Of(changeSentence(c, hv.Note, hv.Falsifier)))
 		}
 	}
 	return nil

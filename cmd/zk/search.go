@@ -11,6 +11,7 @@ import (
 
 	"github.com/zk-claims/zk/index"
 	"github.com/zk-claims/zk/internal/printable"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -121,45 +122,8 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 	return nil
 }
 
-type searchJSON struct {
-	Query string    `json:"query"`
-	Total uint64    `json:"total"`
-	Hits  []hitJSON `json:"hits"`
-	// Stale is how many notes changed since the index was updated that
-	// this search did not index; null when the search did not compare
-	// every note (Unchecked says what it did not compare).
-	Stale *int `json:"stale"`
-	// Checked is false when the search did not compare every note of the
-	// vault with the index (--no-update, or a vault over 5,000 notes,
-	// whose folders alone are compared).
-	Checked   bool   `json:"checked"`
-	Unchecked string `json:"unchecked,omitempty"`
-}
-
-type hitJSON struct {
-	Path     string  `json:"path"`
-	Title    string  `json:"title"`
-	Section  string  `json:"section"`
-	Score    float64 `json:"score"`
-	Fragment string  `json:"fragment"`
-}
-
 func writeSearchJSON(w io.Writer, res *index.Result) error {
-	return writeJSON(w, newSearchJSON(res))
-}
-
-// newSearchJSON is zk search --format json, and the MCP search tool's
-// result.
-func newSearchJSON(res *index.Result) searchJSON {
-	out := searchJSON{Query: res.Query, Total: res.Total, Hits: []hitJSON{}, Checked: res.Checked, Unchecked: res.Unchecked}
-	if res.Checked {
-		out.Stale = &res.Stale
-	}
-	for _, h := range res.Hits {
-		out.Hits = append(out.Hits, hitJSON{Path: h.Path, Title: h.Title, Section: h.Section, Score: h.Score,
-			Fragment: marked(h.Fragment, "<mark>", "</mark>", nil)})
-	}
-	return out
+	return writeJSON(w, view.NewSearch(res))
 }
 
 // writeSearchText prints each hit as its path and section, then the
@@ -196,7 +160,7 @@ func writeSearchText(s *streams, res *index.Result, color bool, width int) {
 		if h.Fragment.Text == "" {
 			continue
 		}
-		text := marked(h.Fragment, openMark, closeMark, printable.Of)
+		text := h.Fragment.Marked(openMark, closeMark, printable.Of)
 		if !color {
 			text = strings.NewReplacer(openMark, open, closeMark, close).Replace(text)
 		}
@@ -211,26 +175,4 @@ func writeSearchText(s *streams, res *index.Result, color bool, width int) {
 	if shown := uint64(len(res.Hits)); shown < res.Total {
 		fmt.Fprintf(s.err, "zk: %d of %d matching notes shown (--limit)\n", shown, res.Total)
 	}
-}
-
-// marked writes a fragment with open and close around each match, its
-// text passed through esc (printable, for a terminal) when set.
-func marked(f index.Fragment, open, close string, esc func(string) string) string {
-	if esc == nil {
-		esc = func(s string) string { return s }
-	}
-	var b strings.Builder
-	at := 0
-	for _, m := range f.Marks {
-		if m[0] < at || m[1] > len(f.Text) {
-			continue
-		}
-		b.WriteString(esc(f.Text[at:m[0]]))
-		b.WriteString(open)
-		b.WriteString(esc(f.Text[m[0]:m[1]]))
-		b.WriteString(close)
-		at = m[1]
-	}
-	b.WriteString(esc(f.Text[at:]))
-	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -77,64 +78,11 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	}
 	switch opts.format {
 	case "json":
-		return writeJSON(s.out, newStaleJSON(w.Today, r.StaleReport))
+		return writeJSON(s.out, view.NewStale(w.Today, r.StaleReport))
 	case "markdown":
 		return writeStaleMarkdown(s, w.Today, r.StaleReport, r.Resolver)
 	}
 	return writeStaleText(s, r.StaleReport, opts.within, opts.root.outWidth(s))
-}
-
-// staleJSON is the README's contract, with backlinks, the interval and
-// the undated notes added.
-type staleJSON struct {
-	Today    string         `json:"today"`
-	Notes    []staleNote    `json:"notes"`
-	Undated  []undatedNote  `json:"undated"`
-	Problems []staleProblem `json:"problems"`
-}
-
-type staleNote struct {
-	Path        string `json:"path"`
-	LastTended  string `json:"last_tended"`
-	Due         string `json:"due"`
-	DaysOverdue int    `json:"days_overdue"`
-	Interval    string `json:"interval"`
-	Backlinks   int    `json:"backlinks"`
-}
-
-type undatedNote struct {
-	Path    string `json:"path"`
-	Line    int    `json:"line,omitempty"`
-	Problem string `json:"problem,omitempty"`
-}
-
-type staleProblem struct {
-	Path    string `json:"path"`
-	Line    int    `json:"line,omitempty"`
-	Message string `json:"message"`
-}
-
-// newStaleJSON is zk stale --format json, and the MCP stale tool's
-// result.
-func newStaleJSON(today time.Time, r tending.StaleReport) staleJSON {
-	out := staleJSON{Today: today.Format(time.DateOnly), Notes: []staleNote{}, Undated: []undatedNote{}, Problems: []staleProblem{}}
-	for _, d := range r.Notes {
-		out.Notes = append(out.Notes, staleNote{
-			Path:        d.Path,
-			LastTended:  d.Tended.Date.Format(time.DateOnly),
-			Due:         d.Due.Format(time.DateOnly),
-			DaysOverdue: d.DaysOverdue,
-			Interval:    d.Interval.String(),
-			Backlinks:   d.Backlinks,
-		})
-	}
-	for _, u := range r.Undated {
-		out.Undated = append(out.Undated, undatedNote{Path: u.Path, Line: u.Line + 1, Problem: u.Problem})
-	}
-	for _, p := range r.Problems {
-		out.Problems = append(out.Problems, staleProblem{Path: p.Path, Line: p.Line + 1, Message: p.Message})
-	}
-	return out
 }
 
 // writeStaleText prints the table on stdout and, on stderr, what kept a

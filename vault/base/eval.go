@@ -657,3 +657,12 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// Grouped is the result as groups: one unnamed group when the view has
+// no groupBy.
+func (r *Result) Grouped() []Group {
+	if r.GroupBy == nil {
+		return []Group{{Rows: r.Rows}}
+	}
+	return r.Groups
+}

@@ -1,4 +1,4 @@
-package main
+package mcp
 
 // Paging: a tool's list-like result (findings, notes, links, runs, hits,
 // properties) is one page of it, 100 items unless asked otherwise, and
@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zk-claims/zk/vault"
 )
@@ -72,7 +72,7 @@ func pageOf[T any](items []T, p pageInput) ([]T, pageOutput, error) {
 // progressOf reports a long call's progress to a client that asked for
 // it (a progress token in the call): at most ten notifications a second,
 // and the last. nil when the client did not ask.
-func progressOf(ctx context.Context, req *mcp.CallToolRequest, message string) func(done, total int) {
+func progressOf(ctx context.Context, req *sdk.CallToolRequest, message string) func(done, total int) {
 	if req == nil || req.Params == nil || req.Session == nil {
 		return nil
 	}
@@ -92,7 +92,7 @@ func progressOf(ctx context.Context, req *mcp.CallToolRequest, message string) f
 			return
 		}
 		last, sent = time.Now(), done
-		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, //nolint:errcheck // a client gone ends the call anyway
+		req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, //nolint:errcheck // a client gone ends the call anyway
 			Progress: float64(done), Total: float64(total), Message: message})
 	}
 }
@@ -102,7 +102,7 @@ func progressOf(ctx context.Context, req *mcp.CallToolRequest, message string) f
 // large vault reads every note first, which took seconds at 6,500 notes.
 // A tool that reads the vault more than once (stale reads its templates,
 // then its notes) counts on: each pass adds its notes to the total.
-func readingProgress(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+func readingProgress(ctx context.Context, req *sdk.CallToolRequest) context.Context {
 	report := progressOf(ctx, req, "reading the vault's notes")
 	if report == nil {
 		return ctx

@@ -1,10 +1,10 @@
-package main
+package mcp
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxToolArguments bounds a tool call's arguments, checked on the raw
@@ -16,17 +16,17 @@ const maxToolArguments = 64 << 10
 
 // budgets refuses a request whose arguments are over their cap, as a
 // tool's error the agent reads.
-func budgets(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+func budgets(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		switch r := req.(type) {
-		case *mcp.CallToolRequest:
+		case *sdk.CallToolRequest:
 			if r.Params != nil && len(r.Params.Arguments) > maxToolArguments {
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{
+				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{
 					Text: fmt.Sprintf("%s: the arguments are %d bytes, over the %d a tool call may have", r.Params.Name, len(r.Params.Arguments), maxToolArguments)}}}, nil
 			}
-		case *mcp.ReadResourceRequest:
+		case *sdk.ReadResourceRequest:
 			if r.Params != nil && len(r.Params.URI) > maxToolArguments {
-				return nil, mcp.ResourceNotFoundError(r.Params.URI[:64] + "...")
+				return nil, sdk.ResourceNotFoundError(r.Params.URI[:64] + "...")
 			}
 		}
 		return next(ctx, method, req)

@@ -1,4 +1,4 @@
-package main
+package mcp
 
 import (
 	"context"
@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zk-claims/zk/view"
 )
 
 func TestMCPToolAnnotations(t *testing.T) {
@@ -59,14 +61,14 @@ func TestMCPToolAnnotations(t *testing.T) {
 func TestMCPProperties(t *testing.T) {
 	cs, dir := newMCPSession(t)
 	writeNote(t, dir, "Typed.md", "---\nstatus: draft\nrating: 3\n---\n# Typed\n")
-	var out propertiesJSON
+	var out view.Properties
 	callTool(t, cs, "properties", nil, &out, false)
 	got := map[string]string{}
-	for _, p := range out.Properties {
+	for _, p := range out.List {
 		got[p.Name] = string(p.Type)
 	}
 	if got["status"] != "text" || got["rating"] != "number" {
-		t.Errorf("properties %+v", out.Properties)
+		t.Errorf("properties %+v", out.List)
 	}
 }
 
@@ -195,15 +197,15 @@ func TestMCPPaging(t *testing.T) {
 	if len(l.Notes) != 3 || l.Items != 7 || l.NextOffset != 5 {
 		t.Errorf("list, 3 from 2: %d notes, next %d, of %d", len(l.Notes), l.NextOffset, l.Items)
 	}
-	var b backlinksJSON
+	var b backlinksPage
 	callTool(t, cs, "backlinks", map[string]any{"note": "Speedups", "limit": 4}, &b, false)
-	if len(b.Backlinks) != 4 || b.Items != 6 || b.NextOffset != 4 {
-		t.Errorf("backlinks, limit 4: %d, next %d, of %d", len(b.Backlinks), b.NextOffset, b.Items)
+	if len(b.Edges) != 4 || b.Items != 6 || b.NextOffset != 4 {
+		t.Errorf("backlinks, limit 4: %d, next %d, of %d", len(b.Edges), b.NextOffset, b.Items)
 	}
-	b = backlinksJSON{}
+	b = backlinksPage{}
 	callTool(t, cs, "backlinks", map[string]any{"note": "Speedups", "offset": 4}, &b, false)
-	if len(b.Backlinks) != 2 || b.NextOffset != 0 {
-		t.Errorf("backlinks from 4: %d, next %d", len(b.Backlinks), b.NextOffset)
+	if len(b.Edges) != 2 || b.NextOffset != 0 {
+		t.Errorf("backlinks from 4: %d, next %d", len(b.Edges), b.NextOffset)
 	}
 	if text := callTool(t, cs, "links", map[string]any{"note": "Speedups", "limit": -1}, nil, true); !strings.Contains(text, "limit and offset are counts") {
 		t.Errorf("a negative limit: %s", text)
@@ -224,7 +226,7 @@ func TestMCPResourcesPaged(t *testing.T) {
 	if len(res.Resources) != resourcePage || res.NextCursor == "" {
 		t.Fatalf("first page: %d resources, cursor %q", len(res.Resources), res.NextCursor)
 	}
-	next, err := cs.ListResources(context.Background(), &mcp.ListResourcesParams{Cursor: res.NextCursor})
+	next, err := cs.ListResources(context.Background(), &sdk.ListResourcesParams{Cursor: res.NextCursor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,13 +239,13 @@ func TestMCPResourcesPaged(t *testing.T) {
 // build is.
 func TestMCPSearchProgress(t *testing.T) {
 	var mu sync.Mutex
-	var got []*mcp.ProgressNotificationParams
-	cs, _ := newMCPSessionWith(t, nil, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+	var got []*sdk.ProgressNotificationParams
+	cs, _ := newMCPSessionWith(t, nil, &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 		mu.Lock()
 		got = append(got, r.Params)
 		mu.Unlock()
 	}})
-	params := &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": "baseline"}}
+	params := &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "baseline"}}
 	params.SetProgressToken("build-1")
 	res, err := cs.CallTool(context.Background(), params)
 	if err != nil || res.IsError {
@@ -331,25 +333,25 @@ func TestMCPReadingProgress(t *testing.T) {
 	} {
 		// Each on a vault of its own: a cached answer reads no notes.
 		var mu sync.Mutex
-		got := map[string][]*mcp.ProgressNotificationParams{}
-		cs, dir := newMCPSessionWith(t, nil, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		got := map[string][]*sdk.ProgressNotificationParams{}
+		cs, dir := newMCPSessionWith(t, nil, &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 			mu.Lock()
 			tok, _ := r.Params.ProgressToken.(string)
 			got[tok] = append(got[tok], r.Params)
 			mu.Unlock()
 		}})
 		writeNote(t, dir, "All.base", "views:\n  - type: table\n    name: All\n")
-		params := &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args}
+		params := &sdk.CallToolParams{Name: tc.tool, Arguments: tc.args}
 		params.SetProgressToken(tc.tool)
 		res, err := cs.CallTool(context.Background(), params)
 		if err != nil || res.IsError {
 			t.Fatalf("%s: %v %+v", tc.tool, err, res)
 		}
 		// Notifications travel apart from the answer: wait for the last.
-		var ps []*mcp.ProgressNotificationParams
+		var ps []*sdk.ProgressNotificationParams
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 			mu.Lock()
-			ps = append([]*mcp.ProgressNotificationParams(nil), got[tc.tool]...)
+			ps = append([]*sdk.ProgressNotificationParams(nil), got[tc.tool]...)
 			mu.Unlock()
 			if n := len(ps); n > 0 && ps[n-1].Progress == ps[n-1].Total || time.Now().After(deadline) {
 				break

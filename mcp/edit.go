@@ -1,4 +1,4 @@
-package main
+package mcp
 
 // zk mcp's tools beyond the commands' own: the vault's properties, a move
 // (a dry run, then the same plan applied), and note edits (append to a
@@ -15,9 +15,11 @@ import (
 	"math"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/zk-claims/zk/internal/english"
 	"github.com/zk-claims/zk/vault/move"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -27,35 +29,35 @@ import (
 var (
 	no, yes = false, true
 	// readOnlyTool reads the vault and changes nothing.
-	readOnlyTool = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}
+	readOnlyTool = &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}
 	// addingTool writes, and a second call writes again (new, append).
-	addingTool = &mcp.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &no}
+	addingTool = &sdk.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &no}
 	// settingTool writes what was asked, and a second call changes
 	// nothing more (tend, set_property); it may replace a value.
-	settingTool = &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: &yes, OpenWorldHint: &no}
+	settingTool = &sdk.ToolAnnotations{IdempotentHint: true, DestructiveHint: &yes, OpenWorldHint: &no}
 	// movingTool renames files and rewrites the links to them.
-	movingTool = &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &no}
+	movingTool = &sdk.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &no}
 	// runningTool runs a command the user approved, which may reach
 	// anything the user's account does, and records its result.
-	runningTool = &mcp.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &yes}
+	runningTool = &sdk.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &yes}
 )
 
-func addEditTools(srv *mcp.Server, z *zkServer) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "base", Annotations: readOnlyTool,
+func addEditTools(srv *sdk.Server, z *zkServer) {
+	sdk.AddTool(srv, &sdk.Tool{Name: "base", Annotations: readOnlyTool,
 		Description: "Evaluate an Obsidian base headless, as Obsidian's Bases plugin does (zk base --format json): a .base file, or a note embedding " +
 			"a base (the first, or the one embed names), one view of it: its rows (a page of them, in the view's order and groups), columns, summaries " +
 			"and what zk could not compute as Obsidian would (warnings)."}, z.base)
-	mcp.AddTool(srv, &mcp.Tool{Name: "properties", Annotations: readOnlyTool,
+	sdk.AddTool(srv, &sdk.Tool{Name: "properties", Annotations: readOnlyTool,
 		Description: "Every frontmatter property of the vault's notes: its type (declared in .obsidian/types.json, else inferred as Obsidian does), " +
 			"how many notes have it, and the other types its values have (zk properties --format json)."}, z.properties)
-	mcp.AddTool(srv, &mcp.Tool{Name: "move", Annotations: movingTool,
+	sdk.AddTool(srv, &sdk.Tool{Name: "move", Annotations: movingTool,
 		Description: "Move or rename a note, attachment or folder and rewrite every link to it, or rename a heading (from NOTE#Old to NOTE#New) " +
 			"and every link to it (zk mv). Without confirm it is a dry run: it returns the plan (files moved, each link rewritten) and a confirm token; " +
 			"called again with that token it applies that same plan, and refuses if the vault changed since."}, z.move)
-	mcp.AddTool(srv, &mcp.Tool{Name: "append_section", Annotations: addingTool,
+	sdk.AddTool(srv, &sdk.Tool{Name: "append_section", Annotations: addingTool,
 		Description: "Append text (markdown) to the end of one section of a note, the section named by its heading (any level, case ignored), " +
 			"through the same safe write path as zk tend; the previous version is kept in .zk/backups/."}, z.appendSection)
-	mcp.AddTool(srv, &mcp.Tool{Name: "set_property", Annotations: settingTool,
+	sdk.AddTool(srv, &sdk.Tool{Name: "set_property", Annotations: settingTool,
 		Description: "Set one frontmatter property of a note (added when missing; the frontmatter too) to a string, number, boolean or list, " +
 			"null to empty it; the other properties keep their text. Through the same safe write path as zk tend."}, z.setProperty)
 }
@@ -63,19 +65,20 @@ func addEditTools(srv *mcp.Server, z *zkServer) {
 // propertiesPage is zk properties --format json, a page of it, the
 // properties by name.
 type propertiesPage struct {
-	propertiesJSON
+	view.Properties
 	pageOutput
 }
 
-func (z *zkServer) properties(ctx context.Context, req *mcp.CallToolRequest, in pageInput) (*mcp.CallToolResult, propertiesPage, error) {
+func (z *zkServer) properties(ctx context.Context, req *sdk.CallToolRequest, in pageInput) (*sdk.CallToolResult, propertiesPage, error) {
 	ctx = readingProgress(ctx, req)
 	var out propertiesPage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
-		views, err := propertyViews(ctx, w)
+		sums, err := w.Properties(ctx)
 		if err != nil {
 			return err
 		}
-		out.Properties, out.pageOutput, err = pageOf(views, in)
+		out.Properties = view.NewProperties(sums)
+		out.List, out.pageOutput, err = pageOf(out.List, in)
 		return err
 	})
 	if err != nil {
@@ -92,7 +95,7 @@ type moveInput struct {
 
 // moveOutput is zk mv --format json, with the token that applies it.
 type moveOutput struct {
-	mvOutput
+	view.Move
 	// Confirm is the plan's token: the same move called with it applies
 	// this plan; empty once applied.
 	Confirm string `json:"confirm,omitempty"`
@@ -101,7 +104,7 @@ type moveOutput struct {
 // move plans the move each call; a dry run returns the plan's token, and
 // a call carrying the token applies the plan only if it is still the one
 // the token names, so that what is applied is what was shown.
-func (z *zkServer) move(ctx context.Context, req *mcp.CallToolRequest, in moveInput) (*mcp.CallToolResult, moveOutput, error) {
+func (z *zkServer) move(ctx context.Context, req *sdk.CallToolRequest, in moveInput) (*sdk.CallToolResult, moveOutput, error) {
 	ctx = readingProgress(ctx, req)
 	var out moveOutput
 	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
@@ -109,8 +112,8 @@ func (z *zkServer) move(ctx context.Context, req *mcp.CallToolRequest, in moveIn
 		if err != nil {
 			return err
 		}
-		mo := newMvOutput(plan)
-		out.mvOutput = mo
+		mo := view.NewMove(plan)
+		out.Move = mo
 		token, err := planToken(mo)
 		if err != nil {
 			return err
@@ -123,7 +126,7 @@ func (z *zkServer) move(ctx context.Context, req *mcp.CallToolRequest, in moveIn
 			return fmt.Errorf("move: the plan is no longer the one confirm names (the vault changed, or from or to differ): nothing was moved; call move again without confirm to see the plan as it is now")
 		}
 		if len(plan.Unwritable) > 0 {
-			return fmt.Errorf("move: the move would break %s zk cannot rewrite; nothing was moved", quantity(len(plan.Unwritable), "link"))
+			return fmt.Errorf("move: the move would break %s zk cannot rewrite; nothing was moved", english.Plural(len(plan.Unwritable), "link"))
 		}
 		return w.ApplyMove(ctx, plan, move.ApplyOptions{})
 	})
@@ -134,7 +137,7 @@ func (z *zkServer) move(ctx context.Context, req *mcp.CallToolRequest, in moveIn
 }
 
 // planToken names a plan: the hash of everything it would do.
-func planToken(mo mvOutput) (string, error) {
+func planToken(mo view.Move) (string, error) {
 	b, err := json.Marshal(mo)
 	if err != nil {
 		return "", err
@@ -155,7 +158,7 @@ type editOutput struct {
 	Unchanged bool   `json:"unchanged"`
 }
 
-func (z *zkServer) appendSection(ctx context.Context, _ *mcp.CallToolRequest, in appendInput) (*mcp.CallToolResult, editOutput, error) {
+func (z *zkServer) appendSection(ctx context.Context, _ *sdk.CallToolRequest, in appendInput) (*sdk.CallToolResult, editOutput, error) {
 	var out editOutput
 	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
 		e, err := w.AppendSection(ctx, workspace.AppendRequest{Note: in.Note, Section: in.Section, Text: in.Text})
@@ -174,7 +177,7 @@ type setPropertyInput struct {
 	Value any    `json:"value" jsonschema:"the value: a string, number, boolean, list of those, or null to empty it"`
 }
 
-func (z *zkServer) setProperty(ctx context.Context, _ *mcp.CallToolRequest, in setPropertyInput) (*mcp.CallToolResult, editOutput, error) {
+func (z *zkServer) setProperty(ctx context.Context, _ *sdk.CallToolRequest, in setPropertyInput) (*sdk.CallToolResult, editOutput, error) {
 	value, err := yamlValue(in.Value)
 	if err != nil {
 		return nil, editOutput{}, fmt.Errorf("set_property: value: %w", err)
@@ -230,23 +233,23 @@ type baseInput struct {
 // basePage is zk base --format json with a page of its rows (groups
 // without a row on the page left out); total counts every row.
 type basePage struct {
-	baseJSON
+	view.Base
 	pageOutput
 }
 
-func (z *zkServer) base(ctx context.Context, req *mcp.CallToolRequest, in baseInput) (*mcp.CallToolResult, basePage, error) {
+func (z *zkServer) base(ctx context.Context, req *sdk.CallToolRequest, in baseInput) (*sdk.CallToolResult, basePage, error) {
 	ctx = readingProgress(ctx, req)
 	var out basePage
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
-		where, res, warns, err := evalBase(ctx, w, &baseOptions{root: z.root, arg: in.Base, view: in.View, embed: in.Embed, this: in.This})
+		r, err := w.Base(ctx, workspace.BaseRequest{Base: in.Base, View: in.View, Embed: in.Embed, This: in.This})
 		if err != nil {
-			if len(warns) > 0 {
-				err = fmt.Errorf("%w\n%s", err, strings.Join(warns, "\n"))
+			if len(r.Warnings) > 0 {
+				err = fmt.Errorf("%w\n%s", err, strings.Join(r.Warnings, "\n"))
 			}
 			return err
 		}
-		out.baseJSON = newBaseJSON(where, res)
-		out.Warnings = append(out.Warnings[:0], warns...)
+		out.Base = view.NewBase(r.Where, r.Result)
+		out.Warnings = append(out.Warnings[:0], r.Warnings...)
 		// The page: rows in the view's order, across its groups.
 		limit, offset, err := in.bounds()
 		if err != nil {
@@ -260,7 +263,7 @@ func (z *zkServer) base(ctx context.Context, req *mcp.CallToolRequest, in baseIn
 		if offset+limit < n {
 			out.NextOffset = offset + limit
 		}
-		groups := []baseGroupJSON{}
+		groups := []view.BaseGroup{}
 		at := 0
 		for _, grp := range out.Groups {
 			from, to := max(offset-at, 0), min(offset+limit-at, len(grp.Rows))

@@ -1,10 +1,11 @@
-package main
+package mcp
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -29,19 +30,19 @@ type listInput struct {
 	Offset     int      `json:"offset,omitempty" jsonschema:"skip this many notes: the next_offset of the page before"`
 }
 
-func addListTool(srv *mcp.Server, z *zkServer) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "list", Annotations: readOnlyTool,
+func addListTool(srv *sdk.Server, z *zkServer) {
+	sdk.AddTool(srv, &sdk.Tool{Name: "list", Annotations: readOnlyTool,
 		Description: "The notes matching filters on type, folder, tags, properties, links, orphans, dead ends, tending and falsifier verdicts, " +
 			"sorted and limited (zk list --format json): each note's path, type and the fields asked for."}, z.list)
 }
 
 // listPage is zk list --format json, a page of its notes.
 type listPage struct {
-	listView
+	view.List
 	pageOutput
 }
 
-func (z *zkServer) list(ctx context.Context, call *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
+func (z *zkServer) list(ctx context.Context, call *sdk.CallToolRequest, in listInput) (*sdk.CallToolResult, listPage, error) {
 	ctx = readingProgress(ctx, call)
 	page := pageInput{Limit: in.Limit, Offset: in.Offset}
 	if _, _, err := page.bounds(); err != nil {
@@ -56,7 +57,7 @@ func (z *zkServer) list(ctx context.Context, call *mcp.CallToolRequest, in listI
 		if err != nil {
 			return err
 		}
-		out.listView = newListView(res, in.Fields)
+		out.List = view.NewList(res, in.Fields)
 		out.Notes, out.pageOutput, err = pageOf(out.Notes, page)
 		return err
 	})

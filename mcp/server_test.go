@@ -1,4 +1,4 @@
-package main
+package mcp
 
 import (
 	"context"
@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -57,14 +58,14 @@ A speedup without its baseline cannot be checked. See [[Rates]] and [[Missing no
 // newMCPSession starts zk's MCP server on a copy of mcpVault over the
 // SDK's in-memory transport and returns a connected client session and
 // the vault's folder. Approvals go to a config folder of the test's own.
-func newMCPSession(t *testing.T) (*mcp.ClientSession, string) {
+func newMCPSession(t *testing.T) (*sdk.ClientSession, string) {
 	t.Helper()
 	return newMCPSessionWith(t, nil, nil)
 }
 
 // newMCPSessionWith is newMCPSession with more files, written by add
 // before the server starts, and the client's options.
-func newMCPSessionWith(t *testing.T, add func(dir string), copts ...*mcp.ClientOptions) (*mcp.ClientSession, string) {
+func newMCPSessionWith(t *testing.T, add func(dir string), copts ...*sdk.ClientOptions) (*sdk.ClientSession, string) {
 	t.Helper()
 	dir := t.TempDir()
 	old := time.Now().Add(-time.Minute) // older than the one second a write waits for
@@ -85,23 +86,22 @@ func newMCPSessionWith(t *testing.T, add func(dir string), copts ...*mcp.ClientO
 	}
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
 	t.Setenv("HOME", filepath.Join(dir, ".home"))
-	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
 	ctx := context.Background()
-	srv := newMCPServer(root)
-	if err := addNoteResources(ctx, srv, root); err != nil {
+	srv, err := New(ctx, testOptions(dir))
+	if err != nil {
 		t.Fatal(err)
 	}
-	st, ct := mcp.NewInMemoryTransports()
+	st, ct := sdk.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	var copt *mcp.ClientOptions
+	var copt *sdk.ClientOptions
 	if len(copts) > 0 {
 		copt = copts[0]
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test"}, copt)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test"}, copt)
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -110,18 +110,24 @@ func newMCPSessionWith(t *testing.T, add func(dir string), copts ...*mcp.ClientO
 	return cs, dir
 }
 
+// testOptions are the server's options on the vault in dir, today
+// pinned.
+func testOptions(dir string) Options {
+	return Options{Dir: dir, Today: func() (time.Time, error) { return workspace.ParseDay("2026-12-02") }, Pinned: true, Version: "test"}
+}
+
 // callTool calls a tool and decodes its structured result into out; it
 // fails the test on a tool error unless wantErr, and returns the error's
 // text.
-func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, out any, wantErr bool) string {
+func callTool(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any, out any, wantErr bool) string {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	var text strings.Builder
 	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
+		if tc, ok := c.(*sdk.TextContent); ok {
 			text.WriteString(tc.Text)
 		}
 	}
@@ -165,7 +171,7 @@ func TestMCPListsEveryTool(t *testing.T) {
 
 func TestMCPCheck(t *testing.T) {
 	cs, _ := newMCPSession(t)
-	var out checkJSON
+	var out view.Check
 	callTool(t, cs, "check", nil, &out, false)
 	if out.Summary.Notes != 2 {
 		t.Errorf("notes checked = %d, want 2", out.Summary.Notes)
@@ -193,7 +199,7 @@ func TestMCPCheck(t *testing.T) {
 
 func TestMCPStale(t *testing.T) {
 	cs, _ := newMCPSession(t)
-	var out staleJSON
+	var out view.Stale
 	callTool(t, cs, "stale", nil, &out, false)
 	if out.Today != "2026-12-02" || len(out.Notes) != 1 || out.Notes[0].Path != "Rates.md" || out.Notes[0].LastTended != "2026-01-01" {
 		t.Errorf("stale = %+v, want only Rates.md, last tended 2026-01-01", out)
@@ -203,7 +209,7 @@ func TestMCPStale(t *testing.T) {
 
 func TestMCPSearch(t *testing.T) {
 	cs, _ := newMCPSession(t)
-	var out searchJSON
+	var out view.Search
 	callTool(t, cs, "search", map[string]any{"query": "claim:baseline"}, &out, false)
 	if out.Total != 1 || len(out.Hits) != 1 || out.Hits[0].Path != "Speedups.md" {
 		t.Errorf("search claim:baseline = %+v, want Speedups.md", out)
@@ -220,14 +226,14 @@ func TestMCPSearch(t *testing.T) {
 
 func TestMCPLinksAndBacklinks(t *testing.T) {
 	cs, _ := newMCPSession(t)
-	var links linksJSON
+	var links linksPage
 	callTool(t, cs, "links", map[string]any{"note": "Rates"}, &links, false)
-	if links.Note != "Rates.md" || len(links.Links) != 1 || links.Links[0].To != "Speedups.md" || links.Links[0].Relation != "extends" {
+	if links.Note != "Rates.md" || len(links.Edges) != 1 || links.Edges[0].To != "Speedups.md" || links.Edges[0].Relation != "extends" {
 		t.Errorf("links Rates = %+v", links)
 	}
-	var back backlinksJSON
+	var back backlinksPage
 	callTool(t, cs, "backlinks", map[string]any{"note": "Rates.md"}, &back, false)
-	if back.Note != "Rates.md" || len(back.Backlinks) != 1 || back.Backlinks[0].From != "Speedups.md" {
+	if back.Note != "Rates.md" || len(back.Edges) != 1 || back.Edges[0].From != "Speedups.md" {
 		t.Errorf("backlinks Rates = %+v", back)
 	}
 	if text := callTool(t, cs, "links", map[string]any{"note": "Nowhere"}, nil, true); !strings.Contains(text, "no such note") {
@@ -297,7 +303,7 @@ func TestMCPRunFalsifierNeedsApproval(t *testing.T) {
 			t.Errorf("refusal %q does not say %q", text, want)
 		}
 	}
-	var runs runsJSON
+	var runs view.NoteRuns
 	callTool(t, cs, "runs", map[string]any{"note": "Rates"}, &runs, false)
 	if len(runs.Runs) != 0 {
 		t.Fatalf("an unapproved command was recorded: %+v", runs.Runs)
@@ -339,7 +345,7 @@ func TestMCPNoteResources(t *testing.T) {
 	if !uris["zk://note/Rates.md"] || !uris["zk://note/Speedups.md"] || len(uris) != 2 {
 		t.Errorf("resources = %v, want the two notes", uris)
 	}
-	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "zk://note/Rates.md"})
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "zk://note/Rates.md"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +353,7 @@ func TestMCPNoteResources(t *testing.T) {
 		t.Errorf("read zk://note/Rates.md = %+v", res.Contents)
 	}
 	for _, bad := range []string{"zk://note/..%2F..%2Fetc%2Fpasswd", "zk://note/Nope.md", "zk://note/.obsidian/app.json"} {
-		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: bad}); err == nil {
+		if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: bad}); err == nil {
 			t.Errorf("read %s: no error", bad)
 		}
 	}
@@ -355,7 +361,8 @@ func TestMCPNoteResources(t *testing.T) {
 
 func mustOpenVault(t *testing.T, dir string) *vault.Vault {
 	t.Helper()
-	w, err := (&rootOptions{vaultDir: dir, getenv: func(string) string { return "" }}).open(&streams{out: os.Stderr, err: os.Stderr}, workspace.Reading, "")
+	today, _ := workspace.ParseDay("2026-12-02")
+	w, err := workspace.Open(workspace.Options{Dir: dir, Access: workspace.Reading, Today: today, Pinned: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +372,7 @@ func mustOpenVault(t *testing.T, dir string) *vault.Vault {
 
 func TestMCPList(t *testing.T) {
 	cs, _ := newMCPSession(t)
-	var out listView
+	var out view.List
 	callTool(t, cs, "list", map[string]any{"links_to": "Rates", "fields": []string{"file.tended"}}, &out, false)
 	if len(out.Notes) != 1 || out.Notes[0].Path != "Speedups.md" || out.Notes[0].Fields["file.tended"] != "2026-11-30" || out.Read != 2 {
 		t.Errorf("list links_to Rates = %+v, want Speedups.md, tended 2026-11-30, 2 read", out)

@@ -1,0 +1,620 @@
+// Package mcp is zk's MCP server: the vault served to an AI agent over the
+// Model Context Protocol, on the official Go SDK. It is an adapter, as
+// package lsp is for an editor and cmd/zk for a shell: each tool turns
+// its arguments into the request of the use case of its name in package
+// workspace, calls it, and returns the result in the shape of package
+// view, the one the command of its name prints with --format json, so
+// that an agent and a script read the same shapes; a list-like result is
+// one page of it (page.go). Errors are the use case's, worded in the
+// tool's terms: its arguments' names, what an agent can do (toolError).
+// Writes go through the use cases' write path (vault.EditNote,
+// vault.CreateFile), and run_falsifier runs only commands a person has
+// approved with zk trust: no tool approves. cmd/zk only starts it (zk
+// mcp).
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/zk-claims/zk/index"
+	"github.com/zk-claims/zk/internal/printable"
+	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/view"
+	"github.com/zk-claims/zk/workspace"
+)
+
+// Options are what the server needs of its front end: the vault, found
+// once, and the day.
+type Options struct {
+	// Dir is the vault's folder, pinned so that every tool call opens the
+	// same one; "" takes the working directory (a folder that is not a
+	// vault, which the writing tools then refuse, as the commands do).
+	Dir string
+	// Today is the day of a call: a server runs past midnight, so it is
+	// asked at each call. Pinned says it is a day given (--today,
+	// $ZK_TODAY) rather than the clock's.
+	Today  func() (time.Time, error)
+	Pinned bool
+	// Version is zk's, as the server names itself and as the caches key
+	// on it.
+	Version string
+	// IndexDir is where search keeps its index ($ZK_INDEX_DIR); "" for
+	// the vault's .zk/index.
+	IndexDir string
+}
+
+// Serve serves the vault on in and out until the client closes the
+// connection.
+func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
+	srv, err := New(ctx, opts)
+	if err != nil {
+		return err
+	}
+	t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("mcp: %w", err)
+	}
+	return nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// zkServer holds what the tools share: the options, the vault pinned in
+// them.
+type zkServer struct {
+	opts Options
+}
+
+// New is the server with its tools, and the vault's notes as resources.
+func New(ctx context.Context, opts Options) (*sdk.Server, error) {
+	z := &zkServer{opts: opts}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "zk", Version: opts.Version}, &sdk.ServerOptions{
+		PageSize: resourcePage, // page.go
+		Instructions: "zk keeps an Obsidian vault of permanent notes (one falsifiable claim per note). " +
+			"Notes are named by vault path or by name as a [[wikilink]] writes it. " +
+			"run_falsifier runs only commands the user approved with `zk trust`; you cannot approve one: ask the user.",
+	})
+	// Arguments are bounded before any tool decodes them (budget.go).
+	srv.AddReceivingMiddleware(budgets)
+	readOnly := readOnlyTool // edit.go
+	sdk.AddTool(srv, &sdk.Tool{Name: "check", Annotations: readOnly,
+		Description: "Lint notes against their type's template and every link against the vault (zk check --format json). " +
+			"Without paths, the whole vault."}, z.check)
+	sdk.AddTool(srv, &sdk.Tool{Name: "stale", Annotations: readOnly,
+		Description: "The notes past their maintenance date, most overdue first, and the undated ones (zk stale --format json)."}, z.stale)
+	sdk.AddTool(srv, &sdk.Tool{Name: "search", Annotations: readOnly,
+		Description: "Full-text search of the vault, best match first (zk search --format json; bleve query syntax: " +
+			`"a phrase", +must, -not, prefix*, claim:word, tag:x, links:"Note"; no parentheses, AND or OR: a word is optional unless +word).`}, z.search)
+	sdk.AddTool(srv, &sdk.Tool{Name: "links", Annotations: readOnly,
+		Description: "A note's outgoing links, each resolved as Obsidian resolves it, with its relation (zk links --format json)."}, z.links)
+	sdk.AddTool(srv, &sdk.Tool{Name: "backlinks", Annotations: readOnly,
+		Description: "The links into a note from the vault's notes, with each relation (zk backlinks --format json)."}, z.backlinks)
+	sdk.AddTool(srv, &sdk.Tool{Name: "read_note", Annotations: readOnly,
+		Description: "A note's text, or one section of it (the heading's text, e.g. \"Claim\")."}, z.readNote)
+	sdk.AddTool(srv, &sdk.Tool{Name: "tend", Annotations: settingTool,
+		Description: "Set a note's Last tended date (default today), changing only that date; the previous version is kept in .zk/backups/."}, z.tend)
+	sdk.AddTool(srv, &sdk.Tool{Name: "new", Annotations: addingTool,
+		Description: "Create a note from its type's template (zk new); never overwrites a note."}, z.newNote)
+	sdk.AddTool(srv, &sdk.Tool{Name: "runs", Annotations: readOnly,
+		Description: "The falsifier runs recorded in a note's Evidence section, oldest first (zk runs --format json)."}, z.runs)
+	sdk.AddTool(srv, &sdk.Tool{Name: "run_falsifier", Annotations: runningTool, InputSchema: runFalsifierSchema,
+		Description: "Run the command written under one of a note's falsifiers and record the result in its Evidence section (zk run NOTE --falsifier N). " +
+			"Only a command the user approved with `zk trust` runs; an unapproved one is refused, and only the user can approve it."}, z.runFalsifier)
+	addListTool(srv, z)
+	addEditTools(srv, z)
+	if err := z.addNoteResources(ctx, srv); err != nil {
+		return nil, err
+	}
+	return srv, nil
+}
+
+// with opens the workspace for one tool call and runs f over it. A
+// tool's result has no stderr: the notices of the call, which a command
+// prints there, are added to the error f returns, and that error is worded
+// in the tool's terms (toolError). A success drops them, as a command's
+// stdout would not hold them.
+func (z *zkServer) with(how workspace.Access, f func(*workspace.Workspace) error) error {
+	today, err := z.opts.Today()
+	if err != nil {
+		return err
+	}
+	var notes []string
+	w, err := workspace.Open(workspace.Options{Dir: z.opts.Dir, Access: how, Today: today, Pinned: z.opts.Pinned,
+		Version: z.opts.Version, Term: toolTerm,
+		Notify: func(n workspace.Notice) { notes = append(notes, noticeLine(n)) }})
+	if err == nil {
+		err = f(w)
+		w.Close()
+	}
+	if err == nil {
+		return nil
+	}
+	err = toolError(err)
+	if len(notes) > 0 {
+		err = fmt.Errorf("%w\n%s", err, strings.Join(notes, "\n"))
+	}
+	return err
+}
+
+// noticeLine is a notice as a command prints it on stderr.
+func noticeLine(n workspace.Notice) string {
+	if n.Warning {
+		return "zk: warning: " + printable.Of(n.Text)
+	}
+	return "zk: " + printable.Of(n.Text)
+}
+
+// toolTerm names a use case's request field as a tool's argument: the
+// field's own name, but for the run's timeout, which a tool takes in
+// seconds.
+func toolTerm(field string) string {
+	if field == "timeout" {
+		return "timeout_s"
+	}
+	return field
+}
+
+// toolError words a use case's error for an agent: what only the user can
+// do is said to be the user's.
+func toolError(err error) error {
+	var na *workspace.NotApprovedError
+	switch {
+	case errors.As(err, &na):
+		flag := ""
+		if na.Opaque {
+			flag = " --opaque"
+		}
+		return fmt.Errorf("%w\n(an agent cannot approve a command: ask the user to read it and run zk trust %s --falsifier %d%s)",
+			err, printable.Of(runner.Quote([]string{na.Note})), na.Falsifier, flag)
+	case errors.Is(err, workspace.ErrNoVault):
+		return fmt.Errorf("%w; start zk mcp with --vault DIR, or ask the user to make the folder a vault (zk init)", err)
+	}
+	return err
+}
+
+type checkInput struct {
+	Paths []string `json:"paths,omitempty" jsonschema:"notes (vault path or name) or folders to check; none checks the whole vault"`
+	pageInput
+}
+
+// checkPage is a page of zk check --format json's findings; its summary
+// counts them all.
+type checkPage struct {
+	view.Check
+	pageOutput
+}
+
+func (z *zkServer) check(ctx context.Context, req *sdk.CallToolRequest, in checkInput) (*sdk.CallToolResult, checkPage, error) {
+	ctx = readingProgress(ctx, req)
+	var out checkPage
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		res, err := w.Check(ctx, workspace.CheckRequest{Paths: in.Paths})
+		if err != nil {
+			return err
+		}
+		out.Check = view.NewCheck(res)
+		out.Findings, out.pageOutput, err = pageOf(out.Findings, in.pageInput)
+		return err
+	})
+	if err != nil {
+		return nil, checkPage{}, err
+	}
+	return nil, out, nil
+}
+
+type staleInput struct {
+	Within string `json:"within,omitempty" jsonschema:"also list notes due within this interval (14d, 2w, 1m)"`
+	pageInput
+}
+
+// stalePage is zk stale --format json with a page of its notes, the most
+// overdue first (the undated ones and the problems whole).
+type stalePage struct {
+	view.Stale
+	pageOutput
+}
+
+func (z *zkServer) stale(ctx context.Context, req *sdk.CallToolRequest, in staleInput) (*sdk.CallToolResult, stalePage, error) {
+	ctx = readingProgress(ctx, req)
+	var out stalePage
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		r, err := w.Stale(ctx, workspace.StaleRequest{Within: in.Within})
+		if err != nil {
+			return err
+		}
+		out.Stale = view.NewStale(w.Today, r.StaleReport)
+		out.Notes, out.pageOutput, err = pageOf(out.Notes, in.pageInput)
+		return err
+	})
+	if err != nil {
+		return nil, stalePage{}, err
+	}
+	return nil, out, nil
+}
+
+type searchInput struct {
+	Query  string `json:"query" jsonschema:"the query, in bleve's query-string syntax"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many notes (default 10, at most 1000)"`
+	Offset int    `json:"offset,omitempty" jsonschema:"skip this many of the best matches: the next_offset of the page before"`
+}
+
+// searchPage is zk search --format json, a page of its hits; total
+// counts every note that matched.
+type searchPage struct {
+	view.Search
+	NextOffset int `json:"next_offset,omitempty"`
+}
+
+// search searches, building or updating the index first when it must:
+// a client that gave a progress token is told how far the build is (the
+// first search of a 6,500-note vault took 22 s).
+func (z *zkServer) search(ctx context.Context, req *sdk.CallToolRequest, in searchInput) (*sdk.CallToolResult, searchPage, error) {
+	limit, offset, err := pageInput{Limit: in.Limit, Offset: in.Offset}.bounds()
+	if err != nil {
+		return nil, searchPage{}, fmt.Errorf("search: %w", err)
+	}
+	if in.Limit == 0 {
+		limit = 10
+	}
+	var out searchPage
+	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		res, err := w.Search(ctx, workspace.SearchRequest{Query: in.Query, Limit: offset + limit,
+			Index: workspace.IndexOptions{Dir: z.opts.IndexDir, Wait: index.DefaultWait,
+				Progress: progressOf(ctx, req, "indexing the vault's notes")}})
+		if err != nil {
+			return err
+		}
+		out.Search = view.NewSearch(res)
+		out.Hits = out.Hits[min(offset, len(out.Hits)):]
+		if next := offset + len(out.Hits); uint64(next) < out.Total && len(out.Hits) == limit {
+			out.NextOffset = next
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, searchPage{}, err
+	}
+	return nil, out, nil
+}
+
+// notePageInput is a note and a page of what is listed of it.
+type notePageInput struct {
+	Note string `json:"note" jsonschema:"the note: its vault path (Folder/Note.md) or its name as a wikilink writes it"`
+	pageInput
+}
+
+// linksPage and backlinksPage are zk links and zk backlinks --format
+// json, a page of them.
+type linksPage struct {
+	view.Links
+	pageOutput
+}
+
+type backlinksPage struct {
+	view.Backlinks
+	pageOutput
+}
+
+func (z *zkServer) links(ctx context.Context, req *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, linksPage, error) {
+	ctx = readingProgress(ctx, req)
+	var out linksPage
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		p, edges, err := w.Links(ctx, in.Note)
+		if err != nil {
+			return err
+		}
+		out.Note = p
+		out.Edges, out.pageOutput, err = pageOf(view.NewEdges(edges), in.pageInput)
+		return err
+	})
+	if err != nil {
+		return nil, linksPage{}, err
+	}
+	return nil, out, nil
+}
+
+func (z *zkServer) backlinks(ctx context.Context, req *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, backlinksPage, error) {
+	ctx = readingProgress(ctx, req)
+	var out backlinksPage
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		p, edges, err := w.Backlinks(ctx, in.Note)
+		if err != nil {
+			return err
+		}
+		out.Note = p
+		out.Edges, out.pageOutput, err = pageOf(view.NewEdges(edges), in.pageInput)
+		return err
+	})
+	if err != nil {
+		return nil, backlinksPage{}, err
+	}
+	return nil, out, nil
+}
+
+// runsPage is zk runs --format json with a page of its runs, oldest
+// first (each falsifier's history whole).
+type runsPage struct {
+	view.NoteRuns
+	pageOutput
+}
+
+func (z *zkServer) runs(ctx context.Context, _ *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, runsPage, error) {
+	var out runsPage
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		nr, err := w.Runs(ctx, in.Note)
+		if err != nil {
+			return err
+		}
+		out.NoteRuns = view.NewRuns(nr)
+		out.Runs, out.pageOutput, err = pageOf(out.Runs, in.pageInput)
+		return err
+	})
+	if err != nil {
+		return nil, runsPage{}, err
+	}
+	return nil, out, nil
+}
+
+type readNoteInput struct {
+	Note    string `json:"note" jsonschema:"the note: its vault path or its name"`
+	Section string `json:"section,omitempty" jsonschema:"a heading's text (any level, case ignored): return only that section, heading line included"`
+}
+
+type readNoteOutput struct {
+	Path     string   `json:"path"`
+	Section  string   `json:"section,omitempty"`
+	Text     string   `json:"text"`
+	Headings []string `json:"headings"`
+}
+
+func (z *zkServer) readNote(ctx context.Context, _ *sdk.CallToolRequest, in readNoteInput) (*sdk.CallToolResult, readNoteOutput, error) {
+	var out readNoteOutput
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		n, err := w.ReadNote(ctx, in.Note, in.Section)
+		out = readNoteOutput{Path: n.Path, Section: n.Section, Text: n.Text, Headings: n.Headings}
+		return err
+	})
+	return nil, out, err
+}
+
+type tendInput struct {
+	Note string `json:"note" jsonschema:"the note: its vault path or its name"`
+	Date string `json:"date,omitempty" jsonschema:"the YYYY-MM-DD to set (default: today)"`
+}
+
+// tendOutput is what the tend tool did.
+type tendOutput struct {
+	Path      string `json:"path"`
+	Date      string `json:"date"`
+	Was       string `json:"was,omitempty"`
+	Unchanged bool   `json:"unchanged"`
+}
+
+func (z *zkServer) tend(ctx context.Context, _ *sdk.CallToolRequest, in tendInput) (*sdk.CallToolResult, tendOutput, error) {
+	req := workspace.TendRequest{Note: in.Note, Date: in.Date}
+	if err := workspace.CheckTend(req, toolTerm); err != nil {
+		return nil, tendOutput{}, err // before the vault is opened
+	}
+	var out tendOutput
+	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		t, err := w.Tend(ctx, req)
+		out = tendOutput{Path: t.Path, Date: t.Date, Was: t.Was, Unchanged: t.Unchanged}
+		return err
+	})
+	if err != nil {
+		return nil, tendOutput{}, err
+	}
+	return nil, out, nil
+}
+
+type newInput struct {
+	Title string `json:"title" jsonschema:"the note's title; its file name is the title without the characters a file name cannot hold"`
+	Type  string `json:"type,omitempty" jsonschema:"the note type, as named in .zk/config.toml (default permanent)"`
+}
+
+type newOutput struct {
+	Path string `json:"path"`
+}
+
+func (z *zkServer) newNote(ctx context.Context, _ *sdk.CallToolRequest, in newInput) (*sdk.CallToolResult, newOutput, error) {
+	var out newOutput
+	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		p, err := w.New(ctx, workspace.NewRequest{Type: in.Type, Title: in.Title, Now: time.Now()})
+		out.Path = p
+		return err
+	})
+	if err != nil {
+		return nil, newOutput{}, err
+	}
+	return nil, out, nil
+}
+
+type runFalsifierInput struct {
+	Note string `json:"note"`
+	// Falsifier is a number (1) or a string ("1", a piece of its text).
+	Falsifier any     `json:"falsifier,omitempty"`
+	TimeoutS  float64 `json:"timeout_s,omitempty"`
+	Tend      bool    `json:"tend,omitempty"`
+}
+
+// runFalsifierSchema is run_falsifier's input schema, written out: its
+// falsifier is an integer (its number) or a string (its number, or a
+// piece of its text), which a Go type's inferred schema cannot say; an
+// agent reading "its number" sends 1, and a schema of string alone
+// refused it.
+var runFalsifierSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"note": map[string]any{"type": "string", "description": "the note: its vault path or its name"},
+		"falsifier": map[string]any{"type": []string{"integer", "string"},
+			"description": "the falsifier: its number (1 is the first), or a piece of its text; may be left out when the note lists one"},
+		"timeout_s": map[string]any{"type": "number", "description": "kill the command after this many seconds (default 600)"},
+		"tend":      map[string]any{"type": "boolean", "description": "also set the note's Last tended date to today"},
+	},
+	"required":             []string{"note"},
+	"additionalProperties": false,
+}
+
+// falsifierArg is run_falsifier's falsifier as zk run's --falsifier
+// takes it: a number as its digits.
+func falsifierArg(v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return x, nil
+	case float64:
+		if x != math.Trunc(x) || x < 1 || x > 1e9 {
+			return "", fmt.Errorf("run_falsifier: falsifier %v is not a falsifier's number (1 is the first)", x)
+		}
+		return strconv.Itoa(int(x)), nil
+	}
+	return "", fmt.Errorf("run_falsifier: falsifier is a number or a piece of its text, not %T", v)
+}
+
+type runFalsifierOutput struct {
+	Note string   `json:"note"`
+	Run  view.Run `json:"run"`
+	// Output is the command's output, its last 64 KiB.
+	Output string `json:"output"`
+}
+
+// maxToolOutput bounds the command output a run_falsifier result carries;
+// the full log stays in .zk/runs/.
+const maxToolOutput = 64 << 10
+
+// runFalsifier is zk run NOTE --falsifier N without a command after --:
+// the use case takes the command written in the note and runs it only if
+// the trust store approves that text for that note. No argv from the
+// agent ever reaches the runner.
+func (z *zkServer) runFalsifier(ctx context.Context, _ *sdk.CallToolRequest, in runFalsifierInput) (*sdk.CallToolResult, runFalsifierOutput, error) {
+	falsifier, err := falsifierArg(in.Falsifier)
+	if err != nil {
+		return nil, runFalsifierOutput{}, err
+	}
+	live := &tail{max: maxToolOutput}
+	var res runFalsifierOutput
+	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
+		ran, err := w.Run(ctx, workspace.RunRequest{Note: in.Note, Falsifier: falsifier,
+			Timeout: time.Duration(in.TimeoutS * float64(time.Second)), MaxLog: 1 << 20, Tend: in.Tend, Live: live})
+		if err != nil {
+			return err
+		}
+		// The run as the note now holds it, as the runs tool returns it.
+		nr, err := w.Runs(ctx, ran.Note)
+		if err != nil {
+			return err
+		}
+		for _, r := range nr.Runs {
+			if r.ID == ran.Run.ID {
+				res.Run = view.NewRun(r)
+			}
+		}
+		if res.Run.ID == "" {
+			return errors.New("run_falsifier: the run was not recorded in the note (see .zk/runs/)")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, runFalsifierOutput{}, err
+	}
+	res.Note, res.Output = in.Note, live.String()
+	return nil, res, nil
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	max int
+	b   []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if over := len(t.b) - t.max; over > 0 {
+		t.b = append(t.b[:0], t.b[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string { return string(t.b) }
+
+// noteURIPrefix is the scheme of a note's resource: zk://note/PATH, the
+// vault path percent-encoded segment by segment.
+const noteURIPrefix = "zk://note/"
+
+func noteURI(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return noteURIPrefix + strings.Join(segs, "/")
+}
+
+// addNoteResources lists each note of the vault as a resource, and reads
+// any note (one created since, too) through the template zk://note/{+path}.
+func (z *zkServer) addNoteResources(ctx context.Context, srv *sdk.Server) error {
+	var files []vault.File
+	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		var err error
+		files, _, err = w.Vault.Files(ctx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	_, notes := vault.SplitFiles(files)
+	for _, f := range notes {
+		srv.AddResource(&sdk.Resource{URI: noteURI(f.Path), Name: f.Path, Title: strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path)), MIMEType: "text/markdown"}, z.readResource)
+	}
+	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: noteURIPrefix + "{+path}", Name: "note",
+		Description: "a note of the vault, by its vault path", MIMEType: "text/markdown"}, z.readResource)
+	return nil
+}
+
+func (z *zkServer) readResource(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	uri := req.Params.URI
+	rest, ok := strings.CutPrefix(uri, noteURIPrefix)
+	if !ok {
+		return nil, sdk.ResourceNotFoundError(uri)
+	}
+	p, err := url.PathUnescape(rest)
+	if err != nil || path.Clean(p) != p || !vault.Local(p) {
+		return nil, sdk.ResourceNotFoundError(uri)
+	}
+	var src []byte
+	found := true
+	err = z.with(workspace.Reading, func(w *workspace.Workspace) error {
+		files, _, err := w.Vault.Files(ctx)
+		if err != nil {
+			return err
+		}
+		got, ok := vault.ResolverOf(files).Has(p)
+		if !ok || !strings.EqualFold(path.Ext(got), ".md") {
+			found = false
+			return nil
+		}
+		src, err = w.Vault.ReadFile(got, w.Vault.MaxNoteSize)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, sdk.ResourceNotFoundError(uri)
+	}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(src)}}}, nil
+}

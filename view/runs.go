@@ -1,0 +1,203 @@
+package view
+
+import (
+	"time"
+
+	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/query"
+	"github.com/zk-claims/zk/workspace"
+)
+
+// Run is one run in zk runs --format json (the README's shape).
+type Run struct {
+	ID        string  `json:"id"`
+	Started   string  `json:"started"`
+	Exit      *int    `json:"exit"`
+	Duration  float64 `json:"duration_s"`
+	Falsifier string  `json:"falsifier"`
+	// FalsifierID is the falsifier's block id, as the block carries it.
+	FalsifierID string `json:"falsifier_id,omitempty"`
+	Command     string `json:"command"`
+	// Rejudges, for a judgement again, is the run it judged.
+	Rejudges string           `json:"rejudges,omitempty"`
+	Verdict  evidence.Verdict `json:"verdict"`
+	// Statement is the criterion Verdict was computed with, the values it
+	// read and what it found.
+	Statement string `json:"statement,omitempty"`
+	Edited    string `json:"edited,omitempty"`
+}
+
+// NewRun is the view of a run as its record holds it: no exit status
+// for an attached result or a judgement again.
+func NewRun(r evidence.Run) Run {
+	v := Run{ID: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Duration: r.Duration.Seconds(),
+		Falsifier: r.Falsifier, FalsifierID: r.FalsifierID, Command: r.Command, Rejudges: r.Rejudges,
+		Verdict: r.Verdict, Statement: r.Criterion, Edited: r.Problem}
+	if r.Exit >= 0 && !r.Attached && r.Rejudges == "" {
+		exit := r.Exit
+		v.Exit = &exit
+	}
+	return v
+}
+
+// NoteRuns is zk runs NOTE --format json, and what the MCP runs tool
+// returns: the note's runs, and what they say of each falsifier.
+type NoteRuns struct {
+	Runs       []Run     `json:"runs"`
+	Falsifiers []History `json:"falsifiers"`
+}
+
+// History is one falsifier's verdict and its history: its measurements
+// oldest first, with the values each read, and how the latest differs
+// from the one before.
+type History struct {
+	VerdictRow
+	Series []Point         `json:"series"`
+	Change evidence.Change `json:"change,omitempty"`
+}
+
+// Point is one measurement of a falsifier's history.
+type Point struct {
+	Run     string           `json:"run"`
+	Started string           `json:"started"`
+	Verdict evidence.Verdict `json:"verdict"`
+	// Criterion is the criterion the record was judged by.
+	Criterion string  `json:"criterion,omitempty"`
+	Values    []Value `json:"values"`
+}
+
+// Value is one value a record's statement gives, with its interval
+// [lo, hi] and sample count when it gives them.
+type Value struct {
+	Expr     string    `json:"expr"`
+	Value    float64   `json:"value"`
+	Unit     string    `json:"unit,omitempty"`
+	Interval []float64 `json:"interval,omitempty"`
+	N        int       `json:"n,omitempty"`
+}
+
+// NewValues are the views of a statement's values.
+func NewValues(vs []evidence.Value) []Value {
+	out := make([]Value, len(vs))
+	for i, v := range vs {
+		out[i] = Value{Expr: v.Expr, Value: v.Value, Unit: v.Unit, N: v.N}
+		if v.Interval {
+			out[i].Interval = []float64{v.Lo, v.Hi}
+		}
+	}
+	return out
+}
+
+// NewRuns is the view of a note's runs.
+func NewRuns(nr workspace.NoteRuns) NoteRuns {
+	out := NoteRuns{Runs: make([]Run, len(nr.Runs)), Falsifiers: []History{}}
+	for i, r := range nr.Runs {
+		out.Runs[i] = NewRun(r)
+	}
+	add := func(l evidence.Latest) {
+		hv := History{VerdictRow: NewVerdictRow(nr.Path, query.FalsifierOf(l)), Series: []Point{}}
+		if rj, ok := nr.Rejudged[l.Falsifier.N]; ok && l.Falsifier.N > 0 {
+			hv.CriterionChanged = NewChanged(l.Falsifier.Criterion, rj)
+		}
+		measured, change := l.History()
+		for _, r := range measured {
+			c, _ := evidence.StatedCriterion(r.Criterion)
+			vs := NewValues(evidence.StatedValues(r.Criterion))
+			hv.Series = append(hv.Series, Point{Run: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Verdict: r.Verdict, Criterion: c, Values: vs})
+		}
+		hv.Change = change
+		out.Falsifiers = append(out.Falsifiers, hv)
+	}
+	for _, l := range nr.Standing.Falsifiers {
+		if l.Run.ID != "" {
+			add(l)
+		}
+	}
+	for _, l := range nr.Standing.Deleted {
+		if l.Refuting.ID != "" {
+			add(l)
+		}
+	}
+	return out
+}
+
+// VerdictRow is one falsifier in zk runs --format json without a note.
+type VerdictRow struct {
+	Note string `json:"note"`
+	// Falsifier is its number in the note, 0 for one deleted since its
+	// runs (Deleted).
+	Falsifier int    `json:"falsifier"`
+	ID        string `json:"id,omitempty"`
+	Text      string `json:"text"`
+	Deleted   bool   `json:"deleted,omitempty"`
+	// Criterion is the criterion Verdict was computed with (the record's;
+	// for a falsifier never run, the note's).
+	Criterion string `json:"criterion,omitempty"`
+	Run       string `json:"run,omitempty"`
+	Started   string `json:"started,omitempty"`
+	// Verdict is the falsifier's (a standing refutation, else its latest
+	// record's), or "never-run".
+	Verdict   string `json:"verdict"`
+	Statement string `json:"statement,omitempty"`
+	// CriterionChanged is set when the falsifier's criterion as written
+	// now is not the one its latest run was judged by: that run judged
+	// again under it.
+	CriterionChanged *Changed `json:"criterion_changed,omitempty"`
+}
+
+// NewVerdictRow is the row of falsifier f of the note at notePath.
+func NewVerdictRow(notePath string, f query.Falsifier) VerdictRow {
+	vv := VerdictRow{Note: notePath, Falsifier: f.N, ID: f.ID, Text: f.Text, Deleted: f.N == 0, Criterion: f.Criterion, Verdict: "never-run"}
+	if f.Run != "" {
+		vv.Run, vv.Started, vv.Verdict, vv.Statement = f.Run, f.Started.UTC().Format(time.RFC3339), string(f.Verdict), f.Statement
+		vv.Criterion, _ = evidence.StatedCriterion(f.Statement)
+	}
+	return vv
+}
+
+// Changed is a falsifier's latest run judged again under its criterion
+// as written now (evidence.Rejudgement).
+type Changed struct {
+	// Criterion is the criterion as written now, Run the run judged
+	// again, Was and WasCriterion what that run's record said and the
+	// criterion it was judged by ("" for none).
+	Criterion    string `json:"criterion"`
+	Run          string `json:"run"`
+	Was          string `json:"was"`
+	WasCriterion string `json:"was_criterion"`
+	// Verdict and Statement are the judgement under Criterion; Error
+	// says why there is none (the log is gone).
+	Verdict   string `json:"verdict,omitempty"`
+	Statement string `json:"statement,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// NewChanged is the view of a run judged again under criterion.
+func NewChanged(criterion string, rj evidence.Rejudgement) *Changed {
+	c := &Changed{Criterion: criterion, Run: rj.Of.ID, Was: string(rj.Was.Verdict), WasCriterion: rj.WasCriterion}
+	if rj.Err != nil {
+		c.Error = rj.Err.Error()
+	} else {
+		c.Verdict, c.Statement = string(rj.Now.Verdict), rj.Now.Statement
+	}
+	return c
+}
+
+// Verdicts is zk runs --format json without a note: every falsifier of
+// the vault.
+type Verdicts struct {
+	Falsifiers []VerdictRow `json:"falsifiers"`
+}
+
+// NewVerdicts is the view of the vault's falsifiers.
+func NewVerdicts(verdicts []workspace.Verdict) Verdicts {
+	out := Verdicts{Falsifiers: make([]VerdictRow, 0, len(verdicts))}
+	for _, v := range verdicts {
+		vv := NewVerdictRow(v.Note, v.Falsifier)
+		if v.Rejudged != nil {
+			vv.CriterionChanged = NewChanged(v.Criterion, *v.Rejudged)
+		}
+		out.Falsifiers = append(out.Falsifiers, vv)
+	}
+	return out
+}

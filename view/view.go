@@ -1,0 +1,192 @@
+// Package view holds the shapes of zk's results as a program reads them:
+// what each command prints with --format json and what the MCP tool of
+// its name returns, built from the use cases' results (package workspace)
+// by one function each, so that a script and an agent read the same
+// shapes. A view is data only: it prints nothing, and a front end adds
+// what is its own (an MCP tool's page, the CLI's text formats).
+package view
+
+import (
+	"time"
+
+	"github.com/zk-claims/zk/index"
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/tending"
+	"github.com/zk-claims/zk/workspace"
+)
+
+// Finding is one finding of the JSON shape the README gives.
+type Finding struct {
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+// Check is zk check --format json, and the MCP check tool's result.
+type Check struct {
+	Findings []Finding `json:"findings"`
+	Summary  struct {
+		Notes    int `json:"notes"`
+		Errors   int `json:"errors"`
+		Warnings int `json:"warnings"`
+	} `json:"summary"`
+}
+
+// NewCheck is the view of a check's result.
+func NewCheck(r workspace.CheckResult) Check {
+	out := Check{Findings: make([]Finding, len(r.Findings))}
+	for i, f := range r.Findings {
+		out.Findings[i] = Finding{f.Path, f.Line, f.Column, f.Rule, f.Severity.String(), f.Message}
+	}
+	out.Summary.Notes, out.Summary.Errors, out.Summary.Warnings = r.Notes, r.Count(lint.Error), r.Count(lint.Warning)
+	return out
+}
+
+// Stale is the README's contract of zk stale --format json, with
+// backlinks, the interval and the undated notes added; the MCP stale
+// tool's result.
+type Stale struct {
+	Today    string         `json:"today"`
+	Notes    []StaleNote    `json:"notes"`
+	Undated  []Undated      `json:"undated"`
+	Problems []StaleProblem `json:"problems"`
+}
+
+// StaleNote is a note past its date, or due within the interval asked.
+type StaleNote struct {
+	Path        string `json:"path"`
+	LastTended  string `json:"last_tended"`
+	Due         string `json:"due"`
+	DaysOverdue int    `json:"days_overdue"`
+	Interval    string `json:"interval"`
+	Backlinks   int    `json:"backlinks"`
+}
+
+// Undated is a note without a Last tended date, or with one zk cannot
+// read (Problem).
+type Undated struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Problem string `json:"problem,omitempty"`
+}
+
+// StaleProblem is what else kept a note out of the report.
+type StaleProblem struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+// NewStale is the view of a stale report as of today.
+func NewStale(today time.Time, r tending.StaleReport) Stale {
+	out := Stale{Today: today.Format(time.DateOnly), Notes: []StaleNote{}, Undated: []Undated{}, Problems: []StaleProblem{}}
+	for _, d := range r.Notes {
+		out.Notes = append(out.Notes, StaleNote{
+			Path:        d.Path,
+			LastTended:  d.Tended.Date.Format(time.DateOnly),
+			Due:         d.Due.Format(time.DateOnly),
+			DaysOverdue: d.DaysOverdue,
+			Interval:    d.Interval.String(),
+			Backlinks:   d.Backlinks,
+		})
+	}
+	for _, u := range r.Undated {
+		out.Undated = append(out.Undated, Undated{Path: u.Path, Line: u.Line + 1, Problem: u.Problem})
+	}
+	for _, p := range r.Problems {
+		out.Problems = append(out.Problems, StaleProblem{Path: p.Path, Line: p.Line + 1, Message: p.Message})
+	}
+	return out
+}
+
+// Search is zk search --format json, and the MCP search tool's result.
+type Search struct {
+	Query string `json:"query"`
+	Total uint64 `json:"total"`
+	Hits  []Hit  `json:"hits"`
+	// Stale is how many notes changed since the index was updated that
+	// this search did not index; null when the search did not compare
+	// every note (Unchecked says what it did not compare).
+	Stale *int `json:"stale"`
+	// Checked is false when the search did not compare every note of the
+	// vault with the index (--no-update, or a vault over 5,000 notes,
+	// whose folders alone are compared).
+	Checked   bool   `json:"checked"`
+	Unchecked string `json:"unchecked,omitempty"`
+}
+
+// Hit is one note that matched, its best fragment's matches between
+// <mark> and </mark>.
+type Hit struct {
+	Path     string  `json:"path"`
+	Title    string  `json:"title"`
+	Section  string  `json:"section"`
+	Score    float64 `json:"score"`
+	Fragment string  `json:"fragment"`
+}
+
+// NewSearch is the view of a search's result.
+func NewSearch(res *index.Result) Search {
+	out := Search{Query: res.Query, Total: res.Total, Hits: []Hit{}, Checked: res.Checked, Unchecked: res.Unchecked}
+	if res.Checked {
+		out.Stale = &res.Stale
+	}
+	for _, h := range res.Hits {
+		out.Hits = append(out.Hits, Hit{Path: h.Path, Title: h.Title, Section: h.Section, Score: h.Score,
+			Fragment: h.Fragment.Marked("<mark>", "</mark>", nil)})
+	}
+	return out
+}
+
+// Edge is an edge as the links, backlinks and graph commands print it.
+type Edge struct {
+	From          string `json:"from,omitempty"`
+	To            string `json:"to,omitempty"`
+	Line          int    `json:"line,omitempty"`
+	Kind          string `json:"kind"`
+	Link          string `json:"link"`
+	Resolved      bool   `json:"resolved"`
+	Relation      string `json:"relation,omitempty"`
+	Qualifier     string `json:"qualifier,omitempty"`
+	Justification string `json:"justification,omitempty"`
+}
+
+// NewEdge is the view of one edge: its line counted from 1, an
+// unresolved link's target the path it names.
+func NewEdge(e vault.Edge) Edge {
+	v := Edge{From: e.From, To: e.To, Kind: string(e.Kind), Link: e.Link, Resolved: e.Resolved(),
+		Relation: e.Relation, Qualifier: e.Qualifier, Justification: e.Justification}
+	if e.Line >= 0 {
+		v.Line = e.Line + 1
+	}
+	if !e.Resolved() {
+		v.To = e.Path
+	}
+	return v
+}
+
+// NewEdges are edges as zk links and zk backlinks --format json print
+// them, and the MCP tools of their names return them.
+func NewEdges(edges []vault.Edge) []Edge {
+	views := make([]Edge, 0, len(edges))
+	for _, e := range edges {
+		views = append(views, NewEdge(e))
+	}
+	return views
+}
+
+// Links is zk links --format json: a note's outgoing links.
+type Links struct {
+	Note  string `json:"note"`
+	Edges []Edge `json:"links"`
+}
+
+// Backlinks is zk backlinks --format json: the links into a note.
+type Backlinks struct {
+	Note  string `json:"note"`
+	Edges []Edge `json:"backlinks"`
+}
