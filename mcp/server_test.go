@@ -391,8 +391,9 @@ func TestMCPList(t *testing.T) {
 	}
 }
 
-// A tool's errors name its arguments, never a flag, and never ask for a
-// command after --: an agent has neither.
+// A tool's errors name its arguments, never a flag, a command's name (mv)
+// or its arguments' (NOTE), and never ask for a command after --: an
+// agent has neither.
 func TestMCPErrorsInToolTerms(t *testing.T) {
 	cs, _ := newMCPSession(t)
 	for _, tc := range []struct {
@@ -409,9 +410,11 @@ func TestMCPErrorsInToolTerms(t *testing.T) {
 		{"list", map[string]any{"due_within": "soon"}, "list: due_within:"},
 		{"stale", map[string]any{"within": "soon"}, "stale: within:"},
 		{"tend", map[string]any{"note": "Rates", "date": "soon"}, "tend: date"},
+		{"move", map[string]any{"from": "Rates#Claim", "to": "Speedups#Claim"}, "renamed within its note"},
+		{"move", map[string]any{"from": "Rates#Claim", "to": "Claim"}, "has no #heading"},
 	} {
 		text := callTool(t, cs, tc.tool, tc.args, nil, true)
-		if !strings.Contains(text, tc.want) || strings.Contains(text, " --") {
+		if !strings.Contains(text, tc.want) || strings.Contains(text, " --") || strings.Contains(text, "mv:") || strings.Contains(text, "NOTE") {
 			t.Errorf("%s %v: %q, want %q and no flag", tc.tool, tc.args, text, tc.want)
 		}
 	}

@@ -58,7 +58,7 @@ func (w *Workspace) PlanMove(ctx context.Context, old, new string) (MovePlan, er
 		}
 		if newNote, _, _ := strings.Cut(new, "#"); newNote != "" {
 			if q, err := FindNote(v, files, newNote); err != nil || q != p {
-				return MovePlan{}, usage(fmt.Errorf("mv: a heading is renamed within its note; %q is not %s", newNote, printable.Of(p)))
+				return MovePlan{}, usage(fmt.Errorf("move: a heading is renamed within its note; %q is not %s", newNote, printable.Of(p)))
 			}
 		}
 		if plan, err = move.Heading(ctx, v, files, p, oldH, newH); err != nil {
@@ -110,7 +110,7 @@ func (w *Workspace) PlanMove(ctx context.Context, old, new string) (MovePlan, er
 func (w *Workspace) ApplyMove(ctx context.Context, p MovePlan, ao move.ApplyOptions) error {
 	key, err := JournalKey(true)
 	if err != nil {
-		return fmt.Errorf("mv: %w", err)
+		return fmt.Errorf("move: %w", err)
 	}
 	ao.Key = key
 	release := shutdown.Hold(ctx)
@@ -122,7 +122,7 @@ func (w *Workspace) ApplyMove(ctx context.Context, p MovePlan, ao move.ApplyOpti
 func newHeading(arg string) (string, error) {
 	_, h, ok := strings.Cut(arg, "#")
 	if !ok || strings.TrimSpace(h) == "" {
-		return "", usage(fmt.Errorf("mv: renaming a heading takes NOTE#Old NOTE#New (or #New); %q has no #heading", arg))
+		return "", usage(fmt.Errorf("move: a heading is renamed from Note#Old to Note#New (or #New); %q has no #heading", arg))
 	}
 	return h, nil
 }
