@@ -1,9 +1,9 @@
 // Package view holds the shapes of zk's results as a program reads them:
-// what each command prints with --format json and what the MCP tool of
-// its name returns, built from the use cases' results (package workspace)
-// by one function each, so that a script and an agent read the same
-// shapes. A view is data only: it prints nothing, and a front end adds
-// what is its own (an MCP tool's page, the CLI's text formats).
+// what the MCP tools return and the commands of their names (and zk
+// graph) print with --format json, each built from a use case's result
+// (package workspace) by one function, so that a script and an agent
+// read the same shapes. A view is data only: it prints nothing, and a
+// front end adds what is its own (an MCP tool's page, the CLI's text).
 package view
 
 import (
