@@ -293,3 +293,35 @@ func (r *reader) uint64() uint64 {
 	}
 	return 0
 }
+
+// Changed compares the vault's files with the stamps of e. same is false
+// when they are not the files stamped (one added, removed or renamed);
+// otherwise changed are the notes whose bytes may differ from those
+// stamped (read again and found different, or of another size, or not
+// read then), and rehashed counts the notes read again and found the
+// same. Other files changed change nothing a check finds.
+func (e *Entry) Changed(files []vault.File, read func(path string) ([]byte, error)) (changed []string, rehashed int, same bool) {
+	if len(e.Stamps) != len(files) {
+		return nil, 0, false
+	}
+	for i, f := range files {
+		s := e.Stamps[i] // both lists are sorted by path
+		if s.Path != f.Path {
+			return nil, 0, false
+		}
+		switch {
+		case e.Settled(s, f):
+		case !f.IsNote():
+		case s.Hash == ([sha256.Size]byte{}) || s.Size != f.Size:
+			changed = append(changed, f.Path)
+		default:
+			src, err := read(f.Path)
+			if err != nil || Hash(src) != s.Hash {
+				changed = append(changed, f.Path)
+			} else {
+				rehashed++
+			}
+		}
+	}
+	return changed, rehashed, true
+}

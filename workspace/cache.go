@@ -154,10 +154,16 @@ func (w *Workspace) IndexKey() (string, error) {
 	return fmt.Sprintf("%x", k[:8]), nil
 }
 
+// checkPurpose names check's cache in its key; another encoding of its
+// result is another purpose.
+const checkPurpose = "zk check v2"
+
 // checkCached checks the whole vault through the metadata cache: when no
 // file changed since the last check (and no input of checkInputs did),
-// the last result is returned again after one walk that stats every file.
-// A cache that cannot be read or written costs a full check and a
+// the last result is returned again after one walk that stats every file;
+// when notes changed, only they and the notes they can change are checked
+// again (lint.Recheck); a file added, removed or renamed checks the whole
+// vault. A cache that cannot be read or written costs a full check and a
 // warning, never the check itself.
 func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckResult, error) {
 	v := w.Vault
@@ -169,7 +175,7 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 		}
 		return w.checkVault(ctx, files, skips, copts, nil, nil)
 	}
-	key, err := w.inputKey("zk check", checkInputs)
+	key, err := w.inputKey(checkPurpose, checkInputs)
 	if err != nil {
 		return CheckResult{}, err
 	}
@@ -177,16 +183,6 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 	files, skips, err := v.Files(ctx)
 	if err != nil {
 		return CheckResult{}, err
-	}
-	read := func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }
-	if b, rehashed, ok := checkcache.Load(file, key, files, read); ok {
-		if notes, findings, err := checkcache.DecodeFindings(b); err == nil {
-			res := CheckResult{Findings: findings, Notes: notes}
-			if rehashed > 0 { // touched but unchanged: stamp them again
-				w.saveCheck(file, key, files, nil, res, started)
-			}
-			return res, nil
-		}
 	}
 	var mu sync.Mutex
 	hashes := map[string][sha256.Size]byte{}
@@ -196,43 +192,75 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 		hashes[n.Path] = h
 		mu.Unlock()
 	}
-	res, err := w.checkVault(ctx, files, skips, copts, nil, hash) // the walk above, not a second one
-	if err != nil {
-		return res, err
-	}
-	w.saveCheck(file, key, files, hashes, res, started)
-	return res, nil
-}
-
-// saveCheck writes the cache entry of a result. The stamps are those of
-// the files the check read, and the entry is dated from before the walk,
-// so that a note changed during the check is never trusted by its time.
-// hashes are the notes' hashes; nil keeps those of the current entry.
-func (w *Workspace) saveCheck(file string, key checkcache.Key, files []vault.File, hashes map[string][sha256.Size]byte, res CheckResult, started time.Time) {
-	if hashes == nil {
-		if old, err := loadStamps(file); err == nil {
-			hashes = old
+	copts.Only, copts.States = w.SkipTemplates(nil), true
+	if e, err := checkcache.Read(file); err == nil && e.Key == key {
+		read := func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }
+		changed, rehashed, same := e.Changed(files, read)
+		switch {
+		case same && len(changed) == 0:
+			if notes, findings, err := checkcache.DecodeResultFindings(e.Result); err == nil {
+				if rehashed > 0 || !stampsMatch(e.Stamps, files) { // touched but unchanged: stamp them again
+					w.saveEntry(file, key, files, e.Stamps, nil, e.Result, started)
+				}
+				return CheckResult{Findings: findings, Notes: notes}, nil
+			}
+		case same:
+			if prev, _, err := checkcache.DecodeResult(e.Result, files); err == nil {
+				rep, ok, err := lint.Recheck(ctx, v, files, skips, copts, prev, changed, hash)
+				if err != nil {
+					return CheckResult{}, err
+				}
+				if ok {
+					for _, p := range changed {
+						if _, read := hashes[p]; !read {
+							hashes[p] = [sha256.Size]byte{} // not read: checked again when its stamp moves
+						}
+					}
+					res := CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}
+					w.saveEntry(file, key, files, e.Stamps, hashes,
+						checkcache.EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States), started)
+					return res, nil
+				}
+			}
 		}
 	}
+	rep, err := lint.Check(ctx, v, files, skips, copts, hash) // the walk above, not a second one
+	if err != nil {
+		return CheckResult{}, err
+	}
+	w.saveEntry(file, key, files, nil, hashes, checkcache.EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States), started)
+	return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}, nil
+}
+
+// stampsMatch reports whether every file has the size and time its
+// stamp says (an attachment changed is stamped again).
+func stampsMatch(stamps []checkcache.Stamp, files []vault.File) bool {
+	for i, f := range files {
+		if stamps[i].Size != f.Size || stamps[i].ModTime != f.ModTime.UnixNano() {
+			return false
+		}
+	}
+	return true
+}
+
+// saveEntry writes the cache entry of a result. The stamps are those of
+// the files the check read, and the entry is dated from before the walk,
+// so that a note changed during the check is never trusted by its time.
+// A note's hash is hashes' (the notes read), else its old stamp's (old:
+// the stamps of the same files, or nil).
+func (w *Workspace) saveEntry(file string, key checkcache.Key, files []vault.File, old []checkcache.Stamp,
+	hashes map[string][sha256.Size]byte, result []byte, started time.Time) {
 	stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
 		h, ok := hashes[p]
 		return h, ok
 	})
-	e := checkcache.Entry{Key: key, Written: started.UnixNano(), Stamps: stamps, Result: checkcache.EncodeFindings(res.Notes, res.Findings)}
+	for i := range stamps {
+		if _, ok := hashes[stamps[i].Path]; !ok && old != nil {
+			stamps[i].Hash = old[i].Hash
+		}
+	}
+	e := checkcache.Entry{Key: key, Written: started.UnixNano(), Stamps: stamps, Result: result}
 	if err := checkcache.Save(file, e); err != nil {
 		w.warn("%v", err)
 	}
-}
-
-// loadStamps reads the hashes of the current cache entry.
-func loadStamps(file string) (map[string][sha256.Size]byte, error) {
-	e, err := checkcache.Read(file)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string][sha256.Size]byte, len(e.Stamps))
-	for _, st := range e.Stamps {
-		out[st.Path] = st.Hash
-	}
-	return out, nil
 }

@@ -34,7 +34,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		purpose string
 		set     Inputs
 	}{
-		{"check", "zk check", checkInputs},
+		{"check", checkPurpose, checkInputs},
 		{"list", "zk list records v1", listInputs},
 		{"details", detailPurpose, detailInputs},
 		{"index", "zk index", indexInputs},

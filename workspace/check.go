@@ -55,8 +55,9 @@ type CheckRequest struct {
 // CheckResult is what a check found.
 type CheckResult struct {
 	Findings []lint.Finding
-	// Notes is how many notes were checked.
-	Notes int
+	// Notes is how many notes were checked; Read how many of them were
+	// read and parsed (the others' findings came from the cache).
+	Notes, Read int
 }
 
 // Count is how many findings have severity sev.
@@ -97,7 +98,7 @@ func (w *Workspace) checkVault(ctx context.Context, files []vault.File, skips []
 	if err != nil {
 		return CheckResult{}, err
 	}
-	return CheckResult{Findings: rep.Findings, Notes: rep.Notes}, nil
+	return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}, nil
 }
 
 // checkFilter turns PATH arguments into a filter of vault paths: a note

@@ -69,15 +69,24 @@ type Options struct {
 	// Only, when set, limits the notes checked (links still resolve
 	// against the whole vault).
 	Only func(path string) bool
+	// States, when set, has Check report every note's state
+	// (Report.States), for a later Recheck.
+	States bool
 }
 
 // Report is what Check found.
 type Report struct {
 	Findings []Finding
-	// Notes is how many notes were checked.
-	Notes int
+	// Notes is how many notes were checked; Read how many notes were
+	// read (Recheck reads the notes an edit can change, Check every one).
+	Notes, Read int
 	// Files are the vault's files, as the check walked them.
 	Files []vault.File
+	// States are every note's state, in the walk's order, when the
+	// options ask for them (Options.States), and Spent the edit-distance
+	// work the check spent suggesting headings: what Recheck needs.
+	States []NoteState
+	Spent  int
 }
 
 // Check checks the notes of a walk of the vault (Files) as Check
@@ -104,10 +113,23 @@ func Check(ctx context.Context, v *vault.Vault, files []vault.File, skips []vaul
 			skips = append(skips, vault.Skip{Path: notes[i].Path, Reason: why})
 		}
 	}
-	r := &Report{Findings: c.finish(skips, results), Files: files}
+	r := &Report{Findings: c.finish(skips, results), Files: files, Spent: suggestCells - c.targets.cells}
 	for _, res := range results {
 		if res.checked {
 			r.Notes++
+		}
+		if res.path != "" {
+			r.Read++
+		}
+	}
+	if opts.States {
+		r.States = make([]NoteState, len(notes))
+		for i := range results {
+			if results[i].path == "" {
+				r.States[i] = NoteState{Path: notes[i].Path}
+			} else {
+				r.States[i] = stateOf(&results[i])
+			}
 		}
 	}
 	return r, nil
@@ -143,17 +165,7 @@ type noteSummary struct {
 // finish runs the link rules over every note's links, now that every
 // note's summary is known, and returns all findings, sorted.
 func (c *checker) finish(skips []vault.Skip, results []noteResult) []Finding {
-	var out []Finding
-	for _, sk := range skips {
-		if (vault.IsNotePath(sk.Path) || sk.Folder) && (c.opts.Only == nil || c.opts.Only(sk.Path)) {
-			out = c.add(out, Finding{Path: sk.Path, Line: 1, Column: 1, Rule: RuleFileSkipped,
-				Message: "not checked: " + sk.Reason})
-		}
-	}
-	for _, u := range c.opts.Untrusted {
-		out = c.add(out, Finding{Path: u.Path, Line: 1, Column: 1, Rule: RuleFileUntrusted, Message: u.Reason})
-	}
-	out = c.collisions(out)
+	out := c.vaultFindings(skips)
 	for i := range results {
 		r := &results[i]
 		if r.path == "" {
@@ -174,6 +186,30 @@ func (c *checker) finish(skips []vault.Skip, results []noteResult) []Finding {
 	}
 	out = append(out, c.restsOnRefuted(results)...)
 	SortFindings(out)
+	return out
+}
+
+// vaultFindings are the findings of the vault rather than of a note
+// read: the files skipped (as notes not read are), the files under .zk/
+// zk will not act on, the names that collide.
+func (c *checker) vaultFindings(skips []vault.Skip) []Finding {
+	var out []Finding
+	for _, sk := range skips {
+		out = c.skipped(out, sk)
+	}
+	for _, u := range c.opts.Untrusted {
+		out = c.add(out, Finding{Path: u.Path, Line: 1, Column: 1, Rule: RuleFileUntrusted, Message: u.Reason})
+	}
+	return c.collisions(out)
+}
+
+// skipped appends the finding of a file skipped, if it is a note or a
+// folder the check covers.
+func (c *checker) skipped(out []Finding, sk vault.Skip) []Finding {
+	if (vault.IsNotePath(sk.Path) || sk.Folder) && (c.opts.Only == nil || c.opts.Only(sk.Path)) {
+		out = c.add(out, Finding{Path: sk.Path, Line: 1, Column: 1, Rule: RuleFileSkipped,
+			Message: "not checked: " + sk.Reason})
+	}
 	return out
 }
 

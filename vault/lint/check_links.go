@@ -174,7 +174,10 @@ func (lt *linkTargets) closestHeading(t *noteSummary, subpath string) (string, b
 func (c *checker) brokenMessage(linkpath, original string) string {
 	msg := fmt.Sprintf("%s: no note or file %q in the vault", original, linkpath)
 	if owners := c.aliases[vault.FoldName(linkpath)]; len(owners) > 0 {
-		msg += fmt.Sprintf("; it is an alias of %q, and aliases do not resolve links: write [[%s|%s]]", owners[0], owners[0], linkpath)
+		// The first name in order, not the first note read: a Session
+		// records notes in another order than Check, and names the same.
+		owner := slices.Min(owners)
+		msg += fmt.Sprintf("; it is an alias of %q, and aliases do not resolve links: write [[%s|%s]]", owner, owner, linkpath)
 	}
 	return msg
 }

@@ -228,7 +228,7 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 	}
 	rev := map[string][]string{}
 	var queue []string
-	next := map[string]string{} // a note → the next note toward a refuted one
+	dist := map[string]int{} // a note → its fewest rests-on entries to a refuted note
 	for i := range results {
 		r := &results[i]
 		if r.path == "" {
@@ -246,7 +246,7 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 		}
 		r.summary.restsOn = edges
 		if r.summary.refuted != "" {
-			next[r.path] = ""
+			dist[r.path] = 0
 			queue = append(queue, r.path)
 		}
 	}
@@ -254,12 +254,13 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 		p := queue[0]
 		queue = queue[1:]
 		for _, q := range rev[p] {
-			if _, seen := next[q]; !seen {
-				next[q] = p
+			if _, seen := dist[q]; !seen {
+				dist[q] = dist[p] + 1
 				queue = append(queue, q)
 			}
 		}
 	}
+	rests := func(p string) []restEdge { return c.summaries[p].restsOn }
 	var out []Finding
 	for _, r := range results {
 		if !r.checked {
@@ -267,21 +268,37 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 		}
 		var fs []Finding
 		for _, e := range r.summary.restsOn {
-			if _, ok := next[e.target]; !ok {
+			if _, ok := dist[e.target]; !ok {
 				continue
 			}
-			var chain []string
-			for p := e.target; ; p = next[p] {
-				chain = append(chain, p)
-				if next[p] == "" || len(chain) > len(next) {
-					break
-				}
-			}
-			fs = c.add(fs, c.restsOnFinding(r.path, e, chain))
+			fs = c.add(fs, c.restsOnFinding(r.path, e, shortestChain(e.target, dist, rests)))
 		}
 		out = append(out, r.ignores.filter(fs)...)
 	}
 	return out
+}
+
+// shortestChain is the chain of rests-on entries from start to a refuted
+// note, both included, given each note's distance to the nearest refuted
+// one (dist; start's is known): of the shortest chains, the one whose
+// paths come first in order, step by step. Check and a Session compute
+// dist over different parts of the vault, and name the same chain.
+func shortestChain(start string, dist map[string]int, rests func(string) []restEdge) []string {
+	chain := []string{start}
+	for p := start; dist[p] > 0; {
+		best := ""
+		for _, e := range rests(p) {
+			if d, ok := dist[e.target]; ok && e.target != "" && d == dist[p]-1 && (best == "" || e.target < best) {
+				best = e.target
+			}
+		}
+		if best == "" {
+			break // cannot happen: dist is a distance
+		}
+		chain = append(chain, best)
+		p = best
+	}
+	return chain
 }
 
 // restsOnFinding is the finding of the entry e of the note at path,

@@ -148,6 +148,13 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 func (s *Session) Check(n *vault.Note) []Finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	_, out := s.check(n)
+	return out
+}
+
+// check is Check's work, returning also the note's result (its links
+// resolved, its summary). The caller holds mu.
+func (s *Session) check(n *vault.Note) (noteResult, []Finding) {
 	if s.today != nil {
 		s.c.opts.Today = s.today()
 	}
@@ -156,7 +163,7 @@ func (s *Session) Check(n *vault.Note) []Finding {
 	r.summary.relations = relationWords(vault.LinkEntries(n))
 	s.setSummary(n.Path, &r.summary)
 	if !r.checked {
-		return nil
+		return r, nil
 	}
 	out := r.findings
 	var links []Finding
@@ -166,7 +173,7 @@ func (s *Session) Check(n *vault.Note) []Finding {
 	out = append(out, r.ignores.filter(links)...)
 	out = append(out, s.restsOnRefuted(r)...)
 	SortFindings(out)
-	return out
+	return r, out
 }
 
 // SetToday has each Check from now on measure maintenance against the
@@ -247,10 +254,8 @@ func (s *Session) resolveAll() {
 
 // restsOnRefuted reports the entries of the checked note r that rest on
 // a refuted note, as Check does for the whole vault, but walking forward
-// from this note's entries only: a breadth-first search to the nearest
-// refuted note, so the chain named is a shortest one (of several as
-// short, Check and a Session may name different ones). The caller holds
-// mu.
+// from this note's entries only: the chain named is the one Check names
+// (shortestChain). The caller holds mu.
 func (s *Session) restsOnRefuted(r noteResult) []Finding {
 	if s.refuted == 0 || s.c.severity(RuleRestsOnRefuted) == Off {
 		return nil
@@ -268,32 +273,68 @@ func (s *Session) restsOnRefuted(r noteResult) []Finding {
 	return r.ignores.filter(fs)
 }
 
-// chainToRefuted is the shortest chain of rests-on entries from the note
-// at start to a refuted note, both included, or nil when there is none.
+// chainToRefuted is the chain of rests-on entries from the note at start
+// to a refuted note that Check names (shortestChain), or nil when there
+// is none. It visits the notes within the shortest chain's length of
+// start, level by level, and measures their distance to a refuted note
+// among themselves: every note of a shortest chain is among them, at its
+// true distance. The caller holds mu.
 func (s *Session) chainToRefuted(start string) []string {
-	prev := map[string]string{start: ""}
-	for queue := []string{start}; len(queue) > 0; queue = queue[1:] {
-		q := queue[0]
-		sum := s.c.summaries[q]
-		if sum == nil {
-			continue
-		}
-		if sum.refuted != "" {
-			var back []string
-			for p := q; p != ""; p = prev[p] {
-				back = append(back, p)
+	seen := map[string]bool{start: true}
+	visited := []string{start}
+	var found []string
+	for level := []string{start}; len(level) > 0 && found == nil; {
+		var next []string
+		for _, q := range level {
+			if sum := s.c.summaries[q]; sum != nil && sum.refuted != "" {
+				found = append(found, q)
 			}
-			slices.Reverse(back)
-			return back
 		}
-		for _, e := range sum.restsOn {
-			if _, seen := prev[e.target]; e.target != "" && !seen {
-				prev[e.target] = q
-				queue = append(queue, e.target)
+		if found != nil {
+			break
+		}
+		for _, q := range level {
+			sum := s.c.summaries[q]
+			if sum == nil {
+				continue
+			}
+			for _, e := range sum.restsOn {
+				if e.target != "" && !seen[e.target] {
+					seen[e.target] = true
+					next = append(next, e.target)
+				}
+			}
+		}
+		visited = append(visited, next...)
+		level = next
+	}
+	if found == nil {
+		return nil
+	}
+	rev := map[string][]string{}
+	for _, q := range visited {
+		if sum := s.c.summaries[q]; sum != nil {
+			for _, e := range sum.restsOn {
+				if seen[e.target] {
+					rev[e.target] = append(rev[e.target], q)
+				}
 			}
 		}
 	}
-	return nil
+	dist := make(map[string]int, len(visited))
+	for _, q := range found {
+		dist[q] = 0
+	}
+	for queue := found; len(queue) > 0; queue = queue[1:] {
+		p := queue[0]
+		for _, q := range rev[p] {
+			if _, ok := dist[q]; !ok {
+				dist[q] = dist[p] + 1
+				queue = append(queue, q)
+			}
+		}
+	}
+	return shortestChain(start, dist, func(p string) []restEdge { return s.c.summaries[p].restsOn })
 }
 
 // Dependents are the notes whose findings of links/rests-on-refuted may

@@ -202,3 +202,53 @@ func TestSessionSuggestionBudgetIsPerCheck(t *testing.T) {
 		t.Errorf("%+v, want a broken heading with its suggestion", got)
 	}
 }
+
+// Two notes with the same alias: a broken link naming it names the same
+// one of them in a session, whatever order the session learnt them in,
+// as in Check.
+func TestSessionNamesAnAliasOwnerAsCheck(t *testing.T) {
+	ctx := context.Background()
+	notes := map[string]string{
+		"a.md": "# A\n\n[[Bee]]\n",
+		"b.md": "---\naliases: [Bee]\n---\n# B\n",
+		"c.md": "---\naliases: [Bee]\n---\n# C\n",
+	}
+	s, v, files := sessionVault(t, notes)
+	want, err := Check(ctx, v, files, nil, Options{Only: func(p string) bool { return p == "a.md" }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Update(readNote(t, v, "b.md")) // b learnt again, after c
+	got := s.Check(readNote(t, v, "a.md"))
+	if !reflect.DeepEqual(got, want.Findings) {
+		t.Fatalf("session found\n%+v\ncheck found\n%+v", got, want.Findings)
+	}
+	if len(got) != 1 || !strings.Contains(got[0].Message, `alias of "b"`) {
+		t.Errorf("want the alias's first owner by name, b: %+v", got)
+	}
+}
+
+// Of two chains as short to a refuted note, a session names the one
+// Check names: M rests on Z before Y, both refuted.
+func TestSessionNamesTheChainCheckNames(t *testing.T) {
+	ctx := context.Background()
+	refuted := func(title string) string { return strings.Replace(vaulttest.RefutedC, "# C", "# "+title, 1) }
+	notes := map[string]string{
+		"A.md": "# A\n\n## Links\n\n- [[M]] — extends: A builds on M.\n",
+		"M.md": "# M\n\n## Links\n\n- [[Z]] — extends: first.\n- [[Y]] — extends: second.\n",
+		"Y.md": refuted("Y"),
+		"Z.md": refuted("Z"),
+	}
+	s, v, files := sessionVault(t, notes)
+	want, err := Check(ctx, v, files, nil, Options{Only: func(p string) bool { return p == "A.md" }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Check(readNote(t, v, "A.md"))
+	if !reflect.DeepEqual(got, want.Findings) {
+		t.Fatalf("session found\n%+v\ncheck found\n%+v", got, want.Findings)
+	}
+	if len(got) != 1 || !strings.Contains(got[0].Message, "[[M]] → [[Y]]") {
+		t.Errorf("want the chain through Y, first by path: %+v", got)
+	}
+}

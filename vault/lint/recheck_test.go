@@ -1,0 +1,243 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/vaulttest"
+)
+
+// genNote is a note of the generated vault: what an edit changes.
+type genNote struct {
+	title    string
+	headings []string
+	blocks   []string
+	aliases  []string
+	links    []string // body links: "n03", "n03#H1", "n03#^b1", an alias, "missing"
+	rests    []string // Links entries: "extends|n03", "contrasts|n04"
+	refuted  bool
+	falsify  string
+}
+
+func (g *genNote) text() string {
+	var b strings.Builder
+	if len(g.aliases) > 0 {
+		fmt.Fprintf(&b, "---\naliases: [%s]\n---\n", strings.Join(g.aliases, ", "))
+	}
+	fmt.Fprintf(&b, "# %s\n\n", g.title)
+	for i, h := range g.headings {
+		fmt.Fprintf(&b, "## %s\n\nText %d", h, i)
+		if i < len(g.blocks) {
+			fmt.Fprintf(&b, " ^%s", g.blocks[i])
+		}
+		b.WriteString("\n\n")
+	}
+	for _, l := range g.links {
+		fmt.Fprintf(&b, "See [[%s]].\n", l)
+	}
+	if len(g.rests) > 0 {
+		b.WriteString("\n## Links\n\n")
+		for _, r := range g.rests {
+			rel, to, _ := strings.Cut(r, "|")
+			fmt.Fprintf(&b, "- [[%s]] — %s: because.\n", to, rel)
+		}
+	}
+	if g.refuted {
+		// RefutedC's falsifier and the run that refutes it.
+		_, body, _ := strings.Cut(vaulttest.RefutedC, "\n")
+		b.WriteString("\n" + body)
+	} else if g.falsify != "" {
+		fmt.Fprintf(&b, "\n## Tests / falsifiers\n\n- %s\n", g.falsify)
+	}
+	return b.String()
+}
+
+// genVault is a random vault of n notes linking to one another by name,
+// heading, block id and alias, resting on one another, a few refuted.
+func genVault(r *rand.Rand, n int) map[string]*genNote {
+	name := func(i int) string { return fmt.Sprintf("n%02d", i) }
+	notes := map[string]*genNote{}
+	for i := range n {
+		g := &genNote{title: name(i), falsify: "It fails."}
+		for k := range 1 + r.IntN(3) {
+			g.headings = append(g.headings, fmt.Sprintf("H%d", k))
+			if r.IntN(2) == 0 {
+				g.blocks = append(g.blocks, fmt.Sprintf("b%d", k))
+			}
+		}
+		if r.IntN(4) == 0 {
+			g.aliases = []string{fmt.Sprintf("Alias%d", r.IntN(n/2))}
+		}
+		for range r.IntN(5) {
+			g.links = append(g.links, randomLink(r, n))
+		}
+		for range r.IntN(3) {
+			rel := []string{"extends", "supports", "contrasts", "evidence-for"}[r.IntN(4)]
+			g.rests = append(g.rests, rel+"|"+name(r.IntN(n)))
+		}
+		g.refuted = r.IntN(8) == 0
+		dir := "A"
+		if i%3 == 0 {
+			dir = "B"
+		}
+		notes[dir+"/"+name(i)+".md"] = g
+	}
+	return notes
+}
+
+func randomLink(r *rand.Rand, n int) string {
+	to := fmt.Sprintf("n%02d", r.IntN(n))
+	switch r.IntN(6) {
+	case 0:
+		return to + "#H" + fmt.Sprint(r.IntN(3))
+	case 1:
+		return to + "#^b" + fmt.Sprint(r.IntN(3))
+	case 2:
+		return fmt.Sprintf("Alias%d", r.IntN(n/2))
+	case 3:
+		return "missing"
+	}
+	return to
+}
+
+// edits are the edits the property test makes to one note.
+var edits = []struct {
+	name string
+	edit func(r *rand.Rand, g *genNote, n int)
+}{
+	{"rename a heading", func(r *rand.Rand, g *genNote, n int) {
+		i := r.IntN(len(g.headings))
+		g.headings[i] = fmt.Sprintf("H%d", r.IntN(4))
+	}},
+	{"remove a block id", func(r *rand.Rand, g *genNote, n int) {
+		if len(g.blocks) > 0 {
+			g.blocks = g.blocks[:len(g.blocks)-1]
+		}
+	}},
+	{"add a block id", func(r *rand.Rand, g *genNote, n int) {
+		if len(g.blocks) < len(g.headings) {
+			g.blocks = append(g.blocks, fmt.Sprintf("b%d", len(g.blocks)))
+		}
+	}},
+	{"change the aliases", func(r *rand.Rand, g *genNote, n int) {
+		g.aliases = nil
+		if r.IntN(3) > 0 {
+			g.aliases = []string{fmt.Sprintf("Alias%d", r.IntN(n/2))}
+		}
+	}},
+	{"add a link", func(r *rand.Rand, g *genNote, n int) { g.links = append(g.links, randomLink(r, n)) }},
+	{"remove a link", func(r *rand.Rand, g *genNote, n int) {
+		if len(g.links) > 0 {
+			g.links = g.links[1:]
+		}
+	}},
+	{"rest on another", func(r *rand.Rand, g *genNote, n int) {
+		g.rests = append(g.rests, fmt.Sprintf("extends|n%02d", r.IntN(n)))
+	}},
+	{"refute or stop refuting", func(r *rand.Rand, g *genNote, n int) { g.refuted = !g.refuted }},
+	{"change a falsifier", func(r *rand.Rand, g *genNote, n int) { g.falsify = fmt.Sprintf("It fails %d times.", r.IntN(9)) }},
+}
+
+// Recheck finds what a whole Check finds, after each of a series of
+// random edits to random notes of a random vault, each on the states the
+// one before left.
+func TestRecheckMatchesCheck(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(6) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 24))
+			const n = 40
+			notes := genVault(r, n)
+			dir := t.TempDir()
+			write := func(p string) {
+				full := filepath.Join(dir, filepath.FromSlash(p))
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(full, []byte(notes[p].text()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var paths []string
+			for p := range notes {
+				write(p)
+				paths = append(paths, p)
+			}
+			v, err := vault.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			files, skips, err := v.Files(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), States: true}
+			full, err := Check(ctx, v, files, skips, opts, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prev := Previous{Findings: full.Findings, States: full.States, Spent: full.Spent}
+			slices.Sort(paths)
+			for step := range 40 {
+				var changed []string
+				for range 1 + r.IntN(2) {
+					p := paths[r.IntN(len(paths))]
+					e := edits[r.IntN(len(edits))]
+					e.edit(r, notes[p], n)
+					write(p)
+					changed = append(changed, p)
+				}
+				got, ok, err := Recheck(ctx, v, files, skips, opts, prev, changed, nil)
+				if err != nil || !ok {
+					t.Fatalf("step %d: recheck: ok %v, %v", step, ok, err)
+				}
+				want, err := Check(ctx, v, files, skips, opts, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got.Findings, want.Findings) || got.Notes != want.Notes {
+					t.Fatalf("step %d (%v changed): recheck found\n%s\ncheck found\n%s", step, changed, show(got.Findings), show(want.Findings))
+				}
+				prev = Previous{Findings: got.Findings, States: got.States, Spent: got.Spent}
+			}
+		})
+	}
+}
+
+// Recheck declines a walk of other files than the states': a note added
+// or removed may change where every link resolves.
+func TestRecheckDeclinesOtherFiles(t *testing.T) {
+	ctx := context.Background()
+	_, v, files := sessionVault(t, map[string]string{"a.md": "# A\n\n[[b]]\n", "b.md": "# B\n"})
+	opts := Options{States: true}
+	full, err := Check(ctx, v, files, nil, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := Previous{Findings: full.Findings, States: full.States, Spent: full.Spent}
+	if _, ok, err := Recheck(ctx, v, files[:1], nil, opts, prev, nil, nil); ok || err != nil {
+		t.Errorf("recheck of fewer files: ok %v, %v; want declined", ok, err)
+	}
+	prev.Spent = suggestCells + 1
+	if _, ok, err := Recheck(ctx, v, files, nil, opts, prev, nil, nil); ok || err != nil {
+		t.Errorf("recheck after the suggestion budget ran out: ok %v, %v; want declined", ok, err)
+	}
+}
+
+func show(fs []Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "  %s:%d:%d %s %s\n", f.Path, f.Line, f.Column, f.Rule, f.Message)
+	}
+	return b.String()
+}
