@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -222,18 +223,19 @@ type perNote[T any] struct {
 	path            func(T) string
 }
 
-// cachedNotes is what c reads of every note, through a cache kept as zk
-// check keeps its own (checkcache: the same stamps, a key of c's inputs;
-// a file of its own beside check's). Unlike check's, it is reused note by
-// note: when the vault holds the same files as when it was written, a
-// note whose stamp still holds (or whose bytes hash the same) keeps what
-// was cached of it, and only the notes changed are read again. A file
-// added, removed or renamed can change what any link resolves to, and so
-// reads every note. A cache that cannot be read or written costs a full
-// read, never the answer.
+// cachedNotes is what c reads of every note, through the vault's model
+// file (checkcache.ModelFile: one for every reader, its files stamped
+// once as zk check stamps its own, c's entries in a section of their own
+// under a key of c's inputs). It is reused note by note: when the vault
+// holds the same files as when it was written, a note whose bytes are
+// those c's entry was made from (its stamp settled, or its bytes hashed
+// the same) keeps its entry, and only the notes changed are read again.
+// A file added, removed or renamed can change what any link resolves
+// to, and so reads every note. A cache that cannot be read or written
+// costs a full read, never the answer.
 func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c perNote[T]) ([]T, error) {
 	v := w.Vault
-	file, err := perNoteCacheFile(v.Dir, c.folder)
+	file, err := checkcache.ModelFile(v.Dir)
 	if err != nil {
 		return c.read(nil, nil)
 	}
@@ -246,8 +248,15 @@ func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c
 		mu     sync.Mutex
 		parsed int
 	)
-	hashes := map[string][sha256.Size]byte{}
-	reuse, changed := cachedEntries(file, key, files, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }, hashes, c)
+	m, err := checkcache.OpenModel(file)
+	if err == nil {
+		defer m.Close()
+	} else {
+		m = nil
+	}
+	known := cachedHashes(m, files, c.folder)
+	hashes := map[string][sha256.Size]byte{} // of the notes c has an entry for
+	reuse, changed := cachedEntries(known, key, files, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }, hashes, c)
 	notes, err := c.read(reuse, func(p string, src []byte) {
 		h := checkcache.Hash(src)
 		mu.Lock()
@@ -261,62 +270,154 @@ func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c
 	if !changed && parsed == 0 {
 		return notes, nil // every entry and stamp as cached
 	}
-	if b, err := c.encode(notes); err == nil {
-		stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
-			h, ok := hashes[p]
-			return h, ok
-		})
-		e := checkcache.Entry{Key: key, Written: started.UnixNano(), Stamps: stamps, Result: b}
-		if err := checkcache.Save(file, e); err != nil {
-			w.warn("%v", err)
+	stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
+		if h, ok := hashes[p]; ok {
+			return h, true
+		}
+		h, ok := known.content[p]
+		return h, ok
+	})
+	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps,
+		Section: checkcache.Section{Name: c.folder, Key: key, Hashes: make([][sha256.Size]byte, len(files))}}
+	at := make([]int, len(notes)) // each note's index in files
+	for k, n := range notes {
+		i, ok := slices.BinarySearchFunc(files, c.path(n), func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+		if !ok {
+			at[k] = -1 // not a file of the walk: no entry kept
+			continue
+		}
+		at[k] = i
+		u.Section.Hashes[i] = hashes[c.path(n)]
+	}
+	write := notes
+	if known.hasSection && m.Appendable(stamps, c.folder, key) { // only the entries that changed
+		u.Changed, write = []int{}, nil
+		for i, h := range u.Section.Hashes {
+			if h != known.section.Hashes[i] {
+				u.Changed = append(u.Changed, i)
+			}
+		}
+		for k, n := range notes {
+			if at[k] < 0 {
+				continue
+			}
+			if h := u.Section.Hashes[at[k]]; h != ([sha256.Size]byte{}) && h != known.section.Hashes[at[k]] {
+				write = append(write, n)
+			}
 		}
 	}
+	b, err := c.encode(write)
+	if err != nil {
+		return notes, nil
+	}
+	u.Section.Entries = [][]byte{b}
+	if err := checkcache.SaveModel(file, m, u); err != nil {
+		w.warn("%v", err)
+	}
+	// The model file replaced a file per reader, in a folder of the
+	// reader's name beside it: a save leaves no stale copy.
+	_ = os.Remove(filepath.Join(filepath.Dir(filepath.Dir(file)), c.folder, filepath.Base(file)))
 	return notes, nil
 }
 
-// cachedEntries reads the cache entry and returns what is still good of
-// it (nil when nothing is: no entry, another key, another set of files)
-// and whether any stamp needs writing again; hashes gets the hash of
-// every note whose entry is reused.
-func cachedEntries[T any](file string, key checkcache.Key, files []vault.File, read func(string) ([]byte, error),
-	hashes map[string][sha256.Size]byte, c perNote[T]) (reuse func(string) (T, bool), changed bool) {
-	e, err := checkcache.Read(file)
-	if err != nil || e.Key != key || len(e.Stamps) != len(files) {
-		return nil, true
+// modelState is what the model file says of the vault's notes before a
+// reader reads them: the bytes of each note, by hash, where its stamp
+// still holds, and the reader's section.
+type modelState struct {
+	content map[string][sha256.Size]byte
+	section checkcache.Section
+	// hasSection: the file stamped the same files, and has the
+	// reader's section.
+	hasSection bool
+	// fresh: every stamp is settled by size and time alone.
+	fresh bool
+}
+
+// cachedHashes reads the model file's stamps and the section of name:
+// the hash of each note whose stamp is settled by size and time (a
+// note touched, or too recent to trust, is left to the reader, which
+// hashes it only when it has an entry for it).
+func cachedHashes(m *checkcache.Model, files []vault.File, name string) modelState {
+	if m == nil || len(m.Stamps) != len(files) {
+		return modelState{}
 	}
 	for i, f := range files { // both sorted by path
-		if e.Stamps[i].Path != f.Path {
-			return nil, true
+		if m.Stamps[i].Path != f.Path {
+			return modelState{}
 		}
 	}
-	old, err := c.decode(e.Result)
+	sec, ok, err := m.Section(name)
 	if err != nil {
-		return nil, true
+		return modelState{}
 	}
-	entries := make(map[string]T, len(old))
-	for _, n := range old {
-		entries[c.path(n)] = n
-	}
-	good := make(map[string]bool, len(files))
+	st := modelState{content: make(map[string][sha256.Size]byte, len(files)), section: sec, hasSection: ok, fresh: true}
 	for i, f := range files {
-		st := e.Stamps[i]
-		if _, ok := entries[f.Path]; !ok || st.Hash == ([sha256.Size]byte{}) {
-			continue
-		}
+		s := m.Stamps[i]
 		switch {
-		case e.Settled(st, f):
-		case st.Size != f.Size:
-			changed = true
-			continue
-		default: // touched, or too recent to trust its time: its bytes decide
-			changed = true
-			src, err := read(f.Path)
-			if err != nil || checkcache.Hash(src) != st.Hash {
-				continue
+		case m.Settled(i, f):
+			if s.Hash != ([sha256.Size]byte{}) {
+				st.content[f.Path] = s.Hash
+			}
+		case s.Hash == ([sha256.Size]byte{}) && s.Size == f.Size && s.ModTime == f.ModTime.UnixNano():
+			// not a note, or one no reader read: nothing to trust
+		default:
+			st.fresh = false
+			if s.Size == f.Size && s.Hash != ([sha256.Size]byte{}) {
+				st.content[f.Path] = [sha256.Size]byte{} // its bytes decide
 			}
 		}
+	}
+	return st
+}
+
+// cachedEntries returns what is still good of the reader's section
+// (nil when nothing is: no section, another key, another set of files)
+// and whether the file needs writing again; hashes gets the hash of
+// every note whose entry is reused.
+func cachedEntries[T any](st modelState, key checkcache.Key, files []vault.File, read func(string) ([]byte, error),
+	hashes map[string][sha256.Size]byte, c perNote[T]) (reuse func(string) (T, bool), changed bool) {
+	if !st.hasSection || st.section.Key != key {
+		return nil, true
+	}
+	var entries map[string]T
+	for _, b := range st.section.Entries { // a delta's entry of a note in place of the file's
+		old, err := c.decode(b)
+		if err != nil {
+			return nil, true
+		}
+		if entries == nil {
+			entries = make(map[string]T, len(old))
+		}
+		for _, n := range old {
+			entries[c.path(n)] = n
+		}
+	}
+	changed = !st.fresh
+	good := make(map[string]bool, len(files))
+	for i, f := range files {
+		was := st.section.Hashes[i]
+		if _, ok := entries[f.Path]; !ok || was == ([sha256.Size]byte{}) {
+			continue
+		}
+		now, ok := st.content[f.Path]
+		switch {
+		case !ok:
+			changed = true
+			continue
+		case now == ([sha256.Size]byte{}): // touched, or too recent to trust its time: its bytes decide
+			src, err := read(f.Path)
+			if err != nil {
+				continue
+			}
+			now = checkcache.Hash(src)
+			st.content[f.Path] = now
+		}
+		if now != was {
+			changed = true
+			continue
+		}
 		good[f.Path] = true
-		hashes[f.Path] = st.Hash
+		hashes[f.Path] = was
 	}
 	return func(p string) (T, bool) {
 		if !good[p] {
@@ -325,14 +426,4 @@ func cachedEntries[T any](file string, key checkcache.Key, files []vault.File, r
 		}
 		return entries[p], true
 	}, changed
-}
-
-// perNoteCacheFile is a per-note cache of the vault at dir: beside
-// check's, in folder.
-func perNoteCacheFile(dir, folder string) (string, error) {
-	f, err := checkcache.File(dir)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(filepath.Dir(filepath.Dir(f)), folder, filepath.Base(f)), nil
 }

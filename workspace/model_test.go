@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zk-claims/zk/checkcache"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/property"
@@ -96,4 +97,57 @@ func TestModelAgreesWithReadingEveryNote(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(p, old, old)
 	check("after an edit")
+}
+
+// One model file holds every reader's entries: a reader that reads an
+// edited note again and saves (zk properties) stamps the note's new
+// bytes, and another reader's entry of it (zk graph's details), made
+// from the old bytes, is not taken for the new one's; the other notes'
+// entries are kept.
+func TestOneReaderSavingLeavesNoStaleEntryToAnother(t *testing.T) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n[[B]]\n",
+		"B.md":               "# B\n",
+		"C.md":               "# C\n",
+	}, Reading)
+	ctx := context.Background()
+	if _, err := w.Graph(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Properties(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(w.Vault.Dir, "A.md")
+	if err := os.WriteFile(p, []byte("# A\n[[C]]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(p, old, old)
+	if _, err := w.Properties(ctx); err != nil { // reads A again, saves the stamps
+		t.Fatal(err)
+	}
+	for _, when := range []string{"after another reader saved", "from the delta it appended"} {
+		g, err := w.Graph(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in := g.In("C.md"); len(in) != 1 || len(g.In("B.md")) != 0 {
+			t.Errorf("graph %s: C's backlinks %+v, B's %+v", when, in, g.In("B.md"))
+		}
+	}
+	file, err := checkcache.ModelFile(w.Vault.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := checkcache.OpenModel(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for _, name := range []string{"list", "details"} {
+		if _, ok, err := m.Section(name); !ok || err != nil {
+			t.Errorf("%s: not in the one model file (%v)", name, err)
+		}
+	}
 }

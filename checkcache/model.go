@@ -1,0 +1,525 @@
+package checkcache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/vault"
+)
+
+// The model file is the one cache of what zk keeps of every note, for
+// every reader of it (zk list's records, zk graph's details, the language
+// server's entries): one file per vault, its files stamped once, then a
+// section per reader. A section holds, for each file, the hash of the
+// bytes its entry was made from (zero: no entry) and the entries,
+// encoded by the reader. An entry is good while its hash is the note's:
+// the stamps say which notes are unchanged, so each reader keeps what it
+// read of a note until that note changes, whoever wrote the file last.
+//
+// A reader reads the header, the stamps and its own section, never the
+// others': a listing does not pay for the graph's details. A reader that
+// read a few notes again appends what changed (a delta: their stamps,
+// hashes and entries, with a checksum) instead of writing the file anew;
+// a torn or damaged delta is ignored with all after it, so that its notes
+// are read again. A change of the files' set, of a reader's key, or deltas
+// grown past a quarter of the file, write the file anew.
+
+// ModelVersion is the model file's format; a file of another version is
+// ignored and overwritten.
+const ModelVersion = 1
+
+const modelMagic = "zk-model-cache\n"
+
+// maxSections bounds a model file's sections: zk has three readers.
+const maxSections = 64
+
+// Section is one reader's part of the model file.
+type Section struct {
+	// Name tells the reader's section from the others ("list", "lsp");
+	// a save replaces the section of its name.
+	Name string
+	// Key is what the entries depend on besides the notes (NewKey).
+	Key Key
+	// Hashes holds, for each stamped file, the hash of the bytes its
+	// entry was made from; zero for a file without an entry.
+	Hashes [][sha256.Size]byte
+	// Entries are the entries, encoded by the reader: the file's, then
+	// each delta's, a later entry of a note in place of an earlier one.
+	Entries [][]byte
+}
+
+// Model is an open model file: its stamps with every delta applied, and
+// its sections' places.
+type Model struct {
+	// Stamps are the vault's files as stamped, sorted by path; a note's
+	// Hash is that of its bytes when stamped, zero when unknown.
+	Stamps []Stamp
+	// written is when each stamp was made, in Unix nanoseconds.
+	written []int64
+
+	f        *os.File
+	size     int64
+	n        int
+	dir      []dirEntry
+	paths    []byte // the stamps' paths, as encoded
+	deltas   []delta
+	deltaLen int64
+}
+
+type dirEntry struct {
+	name     string
+	key      Key
+	off, len int64
+}
+
+// delta is one appended change: the sections' hashes and entries (the
+// stamps' are applied when the file is opened).
+type delta struct {
+	hashes  map[string][]indexHash
+	entries map[string][]byte
+}
+
+type indexHash struct {
+	i    int
+	hash [sha256.Size]byte
+}
+
+// ModelFile is the model file of the vault at dir (an absolute path)
+// under the user's cache folder, beside check's.
+func ModelFile(dir string) (string, error) {
+	f, err := File(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(filepath.Dir(f)), "model", filepath.Base(f)), nil
+}
+
+// Settled is Entry.Settled for the stamp of file i.
+func (m *Model) Settled(i int, f vault.File) bool {
+	e := Entry{Written: m.written[i]}
+	return e.Settled(m.Stamps[i], f)
+}
+
+// header: magic, version, written, n, paths length, sections, base length.
+const modelFixed = len(modelMagic) + 4 + 8 + 8 + 8 + 4 + 8
+
+// OpenModel opens a model file and reads its stamps, every delta applied.
+// A missing, unreadable or foreign file is an error; so is a file short,
+// long or inconsistent anywhere, never a panic or an allocation larger
+// than the file. Close it after use.
+func OpenModel(file string) (*Model, error) {
+	f, err := os.OpenFile(file, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{f: f}
+	if err := m.read(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// Close closes the file.
+func (m *Model) Close() error { return m.f.Close() }
+
+func (m *Model) read() error {
+	st, err := m.f.Stat()
+	if err != nil {
+		return err
+	}
+	m.size = st.Size()
+	fixed := make([]byte, modelFixed)
+	if _, err := m.f.ReadAt(fixed, 0); err != nil {
+		return errors.New("cache: not a zk model cache")
+	}
+	r := reader{b: fixed}
+	if string(r.take(len(modelMagic))) != modelMagic {
+		return errors.New("cache: not a zk model cache")
+	}
+	if v := r.uint32(); v != ModelVersion {
+		return fmt.Errorf("cache: model format %d, not %d", v, ModelVersion)
+	}
+	written := int64(r.uint64())
+	n, pathsLen, nsec, baseLen := r.uint64(), r.uint64(), r.uint32(), int64(r.uint64())
+	if nsec > maxSections || n > uint64(m.size)/(16+sha256.Size) || pathsLen > uint64(m.size) || baseLen < 0 || baseLen > m.size {
+		return errors.New("cache: bad model header")
+	}
+	m.n = int(n)
+	dir := make([]byte, min(int64(nsec)*(1+255+sha256.Size+16), m.size))
+	got, _ := m.f.ReadAt(dir, int64(modelFixed))
+	r = reader{b: dir[:got]}
+	for range nsec {
+		var e dirEntry
+		e.name = string(r.take(int(r.byte())))
+		copy(e.key[:], r.take(sha256.Size))
+		e.off, e.len = int64(r.uint64()), int64(r.uint64())
+		if r.bad {
+			return errors.New("cache: bad model directory")
+		}
+		m.dir = append(m.dir, e)
+	}
+	stampsAt := int64(modelFixed + r.off)
+	end := stampsAt + int64(pathsLen) + int64(n)*(16+sha256.Size)
+	if end > baseLen {
+		return errors.New("cache: truncated")
+	}
+	for _, e := range m.dir {
+		if e.off < end || e.len < int64(n)*sha256.Size || e.len > baseLen-e.off {
+			return errors.New("cache: bad model section")
+		}
+	}
+	b := make([]byte, end-stampsAt)
+	if _, err := m.f.ReadAt(b, stampsAt); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	m.paths = b[:pathsLen]
+	sizes, mtimes, hashes := b[pathsLen:], b[int(pathsLen)+m.n*8:], b[int(pathsLen)+m.n*16:]
+	all := string(m.paths) // one string; each path is a slice of it
+	m.Stamps, m.written = make([]Stamp, m.n), make([]int64, m.n)
+	off := 0
+	for i := range m.Stamps {
+		l, w := binary.Uvarint(m.paths[off:])
+		if w <= 0 || l > uint64(len(m.paths)-off-w) {
+			return errors.New("cache: bad path")
+		}
+		off += w
+		m.Stamps[i] = Stamp{Path: all[off : off+int(l)],
+			Size:    int64(binary.LittleEndian.Uint64(sizes[i*8:])),
+			ModTime: int64(binary.LittleEndian.Uint64(mtimes[i*8:]))}
+		copy(m.Stamps[i].Hash[:], hashes[i*sha256.Size:])
+		m.written[i] = written
+		off += int(l)
+	}
+	if off != len(m.paths) {
+		return errors.New("cache: bad paths")
+	}
+	return m.readDeltas(baseLen)
+}
+
+// readDeltas reads the deltas from at to the end of the file; the first
+// one damaged or cut short ends them, as if it and those after it had
+// never been written.
+func (m *Model) readDeltas(at int64) error {
+	rest := make([]byte, m.size-at)
+	if _, err := m.f.ReadAt(rest, at); err != nil && len(rest) > 0 {
+		return fmt.Errorf("cache: %w", err)
+	}
+	m.deltaLen = int64(len(rest))
+	for len(rest) > 0 {
+		r := reader{b: rest}
+		l := r.uint64()
+		body := r.take(int(min(l, uint64(len(rest)))))
+		sum := r.take(sha256.Size)
+		if r.bad || uint64(len(body)) != l || sha256.Sum256(body) != [sha256.Size]byte(sum) {
+			return nil
+		}
+		if !m.applyDelta(body) {
+			return nil
+		}
+		rest = rest[r.off:]
+	}
+	return nil
+}
+
+// applyDelta applies a delta's stamps and keeps its sections' changes;
+// false when it does not read as one (it is then left out, and those
+// after it).
+func (m *Model) applyDelta(body []byte) bool {
+	r := reader{b: body}
+	written := int64(r.uint64())
+	k := int(min(r.uint32(), uint32(len(body))))
+	type stamp struct {
+		i         int
+		size, mod int64
+		hash      []byte
+	}
+	stamps := make([]stamp, 0, min(k, len(body)/(4+16+sha256.Size)))
+	for range k {
+		s := stamp{i: int(r.uint32()), size: int64(r.uint64()), mod: int64(r.uint64()), hash: r.take(sha256.Size)}
+		if r.bad || s.i >= m.n {
+			return false
+		}
+		stamps = append(stamps, s)
+	}
+	d := delta{hashes: map[string][]indexHash{}, entries: map[string][]byte{}}
+	nsec := r.uint32()
+	if nsec > maxSections {
+		return false
+	}
+	for range nsec {
+		name := string(r.take(int(r.byte())))
+		c := int(r.uint32())
+		if r.bad || c > len(body)/(4+sha256.Size) {
+			return false
+		}
+		hs := make([]indexHash, c)
+		for j := range hs {
+			hs[j].i = int(r.uint32())
+			copy(hs[j].hash[:], r.take(sha256.Size))
+			if r.bad || hs[j].i >= m.n {
+				return false
+			}
+		}
+		ents := r.take(int(min(r.uint64(), uint64(len(body)))))
+		if r.bad {
+			return false
+		}
+		d.hashes[name], d.entries[name] = hs, ents
+	}
+	if r.off != len(body) {
+		return false
+	}
+	for _, s := range stamps {
+		m.Stamps[s.i].Size, m.Stamps[s.i].ModTime = s.size, s.mod
+		copy(m.Stamps[s.i].Hash[:], s.hash)
+		m.written[s.i] = written
+	}
+	m.deltas = append(m.deltas, d)
+	return true
+}
+
+func (r *reader) byte() byte {
+	if p := r.take(1); p != nil {
+		return p[0]
+	}
+	return 0
+}
+
+// Section reads the section of name, every delta applied; ok false when
+// the file has none.
+func (m *Model) Section(name string) (s Section, ok bool, err error) {
+	for _, e := range m.dir {
+		if e.name != name {
+			continue
+		}
+		b := make([]byte, e.len)
+		if _, err := m.f.ReadAt(b, e.off); err != nil {
+			return s, false, fmt.Errorf("cache: %w", err)
+		}
+		h := m.n * sha256.Size
+		s = Section{Name: name, Key: e.key, Hashes: hashesOf(b[:h]), Entries: [][]byte{b[h:]}}
+		for _, d := range m.deltas {
+			for _, ih := range d.hashes[name] {
+				s.Hashes[ih.i] = ih.hash
+			}
+			if ents, ok := d.entries[name]; ok {
+				s.Entries = append(s.Entries, ents)
+			}
+		}
+		return s, true, nil
+	}
+	return s, false, nil
+}
+
+func hashesOf(b []byte) [][sha256.Size]byte {
+	out := make([][sha256.Size]byte, len(b)/sha256.Size)
+	for i := range out {
+		copy(out[i][:], b[i*sha256.Size:])
+	}
+	return out
+}
+
+// samePaths reports whether the file stamps the files of stamps.
+func (m *Model) samePaths(stamps []Stamp) bool {
+	if m == nil || len(stamps) != m.n {
+		return false
+	}
+	return bytes.Equal(encodePaths(stamps), m.paths)
+}
+
+func encodePaths(stamps []Stamp) []byte {
+	var paths []byte
+	for _, st := range stamps {
+		paths = binary.AppendUvarint(paths, uint64(len(st.Path)))
+		paths = append(paths, st.Path...)
+	}
+	return paths
+}
+
+// Update is one reader's save: the vault's files stamped (sorted by
+// path), when the walk that stamped them began, and the reader's section
+// as it now is, its Entries the entries of the notes in Changed (all of
+// them when the section is written anew).
+type Update struct {
+	Written int64
+	Stamps  []Stamp
+	Section Section
+	// Changed are the indexes of the files whose section hash changed;
+	// Section.Entries holds their entries only. Nil: every file's.
+	Changed []int
+}
+
+// Appendable reports whether a reader's save of its section name under
+// key, with the files stamped as stamps, can be a delta: m stamps the
+// same files, has the section under the same key, and its deltas are
+// small. m may be nil (no file yet, or none readable).
+func (m *Model) Appendable(stamps []Stamp, name string, key Key) bool {
+	if !m.samePaths(stamps) || m.deltaLen >= m.size/4 || len(m.deltas) >= 64 {
+		return false
+	}
+	for _, e := range m.dir {
+		if e.name == name && e.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// SaveModel writes u into the model file m was opened from (m may be
+// nil): as a delta when u.Changed is set (m.Appendable said it can be),
+// otherwise anew (see the package's comment on the model file).
+func SaveModel(file string, m *Model, u Update) error {
+	if len(u.Section.Hashes) != len(u.Stamps) {
+		return errors.New("cache: a section's hashes are not the stamps'")
+	}
+	if len(u.Section.Name) > 255 {
+		return errors.New("cache: section name too long")
+	}
+	if u.Changed != nil {
+		if !m.Appendable(u.Stamps, u.Section.Name, u.Section.Key) {
+			return errors.New("cache: a delta to a model it does not fit")
+		}
+		return m.appendDelta(u)
+	}
+	return saveModel(file, m, u)
+}
+
+// appendDelta appends u as a delta, in one write.
+func (m *Model) appendDelta(u Update) error {
+	var body []byte
+	body = binary.LittleEndian.AppendUint64(body, uint64(u.Written))
+	var changed []int
+	for i, st := range u.Stamps {
+		// A stamp too recent for its time to be trusted is dated again by
+		// this delta, as a file written anew would date it.
+		if st != m.Stamps[i] || st.ModTime >= m.written[i]-int64(RacyWindow) {
+			changed = append(changed, i)
+		}
+	}
+	body = binary.LittleEndian.AppendUint32(body, uint32(len(changed)))
+	for _, i := range changed {
+		st := u.Stamps[i]
+		body = binary.LittleEndian.AppendUint32(body, uint32(i))
+		body = binary.LittleEndian.AppendUint64(body, uint64(st.Size))
+		body = binary.LittleEndian.AppendUint64(body, uint64(st.ModTime))
+		body = append(body, st.Hash[:]...)
+	}
+	body = binary.LittleEndian.AppendUint32(body, 1)
+	body = append(body, byte(len(u.Section.Name)))
+	body = append(body, u.Section.Name...)
+	body = binary.LittleEndian.AppendUint32(body, uint32(len(u.Changed)))
+	for _, i := range u.Changed {
+		body = binary.LittleEndian.AppendUint32(body, uint32(i))
+		body = append(body, u.Section.Hashes[i][:]...)
+	}
+	var ents []byte
+	for _, e := range u.Section.Entries {
+		ents = append(ents, e...)
+	}
+	body = binary.LittleEndian.AppendUint64(body, uint64(len(ents)))
+	body = append(body, ents...)
+	b := binary.LittleEndian.AppendUint64(make([]byte, 0, 8+len(body)+sha256.Size), uint64(len(body)))
+	b = append(b, body...)
+	sum := sha256.Sum256(body)
+	b = append(b, sum[:]...)
+	// One write to a file opened to append: a reader sees it whole or,
+	// cut short by a crash, fails its checksum and ignores it.
+	if _, err := m.f.Write(b); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
+}
+
+// saveModel writes the model file anew: u's stamps and section, and the
+// other sections of m when it stamps the same files (their entries
+// changed by a delta dropped, to be read again: a delta's entries are the
+// reader's to merge), atomically, as Save writes check's.
+func saveModel(file string, m *Model, u Update) error {
+	secs := []Section{}
+	if m.samePaths(u.Stamps) {
+		for _, e := range m.dir {
+			if e.name == u.Section.Name {
+				continue
+			}
+			b := make([]byte, e.len)
+			if _, err := m.f.ReadAt(b, e.off); err != nil {
+				continue
+			}
+			h := m.n * sha256.Size
+			s := Section{Name: e.name, Key: e.key, Hashes: hashesOf(b[:h]), Entries: [][]byte{b[h:]}}
+			for _, d := range m.deltas {
+				for _, ih := range d.hashes[e.name] {
+					s.Hashes[ih.i] = [sha256.Size]byte{}
+				}
+			}
+			secs = append(secs, s)
+		}
+	}
+	secs = append(secs, u.Section)
+	n := len(u.Stamps)
+	paths := encodePaths(u.Stamps)
+	dirLen := 0
+	for _, x := range secs {
+		dirLen += 1 + len(x.Name) + sha256.Size + 16
+	}
+	at := int64(modelFixed + dirLen + len(paths) + n*(16+sha256.Size))
+	size := at
+	for _, x := range secs {
+		size += int64(n * sha256.Size)
+		for _, e := range x.Entries {
+			size += int64(len(e))
+		}
+	}
+	b := make([]byte, 0, size)
+	b = append(b, modelMagic...)
+	b = binary.LittleEndian.AppendUint32(b, ModelVersion)
+	b = binary.LittleEndian.AppendUint64(b, uint64(u.Written))
+	b = binary.LittleEndian.AppendUint64(b, uint64(n))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(paths)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(secs)))
+	b = binary.LittleEndian.AppendUint64(b, uint64(size))
+	for _, x := range secs {
+		b = append(b, byte(len(x.Name)))
+		b = append(b, x.Name...)
+		b = append(b, x.Key[:]...)
+		l := int64(n * sha256.Size)
+		for _, e := range x.Entries {
+			l += int64(len(e))
+		}
+		b = binary.LittleEndian.AppendUint64(b, uint64(at))
+		b = binary.LittleEndian.AppendUint64(b, uint64(l))
+		at += l
+	}
+	b = append(b, paths...)
+	for _, st := range u.Stamps {
+		b = binary.LittleEndian.AppendUint64(b, uint64(st.Size))
+	}
+	for _, st := range u.Stamps {
+		b = binary.LittleEndian.AppendUint64(b, uint64(st.ModTime))
+	}
+	for _, st := range u.Stamps {
+		b = append(b, st.Hash[:]...)
+	}
+	for _, x := range secs {
+		for _, h := range x.Hashes {
+			b = append(b, h[:]...)
+		}
+		for _, e := range x.Entries {
+			b = append(b, e...)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	if err := atomicfile.Write(file, b, 0o600); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,245 @@
+package checkcache
+
+import (
+	"crypto/sha256"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func section(name string, n int, entries string) Section {
+	s := Section{Name: name, Key: NewKey([]byte(name)), Hashes: make([][sha256.Size]byte, n), Entries: [][]byte{[]byte(entries)}}
+	for i := range s.Hashes {
+		s.Hashes[i] = Hash([]byte(name + entries))
+	}
+	return s
+}
+
+func openModel(t *testing.T, file string) *Model {
+	t.Helper()
+	m, err := OpenModel(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func save(t *testing.T, file string, u Update) {
+	t.Helper()
+	m, err := OpenModel(file)
+	if err != nil {
+		m = nil
+	} else {
+		defer m.Close()
+	}
+	if err := SaveModel(file, m, u); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readSection(t *testing.T, file, name string) (Section, bool) {
+	t.Helper()
+	s, ok, err := openModel(t, file).Section(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, ok
+}
+
+// A reader's save keeps the other readers' sections while the files are
+// the same ones, and drops them when the set of files changed: their
+// hashes are by position.
+func TestSaveModelKeepsTheOthers(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.cache")
+	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.png", Size: 3, ModTime: 4}}
+	list, details := section("list", 2, "records"), section("details", 2, "edges")
+	save(t, file, Update{Written: 10, Stamps: stamps, Section: list})
+	save(t, file, Update{Written: 11, Stamps: stamps, Section: details})
+	for _, want := range []Section{list, details} {
+		got, ok := readSection(t, file, want.Name)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: read\n%+v\nwant\n%+v", want.Name, got, want)
+		}
+	}
+	if m := openModel(t, file); !reflect.DeepEqual(m.Stamps, stamps) || m.written[0] != 11 {
+		t.Errorf("stamps %+v written %v", m.Stamps, m.written)
+	}
+	list2 := section("list", 2, "records 2")
+	save(t, file, Update{Written: 12, Stamps: stamps, Section: list2})
+	if got, ok := readSection(t, file, "list"); !ok || !reflect.DeepEqual(got, list2) {
+		t.Errorf("list saved again: %+v", got)
+	}
+	if got, ok := readSection(t, file, "details"); !ok || !reflect.DeepEqual(got, details) {
+		t.Errorf("details after list saved again: %+v", got)
+	}
+	// A file renamed: the other sections' hashes no longer line up.
+	renamed := []Stamp{stamps[0], {Path: "c.png", Size: 3, ModTime: 4}}
+	save(t, file, Update{Written: 13, Stamps: renamed, Section: list2})
+	if _, ok := readSection(t, file, "details"); ok {
+		t.Error("details after a rename: kept")
+	}
+	if _, ok := readSection(t, file, "list"); !ok {
+		t.Error("list after a rename: lost")
+	}
+	if err := SaveModel(file, nil, Update{Stamps: renamed, Section: section("list", 1, "x")}); err == nil {
+		t.Error("a section of 1 hash for 2 stamps: saved")
+	}
+}
+
+// A note read again is appended as a delta: its stamp, its hash in the
+// reader's section and its entry; the other sections keep theirs. A
+// delta cut short is ignored; a section written anew drops the other
+// sections' entries that a delta changed, since only their reader can
+// merge them.
+func TestSaveModelDelta(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.cache")
+	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.md", Size: 1, ModTime: 4, Hash: Hash([]byte("b"))}}
+	list, details := section("list", 2, "records"), section("details", 2, "edges")
+	save(t, file, Update{Written: 10e9, Stamps: stamps, Section: list})
+	save(t, file, Update{Written: 10e9, Stamps: stamps, Section: details})
+	whole, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	edited := []Stamp{stamps[0], {Path: "b.md", Size: 2, ModTime: 5, Hash: Hash([]byte("bb"))}}
+	m := openModel(t, file)
+	if !m.Appendable(edited, "list", list.Key) || m.Appendable(edited, "list", NewKey([]byte("other"))) {
+		t.Fatal("appendable: same files and key only")
+	}
+	d := Section{Name: "list", Key: list.Key, Hashes: [][sha256.Size]byte{list.Hashes[0], edited[1].Hash}, Entries: [][]byte{[]byte("b's record")}}
+	if err := SaveModel(file, m, Update{Written: 20e9, Stamps: edited, Section: d, Changed: []int{1}}); err != nil {
+		t.Fatal(err)
+	}
+	m = openModel(t, file)
+	if !reflect.DeepEqual(m.Stamps, edited) || m.written[0] != 10e9 || m.written[1] != 20e9 {
+		t.Errorf("stamps after a delta %+v written %v", m.Stamps, m.written)
+	}
+	want := Section{Name: "list", Key: list.Key, Hashes: d.Hashes, Entries: [][]byte{[]byte("records"), []byte("b's record")}}
+	if got, _ := readSection(t, file, "list"); !reflect.DeepEqual(got, want) {
+		t.Errorf("list after a delta\n%+v\nwant\n%+v", got, want)
+	}
+	if got, _ := readSection(t, file, "details"); !reflect.DeepEqual(got, details) {
+		t.Errorf("details after list's delta: %+v", got)
+	}
+
+	// Cut short: the delta never happened.
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	torn := filepath.Join(t.TempDir(), "torn")
+	if err := os.WriteFile(torn, b[:len(b)-1], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if m := openModel(t, torn); !reflect.DeepEqual(m.Stamps, stamps) {
+		t.Errorf("a torn delta applied: %+v", m.Stamps)
+	}
+	if got, _ := readSection(t, torn, "list"); !reflect.DeepEqual(got, list) {
+		t.Errorf("a torn delta's entries read: %+v", got)
+	}
+	if len(b) <= len(whole) {
+		t.Fatal("no delta appended")
+	}
+
+	// details written anew: list's entry of b, in a delta, is dropped.
+	details2 := section("details", 2, "edges 2")
+	save(t, file, Update{Written: 30e9, Stamps: edited, Section: details2})
+	got, _ := readSection(t, file, "list")
+	if want := (Section{Name: "list", Key: list.Key, Hashes: [][sha256.Size]byte{list.Hashes[0], {}}, Entries: [][]byte{[]byte("records")}}); !reflect.DeepEqual(got, want) {
+		t.Errorf("list after details written anew\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// FuzzOpenModel feeds OpenModel damaged model files: an error or a model
+// whose sections save back to the same, never a panic or an allocation
+// beyond the file's size.
+//
+//	go test ./checkcache -run '^$' -fuzz FuzzOpenModel -fuzztime 30s
+func FuzzOpenModel(f *testing.F) {
+	dir := f.TempDir()
+	valid := filepath.Join(dir, "valid")
+	stamps := []Stamp{{Path: "a.md", Size: 3, ModTime: 7, Hash: Hash([]byte("abc"))}, {Path: "ü/b.png", Size: 9, ModTime: -1}}
+	var m *Model
+	for _, s := range []Section{section("list", 2, "records"), section("details", 2, "edges")} {
+		if err := SaveModel(valid, m, Update{Written: 42, Stamps: stamps, Section: s}); err != nil {
+			f.Fatal(err)
+		}
+		if m != nil {
+			m.Close()
+		}
+		var err error
+		if m, err = OpenModel(valid); err != nil {
+			f.Fatal(err)
+		}
+	}
+	d := section("list", 2, "delta")
+	if err := SaveModel(valid, m, Update{Written: 43, Stamps: stamps, Section: d, Changed: []int{0}}); err != nil {
+		f.Fatal(err)
+	}
+	m.Close()
+	b, err := os.ReadFile(valid)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add(b[:len(b)-3])
+	f.Add(b[:modelFixed])
+	f.Add([]byte(modelMagic))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file := filepath.Join(t.TempDir(), "m")
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		m, err := OpenModel(file)
+		if err != nil {
+			return
+		}
+		defer m.Close()
+		for _, name := range []string{"list", "details"} {
+			s, ok, err := m.Section(name)
+			if err != nil || !ok {
+				continue
+			}
+			all := []byte{}
+			for _, e := range s.Entries {
+				all = append(all, e...)
+			}
+			s.Entries = [][]byte{all}
+			again := filepath.Join(t.TempDir(), "again")
+			if err := SaveModel(again, nil, Update{Written: 1, Stamps: m.Stamps, Section: s}); err != nil {
+				t.Fatal(err)
+			}
+			m2 := openModel(t, again)
+			s2, ok, err := m2.Section(name)
+			if err != nil || !ok {
+				t.Fatalf("a section OpenModel accepted does not read back: %v", err)
+			}
+			if !reflect.DeepEqual(m2.Stamps, m.Stamps) || !reflect.DeepEqual(s2, s) {
+				t.Errorf("SaveModel then OpenModel changed it:\n%+v %+v\n%+v %+v", m.Stamps, s, m2.Stamps, s2)
+			}
+		}
+	})
+}
+
+func TestOpenModelForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string][]byte{"empty": nil, "garbage": []byte("not a cache at all, nowhere near it, no"),
+		"check's": []byte(magic + "\x04\x00\x00\x00"), "huge counts": append([]byte(modelMagic+"\x01\x00\x00\x00"), make([]byte, 40)...)} {
+		file := filepath.Join(dir, name)
+		if name == "huge counts" {
+			content[len(modelMagic)+4+8] = 0xff // n
+			content[len(modelMagic)+4+8+7] = 0x7f
+		}
+		if err := os.WriteFile(file, content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if m, err := OpenModel(file); err == nil {
+			m.Close()
+			t.Errorf("%s model file: opened", name)
+		}
+	}
+}
