@@ -197,7 +197,7 @@ func (w *Workspace) recordOptions(need query.Need, cached bool) query.Options {
 }
 
 // listRecords is every note's query record (query.ReadAll), through
-// the per-note cache (cachedNotes) in a file of its own.
+// the per-note cache (cachedNotes), section "list" of the model file.
 func (w *Workspace) listRecords(ctx context.Context, files []vault.File, opts query.Options) ([]query.Note, error) {
 	return cachedNotes(w, ctx, files, perNote[query.Note]{
 		folder: "list", purpose: "zk list records v1", inputs: listInputs,
