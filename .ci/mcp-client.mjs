@@ -4,6 +4,7 @@
 // Usage: node mcp-client.mjs ZK_BINARY VAULT_DIR
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +18,18 @@ const transport = new StdioClientTransport({
 });
 const client = new Client({ name: "zk-ci", version: "1.0.0" });
 await client.connect(transport);
+// Progress notifications, by token. The SDK's own onprogress drops a
+// notification that arrives in the same read as the call's answer (it
+// runs notification handlers a tick later, and the answer has removed the
+// call's handler by then), which lost the last, or every, notification of
+// a fast check now and then: they are collected here instead, by a token
+// of the test's own.
+const progressOf = new Map();
+client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+  const { progressToken, ...p } = n.params;
+  if (!progressOf.has(progressToken)) progressOf.set(progressToken, []);
+  progressOf.get(progressToken).push(p);
+});
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
@@ -27,13 +40,25 @@ for (const t of tools) {
 }
 
 // call returns a tool's structured result, failing on a tool error; with
-// progress (an array), the SDK sends a progress token and each
-// notification is pushed onto it.
+// progress (an array), it sends a progress token and each notification is
+// pushed onto it, waiting after the answer (up to 10 s) for the last, the
+// one whose progress is its total: notifications travel apart from the
+// answer.
+let tokens = 0;
 async function call(name, args, progress) {
-  const opts = progress ? { onprogress: (p) => progress.push(p) } : undefined;
-  const res = await client.callTool({ name, arguments: args }, undefined, opts);
+  const params = { name, arguments: args };
+  const token = `${name}-${++tokens}`;
+  if (progress) params._meta = { progressToken: token };
+  const res = await client.callTool(params);
   assert.ok(!res.isError, `${name}: ${JSON.stringify(res.content)}`);
   assert.ok(res.structuredContent, `${name}: no structured content`);
+  if (progress) {
+    for (const deadline = Date.now() + 10000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 10))) {
+      const got = progressOf.get(token) ?? [];
+      if (got.length > 0 && got.at(-1).progress === got.at(-1).total) break;
+    }
+    progress.push(...(progressOf.get(token) ?? []));
+  }
   console.log(`ok ${name}`);
   return res.structuredContent;
 }
