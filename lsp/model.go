@@ -26,13 +26,25 @@ type Entry struct {
 // Path is the vault path of the entry's note.
 func (e Entry) Path() string { return e.sum.Path }
 
-// EntryCache reads every note's entry of a walk of the vault through the
-// caller's per-note cache: read reads the notes whose entry reuse does
-// not give (reuse nil: every note), telling hashed each one's source, as
-// the cache's stamps need. The entries of a walk resolve links against
-// its files: a cache must not reuse them for another set of files.
-type EntryCache func(ctx context.Context, files []vault.File,
-	read func(reuse func(path string) (Entry, bool), hashed func(path string, src []byte)) ([]Entry, error)) ([]Entry, error)
+// EntryCache is the caller's per-note cache of the entries
+// (workspace.NoteModel, zk's, beside zk check's), opened at the start.
+type EntryCache interface {
+	// Paths are the paths of the vault's files, sorted, as the cache
+	// last saw them (nil when it has none): a note opened before the walk
+	// is checked against them, and checked again if the walk finds
+	// others.
+	Paths() []string
+	// Decode decodes the cached entries; the server runs it beside the
+	// walk.
+	Decode()
+	// Entries is every note's entry of a walk of the vault: read reads
+	// the notes whose entry reuse does not give (reuse nil: every note),
+	// telling hashed each one's source, as the cache's stamps need. The
+	// entries of a walk resolve links against its files: a cache must
+	// not reuse them for another set of files.
+	Entries(ctx context.Context, files []vault.File,
+		read func(reuse func(path string) (Entry, bool), hashed func(path string, src []byte)) ([]Entry, error)) ([]Entry, error)
+}
 
 // CachePurpose names the entries' cache in its key; another encoding
 // is another purpose.

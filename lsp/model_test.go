@@ -4,24 +4,39 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
 // memCache is a per-note cache held in memory, as zk's keeps it on disk:
-// the entries encoded, every one reused when reuse is set.
+// the entries encoded and the files they were read for, every entry
+// reused and the files named when reuse is set.
 type memCache struct {
 	mu     sync.Mutex
 	b      []byte
+	paths  []string
 	reuse  bool
 	parsed []string
 }
 
-func (m *memCache) cache(ctx context.Context, files []vault.File, read func(func(string) (Entry, bool), func(string, []byte)) ([]Entry, error)) ([]Entry, error) {
+func (m *memCache) open() EntryCache { return m }
+
+func (m *memCache) Paths() []string {
+	if !m.reuse {
+		return nil
+	}
+	return m.paths
+}
+
+func (m *memCache) Decode() {}
+
+func (m *memCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (Entry, bool), func(string, []byte)) ([]Entry, error)) ([]Entry, error) {
 	var reuse func(string) (Entry, bool)
 	if m.reuse {
 		old, err := DecodeEntries(m.b)
@@ -43,6 +58,7 @@ func (m *memCache) cache(ctx context.Context, files []vault.File, read func(func
 	})
 	if err == nil {
 		m.b = EncodeEntries(es)
+		m.paths, _ = vault.SplitFiles(files)
 	}
 	return es, err
 }
@@ -53,7 +69,7 @@ func (m *memCache) cache(ctx context.Context, files []vault.File, read func(func
 // longer does on disk.
 func TestStartAnswersFromCachedEntries(t *testing.T) {
 	m := &memCache{}
-	c := startServerWith(t, testVault, func(o *Options) { o.Cache = m.cache }, map[string]any{})
+	c := startServerWith(t, testVault, func(o *Options) { o.Cache = m.open }, map[string]any{})
 	refsTo := func(c *client, p string) []string {
 		var locs []protocol.Location
 		c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
@@ -75,7 +91,7 @@ func TestStartAnswersFromCachedEntries(t *testing.T) {
 	m.reuse, m.parsed = true, nil
 	files := maps.Clone(testVault)
 	files["sub/Speedy Notes.md"] = "# Speedy\n\nAbout nothing.\n"
-	c = startServerWith(t, files, func(o *Options) { o.Cache = m.cache }, map[string]any{})
+	c = startServerWith(t, files, func(o *Options) { o.Cache = m.open }, map[string]any{})
 	if got, want := refsTo(c, "Rates.md"), []string{c.uri("Speedups.md"), c.uri("sub/Speedy Notes.md")}; !slices.Equal(got, want) {
 		t.Errorf("references to Rates from the cache: %v, want %v", got, want)
 	}
@@ -86,7 +102,7 @@ func TestStartAnswersFromCachedEntries(t *testing.T) {
 	// An entry the cache does not give (its stamp changed) is read again.
 	m.b = EncodeEntries(slices.DeleteFunc(mustDecode(t, m.b), func(e Entry) bool { return e.Path() == "sub/Speedy Notes.md" }))
 	m.parsed = nil
-	c = startServerWith(t, files, func(o *Options) { o.Cache = m.cache }, map[string]any{})
+	c = startServerWith(t, files, func(o *Options) { o.Cache = m.open }, map[string]any{})
 	if got, want := refsTo(c, "Rates.md"), []string{c.uri("Speedups.md")}; !slices.Equal(got, want) {
 		t.Errorf("references to Rates, one entry read again: %v, want %v", got, want)
 	}
@@ -107,7 +123,7 @@ func mustDecode(t *testing.T, b []byte) []Entry {
 // Damaged or cut entries are an error, never a panic.
 func TestDecodeEntriesDamaged(t *testing.T) {
 	m := &memCache{}
-	c := startServerWith(t, testVault, func(o *Options) { o.Cache = m.cache }, map[string]any{})
+	c := startServerWith(t, testVault, func(o *Options) { o.Cache = m.open }, map[string]any{})
 	var locs []protocol.Location
 	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}}}, &locs)
@@ -118,5 +134,56 @@ func TestDecodeEntriesDamaged(t *testing.T) {
 		if _, err := DecodeEntries(m.b[:i]); err == nil {
 			t.Errorf("cut at %d of %d: no error", i, len(m.b))
 		}
+	}
+}
+
+// namesCache names the files of the vault as a cache written earlier
+// would, and keeps no entry.
+type namesCache []string
+
+func (c namesCache) Paths() []string { return c }
+func (namesCache) Decode()           {}
+func (namesCache) Entries(_ context.Context, _ []vault.File, read func(func(string) (Entry, bool), func(string, []byte)) ([]Entry, error)) ([]Entry, error) {
+	return read(nil, nil)
+}
+
+// A note opened while the vault is walked is checked at once against the
+// files the cache names: its link to a note deleted since resolves, its
+// link to a note added since is broken. Once the walk finds the files as
+// they are, it is checked again and its diagnostics sent again, before
+// every note is read.
+func TestFirstDiagnosticsFromTheCachedFiles(t *testing.T) {
+	files := map[string]string{
+		"A.md":   "# A\n\nSee [[Gone]] and [[New]] and [[B]].\n",
+		"B.md":   "# B\n",
+		"New.md": "# New\n",
+	}
+	walking, release := make(chan struct{}), make(chan struct{})
+	loaded := make(chan struct{})
+	c := startServerWith(t, files, func(o *Options) {
+		o.Cache = func() EntryCache { return namesCache{"A.md", "B.md", "Gone.md"} }
+		o.beforeWalk = func() { close(walking); <-release }
+		o.beforeLoad = func() { <-loaded }
+	}, map[string]any{})
+	defer close(loaded)
+	<-walking
+	c.openText("A.md", files["A.md"])
+	first := c.nextDiags("A.md")
+	close(release)
+	broken := func(d published) []string {
+		var out []string
+		for _, x := range d.Diagnostics {
+			if x.Code == lint.RuleBrokenLink {
+				out = append(out, x.Message)
+			}
+		}
+		return out
+	}
+	if got := broken(first); len(got) != 1 || !strings.Contains(got[0], "New") {
+		t.Fatalf("before the walk, from the cached files: broken links %q, want the one to New", got)
+	}
+	after := c.nextDiags("A.md")
+	if got := broken(after); len(got) != 1 || !strings.Contains(got[0], "Gone") {
+		t.Errorf("after the walk: broken links %q, want the one to Gone", got)
 	}
 }

@@ -76,15 +76,15 @@ type Options struct {
 	// --today or $ZK_TODAY).
 	Clock func() time.Time
 
-	// Cache, when set, reads every note's entry at the start through the
-	// caller's per-note cache (zk's, beside zk check's): on a vault
-	// unchanged since it was written, the start parses no note. nil
-	// reads every note.
-	Cache EntryCache
+	// Cache, when set, opens the caller's per-note cache at the start
+	// (zk's, beside zk check's): a note opened is checked at once against
+	// the files it names, and on a vault unchanged since it was written
+	// the start parses no note. nil reads every note.
+	Cache func() EntryCache
 
 	// beforeLoad, when set, runs between the walk and the read of every
-	// note: a test holds the read there.
-	beforeLoad func()
+	// note; beforeWalk before the walk: a test holds the start there.
+	beforeLoad, beforeWalk func()
 }
 
 // DefaultDebounce lets a typist finish a word before the note is checked.
@@ -95,16 +95,22 @@ type Server struct {
 	opts Options
 	v    *vault.Vault
 
-	// named is closed when the vault's files are walked (namedErr set if
-	// the walk failed): links resolve, and the session checks a note with
-	// the notes it links to read on demand (didOpen's diagnostics wait for
-	// no more). ready is closed when every note is read (scanErr set if
-	// that failed); the handlers that need the whole vault wait for it.
+	// early is closed when a note opened can be checked: against the
+	// files the cache names (Options.Cache; cached holds them until the
+	// walk is done), else against the walk's. didOpen's diagnostics wait
+	// for no more; a note checked before the walk is done is checked
+	// again after it. named is closed when the vault's files are walked
+	// (namedErr set if the walk failed), and the session opened on them;
+	// what answers a request from the files waits for it. ready is closed
+	// when every note is read (scanErr set if that failed); the handlers
+	// that need the whole vault wait for it.
+	early    chan struct{}
 	named    chan struct{}
 	namedErr error
 	ready    chan struct{}
 	scanErr  error
-	session  *lint.Session // set before named is closed
+	session  *lint.Session // set under mu before named is closed
+	cached   []string      // guarded by mu
 
 	mu      sync.Mutex
 	res     *vault.Resolver
@@ -177,7 +183,7 @@ func New(opts Options) *Server {
 	if opts.Debounce == 0 {
 		opts.Debounce = DefaultDebounce
 	}
-	s := &Server{opts: opts, v: opts.Vault, named: make(chan struct{}), ready: make(chan struct{}),
+	s := &Server{opts: opts, v: opts.Vault, early: make(chan struct{}), named: make(chan struct{}), ready: make(chan struct{}),
 		docs: map[string]*document{}, timers: map[string]*time.Timer{}, edges: map[string][]ref{},
 		tags: newVocab(), sent: map[string]string{},
 		notify: func(string, any) {}, ask: func(string, any) {}}
@@ -185,29 +191,72 @@ func New(opts Options) *Server {
 	return s
 }
 
-// Scan reads the vault once, in two steps: the walk of its files, after
-// which the notes opened are checked, each with the notes it links to
-// read on demand; then every note's entry (headings, block ids and
-// aliases for the link rules and completion, links for references),
-// through Options.Cache when set, which parses only the notes changed
-// since it was written, after which the notes open are checked again
-// against the whole vault (an alias's hint on a broken link,
-// links/rests-on-refuted).
+// Scan reads the vault once. When Options.Cache names the vault's files
+// as they were, a note opened is checked at once against those of them
+// its links can name (vault.ResolverFor), while the vault's files are
+// walked and the cached entries decoded; else once the walk is done.
+// After the walk the notes open are checked again against its files, and
+// their diagnostics sent again where that changed them (a file added or
+// deleted since the cache was written). Then every note's entry
+// (headings, block ids and aliases for the link rules and completion,
+// links for references) is read, through Options.Cache when set, which
+// parses only the notes changed since it was written, after which the
+// notes open are checked again against the whole vault (an alias's hint
+// on a broken link, links/rests-on-refuted).
 func (s *Server) Scan(ctx context.Context) error {
 	defer close(s.ready)
-	files, _, err := s.v.Files(ctx)
-	if err != nil {
-		s.namedErr, s.scanErr = err, err
-		close(s.named)
-		return err
+	var (
+		cache  EntryCache
+		cached []string // the files the cache names
+	)
+	if s.opts.Cache != nil {
+		cache = s.opts.Cache()
+		if cached = cache.Paths(); cached != nil {
+			s.mu.Lock()
+			s.cached = cached
+			s.mu.Unlock()
+			close(s.early)
+		}
 	}
+	type walked struct {
+		files []vault.File
+		err   error
+	}
+	walk := make(chan walked, 1)
+	go func() {
+		if s.opts.beforeWalk != nil {
+			s.opts.beforeWalk()
+		}
+		files, _, err := s.v.Files(ctx)
+		walk <- walked{files, err}
+	}()
+	if cache != nil {
+		cache.Decode() // beside the walk
+	}
+	wk := <-walk
+	if wk.err != nil {
+		s.namedErr, s.scanErr = wk.err, wk.err
+		if cached == nil {
+			close(s.early)
+		}
+		close(s.named)
+		return wk.err
+	}
+	files := wk.files
 	res := vault.ResolverOf(files) // the session's and the server's
 	session := lint.OpenSession(res, s.opts.Lint)
 	session.SetToday(s.today)
 	s.mu.Lock()
-	s.session, s.res = session, res
+	s.session, s.res, s.cached = session, res, nil
+	first := s.openPaths() // checked against the cached files, if any
 	s.mu.Unlock()
+	if cached == nil {
+		close(s.early)
+	}
 	close(s.named)
+	for _, p := range first {
+		s.publishNote(p, true)
+	}
 	if s.opts.beforeLoad != nil {
 		s.opts.beforeLoad()
 	}
@@ -219,8 +268,9 @@ func (s *Server) Scan(ctx context.Context) error {
 		return s.readEntries(ctx, session, res, files, reuse, hashed)
 	}
 	var entries []Entry
-	if s.opts.Cache != nil {
-		entries, err = s.opts.Cache(ctx, files, read)
+	var err error
+	if cache != nil {
+		entries, err = cache.Entries(ctx, files, read)
 	} else {
 		entries, err = read(nil, nil)
 	}
@@ -246,6 +296,20 @@ func (s *Server) Scan(ctx context.Context) error {
 	return nil
 }
 
+// firstSession is a check session for n alone before the vault's files
+// are walked: its links resolve against those of the cached files they
+// can name, and the notes they name are read on demand.
+func (s *Server) firstSession(n *vault.Note, cached []string) (*lint.Session, *vault.Resolver) {
+	var links []string
+	for l := range n.LinksAndEmbeds() {
+		links = append(links, l.Path)
+	}
+	res := vault.ResolverFor(cached, n.Path, links)
+	session := lint.OpenSession(res, s.opts.Lint)
+	session.SetToday(s.today)
+	return session, res
+}
+
 // openPaths are the notes open. The caller holds mu.
 func (s *Server) openPaths() []string {
 	out := make([]string, 0, len(s.docs))
@@ -259,15 +323,12 @@ func (s *Server) openPaths() []string {
 // that n's links into a heading or block name and the session has not
 // read yet, so that n's first diagnostics judge those links as the whole
 // vault's would.
-func (s *Server) learnTargets(n *vault.Note) {
+func (s *Server) learnTargets(n *vault.Note, session *lint.Session, res *vault.Resolver) {
 	select {
 	case <-s.ready:
 		return
 	default:
 	}
-	s.mu.Lock()
-	res := s.res
-	s.mu.Unlock()
 	seen := map[string]bool{n.Path: true}
 	for l := range n.LinksAndEmbeds() {
 		if l.Path == "" || l.Subpath == "" {
@@ -278,11 +339,11 @@ func (s *Server) learnTargets(n *vault.Note) {
 			continue
 		}
 		seen[t] = true
-		if s.session.Knows(t) {
+		if session.Knows(t) {
 			continue
 		}
 		if tn, err := s.v.ReadNote(t); err == nil {
-			s.session.Learn(tn)
+			session.Learn(tn)
 		}
 	}
 }
@@ -328,6 +389,18 @@ func (s *Server) today() time.Time {
 func (s *Server) wait() error {
 	<-s.ready
 	return s.scanErr
+}
+
+// waitEarly waits until a note opened can be checked: against the files
+// the cache names, or the walk's (namedErr set if there is neither).
+func (s *Server) waitEarly() error {
+	<-s.early
+	select {
+	case <-s.named:
+		return s.namedErr
+	default:
+		return nil
+	}
 }
 
 // waitNamed waits for the vault's files to be walked: enough to resolve
@@ -545,7 +618,7 @@ func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentPa
 	if !ok || !vault.IsNotePath(p) {
 		return nil
 	}
-	if err := s.waitNamed(); err != nil {
+	if err := s.waitEarly(); err != nil {
 		return err
 	}
 	d := &document{uri: params.TextDocument.URI, path: p}
@@ -560,7 +633,7 @@ func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentPa
 // openTooLarge keeps the note at p, opened or changed to a text of size
 // bytes that zk did not read (bounded.go), as too large, and says so.
 func (s *Server) openTooLarge(p, uri string, version int32, size int64) {
-	if s.waitNamed() != nil {
+	if s.waitEarly() != nil {
 		return
 	}
 	s.mu.Lock()
@@ -787,7 +860,7 @@ func (s *Server) publishLocked(p string, changed bool) {
 	s.mu.Lock()
 	d := s.docs[p]
 	notify := s.notify
-	session := s.session
+	session, res, cached := s.session, s.res, s.cached
 	var n *vault.Note
 	var version int32
 	tooLarge := 0
@@ -795,14 +868,17 @@ func (s *Server) publishLocked(p string, changed bool) {
 		n, version, tooLarge = s.docNote(d), d.version, d.tooLarge // didChange replaces them under mu
 	}
 	s.mu.Unlock()
-	if d == nil || session == nil {
+	if d == nil || (session == nil && cached == nil) {
 		return
 	}
 	if tooLarge > 0 {
 		s.publishTooLarge(d, version, tooLarge, notify)
 		return
 	}
-	s.learnTargets(n)
+	if session == nil { // the walk is not done: Scan checks it again after
+		session, res = s.firstSession(n, cached)
+	}
+	s.learnTargets(n, session, res)
 	text := string(n.Src)
 	fs := session.Check(n)
 	diags := s.diagnostics(text, fs)

@@ -50,6 +50,16 @@ func TestResolve(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("Resolve(%q from %s) = %q, want %q", tt.link, tt.source, got, tt.want)
 			}
+			// A resolver over the files the link can name resolves it
+			// the same, among others it leaves out.
+			files := append([]string{"zz/Other note.md", "Noté.md", "a/LOG2.md", "Sub/Three laws.md"}, tt.files...)
+			got, ok = ResolverFor(files, tt.source, []string{"Other", tt.link}).Resolve(tt.link, tt.source)
+			if !ok {
+				got = ""
+			}
+			if got != tt.want {
+				t.Errorf("ResolverFor: Resolve(%q from %s) = %q, want %q", tt.link, tt.source, got, tt.want)
+			}
 		})
 	}
 }

@@ -234,33 +234,116 @@ type perNote[T any] struct {
 // to, and so reads every note. A cache that cannot be read or written
 // costs a full read, never the answer.
 func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c perNote[T]) ([]T, error) {
-	v := w.Vault
-	file, err := checkcache.ModelFile(v.Dir)
+	return openPerNote(w, c).notes(ctx, files, c.read)
+}
+
+// perNoteCache is c's part of the model file opened before the walk it
+// is held to: a front end takes the files it stamps while the vault is
+// walked (NoteModel), and decodes its section meanwhile.
+type perNoteCache[T any] struct {
+	w    *Workspace
+	c    perNote[T]
+	file string // "" when the cache has no place: every note is read
+	key  checkcache.Key
+	err  error             // the key could not be made
+	m    *checkcache.Model // nil when there is none
+
+	once    sync.Once
+	section checkcache.Section
+	// entries are the section's entries decoded, by path; nil when the
+	// section is missing, of another key, or damaged.
+	entries map[string]T
+}
+
+// openPerNote opens the model file and reads its stamps, not yet c's
+// section.
+func openPerNote[T any](w *Workspace, c perNote[T]) *perNoteCache[T] {
+	p := &perNoteCache[T]{w: w, c: c}
+	file, err := checkcache.ModelFile(w.Vault.Dir)
 	if err != nil {
-		return c.read(nil, nil)
+		return p
 	}
-	key, err := w.inputKey(c.purpose, c.inputs)
-	if err != nil {
-		return nil, err
+	p.file = file
+	if p.key, p.err = w.inputKey(c.purpose, c.inputs); p.err != nil {
+		return p
 	}
+	if m, err := checkcache.OpenModel(file); err == nil {
+		p.m = m
+	}
+	return p
+}
+
+// paths are the paths of the files the model file stamps, sorted (nil
+// when there is none), whatever c's section holds: files are files
+// under any config or build.
+func (p *perNoteCache[T]) paths() []string {
+	if p.m == nil {
+		return nil
+	}
+	out := make([]string, len(p.m.Stamps))
+	for i, st := range p.m.Stamps {
+		out[i] = st.Path
+	}
+	return out
+}
+
+// load reads and decodes c's section, once: a delta's entry of a note in
+// place of the file's.
+func (p *perNoteCache[T]) load() {
+	p.once.Do(func() {
+		if p.m == nil {
+			return
+		}
+		sec, ok, err := p.m.Section(p.c.folder)
+		if err != nil || !ok || sec.Key != p.key {
+			return
+		}
+		p.section = sec
+		var entries map[string]T
+		for _, b := range sec.Entries {
+			old, err := p.c.decode(b)
+			if err != nil {
+				return
+			}
+			if entries == nil {
+				entries = make(map[string]T, len(old))
+			}
+			for _, n := range old {
+				entries[p.c.path(n)] = n
+			}
+		}
+		p.entries = entries
+	})
+}
+
+// notes is what read reads of every note of files, reusing the entry of
+// each note whose bytes are those it was made from, and saves what
+// changed.
+func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
+	read func(reuse func(string) (T, bool), hashed func(string, []byte)) ([]T, error)) ([]T, error) {
+	if p.m != nil {
+		defer p.m.Close()
+	}
+	if p.file == "" {
+		return read(nil, nil)
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	w, c, v, m, key := p.w, p.c, p.w.Vault, p.m, p.key
 	started := time.Now() // before the read: the stamps are the walk's
 	var (
 		mu     sync.Mutex
 		parsed int
 	)
-	m, err := checkcache.OpenModel(file)
-	if err == nil {
-		defer m.Close()
-	} else {
-		m = nil
-	}
-	known := cachedHashes(m, files, c.folder)
+	p.load()
+	known := cachedHashes(m, files, p.section, p.entries != nil)
 	hashes := map[string][sha256.Size]byte{} // of the notes c has an entry for
-	reuse, changed := cachedEntries(known, key, files, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }, hashes, c)
-	notes, err := c.read(reuse, func(p string, src []byte) {
+	reuse, changed := cachedEntries(known, p.entries, files, func(q string) ([]byte, error) { return v.ReadFile(q, v.MaxNoteSize) }, hashes)
+	notes, err := read(reuse, func(q string, src []byte) {
 		h := checkcache.Hash(src)
 		mu.Lock()
-		hashes[p] = h
+		hashes[q] = h
 		parsed++
 		mu.Unlock()
 	})
@@ -270,18 +353,18 @@ func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c
 	if !changed && parsed == 0 {
 		return notes, nil // every entry and stamp as cached
 	}
-	stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
-		if h, ok := hashes[p]; ok {
+	stamps := checkcache.Stamps(files, func(q string) ([sha256.Size]byte, bool) {
+		if h, ok := hashes[q]; ok {
 			return h, true
 		}
-		h, ok := known.content[p]
+		h, ok := known.content[q]
 		return h, ok
 	})
 	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps,
 		Section: checkcache.Section{Name: c.folder, Key: key, Hashes: make([][sha256.Size]byte, len(files))}}
 	at := make([]int, len(notes)) // each note's index in files
 	for k, n := range notes {
-		i, ok := slices.BinarySearchFunc(files, c.path(n), func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+		i, ok := slices.BinarySearchFunc(files, c.path(n), func(f vault.File, q string) int { return strings.Compare(f.Path, q) })
 		if !ok {
 			at[k] = -1 // not a file of the walk: no entry kept
 			continue
@@ -311,12 +394,12 @@ func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c
 		return notes, nil
 	}
 	u.Section.Entries = [][]byte{b}
-	if err := checkcache.SaveModel(file, m, u); err != nil {
+	if err := checkcache.SaveModel(p.file, m, u); err != nil {
 		w.warn("%v", err)
 	}
 	// The model file replaced a file per reader, in a folder of the
 	// reader's name beside it: a save leaves no stale copy.
-	_ = os.Remove(filepath.Join(filepath.Dir(filepath.Dir(file)), c.folder, filepath.Base(file)))
+	_ = os.Remove(filepath.Join(filepath.Dir(filepath.Dir(p.file)), c.folder, filepath.Base(p.file)))
 	return notes, nil
 }
 
@@ -333,11 +416,12 @@ type modelState struct {
 	fresh bool
 }
 
-// cachedHashes reads the model file's stamps and the section of name:
+// cachedHashes holds the model file's stamps to files, with the reader's
+// section as loaded (has: one of the reader's key, decoded):
 // the hash of each note whose stamp is settled by size and time (a
 // note touched, or too recent to trust, is left to the reader, which
 // hashes it only when it has an entry for it).
-func cachedHashes(m *checkcache.Model, files []vault.File, name string) modelState {
+func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Section, has bool) modelState {
 	if m == nil || len(m.Stamps) != len(files) {
 		return modelState{}
 	}
@@ -346,11 +430,7 @@ func cachedHashes(m *checkcache.Model, files []vault.File, name string) modelSta
 			return modelState{}
 		}
 	}
-	sec, ok, err := m.Section(name)
-	if err != nil {
-		return modelState{}
-	}
-	st := modelState{content: make(map[string][sha256.Size]byte, len(files)), section: sec, hasSection: ok, fresh: true}
+	st := modelState{content: make(map[string][sha256.Size]byte, len(files)), section: sec, hasSection: has, fresh: true}
 	for i, f := range files {
 		s := m.Stamps[i]
 		switch {
@@ -370,27 +450,14 @@ func cachedHashes(m *checkcache.Model, files []vault.File, name string) modelSta
 	return st
 }
 
-// cachedEntries returns what is still good of the reader's section
+// cachedEntries returns what is still good of the reader's entries
 // (nil when nothing is: no section, another key, another set of files)
 // and whether the file needs writing again; hashes gets the hash of
 // every note whose entry is reused.
-func cachedEntries[T any](st modelState, key checkcache.Key, files []vault.File, read func(string) ([]byte, error),
-	hashes map[string][sha256.Size]byte, c perNote[T]) (reuse func(string) (T, bool), changed bool) {
-	if !st.hasSection || st.section.Key != key {
+func cachedEntries[T any](st modelState, entries map[string]T, files []vault.File, read func(string) ([]byte, error),
+	hashes map[string][sha256.Size]byte) (reuse func(string) (T, bool), changed bool) {
+	if !st.hasSection || entries == nil {
 		return nil, true
-	}
-	var entries map[string]T
-	for _, b := range st.section.Entries { // a delta's entry of a note in place of the file's
-		old, err := c.decode(b)
-		if err != nil {
-			return nil, true
-		}
-		if entries == nil {
-			entries = make(map[string]T, len(old))
-		}
-		for _, n := range old {
-			entries[c.path(n)] = n
-		}
 	}
 	changed = !st.fresh
 	good := make(map[string]bool, len(files))

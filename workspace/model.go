@@ -149,13 +149,11 @@ func (w *Workspace) Verdicts(ctx context.Context) ([]Verdict, error) {
 }
 
 // NoteCache says how a front end caches what it keeps of every note (the
-// language server's entries): the cache's folder beside check's, its
-// key's purpose, how to read the notes (reusing what reuse gives, telling
-// hashed each note's source) and how to encode what they give. Its key
-// is of noteCacheInputs: what zk check's session reads of a note.
+// language server's entries): its section of the model file, its key's
+// purpose, and how to encode what it keeps. Its key is of
+// noteCacheInputs: what zk check's session reads of a note.
 type NoteCache[T any] struct {
 	Folder, Purpose string
-	Read            func(reuse func(string) (T, bool), hashed func(string, []byte)) ([]T, error)
 	Encode          func([]T) []byte
 	Decode          func([]byte) ([]T, error)
 	Path            func(T) string
@@ -166,16 +164,40 @@ type NoteCache[T any] struct {
 // by the ledger); links resolve against the files, which the stamps hold.
 const noteCacheInputs = InBuild | InConfig | InTemplates | InLedger
 
-// CachedNotes is what c reads of every note of files, through the same
-// per-note cache as the reading commands' (cachedNotes): on an unchanged
-// vault it decodes the cache and reads no note; a note whose stamp
-// changed is read again.
-func CachedNotes[T any](ctx context.Context, w *Workspace, files []vault.File, c NoteCache[T]) ([]T, error) {
-	return cachedNotes(w, ctx, files, perNote[T]{
+// NoteModel is a front end's section of the model file, kept as the
+// reading commands keep theirs (cachedNotes), opened before the vault is
+// walked: the files the model file stamps are known at once, so that a
+// front end can answer a first question against them while the walk
+// runs (and must ask again if the walk finds other files), and its
+// entries decode beside the walk.
+type NoteModel[T any] struct {
+	p *perNoteCache[T]
+}
+
+// OpenNoteModel opens the model file and reads its stamps; none, or a
+// damaged one, is a model that knows no files and reads every note.
+func OpenNoteModel[T any](w *Workspace, c NoteCache[T]) *NoteModel[T] {
+	return &NoteModel[T]{p: openPerNote(w, perNote[T]{
 		folder: c.Folder, purpose: c.Purpose, inputs: noteCacheInputs,
-		read:   c.Read,
 		encode: func(ts []T) ([]byte, error) { return c.Encode(ts), nil },
 		decode: c.Decode,
 		path:   c.Path,
-	})
+	})}
+}
+
+// Paths are the paths of the vault's files, sorted, when the model file
+// was last written (nil when there is none): not yet held to the vault.
+func (m *NoteModel[T]) Paths() []string { return m.p.paths() }
+
+// Decode reads and decodes the section now, rather than in Entries: a
+// front end runs it while the vault is walked.
+func (m *NoteModel[T]) Decode() { m.p.load() }
+
+// Entries is what read reads of every note of files (a walk of the
+// vault), through the cache: on an unchanged vault it reads no note; a
+// note whose stamp changed is read again, and every note when a file
+// came or went. It closes the model file.
+func (m *NoteModel[T]) Entries(ctx context.Context, files []vault.File,
+	read func(reuse func(string) (T, bool), hashed func(string, []byte)) ([]T, error)) ([]T, error) {
+	return m.p.notes(ctx, files, read)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/lsp"
-	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -34,8 +33,9 @@ references; none runs a command written in a note.
 
 Start it in the vault's folder, or give --vault. The vault is read once at
 start, from zk's cache for every note unchanged since zk last read it; a
-note opened is checked as soon as the vault's files are listed, and again,
-if that changes its findings, once every note is known. A save,
+note opened is checked at once against the files zk's cache names (else
+once the vault's files are listed), and again, if that changes its
+findings, once the files are listed and once every note is known. A save,
 or a file changed outside the editor, updates it, and checks again the
 notes that link to or rest on the note changed. Maintenance is measured
 against the day of each check (--today or $ZK_TODAY pins it).
@@ -76,9 +76,9 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
 		Version: version,
 		NewNote: lspNewNote(w),
-		Cache: func(ctx context.Context, files []vault.File, read func(func(string) (lsp.Entry, bool), func(string, []byte)) ([]lsp.Entry, error)) ([]lsp.Entry, error) {
-			return workspace.CachedNotes(ctx, w, files, workspace.NoteCache[lsp.Entry]{Folder: "lsp", Purpose: lsp.CachePurpose,
-				Read: read, Encode: lsp.EncodeEntries, Decode: lsp.DecodeEntries, Path: lsp.Entry.Path})
+		Cache: func() lsp.EntryCache {
+			return workspace.OpenNoteModel(w, workspace.NoteCache[lsp.Entry]{Folder: "lsp", Purpose: lsp.CachePurpose,
+				Encode: lsp.EncodeEntries, Decode: lsp.DecodeEntries, Path: lsp.Entry.Path})
 		},
 	}
 	// The commands that write (zk.new, zk.tend, zk.rejudge) write only in a vault, as

@@ -183,18 +183,8 @@ func TestLSPStartParsesOnlyChangedNotes(t *testing.T) {
 		defer w.Close()
 		opts := lspOptions(root, w)
 		var parsed []string
-		cache := opts.Cache
-		opts.Cache = func(ctx context.Context, files []vault.File, read func(func(string) (lsp.Entry, bool), func(string, []byte)) ([]lsp.Entry, error)) ([]lsp.Entry, error) {
-			return cache(ctx, files, func(reuse func(string) (lsp.Entry, bool), hashed func(string, []byte)) ([]lsp.Entry, error) {
-				var mu sync.Mutex
-				return read(reuse, func(p string, src []byte) {
-					mu.Lock()
-					parsed = append(parsed, p)
-					mu.Unlock()
-					hashed(p, src)
-				})
-			})
-		}
+		open := opts.Cache
+		opts.Cache = func() lsp.EntryCache { return countingCache{open(), &parsed} }
 		if err := lsp.New(opts).Scan(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -204,6 +194,15 @@ func TestLSPStartParsesOnlyChangedNotes(t *testing.T) {
 	if got := start(); strings.Join(got, " ") != "A.md B.md C.md" {
 		t.Errorf("first start parsed %v, want every note", got)
 	}
+	// The next start names the files at once, from the model file's stamps.
+	w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lspOptions(root, w).Cache().Paths(); strings.Join(got, " ") != "A.md B.md C.md" {
+		t.Errorf("the cache names %q, want every file", got)
+	}
+	w.Close()
 	if got := start(); len(got) != 0 {
 		t.Errorf("start on the unchanged vault parsed %v, want none", got)
 	}
@@ -213,4 +212,22 @@ func TestLSPStartParsesOnlyChangedNotes(t *testing.T) {
 	if got := start(); strings.Join(got, " ") != "B.md" {
 		t.Errorf("start after B's edit parsed %v, want B.md", got)
 	}
+}
+
+// countingCache is a cache that notes the path of every note read.
+type countingCache struct {
+	lsp.EntryCache
+	parsed *[]string
+}
+
+func (c countingCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (lsp.Entry, bool), func(string, []byte)) ([]lsp.Entry, error)) ([]lsp.Entry, error) {
+	return c.EntryCache.Entries(ctx, files, func(reuse func(string) (lsp.Entry, bool), hashed func(string, []byte)) ([]lsp.Entry, error) {
+		var mu sync.Mutex
+		return read(reuse, func(p string, src []byte) {
+			mu.Lock()
+			*c.parsed = append(*c.parsed, p)
+			mu.Unlock()
+			hashed(p, src)
+		})
+	})
 }
