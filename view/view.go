@@ -1,12 +1,14 @@
 // Package view holds the shapes of zk's results as a program reads them:
-// what each command prints with --format json and what the MCP tool of
-// its name returns, built from the use cases' results (package workspace)
-// by one function each, so that a script and an agent read the same
-// shapes. A view is data only: it prints nothing, and a front end adds
-// what is its own (an MCP tool's page, the CLI's text formats).
+// what the MCP tools return and the commands of their names (and zk
+// graph) print with --format json, each built from a use case's result
+// (package workspace) by one function, so that a script and an agent
+// read the same shapes. A view is data only: it prints nothing, and a
+// front end adds what is its own (an MCP tool's page, the CLI's text).
 package view
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/zk-claims/zk/index"
@@ -189,4 +191,44 @@ type Links struct {
 type Backlinks struct {
 	Note  string `json:"note"`
 	Edges []Edge `json:"backlinks"`
+}
+
+// Graph is zk graph --format json: every node (a note, another file a
+// link resolves to, or an unresolved link's target), by id, and every
+// edge.
+type Graph struct {
+	Nodes []GraphNode `json:"nodes"`
+	Edges []Edge      `json:"edges"`
+}
+
+// GraphNode is a node of the graph: its id (a vault path, or the path an
+// unresolved link names) and its kind: note, file or unresolved.
+type GraphNode struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+}
+
+// NewGraph is the view of the vault's graph, its nodes sorted by id.
+func NewGraph(g workspace.Graph) Graph {
+	kinds := map[string]string{}
+	for _, p := range g.Notes {
+		kinds[p] = "note"
+	}
+	out := Graph{Edges: make([]Edge, 0, len(g.Edges))}
+	for _, e := range g.Edges {
+		v := NewEdge(e)
+		if _, known := kinds[v.To]; !known {
+			kinds[v.To] = "file"
+			if !v.Resolved {
+				kinds[v.To] = "unresolved"
+			}
+		}
+		out.Edges = append(out.Edges, v)
+	}
+	out.Nodes = make([]GraphNode, 0, len(kinds))
+	for id, k := range kinds {
+		out.Nodes = append(out.Nodes, GraphNode{ID: id, Kind: k})
+	}
+	slices.SortFunc(out.Nodes, func(a, b GraphNode) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }

@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,5 +84,21 @@ func TestNewRunExit(t *testing.T) {
 		if string(b) != tc.want {
 			t.Errorf("%s: exit %s, want %s", tc.in.ID, b, tc.want)
 		}
+	}
+}
+
+// A graph's nodes are its notes, the other files its links resolve to and
+// the targets of its unresolved links, each once, by id.
+func TestNewGraph(t *testing.T) {
+	g := workspace.Graph{Notes: []string{"b.md", "a.md"}, Graph: &vault.Graph{Edges: []vault.Edge{
+		{From: "a.md", To: "b.md", Path: "b", Kind: "link"},
+		{From: "a.md", To: "img.png", Path: "img.png", Kind: "embed"},
+		{From: "b.md", Path: "gone", Kind: "link"},
+		{From: "b.md", Path: "gone", Kind: "link"},
+	}}}
+	got := NewGraph(g)
+	want := []GraphNode{{"a.md", "note"}, {"b.md", "note"}, {"gone", "unresolved"}, {"img.png", "file"}}
+	if !slices.Equal(got.Nodes, want) || len(got.Edges) != 4 {
+		t.Errorf("nodes %v, %d edges; want %v, 4 edges", got.Nodes, len(got.Edges), want)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -44,11 +43,6 @@ EXIT STATUS
 	return cmd
 }
 
-type graphNode struct {
-	ID   string `json:"id"`
-	Kind string `json:"kind"`
-}
-
 func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
 	w, err := opts.root.open(s, workspace.Reading, "")
 	if err != nil {
@@ -59,31 +53,11 @@ func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	notes := g.Notes
-	kinds := map[string]string{}
-	for _, p := range notes {
-		kinds[p] = "note"
-	}
-	edges := make([]view.Edge, 0, len(g.Edges))
-	for _, e := range g.Edges {
-		v := view.NewEdge(e)
-		if _, known := kinds[v.To]; !known {
-			kinds[v.To] = "file"
-			if !v.Resolved {
-				kinds[v.To] = "unresolved"
-			}
-		}
-		edges = append(edges, v)
-	}
-	nodes := make([]graphNode, 0, len(kinds))
-	for id, k := range kinds {
-		nodes = append(nodes, graphNode{ID: id, Kind: k})
-	}
-	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
+	gv := view.NewGraph(g)
 	if opts.format == "dot" {
-		return writeDot(s.out, nodes, edges)
+		return writeDot(s.out, gv.Nodes, gv.Edges)
 	}
-	return writeGraphJSON(s.out, nodes, edges)
+	return writeGraphJSON(s.out, gv.Nodes, gv.Edges)
 }
 
 // writeGraphJSON prints what writeJSON would of {"nodes": nodes, "edges":
@@ -92,7 +66,7 @@ func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
 // element is written field by field as the indenting encoder writes it:
 // encoding and indenting 40,000 edges through encoding/json was 40% of an
 // unchanged zk graph's CPU (TestWriteGraphJSONIsWriteJSON holds the bytes).
-func writeGraphJSON(w io.Writer, nodes []graphNode, edges []view.Edge) error {
+func writeGraphJSON(w io.Writer, nodes []view.GraphNode, edges []view.Edge) error {
 	bw := bufio.NewWriter(w)
 	var buf []byte
 	array := func(name string, n int, item func([]byte, int) []byte, last bool) {
@@ -221,7 +195,7 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(append(b, s[start:]...), '"')
 }
 
-func writeDot(w io.Writer, nodes []graphNode, edges []view.Edge) error {
+func writeDot(w io.Writer, nodes []view.GraphNode, edges []view.Edge) error {
 	fmt.Fprintln(w, "digraph zk {")
 	for _, n := range nodes {
 		style := ""

@@ -19,21 +19,18 @@ var hostile = func() string {
 // the one JSON encoder prints for the same value, empty lists included.
 func TestWriteGraphJSONIsWriteJSON(t *testing.T) {
 	for name, tc := range map[string]struct {
-		nodes []graphNode
+		nodes []view.GraphNode
 		edges []view.Edge
 	}{
-		"empty":      {[]graphNode{}, []view.Edge{}},
-		"nodes only": {[]graphNode{{ID: "a.md", Kind: "note"}, {ID: "<b>&c", Kind: "unresolved"}}, []view.Edge{}},
-		"both": {[]graphNode{{ID: "a.md", Kind: "note"}},
+		"empty":      {[]view.GraphNode{}, []view.Edge{}},
+		"nodes only": {[]view.GraphNode{{ID: "a.md", Kind: "note"}, {ID: "<b>&c", Kind: "unresolved"}}, []view.Edge{}},
+		"both": {[]view.GraphNode{{ID: "a.md", Kind: "note"}},
 			[]view.Edge{{From: "a.md", To: "b", Link: "b", Kind: "link"}, {From: "a.md", To: "a.md", Relation: "supports", Resolved: true}}},
-		"every field": {[]graphNode{{ID: hostile, Kind: "file"}}, []view.Edge{{From: hostile, To: hostile, Line: 12, Kind: "embed", Link: hostile,
+		"every field": {[]view.GraphNode{{ID: hostile, Kind: "file"}}, []view.Edge{{From: hostile, To: hostile, Line: 12, Kind: "embed", Link: hostile,
 			Resolved: true, Relation: hostile, Qualifier: "q", Justification: hostile}, {Kind: "frontmatter", Line: -1}, {}}},
 	} {
 		var want, got bytes.Buffer
-		if err := writeJSON(&want, struct {
-			Nodes []graphNode `json:"nodes"`
-			Edges []view.Edge `json:"edges"`
-		}{tc.nodes, tc.edges}); err != nil {
+		if err := writeJSON(&want, view.Graph{Nodes: tc.nodes, Edges: tc.edges}); err != nil {
 			t.Fatal(err)
 		}
 		if err := writeGraphJSON(&got, tc.nodes, tc.edges); err != nil {
