@@ -250,9 +250,10 @@ type perNoteCache[T any] struct {
 
 	once    sync.Once
 	section checkcache.Section
-	// entries are the section's entries decoded, by path; nil when the
-	// section is missing, of another key, or damaged.
-	entries map[string]T
+	// entries are the section's entries decoded, the file's then each
+	// delta's; nil when the section is missing, of another key, or
+	// damaged.
+	entries [][]T
 }
 
 // openPerNote opens the model file and reads its stamps, not yet c's
@@ -299,18 +300,13 @@ func (p *perNoteCache[T]) load() {
 			return
 		}
 		p.section = sec
-		var entries map[string]T
+		entries := make([][]T, 0, len(sec.Entries))
 		for _, b := range sec.Entries {
 			old, err := p.c.decode(b)
 			if err != nil {
 				return
 			}
-			if entries == nil {
-				entries = make(map[string]T, len(old))
-			}
-			for _, n := range old {
-				entries[p.c.path(n)] = n
-			}
+			entries = append(entries, old)
 		}
 		p.entries = entries
 	})
@@ -332,20 +328,24 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	}
 	w, c, v, m, key := p.w, p.c, p.w.Vault, p.m, p.key
 	started := time.Now() // before the read: the stamps are the walk's
+	p.load()
+	st := cachedHashes(m, files, p.section, p.entries != nil)
+	// mine[i]: c has an entry of files[i], made from bytes of hash hashes[i].
+	hashes, mine := make([][sha256.Size]byte, len(files)), make([]bool, len(files))
+	reuse, changed := cachedEntries(st, p.entries, files, func(q string) ([]byte, error) { return v.ReadFile(q, v.MaxNoteSize) }, hashes, mine, c.path)
 	var (
 		mu     sync.Mutex
 		parsed int
+		index  = indexOf(files)
 	)
-	p.load()
-	known := cachedHashes(m, files, p.section, p.entries != nil)
-	hashes := map[string][sha256.Size]byte{} // of the notes c has an entry for
-	reuse, changed := cachedEntries(known, p.entries, files, func(q string) ([]byte, error) { return v.ReadFile(q, v.MaxNoteSize) }, hashes)
 	notes, err := read(reuse, func(q string, src []byte) {
 		h := checkcache.Hash(src)
 		mu.Lock()
-		hashes[q] = h
+		defer mu.Unlock()
+		if i := index(q); i >= 0 {
+			hashes[i], mine[i] = h, true
+		}
 		parsed++
-		mu.Unlock()
 	})
 	if err != nil {
 		return nil, err
@@ -353,38 +353,34 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	if !changed && parsed == 0 {
 		return notes, nil // every entry and stamp as cached
 	}
-	stamps := checkcache.Stamps(files, func(q string) ([sha256.Size]byte, bool) {
-		if h, ok := hashes[q]; ok {
-			return h, true
+	stamps := make([]checkcache.Stamp, len(files))
+	for i, f := range files {
+		stamps[i] = checkcache.Stamp{Path: f.Path, Size: f.Size, ModTime: f.ModTime.UnixNano()}
+		switch {
+		case mine[i]:
+			stamps[i].Hash = hashes[i]
+		case st.state != nil && st.state[i] == hashKnown:
+			stamps[i].Hash = st.content[i]
 		}
-		h, ok := known.content[q]
-		return h, ok
-	})
+	}
 	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps,
 		Section: checkcache.Section{Name: c.folder, Key: key, Hashes: make([][sha256.Size]byte, len(files))}}
-	at := make([]int, len(notes)) // each note's index in files
+	at, index := make([]int, len(notes)), indexOf(files) // each note's index in files
 	for k, n := range notes {
-		i, ok := slices.BinarySearchFunc(files, c.path(n), func(f vault.File, q string) int { return strings.Compare(f.Path, q) })
-		if !ok {
-			at[k] = -1 // not a file of the walk: no entry kept
-			continue
+		if at[k] = index(c.path(n)); at[k] >= 0 && mine[at[k]] {
+			u.Section.Hashes[at[k]] = hashes[at[k]]
 		}
-		at[k] = i
-		u.Section.Hashes[i] = hashes[c.path(n)]
 	}
 	write := notes
-	if known.hasSection && m.Appendable(stamps, c.folder, key) { // only the entries that changed
+	if st.hasSection && m.Appendable(stamps, c.folder, key) { // only the entries that changed
 		u.Changed, write = []int{}, nil
 		for i, h := range u.Section.Hashes {
-			if h != known.section.Hashes[i] {
+			if h != st.section.Hashes[i] {
 				u.Changed = append(u.Changed, i)
 			}
 		}
 		for k, n := range notes {
-			if at[k] < 0 {
-				continue
-			}
-			if h := u.Section.Hashes[at[k]]; h != ([sha256.Size]byte{}) && h != known.section.Hashes[at[k]] {
+			if i := at[k]; i >= 0 && u.Section.Hashes[i] != ([sha256.Size]byte{}) && u.Section.Hashes[i] != st.section.Hashes[i] {
 				write = append(write, n)
 			}
 		}
@@ -403,11 +399,39 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	return notes, nil
 }
 
-// modelState is what the model file says of the vault's notes before a
-// reader reads them: the bytes of each note, by hash, where its stamp
-// still holds, and the reader's section.
+// indexOf gives a path's index in files (sorted by path), -1 for none:
+// at once when asked in the files' order, by a binary search otherwise.
+// Not for several goroutines at once.
+func indexOf(files []vault.File) func(string) int {
+	next := 0
+	return func(p string) int {
+		if next < len(files) && files[next].Path == p {
+			next++
+			return next - 1
+		}
+		i, ok := slices.BinarySearchFunc(files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+		if !ok {
+			return -1
+		}
+		next = i + 1
+		return i
+	}
+}
+
+// What the model file's stamp says of a file's bytes.
+const (
+	hashUnknown = iota // not a note, never read, or changed: nothing to trust
+	hashKnown          // its stamp is settled: its bytes hash as stamped
+	hashToCheck        // touched, or too recent to trust its time: its bytes decide
+)
+
+// modelState is what the model file says of the vault's files before a
+// reader reads them, by index in the walk: what each one's stamp says of
+// its bytes, and the reader's section. state is nil when the file stamps
+// other files (or there is none).
 type modelState struct {
-	content map[string][sha256.Size]byte
+	state   []uint8
+	content [][sha256.Size]byte
 	section checkcache.Section
 	// hasSection: the file stamped the same files, and has the
 	// reader's section.
@@ -417,10 +441,7 @@ type modelState struct {
 }
 
 // cachedHashes holds the model file's stamps to files, with the reader's
-// section as loaded (has: one of the reader's key, decoded):
-// the hash of each note whose stamp is settled by size and time (a
-// note touched, or too recent to trust, is left to the reader, which
-// hashes it only when it has an entry for it).
+// section as loaded (has: one of the reader's key, decoded).
 func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Section, has bool) modelState {
 	if m == nil || len(m.Stamps) != len(files) {
 		return modelState{}
@@ -430,67 +451,77 @@ func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Sectio
 			return modelState{}
 		}
 	}
-	st := modelState{content: make(map[string][sha256.Size]byte, len(files)), section: sec, hasSection: has, fresh: true}
+	st := modelState{state: make([]uint8, len(files)), content: make([][sha256.Size]byte, len(files)), section: sec, hasSection: has, fresh: true}
 	for i, f := range files {
 		s := m.Stamps[i]
 		switch {
 		case m.Settled(i, f):
 			if s.Hash != ([sha256.Size]byte{}) {
-				st.content[f.Path] = s.Hash
+				st.state[i], st.content[i] = hashKnown, s.Hash
 			}
 		case s.Hash == ([sha256.Size]byte{}) && s.Size == f.Size && s.ModTime == f.ModTime.UnixNano():
 			// not a note, or one no reader read: nothing to trust
 		default:
 			st.fresh = false
 			if s.Size == f.Size && s.Hash != ([sha256.Size]byte{}) {
-				st.content[f.Path] = [sha256.Size]byte{} // its bytes decide
+				st.state[i] = hashToCheck
 			}
 		}
 	}
 	return st
 }
 
-// cachedEntries returns what is still good of the reader's entries
-// (nil when nothing is: no section, another key, another set of files)
-// and whether the file needs writing again; hashes gets the hash of
-// every note whose entry is reused.
-func cachedEntries[T any](st modelState, entries map[string]T, files []vault.File, read func(string) ([]byte, error),
-	hashes map[string][sha256.Size]byte) (reuse func(string) (T, bool), changed bool) {
-	if !st.hasSection || entries == nil {
+// cachedEntries returns what is still good of the reader's entries (the
+// file's, then each delta's, decoded; nil when nothing is: no section,
+// another key, another set of files) and whether the file needs writing
+// again; hashes and mine get the hash of every note whose entry is
+// reused.
+func cachedEntries[T any](st modelState, entries [][]T, files []vault.File, read func(string) ([]byte, error),
+	hashes [][sha256.Size]byte, mine []bool, path func(T) string) (reuse func(string) (T, bool), changed bool) {
+	if !st.hasSection || entries == nil || len(st.section.Hashes) != len(files) {
 		return nil, true
 	}
+	type place struct{ blob, k int }
+	at, has := make([]place, len(files)), make([]bool, len(files))
+	for b, old := range entries { // a delta's entry of a note in place of the file's
+		index := indexOf(files)
+		for k, n := range old {
+			if i := index(path(n)); i >= 0 {
+				at[i], has[i] = place{b, k}, true
+			}
+		}
+	}
 	changed = !st.fresh
-	good := make(map[string]bool, len(files))
+	good := make([]bool, len(files))
 	for i, f := range files {
 		was := st.section.Hashes[i]
-		if _, ok := entries[f.Path]; !ok || was == ([sha256.Size]byte{}) {
+		if !has[i] || was == ([sha256.Size]byte{}) {
 			continue
 		}
-		now, ok := st.content[f.Path]
-		switch {
-		case !ok:
+		switch st.state[i] {
+		case hashUnknown:
 			changed = true
 			continue
-		case now == ([sha256.Size]byte{}): // touched, or too recent to trust its time: its bytes decide
+		case hashToCheck:
 			src, err := read(f.Path)
 			if err != nil {
 				continue
 			}
-			now = checkcache.Hash(src)
-			st.content[f.Path] = now
+			st.state[i], st.content[i] = hashKnown, checkcache.Hash(src)
 		}
-		if now != was {
+		if st.content[i] != was {
 			changed = true
 			continue
 		}
-		good[f.Path] = true
-		hashes[f.Path] = was
+		good[i], hashes[i], mine[i] = true, was, true
 	}
+	index := indexOf(files)
 	return func(p string) (T, bool) {
-		if !good[p] {
+		i := index(p)
+		if i < 0 || !good[i] {
 			var zero T
 			return zero, false
 		}
-		return entries[p], true
+		return entries[at[i].blob][at[i].k], true
 	}, changed
 }

@@ -429,12 +429,11 @@ func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, sk
 	if skip != nil {
 		notes = slices.DeleteFunc(notes, func(f vault.File) bool { return skip(f.Path) })
 	}
-	kept := make([]*T, len(notes))
+	kept, have := make([]T, len(notes)), make([]bool, len(notes))
 	var stale []int // indexes into notes of those to read
 	for i, f := range notes {
 		if reuse != nil {
-			if rec, ok := reuse(f.Path); ok {
-				kept[i] = &rec
+			if kept[i], have[i] = reuse(f.Path); have[i] {
 				continue
 			}
 		}
@@ -447,8 +446,7 @@ func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, sk
 			toRead[k] = notes[i]
 		}
 		v.Each(ctx, toRead, func(k int, n *vault.Note) {
-			rec := read(n, r)
-			kept[stale[k]] = &rec
+			kept[stale[k]], have[stale[k]] = read(n, r), true
 			if hashed != nil {
 				hashed(n.Path, n.Src)
 			}
@@ -457,10 +455,10 @@ func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, sk
 			return nil, err
 		}
 	}
-	out := make([]T, 0, len(kept))
-	for _, n := range kept {
-		if n != nil {
-			out = append(out, *n)
+	out := kept[:0] // in place: notes that cannot be read are left out
+	for i := range kept {
+		if have[i] {
+			out = append(out, kept[i])
 		}
 	}
 	return out, nil

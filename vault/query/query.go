@@ -155,7 +155,7 @@ func (q Query) selectFrom(notes []Note, today time.Time, checked bool) Result {
 			}
 		}
 	}
-	var out []Note
+	out := make([]Note, 0, len(notes))
 	for _, n := range notes {
 		if n.linkOnly || (!checked && !q.own(n, today)) {
 			continue
@@ -170,6 +170,9 @@ func (q Query) selectFrom(notes []Note, today time.Time, checked bool) Result {
 			continue
 		}
 		out = append(out, n)
+	}
+	if len(out) == 0 {
+		out = nil // none, as before the room was made
 	}
 	q.sort(out)
 	res := Result{Matched: len(out), Read: len(notes)}
