@@ -39,13 +39,17 @@ func TestResultRoundTripAndDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States)
-	prev, notes, err := DecodeResult(b, files)
+	b, sb := EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States, nil, nil)
+	prev, old, err := DecodeResult(b, sb, files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if notes != rep.Notes || !reflect.DeepEqual(prev.Findings, rep.Findings) || prev.Spent != rep.Spent {
-		t.Errorf("decoded %d notes, %+v, spent %d", notes, prev.Findings, prev.Spent)
+	if !reflect.DeepEqual(prev.Findings, rep.Findings) || prev.Spent != rep.Spent {
+		t.Errorf("decoded %+v, spent %d", prev.Findings, prev.Spent)
+	}
+	// Encoded again from the old bytes, but for one state: the same bytes.
+	if _, again := EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, prev.States, old, func(i int) bool { return i == 1 }); !reflect.DeepEqual(again, sb) {
+		t.Errorf("states encoded from the cached bytes differ:\n%q\n%q", again, sb)
 	}
 	if len(prev.States) != len(rep.States) {
 		t.Fatalf("decoded %d states, want %d", len(prev.States), len(rep.States))
@@ -61,29 +65,36 @@ func TestResultRoundTripAndDamage(t *testing.T) {
 	if _, f, err := DecodeResultFindings(b); err != nil || !reflect.DeepEqual(f, rep.Findings) {
 		t.Errorf("findings alone: %+v, %v", f, err)
 	}
+	if _, _, err := DecodeResult(b, append(sb, 0), files); err == nil {
+		t.Error("states of another result decoded")
+	}
 	for n := range len(b) {
-		DecodeResult(b[:n], files)
+		DecodeResult(b[:n], sb, files)
 		DecodeResultFindings(b[:n])
-		c := append([]byte(nil), b...)
+	}
+	for n := range len(sb) {
+		decodeStates(sb[:n], files)
+		c := append([]byte(nil), sb...)
 		c[n] ^= 0xff
-		DecodeResult(c, files)
-		DecodeResult(b, files[:1])
+		decodeStates(c, files)
+		decodeStates(sb, files[:1])
 	}
 }
 
-// FuzzDecodeResult feeds DecodeResult damaged results: an error or
+// FuzzDecodeResult feeds DecodeResult's states decoding damaged states: an error or
 // something, never a panic or an allocation beyond the input's size.
 //
 //	go test ./checkcache -run '^$' -fuzz FuzzDecodeResult -fuzztime 30s
 func FuzzDecodeResult(f *testing.F) {
 	files := []vault.File{{Path: "a.md"}, {Path: "b.md"}, {Path: "pic.png"}}
-	f.Add(EncodeResult(files, 2, sampleFindings, 7, []lint.NoteState{
+	_, sb := EncodeResult(files, 2, sampleFindings, 7, []lint.NoteState{
 		{Path: "a.md", Read: true, Checked: true, Targets: []string{"b.md", "pic.png"}, Broken: []string{"missing"}},
 		{Path: "b.md"},
-	}))
+	}, nil, nil)
+	f.Add(sb)
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		DecodeResult(b, files)
+		decodeStates(b, files)
 		DecodeResultFindings(b)
 	})
 }

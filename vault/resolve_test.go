@@ -1,6 +1,9 @@
 package vault
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestResolve pins Obsidian's resolution rules with the cases of
 // research/edge_cases.yaml (each named by its id there).
@@ -97,5 +100,30 @@ func TestResolverCollisions(t *testing.T) {
 	}
 	if c := NewResolver([]string{"a.md", "b/a.md"}).Collisions(); c != nil {
 		t.Errorf("no collision, got %q", c)
+	}
+}
+
+// The allocation-free path for plain names resolves every link as the
+// general one does.
+func TestResolveNameAsResolve(t *testing.T) {
+	r := NewResolver([]string{"Note.md", "a/Note.md", "b/NOTE.md", "a/Other.md", "img.PNG", "a/img.png",
+		"Deep/er/x.pdf", "Dots.v2.md", "Dots.v2", "ca\u0301fe.md", "Ü.md"})
+	links := []string{"Note", "note", "NOTE.md", "Other", "other.MD", "img.png", "IMG.PNG", "x.pdf", "x",
+		"Dots.v2", "dots.v2.md", "Missing", ".", "..", " Note", "Note ", "Note\t", "a/Note", "./Note",
+		"café", "ü", "Note.md.md", "img", strings.Repeat("n", 200)}
+	for _, src := range []string{"Note.md", "a/Other.md", "b/NOTE.md", "z/y.md"} {
+		for _, l := range links {
+			gp, gok := r.resolve(l, src)
+			p, ok, done := r.resolveName(l, src)
+			if !done {
+				continue
+			}
+			if p != gp || ok != gok {
+				t.Errorf("%q from %s: %q %v, want %q %v", l, src, p, ok, gp, gok)
+			}
+		}
+	}
+	if allocs := testing.AllocsPerRun(100, func() { r.Resolve("Other", "a/Note.md") }); allocs != 0 {
+		t.Errorf("a plain name allocates %v times", allocs)
 	}
 }

@@ -205,7 +205,11 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 				return CheckResult{Findings: findings, Notes: notes}, nil
 			}
 		case same:
-			if prev, _, err := checkcache.DecodeResult(e.Result, files); err == nil {
+			states, err := checkcache.ReadStates(file)
+			if err != nil {
+				break
+			}
+			if prev, old, err := checkcache.DecodeResult(e.Result, states, files); err == nil {
 				rep, ok, err := lint.Recheck(ctx, v, files, skips, copts, prev, changed, hash)
 				if err != nil {
 					return CheckResult{}, err
@@ -216,10 +220,8 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 							hashes[p] = [sha256.Size]byte{} // not read: checked again when its stamp moves
 						}
 					}
-					res := CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}
-					w.saveEntry(file, key, files, e.Stamps, hashes,
-						checkcache.EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States), started)
-					return res, nil
+					w.saveResult(file, key, files, e.Stamps, hashes, rep, old, started)
+					return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}, nil
 				}
 			}
 		}
@@ -228,7 +230,7 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 	if err != nil {
 		return CheckResult{}, err
 	}
-	w.saveEntry(file, key, files, nil, hashes, checkcache.EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States), started)
+	w.saveResult(file, key, files, nil, hashes, rep, nil, started)
 	return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}, nil
 }
 
@@ -241,6 +243,19 @@ func stampsMatch(stamps []checkcache.Stamp, files []vault.File) bool {
 		}
 	}
 	return true
+}
+
+// saveResult writes a check's states, then its cache entry (saveEntry).
+// A recheck's states are the cached ones (old) but for the notes it read
+// (hashes) or found changed.
+func (w *Workspace) saveResult(file string, key checkcache.Key, files []vault.File, old []checkcache.Stamp,
+	hashes map[string][sha256.Size]byte, rep *lint.Report, cached *checkcache.Encoded, started time.Time) {
+	again := func(i int) bool { _, ok := hashes[rep.States[i].Path]; return ok }
+	result, states := checkcache.EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States, cached, again)
+	if err := checkcache.SaveStates(file, states); err != nil {
+		w.warn("%v", err)
+	}
+	w.saveEntry(file, key, files, old, hashes, result, started)
 }
 
 // saveEntry writes the cache entry of a result. The stamps are those of

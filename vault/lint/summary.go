@@ -74,13 +74,32 @@ var errSummary = errors.New("damaged note summary")
 // ReadSummary decodes a summary AppendSummary wrote at the start of b,
 // and returns the bytes after it; damaged bytes are an error, never a
 // panic.
-func ReadSummary(b []byte) (Summary, []byte, error) {
+func ReadSummary(b []byte) (Summary, []byte, error) { return readSummary(b) }
+
+// ReadSummaryString is ReadSummary of a string, whose strings it slices
+// rather than copies: a cache of every note's summary decodes in one
+// allocation for the text.
+func ReadSummaryString(s string) (Summary, string, error) { return readSummary(s) }
+
+func readSummary[B []byte | string](b B) (Summary, B, error) {
 	bad := false
 	num := func() int {
-		v, k := binary.Uvarint(b)
-		if k <= 0 || v > 1<<31 {
-			bad = true
-			b = nil
+		var v uint64
+		k := 0
+		for shift := 0; ; shift += 7 {
+			if k >= len(b) || shift > 63 {
+				bad, b = true, b[:0]
+				return 0
+			}
+			c := b[k]
+			k++
+			v |= uint64(c&0x7f) << shift
+			if c < 0x80 {
+				break
+			}
+		}
+		if v > 1<<31 {
+			bad, b = true, b[:0]
 			return 0
 		}
 		b = b[k:]
@@ -89,8 +108,7 @@ func ReadSummary(b []byte) (Summary, []byte, error) {
 	str := func() string {
 		l := num()
 		if l > len(b) {
-			bad = true
-			b = nil
+			bad, b = true, b[:0]
 			return ""
 		}
 		s := string(b[:l])
@@ -100,8 +118,7 @@ func ReadSummary(b []byte) (Summary, []byte, error) {
 	strs := func() []string {
 		l := num()
 		if l > len(b) { // each string takes a byte at least
-			bad = true
-			b = nil
+			bad, b = true, b[:0]
 			return nil
 		}
 		var out []string
@@ -127,7 +144,7 @@ func ReadSummary(b []byte) (Summary, []byte, error) {
 		n.restsOn = append(n.restsOn, e)
 	}
 	if bad {
-		return Summary{}, nil, errSummary
+		return Summary{}, b[:0], errSummary
 	}
 	return sum, b, nil
 }
