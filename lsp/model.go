@@ -50,11 +50,10 @@ type EntryCache interface {
 // is another purpose.
 const CachePurpose = "zk lsp note entries v1"
 
-// readEntries is the entry of every note of files, reusing what reuse
+// readEntries is the entry of every note of a walk, reusing what reuse
 // gives and reading the rest on the vault's workers.
-func (s *Server) readEntries(ctx context.Context, session *lint.Session, res *vault.Resolver, files []vault.File,
+func (s *Server) readEntries(ctx context.Context, session *lint.Session, res *vault.Resolver, notes []vault.File,
 	reuse func(string) (Entry, bool), hashed func(string, []byte)) ([]Entry, error) {
-	_, notes := vault.SplitFiles(files)
 	out := make([]Entry, len(notes))
 	have := make([]bool, len(notes))
 	var stale []vault.File
@@ -120,29 +119,35 @@ func EncodeEntries(entries []Entry) []byte {
 var errEntries = errors.New("damaged note entries")
 
 // DecodeEntries reads what EncodeEntries wrote; anything else is an
-// error, never a panic.
-func DecodeEntries(b []byte) ([]Entry, error) {
-	if len(b) < len(entryMagic) || string(b[:len(entryMagic)]) != entryMagic {
+// error, never a panic. The entries' strings share one copy of b.
+func DecodeEntries(raw []byte) ([]Entry, error) {
+	if len(raw) < len(entryMagic) || string(raw[:len(entryMagic)]) != entryMagic {
 		return nil, errEntries
 	}
-	b = b[len(entryMagic):]
+	b := string(raw[len(entryMagic):]) // every string decoded is a slice of it
 	bad := false
 	num := func() uint64 {
-		v, k := binary.Uvarint(b)
-		if k <= 0 {
-			bad, b = true, nil
-			return 0
+		var v uint64
+		for shift := 0; ; shift += 7 {
+			if len(b) == 0 || shift > 63 {
+				bad, b = true, ""
+				return 0
+			}
+			c := b[0]
+			b = b[1:]
+			v |= uint64(c&0x7f) << shift
+			if c < 0x80 {
+				return v
+			}
 		}
-		b = b[k:]
-		return v
 	}
 	str := func() string {
 		l := num()
 		if l > uint64(len(b)) {
-			bad, b = true, nil
+			bad, b = true, ""
 			return ""
 		}
-		s := string(b[:l])
+		s := b[:l]
 		b = b[l:]
 		return s
 	}
@@ -152,7 +157,7 @@ func DecodeEntries(b []byte) ([]Entry, error) {
 	}
 	out := make([]Entry, 0, n)
 	for range n {
-		sum, rest, err := lint.ReadSummary(b)
+		sum, rest, err := lint.ReadSummaryString(b)
 		if err != nil {
 			return nil, errEntries
 		}

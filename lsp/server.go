@@ -243,7 +243,8 @@ func (s *Server) Scan(ctx context.Context) error {
 		return wk.err
 	}
 	files := wk.files
-	res := vault.ResolverOf(files) // the session's and the server's
+	paths, notes := vault.SplitFiles(files)
+	res := vault.NewResolver(paths) // the session's and the server's
 	session := lint.OpenSession(res, s.opts.Lint)
 	session.SetToday(s.today)
 	s.mu.Lock()
@@ -261,11 +262,11 @@ func (s *Server) Scan(ctx context.Context) error {
 		s.opts.beforeLoad()
 	}
 	s.mu.Lock()
-	s.setFiles(files, res) // for completion, which waits for ready
+	s.setFiles(notes, res) // for completion, which waits for ready
 	s.mu.Unlock()
 
 	read := func(reuse func(string) (Entry, bool), hashed func(string, []byte)) ([]Entry, error) {
-		return s.readEntries(ctx, session, res, files, reuse, hashed)
+		return s.readEntries(ctx, session, res, notes, reuse, hashed)
 	}
 	var entries []Entry
 	var err error
@@ -280,6 +281,7 @@ func (s *Server) Scan(ctx context.Context) error {
 	}
 	sums := make([]lint.Summary, len(entries))
 	edges := make(map[string][]ref, len(entries))
+	s.tags.grow(len(entries))
 	for i, e := range entries {
 		sums[i] = e.sum
 		edges[e.Path()] = e.refs
@@ -348,11 +350,10 @@ func (s *Server) learnTargets(n *vault.Note, session *lint.Session, res *vault.R
 	}
 }
 
-// setFiles takes a walk of the vault and its resolver: the notes with
-// the shortest link to each. The caller holds mu.
-func (s *Server) setFiles(files []vault.File, res *vault.Resolver) {
+// setFiles takes a walk's notes and its resolver: the notes with the
+// shortest link to each. The caller holds mu.
+func (s *Server) setFiles(notes []vault.File, res *vault.Resolver) {
 	s.res = res
-	_, notes := vault.SplitFiles(files)
 	s.notes, s.links, s.lower = s.notes[:0], s.links[:0], s.lower[:0]
 	for _, f := range notes {
 		s.notes = append(s.notes, f.Path)
@@ -776,7 +777,8 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 	res := vault.ResolverOf(files)
 	s.session.SetWalk(files, res)
 	s.mu.Lock()
-	s.setFiles(files, res)
+	_, notes := vault.SplitFiles(files)
+	s.setFiles(notes, res)
 	reached := s.reachNew(params.Changes, res)
 	var changed []string
 	for _, c := range params.Changes {

@@ -24,6 +24,15 @@ type vocab struct {
 
 func newVocab() *vocab { return &vocab{of: map[string][]string{}, count: map[string]int{}} }
 
+// grow makes room for the words of n notes more.
+func (v *vocab) grow(n int) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.of) == 0 {
+		v.of = make(map[string][]string, n)
+	}
+}
+
 // set records the words of the note at p (nil: the note is gone).
 func (v *vocab) set(p string, words []string) {
 	v.mu.Lock()
