@@ -294,21 +294,26 @@ func (r *reader) uint64() uint64 {
 	return 0
 }
 
-// Changed compares the vault's files with the stamps of e. same is false
-// when they are not the files stamped (one added, removed or renamed);
-// otherwise changed are the notes whose bytes may differ from those
+// Changed compares the vault's files with the stamps of e. same is true
+// when they are the files stamped, none added, removed or renamed;
+// changed are the notes of both whose bytes may differ from those
 // stamped (read again and found different, or of another size, or not
 // read then), and rehashed counts the notes read again and found the
 // same. Other files changed change nothing a check finds.
 func (e *Entry) Changed(files []vault.File, read func(path string) ([]byte, error)) (changed []string, rehashed int, same bool) {
-	if len(e.Stamps) != len(files) {
-		return nil, 0, false
-	}
-	for i, f := range files {
-		s := e.Stamps[i] // both lists are sorted by path
-		if s.Path != f.Path {
-			return nil, 0, false
+	same = len(e.Stamps) == len(files)
+	for i, j := 0, 0; i < len(files); i++ {
+		f := files[i]
+		for j < len(e.Stamps) && e.Stamps[j].Path < f.Path { // both lists are sorted by path
+			j++
+			same = false
 		}
+		if j == len(e.Stamps) || e.Stamps[j].Path != f.Path {
+			same = false
+			continue // added
+		}
+		s := e.Stamps[j]
+		j++
 		switch {
 		case e.Settled(s, f):
 		case !f.IsNote():
@@ -323,5 +328,5 @@ func (e *Entry) Changed(files []vault.File, read func(path string) ([]byte, erro
 			}
 		}
 	}
-	return changed, rehashed, true
+	return changed, rehashed, same
 }

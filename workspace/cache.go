@@ -200,16 +200,27 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 		case same && len(changed) == 0:
 			if notes, findings, err := checkcache.DecodeResultFindings(e.Result); err == nil {
 				if rehashed > 0 || !stampsMatch(e.Stamps, files) { // touched but unchanged: stamp them again
-					w.saveEntry(file, key, files, e.Stamps, nil, e.Result, started)
+					w.saveEntry(file, key, files, stampHashes(e.Stamps), nil, e.Result, started)
 				}
 				return CheckResult{Findings: findings, Notes: notes}, nil
 			}
-		case same:
+		default: // notes changed, or files came or went
 			states, err := checkcache.ReadStates(file)
 			if err != nil {
 				break
 			}
-			if prev, old, err := checkcache.DecodeResult(e.Result, states, files); err == nil {
+			before := make([]vault.File, len(e.Stamps))
+			for i, st := range e.Stamps {
+				before[i] = vault.File{Path: st.Path}
+			}
+			if prev, old, err := checkcache.DecodeResult(e.Result, states, before); err == nil {
+				prev.Files = make([]string, len(before))
+				for i, f := range before {
+					prev.Files[i] = f.Path
+				}
+				if !same {
+					old = nil // its states name files by their place among others
+				}
 				rep, ok, err := lint.Recheck(ctx, v, files, skips, copts, prev, changed, hash)
 				if err != nil {
 					return CheckResult{}, err
@@ -220,7 +231,7 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 							hashes[p] = [sha256.Size]byte{} // not read: checked again when its stamp moves
 						}
 					}
-					w.saveResult(file, key, files, e.Stamps, hashes, rep, old, started)
+					w.saveResult(file, key, files, stampHashes(e.Stamps), hashes, rep, old, started)
 					return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}, nil
 				}
 			}
@@ -245,10 +256,21 @@ func stampsMatch(stamps []checkcache.Stamp, files []vault.File) bool {
 	return true
 }
 
+// stampHashes are the notes' hashes of stamps, by path.
+func stampHashes(stamps []checkcache.Stamp) map[string][sha256.Size]byte {
+	out := make(map[string][sha256.Size]byte, len(stamps))
+	for _, st := range stamps {
+		if st.Hash != ([sha256.Size]byte{}) {
+			out[st.Path] = st.Hash
+		}
+	}
+	return out
+}
+
 // saveResult writes a check's states, then its cache entry (saveEntry).
 // A recheck's states are the cached ones (old) but for the notes it read
 // (hashes) or found changed.
-func (w *Workspace) saveResult(file string, key checkcache.Key, files []vault.File, old []checkcache.Stamp,
+func (w *Workspace) saveResult(file string, key checkcache.Key, files []vault.File, old map[string][sha256.Size]byte,
 	hashes map[string][sha256.Size]byte, rep *lint.Report, cached *checkcache.Encoded, started time.Time) {
 	again := func(i int) bool { _, ok := hashes[rep.States[i].Path]; return ok }
 	result, states := checkcache.EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States, cached, again)
@@ -261,17 +283,17 @@ func (w *Workspace) saveResult(file string, key checkcache.Key, files []vault.Fi
 // saveEntry writes the cache entry of a result. The stamps are those of
 // the files the check read, and the entry is dated from before the walk,
 // so that a note changed during the check is never trusted by its time.
-// A note's hash is hashes' (the notes read), else its old stamp's (old:
-// the stamps of the same files, or nil).
-func (w *Workspace) saveEntry(file string, key checkcache.Key, files []vault.File, old []checkcache.Stamp,
+// A note's hash is hashes' (the notes read), else its old stamp's (old,
+// by path; nil for none).
+func (w *Workspace) saveEntry(file string, key checkcache.Key, files []vault.File, old map[string][sha256.Size]byte,
 	hashes map[string][sha256.Size]byte, result []byte, started time.Time) {
 	stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
 		h, ok := hashes[p]
 		return h, ok
 	})
 	for i := range stamps {
-		if _, ok := hashes[stamps[i].Path]; !ok && old != nil {
-			stamps[i].Hash = old[i].Hash
+		if _, ok := hashes[stamps[i].Path]; !ok {
+			stamps[i].Hash = old[stamps[i].Path]
 		}
 	}
 	e := checkcache.Entry{Key: key, Written: started.UnixNano(), Stamps: stamps, Result: result}

@@ -13,8 +13,8 @@ import (
 )
 
 // A check through the cache finds, after each edit, what a check without
-// it finds; an edit of notes reads only the notes it can change, while a
-// file added, removed or renamed, or another config or types.json, reads
+// it finds; an edit of notes, or a note added, removed or renamed, reads
+// only the notes it can change, while another config or types.json reads
 // every note.
 func TestCachedCheckAfterEdits(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
@@ -71,12 +71,14 @@ func TestCachedCheckAfterEdits(t *testing.T) {
 			write("Notes/D.md", "# D\n\nAlone, linking [[E#Gone]].\n")
 			write("Notes/E.md", "# E\n\n## Here\n")
 		}, 3}, // D, E, and F linking to D
-		{"add a note", func() { write("Notes/G.md", "# G\n\n[[A]]\n") }, all},
-		{"remove a note", func() { remove("Notes/E.md") }, all},
+		{"add a note", func() { write("Notes/G.md", "# G\n\n[[A]]\n") }, 1},
+		{"add a note a broken link names", func() { write("Other/Bee.md", "# Bee\n") }, 2}, // it, and A
+		{"remove a note", func() { remove("Notes/E.md") }, 1},                              // D, linking to it
 		{"rename a note", func() {
 			remove("Notes/G.md")
 			write("Notes/H.md", "# G\n\n[[A]]\n")
-		}, all},
+		}, 1},
+		{"add a note of a name another has", func() { write("Other/D.md", "# D again\n") }, 2}, // it, and F linking to D
 		{"change types.json", func() { write(".obsidian/types.json", `{"types":{"rating":"text"}}`) }, all},
 		{"change the config", func() {
 			write(".zk/config.toml", "[claims.types.permanent]\nfolder = \"Notes\"\n[claims.rules]\n\"links/broken-heading\" = \"warning\"\n")

@@ -2,7 +2,9 @@ package lint
 
 import (
 	"context"
+	"path"
 	"slices"
+	"strings"
 
 	"github.com/zk-claims/zk/vault"
 )
@@ -20,9 +22,9 @@ type NoteState struct {
 	// Targets are the files its links resolve to, each once, itself left
 	// out: its link findings change when one of them does.
 	Targets []string
-	// Broken are its links that name nothing, folded (vault.FoldName),
-	// each once: their message names the note that has the name as an
-	// alias.
+	// Broken are the paths of its links that name nothing, each once:
+	// their message names the note that has the name as an alias, and a
+	// file added may take the name.
 	Broken []string
 }
 
@@ -32,8 +34,8 @@ func stateOf(r *noteResult) NoteState {
 	for _, l := range r.links {
 		switch {
 		case l.Target == "":
-			if k := vault.FoldName(l.Path); !slices.Contains(st.Broken, k) {
-				st.Broken = append(st.Broken, k)
+			if !slices.Contains(st.Broken, l.Path) {
+				st.Broken = append(st.Broken, l.Path)
 			}
 		case l.Target != r.path && !slices.Contains(st.Targets, l.Target):
 			st.Targets = append(st.Targets, l.Target)
@@ -42,48 +44,82 @@ func stateOf(r *noteResult) NoteState {
 	return st
 }
 
-// Previous is what a whole check of the vault left for Recheck: its
-// findings, every note's state in the walk's order (Options.States) and
-// the suggestion work it spent (Report.Spent).
+// Previous is what a whole check of the vault left for Recheck: the
+// files it walked (their paths, in order), its findings, every note's
+// state in the walk's order (Options.States) and the suggestion work it
+// spent (Report.Spent).
 type Previous struct {
+	Files    []string
 	Findings []Finding
 	States   []NoteState
 	Spent    int
 }
 
-// Recheck is Check after some notes changed (changed: their paths), on a
-// walk of the same files as prev's: it checks the changed notes and the
-// notes whose findings they can change — those linking to one (whose
-// headings, block ids or existence they check), those resting on one
-// through a chain of Links entries (Session.Dependents), and, when a
-// note's aliases changed, those with a broken link naming one — on a
-// Session holding every other note's summary as prev left it, and keeps
-// every other note's findings. Its findings are Check's. ok is false when
-// it cannot answer so (another set of notes; the suggestion budget,
-// vault-wide in Check, could run out): the caller checks the vault.
-// each, when set, sees every note read, from several goroutines at once.
+// Recheck is Check after some notes changed (changed: their paths) or
+// files came or went since prev: it checks the changed and added notes
+// and the notes whose findings they can change, on a Session holding
+// every other note's summary as prev left it, and keeps every other
+// note's findings. Those checked again are the notes linking to a note
+// changed or removed (whose headings, block ids or existence they check),
+// those resting on one through a chain of Links entries
+// (Session.Dependents), those with a broken link naming an alias added or
+// removed, and, when files came or went, those whose links may now
+// resolve elsewhere: a link to a file gone, a broken link that now
+// resolves, a link to a file of the same name as one added. Its findings
+// are Check's. ok is false when it cannot answer so (the suggestion
+// budget, vault-wide in Check, could run out): the caller checks the
+// vault. each, when set, sees every note read, from several goroutines at
+// once.
 func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []vault.Skip, opts Options,
 	prev Previous, changed []string, each func(*vault.Note)) (rep *Report, ok bool, err error) {
 	paths, notes := vault.SplitFiles(files)
-	if len(notes) != len(prev.States) || prev.Spent > suggestCells {
+	if prev.Spent > suggestCells {
 		return nil, false, nil
 	}
-	at := make(map[string]int, len(notes))
+	at := make(map[string]int, len(notes)) // a note's place in notes and states
 	for i, f := range notes {
-		if prev.States[i].Path != f.Path {
-			return nil, false, nil
-		}
 		at[f.Path] = i
 	}
-	// The session is this call's alone: its lock is not taken.
-	s := OpenSession(vault.NewResolver(paths), opts)
-	for i := range prev.States {
-		if st := &prev.States[i]; st.Read {
-			sum := st.Summary.sum
-			s.setSummary(st.Path, &sum)
+	was := make(map[string]int, len(prev.States)) // a note's place in prev.States
+	for i, st := range prev.States {
+		was[st.Path] = i
+	}
+	// The files that came and went, and the names they had.
+	fileSet := !slices.Equal(paths, prev.Files)
+	var gone []string
+	names := map[string]bool{} // the folded names of the files that came or went
+	if fileSet {
+		now := make(map[string]bool, len(paths))
+		for _, p := range paths {
+			now[p] = true
+		}
+		before := make(map[string]bool, len(prev.Files))
+		for _, p := range prev.Files {
+			before[p] = true
+			if !now[p] {
+				gone = append(gone, p)
+				names[baseName(p)] = true
+			}
+		}
+		for _, p := range paths {
+			if !before[p] {
+				names[baseName(p)] = true
+			}
 		}
 	}
-	states := slices.Clone(prev.States)
+	resolver := vault.NewResolver(paths)
+	// The session is this call's alone: its lock is not taken.
+	s := OpenSession(resolver, opts)
+	states := make([]NoteState, len(notes))
+	for i, f := range notes {
+		if j, ok := was[f.Path]; ok {
+			states[i] = prev.States[j]
+			if states[i].Read {
+				sum := states[i].Summary.sum
+				s.setSummary(f.Path, &sum)
+			}
+		}
+	}
 	own := map[string][]Finding{} // the findings of the notes checked again
 	spent, read := prev.Spent, 0
 	// check checks the notes at ps again; learn first records the
@@ -129,48 +165,88 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		}
 		return nil
 	}
-	changed = slices.DeleteFunc(slices.Clone(changed), func(p string) bool { _, ok := at[p]; return !ok })
-	if err := check(changed, true); err != nil {
+	again := map[string]bool{} // the notes checked again, or to be
+	var first []string         // the notes changed or added
+	for _, p := range changed {
+		if _, ok := at[p]; ok && !again[p] {
+			again[p] = true
+			first = append(first, p)
+		}
+	}
+	for _, f := range notes {
+		if _, ok := was[f.Path]; !ok && !again[f.Path] {
+			again[f.Path] = true
+			first = append(first, f.Path)
+		}
+	}
+	slices.Sort(first)
+	if err := check(first, true); err != nil {
 		return nil, false, err
 	}
 
-	// The notes the changed ones can change.
-	was := map[string]bool{}
+	// The notes whose own summary changed (changed, added, removed) and
+	// the aliases added or removed.
+	touched := map[string]bool{}
 	wasRefuted := false
-	aliases := map[string]bool{} // aliases added or removed, folded
-	for _, p := range changed {
-		was[p] = true
-		old, cur := prev.States[at[p]].Summary.sum, states[at[p]].Summary.sum
-		wasRefuted = wasRefuted || old.refuted != ""
-		for _, a := range old.aliases {
+	aliases := map[string]bool{}
+	diffAliases := func(old, cur []string) {
+		for _, a := range old {
 			aliases[vault.FoldName(a)] = true
 		}
-		for _, a := range cur.aliases {
+		for _, a := range cur {
 			k := vault.FoldName(a)
 			aliases[k] = !aliases[k] // one in both is no change
 		}
 	}
-	var affected []string
-	for i := range prev.States {
-		st := &prev.States[i]
-		if was[st.Path] {
+	for _, p := range first {
+		touched[p] = true
+		var old noteSummary
+		if j, ok := was[p]; ok {
+			old = prev.States[j].Summary.sum
+		}
+		wasRefuted = wasRefuted || old.refuted != ""
+		diffAliases(old.aliases, states[at[p]].Summary.sum.aliases)
+	}
+	for _, p := range gone {
+		if j, ok := was[p]; ok {
+			touched[p] = true
+			old := prev.States[j].Summary.sum
+			wasRefuted = wasRefuted || old.refuted != ""
+			diffAliases(old.aliases, nil)
+		}
+	}
+	// The notes an edit can change: linking to a note touched or a file
+	// gone, naming an alias changed, or with a link that may resolve
+	// elsewhere now (second: their links, not their summaries, change).
+	var second []string
+	for i := range states {
+		st := &states[i]
+		if again[st.Path] {
 			continue
 		}
-		if slices.ContainsFunc(st.Targets, func(t string) bool { return was[t] }) ||
-			slices.ContainsFunc(st.Broken, func(b string) bool { return aliases[b] }) {
-			affected = append(affected, st.Path)
-			was[st.Path] = true
+		if slices.ContainsFunc(st.Targets, func(t string) bool { return touched[t] || fileSet && names[baseName(t)] }) ||
+			slices.ContainsFunc(st.Broken, func(b string) bool {
+				if aliases[vault.FoldName(b)] {
+					return true
+				}
+				_, now := resolver.Resolve(b, st.Path)
+				return fileSet && now
+			}) ||
+			fileSet && slices.ContainsFunc(st.Summary.sum.restsOn, func(e restEdge) bool { return names[baseName(e.link)] }) {
+			second = append(second, st.Path)
+			again[st.Path] = true
 		}
 	}
 	if s.refuted > 0 || wasRefuted { // else no note rests on a refuted one, before or after
-		for _, q := range s.Dependents(changed...) {
-			if !was[q] {
-				affected = append(affected, q)
-				was[q] = true
+		for _, q := range s.Dependents(append(append(slices.Clone(first), second...), gone...)...) {
+			if _, ok := at[q]; ok && !again[q] {
+				second = append(second, q)
+				again[q] = true
 			}
 		}
 	}
-	if err := check(affected, false); err != nil {
+	slices.Sort(second)
+	if err := check(second, false); err != nil {
 		return nil, false, err
 	}
 	if spent > suggestCells {
@@ -197,4 +273,18 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		}
 	}
 	return rep, true, nil
+}
+
+// baseName is the folded name of the file a path or link names, without
+// its folder and its .md: the name by which links may find it.
+func baseName(p string) string {
+	b := vault.FoldName(path.Base(strings.ReplaceAll(p, `\`, "/")))
+	return strings.TrimSuffix(b, ".md")
+}
+
+// Previous is what the report leaves for a later Recheck (its States
+// asked for by Options.States).
+func (r *Report) Previous() Previous {
+	paths, _ := vault.SplitFiles(r.Files)
+	return Previous{Files: paths, Findings: r.Findings, States: r.States, Spent: r.Spent}
 }

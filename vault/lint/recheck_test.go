@@ -186,8 +186,15 @@ func TestRecheckMatchesCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			prev := Previous{Findings: full.Findings, States: full.States, Spent: full.Spent}
+			prev := full.Previous()
 			slices.Sort(paths)
+			remove := func(p string) {
+				if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+					t.Fatal(err)
+				}
+				delete(notes, p)
+				paths = slices.DeleteFunc(paths, func(q string) bool { return q == p })
+			}
 			for step := range 40 {
 				var changed []string
 				for range 1 + r.IntN(2) {
@@ -196,6 +203,43 @@ func TestRecheckMatchesCheck(t *testing.T) {
 					e.edit(r, notes[p], n)
 					write(p)
 					changed = append(changed, p)
+				}
+				// Files come and go: a note added under a name others
+				// link to, a note removed or renamed, an attachment added
+				// or removed.
+				switch r.IntN(6) {
+				case 0:
+					p := fmt.Sprintf("C/n%02d.md", r.IntN(n+5))
+					if notes[p] == nil {
+						notes[p] = genVault(r, n)["A/n01.md"]
+						write(p)
+						paths = append(paths, p)
+					}
+				case 1:
+					if p := paths[r.IntN(len(paths))]; !slices.Contains(changed, p) {
+						remove(p)
+					}
+				case 2:
+					if p := paths[r.IntN(len(paths))]; !slices.Contains(changed, p) {
+						g := notes[p]
+						remove(p)
+						if q := fmt.Sprintf("B/n%02d.md", r.IntN(n+5)); notes[q] == nil {
+							notes[q] = g
+							write(q)
+							paths = append(paths, q)
+						}
+					}
+				case 3:
+					att := filepath.Join(dir, "A", fmt.Sprintf("n0%d.png", r.IntN(3)))
+					if _, err := os.Stat(att); err == nil {
+						os.Remove(att)
+					} else if err := os.WriteFile(att, []byte("png"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				slices.Sort(paths)
+				if files, skips, err = v.Files(ctx); err != nil {
+					t.Fatal(err)
 				}
 				got, ok, err := Recheck(ctx, v, files, skips, opts, prev, changed, nil)
 				if err != nil || !ok {
@@ -208,15 +252,15 @@ func TestRecheckMatchesCheck(t *testing.T) {
 				if !reflect.DeepEqual(got.Findings, want.Findings) || got.Notes != want.Notes {
 					t.Fatalf("step %d (%v changed): recheck found\n%s\ncheck found\n%s", step, changed, show(got.Findings), show(want.Findings))
 				}
-				prev = Previous{Findings: got.Findings, States: got.States, Spent: got.Spent}
+				prev = got.Previous()
 			}
 		})
 	}
 }
 
-// Recheck declines a walk of other files than the states': a note added
-// or removed may change where every link resolves.
-func TestRecheckDeclinesOtherFiles(t *testing.T) {
+// Recheck declines when the suggestion budget, vault-wide in Check, may
+// have run out.
+func TestRecheckDeclinesPastTheBudget(t *testing.T) {
 	ctx := context.Background()
 	_, v, files := sessionVault(t, map[string]string{"a.md": "# A\n\n[[b]]\n", "b.md": "# B\n"})
 	opts := Options{States: true}
@@ -224,9 +268,9 @@ func TestRecheckDeclinesOtherFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prev := Previous{Findings: full.Findings, States: full.States, Spent: full.Spent}
-	if _, ok, err := Recheck(ctx, v, files[:1], nil, opts, prev, nil, nil); ok || err != nil {
-		t.Errorf("recheck of fewer files: ok %v, %v; want declined", ok, err)
+	prev := full.Previous()
+	if _, ok, err := Recheck(ctx, v, files, nil, opts, prev, nil, nil); !ok || err != nil {
+		t.Errorf("recheck: ok %v, %v", ok, err)
 	}
 	prev.Spent = suggestCells + 1
 	if _, ok, err := Recheck(ctx, v, files, nil, opts, prev, nil, nil); ok || err != nil {
