@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/zk-claims/zk/vault"
@@ -21,11 +22,13 @@ import (
 // (vault.ErrNotNote): a .env or a .csv is no note to read or write. What
 // lies outside the vault is never looked at: a path that leads out of it
 // is refused by its text alone, so that an agent's tool call cannot learn
-// whether some file outside the vault exists.
+// whether some file outside the vault exists. files are the vault's,
+// sorted by path, as Vault.Files returns them.
 func FindNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
-	r := vault.ResolverOf(files)
 	exact := func(p string) (string, bool, error) {
-		if !r.HasExactly(p) {
+		// A file's path exactly, as Resolver.HasExactly tells it, without
+		// indexing every file for one argument: files are sorted by path.
+		if _, ok := slices.BinarySearchFunc(files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) }); !ok {
 			return "", false, nil
 		}
 		if !vault.IsNotePath(p) {
@@ -58,6 +61,14 @@ func FindNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 	// A name, as a wikilink writes it.
 	name := strings.TrimSuffix(strings.TrimSuffix(arg, "]]"), "|")
 	name = strings.TrimPrefix(name, "[[")
+	paths, _ := vault.SplitFiles(files)
+	// The files the name can reach, not an index of them all; Candidates
+	// reads a name's last element as it is written, not as a link
+	// (relative, with backslashes): those names are looked up in all.
+	r := vault.ResolverFor(paths, "", []string{name})
+	if strings.ContainsRune(name, '\\') || strings.HasPrefix(strings.TrimSpace(name), ".") {
+		r = vault.NewResolver(paths)
+	}
 	if cands := r.Candidates(name); len(cands) > 1 && !strings.Contains(name, "/") {
 		return "", usage(fmt.Errorf("%q names %d notes: %s; give a path", arg, len(cands), strings.Join(cands, ", ")))
 	}

@@ -58,7 +58,17 @@ func (w *Workspace) Links(ctx context.Context, arg string) (string, []vault.Edge
 	if err != nil {
 		return "", nil, err
 	}
-	return p, vault.NoteEdges(n, vault.ResolverOf(files)), nil
+	// A resolver over the files its links can name, not an index of them
+	// all: it resolves each link as one of every file does.
+	var links []string
+	for l := range n.LinksAndEmbeds() {
+		links = append(links, l.Path)
+	}
+	for _, l := range n.FrontmatterLinks {
+		links = append(links, l.Path)
+	}
+	paths, _ := vault.SplitFiles(files)
+	return p, vault.NoteEdges(n, vault.ResolverFor(paths, p, links)), nil
 }
 
 // Backlinks are the links into the note arg names from every note of the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -34,6 +35,8 @@ func TestFindNoteErrorsAreTyped(t *testing.T) {
 		"a/Same.md":          "# Same\n",
 		"b/Same.md":          "# Same\n",
 		"Only.md":            "# Only\n",
+		"c/Only Here.md":     "# Only Here\n",
+		"Case.md":            "# Case\n",
 	}, Reading)
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -46,6 +49,12 @@ func TestFindNoteErrorsAreTyped(t *testing.T) {
 		{arg: "a/Same.md", want: "a/Same.md"},
 		{arg: "Nowhere", notFound: true},
 		{arg: "Same", usage: true},
+		{arg: "[[Only Here]]", want: "c/Only Here.md"},
+		{arg: "c/only here", want: "c/Only Here.md"}, // a name, as a link writes it
+		{arg: "case.md", want: "Case.md"},            // not a file exactly: a name
+		{arg: "./Same", want: "a/Same.md"},
+		{arg: "a\\Same", want: "a/Same.md"},
+		{arg: "../x/Same", usage: true},
 	} {
 		p, _, err := Locate(ctx, w.Vault, tc.arg)
 		var nf *NotFoundError
@@ -162,5 +171,37 @@ func TestNear(t *testing.T) {
 	}
 	if _, ok := editDistance([]rune("kitten"), []rune("sitting"), 2); ok {
 		t.Error("kitten and sitting are within 2 edits")
+	}
+}
+
+// zk links resolves a note's links over only the files they can name: as
+// an index of every file resolves them, relative, cased, in frontmatter,
+// to a heading, to nothing, to one of two notes of a name.
+func TestLinksResolveAsOverEveryFile(t *testing.T) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"sub/A.md":           "---\nup: \"[[b]]\"\nrel: \"[[../Top]]\"\n---\n# A\n[[B#H|b]] ![[pic.png]] [[Nowhere]] [[./C]] [[../top.md]] [[Same]] [[x/Same]] [[sub/c]]\n",
+		"sub/B.md":           "# B\n## H\n",
+		"sub/C.md":           "# C\n",
+		"Top.md":             "# Top\n",
+		"x/Same.md":          "# Same\n",
+		"y/Same.md":          "# Same\n",
+		"pic.png":            "png",
+	}, Reading)
+	ctx := context.Background()
+	p, got, err := w.Links(ctx, "sub/A.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := w.Vault.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := w.Vault.ReadNote(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := vault.NoteEdges(n, vault.ResolverOf(files)); !reflect.DeepEqual(got, want) || len(want) < 10 {
+		t.Errorf("links\n%+v\nover every file\n%+v", got, want)
 	}
 }
