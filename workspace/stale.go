@@ -17,11 +17,17 @@ type StaleRequest struct {
 }
 
 // StaleResult is the notes past their maintenance date, and the vault's
-// resolver, which a front end needs to write the shortest link to each.
+// files, over which a front end resolves the shortest link to each
+// (Resolver).
 type StaleResult struct {
 	tending.StaleReport
-	Resolver *vault.Resolver
+	Files []vault.File
 }
+
+// Resolver indexes the vault's files, for the shortest link to each note
+// of the report: made when asked, since a listing without links does not
+// need it.
+func (r StaleResult) Resolver() *vault.Resolver { return vault.ResolverOf(r.Files) }
 
 // ParseStale checks a stale request before a vault is opened.
 func ParseStale(req StaleRequest, term func(string) string) (vault.Interval, error) {
@@ -53,7 +59,7 @@ func (w *Workspace) Stale(ctx context.Context, req StaleRequest) (StaleResult, e
 	if err != nil {
 		return StaleResult{}, err
 	}
-	return StaleResult{StaleReport: r, Resolver: vault.ResolverOf(files)}, nil
+	return StaleResult{StaleReport: r, Files: files}, nil
 }
 
 // stale is zk stale's report over the vault's files, answered from the

@@ -80,7 +80,7 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	case "json":
 		return writeJSON(s.out, view.NewStale(w.Today, r.StaleReport))
 	case "markdown":
-		return writeStaleMarkdown(s, w.Today, r.StaleReport, r.Resolver)
+		return writeStaleMarkdown(s, w.Today, r.StaleReport, r.Resolver())
 	}
 	return writeStaleText(s, r.StaleReport, opts.within, opts.root.outWidth(s))
 }
