@@ -23,7 +23,7 @@ import (
 // change are checked again (lint.Recheck), while an unchanged vault reads
 // the findings alone. The entry's result ends with a random tag that
 // opens the states it goes with: states written by another check are not
-// used. (A tag rather than their hash: hashing 35 MB of states twice was
+// used. (A tag rather than their hash: hashing 33 MB of states twice was
 // a tenth of an edited check at 100k notes.)
 
 // EncodeResult encodes a whole check's result: its findings and the hash
