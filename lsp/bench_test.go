@@ -64,13 +64,22 @@ func TestMain(m *testing.M) {
 // benchSession starts a server on dir; diags receives the URI of each
 // publishDiagnostics.
 func benchSession(b *testing.B, dir string) (*jsonrpc2.Conn, chan string, func()) {
+	return benchSessionWith(b, dir, nil)
+}
+
+// benchSessionWith is benchSession with the entries' cache c (nil: none).
+func benchSessionWith(b *testing.B, dir string, cache *memCache) (*jsonrpc2.Conn, chan string, func()) {
 	v, err := vault.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
 	// Today pinned after every generated date (2026): each note is due
 	// for tending, and a code action on its date is offered.
-	srv := New(Options{Vault: v, Debounce: time.Millisecond, Lint: lint.Options{Today: time.Date(2028, 1, 1, 0, 0, 0, 0, time.UTC)}})
+	opts := Options{Vault: v, Debounce: time.Millisecond, Lint: lint.Options{Today: time.Date(2028, 1, 1, 0, 0, 0, 0, time.UTC)}}
+	if cache != nil {
+		opts.Cache = cache.open
+	}
+	srv := New(opts)
 	a, c := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -103,11 +112,33 @@ func fileURI(dir, p string) string {
 // diagnostics of the first note opened (first-diag-s, first-cpu-s), and
 // to the whole vault known: the answer to a references request, which
 // waits for every note's links (vault-s, vault-cpu-s; ns/op is the same
-// wall time), on 10k and 100k notes.
+// wall time), on 10k and 100k notes, with no cache and from a cache of
+// every note's entry (cache=entries: held in memory, each start decoding
+// it, as zk's model file is after an unchanged vault's first start).
 func BenchmarkFirstDiagnostics(b *testing.B) {
-	for _, n := range []int{benchNotes, 10 * benchNotes} {
-		b.Run(fmt.Sprintf("notes=%d", n), func(b *testing.B) {
+	for _, bc := range []struct {
+		n      int
+		cached bool
+	}{{benchNotes, false}, {benchNotes, true}, {10 * benchNotes, false}, {10 * benchNotes, true}} {
+		name := fmt.Sprintf("notes=%d", bc.n)
+		if bc.cached {
+			name += "/cache=entries"
+		}
+		b.Run(name, func(b *testing.B) {
+			n := bc.n
 			dir := benchVault(b, n)
+			var cache *memCache
+			if bc.cached { // a first start writes it
+				cache = &memCache{}
+				conn, _, stop := benchSessionWith(b, dir, cache)
+				var refs json.RawMessage
+				if err := conn.Call(context.Background(), protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+					TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: fileURI(dir, vaultgen.Path(17))}}}, &refs); err != nil {
+					b.Fatal(err)
+				}
+				stop()
+				cache.reuse = true
+			}
 			p := vaultgen.Path(17)
 			src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
 			if err != nil {
@@ -119,7 +150,7 @@ func BenchmarkFirstDiagnostics(b *testing.B) {
 			var firstCPU, wholeCPU time.Duration
 			for range b.N {
 				start, before := time.Now(), cpuTime()
-				conn, diags, stop := benchSession(b, dir)
+				conn, diags, stop := benchSessionWith(b, dir, cache)
 				conn.Notify(context.Background(), protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
 					TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "markdown", Version: 1, Text: string(src)}})
 				for got := <-diags; got != uri; got = <-diags {

@@ -43,20 +43,22 @@ func (m *memCache) Entries(ctx context.Context, files []vault.File, read func(fu
 		if err != nil {
 			return nil, err
 		}
+		byPath := make(map[string]Entry, len(old))
+		for _, e := range old {
+			byPath[e.Path()] = e
+		}
 		reuse = func(p string) (Entry, bool) {
-			i := slices.IndexFunc(old, func(e Entry) bool { return e.Path() == p })
-			if i < 0 {
-				return Entry{}, false
-			}
-			return old[i], true
+			e, ok := byPath[p]
+			return e, ok
 		}
 	}
+	before := len(m.parsed)
 	es, err := read(reuse, func(p string, _ []byte) {
 		m.mu.Lock()
 		m.parsed = append(m.parsed, p)
 		m.mu.Unlock()
 	})
-	if err == nil {
+	if err == nil && (reuse == nil || len(m.parsed) > before) { // as zk's: nothing read, nothing written
 		m.b = EncodeEntries(es)
 		m.paths, _ = vault.SplitFiles(files)
 	}
