@@ -10,9 +10,11 @@
 package atomicfile
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,12 +56,20 @@ type Options struct {
 // Write replaces the file at name with data (see the package comment).
 // The folder must exist.
 func Write(name string, data []byte, perm fs.FileMode) error {
+	return WriteFrom(name, perm, bytesOf(data))
+}
+
+// WriteFrom replaces the file at name with what fill writes, as Write
+// does: for a file written piece by piece rather than built whole in
+// memory beside what it is made from (a cache of every note). An error
+// from fill aborts the write, the file untouched.
+func WriteFrom(name string, perm fs.FileMode, fill func(io.Writer) error) error {
 	root, err := os.OpenRoot(filepath.Dir(name))
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	defer root.Close()
-	if err := WriteIn(root, filepath.Base(name), data, Options{Perm: perm}); err != nil {
+	if err := WriteInFrom(root, filepath.Base(name), fill, Options{Perm: perm}); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return nil
@@ -70,8 +80,13 @@ func Write(name string, data []byte, perm fs.FileMode) error {
 // name, and the folder synced. On any error the temporary file is removed
 // and name is untouched.
 func WriteIn(root *os.Root, name string, data []byte, o Options) error {
+	return WriteInFrom(root, name, bytesOf(data), o)
+}
+
+// WriteInFrom is WriteIn of what fill writes.
+func WriteInFrom(root *os.Root, name string, fill func(io.Writer) error, o Options) error {
 	dir := filepath.Dir(name)
-	tmp, err := Temp(root, dir, data, o)
+	tmp, err := TempFrom(root, dir, fill, o)
 	if err != nil {
 		return err
 	}
@@ -95,6 +110,19 @@ func WriteIn(root *os.Root, name string, data []byte, o Options) error {
 // the mode, owner and attributes o asks for, syncs and closes it, and
 // returns its name relative to root. The caller renames or removes it.
 func Temp(root *os.Root, dir string, data []byte, o Options) (string, error) {
+	return TempFrom(root, dir, bytesOf(data), o)
+}
+
+// bytesOf is a fill that writes data.
+func bytesOf(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
+}
+
+// TempFrom is Temp of what fill writes, buffered.
+func TempFrom(root *os.Root, dir string, fill func(io.Writer) error, o Options) (string, error) {
 	mode, exact := o.Perm, o.Perm != 0
 	if o.Like != nil {
 		mode, exact = o.Like.Mode().Perm(), true
@@ -109,7 +137,12 @@ func Temp(root *os.Root, dir string, data []byte, o Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	_, err = f.Write(data)
+	// A write as large as the buffer goes to the file as it is, uncopied.
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = fill(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err == nil && exact {
 		// OpenFile's mode is filtered by the umask; the one asked for is not.
 		err = f.Chmod(mode)

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,6 +30,46 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(filepath.Join(dir, "missing", "x"), nil, 0o600); err == nil {
 		t.Error("wrote into a folder that does not exist")
+	}
+}
+
+// TestWriteFrom: what fill writes, in pieces, replaces the file; an error
+// from fill leaves the file as it was and no temporary file behind.
+func TestWriteFrom(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "model.cache")
+	big := make([]byte, 200<<10) // past the buffer: written through it uncopied
+	for i := range big {
+		big[i] = byte(i)
+	}
+	fill := func(w io.Writer) error {
+		for _, p := range [][]byte{[]byte("head"), big, []byte("tail")} {
+			if _, err := w.Write(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := WriteFrom(name, 0o600, fill); err != nil {
+		t.Fatal(err)
+	}
+	want := string("head") + string(big) + "tail"
+	if got, err := os.ReadFile(name); err != nil || string(got) != want {
+		t.Fatalf("read back %d bytes, %v; want %d", len(got), err, len(want))
+	}
+	broken := errors.New("encoding failed")
+	err := WriteFrom(name, 0o600, func(w io.Writer) error {
+		w.Write(big)
+		return broken
+	})
+	if !errors.Is(err, broken) {
+		t.Fatalf("err = %v, want fill's error", err)
+	}
+	if got, _ := os.ReadFile(name); string(got) != want {
+		t.Errorf("after a failed fill the file holds %d bytes, want the %d written before", len(got), len(want))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d files in the folder, want 1", len(entries))
 	}
 }
 
