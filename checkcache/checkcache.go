@@ -20,6 +20,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -173,33 +174,44 @@ func Save(file string, e Entry) error {
 		written = time.Now().UnixNano()
 	}
 	n := len(e.Stamps)
-	var paths []byte
+	var scratch [binary.MaxVarintLen64]byte
+	pathsLen := 0
 	for _, st := range e.Stamps {
-		paths = binary.AppendUvarint(paths, uint64(len(st.Path)))
-		paths = append(paths, st.Path...)
+		pathsLen += len(binary.AppendUvarint(scratch[:0], uint64(len(st.Path)))) + len(st.Path)
 	}
-	b := make([]byte, 0, len(magic)+4+len(e.Key)+8+8+8+len(paths)+n*(16+sha256.Size)+len(e.Result))
-	b = append(b, magic...)
-	b = binary.LittleEndian.AppendUint32(b, Version)
-	b = append(b, e.Key[:]...)
-	b = binary.LittleEndian.AppendUint64(b, uint64(written))
-	b = binary.LittleEndian.AppendUint64(b, uint64(n))
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(paths)))
-	b = append(b, paths...)
-	for _, st := range e.Stamps {
-		b = binary.LittleEndian.AppendUint64(b, uint64(st.Size))
+	head := make([]byte, 0, len(magic)+4+len(e.Key)+8+8+8)
+	head = append(head, magic...)
+	head = binary.LittleEndian.AppendUint32(head, Version)
+	head = append(head, e.Key[:]...)
+	head = binary.LittleEndian.AppendUint64(head, uint64(written))
+	head = binary.LittleEndian.AppendUint64(head, uint64(n))
+	head = binary.LittleEndian.AppendUint64(head, uint64(pathsLen))
+	// Written piece by piece: a copy of the whole file beside the
+	// stamps and the result it is made from would add to the check's
+	// peak memory.
+	fill := func(w io.Writer) error {
+		ew := &errWriter{w: w}
+		ew.write(head)
+		for _, st := range e.Stamps {
+			ew.write(binary.AppendUvarint(scratch[:0], uint64(len(st.Path))))
+			ew.writeString(st.Path)
+		}
+		for _, st := range e.Stamps {
+			ew.write(binary.LittleEndian.AppendUint64(scratch[:0], uint64(st.Size)))
+		}
+		for _, st := range e.Stamps {
+			ew.write(binary.LittleEndian.AppendUint64(scratch[:0], uint64(st.ModTime)))
+		}
+		for _, st := range e.Stamps {
+			ew.write(st.Hash[:])
+		}
+		ew.write(e.Result)
+		return ew.err
 	}
-	for _, st := range e.Stamps {
-		b = binary.LittleEndian.AppendUint64(b, uint64(st.ModTime))
-	}
-	for _, st := range e.Stamps {
-		b = append(b, st.Hash[:]...)
-	}
-	b = append(b, e.Result...)
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	if err := atomicfile.Write(file, b, 0o600); err != nil {
+	if err := atomicfile.WriteFrom(file, 0o600, fill); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
