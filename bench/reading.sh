@@ -48,7 +48,7 @@ edit_one() { echo "edited $EPOCHREALTIME" >>"$edited"; touch -d '-1 hour' "$edit
 
 commands=("check" "stale" "list" "runs" "properties" "graph" "backlinks|$note" "links|$note" "base|zk-bench.base")
 stat=$(median_cpu nothing find "$vault" -printf '%s %T@\n')
-echo "vault: $n notes; $cpus cores, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs; CPU ms (user+sys)"
+echo "vault: $n notes${VAULT:+ (a copy of $VAULT)}; $cpus cores, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs; CPU ms (user+sys)"
 echo "stat floor (find -printf): $stat ms"
 printf '%-22s %10s %8s %10s %8s' command unchanged xfloor "one-edit" xfloor
 [ -n "${BASELINE:-}" ] && printf ' %12s %10s %9s %9s' base-unch base-edit new/base new/base
@@ -70,3 +70,4 @@ for c in "${commands[@]}"; do
   fi
   echo
 done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
