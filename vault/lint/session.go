@@ -205,7 +205,9 @@ func relationWords(entries []vault.LinkEntry) []string {
 	var out []string
 	for _, e := range entries {
 		if e.Relation != "" && !slices.Contains(out, e.Relation) {
-			out = append(out, e.Relation)
+			// A copy: the relation is a slice of the entry's whole line,
+			// which the session would keep for every note it knows.
+			out = append(out, strings.Clone(e.Relation))
 		}
 	}
 	return out

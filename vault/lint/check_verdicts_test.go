@@ -1,0 +1,39 @@
+package lint
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// TestRestsOnKeepsNotTheLine: a note's rests-on edges, kept for every
+// note until the link rules run, hold the relation list's own word, not
+// a slice of the entry's line (which would keep the whole line,
+// justification and all, in memory).
+func TestRestsOnKeepsNotTheLine(t *testing.T) {
+	src := "# A\n\n## Links\n\n- [[B]] — extends: a long justification that no edge needs to keep\n- [[C]] — contrasts: not one to rest on\n"
+	n := vault.NewParser().Parse("A.md", []byte(src))
+	c := newChecker(vault.NewResolver(nil), Options{})
+	edges := c.restsOn(n, vault.NewLines(n.Src), vault.LinkEntries(n))
+	if len(edges) != 1 || edges[0].link != "B" || edges[0].relation != "extends" {
+		t.Fatalf("edges = %+v, want one to B by extends", edges)
+	}
+	if unsafe.StringData(edges[0].relation) != unsafe.StringData(RestsOnRelations[0]) {
+		t.Error("the edge's relation is a slice of the entry's line, not the list's word")
+	}
+}
+
+// TestRelationWordsKeepNotTheLine: the relations a session keeps of
+// every note are copies, not slices of the entries' lines.
+func TestRelationWordsKeepNotTheLine(t *testing.T) {
+	src := "# A\n\n## Links\n\n- [[B]] — contrasts: a long justification that no session needs to keep\n"
+	entries := vault.LinkEntries(vault.NewParser().Parse("A.md", []byte(src)))
+	words := relationWords(entries)
+	if len(words) != 1 || words[0] != "contrasts" {
+		t.Fatalf("words = %q, want [contrasts]", words)
+	}
+	if unsafe.StringData(words[0]) == unsafe.StringData(entries[0].Relation) {
+		t.Error("the relation kept is a slice of the entry's line")
+	}
+}
