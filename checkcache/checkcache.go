@@ -174,11 +174,7 @@ func Save(file string, e Entry) error {
 		written = time.Now().UnixNano()
 	}
 	n := len(e.Stamps)
-	var scratch [binary.MaxVarintLen64]byte
-	pathsLen := 0
-	for _, st := range e.Stamps {
-		pathsLen += len(binary.AppendUvarint(scratch[:0], uint64(len(st.Path)))) + len(st.Path)
-	}
+	pathsLen := stampPathsLen(e.Stamps)
 	head := make([]byte, 0, len(magic)+4+len(e.Key)+8+8+8)
 	head = append(head, magic...)
 	head = binary.LittleEndian.AppendUint32(head, Version)
@@ -192,19 +188,7 @@ func Save(file string, e Entry) error {
 	fill := func(w io.Writer) error {
 		ew := &errWriter{w: w}
 		ew.write(head)
-		for _, st := range e.Stamps {
-			ew.write(binary.AppendUvarint(scratch[:0], uint64(len(st.Path))))
-			ew.writeString(st.Path)
-		}
-		for _, st := range e.Stamps {
-			ew.write(binary.LittleEndian.AppendUint64(scratch[:0], uint64(st.Size)))
-		}
-		for _, st := range e.Stamps {
-			ew.write(binary.LittleEndian.AppendUint64(scratch[:0], uint64(st.ModTime)))
-		}
-		for _, st := range e.Stamps {
-			ew.write(st.Hash[:])
-		}
+		ew.stamps(e.Stamps)
 		ew.write(e.Result)
 		return ew.err
 	}

@@ -483,11 +483,7 @@ func saveModel(file string, m *Model, u Update) error {
 		return l
 	}
 	n := len(u.Stamps)
-	var scratch [binary.MaxVarintLen64]byte
-	pathsLen := 0
-	for _, st := range u.Stamps {
-		pathsLen += len(binary.AppendUvarint(scratch[:0], uint64(len(st.Path)))) + len(st.Path)
-	}
+	pathsLen := stampPathsLen(u.Stamps)
 	dirLen := 0
 	for _, x := range secs {
 		dirLen += 1 + len(x.Name) + sha256.Size + 16
@@ -517,19 +513,7 @@ func saveModel(file string, m *Model, u Update) error {
 	fill := func(w io.Writer) error {
 		ew := &errWriter{w: w}
 		ew.write(head)
-		for _, st := range u.Stamps {
-			ew.write(binary.AppendUvarint(scratch[:0], uint64(len(st.Path))))
-			ew.writeString(st.Path)
-		}
-		for _, st := range u.Stamps {
-			ew.write(binary.LittleEndian.AppendUint64(scratch[:0], uint64(st.Size)))
-		}
-		for _, st := range u.Stamps {
-			ew.write(binary.LittleEndian.AppendUint64(scratch[:0], uint64(st.ModTime)))
-		}
-		for _, st := range u.Stamps {
-			ew.write(st.Hash[:])
-		}
+		ew.stamps(u.Stamps)
 		for i, x := range secs {
 			for _, h := range x.Hashes {
 				ew.write(h[:])
@@ -553,6 +537,37 @@ func saveModel(file string, m *Model, u Update) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
+}
+
+// stampPathsLen is the length of the stamps' paths as stamps writes
+// them, which a file's head records before they are written.
+func stampPathsLen(stamps []Stamp) int {
+	var scratch [binary.MaxVarintLen64]byte
+	n := 0
+	for _, st := range stamps {
+		n += len(binary.AppendUvarint(scratch[:0], uint64(len(st.Path)))) + len(st.Path)
+	}
+	return n
+}
+
+// stamps writes stamps as both cache files hold them: every path
+// (length-prefixed), then every size, every time and every hash, each
+// column read in one piece.
+func (e *errWriter) stamps(stamps []Stamp) {
+	var scratch [binary.MaxVarintLen64]byte
+	for _, st := range stamps {
+		e.write(binary.AppendUvarint(scratch[:0], uint64(len(st.Path))))
+		e.writeString(st.Path)
+	}
+	for _, st := range stamps {
+		e.write(binary.LittleEndian.AppendUint64(scratch[:0], uint64(st.Size)))
+	}
+	for _, st := range stamps {
+		e.write(binary.LittleEndian.AppendUint64(scratch[:0], uint64(st.ModTime)))
+	}
+	for _, st := range stamps {
+		e.write(st.Hash[:])
+	}
 }
 
 // errWriter keeps a writer's first error and writes nothing after it.
