@@ -44,6 +44,9 @@ type EntryCache interface {
 	// not reuse them for another set of files.
 	Entries(ctx context.Context, files []vault.File,
 		read func(reuse func(path string) (Entry, bool), hashed func(path string, src []byte)) ([]Entry, error)) ([]Entry, error)
+	// Close releases the cache when Entries is not called (the walk
+	// failed): Entries releases it itself.
+	Close()
 }
 
 // CachePurpose names the entries' cache in its key; another encoding

@@ -36,6 +36,8 @@ func (m *memCache) Paths() []string {
 
 func (m *memCache) Decode() {}
 
+func (m *memCache) Close() {}
+
 func (m *memCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (Entry, bool), func(string, []byte)) ([]Entry, error)) ([]Entry, error) {
 	var reuse func(string) (Entry, bool)
 	if m.reuse {
@@ -145,6 +147,7 @@ type namesCache []string
 
 func (c namesCache) Paths() []string { return c }
 func (namesCache) Decode()           {}
+func (namesCache) Close()            {}
 func (namesCache) Entries(_ context.Context, _ []vault.File, read func(func(string) (Entry, bool), func(string, []byte)) ([]Entry, error)) ([]Entry, error) {
 	return read(nil, nil)
 }
@@ -187,5 +190,36 @@ func TestFirstDiagnosticsFromTheCachedFiles(t *testing.T) {
 	after := c.nextDiags("A.md")
 	if got := broken(after); len(got) != 1 || !strings.Contains(got[0], "Gone") {
 		t.Errorf("after the walk: broken links %q, want the one to Gone", got)
+	}
+}
+
+// closedCache names files, as a cache written earlier would, and counts
+// the times it is released.
+type closedCache struct {
+	namesCache
+	closed *int
+}
+
+func (c closedCache) Close() { *c.closed++ }
+
+// A start whose walk of the vault fails releases the cache it opened:
+// the model file was left open for the rest of the session.
+func TestScanReleasesTheCacheWhenTheWalkFails(t *testing.T) {
+	v, err := vault.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	closed := 0
+	s := New(Options{Vault: v, Cache: func() EntryCache {
+		return closedCache{namesCache{"A.md"}, &closed}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the walk fails
+	if err := s.Scan(ctx); err == nil {
+		t.Fatal("Scan of a cancelled walk: no error")
+	}
+	if closed != 1 {
+		t.Errorf("the cache was released %d times, want 1", closed)
 	}
 }

@@ -235,6 +235,9 @@ func (s *Server) Scan(ctx context.Context) error {
 	}
 	wk := <-walk
 	if wk.err != nil {
+		if cache != nil {
+			cache.Close() // Entries, which would, is not called
+		}
 		s.namedErr, s.scanErr = wk.err, wk.err
 		if cached == nil {
 			close(s.early)

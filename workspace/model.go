@@ -193,6 +193,14 @@ func (m *NoteModel[T]) Paths() []string { return m.p.paths() }
 // front end runs it while the vault is walked.
 func (m *NoteModel[T]) Decode() { m.p.load() }
 
+// Close closes the model file, for a front end that will not call
+// Entries (its walk failed); Entries closes it itself.
+func (m *NoteModel[T]) Close() {
+	if m.p.m != nil {
+		m.p.m.Close()
+	}
+}
+
 // Entries is what read reads of every note of files (a walk of the
 // vault), through the cache: on an unchanged vault it reads no note; a
 // note whose stamp changed is read again, and every note when a file
