@@ -26,7 +26,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/zk-claims/zk/internal/atomicfile"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -192,13 +191,7 @@ func Save(file string, e Entry) error {
 		ew.write(e.Result)
 		return ew.err
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	if err := atomicfile.WriteFrom(file, 0o600, fill); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	return nil
+	return writeFile(file, fill)
 }
 
 // Remove deletes the cache file, if there is one.

@@ -530,6 +530,12 @@ func saveModel(file string, m *Model, u Update) error {
 		}
 		return ew.err
 	}
+	return writeFile(file, fill)
+}
+
+// writeFile writes a cache file whole, atomically, from what fill
+// writes, making its folder (private to the user) when it has none.
+func writeFile(file string, fill func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}

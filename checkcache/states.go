@@ -5,13 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
-	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/zk-claims/zk/internal/atomicfile"
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
@@ -51,13 +48,10 @@ func StatesFile(file string) string { return file + ".states" }
 
 // SaveStates writes the states of a result atomically, before its entry.
 func SaveStates(file string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	if err := atomicfile.Write(StatesFile(file), b, 0o600); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	return nil
+	return writeFile(StatesFile(file), func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // ReadStates reads the states going with the entry file's result.
