@@ -115,7 +115,7 @@ type Server struct {
 	mu      sync.Mutex
 	res     *vault.Resolver
 	notes   []string             // the vault's notes, for completion
-	links   []string             // the shortest link to each of notes
+	links   []string             // the shortest link to each of notes, nil until completionLinks
 	lower   []string             // links in lower case, for matching what is typed
 	edges   map[string][]ref     // each note's links, by the note's path
 	docs    map[string]*document // open notes, by vault path
@@ -353,17 +353,31 @@ func (s *Server) learnTargets(n *vault.Note, session *lint.Session, res *vault.R
 	}
 }
 
-// setFiles takes a walk's notes and its resolver: the notes with the
-// shortest link to each. The caller holds mu.
+// setFiles takes a walk's notes and its resolver. The shortest link to
+// each note is worked out at the first completion that needs them
+// (completionLinks), not at the start: most of a session's starts are
+// not followed by a [[. The caller holds mu.
 func (s *Server) setFiles(notes []vault.File, res *vault.Resolver) {
 	s.res = res
-	s.notes, s.links, s.lower = s.notes[:0], s.links[:0], s.lower[:0]
-	for _, f := range notes {
-		s.notes = append(s.notes, f.Path)
-		l := shortestLink(f.Path, s.res)
-		s.links = append(s.links, l)
-		s.lower = append(s.lower, strings.ToLower(l))
+	s.notes = make([]string, len(notes))
+	for i, f := range notes {
+		s.notes[i] = f.Path
 	}
+	s.links, s.lower = nil, nil
+}
+
+// completionLinks are the shortest link to each of the notes, and each
+// in lower case for matching what is typed, made once per walk. The
+// caller holds mu.
+func (s *Server) completionLinks() (links, lower []string) {
+	if s.links == nil && len(s.notes) > 0 {
+		s.links, s.lower = make([]string, len(s.notes)), make([]string, len(s.notes))
+		for i, p := range s.notes {
+			s.links[i] = shortestLink(p, s.res)
+			s.lower[i] = strings.ToLower(s.links[i])
+		}
+	}
+	return s.links, s.lower
 }
 
 // shortestLink is what a [[link]] to p writes: the note's name when no
@@ -1379,8 +1393,9 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 	want := strings.ToLower(typed)
 	s.mu.Lock()
 	var prefix, inside []protocol.CompletionItem
-	for i, link := range s.links {
-		low := s.lower[i]
+	links, lower := s.completionLinks()
+	for i, link := range links {
+		low := lower[i]
 		switch {
 		case strings.HasPrefix(low, want) || strings.HasPrefix(path.Base(low), want):
 			prefix = append(prefix, item(link, protocol.CompletionItemKindFile, rng))

@@ -22,6 +22,7 @@ func WithProgress(ctx context.Context, report func(done, total int)) context.Con
 // SplitFiles is every path of a walk, for the resolver, and its notes.
 func SplitFiles(files []File) (paths []string, notes []File) {
 	paths = make([]string, len(files))
+	notes = make([]File, 0, len(files)) // mostly notes: one allocation, not a growth by copies
 	for i, f := range files {
 		paths[i] = f.Path
 		if f.IsNote() {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -98,5 +99,38 @@ func TestScanHostileVault(t *testing.T) {
 	}
 	if _, err := v.ReadFile("../x.md", 0); err == nil {
 		t.Error("read a path that leads out of the vault")
+	}
+}
+
+// The walk's files come in path order whether or not the folders'
+// sorted files, joined in their folders' order, are already in it.
+func TestSortedFiles(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		chunks [][]string
+		want   []string
+	}{
+		{"none", nil, nil},
+		{"one folder", [][]string{{"a.md", "b.md"}}, []string{"a.md", "b.md"}},
+		{"folders out of order", [][]string{{"b/x.md"}, {}, {"a/y.md", "a/z.md"}}, []string{"a/y.md", "a/z.md", "b/x.md"}},
+		{"a subfolder among a folder's files", [][]string{{"a/a.md", "a/z.md"}, {"a/b/c.md"}}, []string{"a/a.md", "a/b/c.md", "a/z.md"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var chunks [][]File
+			for _, c := range tc.chunks {
+				var fs []File
+				for _, p := range c {
+					fs = append(fs, File{Path: p})
+				}
+				chunks = append(chunks, fs)
+			}
+			var got []string
+			for _, f := range sortedFiles(chunks) {
+				got = append(got, f.Path)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

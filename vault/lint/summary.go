@@ -30,10 +30,14 @@ func (s *Session) Summarize(n *vault.Note) Summary {
 func (s *Session) Record(sums []Summary) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.c.summaries) == 0 { // a start's: one map and one block, not a growth per note
+		s.c.summaries = make(map[string]*noteSummary, len(sums))
+	}
+	all := make([]noteSummary, len(sums))
 	for i := range sums {
 		if s.c.summaries[sums[i].Path] == nil {
-			sum := sums[i].sum
-			s.setSummary(sums[i].Path, &sum)
+			all[i] = sums[i].sum
+			s.setSummary(sums[i].Path, &all[i])
 		}
 	}
 }
@@ -121,7 +125,10 @@ func readSummary[B []byte | string](b B) (Summary, B, error) {
 			bad, b = true, b[:0]
 			return nil
 		}
-		var out []string
+		if l == 0 {
+			return nil
+		}
+		out := make([]string, 0, l)
 		for range l {
 			out = append(out, str())
 		}
@@ -137,6 +144,8 @@ func readSummary[B []byte | string](b B) (Summary, B, error) {
 	rests := num()
 	if rests > len(b) {
 		bad = true
+	} else if rests > 0 {
+		n.restsOn = make([]restEdge, 0, rests)
 	}
 	for i := 0; i < rests && !bad; i++ {
 		e := restEdge{link: str(), relation: str()}
