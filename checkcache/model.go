@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
 	"github.com/zk-claims/zk/vault"
@@ -37,7 +38,7 @@ const ModelVersion = 1
 
 const modelMagic = "zk-model-cache\n"
 
-// maxSections bounds a model file's sections: zk has three readers.
+// maxSections bounds a model file's sections: zk has five.
 const maxSections = 64
 
 // Section is one reader's part of the model file.
@@ -91,21 +92,9 @@ type indexHash struct {
 	hash [sha256.Size]byte
 }
 
-// ModelFile is the model file of the vault at dir (an absolute path)
-// under the user's cache folder, beside check's.
-func ModelFile(dir string) (string, error) {
-	f, err := File(dir)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(filepath.Dir(filepath.Dir(f)), "model", filepath.Base(f)), nil
-}
-
-// Settled is Entry.Settled for the stamp of file i.
-func (m *Model) Settled(i int, f vault.File) bool {
-	e := Entry{Written: m.written[i]}
-	return e.Settled(m.Stamps[i], f)
-}
+// Settled reports that f is the file of stamp i by its size and
+// modification time alone (see the package's comment).
+func (m *Model) Settled(i int, f vault.File) bool { return settled(m.written[i], m.Stamps[i], f) }
 
 // header: magic, version, written, n, paths length, sections, base length.
 const modelFixed = len(modelMagic) + 4 + 8 + 8 + 8 + 4 + 8
@@ -345,46 +334,59 @@ func encodePaths(stamps []Stamp) []byte {
 }
 
 // Update is one reader's save: the vault's files stamped (sorted by
-// path), when the walk that stamped them began, and the reader's section
-// as it now is, its Entries the entries of the notes in Changed (all of
-// them when the section is written anew).
+// path), when the walk that stamped them began, and the reader's
+// sections as they now are (one, or check's two: its findings and its
+// notes' states, saved together), their Entries the entries of the notes
+// in Changed (all of them when the section is written anew).
 type Update struct {
-	Written int64
-	Stamps  []Stamp
-	Section Section
+	Written  int64
+	Stamps   []Stamp
+	Sections []Section
 	// Changed are the indexes of the files whose section hash changed;
-	// Section.Entries holds their entries only. Nil: every file's.
+	// each section's Entries holds what changed only. Nil: every file's.
 	Changed []int
 }
 
-// Appendable reports whether a reader's save of its section name under
+// Appendable reports whether a reader's save of its sections names under
 // key, with the files stamped as stamps, can be a delta: m stamps the
-// same files, has the section under the same key, and its deltas are
+// same files, has every section under the same key, and its deltas are
 // small. m may be nil (no file yet, or none readable).
-func (m *Model) Appendable(stamps []Stamp, name string, key Key) bool {
+func (m *Model) Appendable(stamps []Stamp, key Key, names ...string) bool {
 	if !m.samePaths(stamps) || m.deltaLen >= m.size/4 || len(m.deltas) >= 64 {
 		return false
 	}
-	for _, e := range m.dir {
-		if e.name == name && e.key == key {
-			return true
+	for _, name := range names {
+		if !slices.ContainsFunc(m.dir, func(e dirEntry) bool { return e.name == name && e.key == key }) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // SaveModel writes u into the model file m was opened from (m may be
 // nil): as a delta when u.Changed is set (m.Appendable said it can be),
 // otherwise anew (see the package's comment on the model file).
 func SaveModel(file string, m *Model, u Update) error {
-	if len(u.Section.Hashes) != len(u.Stamps) {
-		return errors.New("cache: a section's hashes are not the stamps'")
+	if len(u.Sections) == 0 || len(u.Sections) > maxSections {
+		return errors.New("cache: no section to save")
 	}
-	if len(u.Section.Name) > 255 {
-		return errors.New("cache: section name too long")
+	for i, s := range u.Sections {
+		if len(s.Hashes) != len(u.Stamps) {
+			return errors.New("cache: a section's hashes are not the stamps'")
+		}
+		if len(s.Name) > 255 {
+			return errors.New("cache: section name too long")
+		}
+		if s.Key != u.Sections[0].Key || slices.ContainsFunc(u.Sections[:i], func(o Section) bool { return o.Name == s.Name }) {
+			return errors.New("cache: sections saved together are of one key and each once")
+		}
 	}
 	if u.Changed != nil {
-		if !m.Appendable(u.Stamps, u.Section.Name, u.Section.Key) {
+		names := make([]string, len(u.Sections))
+		for i, s := range u.Sections {
+			names[i] = s.Name
+		}
+		if !m.Appendable(u.Stamps, u.Sections[0].Key, names...) {
 			return errors.New("cache: a delta to a model it does not fit")
 		}
 		return m.appendDelta(u)
@@ -412,20 +414,22 @@ func (m *Model) appendDelta(u Update) error {
 		body = binary.LittleEndian.AppendUint64(body, uint64(st.ModTime))
 		body = append(body, st.Hash[:]...)
 	}
-	body = binary.LittleEndian.AppendUint32(body, 1)
-	body = append(body, byte(len(u.Section.Name)))
-	body = append(body, u.Section.Name...)
-	body = binary.LittleEndian.AppendUint32(body, uint32(len(u.Changed)))
-	for _, i := range u.Changed {
-		body = binary.LittleEndian.AppendUint32(body, uint32(i))
-		body = append(body, u.Section.Hashes[i][:]...)
+	body = binary.LittleEndian.AppendUint32(body, uint32(len(u.Sections)))
+	for _, s := range u.Sections {
+		body = append(body, byte(len(s.Name)))
+		body = append(body, s.Name...)
+		body = binary.LittleEndian.AppendUint32(body, uint32(len(u.Changed)))
+		for _, i := range u.Changed {
+			body = binary.LittleEndian.AppendUint32(body, uint32(i))
+			body = append(body, s.Hashes[i][:]...)
+		}
+		var ents []byte
+		for _, e := range s.Entries {
+			ents = append(ents, e...)
+		}
+		body = binary.LittleEndian.AppendUint64(body, uint64(len(ents)))
+		body = append(body, ents...)
 	}
-	var ents []byte
-	for _, e := range u.Section.Entries {
-		ents = append(ents, e...)
-	}
-	body = binary.LittleEndian.AppendUint64(body, uint64(len(ents)))
-	body = append(body, ents...)
 	b := binary.LittleEndian.AppendUint64(make([]byte, 0, 8+len(body)+sha256.Size), uint64(len(body)))
 	b = append(b, body...)
 	sum := sha256.Sum256(body)
@@ -452,7 +456,7 @@ func saveModel(file string, m *Model, u Update) error {
 	var from []*io.SectionReader // the entries of secs[i] in m's file; nil for u's
 	if m.samePaths(u.Stamps) {
 		for _, e := range m.dir {
-			if e.name == u.Section.Name {
+			if slices.ContainsFunc(u.Sections, func(s Section) bool { return s.Name == e.name }) {
 				continue
 			}
 			h := int64(m.n * sha256.Size)
@@ -470,8 +474,10 @@ func saveModel(file string, m *Model, u Update) error {
 			from = append(from, io.NewSectionReader(m.f, e.off+h, e.len-h))
 		}
 	}
-	secs = append(secs, u.Section)
-	from = append(from, nil)
+	for _, s := range u.Sections {
+		secs = append(secs, s)
+		from = append(from, nil)
+	}
 	entriesLen := func(i int) int64 {
 		if from[i] != nil {
 			return from[i].Size()

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
 func section(name string, n int, entries string) Section {
@@ -55,8 +58,8 @@ func TestSaveModelKeepsTheOthers(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "m.cache")
 	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.png", Size: 3, ModTime: 4}}
 	list, details := section("list", 2, "records"), section("details", 2, "edges")
-	save(t, file, Update{Written: 10, Stamps: stamps, Section: list})
-	save(t, file, Update{Written: 11, Stamps: stamps, Section: details})
+	save(t, file, Update{Written: 10, Stamps: stamps, Sections: []Section{list}})
+	save(t, file, Update{Written: 11, Stamps: stamps, Sections: []Section{details}})
 	for _, want := range []Section{list, details} {
 		got, ok := readSection(t, file, want.Name)
 		if !ok || !reflect.DeepEqual(got, want) {
@@ -67,7 +70,7 @@ func TestSaveModelKeepsTheOthers(t *testing.T) {
 		t.Errorf("stamps %+v written %v", m.Stamps, m.written)
 	}
 	list2 := section("list", 2, "records 2")
-	save(t, file, Update{Written: 12, Stamps: stamps, Section: list2})
+	save(t, file, Update{Written: 12, Stamps: stamps, Sections: []Section{list2}})
 	if got, ok := readSection(t, file, "list"); !ok || !reflect.DeepEqual(got, list2) {
 		t.Errorf("list saved again: %+v", got)
 	}
@@ -76,14 +79,14 @@ func TestSaveModelKeepsTheOthers(t *testing.T) {
 	}
 	// A file renamed: the other sections' hashes no longer line up.
 	renamed := []Stamp{stamps[0], {Path: "c.png", Size: 3, ModTime: 4}}
-	save(t, file, Update{Written: 13, Stamps: renamed, Section: list2})
+	save(t, file, Update{Written: 13, Stamps: renamed, Sections: []Section{list2}})
 	if _, ok := readSection(t, file, "details"); ok {
 		t.Error("details after a rename: kept")
 	}
 	if _, ok := readSection(t, file, "list"); !ok {
 		t.Error("list after a rename: lost")
 	}
-	if err := SaveModel(file, nil, Update{Stamps: renamed, Section: section("list", 1, "x")}); err == nil {
+	if err := SaveModel(file, nil, Update{Stamps: renamed, Sections: []Section{section("list", 1, "x")}}); err == nil {
 		t.Error("a section of 1 hash for 2 stamps: saved")
 	}
 }
@@ -97,8 +100,8 @@ func TestSaveModelDelta(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "m.cache")
 	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.md", Size: 1, ModTime: 4, Hash: Hash([]byte("b"))}}
 	list, details := section("list", 2, "records"), section("details", 2, "edges")
-	save(t, file, Update{Written: 10e9, Stamps: stamps, Section: list})
-	save(t, file, Update{Written: 10e9, Stamps: stamps, Section: details})
+	save(t, file, Update{Written: 10e9, Stamps: stamps, Sections: []Section{list}})
+	save(t, file, Update{Written: 10e9, Stamps: stamps, Sections: []Section{details}})
 	whole, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -106,11 +109,11 @@ func TestSaveModelDelta(t *testing.T) {
 
 	edited := []Stamp{stamps[0], {Path: "b.md", Size: 2, ModTime: 5, Hash: Hash([]byte("bb"))}}
 	m := openModel(t, file)
-	if !m.Appendable(edited, "list", list.Key) || m.Appendable(edited, "list", NewKey([]byte("other"))) {
+	if !m.Appendable(edited, list.Key, "list") || m.Appendable(edited, NewKey([]byte("other")), "list") || m.Appendable(edited, list.Key, "list", "details") {
 		t.Fatal("appendable: same files and key only")
 	}
 	d := Section{Name: "list", Key: list.Key, Hashes: [][sha256.Size]byte{list.Hashes[0], edited[1].Hash}, Entries: [][]byte{[]byte("b's record")}}
-	if err := SaveModel(file, m, Update{Written: 20e9, Stamps: edited, Section: d, Changed: []int{1}}); err != nil {
+	if err := SaveModel(file, m, Update{Written: 20e9, Stamps: edited, Sections: []Section{d}, Changed: []int{1}}); err != nil {
 		t.Fatal(err)
 	}
 	m = openModel(t, file)
@@ -146,10 +149,57 @@ func TestSaveModelDelta(t *testing.T) {
 
 	// details written anew: list's entry of b, in a delta, is dropped.
 	details2 := section("details", 2, "edges 2")
-	save(t, file, Update{Written: 30e9, Stamps: edited, Section: details2})
+	save(t, file, Update{Written: 30e9, Stamps: edited, Sections: []Section{details2}})
 	got, _ := readSection(t, file, "list")
 	if want := (Section{Name: "list", Key: list.Key, Hashes: [][sha256.Size]byte{list.Hashes[0], {}}, Entries: [][]byte{[]byte("records")}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("list after details written anew\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// Check's two sections are saved together, stamped once, and a delta
+// changes both; sections saved together must share their key.
+func TestSaveModelSectionsTogether(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.cache")
+	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.md", Size: 1, ModTime: 4, Hash: Hash([]byte("b"))}}
+	list := section("list", 2, "records")
+	fs, ss := section(FindingsSection, 2, "findings"), section(StatesSection, 2, "states")
+	ss.Key, ss.Hashes = fs.Key, fs.Hashes
+	save(t, file, Update{Written: 10e9, Stamps: stamps, Sections: []Section{list}})
+	save(t, file, Update{Written: 10e9, Stamps: stamps, Sections: []Section{fs, ss}})
+	for _, want := range []Section{list, fs, ss} {
+		if got, ok := readSection(t, file, want.Name); !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: read\n%+v\nwant\n%+v", want.Name, got, want)
+		}
+	}
+	m := openModel(t, file)
+	if !m.Appendable(stamps, fs.Key, fs.Name, ss.Name) {
+		t.Fatal("check's sections: not appendable")
+	}
+	fd, sd := fs, ss
+	fd.Entries, sd.Entries = [][]byte{[]byte("findings 2")}, [][]byte{[]byte("states 2")}
+	fd.Hashes = [][sha256.Size]byte{{1}, fs.Hashes[1]}
+	sd.Hashes = fd.Hashes
+	if err := SaveModel(file, m, Update{Written: 20e9, Stamps: stamps, Sections: []Section{fd, sd}, Changed: []int{0}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []Section{
+		{Name: fs.Name, Key: fs.Key, Hashes: fd.Hashes, Entries: [][]byte{[]byte("findings"), []byte("findings 2")}},
+		{Name: ss.Name, Key: ss.Key, Hashes: fd.Hashes, Entries: [][]byte{[]byte("states"), []byte("states 2")}},
+	} {
+		if got, _ := readSection(t, file, want.Name); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s after a delta\n%+v\nwant\n%+v", want.Name, got, want)
+		}
+	}
+	other := ss
+	other.Key = NewKey([]byte("other"))
+	for name, u := range map[string]Update{
+		"sections of two keys": {Stamps: stamps, Sections: []Section{fs, other}},
+		"a section twice":      {Stamps: stamps, Sections: []Section{fs, fs}},
+		"no section":           {Stamps: stamps},
+	} {
+		if err := SaveModel(file, nil, u); err == nil {
+			t.Errorf("%s: saved", name)
+		}
 	}
 }
 
@@ -164,7 +214,7 @@ func FuzzOpenModel(f *testing.F) {
 	stamps := []Stamp{{Path: "a.md", Size: 3, ModTime: 7, Hash: Hash([]byte("abc"))}, {Path: "ü/b.png", Size: 9, ModTime: -1}}
 	var m *Model
 	for _, s := range []Section{section("list", 2, "records"), section("details", 2, "edges")} {
-		if err := SaveModel(valid, m, Update{Written: 42, Stamps: stamps, Section: s}); err != nil {
+		if err := SaveModel(valid, m, Update{Written: 42, Stamps: stamps, Sections: []Section{s}}); err != nil {
 			f.Fatal(err)
 		}
 		if m != nil {
@@ -176,7 +226,32 @@ func FuzzOpenModel(f *testing.F) {
 		}
 	}
 	d := section("list", 2, "delta")
-	if err := SaveModel(valid, m, Update{Written: 43, Stamps: stamps, Section: d, Changed: []int{0}}); err != nil {
+	if err := SaveModel(valid, m, Update{Written: 43, Stamps: stamps, Sections: []Section{d}, Changed: []int{0}}); err != nil {
+		f.Fatal(err)
+	}
+	m.Close()
+	// check's two sections, saved together, then a delta of both.
+	files := []vault.File{{Path: stamps[0].Path}, {Path: stamps[1].Path}}
+	states := []lint.NoteState{{Path: "a.md", Read: true, Checked: true, Targets: []string{"ü/b.png"}, Broken: []string{"gone"}}}
+	check := func(findings, states []byte) []Section {
+		fs, ss := section(FindingsSection, 2, ""), section(StatesSection, 2, "")
+		ss.Key = fs.Key
+		fs.Entries, ss.Entries = [][]byte{findings}, [][]byte{states}
+		return []Section{fs, ss}
+	}
+	m, err := OpenModel(valid)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := SaveModel(valid, m, Update{Written: 44, Stamps: stamps, Sections: check(EncodeFindingsPart(nil, sampleFindings, 1), EncodeStates(files, 3, states))}); err != nil {
+		f.Fatal(err)
+	}
+	m.Close()
+	if m, err = OpenModel(valid); err != nil {
+		f.Fatal(err)
+	}
+	if err := SaveModel(valid, m, Update{Written: 45, Stamps: stamps, Changed: []int{0},
+		Sections: check(EncodeFindingsPart(sampleFindings, sampleFindings[1:], 1), EncodeStates(files, 4, []lint.NoteState{{Path: "a.md"}}))}); err != nil {
 		f.Fatal(err)
 	}
 	m.Close()
@@ -199,18 +274,24 @@ func FuzzOpenModel(f *testing.F) {
 			return
 		}
 		defer m.Close()
-		for _, name := range []string{"list", "details"} {
+		for _, name := range []string{"list", "details", FindingsSection, StatesSection} {
 			s, ok, err := m.Section(name)
 			if err != nil || !ok {
 				continue
 			}
+			fs := make([]vault.File, len(m.Stamps))
+			for i, st := range m.Stamps {
+				fs[i] = vault.File{Path: st.Path}
+			}
+			DecodeFindingsParts(s.Entries)
+			DecodeStates(s.Entries, fs)
 			all := []byte{}
 			for _, e := range s.Entries {
 				all = append(all, e...)
 			}
 			s.Entries = [][]byte{all}
 			again := filepath.Join(t.TempDir(), "again")
-			if err := SaveModel(again, nil, Update{Written: 1, Stamps: m.Stamps, Section: s}); err != nil {
+			if err := SaveModel(again, nil, Update{Written: 1, Stamps: m.Stamps, Sections: []Section{s}}); err != nil {
 				t.Fatal(err)
 			}
 			m2 := openModel(t, again)
@@ -228,7 +309,7 @@ func FuzzOpenModel(f *testing.F) {
 func TestOpenModelForeignFiles(t *testing.T) {
 	dir := t.TempDir()
 	for name, content := range map[string][]byte{"empty": nil, "garbage": []byte("not a cache at all, nowhere near it, no"),
-		"check's": []byte(magic + "\x04\x00\x00\x00"), "huge counts": append([]byte(modelMagic+"\x01\x00\x00\x00"), make([]byte, 40)...)} {
+		"an earlier check cache": []byte("zk-check-cache\n\x04\x00\x00\x00"), "huge counts": append([]byte(modelMagic+"\x01\x00\x00\x00"), make([]byte, 40)...)} {
 		file := filepath.Join(dir, name)
 		if name == "huge counts" {
 			content[len(modelMagic)+4+8] = 0xff // n

@@ -1,12 +1,8 @@
 package checkcache
 
 import (
-	"bytes"
-	"crypto/rand"
 	"encoding/binary"
 	"errors"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -14,65 +10,129 @@ import (
 	"github.com/zk-claims/zk/vault/lint"
 )
 
-// A check's result is cached as its findings (EncodeFindings), in the
-// cache entry, and every note's state (lint.NoteState), in a file of its
-// own beside it (StatesFile), so that after an edit only the notes it can
-// change are checked again (lint.Recheck), while an unchanged vault reads
-// the findings alone. The entry's result ends with a random tag that
-// opens the states it goes with: states written by another check are not
-// used. (A tag rather than their hash: hashing 33 MB of states twice was
-// a tenth of an edited check at 100k notes.)
+// A whole check's result is cached in two sections of the model file,
+// saved together under one key: its findings (FindingsSection), which an
+// unchanged vault reads alone, and every note's state (lint.NoteState,
+// StatesSection), so that after an edit only the notes it can change are
+// checked again (lint.Recheck). Both hold, for each note, the hash of the
+// bytes it was checked in. A recheck appends a delta to each: the
+// findings of the paths whose findings changed, and the states of the
+// notes checked again.
+const (
+	FindingsSection = "check"
+	StatesSection   = "check states"
+)
 
-// EncodeResult encodes a whole check's result: its findings and the hash
-// of its states (result, for the entry), and the suggestion work it spent
-// and every note's state, of the walk files (states, for StatesFile). A
-// state names files by their place in the walk, which a result is only
-// used with (Entry.Changed: the same files).
-//
-// old, when set, are the states decoded from the cache for the same
-// files, and again reports the states made again since: every other
-// state's bytes are copied from old rather than encoded.
-func EncodeResult(files []vault.File, notes int, findings []lint.Finding, spent int, states []lint.NoteState,
-	old *Encoded, again func(i int) bool) (result, stateBytes []byte) {
-	fb := EncodeFindings(notes, findings)
-	var tag [tagSize]byte
-	rand.Read(tag[:])
-	sb := encodeStates(tag, files, spent, states, old, again)
-	result = binary.AppendUvarint(make([]byte, 0, len(fb)+16+tagSize), uint64(len(fb)))
-	result = append(result, fb...)
-	return append(result, tag[:]...), sb
-}
-
-// StatesFile is the file of the states going with the cache entry file.
-func StatesFile(file string) string { return file + ".states" }
-
-// SaveStates writes the states of a result atomically, before its entry.
-func SaveStates(file string, b []byte) error {
-	return writeFile(StatesFile(file), func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
-}
-
-// ReadStates reads the states going with the entry file's result.
-func ReadStates(file string) ([]byte, error) { return os.ReadFile(StatesFile(file)) }
-
-// Encoded are states as the cache holds them: the bytes of each, to be
-// copied into the next encoding when it did not change.
-type Encoded struct {
-	b     []byte
-	spans []int // state i is b[spans[i]:spans[i+1]]
-}
-
-// tagSize is the length of the tag tying states to their result.
-const tagSize = 16
-
-func encodeStates(tag [tagSize]byte, files []vault.File, spent int, states []lint.NoteState, old *Encoded, again func(int) bool) []byte {
-	if old != nil && len(old.spans) != len(states)+1 {
-		old = nil
-	}
-	var at func(string) uint64
+// EncodeFindingsPart encodes a part of the findings section: the
+// findings of the paths whose findings differ between old and now (both
+// sorted, lint.SortFindings), and the number of notes checked. With old
+// nil it is the section's first part, every path's findings.
+func EncodeFindingsPart(old, now []lint.Finding, notes int) []byte {
+	var replaced []string
+	var part []lint.Finding
 	if old == nil {
+		part = now
+	} else {
+		for i, j := 0, 0; i < len(old) || j < len(now); {
+			var p string
+			switch {
+			case i == len(old):
+				p = now[j].Path
+			case j == len(now):
+				p = old[i].Path
+			default:
+				p = min(old[i].Path, now[j].Path)
+			}
+			i0, j0 := i, j
+			for i < len(old) && old[i].Path == p {
+				i++
+			}
+			for j < len(now) && now[j].Path == p {
+				j++
+			}
+			if !slices.Equal(old[i0:i], now[j0:j]) {
+				replaced = append(replaced, p)
+				part = append(part, now[j0:j]...)
+			}
+		}
+	}
+	b := binary.AppendUvarint(nil, uint64(len(replaced)))
+	for _, p := range replaced {
+		b = binary.AppendUvarint(b, uint64(len(p)))
+		b = append(b, p...)
+	}
+	return append(b, EncodeFindings(notes, part)...)
+}
+
+// DecodeFindingsParts decodes the findings section's parts, the first
+// whole, each later one in place of the findings of the paths it
+// replaces (an empty one replaces none). Damaged input is an error, never a panic or an allocation
+// larger than the input.
+func DecodeFindingsParts(parts [][]byte) (notes int, findings []lint.Finding, err error) {
+	for k, b := range parts {
+		if k > 0 && len(b) == 0 {
+			continue // a delta of stamps alone
+		}
+		d := varints{b: b}
+		nr := d.uvarint()
+		if d.bad || nr > uint64(len(b)) || (k == 0 && nr != 0) {
+			return 0, nil, errFindings
+		}
+		replaced := make(map[string]bool, nr)
+		for range nr {
+			l := d.uvarint()
+			if d.bad || l > uint64(len(b)-d.off) {
+				return 0, nil, errFindings
+			}
+			replaced[string(b[d.off:d.off+int(l)])] = true
+			d.off += int(l)
+		}
+		n, fs, err := DecodeFindings(b[d.off:])
+		if err != nil {
+			return 0, nil, err
+		}
+		if k == 0 {
+			notes, findings = n, fs
+			continue
+		}
+		for _, f := range fs {
+			if !replaced[f.Path] {
+				return 0, nil, errFindings
+			}
+		}
+		notes, findings = n, mergeFindings(findings, replaced, fs)
+	}
+	if len(parts) == 0 {
+		return 0, nil, errFindings
+	}
+	return notes, findings, nil
+}
+
+// mergeFindings is old without the findings of the paths replaced, with
+// those of now, both in path order.
+func mergeFindings(old []lint.Finding, replaced map[string]bool, now []lint.Finding) []lint.Finding {
+	out := make([]lint.Finding, 0, len(old)+len(now))
+	j := 0
+	for _, f := range old {
+		if replaced[f.Path] {
+			continue
+		}
+		for j < len(now) && now[j].Path < f.Path {
+			out = append(out, now[j])
+			j++
+		}
+		out = append(out, f)
+	}
+	return append(out, now[j:]...)
+}
+
+// EncodeStates encodes notes' states (of the walk files: a state names
+// files by their place in the walk, which its section is only used with)
+// and the suggestion work the check spent: every note's for the states
+// section's first part, the notes checked again for a delta's.
+func EncodeStates(files []vault.File, spent int, states []lint.NoteState) []byte {
+	var at func(string) uint64
+	if len(states) > 64 {
 		index := make(map[string]uint64, len(files))
 		for i, f := range files {
 			index[f.Path] = uint64(i)
@@ -84,18 +144,10 @@ func encodeStates(tag [tagSize]byte, files []vault.File, spent int, states []lin
 			return uint64(i)
 		}
 	}
-	size := len(states) * 256
-	if old != nil {
-		size = len(old.b) + 4096
-	}
-	b := append(make([]byte, 0, size), tag[:]...)
+	b := make([]byte, 0, len(states)*256)
 	b = binary.AppendUvarint(b, uint64(max(spent, 0)))
 	b = binary.AppendUvarint(b, uint64(len(states)))
-	for i, st := range states {
-		if old != nil && !again(i) {
-			b = append(b, old.b[old.spans[i]:old.spans[i+1]]...)
-			continue
-		}
+	for _, st := range states {
 		b = binary.AppendUvarint(b, at(st.Path))
 		var flags byte
 		if st.Read {
@@ -122,54 +174,51 @@ func encodeStates(tag [tagSize]byte, files []vault.File, spent int, states []lin
 	return b
 }
 
-var errResult = errors.New("cache: bad check result")
+var errStates = errors.New("cache: bad check states")
 
-// DecodeResultFindings decodes the findings of a result EncodeResult
-// encoded, and nothing else.
-func DecodeResultFindings(result []byte) (notes int, findings []lint.Finding, err error) {
-	fb, _, err := splitResult(result)
-	if err != nil {
+// DecodeStates decodes the states section's parts on the walk files its
+// stamps name: the first part's states (every note's, in the walk's
+// order), each later part's in place of the note's before, and the
+// suggestion work spent, the last part's. Damaged input is an error,
+// never a panic or an allocation larger than the input.
+func DecodeStates(parts [][]byte, files []vault.File) (spent int, states []lint.NoteState, err error) {
+	if len(parts) == 0 {
+		return 0, nil, errStates
+	}
+	if spent, states, err = decodeStates(parts[0], files); err != nil {
 		return 0, nil, err
 	}
-	return DecodeFindings(fb)
+	for _, b := range parts[1:] {
+		if len(b) == 0 {
+			continue // a delta of stamps alone
+		}
+		s, delta, err := decodeStates(b, files)
+		if err != nil {
+			return 0, nil, err
+		}
+		for _, st := range delta {
+			i, ok := slices.BinarySearchFunc(states, st.Path, func(x lint.NoteState, p string) int { return strings.Compare(x.Path, p) })
+			if !ok {
+				return 0, nil, errStates
+			}
+			states[i] = st
+		}
+		spent = s
+	}
+	return spent, states, nil
 }
 
-// DecodeResult decodes all of what EncodeResult encoded, on the same
-// walk files; states of another result are an error. Damaged input is an
-// error, never a panic or an allocation larger than the input.
-func DecodeResult(result, states []byte, files []vault.File) (prev lint.Previous, old *Encoded, err error) {
-	fb, sum, err := splitResult(result)
-	if err != nil {
-		return lint.Previous{}, nil, err
-	}
-	if len(sum) != tagSize || len(states) < tagSize || !bytes.Equal(states[:tagSize], sum) {
-		return lint.Previous{}, nil, errors.New("cache: states of another check")
-	}
-	if _, prev.Findings, err = DecodeFindings(fb); err != nil {
-		return lint.Previous{}, nil, err
-	}
-	old = &Encoded{b: states}
-	if prev.Spent, prev.States, old.spans, err = decodeStates(states, files); err != nil {
-		return lint.Previous{}, nil, err
-	}
-	return prev, old, nil
-}
-
-// decodeStates decodes what encodeStates encoded. Every string is sliced
+// decodeStates decodes what EncodeStates encoded. Every string is sliced
 // from one copy of the states: at 100k notes a string each took a third
 // of an edited check.
-func decodeStates(states []byte, files []vault.File) (spent int, out []lint.NoteState, spans []int, err error) {
-	if len(states) < tagSize {
-		return 0, nil, nil, errResult
-	}
+func decodeStates(states []byte, files []vault.File) (spent int, out []lint.NoteState, err error) {
 	all := string(states)
-	d := varints{b: states, off: tagSize}
+	d := varints{b: states}
 	spent = int(min(d.uvarint(), 1<<62))
 	n := d.uvarint()
 	if d.bad || n > uint64(len(states)) { // a state takes two bytes at least
-		return 0, nil, nil, errResult
+		return 0, nil, errStates
 	}
-	spans = make([]int, 0, n+1)
 	path := func() string {
 		i := d.uvarint()
 		if i >= uint64(len(files)) {
@@ -180,10 +229,12 @@ func decodeStates(states []byte, files []vault.File) (spent int, out []lint.Note
 	}
 	out = make([]lint.NoteState, 0, n)
 	for range n {
-		spans = append(spans, d.off)
 		st := lint.NoteState{Path: path()}
 		if d.bad || d.off >= len(states) {
-			return 0, nil, nil, errResult
+			return 0, nil, errStates
+		}
+		if len(out) > 0 && out[len(out)-1].Path >= st.Path {
+			return 0, nil, errStates // in the walk's order, each once
 		}
 		flags := states[d.off]
 		d.off++
@@ -191,13 +242,13 @@ func decodeStates(states []byte, files []vault.File) (spent int, out []lint.Note
 		if st.Read {
 			sum, after, err := lint.ReadSummaryString(all[d.off:])
 			if err != nil {
-				return 0, nil, nil, errResult
+				return 0, nil, errStates
 			}
 			d.off = len(states) - len(after)
 			st.Summary = sum
 			k := d.uvarint()
 			if k > uint64(len(states)-d.off) {
-				return 0, nil, nil, errResult
+				return 0, nil, errStates
 			}
 			st.Targets = make([]string, 0, k)
 			for range k {
@@ -205,33 +256,24 @@ func decodeStates(states []byte, files []vault.File) (spent int, out []lint.Note
 			}
 			k = d.uvarint()
 			if k > uint64(len(states)-d.off) {
-				return 0, nil, nil, errResult
+				return 0, nil, errStates
 			}
 			for range k {
 				l := d.uvarint()
 				if d.bad || l > uint64(len(states)-d.off) {
-					return 0, nil, nil, errResult
+					return 0, nil, errStates
 				}
 				st.Broken = append(st.Broken, all[d.off:d.off+int(l)])
 				d.off += int(l)
 			}
 		}
 		if d.bad {
-			return 0, nil, nil, errResult
+			return 0, nil, errStates
 		}
 		out = append(out, st)
 	}
 	if d.off != len(states) {
-		return 0, nil, nil, errResult
+		return 0, nil, errStates
 	}
-	return spent, out, append(spans, d.off), nil
-}
-
-// splitResult is a result's findings and what follows them.
-func splitResult(b []byte) (findings, rest []byte, err error) {
-	l, w := binary.Uvarint(b)
-	if w <= 0 || l > uint64(len(b)-w) {
-		return nil, nil, errResult
-	}
-	return b[w : w+int(l)], b[w+int(l):], nil
+	return spent, out, nil
 }

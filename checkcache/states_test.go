@@ -11,10 +11,27 @@ import (
 	"github.com/zk-claims/zk/vault/lint"
 )
 
-// A check's result, findings and states, decodes to what was encoded;
-// every truncation and every byte changed decodes to an error or to
-// something, never a panic.
-func TestResultRoundTripAndDamage(t *testing.T) {
+// sameStates compares states field by field (a summary compares by its
+// encoding: its fields are lint's own).
+func sameStates(t *testing.T, got, want []lint.NoteState) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d states, want %d", len(got), len(want))
+	}
+	for i, st := range got {
+		w := want[i]
+		if st.Path != w.Path || st.Read != w.Read || st.Checked != w.Checked ||
+			!reflect.DeepEqual(st.Targets, w.Targets) || !reflect.DeepEqual(st.Broken, w.Broken) ||
+			!reflect.DeepEqual(lint.AppendSummary(nil, st.Summary), lint.AppendSummary(nil, w.Summary)) {
+			t.Errorf("state %d: %+v, want %+v", i, st, w)
+		}
+	}
+}
+
+// A check's states decode to what was encoded, a delta's in place of the
+// first part's; every truncation and every byte changed decodes to an
+// error or to something, never a panic.
+func TestStatesRoundTripAndDamage(t *testing.T) {
 	dir := t.TempDir()
 	for p, text := range map[string]string{
 		"a.md":    "---\naliases: [Ay]\n---\n# A\n\n## H\n\ntext ^blk\n\n[[b#H]] [[missing]] [[pic.png]]\n\n## Links\n\n- [[b]] — extends: why.\n",
@@ -39,64 +56,120 @@ func TestResultRoundTripAndDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, sb := EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States, nil, nil)
-	prev, old, err := DecodeResult(b, sb, files)
+	sb := EncodeStates(files, rep.Spent, rep.States)
+	spent, states, err := DecodeStates([][]byte{sb}, files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(prev.Findings, rep.Findings) || prev.Spent != rep.Spent {
-		t.Errorf("decoded %+v, spent %d", prev.Findings, prev.Spent)
+	if spent != rep.Spent {
+		t.Errorf("spent %d, want %d", spent, rep.Spent)
 	}
-	// Encoded again from the old bytes, but for one state: the same bytes.
-	// (Each encoding has a tag of its own.)
-	if _, again := EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, prev.States, old, func(i int) bool { return i == 1 }); !reflect.DeepEqual(again[tagSize:], sb[tagSize:]) {
-		t.Errorf("states encoded from the cached bytes differ:\n%q\n%q", again, sb)
+	sameStates(t, states, rep.States)
+
+	// A delta: b's state in place of the first part's, and its spent.
+	b := lint.NoteState{Path: "b.md", Read: true, Checked: true, Targets: []string{"pic.png"}, Broken: []string{"gone"}}
+	delta := EncodeStates(files, 9, []lint.NoteState{b})
+	spent, states, err = DecodeStates([][]byte{sb, nil, delta}, files)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(prev.States) != len(rep.States) {
-		t.Fatalf("decoded %d states, want %d", len(prev.States), len(rep.States))
+	want := append([]lint.NoteState{rep.States[0]}, b)
+	if spent != 9 {
+		t.Errorf("spent after a delta %d, want 9", spent)
 	}
-	for i, st := range prev.States {
-		want := rep.States[i]
-		if st.Path != want.Path || st.Read != want.Read || st.Checked != want.Checked ||
-			!reflect.DeepEqual(st.Targets, want.Targets) || !reflect.DeepEqual(st.Broken, want.Broken) ||
-			!reflect.DeepEqual(lint.AppendSummary(nil, st.Summary), lint.AppendSummary(nil, want.Summary)) {
-			t.Errorf("state %d: %+v, want %+v", i, st, want)
+	sameStates(t, states, want)
+
+	for _, bad := range []struct {
+		name  string
+		parts [][]byte
+	}{
+		{"no part", nil},
+		{"an empty first part", [][]byte{nil}},
+		{"a delta of a file that is no note's state", [][]byte{sb, EncodeStates(files, 0, []lint.NoteState{{Path: "pic.png"}})}},
+		{"states out of order", [][]byte{EncodeStates(files, 0, []lint.NoteState{rep.States[1], rep.States[0]})}},
+		{"a state twice", [][]byte{EncodeStates(files, 0, []lint.NoteState{rep.States[0], rep.States[0]})}},
+		{"states of more files", [][]byte{EncodeStates(append(files, vault.File{Path: "z.md"}), 0, []lint.NoteState{{Path: "z.md"}})}},
+	} {
+		if _, _, err := DecodeStates(bad.parts, files); err == nil {
+			t.Errorf("%s: decoded", bad.name)
 		}
 	}
-	if _, f, err := DecodeResultFindings(b); err != nil || !reflect.DeepEqual(f, rep.Findings) {
-		t.Errorf("findings alone: %+v, %v", f, err)
-	}
-	_, other := EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States, nil, nil)
-	if _, _, err := DecodeResult(b, other, files); err == nil {
-		t.Error("states of another result decoded")
-	}
-	for n := range len(b) {
-		DecodeResult(b[:n], sb, files)
-		DecodeResultFindings(b[:n])
-	}
 	for n := range len(sb) {
-		decodeStates(sb[:n], files)
+		DecodeStates([][]byte{sb[:n]}, files)
+		DecodeStates([][]byte{sb, delta[:min(n, len(delta))]}, files)
 		c := append([]byte(nil), sb...)
 		c[n] ^= 0xff
-		decodeStates(c, files)
-		decodeStates(sb, files[:1])
+		DecodeStates([][]byte{c}, files)
+		DecodeStates([][]byte{sb}, files[:1])
 	}
 }
 
-// FuzzDecodeResult feeds DecodeResult's states decoding damaged states: an error or
-// something, never a panic or an allocation beyond the input's size.
+// A findings part holds the findings of the paths whose findings
+// changed; decoded after the first part, it gives the findings it was
+// made from, in order.
+func TestFindingsParts(t *testing.T) {
+	a1 := lint.Finding{Path: "a.md", Line: 1, Column: 1, Rule: "structure/title", Severity: lint.Error, Message: "no title"}
+	a2 := lint.Finding{Path: "a.md", Line: 3, Column: 1, Rule: "links/broken", Severity: lint.Error, Message: "[[x]]"}
+	b1 := lint.Finding{Path: "b.md", Line: 2, Column: 1, Rule: "links/broken", Severity: lint.Error, Message: "[[y]]"}
+	c1 := lint.Finding{Path: "c.md", Line: 1, Column: 1, Rule: "file/skipped", Severity: lint.Warning, Message: "not checked"}
+	first := []lint.Finding{a1, a2, b1}
+	for _, tt := range []struct {
+		name     string
+		now      []lint.Finding
+		replaced int
+	}{
+		{"unchanged", first, 0},
+		{"one finding gone", []lint.Finding{a1, b1}, 1},
+		{"a path's findings gone", []lint.Finding{a1, a2}, 1},
+		{"a path's findings come", []lint.Finding{a1, a2, b1, c1}, 1},
+		{"a path's findings before all", []lint.Finding{{Path: "0.md", Line: 1}, a1, a2, b1}, 1},
+		{"a message changed", []lint.Finding{a1, a2, {Path: "b.md", Line: 2, Column: 1, Rule: "links/broken", Message: "[[z]]"}}, 1},
+		{"every path's", []lint.Finding{c1}, 3},
+		{"none left", []lint.Finding{}, 2},
+	} {
+		part := EncodeFindingsPart(first, tt.now, 7)
+		notes, got, err := DecodeFindingsParts([][]byte{EncodeFindingsPart(nil, first, 3), part})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if notes != 7 || !reflect.DeepEqual(got, tt.now) && len(got)+len(tt.now) > 0 {
+			t.Errorf("%s: %d %+v, want 7 %+v", tt.name, notes, got, tt.now)
+		}
+		d := varints{b: part}
+		if n := d.uvarint(); n != uint64(tt.replaced) {
+			t.Errorf("%s: a part replacing %d paths, want %d", tt.name, n, tt.replaced)
+		}
+	}
+	bad := EncodeFindingsPart(nil, first, 3)
+	for name, parts := range map[string][][]byte{
+		"no part":                    nil,
+		"a first part that replaces": {EncodeFindingsPart([]lint.Finding{c1}, first, 3)},
+		"a part with findings of a path it does not replace": {bad, append([]byte{0}, EncodeFindings(3, []lint.Finding{c1})...)},
+	} {
+		if _, _, err := DecodeFindingsParts(parts); err == nil {
+			t.Errorf("%s: decoded", name)
+		}
+	}
+}
+
+// FuzzDecodeStates feeds DecodeStates damaged states, and
+// DecodeFindingsParts damaged parts: an error or something, never a
+// panic or an allocation beyond the input's size.
 //
-//	go test ./checkcache -run '^$' -fuzz FuzzDecodeResult -fuzztime 30s
-func FuzzDecodeResult(f *testing.F) {
+//	go test ./checkcache -run '^$' -fuzz FuzzDecodeStates -fuzztime 30s
+func FuzzDecodeStates(f *testing.F) {
 	files := []vault.File{{Path: "a.md"}, {Path: "b.md"}, {Path: "pic.png"}}
-	_, sb := EncodeResult(files, 2, sampleFindings, 7, []lint.NoteState{
+	sb := EncodeStates(files, 7, []lint.NoteState{
 		{Path: "a.md", Read: true, Checked: true, Targets: []string{"b.md", "pic.png"}, Broken: []string{"missing"}},
 		{Path: "b.md"},
-	}, nil, nil)
+	})
 	f.Add(sb)
+	f.Add(EncodeFindingsPart(sampleFindings[:1], sampleFindings, 2))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		decodeStates(b, files)
-		DecodeResultFindings(b)
+		DecodeStates([][]byte{b}, files)
+		DecodeStates([][]byte{sb, b}, files)
+		DecodeFindingsParts([][]byte{b})
+		DecodeFindingsParts([][]byte{EncodeFindingsPart(nil, sampleFindings, 2), b})
 	})
 }

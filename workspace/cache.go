@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -154,20 +155,22 @@ func (w *Workspace) IndexKey() (string, error) {
 	return fmt.Sprintf("%x", k[:8]), nil
 }
 
-// checkPurpose names check's cache in its key; another encoding of its
-// result is another purpose.
-const checkPurpose = "zk check v2"
+// checkPurpose names check's sections of the model file in their key;
+// another encoding of its result is another purpose.
+const checkPurpose = "zk check v3"
 
-// checkCached checks the whole vault through the metadata cache: when no
-// file changed since the last check (and no input of checkInputs did),
-// the last result is returned again after one walk that stats every file;
-// when notes changed, only they and the notes they can change are checked
-// again (lint.Recheck); a file added, removed or renamed checks the whole
-// vault. A cache that cannot be read or written costs a full check and a
-// warning, never the check itself.
+// checkCached checks the whole vault through check's sections of the
+// model file (checkcache.FindingsSection, StatesSection): when no file
+// changed since the last check (and no input of checkInputs did), the
+// last result is returned again after one walk that stats every file;
+// when notes changed, only they and the notes they can change are
+// checked again (lint.Recheck), and what changed is appended to the file;
+// a file added, removed or renamed checks again the notes it can change
+// and writes the file anew. A cache that cannot be read or written costs
+// a full check and a warning, never the check itself.
 func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckResult, error) {
 	v := w.Vault
-	file, err := checkcache.File(v.Dir)
+	file, err := checkcache.ModelFile(v.Dir)
 	if err != nil {
 		files, skips, err := v.Files(ctx)
 		if err != nil {
@@ -180,6 +183,12 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 		return CheckResult{}, err
 	}
 	started := time.Now() // before the walk: the stamps are the walk's
+	m, err := checkcache.OpenModel(file)
+	if err != nil {
+		m = nil // none, or none to trust: a whole check writes it anew
+	} else {
+		defer m.Close()
+	}
 	files, skips, err := v.Files(ctx)
 	if err != nil {
 		return CheckResult{}, err
@@ -193,34 +202,28 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 		mu.Unlock()
 	}
 	copts.Only, copts.States = w.SkipTemplates(nil), true
-	if e, err := checkcache.Read(file); err == nil && e.Key == key {
+	c := checkSave{w: w, file: file, m: m, key: key, files: files, started: started}
+	if sec, ok := c.section(checkcache.FindingsSection); ok {
 		read := func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }
-		changed, rehashed, same := e.Changed(files, read)
-		switch {
-		case same && len(changed) == 0:
-			if notes, findings, err := checkcache.DecodeResultFindings(e.Result); err == nil {
-				if rehashed > 0 || !stampsMatch(e.Stamps, files) { // touched but unchanged: stamp them again
-					w.saveEntry(file, key, files, stampHashes(e.Stamps), nil, e.Result, started)
+		c.was = sec.Hashes
+		changed, same, fresh := c.changed(read)
+		if same && len(changed) == 0 {
+			if notes, findings, err := checkcache.DecodeFindingsParts(sec.Entries); err == nil {
+				if !fresh { // touched but unchanged: stamp them again
+					c.restamp(notes, findings)
 				}
 				return CheckResult{Findings: findings, Notes: notes}, nil
 			}
-		default: // notes changed, or files came or went
-			states, err := checkcache.ReadStates(file)
-			if err != nil {
-				break
+		} else if ssec, ok := c.section(checkcache.StatesSection); ok && slices.Equal(ssec.Hashes, sec.Hashes) {
+			before := make([]vault.File, len(m.Stamps))
+			prev := lint.Previous{Files: make([]string, len(m.Stamps))}
+			for i, st := range m.Stamps {
+				before[i], prev.Files[i] = vault.File{Path: st.Path}, st.Path
 			}
-			before := make([]vault.File, len(e.Stamps))
-			for i, st := range e.Stamps {
-				before[i] = vault.File{Path: st.Path}
-			}
-			if prev, old, err := checkcache.DecodeResult(e.Result, states, before); err == nil {
-				prev.Files = make([]string, len(before))
-				for i, f := range before {
-					prev.Files[i] = f.Path
-				}
-				if !same {
-					old = nil // its states name files by their place among others
-				}
+			_, findings, ferr := checkcache.DecodeFindingsParts(sec.Entries)
+			spent, states, serr := checkcache.DecodeStates(ssec.Entries, before)
+			if ferr == nil && serr == nil {
+				prev.Findings, prev.States, prev.Spent = findings, states, spent
 				rep, ok, err := lint.Recheck(ctx, v, files, skips, copts, prev, changed, hash)
 				if err != nil {
 					return CheckResult{}, err
@@ -231,7 +234,10 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 							hashes[p] = [sha256.Size]byte{} // not read: checked again when its stamp moves
 						}
 					}
-					w.saveResult(file, key, files, stampHashes(e.Stamps), hashes, rep, old, started)
+					if !same {
+						prev.Findings = nil // a file came or went: written anew
+					}
+					c.save(hashes, rep, prev.Findings)
 					return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}, nil
 				}
 			}
@@ -241,63 +247,203 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 	if err != nil {
 		return CheckResult{}, err
 	}
-	w.saveResult(file, key, files, nil, hashes, rep, nil, started)
+	c.was = nil
+	c.save(hashes, rep, nil)
 	return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}, nil
 }
 
-// stampsMatch reports whether every file has the size and time its
-// stamp says (an attachment changed is stamped again).
-func stampsMatch(stamps []checkcache.Stamp, files []vault.File) bool {
+// checkSave is what a check through the model file knows of it: the
+// file, as opened before the walk (m; nil when there is none to trust),
+// check's key, the walk's files and when it began, and, once compared,
+// check's hash of each stamped file (was, by index in m.Stamps) and what
+// is known of each walked file's bytes (content, by index in files; zero
+// when not known).
+type checkSave struct {
+	w       *Workspace
+	file    string
+	m       *checkcache.Model
+	key     checkcache.Key
+	files   []vault.File
+	started time.Time
+	was     [][sha256.Size]byte
+	content [][sha256.Size]byte
+}
+
+// section is check's section of name, when the model file has it under
+// check's key.
+func (c *checkSave) section(name string) (checkcache.Section, bool) {
+	if c.m == nil {
+		return checkcache.Section{}, false
+	}
+	sec, ok, err := c.m.Section(name)
+	if err != nil || !ok || sec.Key != c.key || len(sec.Hashes) != len(c.m.Stamps) {
+		return checkcache.Section{}, false
+	}
+	return sec, true
+}
+
+// changed compares the walk's files with the model file's stamps and
+// check's hashes (c.was). same is true when they are the files stamped,
+// none added, removed or renamed; fresh when also every stamp is settled
+// by size and time (nothing to stamp again); changed are the notes of
+// both whose bytes may differ from those checked (read again and found
+// different, or not checked then). Other files changed change nothing a
+// check finds.
+func (c *checkSave) changed(read func(string) ([]byte, error)) (changed []string, same, fresh bool) {
+	m, files := c.m, c.files
+	same = len(m.Stamps) == len(files)
+	c.content = make([][sha256.Size]byte, len(files))
+	stale := false
+	j := 0
 	for i, f := range files {
-		if stamps[i].Size != f.Size || stamps[i].ModTime != f.ModTime.UnixNano() {
-			return false
+		for j < len(m.Stamps) && m.Stamps[j].Path < f.Path { // both lists are sorted by path
+			j++
+			same = false
+		}
+		if j == len(m.Stamps) || m.Stamps[j].Path != f.Path {
+			same = false
+			continue // added
+		}
+		s, was := m.Stamps[j], c.was[j]
+		j++
+		if m.Settled(j-1, f) {
+			c.content[i] = s.Hash
+			if f.IsNote() && (was == [sha256.Size]byte{} || s.Hash != was) {
+				changed = append(changed, f.Path)
+			}
+			continue
+		}
+		stale = true
+		switch {
+		case !f.IsNote():
+		case was == [sha256.Size]byte{} || s.Hash == was && s.Size != f.Size:
+			changed = append(changed, f.Path) // not checked, or other bytes without reading them
+		default:
+			src, err := read(f.Path)
+			if err != nil {
+				changed = append(changed, f.Path)
+				continue
+			}
+			if c.content[i] = checkcache.Hash(src); c.content[i] != was {
+				changed = append(changed, f.Path)
+			}
 		}
 	}
-	return true
+	if j < len(m.Stamps) {
+		same = false
+	}
+	return changed, same, same && !stale
 }
 
-// stampHashes are the notes' hashes of stamps, by path.
-func stampHashes(stamps []checkcache.Stamp) map[string][sha256.Size]byte {
-	out := make(map[string][sha256.Size]byte, len(stamps))
-	for _, st := range stamps {
-		if st.Hash != ([sha256.Size]byte{}) {
-			out[st.Path] = st.Hash
+// stamps are the walk's files stamped: a note's hash that of its bytes
+// read now (hashes), else known unchanged (c.content).
+func (c *checkSave) stamps(hashes map[string][sha256.Size]byte) []checkcache.Stamp {
+	stamps := make([]checkcache.Stamp, len(c.files))
+	for i, f := range c.files {
+		stamps[i] = checkcache.Stamp{Path: f.Path, Size: f.Size, ModTime: f.ModTime.UnixNano()}
+		if c.content != nil {
+			stamps[i].Hash = c.content[i]
+		}
+		if h, ok := hashes[f.Path]; ok {
+			stamps[i].Hash = h
 		}
 	}
-	return out
+	return stamps
 }
 
-// saveResult writes a check's states, then its cache entry (saveEntry).
-// A recheck's states are the cached ones (old) but for the notes it read
-// (hashes) or found changed.
-func (w *Workspace) saveResult(file string, key checkcache.Key, files []vault.File, old map[string][sha256.Size]byte,
-	hashes map[string][sha256.Size]byte, rep *lint.Report, cached *checkcache.Encoded, started time.Time) {
-	again := func(i int) bool { _, ok := hashes[rep.States[i].Path]; return ok }
-	result, states := checkcache.EncodeResult(files, rep.Notes, rep.Findings, rep.Spent, rep.States, cached, again)
-	if err := checkcache.SaveStates(file, states); err != nil {
-		w.warn("%v", err)
-	}
-	w.saveEntry(file, key, files, old, hashes, result, started)
-}
-
-// saveEntry writes the cache entry of a result. The stamps are those of
-// the files the check read, and the entry is dated from before the walk,
-// so that a note changed during the check is never trusted by its time.
-// A note's hash is hashes' (the notes read), else its old stamp's (old,
-// by path; nil for none).
-func (w *Workspace) saveEntry(file string, key checkcache.Key, files []vault.File, old map[string][sha256.Size]byte,
-	hashes map[string][sha256.Size]byte, result []byte, started time.Time) {
-	stamps := checkcache.Stamps(files, func(p string) ([sha256.Size]byte, bool) {
-		h, ok := hashes[p]
-		return h, ok
-	})
-	for i := range stamps {
-		if _, ok := hashes[stamps[i].Path]; !ok {
-			stamps[i].Hash = old[stamps[i].Path]
+// save writes a check's result into the model file: as a delta when the
+// file stamps the same files and has check's sections (the findings of
+// the paths whose findings changed since old, the states of the notes
+// checked again), else anew. The stamps are the walk's, dated from before
+// it, so that a note changed during the check is never trusted by its
+// time. A note's hash is hashes' (the notes read now), else check's
+// before (c.was), for the notes not read again.
+func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, old []lint.Finding) {
+	files := c.files
+	stamps := c.stamps(hashes)
+	checked := make([][sha256.Size]byte, len(files))
+	was := c.wasByPath()
+	for i, f := range files {
+		if h, ok := hashes[f.Path]; ok {
+			checked[i] = h
+		} else {
+			checked[i] = was(i, f.Path)
 		}
 	}
-	e := checkcache.Entry{Key: key, Written: started.UnixNano(), Stamps: stamps, Result: result}
-	if err := checkcache.Save(file, e); err != nil {
-		w.warn("%v", err)
+	fsec := checkcache.Section{Name: checkcache.FindingsSection, Key: c.key, Hashes: checked}
+	ssec := checkcache.Section{Name: checkcache.StatesSection, Key: c.key, Hashes: checked}
+	u := checkcache.Update{Written: c.started.UnixNano(), Stamps: stamps, Sections: []checkcache.Section{fsec, ssec}}
+	if c.was != nil && c.m.Appendable(stamps, c.key, fsec.Name, ssec.Name) {
+		u.Changed = []int{}
+		for i := range checked {
+			if checked[i] != c.was[i] {
+				u.Changed = append(u.Changed, i)
+			}
+		}
+		if rep.Files != nil { // a recheck, not a stamping again
+			again := make([]lint.NoteState, len(rep.Rechecked))
+			for k, i := range rep.Rechecked {
+				again[k] = rep.States[i]
+			}
+			u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(old, rep.Findings, rep.Notes)}
+			u.Sections[1].Entries = [][]byte{checkcache.EncodeStates(files, rep.Spent, again)}
+		}
+	} else {
+		u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(nil, rep.Findings, rep.Notes)}
+		u.Sections[1].Entries = [][]byte{checkcache.EncodeStates(files, rep.Spent, rep.States)}
 	}
+	if err := checkcache.SaveModel(c.file, c.m, u); err != nil {
+		c.w.warn("%v", err)
+		return
+	}
+	for _, f := range checkcache.Retired(c.file) {
+		_ = os.Remove(f) // an earlier zk's: nothing reads it
+	}
+}
+
+// restamp saves the stamps of files touched but unchanged since the
+// check whose result the file holds (notes, findings): a delta of the
+// stamps alone, or, when the file takes no more deltas, the result
+// written anew with its states as they are.
+func (c *checkSave) restamp(notes int, findings []lint.Finding) {
+	if c.m.Appendable(c.stamps(nil), c.key, checkcache.FindingsSection, checkcache.StatesSection) {
+		c.save(nil, &lint.Report{}, nil)
+		return
+	}
+	sec, ok := c.section(checkcache.StatesSection)
+	if !ok {
+		return
+	}
+	spent, states, err := checkcache.DecodeStates(sec.Entries, c.files)
+	if err != nil {
+		return
+	}
+	c.was = nil // written anew
+	c.save(nil, &lint.Report{Findings: findings, Notes: notes, Files: c.files, States: states, Spent: spent}, nil)
+}
+
+// wasByPath gives check's hash of the file at index i of the walk (path
+// p) before this check: by index when the model file stamps the same
+// files, by path otherwise; zero when there is none.
+func (c *checkSave) wasByPath() func(i int, p string) [sha256.Size]byte {
+	if c.was == nil {
+		return func(int, string) [sha256.Size]byte { return [sha256.Size]byte{} }
+	}
+	if len(c.m.Stamps) == len(c.files) {
+		return func(i int, p string) [sha256.Size]byte {
+			if c.m.Stamps[i].Path == p {
+				return c.was[i]
+			}
+			return c.byPath(p)
+		}
+	}
+	return func(_ int, p string) [sha256.Size]byte { return c.byPath(p) }
+}
+
+func (c *checkSave) byPath(p string) [sha256.Size]byte {
+	j, ok := slices.BinarySearchFunc(c.m.Stamps, p, func(s checkcache.Stamp, p string) int { return strings.Compare(s.Path, p) })
+	if !ok {
+		return [sha256.Size]byte{}
+	}
+	return c.was[j]
 }

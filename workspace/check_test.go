@@ -5,9 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/zk-claims/zk/checkcache"
 	"github.com/zk-claims/zk/templates"
 	"github.com/zk-claims/zk/vault/vaulttest"
 )
@@ -104,6 +107,94 @@ func TestCachedCheckAfterEdits(t *testing.T) {
 		}
 		if got.Read != read {
 			t.Errorf("%s: %d notes read, want %d", st.name, got.Read, read)
+		}
+	}
+}
+
+// zk check keeps its result in the one model file: an earlier zk's
+// check cache and states left in the cache folder are removed, not
+// read; another reader writing the file anew (dropping the deltas check
+// appended) leaves check a result it can trust; and every check through
+// the file finds what a check without it finds.
+func TestCheckInTheModelFile(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\n[[B#Why]] [[C]]\n",
+		"B.md":               "# B\n\n## Why\n",
+		"C.md":               "# C\n",
+	}, Reading)
+	ctx := context.Background()
+	file, err := checkcache.ModelFile(w.Vault.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	retired := checkcache.Retired(file)
+	for _, f := range retired {
+		if err := os.MkdirAll(filepath.Dir(f), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("an earlier zk's: A.md has no findings"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(p, text string) {
+		full := filepath.Join(w.Vault.Dir, p)
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(full, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		name string
+		do   func()
+		read int
+	}{
+		{"first check", func() {}, 3},
+		{"unchanged", func() {}, 0},
+		{"a heading renamed", func() { edit("B.md", "# B\n\n## Why not\n") }, 2},
+		{"list written anew by another reader", func() {
+			if _, err := w.Properties(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}, 2}, // B's edit, dropped with check's delta, checked again: B and A
+		{"another edit", func() { edit("C.md", "# C\n\n[[Nowhere]]\n") }, 2},
+		{"unchanged again", func() {}, 0},
+	}
+	for _, st := range steps {
+		st.do()
+		got, err := w.Check(ctx, CheckRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := w.Check(ctx, CheckRequest{NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Findings, want.Findings) || got.Notes != want.Notes {
+			t.Errorf("%s: through the cache\n%+v\nwithout\n%+v", st.name, got.Findings, want.Findings)
+		}
+		if got.Read != st.read {
+			t.Errorf("%s: %d notes read, want %d", st.name, got.Read, st.read)
+		}
+		for _, f := range retired {
+			if _, err := os.Stat(f); err == nil {
+				t.Errorf("%s: %s left in the cache folder", st.name, f)
+			}
+		}
+	}
+	m, err := checkcache.OpenModel(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for _, name := range []string{checkcache.FindingsSection, checkcache.StatesSection, "list"} {
+		if _, ok, err := m.Section(name); !ok || err != nil {
+			t.Errorf("%s: not in the model file (%v)", name, err)
 		}
 	}
 }

@@ -363,24 +363,24 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 			stamps[i].Hash = st.content[i]
 		}
 	}
-	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps,
-		Section: checkcache.Section{Name: c.folder, Key: key, Hashes: make([][sha256.Size]byte, len(files))}}
+	sec := checkcache.Section{Name: c.folder, Key: key, Hashes: make([][sha256.Size]byte, len(files))}
 	at, index := make([]int, len(notes)), indexOf(files) // each note's index in files
 	for k, n := range notes {
 		if at[k] = index(c.path(n)); at[k] >= 0 && mine[at[k]] {
-			u.Section.Hashes[at[k]] = hashes[at[k]]
+			sec.Hashes[at[k]] = hashes[at[k]]
 		}
 	}
+	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps}
 	write := notes
-	if st.hasSection && m.Appendable(stamps, c.folder, key) { // only the entries that changed
+	if st.hasSection && m.Appendable(stamps, key, c.folder) { // only the entries that changed
 		u.Changed, write = []int{}, nil
-		for i, h := range u.Section.Hashes {
+		for i, h := range sec.Hashes {
 			if h != st.section.Hashes[i] {
 				u.Changed = append(u.Changed, i)
 			}
 		}
 		for k, n := range notes {
-			if i := at[k]; i >= 0 && u.Section.Hashes[i] != ([sha256.Size]byte{}) && u.Section.Hashes[i] != st.section.Hashes[i] {
+			if i := at[k]; i >= 0 && sec.Hashes[i] != ([sha256.Size]byte{}) && sec.Hashes[i] != st.section.Hashes[i] {
 				write = append(write, n)
 			}
 		}
@@ -389,7 +389,8 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	if err != nil {
 		return notes, nil
 	}
-	u.Section.Entries = [][]byte{b}
+	sec.Entries = [][]byte{b}
+	u.Sections = []checkcache.Section{sec}
 	if err := checkcache.SaveModel(p.file, m, u); err != nil {
 		w.warn("%v", err)
 	}

@@ -87,6 +87,9 @@ type Report struct {
 	// work the check spent suggesting headings: what Recheck needs.
 	States []NoteState
 	Spent  int
+	// Rechecked are the indexes in States of the notes Recheck checked
+	// again, in order: the states a cache saves anew.
+	Rechecked []int
 }
 
 // Check checks the notes of a walk of the vault (Files) as Check

@@ -267,6 +267,10 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	}
 	SortFindings(out)
 	rep = &Report{Findings: out, Files: files, States: states, Spent: spent, Read: read}
+	for p := range own {
+		rep.Rechecked = append(rep.Rechecked, at[p])
+	}
+	slices.Sort(rep.Rechecked)
 	for _, st := range states {
 		if st.Checked {
 			rep.Notes++
