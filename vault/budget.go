@@ -84,6 +84,7 @@ func fallbackParse(notePath string, src []byte) *Note {
 	n := newNote(notePath, src)
 	n.Fallback = true
 	lines := newLineIndex(src)
+	n.lines = lines
 	fmEnd := 0
 	if fm, end := parseFrontmatter(src, lines); fm != nil {
 		n.Frontmatter, fmEnd = fm, end

@@ -167,6 +167,22 @@ type Note struct {
 	// Fallback is set when the full parser ran out of budget and a plain
 	// line scanner produced what is here.
 	Fallback bool
+
+	// lines are the line starts of Src the parser indexed, for Lines.
+	lines *lineIndex
+}
+
+// Lines indexes the note's lines, as NewLines(n.Src) does, reusing the
+// line starts the parser found: the rules of zk check asked for them
+// again for every note.
+func (n *Note) Lines() Lines {
+	l := n.lines
+	if l == nil || len(l.src) != len(n.Src) || (len(l.src) > 0 && &l.src[0] != &n.Src[0]) {
+		return NewLines(n.Src) // Src was replaced since the parse
+	}
+	// Its own index over the same starts: col fills marks lazily, and a
+	// note may be read from several goroutines.
+	return Lines{&lineIndex{src: l.src, starts: l.starts}}
 }
 
 // AllLinks returns links and embeds in source order.

@@ -146,6 +146,7 @@ func (p *Parser) Parse(notePath string, src []byte) *Note {
 func (p *Parser) parseGoldmark(notePath string, src []byte) *Note {
 	n := newNote(notePath, src)
 	lines := newLineIndex(src)
+	n.lines = lines
 
 	body := src
 	fmEnd := 0
@@ -623,8 +624,10 @@ func (w *walker) wikilinkAt(start int, embed bool) int {
 		return -1
 	}
 	end += start + openLen + 2
-	inner := string(w.src[start+openLen : end-2])
-	l := Link{Kind: Wikilink, Embed: embed, Original: string(w.src[start:end]), Span: w.span(start, end)}
+	// One string for the link; its parts are slices of it.
+	original := string(w.src[start:end])
+	inner := original[openLen : len(original)-2]
+	l := Link{Kind: Wikilink, Embed: embed, Original: original, Span: w.span(start, end)}
 	target, display, hasDisplay := splitWikiInner(inner)
 	l.Link = target
 	l.Path, l.Subpath = splitSubpath(target)

@@ -3,6 +3,7 @@ package vault
 import (
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // LinkEntry is one entry of a note's Links section, in the house format
@@ -57,7 +58,15 @@ func LinkEntries(n *Note) []LinkEntry {
 		return nil
 	}
 	var out []LinkEntry
-	for _, it := range n.ListItems {
+	for i, it := range n.ListItems {
+		if it.Span.Start.Offset >= s.Body && it.Span.Start.Offset < s.End && out == nil {
+			// Sized once, for the items of the section at most.
+			k := i
+			for k < len(n.ListItems) && n.ListItems[k].Span.Start.Offset < s.End {
+				k++
+			}
+			out = make([]LinkEntry, 0, k-i)
+		}
 		start := it.Span.Start.Offset
 		if start < s.Body || start >= s.End {
 			continue
@@ -73,16 +82,50 @@ func LinkEntries(n *Note) []LinkEntry {
 		e := LinkEntry{Link: *first, Line: it.Span.Start.Line}
 		rest := string(n.Src[first.Span.End.Offset:lineEnd])
 		if rel, just, ok := cutRelation(rest); ok {
-			words := strings.Fields(rel)
-			if len(words) > 0 {
-				e.Relation = strings.ToLower(strings.Trim(words[0], "*_`"))
-				e.Qualifier = strings.Join(words[1:], " ")
+			if word, qualifier := splitRelation(rel); word != "" {
+				e.Relation = strings.ToLower(strings.Trim(word, "*_`"))
+				e.Qualifier = qualifier
 			}
 			e.Justification = strings.TrimSpace(just)
 		}
 		out = append(out, e)
 	}
+	if len(out) == 0 {
+		return nil // as a section without entries always gave
+	}
 	return out
+}
+
+// splitRelation is the first word of rel and the words after it joined
+// by single spaces, as strings.Fields and strings.Join make them, without
+// their allocations when rel is spaced plainly, as entries are.
+func splitRelation(rel string) (word, qualifier string) {
+	rel = strings.TrimLeftFunc(rel, unicode.IsSpace)
+	end := strings.IndexFunc(rel, unicode.IsSpace)
+	if end < 0 {
+		return rel, ""
+	}
+	word, rest := rel[:end], strings.TrimFunc(rel[end:], unicode.IsSpace)
+	if plainlySpaced(rest) {
+		return word, rest
+	}
+	return word, strings.Join(strings.Fields(rest), " ")
+}
+
+// plainlySpaced reports whether s's words are one ASCII space apart.
+func plainlySpaced(s string) bool {
+	prev := false // the previous rune was a space
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if r != ' ' || prev {
+				return false
+			}
+			prev = true
+			continue
+		}
+		prev = false
+	}
+	return true
 }
 
 // firstLinkIn returns the first of links (sorted by offset, as a note

@@ -1,6 +1,9 @@
 package vault
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLinkEntries(t *testing.T) {
 	src := "# N\n## Links\n" +
@@ -39,5 +42,19 @@ func TestLinkEntries(t *testing.T) {
 	}
 	if got[0].Line != 2 {
 		t.Errorf("first entry on line %d, want 2", got[0].Line)
+	}
+}
+
+func TestSplitRelationIsFieldsAndJoin(t *testing.T) {
+	for _, rel := range []string{"", " ", "extends", " extends ", "contrasts on mechanism", "contrasts  on\tmechanism ",
+		"\u00a0refines\u2003in  part", "a\xffb c", "x \xff  y", "supports\n", " evidence-for  "} {
+		words := strings.Fields(rel)
+		var word, qualifier string
+		if len(words) > 0 {
+			word, qualifier = words[0], strings.Join(words[1:], " ")
+		}
+		if w, q := splitRelation(rel); w != word || q != qualifier {
+			t.Errorf("splitRelation(%q) = %q, %q; want %q, %q", rel, w, q, word, qualifier)
+		}
 	}
 }

@@ -147,6 +147,9 @@ type noteResult struct {
 	links    []linkUse
 	ignores  ignores
 	summary  noteSummary
+	// targets and broken are the note's link targets and the paths of
+	// its links that name nothing, each once (NoteState).
+	targets, broken []string
 }
 
 // noteSummary is what the link rules need of a note as a target.
@@ -283,6 +286,8 @@ type noteCheck struct {
 	lines vault.Lines
 	out   []Finding
 	uses  []linkUse
+	// targets and broken are noteResult's.
+	targets, broken onceList
 	// typ is the note's type (nil for none); flat is set when its headings
 	// run inline (flattened); sections and tended are read once, for the
 	// several rules that look at them.
@@ -293,6 +298,7 @@ type noteCheck struct {
 	// keyLines maps a frontmatter property to its line, once needed.
 	keyLines map[string]int
 	standing *evidence.Standing
+	hasRuns  int8 // ran's answer: 0 not asked yet, 1 no, 2 yes
 	entries  *[]vault.LinkEntry
 	fals     *[]evidence.Falsifier
 }
@@ -319,7 +325,7 @@ func (nc *noteCheck) linkEntries() []vault.LinkEntry {
 // note checks one note, all but its links' targets, and summarises it.
 func (c *checker) note(n *vault.Note) noteResult {
 	r := noteResult{path: n.Path, summary: summarize(n)}
-	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src), typ: vault.TypeOf(c.opts.Types, n)}
+	nc := &noteCheck{c: c, n: n, lines: n.Lines(), typ: vault.TypeOf(c.opts.Types, n)}
 	if c.severity(RuleRestsOnRefuted) != Off {
 		r.summary.refuted, r.summary.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, nc.linkEntries())
 	}
@@ -341,6 +347,7 @@ func (c *checker) note(n *vault.Note) noteResult {
 		r.ignores = ignoresOf(n, nc.lines)
 	}
 	r.findings, r.links = r.ignores.filter(nc.out), nc.uses
+	r.targets, r.broken = nc.targets.list, nc.broken.list
 	return r
 }
 

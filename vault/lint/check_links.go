@@ -11,8 +11,13 @@ import (
 	"github.com/zk-claims/zk/vault"
 )
 
-// linkUse is a link of a checked note, resolved, with its place: the
-// link rules run on it once every note's headings and block ids are known.
+// linkUse is a link of a checked note, resolved, with its place, that
+// the link rules look at once every note's headings and block ids are
+// known: a link that names nothing (its message names the note that has
+// the name as an alias) or that names a heading or block of a file. A
+// link that resolves and names no part of its target has no finding to
+// wait for and is not kept: at a million notes the uses held until every
+// note was read were most of a first check's memory.
 type linkUse struct {
 	Line, Column, EndLine, EndColumn int
 	Original, Path, Subpath          string
@@ -22,33 +27,84 @@ type linkUse struct {
 	Key string
 }
 
-// links records every link and embed of the note, resolved.
+// waits reports whether the link rules have anything to check of u once
+// every note is read (linkFindings).
+func (u *linkUse) waits() bool {
+	return u.Target == "" || (u.Subpath != "" && u.Key == "")
+}
+
+// links records the links and embeds of the note the link rules check
+// once every note is read (linkUse), and the note's link targets and
+// broken link paths for its state (stateOf).
 func (nc *noteCheck) links() {
 	n, r := nc.n, nc.c.resolver
 	hidden := nc.commentSpans()
-	// Sized once: appended to, a 200,000-link note's uses allocated
-	// 130 MB for a 26 MB list.
-	nc.uses = slices.Grow(nc.uses, len(n.Links)+len(n.Embeds)+len(n.FrontmatterLinks))
 	for l := range n.LinksAndEmbeds() {
 		if hidden.covers(l.Span.Start.Offset) {
 			continue
 		}
 		u := linkUse{Original: l.Original, Path: l.Path, Subpath: l.Subpath, Target: n.Path}
-		u.Line, u.Column = nc.lineCol(l.Span.Start.Offset)
-		u.EndLine, u.EndColumn = nc.lineCol(l.Span.End.Offset)
 		if l.Path != "" {
 			u.Target, _ = r.Resolve(l.Path, n.Path)
 		}
-		nc.uses = append(nc.uses, u)
+		nc.target(&u)
+		if u.waits() {
+			u.Line, u.Column = nc.lineCol(l.Span.Start.Offset)
+			u.EndLine, u.EndColumn = nc.lineCol(l.Span.End.Offset)
+			nc.uses = append(nc.uses, u)
+		}
 	}
 	for _, l := range n.FrontmatterLinks {
 		if l.Path == "" {
 			continue
 		}
 		u := linkUse{Original: l.Original, Path: l.Path, Key: l.Key, Column: 1}
-		u.Line = nc.frontmatterKeyLine(l.Key) + 1
 		u.Target, _ = r.Resolve(l.Path, n.Path)
-		nc.uses = append(nc.uses, u)
+		nc.target(&u)
+		if u.waits() {
+			u.Line = nc.frontmatterKeyLine(l.Key) + 1
+			nc.uses = append(nc.uses, u)
+		}
+	}
+}
+
+// target records what u's note depends on in others (NoteState): the
+// file u resolves to, or its path when it names nothing, each once.
+func (nc *noteCheck) target(u *linkUse) {
+	switch {
+	case u.Target == "":
+		nc.broken.add(u.Path)
+	case u.Target != nc.n.Path:
+		nc.targets.add(u.Target)
+	}
+}
+
+// onceList is a list of strings, each once, in the order first added: a
+// note's few are compared in the list, the thousands of a note dense with
+// distinct links looked up in a set, where comparing was quadratic.
+type onceList struct {
+	list []string
+	set  map[string]bool
+}
+
+// add appends s unless the list holds it.
+func (o *onceList) add(s string) {
+	if o.set == nil {
+		if slices.Contains(o.list, s) {
+			return
+		}
+		if len(o.list) < 32 {
+			o.list = append(o.list, s)
+			return
+		}
+		o.set = make(map[string]bool, 2*len(o.list))
+		for _, e := range o.list {
+			o.set[e] = true
+		}
+	}
+	if !o.set[s] {
+		o.set[s] = true
+		o.list = append(o.list, s)
 	}
 }
 

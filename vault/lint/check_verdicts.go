@@ -28,9 +28,27 @@ func (nc *noteCheck) runs() *evidence.Standing {
 	return nc.standing
 }
 
+// ran reports whether the note holds a run block. Without one every
+// falsifier's standing is the falsifier alone, and the rules that read
+// runs have nothing to report: they return early rather than have
+// LatestRunsOf make a record of a kilobyte for each falsifier of every
+// note.
+func (nc *noteCheck) ran() bool {
+	if nc.hasRuns == 0 {
+		nc.hasRuns = 1
+		if bytes.Contains(nc.n.Src, []byte("<!-- zk:run")) {
+			nc.hasRuns = 2
+		}
+	}
+	return nc.hasRuns == 2
+}
+
 // refuted reports each falsifier whose refutation stands: its latest
 // refuting run, not answered by a later judged run.
 func (nc *noteCheck) refuted() {
+	if !nc.ran() {
+		return
+	}
 	for _, l := range nc.runs().Falsifiers {
 		if l.Refuting.ID == "" {
 			continue
@@ -58,6 +76,9 @@ func (nc *noteCheck) refuted() {
 // refutedDeleted reports a refutation that stands whose falsifier is no
 // longer in the note, at its block: deleting a falsifier answers nothing.
 func (nc *noteCheck) refutedDeleted() {
+	if !nc.ran() {
+		return
+	}
 	for _, l := range nc.runs().Deleted {
 		if l.Refuting.ID == "" {
 			continue
@@ -88,6 +109,9 @@ func deletedName(f evidence.Falsifier) string {
 // latest record was judged by, with both criteria and both verdicts: the
 // recorded output judged again under the criterion as written now.
 func (nc *noteCheck) criterionChanged() {
+	if !nc.ran() {
+		return
+	}
 	for _, l := range nc.runs().Falsifiers {
 		if !l.CriterionChanged() {
 			continue
@@ -128,17 +152,34 @@ func VerdictPhrase(v evidence.Verdict) string {
 // neverRun reports a falsifier with a command and a criterion that has no
 // recorded run.
 func (nc *noteCheck) neverRun() {
-	for _, l := range nc.runs().Falsifiers {
-		if l.Run.ID == "" && l.Falsifier.Command != "" && l.Falsifier.Criterion != "" {
-			nc.atLine(RuleNeverRun, l.Falsifier.Line, "falsifier %d has a command and a criterion but no recorded run; zk run %s --falsifier %d",
-				l.Falsifier.N, shellWord(nc.n.Path), l.Falsifier.N)
+	if !nc.ran() {
+		for _, f := range nc.falsifierList() {
+			nc.neverRunOne(f)
 		}
+		return
+	}
+	for _, l := range nc.runs().Falsifiers {
+		if l.Run.ID == "" {
+			nc.neverRunOne(l.Falsifier)
+		}
+	}
+}
+
+// neverRunOne reports f, a falsifier with no recorded run, if it has a
+// command and a criterion.
+func (nc *noteCheck) neverRunOne(f evidence.Falsifier) {
+	if f.Command != "" && f.Criterion != "" {
+		nc.atLine(RuleNeverRun, f.Line, "falsifier %d has a command and a criterion but no recorded run; zk run %s --falsifier %d",
+			f.N, shellWord(nc.n.Path), f.N)
 	}
 }
 
 // staleRun reports a falsifier whose latest measurement is older than the
 // note's tending interval: the evidence is due to be measured again.
 func (nc *noteCheck) staleRun() {
+	if !nc.ran() {
+		return
+	}
 	today := tending.DateOf(nc.c.opts.Today)
 	var iv vault.Interval
 	for _, l := range nc.runs().Falsifiers {
@@ -168,7 +209,7 @@ func shellWord(s string) string {
 // refutedBy says why a note is refuted ("falsifier 1, run ID"), or is
 // empty: what links/rests-on-refuted needs of every note.
 func (nc *noteCheck) refutedBy() string {
-	if !bytes.Contains(nc.n.Src, []byte("<!-- zk:run")) {
+	if !nc.ran() {
 		return ""
 	}
 	l, ok := nc.runs().Refuted()

@@ -30,18 +30,8 @@ type NoteState struct {
 
 // stateOf is the state of a note read.
 func stateOf(r *noteResult) NoteState {
-	st := NoteState{Path: r.path, Read: true, Checked: r.checked, Summary: Summary{Path: r.path, sum: r.summary}}
-	for _, l := range r.links {
-		switch {
-		case l.Target == "":
-			if !slices.Contains(st.Broken, l.Path) {
-				st.Broken = append(st.Broken, l.Path)
-			}
-		case l.Target != r.path && !slices.Contains(st.Targets, l.Target):
-			st.Targets = append(st.Targets, l.Target)
-		}
-	}
-	return st
+	return NoteState{Path: r.path, Read: true, Checked: r.checked, Summary: Summary{Path: r.path, sum: r.summary},
+		Targets: r.targets, Broken: r.broken}
 }
 
 // Previous is what a whole check of the vault left for Recheck: the

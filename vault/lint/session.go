@@ -195,7 +195,7 @@ func (c *checker) graphSummary(n *vault.Note) noteSummary {
 	if c.severity(RuleRestsOnRefuted) == Off {
 		return s
 	}
-	nc := &noteCheck{c: c, n: n, lines: vault.NewLines(n.Src), entries: &entries}
+	nc := &noteCheck{c: c, n: n, lines: n.Lines(), entries: &entries}
 	s.refuted, s.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, entries)
 	return s
 }
