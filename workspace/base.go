@@ -63,7 +63,7 @@ func (w *Workspace) Base(ctx context.Context, req BaseRequest) (BaseResult, erro
 		}
 		thisPath = p
 	}
-	snap, err := base.Load(ctx, w.Vault, time.Local, w.PropTypes)
+	snap, err := w.baseSnapshot(ctx)
 	if err != nil {
 		return BaseResult{Where: where, Warnings: warns}, err
 	}
@@ -73,7 +73,7 @@ func (w *Workspace) Base(ctx context.Context, req BaseRequest) (BaseResult, erro
 	now := time.Now()
 	if w.Pinned {
 		t := w.Today
-		now = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.Local)
+		now = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, w.zone())
 	}
 	view := req.View
 	if view == "" {
@@ -91,6 +91,37 @@ func (w *Workspace) Base(ctx context.Context, req BaseRequest) (BaseResult, erro
 		warns = append(warns, where+": "+warn)
 	}
 	return BaseResult{Where: where, Result: res, Warnings: warns}, nil
+}
+
+// basePurpose names Bases' section of the model file in its key.
+const basePurpose = "zk base notes v1"
+
+// baseSnapshot is the vault as a base sees it (base.Read), every note's
+// entry through the model file (cachedNotes, section "base"): on an
+// unchanged vault a base parses no note, and reads no birth time but an
+// attachment's.
+func (w *Workspace) baseSnapshot(ctx context.Context) (*base.Snapshot, error) {
+	files, _, err := w.Vault.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	loc := w.zone()
+	var snap *base.Snapshot
+	_, err = cachedNotes(w, ctx, files, perNote[*base.File]{
+		folder: "base", purpose: basePurpose, inputs: baseInputs,
+		read: func(reuse func(string) (*base.File, bool), hashed func(string, []byte)) ([]*base.File, error) {
+			s, err := base.Read(ctx, w.Vault, files, loc, w.PropTypes, reuse, hashed)
+			if err != nil {
+				return nil, err
+			}
+			snap = s
+			return s.Notes(), nil
+		},
+		encode: base.EncodeNotes,
+		decode: func(b []byte) ([]*base.File, error) { return base.DecodeNotes(b, loc) },
+		path:   func(f *base.File) string { return f.Path },
+	})
+	return snap, err
 }
 
 // baseSource is the base an argument names: its YAML, where it is (for

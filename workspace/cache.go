@@ -46,14 +46,17 @@ const (
 	// InUntrusted is the files under .zk/ zk will not act on, which
 	// file/untrusted reports.
 	InUntrusted
+	// InZone is the time zone dates are read in (a base's date properties
+	// are instants in it).
+	InZone
 
-	allInputs = InBuild | InConfig | InTemplates | InPropTypes | InToday | InLedger | InUntrusted
+	allInputs = InBuild | InConfig | InTemplates | InPropTypes | InToday | InLedger | InUntrusted | InZone
 )
 
 // The inputs of each cache.
 const (
 	// checkInputs: a whole-vault check's findings depend on all of them.
-	checkInputs = allInputs
+	checkInputs = allInputs &^ InZone
 	// listInputs: a note's list record holds dates that a query compares
 	// with today when it runs, and its verdicts read the ledger (runs
 	// recorded before falsifier ids); no record reads the property types.
@@ -68,6 +71,11 @@ const (
 	// language; the index keeps its own format version, so zk's build is
 	// not one.
 	indexInputs = InConfig | InTemplates
+	// baseInputs: a note's entry for Bases holds its properties as Bases
+	// values, read under the declared types (a text property stays text)
+	// and the time zone (a date is an instant in it); links resolve
+	// against the files, which the stamps hold.
+	baseInputs = InBuild | InPropTypes | InZone
 )
 
 // inputKey is the key of a cache entry derived from the inputs in set,
@@ -103,6 +111,9 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 		raw, _ := v.ReadFile(property.TypesFile, 1<<20) // none: no declared types
 		add(property.TypesFile, raw)
 	}
+	if set&InZone != 0 {
+		add("zone", zoneKey(w.zone()))
+	}
 	if set&InLedger != 0 {
 		ledger, _ := ReadLedger(v)
 		add("ledger", ledger)
@@ -123,6 +134,36 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 		}
 	}
 	return parts, nil
+}
+
+// zone is the time zone a base reads dates in.
+func (w *Workspace) zone() *time.Location {
+	if w.Zone != nil {
+		return w.Zone
+	}
+	return time.Local
+}
+
+// zoneKey tells one time zone from another. A zone's name may say little
+// ("Local"), so the key also holds where Go takes the local zone from
+// ($TZ, set or not, and /etc/localtime) and the zone's offsets twice a
+// year over the years notes are dated in.
+func zoneKey(loc *time.Location) []byte {
+	b := []byte(loc.String())
+	if loc == time.Local {
+		tz, set := os.LookupEnv("TZ")
+		b = fmt.Appendf(b, "\x00%v %q\x00", set, tz)
+		if lt, err := os.ReadFile("/etc/localtime"); err == nil && len(lt) < 1<<20 {
+			b = append(b, lt...)
+		}
+	}
+	for y := 1900; y <= 2100; y++ {
+		for _, m := range []time.Month{time.January, time.July} {
+			name, off := time.Date(y, m, 1, 12, 0, 0, 0, loc).Zone()
+			b = fmt.Appendf(b, "%s%d;", name, off)
+		}
+	}
+	return b
 }
 
 // buildStamp tells one development build from the next: a build that is

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/zk-claims/zk/templates"
 )
@@ -38,6 +39,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{"list", "zk list records v1", listInputs},
 		{"details", detailPurpose, detailInputs},
 		{"index", "zk index", indexInputs},
+		{"base", basePurpose, baseInputs},
 	}
 	cases := []struct {
 		input  Inputs
@@ -57,6 +59,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{InLedger, func(t *testing.T, w *Workspace) {
 			write(t, w, ".zk/runs/ledger.jsonl", `{"id":"r1","note":"Notes/A.md","verdict":"refutes"}`+"\n")
 		}},
+		{InZone, func(t *testing.T, w *Workspace) { w.Zone = time.FixedZone("UTC+1", 3600) }},
 		{InUntrusted, func(t *testing.T, w *Workspace) {
 			write(t, w, ".zk/journal/x.foreign.json", "{}")
 		}},

@@ -43,6 +43,8 @@ type Workspace struct {
 	// PropTypes are the property types .obsidian/types.json declares
 	// (nil when it declares none, or cannot be read: a notice says so).
 	PropTypes map[string]property.Type
+	// Zone is the time zone a base reads dates in (nil: the local one).
+	Zone *time.Location
 
 	version string
 	notify  func(Notice)

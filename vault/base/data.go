@@ -3,7 +3,9 @@ package base
 import (
 	"context"
 	"path"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zk-claims/zk/vault"
@@ -56,10 +58,16 @@ func (f *File) Folder() string {
 // their links resolved, so that backlinks and link comparisons need no
 // further reading.
 type Snapshot struct {
-	Files     []*File
-	byPath    map[string]*File
-	resolver  *vault.Resolver
-	backlinks map[string][]string
+	// Files are in path order (as vault.Files sorts them): File finds
+	// one by a binary search, without a map of every path.
+	Files []*File
+	// resolver resolves links against the vault's files; it is made when
+	// first needed (a note read, a link() or file() asked): a snapshot
+	// from the cache resolves no link of its own.
+	resolver func() *vault.Resolver
+	// backlinks are the files linking to each file, by path, made when
+	// file.backlinks is first asked.
+	backlinks func() map[string][]string
 	// Skipped are notes that could not be read, by path, with the reason;
 	// they are still rows (as files) but have no properties.
 	Skipped map[string]string
@@ -68,6 +76,8 @@ type Snapshot struct {
 	// (.obsidian/types.json): a text property's value stays text even when
 	// it reads as a date, as Obsidian keeps it.
 	declared map[string]property.Type
+	// notes are the notes' entries, read or reused, for a cache.
+	notes []*File
 }
 
 // Load reads every file of the vault: each note is parsed once, on the
@@ -78,47 +88,113 @@ func Load(ctx context.Context, v *vault.Vault, loc *time.Location, declared map[
 	if err != nil {
 		return nil, err
 	}
+	return Read(ctx, v, files, loc, declared, nil, nil)
+}
+
+// Read is the snapshot of files (a walk of the vault, sorted by path).
+// A note's entry (its properties, tags and links resolved, its birth
+// time) is reuse's when it gives one, made under the same loc, declared
+// types and files (a cache keyed by them: EncodeNotes); every other note
+// is parsed, on the vault's workers, and hashed (when set) sees its
+// source, from several goroutines at once. A birth time is read (statx)
+// for every file but a note whose entry was taken at the size and time
+// the walk found: a file made anew is written anew.
+func Read(ctx context.Context, v *vault.Vault, files []vault.File, loc *time.Location, declared map[string]property.Type,
+	reuse func(path string) (*File, bool), hashed func(path string, src []byte)) (*Snapshot, error) {
 	if loc == nil {
 		loc = time.Local
 	}
-	s := &Snapshot{byPath: map[string]*File{}, Skipped: map[string]string{}, Loc: loc, declared: declared}
-	paths, _ := vault.SplitFiles(files)
-	s.resolver = vault.NewResolver(paths)
-	var notes []vault.File
-	var noteIdx []int
-	for _, f := range files {
-		bf := &File{Path: f.Path, Size: f.Size, MTime: f.ModTime.In(loc), CTime: f.ModTime.In(loc), noBirth: true, snap: s}
-		s.Files = append(s.Files, bf)
-		s.byPath[f.Path] = bf
-		if f.IsNote() {
-			notes = append(notes, f)
-			noteIdx = append(noteIdx, len(s.Files)-1)
+	s := &Snapshot{Files: make([]*File, len(files)), Skipped: map[string]string{}, Loc: loc, declared: declared}
+	s.resolver = sync.OnceValue(func() *vault.Resolver {
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = f.Path
 		}
-	}
-	birthTimes(v, s.Files, loc)
-	reasons := v.Each(ctx, notes, func(i int, n *vault.Note) {
-		s.fill(s.Files[noteIdx[i]], n)
+		return vault.NewResolver(paths)
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for i, why := range reasons {
-		if why != "" {
-			s.Skipped[notes[i].Path] = why
+	var (
+		toRead  []vault.File
+		readIdx []int
+		births  []*File // the files whose birth time is to read
+	)
+	for i, f := range files {
+		if reuse != nil && f.IsNote() {
+			if bf, ok := reuse(f.Path); ok && bf != nil && bf.Path == f.Path {
+				if bf.Size != f.Size || !bf.MTime.Equal(f.ModTime) {
+					bf.Size, bf.MTime, bf.CTime, bf.noBirth = f.Size, f.ModTime.In(loc), f.ModTime.In(loc), true
+					births = append(births, bf)
+				}
+				bf.snap = s
+				s.Files[i] = bf
+				continue
+			}
+		}
+		bf := &File{Path: f.Path, Size: f.Size, MTime: f.ModTime.In(loc), CTime: f.ModTime.In(loc), noBirth: true, snap: s}
+		s.Files[i] = bf
+		births = append(births, bf)
+		if f.IsNote() {
+			toRead = append(toRead, f)
+			readIdx = append(readIdx, i)
 		}
 	}
-	s.backlinks = map[string][]string{}
-	for _, f := range s.Files {
-		seen := map[string]bool{}
-		for _, l := range append(append([]Link(nil), f.Links...), f.Embeds...) {
-			if l.Target != "" && !seen[l.Target] {
-				seen[l.Target] = true
-				s.backlinks[l.Target] = append(s.backlinks[l.Target], f.Path)
+	birthTimes(v, births, loc)
+	if len(toRead) > 0 {
+		s.resolver() // made once, before the workers share it
+		reasons := v.Each(ctx, toRead, func(k int, n *vault.Note) {
+			s.fill(s.Files[readIdx[k]], n)
+			if hashed != nil {
+				hashed(n.Path, n.Src)
+			}
+		})
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for k, why := range reasons {
+			if why != "" {
+				s.Skipped[toRead[k].Path] = why
 			}
 		}
 	}
+	for _, f := range s.Files {
+		if f.isNote() && s.Skipped[f.Path] == "" {
+			s.notes = append(s.notes, f)
+		}
+	}
+	s.backlinks = sync.OnceValue(s.linksTo)
 	return s, nil
 }
+
+// linksTo is, for each file, the files that link to it or embed it, each
+// once, in path order.
+func (s *Snapshot) linksTo() map[string][]string {
+	out := map[string][]string{}
+	var targets []string // one file's, each once
+	for _, f := range s.Files {
+		targets = targets[:0]
+		for _, ls := range [][]Link{f.Links, f.Embeds} {
+			for _, l := range ls {
+				if l.Target != "" {
+					targets = append(targets, l.Target)
+				}
+			}
+		}
+		if len(targets) > 1 {
+			slices.Sort(targets)
+			targets = slices.Compact(targets)
+		}
+		for _, t := range targets {
+			out[t] = append(out[t], f.Path)
+		}
+	}
+	return out
+}
+
+// Notes are the entries of the notes read or reused (not those that
+// could not be read), in path order: what a cache keeps (EncodeNotes).
+func (s *Snapshot) Notes() []*File { return s.notes }
+
+// isNote reports whether the file is a markdown note.
+func (f *File) isNote() bool { return vault.File{Path: f.Path}.IsNote() }
 
 // fill sets a note's properties, tags and links from its parse. It runs
 // on one worker per note and writes only that note's File.
@@ -175,7 +251,7 @@ func (s *Snapshot) link(p, from, display string, hasDisplay bool) Link {
 	if p == "" {
 		return l
 	}
-	l.Target, _ = s.resolver.Resolve(p, from)
+	l.Target, _ = s.resolver().Resolve(p, from)
 	return l
 }
 
@@ -227,15 +303,21 @@ func (s *Snapshot) fromYAML(v any, from string, depth int) any {
 }
 
 // File returns the file at a vault path, or nil.
-func (s *Snapshot) File(p string) *File { return s.byPath[p] }
+func (s *Snapshot) File(p string) *File {
+	i, ok := slices.BinarySearchFunc(s.Files, p, func(f *File, p string) int { return strings.Compare(f.Path, p) })
+	if !ok {
+		return nil
+	}
+	return s.Files[i]
+}
 
 // resolve finds the file a path or link text names, as a link would.
 func (s *Snapshot) resolve(p, from string) *File {
-	if f := s.byPath[p]; f != nil {
+	if f := s.File(p); f != nil {
 		return f
 	}
-	if t, ok := s.resolver.Resolve(p, from); ok {
-		return s.byPath[t]
+	if t, ok := s.resolver().Resolve(p, from); ok {
+		return s.File(t)
 	}
 	return nil
 }

@@ -129,6 +129,8 @@ type evaluator struct {
 	// each said once.
 	warnings []string
 	warned   map[string]bool
+	// machines are the idle VMs, for run.
+	machines []*machine
 }
 
 type compiledExpr struct {
@@ -581,7 +583,11 @@ func (r *row) run(x *Expr) (v any, err error) {
 	if err := r.spend(runSteps, 0); err != nil {
 		return nil, err
 	}
-	out, err := vm.Run(x.program, map[string]any{"__ctx": r})
+	ev := r.ev
+	m := ev.machine()
+	m.env["__ctx"] = r
+	out, err := m.vm.Run(x.program, m.env)
+	ev.machines = append(ev.machines, m)
 	if r.ev.budget.over {
 		return nil, ErrBudget
 	}
@@ -593,6 +599,24 @@ func (r *row) run(x *Expr) (v any, err error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// machine is a VM and its environment, to run an expression: one is
+// made for each expression running at once (a formula runs inside
+// another's run), not one for each row and expression run.
+type machine struct {
+	vm  vm.VM
+	env map[string]any
+}
+
+// machine takes an idle machine, or makes one; run gives it back.
+func (ev *evaluator) machine() *machine {
+	if n := len(ev.machines); n > 0 {
+		m := ev.machines[n-1]
+		ev.machines = ev.machines[:n-1]
+		return m
+	}
+	return &machine{env: map[string]any{}}
 }
 
 // cleanVMError keeps the message of an error a function returned, without

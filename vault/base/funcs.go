@@ -210,7 +210,7 @@ func (r *row) fileField(f *File, name string) (any, error) {
 		return linkList(f.Embeds), nil
 	case "backlinks":
 		var out []any
-		for _, p := range f.snap.backlinks[f.Path] {
+		for _, p := range f.snap.backlinks()[f.Path] {
 			out = append(out, fileLink(f.snap.File(p), nil))
 		}
 		if out == nil {
@@ -254,7 +254,7 @@ func (r *row) asFile(v any) *File {
 		// A link's text names its note: [[Note#Heading|shown]] is Note
 		// (release notes 1.9.3: hasLink() resolves links with subpaths).
 		p := strings.TrimSuffix(strings.TrimPrefix(x, "[["), "]]")
-		if f := r.ev.snap.byPath[p]; f != nil {
+		if f := r.ev.snap.File(p); f != nil {
 			return f
 		}
 		p, _, _ = strings.Cut(p, "|")
