@@ -55,7 +55,8 @@ const (
 
 // The inputs of each cache.
 const (
-	// checkInputs: a whole-vault check's findings depend on all of them.
+	// checkInputs: a whole-vault check's findings depend on all of them
+	// but the time zone (its dates are days, compared as written).
 	checkInputs = allInputs &^ InZone
 	// listInputs: a note's list record holds dates that a query compares
 	// with today when it runs, and its verdicts read the ledger (runs
