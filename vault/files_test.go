@@ -3,17 +3,27 @@ package vault
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 // TestFiles walks a vault of nested folders, dot folders, ignored paths,
 // symlinks of every kind and a pipe: the list must be the same, sorted,
-// whichever goroutine reads which folder first.
+// whichever goroutine reads which folder first, and whichever reader
+// reads the folders (the system's own, or the os.Root's fs.FS).
 func TestFiles(t *testing.T) {
+	for _, portable := range []bool{false, true} {
+		t.Run(fmt.Sprintf("portable=%v", portable), func(t *testing.T) { testFiles(t, portable) })
+	}
+}
+
+func testFiles(t *testing.T, portable bool) {
 	dir := t.TempDir()
 	outside := t.TempDir()
 	for _, p := range []string{"a.md", "b/c.md", "b/d/e.md", "b/d/f/g.png", "z.md", ".obsidian/app.json",
@@ -48,6 +58,7 @@ func TestFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer v.Close()
+	v.portableWalk = portable
 	v.Ignore = func(p string) bool { return p == "Archive" || strings.HasSuffix(p, "/Archive") }
 
 	for range 5 { // the folders are read in parallel; the answer must not vary
@@ -85,5 +96,52 @@ func TestFiles(t *testing.T) {
 	cancel()
 	if _, _, err := v.Files(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("Files on a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+// TestJoinBytes: a path made from a name in a getdents buffer is made with
+// one allocation.
+func TestJoinBytes(t *testing.T) {
+	name := []byte("note.md")
+	for _, tt := range []struct{ dir, want string }{{".", "note.md"}, {"a/b", "a/b/note.md"}} {
+		if got := joinBytes(tt.dir, name); got != tt.want {
+			t.Errorf("joinBytes(%q) = %q, want %q", tt.dir, got, tt.want)
+		}
+		if n := testing.AllocsPerRun(100, func() { joinBytes(tt.dir, name) }); n > 1 {
+			t.Errorf("joinBytes(%q): %v allocations, want 1", tt.dir, n)
+		}
+	}
+}
+
+// TestFilesOrder: the list is sorted by path as strings compare, across
+// folders whose names sort around "/" (" ", "-", "." before it, "0" and
+// letters after), whichever reader reads the folders.
+func TestFilesOrder(t *testing.T) {
+	want := []string{"B.md", "a.md", "b c/y.md", "b c.md", "b-c.md", "b-c/w.md", "b.md", "b/c d/f.md", "b/c-d.md",
+		"b/c/e.md", "b/c0.md", "b0.md", "b0/a.md", "bb/z.md", "é.md", "é/x.md"}
+	files := map[string]string{}
+	for _, p := range want {
+		files[p] = "x"
+	}
+	dir := vaulttest.Dir(t, files)
+	want = slices.Sorted(slices.Values(want))
+	for _, portable := range []bool{false, true} {
+		v, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.portableWalk = portable
+		got, _, err := v.Files(context.Background())
+		v.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, f := range got {
+			paths = append(paths, f.Path)
+		}
+		if !slices.Equal(paths, want) {
+			t.Errorf("portable=%v: Files =\n%q\nwant\n%q", portable, paths, want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,9 +13,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -49,6 +50,9 @@ type Vault struct {
 	// Ignore reports whether a vault-relative path is left out of the
 	// vault (config ignore globs). Nil ignores nothing beyond dot folders.
 	Ignore func(relPath string) bool
+	// portableWalk makes the walk read folders as it does on systems
+	// without a reader of their own (tests compare the two).
+	portableWalk bool
 }
 
 // Open opens the vault rooted at dir.
@@ -135,36 +139,22 @@ func (v *Vault) walkFrom(ctx context.Context, dir string, flat bool) ([]File, []
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
-	top, err := fs.ReadDir(v.root.FS(), dir)
-	if err != nil {
+	w := &walk{v: v, ctx: ctx, sem: make(chan struct{}, Workers()), flat: flat, portable: v.portableWalk}
+	w.open()
+	defer w.close()
+	w.folders = append(w.folders, Folder{Path: dir, ModTime: st.ModTime()})
+	top := &folderList{path: path.Clean(dir)}
+	if err := w.read(top); err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
-	w := &walk{v: v, ctx: ctx, sem: make(chan struct{}, Workers()), flat: flat}
-	w.folders = append(w.folders, Folder{Path: dir, ModTime: st.ModTime()})
-	w.entries(dir, top)
 	w.wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
-	files := sortedFiles(w.files)
-	sort.Slice(w.skips, func(i, j int) bool { return w.skips[i].Path < w.skips[j].Path })
-	sort.Slice(w.folders[1:], func(i, j int) bool { return w.folders[1+i].Path < w.folders[1+j].Path })
+	files := top.appendSorted(make([]File, 0, w.count.Load()))
+	slices.SortFunc(w.skips, func(a, b Skip) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(w.folders[1:], func(a, b Folder) int { return strings.Compare(a.Path, b.Path) })
 	return files, w.folders, w.skips, nil
-}
-
-// sortedFiles joins the walk's folders' files in path order. Each
-// folder's come sorted (fs.ReadDir sorts by name); put in the order of
-// their folders they are most often sorted already, which one pass
-// tells, where a sort of every file cost more than the rest of the join.
-func sortedFiles(chunks [][]File) []File {
-	chunks = slices.DeleteFunc(chunks, func(c []File) bool { return len(c) == 0 })
-	slices.SortFunc(chunks, func(a, b []File) int { return strings.Compare(a[0].Path, b[0].Path) })
-	files := slices.Concat(chunks...)
-	byPath := func(a, b File) int { return strings.Compare(a.Path, b.Path) }
-	if !slices.IsSortedFunc(files, byPath) {
-		slices.SortFunc(files, byPath)
-	}
-	return files
 }
 
 // walk is one Files call: each folder is read by a goroutine of its own,
@@ -176,89 +166,198 @@ type walk struct {
 	wg  sync.WaitGroup
 	// flat lists the first folder's subfolders without walking them.
 	flat bool
+	// portable reads folders through the os.Root's fs.FS (readFS)
+	// where the system's own reader (walk_linux.go) is not to be used.
+	portable bool
+	sys      sysWalk
 
-	mu sync.Mutex
-	// files holds each folder's files, joined once at the end.
-	files   [][]File
+	// count is the number of files kept, for the list's one allocation.
+	count atomic.Int64
+
+	mu      sync.Mutex
 	skips   []Skip
 	folders []Folder
 }
 
-// dir reads one folder below the vault's root and walks its entries.
-func (w *walk) dir(p string) {
-	defer w.wg.Done()
-	w.sem <- struct{}{}
-	ents, err := fs.ReadDir(w.v.root.FS(), p)
-	<-w.sem
-	if err != nil {
-		w.mu.Lock()
-		w.skips = append(w.skips, Skip{Path: p, Folder: true, Reason: "folder not read: " + cleanErr(err)})
-		w.mu.Unlock()
-		return
-	}
-	w.entries(p, ents)
+// folderList is one folder's part of a walk: its files and its
+// subfolders', put in order by path once every folder is read.
+type folderList struct {
+	path  string // a clean vault path
+	files []File
+	subs  []*folderList
 }
 
-// entries lists the files of one folder and starts a walk of each
-// subfolder. The stats run under the semaphore, as the folder reads do.
-func (w *walk) entries(dir string, ents []fs.DirEntry) {
-	files := make([]File, 0, len(ents))
-	var skips []Skip
+// appendSorted appends the files of folder l and of every folder below
+// it to out, sorted by path. A sort of each folder's entries puts the
+// whole list in order, if a subfolder sorts as its name and a "/" (as
+// each of its files' paths do there): "b-c.md" < "b/x.md" < "b0.md". The
+// sorts are short and on paths alike to their last part, where one sort
+// of the whole list compared long common prefixes n log n times and
+// moved each file's record as often.
+func (l *folderList) appendSorted(out []File) []File {
+	// A folder read through fs.FS comes sorted; getdents's order is
+	// the file system's.
+	if byPath := func(a, b File) int { return strings.Compare(a.Path, b.Path) }; !slices.IsSortedFunc(l.files, byPath) {
+		slices.SortFunc(l.files, byPath)
+	}
+	slices.SortFunc(l.subs, func(a, b *folderList) int { return cmpSlashed(a.path, true, b.path, true) })
+	i := 0
+	for _, sub := range l.subs {
+		j := i
+		for j < len(l.files) && cmpSlashed(l.files[j].Path, false, sub.path, true) < 0 {
+			j++
+		}
+		out = append(out, l.files[i:j]...)
+		i = j
+		out = sub.appendSorted(out)
+	}
+	return append(out, l.files[i:]...)
+}
+
+// cmpSlashed compares two paths of entries of one folder, each followed
+// by a "/" if it is a folder's: a name holds no "/", so the first byte
+// after the shorter path decides.
+func cmpSlashed(a string, aDir bool, b string, bDir bool) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	return cmp.Compare(byteAfter(a, n, aDir), byteAfter(b, n, bDir))
+}
+
+// byteAfter is byte i of path p, with a "/" after its end for a folder's
+// path; -1 past that.
+func byteAfter(p string, i int, dir bool) int {
+	switch {
+	case i < len(p):
+		return int(p[i])
+	case i == len(p) && dir:
+		return '/'
+	}
+	return -1
+}
+
+// dir reads one folder below the vault's root and walks its entries; a
+// folder that cannot be read is skipped, with every note in it.
+func (w *walk) dir(l *folderList) {
+	defer w.wg.Done()
+	if err := w.read(l); err != nil {
+		w.mu.Lock()
+		w.skips = append(w.skips, Skip{Path: l.path, Folder: true, Reason: "folder not read: " + cleanErr(err)})
+		w.mu.Unlock()
+	}
+}
+
+// join is the vault path of the entry name of folder dir (a clean path).
+func join(dir, name string) string {
+	if dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// joinBytes is join with the name in a getdents buffer: one allocation,
+// where join(dir, string(name)) made two.
+func joinBytes(dir string, name []byte) string {
+	if dir == "." {
+		return string(name)
+	}
+	var b strings.Builder
+	b.Grow(len(dir) + 1 + len(name))
+	b.WriteString(dir)
+	b.WriteByte('/')
+	b.Write(name)
+	return b.String()
+}
+
+// keep adds one entry of folder l, not a dot file and not ignored, to the
+// folder's files or skips, records and walks a subfolder, and follows a
+// symlink inside the vault. typ is the entry's type; size, mtime and err
+// are its own (not followed) stat, when typ is a folder or a regular file.
+func (w *walk) keep(l *folderList, skips []Skip, p string, typ fs.FileMode, size int64, mtime time.Time, err error) []Skip {
+	switch {
+	case typ.IsDir():
+		if err == nil {
+			w.mu.Lock()
+			w.folders = append(w.folders, Folder{Path: p, ModTime: mtime})
+			w.mu.Unlock()
+		}
+		if !w.flat {
+			sub := &folderList{path: p}
+			l.subs = append(l.subs, sub)
+			w.wg.Add(1)
+			go w.dir(sub)
+		}
+	case typ&fs.ModeSymlink != 0:
+		st, err := w.v.root.Stat(p)
+		switch {
+		case err != nil:
+			skips = append(skips, Skip{Path: p, Reason: "symlink: " + cleanErr(err)})
+		case !st.IsDir(): // a folder link is not followed
+			l.files = append(l.files, File{Path: p, Size: st.Size(), ModTime: st.ModTime(), Symlink: true})
+		}
+	case typ.IsRegular():
+		if err != nil {
+			skips = append(skips, Skip{Path: p, Reason: cleanErr(err)})
+		} else {
+			l.files = append(l.files, File{Path: p, Size: size, ModTime: mtime})
+		}
+	default:
+		if isNotePath(p) { // a note's name on a pipe, socket or device
+			skips = append(skips, Skip{Path: p, Reason: "not a regular file (" + FileKind(typ) + ")"})
+		}
+	}
+	return skips
+}
+
+// done hands one folder's count of files and its skips to the walk.
+func (w *walk) done(l *folderList, skips []Skip) {
+	w.count.Add(int64(len(l.files)))
+	if len(skips) > 0 {
+		w.mu.Lock()
+		w.skips = append(w.skips, skips...)
+		w.mu.Unlock()
+	}
+}
+
+// readFS reads folder p through the os.Root's fs.FS: the walk on systems
+// without their own reader, and the reference the Linux one is tested
+// against. The stats run under the semaphore, as the folder reads do.
+func (w *walk) readFS(l *folderList) error {
 	w.sem <- struct{}{}
+	defer func() { <-w.sem }()
+	ents, err := fs.ReadDir(w.v.root.FS(), l.path)
+	if err != nil {
+		return err
+	}
+	l.files = make([]File, 0, len(ents))
+	var skips []Skip
 	for _, d := range ents {
 		if w.ctx.Err() != nil {
 			break
 		}
 		name := d.Name()
-		p := path.Join(dir, name)
-		if strings.HasPrefix(name, ".") || (w.v.Ignore != nil && w.v.Ignore(p)) {
+		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		if d.IsDir() {
+		p := join(l.path, name)
+		if w.v.Ignore != nil && w.v.Ignore(p) {
+			continue
+		}
+		var size int64
+		var mtime time.Time
+		var err error
+		if typ := d.Type(); typ.IsDir() || typ.IsRegular() {
 			// In an os.Root, a folder's entries come stat-ed: Info is free.
-			if info, err := d.Info(); err == nil {
-				w.mu.Lock()
-				w.folders = append(w.folders, Folder{Path: p, ModTime: info.ModTime()})
-				w.mu.Unlock()
+			var info fs.FileInfo
+			if info, err = d.Info(); err == nil {
+				size, mtime = info.Size(), info.ModTime()
 			}
-			if !w.flat {
-				w.wg.Add(1)
-				go w.dir(p)
-			}
-			continue
 		}
-		f := File{Path: p}
-		if d.Type()&fs.ModeSymlink != 0 {
-			f.Symlink = true
-			st, err := w.v.root.Stat(p)
-			if err != nil {
-				skips = append(skips, Skip{Path: p, Reason: "symlink: " + cleanErr(err)})
-				continue
-			}
-			if st.IsDir() {
-				continue // a folder link: not followed
-			}
-			f.Size, f.ModTime = st.Size(), st.ModTime()
-		} else if d.Type().IsRegular() {
-			info, err := d.Info()
-			if err != nil {
-				skips = append(skips, Skip{Path: p, Reason: cleanErr(err)})
-				continue
-			}
-			f.Size, f.ModTime = info.Size(), info.ModTime()
-		} else {
-			if isNotePath(p) { // a note's name on a pipe, socket or device
-				skips = append(skips, Skip{Path: p, Reason: "not a regular file (" + FileKind(d.Type()) + ")"})
-			}
-			continue
-		}
-		files = append(files, f)
+		skips = w.keep(l, skips, p, d.Type(), size, mtime, err)
 	}
-	<-w.sem
-	w.mu.Lock()
-	w.files = append(w.files, files)
-	w.skips = append(w.skips, skips...)
-	w.mu.Unlock()
+	w.done(l, skips)
+	return nil
 }
 
 // FileKind names a file type that is not a regular file: "a folder", "a

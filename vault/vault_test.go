@@ -102,34 +102,48 @@ func TestScanHostileVault(t *testing.T) {
 	}
 }
 
-// The walk's files come in path order whether or not the folders'
-// sorted files, joined in their folders' order, are already in it.
-func TestSortedFiles(t *testing.T) {
+// The walk's files come in path order whether or not a folder's files
+// come sorted, with each subfolder's files among its folder's where its
+// name and a "/" sort.
+func TestAppendSorted(t *testing.T) {
+	type tree struct {
+		files []string
+		subs  map[string]tree
+	}
+	var build func(dir string, tr tree) *folderList
+	build = func(dir string, tr tree) *folderList {
+		l := &folderList{path: dir}
+		for _, f := range tr.files {
+			l.files = append(l.files, File{Path: join(dir, f)})
+		}
+		for name, sub := range tr.subs { // in map order: any order
+			l.subs = append(l.subs, build(join(dir, name), sub))
+		}
+		return l
+	}
 	for _, tc := range []struct {
-		name   string
-		chunks [][]string
-		want   []string
+		name string
+		top  tree
+		want []string
 	}{
-		{"none", nil, nil},
-		{"one folder", [][]string{{"a.md", "b.md"}}, []string{"a.md", "b.md"}},
-		{"folders out of order", [][]string{{"b/x.md"}, {}, {"a/y.md", "a/z.md"}}, []string{"a/y.md", "a/z.md", "b/x.md"}},
-		{"a subfolder among a folder's files", [][]string{{"a/a.md", "a/z.md"}, {"a/b/c.md"}}, []string{"a/a.md", "a/b/c.md", "a/z.md"}},
+		{"none", tree{}, nil},
+		{"one folder", tree{files: []string{"b.md", "a.md"}}, []string{"a.md", "b.md"}},
+		{"folders out of order", tree{subs: map[string]tree{"b": {files: []string{"x.md"}}, "c": {}, "a": {files: []string{"z.md", "y.md"}}}},
+			[]string{"a/y.md", "a/z.md", "b/x.md"}},
+		{"a subfolder among a folder's files", tree{subs: map[string]tree{"a": {files: []string{"z.md", "a.md"}, subs: map[string]tree{"b": {files: []string{"c.md"}}}}}},
+			[]string{"a/a.md", "a/b/c.md", "a/z.md"}},
+		{"names around the slash", tree{files: []string{"b0.md", "b-c.md", "b.md"}, subs: map[string]tree{"b": {files: []string{"x.md"}}, "b-c": {files: []string{"y.md"}}}},
+			[]string{"b-c.md", "b-c/y.md", "b.md", "b/x.md", "b0.md"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var chunks [][]File
-			for _, c := range tc.chunks {
-				var fs []File
-				for _, p := range c {
-					fs = append(fs, File{Path: p})
+			for range 5 { // the map's order varies
+				var got []string
+				for _, f := range build(".", tc.top).appendSorted(nil) {
+					got = append(got, f.Path)
 				}
-				chunks = append(chunks, fs)
-			}
-			var got []string
-			for _, f := range sortedFiles(chunks) {
-				got = append(got, f.Path)
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
+				if !slices.Equal(got, tc.want) {
+					t.Fatalf("got %q, want %q", got, tc.want)
+				}
 			}
 		})
 	}

@@ -65,6 +65,31 @@ func ReadFloor(tb testing.TB, dir string, workers int) time.Duration {
 	return time.Since(start)
 }
 
+// StatFloor walks dir as find -printf '%s %T@' does: one goroutine reads
+// each folder and lstats each of its entries, nothing kept. A walk that
+// must know every file's size and time cannot do less; benchmarks report
+// a walk's cost as a ratio to it, measured in the same run.
+func StatFloor(tb testing.TB, dir string) {
+	f, err := os.Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ents, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, e := range ents {
+		p := dir + string(filepath.Separator) + e.Name()
+		if _, err := os.Lstat(p); err != nil {
+			tb.Fatal(err)
+		}
+		if e.IsDir() {
+			StatFloor(tb, p)
+		}
+	}
+}
+
 // BenchSizes are the vault sizes a benchmark generates: $ZK_BENCH_NOTES
 // (a comma-separated list, "10000,100000"), else def.
 func BenchSizes(tb testing.TB, def ...int) []int {
