@@ -14,6 +14,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/tending"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // Code actions: each fixes one finding, and carries the diagnostic it
@@ -48,7 +49,8 @@ func (s *Server) codeAction(_ *glsp.Context, params *protocol.CodeActionParams) 
 	from := lineStart(text, int(params.Range.Start.Line))
 	to := lineStart(text, int(params.Range.End.Line)+1)
 	out := []protocol.CodeAction{}
-	for _, f := range s.session.Check(n) {
+	fs, _ := s.live.Check(n) // after the wait: it can
+	for _, f := range fs {
 		d := s.diagnostic(text, f)
 		start, end := offset(text, d.Range.Start), offset(text, d.Range.End)
 		if end < from || start > to { // not in the range asked about
@@ -144,14 +146,12 @@ func linkStartingAt(n *vault.Note, off int) (vault.Link, bool) {
 // differs only in case, spaces, hyphens or underscores. False when none
 // or several do.
 func (s *Server) almostNamed(linkpath string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.res.Candidates(path.Base(linkpath)); len(c) == 1 && vault.IsNotePath(c[0]) {
+	if c := s.live.Resolver().Candidates(path.Base(linkpath)); len(c) == 1 && vault.IsNotePath(c[0]) {
 		return c[0], true
 	}
 	want := looseName(linkpath)
 	found := ""
-	for _, p := range s.notes {
+	for _, p := range s.live.Notes() {
 		if looseName(p) == want {
 			if found != "" {
 				return "", false
@@ -186,9 +186,7 @@ func (s *Server) relinkAction(n *vault.Note, uri string, l vault.Link, d protoco
 	if !ok {
 		return protocol.CodeAction{}, false
 	}
-	s.mu.Lock()
-	with := shortestLink(target, s.res)
-	s.mu.Unlock()
+	with := workspace.ShortestLink(target, s.live.Resolver())
 	if l.Kind == vault.Markdown {
 		with = (&url.URL{Path: target}).EscapedPath()
 	}
@@ -255,9 +253,7 @@ func (s *Server) createAction(n *vault.Note, l vault.Link, d protocol.Diagnostic
 	if dir := path.Dir(linkpath); dir != "." {
 		p = dir + "/" + title + ".md"
 	}
-	s.mu.Lock()
-	_, exists := s.res.Has(p)
-	s.mu.Unlock()
+	_, exists := s.live.Resolver().Has(p)
 	// zk new and zk mv make no note in a dot folder (git runs what
 	// .git/hooks holds; Obsidian loads .obsidian) nor out of the vault.
 	if exists || vault.InDotFolder(p) || s.v.Inside(p) != nil {

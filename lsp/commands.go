@@ -234,15 +234,9 @@ func (s *Server) tend(uri, date string) (any, error) {
 // reread takes the note at p, not open, as it is now on disk: after the
 // server itself wrote it.
 func (s *Server) reread(p string) {
-	n, err := s.v.ReadNote(p)
-	if err != nil {
-		return
+	if n, err := s.v.ReadNote(p); err == nil {
+		s.live.Update(n)
 	}
-	s.session.Update(n)
-	s.noteWords(n)
-	s.mu.Lock()
-	s.edges[p] = refsOf(n, s.res)
-	s.mu.Unlock()
 }
 
 // rejudgeResult is what zk.rejudge answers.

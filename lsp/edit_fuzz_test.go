@@ -2,13 +2,14 @@ package lsp
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/zk-claims/zk/vault"
-	"github.com/zk-claims/zk/vault/lint"
 )
 
 // diffEdit's one edit turns any text into any other, in whole characters.
@@ -45,12 +46,13 @@ func FuzzCompletionContext(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer v.Close()
-	session, err := lint.NewSession(context.Background(), v, nil, lint.Options{}, nil)
-	if err != nil {
+	if err := os.WriteFile(filepath.Join(v.Dir, "x.md"), []byte("# X\n\n#a #tag/nested\n"), 0o644); err != nil {
 		f.Fatal(err)
 	}
-	s := &Server{tags: newVocab(), session: session}
-	s.tags.set("x.md", []string{"a", "tag/nested"})
+	s := New(Options{Vault: v})
+	if err := s.Scan(context.Background()); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, text string) {
 		n := vault.NewParser().ParseWithBudget("n.md", []byte(text), vault.DefaultParseBudget)
 		for _, l := range n.AllLinks() {

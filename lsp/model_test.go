@@ -12,6 +12,7 @@ import (
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // memCache is a per-note cache held in memory, as zk's keeps it on disk:
@@ -25,7 +26,7 @@ type memCache struct {
 	parsed []string
 }
 
-func (m *memCache) open() EntryCache { return m }
+func (m *memCache) open() workspace.EntryCache { return m }
 
 func (m *memCache) Paths() []string {
 	if !m.reuse {
@@ -38,18 +39,18 @@ func (m *memCache) Decode() {}
 
 func (m *memCache) Close() {}
 
-func (m *memCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (Entry, bool), func(string, []byte)) ([]Entry, error)) ([]Entry, error) {
-	var reuse func(string) (Entry, bool)
+func (m *memCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (workspace.NoteEntry, bool), func(string, []byte)) ([]workspace.NoteEntry, error)) ([]workspace.NoteEntry, error) {
+	var reuse func(string) (workspace.NoteEntry, bool)
 	if m.reuse {
-		old, err := DecodeEntries(m.b)
+		old, err := workspace.DecodeEntries(m.b)
 		if err != nil {
 			return nil, err
 		}
-		byPath := make(map[string]Entry, len(old))
+		byPath := make(map[string]workspace.NoteEntry, len(old))
 		for _, e := range old {
 			byPath[e.Path()] = e
 		}
-		reuse = func(p string) (Entry, bool) {
+		reuse = func(p string) (workspace.NoteEntry, bool) {
 			e, ok := byPath[p]
 			return e, ok
 		}
@@ -61,7 +62,7 @@ func (m *memCache) Entries(ctx context.Context, files []vault.File, read func(fu
 		m.mu.Unlock()
 	})
 	if err == nil && (reuse == nil || len(m.parsed) > before) { // as zk's: nothing read, nothing written
-		m.b = EncodeEntries(es)
+		m.b = workspace.EncodeEntries(es)
 		m.paths, _ = vault.SplitFiles(files)
 	}
 	return es, err
@@ -104,7 +105,7 @@ func TestStartAnswersFromCachedEntries(t *testing.T) {
 	}
 
 	// An entry the cache does not give (its stamp changed) is read again.
-	m.b = EncodeEntries(slices.DeleteFunc(mustDecode(t, m.b), func(e Entry) bool { return e.Path() == "sub/Speedy Notes.md" }))
+	m.b = workspace.EncodeEntries(slices.DeleteFunc(mustDecode(t, m.b), func(e workspace.NoteEntry) bool { return e.Path() == "sub/Speedy Notes.md" }))
 	m.parsed = nil
 	c = startServerWith(t, files, func(o *Options) { o.Cache = m.open }, map[string]any{})
 	if got, want := refsTo(c, "Rates.md"), []string{c.uri("Speedups.md")}; !slices.Equal(got, want) {
@@ -115,9 +116,9 @@ func TestStartAnswersFromCachedEntries(t *testing.T) {
 	}
 }
 
-func mustDecode(t *testing.T, b []byte) []Entry {
+func mustDecode(t *testing.T, b []byte) []workspace.NoteEntry {
 	t.Helper()
-	es, err := DecodeEntries(b)
+	es, err := workspace.DecodeEntries(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestDecodeEntriesDamaged(t *testing.T) {
 		t.Fatalf("entries: %d, want 3", len(es))
 	}
 	for i := range len(m.b) {
-		if _, err := DecodeEntries(m.b[:i]); err == nil {
+		if _, err := workspace.DecodeEntries(m.b[:i]); err == nil {
 			t.Errorf("cut at %d of %d: no error", i, len(m.b))
 		}
 	}
@@ -148,7 +149,7 @@ type namesCache []string
 func (c namesCache) Paths() []string { return c }
 func (namesCache) Decode()           {}
 func (namesCache) Close()            {}
-func (namesCache) Entries(_ context.Context, _ []vault.File, read func(func(string) (Entry, bool), func(string, []byte)) ([]Entry, error)) ([]Entry, error) {
+func (namesCache) Entries(_ context.Context, _ []vault.File, read func(func(string) (workspace.NoteEntry, bool), func(string, []byte)) ([]workspace.NoteEntry, error)) ([]workspace.NoteEntry, error) {
 	return read(nil, nil)
 }
 
@@ -166,7 +167,7 @@ func TestFirstDiagnosticsFromTheCachedFiles(t *testing.T) {
 	walking, release := make(chan struct{}), make(chan struct{})
 	loaded := make(chan struct{})
 	c := startServerWith(t, files, func(o *Options) {
-		o.Cache = func() EntryCache { return namesCache{"A.md", "B.md", "Gone.md"} }
+		o.Cache = func() workspace.EntryCache { return namesCache{"A.md", "B.md", "Gone.md"} }
 		o.beforeWalk = func() { close(walking); <-release }
 		o.beforeLoad = func() { <-loaded }
 	}, map[string]any{})
@@ -211,7 +212,7 @@ func TestScanReleasesTheCacheWhenTheWalkFails(t *testing.T) {
 	}
 	defer v.Close()
 	closed := 0
-	s := New(Options{Vault: v, Cache: func() EntryCache {
+	s := New(Options{Vault: v, Cache: func() workspace.EntryCache {
 		return closedCache{namesCache{"A.md"}, &closed}
 	}})
 	ctx, cancel := context.WithCancel(context.Background())

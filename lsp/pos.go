@@ -38,25 +38,6 @@ func utf16Len(s string) int {
 	return n
 }
 
-// utf16LenBytes is utf16Len of b, without making a string of it.
-func utf16LenBytes(b []byte) int {
-	n := 0
-	for len(b) > 0 {
-		if b[0] < utf8.RuneSelf {
-			n, b = n+1, b[1:]
-			continue
-		}
-		r, size := utf8.DecodeRune(b)
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		b = b[size:]
-	}
-	return n
-}
-
 // position is the LSP position of byte offset off of text.
 func position(text string, off int) protocol.Position {
 	off = min(max(off, 0), len(text))

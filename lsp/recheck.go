@@ -11,47 +11,8 @@ import (
 // differ from what the client was last sent.
 
 // affected are the notes not open whose findings may change when the
-// notes at ps do: those that link to one of them (backlinks), and those
-// that rest on one through a chain of Links entries
-// (lint.Session.Dependents); ps themselves left out.
-func (s *Server) affected(ps ...string) []string {
-	seen := map[string]bool{}
-	for _, p := range ps {
-		seen[p] = true
-	}
-	var out []string
-	add := func(q string) {
-		if !seen[q] {
-			seen[q] = true
-			out = append(out, q)
-		}
-	}
-	deps := s.session.Dependents(ps...)
-	changed := make(map[string]bool, len(ps))
-	for _, p := range ps {
-		changed[p] = true
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, rs := range s.edges {
-		for _, r := range rs {
-			if r.to != "" && changed[r.to] {
-				add(r.from)
-				break
-			}
-		}
-	}
-	for _, q := range deps {
-		add(q)
-	}
-	closed := out[:0]
-	for _, q := range out {
-		if s.docs[q] == nil {
-			closed = append(closed, q)
-		}
-	}
-	return closed
-}
+// notes at ps do (workspace.Live.Affected).
+func (s *Server) affected(ps ...string) []string { return s.live.Affected(s.isOpen, ps...) }
 
 // recheckDependents checks again the notes not open that the save of p
 // may have changed, publishing the diagnostics of each whose findings
@@ -67,12 +28,11 @@ func (s *Server) recheckDependents(p string) {
 // for it. The caller holds recheck.
 func (s *Server) recheckNotes(qs []string) {
 	for _, q := range qs {
-		n, err := s.v.ReadNote(q)
-		if err != nil {
+		n, fs, ok := s.live.Recheck(q)
+		if !ok {
 			continue
 		}
 		text := string(n.Src)
-		fs := s.session.Check(n)
 		diags := s.diagnostics(text, fs)
 		key := findingsKey(fs)
 		s.mu.Lock()

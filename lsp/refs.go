@@ -10,6 +10,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // References and code lens: the links into a note, into one of its
@@ -63,7 +64,7 @@ func (s *Server) referencesAt(uri string, pos protocol.Position, withDecl bool) 
 		return append(out, s.tagRefs(q.tag)...), nil
 	}
 	for _, r := range s.refsMatching(q) {
-		out = append(out, protocol.Location{URI: s.uriOf(r.from), Range: r.rng})
+		out = append(out, protocol.Location{URI: s.uriOf(r.From), Range: rangeOf(r)})
 	}
 	return out, nil
 }
@@ -73,9 +74,7 @@ func (s *Server) queryAt(n *vault.Note, off int) refQuery {
 	if l, ok := linkAt(n, off); ok {
 		to := n.Path
 		if l.Path != "" {
-			s.mu.Lock()
-			t, ok := s.res.Resolve(l.Path, n.Path)
-			s.mu.Unlock()
+			t, ok := s.live.Resolver().Resolve(l.Path, n.Path)
 			if !ok {
 				return refQuery{kind: refNote, note: n.Path}
 			}
@@ -153,21 +152,12 @@ func isBlockSub(sub string) bool { return len(sub) > 1 && sub[1] == '^' }
 // the linking note's path and then of place: the saved notes' links, and
 // for a note open in the editor its links as the editor holds them.
 func (s *Server) refsInto(p string) []ref {
+	out := s.live.LinksInto(p, s.isOpen)
+	res := s.live.Resolver()
 	s.mu.Lock()
-	var out []ref
-	for from, rs := range s.edges {
-		if s.docs[from] != nil {
-			continue
-		}
-		for _, r := range rs {
-			if r.to == p {
-				out = append(out, r)
-			}
-		}
-	}
 	for _, d := range s.docs {
-		for _, r := range refsOf(s.docNote(d), s.res) {
-			if r.to == p {
+		for _, r := range workspace.LinksOf(s.docNote(d), res) {
+			if r.To == p {
 				out = append(out, r)
 			}
 		}
@@ -175,13 +165,19 @@ func (s *Server) refsInto(p string) []ref {
 	s.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.from != b.from {
-			return a.from < b.from
+		if a.From != b.From {
+			return a.From < b.From
 		}
-		return a.rng.Start.Line < b.rng.Start.Line ||
-			(a.rng.Start.Line == b.rng.Start.Line && a.rng.Start.Character < b.rng.Start.Character)
+		return a.Start.Line < b.Start.Line || (a.Start.Line == b.Start.Line && a.Start.Char < b.Start.Char)
 	})
 	return out
+}
+
+// isOpen reports whether the note at p is open in the editor.
+func (s *Server) isOpen(p string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[p] != nil
 }
 
 // refsMatching are the links q asks about (q not a tag's): into the note
@@ -201,18 +197,18 @@ func (s *Server) refsMatching(q refQuery) []ref {
 	for _, r := range in {
 		switch q.kind {
 		case refNote:
-			if r.from == q.note {
+			if r.From == q.note {
 				continue
 			}
 		case refBlock:
-			if !isBlockSub(r.sub) || !strings.EqualFold(r.sub[2:], q.block) {
+			if !isBlockSub(r.Sub) || !strings.EqualFold(r.Sub[2:], q.block) {
 				continue
 			}
 		case refHeading:
-			if r.sub == "" || isBlockSub(r.sub) {
+			if r.Sub == "" || isBlockSub(r.Sub) {
 				continue
 			}
-			if i, ok := idx.Find(r.sub); !ok || i != q.heading {
+			if i, ok := idx.Find(r.Sub); !ok || i != q.heading {
 				continue
 			}
 		}
@@ -226,7 +222,7 @@ func (s *Server) refsMatching(q refQuery) []ref {
 // and entries of the frontmatter's tags. The notes read are those whose
 // tags the scan recorded, and the notes open.
 func (s *Server) tagRefs(tag string) []protocol.Location {
-	paths := s.tags.notesWith(tag)
+	paths := s.live.NotesWithTag(tag)
 	s.mu.Lock()
 	for p := range s.docs {
 		paths = append(paths, p)
@@ -242,20 +238,13 @@ func (s *Server) tagRefs(tag string) []protocol.Location {
 		}
 		text := string(n.Src)
 		for _, t := range tagSpans(n) {
-			if tagUnder(t.tag, tag) {
+			if workspace.TagUnder(t.tag, tag) {
 				out = append(out, protocol.Location{URI: s.uriOf(p),
 					Range: protocol.Range{Start: position(text, t.start), End: position(text, t.end)}})
 			}
 		}
 	}
 	return out
-}
-
-// tagUnder reports whether tag t (a '#' before it ignored) is want or
-// nested under it, case ignored.
-func tagUnder(t, want string) bool {
-	t, want = strings.ToLower(strings.TrimPrefix(t, "#")), strings.ToLower(strings.TrimPrefix(want, "#"))
-	return t == want || strings.HasPrefix(t, want+"/")
 }
 
 // tagSpan is a tag written in a note: its text (a '#' included when
@@ -388,14 +377,14 @@ func (s *Server) codeLens(_ *glsp.Context, params *protocol.CodeLensParams) ([]p
 	headings := map[int]int{}
 	blocks := map[string]int{}
 	for _, r := range s.refsInto(n.Path) {
-		if r.from != n.Path {
+		if r.From != n.Path {
 			notes++
 		}
 		switch {
-		case isBlockSub(r.sub):
-			blocks[vault.BlockKey(r.sub[2:])]++
-		case r.sub != "":
-			if i, ok := idx.Find(r.sub); ok && i >= 0 {
+		case isBlockSub(r.Sub):
+			blocks[vault.BlockKey(r.Sub[2:])]++
+		case r.Sub != "":
+			if i, ok := idx.Find(r.Sub); ok && i >= 0 {
 				headings[i]++
 			}
 		}

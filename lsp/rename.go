@@ -39,9 +39,7 @@ func (s *Server) renameTargetAt(n *vault.Note, off int) (renameTarget, bool) {
 	if l, ok := linkAt(n, off); ok {
 		to := n.Path
 		if l.Path != "" {
-			s.mu.Lock()
-			t, ok := s.res.Resolve(l.Path, n.Path)
-			s.mu.Unlock()
+			t, ok := s.live.Resolver().Resolve(l.Path, n.Path)
 			if !ok {
 				return renameTarget{}, false
 			}

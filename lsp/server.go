@@ -5,6 +5,12 @@
 // block ids inside [[links]], code actions, rename, and the commands
 // zk.new and zk.tend.
 //
+// It is an adapter over workspace.Live, which holds what the server knows
+// of the vault (the check session, the resolver, every note's entry) and
+// answers it; this package holds the protocol: the notes open in the
+// editor, what was last sent, positions, and the translation of findings
+// into diagnostics.
+//
 // It speaks LSP over any stream with sourcegraph/jsonrpc2 and the types
 // and dispatch of tliron/glsp's protocol_3_16; glsp's own server is not
 // used because it binds os.Stdin and a global logger, where zk serves the
@@ -12,7 +18,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -34,6 +39,7 @@ import (
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // Options configure a server.
@@ -80,7 +86,7 @@ type Options struct {
 	// (zk's, beside zk check's): a note opened is checked at once against
 	// the files it names, and on a vault unchanged since it was written
 	// the start parses no note. nil reads every note.
-	Cache func() EntryCache
+	Cache func() workspace.EntryCache
 
 	// beforeLoad, when set, runs between the walk and the read of every
 	// note; beforeWalk before the walk: a test holds the start there.
@@ -95,35 +101,16 @@ type Server struct {
 	opts Options
 	v    *vault.Vault
 
-	// early is closed when a note opened can be checked: against the
-	// files the cache names (Options.Cache; cached holds them until the
-	// walk is done), else against the walk's. didOpen's diagnostics wait
-	// for no more; a note checked before the walk is done is checked
-	// again after it. named is closed when the vault's files are walked
-	// (namedErr set if the walk failed), and the session opened on them;
-	// what answers a request from the files waits for it. ready is closed
-	// when every note is read (scanErr set if that failed); the handlers
-	// that need the whole vault wait for it.
-	early    chan struct{}
-	named    chan struct{}
-	namedErr error
-	ready    chan struct{}
-	scanErr  error
-	session  *lint.Session // set under mu before named is closed
-	cached   []string      // guarded by mu
+	// live is the vault's model: the check session, the resolver and
+	// every note's entry, read at the start (Scan) and kept current.
+	live *workspace.Live
 
 	mu      sync.Mutex
-	res     *vault.Resolver
-	notes   []string             // the vault's notes, for completion
-	links   []string             // the shortest link to each of notes, nil until completionLinks
-	lower   []string             // links in lower case, for matching what is typed
-	edges   map[string][]ref     // each note's links, by the note's path
 	docs    map[string]*document // open notes, by vault path
 	timers  map[string]*time.Timer
 	parsers sync.Pool
-	// tags are the tags the notes use, for completion; canCreate is set
-	// when the client can create files in a workspace edit.
-	tags      *vocab
+	// canCreate is set when the client can create files in a workspace
+	// edit.
 	canCreate bool
 	// canRename is set when the client can rename files in a workspace
 	// edit: a note's rename is offered only then, for a client that
@@ -183,136 +170,32 @@ func New(opts Options) *Server {
 	if opts.Debounce == 0 {
 		opts.Debounce = DefaultDebounce
 	}
-	s := &Server{opts: opts, v: opts.Vault, early: make(chan struct{}), named: make(chan struct{}), ready: make(chan struct{}),
-		docs: map[string]*document{}, timers: map[string]*time.Timer{}, edges: map[string][]ref{},
-		tags: newVocab(), sent: map[string]string{},
+	s := &Server{opts: opts, v: opts.Vault,
+		docs: map[string]*document{}, timers: map[string]*time.Timer{}, sent: map[string]string{},
 		notify: func(string, any) {}, ask: func(string, any) {}}
+	s.live = workspace.NewLive(workspace.LiveOptions{Vault: opts.Vault, Lint: opts.Lint, Today: s.today, Cache: opts.Cache,
+		BeforeWalk: opts.beforeWalk, BeforeRead: opts.beforeLoad})
 	s.parsers.New = func() any { return vault.NewParser() }
 	return s
 }
 
-// Scan reads the vault once. When Options.Cache names the vault's files
-// as they were, a note opened is checked at once against those of them
-// its links can name (vault.ResolverFor), while the vault's files are
-// walked and the cached entries decoded; else once the walk is done.
-// After the walk the notes open are checked again against its files, and
-// their diagnostics sent again where that changed them (a file added or
-// deleted since the cache was written). Then every note's entry
-// (headings, block ids and aliases for the link rules and completion,
-// links for references) is read, through Options.Cache when set, which
-// parses only the notes changed since it was written, after which the
-// notes open are checked again against the whole vault (an alias's hint
-// on a broken link, links/rests-on-refuted).
+// Scan reads the vault once (workspace.Live.Start): a note opened is
+// checked at once against the files the cache names, else once the walk
+// is done. After the walk the notes open are checked again against its
+// files, and their diagnostics sent again where that changed them (a
+// file added or deleted since the cache was written); after every note's
+// entry is read, again against the whole vault (an alias's hint on a
+// broken link, links/rests-on-refuted).
 func (s *Server) Scan(ctx context.Context) error {
-	defer close(s.ready)
-	var (
-		cache  EntryCache
-		cached []string // the files the cache names
-	)
-	if s.opts.Cache != nil {
-		cache = s.opts.Cache()
-		if cached = cache.Paths(); cached != nil {
-			s.mu.Lock()
-			s.cached = cached
-			s.mu.Unlock()
-			close(s.early)
+	again := func() {
+		s.mu.Lock()
+		open := s.openPaths()
+		s.mu.Unlock()
+		for _, p := range open {
+			s.publishNote(p, true)
 		}
 	}
-	type walked struct {
-		files []vault.File
-		err   error
-	}
-	walk := make(chan walked, 1)
-	go func() {
-		if s.opts.beforeWalk != nil {
-			s.opts.beforeWalk()
-		}
-		files, _, err := s.v.Files(ctx)
-		walk <- walked{files, err}
-	}()
-	if cache != nil {
-		cache.Decode() // beside the walk
-	}
-	wk := <-walk
-	if wk.err != nil {
-		if cache != nil {
-			cache.Close() // Entries, which would, is not called
-		}
-		s.namedErr, s.scanErr = wk.err, wk.err
-		if cached == nil {
-			close(s.early)
-		}
-		close(s.named)
-		return wk.err
-	}
-	files := wk.files
-	paths, notes := vault.SplitFiles(files)
-	res := vault.NewResolver(paths) // the session's and the server's
-	session := lint.OpenSession(res, s.opts.Lint)
-	session.SetToday(s.today)
-	s.mu.Lock()
-	s.session, s.res, s.cached = session, res, nil
-	first := s.openPaths() // checked against the cached files, if any
-	s.mu.Unlock()
-	if cached == nil {
-		close(s.early)
-	}
-	close(s.named)
-	for _, p := range first {
-		s.publishNote(p, true)
-	}
-	if s.opts.beforeLoad != nil {
-		s.opts.beforeLoad()
-	}
-	s.mu.Lock()
-	s.setFiles(notes, res) // for completion, which waits for ready
-	s.mu.Unlock()
-
-	read := func(reuse func(string) (Entry, bool), hashed func(string, []byte)) ([]Entry, error) {
-		return s.readEntries(ctx, session, res, notes, reuse, hashed)
-	}
-	var entries []Entry
-	var err error
-	if cache != nil {
-		entries, err = cache.Entries(ctx, files, read)
-	} else {
-		entries, err = read(nil, nil)
-	}
-	if err != nil {
-		s.scanErr = err
-		return err
-	}
-	sums := make([]lint.Summary, len(entries))
-	edges := make(map[string][]ref, len(entries))
-	s.tags.grow(len(entries))
-	for i, e := range entries {
-		sums[i] = e.sum
-		edges[e.Path()] = e.refs
-		s.tags.set(e.Path(), e.tags)
-	}
-	session.Record(sums)
-	s.mu.Lock()
-	s.edges = edges
-	open := s.openPaths()
-	s.mu.Unlock()
-	for _, p := range open {
-		s.publishNote(p, true)
-	}
-	return nil
-}
-
-// firstSession is a check session for n alone before the vault's files
-// are walked: its links resolve against those of the cached files they
-// can name, and the notes they name are read on demand.
-func (s *Server) firstSession(n *vault.Note, cached []string) (*lint.Session, *vault.Resolver) {
-	var links []string
-	for l := range n.LinksAndEmbeds() {
-		links = append(links, l.Path)
-	}
-	res := vault.ResolverFor(cached, n.Path, links)
-	session := lint.OpenSession(res, s.opts.Lint)
-	session.SetToday(s.today)
-	return session, res
+	return s.live.Start(ctx, again, again)
 }
 
 // openPaths are the notes open. The caller holds mu.
@@ -322,72 +205,6 @@ func (s *Server) openPaths() []string {
 		out = append(out, p)
 	}
 	return out
-}
-
-// learnTargets reads, before the scan has read every note, the notes
-// that n's links into a heading or block name and the session has not
-// read yet, so that n's first diagnostics judge those links as the whole
-// vault's would.
-func (s *Server) learnTargets(n *vault.Note, session *lint.Session, res *vault.Resolver) {
-	select {
-	case <-s.ready:
-		return
-	default:
-	}
-	seen := map[string]bool{n.Path: true}
-	for l := range n.LinksAndEmbeds() {
-		if l.Path == "" || l.Subpath == "" {
-			continue
-		}
-		t, ok := res.Resolve(l.Path, n.Path)
-		if !ok || seen[t] || !vault.IsNotePath(t) {
-			continue
-		}
-		seen[t] = true
-		if session.Knows(t) {
-			continue
-		}
-		if tn, err := s.v.ReadNote(t); err == nil {
-			session.Learn(tn)
-		}
-	}
-}
-
-// setFiles takes a walk's notes and its resolver. The shortest link to
-// each note is worked out at the first completion that needs them
-// (completionLinks), not at the start: most of a session's starts are
-// not followed by a [[. The caller holds mu.
-func (s *Server) setFiles(notes []vault.File, res *vault.Resolver) {
-	s.res = res
-	s.notes = make([]string, len(notes))
-	for i, f := range notes {
-		s.notes[i] = f.Path
-	}
-	s.links, s.lower = nil, nil
-}
-
-// completionLinks are the shortest link to each of the notes, and each
-// in lower case for matching what is typed, made once per walk. The
-// caller holds mu.
-func (s *Server) completionLinks() (links, lower []string) {
-	if s.links == nil && len(s.notes) > 0 {
-		s.links, s.lower = make([]string, len(s.notes)), make([]string, len(s.notes))
-		for i, p := range s.notes {
-			s.links[i] = shortestLink(p, s.res)
-			s.lower[i] = strings.ToLower(s.links[i])
-		}
-	}
-	return s.links, s.lower
-}
-
-// shortestLink is what a [[link]] to p writes: the note's name when no
-// other file has it, else its path, both without .md.
-func shortestLink(p string, r *vault.Resolver) string {
-	name := strings.TrimSuffix(path.Base(p), path.Ext(p))
-	if len(r.Candidates(name)) > 1 {
-		return strings.TrimSuffix(p, path.Ext(p))
-	}
-	return name
 }
 
 // today is the day maintenance is measured against: the pinned one, else
@@ -404,29 +221,15 @@ func (s *Server) today() time.Time {
 }
 
 // wait waits for the whole vault to be read.
-func (s *Server) wait() error {
-	<-s.ready
-	return s.scanErr
-}
+func (s *Server) wait() error { return s.live.WaitKnown() }
 
 // waitEarly waits until a note opened can be checked: against the files
-// the cache names, or the walk's (namedErr set if there is neither).
-func (s *Server) waitEarly() error {
-	<-s.early
-	select {
-	case <-s.named:
-		return s.namedErr
-	default:
-		return nil
-	}
-}
+// the cache names, or the walk's.
+func (s *Server) waitEarly() error { return s.live.WaitEarly() }
 
 // waitNamed waits for the vault's files to be walked: enough to resolve
 // links and check one note.
-func (s *Server) waitNamed() error {
-	<-s.named
-	return s.namedErr
-}
+func (s *Server) waitNamed() error { return s.live.WaitNamed() }
 
 // Serve answers one client on rw until it exits or ctx ends. The scan
 // of the vault starts at once, so that it overlaps the client's start.
@@ -725,16 +528,11 @@ func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentPa
 	var n *vault.Note
 	if d != nil {
 		n = s.docNote(d)
-		s.edges[p] = refsOf(n, s.res)
 	}
-	open := make([]string, 0, len(s.docs))
-	for q := range s.docs {
-		open = append(open, q)
-	}
+	open := s.openPaths()
 	s.mu.Unlock()
 	if d != nil {
-		s.session.Update(n)
-		s.noteWords(n)
+		s.live.Update(n)
 	}
 	for _, q := range open {
 		s.publish(q)
@@ -757,11 +555,10 @@ func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocument
 		delete(s.timers, p)
 	}
 	notify := s.notify
-	session := s.session
 	s.mu.Unlock()
 	// The file on disk is the note again.
-	if n, err := s.v.ReadNote(p); err == nil && session != nil {
-		session.Update(n)
+	if n, err := s.v.ReadNote(p); err == nil {
+		s.live.UpdateSession(n)
 	}
 	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: params.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
 	return nil
@@ -775,52 +572,25 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 	if s.wait() != nil {
 		return nil
 	}
-	files, _, err := s.v.Files(context.Background())
+	var c workspace.FileChanges
+	for _, ch := range params.Changes {
+		p, ok := s.vaultPath(ch.URI)
+		if !ok {
+			continue
+		}
+		switch ch.Type {
+		case uint32(protocol.FileChangeTypeDeleted):
+			c.Deleted = append(c.Deleted, p)
+		case uint32(protocol.FileChangeTypeCreated):
+			c.Created = append(c.Created, p)
+			c.Changed = append(c.Changed, p)
+		default:
+			c.Changed = append(c.Changed, p)
+		}
+	}
+	again, changed, err := s.live.FilesChanged(context.Background(), c, s.isOpen)
 	if err != nil {
 		return err
-	}
-	// The notes deleted are still in the graph: their dependents are
-	// known only before the new walk forgets them.
-	var deleted []string
-	for _, c := range params.Changes {
-		if p, ok := s.vaultPath(c.URI); ok && vault.IsNotePath(p) && c.Type == uint32(protocol.FileChangeTypeDeleted) {
-			deleted = append(deleted, p)
-		}
-	}
-	var gone []string
-	if len(deleted) > 0 {
-		gone = s.affected(deleted...)
-	}
-	res := vault.ResolverOf(files)
-	s.session.SetWalk(files, res)
-	s.mu.Lock()
-	_, notes := vault.SplitFiles(files)
-	s.setFiles(notes, res)
-	reached := s.reachNew(params.Changes, res)
-	var changed []string
-	for _, c := range params.Changes {
-		p, ok := s.vaultPath(c.URI)
-		if !ok || !vault.IsNotePath(p) || s.docs[p] != nil {
-			continue
-		}
-		if c.Type == uint32(protocol.FileChangeTypeDeleted) {
-			delete(s.edges, p)
-			s.tags.set(p, nil)
-			continue
-		}
-		changed = append(changed, p)
-	}
-	s.mu.Unlock()
-	for _, p := range changed {
-		n, err := s.v.ReadNote(p)
-		if err != nil {
-			continue
-		}
-		s.session.Update(n)
-		s.noteWords(n)
-		s.mu.Lock()
-		s.edges[p] = refsOf(n, s.res)
-		s.mu.Unlock()
 	}
 	s.mu.Lock()
 	open := s.openPaths()
@@ -831,7 +601,7 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 	go func() {
 		s.recheck.Lock()
 		defer s.recheck.Unlock()
-		qs := append(gone, reached...)
+		qs := again
 		if len(changed) > 0 {
 			qs = append(qs, s.affected(changed...)...)
 		}
@@ -879,7 +649,6 @@ func (s *Server) publishLocked(p string, changed bool) {
 	s.mu.Lock()
 	d := s.docs[p]
 	notify := s.notify
-	session, res, cached := s.session, s.res, s.cached
 	var n *vault.Note
 	var version int32
 	tooLarge := 0
@@ -887,19 +656,15 @@ func (s *Server) publishLocked(p string, changed bool) {
 		n, version, tooLarge = s.docNote(d), d.version, d.tooLarge // didChange replaces them under mu
 	}
 	s.mu.Unlock()
-	if d == nil || (session == nil && cached == nil) {
+	if d == nil || !s.live.CanCheck() {
 		return
 	}
 	if tooLarge > 0 {
 		s.publishTooLarge(d, version, tooLarge, notify)
 		return
 	}
-	if session == nil { // the walk is not done: Scan checks it again after
-		session, res = s.firstSession(n, cached)
-	}
-	s.learnTargets(n, session, res)
+	fs, _ := s.live.Check(n) // before the walk, Scan checks it again after
 	text := string(n.Src)
-	fs := session.Check(n)
 	diags := s.diagnostics(text, fs)
 	key := fmt.Sprintf("v%d\n%s", version, findingsKey(fs))
 	s.mu.Lock()
@@ -1041,9 +806,7 @@ func (s *Server) hover(_ *glsp.Context, params *protocol.HoverParams) (*protocol
 	}
 	to := n.Path
 	if l.Path != "" {
-		s.mu.Lock()
-		t, ok := s.res.Resolve(l.Path, n.Path)
-		s.mu.Unlock()
+		t, ok := s.live.Resolver().Resolve(l.Path, n.Path)
 		if !ok || !vault.IsNotePath(t) {
 			return nil, nil
 		}
@@ -1065,9 +828,7 @@ func (s *Server) workspaceSymbol(_ *glsp.Context, params *protocol.WorkspaceSymb
 		return nil, err
 	}
 	q := strings.ToLower(params.Query)
-	s.mu.Lock()
-	notes := s.notes
-	s.mu.Unlock()
+	notes := s.live.Notes()
 	out := []protocol.SymbolInformation{}
 	for _, p := range notes {
 		name := strings.TrimSuffix(path.Base(p), path.Ext(p))
@@ -1145,9 +906,7 @@ func (s *Server) definition(_ *glsp.Context, params *protocol.DefinitionParams) 
 func (s *Server) target(from *vault.Note, l vault.Link) (protocol.Location, bool) {
 	to := from.Path
 	if l.Path != "" {
-		s.mu.Lock()
-		t, ok := s.res.Resolve(l.Path, from.Path)
-		s.mu.Unlock()
+		t, ok := s.live.Resolver().Resolve(l.Path, from.Path)
 		if !ok {
 			return protocol.Location{}, false
 		}
@@ -1174,90 +933,14 @@ func (s *Server) target(from *vault.Note, l vault.Link) (protocol.Location, bool
 	return loc, true
 }
 
-// ref is a link or embed of a note, resolved, with its range in the
-// note: what references need of the vault's links, and less than a
-// vault.Edge costs to make (no Links-section relations).
-type ref struct {
-	from, to string
-	rng      protocol.Range
-	// path is the link's target as written when it resolves to no file
-	// (to is ""): a file created later may be what it names.
-	path string
-	// sub is the link's "#heading" or "#^block", "" for none: references
-	// to a heading or a block, and code lens counts, are of these.
-	sub string
-}
+// ref is a link or embed of a note, resolved, with its place in the
+// note (workspace.LinksOf).
+type ref = workspace.LinkRef
 
-// refsOf are n's links and embeds, resolved or not (to ""), in source
-// order (frontmatter links have no place in the text, and are left out).
-// reachNew resolves again, with res, the links that reached no file
-// before the created files among changes: the notes not open whose links
-// now reach one are returned, to be checked again (their broken links are
-// mended). The caller holds mu.
-func (s *Server) reachNew(changes []protocol.FileEvent, res *vault.Resolver) []string {
-	created := map[string]bool{}
-	for _, c := range changes {
-		if p, ok := s.vaultPath(c.URI); ok && c.Type == uint32(protocol.FileChangeTypeCreated) {
-			created[p] = true
-		}
-	}
-	if len(created) == 0 {
-		return nil
-	}
-	var out []string
-	for q, rs := range s.edges {
-		mended := false
-		for i, r := range rs {
-			if r.to != "" {
-				continue
-			}
-			if t, ok := res.Resolve(r.path, q); ok && created[t] {
-				rs[i].to, rs[i].path = t, ""
-				mended = true
-			}
-		}
-		if mended && s.docs[q] == nil {
-			out = append(out, q)
-		}
-	}
-	return out
-}
-
-func refsOf(n *vault.Note, r *vault.Resolver) []ref {
-	links := n.AllLinks()
-	out := make([]ref, 0, len(links))
-	src := n.Src          // not a string of it: a copy of every note's text at the scan
-	line, lineOff := 0, 0 // a cursor, as links come in source order
-	pos := func(off int) protocol.Position {
-		if off < lineOff { // a link nested in another's text: count again
-			line, lineOff = 0, 0
-		}
-		for {
-			i := bytes.IndexByte(src[lineOff:], '\n')
-			if i < 0 || lineOff+i >= off {
-				break
-			}
-			lineOff += i + 1
-			line++
-		}
-		return protocol.Position{Line: uint32(line), Character: uint32(utf16LenBytes(src[lineOff:off]))}
-	}
-	for _, l := range links {
-		rf := ref{from: n.Path, to: n.Path}
-		if l.Path != "" {
-			if t, ok := r.Resolve(l.Path, n.Path); ok {
-				rf.to = t
-			} else {
-				rf.to, rf.path = "", l.Path
-			}
-		}
-		if l.Subpath != "" {
-			rf.sub = strings.Clone(l.Subpath) // not a slice of the note's text, which would stay alive
-		}
-		rf.rng = protocol.Range{Start: pos(l.Span.Start.Offset), End: pos(l.Span.End.Offset)}
-		out = append(out, rf)
-	}
-	return out
+// rangeOf is the range of a link in the protocol's terms.
+func rangeOf(r ref) protocol.Range {
+	return protocol.Range{Start: protocol.Position{Line: r.Start.Line, Character: r.Start.Char},
+		End: protocol.Position{Line: r.End.Line, Character: r.End.Char}}
 }
 
 func (s *Server) documentSymbol(_ *glsp.Context, params *protocol.DocumentSymbolParams) (any, error) {
@@ -1360,9 +1043,7 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 	if name, sub, ok := strings.Cut(typed, "#"); ok {
 		target := n
 		if name != "" {
-			s.mu.Lock()
-			t, ok := s.res.Resolve(name, n.Path)
-			s.mu.Unlock()
+			t, ok := s.live.Resolver().Resolve(name, n.Path)
 			if !ok || !vault.IsNotePath(t) {
 				return list, nil
 			}
@@ -1393,7 +1074,7 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 	want := strings.ToLower(typed)
 	s.mu.Lock()
 	var prefix, inside []protocol.CompletionItem
-	links, lower := s.completionLinks()
+	links, lower := s.live.CompletionLinks()
 	for i, link := range links {
 		low := lower[i]
 		switch {

@@ -20,6 +20,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/vaulttest"
+	"github.com/zk-claims/zk/workspace"
 )
 
 var testVault = map[string]string{
@@ -408,21 +409,21 @@ func TestWatchedFileCreated(t *testing.T) {
 	}
 }
 
-// refsOf's ranges agree with position's for every link, nested ones and
+// workspace.LinksOf's ranges agree with position's for every link, nested ones and
 // astral characters included.
 func TestRefRanges(t *testing.T) {
 	src := "# T\n😀 [[a]] x ![[b#h]]\n[![img](c.png)](a.md) [[a]]\n"
 	n := vault.NewParser().Parse("n.md", []byte(src))
 	r := vault.NewResolver([]string{"a.md", "b.md", "c.png", "n.md"})
-	refs := refsOf(n, r)
+	refs := workspace.LinksOf(n, r)
 	links := n.AllLinks()
 	if len(refs) != len(links) {
 		t.Fatalf("%d refs for %d links", len(refs), len(links))
 	}
 	for i, l := range links {
 		want := protocol.Range{Start: position(src, l.Span.Start.Offset), End: position(src, l.Span.End.Offset)}
-		if refs[i].rng != want {
-			t.Errorf("%s: %+v, want %+v", l.Original, refs[i].rng, want)
+		if got := rangeOf(refs[i]); got != want {
+			t.Errorf("%s: %+v, want %+v", l.Original, got, want)
 		}
 	}
 }

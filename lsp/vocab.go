@@ -1,76 +1,14 @@
 package lsp
 
 import (
-	"cmp"
 	"slices"
 	"strings"
-	"sync"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 )
-
-// vocab counts the words the vault's notes use (tags), by
-// note, so that a note saved again replaces its words and a word no note
-// uses any more is no longer offered. Safe for several goroutines: the
-// first scan fills it from many.
-type vocab struct {
-	mu    sync.Mutex
-	of    map[string][]string // a note's words, by its path
-	count map[string]int      // how many notes use each word
-}
-
-func newVocab() *vocab { return &vocab{of: map[string][]string{}, count: map[string]int{}} }
-
-// grow makes room for the words of n notes more.
-func (v *vocab) grow(n int) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if len(v.of) == 0 {
-		v.of = make(map[string][]string, n)
-	}
-}
-
-// set records the words of the note at p (nil: the note is gone).
-func (v *vocab) set(p string, words []string) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	for _, w := range v.of[p] {
-		if v.count[w]--; v.count[w] <= 0 {
-			delete(v.count, w)
-		}
-	}
-	if len(words) == 0 {
-		delete(v.of, p)
-		return
-	}
-	v.of[p] = words
-	for _, w := range words {
-		v.count[w]++
-	}
-}
-
-// words are the words in use, most used first, then by name.
-func (v *vocab) words() []string {
-	v.mu.Lock()
-	out := make([]string, 0, len(v.count))
-	for w := range v.count {
-		out = append(out, w)
-	}
-	counts := v.count
-	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b)) })
-	v.mu.Unlock()
-	return out
-}
-
-// tagsOf are a note's tags without their '#', sorted, each once.
-func tagsOf(n *vault.Note) []string {
-	out := n.AllTags()
-	slices.Sort(out)
-	return slices.Compact(out)
-}
 
 // relationNames are the relations to offer: the configured vocabulary
 // in its order, then those the vault's notes use beyond it, most used
@@ -84,17 +22,13 @@ func (s *Server) relationNames() []string {
 	for _, r := range out {
 		known[strings.ToLower(r)] = true
 	}
-	for _, r := range s.session.Relations() {
+	for _, r := range s.live.Relations() {
 		if !known[r] {
 			out = append(out, r)
 		}
 	}
 	return out
 }
-
-// noteWords records the tags of a note read or saved (the relations
-// are the session's).
-func (s *Server) noteWords(n *vault.Note) { s.tags.set(n.Path, tagsOf(n)) }
 
 // isTagRune reports whether r may be part of a tag, as Obsidian reads
 // one: letters, digits, '_', '-', '/' (nesting), and any non-ASCII rune.
@@ -128,7 +62,7 @@ func (s *Server) tagCompletion(n *vault.Note, text string, off int, line string)
 	rng := protocol.Range{Start: position(text, off-len(typed)), End: position(text, off)}
 	want := strings.ToLower(typed)
 	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
-	for _, t := range s.tags.words() {
+	for _, t := range s.live.Tags() {
 		if !strings.HasPrefix(strings.ToLower(t), want) {
 			continue
 		}
@@ -212,18 +146,4 @@ func (s *Server) relationCompletion(n *vault.Note, text string, off int, lineSta
 		}
 	}
 	return list
-}
-
-// notesWith are the notes that use word w or a word nested under it
-// (tagUnder), in no order.
-func (v *vocab) notesWith(w string) []string {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	var out []string
-	for p, words := range v.of {
-		if slices.ContainsFunc(words, func(x string) bool { return tagUnder(x, w) }) {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -76,10 +76,7 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 		HelpURL: func(rule string) string { return rulesURL + "#" + ruleAnchor(rule) },
 		Version: version,
 		NewNote: lspNewNote(w),
-		Cache: func() lsp.EntryCache {
-			return workspace.OpenNoteModel(w, workspace.NoteCache[lsp.Entry]{Folder: "lsp", Purpose: lsp.CachePurpose,
-				Encode: lsp.EncodeEntries, Decode: lsp.DecodeEntries, Path: lsp.Entry.Path})
-		},
+		Cache:   w.LiveCache,
 	}
 	// The commands that write (zk.new, zk.tend, zk.rejudge) write only in a vault, as
 	// zk new and zk tend do: a folder with no .obsidian/ or .zk/ is not

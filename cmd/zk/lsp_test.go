@@ -184,7 +184,7 @@ func TestLSPStartParsesOnlyChangedNotes(t *testing.T) {
 		opts := lspOptions(root, w)
 		var parsed []string
 		open := opts.Cache
-		opts.Cache = func() lsp.EntryCache { return countingCache{open(), &parsed} }
+		opts.Cache = func() workspace.EntryCache { return countingCache{open(), &parsed} }
 		if err := lsp.New(opts).Scan(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -216,12 +216,12 @@ func TestLSPStartParsesOnlyChangedNotes(t *testing.T) {
 
 // countingCache is a cache that notes the path of every note read.
 type countingCache struct {
-	lsp.EntryCache
+	workspace.EntryCache
 	parsed *[]string
 }
 
-func (c countingCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (lsp.Entry, bool), func(string, []byte)) ([]lsp.Entry, error)) ([]lsp.Entry, error) {
-	return c.EntryCache.Entries(ctx, files, func(reuse func(string) (lsp.Entry, bool), hashed func(string, []byte)) ([]lsp.Entry, error) {
+func (c countingCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (workspace.NoteEntry, bool), func(string, []byte)) ([]workspace.NoteEntry, error)) ([]workspace.NoteEntry, error) {
+	return c.EntryCache.Entries(ctx, files, func(reuse func(string) (workspace.NoteEntry, bool), hashed func(string, []byte)) ([]workspace.NoteEntry, error) {
 		var mu sync.Mutex
 		return read(reuse, func(p string, src []byte) {
 			mu.Lock()

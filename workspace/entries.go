@@ -1,0 +1,330 @@
+package workspace
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/binary"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
+)
+
+// NoteEntry is what Live keeps of a note no editor holds: the session's
+// summary of it (headings, block ids, aliases, rests-on entries), its
+// links resolved with their places (references, code lenses) and its tags
+// (completion). It is what the model file's section for Live keeps
+// (Workspace.LiveCache), so that a start on an unchanged vault decodes
+// every note's entry instead of parsing every note.
+type NoteEntry struct {
+	sum   lint.Summary
+	links []LinkRef
+	tags  []string
+}
+
+// Path is the vault path of the entry's note.
+func (e NoteEntry) Path() string { return e.sum.Path }
+
+// Pos is a place in a note's text as an editor counts it: a 0-based line
+// and, in it, UTF-16 code units (LSP's default position encoding).
+type Pos struct{ Line, Char uint32 }
+
+// LinkRef is one link or embed of a note, resolved or not, with its place.
+type LinkRef struct {
+	// From is the note the link is in; To the file it reaches, "" for
+	// none.
+	From, To string
+	// Path is the link's target as written when it reaches no file (To
+	// is ""): a file created later may be what it names.
+	Path string
+	// Sub is the link's "#heading" or "#^block", "" for none: references
+	// to a heading or a block, and code lens counts, are of these.
+	Sub        string
+	Start, End Pos
+}
+
+// LinksOf are n's links and embeds, resolved against r or not (To ""),
+// in source order (frontmatter links have no place in the text, and are
+// left out).
+func LinksOf(n *vault.Note, r *vault.Resolver) []LinkRef {
+	links := n.AllLinks()
+	out := make([]LinkRef, 0, len(links))
+	src := n.Src          // not a string of it: a copy of every note's text at the start
+	line, lineOff := 0, 0 // a cursor, as links come in source order
+	pos := func(off int) Pos {
+		if off < lineOff { // a link nested in another's text: count again
+			line, lineOff = 0, 0
+		}
+		for {
+			i := bytes.IndexByte(src[lineOff:], '\n')
+			if i < 0 || lineOff+i >= off {
+				break
+			}
+			lineOff += i + 1
+			line++
+		}
+		return Pos{Line: uint32(line), Char: uint32(utf16LenBytes(src[lineOff:off]))}
+	}
+	for _, l := range links {
+		rf := LinkRef{From: n.Path, To: n.Path}
+		if l.Path != "" {
+			if t, ok := r.Resolve(l.Path, n.Path); ok {
+				rf.To = t
+			} else {
+				rf.To, rf.Path = "", l.Path
+			}
+		}
+		if l.Subpath != "" {
+			rf.Sub = strings.Clone(l.Subpath) // not a slice of the note's text, which would stay alive
+		}
+		rf.Start, rf.End = pos(l.Span.Start.Offset), pos(l.Span.End.Offset)
+		out = append(out, rf)
+	}
+	return out
+}
+
+// utf16LenBytes is how many UTF-16 code units the UTF-8 text b takes,
+// without making a string of it.
+func utf16LenBytes(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		if b[0] < utf8.RuneSelf {
+			n, b = n+1, b[1:]
+			continue
+		}
+		r, size := utf8.DecodeRune(b)
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		b = b[size:]
+	}
+	return n
+}
+
+// EntryCache is Live's cache of the notes' entries (the model file's
+// section, Workspace.LiveCache), opened at the start.
+type EntryCache interface {
+	// Paths are the paths of the vault's files, sorted, as the cache
+	// last saw them (nil when it has none): a note opened before the walk
+	// is checked against them, and checked again if the walk finds
+	// others.
+	Paths() []string
+	// Decode decodes the cached entries; Live runs it beside the walk.
+	Decode()
+	// Entries is every note's entry of a walk of the vault: read reads
+	// the notes whose entry reuse does not give (reuse nil: every note),
+	// telling hashed each one's source, as the cache's stamps need. The
+	// entries of a walk resolve links against its files: a cache must
+	// not reuse them for another set of files.
+	Entries(ctx context.Context, files []vault.File,
+		read func(reuse func(path string) (NoteEntry, bool), hashed func(path string, src []byte)) ([]NoteEntry, error)) ([]NoteEntry, error)
+	// Close releases the cache when Entries is not called (the walk
+	// failed): Entries releases it itself.
+	Close()
+}
+
+// entriesPurpose names the entries' cache in its key; another encoding
+// is another purpose.
+const entriesPurpose = "zk lsp note entries v1"
+
+// LiveCache opens Live's section of the model file.
+func (w *Workspace) LiveCache() EntryCache {
+	return OpenNoteModel(w, NoteCache[NoteEntry]{Folder: "lsp", Purpose: entriesPurpose,
+		Encode: EncodeEntries, Decode: DecodeEntries, Path: NoteEntry.Path})
+}
+
+// entryMagic opens the encoding of entries; another version is a miss.
+const entryMagic = "zk-lsp-entries\x01"
+
+// EncodeEntries is entries as bytes to cache.
+func EncodeEntries(entries []NoteEntry) []byte {
+	b := []byte(entryMagic)
+	b = binary.AppendUvarint(b, uint64(len(entries)))
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	for _, e := range entries {
+		b = lint.AppendSummary(b, e.sum)
+		b = binary.AppendUvarint(b, uint64(len(e.tags)))
+		for _, t := range e.tags {
+			str(t)
+		}
+		b = binary.AppendUvarint(b, uint64(len(e.links)))
+		for _, r := range e.links {
+			str(r.To)
+			str(r.Path)
+			str(r.Sub)
+			for _, x := range []uint32{r.Start.Line, r.Start.Char, r.End.Line, r.End.Char} {
+				b = binary.AppendUvarint(b, uint64(x))
+			}
+		}
+	}
+	return b
+}
+
+var errEntries = errors.New("damaged note entries")
+
+// DecodeEntries reads what EncodeEntries wrote; anything else is an
+// error, never a panic. The entries' strings share one copy of b.
+func DecodeEntries(raw []byte) ([]NoteEntry, error) {
+	if len(raw) < len(entryMagic) || string(raw[:len(entryMagic)]) != entryMagic {
+		return nil, errEntries
+	}
+	b := string(raw[len(entryMagic):]) // every string decoded is a slice of it
+	bad := false
+	num := func() uint64 {
+		var v uint64
+		for shift := 0; ; shift += 7 {
+			if len(b) == 0 || shift > 63 {
+				bad, b = true, ""
+				return 0
+			}
+			c := b[0]
+			b = b[1:]
+			v |= uint64(c&0x7f) << shift
+			if c < 0x80 {
+				return v
+			}
+		}
+	}
+	str := func() string {
+		l := num()
+		if l > uint64(len(b)) {
+			bad, b = true, ""
+			return ""
+		}
+		s := b[:l]
+		b = b[l:]
+		return s
+	}
+	n := num()
+	if bad || n > uint64(len(b)) { // an entry takes a byte at least
+		return nil, errEntries
+	}
+	out := make([]NoteEntry, 0, n)
+	for range n {
+		sum, rest, err := lint.ReadSummaryString(b)
+		if err != nil {
+			return nil, errEntries
+		}
+		b = rest
+		e := NoteEntry{sum: sum}
+		tags := num()
+		if bad || tags > uint64(len(b)) {
+			return nil, errEntries
+		}
+		if tags > 0 {
+			e.tags = make([]string, 0, tags)
+		}
+		for i := uint64(0); i < tags && !bad; i++ {
+			e.tags = append(e.tags, str())
+		}
+		refs := num()
+		if bad || refs > uint64(len(b)) {
+			return nil, errEntries
+		}
+		e.links = make([]LinkRef, 0, refs)
+		for i := uint64(0); i < refs && !bad; i++ {
+			r := LinkRef{From: sum.Path, To: str(), Path: str(), Sub: str()}
+			r.Start = Pos{Line: uint32(num()), Char: uint32(num())}
+			r.End = Pos{Line: uint32(num()), Char: uint32(num())}
+			e.links = append(e.links, r)
+		}
+		if bad {
+			return nil, errEntries
+		}
+		out = append(out, e)
+	}
+	if len(b) != 0 {
+		return nil, errEntries
+	}
+	return out, nil
+}
+
+// vocab counts the words the vault's notes use (tags), by note, so that
+// a note saved again replaces its words and a word no note uses any more
+// is no longer offered. Safe for several goroutines.
+type vocab struct {
+	mu    sync.Mutex
+	of    map[string][]string // a note's words, by its path
+	count map[string]int      // how many notes use each word
+}
+
+func newVocab() *vocab { return &vocab{of: map[string][]string{}, count: map[string]int{}} }
+
+// grow makes room for the words of n notes more.
+func (v *vocab) grow(n int) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.of) == 0 {
+		v.of = make(map[string][]string, n)
+	}
+}
+
+// set records the words of the note at p (nil: the note is gone).
+func (v *vocab) set(p string, words []string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, w := range v.of[p] {
+		if v.count[w]--; v.count[w] <= 0 {
+			delete(v.count, w)
+		}
+	}
+	if len(words) == 0 {
+		delete(v.of, p)
+		return
+	}
+	v.of[p] = words
+	for _, w := range words {
+		v.count[w]++
+	}
+}
+
+// words are the words in use, most used first, then by name.
+func (v *vocab) words() []string {
+	v.mu.Lock()
+	out := make([]string, 0, len(v.count))
+	for w := range v.count {
+		out = append(out, w)
+	}
+	counts := v.count
+	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b)) })
+	v.mu.Unlock()
+	return out
+}
+
+// notesWith are the notes that use word w or a word nested under it
+// (TagUnder), in no order.
+func (v *vocab) notesWith(w string) []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	var out []string
+	for p, words := range v.of {
+		if slices.ContainsFunc(words, func(x string) bool { return TagUnder(x, w) }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// tagsOf are a note's tags without their '#', sorted, each once.
+func tagsOf(n *vault.Note) []string {
+	out := n.AllTags()
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TagUnder reports whether tag t (a '#' before it ignored) is want or
+// nested under it, case ignored, as Obsidian's tag search finds them.
+func TagUnder(t, want string) bool {
+	t, want = strings.ToLower(strings.TrimPrefix(t, "#")), strings.ToLower(strings.TrimPrefix(want, "#"))
+	return t == want || strings.HasPrefix(t, want+"/")
+}

@@ -1,0 +1,87 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/zk-claims/zk/vault/lint"
+)
+
+// A Live answers a long-lived front end from one start: a note checked
+// against the whole vault, the notes a change reaches, the links into a
+// note, tags, and files created outside the front end, through the
+// model file's entries as through reading every note.
+func TestLiveAnswersAFrontEnd(t *testing.T) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\nSee [[B#H]] and [[B#Gone]] and [[D]]. #topic/sub\n",
+		"B.md":               "# B\n\n## H\n\nText.\n",
+		"C.md":               "# C\n\n[[B]] #topic\n",
+	}, Reading)
+	for _, cached := range []bool{false, true, true} {
+		opts := LiveOptions{Vault: w.Vault, Lint: w.LintOptions()}
+		if cached {
+			opts.Cache = w.LiveCache
+		}
+		l := NewLive(opts)
+		walked, known := 0, 0
+		if err := l.Start(context.Background(), func() { walked++ }, func() { known++ }); err != nil {
+			t.Fatal(err)
+		}
+		if walked != 1 || known != 1 || l.WaitKnown() != nil || l.WaitNamed() != nil || l.WaitEarly() != nil {
+			t.Fatalf("cached %v: walked %d, known %d", cached, walked, known)
+		}
+		n, fs, ok := l.Recheck("A.md")
+		if !ok || n == nil {
+			t.Fatalf("cached %v: A.md not checked", cached)
+		}
+		var rules []string
+		for _, f := range fs {
+			rules = append(rules, f.Rule)
+		}
+		slices.Sort(rules)
+		if want := []string{lint.RuleBrokenLink, lint.RuleBrokenHeading}; !slices.Equal(rules, want) { // sorted
+			t.Errorf("cached %v: A's findings %q, want a broken heading and a broken link", cached, rules)
+		}
+		var from []string
+		for _, r := range l.LinksInto("B.md", nil) {
+			from = append(from, r.From)
+		}
+		slices.Sort(from)
+		if want := []string{"A.md", "A.md", "C.md"}; !slices.Equal(from, want) {
+			t.Errorf("cached %v: links into B from %q, want %q", cached, from, want)
+		}
+		aff := l.Affected(func(p string) bool { return p == "C.md" }, "B.md")
+		if !slices.Equal(aff, []string{"A.md"}) {
+			t.Errorf("cached %v: affected by B, C open: %q, want A.md", cached, aff)
+		}
+		if got := l.NotesWithTag("topic"); len(got) != 2 {
+			t.Errorf("cached %v: notes with #topic %q, want A and C", cached, got)
+		}
+		if links, _ := l.CompletionLinks(); !slices.Equal(links, []string{"A", "B", "C"}) {
+			t.Errorf("cached %v: completion links %q", cached, links)
+		}
+	}
+
+	// A file created outside the front end mends the link to it.
+	l := NewLive(LiveOptions{Vault: w.Vault, Lint: w.LintOptions(), Cache: w.LiveCache})
+	if err := l.Start(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.Vault.Dir, "D.md"), []byte("# D\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, changed, err := l.FilesChanged(context.Background(), FileChanges{Created: []string{"D.md"}, Changed: []string{"D.md"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(again, []string{"A.md"}) || !slices.Equal(changed, []string{"D.md"}) {
+		t.Errorf("after D is created: check again %q, changed %q; want A.md, D.md", again, changed)
+	}
+	if got := l.LinksInto("D.md", nil); len(got) != 1 || got[0].From != "A.md" {
+		t.Errorf("links into D after its creation: %+v", got)
+	}
+}
