@@ -152,6 +152,11 @@ func (r *row) charged(v any, err error) (any, error) {
 // reduce() that wraps its accumulator in a list each time builds one),
 // charging the nested elements it walks.
 func (r *row) checkDepth(v any) error {
+	switch v.(type) {
+	case []any, map[string]any:
+	default:
+		return nil // most values: no closure made to walk them
+	}
 	var walk func(v any, depth int) error
 	walk = func(v any, depth int) error {
 		var n int

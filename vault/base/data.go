@@ -67,7 +67,7 @@ type Snapshot struct {
 	resolver func() *vault.Resolver
 	// backlinks are the files linking to each file, by path, made when
 	// file.backlinks is first asked.
-	backlinks func() map[string][]string
+	backlinks func() map[string][]*File
 	// Skipped are notes that could not be read, by path, with the reason;
 	// they are still rows (as files) but have no properties.
 	Skipped map[string]string
@@ -166,8 +166,8 @@ func Read(ctx context.Context, v *vault.Vault, files []vault.File, loc *time.Loc
 
 // linksTo is, for each file, the files that link to it or embed it, each
 // once, in path order.
-func (s *Snapshot) linksTo() map[string][]string {
-	out := map[string][]string{}
+func (s *Snapshot) linksTo() map[string][]*File {
+	out := map[string][]*File{}
 	var targets []string // one file's, each once
 	for _, f := range s.Files {
 		targets = targets[:0]
@@ -183,7 +183,7 @@ func (s *Snapshot) linksTo() map[string][]string {
 			targets = slices.Compact(targets)
 		}
 		for _, t := range targets {
-			out[t] = append(out[t], f.Path)
+			out[t] = append(out[t], f)
 		}
 	}
 	return out

@@ -109,13 +109,16 @@ func (e *FilterError) Error() string { return fmt.Sprintf("filter %q: %v", e.Fil
 func (e *FilterError) Unwrap() error { return e.Err }
 
 type evaluator struct {
-	snap        *Snapshot
-	base        *Base
-	formulas    map[string]*Expr
-	formulaErrs map[string]error
-	now         time.Time
-	this        *File
-	budget      *budget
+	snap *Snapshot
+	base *Base
+	// formulas are the formulas compiled, by name: the index of each
+	// in formulaExprs, and of its value in a row's.
+	formulas     map[string]int
+	formulaExprs []*Expr
+	formulaErrs  map[string]error
+	now          time.Time
+	this         *File
+	budget       *budget
 	// regexps are the regular expression literals compiled so far, by
 	// flags and source: a literal is compiled once, not once a file.
 	regexps map[string]regexpResult
@@ -167,7 +170,7 @@ func newEvaluator(snap *Snapshot, b *Base, opts Options) *evaluator {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	return &evaluator{snap: snap, base: b, formulas: map[string]*Expr{}, formulaErrs: map[string]error{},
+	return &evaluator{snap: snap, base: b, formulas: map[string]int{}, formulaErrs: map[string]error{},
 		now: now.In(snap.Loc), this: opts.This, budget: newBudget(len(snap.Files)),
 		regexps: map[string]regexpResult{}, warned: map[string]bool{}, compiled: map[string]compiledExpr{}}
 }
@@ -180,28 +183,30 @@ func (ev *evaluator) warn(msg string) {
 	}
 }
 
-// formula is formula name compiled, on first use: a formula the view does
-// not use is neither compiled nor warned about.
-func (ev *evaluator) formula(name string) (*Expr, error) {
-	if x, ok := ev.formulas[name]; ok {
-		return x, nil
+// formula is formula name compiled, on first use, and its slot in a
+// row's formula values: a formula the view does not use is neither
+// compiled nor warned about.
+func (ev *evaluator) formula(name string) (*Expr, int, error) {
+	if i, ok := ev.formulas[name]; ok {
+		return ev.formulaExprs[i], i, nil
 	}
 	if err, ok := ev.formulaErrs[name]; ok {
-		return nil, err
+		return nil, 0, err
 	}
 	src, ok := ev.base.Formulas[name]
 	if !ok {
-		return nil, fmt.Errorf("formula.%s is not defined", name)
+		return nil, 0, fmt.Errorf("formula.%s is not defined", name)
 	}
 	x, err := ev.compile(src)
 	if err != nil {
 		err = fmt.Errorf("formula.%s: %w", name, err)
 		ev.formulaErrs[name] = err
 		ev.warn(err.Error())
-		return nil, err
+		return nil, 0, err
 	}
-	ev.formulas[name] = x
-	return x, nil
+	ev.formulas[name] = len(ev.formulaExprs)
+	ev.formulaExprs = append(ev.formulaExprs, x)
+	return x, len(ev.formulaExprs) - 1, nil
 }
 
 // zkLimit says an error is zk's, not the base's: a value Obsidian

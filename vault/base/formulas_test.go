@@ -1,6 +1,7 @@
 package base
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -102,6 +103,36 @@ func TestFormulaErrors(t *testing.T) {
 		_, err := Value(s, formulasBase, s.File("Projects/Launch.md"), tc.expr, Options{Now: testNow})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want one containing %q", tc.expr, err, tc.want)
+		}
+	}
+}
+
+// TestFormulaChains: a formula's value is computed once per row however
+// often it is read, and formulas may refer to formulas up to
+// maxFormulaDepth deep, no deeper.
+func TestFormulaChains(t *testing.T) {
+	s := loadTestVault(t)
+	chain := func(n int) *Base {
+		b := &Base{Formulas: map[string]string{"twice": "formula.two + formula.two", "two": "2"}}
+		for i := range n {
+			b.Formulas[fmt.Sprintf("f%d", i)] = fmt.Sprintf("formula.f%d + 1", i+1)
+		}
+		b.Formulas[fmt.Sprintf("f%d", n)] = "0"
+		return b
+	}
+	launch := s.File("Projects/Launch.md")
+	for _, tc := range []struct {
+		base *Base
+		expr string
+		want string
+	}{
+		{chain(0), "formula.twice + formula.two", "6"},
+		{chain(maxFormulaDepth - 1), "formula.f0", fmt.Sprint(maxFormulaDepth - 1)},
+		{chain(maxFormulaDepth), "formula.f0", "more than"},
+	} {
+		got, err := Value(s, tc.base, launch, tc.expr, Options{Now: testNow})
+		if (err == nil && show(got) != tc.want) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, %v, want %s", tc.expr, show(got), err, tc.want)
 		}
 	}
 }

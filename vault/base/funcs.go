@@ -18,12 +18,27 @@ import (
 // and its formulas, computed once each on first use. What its expressions
 // cost is charged to the evaluator's one budget (budget.go).
 type row struct {
-	ev      *evaluator
-	file    *File
-	results map[string]any
-	errs    map[string]error
-	active  map[string]bool
+	ev   *evaluator
+	file *File
+	// formulas are the row's formula values, by the formula's index
+	// (evaluator.formula), a slice rather than maps of every row; active
+	// counts the formulas being evaluated.
+	formulas []formulaValue
+	active   int
 }
+
+// formulaValue is a formula's value for a row, once evaluated.
+type formulaValue struct {
+	v     any
+	err   error
+	state uint8 // formulaNone, formulaActive or formulaDone
+}
+
+const (
+	formulaNone = iota
+	formulaActive
+	formulaDone
+)
 
 // thisFile is the this object: the base's own file, or the note that
 // embeds it. this.file is that file; this.x is its property x.
@@ -60,26 +75,27 @@ func lookup(props map[string]any, name string) any {
 
 // formula evaluates formula name for this row, once.
 func (r *row) formula(name string) (any, error) {
-	if v, ok := r.results[name]; ok {
-		return v, r.errs[name]
-	}
-	x, err := r.ev.formula(name)
+	x, i, err := r.ev.formula(name)
 	if err != nil {
 		return nil, err
 	}
-	if r.results == nil { // most rows of most views read no formula
-		r.results, r.errs, r.active = map[string]any{}, map[string]error{}, map[string]bool{}
+	if i >= len(r.formulas) { // most rows of most views read no formula
+		r.formulas = append(r.formulas, make([]formulaValue, len(r.ev.formulaExprs)-len(r.formulas))...)
 	}
-	if r.active[name] {
+	switch fv := r.formulas[i]; fv.state {
+	case formulaDone:
+		return fv.v, fv.err
+	case formulaActive:
 		return nil, fmt.Errorf("formula.%s refers to itself", name)
 	}
-	if len(r.active) >= maxFormulaDepth {
+	if r.active >= maxFormulaDepth {
 		return nil, fmt.Errorf("formula.%s: formulas refer to formulas more than %d deep", name, maxFormulaDepth)
 	}
-	r.active[name] = true
+	r.formulas[i].state = formulaActive
+	r.active++
 	v, err := r.run(x)
-	delete(r.active, name)
-	r.results[name], r.errs[name] = v, err
+	r.active--
+	r.formulas[i] = formulaValue{v: v, err: err, state: formulaDone}
 	return v, err
 }
 
@@ -209,12 +225,10 @@ func (r *row) fileField(f *File, name string) (any, error) {
 	case "embeds":
 		return linkList(f.Embeds), nil
 	case "backlinks":
-		var out []any
-		for _, p := range f.snap.backlinks()[f.Path] {
-			out = append(out, fileLink(f.snap.File(p), nil))
-		}
-		if out == nil {
-			out = []any{}
+		from := f.snap.backlinks()[f.Path]
+		out := make([]any, len(from))
+		for i, b := range from {
+			out[i] = fileLink(b, nil)
 		}
 		return out, nil
 	case "file":
