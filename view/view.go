@@ -210,25 +210,36 @@ type GraphNode struct {
 
 // NewGraph is the view of the vault's graph, its nodes sorted by id.
 func NewGraph(g workspace.Graph) Graph {
-	kinds := map[string]string{}
+	// A kind by id, as its index in graphKinds: sized once for the notes
+	// and as many other targets again.
+	kinds := make(map[string]uint8, 2*len(g.Notes))
 	for _, p := range g.Notes {
-		kinds[p] = "note"
+		kinds[p] = kindNote
 	}
-	out := Graph{Edges: make([]Edge, 0, len(g.Edges))}
-	for _, e := range g.Edges {
+	out := Graph{Edges: make([]Edge, len(g.Edges))}
+	for i, e := range g.Edges {
 		v := NewEdge(e)
 		if _, known := kinds[v.To]; !known {
-			kinds[v.To] = "file"
+			kinds[v.To] = kindFile
 			if !v.Resolved {
-				kinds[v.To] = "unresolved"
+				kinds[v.To] = kindUnresolved
 			}
 		}
-		out.Edges = append(out.Edges, v)
+		out.Edges[i] = v
 	}
 	out.Nodes = make([]GraphNode, 0, len(kinds))
 	for id, k := range kinds {
-		out.Nodes = append(out.Nodes, GraphNode{ID: id, Kind: k})
+		out.Nodes = append(out.Nodes, GraphNode{ID: id, Kind: graphKinds[k]})
 	}
 	slices.SortFunc(out.Nodes, func(a, b GraphNode) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
+
+// A graph node's kinds.
+const (
+	kindNote = iota
+	kindFile
+	kindUnresolved
+)
+
+var graphKinds = [...]string{kindNote: "note", kindFile: "file", kindUnresolved: "unresolved"}

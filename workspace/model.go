@@ -35,9 +35,10 @@ func (w *Workspace) details(ctx context.Context, files []vault.File) ([]query.De
 		read: func(reuse func(string) (query.Detail, bool), hashed func(string, []byte)) ([]query.Detail, error) {
 			return query.ReadDetails(ctx, w.Vault, files, ledger, reuse, hashed)
 		},
-		encode: func(ds []query.Detail) ([]byte, error) { return query.EncodeDetails(ds), nil },
-		decode: query.DecodeDetails,
-		path:   func(d query.Detail) string { return d.Path },
+		encode:     func(ds []query.Detail) ([]byte, error) { return query.EncodeDetails(ds), nil },
+		decode:     query.DecodeDetails,
+		decodeText: query.DecodeDetailsText,
+		path:       func(d query.Detail) string { return d.Path },
 	})
 }
 
@@ -51,12 +52,17 @@ func (w *Workspace) Graph(ctx context.Context) (Graph, error) {
 	if err != nil {
 		return Graph{}, err
 	}
-	edges := make([][]vault.Edge, len(notes))
+	// Every note's edges decoded into one slice sized once, in note order.
+	total := 0
+	for _, n := range notes {
+		total += n.EdgeCount()
+	}
+	edges := make([]vault.Edge, 0, total)
 	paths := make([]string, len(notes))
 	for i, n := range notes {
-		edges[i], paths[i] = n.Edges(), n.Path
+		edges, paths[i] = n.AppendEdges(edges), n.Path
 	}
-	return Graph{Graph: vault.NewGraph(edges), Files: files, Notes: paths}, nil
+	return Graph{Graph: vault.GraphOf(edges), Files: files, Notes: paths}, nil
 }
 
 // Properties are the vault's frontmatter properties by name, each with

@@ -90,11 +90,7 @@ func (w *Workspace) Backlinks(ctx context.Context, arg string) (string, []vault.
 	}
 	in := []vault.Edge{}
 	for _, d := range details {
-		for _, e := range d.Edges() {
-			if e.To == p {
-				in = append(in, e)
-			}
-		}
+		in = d.AppendEdgesTo(in, p)
 	}
 	sort.SliceStable(in, func(i, j int) bool {
 		if in[i].From != in[j].From {

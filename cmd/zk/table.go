@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"io"
 	"os"
 	"strconv"
@@ -54,14 +55,16 @@ const minWrap = 24
 // Only a path wider than the width by itself is left wider. No line ends
 // in spaces.
 func (t *table) write(w io.Writer, width int) error {
-	var b strings.Builder
+	// Line by line through a buffer, not a copy of the whole table in one
+	// string grown as it went, nor a string per line and its newline.
+	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, group := range t.lines(width) {
 		for _, l := range group {
-			b.WriteString(l + "\n")
+			bw.WriteString(l)
+			bw.WriteByte('\n')
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return bw.Flush()
 }
 
 // stackIndent is how far the columns of a stacked table stand in under
@@ -73,9 +76,13 @@ func (t *table) lines(width int) [][]string {
 	n := len(t.header)
 	all := append([][]string{t.header}, t.rows...)
 	widths := make([]int, n)
-	for _, row := range all {
+	// Each cell measured once: a cell that is not printable ASCII is
+	// segmented into graphemes to measure it (zk runs' statements).
+	cws := make([]int, len(all)*n)
+	for r, row := range all {
 		for i, c := range row[:min(n, len(row))] {
-			widths[i] = max(widths[i], cellWidth(c))
+			cws[r*n+i] = cellWidth(c)
+			widths[i] = max(widths[i], cws[r*n+i])
 		}
 	}
 	prefix := 0 // the columns before the last, with their gaps
@@ -124,14 +131,15 @@ func (t *table) lines(width int) [][]string {
 		under = true
 	}
 	var out [][]string
-	for _, row := range all {
+	for r, row := range all {
 		// Written piece by piece, without a string per pad and cell: a
 		// listing of 10,000 rows spent most of this function there.
 		var line strings.Builder
-		line.Grow(prefix)
+		last := cell(row, n-1)
+		line.Grow(prefix + len(last))
 		for i := range n - 1 {
 			c := cell(row, i)
-			pad := widths[i] - cellWidth(c)
+			pad := widths[i] - cws[r*n+i]
 			if t.right[i] {
 				writeSpaces(&line, pad)
 				line.WriteString(c)
@@ -141,7 +149,7 @@ func (t *table) lines(width int) [][]string {
 			}
 			writeSpaces(&line, tableGap)
 		}
-		last := cell(row, n-1)
+		lastW := cws[r*n+n-1]
 		var lines []string
 		switch room := width - prefix; {
 		case under:
@@ -149,11 +157,12 @@ func (t *table) lines(width int) [][]string {
 			if last != "" {
 				lines = append(lines, strings.Repeat(" ", stackIndent)+last)
 			}
-		case width <= 0 || t.keepLast || cellWidth(last) <= room:
+		case width <= 0 || t.keepLast || lastW <= room:
 			if t.right[n-1] {
-				last = strings.Repeat(" ", widths[n-1]-cellWidth(last)) + last
+				writeSpaces(&line, widths[n-1]-lastW)
 			}
-			lines = append(lines, strings.TrimRight(line.String()+last, " "))
+			line.WriteString(last)
+			lines = append(lines, strings.TrimRight(line.String(), " "))
 		case room >= minWrap:
 			for k, part := range wrapText(last, room) {
 				if k == 0 {

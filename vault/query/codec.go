@@ -217,11 +217,16 @@ var errCorrupt = errors.New("list cache: not a record file of this version, or d
 
 // Decode reads what Encode wrote; anything else (another version, a torn
 // or damaged file) is an error, never a panic.
-func Decode(b []byte) ([]Note, error) {
-	if len(b) < len(codecMagic) || string(b[:len(codecMagic)]) != codecMagic {
+func Decode(b []byte) ([]Note, error) { return DecodeText(string(b)) }
+
+// DecodeText is Decode of the bytes as a string, which every string
+// decoded is a slice of: a caller holding the bytes as a string already
+// (a cache section read) spares a copy of them all.
+func DecodeText(b string) ([]Note, error) {
+	if len(b) < len(codecMagic) || b[:len(codecMagic)] != codecMagic {
 		return nil, errCorrupt
 	}
-	d := &decoder{s: string(b), i: len(codecMagic)}
+	d := &decoder{s: b, i: len(codecMagic)}
 	n := d.count()
 	notes := make([]Note, 0, n)
 	for range n {

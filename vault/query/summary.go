@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/zk-claims/zk/vault"
@@ -54,11 +55,15 @@ func EncodeDetails(details []Detail) []byte {
 
 // DecodeDetails reads what EncodeDetails wrote; anything else is an
 // error, never a panic.
-func DecodeDetails(b []byte) ([]Detail, error) {
-	if len(b) < len(detailMagic) || string(b[:len(detailMagic)]) != detailMagic {
+func DecodeDetails(b []byte) ([]Detail, error) { return DecodeDetailsText(string(b)) }
+
+// DecodeDetailsText is DecodeDetails of the bytes as a string (see
+// DecodeText).
+func DecodeDetailsText(b string) ([]Detail, error) {
+	if len(b) < len(detailMagic) || b[:len(detailMagic)] != detailMagic {
 		return nil, errCorrupt
 	}
-	d := &decoder{s: string(b), i: len(detailMagic)}
+	d := &decoder{s: b, i: len(detailMagic)}
 	n := d.count()
 	out := make([]Detail, 0, n)
 	for range n {
@@ -117,13 +122,25 @@ func falsifiersOf(st evidence.Standing) []Falsifier {
 // Edges are the note's links, embeds and frontmatter links, resolved
 // (vault.NoteEdges); nil when the encoding is damaged.
 func (n Detail) Edges() []vault.Edge {
+	if out := n.AppendEdges(nil); len(out) > 0 {
+		return out
+	}
+	return nil
+}
+
+// AppendEdges appends the note's edges (Edges) to dst: zk graph gathers
+// every note's into one slice, not a slice per note copied again. A
+// damaged encoding appends none.
+func (n Detail) AppendEdges(dst []vault.Edge) []vault.Edge {
 	if n.edges == "" {
-		return nil
+		return dst
 	}
 	d := &decoder{s: n.edges}
-	out := make([]vault.Edge, d.count())
-	for i := range out {
-		e := &out[i]
+	k := d.count()
+	start := len(dst)
+	dst = slices.Grow(dst, k)[:start+k]
+	for i := range k {
+		e := &dst[start+i]
 		e.From = n.Path
 		e.To, e.Link, e.Path = d.str(), d.str(), d.str()
 		e.Kind = vault.EdgeKind(d.str())
@@ -131,9 +148,52 @@ func (n Detail) Edges() []vault.Edge {
 		e.Relation, e.Qualifier, e.Justification = d.str(), d.str(), d.str()
 	}
 	if d.bad {
-		return nil
+		return dst[:start]
 	}
-	return out
+	return dst
+}
+
+// AppendEdgesTo appends the note's edges that resolve to the file at
+// path to (Edges whose To is to): zk backlinks looks through every note's
+// edges for the few into one, without a slice of each note's.
+func (n Detail) AppendEdgesTo(dst []vault.Edge, to string) []vault.Edge {
+	if n.edges == "" {
+		return dst
+	}
+	d := &decoder{s: n.edges}
+	start := len(dst)
+	for range d.count() {
+		if d.str() != to {
+			d.str()
+			d.str()
+			d.str()
+			d.uvarint()
+			d.str()
+			d.str()
+			d.str()
+			continue
+		}
+		e := vault.Edge{From: n.Path, To: to}
+		e.Link, e.Path = d.str(), d.str()
+		e.Kind = vault.EdgeKind(d.str())
+		e.Line = int(d.uvarint()) - 1
+		e.Relation, e.Qualifier, e.Justification = d.str(), d.str(), d.str()
+		dst = append(dst, e)
+	}
+	if d.bad {
+		return dst[:start]
+	}
+	return dst
+}
+
+// EdgeCount is how many edges the note has (Edges), without decoding
+// them; 0 when the encoding is damaged.
+func (n Detail) EdgeCount() int {
+	if n.edges == "" {
+		return 0
+	}
+	d := &decoder{s: n.edges}
+	return d.count()
 }
 
 func encodeEdges(edges []vault.Edge) string {

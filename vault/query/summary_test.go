@@ -1,0 +1,59 @@
+package query
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// TestDetailEdgesInPieces: the ways zk graph and zk backlinks read a
+// note's edges without a slice per note (AppendEdges, AppendEdgesTo,
+// EdgeCount) give what Edges gives, and none of a damaged encoding.
+func TestDetailEdgesInPieces(t *testing.T) {
+	edges := []vault.Edge{
+		{From: "A.md", To: "B.md", Link: "B", Path: "B", Kind: vault.EdgeLink, Line: 3, Relation: "supports", Qualifier: "q", Justification: "j"},
+		{From: "A.md", Link: "Nowhere", Path: "Nowhere", Kind: vault.EdgeLink, Line: 4},
+		{From: "A.md", To: "B.md", Link: "B#H", Path: "B", Kind: vault.EdgeEmbed, Line: 9},
+		{From: "A.md", To: "C.png", Link: "C.png", Path: "C.png", Kind: vault.EdgeFrontmatter, Line: -1},
+	}
+	d := Detail{Path: "A.md", edges: encodeEdges(edges)}
+	if got := d.Edges(); !reflect.DeepEqual(got, edges) {
+		t.Fatalf("Edges = %+v, want %+v", got, edges)
+	}
+	if n := d.EdgeCount(); n != len(edges) {
+		t.Errorf("EdgeCount = %d, want %d", n, len(edges))
+	}
+	before := []vault.Edge{{From: "Z.md"}}
+	if got := d.AppendEdges(before); !reflect.DeepEqual(got, append([]vault.Edge{{From: "Z.md"}}, edges...)) {
+		t.Errorf("AppendEdges = %+v", got)
+	}
+	for _, to := range []string{"B.md", "C.png", "Nowhere", "D.md"} {
+		var want []vault.Edge
+		for _, e := range edges {
+			if e.To == to {
+				want = append(want, e)
+			}
+		}
+		if got := d.AppendEdgesTo(nil, to); !reflect.DeepEqual(got, want) {
+			t.Errorf("AppendEdgesTo(%q) = %+v, want %+v", to, got, want)
+		}
+	}
+	none := Detail{Path: "N.md"}
+	if none.Edges() != nil || none.EdgeCount() != 0 || len(none.AppendEdges(nil)) != 0 || len(none.AppendEdgesTo(nil, "B.md")) != 0 {
+		t.Error("a note without edges has some")
+	}
+	enc := encodeEdges(edges)
+	for cut := 1; cut < len(enc); cut++ {
+		bad := Detail{Path: "A.md", edges: enc[:cut]}
+		if got := bad.AppendEdges(before[:1]); len(got) != 1 {
+			t.Fatalf("cut at %d: AppendEdges appended %d edges of a damaged encoding", cut, len(got)-1)
+		}
+		if got := bad.AppendEdgesTo(nil, "B.md"); len(got) != 0 {
+			t.Fatalf("cut at %d: AppendEdgesTo gave %d edges of a damaged encoding", cut, len(got))
+		}
+		if bad.Edges() != nil {
+			t.Fatalf("cut at %d: Edges of a damaged encoding", cut)
+		}
+	}
+}
