@@ -111,6 +111,17 @@ func (d *varints) uvarint() uint64 {
 	return v
 }
 
+// take is the next n bytes; too few sets bad and gives none.
+func (d *varints) take(n int) []byte {
+	if d.bad || n < 0 || n > len(d.b)-d.off {
+		d.bad = true
+		return nil
+	}
+	p := d.b[d.off : d.off+n]
+	d.off += n
+	return p
+}
+
 func (d *varints) varint() int64 {
 	v, w := binary.Varint(d.b[d.off:])
 	if w <= 0 {

@@ -1,7 +1,6 @@
 package checkcache
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -321,16 +320,12 @@ func (m *Model) samePaths(stamps []Stamp) bool {
 	if m == nil || len(stamps) != m.n {
 		return false
 	}
-	return bytes.Equal(encodePaths(stamps), m.paths)
-}
-
-func encodePaths(stamps []Stamp) []byte {
-	var paths []byte
-	for _, st := range stamps {
-		paths = binary.AppendUvarint(paths, uint64(len(st.Path)))
-		paths = append(paths, st.Path...)
+	for i := range stamps { // the file's paths, decoded, without encoding stamps' again
+		if stamps[i].Path != m.Stamps[i].Path {
+			return false
+		}
 	}
-	return paths
+	return true
 }
 
 // Update is one reader's save: the vault's files stamped (sorted by

@@ -66,9 +66,15 @@ func EncodeFindingsPart(old, now []lint.Finding, notes int) []byte {
 
 // DecodeFindingsParts decodes the findings section's parts, the first
 // whole, each later one in place of the findings of the paths it
-// replaces (an empty one replaces none). Damaged input is an error, never a panic or an allocation
-// larger than the input.
+// replaces (an empty one replaces none): every delta read first, then
+// one merge with the first part, however many deltas there are. Damaged
+// input is an error, never a panic or an allocation larger than the
+// input.
 func DecodeFindingsParts(parts [][]byte) (notes int, findings []lint.Finding, err error) {
+	if len(parts) == 0 {
+		return 0, nil, errFindings
+	}
+	var later map[string][]lint.Finding // a path's findings, as the last delta replacing them has them
 	for k, b := range parts {
 		if k > 0 && len(b) == 0 {
 			continue // a delta of stamps alone
@@ -78,139 +84,526 @@ func DecodeFindingsParts(parts [][]byte) (notes int, findings []lint.Finding, er
 		if d.bad || nr > uint64(len(b)) || (k == 0 && nr != 0) {
 			return 0, nil, errFindings
 		}
-		replaced := make(map[string]bool, nr)
+		replaced := make([]string, 0, nr)
 		for range nr {
 			l := d.uvarint()
 			if d.bad || l > uint64(len(b)-d.off) {
 				return 0, nil, errFindings
 			}
-			replaced[string(b[d.off:d.off+int(l)])] = true
+			replaced = append(replaced, string(b[d.off:d.off+int(l)]))
 			d.off += int(l)
 		}
 		n, fs, err := DecodeFindings(b[d.off:])
 		if err != nil {
 			return 0, nil, err
 		}
+		notes = n
 		if k == 0 {
-			notes, findings = n, fs
+			findings = fs
 			continue
+		}
+		if later == nil {
+			later = map[string][]lint.Finding{}
+		}
+		for _, p := range replaced {
+			later[p] = nil
 		}
 		for _, f := range fs {
-			if !replaced[f.Path] {
-				return 0, nil, errFindings
+			old, ok := later[f.Path]
+			if !ok {
+				return 0, nil, errFindings // a finding of a path the part does not replace
 			}
+			later[f.Path] = append(old, f)
 		}
-		notes, findings = n, mergeFindings(findings, replaced, fs)
 	}
-	if len(parts) == 0 {
-		return 0, nil, errFindings
+	if later == nil {
+		return notes, findings, nil
 	}
-	return notes, findings, nil
+	return notes, mergeFindings(findings, later), nil
 }
 
-// mergeFindings is old without the findings of the paths replaced, with
-// those of now, both in path order.
-func mergeFindings(old []lint.Finding, replaced map[string]bool, now []lint.Finding) []lint.Finding {
-	out := make([]lint.Finding, 0, len(old)+len(now))
+// mergeFindings is old (sorted by path) without the findings of the
+// paths replaced, with theirs now in their place.
+func mergeFindings(old []lint.Finding, replaced map[string][]lint.Finding) []lint.Finding {
+	paths := make([]string, 0, len(replaced))
+	n := len(old)
+	for p, fs := range replaced {
+		paths = append(paths, p)
+		n += len(fs)
+	}
+	slices.Sort(paths)
+	out := make([]lint.Finding, 0, n)
 	j := 0
 	for _, f := range old {
-		if replaced[f.Path] {
-			continue
-		}
-		for j < len(now) && now[j].Path < f.Path {
-			out = append(out, now[j])
+		for j < len(paths) && paths[j] < f.Path {
+			out = append(out, replaced[paths[j]]...)
 			j++
+		}
+		if _, ok := replaced[f.Path]; ok {
+			continue
 		}
 		out = append(out, f)
 	}
-	return append(out, now[j:]...)
+	for ; j < len(paths); j++ {
+		out = append(out, replaced[paths[j]]...)
+	}
+	return out
 }
 
-// EncodeStates encodes notes' states (of the walk files: a state names
-// files by their place in the walk, which its section is only used with)
-// and the suggestion work the check spent: every note's for the states
-// section's first part, the notes checked again for a delta's.
+// The states section's first part holds every note's state, and
+// indexes that let a recheck read only the states it needs: where each
+// state starts, the notes linking to each file (their Targets), and the
+// notes declaring each alias and naming each broken link, folded. Its
+// layout, after five uvarints (spent, notes refuted, states, files,
+// links), is fixed-width little-endian uint32 columns, read in place:
+//
+//	state offsets [states+1], state file indexes [states]
+//	linking offsets [files+1], linking notes [links]
+//	alias table, broken-link table (see appendTable)
+//	the states, each as a delta's
+//
+// A delta's part is the spent, the number of states and the states, each
+// its path's file index, its flags, its summary, its targets' file
+// indexes and its broken links' paths.
+
+// EncodeStates encodes every note's state (of the walk files: a state
+// names files by their place in the walk, which its section is only
+// used with) and the suggestion work the check spent, for the states
+// section's first part.
 func EncodeStates(files []vault.File, spent int, states []lint.NoteState) []byte {
-	var at func(string) uint64
-	if len(states) > 64 {
-		index := make(map[string]uint64, len(files))
-		for i, f := range files {
-			index[f.Path] = uint64(i)
+	index := make(map[string]uint32, len(files))
+	for i, f := range files {
+		index[f.Path] = uint32(i)
+	}
+	body := make([]byte, 0, len(states)*256)
+	offs := make([]uint32, 0, len(states)+1)
+	linking := make([][]uint32, len(files))
+	var aliases, broken []tableEntry
+	refuted := 0
+	for k, st := range states {
+		offs = append(offs, uint32(len(body)))
+		body = appendState(body, st, func(p string) uint64 { return uint64(index[p]) })
+		for _, t := range st.Targets {
+			if i, ok := index[t]; ok {
+				linking[i] = append(linking[i], uint32(k))
+			}
 		}
-		at = func(p string) uint64 { return index[p] }
-	} else { // a few states: searched for rather than indexed
-		at = func(p string) uint64 {
-			i, _ := slices.BinarySearchFunc(files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
-			return uint64(i)
+		for _, a := range st.Summary.Aliases() {
+			aliases = append(aliases, tableEntry{vault.FoldName(a), uint32(k)})
+		}
+		for _, b := range st.Broken {
+			broken = append(broken, tableEntry{vault.FoldName(b), uint32(k)})
+		}
+		if st.Summary.Refuted() {
+			refuted++
 		}
 	}
-	b := make([]byte, 0, len(states)*256)
-	b = binary.AppendUvarint(b, uint64(max(spent, 0)))
+	offs = append(offs, uint32(len(body)))
+	nlinks := 0
+	for _, l := range linking {
+		nlinks += len(l)
+	}
+	b := make([]byte, 0, len(body)+len(states)*8+len(files)*4+nlinks*4+64)
+	for _, x := range []int{max(spent, 0), refuted, len(states), len(files), nlinks} {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
+	for _, o := range offs {
+		b = binary.LittleEndian.AppendUint32(b, o)
+	}
+	for _, st := range states {
+		b = binary.LittleEndian.AppendUint32(b, index[st.Path])
+	}
+	at := uint32(0)
+	for _, l := range linking {
+		b = binary.LittleEndian.AppendUint32(b, at)
+		at += uint32(len(l))
+	}
+	b = binary.LittleEndian.AppendUint32(b, at)
+	for _, l := range linking {
+		for _, k := range l {
+			b = binary.LittleEndian.AppendUint32(b, k)
+		}
+	}
+	b = appendTable(b, aliases)
+	b = appendTable(b, broken)
+	return append(b, body...)
+}
+
+// EncodeStatesDelta encodes the states of the notes checked again, and
+// the suggestion work the check spent, for a delta's part.
+func EncodeStatesDelta(files []vault.File, spent int, states []lint.NoteState) []byte {
+	at := func(p string) uint64 {
+		i, _ := slices.BinarySearchFunc(files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+		return uint64(i)
+	}
+	b := binary.AppendUvarint(nil, uint64(max(spent, 0)))
 	b = binary.AppendUvarint(b, uint64(len(states)))
 	for _, st := range states {
-		b = binary.AppendUvarint(b, at(st.Path))
-		var flags byte
-		if st.Read {
-			flags |= 1
+		b = appendState(b, st, at)
+	}
+	return b
+}
+
+func appendState(b []byte, st lint.NoteState, at func(string) uint64) []byte {
+	b = binary.AppendUvarint(b, at(st.Path))
+	var flags byte
+	if st.Read {
+		flags |= 1
+	}
+	if st.Checked {
+		flags |= 2
+	}
+	b = append(b, flags)
+	if !st.Read {
+		return b
+	}
+	b = lint.AppendSummary(b, st.Summary)
+	b = binary.AppendUvarint(b, uint64(len(st.Targets)))
+	for _, t := range st.Targets {
+		b = binary.AppendUvarint(b, at(t))
+	}
+	b = binary.AppendUvarint(b, uint64(len(st.Broken)))
+	for _, k := range st.Broken {
+		b = binary.AppendUvarint(b, uint64(len(k)))
+		b = append(b, k...)
+	}
+	return b
+}
+
+// tableEntry is a folded name and a state's index.
+type tableEntry struct {
+	key   string
+	state uint32
+}
+
+// appendTable appends entries sorted by key then state: their count and
+// keys' length (uvarints), every key's offset [count+1] and state
+// [count] (uint32 each), then the keys.
+func appendTable(b []byte, es []tableEntry) []byte {
+	slices.SortFunc(es, func(x, y tableEntry) int {
+		if c := strings.Compare(x.key, y.key); c != 0 {
+			return c
 		}
-		if st.Checked {
-			flags |= 2
-		}
-		b = append(b, flags)
-		if !st.Read {
-			continue
-		}
-		b = lint.AppendSummary(b, st.Summary)
-		b = binary.AppendUvarint(b, uint64(len(st.Targets)))
-		for _, t := range st.Targets {
-			b = binary.AppendUvarint(b, at(t))
-		}
-		b = binary.AppendUvarint(b, uint64(len(st.Broken)))
-		for _, k := range st.Broken {
-			b = binary.AppendUvarint(b, uint64(len(k)))
-			b = append(b, k...)
-		}
+		return int(x.state) - int(y.state)
+	})
+	es = slices.Compact(es)
+	n := 0
+	for _, e := range es {
+		n += len(e.key)
+	}
+	b = binary.AppendUvarint(b, uint64(len(es)))
+	b = binary.AppendUvarint(b, uint64(n))
+	at := uint32(0)
+	for _, e := range es {
+		b = binary.LittleEndian.AppendUint32(b, at)
+		at += uint32(len(e.key))
+	}
+	b = binary.LittleEndian.AppendUint32(b, at)
+	for _, e := range es {
+		b = binary.LittleEndian.AppendUint32(b, e.state)
+	}
+	for _, e := range es {
+		b = append(b, e.key...)
 	}
 	return b
 }
 
 var errStates = errors.New("cache: bad check states")
 
-// DecodeStates decodes the states section's parts on the walk files its
-// stamps name: the first part's states (every note's, in the walk's
-// order), each later part's in place of the note's before, and the
-// suggestion work spent, the last part's. Damaged input is an error,
-// never a panic or an allocation larger than the input.
-func DecodeStates(parts [][]byte, files []vault.File) (spent int, states []lint.NoteState, err error) {
-	if len(parts) == 0 {
-		return 0, nil, errStates
-	}
-	if spent, states, err = decodeStates(parts[0], files); err != nil {
-		return 0, nil, err
-	}
-	for _, b := range parts[1:] {
-		if len(b) == 0 {
-			continue // a delta of stamps alone
-		}
-		s, delta, err := decodeStates(b, files)
-		if err != nil {
-			return 0, nil, err
-		}
-		for _, st := range delta {
-			i, ok := slices.BinarySearchFunc(states, st.Path, func(x lint.NoteState, p string) int { return strings.Compare(x.Path, p) })
-			if !ok {
-				return 0, nil, errStates
-			}
-			states[i] = st
-		}
-		spent = s
-	}
-	return spent, states, nil
+// u32s is a column of little-endian uint32s, read in place.
+type u32s []byte
+
+func (c u32s) len() int        { return len(c) / 4 }
+func (c u32s) at(i int) uint32 { return binary.LittleEndian.Uint32(c[i*4:]) }
+
+// table is a table appendTable wrote, read in place.
+type table struct {
+	offs, states u32s
+	keys         []byte
 }
 
-// decodeStates decodes what EncodeStates encoded. Every string is sliced
-// from one copy of the states: at 100k notes a string each took a third
-// of an edited check.
+// readTable reads a table at d; false when it does not read as one.
+func readTable(d *varints) (table, bool) {
+	n, l := d.uvarint(), d.uvarint()
+	rest := uint64(len(d.b) - d.off)
+	if d.bad || n > rest/8 || l > rest {
+		return table{}, false
+	}
+	t := table{offs: u32s(d.take(int(n+1) * 4)), states: u32s(d.take(int(n) * 4)), keys: d.take(int(l))}
+	if d.bad {
+		return table{}, false
+	}
+	prev := uint32(0)
+	for i := range t.offs.len() {
+		o := t.offs.at(i)
+		if o < prev || o > uint32(l) {
+			return table{}, false
+		}
+		prev = o
+	}
+	return t, prev == uint32(l)
+}
+
+// find are the states of the entries of key k.
+func (t table) find(k string) []int {
+	n := t.states.len()
+	key := func(i int) string { return string(t.keys[t.offs.at(i):t.offs.at(i+1)]) }
+	lo, hi := 0, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if key(m) < k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	var out []int
+	for ; lo < n && key(lo) == k; lo++ {
+		out = append(out, int(t.states.at(lo)))
+	}
+	return out
+}
+
+// States are a check's states as its section holds them (the first part
+// and every delta's), read note by note: lint.Cached. A state is decoded
+// when asked for, each delta's at once.
+type States struct {
+	files   []vault.File
+	spent   int
+	refuted int
+	n       int
+	offs    u32s // [n+1], into body
+	fileOf  u32s // [n]
+	linkOff u32s // [files+1], into linking
+	linking u32s
+	aliases table
+	broken  table
+	body    []byte
+	// over are the deltas' states, the last of each note's, by index.
+	over map[int]lint.NoteState
+}
+
+// OpenStates reads the states section's parts on the walk files its
+// stamps name: the first part's indexes (checked whole) and every
+// delta's states. Damaged input is an error, never a panic or an
+// allocation larger than the input; a state damaged in the first part is
+// found when it is read (State's false).
+func OpenStates(parts [][]byte, files []vault.File) (*States, error) {
+	if len(parts) == 0 {
+		return nil, errStates
+	}
+	b := parts[0]
+	d := varints{b: b}
+	spent, refuted, n, nfiles, nlinks := d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint()
+	rest := uint64(len(b))
+	if d.bad || n > rest/8 || nfiles != uint64(len(files)) || nfiles > rest/4 || nlinks > rest/4 {
+		return nil, errStates
+	}
+	s := &States{files: files, spent: int(min(spent, 1<<62)), refuted: int(min(refuted, n)), n: int(n), over: map[int]lint.NoteState{}}
+	s.offs, s.fileOf = u32s(d.take(int(n+1)*4)), u32s(d.take(int(n)*4))
+	s.linkOff, s.linking = u32s(d.take(int(nfiles+1)*4)), u32s(d.take(int(nlinks)*4))
+	if d.bad {
+		return nil, errStates
+	}
+	var ok1, ok2 bool
+	s.aliases, ok1 = readTable(&d)
+	s.broken, ok2 = readTable(&d)
+	if d.bad || !ok1 || !ok2 {
+		return nil, errStates
+	}
+	s.body = b[d.off:]
+	// The columns, checked whole: offsets in order and in the body, each
+	// state of a note of its own, in the walk's order.
+	prev := uint32(0)
+	for i := range s.offs.len() {
+		o := s.offs.at(i)
+		if o < prev || o > uint32(len(s.body)) || i == 0 && o != 0 {
+			return nil, errStates
+		}
+		prev = o
+	}
+	if prev != uint32(len(s.body)) {
+		return nil, errStates
+	}
+	k := 0 // a state for every note of the files, in their order: the notes' places are the states'
+	for i, f := range files {
+		if !f.IsNote() {
+			continue
+		}
+		if k >= s.n || s.fileOf.at(k) != uint32(i) {
+			return nil, errStates
+		}
+		k++
+	}
+	if k != s.n {
+		return nil, errStates
+	}
+	prev = 0
+	for i := range s.linkOff.len() {
+		o := s.linkOff.at(i)
+		if o < prev || o > uint32(nlinks) {
+			return nil, errStates
+		}
+		prev = o
+	}
+	if prev != uint32(nlinks) {
+		return nil, errStates
+	}
+	for _, p := range parts[1:] {
+		if len(p) == 0 {
+			continue // a delta of stamps alone
+		}
+		spent, delta, err := decodeStates(p, files)
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range delta {
+			i, ok := s.stateOf(st.Path)
+			if !ok {
+				return nil, errStates
+			}
+			s.over[i] = st
+		}
+		s.spent = spent
+	}
+	for i, st := range s.over {
+		old, ok := s.base(i)
+		if !ok {
+			return nil, errStates
+		}
+		if old.Summary.Refuted() {
+			s.refuted--
+		}
+		if st.Summary.Refuted() {
+			s.refuted++
+		}
+	}
+	s.refuted = max(s.refuted, 0)
+	return s, nil
+}
+
+// stateOf is the index of the state of the note at p.
+func (s *States) stateOf(p string) (int, bool) {
+	fi, ok := slices.BinarySearchFunc(s.files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+	if !ok {
+		return 0, false
+	}
+	lo, hi := 0, s.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.fileOf.at(m) < uint32(fi) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < s.n && s.fileOf.at(lo) == uint32(fi)
+}
+
+// base is state i as the first part holds it.
+func (s *States) base(i int) (lint.NoteState, bool) {
+	if i < 0 || i >= s.n {
+		return lint.NoteState{}, false
+	}
+	b := s.body[s.offs.at(i):s.offs.at(i+1)]
+	d := varints{b: b}
+	st, err := decodeState(&d, string(b), s.files)
+	if err != nil || d.off != len(b) || st.Path != s.files[s.fileOf.at(i)].Path {
+		return lint.NoteState{}, false
+	}
+	return st, true
+}
+
+// Len is how many notes have a state.
+func (s *States) Len() int { return s.n }
+
+// Spent is the suggestion work the last check spent.
+func (s *States) Spent() int { return s.spent }
+
+// State is the state of the note at i, among the walk's notes.
+func (s *States) State(i int) (lint.NoteState, bool) {
+	if st, ok := s.over[i]; ok {
+		return st, true
+	}
+	return s.base(i)
+}
+
+// Refuted is how many notes are refuted.
+func (s *States) Refuted() int { return s.refuted }
+
+// Linking are the notes whose targets may hold the file at p: those the
+// first part lists, but for notes a delta holds, and those whose delta
+// state does.
+func (s *States) Linking(p string) ([]int, bool) {
+	fi, ok := slices.BinarySearchFunc(s.files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+	if !ok {
+		return nil, true
+	}
+	var out []int
+	for j := s.linkOff.at(fi); j < s.linkOff.at(fi+1); j++ {
+		out = append(out, int(s.linking.at(int(j))))
+	}
+	return s.withOver(out, func(st lint.NoteState) bool { return slices.Contains(st.Targets, p) }), true
+}
+
+// AliasOwners are the notes that may declare the folded alias k.
+func (s *States) AliasOwners(k string) ([]int, bool) {
+	return s.withOver(s.aliases.find(k), func(st lint.NoteState) bool {
+		return slices.ContainsFunc(st.Summary.Aliases(), func(a string) bool { return vault.FoldName(a) == k })
+	}), true
+}
+
+// BrokenNaming are the notes that may have a broken link naming k.
+func (s *States) BrokenNaming(k string) ([]int, bool) {
+	return s.withOver(s.broken.find(k), func(st lint.NoteState) bool {
+		return slices.ContainsFunc(st.Broken, func(b string) bool { return vault.FoldName(b) == k })
+	}), true
+}
+
+// withOver is the first part's notes of a lookup but those a delta
+// holds, and the delta states keep keeps.
+func (s *States) withOver(base []int, keep func(lint.NoteState) bool) []int {
+	out := base[:0]
+	for _, i := range base {
+		if _, ok := s.over[i]; !ok {
+			out = append(out, i)
+		}
+	}
+	for i, st := range s.over {
+		if keep(st) {
+			out = append(out, i)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// All are every note's state, in the walk's order.
+func (s *States) All() ([]lint.NoteState, error) {
+	out := make([]lint.NoteState, s.n)
+	for i := range out {
+		st, ok := s.State(i)
+		if !ok {
+			return nil, errStates
+		}
+		out[i] = st
+	}
+	return out, nil
+}
+
+// DecodeStates decodes the states section's parts (OpenStates) whole:
+// the suggestion work spent and every note's state, in the walk's order.
+func DecodeStates(parts [][]byte, files []vault.File) (spent int, states []lint.NoteState, err error) {
+	s, err := OpenStates(parts, files)
+	if err != nil {
+		return 0, nil, err
+	}
+	states, err = s.All()
+	return s.spent, states, err
+}
+
+// decodeStates decodes a delta's part. Every string is sliced from one
+// copy of the part.
 func decodeStates(states []byte, files []vault.File) (spent int, out []lint.NoteState, err error) {
 	all := string(states)
 	d := varints{b: states}
@@ -219,6 +612,27 @@ func decodeStates(states []byte, files []vault.File) (spent int, out []lint.Note
 	if d.bad || n > uint64(len(states)) { // a state takes two bytes at least
 		return 0, nil, errStates
 	}
+	out = make([]lint.NoteState, 0, n)
+	for range n {
+		st, err := decodeState(&d, all, files)
+		if err != nil {
+			return 0, nil, err
+		}
+		if len(out) > 0 && out[len(out)-1].Path >= st.Path {
+			return 0, nil, errStates // in the walk's order, each once
+		}
+		out = append(out, st)
+	}
+	if d.off != len(states) {
+		return 0, nil, errStates
+	}
+	return spent, out, nil
+}
+
+// decodeState decodes one state at d, its strings sliced from all (d's
+// bytes as a string).
+func decodeState(d *varints, all string, files []vault.File) (lint.NoteState, error) {
+	states := d.b
 	path := func() string {
 		i := d.uvarint()
 		if i >= uint64(len(files)) {
@@ -227,53 +641,43 @@ func decodeStates(states []byte, files []vault.File) (spent int, out []lint.Note
 		}
 		return files[i].Path
 	}
-	out = make([]lint.NoteState, 0, n)
-	for range n {
-		st := lint.NoteState{Path: path()}
-		if d.bad || d.off >= len(states) {
-			return 0, nil, errStates
-		}
-		if len(out) > 0 && out[len(out)-1].Path >= st.Path {
-			return 0, nil, errStates // in the walk's order, each once
-		}
-		flags := states[d.off]
-		d.off++
-		st.Read, st.Checked = flags&1 != 0, flags&2 != 0
-		if st.Read {
-			sum, after, err := lint.ReadSummaryString(all[d.off:])
-			if err != nil {
-				return 0, nil, errStates
-			}
-			d.off = len(states) - len(after)
-			st.Summary = sum
-			k := d.uvarint()
-			if k > uint64(len(states)-d.off) {
-				return 0, nil, errStates
-			}
-			st.Targets = make([]string, 0, k)
-			for range k {
-				st.Targets = append(st.Targets, path())
-			}
-			k = d.uvarint()
-			if k > uint64(len(states)-d.off) {
-				return 0, nil, errStates
-			}
-			for range k {
-				l := d.uvarint()
-				if d.bad || l > uint64(len(states)-d.off) {
-					return 0, nil, errStates
-				}
-				st.Broken = append(st.Broken, all[d.off:d.off+int(l)])
-				d.off += int(l)
-			}
-		}
-		if d.bad {
-			return 0, nil, errStates
-		}
-		out = append(out, st)
+	st := lint.NoteState{Path: path()}
+	if d.bad || d.off >= len(states) {
+		return st, errStates
 	}
-	if d.off != len(states) {
-		return 0, nil, errStates
+	flags := states[d.off]
+	d.off++
+	st.Read, st.Checked = flags&1 != 0, flags&2 != 0
+	if st.Read {
+		sum, after, err := lint.ReadSummaryString(all[d.off:])
+		if err != nil {
+			return st, errStates
+		}
+		d.off = len(states) - len(after)
+		st.Summary = sum
+		k := d.uvarint()
+		if k > uint64(len(states)-d.off) {
+			return st, errStates
+		}
+		st.Targets = make([]string, 0, k)
+		for range k {
+			st.Targets = append(st.Targets, path())
+		}
+		k = d.uvarint()
+		if k > uint64(len(states)-d.off) {
+			return st, errStates
+		}
+		for range k {
+			l := d.uvarint()
+			if d.bad || l > uint64(len(states)-d.off) {
+				return st, errStates
+			}
+			st.Broken = append(st.Broken, all[d.off:d.off+int(l)])
+			d.off += int(l)
+		}
 	}
-	return spent, out, nil
+	if d.bad {
+		return st, errStates
+	}
+	return st, nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/zk-claims/zk/vault"
@@ -68,7 +69,7 @@ func TestStatesRoundTripAndDamage(t *testing.T) {
 
 	// A delta: b's state in place of the first part's, and its spent.
 	b := lint.NoteState{Path: "b.md", Read: true, Checked: true, Targets: []string{"pic.png"}, Broken: []string{"gone"}}
-	delta := EncodeStates(files, 9, []lint.NoteState{b})
+	delta := EncodeStatesDelta(files, 9, []lint.NoteState{b})
 	spent, states, err = DecodeStates([][]byte{sb, nil, delta}, files)
 	if err != nil {
 		t.Fatal(err)
@@ -79,13 +80,44 @@ func TestStatesRoundTripAndDamage(t *testing.T) {
 	}
 	sameStates(t, states, want)
 
+	// Read note by note: each lookup gives every note that answers it,
+	// a delta's state in place of the first part's.
+	sts, err := OpenStates([][]byte{sb, delta}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		got  func() ([]int, bool)
+		want []int
+	}{
+		{"linking to b", func() ([]int, bool) { return sts.Linking("b.md") }, []int{0}},
+		{"linking to a (b's delta state no longer does)", func() ([]int, bool) { return sts.Linking("a.md") }, nil},
+		{"linking to pic.png (b's delta state does)", func() ([]int, bool) { return sts.Linking("pic.png") }, []int{0, 1}},
+		{"linking to a file not walked", func() ([]int, bool) { return sts.Linking("zz.md") }, nil},
+		{"owning the alias ay", func() ([]int, bool) { return sts.AliasOwners(vault.FoldName("Ay")) }, []int{0}},
+		{"owning no alias", func() ([]int, bool) { return sts.AliasOwners("nobody") }, nil},
+		{"naming missing", func() ([]int, bool) { return sts.BrokenNaming("missing") }, []int{0}},
+		{"naming gone (b's delta state)", func() ([]int, bool) { return sts.BrokenNaming("gone") }, []int{1}},
+	} {
+		if got, ok := tt.got(); !ok || !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v %v, want %v", tt.name, got, ok, tt.want)
+		}
+	}
+	if sts.Refuted() != 0 || sts.Spent() != 9 || sts.Len() != 2 {
+		t.Errorf("refuted %d spent %d len %d", sts.Refuted(), sts.Spent(), sts.Len())
+	}
+
 	for _, bad := range []struct {
 		name  string
 		parts [][]byte
 	}{
 		{"no part", nil},
 		{"an empty first part", [][]byte{nil}},
-		{"a delta of a file that is no note's state", [][]byte{sb, EncodeStates(files, 0, []lint.NoteState{{Path: "pic.png"}})}},
+		{"a delta of a file that is no note's state", [][]byte{sb, EncodeStatesDelta(files, 0, []lint.NoteState{{Path: "pic.png"}})}},
+		{"a delta's states out of order", [][]byte{sb, EncodeStatesDelta(files, 0, []lint.NoteState{rep.States[1], rep.States[0]})}},
+		{"a first part without a note's state", [][]byte{EncodeStates(files, 0, rep.States[:1])}},
+		{"a delta as the first part", [][]byte{delta}},
 		{"states out of order", [][]byte{EncodeStates(files, 0, []lint.NoteState{rep.States[1], rep.States[0]})}},
 		{"a state twice", [][]byte{EncodeStates(files, 0, []lint.NoteState{rep.States[0], rep.States[0]})}},
 		{"states of more files", [][]byte{EncodeStates(append(files, vault.File{Path: "z.md"}), 0, []lint.NoteState{{Path: "z.md"}})}},
@@ -96,12 +128,32 @@ func TestStatesRoundTripAndDamage(t *testing.T) {
 	}
 	for n := range len(sb) {
 		DecodeStates([][]byte{sb[:n]}, files)
+		readAll(sb[:n], files)
 		DecodeStates([][]byte{sb, delta[:min(n, len(delta))]}, files)
 		c := append([]byte(nil), sb...)
 		c[n] ^= 0xff
 		DecodeStates([][]byte{c}, files)
+		readAll(c, files)
 		DecodeStates([][]byte{sb}, files[:1])
 	}
+}
+
+// readAll opens states b as a first part and asks every lookup of it:
+// damaged states are an error or answers, never a panic.
+func readAll(b []byte, files []vault.File) {
+	s, err := OpenStates([][]byte{b}, files)
+	if err != nil {
+		return
+	}
+	for i := range s.Len() + 1 {
+		s.State(i)
+	}
+	for _, f := range files {
+		s.Linking(f.Path)
+		s.AliasOwners(f.Path)
+		s.BrokenNaming(f.Path)
+	}
+	s.Refuted()
 }
 
 // A findings part holds the findings of the paths whose findings
@@ -164,11 +216,13 @@ func FuzzDecodeStates(f *testing.F) {
 		{Path: "b.md"},
 	})
 	f.Add(sb)
+	f.Add(EncodeStatesDelta(files, 7, []lint.NoteState{{Path: "b.md"}}))
 	f.Add(EncodeFindingsPart(sampleFindings[:1], sampleFindings, 2))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		DecodeStates([][]byte{b}, files)
 		DecodeStates([][]byte{sb, b}, files)
+		readAll(b, files)
 		DecodeFindingsParts([][]byte{b})
 		DecodeFindingsParts([][]byte{EncodeFindingsPart(nil, sampleFindings, 2), b})
 	})

@@ -199,7 +199,7 @@ func (w *Workspace) IndexKey() (string, error) {
 
 // checkPurpose names check's sections of the model file in their key;
 // another encoding of its result is another purpose.
-const checkPurpose = "zk check v3"
+const checkPurpose = "zk check v4"
 
 // checkCached checks the whole vault through check's sections of the
 // model file (checkcache.FindingsSection, StatesSection): when no file
@@ -262,10 +262,13 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 			for i, st := range m.Stamps {
 				before[i], prev.Files[i] = vault.File{Path: st.Path}, st.Path
 			}
-			_, findings, ferr := checkcache.DecodeFindingsParts(sec.Entries)
-			spent, states, serr := checkcache.DecodeStates(ssec.Entries, before)
+			notes, findings, ferr := checkcache.DecodeFindingsParts(sec.Entries)
+			states, serr := checkcache.OpenStates(ssec.Entries, before)
 			if ferr == nil && serr == nil {
-				prev.Findings, prev.States, prev.Spent = findings, states, spent
+				// The states read as the recheck needs them: after an
+				// edit, those of the notes it can change.
+				prev.Findings, prev.Cached, prev.Notes, prev.Spent = findings, states, notes, states.Spent()
+				c.states = states
 				rep, ok, err := lint.Recheck(ctx, v, files, skips, copts, prev, changed, hash)
 				if err != nil {
 					return CheckResult{}, err
@@ -309,6 +312,9 @@ type checkSave struct {
 	started time.Time
 	was     [][sha256.Size]byte
 	content [][sha256.Size]byte
+	// states are check's states as the file holds them, when a recheck
+	// read them.
+	states *checkcache.States
 }
 
 // section is check's section of name, when the model file has it under
@@ -423,16 +429,23 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 			}
 		}
 		if rep.Files != nil { // a recheck, not a stamping again
-			again := make([]lint.NoteState, len(rep.Rechecked))
-			for k, i := range rep.Rechecked {
-				again[k] = rep.States[i]
-			}
 			u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(old, rep.Findings, rep.Notes)}
-			u.Sections[1].Entries = [][]byte{checkcache.EncodeStates(files, rep.Spent, again)}
+			u.Sections[1].Entries = [][]byte{checkcache.EncodeStatesDelta(files, rep.Spent, rep.Again)}
 		}
 	} else {
+		states := rep.States
+		if states == nil { // a recheck of the cached states: every note's, read now
+			all, err := c.states.All()
+			if err != nil {
+				return
+			}
+			for k, i := range rep.Rechecked {
+				all[i] = rep.Again[k]
+			}
+			states = all
+		}
 		u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(nil, rep.Findings, rep.Notes)}
-		u.Sections[1].Entries = [][]byte{checkcache.EncodeStates(files, rep.Spent, rep.States)}
+		u.Sections[1].Entries = [][]byte{checkcache.EncodeStates(files, rep.Spent, states)}
 	}
 	if err := checkcache.SaveModel(c.file, c.m, u); err != nil {
 		c.w.warn("%v", err)

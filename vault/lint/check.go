@@ -87,9 +87,10 @@ type Report struct {
 	// work the check spent suggesting headings: what Recheck needs.
 	States []NoteState
 	Spent  int
-	// Rechecked are the indexes in States of the notes Recheck checked
-	// again, in order: the states a cache saves anew.
+	// Rechecked are the places among the notes of those Recheck checked
+	// again, in order, and Again their states: what a cache saves anew.
 	Rechecked []int
+	Again     []NoteState
 }
 
 // Check checks the notes of a walk of the vault (Files) as Check
@@ -242,6 +243,42 @@ type checker struct {
 	severities map[string]Severity
 	rules      []Rule
 	targets    *linkTargets
+	// cached, when set, gives the summary of a note not in summaries, as
+	// a recheck's cache holds it (nil: none), and the names of the notes
+	// that may declare a folded alias besides those in aliases; absent
+	// are the notes it has none of.
+	cached *cachedSummaries
+}
+
+// cachedSummaries are a whole check's summaries read note by note
+// (Recheck on a Cached): summary(p) gives the note's summary before this
+// recheck, ok false when it cannot be read; aliasOwners the notes that
+// may declare an alias.
+type cachedSummaries struct {
+	summary     func(p string) (*noteSummary, bool)
+	aliasOwners func(k string) []string
+	absent      map[string]bool
+	// replaced are the notes whose summary this recheck recorded anew.
+	replaced map[string]bool
+	bad      bool
+}
+
+// summary is the summary of the note at p: the one recorded, else the
+// cached one, recorded once read (nil: no note, or none read).
+func (c *checker) summary(p string) *noteSummary {
+	if sum := c.summaries[p]; sum != nil || c.cached == nil || c.cached.absent[p] {
+		return sum
+	}
+	sum, ok := c.cached.summary(p)
+	if !ok {
+		c.cached.bad = true
+	}
+	if sum == nil {
+		c.cached.absent[p] = true
+		return nil
+	}
+	c.summaries[p] = sum
+	return sum
 }
 
 func newChecker(r *vault.Resolver, opts Options) *checker {

@@ -122,7 +122,7 @@ func (c *checker) linkFindings(out []Finding, path string, l linkUse) []Finding 
 	if l.Subpath == "" || l.Key != "" {
 		return out
 	}
-	t := c.summaries[l.Target]
+	t := c.summary(l.Target)
 	if t == nil {
 		return out // not a note: a PDF's #page=3 is a viewer parameter
 	}
@@ -229,7 +229,11 @@ func (lt *linkTargets) closestHeading(t *noteSummary, subpath string) (string, b
 // of a note, how to link to that note instead.
 func (c *checker) brokenMessage(linkpath, original string) string {
 	msg := fmt.Sprintf("%s: no note or file %q in the vault", original, linkpath)
-	if owners := c.aliases[vault.FoldName(linkpath)]; len(owners) > 0 {
+	owners := c.aliases[vault.FoldName(linkpath)]
+	if c.cached != nil {
+		owners = append(slices.Clone(owners), c.cached.aliasOwners(vault.FoldName(linkpath))...)
+	}
+	if len(owners) > 0 {
 		// The first name in order, not the first note read: a Session
 		// records notes in another order than Check, and names the same.
 		owner := slices.Min(owners)

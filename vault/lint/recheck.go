@@ -37,12 +37,34 @@ func stateOf(r *noteResult) NoteState {
 // Previous is what a whole check of the vault left for Recheck: the
 // files it walked (their paths, in order), its findings, every note's
 // state in the walk's order (Options.States) and the suggestion work it
-// spent (Report.Spent).
+// spent (Report.Spent). A cache gives the states as Cached instead, read
+// note by note, with the number of notes checked (Notes).
 type Previous struct {
 	Files    []string
 	Findings []Finding
 	States   []NoteState
 	Spent    int
+	Cached   Cached
+	Notes    int
+}
+
+// Cached are a whole check's states as a cache holds them, read note by
+// note, by their place among the walk's notes: after an edit, a recheck
+// reads the states of the notes it can change, not every note's. Each
+// lookup may give more notes than it names (Recheck reads their states
+// to tell); ok false is a cache that cannot be read, and Recheck then
+// answers not.
+type Cached interface {
+	State(i int) (st NoteState, ok bool)
+	// Linking are the notes whose Targets may hold the file at path p.
+	Linking(p string) ([]int, bool)
+	// AliasOwners are the notes that may declare the folded alias k.
+	AliasOwners(k string) ([]int, bool)
+	// BrokenNaming are the notes that may have a broken link whose path,
+	// folded, is k.
+	BrokenNaming(k string) ([]int, bool)
+	// Refuted is how many notes are refuted.
+	Refuted() int
 }
 
 // Recheck is Check after some notes changed (changed: their paths) or
@@ -57,25 +79,70 @@ type Previous struct {
 // resolve elsewhere: a link to a file gone, a broken link that now
 // resolves, a link to a file of the same name as one added. Its findings
 // are Check's. ok is false when it cannot answer so (the suggestion
-// budget, vault-wide in Check, could run out): the caller checks the
-// vault. each, when set, sees every note read, from several goroutines at
-// once.
+// budget, vault-wide in Check, could run out; a cache that cannot be
+// read): the caller checks the vault. each, when set, sees every note
+// read, from several goroutines at once.
+//
+// With prev.Cached and the same files as prev's, it reads only the
+// states of the notes it looks at, and its report holds the states of
+// the notes checked again (Again) but not every note's (States).
 func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []vault.Skip, opts Options,
 	prev Previous, changed []string, each func(*vault.Note)) (rep *Report, ok bool, err error) {
 	paths, notes := vault.SplitFiles(files)
 	if prev.Spent > suggestCells {
 		return nil, false, nil
 	}
-	at := make(map[string]int, len(notes)) // a note's place in notes and states
-	for i, f := range notes {
-		at[f.Path] = i
+	fileSet := !slices.Equal(paths, prev.Files)
+	if prev.Cached != nil && fileSet { // every note's links may resolve elsewhere: every state
+		prev.States = make([]NoteState, len(prev.Files))
+		k := 0
+		for _, p := range prev.Files {
+			if !vault.IsNotePath(p) {
+				continue
+			}
+			st, ok := prev.Cached.State(k)
+			if !ok || st.Path != p {
+				return nil, false, nil
+			}
+			prev.States[k] = st
+			k++
+		}
+		prev.States, prev.Cached = prev.States[:k], nil
 	}
-	was := make(map[string]int, len(prev.States)) // a note's place in prev.States
-	for i, st := range prev.States {
-		was[st.Path] = i
+	lazy := prev.Cached != nil
+	// place is a note's place in notes (and, lazily, in prev's states).
+	place := func(p string) (int, bool) {
+		return slices.BinarySearchFunc(notes, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+	}
+	var was map[string]int // a note's place in prev.States
+	if !lazy {
+		was = make(map[string]int, len(prev.States))
+		for i, st := range prev.States {
+			was[st.Path] = i
+		}
+	}
+	// prevState is the state prev left of the note at p.
+	bad := false
+	prevState := func(p string) (NoteState, bool) {
+		if !lazy {
+			j, ok := was[p]
+			if !ok {
+				return NoteState{}, false
+			}
+			return prev.States[j], true
+		}
+		i, ok := place(p)
+		if !ok {
+			return NoteState{}, false
+		}
+		st, ok := prev.Cached.State(i)
+		if !ok || st.Path != p {
+			bad = true
+			return NoteState{}, false
+		}
+		return st, true
 	}
 	// The files that came and went, and the names they had.
-	fileSet := !slices.Equal(paths, prev.Files)
 	var gone []string
 	names := map[string]bool{} // the folded names of the files that came or went
 	if fileSet {
@@ -100,12 +167,42 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	resolver := vault.NewResolver(paths)
 	// The session is this call's alone: its lock is not taken.
 	s := OpenSession(resolver, opts)
-	states := make([]NoteState, len(notes))
-	for i, f := range notes {
-		if j, ok := was[f.Path]; ok {
-			states[i] = prev.States[j]
-			if states[i].Read {
-				sum := states[i].Summary.sum
+	states := map[int]NoteState{} // the states of the notes checked again, by place
+	if lazy {
+		s.refuted = prev.Cached.Refuted()
+		s.c.cached = &cachedSummaries{absent: map[string]bool{}, replaced: map[string]bool{},
+			summary: func(p string) (*noteSummary, bool) {
+				st, ok := prevState(p)
+				if !ok || !st.Read {
+					return nil, !bad
+				}
+				sum := st.Summary.sum
+				if s.resolved {
+					s.resolveRests(p, &sum)
+				}
+				return &sum, true
+			},
+			aliasOwners: func(k string) []string {
+				is, ok := prev.Cached.AliasOwners(k)
+				if !ok {
+					bad = true
+				}
+				var out []string
+				for _, i := range is {
+					if i < 0 || i >= len(notes) || s.c.cached.replaced[notes[i].Path] {
+						continue
+					}
+					if st, ok := prevState(notes[i].Path); ok && st.Read &&
+						slices.ContainsFunc(st.Summary.sum.aliases, func(a string) bool { return vault.FoldName(a) == k }) {
+						out = append(out, st.Summary.sum.name)
+					}
+				}
+				return out
+			}}
+	} else {
+		for _, f := range notes {
+			if st, ok := prevState(f.Path); ok && st.Read {
+				sum := st.Summary.sum
 				s.setSummary(f.Path, &sum)
 			}
 		}
@@ -118,7 +215,8 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	check := func(ps []string, learn bool) error {
 		batch := make([]vault.File, 0, len(ps))
 		for _, p := range ps {
-			batch = append(batch, notes[at[p]])
+			i, _ := place(p)
+			batch = append(batch, notes[i])
 		}
 		parsed := make([]*vault.Note, len(batch))
 		reasons := v.Each(ctx, batch, func(k int, n *vault.Note) {
@@ -141,16 +239,17 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 			}
 		}
 		for k, p := range ps {
+			i, _ := place(p)
 			if parsed[k] == nil {
 				s.setSummary(p, nil)
-				states[at[p]] = NoteState{Path: p}
+				states[i] = NoteState{Path: p}
 				own[p] = s.c.skipped(nil, vault.Skip{Path: p, Reason: reasons[k]})
 				continue
 			}
 			read++
 			r, fs := s.check(parsed[k])
 			spent += suggestCells - s.c.targets.cells
-			states[at[p]] = stateOf(&r)
+			states[i] = stateOf(&r)
 			own[p] = fs
 		}
 		return nil
@@ -158,15 +257,17 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	again := map[string]bool{} // the notes checked again, or to be
 	var first []string         // the notes changed or added
 	for _, p := range changed {
-		if _, ok := at[p]; ok && !again[p] {
+		if _, ok := place(p); ok && !again[p] {
 			again[p] = true
 			first = append(first, p)
 		}
 	}
-	for _, f := range notes {
-		if _, ok := was[f.Path]; !ok && !again[f.Path] {
-			again[f.Path] = true
-			first = append(first, f.Path)
+	if !lazy {
+		for _, f := range notes {
+			if _, ok := was[f.Path]; !ok && !again[f.Path] {
+				again[f.Path] = true
+				first = append(first, f.Path)
+			}
 		}
 	}
 	slices.Sort(first)
@@ -191,16 +292,17 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	for _, p := range first {
 		touched[p] = true
 		var old noteSummary
-		if j, ok := was[p]; ok {
-			old = prev.States[j].Summary.sum
+		if st, ok := prevState(p); ok {
+			old = st.Summary.sum
 		}
+		i, _ := place(p)
 		wasRefuted = wasRefuted || old.refuted != ""
-		diffAliases(old.aliases, states[at[p]].Summary.sum.aliases)
+		diffAliases(old.aliases, states[i].Summary.sum.aliases)
 	}
 	for _, p := range gone {
-		if j, ok := was[p]; ok {
+		if st, ok := prevState(p); ok {
 			touched[p] = true
-			old := prev.States[j].Summary.sum
+			old := st.Summary.sum
 			wasRefuted = wasRefuted || old.refuted != ""
 			diffAliases(old.aliases, nil)
 		}
@@ -209,12 +311,8 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	// gone, naming an alias changed, or with a link that may resolve
 	// elsewhere now (second: their links, not their summaries, change).
 	var second []string
-	for i := range states {
-		st := &states[i]
-		if again[st.Path] {
-			continue
-		}
-		if slices.ContainsFunc(st.Targets, func(t string) bool { return touched[t] || fileSet && names[baseName(t)] }) ||
+	affected := func(st *NoteState) bool {
+		return slices.ContainsFunc(st.Targets, func(t string) bool { return touched[t] || fileSet && names[baseName(t)] }) ||
 			slices.ContainsFunc(st.Broken, func(b string) bool {
 				if aliases[vault.FoldName(b)] {
 					return true
@@ -222,14 +320,64 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 				_, now := resolver.Resolve(b, st.Path)
 				return fileSet && now
 			}) ||
-			fileSet && slices.ContainsFunc(st.Summary.sum.restsOn, func(e restEdge) bool { return names[baseName(e.link)] }) {
-			second = append(second, st.Path)
-			again[st.Path] = true
+			fileSet && slices.ContainsFunc(st.Summary.sum.restsOn, func(e restEdge) bool { return names[baseName(e.link)] })
+	}
+	if lazy { // the notes that may link to a note touched or name an alias changed, read
+		var cands []int
+		for p := range touched {
+			is, ok := prev.Cached.Linking(p)
+			bad = bad || !ok
+			cands = append(cands, is...)
+		}
+		for k, changed := range aliases {
+			if changed {
+				is, ok := prev.Cached.BrokenNaming(k)
+				bad = bad || !ok
+				cands = append(cands, is...)
+			}
+		}
+		slices.Sort(cands)
+		for _, i := range slices.Compact(cands) {
+			if i < 0 || i >= len(notes) || again[notes[i].Path] {
+				continue
+			}
+			if st, ok := prevState(notes[i].Path); ok && affected(&st) {
+				second = append(second, st.Path)
+				again[st.Path] = true
+			}
+		}
+	} else {
+		for i := range prev.States {
+			st := &prev.States[i]
+			if _, now := place(st.Path); !now || again[st.Path] {
+				continue
+			}
+			if affected(st) {
+				second = append(second, st.Path)
+				again[st.Path] = true
+			}
 		}
 	}
 	if s.refuted > 0 || wasRefuted { // else no note rests on a refuted one, before or after
-		for _, q := range s.Dependents(append(append(slices.Clone(first), second...), gone...)...) {
-			if _, ok := at[q]; ok && !again[q] {
+		ps := append(append(slices.Clone(first), second...), gone...)
+		var deps []string
+		if lazy {
+			deps = s.dependentsVia(func(p string) []string {
+				is, ok := prev.Cached.Linking(p)
+				bad = bad || !ok
+				out := make([]string, 0, len(is))
+				for _, i := range is {
+					if i >= 0 && i < len(notes) {
+						out = append(out, notes[i].Path)
+					}
+				}
+				return out
+			}, ps...)
+		} else {
+			deps = s.Dependents(ps...)
+		}
+		for _, q := range deps {
+			if _, ok := place(q); ok && !again[q] {
 				second = append(second, q)
 				again[q] = true
 			}
@@ -239,29 +387,72 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	if err := check(second, false); err != nil {
 		return nil, false, err
 	}
-	if spent > suggestCells {
-		return nil, false, nil // Check would have run out of suggestions where these did not
+	if spent > suggestCells || bad || s.c.cached != nil && s.c.cached.bad {
+		return nil, false, nil // Check would have run out of suggestions where these did not; or the cache is damaged
 	}
 
-	out := s.c.vaultFindings(skips)
-	for _, f := range prev.Findings {
-		if _, again := own[f.Path]; again || f.Rule == RuleNameCollision || f.Rule == RuleFileUntrusted {
-			continue
+	var out []Finding
+	if lazy { // the same files: the same collisions
+		for _, sk := range skips {
+			out = s.c.skipped(out, sk)
 		}
-		if _, note := at[f.Path]; note {
+		for _, u := range s.c.opts.Untrusted {
+			out = s.c.add(out, Finding{Path: u.Path, Line: 1, Column: 1, Rule: RuleFileUntrusted, Message: u.Reason})
+		}
+	} else {
+		out = s.c.vaultFindings(skips)
+	}
+	next := 0 // prev.Findings and notes are both sorted by path
+	for _, f := range prev.Findings {
+		switch _, again := own[f.Path]; {
+		case f.Rule == RuleFileUntrusted, f.Rule == RuleNameCollision && !lazy:
+			continue // vaultFindings' again
+		case again && f.Rule != RuleNameCollision:
+			continue // the note's own again
+		}
+		for next < len(notes) && notes[next].Path < f.Path {
+			next++
+		}
+		if next < len(notes) && notes[next].Path == f.Path {
 			out = append(out, f)
+		} else if _, note := place(f.Path); note {
+			out = append(out, f) // findings out of order: a cache's
 		}
 	}
 	for _, fs := range own {
 		out = append(out, fs...)
 	}
 	SortFindings(out)
-	rep = &Report{Findings: out, Files: files, States: states, Spent: spent, Read: read}
-	for p := range own {
-		rep.Rechecked = append(rep.Rechecked, at[p])
+	rep = &Report{Findings: out, Files: files, Spent: spent, Read: read}
+	for i := range len(notes) {
+		if st, ok := states[i]; ok {
+			rep.Rechecked = append(rep.Rechecked, i)
+			rep.Again = append(rep.Again, st)
+		}
 	}
-	slices.Sort(rep.Rechecked)
-	for _, st := range states {
+	if lazy {
+		rep.Notes = prev.Notes
+		for _, st := range rep.Again {
+			if old, ok := prevState(st.Path); ok && old.Checked {
+				rep.Notes--
+			}
+			if st.Checked {
+				rep.Notes++
+			}
+		}
+		return rep, true, nil
+	}
+	rep.States = make([]NoteState, len(notes))
+	for i, f := range notes {
+		if st, ok := states[i]; ok {
+			rep.States[i] = st
+		} else if st, ok := prevState(f.Path); ok {
+			rep.States[i] = st
+		} else {
+			rep.States[i] = NoteState{Path: f.Path}
+		}
+	}
+	for _, st := range rep.States {
 		if st.Checked {
 			rep.Notes++
 		}

@@ -152,7 +152,11 @@ var edits = []struct {
 // one before left.
 func TestRecheckMatchesCheck(t *testing.T) {
 	ctx := context.Background()
-	for seed := range uint64(6) {
+	for seed := range uint64(12) {
+		// Seeds 6 and up give Recheck the states as a cache does, read
+		// note by note (Previous.Cached), the odd ones with lookups that
+		// give every note.
+		cached, loose := seed >= 6, seed%2 == 1
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 24))
 			const n = 40
@@ -241,9 +245,24 @@ func TestRecheckMatchesCheck(t *testing.T) {
 				if files, skips, err = v.Files(ctx); err != nil {
 					t.Fatal(err)
 				}
+				if cached {
+					prev.Cached, prev.Notes, prev.States = sliceCached{states: prev.States, loose: loose}, len(prev.States), nil
+					for _, st := range prev.Cached.(sliceCached).states {
+						if !st.Checked {
+							prev.Notes--
+						}
+					}
+				}
 				got, ok, err := Recheck(ctx, v, files, skips, opts, prev, changed, nil)
 				if err != nil || !ok {
 					t.Fatalf("step %d: recheck: ok %v, %v", step, ok, err)
+				}
+				if got.States == nil { // the cached states but for those checked again
+					before := prev.Cached.(sliceCached).states
+					got.States = slices.Clone(before)
+					for k, i := range got.Rechecked {
+						got.States[i] = got.Again[k]
+					}
 				}
 				want, err := Check(ctx, v, files, skips, opts, nil)
 				if err != nil {
@@ -256,6 +275,56 @@ func TestRecheckMatchesCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sliceCached are states as Previous.Cached: looked up exactly, or
+// (loose) every note for every lookup.
+type sliceCached struct {
+	states []NoteState
+	loose  bool
+}
+
+func (c sliceCached) State(i int) (NoteState, bool) {
+	if i < 0 || i >= len(c.states) {
+		return NoteState{}, false
+	}
+	return c.states[i], true
+}
+
+func (c sliceCached) find(keep func(st NoteState) bool) ([]int, bool) {
+	var out []int
+	for i, st := range c.states {
+		if c.loose || keep(st) {
+			out = append(out, i)
+		}
+	}
+	return out, true
+}
+
+func (c sliceCached) Linking(p string) ([]int, bool) {
+	return c.find(func(st NoteState) bool { return slices.Contains(st.Targets, p) })
+}
+
+func (c sliceCached) AliasOwners(k string) ([]int, bool) {
+	return c.find(func(st NoteState) bool {
+		return slices.ContainsFunc(st.Summary.sum.aliases, func(a string) bool { return vault.FoldName(a) == k })
+	})
+}
+
+func (c sliceCached) BrokenNaming(k string) ([]int, bool) {
+	return c.find(func(st NoteState) bool {
+		return slices.ContainsFunc(st.Broken, func(b string) bool { return vault.FoldName(b) == k })
+	})
+}
+
+func (c sliceCached) Refuted() int {
+	n := 0
+	for _, st := range c.states {
+		if st.Summary.Refuted() {
+			n++
+		}
+	}
+	return n
 }
 
 // Recheck declines when the suggestion budget, vault-wide in Check, may

@@ -103,6 +103,10 @@ func (s *Session) Knows(p string) bool {
 // its aliases in place of its old ones. The caller holds mu.
 func (s *Session) setSummary(p string, sum *noteSummary) {
 	c := s.c
+	if c.cached != nil {
+		c.summary(p) // the cached one, to be replaced as a recorded one is
+		c.cached.replaced[p] = true
+	}
 	if old := c.summaries[p]; old != nil {
 		for _, a := range old.aliases {
 			k := vault.FoldName(a)
@@ -288,7 +292,7 @@ func (s *Session) chainToRefuted(start string) []string {
 	for level := []string{start}; len(level) > 0 && found == nil; {
 		var next []string
 		for _, q := range level {
-			if sum := s.c.summaries[q]; sum != nil && sum.refuted != "" {
+			if sum := s.c.summary(q); sum != nil && sum.refuted != "" {
 				found = append(found, q)
 			}
 		}
@@ -296,7 +300,7 @@ func (s *Session) chainToRefuted(start string) []string {
 			break
 		}
 		for _, q := range level {
-			sum := s.c.summaries[q]
+			sum := s.c.summary(q)
 			if sum == nil {
 				continue
 			}
@@ -315,7 +319,7 @@ func (s *Session) chainToRefuted(start string) []string {
 	}
 	rev := map[string][]string{}
 	for _, q := range visited {
-		if sum := s.c.summaries[q]; sum != nil {
+		if sum := s.c.summary(q); sum != nil {
 			for _, e := range sum.restsOn {
 				if seen[e.target] {
 					rev[e.target] = append(rev[e.target], q)
@@ -336,7 +340,7 @@ func (s *Session) chainToRefuted(start string) []string {
 			}
 		}
 	}
-	return shortestChain(start, dist, func(p string) []restEdge { return s.c.summaries[p].restsOn })
+	return shortestChain(start, dist, func(p string) []restEdge { return s.c.summary(p).restsOn })
 }
 
 // Dependents are the notes whose findings of links/rests-on-refuted may
@@ -371,6 +375,39 @@ func (s *Session) Dependents(ps ...string) []string {
 				out = append(out, q)
 				queue = append(queue, q)
 			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dependentsVia is Dependents on a session whose summaries are read as
+// needed (a Recheck on a Cached): the notes that may rest on a note are
+// those linking may give (every note linking to it, perhaps more), kept
+// if one of their rests-on entries reaches it. The caller holds mu.
+func (s *Session) dependentsVia(linking func(p string) []string, ps ...string) []string {
+	if s.c.severity(RuleRestsOnRefuted) == Off {
+		return nil
+	}
+	s.resolveAll()
+	seen := map[string]bool{}
+	for _, p := range ps {
+		seen[p] = true
+	}
+	var out []string
+	for queue := slices.Clone(ps); len(queue) > 0; queue = queue[1:] {
+		p := queue[0]
+		for _, q := range linking(p) {
+			if seen[q] {
+				continue
+			}
+			sum := s.c.summary(q)
+			if sum == nil || !slices.ContainsFunc(sum.restsOn, func(e restEdge) bool { return e.target == p }) {
+				continue
+			}
+			seen[q] = true
+			out = append(out, q)
+			queue = append(queue, q)
 		}
 	}
 	slices.Sort(out)

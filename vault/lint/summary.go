@@ -18,6 +18,13 @@ type Summary struct {
 	sum  noteSummary
 }
 
+// Aliases are the note's aliases, as written.
+func (s Summary) Aliases() []string { return s.sum.aliases }
+
+// Refuted reports that the note is refuted (a falsifier's latest run
+// refutes it).
+func (s Summary) Refuted() bool { return s.sum.refuted != "" }
+
 // Summarize is n's summary as the session's Load keeps it.
 func (s *Session) Summarize(n *vault.Note) Summary {
 	return Summary{Path: n.Path, sum: s.c.graphSummary(n)}
