@@ -256,16 +256,39 @@ type vocab struct {
 	mu    sync.Mutex
 	of    map[string][]string // a note's words, by its path
 	count map[string]int      // how many notes use each word
+	// pending are the words of a start's notes (paths[i] uses words[i]),
+	// counted at the first question: a start is not followed by a tag's
+	// completion or references as often as it is by nothing.
+	pending struct {
+		paths []string
+		words [][]string
+	}
 }
 
 func newVocab() *vocab { return &vocab{of: map[string][]string{}, count: map[string]int{}} }
 
-// grow makes room for the words of n notes more.
-func (v *vocab) grow(n int) {
+// setAll records the words of a start's notes, paths[i] using words[i]
+// (a note's own set since then stays).
+func (v *vocab) setAll(paths []string, words [][]string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.pending.paths, v.pending.words = paths, words
+}
+
+// fill counts the pending words. The caller holds mu.
+func (v *vocab) fill() {
+	paths, words := v.pending.paths, v.pending.words
+	if paths == nil {
+		return
+	}
+	v.pending.paths, v.pending.words = nil, nil
 	if len(v.of) == 0 {
-		v.of = make(map[string][]string, n)
+		v.of = make(map[string][]string, len(paths))
+	}
+	for i, p := range paths {
+		if _, own := v.of[p]; !own && len(words[i]) > 0 {
+			v.setLocked(p, words[i])
+		}
 	}
 }
 
@@ -273,6 +296,12 @@ func (v *vocab) grow(n int) {
 func (v *vocab) set(p string, words []string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.fill()
+	v.setLocked(p, words)
+}
+
+// setLocked is set with mu held.
+func (v *vocab) setLocked(p string, words []string) {
 	for _, w := range v.of[p] {
 		if v.count[w]--; v.count[w] <= 0 {
 			delete(v.count, w)
@@ -291,6 +320,7 @@ func (v *vocab) set(p string, words []string) {
 // words are the words in use, most used first, then by name.
 func (v *vocab) words() []string {
 	v.mu.Lock()
+	v.fill()
 	out := make([]string, 0, len(v.count))
 	for w := range v.count {
 		out = append(out, w)
@@ -306,6 +336,7 @@ func (v *vocab) words() []string {
 func (v *vocab) notesWith(w string) []string {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.fill()
 	var out []string
 	for p, words := range v.of {
 		if slices.ContainsFunc(words, func(x string) bool { return TagUnder(x, w) }) {

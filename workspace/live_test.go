@@ -85,3 +85,23 @@ func TestLiveAnswersAFrontEnd(t *testing.T) {
 		t.Errorf("links into D after its creation: %+v", got)
 	}
 }
+
+// A start's tags are counted at the first question, and a note saved
+// before it keeps the tags it was saved with.
+func TestVocabPendingWords(t *testing.T) {
+	v := newVocab()
+	v.setAll([]string{"a.md", "b.md", "c.md"}, [][]string{{"x", "y"}, {"x"}, nil})
+	v.set("b.md", []string{"z"})
+	if got, want := v.words(), []string{"x", "y", "z"}; !slices.Equal(got, want) {
+		t.Errorf("words %q, want %q", got, want)
+	}
+	got := v.notesWith("x")
+	slices.Sort(got)
+	if want := []string{"a.md"}; !slices.Equal(got, want) {
+		t.Errorf("notes with x %q, want %q", got, want)
+	}
+	v.set("a.md", nil)
+	if got := v.words(); !slices.Equal(got, []string{"z"}) {
+		t.Errorf("words after a.md's are gone: %q", got)
+	}
+}
