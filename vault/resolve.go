@@ -53,7 +53,9 @@ func NewResolver(paths []string) *Resolver {
 		} else {
 			r.exact[key] = p
 		}
-		name := fold(path.Base(p))
+		// The folded path's name is the folded name: '/' neither folds
+		// nor composes.
+		name := path.Base(key)
 		r.byName[name] = append(r.byName[name], p)
 	}
 	for _, ps := range r.collide {
@@ -154,16 +156,30 @@ func (r *Resolver) resolveName(linkpath, source string) (p string, ok, done bool
 	}
 	name := len(b)
 	withMD := append(b, ".md"...)
-	if p, ok := r.exact[string(withMD)]; ok {
-		return p, true, true
-	}
 	ext := path.Ext(linkpath) != ""
-	if p, ok := r.exact[string(b[:name])]; ok && hasExt(p) {
-		return p, true, true
-	}
-	cands := r.byName[string(withMD)]
-	if len(cands) == 0 && ext {
-		cands = r.byName[string(b[:name])]
+	var cands []string
+	if ext {
+		if p, ok := r.exact[string(withMD)]; ok {
+			return p, true, true
+		}
+		if p, ok := r.exact[string(b[:name])]; ok && hasExt(p) {
+			return p, true, true
+		}
+		if cands = r.byName[string(withMD)]; len(cands) == 0 {
+			cands = r.byName[string(b[:name])]
+		}
+	} else {
+		// A name without an extension, as most links are: one lookup
+		// where there were three. A file at the vault's root is among
+		// the name's candidates exactly when the path is a file's (the
+		// exact path then wins, D2), and no file of the name's folded
+		// path without .md has an extension (it has no dot).
+		cands = r.byName[string(withMD)]
+		for _, c := range cands {
+			if strings.IndexByte(c, '/') < 0 {
+				return r.exact[string(withMD)], true, true
+			}
+		}
 	}
 	if len(cands) == 0 {
 		return "", false, true

@@ -123,6 +123,17 @@ func TestResolveNameAsResolve(t *testing.T) {
 			}
 		}
 	}
+	// A name that is also a root file's path, in several spellings: the
+	// exact path wins, as the general path finds it.
+	r2 := NewResolver([]string{"a/k.md", "\u212a.md", "zz/Same.md", "SAME.md", "same.md", "x/only.md", "y/only.md", "only.md.md"})
+	for _, src := range []string{"a/x.md", "zz/y.md", "x/z.md", "q.md"} {
+		for _, l := range []string{"k", "K", "same", "Same", "only", "only.md", "ONLY"} {
+			gp, gok := r2.resolve(l, src)
+			if p, ok, done := r2.resolveName(l, src); done && (p != gp || ok != gok) {
+				t.Errorf("%q from %s: %q %v, want %q %v", l, src, p, ok, gp, gok)
+			}
+		}
+	}
 	if allocs := testing.AllocsPerRun(100, func() { r.Resolve("Other", "a/Note.md") }); allocs != 0 {
 		t.Errorf("a plain name allocates %v times", allocs)
 	}

@@ -397,11 +397,17 @@ func (nc *noteCheck) frontmatter() {
 
 func summarize(n *vault.Note) noteSummary {
 	s := noteSummary{name: n.Name, aliases: noteAliases(n)}
-	for _, h := range n.Headings {
-		s.headings = append(s.headings, h.Text)
+	if len(n.Headings) > 0 {
+		s.headings = make([]string, len(n.Headings))
+		for i, h := range n.Headings {
+			s.headings[i] = h.Text
+		}
 	}
-	for _, b := range n.BlockIDs {
-		s.blocks = append(s.blocks, b.ID)
+	if len(n.BlockIDs) > 0 {
+		s.blocks = make([]string, len(n.BlockIDs))
+		for i, b := range n.BlockIDs {
+			s.blocks[i] = b.ID
+		}
 	}
 	return s
 }

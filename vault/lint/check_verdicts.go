@@ -240,6 +240,9 @@ func (c *checker) restsOn(n *vault.Note, lines vault.Lines, entries []vault.Link
 	var out []restEdge
 	for _, e := range entries {
 		r := slices.Index(RestsOnRelations, e.Relation)
+		if r >= 0 && e.Link.Path != "" && out == nil {
+			out = make([]restEdge, 0, len(entries)) // sized once, for every entry at most
+		}
 		if r < 0 || e.Link.Path == "" {
 			continue
 		}
