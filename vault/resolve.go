@@ -2,6 +2,7 @@ package vault
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -59,12 +60,25 @@ func NewResolver(paths []string) *Resolver {
 		r.byName[name] = append(r.byName[name], p)
 	}
 	for _, ps := range r.collide {
-		sort.Slice(ps, func(i, j int) bool { return before(ps[i], ps[j]) })
+		slices.SortFunc(ps, order)
 	}
 	for _, ps := range r.byName {
-		sort.Slice(ps, func(i, j int) bool { return before(ps[i], ps[j]) })
+		if len(ps) > 1 { // most names are one file's: nothing to sort
+			slices.SortFunc(ps, order)
+		}
 	}
 	return r
+}
+
+// order is before as a comparison.
+func order(a, b string) int {
+	switch {
+	case before(a, b):
+		return -1
+	case before(b, a):
+		return 1
+	}
+	return 0
 }
 
 // before is the order candidates are tried in: the shortest path, then

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"path"
 	"strings"
 	"testing"
 )
@@ -136,5 +137,20 @@ func TestResolveNameAsResolve(t *testing.T) {
 	}
 	if allocs := testing.AllocsPerRun(100, func() { r.Resolve("Other", "a/Note.md") }); allocs != 0 {
 		t.Errorf("a plain name allocates %v times", allocs)
+	}
+}
+
+// A file's name is indexed as its name folded alone would be, though
+// NewResolver folds each path once and takes the name from it: folding
+// changes no '/' and composes nothing across one.
+func TestResolverNameFoldedFromThePath(t *testing.T) {
+	for _, p := range []string{
+		"Notes/Café.md", "Notes/Cafe\u0301.md", "Ca/\u0301x.md", "A\u0301/B.md", "İstanbul/İzmir.md",
+		"Dž/ǅemal.md", "STRASSE/Straße.md", "a/b/c/D.md", "top.md", "Ω/Ωmega.md",
+	} {
+		r := NewResolver([]string{p})
+		if got := r.byName[fold(path.Base(p))]; len(got) != 1 || got[0] != p {
+			t.Errorf("%q: indexed under its name folded: %v", p, got)
+		}
 	}
 }
