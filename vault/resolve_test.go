@@ -44,6 +44,7 @@ func TestResolve(t *testing.T) {
 		{"schemed-target-is-an-internal-link", []string{"x.md"}, "x.md", "https://example.com", ""},
 		{"trailing-space-in-target (zk trims)", []string{"Plugins/Quick switcher.md"}, "x.md", "Quick Switcher ", "Plugins/Quick switcher.md"},
 		{"unicode-normalisation (NFD file, NFC link)", []string{"Cafe\u0301.md"}, "x.md", "Caf\u00e9", "Cafe\u0301.md"},
+		{"by name in a folder, normalised and folded", []string{"\u00dcber/Sub/Cafe\u0301 NOTE.md"}, "x.md", "caf\u00e9 note", "\u00dcber/Sub/Cafe\u0301 NOTE.md"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {

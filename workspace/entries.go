@@ -210,6 +210,12 @@ func DecodeEntries(raw []byte) ([]NoteEntry, error) {
 		return nil, errEntries
 	}
 	out := make([]NoteEntry, 0, n)
+	// The entries' links and tags are carved from blocks of many
+	// entries', each to its length and capacity (a note's own append
+	// never reaches the next one's): a hundred thousand entries cost a
+	// few hundred allocations, not two hundred thousand.
+	var linkBlock []LinkRef
+	var tagBlock []string
 	for range n {
 		sum, rest, err := lint.ReadSummaryString(b)
 		if err != nil {
@@ -222,7 +228,12 @@ func DecodeEntries(raw []byte) ([]NoteEntry, error) {
 			return nil, errEntries
 		}
 		if tags > 0 {
-			e.tags = make([]string, 0, tags)
+			if uint64(cap(tagBlock)-len(tagBlock)) < tags {
+				tagBlock = make([]string, 0, max(1024, tags))
+			}
+			k := len(tagBlock)
+			tagBlock = tagBlock[:k+int(tags)]
+			e.tags = tagBlock[k:k:len(tagBlock)]
 		}
 		for i := uint64(0); i < tags && !bad; i++ {
 			e.tags = append(e.tags, str())
@@ -231,7 +242,12 @@ func DecodeEntries(raw []byte) ([]NoteEntry, error) {
 		if bad || refs > uint64(len(b)) {
 			return nil, errEntries
 		}
-		e.links = make([]LinkRef, 0, refs)
+		if uint64(cap(linkBlock)-len(linkBlock)) < refs {
+			linkBlock = make([]LinkRef, 0, max(1024, refs))
+		}
+		k := len(linkBlock)
+		linkBlock = linkBlock[:k+int(refs)]
+		e.links = linkBlock[k:k:len(linkBlock)]
 		for i := uint64(0); i < refs && !bad; i++ {
 			r := LinkRef{From: sum.Path, To: str(), Path: str(), Sub: str()}
 			r.Start = Pos{Line: uint32(num()), Char: uint32(num())}
