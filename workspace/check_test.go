@@ -198,3 +198,63 @@ func TestCheckInTheModelFile(t *testing.T) {
 		}
 	}
 }
+
+// A states section damaged where only a recheck reads it (a state's
+// bytes, not the indexes checked when it is opened) costs a whole check
+// after an edit, never a wrong result or a panic.
+func TestCheckWithDamagedStates(t *testing.T) {
+	const damaged = 60
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\n[[B#Why]] [[C]]\n",
+		"B.md":               "# B\n\n## Why\n",
+		"C.md":               "# C\n",
+	}, Reading)
+	ctx := context.Background()
+	if _, err := w.Check(ctx, CheckRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	file, err := checkcache.ModelFile(w.Vault.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := checkcache.OpenModel(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _, _ := m.Section(checkcache.FindingsSection)
+	ss, ok, err := m.Section(checkcache.StatesSection)
+	if !ok || err != nil {
+		t.Fatalf("no states section: %v", err)
+	}
+	b := slices.Clone(ss.Entries[0])
+	for i := len(b) - damaged; i < len(b); i++ { // the last states' bytes: C's, then B's
+		b[i] = 0xff
+	}
+	ss.Entries = [][]byte{b}
+	stamps := m.Stamps
+	if err := checkcache.SaveModel(file, m, checkcache.Update{Written: time.Now().UnixNano(), Stamps: stamps,
+		Sections: []checkcache.Section{fs, ss}}); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	p := filepath.Join(w.Vault.Dir, "B.md")
+	if err := os.WriteFile(p, []byte("# B\n\n## Why not\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.Check(ctx, CheckRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := w.Check(ctx, CheckRequest{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Findings, want.Findings) || got.Notes != want.Notes {
+		t.Errorf("through damaged states\n%+v\nwithout the cache\n%+v", got.Findings, want.Findings)
+	}
+	if got.Read != 3 { // undamaged: B and A, linking to it
+		t.Errorf("%d notes read, want every one (3)", got.Read)
+	}
+}

@@ -317,8 +317,11 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 				if aliases[vault.FoldName(b)] {
 					return true
 				}
+				if !fileSet {
+					return false
+				}
 				_, now := resolver.Resolve(b, st.Path)
-				return fileSet && now
+				return now
 			}) ||
 			fileSet && slices.ContainsFunc(st.Summary.sum.restsOn, func(e restEdge) bool { return names[baseName(e.link)] })
 	}
