@@ -53,32 +53,44 @@ func EncodeNotes(notes []*File) ([]byte, error) {
 		} else {
 			e.b = append(e.b, 0)
 		}
-		keys := make([]string, 0, len(f.Props))
-		for k := range f.Props {
-			keys = append(keys, k)
+		if f.body != "" { // decoded from a cache and not read since: as it was
+			e.b = append(e.b, f.body...)
+			continue
 		}
-		slices.Sort(keys) // the same bytes for the same entries
-		e.uvarint(uint64(len(keys)))
-		for _, k := range keys {
-			e.str(k)
-			if err := e.value(f.Props[k], 0); err != nil {
-				return nil, fmt.Errorf("%s: property %q: %w", f.Path, k, err)
-			}
-		}
-		e.uvarint(uint64(len(f.Tags)))
-		for _, t := range f.Tags {
-			e.str(t)
-		}
-		for _, ls := range [][]Link{f.Links, f.Embeds} {
-			e.uvarint(uint64(len(ls)))
-			for _, l := range ls {
-				if err := e.link(l); err != nil {
-					return nil, fmt.Errorf("%s: %w", f.Path, err)
-				}
-			}
+		if err := e.body(f); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
 	}
 	return e.b, nil
+}
+
+// body writes a note's properties, tags, links and embeds.
+func (e *encoder) body(f *File) error {
+	keys := make([]string, 0, len(f.Props))
+	for k := range f.Props {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // the same bytes for the same entries
+	e.uvarint(uint64(len(keys)))
+	for _, k := range keys {
+		e.str(k)
+		if err := e.value(f.Props[k], 0); err != nil {
+			return fmt.Errorf("property %q: %w", k, err)
+		}
+	}
+	e.uvarint(uint64(len(f.Tags)))
+	for _, t := range f.Tags {
+		e.str(t)
+	}
+	for _, ls := range [][]Link{f.Links, f.Embeds} {
+		e.uvarint(uint64(len(ls)))
+		for _, l := range ls {
+			if err := e.link(l); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 type encoder struct{ b []byte }
@@ -181,7 +193,10 @@ var errCorrupt = errors.New("base cache: not an entry file of this version, or d
 
 // DecodeNotes reads what EncodeNotes wrote, its times in loc (the zone
 // they were encoded under); anything else (another version, torn or
-// damaged bytes) is an error, never a panic.
+// damaged bytes) is an error, never a panic. Each entry is checked whole,
+// but its properties, tags and links are built when first read (load):
+// most views read a few fields of every note, and building every note's
+// map of properties was most of a decode.
 func DecodeNotes(b []byte, loc *time.Location) ([]*File, error) {
 	if len(b) < len(codecMagic) || string(b[:len(codecMagic)]) != codecMagic {
 		return nil, errCorrupt
@@ -189,7 +204,7 @@ func DecodeNotes(b []byte, loc *time.Location) ([]*File, error) {
 	if loc == nil {
 		loc = time.Local
 	}
-	d := &decoder{s: string(b), i: len(codecMagic), loc: loc}
+	d := &decoder{s: string(b), i: len(codecMagic), loc: loc, check: true}
 	n := d.countOf(minEntry)
 	files := make([]File, n) // one allocation for every entry
 	out := make([]*File, n)
@@ -206,29 +221,60 @@ func DecodeNotes(b []byte, loc *time.Location) ([]*File, error) {
 		default:
 			d.bad = true
 		}
-		k := d.count()
-		f.Props = make(map[string]any, k)
-		for range k {
-			key := d.str()
-			f.Props[key] = d.value(0)
-		}
-		if k := d.count(); k > 0 {
-			f.Tags = make([]string, k)
-			for j := range f.Tags {
-				f.Tags[j] = d.str()
-			}
-		}
-		f.Links = d.links()
-		f.Embeds = d.links()
+		at := d.i
+		d.body(f)
 		if d.bad {
 			return nil, errCorrupt
 		}
+		f.body, f.bodyLoc = d.s[at:d.i], loc
 		out[i] = f
 	}
 	if d.bad || d.i != len(d.s) {
 		return nil, errCorrupt
 	}
 	return out, nil
+}
+
+// load builds the properties, tags and links of an entry DecodeNotes
+// left encoded; DecodeNotes checked them, so the same reads cannot fail.
+// Every reader of those fields in this package calls it first.
+func (f *File) load() {
+	if f.body == "" {
+		return
+	}
+	d := &decoder{s: f.body, loc: f.bodyLoc}
+	f.body = ""
+	d.body(f)
+}
+
+// body reads what encoder.body wrote into f; when d only checks, f is
+// left as it is.
+func (d *decoder) body(f *File) {
+	k := d.count()
+	if !d.check {
+		f.Props = make(map[string]any, k)
+	}
+	for range k {
+		key := d.str()
+		v := d.value(0)
+		if !d.check {
+			f.Props[key] = v
+		}
+	}
+	if k := d.count(); k > 0 && !d.check {
+		f.Tags = make([]string, k)
+		for j := range f.Tags {
+			f.Tags[j] = d.str()
+		}
+	} else {
+		for range k {
+			d.str()
+		}
+	}
+	links, embeds := d.links(), d.links()
+	if !d.check {
+		f.Links, f.Embeds = links, embeds
+	}
 }
 
 // decoder reads from s; once a read runs past the end or finds what
@@ -239,6 +285,9 @@ type decoder struct {
 	i   int
 	bad bool
 	loc *time.Location
+	// check reads values without building them: DecodeNotes' pass over
+	// every entry, which load's reads of one then repeat.
+	check bool
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -320,14 +369,19 @@ func (d *decoder) links() []Link {
 	if n == 0 {
 		return nil
 	}
-	out := make([]Link, n)
-	for i := range out {
+	var out []Link
+	if !d.check {
+		out = make([]Link, n)
+	}
+	for i := range n {
 		l, ok := d.link(d.byte())
 		if !ok {
 			d.bad = true
 			return nil
 		}
-		out[i] = l
+		if !d.check {
+			out[i] = l
+		}
 	}
 	return out
 }
@@ -356,7 +410,11 @@ func (d *decoder) value(depth int) any {
 	case vNil:
 		return nil
 	case vString:
-		return d.str()
+		s := d.str()
+		if d.check {
+			return nil
+		}
+		return s
 	case vFloat:
 		if d.bad || len(d.s)-d.i < 8 {
 			d.bad = true
@@ -364,20 +422,40 @@ func (d *decoder) value(depth int) any {
 		}
 		v := binary.LittleEndian.Uint64([]byte(d.s[d.i : d.i+8]))
 		d.i += 8
+		if d.check {
+			return nil
+		}
 		return math.Float64frombits(v)
 	case vTrue:
 		return true
 	case vFalse:
 		return false
 	case vDate, vDateTime:
-		return Date{T: d.time(), HasTime: tag == vDateTime}
+		t := d.time()
+		if d.check {
+			return nil
+		}
+		return Date{T: t, HasTime: tag == vDateTime}
 	case vLink, vLinkDisplay:
 		l, _ := d.link(tag)
+		if d.check {
+			return nil
+		}
 		return l
 	case vTag:
-		return Tag(d.str())
+		t := d.str()
+		if d.check {
+			return nil
+		}
+		return Tag(t)
 	case vList:
 		n := d.count()
+		if d.check {
+			for range n {
+				d.value(depth + 1)
+			}
+			return nil
+		}
 		out := make([]any, 0, n)
 		for range n {
 			out = append(out, d.value(depth+1))
@@ -385,6 +463,13 @@ func (d *decoder) value(depth int) any {
 		return out
 	case vMap:
 		n := d.count()
+		if d.check {
+			for range n {
+				d.str()
+				d.value(depth + 1)
+			}
+			return nil
+		}
 		out := make(map[string]any, n)
 		for range n {
 			k := d.str()

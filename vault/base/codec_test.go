@@ -52,12 +52,21 @@ func TestCodecRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := EncodeNotes(got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(again, b) {
-		t.Error("decoded and encoded again, the entries are other bytes")
+	// Encoded again before their properties are built (their bytes as
+	// read), and after.
+	for _, built := range []bool{false, true} {
+		if built {
+			for _, f := range got {
+				f.load()
+			}
+		}
+		again, err := EncodeNotes(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again, b) {
+			t.Errorf("decoded and encoded again (built %v), the entries are other bytes", built)
+		}
 	}
 	if len(got) != len(notes) {
 		t.Fatalf("%d entries, want %d", len(got), len(notes))
@@ -137,8 +146,9 @@ func TestDecodeDamaged(t *testing.T) {
 	}
 }
 
-// FuzzDecodeNotes: any bytes decode or fail with an error, never a panic;
-// what decodes encodes again and decodes to the same bytes.
+// FuzzDecodeNotes: any bytes decode or fail with an error, never a panic,
+// and what decodes builds its properties (load) without one; what is
+// built encodes again and decodes to the same bytes.
 //
 //	go test ./vault/base -run '^$' -fuzz FuzzDecodeNotes -fuzztime 30s
 func FuzzDecodeNotes(f *testing.F) {
@@ -154,6 +164,12 @@ func FuzzDecodeNotes(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if _, err := EncodeNotes(notes); err != nil {
+			t.Fatalf("decoded, not encoded again as read: %v", err)
+		}
+		for _, f := range notes {
+			f.load() // built from what DecodeNotes checked: never a panic
+		}
 		out, err := EncodeNotes(notes)
 		if err != nil {
 			t.Fatalf("decoded, not encoded again: %v", err)
@@ -161,6 +177,9 @@ func FuzzDecodeNotes(f *testing.F) {
 		back, err := DecodeNotes(out, time.UTC)
 		if err != nil {
 			t.Fatalf("encoded again, not decoded: %v", err)
+		}
+		for _, f := range back {
+			f.load() // built from what DecodeNotes checked: never a panic
 		}
 		if again, _ := EncodeNotes(back); !bytes.Equal(again, out) {
 			t.Fatal("not stable")

@@ -34,6 +34,11 @@ type File struct {
 	Links  []Link
 	Embeds []Link
 	snap   *Snapshot
+	// body is a cached entry's Props, Tags, Links and Embeds still
+	// encoded (DecodeNotes), in bodyLoc's time zone; "" once built
+	// (load), and for a note read from its file.
+	body    string
+	bodyLoc *time.Location
 }
 
 // Name is the file name with its extension, as file.name is.
@@ -170,6 +175,7 @@ func (s *Snapshot) linksTo() map[string][]*File {
 	out := map[string][]*File{}
 	var targets []string // one file's, each once
 	for _, f := range s.Files {
+		f.load()
 		targets = targets[:0]
 		for _, ls := range [][]Link{f.Links, f.Embeds} {
 			for _, l := range ls {

@@ -143,7 +143,11 @@ func exprOptions() []expr.Option {
 		}),
 		expr.Function("__prop", func(p ...any) (any, error) { return p[0].(*row).charged(p[0].(*row).prop(p[1].(string)), nil) }),
 		expr.Function("__file", func(p ...any) (any, error) { return p[0].(*row).file, p[0].(*row).spend(0, 0) }),
-		expr.Function("__note", func(p ...any) (any, error) { return p[0].(*row).file.Props, p[0].(*row).spend(0, 0) }),
+		expr.Function("__note", func(p ...any) (any, error) {
+			r := p[0].(*row)
+			r.file.load()
+			return r.file.Props, r.spend(0, 0)
+		}),
 		expr.Function("__formula", func(p ...any) (any, error) { return formulaRef{}, nil }),
 		expr.Function("__this", func(p ...any) (any, error) { return p[0].(*row).this(), p[0].(*row).spend(0, 0) }),
 		expr.Function("__list", func(p ...any) (any, error) {

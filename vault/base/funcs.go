@@ -56,6 +56,7 @@ func (r *row) this() any {
 
 // prop is a note property read by its bare name: note.x.
 func (r *row) prop(name string) any {
+	r.file.load()
 	return lookup(r.file.Props, name)
 }
 
@@ -131,6 +132,7 @@ func (r *row) get(obj, key any) (any, error) {
 	case *File:
 		return r.fileField(x, name)
 	case thisFile:
+		x.f.load()
 		switch name {
 		case "file":
 			return x.f, nil
@@ -210,19 +212,23 @@ func (r *row) fileField(f *File, name string) (any, error) {
 	case "mtime":
 		return Date{T: f.MTime, HasTime: true}, nil
 	case "properties":
+		f.load()
 		if f.Props == nil {
 			return map[string]any{}, nil
 		}
 		return f.Props, nil
 	case "tags":
+		f.load()
 		out := make([]any, len(f.Tags))
 		for i, t := range f.Tags {
 			out[i] = Tag("#" + t)
 		}
 		return out, nil
 	case "links":
+		f.load()
 		return linkList(f.Links), nil
 	case "embeds":
+		f.load()
 		return linkList(f.Embeds), nil
 	case "backlinks":
 		from := f.snap.backlinks()[f.Path]

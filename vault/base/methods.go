@@ -126,6 +126,7 @@ func (r *row) method(recv any, name string, args []any) (any, error) {
 				return nil, err
 			}
 			want := toString(args[0])
+			x.load()
 			for k := range x.Props {
 				if strings.EqualFold(k, want) {
 					return true, nil
@@ -133,6 +134,7 @@ func (r *row) method(recv any, name string, args []any) (any, error) {
 			}
 			return false, nil
 		case "hasTag":
+			x.load()
 			for _, a := range args {
 				want := strings.ToLower(strings.TrimPrefix(toString(a), "#"))
 				for _, t := range x.Tags {
@@ -187,6 +189,7 @@ func (r *row) hasLink(f *File, other any) bool {
 	if target == nil {
 		return false
 	}
+	f.load()
 	for _, ls := range [][]Link{f.Links, f.Embeds} {
 		for _, l := range ls {
 			if l.Target == target.Path {
