@@ -676,6 +676,7 @@ func (s *Server) publishLocked(p string, changed bool) {
 	}
 	v := protocol.UInteger(version)
 	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
+	s.live.Answered() // the first diagnostics are out: the start may walk the vault
 }
 
 // publishTooLarge says, as the note's one diagnostic, that its text is

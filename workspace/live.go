@@ -33,8 +33,8 @@ type Live struct {
 	namedErr error
 	known    chan struct{}
 	knownErr error
-	// checked is closed when the first check is done: the walk waits for
-	// it (firstCheckGrace at most).
+	// checked is closed when the front end's first answer is out
+	// (Answered): the walk waits for it (firstCheckGrace at most).
 	checked     chan struct{}
 	checkedOnce sync.Once
 
@@ -286,10 +286,13 @@ func (l *Live) Check(n *vault.Note) ([]lint.Finding, bool) {
 		session, res = l.firstSession(n, cached)
 	}
 	l.learnTargets(n, session, res)
-	fs := session.Check(n)
-	l.checkedOnce.Do(func() { close(l.checked) })
-	return fs, true
+	return session.Check(n), true
 }
+
+// Answered tells the start that the front end's first answer is out
+// (the first note opened checked and its findings sent): it walks the
+// vault now, if it waited for that (firstCheckGrace).
+func (l *Live) Answered() { l.checkedOnce.Do(func() { close(l.checked) }) }
 
 // firstSession is a check session for n alone before the vault's files
 // are walked: its links resolve against those of the cached files they
