@@ -787,7 +787,9 @@ func Falsifiers(n *vault.Note) []Falsifier {
 	}
 	var out []Falsifier
 	var spans []vault.Span // of each falsifier's item
-	depth := map[int]int{}
+	// An item's nesting in the section: a slice, not a map, as every
+	// note's check reads its falsifiers.
+	depth := make([]int, len(n.ListItems))
 	for i, it := range n.ListItems {
 		if off := it.Span.Start.Offset; off < s.Body || off >= s.End {
 			continue

@@ -185,14 +185,25 @@ func valueRe(key string) *regexp.Regexp {
 	return re
 }
 
-// dateRe is the shape of a date: the rest is the calendar's business.
-var dateRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+// isDateShape reports whether s has the shape of a date, YYYY-MM-DD in
+// ASCII digits: the rest is the calendar's business.
+func isDateShape(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
+}
 
 func parseDate(s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, fmt.Errorf("no date given")
 	}
-	if !dateRe.MatchString(s) {
+	if !isDateShape(s) {
 		return time.Time{}, fmt.Errorf("%q is not a date of the form YYYY-MM-DD", s)
 	}
 	t, err := time.Parse(time.DateOnly, s)

@@ -2,6 +2,7 @@ package tending
 
 import (
 	"errors"
+	"regexp"
 	"testing"
 	"time"
 
@@ -121,5 +122,16 @@ func TestSetLastTended(t *testing.T) {
 	}
 	if _, err := SetLastTended("n.md", []byte("# A\n"), "2026-02-30", "", nil); !errors.Is(err, ErrBadDate) {
 		t.Errorf("a date that is not real: err = %v, want ErrBadDate", err)
+	}
+}
+
+// isDateShape is the expression it replaced, ^\d{4}-\d{2}-\d{2}$.
+func TestIsDateShape(t *testing.T) {
+	re := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	for _, s := range []string{"", "2026-03-15", "2026-3-15", "2026-03-1x", "２026-03-15", "2026-03-15\n", "20260-3-15",
+		"2026/03/15", "-2026-03-15", "2026-03-155", "0000-00-00", "2026--03-15", "abcd-ef-gh"} {
+		if got, want := isDateShape(s), re.MatchString(s); got != want {
+			t.Errorf("isDateShape(%q) = %v, want %v", s, got, want)
+		}
 	}
 }
