@@ -31,9 +31,21 @@ const (
 // bounds at 100,000 notes: a cold check peaked at 777 MiB under 768 MiB
 // (939 without), zk graph, when it held every parsed note, at 2.1 GB in
 // 4.4 s under 2 GiB (default GC 2.8 GB in 5.6 s; GOGC=400 alone 3.7 GB).
+//
+// The first collection waits longer: Go starts the heap's goal at 4 MB
+// times GOGC/100, 16 MB at 400, which every reading command passed once
+// on a cached 10,000-note vault (a collection of 11-15 MB live, most of
+// them the cache just decoded, to free a few MB). Until the first
+// collection the percent is firstGCPercent (a goal of 64 MB), then 400:
+// a command that allocates more is collected as before.
 func tuneGC(limit int64) {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
+		if gcFirstDone.Load() {
+			debug.SetGCPercent(gcPercent)
+		} else {
+			debug.SetGCPercent(firstGCPercent)
+			gcFirst.Do(func() { afterFirstGC(gcPercent) })
+		}
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		gcFloor.Store(limit)
@@ -41,6 +53,30 @@ func tuneGC(limit int64) {
 		gcHook.Do(func() { afterEachGC(raiseLimit) })
 	}
 }
+
+// The collector's percent (GOGC) after the first collection, and before.
+const (
+	gcPercent      = 400
+	firstGCPercent = 1600
+)
+
+// afterFirstGC sets the collector's percent once the first collection
+// has run, from the finalizer of an object that collection frees.
+func afterFirstGC(percent int) {
+	type sentinel struct{ _ [64]byte } // past the tiny allocator, whose objects may never be finalized
+	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+		gcFirstDone.Store(true)
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(percent)
+		}
+	})
+}
+
+// gcFirst arms afterFirstGC once; gcFirstDone says it ran.
+var (
+	gcFirst     sync.Once
+	gcFirstDone atomic.Bool
+)
 
 // gcFloor is the soft limit tuneGC set last (main's, then the command's);
 // gcHook installs raiseLimit once, however often tuneGC runs. They are

@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -43,4 +45,35 @@ func TestSoftLimitFollowsLiveHeap(t *testing.T) {
 		t.Fatalf("soft limit %d MiB with %d MiB live; want at least %d MiB", got>>20, live>>20, 2*live>>20)
 	}
 
+}
+
+// The first collection waits for a heap of 64 MB (firstGCPercent), then
+// the percent is 400 again: a reading command of a cached 10,000-note
+// vault collected once, at 16 MB, only to free a few.
+func TestFirstCollectionComesLater(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "x") // leave the soft limit alone
+	oldPercent := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(oldPercent) })
+	gcFirst, gcFirstDone = sync.Once{}, atomic.Bool{}
+
+	tuneGC(heapLimit)
+	if p := debug.SetGCPercent(firstGCPercent); p != firstGCPercent {
+		t.Fatalf("GOGC before the first collection %d, want %d", p, firstGCPercent)
+	}
+	var got int
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		runtime.GC()
+		if gcFirstDone.Load() {
+			got = debug.SetGCPercent(gcPercent)
+			break
+		}
+	}
+	if got != gcPercent {
+		t.Fatalf("GOGC after the first collection %d, want %d", got, gcPercent)
+	}
+	tuneGC(streamHeapLimit) // a command's own call after it keeps 400
+	if p := debug.SetGCPercent(gcPercent); p != gcPercent {
+		t.Errorf("GOGC after a second tuneGC %d, want %d", p, gcPercent)
+	}
 }
