@@ -83,7 +83,7 @@ func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.
 	var (
 		mu       sync.Mutex
 		cadences = make([]tending.Cadence, 0, len(notes))
-		links    = map[string]int{} // path -> distinct other notes linking to it
+		links    = make(map[string]int, len(notes)) // path -> distinct other notes linking to it
 	)
 	for _, n := range notes {
 		cadences = append(cadences, n.Cadence())

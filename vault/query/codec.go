@@ -215,6 +215,10 @@ func (e *encoder) value(v any, depth int) error {
 // errCorrupt is Decode's answer to bytes Encode did not write.
 var errCorrupt = errors.New("list cache: not a record file of this version, or damaged")
 
+// minRecord is the fewest bytes a record takes: eleven fields of a byte
+// at least (an empty string, list or map, a zero time).
+const minRecord = 11
+
 // Decode reads what Encode wrote; anything else (another version, a torn
 // or damaged file) is an error, never a panic.
 func Decode(b []byte) ([]Note, error) { return DecodeText(string(b)) }
@@ -228,9 +232,12 @@ func DecodeText(b string) ([]Note, error) {
 	}
 	d := &decoder{s: b, i: len(codecMagic)}
 	n := d.count()
-	notes := make([]Note, 0, n)
-	for range n {
-		var r Note
+	if n > (len(d.s)-d.i)/minRecord {
+		return nil, errCorrupt // more records than the bytes can hold
+	}
+	notes := make([]Note, n) // each decoded in place: a Note is some 200 bytes
+	for i := range notes {
+		r := &notes[i]
 		r.Path = d.str()
 		r.Name = d.str()
 		r.ModTime = d.time(time.Local)
@@ -251,7 +258,6 @@ func DecodeText(b string) ([]Note, error) {
 		if d.bad {
 			return nil, errCorrupt
 		}
-		notes = append(notes, r)
 	}
 	if d.bad || d.i != len(d.s) {
 		return nil, errCorrupt
