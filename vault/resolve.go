@@ -35,8 +35,12 @@ type Resolver struct {
 // NewResolver indexes the vault-relative paths of every file in the vault.
 func NewResolver(paths []string) *Resolver {
 	r := &Resolver{exact: make(map[string]string, len(paths)), byName: make(map[string][]string, len(paths))}
-	for _, p := range paths {
-		key := fold(p)
+	keys := foldAll(paths)
+	// A name's one file, as most names have, is a slice of one array, not
+	// an allocation of its own (append copies it out for a second file).
+	one := make([]string, len(paths))
+	for i, p := range paths {
+		key := keys[i]
 		if prev, ok := r.exact[key]; ok {
 			// Files whose paths differ only by case or normal form: links
 			// reach one of them, the same one whether they name it by
@@ -57,7 +61,12 @@ func NewResolver(paths []string) *Resolver {
 		// The folded path's name is the folded name: '/' neither folds
 		// nor composes.
 		name := path.Base(key)
-		r.byName[name] = append(r.byName[name], p)
+		if ps, ok := r.byName[name]; ok {
+			r.byName[name] = append(ps, p)
+		} else {
+			one[i] = p
+			r.byName[name] = one[i : i+1 : i+1]
+		}
 	}
 	for _, ps := range r.collide {
 		slices.SortFunc(ps, order)
@@ -88,6 +97,50 @@ func before(a, b string) bool {
 		return len(a) < len(b)
 	}
 	return a < b
+}
+
+// foldAll is fold of every path, the ASCII ones lowered into one string
+// and sliced from it rather than allocated one by one.
+func foldAll(paths []string) []string {
+	n := 0
+	for _, p := range paths {
+		n += len(p)
+	}
+	buf := make([]byte, 0, n)
+	ends := make([]int, len(paths)) // -1: not ASCII, folded apart
+	for i, p := range paths {
+		ascii := true
+		for j := 0; j < len(p); j++ {
+			if p[j] >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+		}
+		if !ascii {
+			ends[i] = -1
+			continue
+		}
+		for j := 0; j < len(p); j++ {
+			c := p[j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf = append(buf, c)
+		}
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	out := make([]string, len(paths))
+	start := 0
+	for i, p := range paths {
+		if ends[i] < 0 {
+			out[i] = fold(p)
+			continue
+		}
+		out[i] = all[start:ends[i]]
+		start = ends[i]
+	}
+	return out
 }
 
 func fold(s string) string {

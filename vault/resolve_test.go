@@ -155,3 +155,15 @@ func TestResolverNameFoldedFromThePath(t *testing.T) {
 		}
 	}
 }
+
+// foldAll folds each path as fold does, the ASCII ones sliced from one
+// string.
+func TestFoldAll(t *testing.T) {
+	paths := []string{"", "a.md", "Notes/Café.md", "NOTES/B.MD", "Cafe\u0301/X.md", "İ.md", "z/ÄÖÜ/q.MD", "plain/lower.md"}
+	got := foldAll(paths)
+	for i, p := range paths {
+		if got[i] != fold(p) {
+			t.Errorf("%q: folded %q, want %q", p, got[i], fold(p))
+		}
+	}
+}
