@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
+	"github.com/zk-claims/zk/internal/lazyre"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -548,7 +548,7 @@ const MaxQuery = 4 << 10
 
 // langFilter finds lang:xx words in a query: they name the languages the
 // query is analysed for (and the notes it finds).
-var langFilter = regexp.MustCompile(`(^|\s)\+?lang:([^\s"]+)`)
+var langFilter = lazyre.New(`(^|\s)\+?lang:([^\s"]+)`)
 
 // parseQuery parses the query string and maps zk's fields onto the
 // index: a text word is analysed for each of langs (nil: English only,
@@ -561,14 +561,14 @@ func parseQuery(s string, langs []string, attested func(word string) []string) (
 		return nil, fmt.Errorf("%w: %d bytes, over the %d a query may have", ErrQuery, len(s), MaxQuery)
 	}
 	var only []string
-	for _, m := range langFilter.FindAllStringSubmatch(s, -1) {
+	for _, m := range langFilter().FindAllStringSubmatch(s, -1) {
 		code, ok := normLang(m[2])
 		if !ok {
 			return nil, fmt.Errorf("%w: no language %q (zk analyses %s)", ErrQuery, m[2], strings.Join(langCodes(), ", "))
 		}
 		only = append(only, code)
 	}
-	rest := strings.TrimSpace(langFilter.ReplaceAllString(s, " "))
+	rest := strings.TrimSpace(langFilter().ReplaceAllString(s, " "))
 	if langs == nil {
 		langs = []string{"en"}
 	}

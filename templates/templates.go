@@ -13,10 +13,10 @@ package templates
 import (
 	"embed"
 	"io/fs"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/zk-claims/zk/internal/lazyre"
 	"github.com/zk-claims/zk/internal/moment"
 )
 
@@ -42,14 +42,14 @@ func Names() []string {
 
 // varRe matches one template variable; Obsidian allows spaces inside the
 // braces and takes the format after the first colon.
-var varRe = regexp.MustCompile(`\{\{\s*(title|date|time)\s*(?::([^}]*))?\}\}`)
+var varRe = lazyre.New(`\{\{\s*(title|date|time)\s*(?::([^}]*))?\}\}`)
 
 // Render fills a template's variables for a note titled title, created at
 // now. {{date}} is YYYY-MM-DD and {{time}} HH:mm, Obsidian's defaults.
 // Anything else between braces is left as written, as Obsidian does.
 func Render(tmpl []byte, title string, now time.Time) []byte {
-	return varRe.ReplaceAllFunc(tmpl, func(m []byte) []byte {
-		sub := varRe.FindSubmatch(m)
+	return varRe().ReplaceAllFunc(tmpl, func(m []byte) []byte {
+		sub := varRe().FindSubmatch(m)
 		name, format := string(sub[1]), strings.TrimSpace(string(sub[2]))
 		switch {
 		case name == "title":

@@ -16,6 +16,8 @@ import (
 
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // Scope is what approving a command covers: the files it names, as they
@@ -122,27 +124,28 @@ var shells = map[string]syntax.LangVariant{
 
 // inline lists interpreters and the flags that give them a program as an
 // argument: code zk does not read.
+// The names are compiled at their first use, not at every zk's start.
 var inline = []struct {
-	name  *regexp.Regexp
+	name  func() *regexp.Regexp
 	flags []string
 }{
-	{regexp.MustCompile(`^(python|pypy)[0-9.]*$`), []string{"-c"}},
-	{regexp.MustCompile(`^perl[0-9.]*$`), []string{"-e", "-E"}},
-	{regexp.MustCompile(`^ruby[0-9.]*$`), []string{"-e"}},
-	{regexp.MustCompile(`^(node|nodejs|bun)$`), []string{"-e", "--eval", "-p", "--print"}},
-	{regexp.MustCompile(`^deno$`), []string{"eval"}},
-	{regexp.MustCompile(`^php[0-9.]*$`), []string{"-r"}},
-	{regexp.MustCompile(`^(Rscript|lua|luajit|julia|osascript)$`), []string{"-e"}},
-	{regexp.MustCompile(`^(pwsh|powershell)$`), []string{"-c", "-command", "-encodedcommand"}},
+	{lazyre.New(`^(python|pypy)[0-9.]*$`), []string{"-c"}},
+	{lazyre.New(`^perl[0-9.]*$`), []string{"-e", "-E"}},
+	{lazyre.New(`^ruby[0-9.]*$`), []string{"-e"}},
+	{lazyre.New(`^(node|nodejs|bun)$`), []string{"-e", "--eval", "-p", "--print"}},
+	{lazyre.New(`^deno$`), []string{"eval"}},
+	{lazyre.New(`^php[0-9.]*$`), []string{"-r"}},
+	{lazyre.New(`^(Rscript|lua|luajit|julia|osascript)$`), []string{"-e"}},
+	{lazyre.New(`^(pwsh|powershell)$`), []string{"-c", "-command", "-encodedcommand"}},
 }
 
 // interpreter is the inline entry for name, or -1.
 func interpreter(name string) int {
 	return slices.IndexFunc(inline, func(e struct {
-		name  *regexp.Regexp
+		name  func() *regexp.Regexp
 		flags []string
 	}) bool {
-		return e.name.MatchString(name)
+		return e.name().MatchString(name)
 	})
 }
 

@@ -3,10 +3,11 @@ package vault
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // A note type says how often its notes want tending and where they say
@@ -19,7 +20,7 @@ const DefaultTendedSection = "Maintenance"
 
 // tendedLineRe is a "- Last tended: DATE" line, in any of the emphasis
 // styles real vaults write it in; group 1 is the date as written.
-var tendedLineRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__|\*|_)?last[ -]tended(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__)?[ \t]*(\S*)`)
+var tendedLineRe = lazyre.New(`(?i)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__|\*|_)?last[ -]tended(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__)?[ \t]*(\S*)`)
 
 // TendedLineDate finds the date of a "Last tended:" line: the byte span of
 // the date as written within line, and whether line is such a line.
@@ -42,7 +43,7 @@ func TendedLineDate(line []byte) (start, end int, ok bool) {
 		}
 		return start, i, true
 	}
-	m := tendedLineRe.FindSubmatchIndex(line)
+	m := tendedLineRe().FindSubmatchIndex(line)
 	if m == nil {
 		return 0, 0, false
 	}

@@ -69,7 +69,7 @@ func TestTendedLineDateAsExpression(t *testing.T) {
 		"__2026-03-15__", "* 2026", ": 2026", " 2026-03-15 later", " 2026\r", " 2026\f1", " \xff\xfe x", " é2026", "\t", " **", "__ "} {
 		line := []byte("- Last tended:" + rest)
 		s, e, ok := TendedLineDate(line)
-		m := tendedLineRe.FindSubmatchIndex(line)
+		m := tendedLineRe().FindSubmatchIndex(line)
 		if !ok || m == nil || s != m[2] || e != m[3] {
 			t.Errorf("TendedLineDate(%q) = %d, %d, %v; the expression finds %v", line, s, e, ok, m)
 		}

@@ -5,11 +5,12 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // Frontmatter limits. yaml.v3 checks duplicate keys pairwise, so a block of
@@ -77,13 +78,13 @@ func parseFrontmatter(src []byte, lines *lineIndex) (*Frontmatter, int) {
 	return fm, end
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyre.New(`line (\d+)`)
 
 func decodeFrontmatter(fm *Frontmatter, firstLine int) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm.Raw, &doc); err != nil {
 		fm.Err = fmt.Errorf("frontmatter: %w", err)
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			fm.ErrLine = firstLine + n - 1
 		} else {

@@ -58,7 +58,7 @@ func ParseSchema(tmpl []byte) (*Schema, error) {
 	// The Last tended line belongs to the innermost section holding it.
 	lines := newLineIndex(n.Src)
 	for off := 0; off < len(n.Src); off = lines.lineEnd(off) + 1 {
-		if !tendedLineRe.Match(n.Src[off:lines.lineEnd(off)]) {
+		if !tendedLineRe().Match(n.Src[off:lines.lineEnd(off)]) {
 			continue
 		}
 		for _, sec := range n.Sections {

@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // nArgs checks a command's positional arguments, from lo to hi (hi < 0:
@@ -64,13 +65,13 @@ func argNames(cmd *cobra.Command) []string {
 
 // unknownFlag finds the word in cobra's "unknown shorthand flag: 'l' in
 // -latency" and "unknown flag: --latency".
-var unknownFlag = regexp.MustCompile(`^unknown (?:shorthand flag: '.' in (-\S+)|flag: (--\S+))$`)
+var unknownFlag = lazyre.New(`^unknown (?:shorthand flag: '.' in (-\S+)|flag: (--\S+))$`)
 
 // flagError is a mistake in a command's flags, with how to get help; a
 // word taken for a flag by its leading dash ("zk search -latency", a
 // query excluding a word) is told how to pass it: after --.
 func flagError(c *cobra.Command, err error) error {
-	if m := unknownFlag.FindStringSubmatch(err.Error()); m != nil && len(argNames(c)) > 0 {
+	if m := unknownFlag().FindStringSubmatch(err.Error()); m != nil && len(argNames(c)) > 0 {
 		word := m[1] + m[2]
 		what := "an argument"
 		if c.Name() == "search" {

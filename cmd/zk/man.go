@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // newManCmd writes a man page per command, made from the same command tree
@@ -167,7 +168,7 @@ func manFlags(b *bytes.Buffer, fs *pflag.FlagSet) {
 
 // sectionLine is a line of a command's Long text that heads a section of
 // its own, as "EXIT STATUS" does.
-var sectionLine = regexp.MustCompile(`^[A-Z][A-Z ]+[A-Z]$`)
+var sectionLine = lazyre.New(`^[A-Z][A-Z ]+[A-Z]$`)
 
 // roffBody turns a command's Long text into roff: a line in capitals
 // heads a section (.SH), unindented lines are prose the reader's man fills
@@ -188,7 +189,7 @@ func roffBody(text string) string {
 		case strings.TrimSpace(l) == "":
 			fill()
 			inPara = false
-		case sectionLine.MatchString(l):
+		case sectionLine().MatchString(l):
 			fill()
 			b.WriteString(".SH " + roffText(l) + "\n")
 			inPara = false

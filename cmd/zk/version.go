@@ -26,9 +26,9 @@ func buildVersion() string {
 	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return withBuildID("devel", exeBuildID())
+		return withBuildID("devel", exeBuildID)
 	}
-	return withBuildID(versionFromBuildInfo(bi), exeBuildID())
+	return withBuildID(versionFromBuildInfo(bi), exeBuildID)
 }
 
 // withBuildID adds the executable's build ID to a version that does not
@@ -37,14 +37,19 @@ func buildVersion() string {
 // uncommitted edits) "…+dirty.ID". Without it two such builds would sign
 // their evidence alike. The ID is the last part of what "go tool buildid"
 // prints for the executable: the toolchain's hash of the binary's content.
-func withBuildID(v, id string) string {
+// id is asked only of such a version: every command names its version
+// (--version), and reading the executable at every start of a build a
+// commit names cost as much as a folder's walk.
+func withBuildID(v string, id func() string) string {
 	switch {
-	case id == "":
-		return v
 	case v == "devel":
-		return "devel+" + id
+		if id := id(); id != "" {
+			return "devel+" + id
+		}
 	case strings.HasSuffix(v, "+dirty"):
-		return v + "." + id
+		if id := id(); id != "" {
+			return v + "." + id
+		}
 	}
 	return v
 }

@@ -75,8 +75,15 @@ func TestWithBuildID(t *testing.T) {
 		{"devel", "", "devel"},
 	}
 	for _, tt := range tests {
-		if got := withBuildID(tt.v, tt.id); got != tt.want {
+		asked := false
+		id := func() string { asked = true; return tt.id }
+		if got := withBuildID(tt.v, id); got != tt.want {
 			t.Errorf("withBuildID(%q, %q) = %q, want %q", tt.v, tt.id, got, tt.want)
+		}
+		// A version a commit names is the build's name without the
+		// executable read for its ID.
+		if exact := tt.v != "devel" && !strings.HasSuffix(tt.v, "+dirty"); exact && asked {
+			t.Errorf("withBuildID(%q): the build ID was read", tt.v)
 		}
 	}
 }

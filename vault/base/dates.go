@@ -3,10 +3,11 @@ package base
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // dateLayouts are the forms date() and a date property accept, the ISO
@@ -43,7 +44,7 @@ func parseDate(s string, loc *time.Location) (Date, bool) {
 }
 
 // durationPart is one "<n> <unit>" of a duration string.
-var durationPart = regexp.MustCompile(`^\s*([+-]?\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*`)
+var durationPart = lazyre.New(`^\s*([+-]?\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*`)
 
 // parseDuration reads a duration as Bases writes it: one or more
 // "<number><unit>" parts ("1M", "2 weeks", "1d 4h"), units as in Bases
@@ -55,7 +56,7 @@ func parseDuration(s string) (Duration, error) {
 	}
 	var d Duration
 	for rest != "" {
-		m := durationPart.FindStringSubmatch(rest)
+		m := durationPart().FindStringSubmatch(rest)
 		if m == nil {
 			return Duration{}, fmt.Errorf("%q is not a duration", s)
 		}

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // Options choose what Evaluate evaluates.
@@ -642,12 +643,12 @@ func cleanVMError(err error) error {
 	if errors.As(err, &l) {
 		return l
 	}
-	return errors.New(vmLocation.ReplaceAllString(firstLine(err.Error()), ""))
+	return errors.New(vmLocation().ReplaceAllString(firstLine(err.Error()), ""))
 }
 
 // vmLocation is the VM's " (line:column)": a place in the rewritten text,
 // which the user never wrote.
-var vmLocation = regexp.MustCompile(` \(\d+:\d+\)$`)
+var vmLocation = lazyre.New(` \(\d+:\d+\)$`)
 
 // property is a column or sort key's value: note.x (or x), file.x,
 // formula.x.

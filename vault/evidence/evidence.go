@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/zk-claims/zk/internal/lazyre"
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 )
@@ -193,7 +193,7 @@ func (r Run) Logs() []string {
 	return logs
 }
 
-var runsRe = regexp.MustCompile(`^run (\d+) (?:of \d+ )?times \(repeat: \d+\)`)
+var runsRe = lazyre.New(`^run (\d+) (?:of \d+ )?times \(repeat: \d+\)`)
 
 // Output is what a command printed, as a record keeps it.
 type Output struct {
@@ -546,13 +546,13 @@ func isBlankLine(b []byte) bool {
 }
 
 var (
-	runStartRe = regexp.MustCompile(`^<!-- zk:run id=(\S+) v=(\d+) -->[ \t]*$`)
-	runEndRe   = regexp.MustCompile(`^<!-- zk:run-end id=(\S+) sum=(\S+) -->[ \t]*$`)
-	runTitleRe = regexp.MustCompile(`^> \[!(\w+)\][-+]? (Falsifier run|Result attached|Judged again) (\d{4}-\d\d-\d\d \d\d:\d\d) UTC · (.*)$`)
+	runStartRe = lazyre.New(`^<!-- zk:run id=(\S+) v=(\d+) -->[ \t]*$`)
+	runEndRe   = lazyre.New(`^<!-- zk:run-end id=(\S+) sum=(\S+) -->[ \t]*$`)
+	runTitleRe = lazyre.New(`^> \[!(\w+)\][-+]? (Falsifier run|Result attached|Judged again) (\d{4}-\d\d-\d\d \d\d:\d\d) UTC · (.*)$`)
 	// runIDRe is a run id as NewRunID makes it.
-	runIDRe    = regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{4}$`)
-	runFieldRe = regexp.MustCompile(`^> - \*\*(\w+(?: \w+)?):\*\* (.*)$`)
-	exitRe     = regexp.MustCompile(`^exit (-?\d+)$`)
+	runIDRe    = lazyre.New(`^\d{8}T\d{6}Z-[0-9a-f]{4}$`)
+	runFieldRe = lazyre.New(`^> - \*\*(\w+(?: \w+)?):\*\* (.*)$`)
+	exitRe     = lazyre.New(`^exit (-?\d+)$`)
 )
 
 // ParseRuns reads every run block of a note, in order. A block whose lines
@@ -565,17 +565,17 @@ func ParseRuns(src []byte) []Run {
 	lines := splitLines(src)
 	var runs []Run
 	for i := 0; i < len(lines); i++ {
-		m := runStartRe.FindStringSubmatch(lines[i])
+		m := runStartRe().FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
 		}
 		r := Run{ID: m[1], Line: i, Exit: -1, Runs: 1}
 		end := -1
 		for j := i + 1; j < len(lines); j++ {
-			if runStartRe.MatchString(lines[j]) {
+			if runStartRe().MatchString(lines[j]) {
 				break
 			}
-			if e := runEndRe.FindStringSubmatch(lines[j]); e != nil {
+			if e := runEndRe().FindStringSubmatch(lines[j]); e != nil {
 				end = j
 				if e[1] != r.ID {
 					r.Problem = fmt.Sprintf("the end marker names run %s", e[1])
@@ -620,7 +620,7 @@ func readRun(r *Run, body []string) {
 	}
 	for k, l := range body {
 		if k == 0 {
-			m := runTitleRe.FindStringSubmatch(l)
+			m := runTitleRe().FindStringSubmatch(l)
 			if m == nil {
 				continue
 			}
@@ -634,7 +634,7 @@ func readRun(r *Run, body []string) {
 				r.Started, _ = time.Parse("2006-01-02 15:04", m[3])
 			}
 			if m[2] == "Judged again" {
-				if id, ok := strings.CutPrefix(m[4], "run "); ok && runIDRe.MatchString(id) {
+				if id, ok := strings.CutPrefix(m[4], "run "); ok && runIDRe().MatchString(id) {
 					r.Rejudges = id
 				}
 				continue
@@ -648,14 +648,14 @@ func readRun(r *Run, body []string) {
 				parts = parts[:len(parts)-1]
 			}
 			status := strings.Join(parts, " · ")
-			if e := exitRe.FindStringSubmatch(status); e != nil {
+			if e := exitRe().FindStringSubmatch(status); e != nil {
 				r.Exit, _ = strconv.Atoi(e[1])
 			} else {
 				r.Status = status
 			}
 			continue
 		}
-		m := runFieldRe.FindStringSubmatch(l)
+		m := runFieldRe().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -680,7 +680,7 @@ func readRun(r *Run, body []string) {
 			r.Before = m[2]
 		case "Output":
 			r.LogCut = strings.Contains(m[2], "; log cut at the size cap")
-			if k := runsRe.FindStringSubmatch(m[2]); k != nil {
+			if k := runsRe().FindStringSubmatch(m[2]); k != nil {
 				r.Runs, _ = strconv.Atoi(k[1])
 				r.Stopped = strings.HasPrefix(m[2], "run "+k[1]+" of ")
 			}
@@ -765,12 +765,12 @@ type Falsifier struct {
 }
 
 var (
-	runItemRe       = regexp.MustCompile("^run:[ \t]*(`+)[ \t]?(.*?)[ \t]?(`+)[ \t]*$")
-	criterionItemRe = regexp.MustCompile(`(?i)^refuted if:[ \t]*(.*)$`)
-	captureItemRe   = regexp.MustCompile(`(?i)^capture:[ \t]*(.*)$`)
-	numbersItemRe   = regexp.MustCompile(`(?i)^numbers:[ \t]*(.*)$`)
-	confidenceRe    = regexp.MustCompile(`(?i)^confidence:[ \t]*(.*)$`)
-	repeatItemRe    = regexp.MustCompile(`(?i)^repeat:[ \t]*(.*)$`)
+	runItemRe       = lazyre.New("^run:[ \t]*(`+)[ \t]?(.*?)[ \t]?(`+)[ \t]*$")
+	criterionItemRe = lazyre.New(`(?i)^refuted if:[ \t]*(.*)$`)
+	captureItemRe   = lazyre.New(`(?i)^capture:[ \t]*(.*)$`)
+	numbersItemRe   = lazyre.New(`(?i)^numbers:[ \t]*(.*)$`)
+	confidenceRe    = lazyre.New(`(?i)^confidence:[ \t]*(.*)$`)
+	repeatItemRe    = lazyre.New(`(?i)^repeat:[ \t]*(.*)$`)
 )
 
 // Falsifiers lists the falsifiers of a note, in order.
@@ -805,18 +805,18 @@ func Falsifiers(n *vault.Note) []Falsifier {
 			spans = append(spans, it.Span)
 		case d == 1 && len(out) > 0:
 			f, text, line := &out[len(out)-1], strings.TrimSpace(it.Text), it.Span.Start.Line
-			if m := runItemRe.FindStringSubmatch(text); m != nil && m[1] == m[3] && f.Command == "" {
+			if m := runItemRe().FindStringSubmatch(text); m != nil && m[1] == m[3] && f.Command == "" {
 				f.Command, f.CommandLine = m[2], line
-			} else if m := criterionItemRe.FindStringSubmatch(text); m != nil && f.Criterion == "" {
+			} else if m := criterionItemRe().FindStringSubmatch(text); m != nil && f.Criterion == "" {
 				f.Criterion, f.CriterionLine = strings.TrimSpace(uninlineCode(strings.TrimSpace(m[1]))), line
-			} else if m := captureItemRe.FindStringSubmatch(text); m != nil {
+			} else if m := captureItemRe().FindStringSubmatch(text); m != nil {
 				f.Captures = append(f.Captures, strings.TrimSpace(m[1]))
 				f.CaptureLines = append(f.CaptureLines, line)
-			} else if m := numbersItemRe.FindStringSubmatch(text); m != nil && f.Numbers == "" {
+			} else if m := numbersItemRe().FindStringSubmatch(text); m != nil && f.Numbers == "" {
 				f.Numbers, f.NumbersLine = strings.TrimSpace(m[1]), line
-			} else if m := confidenceRe.FindStringSubmatch(text); m != nil && f.Confidence == "" {
+			} else if m := confidenceRe().FindStringSubmatch(text); m != nil && f.Confidence == "" {
 				f.Confidence, f.ConfidenceLine = strings.TrimSpace(m[1]), line
-			} else if m := repeatItemRe.FindStringSubmatch(text); m != nil && f.Repeat == "" {
+			} else if m := repeatItemRe().FindStringSubmatch(text); m != nil && f.Repeat == "" {
 				f.Repeat, f.RepeatLine = strings.TrimSpace(m[1]), line
 			}
 		}
@@ -856,7 +856,7 @@ func Falsifiers(n *vault.Note) []Falsifier {
 	return out
 }
 
-var zkRunFenceRe = regexp.MustCompile("^[ \t>]*(```+|~~~+)[ \t]*zk-run[ \t]*$")
+var zkRunFenceRe = lazyre.New("^[ \t>]*(```+|~~~+)[ \t]*zk-run[ \t]*$")
 
 // fencedCommand finds a ```zk-run fenced block opening inside an item and
 // returns its lines, joined by newlines and without the item's indent.
@@ -872,7 +872,7 @@ func fencedCommand(src []byte, sp vault.Span, limit int) (string, int, bool) {
 		if sp.Start.Line+i > sp.End.Line {
 			break // the opening line must be inside the item
 		}
-		m := zkRunFenceRe.FindStringSubmatch(l)
+		m := zkRunFenceRe().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}

@@ -31,7 +31,7 @@ const LogMax = 64 << 20
 // for a falsifier's repeat: N) of run id, and false for an id zk does not
 // make (a block is the vault's, and names no file zk reads by it).
 func LogOf(id string, k int) (string, bool) {
-	if !runIDRe.MatchString(id) || k < 1 {
+	if !runIDRe().MatchString(id) || k < 1 {
 		return "", false
 	}
 	if k > 1 {

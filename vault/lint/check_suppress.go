@@ -2,10 +2,10 @@ package lint
 
 import (
 	"bytes"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/zk-claims/zk/internal/lazyre"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -15,7 +15,7 @@ const IgnoreKey = "zk-ignore"
 
 // ignoreRe matches an inline suppression, as an HTML comment or an
 // Obsidian comment: <!-- zk-ignore RULE... --> or %% zk-ignore RULE... %%.
-var ignoreRe = regexp.MustCompile(`<!--[ \t]*zk-ignore\b([^>\n]*?)-->|%%[ \t]*zk-ignore\b([^%\n]*?)%%`)
+var ignoreRe = lazyre.New(`<!--[ \t]*zk-ignore\b([^>\n]*?)-->|%%[ \t]*zk-ignore\b([^%\n]*?)%%`)
 
 // ignore is one suppression: the rules it names (none means every rule)
 // over the 0-based lines [from, to].
@@ -71,7 +71,7 @@ func ignoresOf(n *vault.Note, lines vault.Lines) ignores {
 	var igs []ignore
 	var matches [][]int
 	if bytes.Contains(n.Src, []byte("zk-ignore")) { // the regexp is costly on every note
-		matches = ignoreRe.FindAllSubmatchIndex(n.Src, -1)
+		matches = ignoreRe().FindAllSubmatchIndex(n.Src, -1)
 	}
 	for _, m := range matches {
 		list := m[2:4]

@@ -7,11 +7,12 @@ package property
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // Type is an Obsidian property type, as zk names it.
@@ -37,8 +38,8 @@ const (
 var Types = []Type{Text, List, Number, Checkbox, Date, DateTime, Tags, Aliases, Object, Empty}
 
 var (
-	dateRe     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	dateTimeRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$`)
+	dateRe     = lazyre.New(`^\d{4}-\d{2}-\d{2}$`)
+	dateTimeRe = lazyre.New(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$`)
 )
 
 // TypeOf is the type of a frontmatter value as the vault package decodes
@@ -59,7 +60,7 @@ func TypeOf(v any) Type {
 		return Object
 	case string:
 		if _, ok := ParseDate(x); ok {
-			if dateRe.MatchString(strings.TrimSpace(x)) {
+			if dateRe().MatchString(strings.TrimSpace(x)) {
 				return Date
 			}
 			return DateTime
@@ -76,10 +77,10 @@ func TypeOf(v any) Type {
 func ParseDate(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	switch {
-	case dateRe.MatchString(s):
+	case dateRe().MatchString(s):
 		t, err := time.Parse(time.DateOnly, s)
 		return t, err == nil
-	case dateTimeRe.MatchString(s):
+	case dateTimeRe().MatchString(s):
 		for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02T15:04:05.999999999",
 			time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05Z0700", "2006-01-02T15:04Z0700"} {
 			if t, err := time.Parse(layout, s); err == nil {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zk-claims/zk/internal/lazyre"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -49,8 +50,8 @@ type Tended struct {
 }
 
 var (
-	dataviewRe = regexp.MustCompile(`(?i)(?:^|[\s\[(])last[-_]?tended::[ \t]*([^\s\])]*)`)
-	footerRe   = regexp.MustCompile(`(?i)last tended:?[ \t]*(?:\*\*|__|\*|_)?[ \t]*(\d{4}-\d{2}-\d{2}|[^\s*_]+)`)
+	dataviewRe = lazyre.New(`(?i)(?:^|[\s\[(])last[-_]?tended::[ \t]*([^\s\])]*)`)
+	footerRe   = lazyre.New(`(?i)last tended:?[ \t]*(?:\*\*|__|\*|_)?[ \t]*(\d{4}-\d{2}-\d{2}|[^\s*_]+)`)
 )
 
 // LastTended finds a note's Last tended date. In order: the line in the
@@ -105,14 +106,14 @@ func LastTended(n *vault.Note, section string, keys []string) (Tended, bool) {
 	// field it finds holds "::", which bytes.Contains finds at memory
 	// speed (zk index on Obsidian's help vault spent 5% of its time here).
 	if bytes.Contains(body[from:], []byte("::")) {
-		if m := dataviewRe.FindSubmatchIndex(body[from:]); m != nil {
+		if m := dataviewRe().FindSubmatchIndex(body[from:]); m != nil {
 			return newTended(TendedDataview, "", n.Src, from+m[2], from+m[3]), true
 		}
 	}
 	// A footer follows the last thematic break of the note.
 	if i := lastThematicBreak(body[from:]); i >= 0 {
 		at := from + i
-		if m := footerRe.FindSubmatchIndex(body[at:]); m != nil {
+		if m := footerRe().FindSubmatchIndex(body[at:]); m != nil {
 			return newTended(TendedFooter, "", n.Src, at+m[2], at+m[3]), true
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/zk-claims/zk/internal/lazyre"
 	"github.com/zk-claims/zk/vault/evidence/measure"
 )
 
@@ -98,18 +98,18 @@ func (c *Criterion) program(src string, lv func(int) (map[string]any, error), as
 // expr's "(line:column)" becomes "(column N)": a criterion is one line.
 func cleanErr(err error) error {
 	msg, _, _ := strings.Cut(err.Error(), "\n")
-	msg = posRe.ReplaceAllString(strings.TrimSpace(msg), "(column $1)")
+	msg = posRe().ReplaceAllString(strings.TrimSpace(msg), "(column $1)")
 	return errors.New(msg)
 }
 
-var posRe = regexp.MustCompile(`\(1:(\d+)\)$`)
+var posRe = lazyre.New(`\(1:(\d+)\)$`)
 
 // runErr is an error met evaluating src, without expr's position (the
 // expression is named instead), and without naming it twice when a helper
 // already did: "level(16): the probe measured no level at concurrency 16".
 func runErr(src string, err error) error {
 	msg, _, _ := strings.Cut(err.Error(), "\n")
-	msg = strings.TrimSpace(posRe.ReplaceAllString(strings.TrimSpace(msg), ""))
+	msg = strings.TrimSpace(posRe().ReplaceAllString(strings.TrimSpace(msg), ""))
 	if strings.HasPrefix(msg, src+":") {
 		return errors.New(msg)
 	}

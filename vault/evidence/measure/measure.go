@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // The names a criterion reads. Each is set only when the output has that
@@ -49,7 +51,7 @@ type Capture struct {
 	Numbers Numbers
 }
 
-var captureRe = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.+)$`)
+var captureRe = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(.+)$`)
 
 // reserved names a capture may not take.
 var reserved = []string{Exit, JSON, Probe, Hyperfine, Bench, "level", "true", "false", "nil", "not", "and", "or", "in", "matches", "contains"}
@@ -59,7 +61,7 @@ var reserved = []string{Exit, JSON, Probe, Hyperfine, Bench, "level", "true", "f
 // (Obsidian shows the pattern as written).
 func ParseCapture(s string) (Capture, error) {
 	s = unquote(strings.TrimSpace(s))
-	m := captureRe.FindStringSubmatch(s)
+	m := captureRe().FindStringSubmatch(s)
 	if m == nil {
 		return Capture{}, errors.New("a capture is NAME = REGEXP, such as rate = ([0-9.]+) tok/s")
 	}
