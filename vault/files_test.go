@@ -145,3 +145,37 @@ func TestFilesOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesDeep: a note whose path is longer than the system takes in one
+// call (PATH_MAX, 4096 bytes on Linux) is listed all the same, as os.Root
+// reaches it a folder at a time.
+func TestFilesDeep(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	deep := strings.Repeat(strings.Repeat("d", 200)+"/", 25) // 5,025 bytes
+	if err := root.MkdirAll(deep, 0o755); err != nil {
+		t.Skip("no deep folders here:", err)
+	}
+	if err := root.WriteFile(deep+"n.md", []byte("# n\n"), 0o644); err != nil {
+		t.Skip("no deep files here:", err)
+	}
+	for _, portable := range []bool{false, true} {
+		v, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.portableWalk = portable
+		files, skips, err := v.Files(context.Background())
+		v.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 1 || files[0].Path != deep+"n.md" || len(skips) != 0 {
+			t.Errorf("portable=%v: %d files, skips %v; want the deep note alone", portable, len(files), skips)
+		}
+	}
+}

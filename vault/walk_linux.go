@@ -65,8 +65,13 @@ func (w *walk) read(l *folderList) error {
 	fd, err := openBeneath(w.sys.rootFD, p)
 	if err != nil {
 		<-w.sem
-		if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) || errors.Is(err, unix.E2BIG) {
+		switch {
+		case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EPERM), errors.Is(err, unix.E2BIG):
 			w.sys.fallback.Store(true)
+			return w.readFS(l)
+		case errors.Is(err, unix.ENAMETOOLONG):
+			// A path longer than the system takes in one call: os.Root
+			// opens it a folder at a time.
 			return w.readFS(l)
 		}
 		return &fs.PathError{Op: "open", Path: p, Err: err}
