@@ -175,11 +175,13 @@ func writeBaseText(w io.Writer, res *base.Result, width int) error {
 	bw := bufio.NewWriter(w)
 	for _, l := range lines {
 		if l.row < 0 {
-			bw.WriteString(l.text + "\n")
+			bw.WriteString(l.text)
+			bw.WriteByte('\n')
 			continue
 		}
 		for _, out := range laid[l.row] {
-			bw.WriteString(strings.TrimRight(out, " ") + "\n")
+			bw.WriteString(strings.TrimRight(out, " "))
+			bw.WriteByte('\n')
 		}
 	}
 	return bw.Flush()
