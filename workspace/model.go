@@ -107,8 +107,12 @@ func (w *Workspace) Verdicts(ctx context.Context) ([]Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
+	total := 0
+	for _, n := range notes {
+		total += n.FalsifierCount()
+	}
 	var (
-		out    []Verdict
+		out    = make([]Verdict, 0, total) // sized once: a Verdict is some 180 bytes
 		ledger map[string][]evidence.LedgerEntry
 	)
 	for _, n := range notes {
@@ -139,7 +143,7 @@ func (w *Workspace) Verdicts(ctx context.Context) ([]Verdict, error) {
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Verdict) int {
+	byNote := func(a, b Verdict) int {
 		if c := strings.Compare(a.Note, b.Note); c != 0 {
 			return c
 		}
@@ -150,7 +154,12 @@ func (w *Workspace) Verdicts(ctx context.Context) ([]Verdict, error) {
 			return -1
 		}
 		return cmp.Compare(a.N, b.N)
-	})
+	}
+	// The notes come by path and their falsifiers by number: mostly in
+	// order already, which a check costs less than a stable sort's merges.
+	if !slices.IsSortedFunc(out, byNote) {
+		slices.SortStableFunc(out, byNote)
+	}
 	return out, nil
 }
 

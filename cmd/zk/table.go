@@ -130,7 +130,7 @@ func (t *table) lines(width int) [][]string {
 	if width > 0 && t.keepLast && prefix+widths[n-1] > width {
 		under = true
 	}
-	var out [][]string
+	out := make([][]string, 0, len(all))
 	for r, row := range all {
 		// Written piece by piece, without a string per pad and cell: a
 		// listing of 10,000 rows spent most of this function there.

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"encoding/binary"
 	"slices"
 	"time"
 
@@ -43,7 +44,13 @@ const detailMagic = "zk-note-details\x01"
 
 // EncodeDetails is details as bytes to cache.
 func EncodeDetails(details []Detail) []byte {
-	e := &encoder{b: []byte(detailMagic)}
+	// Sized once: 12 MB at 10,000 notes, which growing by doubling copied
+	// about twice over on every first zk graph, runs or backlinks.
+	size := len(detailMagic) + binary.MaxVarintLen64
+	for _, d := range details {
+		size += 3*binary.MaxVarintLen64 + len(d.Path) + len(d.edges) + len(d.falsifiers)
+	}
+	e := &encoder{b: append(make([]byte, 0, size), detailMagic...)}
 	e.uvarint(uint64(len(details)))
 	for _, d := range details {
 		e.str(d.Path)
@@ -186,6 +193,16 @@ func (n Detail) AppendEdgesTo(dst []vault.Edge, to string) []vault.Edge {
 	return dst
 }
 
+// FalsifierCount is how many falsifiers the note has (Falsifiers),
+// without decoding them; 0 when the encoding is damaged.
+func (n Detail) FalsifierCount() int {
+	if n.falsifiers == "" {
+		return 0
+	}
+	d := &decoder{s: n.falsifiers}
+	return d.count()
+}
+
 // EdgeCount is how many edges the note has (Edges), without decoding
 // them; 0 when the encoding is damaged.
 func (n Detail) EdgeCount() int {
@@ -200,7 +217,11 @@ func encodeEdges(edges []vault.Edge) string {
 	if len(edges) == 0 {
 		return ""
 	}
-	e := &encoder{}
+	size := binary.MaxVarintLen64 // sized once, not grown edge by edge
+	for _, x := range edges {
+		size += 8*binary.MaxVarintLen64 + len(x.To) + len(x.Link) + len(x.Path) + len(x.Kind) + len(x.Relation) + len(x.Qualifier) + len(x.Justification)
+	}
+	e := &encoder{b: make([]byte, 0, size)}
 	e.uvarint(uint64(len(edges)))
 	for _, x := range edges {
 		e.str(x.To)

@@ -57,3 +57,16 @@ func TestDetailEdgesInPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestFalsifierCount: zk runs sizes its rows by FalsifierCount, which is
+// len(Falsifiers()) without decoding them, and 0 for none.
+func TestFalsifierCount(t *testing.T) {
+	fs := []Falsifier{{N: 1, ID: "a", Text: "t", Criterion: "c", Verdict: "supports"}, {N: 2, ID: "b"}, {N: 0, ID: "gone", Verdict: "refutes"}}
+	d := Detail{Path: "A.md", falsifiers: encodeFalsifiers(fs)}
+	if got := d.FalsifierCount(); got != len(fs) || len(d.Falsifiers()) != len(fs) {
+		t.Errorf("FalsifierCount = %d, Falsifiers %d, want %d", got, len(d.Falsifiers()), len(fs))
+	}
+	if n := (Detail{Path: "N.md"}).FalsifierCount(); n != 0 {
+		t.Errorf("FalsifierCount of a note without falsifiers = %d", n)
+	}
+}
