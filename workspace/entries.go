@@ -137,7 +137,7 @@ const entriesPurpose = "zk lsp note entries v1"
 // LiveCache opens Live's section of the model file.
 func (w *Workspace) LiveCache() EntryCache {
 	return OpenNoteModel(w, NoteCache[NoteEntry]{Folder: "lsp", Purpose: entriesPurpose,
-		Encode: EncodeEntries, Decode: DecodeEntries, Path: NoteEntry.Path})
+		Encode: EncodeEntries, Decode: DecodeEntries, DecodeText: decodeEntriesText, Path: NoteEntry.Path})
 }
 
 // entryMagic opens the encoding of entries; another version is a miss.
@@ -173,12 +173,17 @@ func EncodeEntries(entries []NoteEntry) []byte {
 var errEntries = errors.New("damaged note entries")
 
 // DecodeEntries reads what EncodeEntries wrote; anything else is an
-// error, never a panic. The entries' strings share one copy of b.
-func DecodeEntries(raw []byte) ([]NoteEntry, error) {
-	if len(raw) < len(entryMagic) || string(raw[:len(entryMagic)]) != entryMagic {
+// error, never a panic. The entries' strings share one copy of raw.
+func DecodeEntries(raw []byte) ([]NoteEntry, error) { return decodeEntriesText(string(raw)) }
+
+// decodeEntriesText is DecodeEntries of raw as a string, every string
+// decoded a slice of it: the model file's section is not copied (its
+// bytes are never written after they are read).
+func decodeEntriesText(raw string) ([]NoteEntry, error) {
+	if len(raw) < len(entryMagic) || raw[:len(entryMagic)] != entryMagic {
 		return nil, errEntries
 	}
-	b := string(raw[len(entryMagic):]) // every string decoded is a slice of it
+	b := raw[len(entryMagic):]
 	bad := false
 	num := func() uint64 {
 		var v uint64

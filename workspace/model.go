@@ -171,7 +171,11 @@ type NoteCache[T any] struct {
 	Folder, Purpose string
 	Encode          func([]T) []byte
 	Decode          func([]byte) ([]T, error)
-	Path            func(T) string
+	// DecodeText, when set, is Decode of the section's bytes as a
+	// string, every string decoded a slice of it: the bytes are not
+	// copied (perNoteCache.decodeEntries).
+	DecodeText func(string) ([]T, error)
+	Path       func(T) string
 }
 
 // noteCacheInputs: a front end's entry of a note holds what zk check
@@ -195,8 +199,8 @@ func OpenNoteModel[T any](w *Workspace, c NoteCache[T]) *NoteModel[T] {
 	return &NoteModel[T]{p: openPerNote(w, perNote[T]{
 		folder: c.Folder, purpose: c.Purpose, inputs: noteCacheInputs,
 		encode: func(ts []T) ([]byte, error) { return c.Encode(ts), nil },
-		decode: c.Decode,
-		path:   c.Path,
+		decode: c.Decode, decodeText: c.DecodeText,
+		path: c.Path,
 	})}
 }
 
