@@ -15,9 +15,10 @@ import (
 )
 
 // The model file is the one cache of what zk keeps of every note, for
-// every reader of it (zk list's records, zk graph's details, the language
-// server's entries): one file per vault, its files stamped once, then a
-// section per reader. A section holds, for each file, the hash of the
+// every reader of it (zk check's findings and notes' states, zk list's
+// records, zk graph's details, the language server's entries): one file
+// per vault, its files stamped once, then a section per reader (two for
+// check, saved together). A section holds, for each file, the hash of the
 // bytes its entry was made from (zero: no entry) and the entries,
 // encoded by the reader. An entry is good while its hash is the note's:
 // the stamps say which notes are unchanged, so each reader keeps what it
@@ -440,7 +441,7 @@ func (m *Model) appendDelta(u Update) error {
 // saveModel writes the model file anew: u's stamps and section, and the
 // other sections of m when it stamps the same files (their entries
 // changed by a delta dropped, to be read again: a delta's entries are the
-// reader's to merge), atomically, as Save writes check's. It is written
+// reader's to merge), atomically (writeFile). It is written
 // piece by piece: the other sections' entries are copied from m's file,
 // not read into memory, and no copy of the whole file is built beside the
 // entries it is made from (at 100,000 notes that copy was about 70 MB of
@@ -557,7 +558,7 @@ func stampPathsLen(stamps []Stamp) int {
 	return n
 }
 
-// stamps writes stamps as both cache files hold them: every path
+// stamps writes stamps as the model file holds them: every path
 // (length-prefixed), then every size, every time and every hash, each
 // column read in one piece.
 func (e *errWriter) stamps(stamps []Stamp) {
