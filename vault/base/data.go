@@ -103,7 +103,9 @@ func Load(ctx context.Context, v *vault.Vault, loc *time.Location, declared map[
 // is parsed, on the vault's workers, and hashed (when set) sees its
 // source, from several goroutines at once. A birth time is read (statx)
 // for every file but a note whose entry was taken at the size and time
-// the walk found: a file made anew is written anew.
+// the walk found: a note made anew (an editor's save by rename) has
+// another time, and its birth time is read again even when its bytes,
+// and so its entry, are the same.
 func Read(ctx context.Context, v *vault.Vault, files []vault.File, loc *time.Location, declared map[string]property.Type,
 	reuse func(path string) (*File, bool), hashed func(path string, src []byte)) (*Snapshot, error) {
 	if loc == nil {
