@@ -25,7 +25,7 @@ import (
 type renameTarget struct {
 	note    string // the vault path of the file renamed, or of the heading's note
 	heading string // the heading's text; "" for a file rename
-	title   bool   // on the note's H1 that names it: the H1 follows the name
+	title   bool   // on the note's H1 that names it: the H1 follows the name (zk mv's plan renames it)
 	rng     protocol.Range
 	text    string // what the client shows to be replaced
 }
@@ -128,15 +128,11 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 		return nil, fmt.Errorf("nothing to rename here: put the cursor on a link, a heading or the note's title")
 	}
 	ctx := context.Background()
-	files, _, err := s.v.Files(ctx)
-	if err != nil {
-		return nil, err
-	}
 	newName := strings.TrimSpace(params.NewName)
 	var plan *move.Plan
 	var newPath string
 	if t.heading != "" {
-		if plan, err = move.Heading(ctx, s.v, files, t.note, t.heading, newName); err != nil {
+		if plan, err = s.live.PlanHeadingRename(ctx, t.note, t.heading, newName); err != nil {
 			return nil, err
 		}
 	} else {
@@ -152,24 +148,12 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 			// link at a note that does not exist.
 			return nil, fmt.Errorf("this editor cannot rename files in a workspace edit; rename the note with zk mv %q %q, which rewrites the links too", t.note, newPath)
 		}
-		if err := s.v.Inside(newPath); err != nil {
-			return nil, err
-		}
-		f, err := move.ReadFormat(s.v)
-		if err != nil {
-			return nil, err
-		}
-		if plan, err = move.Move(ctx, s.v, files, t.note, newPath, f); err != nil {
+		if plan, err = s.live.PlanRename(ctx, t.note, newPath); err != nil {
 			return nil, err
 		}
 	}
 	if len(plan.Unwritable) > 0 {
 		return nil, fmt.Errorf("the rename would break %d links zk cannot rewrite: %s", len(plan.Unwritable), strings.Join(plan.Unwritable, "; "))
-	}
-	if t.title {
-		if err := addTitleEdit(s.v, plan, t.note, linkName(newPath)); err != nil {
-			return nil, err
-		}
 	}
 	return s.workspaceEdit(plan)
 }
@@ -187,35 +171,6 @@ func renamedPath(p, name string) string {
 		np += path.Ext(p)
 	}
 	return np
-}
-
-// addTitleEdit renames the note's H1 with its file, where the H1 is the
-// note's name (as zk check's structure/title rule asks).
-func addTitleEdit(v *vault.Vault, plan *move.Plan, p, title string) error {
-	n, err := v.ReadNote(p)
-	if err != nil {
-		return err
-	}
-	for _, h := range n.Headings {
-		if h.Level != 1 || !strings.EqualFold(strings.TrimSpace(h.Text), n.Name) {
-			continue
-		}
-		hs := h.Span.Start.Offset
-		i := strings.Index(string(n.Src[hs:h.Span.End.Offset]), h.Text)
-		if i < 0 {
-			return nil
-		}
-		e := move.Edit{Start: hs + i, End: hs + i + len(h.Text), Old: h.Text, New: title}
-		for k := range plan.Files {
-			if plan.Files[k].Path == p {
-				plan.Files[k].Edits = append(plan.Files[k].Edits, e)
-				return nil
-			}
-		}
-		plan.Files = append(plan.Files, move.FileEdit{Path: p, Edits: []move.Edit{e}, Old: n.Src})
-		return nil
-	}
-	return nil
 }
 
 // workspaceEdit is a plan as the client applies it: each file's text

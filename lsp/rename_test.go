@@ -33,6 +33,21 @@ func applyEdits(text string, edits []protocol.TextEdit) string {
 	return text
 }
 
+// overlapping are two edits of one document whose ranges overlap, or
+// false when none do.
+func overlapping(text string, edits []protocol.TextEdit) (a, b protocol.TextEdit, ok bool) {
+	for i, x := range edits {
+		for _, y := range edits[i+1:] {
+			xs, xe := offset(text, x.Range.Start), offset(text, x.Range.End)
+			ys, ye := offset(text, y.Range.Start), offset(text, y.Range.End)
+			if xs < ye && ys < xe || xs == ys {
+				return x, y, true
+			}
+		}
+	}
+	return a, b, false
+}
+
 func (c *client) rename(p string, pos protocol.Position, name string) (map[string]string, []change) {
 	c.t.Helper()
 	var we struct {
@@ -48,6 +63,10 @@ func (c *client) rename(p string, pos protocol.Position, name string) (map[strin
 			continue
 		}
 		rel := strings.TrimPrefix(ch.TextDocument.URI, c.uri("")+"/")
+		if a, b, ok := overlapping(testVault[rel], ch.Edits); ok {
+			// LSP forbids it, and VS Code refuses the whole edit.
+			c.t.Errorf("%s: edits %+v and %+v overlap", rel, a, b)
+		}
 		after[rel] = applyEdits(testVault[rel], ch.Edits)
 	}
 	return after, renames

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/move"
 )
 
 // Live is the model of the vault that a long-lived front end (zk lsp)
@@ -610,4 +611,34 @@ func (l *Live) reachNew(createdPaths []string, res *vault.Resolver) []string {
 		}
 	}
 	return out
+}
+
+// PlanRename is the edits that move the file at p to newPath with every
+// link to it rewritten, and the note's H1 that is its name renamed with
+// it, as zk mv plans them (vault/move), the vault's files walked now. A
+// plan with links it cannot rewrite (Unwritable) is returned as it is,
+// for the front end to refuse.
+func (l *Live) PlanRename(ctx context.Context, p, newPath string) (*move.Plan, error) {
+	files, _, err := l.v.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.v.Inside(newPath); err != nil {
+		return nil, err
+	}
+	f, err := move.ReadFormat(l.v)
+	if err != nil {
+		return nil, err
+	}
+	return move.Move(ctx, l.v, files, p, newPath, f)
+}
+
+// PlanHeadingRename is the edits that rename the heading of the note at
+// p to newName with every link to it rewritten, as zk mv plans them.
+func (l *Live) PlanHeadingRename(ctx context.Context, p, heading, newName string) (*move.Plan, error) {
+	files, _, err := l.v.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return move.Heading(ctx, l.v, files, p, heading, newName)
 }

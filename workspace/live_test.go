@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/move"
 )
 
 // A Live answers a long-lived front end from one start: a note checked
@@ -103,5 +104,43 @@ func TestVocabPendingWords(t *testing.T) {
 	v.set("a.md", nil)
 	if got := v.words(); !slices.Equal(got, []string{"z"}) {
 		t.Errorf("words after a.md's are gone: %q", got)
+	}
+}
+
+// A rename planned for an editor rewrites the links to the note and the
+// H1 that is its name, once; a heading's rename the links to it.
+func TestLivePlansRenames(t *testing.T) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\n## Why\n\nText.\n",
+		"B.md":               "# B\n\nSee [[A]] and [[A#Why]].\n",
+	}, Reading)
+	l := NewLive(LiveOptions{Vault: w.Vault, Lint: w.LintOptions()})
+	if err := l.Start(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	edited := func(files []move.FileEdit) map[string][]string {
+		out := map[string][]string{}
+		for _, f := range files {
+			for _, e := range f.Edits {
+				out[f.Path] = append(out[f.Path], e.New)
+			}
+		}
+		return out
+	}
+	plan, err := l.PlanRename(context.Background(), "A.md", "Z.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := edited(plan.Files)
+	if len(plan.Renames) != 1 || plan.Renames[0].To != "Z.md" || !slices.Equal(got["A.md"], []string{"Z"}) || len(got["B.md"]) != 2 {
+		t.Errorf("rename of A to Z: renames %+v, edits %q", plan.Renames, got)
+	}
+	plan, err = l.PlanHeadingRename(context.Background(), "A.md", "Why", "Because")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := edited(plan.Files); len(got["B.md"]) != 1 || len(plan.Renames) != 0 {
+		t.Errorf("rename of A#Why: renames %+v, edits %q", plan.Renames, got)
 	}
 }
