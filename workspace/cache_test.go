@@ -40,6 +40,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{"details", detailPurpose, detailInputs},
 		{"index", "zk index", indexInputs},
 		{"base", basePurpose, baseInputs},
+		{"lsp", entriesPurpose, liveInputs},
 	}
 	cases := []struct {
 		input  Inputs

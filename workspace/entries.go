@@ -134,10 +134,44 @@ type EntryCache interface {
 // is another purpose.
 const entriesPurpose = "zk lsp note entries v1"
 
-// LiveCache opens Live's section of the model file.
+// liveInputs: a note's entry holds what zk check keeps of it (its
+// summary, under the config's severities; its runs tied by the ledger);
+// links resolve against the files, which the stamps hold.
+const liveInputs = InBuild | InConfig | InTemplates | InLedger
+
+// LiveCache opens Live's section of the model file (its folder "lsp"),
+// kept as the reading commands keep theirs (cachedNotes), before the
+// vault is walked: the files the model file stamps are known at once,
+// so that a note can be checked against them while the walk runs (and
+// is checked again if the walk finds other files), and the entries
+// decode beside the walk. None, or a damaged one, is a cache that knows
+// no files and reads every note.
 func (w *Workspace) LiveCache() EntryCache {
-	return OpenNoteModel(w, NoteCache[NoteEntry]{Folder: "lsp", Purpose: entriesPurpose,
-		Encode: EncodeEntries, Decode: DecodeEntries, DecodeText: decodeEntriesText, Path: NoteEntry.Path})
+	return liveCache{openPerNote(w, perNote[NoteEntry]{
+		folder: "lsp", purpose: entriesPurpose, inputs: liveInputs,
+		encode:     func(es []NoteEntry) ([]byte, error) { return EncodeEntries(es), nil },
+		decode:     DecodeEntries,
+		decodeText: decodeEntriesText,
+		path:       NoteEntry.Path,
+	})}
+}
+
+// liveCache is Live's section of the model file.
+type liveCache struct{ p *perNoteCache[NoteEntry] }
+
+func (c liveCache) Paths() []string { return c.p.paths() }
+
+func (c liveCache) Decode() { c.p.load() }
+
+func (c liveCache) Close() {
+	if c.p.m != nil {
+		c.p.m.Close()
+	}
+}
+
+func (c liveCache) Entries(ctx context.Context, files []vault.File,
+	read func(reuse func(string) (NoteEntry, bool), hashed func(string, []byte)) ([]NoteEntry, error)) ([]NoteEntry, error) {
+	return c.p.notes(ctx, files, read)
 }
 
 // entryMagic opens the encoding of entries; another version is a miss.

@@ -244,7 +244,7 @@ func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c
 
 // perNoteCache is c's part of the model file opened before the walk it
 // is held to: a front end takes the files it stamps while the vault is
-// walked (NoteModel), and decodes its section meanwhile.
+// walked (Workspace.LiveCache), and decodes its section meanwhile.
 type perNoteCache[T any] struct {
 	w    *Workspace
 	c    perNote[T]
