@@ -80,6 +80,11 @@ type File struct {
 	Path    string
 	Size    int64
 	ModTime time.Time
+	// Birth is when the file was made (its birth time), in nanoseconds
+	// since the Unix epoch, where the walk's stat gives one (Linux's
+	// statx, on ext4, btrfs, xfs, tmpfs); 0 elsewhere, and for a symlink.
+	// An integer, not a time.Time: every file of every walk carries it.
+	Birth int64
 	// Symlink is set when the path is a symbolic link (to a file inside
 	// the vault; links out of it are skipped).
 	Symlink bool
@@ -272,9 +277,10 @@ func joinBytes(dir string, name []byte) string {
 
 // keep adds one entry of folder l, not a dot file and not ignored, to the
 // folder's files or skips, records and walks a subfolder, and follows a
-// symlink inside the vault. typ is the entry's type; size, mtime and err
-// are its own (not followed) stat, when typ is a folder or a regular file.
-func (w *walk) keep(l *folderList, skips []Skip, p string, typ fs.FileMode, size int64, mtime time.Time, err error) []Skip {
+// symlink inside the vault. typ is the entry's type; size, mtime, birth
+// (0: none) and err are its own (not followed) stat, when typ is a folder
+// or a regular file.
+func (w *walk) keep(l *folderList, skips []Skip, p string, typ fs.FileMode, size int64, mtime time.Time, birth int64, err error) []Skip {
 	switch {
 	case typ.IsDir():
 		if err == nil {
@@ -300,7 +306,7 @@ func (w *walk) keep(l *folderList, skips []Skip, p string, typ fs.FileMode, size
 		if err != nil {
 			skips = append(skips, Skip{Path: p, Reason: cleanErr(err)})
 		} else {
-			l.files = append(l.files, File{Path: p, Size: size, ModTime: mtime})
+			l.files = append(l.files, File{Path: p, Size: size, ModTime: mtime, Birth: birth})
 		}
 	default:
 		if isNotePath(p) { // a note's name on a pipe, socket or device
@@ -354,7 +360,7 @@ func (w *walk) readFS(l *folderList) error {
 				size, mtime = info.Size(), info.ModTime()
 			}
 		}
-		skips = w.keep(l, skips, p, d.Type(), size, mtime, err)
+		skips = w.keep(l, skips, p, d.Type(), size, mtime, 0, err)
 	}
 	w.done(l, skips)
 	return nil

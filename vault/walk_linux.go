@@ -123,7 +123,7 @@ func (w *walk) read(l *folderList) error {
 				continue
 			}
 			typ := direntMode(rec[18])
-			var size int64
+			var size, birth int64
 			var mtime time.Time
 			var err error
 			if typ.IsDir() || typ.IsRegular() || typ == unknownType {
@@ -131,13 +131,16 @@ func (w *walk) read(l *folderList) error {
 					typ = statxMode(st.Mode)
 					size = int64(st.Size)
 					mtime = time.Unix(st.Mtime.Sec, int64(st.Mtime.Nsec))
+					if st.Mask&unix.STATX_BTIME != 0 {
+						birth = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+					}
 				} else if err == unix.ENOENT {
 					continue // gone since the folder was read
 				} else {
 					err = &fs.PathError{Op: "lstat", Path: path, Err: err}
 				}
 			}
-			skips = w.keep(l, skips, path, typ, size, mtime, err)
+			skips = w.keep(l, skips, path, typ, size, mtime, birth, err)
 		}
 	}
 	w.done(l, skips)
@@ -161,11 +164,13 @@ func openBeneath(rootFD int, p string) (int, error) {
 
 // statxAt stats the entry of folder fd whose name starts at name (a NUL
 // ends it, as in a getdents buffer) without following it: no string is
-// made for the call.
+// made for the call. The birth time is asked too (Bases' file.ctime): the
+// file system returns it from the inode it reads anyway, or leaves
+// STATX_BTIME out of the answer's mask.
 func statxAt(fd int, name *byte, st *unix.Statx_t) error {
 	for {
 		_, _, e := unix.Syscall6(unix.SYS_STATX, uintptr(fd), uintptr(unsafe.Pointer(name)),
-			unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT, unix.STATX_TYPE|unix.STATX_SIZE|unix.STATX_MTIME,
+			unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT, unix.STATX_TYPE|unix.STATX_SIZE|unix.STATX_MTIME|unix.STATX_BTIME,
 			uintptr(unsafe.Pointer(st)), 0)
 		switch e {
 		case 0:

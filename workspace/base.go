@@ -98,8 +98,8 @@ const basePurpose = "zk base notes v1"
 
 // baseSnapshot is the vault as a base sees it (base.Read), every note's
 // entry through the model file (cachedNotes, section "base"): on an
-// unchanged vault a base parses no note, and reads no birth time but an
-// attachment's.
+// unchanged vault a base parses no note, and every file's birth time is
+// the walk's (vault.File.Birth), never the cache's.
 func (w *Workspace) baseSnapshot(ctx context.Context) (*base.Snapshot, error) {
 	files, _, err := w.Vault.Files(ctx)
 	if err != nil {

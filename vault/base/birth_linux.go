@@ -12,9 +12,13 @@ import (
 // birthTimes sets each file's CTime to its birth time, which Obsidian's
 // file.ctime is, where the file system keeps one (statx's STATX_BTIME:
 // ext4, btrfs, xfs, tmpfs); elsewhere CTime stays the modification time.
-// Each folder is opened through the vault's root, and its files are
-// stat-ed relative to it, so no path leaves the vault.
+// Read asks it for symlinks only, the link's own time (the walk gives
+// every other file's). Each folder is opened through the vault's root,
+// and its files are stat-ed relative to it, so no path leaves the vault.
 func birthTimes(v *vault.Vault, files []*File, loc *time.Location) {
+	if len(files) == 0 {
+		return
+	}
 	byDir := map[string][]*File{}
 	var dirs []string
 	for _, f := range files {

@@ -97,15 +97,15 @@ func Load(ctx context.Context, v *vault.Vault, loc *time.Location, declared map[
 }
 
 // Read is the snapshot of files (a walk of the vault, sorted by path).
-// A note's entry (its properties, tags and links resolved, its birth
-// time) is reuse's when it gives one, made under the same loc, declared
-// types and files (a cache keyed by them: EncodeNotes); every other note
-// is parsed, on the vault's workers, and hashed (when set) sees its
-// source, from several goroutines at once. A birth time is read (statx)
-// for every file but a note whose entry was taken at the size and time
-// the walk found: a note made anew (an editor's save by rename) has
-// another time, and its birth time is read again even when its bytes,
-// and so its entry, are the same.
+// A note's entry (its properties, tags and links resolved) is reuse's
+// when it gives one, made under the same loc, declared types and files (a
+// cache keyed by them: EncodeNotes); every other note is parsed, on the
+// vault's workers, and hashed (when set) sees its source, from several
+// goroutines at once. Every file's size, times and birth time are the
+// walk's, a reused entry's too: a note replaced by a copy of the same size
+// and modification time (cp -p, rsync -a) has the copy's birth time, which
+// no cache keyed by size and time could tell. Only a symlink's birth time
+// is read here (statx, the link's own), the walk following it.
 func Read(ctx context.Context, v *vault.Vault, files []vault.File, loc *time.Location, declared map[string]property.Type,
 	reuse func(path string) (*File, bool), hashed func(path string, src []byte)) (*Snapshot, error) {
 	if loc == nil {
@@ -122,29 +122,33 @@ func Read(ctx context.Context, v *vault.Vault, files []vault.File, loc *time.Loc
 	var (
 		toRead  []vault.File
 		readIdx []int
-		births  []*File // the files whose birth time is to read
+		links   []*File // symlinked files, whose birth time is to read
 	)
 	for i, f := range files {
 		if reuse != nil && f.IsNote() {
 			if bf, ok := reuse(f.Path); ok && bf != nil && bf.Path == f.Path {
-				if bf.Size != f.Size || !bf.MTime.Equal(f.ModTime) {
-					bf.Size, bf.MTime, bf.CTime, bf.noBirth = f.Size, f.ModTime.In(loc), f.ModTime.In(loc), true
-					births = append(births, bf)
+				bf.Size, bf.MTime = f.Size, f.ModTime.In(loc)
+				bf.CTime, bf.noBirth = birthOf(f, loc)
+				if f.Symlink {
+					links = append(links, bf)
 				}
 				bf.snap = s
 				s.Files[i] = bf
 				continue
 			}
 		}
-		bf := &File{Path: f.Path, Size: f.Size, MTime: f.ModTime.In(loc), CTime: f.ModTime.In(loc), noBirth: true, snap: s}
+		bf := &File{Path: f.Path, Size: f.Size, MTime: f.ModTime.In(loc), snap: s}
+		bf.CTime, bf.noBirth = birthOf(f, loc)
 		s.Files[i] = bf
-		births = append(births, bf)
+		if f.Symlink {
+			links = append(links, bf)
+		}
 		if f.IsNote() {
 			toRead = append(toRead, f)
 			readIdx = append(readIdx, i)
 		}
 	}
-	birthTimes(v, births, loc)
+	birthTimes(v, links, loc)
 	if len(toRead) > 0 {
 		s.resolver() // made once, before the workers share it
 		reasons := v.Each(ctx, toRead, func(k int, n *vault.Note) {
@@ -169,6 +173,15 @@ func Read(ctx context.Context, v *vault.Vault, files []vault.File, loc *time.Loc
 	}
 	s.backlinks = sync.OnceValue(s.linksTo)
 	return s, nil
+}
+
+// birthOf is file.ctime as the walk found it: the birth time, else the
+// modification time and true (the system keeps no birth time).
+func birthOf(f vault.File, loc *time.Location) (time.Time, bool) {
+	if f.Birth == 0 {
+		return f.ModTime.In(loc), true
+	}
+	return time.Unix(0, f.Birth).In(loc), false
 }
 
 // linksTo is, for each file, the files that link to it or embed it, each

@@ -1,0 +1,54 @@
+package vault
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestWalkBirthTime: the walk's statx gives each file's birth time (Bases'
+// file.ctime reads no other), and a note's mtime set a year ahead leaves
+// it; the portable walk, as on other systems, gives none.
+func TestWalkBirthTime(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sub", "n.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, p, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_BTIME, &st); err != nil || st.Mask&unix.STATX_BTIME == 0 {
+		t.Skip("the temporary folder's file system keeps no birth time (statx gives no STATX_BTIME)")
+	}
+	want := st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for _, portable := range []bool{false, true} {
+		v.portableWalk = portable
+		files, _, err := v.Files(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 1 {
+			t.Fatalf("portable=%v: files %v", portable, files)
+		}
+		if w := want * int64(btoi(!portable)); files[0].Birth != w {
+			t.Errorf("portable=%v: Birth %d, want %d", portable, files[0].Birth, w)
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
