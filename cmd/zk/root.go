@@ -186,8 +186,23 @@ EXIT STATUS
 		newBaseCmd(opts, s),
 	)
 	adjustCompletion(cmd)
-	completeFlags(cmd, opts, s)
+	// Only the shell's request for completions reads the flags'
+	// completions: registered for every flag of every command at every
+	// start, they cost each command more than building the commands.
+	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if completing(c) {
+			completeFlags(cmd, opts, s)
+		}
+		return nil
+	}
 	return cmd
+}
+
+// completing reports whether c is cobra's command that answers the
+// shell's request for completions.
+func completing(c *cobra.Command) bool {
+	n := c.Name()
+	return n == cobra.ShellCompRequestCmd || n == cobra.ShellCompNoDescRequestCmd
 }
 
 // flagTerm names a use case's request field as the flag that sets it:
