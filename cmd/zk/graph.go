@@ -142,6 +142,15 @@ func appendFieldName(b []byte, name string, first bool) []byte {
 	return append(append(append(b, "\n      \""...), name...), "\": "...)
 }
 
+// jsonPlain marks the bytes appendJSONString copies as they are: printable
+// ASCII but '"' and '\\'.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendJSONString is s quoted as encoding/json quotes it with HTML
 // escaping off: \" and \\, the short escapes, other control bytes as
 // \u00xx, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
@@ -151,11 +160,11 @@ func appendJSONString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] { // one load a byte: 40,000 edges' strings at 10k
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
