@@ -322,12 +322,19 @@ func (f *fastScanner) closeList() {
 	f.list, f.listStart = f.list[:0], -1
 }
 
+// inlineStarts are the bytes at which inline reads more than plain text.
+var inlineStarts = [256]bool{'[': true, '!': true, '#': true}
+
 // inline reads the links and tags of src[from:to], one line's inline
 // content, or gives up on anything but plain text, wikilinks, simple
 // markdown links and tags.
 func (f *fastScanner) inline(from, to int) {
 	b := f.src
 	for i := from; i < to && f.ok; {
+		if !inlineStarts[b[i]] {
+			i++ // plain text, as most of a line is
+			continue
+		}
 		switch c := b[i]; {
 		case c == '[' || (c == '!' && i+1 < to && b[i+1] == '['):
 			embed := c == '!'

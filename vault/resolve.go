@@ -251,6 +251,9 @@ func (r *Resolver) resolveName(linkpath, source string) (p string, ok, done bool
 	if len(cands) == 0 {
 		return "", false, true
 	}
+	if len(cands) == 1 {
+		return cands[0], true, true // most names are one file's: no folder to compare
+	}
 	srcDir := path.Dir(source)
 	for _, c := range cands {
 		if path.Dir(c) == srcDir {
