@@ -96,8 +96,9 @@ func Retired(file string) []string {
 // Hash is the hash a note's stamp holds.
 func Hash(src []byte) [sha256.Size]byte { return sha256.Sum256(src) }
 
-// reader reads a cache file front to back; a read past its end sets bad
-// and returns nothing.
+// reader reads a cache file front to back, its fixed-width numbers and
+// its varints; a read past its end or a bad varint sets bad and returns
+// nothing.
 type reader struct {
 	b   []byte
 	off int
@@ -112,6 +113,26 @@ func (r *reader) take(n int) []byte {
 	p := r.b[r.off : r.off+n]
 	r.off += n
 	return p
+}
+
+func (r *reader) uvarint() uint64 {
+	v, w := binary.Uvarint(r.b[r.off:])
+	if w <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.off += w
+	return v
+}
+
+func (r *reader) varint() int64 {
+	v, w := binary.Varint(r.b[r.off:])
+	if w <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.off += w
+	return v
 }
 
 func (r *reader) uint32() uint32 {

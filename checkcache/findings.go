@@ -49,7 +49,7 @@ var errFindings = errors.New("cache: bad findings")
 // DecodeFindings decodes what EncodeFindings encoded. Damaged input is an
 // error, never a panic or an allocation larger than the input.
 func DecodeFindings(b []byte) (notes int, findings []lint.Finding, err error) {
-	d := varints{b: b}
+	d := reader{b: b}
 	notes = int(d.varint())
 	nstr, tlen := d.uvarint(), d.uvarint()
 	if d.bad || nstr > uint64(len(b)) || tlen > uint64(len(b)-d.off) {
@@ -92,42 +92,4 @@ func DecodeFindings(b []byte) (notes int, findings []lint.Finding, err error) {
 		return 0, nil, errFindings
 	}
 	return notes, findings, nil
-}
-
-// varints reads varints front to back; a bad one sets bad and reads 0.
-type varints struct {
-	b   []byte
-	off int
-	bad bool
-}
-
-func (d *varints) uvarint() uint64 {
-	v, w := binary.Uvarint(d.b[d.off:])
-	if w <= 0 {
-		d.bad = true
-		return 0
-	}
-	d.off += w
-	return v
-}
-
-// take is the next n bytes; too few sets bad and gives none.
-func (d *varints) take(n int) []byte {
-	if d.bad || n < 0 || n > len(d.b)-d.off {
-		d.bad = true
-		return nil
-	}
-	p := d.b[d.off : d.off+n]
-	d.off += n
-	return p
-}
-
-func (d *varints) varint() int64 {
-	v, w := binary.Varint(d.b[d.off:])
-	if w <= 0 {
-		d.bad = true
-		return 0
-	}
-	d.off += w
-	return v
 }

@@ -79,7 +79,7 @@ func DecodeFindingsParts(parts [][]byte) (notes int, findings []lint.Finding, er
 		if k > 0 && len(b) == 0 {
 			continue // a delta of stamps alone
 		}
-		d := varints{b: b}
+		d := reader{b: b}
 		nr := d.uvarint()
 		if d.bad || nr > uint64(len(b)) || (k == 0 && nr != 0) {
 			return 0, nil, errFindings
@@ -323,7 +323,7 @@ type table struct {
 }
 
 // readTable reads a table at d; false when it does not read as one.
-func readTable(d *varints) (table, bool) {
+func readTable(d *reader) (table, bool) {
 	n, l := d.uvarint(), d.uvarint()
 	rest := uint64(len(d.b) - d.off)
 	if d.bad || n > rest/8 || l > rest {
@@ -393,7 +393,7 @@ func OpenStates(parts [][]byte, files []vault.File) (*States, error) {
 		return nil, errStates
 	}
 	b := parts[0]
-	d := varints{b: b}
+	d := reader{b: b}
 	spent, refuted, n, nfiles, nlinks := d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint()
 	rest := uint64(len(b))
 	if d.bad || n > rest/8 || nfiles != uint64(len(files)) || nfiles > rest/4 || nlinks > rest/4 {
@@ -506,7 +506,7 @@ func (s *States) base(i int) (lint.NoteState, bool) {
 		return lint.NoteState{}, false
 	}
 	b := s.body[s.offs.at(i):s.offs.at(i+1)]
-	d := varints{b: b}
+	d := reader{b: b}
 	st, err := decodeState(&d, string(b), s.files)
 	if err != nil || d.off != len(b) || st.Path != s.files[s.fileOf.at(i)].Path {
 		return lint.NoteState{}, false
@@ -606,7 +606,7 @@ func DecodeStates(parts [][]byte, files []vault.File) (spent int, states []lint.
 // copy of the part.
 func decodeStates(states []byte, files []vault.File) (spent int, out []lint.NoteState, err error) {
 	all := string(states)
-	d := varints{b: states}
+	d := reader{b: states}
 	spent = int(min(d.uvarint(), 1<<62))
 	n := d.uvarint()
 	if d.bad || n > uint64(len(states)) { // a state takes two bytes at least
@@ -631,7 +631,7 @@ func decodeStates(states []byte, files []vault.File) (spent int, out []lint.Note
 
 // decodeState decodes one state at d, its strings sliced from all (d's
 // bytes as a string).
-func decodeState(d *varints, all string, files []vault.File) (lint.NoteState, error) {
+func decodeState(d *reader, all string, files []vault.File) (lint.NoteState, error) {
 	states := d.b
 	path := func() string {
 		i := d.uvarint()

@@ -187,7 +187,7 @@ func TestFindingsParts(t *testing.T) {
 		if notes != 7 || !reflect.DeepEqual(got, tt.now) && len(got)+len(tt.now) > 0 {
 			t.Errorf("%s: %d %+v, want 7 %+v", tt.name, notes, got, tt.now)
 		}
-		d := varints{b: part}
+		d := reader{b: part}
 		if n := d.uvarint(); n != uint64(tt.replaced) {
 			t.Errorf("%s: a part replacing %d paths, want %d", tt.name, n, tt.replaced)
 		}
