@@ -186,22 +186,15 @@ func statxAt(fd int, name *byte, st *unix.Statx_t) error {
 // (DT_UNKNOWN, on some file systems): a stat says.
 const unknownType = fs.ModeIrregular | fs.ModeType
 
+// direntMode is statxMode of the type a folder listing gives: Linux's
+// DT_ values are the S_IF ones shifted down by 12 (its DTTOIF), four bits
+// wide; any other, DT_UNKNOWN among them, asks for a stat.
 func direntMode(t byte) fs.FileMode {
-	switch t {
-	case unix.DT_REG:
-		return 0
-	case unix.DT_DIR:
-		return fs.ModeDir
-	case unix.DT_LNK:
-		return fs.ModeSymlink
-	case unix.DT_FIFO:
-		return fs.ModeNamedPipe
-	case unix.DT_SOCK:
-		return fs.ModeSocket
-	case unix.DT_CHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case unix.DT_BLK:
-		return fs.ModeDevice
+	if t > 0xf {
+		return unknownType
+	}
+	if m := statxMode(uint16(t) << 12); m != fs.ModeIrregular {
+		return m
 	}
 	return unknownType
 }

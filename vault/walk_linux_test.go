@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,4 +52,29 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestDirentMode holds the folder listing's types to the modes a stat
+// gives, every byte value: a type the listing does not name asks for a
+// stat.
+func TestDirentMode(t *testing.T) {
+	want := map[byte]fs.FileMode{
+		unix.DT_REG:  0,
+		unix.DT_DIR:  fs.ModeDir,
+		unix.DT_LNK:  fs.ModeSymlink,
+		unix.DT_FIFO: fs.ModeNamedPipe,
+		unix.DT_SOCK: fs.ModeSocket,
+		unix.DT_CHR:  fs.ModeDevice | fs.ModeCharDevice,
+		unix.DT_BLK:  fs.ModeDevice,
+	}
+	for i := range 256 {
+		b := byte(i)
+		w, ok := want[b]
+		if !ok {
+			w = unknownType
+		}
+		if got := direntMode(b); got != w {
+			t.Errorf("direntMode(%d) = %v, want %v", b, got, w)
+		}
+	}
 }
