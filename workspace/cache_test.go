@@ -38,6 +38,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{"check", checkPurpose, checkInputs},
 		{"list", "zk list records v1", listInputs},
 		{"details", detailPurpose, detailInputs},
+		{"runs", runsPurpose, detailInputs},
 		{"index", "zk index", indexInputs},
 		{"base", basePurpose, baseInputs},
 		{"lsp", entriesPurpose, liveInputs},

@@ -17,9 +17,9 @@ import (
 // each note's record (query.Note: name, type, properties, tags, links,
 // tending, verdicts), which zk list, stale and properties read, and its
 // details (query.Detail: links resolved with their relations,
-// falsifiers), which zk graph, backlinks and runs read. On an unchanged
-// vault they cost the walk and reading the cache, not a parse of every
-// note.
+// falsifiers), which zk graph and backlinks read; its falsifiers alone
+// (query.Runs), which zk runs reads. On an unchanged vault they cost the
+// walk and reading the cache, not a parse of every note.
 
 // detailPurpose names the details' cache in its key.
 const detailPurpose = "zk note details v1"
@@ -39,6 +39,28 @@ func (w *Workspace) details(ctx context.Context, files []vault.File) ([]query.De
 		decode:     query.DecodeDetails,
 		decodeText: query.DecodeDetailsText,
 		path:       func(d query.Detail) string { return d.Path },
+	})
+}
+
+// runsPurpose names zk runs' section of the model file in its key.
+const runsPurpose = "zk note runs v1"
+
+// runs is every note's falsifiers' standing (query.Runs), templates too,
+// in walk order, through their per-note cache: a section of its own, not
+// the details', whose links zk runs never reads. Its inputs are the
+// details' (the ledger ties runs recorded before falsifier ids).
+func (w *Workspace) runs(ctx context.Context, files []vault.File) ([]query.Runs, error) {
+	b, _ := ReadLedger(w.Vault)
+	ledger := evidence.ReadLedger(b)
+	return cachedNotes(w, ctx, files, perNote[query.Runs]{
+		folder: "runs", purpose: runsPurpose, inputs: detailInputs,
+		read: func(reuse func(string) (query.Runs, bool), hashed func(string, []byte)) ([]query.Runs, error) {
+			return query.ReadRuns(ctx, w.Vault, files, ledger, reuse, hashed)
+		},
+		encode:     func(rs []query.Runs) ([]byte, error) { return query.EncodeRuns(rs), nil },
+		decode:     query.DecodeRuns,
+		decodeText: query.DecodeRunsText,
+		path:       func(r query.Runs) string { return r.Path },
 	})
 }
 
@@ -96,14 +118,14 @@ type Verdict struct {
 
 // Verdicts are every falsifier of the vault, by note, then by number,
 // deleted ones with a standing refutation last in their note. They come
-// from the notes' details; only a note with a changed criterion is read
-// again, to judge its latest run again.
+// from the notes' runs (Workspace.runs); only a note with a changed
+// criterion is read again, to judge its latest run again.
 func (w *Workspace) Verdicts(ctx context.Context) ([]Verdict, error) {
 	files, _, err := w.Vault.Files(ctx)
 	if err != nil {
 		return nil, err
 	}
-	notes, err := w.details(ctx, files)
+	notes, err := w.runs(ctx, files)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -149,5 +150,52 @@ func TestOneReaderSavingLeavesNoStaleEntryToAnother(t *testing.T) {
 		if _, ok, err := m.Section(name); !ok || err != nil {
 			t.Errorf("%s: not in the one model file (%v)", name, err)
 		}
+	}
+}
+
+// A reader's section damaged in the model file is read as hostile input:
+// its entries refused, every note read again, the answer the one reading
+// every note gives.
+func TestDamagedSectionReadsEveryNote(t *testing.T) {
+	files := map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n[[B]]\n## Tests / falsifiers\n- refuted if it fails\n",
+		"B.md":               "# B\n## Maintenance\n- Last tended: 2020-01-01\n",
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		section, magic string
+		answer         func(w *Workspace) (any, error)
+	}{
+		{"runs", "zk-note-runs\x01", func(w *Workspace) (any, error) { return w.Verdicts(ctx) }},
+	} {
+		t.Run(tc.section, func(t *testing.T) {
+			w, _ := open(t, files, Reading)
+			want, err := tc.answer(w) // cold: every note read, the section written
+			if err != nil {
+				t.Fatal(err)
+			}
+			file, err := checkcache.ModelFile(w.Vault.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := bytes.Index(b, []byte(tc.magic))
+			if at < 0 {
+				t.Fatalf("no %s section in the model file", tc.section)
+			}
+			// The count of notes after the magic, past any the bytes hold.
+			copy(b[at+len(tc.magic):], "\xff\xff\xff\xff\x0f")
+			if err := os.WriteFile(file, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := tc.answer(w)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("through a damaged %s section: %+v (%v), want %+v", tc.section, got, err, want)
+			}
+		})
 	}
 }

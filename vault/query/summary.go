@@ -195,11 +195,13 @@ func (n Detail) AppendEdgesTo(dst []vault.Edge, to string) []vault.Edge {
 
 // FalsifierCount is how many falsifiers the note has (Falsifiers),
 // without decoding them; 0 when the encoding is damaged.
-func (n Detail) FalsifierCount() int {
-	if n.falsifiers == "" {
+func (n Detail) FalsifierCount() int { return countFalsifiers(n.falsifiers) }
+
+func countFalsifiers(s string) int {
+	if s == "" {
 		return 0
 	}
-	d := &decoder{s: n.falsifiers}
+	d := &decoder{s: s}
 	return d.count()
 }
 
@@ -237,11 +239,15 @@ func encodeEdges(edges []vault.Edge) string {
 }
 
 // Falsifiers are the note's falsifiers as zk runs lists the vault's.
-func (n Detail) Falsifiers() []Falsifier {
-	if n.falsifiers == "" {
+func (n Detail) Falsifiers() []Falsifier { return decodeFalsifiers(n.falsifiers) }
+
+// decodeFalsifiers reads what encodeFalsifiers wrote; nil when it is
+// damaged.
+func decodeFalsifiers(s string) []Falsifier {
+	if s == "" {
 		return nil
 	}
-	d := &decoder{s: n.falsifiers}
+	d := &decoder{s: s}
 	out := make([]Falsifier, d.count())
 	for i := range out {
 		f := &out[i]
@@ -280,4 +286,73 @@ func encodeFalsifiers(fs []Falsifier) string {
 		e.b = append(e.b, changed)
 	}
 	return string(e.b)
+}
+
+// Runs is what zk runs (without a note) keeps of a note: its falsifiers'
+// standing alone (Detail's, without the links), in a cache section of
+// its own, so that listing the vault's verdicts reads a quarter of the
+// bytes the details are (2.9 of 11 MB at 10,000 notes).
+type Runs struct {
+	Path       string
+	falsifiers string
+}
+
+// ReadRuns is what zk runs keeps of every note of a walk of the vault
+// (Files), templates too, as ReadDetails reads their details; reuse,
+// hashed and ledger are as ReadDetails'.
+func ReadRuns(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
+	reuse func(path string) (Runs, bool), hashed func(path string, src []byte)) ([]Runs, error) {
+	return readEach(ctx, v, files, nil, reuse, hashed, func(n *vault.Note, _ *vault.Resolver) Runs {
+		return Runs{Path: n.Path, falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger[n.Path])))}
+	})
+}
+
+// Falsifiers are the note's falsifiers as zk runs lists the vault's
+// (Detail.Falsifiers).
+func (r Runs) Falsifiers() []Falsifier { return decodeFalsifiers(r.falsifiers) }
+
+// FalsifierCount is how many falsifiers the note has, without decoding
+// them; 0 when the encoding is damaged.
+func (r Runs) FalsifierCount() int { return countFalsifiers(r.falsifiers) }
+
+// runsMagic opens the encoding of Runs; another version is a miss.
+const runsMagic = "zk-note-runs\x01"
+
+// EncodeRuns is runs as bytes to cache.
+func EncodeRuns(runs []Runs) []byte {
+	size := len(runsMagic) + binary.MaxVarintLen64
+	for _, r := range runs {
+		size += 2*binary.MaxVarintLen64 + len(r.Path) + len(r.falsifiers)
+	}
+	e := &encoder{b: append(make([]byte, 0, size), runsMagic...)}
+	e.uvarint(uint64(len(runs)))
+	for _, r := range runs {
+		e.str(r.Path)
+		e.str(r.falsifiers)
+	}
+	return e.b
+}
+
+// DecodeRuns reads what EncodeRuns wrote; anything else is an error,
+// never a panic.
+func DecodeRuns(b []byte) ([]Runs, error) { return DecodeRunsText(string(b)) }
+
+// DecodeRunsText is DecodeRuns of the bytes as a string (see DecodeText).
+func DecodeRunsText(b string) ([]Runs, error) {
+	if len(b) < len(runsMagic) || b[:len(runsMagic)] != runsMagic {
+		return nil, errCorrupt
+	}
+	d := &decoder{s: b, i: len(runsMagic)}
+	n := d.count()
+	if n > (len(d.s)-d.i)/2 { // two lengths a note at the least
+		return nil, errCorrupt
+	}
+	out := make([]Runs, n)
+	for i := range out {
+		out[i] = Runs{Path: d.str(), falsifiers: d.str()}
+	}
+	if d.bad || d.i != len(d.s) {
+		return nil, errCorrupt
+	}
+	return out, nil
 }

@@ -70,3 +70,43 @@ func TestFalsifierCount(t *testing.T) {
 		t.Errorf("FalsifierCount of a note without falsifiers = %d", n)
 	}
 }
+
+// TestRunsCodec: zk runs' section reads back what it wrote, and a cut
+// anywhere is refused, never a panic.
+func TestRunsCodec(t *testing.T) {
+	fs := []Falsifier{{N: 1, ID: "a", Text: "t", Criterion: "c", Run: "r1", Verdict: "supports", Statement: "s"}, {N: 0, ID: "gone", Verdict: "refutes"}}
+	runs := []Runs{{Path: "A.md", falsifiers: encodeFalsifiers(fs)}, {Path: "B.md"}}
+	b := EncodeRuns(runs)
+	got, err := DecodeRuns(b)
+	if err != nil || !reflect.DeepEqual(got, runs) || !reflect.DeepEqual(got[0].Falsifiers(), fs) || got[0].FalsifierCount() != 2 {
+		t.Fatalf("DecodeRuns = %+v, %v; want %+v", got, err, runs)
+	}
+	for cut := range len(b) {
+		if _, err := DecodeRuns(b[:cut]); err == nil {
+			t.Fatalf("runs cut at %d of %d bytes decoded", cut, len(b))
+		}
+	}
+	if _, err := DecodeRuns(append(b, 0)); err == nil {
+		t.Error("runs with a byte after them decoded")
+	}
+}
+
+func FuzzDecodeRuns(f *testing.F) {
+	f.Add(EncodeRuns([]Runs{{Path: "A.md", falsifiers: encodeFalsifiers([]Falsifier{{N: 1, Text: "t", Run: "r"}})}, {Path: "B.md"}}))
+	f.Add([]byte(runsMagic + "\xff\xff\xff\xff\x0f"))
+	f.Add([]byte(runsMagic + "\x01\x04A.md\x05\x01\x01\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		runs, err := DecodeRuns(b)
+		if err != nil {
+			return
+		}
+		for _, r := range runs {
+			if n, fs := r.FalsifierCount(), r.Falsifiers(); fs != nil && len(fs) != n {
+				t.Fatalf("%d falsifiers counted, %d decoded", n, len(fs))
+			}
+		}
+		if again, err := DecodeRuns(EncodeRuns(runs)); err != nil || !reflect.DeepEqual(again, runs) {
+			t.Fatalf("re-encoded runs decode as %+v, %v; want %+v", again, err, runs)
+		}
+	})
+}
