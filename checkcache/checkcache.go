@@ -18,7 +18,6 @@ package checkcache
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -95,56 +94,3 @@ func Retired(file string) []string {
 
 // Hash is the hash a note's stamp holds.
 func Hash(src []byte) [sha256.Size]byte { return sha256.Sum256(src) }
-
-// reader reads a cache file front to back, its fixed-width numbers and
-// its varints; a read past its end or a bad varint sets bad and returns
-// nothing.
-type reader struct {
-	b   []byte
-	off int
-	bad bool
-}
-
-func (r *reader) take(n int) []byte {
-	if r.bad || n < 0 || n > len(r.b)-r.off {
-		r.bad = true
-		return nil
-	}
-	p := r.b[r.off : r.off+n]
-	r.off += n
-	return p
-}
-
-func (r *reader) uvarint() uint64 {
-	v, w := binary.Uvarint(r.b[r.off:])
-	if w <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.off += w
-	return v
-}
-
-func (r *reader) varint() int64 {
-	v, w := binary.Varint(r.b[r.off:])
-	if w <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.off += w
-	return v
-}
-
-func (r *reader) uint32() uint32 {
-	if p := r.take(4); p != nil {
-		return binary.LittleEndian.Uint32(p)
-	}
-	return 0
-}
-
-func (r *reader) uint64() uint64 {
-	if p := r.take(8); p != nil {
-		return binary.LittleEndian.Uint64(p)
-	}
-	return 0
-}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault/lint"
 )
 
@@ -49,34 +50,23 @@ var errFindings = errors.New("cache: bad findings")
 // DecodeFindings decodes what EncodeFindings encoded. Damaged input is an
 // error, never a panic or an allocation larger than the input.
 func DecodeFindings(b []byte) (notes int, findings []lint.Finding, err error) {
-	d := reader{b: b}
-	notes = int(d.varint())
-	nstr, tlen := d.uvarint(), d.uvarint()
-	if d.bad || nstr > uint64(len(b)) || tlen > uint64(len(b)-d.off) {
-		return 0, nil, errFindings
-	}
-	table := b[d.off : d.off+int(tlen)]
-	d.off += int(tlen)
-	all := string(table) // one string; each entry is a slice of it
+	d := cachecodec.NewReader(b)
+	notes = int(d.Varint())
+	nstr := d.Count(1)
+	t := cachecodec.NewReader(string(d.Str())) // one string; each entry is a slice of it
 	strs := make([]string, 0, nstr)
-	for off := 0; off < len(table); {
-		l, w := binary.Uvarint(table[off:])
-		if w <= 0 || l > uint64(len(table)-off-w) {
-			return 0, nil, errFindings
-		}
-		off += w
-		strs = append(strs, all[off:off+int(l)])
-		off += int(l)
+	for range nstr {
+		strs = append(strs, t.Str())
 	}
-	n := d.uvarint()
-	if d.bad || uint64(len(strs)) != nstr || n > uint64(len(b)-d.off)/8 { // a finding is 8 varints, 8 bytes at least
+	n := d.Count(8) // a finding is 8 varints, 8 bytes at least
+	if d.Bad() || !t.Done() {
 		return 0, nil, errFindings
 	}
 	findings = make([]lint.Finding, n)
 	for i := range findings {
 		var s [3]string
 		for j := range s {
-			k := d.uvarint()
+			k := d.Uvarint()
 			if k >= uint64(len(strs)) {
 				return 0, nil, errFindings
 			}
@@ -84,11 +74,11 @@ func DecodeFindings(b []byte) (notes int, findings []lint.Finding, err error) {
 		}
 		f := &findings[i]
 		f.Path, f.Rule, f.Message = s[0], s[1], s[2]
-		f.Line, f.Column = int(d.varint()), int(d.varint())
-		f.EndLine, f.EndColumn = int(d.varint()), int(d.varint())
-		f.Severity = lint.Severity(d.varint())
+		f.Line, f.Column = int(d.Varint()), int(d.Varint())
+		f.EndLine, f.EndColumn = int(d.Varint()), int(d.Varint())
+		f.Severity = lint.Severity(d.Varint())
 	}
-	if d.bad || d.off != len(b) {
+	if !d.Done() {
 		return 0, nil, errFindings
 	}
 	return notes, findings, nil

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -129,33 +130,33 @@ func (m *Model) read() error {
 	if _, err := m.f.ReadAt(fixed, 0); err != nil {
 		return errors.New("cache: not a zk model cache")
 	}
-	r := reader{b: fixed}
-	if string(r.take(len(modelMagic))) != modelMagic {
+	r := cachecodec.NewReader(fixed)
+	if string(r.Take(len(modelMagic))) != modelMagic {
 		return errors.New("cache: not a zk model cache")
 	}
-	if v := r.uint32(); v != ModelVersion {
+	if v := r.Uint32(); v != ModelVersion {
 		return fmt.Errorf("cache: model format %d, not %d", v, ModelVersion)
 	}
-	written := int64(r.uint64())
-	n, pathsLen, nsec, baseLen := r.uint64(), r.uint64(), r.uint32(), int64(r.uint64())
+	written := int64(r.Uint64())
+	n, pathsLen, nsec, baseLen := r.Uint64(), r.Uint64(), r.Uint32(), int64(r.Uint64())
 	if nsec > maxSections || n > uint64(m.size)/(16+sha256.Size) || pathsLen > uint64(m.size) || baseLen < 0 || baseLen > m.size {
 		return errors.New("cache: bad model header")
 	}
 	m.n = int(n)
 	dir := make([]byte, min(int64(nsec)*(1+255+sha256.Size+16), m.size))
 	got, _ := m.f.ReadAt(dir, int64(modelFixed))
-	r = reader{b: dir[:got]}
+	r = cachecodec.NewReader(dir[:got])
 	for range nsec {
 		var e dirEntry
-		e.name = string(r.take(int(r.byte())))
-		copy(e.key[:], r.take(sha256.Size))
-		e.off, e.len = int64(r.uint64()), int64(r.uint64())
-		if r.bad {
+		e.name = string(r.Take(int(r.Byte())))
+		copy(e.key[:], r.Take(sha256.Size))
+		e.off, e.len = int64(r.Uint64()), int64(r.Uint64())
+		if r.Bad() {
 			return errors.New("cache: bad model directory")
 		}
 		m.dir = append(m.dir, e)
 	}
-	stampsAt := int64(modelFixed + r.off)
+	stampsAt := int64(modelFixed + r.Off())
 	end := stampsAt + int64(pathsLen) + int64(n)*(16+sha256.Size)
 	if end > baseLen {
 		return errors.New("cache: truncated")
@@ -171,23 +172,16 @@ func (m *Model) read() error {
 	}
 	m.paths = b[:pathsLen]
 	sizes, mtimes, hashes := b[pathsLen:], b[int(pathsLen)+m.n*8:], b[int(pathsLen)+m.n*16:]
-	all := string(m.paths) // one string; each path is a slice of it
+	pr := cachecodec.NewReader(string(m.paths)) // one string; each path is a slice of it
 	m.Stamps, m.written = make([]Stamp, m.n), make([]int64, m.n)
-	off := 0
 	for i := range m.Stamps {
-		l, w := binary.Uvarint(m.paths[off:])
-		if w <= 0 || l > uint64(len(m.paths)-off-w) {
-			return errors.New("cache: bad path")
-		}
-		off += w
-		m.Stamps[i] = Stamp{Path: all[off : off+int(l)],
+		m.Stamps[i] = Stamp{Path: pr.Str(),
 			Size:    int64(binary.LittleEndian.Uint64(sizes[i*8:])),
 			ModTime: int64(binary.LittleEndian.Uint64(mtimes[i*8:]))}
 		copy(m.Stamps[i].Hash[:], hashes[i*sha256.Size:])
 		m.written[i] = written
-		off += int(l)
 	}
-	if off != len(m.paths) {
+	if !pr.Done() {
 		return errors.New("cache: bad paths")
 	}
 	return m.readDeltas(baseLen)
@@ -203,17 +197,17 @@ func (m *Model) readDeltas(at int64) error {
 	}
 	m.deltaLen = int64(len(rest))
 	for len(rest) > 0 {
-		r := reader{b: rest}
-		l := r.uint64()
-		body := r.take(int(min(l, uint64(len(rest)))))
-		sum := r.take(sha256.Size)
-		if r.bad || uint64(len(body)) != l || sha256.Sum256(body) != [sha256.Size]byte(sum) {
+		r := cachecodec.NewReader(rest)
+		l := r.Uint64()
+		body := r.Take(int(min(l, uint64(len(rest)))))
+		sum := r.Take(sha256.Size)
+		if r.Bad() || uint64(len(body)) != l || sha256.Sum256(body) != [sha256.Size]byte(sum) {
 			return nil
 		}
 		if !m.applyDelta(body) {
 			return nil
 		}
-		rest = rest[r.off:]
+		rest = rest[r.Off():]
 	}
 	return nil
 }
@@ -222,9 +216,9 @@ func (m *Model) readDeltas(at int64) error {
 // false when it does not read as one (it is then left out, and those
 // after it).
 func (m *Model) applyDelta(body []byte) bool {
-	r := reader{b: body}
-	written := int64(r.uint64())
-	k := int(min(r.uint32(), uint32(len(body))))
+	r := cachecodec.NewReader(body)
+	written := int64(r.Uint64())
+	k := int(min(r.Uint32(), uint32(len(body))))
 	type stamp struct {
 		i         int
 		size, mod int64
@@ -232,38 +226,38 @@ func (m *Model) applyDelta(body []byte) bool {
 	}
 	stamps := make([]stamp, 0, min(k, len(body)/(4+16+sha256.Size)))
 	for range k {
-		s := stamp{i: int(r.uint32()), size: int64(r.uint64()), mod: int64(r.uint64()), hash: r.take(sha256.Size)}
-		if r.bad || s.i >= m.n {
+		s := stamp{i: int(r.Uint32()), size: int64(r.Uint64()), mod: int64(r.Uint64()), hash: r.Take(sha256.Size)}
+		if r.Bad() || s.i >= m.n {
 			return false
 		}
 		stamps = append(stamps, s)
 	}
 	d := delta{hashes: map[string][]indexHash{}, entries: map[string][]byte{}}
-	nsec := r.uint32()
+	nsec := r.Uint32()
 	if nsec > maxSections {
 		return false
 	}
 	for range nsec {
-		name := string(r.take(int(r.byte())))
-		c := int(r.uint32())
-		if r.bad || c > len(body)/(4+sha256.Size) {
+		name := string(r.Take(int(r.Byte())))
+		c := int(r.Uint32())
+		if r.Bad() || c > len(body)/(4+sha256.Size) {
 			return false
 		}
 		hs := make([]indexHash, c)
 		for j := range hs {
-			hs[j].i = int(r.uint32())
-			copy(hs[j].hash[:], r.take(sha256.Size))
-			if r.bad || hs[j].i >= m.n {
+			hs[j].i = int(r.Uint32())
+			copy(hs[j].hash[:], r.Take(sha256.Size))
+			if r.Bad() || hs[j].i >= m.n {
 				return false
 			}
 		}
-		ents := r.take(int(min(r.uint64(), uint64(len(body)))))
-		if r.bad {
+		ents := r.Take(int(min(r.Uint64(), uint64(len(body)))))
+		if r.Bad() {
 			return false
 		}
 		d.hashes[name], d.entries[name] = hs, ents
 	}
-	if r.off != len(body) {
+	if !r.Done() {
 		return false
 	}
 	for _, s := range stamps {
@@ -273,13 +267,6 @@ func (m *Model) applyDelta(body []byte) bool {
 	}
 	m.deltas = append(m.deltas, d)
 	return true
-}
-
-func (r *reader) byte() byte {
-	if p := r.take(1); p != nil {
-		return p[0]
-	}
-	return 0
 }
 
 // Section reads the section of name, every delta applied; ok false when

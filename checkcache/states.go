@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 )
@@ -79,21 +80,19 @@ func DecodeFindingsParts(parts [][]byte) (notes int, findings []lint.Finding, er
 		if k > 0 && len(b) == 0 {
 			continue // a delta of stamps alone
 		}
-		d := reader{b: b}
-		nr := d.uvarint()
-		if d.bad || nr > uint64(len(b)) || (k == 0 && nr != 0) {
+		d := cachecodec.NewReader(b)
+		nr := d.Count(1)
+		if k == 0 && nr != 0 {
 			return 0, nil, errFindings
 		}
 		replaced := make([]string, 0, nr)
 		for range nr {
-			l := d.uvarint()
-			if d.bad || l > uint64(len(b)-d.off) {
-				return 0, nil, errFindings
-			}
-			replaced = append(replaced, string(b[d.off:d.off+int(l)]))
-			d.off += int(l)
+			replaced = append(replaced, string(d.Str()))
 		}
-		n, fs, err := DecodeFindings(b[d.off:])
+		if d.Bad() {
+			return 0, nil, errFindings
+		}
+		n, fs, err := DecodeFindings(d.Rest())
 		if err != nil {
 			return 0, nil, err
 		}
@@ -323,14 +322,14 @@ type table struct {
 }
 
 // readTable reads a table at d; false when it does not read as one.
-func readTable(d *reader) (table, bool) {
-	n, l := d.uvarint(), d.uvarint()
-	rest := uint64(len(d.b) - d.off)
-	if d.bad || n > rest/8 || l > rest {
+func readTable(d *cachecodec.Reader[[]byte]) (table, bool) {
+	n, l := d.Uvarint(), d.Uvarint()
+	rest := uint64(d.Left())
+	if d.Bad() || n > rest/8 || l > rest {
 		return table{}, false
 	}
-	t := table{offs: u32s(d.take(int(n+1) * 4)), states: u32s(d.take(int(n) * 4)), keys: d.take(int(l))}
-	if d.bad {
+	t := table{offs: u32s(d.Take(int(n+1) * 4)), states: u32s(d.Take(int(n) * 4)), keys: d.Take(int(l))}
+	if d.Bad() {
 		return table{}, false
 	}
 	prev := uint32(0)
@@ -393,25 +392,25 @@ func OpenStates(parts [][]byte, files []vault.File) (*States, error) {
 		return nil, errStates
 	}
 	b := parts[0]
-	d := reader{b: b}
-	spent, refuted, n, nfiles, nlinks := d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint()
+	d := cachecodec.NewReader(b)
+	spent, refuted, n, nfiles, nlinks := d.Uvarint(), d.Uvarint(), d.Uvarint(), d.Uvarint(), d.Uvarint()
 	rest := uint64(len(b))
-	if d.bad || n > rest/8 || nfiles != uint64(len(files)) || nfiles > rest/4 || nlinks > rest/4 {
+	if d.Bad() || n > rest/8 || nfiles != uint64(len(files)) || nfiles > rest/4 || nlinks > rest/4 {
 		return nil, errStates
 	}
 	s := &States{files: files, spent: int(min(spent, 1<<62)), refuted: int(min(refuted, n)), n: int(n), over: map[int]lint.NoteState{}}
-	s.offs, s.fileOf = u32s(d.take(int(n+1)*4)), u32s(d.take(int(n)*4))
-	s.linkOff, s.linking = u32s(d.take(int(nfiles+1)*4)), u32s(d.take(int(nlinks)*4))
-	if d.bad {
+	s.offs, s.fileOf = u32s(d.Take(int(n+1)*4)), u32s(d.Take(int(n)*4))
+	s.linkOff, s.linking = u32s(d.Take(int(nfiles+1)*4)), u32s(d.Take(int(nlinks)*4))
+	if d.Bad() {
 		return nil, errStates
 	}
 	var ok1, ok2 bool
 	s.aliases, ok1 = readTable(&d)
 	s.broken, ok2 = readTable(&d)
-	if d.bad || !ok1 || !ok2 {
+	if d.Bad() || !ok1 || !ok2 {
 		return nil, errStates
 	}
-	s.body = b[d.off:]
+	s.body = d.Rest()
 	// The columns, checked whole: offsets in order and in the body, each
 	// state of a note of its own, in the walk's order.
 	prev := uint32(0)
@@ -506,9 +505,9 @@ func (s *States) base(i int) (lint.NoteState, bool) {
 		return lint.NoteState{}, false
 	}
 	b := s.body[s.offs.at(i):s.offs.at(i+1)]
-	d := reader{b: b}
-	st, err := decodeState(&d, string(b), s.files)
-	if err != nil || d.off != len(b) || st.Path != s.files[s.fileOf.at(i)].Path {
+	d := cachecodec.NewReader(string(b))
+	st, err := decodeState(&d, s.files)
+	if err != nil || !d.Done() || st.Path != s.files[s.fileOf.at(i)].Path {
 		return lint.NoteState{}, false
 	}
 	return st, true
@@ -605,16 +604,15 @@ func DecodeStates(parts [][]byte, files []vault.File) (spent int, states []lint.
 // decodeStates decodes a delta's part. Every string is sliced from one
 // copy of the part.
 func decodeStates(states []byte, files []vault.File) (spent int, out []lint.NoteState, err error) {
-	all := string(states)
-	d := reader{b: states}
-	spent = int(min(d.uvarint(), 1<<62))
-	n := d.uvarint()
-	if d.bad || n > uint64(len(states)) { // a state takes two bytes at least
+	d := cachecodec.NewReader(string(states))
+	spent = int(min(d.Uvarint(), 1<<62))
+	n := d.Count(2) // a state takes two bytes at least
+	if d.Bad() {
 		return 0, nil, errStates
 	}
 	out = make([]lint.NoteState, 0, n)
 	for range n {
-		st, err := decodeState(&d, all, files)
+		st, err := decodeState(&d, files)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -623,60 +621,35 @@ func decodeStates(states []byte, files []vault.File) (spent int, out []lint.Note
 		}
 		out = append(out, st)
 	}
-	if d.off != len(states) {
+	if !d.Done() {
 		return 0, nil, errStates
 	}
 	return spent, out, nil
 }
 
-// decodeState decodes one state at d, its strings sliced from all (d's
-// bytes as a string).
-func decodeState(d *reader, all string, files []vault.File) (lint.NoteState, error) {
-	states := d.b
+// decodeState decodes one state at d, its strings sliced from d's.
+func decodeState(d *cachecodec.Reader[string], files []vault.File) (lint.NoteState, error) {
 	path := func() string {
-		i := d.uvarint()
+		i := d.Uvarint()
 		if i >= uint64(len(files)) {
-			d.bad = true
+			d.Fail()
 			return ""
 		}
 		return files[i].Path
 	}
 	st := lint.NoteState{Path: path()}
-	if d.bad || d.off >= len(states) {
-		return st, errStates
-	}
-	flags := states[d.off]
-	d.off++
+	flags := d.Byte()
 	st.Read, st.Checked = flags&1 != 0, flags&2 != 0
-	if st.Read {
-		sum, after, err := lint.ReadSummaryString(all[d.off:])
-		if err != nil {
-			return st, errStates
-		}
-		d.off = len(states) - len(after)
-		st.Summary = sum
-		k := d.uvarint()
-		if k > uint64(len(states)-d.off) {
-			return st, errStates
-		}
+	if st.Read && !d.Bad() {
+		st.Summary = lint.ReadSummary(d)
+		k := d.Count(1)
 		st.Targets = make([]string, 0, k)
 		for range k {
 			st.Targets = append(st.Targets, path())
 		}
-		k = d.uvarint()
-		if k > uint64(len(states)-d.off) {
-			return st, errStates
-		}
-		for range k {
-			l := d.uvarint()
-			if d.bad || l > uint64(len(states)-d.off) {
-				return st, errStates
-			}
-			st.Broken = append(st.Broken, all[d.off:d.off+int(l)])
-			d.off += int(l)
-		}
+		st.Broken = d.Strs()
 	}
-	if d.bad {
+	if d.Bad() {
 		return st, errStates
 	}
 	return st, nil

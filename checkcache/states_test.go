@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 )
@@ -187,8 +188,8 @@ func TestFindingsParts(t *testing.T) {
 		if notes != 7 || !reflect.DeepEqual(got, tt.now) && len(got)+len(tt.now) > 0 {
 			t.Errorf("%s: %d %+v, want 7 %+v", tt.name, notes, got, tt.now)
 		}
-		d := reader{b: part}
-		if n := d.uvarint(); n != uint64(tt.replaced) {
+		d := cachecodec.NewReader(part)
+		if n := d.Uvarint(); n != uint64(tt.replaced) {
 			t.Errorf("%s: a part replacing %d paths, want %d", tt.name, n, tt.replaced)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 )
@@ -181,21 +182,14 @@ const entryMagic = "zk-lsp-entries\x01"
 func EncodeEntries(entries []NoteEntry) []byte {
 	b := []byte(entryMagic)
 	b = binary.AppendUvarint(b, uint64(len(entries)))
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
 	for _, e := range entries {
 		b = lint.AppendSummary(b, e.sum)
-		b = binary.AppendUvarint(b, uint64(len(e.tags)))
-		for _, t := range e.tags {
-			str(t)
-		}
+		b = cachecodec.AppendStrs(b, e.tags)
 		b = binary.AppendUvarint(b, uint64(len(e.links)))
 		for _, r := range e.links {
-			str(r.To)
-			str(r.Path)
-			str(r.Sub)
+			b = cachecodec.AppendStr(b, r.To)
+			b = cachecodec.AppendStr(b, r.Path)
+			b = cachecodec.AppendStr(b, r.Sub)
 			for _, x := range []uint32{r.Start.Line, r.Start.Char, r.End.Line, r.End.Char} {
 				b = binary.AppendUvarint(b, uint64(x))
 			}
@@ -217,91 +211,52 @@ func decodeEntriesText(raw string) ([]NoteEntry, error) {
 	if len(raw) < len(entryMagic) || raw[:len(entryMagic)] != entryMagic {
 		return nil, errEntries
 	}
-	b := raw[len(entryMagic):]
-	bad := false
-	num := func() uint64 {
-		var v uint64
-		for shift := 0; ; shift += 7 {
-			if len(b) == 0 || shift > 63 {
-				bad, b = true, ""
-				return 0
-			}
-			c := b[0]
-			b = b[1:]
-			v |= uint64(c&0x7f) << shift
-			if c < 0x80 {
-				return v
-			}
-		}
-	}
-	str := func() string {
-		l := num()
-		if l > uint64(len(b)) {
-			bad, b = true, ""
-			return ""
-		}
-		s := b[:l]
-		b = b[l:]
-		return s
-	}
-	n := num()
-	if bad || n > uint64(len(b)) { // an entry takes a byte at least
-		return nil, errEntries
-	}
+	r := cachecodec.NewReader(raw[len(entryMagic):])
+	n := r.Count(1)
 	out := make([]NoteEntry, 0, n)
 	// The entries' links and tags are carved from blocks of many
-	// entries', each to its length and capacity (a note's own append
-	// never reaches the next one's): a hundred thousand entries cost a
-	// few hundred allocations, not two hundred thousand.
-	var linkBlock []LinkRef
-	var tagBlock []string
+	// entries' (carve): a hundred thousand entries cost a few hundred
+	// allocations, not two hundred thousand.
+	var links []LinkRef
+	var tags []string
 	for range n {
-		sum, rest, err := lint.ReadSummaryString(b)
-		if err != nil {
-			return nil, errEntries
+		e := NoteEntry{sum: lint.ReadSummary(&r)}
+		e.tags = carve(&tags, r.Count(1))
+		for range cap(e.tags) {
+			e.tags = append(e.tags, r.Str())
 		}
-		b = rest
-		e := NoteEntry{sum: sum}
-		tags := num()
-		if bad || tags > uint64(len(b)) {
-			return nil, errEntries
+		e.links = carve(&links, r.Count(7)) // three lengths and four numbers at least
+		for range cap(e.links) {
+			l := LinkRef{From: e.sum.Path, To: r.Str(), Path: r.Str(), Sub: r.Str()}
+			l.Start = Pos{Line: uint32(r.Uvarint()), Char: uint32(r.Uvarint())}
+			l.End = Pos{Line: uint32(r.Uvarint()), Char: uint32(r.Uvarint())}
+			e.links = append(e.links, l)
 		}
-		if tags > 0 {
-			if uint64(cap(tagBlock)-len(tagBlock)) < tags {
-				tagBlock = make([]string, 0, max(1024, tags))
-			}
-			k := len(tagBlock)
-			tagBlock = tagBlock[:k+int(tags)]
-			e.tags = tagBlock[k:k:len(tagBlock)]
-		}
-		for i := uint64(0); i < tags && !bad; i++ {
-			e.tags = append(e.tags, str())
-		}
-		refs := num()
-		if bad || refs > uint64(len(b)) {
-			return nil, errEntries
-		}
-		if uint64(cap(linkBlock)-len(linkBlock)) < refs {
-			linkBlock = make([]LinkRef, 0, max(1024, refs))
-		}
-		k := len(linkBlock)
-		linkBlock = linkBlock[:k+int(refs)]
-		e.links = linkBlock[k:k:len(linkBlock)]
-		for i := uint64(0); i < refs && !bad; i++ {
-			r := LinkRef{From: sum.Path, To: str(), Path: str(), Sub: str()}
-			r.Start = Pos{Line: uint32(num()), Char: uint32(num())}
-			r.End = Pos{Line: uint32(num()), Char: uint32(num())}
-			e.links = append(e.links, r)
-		}
-		if bad {
+		if r.Bad() {
 			return nil, errEntries
 		}
 		out = append(out, e)
 	}
-	if len(b) != 0 {
+	if !r.Done() {
 		return nil, errEntries
 	}
 	return out, nil
+}
+
+// carve is an empty slice of capacity n cut from *block, a new block of
+// many slices' made when it has too little room left; each slice's
+// capacity is its own, so that an append to one never reaches the next.
+// nil for n 0.
+func carve[T any](block *[]T, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if cap(*block)-len(*block) < n {
+		*block = make([]T, 0, max(1024, n))
+	}
+	k := len(*block)
+	*block = (*block)[:k+n]
+	return (*block)[k : k : k+n]
 }
 
 // vocab counts the words the vault's notes use (tags), by note, so that

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/zk-claims/zk/internal/cachecodec"
 )
 
 // A note's entry (File: its properties as Bases values, tags, links
@@ -97,10 +99,7 @@ type encoder struct{ b []byte }
 
 func (e *encoder) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 
-func (e *encoder) str(s string) {
-	e.uvarint(uint64(len(s)))
-	e.b = append(e.b, s...)
-}
+func (e *encoder) str(s string) { e.b = cachecodec.AppendStr(e.b, s) }
 
 // time writes an instant (its location is the snapshot's, given again to
 // DecodeNotes): seconds, then nanoseconds.
@@ -204,32 +203,34 @@ func DecodeNotes(b []byte, loc *time.Location) ([]*File, error) {
 	if loc == nil {
 		loc = time.Local
 	}
-	d := &decoder{s: string(b), i: len(codecMagic), loc: loc, check: true}
-	n := d.countOf(minEntry)
+	all := string(b) // one string; each entry's strings are slices of it
+	d := &decoder{Reader: cachecodec.NewReader(all), loc: loc, check: true}
+	d.Take(len(codecMagic))
+	n := d.Count(minEntry)
 	files := make([]File, n) // one allocation for every entry
 	out := make([]*File, n)
 	for i := range files {
 		f := &files[i]
-		f.Path = d.str()
-		f.Size = int64(d.uvarint())
+		f.Path = d.Str()
+		f.Size = int64(d.Uvarint())
 		f.MTime = d.time()
 		f.CTime = d.time()
-		switch d.byte() {
+		switch d.Byte() {
 		case 0:
 		case 1:
 			f.noBirth = true
 		default:
-			d.bad = true
+			d.Fail()
 		}
-		at := d.i
+		at := d.Off()
 		d.body(f)
-		if d.bad {
+		if d.Bad() {
 			return nil, errCorrupt
 		}
-		f.body, f.bodyLoc = d.s[at:d.i], loc
+		f.body, f.bodyLoc = all[at:d.Off()], loc
 		out[i] = f
 	}
-	if d.bad || d.i != len(d.s) {
+	if !d.Done() {
 		return nil, errCorrupt
 	}
 	return out, nil
@@ -242,7 +243,7 @@ func (f *File) load() {
 	if f.body == "" {
 		return
 	}
-	d := &decoder{s: f.body, loc: f.bodyLoc}
+	d := &decoder{Reader: cachecodec.NewReader(f.body), loc: f.bodyLoc}
 	f.body = ""
 	d.body(f)
 }
@@ -250,25 +251,25 @@ func (f *File) load() {
 // body reads what encoder.body wrote into f; when d only checks, f is
 // left as it is.
 func (d *decoder) body(f *File) {
-	k := d.count()
+	k := d.Count(1)
 	if !d.check {
 		f.Props = make(map[string]any, k)
 	}
 	for range k {
-		key := d.str()
+		key := d.Str()
 		v := d.value(0)
 		if !d.check {
 			f.Props[key] = v
 		}
 	}
-	if k := d.count(); k > 0 && !d.check {
+	if k := d.Count(1); k > 0 && !d.check {
 		f.Tags = make([]string, k)
 		for j := range f.Tags {
-			f.Tags[j] = d.str()
+			f.Tags[j] = d.Str()
 		}
 	} else {
 		for range k {
-			d.str()
+			d.Str()
 		}
 	}
 	links, embeds := d.links(), d.links()
@@ -277,95 +278,28 @@ func (d *decoder) body(f *File) {
 	}
 }
 
-// decoder reads from s; once a read runs past the end or finds what
-// EncodeNotes never writes, bad is set and every read returns a zero
+// decoder reads an encoding; once a read runs past the end or finds
+// what EncodeNotes never writes, it is bad and every read returns a zero
 // value.
 type decoder struct {
-	s   string
-	i   int
-	bad bool
+	cachecodec.Reader[string]
 	loc *time.Location
 	// check reads values without building them: DecodeNotes' pass over
 	// every entry, which load's reads of one then repeat.
 	check bool
 }
 
-func (d *decoder) uvarint() uint64 {
-	if d.bad {
-		return 0
-	}
-	var v uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		if d.i >= len(d.s) {
-			break
-		}
-		c := d.s[d.i]
-		d.i++
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return v
-		}
-	}
-	d.bad = true
-	return 0
-}
-
-// varint reads what binary.AppendVarint wrote.
-func (d *decoder) varint() int64 {
-	u := d.uvarint()
-	x := int64(u >> 1)
-	if u&1 != 0 {
-		x = ^x
-	}
-	return x
-}
-
-// count is a length that the rest of the input can hold (each item takes
-// a byte at least), so that a damaged length cannot allocate without
-// bound.
-func (d *decoder) count() int { return d.countOf(1) }
-
-// countOf is a count of items each written in size bytes at least.
-func (d *decoder) countOf(size int) int {
-	n := d.uvarint()
-	if n > uint64((len(d.s)-d.i)/size) {
-		d.bad = true
-		return 0
-	}
-	return int(n)
-}
-
-func (d *decoder) str() string {
-	n := d.count()
-	if d.bad {
-		return ""
-	}
-	s := d.s[d.i : d.i+n]
-	d.i += n
-	return s
-}
-
-func (d *decoder) byte() byte {
-	if d.bad || d.i >= len(d.s) {
-		d.bad = true
-		return 0
-	}
-	c := d.s[d.i]
-	d.i++
-	return c
-}
-
 func (d *decoder) time() time.Time {
-	sec, nsec := d.varint(), d.uvarint()
+	sec, nsec := d.Varint(), d.Uvarint()
 	if nsec >= 1e9 {
-		d.bad = true
+		d.Fail()
 		return time.Time{}
 	}
 	return time.Unix(sec, int64(nsec)).In(d.loc)
 }
 
 func (d *decoder) links() []Link {
-	n := d.countOf(3) // a tag, a text's length, a target's length
+	n := d.Count(3) // a tag, a text's length, a target's length
 	if n == 0 {
 		return nil
 	}
@@ -374,9 +308,9 @@ func (d *decoder) links() []Link {
 		out = make([]Link, n)
 	}
 	for i := range n {
-		l, ok := d.link(d.byte())
+		l, ok := d.link(d.Byte())
 		if !ok {
-			d.bad = true
+			d.Fail()
 			return nil
 		}
 		if !d.check {
@@ -392,36 +326,31 @@ func (d *decoder) link(tag byte) (Link, bool) {
 	switch tag {
 	case vLink:
 	case vLinkDisplay:
-		l.Display = d.str()
+		l.Display = d.Str()
 	default:
 		return l, false
 	}
-	l.Text = d.str()
-	l.Target = d.str()
+	l.Text = d.Str()
+	l.Target = d.Str()
 	return l, true
 }
 
 func (d *decoder) value(depth int) any {
 	if depth > maxDepth+1 {
-		d.bad = true
+		d.Fail()
 		return nil
 	}
-	switch tag := d.byte(); tag {
+	switch tag := d.Byte(); tag {
 	case vNil:
 		return nil
 	case vString:
-		s := d.str()
+		s := d.Str()
 		if d.check {
 			return nil
 		}
 		return s
 	case vFloat:
-		if d.bad || len(d.s)-d.i < 8 {
-			d.bad = true
-			return nil
-		}
-		v := binary.LittleEndian.Uint64([]byte(d.s[d.i : d.i+8]))
-		d.i += 8
+		v := d.Uint64()
 		if d.check {
 			return nil
 		}
@@ -443,13 +372,13 @@ func (d *decoder) value(depth int) any {
 		}
 		return l
 	case vTag:
-		t := d.str()
+		t := d.Str()
 		if d.check {
 			return nil
 		}
 		return Tag(t)
 	case vList:
-		n := d.count()
+		n := d.Count(1)
 		if d.check {
 			for range n {
 				d.value(depth + 1)
@@ -462,21 +391,21 @@ func (d *decoder) value(depth int) any {
 		}
 		return out
 	case vMap:
-		n := d.count()
+		n := d.Count(1)
 		if d.check {
 			for range n {
-				d.str()
+				d.Str()
 				d.value(depth + 1)
 			}
 			return nil
 		}
 		out := make(map[string]any, n)
 		for range n {
-			k := d.str()
+			k := d.Str()
 			out[k] = d.value(depth + 1)
 		}
 		return out
 	}
-	d.bad = true
+	d.Fail()
 	return nil
 }

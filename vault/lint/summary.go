@@ -2,8 +2,8 @@ package lint
 
 import (
 	"encoding/binary"
-	"errors"
 
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -51,28 +51,18 @@ func (s *Session) Record(sums []Summary) {
 
 // AppendSummary appends sum's encoding to b.
 func AppendSummary(b []byte, sum Summary) []byte {
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	strs := func(ss []string) {
-		b = binary.AppendUvarint(b, uint64(len(ss)))
-		for _, s := range ss {
-			str(s)
-		}
-	}
 	n := sum.sum
-	str(sum.Path)
-	str(n.name)
-	strs(n.headings)
-	strs(n.blocks)
-	strs(n.aliases)
-	str(n.refuted)
-	strs(n.relations)
+	b = cachecodec.AppendStr(b, sum.Path)
+	b = cachecodec.AppendStr(b, n.name)
+	b = cachecodec.AppendStrs(b, n.headings)
+	b = cachecodec.AppendStrs(b, n.blocks)
+	b = cachecodec.AppendStrs(b, n.aliases)
+	b = cachecodec.AppendStr(b, n.refuted)
+	b = cachecodec.AppendStrs(b, n.relations)
 	b = binary.AppendUvarint(b, uint64(len(n.restsOn)))
 	for _, e := range n.restsOn {
-		str(e.link)
-		str(e.relation)
+		b = cachecodec.AppendStr(b, e.link)
+		b = cachecodec.AppendStr(b, e.relation)
 		for _, x := range []int{e.line, e.column, e.endLine, e.endColumn} {
 			b = binary.AppendUvarint(b, uint64(max(x, 0)))
 		}
@@ -80,87 +70,34 @@ func AppendSummary(b []byte, sum Summary) []byte {
 	return b
 }
 
-var errSummary = errors.New("damaged note summary")
-
-// ReadSummary decodes a summary AppendSummary wrote at the start of b,
-// and returns the bytes after it; damaged bytes are an error, never a
-// panic.
-func ReadSummary(b []byte) (Summary, []byte, error) { return readSummary(b) }
-
-// ReadSummaryString is ReadSummary of a string, whose strings it slices
-// rather than copies: a cache of every note's summary decodes in one
-// allocation for the text.
-func ReadSummaryString(s string) (Summary, string, error) { return readSummary(s) }
-
-func readSummary[B []byte | string](b B) (Summary, B, error) {
-	bad := false
-	num := func() int {
-		var v uint64
-		k := 0
-		for shift := 0; ; shift += 7 {
-			if k >= len(b) || shift > 63 {
-				bad, b = true, b[:0]
-				return 0
-			}
-			c := b[k]
-			k++
-			v |= uint64(c&0x7f) << shift
-			if c < 0x80 {
-				break
-			}
-		}
+// ReadSummary reads a summary AppendSummary wrote at r, its strings
+// slices of r's; damaged bytes make r bad (and the summary zero), never
+// a panic.
+func ReadSummary(r *cachecodec.Reader[string]) Summary {
+	pos := func() int {
+		v := r.Uvarint()
 		if v > 1<<31 {
-			bad, b = true, b[:0]
-			return 0
+			r.Fail()
 		}
-		b = b[k:]
 		return int(v)
-	}
-	str := func() string {
-		l := num()
-		if l > len(b) {
-			bad, b = true, b[:0]
-			return ""
-		}
-		s := string(b[:l])
-		b = b[l:]
-		return s
-	}
-	strs := func() []string {
-		l := num()
-		if l > len(b) { // each string takes a byte at least
-			bad, b = true, b[:0]
-			return nil
-		}
-		if l == 0 {
-			return nil
-		}
-		out := make([]string, 0, l)
-		for range l {
-			out = append(out, str())
-		}
-		return out
 	}
 	var sum Summary
 	n := &sum.sum
-	sum.Path = str()
-	n.name = str()
-	n.headings, n.blocks, n.aliases = strs(), strs(), strs()
-	n.refuted = str()
-	n.relations = strs()
-	rests := num()
-	if rests > len(b) {
-		bad = true
-	} else if rests > 0 {
+	sum.Path = r.Str()
+	n.name = r.Str()
+	n.headings, n.blocks, n.aliases = r.Strs(), r.Strs(), r.Strs()
+	n.refuted = r.Str()
+	n.relations = r.Strs()
+	if rests := r.Count(6); rests > 0 { // two lengths and four positions at least
 		n.restsOn = make([]restEdge, 0, rests)
+		for i := 0; i < rests && !r.Bad(); i++ {
+			e := restEdge{link: r.Str(), relation: r.Str()}
+			e.line, e.column, e.endLine, e.endColumn = pos(), pos(), pos(), pos()
+			n.restsOn = append(n.restsOn, e)
+		}
 	}
-	for i := 0; i < rests && !bad; i++ {
-		e := restEdge{link: str(), relation: str()}
-		e.line, e.column, e.endLine, e.endColumn = num(), num(), num(), num()
-		n.restsOn = append(n.restsOn, e)
+	if r.Bad() {
+		return Summary{}
 	}
-	if bad {
-		return Summary{}, b[:0], errSummary
-	}
-	return sum, b, nil
+	return sum
 }

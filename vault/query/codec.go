@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
 )
@@ -94,7 +95,7 @@ func (n Note) Cadence() tending.Cadence {
 	if n.cadence == "" {
 		return tending.Cadence{Path: n.Path}
 	}
-	d := &decoder{s: n.cadence}
+	d := newDecoder(n.cadence)
 	return d.cadence(n.Path)
 }
 
@@ -139,17 +140,9 @@ type encoder struct{ b []byte }
 
 func (e *encoder) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 
-func (e *encoder) str(s string) {
-	e.uvarint(uint64(len(s)))
-	e.b = append(e.b, s...)
-}
+func (e *encoder) str(s string) { e.b = cachecodec.AppendStr(e.b, s) }
 
-func (e *encoder) strs(ss []string) {
-	e.uvarint(uint64(len(ss)))
-	for _, s := range ss {
-		e.str(s)
-	}
-}
+func (e *encoder) strs(ss []string) { e.b = cachecodec.AppendStrs(e.b, ss) }
 
 // time writes a zero time as one 0, any other as 1 and its Unix
 // nanoseconds.
@@ -230,36 +223,36 @@ func DecodeText(b string) ([]Note, error) {
 	if len(b) < len(codecMagic) || b[:len(codecMagic)] != codecMagic {
 		return nil, errCorrupt
 	}
-	d := &decoder{s: b, i: len(codecMagic)}
-	n := d.count()
-	if n > (len(d.s)-d.i)/minRecord {
+	d := newDecoder(b[len(codecMagic):])
+	n := d.Count(minRecord)
+	if d.Bad() {
 		return nil, errCorrupt // more records than the bytes can hold
 	}
 	notes := make([]Note, n) // each decoded in place: a Note is some 200 bytes
 	for i := range notes {
 		r := &notes[i]
-		r.Path = d.str()
-		r.Name = d.str()
+		r.Path = d.Str()
+		r.Name = d.Str()
 		r.ModTime = d.time(time.Local)
-		r.Type = d.str()
-		if k := d.count(); k > 0 {
+		r.Type = d.Str()
+		if k := d.Count(1); k > 0 {
 			r.Properties = make(map[string]any, k)
 			for range k {
-				key := d.str()
+				key := d.Str()
 				r.Properties[key] = d.value(0)
 			}
 		}
-		r.Tags = d.strs()
-		r.Links = d.strs()
+		r.Tags = d.Strs()
+		r.Links = d.Strs()
 		r.Tended = d.time(time.UTC)
 		r.Due = d.time(time.UTC)
-		r.Verdicts = d.strs()
-		r.cadence = d.str()
-		if d.bad {
+		r.Verdicts = d.Strs()
+		r.cadence = d.Str()
+		if d.Bad() {
 			return nil, errCorrupt
 		}
 	}
-	if d.bad || d.i != len(d.s) {
+	if !d.Done() {
 		return nil, errCorrupt
 	}
 	return notes, nil
@@ -267,156 +260,81 @@ func DecodeText(b string) ([]Note, error) {
 
 // cadence reads what encoder.cadence wrote, for the note at path.
 func (d *decoder) cadence(path string) tending.Cadence {
-	flags := d.byte()
+	flags := d.Byte()
 	c := tending.Cadence{Path: path, Typed: flags&cadTyped != 0, Dated: flags&cadDated != 0}
 	if c.Dated {
 		t := &c.Tended
-		t.Source = tending.TendedSource(d.str())
-		t.Key = d.str()
-		t.Raw = d.str()
+		t.Source = tending.TendedSource(d.Str())
+		t.Key = d.Str()
+		t.Raw = d.Str()
 		t.Date = d.time(time.UTC)
-		t.Start, t.End, t.Line = int(d.uvarint()), int(d.uvarint()), int(d.uvarint())
+		t.Start, t.End, t.Line = int(d.Uvarint()), int(d.Uvarint()), int(d.Uvarint())
 		if flags&cadErr != 0 {
-			t.Err = errors.New(d.str())
+			t.Err = errors.New(d.Str())
 		}
 	}
-	c.Interval.N = int(d.uvarint())
-	c.Interval.Unit = d.byte()
-	c.Source = tending.IntervalSource(d.str())
+	c.Interval.N = int(d.Uvarint())
+	c.Interval.Unit = d.Byte()
+	c.Source = tending.IntervalSource(d.Str())
 	if flags&cadProblem != 0 {
-		c.Problem = &tending.StaleProblem{Path: path, Line: int(d.uvarint()) - 1, Message: d.str()}
+		c.Problem = &tending.StaleProblem{Path: path, Line: int(d.Uvarint()) - 1, Message: d.Str()}
 	}
 	return c
 }
 
-// decoder reads from s; once a read runs past the end or finds what
-// Encode never writes, bad is set and every read returns a zero value.
-type decoder struct {
-	s   string
-	i   int
-	bad bool
-}
+// decoder reads an encoding; once a read runs past the end or finds
+// what Encode never writes, it is bad and every read returns a zero
+// value.
+type decoder struct{ cachecodec.Reader[string] }
 
-func (d *decoder) uvarint() uint64 {
-	if d.bad {
-		return 0
-	}
-	var v uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		if d.i >= len(d.s) {
-			break
-		}
-		c := d.s[d.i]
-		d.i++
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return v
-		}
-	}
-	d.bad = true
-	return 0
-}
-
-// count is a length that the rest of the input can hold (each item takes
-// a byte at least), so that a damaged length cannot allocate without
-// bound.
-func (d *decoder) count() int {
-	n := d.uvarint()
-	if n > uint64(len(d.s)-d.i) {
-		d.bad = true
-		return 0
-	}
-	return int(n)
-}
-
-func (d *decoder) str() string {
-	n := d.count()
-	if d.bad {
-		return ""
-	}
-	s := d.s[d.i : d.i+n]
-	d.i += n
-	return s
-}
-
-func (d *decoder) strs() []string {
-	n := d.count()
-	if n == 0 {
-		return nil
-	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = d.str()
-	}
-	return out
-}
-
-func (d *decoder) byte() byte {
-	if d.bad || d.i >= len(d.s) {
-		d.bad = true
-		return 0
-	}
-	c := d.s[d.i]
-	d.i++
-	return c
-}
-
-func (d *decoder) uint64() uint64 {
-	if d.bad || len(d.s)-d.i < 8 {
-		d.bad = true
-		return 0
-	}
-	v := binary.LittleEndian.Uint64([]byte(d.s[d.i : d.i+8]))
-	d.i += 8
-	return v
-}
+func newDecoder(s string) *decoder { return &decoder{cachecodec.NewReader(s)} }
 
 func (d *decoder) time(loc *time.Location) time.Time {
-	switch d.byte() {
+	switch d.Byte() {
 	case 0:
 		return time.Time{}
 	case 1:
-		return time.Unix(0, int64(d.uint64())).In(loc)
+		return time.Unix(0, int64(d.Uint64())).In(loc)
 	}
-	d.bad = true
+	d.Fail()
 	return time.Time{}
 }
 
 func (d *decoder) value(depth int) any {
 	if depth > maxDepth {
-		d.bad = true
+		d.Fail()
 		return nil
 	}
-	switch d.byte() {
+	switch d.Byte() {
 	case tagNil:
 		return nil
 	case tagString:
-		return d.str()
+		return d.Str()
 	case tagInt:
-		return int64(d.uint64())
+		return int64(d.Uint64())
 	case tagFloat:
-		return math.Float64frombits(d.uint64())
+		return math.Float64frombits(d.Uint64())
 	case tagTrue:
 		return true
 	case tagFalse:
 		return false
 	case tagList:
-		n := d.count()
+		n := d.Count(1)
 		out := make([]any, 0, n)
 		for range n {
 			out = append(out, d.value(depth+1))
 		}
 		return out
 	case tagMap:
-		n := d.count()
+		n := d.Count(1)
 		out := make(map[string]any, n)
 		for range n {
-			k := d.str()
+			k := d.Str()
 			out[k] = d.value(depth + 1)
 		}
 		return out
 	}
-	d.bad = true
+	d.Fail()
 	return nil
 }
 

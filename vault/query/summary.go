@@ -70,13 +70,13 @@ func DecodeDetailsText(b string) ([]Detail, error) {
 	if len(b) < len(detailMagic) || b[:len(detailMagic)] != detailMagic {
 		return nil, errCorrupt
 	}
-	d := &decoder{s: b, i: len(detailMagic)}
-	n := d.count()
+	d := newDecoder(b[len(detailMagic):])
+	n := d.Count(1)
 	out := make([]Detail, 0, n)
 	for range n {
-		out = append(out, Detail{Path: d.str(), edges: d.str(), falsifiers: d.str()})
+		out = append(out, Detail{Path: d.Str(), edges: d.Str(), falsifiers: d.Str()})
 	}
-	if d.bad || d.i != len(d.s) {
+	if !d.Done() {
 		return nil, errCorrupt
 	}
 	return out, nil
@@ -142,19 +142,19 @@ func (n Detail) AppendEdges(dst []vault.Edge) []vault.Edge {
 	if n.edges == "" {
 		return dst
 	}
-	d := &decoder{s: n.edges}
-	k := d.count()
+	d := newDecoder(n.edges)
+	k := d.Count(1)
 	start := len(dst)
 	dst = slices.Grow(dst, k)[:start+k]
 	for i := range k {
 		e := &dst[start+i]
 		e.From = n.Path
-		e.To, e.Link, e.Path = d.str(), d.str(), d.str()
-		e.Kind = vault.EdgeKind(d.str())
-		e.Line = int(d.uvarint()) - 1
-		e.Relation, e.Qualifier, e.Justification = d.str(), d.str(), d.str()
+		e.To, e.Link, e.Path = d.Str(), d.Str(), d.Str()
+		e.Kind = vault.EdgeKind(d.Str())
+		e.Line = int(d.Uvarint()) - 1
+		e.Relation, e.Qualifier, e.Justification = d.Str(), d.Str(), d.Str()
 	}
-	if d.bad {
+	if d.Bad() {
 		return dst[:start]
 	}
 	return dst
@@ -167,27 +167,27 @@ func (n Detail) AppendEdgesTo(dst []vault.Edge, to string) []vault.Edge {
 	if n.edges == "" {
 		return dst
 	}
-	d := &decoder{s: n.edges}
+	d := newDecoder(n.edges)
 	start := len(dst)
-	for range d.count() {
-		if d.str() != to {
-			d.str()
-			d.str()
-			d.str()
-			d.uvarint()
-			d.str()
-			d.str()
-			d.str()
+	for range d.Count(1) {
+		if d.Str() != to {
+			d.Str()
+			d.Str()
+			d.Str()
+			d.Uvarint()
+			d.Str()
+			d.Str()
+			d.Str()
 			continue
 		}
 		e := vault.Edge{From: n.Path, To: to}
-		e.Link, e.Path = d.str(), d.str()
-		e.Kind = vault.EdgeKind(d.str())
-		e.Line = int(d.uvarint()) - 1
-		e.Relation, e.Qualifier, e.Justification = d.str(), d.str(), d.str()
+		e.Link, e.Path = d.Str(), d.Str()
+		e.Kind = vault.EdgeKind(d.Str())
+		e.Line = int(d.Uvarint()) - 1
+		e.Relation, e.Qualifier, e.Justification = d.Str(), d.Str(), d.Str()
 		dst = append(dst, e)
 	}
-	if d.bad {
+	if d.Bad() {
 		return dst[:start]
 	}
 	return dst
@@ -201,8 +201,8 @@ func countFalsifiers(s string) int {
 	if s == "" {
 		return 0
 	}
-	d := &decoder{s: s}
-	return d.count()
+	d := newDecoder(s)
+	return d.Count(1)
 }
 
 // EdgeCount is how many edges the note has (Edges), without decoding
@@ -211,8 +211,8 @@ func (n Detail) EdgeCount() int {
 	if n.edges == "" {
 		return 0
 	}
-	d := &decoder{s: n.edges}
-	return d.count()
+	d := newDecoder(n.edges)
+	return d.Count(1)
 }
 
 func encodeEdges(edges []vault.Edge) string {
@@ -247,18 +247,18 @@ func decodeFalsifiers(s string) []Falsifier {
 	if s == "" {
 		return nil
 	}
-	d := &decoder{s: s}
-	out := make([]Falsifier, d.count())
+	d := newDecoder(s)
+	out := make([]Falsifier, d.Count(1))
 	for i := range out {
 		f := &out[i]
-		f.N = int(d.uvarint())
-		f.ID, f.Text, f.Criterion, f.Run = d.str(), d.str(), d.str(), d.str()
+		f.N = int(d.Uvarint())
+		f.ID, f.Text, f.Criterion, f.Run = d.Str(), d.Str(), d.Str(), d.Str()
 		f.Started = d.time(time.UTC)
-		f.Verdict = evidence.Verdict(d.str())
-		f.Statement = d.str()
-		f.Changed = d.byte() == 1
+		f.Verdict = evidence.Verdict(d.Str())
+		f.Statement = d.Str()
+		f.Changed = d.Byte() == 1
 	}
-	if d.bad {
+	if d.Bad() {
 		return nil
 	}
 	return out
@@ -342,16 +342,16 @@ func DecodeRunsText(b string) ([]Runs, error) {
 	if len(b) < len(runsMagic) || b[:len(runsMagic)] != runsMagic {
 		return nil, errCorrupt
 	}
-	d := &decoder{s: b, i: len(runsMagic)}
-	n := d.count()
-	if n > (len(d.s)-d.i)/2 { // two lengths a note at the least
+	d := newDecoder(b[len(runsMagic):])
+	n := d.Count(2) // two lengths a note at the least
+	if d.Bad() {
 		return nil, errCorrupt
 	}
 	out := make([]Runs, n)
 	for i := range out {
-		out[i] = Runs{Path: d.str(), falsifiers: d.str()}
+		out[i] = Runs{Path: d.Str(), falsifiers: d.Str()}
 	}
-	if d.bad || d.i != len(d.s) {
+	if !d.Done() {
 		return nil, errCorrupt
 	}
 	return out, nil
