@@ -102,3 +102,35 @@ func TestNewGraph(t *testing.T) {
 		t.Errorf("nodes %v, %d edges; want %v, 4 edges", got.Nodes, len(got.Edges), want)
 	}
 }
+
+// GraphNodes knows a note without a search when every note of the files
+// was read, and gives what a search gives: an id's kind is its first
+// edge's, a note's path is a note's, and a note the walk listed but that
+// was not read is a file.
+func TestGraphNodesEveryNoteRead(t *testing.T) {
+	files := []vault.File{{Path: "a.md"}, {Path: "b.md"}, {Path: "img.png"}}
+	edges := []vault.Edge{
+		{From: "a.md", Path: "img.png", Kind: "embed"}, // unresolved first: unresolved
+		{From: "a.md", To: "img.png", Path: "img.png", Kind: "embed"},
+		{From: "b.md", To: "b.md", Path: "b", Kind: "link"},
+		{From: "b.md", Path: "a.md", Kind: "link"}, // a note's path: a note
+		{From: "b.md", Path: "zz", Kind: "link"},
+	}
+	notRead := append(slices.Clone(edges), vault.Edge{From: "b.md", To: "c.md", Path: "c", Kind: "link"})
+	want := []GraphNode{{"a.md", "note"}, {"b.md", "note"}, {"img.png", "unresolved"}, {"zz", "unresolved"}}
+	for name, tc := range map[string]struct {
+		files []vault.File
+		notes []string
+		edges []vault.Edge
+		want  []GraphNode
+	}{
+		"every note read":    {files, []string{"a.md", "b.md"}, edges, want},
+		"unsorted, no files": {nil, []string{"b.md", "a.md"}, edges, want},
+		"one not read": {append(slices.Clone(files), vault.File{Path: "c.md"}), []string{"a.md", "b.md"}, notRead,
+			[]GraphNode{{"a.md", "note"}, {"b.md", "note"}, {"c.md", "file"}, {"img.png", "unresolved"}, {"zz", "unresolved"}}},
+	} {
+		if got := GraphNodes(tc.files, tc.notes, slices.Values(tc.edges)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", name, got, tc.want)
+		}
+	}
+}

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
-	"github.com/zk-claims/zk/view"
+	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/zk-claims/zk/view"
 )
 
 // hostile is every byte, invalid UTF-8 and the characters JSON escapes.
@@ -33,11 +37,63 @@ func TestWriteGraphJSONIsWriteJSON(t *testing.T) {
 		if err := writeJSON(&want, view.Graph{Nodes: tc.nodes, Edges: tc.edges}); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeGraphJSON(&got, tc.nodes, tc.edges); err != nil {
+		if err := writeGraphJSON(&got, tc.nodes, slices.Values(tc.edges)); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {
 			t.Errorf("%s:\ngot\n%s\nwant\n%s", name, got.String(), want.String())
+		}
+	}
+}
+
+// TestPlain8 holds the eight-bytes-at-a-time test to the table: every
+// byte value at every place among plain bytes, and one or two of them
+// among bytes on either side of each boundary (0x1f, 0x20, 0x7f, 0x80).
+func TestPlain8(t *testing.T) {
+	check := func(s string) {
+		want := true
+		for i := range len(s) {
+			want = want && jsonPlain[s[i]]
+		}
+		if got := plain8(load8(s)); got != want {
+			t.Errorf("plain8(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, fill := range []byte{'a', ' ', '~', '!', '#', '[', ']', 0x7f} {
+		for at := range 8 {
+			for c := range 256 {
+				b := bytes.Repeat([]byte{fill}, 8)
+				b[at] = byte(c)
+				check(string(b))
+				for at2 := range 8 {
+					for _, c2 := range []byte{0, 0x1f, 0x20, 0x21, '"', '\\', 0x7f, 0x80, 0xff} {
+						b2 := bytes.Clone(b)
+						b2[at2] = c2
+						check(string(b2))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAppendJSONStringIsEncodingJSON: a string is quoted as the one JSON
+// encoder quotes it, whatever its length and wherever its bytes to escape.
+func TestAppendJSONStringIsEncodingJSON(t *testing.T) {
+	pieces := []string{"plain text", "日本", "\u2028", "\xe2\x82", "\x00", "\x1f", "\"", "\\", "<&>", "\x7f", "\xff", "abcdefgh", "\t\n"}
+	for i := range 4000 {
+		var s strings.Builder
+		for k := i; k > 0; k /= len(pieces) {
+			s.WriteString(pieces[k%len(pieces)])
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s.String()); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(appendJSONString(nil, s.String())) + "\n"; got != want.String() {
+			t.Errorf("appendJSONString(%q) = %s, want %s", s.String(), got, want.String())
 		}
 	}
 }
