@@ -39,6 +39,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{"list", "zk list records v1", listInputs},
 		{"details", detailPurpose, detailInputs},
 		{"runs", runsPurpose, detailInputs},
+		{"stale", stalePurpose, staleInputs},
 		{"index", "zk index", indexInputs},
 		{"base", basePurpose, baseInputs},
 		{"lsp", entriesPurpose, liveInputs},

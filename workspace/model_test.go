@@ -163,13 +163,33 @@ func TestDamagedSectionReadsEveryNote(t *testing.T) {
 		"B.md":               "# B\n## Maintenance\n- Last tended: 2020-01-01\n",
 	}
 	ctx := context.Background()
+	// count damages the count of notes after the magic, past any the
+	// bytes hold.
+	count := func(t *testing.T, b []byte, at int) { copy(b[at:], "\xff\xff\xff\xff\x0f") }
 	for _, tc := range []struct {
-		section, magic string
-		answer         func(w *Workspace) (any, error)
+		name, magic string
+		answer      func(w *Workspace) (any, error)
+		damage      func(t *testing.T, b []byte, at int) // at: just past the magic
 	}{
-		{"runs", "zk-note-runs\x01", func(w *Workspace) (any, error) { return w.Verdicts(ctx) }},
+		{"runs", "zk-note-runs\x01", func(w *Workspace) (any, error) { return w.Verdicts(ctx) }, count},
+		{"stale", "zk-note-tending\x01", func(w *Workspace) (any, error) { return w.Stale(ctx, StaleRequest{}) }, count},
+		{"stale link", "zk-note-tending\x01", func(w *Workspace) (any, error) { return w.Stale(ctx, StaleRequest{}) },
+			func(t *testing.T, b []byte, at int) {
+				// A's entry: its path, its cadence, then its links (a
+				// length, a count of one and B's index), the index made
+				// one past the files.
+				a := bytes.Index(b[at:], []byte("\x04A.md"))
+				if a < 0 {
+					t.Fatal("no entry of A.md")
+				}
+				links := at + a + 5 + 1 + int(b[at+a+5])
+				if b[links] != 2 || b[links+1] != 1 {
+					t.Fatalf("A.md's links are % x", b[links:links+3])
+				}
+				b[links+2] = 0x7f
+			}},
 	} {
-		t.Run(tc.section, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			w, _ := open(t, files, Reading)
 			want, err := tc.answer(w) // cold: every note read, the section written
 			if err != nil {
@@ -185,16 +205,15 @@ func TestDamagedSectionReadsEveryNote(t *testing.T) {
 			}
 			at := bytes.Index(b, []byte(tc.magic))
 			if at < 0 {
-				t.Fatalf("no %s section in the model file", tc.section)
+				t.Fatalf("no %s section in the model file", tc.name)
 			}
-			// The count of notes after the magic, past any the bytes hold.
-			copy(b[at+len(tc.magic):], "\xff\xff\xff\xff\x0f")
+			tc.damage(t, b, at+len(tc.magic))
 			if err := os.WriteFile(file, b, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			got, err := tc.answer(w)
 			if err != nil || !reflect.DeepEqual(got, want) {
-				t.Errorf("through a damaged %s section: %+v (%v), want %+v", tc.section, got, err, want)
+				t.Errorf("through a damaged %s section: %+v (%v), want %+v", tc.name, got, err, want)
 			}
 		})
 	}

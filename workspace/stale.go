@@ -3,10 +3,9 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"slices"
-	"sync"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/query"
 	"github.com/zk-claims/zk/vault/tending"
 )
 
@@ -62,11 +61,19 @@ func (w *Workspace) Stale(ctx context.Context, req StaleRequest) (StaleResult, e
 	return StaleResult{StaleReport: r, Files: files}, nil
 }
 
-// stale is zk stale's report over the vault's files, answered from the
-// notes' records (listRecords: only the notes changed since they were
-// cached are read) and the notes the records leave out, the templates,
-// read as they are: the same report tending.Stale makes by reading every
-// note.
+// stalePurpose names zk stale's section of the model file in its key.
+const stalePurpose = "zk note tending v1"
+
+// staleInputs: a note's cadence is read under the config's types, keys
+// and interval, its type matched by the templates' (as a record's is);
+// its links are indexes into the files, which the stamps hold.
+const staleInputs = InBuild | InConfig | InTemplates
+
+// stale is zk stale's report over the vault's files, answered from what
+// it keeps of every note, templates too (query.Tending: its cadence and
+// the files it links to), in a section of its own of the model file:
+// only the notes changed since they were cached are read. It is the
+// report tending.Stale makes by reading every note.
 func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.Interval) (tending.StaleReport, error) {
 	sopts := tending.StaleOptions{
 		Today:    w.Today,
@@ -75,38 +82,59 @@ func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.
 		Interval: w.Config.Interval(),
 		Keys:     w.Config.TendedKeys,
 	}
-	ropts := w.recordOptions(0, true)
-	notes, err := w.listRecords(ctx, files, ropts)
+	qopts := query.Options{Types: w.Types, TendedKeys: w.Config.TendedKeys, Interval: w.Config.Interval()}
+	notes, err := cachedNotes(w, ctx, files, perNote[query.Tending]{
+		folder: "stale", purpose: stalePurpose, inputs: staleInputs,
+		read: func(reuse func(string) (query.Tending, bool), hashed func(string, []byte)) ([]query.Tending, error) {
+			return query.ReadTending(ctx, w.Vault, files, qopts, reuse, hashed)
+		},
+		encode:     func(ts []query.Tending) ([]byte, error) { return query.EncodeTending(ts), nil },
+		decode:     query.DecodeTending,
+		decodeText: query.DecodeTendingText,
+		path:       func(t query.Tending) string { return t.Path },
+	})
 	if err != nil {
 		return tending.StaleReport{}, err
 	}
-	var (
-		mu       sync.Mutex
-		cadences = make([]tending.Cadence, 0, len(notes))
-		links    = make(map[string]int, len(notes)) // path -> distinct other notes linking to it
-	)
+	if r, ok := staleOf(notes, files, sopts); ok {
+		return r, nil
+	}
+	// An entry damaged in the cache: every note read as it is.
+	if notes, err = query.ReadTending(ctx, w.Vault, files, qopts, nil, nil); err != nil {
+		return tending.StaleReport{}, err
+	}
+	r, _ := staleOf(notes, files, sopts)
+	return r, nil
+}
+
+// staleOf is the report from what zk stale keeps of every note (in walk
+// order); false when an entry does not decode.
+func staleOf(notes []query.Tending, files []vault.File, sopts tending.StaleOptions) (tending.StaleReport, bool) {
+	// Backlinks counted by file index, and each note's index found as the
+	// notes come, in walk order.
+	backlinks := make([]int32, len(files))
 	for _, n := range notes {
-		cadences = append(cadences, n.Cadence())
-		for _, t := range n.Links {
-			links[t]++
+		if !n.EachLink(len(files), func(i int) { backlinks[i]++ }) {
+			return tending.StaleReport{}, false
 		}
 	}
-	paths, all := vault.SplitFiles(files)
-	templates := slices.DeleteFunc(all, func(f vault.File) bool { return !ropts.Skip(f.Path) })
-	if len(templates) > 0 {
-		res := vault.NewResolver(paths)
-		w.Vault.Each(ctx, templates, func(_ int, n *vault.Note) {
-			c, targets := tending.CadenceOf(n, sopts), vault.LinkedFiles(n, res)
-			mu.Lock()
-			defer mu.Unlock()
-			cadences = append(cadences, c)
-			for _, t := range targets {
-				links[t]++
+	index, damaged := indexOf(files), false
+	cadences := func(yield func(tending.Cadence, int) bool) {
+		for _, n := range notes {
+			c, ok := n.Cadence()
+			if !ok {
+				damaged = true
+				return
 			}
-		})
-		if err := ctx.Err(); err != nil {
-			return tending.StaleReport{}, err
+			bl := 0
+			if i := index(n.Path); i >= 0 {
+				bl = int(backlinks[i])
+			}
+			if !yield(c, bl) {
+				return
+			}
 		}
 	}
-	return tending.StaleFrom(cadences, len(cadences), func(p string) int { return links[p] }, sopts), nil
+	r := tending.StaleFrom(cadences, len(notes), sopts)
+	return r, !damaged
 }

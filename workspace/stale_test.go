@@ -12,9 +12,10 @@ import (
 	"github.com/zk-claims/zk/vault/tending"
 )
 
-// zk stale answers from the notes' cached records (and the templates,
-// read as they are) exactly what reading every note gives: cold, cached,
-// and after a note is edited.
+// zk stale answers from what it keeps of every note (query.Tending, its
+// section of the model file; templates too) exactly what reading every
+// note gives: cold, cached, and after a note is edited. Notes equally
+// overdue and linked come by path.
 func TestStaleFromRecordsAgreesWithReadingEveryNote(t *testing.T) {
 	w, _ := open(t, map[string]string{
 		".obsidian/app.json":     "{}",
@@ -28,6 +29,9 @@ func TestStaleFromRecordsAgreesWithReadingEveryNote(t *testing.T) {
 		"Perm/Weekly.md":         "---\ntend-every: 1w\n---\n# Weekly\n\n## Maintenance\n\n- Last tended: 2026-11-20\n",
 		"Free/Soon.md":           "# Soon\n\nlast-tended:: 2026-09-10\n",
 		"Free/Plain.md":          "# Plain\n\nNo date, no type.\n",
+		"Perm/Tie b.md":          "# Tie b\n\n## Maintenance\n\n- Last tended: 2026-01-01\n",
+		"Perm/Tie a.md":          "# Tie a\n\n## Maintenance\n\n- Last tended: 2026-01-01\n",
+		"Perm/Tie c.md":          "# Tie c\n\n[[Tie b]]\n\n## Maintenance\n\n- Last tended: 2026-01-01\n",
 	}, Reading)
 	ctx := context.Background()
 	want := func() tending.StaleReport {

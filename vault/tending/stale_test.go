@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -157,5 +158,24 @@ func TestStaleBacklinks(t *testing.T) {
 	}
 	if len(got.Undated) != 2 || len(got.Problems) != 1 {
 		t.Errorf("undated %v, problems %v", got.Undated, got.Problems)
+	}
+}
+
+// TestPermute: permute puts a slice in an order in place, as a copy in
+// that order would be.
+func TestPermute(t *testing.T) {
+	for _, order := range [][]int32{{}, {0}, {1, 0}, {0, 1, 2}, {2, 0, 1}, {3, 2, 1, 0}, {1, 0, 3, 2, 4}, {4, 0, 3, 1, 2}} {
+		s := make([]string, len(order))
+		want := make([]string, len(order))
+		for i := range s {
+			s[i] = string(rune('a' + i))
+		}
+		for k, i := range order {
+			want[k] = s[i]
+		}
+		permute(s, slices.Clone(order))
+		if !slices.Equal(s, want) {
+			t.Errorf("permute by %v = %v, want %v", order, s, want)
+		}
 	}
 }

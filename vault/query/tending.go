@@ -1,0 +1,120 @@
+package query
+
+import (
+	"context"
+	"encoding/binary"
+	"slices"
+	"strings"
+
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/tending"
+)
+
+// Tending is what zk stale keeps of a note: what it says of its own
+// tending (tending.Cadence) and the files it links to, by index in the
+// walk it was read in. It is cached in a section of its own, not the
+// records' (properties, tags, verdicts), which zk stale never reads: at
+// 10,000 notes a fifth of their bytes. A link is an index, not a path: an
+// entry is kept only while the vault holds the files it was read among,
+// in the same order (a file added, removed or renamed reads every note
+// again), so its indexes stay those files'.
+type Tending struct {
+	Path    string
+	cadence string // encodeCadence's
+	links   string // a count, then each file's index, as uvarints
+}
+
+// ReadTending is what zk stale keeps of every note of a walk of the
+// vault (Files), templates too; reuse and hashed are as ReadAll's, and
+// opts' types, keys and interval are what the cadence is read under.
+func ReadTending(ctx context.Context, v *vault.Vault, files []vault.File, opts Options,
+	reuse func(path string) (Tending, bool), hashed func(path string, src []byte)) ([]Tending, error) {
+	sopts := tending.StaleOptions{Types: opts.Types, Interval: opts.Interval, Keys: opts.TendedKeys}
+	return readEach(ctx, v, files, nil, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Tending {
+		targets := vault.LinkedFiles(n, r)
+		e := &encoder{b: make([]byte, 0, binary.MaxVarintLen64*(1+len(targets)))}
+		e.uvarint(uint64(len(targets)))
+		for _, t := range targets {
+			// A target is one of the files the resolver was made of.
+			i, _ := slices.BinarySearchFunc(files, t, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+			e.uvarint(uint64(i))
+		}
+		return Tending{Path: n.Path, cadence: encodeCadence(tending.CadenceOf(n, sopts)), links: string(e.b)}
+	})
+}
+
+// Cadence is what the note says of its tending (tending.CadenceOf); ok
+// is false when its encoding is damaged.
+func (t Tending) Cadence() (c tending.Cadence, ok bool) {
+	d := &decoder{s: t.cadence}
+	c = d.cadence(t.Path)
+	return c, !d.bad && d.i == len(d.s)
+}
+
+// EachLink calls f with the index of each file the note links to among
+// the files (of which there are files) it was read among; false, having
+// called f for none, when the encoding is damaged or an index is not
+// below files.
+func (t Tending) EachLink(files int, f func(i int)) bool {
+	d := &decoder{s: t.links}
+	n := d.count()
+	at := d.i
+	for range n { // checked whole before any is told
+		if d.uvarint() >= uint64(files) {
+			d.bad = true
+		}
+	}
+	if d.bad || d.i != len(d.s) {
+		return false
+	}
+	d.i = at
+	for range n {
+		f(int(d.uvarint()))
+	}
+	return true
+}
+
+// tendingMagic opens the encoding of Tending; another version is a miss.
+const tendingMagic = "zk-note-tending\x01"
+
+// EncodeTending is notes' Tending as bytes to cache.
+func EncodeTending(notes []Tending) []byte {
+	size := len(tendingMagic) + binary.MaxVarintLen64
+	for _, t := range notes {
+		size += 3*binary.MaxVarintLen64 + len(t.Path) + len(t.cadence) + len(t.links)
+	}
+	e := &encoder{b: append(make([]byte, 0, size), tendingMagic...)}
+	e.uvarint(uint64(len(notes)))
+	for _, t := range notes {
+		e.str(t.Path)
+		e.str(t.cadence)
+		e.str(t.links)
+	}
+	return e.b
+}
+
+// DecodeTending reads what EncodeTending wrote; anything else is an
+// error, never a panic. A note's cadence and links are read when asked
+// (Cadence, EachLink).
+func DecodeTending(b []byte) ([]Tending, error) { return DecodeTendingText(string(b)) }
+
+// DecodeTendingText is DecodeTending of the bytes as a string (see
+// DecodeText).
+func DecodeTendingText(b string) ([]Tending, error) {
+	if len(b) < len(tendingMagic) || b[:len(tendingMagic)] != tendingMagic {
+		return nil, errCorrupt
+	}
+	d := &decoder{s: b, i: len(tendingMagic)}
+	n := d.count()
+	if n > (len(d.s)-d.i)/3 { // three lengths a note at the least
+		return nil, errCorrupt
+	}
+	out := make([]Tending, n)
+	for i := range out {
+		out[i] = Tending{Path: d.str(), cadence: d.str(), links: d.str()}
+	}
+	if d.bad || d.i != len(d.s) {
+		return nil, errCorrupt
+	}
+	return out, nil
+}
