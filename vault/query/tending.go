@@ -46,9 +46,9 @@ func ReadTending(ctx context.Context, v *vault.Vault, files []vault.File, opts O
 // Cadence is what the note says of its tending (tending.CadenceOf); ok
 // is false when its encoding is damaged.
 func (t Tending) Cadence() (c tending.Cadence, ok bool) {
-	d := &decoder{s: t.cadence}
+	d := newDecoder(t.cadence)
 	c = d.cadence(t.Path)
-	return c, !d.bad && d.i == len(d.s)
+	return c, d.Done()
 }
 
 // EachLink calls f with the index of each file the note links to among
@@ -56,20 +56,19 @@ func (t Tending) Cadence() (c tending.Cadence, ok bool) {
 // called f for none, when the encoding is damaged or an index is not
 // below files.
 func (t Tending) EachLink(files int, f func(i int)) bool {
-	d := &decoder{s: t.links}
-	n := d.count()
-	at := d.i
+	d := newDecoder(t.links)
+	n := d.Count(1)
 	for range n { // checked whole before any is told
-		if d.uvarint() >= uint64(files) {
-			d.bad = true
+		if d.Uvarint() >= uint64(files) {
+			d.Fail()
 		}
 	}
-	if d.bad || d.i != len(d.s) {
+	if !d.Done() {
 		return false
 	}
-	d.i = at
-	for range n {
-		f(int(d.uvarint()))
+	d = newDecoder(t.links)
+	for range d.Count(1) {
+		f(int(d.Uvarint()))
 	}
 	return true
 }
@@ -104,16 +103,16 @@ func DecodeTendingText(b string) ([]Tending, error) {
 	if len(b) < len(tendingMagic) || b[:len(tendingMagic)] != tendingMagic {
 		return nil, errCorrupt
 	}
-	d := &decoder{s: b, i: len(tendingMagic)}
-	n := d.count()
-	if n > (len(d.s)-d.i)/3 { // three lengths a note at the least
+	d := newDecoder(b[len(tendingMagic):])
+	n := d.Count(3) // three lengths a note at the least
+	if d.Bad() {
 		return nil, errCorrupt
 	}
 	out := make([]Tending, n)
 	for i := range out {
-		out[i] = Tending{Path: d.str(), cadence: d.str(), links: d.str()}
+		out[i] = Tending{Path: d.Str(), cadence: d.Str(), links: d.Str()}
 	}
-	if d.bad || d.i != len(d.s) {
+	if !d.Done() {
 		return nil, errCorrupt
 	}
 	return out, nil
