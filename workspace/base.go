@@ -117,9 +117,10 @@ func (w *Workspace) baseSnapshot(ctx context.Context) (*base.Snapshot, error) {
 			snap = s
 			return s.Notes(), nil
 		},
-		encode: base.EncodeNotes,
-		decode: func(b []byte) ([]*base.File, error) { return base.DecodeNotes(b, loc) },
-		path:   func(f *base.File) string { return f.Path },
+		encode:     base.EncodeNotes,
+		decode:     func(b []byte) ([]*base.File, error) { return base.DecodeNotes(b, loc) },
+		decodeText: func(b string) ([]*base.File, error) { return base.DecodeNotesText(b, loc) },
+		path:       func(f *base.File) string { return f.Path },
 	})
 	return snap, err
 }

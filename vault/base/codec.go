@@ -197,14 +197,20 @@ var errCorrupt = errors.New("base cache: not an entry file of this version, or d
 // most views read a few fields of every note, and building every note's
 // map of properties was most of a decode.
 func DecodeNotes(b []byte, loc *time.Location) ([]*File, error) {
-	if len(b) < len(codecMagic) || string(b[:len(codecMagic)]) != codecMagic {
+	return DecodeNotesText(string(b), loc)
+}
+
+// DecodeNotesText is DecodeNotes of the bytes as a string, every string
+// decoded a slice of it: a caller whose bytes are never written after
+// (the model file's section) passes them without a copy of them all.
+func DecodeNotesText(b string, loc *time.Location) ([]*File, error) {
+	if len(b) < len(codecMagic) || b[:len(codecMagic)] != codecMagic {
 		return nil, errCorrupt
 	}
 	if loc == nil {
 		loc = time.Local
 	}
-	all := string(b) // one string; each entry's strings are slices of it
-	d := &decoder{Reader: cachecodec.NewReader(all), loc: loc, check: true}
+	d := &decoder{Reader: cachecodec.NewReader(b), loc: loc, check: true}
 	d.Take(len(codecMagic))
 	n := d.Count(minEntry)
 	files := make([]File, n) // one allocation for every entry
@@ -227,7 +233,7 @@ func DecodeNotes(b []byte, loc *time.Location) ([]*File, error) {
 		if d.Bad() {
 			return nil, errCorrupt
 		}
-		f.body, f.bodyLoc = all[at:d.Off()], loc
+		f.body, f.bodyLoc = b[at:d.Off()], loc
 		out[i] = f
 	}
 	if !d.Done() {
