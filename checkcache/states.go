@@ -151,14 +151,17 @@ func mergeFindings(old []lint.Finding, replaced map[string][]lint.Finding) []lin
 
 // The states section's first part holds every note's state, and
 // indexes that let a recheck read only the states it needs: where each
-// state starts, the notes linking to each file (their Targets), and the
-// notes declaring each alias and naming each broken link, folded. Its
+// state starts, the notes linking to each file (their Targets), the
+// notes declaring each alias and naming each broken link, folded, and
+// the files of each name (vault.NameKey), by which the recheck's
+// resolver finds the files a link names without indexing them all. Its
 // layout, after five uvarints (spent, notes refuted, states, files,
 // links), is fixed-width little-endian uint32 columns, read in place:
 //
 //	state offsets [states+1], state file indexes [states]
 //	linking offsets [files+1], linking notes [links]
-//	alias table, broken-link table (see appendTable)
+//	alias table, broken-link table, name table (see appendTable; the
+//	name table's entries are file indexes)
 //	the states, each as a delta's
 //
 // A delta's part is the spent, the number of states and the states, each
@@ -225,6 +228,15 @@ func EncodeStates(files []vault.File, spent int, states []lint.NoteState) []byte
 	}
 	b = appendTable(b, aliases)
 	b = appendTable(b, broken)
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	names := make([]tableEntry, len(files))
+	for i, k := range vault.NameKeys(paths) {
+		names[i] = tableEntry{k, uint32(i)}
+	}
+	b = appendTable(b, names)
 	return append(b, body...)
 }
 
@@ -377,6 +389,7 @@ type States struct {
 	linking u32s
 	aliases table
 	broken  table
+	names   table
 	body    []byte
 	// over are the deltas' states, the last of each note's, by index.
 	over map[int]lint.NoteState
@@ -404,10 +417,11 @@ func OpenStates(parts [][]byte, files []vault.File) (*States, error) {
 	if d.Bad() {
 		return nil, errStates
 	}
-	var ok1, ok2 bool
+	var ok1, ok2, ok3 bool
 	s.aliases, ok1 = readTable(&d)
 	s.broken, ok2 = readTable(&d)
-	if d.Bad() || !ok1 || !ok2 {
+	s.names, ok3 = readTable(&d)
+	if d.Bad() || !ok1 || !ok2 || !ok3 {
 		return nil, errStates
 	}
 	s.body = d.Rest()
@@ -557,6 +571,21 @@ func (s *States) BrokenNaming(k string) ([]int, bool) {
 	return s.withOver(s.broken.find(k), func(st lint.NoteState) bool {
 		return slices.ContainsFunc(st.Broken, func(b string) bool { return vault.FoldName(b) == k })
 	}), true
+}
+
+// Named are the files whose name is k (vault.NameKey), perhaps among
+// others: the files are the walk's, which no delta changes. false when
+// the table names a file not walked.
+func (s *States) Named(k string) ([]string, bool) {
+	is := s.names.find(k)
+	out := make([]string, 0, len(is))
+	for _, i := range is {
+		if i >= len(s.files) {
+			return nil, false
+		}
+		out = append(out, s.files[i].Path)
+	}
+	return out, true
 }
 
 // withOver is the first part's notes of a lookup but those a delta

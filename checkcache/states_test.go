@@ -105,6 +105,14 @@ func TestStatesRoundTripAndDamage(t *testing.T) {
 			t.Errorf("%s: %v %v, want %v", tt.name, got, ok, tt.want)
 		}
 	}
+	for _, tt := range []struct{ name, want string }{
+		{"a.md", "a.md"}, {"pic.png", "pic.png"}, {vault.NameKey("B.MD"), "b.md"}, {"pic", ""}, {"c.md", ""},
+	} {
+		got, ok := sts.Named(tt.name)
+		if want := []string{tt.want}; !ok || tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Equal(got, want) {
+			t.Errorf("the files named %q: %v %v, want %v", tt.name, got, ok, tt.want)
+		}
+	}
 	if sts.Refuted() != 0 || sts.Spent() != 9 || sts.Len() != 2 {
 		t.Errorf("refuted %d spent %d len %d", sts.Refuted(), sts.Spent(), sts.Len())
 	}
@@ -153,6 +161,7 @@ func readAll(b []byte, files []vault.File) {
 		s.Linking(f.Path)
 		s.AliasOwners(f.Path)
 		s.BrokenNaming(f.Path)
+		s.Named(vault.NameKey(f.Path))
 	}
 	s.Refuted()
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -30,6 +31,74 @@ type Resolver struct {
 	// NOTE.md, or Café.md in NFC and in NFD) to all of them, best first;
 	// nil when none do, as in most vaults.
 	collide map[string][]string
+	// files, set for a resolver made by LazyResolver, gives the files of
+	// a name (NameKey) when a link first asks for it; byName then keeps
+	// what it gave, sorted, under mu, and exact is not used.
+	files func(name string) []string
+	mu    sync.Mutex
+}
+
+// NameKey is the key by which a resolver finds the files of a name: the
+// file's name (its path's last element, extension kept), folded as
+// links are.
+func NameKey(p string) string { return path.Base(fold(p)) }
+
+// NameKeys are NameKey of every path, the ASCII ones folded without an
+// allocation each.
+func NameKeys(paths []string) []string {
+	keys := foldAll(paths)
+	for i, k := range keys {
+		keys[i] = path.Base(k)
+	}
+	return keys
+}
+
+// LazyResolver is a resolver that indexes no file in advance: the first
+// link naming a name asks files for the files of that name (their
+// NameKey; it may give others too, which are left out), and the answer
+// is kept. A recheck after an edit resolves the links of a few notes,
+// and of the notes they rest on, which cannot be known before their
+// summaries are read: a name table the cache keeps answers them without
+// an index of every path. Its Collisions are those among the names asked
+// for. It is safe for use from several goroutines.
+func LazyResolver(files func(name string) []string) *Resolver {
+	return &Resolver{byName: map[string][]string{}, files: files}
+}
+
+// named are the files of the folded name key, best first.
+func (r *Resolver) named(key string) []string {
+	if r.files == nil {
+		return r.byName[key]
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ps, ok := r.byName[key]; ok {
+		return ps
+	}
+	var ps []string
+	for _, p := range r.files(key) {
+		if NameKey(p) == key && !slices.Contains(ps, p) {
+			ps = append(ps, p)
+		}
+	}
+	slices.SortFunc(ps, order)
+	r.byName[key] = ps
+	return ps
+}
+
+// exactly is the file whose folded path is key: of those, the first in
+// the order candidates are tried (before), as NewResolver keeps it.
+func (r *Resolver) exactly(key string) (string, bool) {
+	if r.files == nil {
+		p, ok := r.exact[key]
+		return p, ok
+	}
+	for _, c := range r.named(path.Base(key)) {
+		if fold(c) == key {
+			return c, true
+		}
+	}
+	return "", false
 }
 
 // NewResolver indexes the vault-relative paths of every file in the vault.
@@ -155,8 +224,7 @@ func fold(s string) string {
 
 // Has reports whether p is a file of the vault (exact path, ignoring case).
 func (r *Resolver) Has(p string) (string, bool) {
-	got, ok := r.exact[fold(p)]
-	return got, ok
+	return r.exactly(fold(p))
 }
 
 // HasExactly reports whether p, byte for byte, is a file of the vault: a
@@ -164,6 +232,9 @@ func (r *Resolver) Has(p string) (string, bool) {
 // or normal form.
 func (r *Resolver) HasExactly(p string) bool {
 	key := fold(p)
+	if r.files != nil {
+		return slices.Contains(r.named(path.Base(key)), p)
+	}
 	if got, ok := r.exact[key]; !ok || got == p {
 		return ok
 	}
@@ -180,7 +251,21 @@ func (r *Resolver) HasExactly(p string) bool {
 // file, never the others. Groups come sorted by their first file.
 func (r *Resolver) Collisions() [][]string {
 	var out [][]string
-	for _, ps := range r.collide {
+	collide := r.collide
+	if r.files != nil {
+		r.mu.Lock()
+		collide = map[string][]string{}
+		for _, ps := range r.byName {
+			for _, p := range ps { // best first: each group too
+				collide[fold(p)] = append(collide[fold(p)], p)
+			}
+		}
+		r.mu.Unlock()
+	}
+	for _, ps := range collide {
+		if r.files != nil && len(ps) < 2 {
+			continue
+		}
 		out = append(out, ps)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
@@ -206,7 +291,7 @@ func (r *Resolver) Resolve(linkpath, source string) (string, bool) {
 // every link of the vault, and the folded copies were a tenth of a cold
 // check). done is false for any other link.
 func (r *Resolver) resolveName(linkpath, source string) (p string, ok, done bool) {
-	if len(linkpath) > 120 || linkpath[0] == ' ' || linkpath[len(linkpath)-1] == ' ' || linkpath == "." || linkpath == ".." {
+	if r.files != nil || len(linkpath) > 120 || linkpath[0] == ' ' || linkpath[len(linkpath)-1] == ' ' || linkpath == "." || linkpath == ".." {
 		return "", false, false
 	}
 	var buf [128]byte
@@ -269,10 +354,10 @@ func (r *Resolver) resolve(linkpath, source string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if p, ok := r.exact[f+".md"]; ok {
+	if p, ok := r.exactly(f + ".md"); ok {
 		return p, true
 	}
-	if p, ok := r.exact[f]; ok && hasExt(p) {
+	if p, ok := r.exactly(f); ok && hasExt(p) {
 		return p, true
 	}
 	base := path.Base(f)
@@ -284,7 +369,7 @@ func (r *Resolver) resolve(linkpath, source string) (string, bool) {
 		if key == base && !hasExt(base) {
 			continue
 		}
-		cands := r.byName[key]
+		cands := r.named(key)
 		if dir != "" {
 			var kept []string
 			for _, c := range cands {
@@ -409,9 +494,9 @@ func hasExt(p string) bool {
 // what an ambiguous name could mean.
 func (r *Resolver) Candidates(linkpath string) []string {
 	base := fold(path.Base(strings.TrimSpace(linkpath)))
-	out := append([]string(nil), r.byName[base+".md"]...)
+	out := append([]string(nil), r.named(base+".md")...)
 	if hasExt(base) {
-		out = append(out, r.byName[base]...)
+		out = append(out, r.named(base)...)
 	}
 	return out
 }

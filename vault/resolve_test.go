@@ -65,6 +65,17 @@ func TestResolve(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("ResolverFor: Resolve(%q from %s) = %q, want %q", tt.link, tt.source, got, tt.want)
 			}
+			// A resolver asking for each name's files, given exactly or
+			// among every file, resolves it the same.
+			for _, loose := range []bool{false, true} {
+				got, ok = lazyOver(files, loose).Resolve(tt.link, tt.source)
+				if !ok {
+					got = ""
+				}
+				if got != tt.want {
+					t.Errorf("LazyResolver (loose %v): Resolve(%q from %s) = %q, want %q", loose, tt.link, tt.source, got, tt.want)
+				}
+			}
 		})
 	}
 }
@@ -74,11 +85,17 @@ func TestResolve(t *testing.T) {
 // exactly, and the group is reported.
 func TestResolverCollisions(t *testing.T) {
 	nfc, nfd := "Caf\u00e9.md", "Cafe\u0301.md"
-	for _, paths := range [][]string{
+	for i, paths := range [][]string{
+		{"Note.md", "NOTE.md", nfc, nfd, "a.md"},
+		{nfd, "a.md", nfc, "NOTE.md", "Note.md"},
 		{"Note.md", "NOTE.md", nfc, nfd, "a.md"},
 		{nfd, "a.md", nfc, "NOTE.md", "Note.md"},
 	} {
 		r := NewResolver(paths)
+		if i >= 2 { // a lazy resolver, once it was asked for both names
+			r = lazyOver(paths, i == 3)
+			r.Resolve("café", "a.md")
+		}
 		for _, link := range []string{"Note", "note.md", "NOTE"} {
 			if got, _ := r.Resolve(link, "a.md"); got != "NOTE.md" {
 				t.Errorf("%v: [[%s]] -> %q, want NOTE.md", paths, link, got)
@@ -102,6 +119,38 @@ func TestResolverCollisions(t *testing.T) {
 	}
 	if c := NewResolver([]string{"a.md", "b/a.md"}).Collisions(); c != nil {
 		t.Errorf("no collision, got %q", c)
+	}
+}
+
+// lazyOver is a LazyResolver over paths, given the files of each name
+// asked for exactly or (loose) every file.
+func lazyOver(paths []string, loose bool) *Resolver {
+	return LazyResolver(func(name string) []string {
+		if loose {
+			return append(paths, paths...) // each twice, too
+		}
+		var out []string
+		for _, p := range paths {
+			if NameKey(p) == name {
+				out = append(out, p)
+			}
+		}
+		return out
+	})
+}
+
+// NameKeys are NameKey of each path, and a name's key is the one a
+// resolver indexes it under.
+func TestNameKeys(t *testing.T) {
+	paths := []string{"a.md", "Notes/Café.md", "NOTES/B.MD", "Café/X.md", "İ.md", "z/ÄÖÜ/q.MD", "img.PNG"}
+	keys := NameKeys(paths)
+	for i, p := range paths {
+		if keys[i] != NameKey(p) {
+			t.Errorf("%q: NameKeys %q, NameKey %q", p, keys[i], NameKey(p))
+		}
+		if got := NewResolver([]string{p}).byName[keys[i]]; len(got) != 1 {
+			t.Errorf("%q: not indexed under %q", p, keys[i])
+		}
 	}
 }
 

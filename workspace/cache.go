@@ -199,7 +199,7 @@ func (w *Workspace) IndexKey() (string, error) {
 
 // checkPurpose names check's sections of the model file in their key;
 // another encoding of its result is another purpose.
-const checkPurpose = "zk check v4"
+const checkPurpose = "zk check v5"
 
 // checkCached checks the whole vault through check's sections of the
 // model file (checkcache.FindingsSection, StatesSection): when no file

@@ -63,6 +63,10 @@ type Cached interface {
 	// BrokenNaming are the notes that may have a broken link whose path,
 	// folded, is k.
 	BrokenNaming(k string) ([]int, bool)
+	// Named are the walk's files whose name is k (vault.NameKey), perhaps
+	// among others: the recheck's links resolve by them
+	// (vault.LazyResolver).
+	Named(k string) ([]string, bool)
 	// Refuted is how many notes are refuted.
 	Refuted() int
 }
@@ -164,7 +168,23 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 			}
 		}
 	}
-	resolver := vault.NewResolver(paths)
+	// The resolver: with the cached states, one asking for the files of
+	// the names the links checked again and the rests-on entries read
+	// name, by the cache's name table, as they are met (which notes a
+	// chain of rests-on entries reaches is known only as their summaries
+	// are read); else one over every path.
+	var resolver *vault.Resolver
+	if lazy {
+		resolver = vault.LazyResolver(func(k string) []string {
+			ps, ok := prev.Cached.Named(k)
+			if !ok {
+				bad = true
+			}
+			return ps
+		})
+	} else {
+		resolver = vault.NewResolver(paths)
+	}
 	// The session is this call's alone: its lock is not taken.
 	s := OpenSession(resolver, opts)
 	states := map[int]NoteState{} // the states of the notes checked again, by place

@@ -90,13 +90,16 @@ func genVault(r *rand.Rand, n int) map[string]*genNote {
 			dir = "B"
 		}
 		notes[dir+"/"+name(i)+".md"] = g
+		if r.IntN(6) == 0 { // a name two notes have, from the start
+			notes["C/"+name(i)+".md"] = &genNote{title: name(i) + " too", headings: []string{"H1"}, links: []string{randomLink(r, n)}}
+		}
 	}
 	return notes
 }
 
 func randomLink(r *rand.Rand, n int) string {
 	to := fmt.Sprintf("n%02d", r.IntN(n))
-	switch r.IntN(6) {
+	switch r.IntN(9) {
 	case 0:
 		return to + "#H" + fmt.Sprint(r.IntN(3))
 	case 1:
@@ -105,6 +108,10 @@ func randomLink(r *rand.Rand, n int) string {
 		return fmt.Sprintf("Alias%d", r.IntN(n/2))
 	case 3:
 		return "missing"
+	case 4: // by folder: C/ holds notes of names A/ and B/ have
+		return []string{"A/", "B/", "C/", "../C/"}[r.IntN(4)] + to
+	case 5: // an attachment, there or not
+		return fmt.Sprintf("n0%d.png", r.IntN(3))
 	}
 	return to
 }
@@ -149,7 +156,13 @@ var edits = []struct {
 
 // Recheck finds what a whole Check finds, after each of a series of
 // random edits to random notes of a random vault, each on the states the
-// one before left.
+// one before left, while files come and go: notes added, removed and
+// renamed, names made ambiguous (C/ holds names A/ and B/ have, from the
+// start and as notes are added), names that broken links and aliases
+// name coming and going, attachments too. The links name notes by name,
+// by folder and by a relative path. The cached seeds resolve by the
+// lazy resolver: one that gave a name's first file only, or knew only
+// the names of the notes changed, fails them.
 func TestRecheckMatchesCheck(t *testing.T) {
 	ctx := context.Background()
 	for seed := range uint64(12) {
@@ -211,7 +224,7 @@ func TestRecheckMatchesCheck(t *testing.T) {
 				// Files come and go: a note added under a name others
 				// link to, a note removed or renamed, an attachment added
 				// or removed.
-				switch r.IntN(6) {
+				switch r.IntN(8) {
 				case 0:
 					p := fmt.Sprintf("C/n%02d.md", r.IntN(n+5))
 					if notes[p] == nil {
@@ -240,13 +253,24 @@ func TestRecheckMatchesCheck(t *testing.T) {
 					} else if err := os.WriteFile(att, []byte("png"), 0o644); err != nil {
 						t.Fatal(err)
 					}
+				case 4: // a name links name, broken or an alias, comes or goes
+					p := []string{"C/missing.md", "missing.md", fmt.Sprintf("C/Alias%d.md", r.IntN(n/2))}[r.IntN(3)]
+					if notes[p] != nil {
+						if !slices.Contains(changed, p) {
+							remove(p)
+						}
+					} else {
+						notes[p] = &genNote{title: "Now here", headings: []string{"H0"}, falsify: "It fails."}
+						write(p)
+						paths = append(paths, p)
+					}
 				}
 				slices.Sort(paths)
 				if files, skips, err = v.Files(ctx); err != nil {
 					t.Fatal(err)
 				}
 				if cached {
-					prev.Cached, prev.Notes, prev.States = sliceCached{states: prev.States, loose: loose}, len(prev.States), nil
+					prev.Cached, prev.Notes, prev.States = sliceCached{states: prev.States, files: prev.Files, loose: loose}, len(prev.States), nil
 					for _, st := range prev.Cached.(sliceCached).states {
 						if !st.Checked {
 							prev.Notes--
@@ -281,6 +305,7 @@ func TestRecheckMatchesCheck(t *testing.T) {
 // (loose) every note for every lookup.
 type sliceCached struct {
 	states []NoteState
+	files  []string
 	loose  bool
 }
 
@@ -315,6 +340,19 @@ func (c sliceCached) BrokenNaming(k string) ([]int, bool) {
 	return c.find(func(st NoteState) bool {
 		return slices.ContainsFunc(st.Broken, func(b string) bool { return vault.FoldName(b) == k })
 	})
+}
+
+func (c sliceCached) Named(k string) ([]string, bool) {
+	if c.loose {
+		return c.files, true
+	}
+	var out []string
+	for _, p := range c.files {
+		if vault.NameKey(p) == k {
+			out = append(out, p)
+		}
+	}
+	return out, true
 }
 
 func (c sliceCached) Refuted() int {
