@@ -193,11 +193,18 @@ type Verdicts struct {
 func NewVerdicts(verdicts []workspace.Verdict) Verdicts {
 	out := Verdicts{Falsifiers: make([]VerdictRow, 0, len(verdicts))}
 	for _, v := range verdicts {
-		vv := NewVerdictRow(v.Note, v.Falsifier)
-		if v.Rejudged != nil {
-			vv.CriterionChanged = NewChanged(v.Criterion, *v.Rejudged)
-		}
-		out.Falsifiers = append(out.Falsifiers, vv)
+		out.Falsifiers = append(out.Falsifiers, NewVerdict(v))
 	}
 	return out
+}
+
+// NewVerdict is the row of one falsifier of the vault, as NewVerdicts
+// makes it: for a front end that prints the rows one by one, without a
+// slice of them all.
+func NewVerdict(v workspace.Verdict) VerdictRow {
+	vv := NewVerdictRow(v.Note, v.Falsifier)
+	if v.Rejudged != nil {
+		vv.CriterionChanged = NewChanged(v.Criterion, *v.Rejudged)
+	}
+	return vv
 }

@@ -174,8 +174,9 @@ func (w *Workspace) Verdicts(ctx context.Context) ([]Verdict, error) {
 		out    = make([]Verdict, 0, total) // sized once: a Verdict is some 180 bytes
 		ledger map[string][]evidence.LedgerEntry
 	)
+	var fs []query.Falsifier // each note's, decoded into one slice reused
 	for _, n := range notes {
-		fs := n.Falsifiers()
+		fs = n.AppendFalsifiers(fs[:0])
 		for _, f := range fs {
 			out = append(out, Verdict{Note: n.Path, Falsifier: f})
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"os"
 	"strconv"
@@ -58,6 +59,10 @@ func (t *table) write(w io.Writer, width int) error {
 	// Line by line through a buffer, not a copy of the whole table in one
 	// string grown as it went, nor a string per line and its newline.
 	bw := bufio.NewWriterSize(w, 64<<10)
+	if width <= 0 {
+		t.writeWhole(bw)
+		return bw.Flush()
+	}
 	for _, group := range t.lines(width) {
 		for _, l := range group {
 			bw.WriteString(l)
@@ -65,6 +70,63 @@ func (t *table) write(w io.Writer, width int) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// writeWhole writes the table as lines does for no width (a pipe: each
+// row one line, nothing wrapped or stacked), each line built in one
+// buffer and written, without a string of each line and a slice of them
+// all (20,000 rows of zk runs at 10,000 notes: 1.4 MB made twice over).
+func (t *table) writeWhole(bw *bufio.Writer) {
+	n := len(t.header)
+	widths := make([]int, n)
+	// Each cell measured once, as lines measures them.
+	cws := make([]int32, (1+len(t.rows))*n)
+	measure := func(r int, row []string) {
+		for i, c := range row[:min(n, len(row))] {
+			w := cellWidth(c)
+			cws[r*n+i], widths[i] = int32(w), max(widths[i], w)
+		}
+	}
+	measure(0, t.header)
+	for r, row := range t.rows {
+		measure(r+1, row)
+	}
+	var line []byte
+	pad := func(k int) {
+		for ; k > 0; k-- {
+			line = append(line, ' ')
+		}
+	}
+	put := func(r int, row []string) {
+		line = line[:0]
+		for i := range n {
+			c := ""
+			if i < len(row) {
+				c = row[i]
+			}
+			w := widths[i] - int(cws[r*n+i])
+			switch {
+			case i == n-1:
+				if t.right[i] {
+					pad(w)
+				}
+				line = append(line, c...)
+			case t.right[i]:
+				pad(w)
+				line = append(line, c...)
+				pad(tableGap)
+			default:
+				line = append(line, c...)
+				pad(w + tableGap)
+			}
+		}
+		line = append(bytes.TrimRight(line, " "), '\n')
+		bw.Write(line)
+	}
+	put(0, t.header)
+	for r, row := range t.rows {
+		put(r+1, row)
+	}
 }
 
 // stackIndent is how far the columns of a stacked table stand in under

@@ -90,3 +90,33 @@ func TestCellWidthAgreesWithUniseg(t *testing.T) {
 		}
 	}
 }
+
+// TestTableWholeAgreesWithLines: with no width (a pipe), a table is
+// written line by line from one buffer (writeWhole); it writes what its
+// lines are, for every shape of table: cells missing, empty or ending in
+// spaces, a last column aligned right or kept, wide characters.
+func TestTableWholeAgreesWithLines(t *testing.T) {
+	rows := [][]string{{"❤️ Love.md", "12", "x", "a b "}, {"标注.md"}, {"", "", "", ""}, {"plain.md", "1", "", "last"},
+		{"e\u0301te\u0301.md", "123", "yy ", ""}, {"tail  ", "", "z", "end  "}}
+	for _, tt := range []table{
+		{header: []string{"NOTE", "N", "V", "CRITERION"}, right: map[int]bool{1: true}, rows: rows},
+		{header: []string{"NOTE", "N", "V", "CRITERION"}, right: map[int]bool{1: true, 3: true}, rows: rows},
+		{header: []string{"DUE", "N", "V", "NOTE"}, keepLast: true, rows: rows},
+		{header: []string{"ONE"}, rows: [][]string{{"a"}, {}, {"bb "}}},
+		{header: []string{"A", "B"}},
+	} {
+		var want strings.Builder
+		for _, group := range tt.lines(0) {
+			for _, l := range group {
+				want.WriteString(l + "\n")
+			}
+		}
+		var got bytes.Buffer
+		if err := tt.write(&got, 0); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("header %v:\n%q\nlines give\n%q", tt.header, got.String(), want.String())
+		}
+	}
+}

@@ -39,17 +39,24 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	all := view.NewVerdicts(verdicts)
-	views := all.Falsifiers
 	if opts.format == "json" {
-		return writeJSON(s.out, all)
+		return writeJSON(s.out, view.NewVerdicts(verdicts))
 	}
-	if len(views) == 0 {
+	if len(verdicts) == 0 {
 		fmt.Fprintln(s.err, "no falsifiers in the vault")
 		return nil
 	}
-	t := table{header: []string{"NOTE", "N", "VERDICT", "STARTED", "CRITERION"}, right: map[int]bool{1: true}}
-	for _, vv := range views {
+	// Each row's view made as it is added, not a slice of every row's
+	// first; every row's cells in one array.
+	t := table{header: []string{"NOTE", "N", "VERDICT", "STARTED", "CRITERION"}, right: map[int]bool{1: true},
+		rows: make([][]string, 0, len(verdicts))}
+	cells := make([]string, 0, 5*len(verdicts))
+	add := func(note, n, verdict, started, stated string) {
+		cells = append(cells, note, n, verdict, started, stated)
+		t.add(cells[len(cells)-5 : len(cells) : len(cells)]...)
+	}
+	for _, v := range verdicts {
+		vv := view.NewVerdict(v)
 		started, stated := vv.Started, vv.Statement
 		if started == "" {
 			started = "-"
@@ -61,13 +68,13 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		if vv.Deleted {
 			n, stated = "-", stated+" (falsifier deleted: "+cmp.Or(vv.ID, strconv.Quote(vv.Text))+")"
 		}
-		t.add(printable.Of(vv.Note), n, printable.Of(vv.Verdict), started, printable.Of(stated))
+		add(printable.Of(vv.Note), n, printable.Of(vv.Verdict), started, printable.Of(stated))
 		if c := vv.CriterionChanged; c != nil {
 			now, stated := "now "+c.Verdict, c.Statement
 			if c.Error != "" {
 				now, stated = "now ?", "refuted if `"+c.Criterion+"`: cannot be judged again: "+c.Error
 			}
-			t.add(printable.Of(vv.Note), n, printable.Of(now), "criterion-changed", printable.Of(stated+" (zk run --rejudge records it)"))
+			add(printable.Of(vv.Note), n, printable.Of(now), "criterion-changed", printable.Of(stated+" (zk run --rejudge records it)"))
 		}
 	}
 	return t.write(s.out, opts.root.outWidth(s))

@@ -244,13 +244,24 @@ func (n Detail) Falsifiers() []Falsifier { return decodeFalsifiers(n.falsifiers)
 // decodeFalsifiers reads what encodeFalsifiers wrote; nil when it is
 // damaged.
 func decodeFalsifiers(s string) []Falsifier {
+	if out := appendFalsifiers(nil, s); len(out) > 0 {
+		return out
+	}
+	return nil
+}
+
+// appendFalsifiers appends what encodeFalsifiers wrote to dst (nil and
+// none appended for ""); dst as it was when it is damaged.
+func appendFalsifiers(dst []Falsifier, s string) []Falsifier {
 	if s == "" {
-		return nil
+		return dst
 	}
 	d := newDecoder(s)
-	out := make([]Falsifier, d.Count(1))
-	for i := range out {
-		f := &out[i]
+	n := d.Count(1)
+	start := len(dst)
+	dst = slices.Grow(dst, n)[:start+n]
+	for i := range n {
+		f := &dst[start+i]
 		f.N = int(d.Uvarint())
 		f.ID, f.Text, f.Criterion, f.Run = d.Str(), d.Str(), d.Str(), d.Str()
 		f.Started = d.time(time.UTC)
@@ -259,9 +270,9 @@ func decodeFalsifiers(s string) []Falsifier {
 		f.Changed = d.Byte() == 1
 	}
 	if d.Bad() {
-		return nil
+		return dst[:start]
 	}
-	return out
+	return dst
 }
 
 func encodeFalsifiers(fs []Falsifier) string {
@@ -310,6 +321,13 @@ func ReadRuns(ctx context.Context, v *vault.Vault, files []vault.File, ledger ma
 // Falsifiers are the note's falsifiers as zk runs lists the vault's
 // (Detail.Falsifiers).
 func (r Runs) Falsifiers() []Falsifier { return decodeFalsifiers(r.falsifiers) }
+
+// AppendFalsifiers appends the note's falsifiers (Falsifiers) to dst:
+// zk runs decodes every note's into one slice it reuses, not a slice per
+// note. A damaged encoding appends none.
+func (r Runs) AppendFalsifiers(dst []Falsifier) []Falsifier {
+	return appendFalsifiers(dst, r.falsifiers)
+}
 
 // FalsifierCount is how many falsifiers the note has, without decoding
 // them; 0 when the encoding is damaged.

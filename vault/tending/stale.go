@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -254,21 +255,44 @@ func (r StaleReport) finish(backlinks func(string) int) StaleReport {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	// Notes equally due and linked are ordered by path: by their index
-	// when they came in path order (from a walk, StaleFrom), which spares
-	// comparing paths, most of the sort when many notes tie.
-	byPath := func(i, j int32) int { return strings.Compare(r.Notes[i].Path, r.Notes[j].Path) }
-	if slices.IsSortedFunc(r.Notes, func(a, b Due) int { return strings.Compare(a.Path, b.Path) }) {
-		byPath = func(i, j int32) int { return cmp.Compare(i, j) }
+	if !r.sortByKeys(order) {
+		slices.SortFunc(order, func(i, j int32) int {
+			a, b := &r.Notes[i], &r.Notes[j]
+			return cmp.Or(cmp.Compare(b.DaysOverdue, a.DaysOverdue), cmp.Compare(b.Backlinks, a.Backlinks), strings.Compare(a.Path, b.Path))
+		})
 	}
-	slices.SortFunc(order, func(i, j int32) int {
-		a, b := &r.Notes[i], &r.Notes[j]
-		return cmp.Or(cmp.Compare(b.DaysOverdue, a.DaysOverdue), cmp.Compare(b.Backlinks, a.Backlinks), byPath(i, j))
-	})
 	permute(r.Notes, order)
 	slices.SortFunc(r.Undated, func(a, b Undated) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortStableFunc(r.Problems, func(a, b StaleProblem) int { return strings.Compare(a.Path, b.Path) })
 	return r
+}
+
+// sortByKeys sorts order (indexes into r.Notes) as finish orders the
+// notes, when they came in path order (from a walk: StaleFrom) and their
+// days and backlinks fit 32 bits: by one number of both and the index,
+// which stands for the path, without reading a note's 200 bytes or
+// comparing paths in the sort (most of its time when many notes tie).
+// False, order untouched, otherwise.
+func (r StaleReport) sortByKeys(order []int32) bool {
+	type key struct {
+		hi uint64 // days overdue, then backlinks, both descending
+		i  int32
+	}
+	keys := make([]key, len(r.Notes))
+	for i := range r.Notes {
+		d := &r.Notes[i]
+		if d.DaysOverdue < math.MinInt32+1 || d.DaysOverdue > math.MaxInt32 || d.Backlinks < 0 || d.Backlinks > math.MaxInt32 ||
+			i > 0 && r.Notes[i-1].Path >= d.Path {
+			return false
+		}
+		// Negated, then offset so that unsigned order is signed order.
+		keys[i] = key{uint64(uint32(-int32(d.DaysOverdue))^1<<31)<<32 | uint64(uint32(-int32(d.Backlinks))^1<<31), int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.hi, b.hi), cmp.Compare(a.i, b.i)) })
+	for k := range keys {
+		order[k] = keys[k].i
+	}
+	return true
 }
 
 // permute puts s in the order of order (s[k] becomes the s[order[k]] of

@@ -1,10 +1,13 @@
 package tending
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -176,6 +179,34 @@ func TestPermute(t *testing.T) {
 		permute(s, slices.Clone(order))
 		if !slices.Equal(s, want) {
 			t.Errorf("permute by %v = %v, want %v", order, s, want)
+		}
+	}
+}
+
+// TestFinishOrder: a report's notes come most overdue first, then most
+// linked, then by path, whether they came in path order (sorted by keys,
+// sortByKeys) or not; days overdue negative (--within) or far apart.
+func TestFinishOrder(t *testing.T) {
+	days := []int{-3, 0, 0, 1, 2, 2, 40000, -40000, math.MaxInt32, math.MinInt32 + 1}
+	for seed := range 20 {
+		var notes []Due
+		for i := range 40 {
+			k := (seed*7 + i*13) % len(days)
+			notes = append(notes, Due{Path: fmt.Sprintf("n%03d.md", i), DaysOverdue: days[k], Backlinks: (seed + i*i) % 3 * (1 + seed%2*(math.MaxInt32/2))})
+		}
+		want := slices.Clone(notes)
+		slices.SortFunc(want, func(a, b Due) int {
+			return cmp.Or(cmp.Compare(b.DaysOverdue, a.DaysOverdue), cmp.Compare(b.Backlinks, a.Backlinks), strings.Compare(a.Path, b.Path))
+		})
+		if got := (StaleReport{Notes: slices.Clone(notes)}).finish(nil).Notes; !slices.Equal(got, want) {
+			t.Errorf("seed %d, in path order: %v\nwant %v", seed, got, want)
+		}
+		slices.Reverse(notes)
+		if (StaleReport{Notes: notes}).sortByKeys(make([]int32, len(notes))) {
+			t.Errorf("seed %d: notes out of path order sorted by keys", seed)
+		}
+		if got := (StaleReport{Notes: notes}).finish(nil).Notes; !slices.Equal(got, want) {
+			t.Errorf("seed %d, out of order: %v\nwant %v", seed, got, want)
 		}
 	}
 }
