@@ -133,8 +133,11 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, er
 		res, err = query.Select(ctx, v, files, q, opts)
 	} else {
 		var notes []query.Note
-		if notes, err = w.listRecords(ctx, files, opts); err == nil {
-			res, err = q.Filter(notes)
+		// A listing that reads a record's path and type alone reads the
+		// records in place (query.DecodeTextBrief).
+		brief := q.Brief() && len(req.Fields) == 0
+		if notes, err = w.readRecords(ctx, files, opts, brief); err == nil {
+			res, err = q.FilterOwned(notes)
 		}
 	}
 	if _, ok := errors.AsType[*query.KindError](err); ok {
@@ -200,14 +203,24 @@ func (w *Workspace) recordOptions(need query.Need, cached bool) query.Options {
 // listRecords is every note's query record (query.ReadAll), through
 // the per-note cache (cachedNotes), section "list" of the model file.
 func (w *Workspace) listRecords(ctx context.Context, files []vault.File, opts query.Options) ([]query.Note, error) {
+	return w.readRecords(ctx, files, opts, false)
+}
+
+// readRecords is listRecords, the cached records read in place (their
+// path and type alone decoded) when brief.
+func (w *Workspace) readRecords(ctx context.Context, files []vault.File, opts query.Options, brief bool) ([]query.Note, error) {
+	decode, decodeText := query.Decode, query.DecodeText
+	if brief {
+		decode, decodeText = query.DecodeBrief, query.DecodeTextBrief
+	}
 	return cachedNotes(w, ctx, files, perNote[query.Note]{
 		folder: "list", purpose: "zk list records v1", inputs: listInputs,
 		read: func(reuse func(string) (query.Note, bool), hashed func(string, []byte)) ([]query.Note, error) {
 			return query.ReadAll(ctx, w.Vault, files, opts, reuse, hashed)
 		},
 		encode:     query.Encode,
-		decode:     query.Decode,
-		decodeText: query.DecodeText,
+		decode:     decode,
+		decodeText: decodeText,
 		path:       func(n query.Note) string { return n.Path },
 	})
 }

@@ -218,3 +218,69 @@ func TestDamagedSectionReadsEveryNote(t *testing.T) {
 		})
 	}
 }
+
+// A listing that reads records in place (their path and type alone)
+// saves every record whole: after listings that appended a delta and
+// then wrote the file anew from records read in place, zk properties
+// (every record read whole) and a listing by a property answer as
+// reading every note does.
+func TestBriefListingsKeepEveryRecord(t *testing.T) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "---\nrating: 3\nstatus: draft\ntags: [x]\n---\n# A\n[[B]]\n",
+		"B.md":               "---\nrating: 5\nlist: [1, two]\n---\n# B\n",
+		"C.md":               "---\nrating: 1\n---\n# C\n",
+	}, Reading)
+	ctx := context.Background()
+	edit := func(name, text string) {
+		p := filepath.Join(w.Vault.Dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Hour)
+		os.Chtimes(p, old, old)
+	}
+	list := func(req ListRequest) []string {
+		t.Helper()
+		res, err := w.List(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, n := range res.Notes {
+			out = append(out, n.Path+":"+n.Type)
+		}
+		return out
+	}
+	want := []string{"A.md:", "B.md:", "C.md:"}
+	for step, change := range []func(){
+		func() {},
+		func() { edit("C.md", "---\nrating: 2\n---\n# C\n") },            // a delta
+		func() { edit("A.md", "---\nrating: 4\ntags: [x]\n---\n# A\n") }, // past a quarter: anew
+	} {
+		change()
+		if got := list(ListRequest{}); !reflect.DeepEqual(got, want) {
+			t.Errorf("step %d: listed %v, want %v", step, got, want)
+		}
+	}
+	props, err := w.Properties(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "---\nrating: 4\ntags: [x]\n---\n# A\n",
+		"B.md":               "---\nrating: 5\nlist: [1, two]\n---\n# B\n",
+		"C.md":               "---\nrating: 2\n---\n# C\n",
+	}, Reading)
+	wantProps, err := cold.Properties(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(props, wantProps) {
+		t.Errorf("properties after listings in place\n%+v\nreading every note\n%+v", props, wantProps)
+	}
+	if got := list(ListRequest{Where: []string{"rating > 3"}}); !reflect.DeepEqual(got, []string{"A.md:", "B.md:"}) {
+		t.Errorf("rating > 3 after listings in place: %v", got)
+	}
+}

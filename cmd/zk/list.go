@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -134,12 +135,12 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 		_, err := io.WriteString(s.out, markdownTable(header, rows))
 		return err
 	case "paths":
+		bw := bufio.NewWriterSize(s.out, 64<<10) // not a write per note
 		for _, n := range lv.Notes {
-			if _, err := fmt.Fprintln(s.out, printable.Of(n.Path)); err != nil {
-				return err
-			}
+			bw.WriteString(printable.Of(n.Path))
+			bw.WriteByte('\n')
 		}
-		return nil
+		return bw.Flush()
 	}
 	if len(lv.Notes) == 0 {
 		fmt.Fprintf(s.err, "no notes match (%s read)\n", quantity(res.Read, "note"))

@@ -79,6 +79,9 @@ type Note struct {
 	// linkOnly marks a note kept only for the graph: it failed the
 	// query's own filters, so Select dropped its properties.
 	linkOnly bool
+	// raw is the record's encoding when it was read in place
+	// (DecodeTextBrief): its path and type alone decoded.
+	raw string
 }
 
 // NeverRun is the verdict of a falsifier with no recorded run, as zk runs
@@ -203,7 +206,7 @@ func Select(ctx context.Context, v *vault.Vault, files []vault.File, q Query, op
 			all = append(all, *n)
 		}
 	}
-	res := q.selectFrom(all, today, true)
+	res := q.selectFrom(all, today, true, true)
 	res.Read = read
 	return res, nil
 }

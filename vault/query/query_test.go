@@ -190,6 +190,7 @@ func TestFilter(t *testing.T) {
 		{"sort property, missing last", Query{Sort: "rating"}, []string{"Perm/b.md", "Perm/a.md", "c.md", "Sub/Perm/f.md", "d.md", "e.md"}},
 		{"sort property reversed, missing still last", Query{Sort: "rating", Reverse: true}, []string{"c.md", "Perm/a.md", "Perm/b.md", "Sub/Perm/f.md", "d.md", "e.md"}},
 		{"sort due", Query{Sort: "due", Limit: 1}, []string{"Perm/a.md"}},
+		{"sort path reversed", Query{Sort: "path", Reverse: true}, []string{"e.md", "d.md", "c.md", "Sub/Perm/f.md", "Perm/b.md", "Perm/a.md"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -204,6 +205,18 @@ func TestFilter(t *testing.T) {
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			// In the notes' own room, the same notes.
+			owned, err := tt.q.FilterOwned(vaultNotes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = got[:0]
+			for _, n := range owned.Notes {
+				got = append(got, n.Path)
+			}
+			if !slices.Equal(got, tt.want) || owned.Matched != res.Matched || owned.Read != res.Read {
+				t.Errorf("in place: got %q (%d of %d), want %q (%d of %d)", got, owned.Matched, owned.Read, tt.want, res.Matched, res.Read)
 			}
 		})
 	}
@@ -273,6 +286,43 @@ func TestEncodeDecode(t *testing.T) {
 	}
 }
 
+// TestDecodeBrief: records read in place are their paths and types as
+// decoded whole, nothing else, and encode to the bytes they were read
+// from, whole or beside records read whole; a torn file is refused.
+func TestDecodeBrief(t *testing.T) {
+	in := vaultNotes()
+	in[0].Properties["list"] = []any{int64(1), 2.5, "x", map[string]any{"n": int64(3)}, true, nil}
+	b, err := Encode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	brief, err := DecodeBrief(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range brief {
+		if want := (Note{Path: whole[i].Path, Type: whole[i].Type}); n.Path != want.Path || n.Type != want.Type ||
+			n.Name != "" || n.Properties != nil || n.Tags != nil || n.Links != nil || !n.ModTime.IsZero() || n.Verdicts != nil {
+			t.Errorf("record %d read in place: %+v, want %+v alone", i, n, want)
+		}
+	}
+	mixed := append(slices.Clone(brief[:2]), whole[2:]...)
+	for name, notes := range map[string][]Note{"in place": brief, "mixed": mixed} {
+		if again, err := Encode(notes); err != nil || !bytes.Equal(again, b) {
+			t.Errorf("%s: encoded again to other bytes (%v)", name, err)
+		}
+	}
+	for cut := range len(b) {
+		if _, err := DecodeBrief(b[:cut]); err == nil {
+			t.Fatalf("a file torn at %d of %d bytes decoded in place", cut, len(b))
+		}
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	good, err := Encode(vaultNotes())
 	if err != nil {
@@ -282,9 +332,28 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(codecMagic + "\xff\xff\xff\xff\x0f"))
 	f.Add([]byte(codecMagic + "\x01\x00\x00\x00\x00\x00\x01\x01x\x06\xff\xff\xff\xff\x0f"))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// Read in place, a record is refused as it is read whole, and
+		// written back as it was.
+		brief, berr := DecodeBrief(b)
 		notes, err := Decode(b)
+		if (berr == nil) != (err == nil) {
+			t.Fatalf("decoded whole: %v; in place: %v", err, berr)
+		}
 		if err != nil {
 			return
+		}
+		raw, err := Encode(brief)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decode(raw)
+		if err != nil {
+			t.Fatalf("records read in place do not decode when encoded: %v", err)
+		}
+		want, err1 := Encode(notes)
+		got, err2 := Encode(back)
+		if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+			t.Fatalf("records read in place encode to other records (%v, %v)", err1, err2)
 		}
 		again, err := Encode(notes)
 		if err != nil {
