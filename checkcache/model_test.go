@@ -243,7 +243,7 @@ func FuzzOpenModel(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if err := SaveModel(valid, m, Update{Written: 44, Stamps: stamps, Sections: check(EncodeFindingsPart(nil, sampleFindings, 1), EncodeStates(files, 3, states))}); err != nil {
+	if err := SaveModel(valid, m, Update{Written: 44, Stamps: stamps, Sections: check(EncodeFindingsPart(nil, sampleFindings, 1), encodeStates(f, files, 3, states))}); err != nil {
 		f.Fatal(err)
 	}
 	m.Close()
@@ -251,7 +251,7 @@ func FuzzOpenModel(f *testing.F) {
 		f.Fatal(err)
 	}
 	if err := SaveModel(valid, m, Update{Written: 45, Stamps: stamps, Changed: []int{0},
-		Sections: check(EncodeFindingsPart(sampleFindings, sampleFindings[1:], 1), EncodeStates(files, 4, []lint.NoteState{{Path: "a.md"}}))}); err != nil {
+		Sections: check(EncodeFindingsPart(sampleFindings, sampleFindings[1:], 1), encodeStates(f, files, 4, []lint.NoteState{{Path: "a.md"}}))}); err != nil {
 		f.Fatal(err)
 	}
 	m.Close()

@@ -3,6 +3,7 @@ package checkcache
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 
@@ -168,11 +169,26 @@ func mergeFindings(old []lint.Finding, replaced map[string][]lint.Finding) []lin
 // its path's file index, its flags, its summary, its targets' file
 // indexes and its broken links' paths.
 
+// maxColumn is the largest number the first part's uint32 columns hold:
+// a state's offset, a file's index, a count of links, a table's key
+// bytes. A variable, so that a test reaches it without 4 GiB of states.
+var maxColumn uint64 = math.MaxUint32
+
+// ErrStatesTooLarge is EncodeStates' answer to states its uint32
+// columns cannot place (more than 4 GiB of them, or of their links or
+// names): the section is not written, rather than written with offsets
+// wrapped, and a check after an edit checks every note.
+var ErrStatesTooLarge = errors.New("cache: the notes' states take more than 4 GiB; not kept")
+
 // EncodeStates encodes every note's state (of the walk files: a state
 // names files by their place in the walk, which its section is only
 // used with) and the suggestion work the check spent, for the states
-// section's first part.
-func EncodeStates(files []vault.File, spent int, states []lint.NoteState) []byte {
+// section's first part; ErrStatesTooLarge when its columns cannot place
+// them.
+func EncodeStates(files []vault.File, spent int, states []lint.NoteState) ([]byte, error) {
+	if uint64(len(files)) > maxColumn {
+		return nil, ErrStatesTooLarge
+	}
 	index := make(map[string]uint32, len(files))
 	for i, f := range files {
 		index[f.Path] = uint32(i)
@@ -183,6 +199,9 @@ func EncodeStates(files []vault.File, spent int, states []lint.NoteState) []byte
 	var aliases, broken []tableEntry
 	refuted := 0
 	for k, st := range states {
+		if uint64(len(body)) > maxColumn {
+			return nil, ErrStatesTooLarge
+		}
 		offs = append(offs, uint32(len(body)))
 		body = appendState(body, st, func(p string) uint64 { return uint64(index[p]) })
 		for _, t := range st.Targets {
@@ -200,11 +219,14 @@ func EncodeStates(files []vault.File, spent int, states []lint.NoteState) []byte
 			refuted++
 		}
 	}
-	offs = append(offs, uint32(len(body)))
 	nlinks := 0
 	for _, l := range linking {
 		nlinks += len(l)
 	}
+	if uint64(len(body)) > maxColumn || uint64(nlinks) > maxColumn {
+		return nil, ErrStatesTooLarge
+	}
+	offs = append(offs, uint32(len(body)))
 	b := make([]byte, 0, len(body)+len(states)*8+len(files)*4+nlinks*4+64)
 	for _, x := range []int{max(spent, 0), refuted, len(states), len(files), nlinks} {
 		b = binary.AppendUvarint(b, uint64(x))
@@ -226,8 +248,6 @@ func EncodeStates(files []vault.File, spent int, states []lint.NoteState) []byte
 			b = binary.LittleEndian.AppendUint32(b, k)
 		}
 	}
-	b = appendTable(b, aliases)
-	b = appendTable(b, broken)
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
@@ -236,8 +256,13 @@ func EncodeStates(files []vault.File, spent int, states []lint.NoteState) []byte
 	for i, k := range vault.NameKeys(paths) {
 		names[i] = tableEntry{k, uint32(i)}
 	}
-	b = appendTable(b, names)
-	return append(b, body...)
+	b, ok1 := appendTable(b, aliases)
+	b, ok2 := appendTable(b, broken)
+	b, ok3 := appendTable(b, names)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, ErrStatesTooLarge
+	}
+	return append(b, body...), nil
 }
 
 // EncodeStatesDelta encodes the states of the notes checked again, and
@@ -289,8 +314,9 @@ type tableEntry struct {
 
 // appendTable appends entries sorted by key then state: their count and
 // keys' length (uvarints), every key's offset [count+1] and state
-// [count] (uint32 each), then the keys.
-func appendTable(b []byte, es []tableEntry) []byte {
+// [count] (uint32 each), then the keys; false when the keys are more
+// bytes than an offset holds.
+func appendTable(b []byte, es []tableEntry) ([]byte, bool) {
 	slices.SortFunc(es, func(x, y tableEntry) int {
 		if c := strings.Compare(x.key, y.key); c != 0 {
 			return c
@@ -301,6 +327,9 @@ func appendTable(b []byte, es []tableEntry) []byte {
 	n := 0
 	for _, e := range es {
 		n += len(e.key)
+	}
+	if uint64(n) > maxColumn {
+		return b, false
 	}
 	b = binary.AppendUvarint(b, uint64(len(es)))
 	b = binary.AppendUvarint(b, uint64(n))
@@ -316,7 +345,7 @@ func appendTable(b []byte, es []tableEntry) []byte {
 	for _, e := range es {
 		b = append(b, e.key...)
 	}
-	return b
+	return b, true
 }
 
 var errStates = errors.New("cache: bad check states")

@@ -1,7 +1,9 @@
 package checkcache
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +17,47 @@ import (
 
 // sameStates compares states field by field (a summary compares by its
 // encoding: its fields are lint's own).
+// encodeStates is EncodeStates of states its columns place.
+func encodeStates(t testing.TB, files []vault.File, spent int, states []lint.NoteState) []byte {
+	t.Helper()
+	b, err := EncodeStates(files, spent, states)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// States whose first part's columns would pass 4 GiB (a state's offset,
+// a file's index, the links, a table's keys) are not encoded, rather
+// than encoded with their offsets wrapped; up to it, they are.
+func TestStatesTooLarge(t *testing.T) {
+	files := []vault.File{{Path: "a.md"}, {Path: "b.md"}}
+	states := []lint.NoteState{
+		{Path: "a.md", Read: true, Targets: []string{"b.md"}, Broken: []string{"gone"}},
+		{Path: "b.md", Read: true},
+	}
+	at := func(p string) uint64 {
+		return uint64(slices.IndexFunc(files, func(f vault.File) bool { return f.Path == p }))
+	}
+	first := uint64(len(appendState(nil, states[0], at)))
+	body := uint64(len(appendState(appendState(nil, states[0], at), states[1], at)))
+	whole, err := EncodeStates(files, 0, states)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(m uint64) { maxColumn = m }(maxColumn)
+	for _, tt := range []struct {
+		limit uint64
+		fits  bool
+	}{{1, false}, {first - 1, false}, {body - 1, false}, {body, true}} {
+		maxColumn = tt.limit
+		b, err := EncodeStates(files, 0, states)
+		if tt.fits && (err != nil || !bytes.Equal(b, whole)) || !tt.fits && (!errors.Is(err, ErrStatesTooLarge) || b != nil) {
+			t.Errorf("columns up to %d (states of %d bytes): %d bytes, %v", tt.limit, body, len(b), err)
+		}
+	}
+}
+
 func sameStates(t *testing.T, got, want []lint.NoteState) {
 	t.Helper()
 	if len(got) != len(want) {
@@ -58,7 +101,7 @@ func TestStatesRoundTripAndDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb := EncodeStates(files, rep.Spent, rep.States)
+	sb := encodeStates(t, files, rep.Spent, rep.States)
 	spent, states, err := DecodeStates([][]byte{sb}, files)
 	if err != nil {
 		t.Fatal(err)
@@ -125,11 +168,11 @@ func TestStatesRoundTripAndDamage(t *testing.T) {
 		{"an empty first part", [][]byte{nil}},
 		{"a delta of a file that is no note's state", [][]byte{sb, EncodeStatesDelta(files, 0, []lint.NoteState{{Path: "pic.png"}})}},
 		{"a delta's states out of order", [][]byte{sb, EncodeStatesDelta(files, 0, []lint.NoteState{rep.States[1], rep.States[0]})}},
-		{"a first part without a note's state", [][]byte{EncodeStates(files, 0, rep.States[:1])}},
+		{"a first part without a note's state", [][]byte{encodeStates(t, files, 0, rep.States[:1])}},
 		{"a delta as the first part", [][]byte{delta}},
-		{"states out of order", [][]byte{EncodeStates(files, 0, []lint.NoteState{rep.States[1], rep.States[0]})}},
-		{"a state twice", [][]byte{EncodeStates(files, 0, []lint.NoteState{rep.States[0], rep.States[0]})}},
-		{"states of more files", [][]byte{EncodeStates(append(files, vault.File{Path: "z.md"}), 0, []lint.NoteState{{Path: "z.md"}})}},
+		{"states out of order", [][]byte{encodeStates(t, files, 0, []lint.NoteState{rep.States[1], rep.States[0]})}},
+		{"a state twice", [][]byte{encodeStates(t, files, 0, []lint.NoteState{rep.States[0], rep.States[0]})}},
+		{"states of more files", [][]byte{encodeStates(t, append(files, vault.File{Path: "z.md"}), 0, []lint.NoteState{{Path: "z.md"}})}},
 	} {
 		if _, _, err := DecodeStates(bad.parts, files); err == nil {
 			t.Errorf("%s: decoded", bad.name)
@@ -221,7 +264,7 @@ func TestFindingsParts(t *testing.T) {
 //	go test ./checkcache -run '^$' -fuzz FuzzDecodeStates -fuzztime 30s
 func FuzzDecodeStates(f *testing.F) {
 	files := []vault.File{{Path: "a.md"}, {Path: "b.md"}, {Path: "pic.png"}}
-	sb := EncodeStates(files, 7, []lint.NoteState{
+	sb := encodeStates(f, files, 7, []lint.NoteState{
 		{Path: "a.md", Read: true, Checked: true, Targets: []string{"b.md", "pic.png"}, Broken: []string{"missing"}},
 		{Path: "b.md"},
 	})

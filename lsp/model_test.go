@@ -125,23 +125,6 @@ func mustDecode(t *testing.T, b []byte) []workspace.NoteEntry {
 	return es
 }
 
-// Damaged or cut entries are an error, never a panic.
-func TestDecodeEntriesDamaged(t *testing.T) {
-	m := &memCache{}
-	c := startServerWith(t, testVault, func(o *Options) { o.Cache = m.open }, map[string]any{})
-	var locs []protocol.Location
-	c.call(protocol.MethodTextDocumentReferences, protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}}}, &locs)
-	if es := mustDecode(t, m.b); len(es) != 3 {
-		t.Fatalf("entries: %d, want 3", len(es))
-	}
-	for i := range len(m.b) {
-		if _, err := workspace.DecodeEntries(m.b[:i]); err == nil {
-			t.Errorf("cut at %d of %d: no error", i, len(m.b))
-		}
-	}
-}
-
 // namesCache names the files of the vault as a cache written earlier
 // would, and keeps no entry.
 type namesCache []string

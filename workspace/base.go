@@ -94,7 +94,7 @@ func (w *Workspace) Base(ctx context.Context, req BaseRequest) (BaseResult, erro
 }
 
 // basePurpose names Bases' section of the model file in its key.
-const basePurpose = "zk base notes v1"
+const basePurpose = "zk base notes v2"
 
 // baseSnapshot is the vault as a base sees it (base.Read), every note's
 // entry through the model file (cachedNotes, section "base"): on an

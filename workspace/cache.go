@@ -197,6 +197,10 @@ func (w *Workspace) IndexKey() (string, error) {
 	return fmt.Sprintf("%x", k[:8]), nil
 }
 
+// encodeStates is checkcache.EncodeStates; a test makes it refuse, as
+// it does states of more than 4 GiB.
+var encodeStates = checkcache.EncodeStates
+
 // checkPurpose names check's sections of the model file in their key;
 // another encoding of its result is another purpose.
 const checkPurpose = "zk check v5"
@@ -445,7 +449,15 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 			states = all
 		}
 		u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(nil, rep.Findings, rep.Notes)}
-		u.Sections[1].Entries = [][]byte{checkcache.EncodeStates(files, rep.Spent, states)}
+		sb, err := encodeStates(files, rep.Spent, states)
+		if err != nil {
+			// The findings alone: an unchanged vault still reads them, an
+			// edit checks every note (no states to recheck from).
+			c.w.warn("%v", err)
+			u.Sections = u.Sections[:1]
+		} else {
+			u.Sections[1].Entries = [][]byte{sb}
+		}
 	}
 	if err := checkcache.SaveModel(c.file, c.m, u); err != nil {
 		c.w.warn("%v", err)

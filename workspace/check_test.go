@@ -12,8 +12,37 @@ import (
 
 	"github.com/zk-claims/zk/checkcache"
 	"github.com/zk-claims/zk/templates"
+	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/vaulttest"
 )
+
+// checkBoth is w's check through the cache, and without it.
+func checkBoth(t *testing.T, w *Workspace) (got, want CheckResult) {
+	t.Helper()
+	got, err := w.Check(context.Background(), CheckRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, err = w.Check(context.Background(), CheckRequest{NoCache: true}); err != nil {
+		t.Fatal(err)
+	}
+	return got, want
+}
+
+// modelOf is w's vault's model file, and the file opened.
+func modelOf(t *testing.T, w *Workspace) (string, *checkcache.Model) {
+	t.Helper()
+	file, err := checkcache.ModelFile(w.Vault.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := checkcache.OpenModel(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file, m
+}
 
 // A check through the cache finds, after each edit, what a check without
 // it finds; an edit of notes, or a note added, removed or renamed, reads
@@ -33,7 +62,6 @@ func TestCachedCheckAfterEdits(t *testing.T) {
 		"Notes/E.md":                 "# E\n",
 		"Other/F.md":                 "# F\n\n[[D]]\n",
 	}, Reading)
-	ctx := context.Background()
 	write := func(p, text string) {
 		full := filepath.Join(w.Vault.Dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -90,14 +118,7 @@ func TestCachedCheckAfterEdits(t *testing.T) {
 	}
 	for _, st := range steps {
 		st.edit()
-		got, err := w.Check(ctx, CheckRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := w.Check(ctx, CheckRequest{NoCache: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, want := checkBoth(t, w)
 		if !reflect.DeepEqual(got.Findings, want.Findings) || got.Notes != want.Notes {
 			t.Errorf("%s: through the cache\n%+v\nwithout\n%+v", st.name, got.Findings, want.Findings)
 		}
@@ -167,14 +188,7 @@ func TestCheckInTheModelFile(t *testing.T) {
 	}
 	for _, st := range steps {
 		st.do()
-		got, err := w.Check(ctx, CheckRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := w.Check(ctx, CheckRequest{NoCache: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, want := checkBoth(t, w)
 		if !slices.Equal(got.Findings, want.Findings) || got.Notes != want.Notes {
 			t.Errorf("%s: through the cache\n%+v\nwithout\n%+v", st.name, got.Findings, want.Findings)
 		}
@@ -199,6 +213,58 @@ func TestCheckInTheModelFile(t *testing.T) {
 	}
 }
 
+// States too large to keep (checkcache.ErrStatesTooLarge) leave the
+// findings alone in the model file, with a warning: an unchanged vault
+// reads them, an edit checks every note, and the answer is always the
+// one without the cache.
+func TestCheckWithStatesTooLarge(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	defer func(e func([]vault.File, int, []lint.NoteState) ([]byte, error)) { encodeStates = e }(encodeStates)
+	encodeStates = func([]vault.File, int, []lint.NoteState) ([]byte, error) { return nil, checkcache.ErrStatesTooLarge }
+	w, notices := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\n[[B#Why]] [[C]]\n",
+		"B.md":               "# B\n\n## Why\n",
+		"C.md":               "# C\n",
+	}, Reading)
+	for _, st := range []struct {
+		name string
+		do   func()
+		read int
+	}{
+		{"first check", func() {}, 3},
+		{"unchanged", func() {}, 0},
+		{"a heading renamed", func() {
+			full := filepath.Join(w.Vault.Dir, "B.md")
+			if err := os.WriteFile(full, []byte("# B\n\n## Why not\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(full, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}, 3},
+	} {
+		st.do()
+		*notices = nil
+		got, want := checkBoth(t, w)
+		if !slices.Equal(got.Findings, want.Findings) || got.Notes != want.Notes || got.Read != st.read {
+			t.Errorf("%s: through the cache (%d read, want %d)\n%+v\nwithout\n%+v", st.name, got.Read, st.read, got.Findings, want.Findings)
+		}
+		if warned := slices.ContainsFunc(*notices, func(n Notice) bool { return n.Warning && strings.Contains(n.Text, "4 GiB") }); warned != (st.read > 0) {
+			t.Errorf("%s: warned %v of the states, notices %+v", st.name, warned, *notices)
+		}
+	}
+	_, m := modelOf(t, w)
+	defer m.Close()
+	if _, ok, _ := m.Section(checkcache.FindingsSection); !ok {
+		t.Error("no findings kept")
+	}
+	if _, ok, _ := m.Section(checkcache.StatesSection); ok {
+		t.Error("states kept")
+	}
+}
+
 // A states section damaged where only a recheck reads it (a state's
 // bytes, not the indexes checked when it is opened) costs a whole check
 // after an edit, never a wrong result or a panic.
@@ -215,14 +281,7 @@ func TestCheckWithDamagedStates(t *testing.T) {
 	if _, err := w.Check(ctx, CheckRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	file, err := checkcache.ModelFile(w.Vault.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := checkcache.OpenModel(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, m := modelOf(t, w)
 	fs, _, _ := m.Section(checkcache.FindingsSection)
 	ss, ok, err := m.Section(checkcache.StatesSection)
 	if !ok || err != nil {
@@ -243,14 +302,7 @@ func TestCheckWithDamagedStates(t *testing.T) {
 	if err := os.WriteFile(p, []byte("# B\n\n## Why not\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := w.Check(ctx, CheckRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := w.Check(ctx, CheckRequest{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, want := checkBoth(t, w)
 	if !slices.Equal(got.Findings, want.Findings) || got.Notes != want.Notes {
 		t.Errorf("through damaged states\n%+v\nwithout the cache\n%+v", got.Findings, want.Findings)
 	}

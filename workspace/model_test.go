@@ -137,14 +137,7 @@ func TestOneReaderSavingLeavesNoStaleEntryToAnother(t *testing.T) {
 			t.Errorf("graph %s: C's backlinks %+v, B's %+v", when, in, g.In("B.md"))
 		}
 	}
-	file, err := checkcache.ModelFile(w.Vault.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := checkcache.OpenModel(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, m := modelOf(t, w)
 	defer m.Close()
 	for _, name := range []string{"list", "details"} {
 		if _, ok, err := m.Section(name); !ok || err != nil {
@@ -161,6 +154,7 @@ func TestDamagedSectionReadsEveryNote(t *testing.T) {
 		".obsidian/app.json": "{}",
 		"A.md":               "# A\n[[B]]\n## Tests / falsifiers\n- refuted if it fails\n",
 		"B.md":               "# B\n## Maintenance\n- Last tended: 2020-01-01\n",
+		"All.base":           "views:\n  - type: table\n    name: All\n    order: [file.name, file.tags]\n",
 	}
 	ctx := context.Background()
 	// count damages the count of notes after the magic, past any the
@@ -188,6 +182,13 @@ func TestDamagedSectionReadsEveryNote(t *testing.T) {
 				}
 				b[links+2] = 0x7f
 			}},
+		{"base", "zk-base-notes\x02", func(w *Workspace) (any, error) {
+			res, err := w.Base(ctx, BaseRequest{Base: "All.base"})
+			if err != nil {
+				return nil, err
+			}
+			return showResult(res.Result), nil
+		}, count},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, _ := open(t, files, Reading)

@@ -76,11 +76,17 @@ func (r *Reader[B]) Byte() byte {
 
 // Uvarint reads what binary.AppendUvarint wrote.
 func (r *Reader[B]) Uvarint() uint64 {
-	if r.off < len(r.b) && r.b[r.off] < 0x80 { // most lengths and indexes
-		c := r.b[r.off]
-		r.off++
-		return uint64(c)
+	if r.off < len(r.b) {
+		if c := r.b[r.off]; c < 0x80 { // most lengths and indexes: inlined
+			r.off++
+			return uint64(c)
+		}
 	}
+	return r.uvarint()
+}
+
+// uvarint is Uvarint of two bytes or more, or none.
+func (r *Reader[B]) uvarint() uint64 {
 	var v uint64
 	for i := 0; i < binary.MaxVarintLen64 && r.off < len(r.b); i++ {
 		c := r.b[r.off]
@@ -121,7 +127,16 @@ func (r *Reader[B]) Count(size int) int {
 }
 
 // Str reads what AppendStr wrote: a length, then that many bytes.
-func (r *Reader[B]) Str() B { return r.Take(r.Count(1)) }
+func (r *Reader[B]) Str() B {
+	if r.off < len(r.b) { // a length of one byte, the bytes there: inlined
+		if n := int(r.b[r.off]); n < 0x80 && n < len(r.b)-r.off {
+			p := r.b[r.off+1 : r.off+1+n]
+			r.off += 1 + n
+			return p
+		}
+	}
+	return r.Take(r.Count(1))
+}
 
 // Strs reads what AppendStrs wrote; nil for none.
 func (r *Reader[B]) Strs() []B {

@@ -19,8 +19,10 @@ import (
 // foreign section is an error, never a panic or an allocation larger
 // than the bytes.
 
-// codecMagic opens the encoding; another version is a miss.
-const codecMagic = "zk-base-notes\x01"
+// codecMagic opens the encoding; another version is a miss. Version 1
+// kept each file's size, times and birth flag, which the walk gives
+// (Read) and a reused entry never used.
+const codecMagic = "zk-base-notes\x02"
 
 // Value tags.
 const (
@@ -38,23 +40,17 @@ const (
 	vMap
 )
 
-// EncodeNotes is notes' entries (Snapshot.Notes) as bytes to cache. The
-// entries hold values made under the snapshot's time zone and declared
-// types, and links resolved against its files: the cache's key must
-// hold the first two, its stamps the files.
+// EncodeNotes is notes' entries (Snapshot.Notes) as bytes to cache:
+// each note's path, properties, tags and links, not its size and times,
+// which Read takes from the walk. The entries hold values made under the
+// snapshot's time zone and declared types, and links resolved against
+// its files: the cache's key must hold the first two, its stamps the
+// files.
 func EncodeNotes(notes []*File) ([]byte, error) {
 	e := &encoder{b: []byte(codecMagic)}
 	e.uvarint(uint64(len(notes)))
 	for _, f := range notes {
 		e.str(f.Path)
-		e.uvarint(uint64(f.Size))
-		e.time(f.MTime)
-		e.time(f.CTime)
-		if f.noBirth {
-			e.b = append(e.b, 1)
-		} else {
-			e.b = append(e.b, 0)
-		}
 		if f.body != "" { // decoded from a cache and not read since: as it was
 			e.b = append(e.b, f.body...)
 			continue
@@ -183,9 +179,8 @@ func (e *encoder) value(v any, depth int) error {
 }
 
 // minEntry is the fewest bytes an entry is written in: a path's
-// length, a size, two times of two varints, the birth flag, the counts of
-// properties, tags, links and embeds.
-const minEntry = 1 + 1 + 4 + 1 + 4
+// length, the counts of properties, tags, links and embeds.
+const minEntry = 1 + 4
 
 // errCorrupt is DecodeNotes' answer to bytes EncodeNotes did not write.
 var errCorrupt = errors.New("base cache: not an entry file of this version, or damaged")
@@ -218,16 +213,6 @@ func DecodeNotesText(b string, loc *time.Location) ([]*File, error) {
 	for i := range files {
 		f := &files[i]
 		f.Path = d.Str()
-		f.Size = int64(d.Uvarint())
-		f.MTime = d.time()
-		f.CTime = d.time()
-		switch d.Byte() {
-		case 0:
-		case 1:
-			f.noBirth = true
-		default:
-			d.Fail()
-		}
 		at := d.Off()
 		d.body(f)
 		if d.Bad() {
