@@ -436,25 +436,31 @@ func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Optio
 // leaves out, reusing what reuse gives; see ReadAll.
 func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, skip func(string) bool,
 	reuse func(path string) (T, bool), hashed func(path string, src []byte), read func(*vault.Note, *vault.Resolver) T) ([]T, error) {
-	paths, notes := vault.SplitFiles(files)
-	if skip != nil {
-		notes = slices.DeleteFunc(notes, func(f vault.File) bool { return skip(f.Path) })
+	// The notes by index into files, not a copy of each note's File and a
+	// slice of every path: a vault whose entries are all reused needs
+	// neither (800 KB less memory to fault in at 10,000 notes).
+	notes := make([]int32, 0, len(files))
+	for i, f := range files {
+		if f.IsNote() && (skip == nil || !skip(f.Path)) {
+			notes = append(notes, int32(i))
+		}
 	}
 	kept, have := make([]T, len(notes)), make([]bool, len(notes))
 	var stale []int // indexes into notes of those to read
-	for i, f := range notes {
+	for i, fi := range notes {
 		if reuse != nil {
-			if kept[i], have[i] = reuse(f.Path); have[i] {
+			if kept[i], have[i] = reuse(files[fi].Path); have[i] {
 				continue
 			}
 		}
 		stale = append(stale, i)
 	}
 	if len(stale) > 0 {
+		paths, _ := vault.SplitFiles(files)
 		r := vault.NewResolver(paths)
 		toRead := make([]vault.File, len(stale))
 		for k, i := range stale {
-			toRead[k] = notes[i]
+			toRead[k] = files[notes[i]]
 		}
 		v.Each(ctx, toRead, func(k int, n *vault.Note) {
 			kept[stale[k]], have[stale[k]] = read(n, r), true
