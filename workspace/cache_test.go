@@ -42,6 +42,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{"stale", stalePurpose, staleInputs},
 		{"index", "zk index", indexInputs},
 		{"base", basePurpose, baseInputs},
+		{"properties", propertiesPurpose, propertiesInputs},
 		{"lsp", entriesPurpose, liveInputs},
 	}
 	cases := []struct {

@@ -178,7 +178,7 @@ func TestCheckInTheModelFile(t *testing.T) {
 		{"first check", func() {}, 3},
 		{"unchanged", func() {}, 0},
 		{"a heading renamed", func() { edit("B.md", "# B\n\n## Why not\n") }, 2},
-		{"list written anew by another reader", func() {
+		{"properties written anew by another reader", func() {
 			if _, err := w.Properties(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -206,7 +206,7 @@ func TestCheckInTheModelFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	for _, name := range []string{checkcache.FindingsSection, checkcache.StatesSection, "list"} {
+	for _, name := range []string{checkcache.FindingsSection, checkcache.StatesSection, "properties"} {
 		if _, ok, err := m.Section(name); !ok || err != nil {
 			t.Errorf("%s: not in the model file (%v)", name, err)
 		}

@@ -139,7 +139,7 @@ func TestOneReaderSavingLeavesNoStaleEntryToAnother(t *testing.T) {
 	}
 	_, m := modelOf(t, w)
 	defer m.Close()
-	for _, name := range []string{"list", "details"} {
+	for _, name := range []string{"properties", "details"} {
 		if _, ok, err := m.Section(name); !ok || err != nil {
 			t.Errorf("%s: not in the one model file (%v)", name, err)
 		}
@@ -155,6 +155,7 @@ func TestDamagedSectionReadsEveryNote(t *testing.T) {
 		"A.md":               "# A\n[[B]]\n## Tests / falsifiers\n- refuted if it fails\n",
 		"B.md":               "# B\n## Maintenance\n- Last tended: 2020-01-01\n",
 		"All.base":           "views:\n  - type: table\n    name: All\n    order: [file.name, file.tags]\n",
+		"C.md":               "---\nrating: 3\ntags: [a]\n---\n# C\n",
 	}
 	ctx := context.Background()
 	// count damages the count of notes after the magic, past any the
@@ -189,6 +190,17 @@ func TestDamagedSectionReadsEveryNote(t *testing.T) {
 			}
 			return showResult(res.Result), nil
 		}, count},
+		{"properties", "zk-property-types\x01", func(w *Workspace) (any, error) { return w.Properties(ctx) }, count},
+		{"property type", "zk-property-types\x01", func(w *Workspace) (any, error) { return w.Properties(ctx) },
+			func(t *testing.T, b []byte, at int) {
+				// C's rating: its name, then its type (an index in
+				// property.Types), made one past them.
+				r := bytes.Index(b[at:], []byte("\x06rating"))
+				if r < 0 {
+					t.Fatal("no property rating")
+				}
+				b[at+r+7] = 0x7f
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, _ := open(t, files, Reading)
