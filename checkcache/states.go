@@ -1,8 +1,10 @@
 package checkcache
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -419,6 +421,11 @@ type States struct {
 	aliases table
 	broken  table
 	names   table
+	// The states' bytes, bodyLen of them: read from bodyAt as asked for,
+	// or all of them in body when the part was given whole or All read
+	// them.
+	bodyAt  io.ReaderAt
+	bodyLen int64
 	body    []byte
 	// over are the deltas' states, the last of each note's, by index.
 	over map[int]lint.NoteState
@@ -433,14 +440,82 @@ func OpenStates(parts [][]byte, files []vault.File) (*States, error) {
 	if len(parts) == 0 {
 		return nil, errStates
 	}
-	b := parts[0]
+	return openStates(bytes.NewReader(parts[0]), int64(len(parts[0])), parts[0], parts[1:], files)
+}
+
+// OpenStatesAt is OpenStates with the first part in a file (first, size
+// bytes; Model.SectionAt) and the deltas' parts: the first part's
+// indexes are read, and each state's bytes when it is asked for.
+func OpenStatesAt(first io.ReaderAt, size int64, deltas [][]byte, files []vault.File) (*States, error) {
+	return openStates(first, size, nil, deltas, files)
+}
+
+// statesHeadLen is the length of the first part's indexes, before the
+// states: read a few bytes at a time, from the lengths they give.
+func statesHeadLen(r io.ReaderAt, size int64) (int64, error) {
+	at := int64(0)
+	uvarints := func(k int) ([]uint64, bool) {
+		var buf [5 * binary.MaxVarintLen64]byte
+		got, _ := r.ReadAt(buf[:min(int64(k*binary.MaxVarintLen64), max(size-at, 0))], at)
+		d := cachecodec.NewReader(buf[:got])
+		out := make([]uint64, k)
+		for j := range out {
+			out[j] = d.Uvarint()
+		}
+		at += int64(d.Off())
+		return out, !d.Bad()
+	}
+	h, ok := uvarints(5)
+	if !ok {
+		return 0, errStates
+	}
+	n, nfiles, nlinks := h[2], h[3], h[4]
+	if n > uint64(size)/8 || nfiles > uint64(size)/4 || nlinks > uint64(size)/4 {
+		return 0, errStates
+	}
+	at += int64((n+1)*4 + n*4 + (nfiles+1)*4 + nlinks*4)
+	for range 3 { // the alias, broken-link and name tables
+		if at > size {
+			return 0, errStates
+		}
+		t, ok := uvarints(2)
+		if !ok || t[0] > uint64(size)/8 || t[1] > uint64(size) {
+			return 0, errStates
+		}
+		at += int64((t[0]+1)*4 + t[0]*4 + t[1])
+	}
+	if at > size {
+		return 0, errStates
+	}
+	return at, nil
+}
+
+// openStates reads the first part from r (size bytes; whole, when set,
+// the part itself) and the deltas.
+func openStates(r io.ReaderAt, size int64, whole []byte, deltas [][]byte, files []vault.File) (*States, error) {
+	hl, err := statesHeadLen(r, size)
+	if err != nil {
+		return nil, err
+	}
+	b := whole
+	if b == nil {
+		b = make([]byte, hl)
+		if got, _ := r.ReadAt(b, 0); got != len(b) {
+			return nil, errStates
+		}
+	}
+	b = b[:hl]
 	d := cachecodec.NewReader(b)
 	spent, refuted, n, nfiles, nlinks := d.Uvarint(), d.Uvarint(), d.Uvarint(), d.Uvarint(), d.Uvarint()
-	rest := uint64(len(b))
-	if d.Bad() || n > rest/8 || nfiles != uint64(len(files)) || nfiles > rest/4 || nlinks > rest/4 {
+	rest := uint64(size)
+	if d.Bad() || n > rest/8 || nfiles != uint64(len(files)) || nfiles > rest/4 || nlinks > rest/4 || size-hl > math.MaxUint32 {
 		return nil, errStates
 	}
 	s := &States{files: files, spent: int(min(spent, 1<<62)), refuted: int(min(refuted, n)), n: int(n), over: map[int]lint.NoteState{}}
+	s.bodyLen, s.bodyAt = size-hl, io.NewSectionReader(r, hl, size-hl)
+	if whole != nil {
+		s.body = whole[hl:]
+	}
 	s.offs, s.fileOf = u32s(d.Take(int(n+1)*4)), u32s(d.Take(int(n)*4))
 	s.linkOff, s.linking = u32s(d.Take(int(nfiles+1)*4)), u32s(d.Take(int(nlinks)*4))
 	if d.Bad() {
@@ -450,21 +525,20 @@ func OpenStates(parts [][]byte, files []vault.File) (*States, error) {
 	s.aliases, ok1 = readTable(&d)
 	s.broken, ok2 = readTable(&d)
 	s.names, ok3 = readTable(&d)
-	if d.Bad() || !ok1 || !ok2 || !ok3 {
+	if !d.Done() || !ok1 || !ok2 || !ok3 {
 		return nil, errStates
 	}
-	s.body = d.Rest()
 	// The columns, checked whole: offsets in order and in the body, each
 	// state of a note of its own, in the walk's order.
 	prev := uint32(0)
 	for i := range s.offs.len() {
 		o := s.offs.at(i)
-		if o < prev || o > uint32(len(s.body)) || i == 0 && o != 0 {
+		if o < prev || o > uint32(s.bodyLen) || i == 0 && o != 0 {
 			return nil, errStates
 		}
 		prev = o
 	}
-	if prev != uint32(len(s.body)) {
+	if prev != uint32(s.bodyLen) {
 		return nil, errStates
 	}
 	k := 0 // a state for every note of the files, in their order: the notes' places are the states'
@@ -491,7 +565,7 @@ func OpenStates(parts [][]byte, files []vault.File) (*States, error) {
 	if prev != uint32(nlinks) {
 		return nil, errStates
 	}
-	for _, p := range parts[1:] {
+	for _, p := range deltas {
 		if len(p) == 0 {
 			continue // a delta of stamps alone
 		}
@@ -547,7 +621,16 @@ func (s *States) base(i int) (lint.NoteState, bool) {
 	if i < 0 || i >= s.n {
 		return lint.NoteState{}, false
 	}
-	b := s.body[s.offs.at(i):s.offs.at(i+1)]
+	lo, hi := s.offs.at(i), s.offs.at(i+1)
+	var b []byte
+	if s.body != nil {
+		b = s.body[lo:hi]
+	} else {
+		b = make([]byte, hi-lo)
+		if got, _ := s.bodyAt.ReadAt(b, int64(lo)); got != len(b) {
+			return lint.NoteState{}, false
+		}
+	}
 	d := cachecodec.NewReader(string(b))
 	st, err := decodeState(&d, s.files)
 	if err != nil || !d.Done() || st.Path != s.files[s.fileOf.at(i)].Path {
@@ -637,6 +720,13 @@ func (s *States) withOver(base []int, keep func(lint.NoteState) bool) []int {
 
 // All are every note's state, in the walk's order.
 func (s *States) All() ([]lint.NoteState, error) {
+	if s.body == nil { // one read of them all, not one a state
+		b := make([]byte, s.bodyLen)
+		if got, _ := s.bodyAt.ReadAt(b, 0); got != len(b) {
+			return nil, errStates
+		}
+		s.body = b
+	}
 	out := make([]lint.NoteState, s.n)
 	for i := range out {
 		st, ok := s.State(i)

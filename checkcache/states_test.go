@@ -148,6 +148,24 @@ func TestStatesRoundTripAndDamage(t *testing.T) {
 			t.Errorf("%s: %v %v, want %v", tt.name, got, ok, tt.want)
 		}
 	}
+	// Read from a file: the indexes at once, each state as asked for.
+	at, err := OpenStatesAt(bytes.NewReader(sb), int64(len(sb)), [][]byte{delta}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range at.Len() {
+		got, ok1 := at.State(i)
+		want, ok2 := sts.State(i)
+		if !ok1 || !ok2 {
+			t.Fatalf("state %d: %v %v", i, ok1, ok2)
+		}
+		sameStates(t, []lint.NoteState{got}, []lint.NoteState{want})
+	}
+	if all, err := at.All(); err != nil {
+		t.Error(err)
+	} else {
+		sameStates(t, all, want)
+	}
 	for _, tt := range []struct{ name, want string }{
 		{"a.md", "a.md"}, {"pic.png", "pic.png"}, {vault.NameKey("B.MD"), "b.md"}, {"pic", ""}, {"c.md", ""},
 	} {
@@ -193,10 +211,15 @@ func TestStatesRoundTripAndDamage(t *testing.T) {
 // readAll opens states b as a first part and asks every lookup of it:
 // damaged states are an error or answers, never a panic.
 func readAll(b []byte, files []vault.File) {
-	s, err := OpenStates([][]byte{b}, files)
+	readStates(OpenStates([][]byte{b}, files))
+	readStates(OpenStatesAt(bytes.NewReader(b), int64(len(b)), nil, files))
+}
+
+func readStates(s *States, err error) {
 	if err != nil {
 		return
 	}
+	files := s.files
 	for i := range s.Len() + 1 {
 		s.State(i)
 	}
@@ -207,6 +230,7 @@ func readAll(b []byte, files []vault.File) {
 		s.Named(vault.NameKey(f.Path))
 	}
 	s.Refuted()
+	s.All()
 }
 
 // A findings part holds the findings of the paths whose findings

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -260,14 +261,16 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 				}
 				return CheckResult{Findings: findings, Notes: notes}, nil
 			}
-		} else if ssec, ok := c.section(checkcache.StatesSection); ok && slices.Equal(ssec.Hashes, sec.Hashes) {
-			before := make([]vault.File, len(m.Stamps))
-			prev := lint.Previous{Files: make([]string, len(m.Stamps))}
-			for i, st := range m.Stamps {
-				before[i], prev.Files[i] = vault.File{Path: st.Path}, st.Path
+		} else if ssec, first, ok := c.sectionAt(checkcache.StatesSection); ok && slices.Equal(ssec.Hashes, sec.Hashes) {
+			before, prev := files, lint.Previous{Same: same} // the same files: the walk's
+			if !same {
+				before, prev.Files = make([]vault.File, len(m.Stamps)), make([]string, len(m.Stamps))
+				for i, st := range m.Stamps {
+					before[i], prev.Files[i] = vault.File{Path: st.Path}, st.Path
+				}
 			}
 			notes, findings, ferr := checkcache.DecodeFindingsParts(sec.Entries)
-			states, serr := checkcache.OpenStates(ssec.Entries, before)
+			states, serr := checkcache.OpenStatesAt(first, first.Size(), ssec.Entries[1:], before)
 			if ferr == nil && serr == nil {
 				// The states read as the recheck needs them: after an
 				// edit, those of the notes it can change.
@@ -316,6 +319,8 @@ type checkSave struct {
 	started time.Time
 	was     [][sha256.Size]byte
 	content [][sha256.Size]byte
+	// same is set when changed found the walk's files the ones stamped.
+	same bool
 	// states are check's states as the file holds them, when a recheck
 	// read them.
 	states *checkcache.States
@@ -332,6 +337,19 @@ func (c *checkSave) section(name string) (checkcache.Section, bool) {
 		return checkcache.Section{}, false
 	}
 	return sec, true
+}
+
+// sectionAt is section with the entries the file was written with left
+// in it, read from first (checkcache.Model.SectionAt).
+func (c *checkSave) sectionAt(name string) (checkcache.Section, *io.SectionReader, bool) {
+	if c.m == nil {
+		return checkcache.Section{}, nil, false
+	}
+	sec, first, ok, err := c.m.SectionAt(name)
+	if err != nil || !ok || sec.Key != c.key || len(sec.Hashes) != len(c.m.Stamps) {
+		return checkcache.Section{}, nil, false
+	}
+	return sec, first, true
 }
 
 // changed compares the walk's files with the model file's stamps and
@@ -384,6 +402,7 @@ func (c *checkSave) changed(read func(string) ([]byte, error)) (changed []string
 	if j < len(m.Stamps) {
 		same = false
 	}
+	c.same = same
 	return changed, same, same && !stale
 }
 
@@ -396,11 +415,29 @@ func (c *checkSave) stamps(hashes map[string][sha256.Size]byte) []checkcache.Sta
 		if c.content != nil {
 			stamps[i].Hash = c.content[i]
 		}
-		if h, ok := hashes[f.Path]; ok {
-			stamps[i].Hash = h
+	}
+	c.eachHash(hashes, func(i int, h [sha256.Size]byte) { stamps[i].Hash = h })
+	return stamps
+}
+
+// eachHash calls f with each note's hash in hashes and its index among
+// the walk's files: after an edit, hashes holds a few notes, found by
+// their paths (a lookup of every file's path in it was a tenth of a
+// recheck at 100,000 notes); after a whole check, every note.
+func (c *checkSave) eachHash(hashes map[string][sha256.Size]byte, f func(i int, h [sha256.Size]byte)) {
+	if len(hashes) < len(c.files)/16 {
+		for p, h := range hashes {
+			if i, ok := slices.BinarySearchFunc(c.files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) }); ok {
+				f(i, h)
+			}
+		}
+		return
+	}
+	for i, file := range c.files {
+		if h, ok := hashes[file.Path]; ok {
+			f(i, h)
 		}
 	}
-	return stamps
 }
 
 // save writes a check's result into the model file: as a delta when the
@@ -416,12 +453,9 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 	checked := make([][sha256.Size]byte, len(files))
 	was := c.wasByPath()
 	for i, f := range files {
-		if h, ok := hashes[f.Path]; ok {
-			checked[i] = h
-		} else {
-			checked[i] = was(i, f.Path)
-		}
+		checked[i] = was(i, f.Path)
 	}
+	c.eachHash(hashes, func(i int, h [sha256.Size]byte) { checked[i] = h })
 	fsec := checkcache.Section{Name: checkcache.FindingsSection, Key: c.key, Hashes: checked}
 	ssec := checkcache.Section{Name: checkcache.StatesSection, Key: c.key, Hashes: checked}
 	u := checkcache.Update{Written: c.started.UnixNano(), Stamps: stamps, Sections: []checkcache.Section{fsec, ssec}}
@@ -495,6 +529,9 @@ func (c *checkSave) restamp(notes int, findings []lint.Finding) {
 func (c *checkSave) wasByPath() func(i int, p string) [sha256.Size]byte {
 	if c.was == nil {
 		return func(int, string) [sha256.Size]byte { return [sha256.Size]byte{} }
+	}
+	if c.same { // compared already
+		return func(i int, _ string) [sha256.Size]byte { return c.was[i] }
 	}
 	if len(c.m.Stamps) == len(c.files) {
 		return func(i int, p string) [sha256.Size]byte {

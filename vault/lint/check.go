@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -222,10 +223,48 @@ func (c *checker) skipped(out []Finding, sk vault.Skip) []Finding {
 
 // SortFindings orders findings by path, line, column, then rule.
 func SortFindings(fs []Finding) {
-	slices.SortStableFunc(fs, func(a, b Finding) int {
-		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line),
-			cmp.Compare(a.Column, b.Column), strings.Compare(a.Rule, b.Rule))
-	})
+	slices.SortStableFunc(fs, compareFindings)
+}
+
+// compareFindings is the order SortFindings sorts findings in.
+func compareFindings(a, b Finding) int {
+	if c := strings.Compare(a.Path, b.Path); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), strings.Compare(a.Rule, b.Rule))
+}
+
+// appendMerged appends to out the findings of lists, each sorted
+// (SortFindings), in order, an earlier list's first where they tie: the
+// order SortFindings gives them together. A run of one list's findings
+// before the others' next is found by a binary search and copied whole:
+// a recheck merges a few findings into many.
+func appendMerged(out []Finding, lists ...[]Finding) []Finding {
+	for {
+		k := -1
+		for i, l := range lists {
+			if len(l) > 0 && (k < 0 || compareFindings(l[0], lists[k][0]) < 0) {
+				k = i
+			}
+		}
+		if k < 0 {
+			return out
+		}
+		run := lists[k]
+		end := len(run) // run[:end] goes before every other list's next
+		for j, l := range lists {
+			if j == k || len(l) == 0 {
+				continue
+			}
+			end = sort.Search(end, func(i int) bool {
+				c := compareFindings(run[i], l[0])
+				return c > 0 || c == 0 && j < k
+			})
+		}
+		end = max(end, 1) // run[0] is the least of all: at least it
+		out = append(out, run[:end]...)
+		lists[k] = run[end:]
+	}
 }
 
 type checker struct {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -40,7 +41,11 @@ func stateOf(r *noteResult) NoteState {
 // spent (Report.Spent). A cache gives the states as Cached instead, read
 // note by note, with the number of notes checked (Notes).
 type Previous struct {
-	Files    []string
+	Files []string
+	// Same says the walk's files are Files, the caller having compared
+	// them (a cache's stamps with the walk): Recheck does not compare
+	// them again, and Files may be nil.
+	Same     bool
 	Findings []Finding
 	States   []NoteState
 	Spent    int
@@ -92,11 +97,20 @@ type Cached interface {
 // the notes checked again (Again) but not every note's (States).
 func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []vault.Skip, opts Options,
 	prev Previous, changed []string, each func(*vault.Note)) (rep *Report, ok bool, err error) {
-	paths, notes := vault.SplitFiles(files)
 	if prev.Spent > suggestCells {
 		return nil, false, nil
 	}
-	fileSet := !slices.Equal(paths, prev.Files)
+	var paths []string
+	notes := make([]vault.File, 0, len(files))
+	for _, f := range files {
+		if f.IsNote() {
+			notes = append(notes, f)
+		}
+	}
+	if !prev.Same || prev.Cached == nil { // else no path is compared or indexed
+		paths, _ = vault.SplitFiles(files)
+	}
+	fileSet := !prev.Same && !slices.Equal(paths, prev.Files)
 	if prev.Cached != nil && fileSet { // every note's links may resolve elsewhere: every state
 		prev.States = make([]NoteState, len(prev.Files))
 		k := 0
@@ -414,17 +428,21 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		return nil, false, nil // Check would have run out of suggestions where these did not; or the cache is damaged
 	}
 
-	var out []Finding
+	// The findings: the vault's (head), those of prev's kept (kept) and
+	// those of the notes checked again (tail), each sorted, merged: the
+	// order SortFindings gives them together.
+	var head []Finding
 	if lazy { // the same files: the same collisions
 		for _, sk := range skips {
-			out = s.c.skipped(out, sk)
+			head = s.c.skipped(head, sk)
 		}
 		for _, u := range s.c.opts.Untrusted {
-			out = s.c.add(out, Finding{Path: u.Path, Line: 1, Column: 1, Rule: RuleFileUntrusted, Message: u.Reason})
+			head = s.c.add(head, Finding{Path: u.Path, Line: 1, Column: 1, Rule: RuleFileUntrusted, Message: u.Reason})
 		}
 	} else {
-		out = s.c.vaultFindings(skips)
+		head = s.c.vaultFindings(skips)
 	}
+	out := make([]Finding, 0, len(prev.Findings)+len(head))
 	next := 0 // prev.Findings and notes are both sorted by path
 	for _, f := range prev.Findings {
 		switch _, again := own[f.Path]; {
@@ -442,16 +460,20 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 			out = append(out, f) // findings out of order: a cache's
 		}
 	}
-	for _, fs := range own {
-		out = append(out, fs...)
+	if !slices.IsSortedFunc(out, compareFindings) {
+		SortFindings(out) // a cache's, out of order
 	}
-	SortFindings(out)
+	var tail []Finding
+	for _, fs := range own {
+		tail = append(tail, fs...)
+	}
+	SortFindings(head)
+	SortFindings(tail)
+	out = appendMerged(make([]Finding, 0, len(head)+len(out)+len(tail)), head, out, tail)
 	rep = &Report{Findings: out, Files: files, Spent: spent, Read: read}
-	for i := range len(notes) {
-		if st, ok := states[i]; ok {
-			rep.Rechecked = append(rep.Rechecked, i)
-			rep.Again = append(rep.Again, st)
-		}
+	for _, i := range slices.Sorted(maps.Keys(states)) {
+		rep.Rechecked = append(rep.Rechecked, i)
+		rep.Again = append(rep.Again, states[i])
 	}
 	if lazy {
 		rep.Notes = prev.Notes

@@ -392,3 +392,27 @@ func show(fs []Finding) string {
 	}
 	return b.String()
 }
+
+// appendMerged gives what SortFindings gives the lists together, ties
+// (the same path, line, column and rule) in the lists' order.
+func TestAppendMerged(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		var lists [][]Finding
+		var all []Finding
+		for k := range r.IntN(5) {
+			var l []Finding
+			for j := range r.IntN(12) {
+				l = append(l, Finding{Path: []string{"a.md", "b.md"}[r.IntN(2)], Line: r.IntN(3), Column: r.IntN(2),
+					Rule: []string{RuleBrokenLink, RuleBrokenHeading}[r.IntN(2)], Message: fmt.Sprint(k, j)})
+			}
+			SortFindings(l)
+			lists = append(lists, l)
+			all = append(all, l...)
+		}
+		SortFindings(all)
+		if got := appendMerged(nil, lists...); !reflect.DeepEqual(got, all) && len(all) > 0 {
+			t.Fatalf("merged\n%s\nsorted together\n%s", show(got), show(all))
+		}
+	}
+}
