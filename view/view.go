@@ -222,9 +222,6 @@ func NewGraph(g workspace.Graph) Graph {
 // reaches (its view's To) the first time one does, a file when that edge
 // resolves, else unresolved.
 func GraphNodes(files []vault.File, notes []string, edges iter.Seq[vault.Edge]) []GraphNode {
-	if !slices.IsSorted(notes) {
-		notes = slices.Sorted(slices.Values(notes))
-	}
 	// When every note of files was read, an edge resolved to a note's
 	// path reaches a note, known without a search: 40,000 edges at
 	// 10,000 notes, most of them between notes.
@@ -235,26 +232,43 @@ func GraphNodes(files []vault.File, notes []string, edges iter.Seq[vault.Edge]) 
 		}
 	}
 	allRead := noteFiles == len(notes)
+	var others []workspace.GraphTarget
+	for e := range edges {
+		t := workspace.GraphTarget{ID: e.To, Resolved: e.Resolved()}
+		if !t.Resolved {
+			t.ID = e.Path
+		} else if allRead && (vault.File{Path: t.ID}).IsNote() {
+			continue
+		}
+		others = append(others, t)
+	}
+	return GraphNodesOf(notes, others)
+}
+
+// GraphNodesOf are the nodes of a graph of notes whose edges reach
+// others besides notes' paths (workspace.GraphText), sorted by id: each
+// note, then each other id the first time an edge reaches it, a file
+// when that edge resolves, else unresolved.
+func GraphNodesOf(notes []string, others []workspace.GraphTarget) []GraphNode {
+	if !slices.IsSorted(notes) {
+		notes = slices.Sorted(slices.Values(notes))
+	}
 	isNote := func(id string) bool {
 		_, found := slices.BinarySearch(notes, id)
 		return found
 	}
-	others := map[string]uint8{} // the other ids, by kind (its index in graphKinds)
-	for e := range edges {
-		id, kind := e.To, uint8(kindFile)
-		if !e.Resolved() {
-			id, kind = e.Path, kindUnresolved
-		}
-		if kind == kindFile && allRead && (vault.File{Path: id}).IsNote() {
+	kinds := map[string]uint8{} // the other ids, by kind (its index in graphKinds)
+	for _, t := range others {
+		if _, known := kinds[t.ID]; known || isNote(t.ID) {
 			continue
 		}
-		if _, known := others[id]; known || isNote(id) {
-			continue
+		kinds[t.ID] = kindUnresolved
+		if t.Resolved {
+			kinds[t.ID] = kindFile
 		}
-		others[id] = kind
 	}
-	ids := make([]string, 0, len(others))
-	for id := range others {
+	ids := make([]string, 0, len(kinds))
+	for id := range kinds {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
@@ -266,7 +280,7 @@ func GraphNodes(files []vault.File, notes []string, edges iter.Seq[vault.Edge]) 
 			i++
 			continue
 		}
-		out = append(out, GraphNode{ID: ids[j], Kind: graphKinds[others[ids[j]]]})
+		out = append(out, GraphNode{ID: ids[j], Kind: graphKinds[kinds[ids[j]]]})
 		j++
 	}
 	return out

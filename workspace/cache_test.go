@@ -44,6 +44,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{"base", basePurpose, baseInputs},
 		{"properties", propertiesPurpose, propertiesInputs},
 		{"lsp", entriesPurpose, liveInputs},
+		{"graph", graphPurpose, graphInputs},
 	}
 	cases := []struct {
 		input  Inputs

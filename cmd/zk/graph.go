@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -50,6 +51,15 @@ func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
+	if opts.format != "dot" {
+		gt, ok, err := w.GraphText(ctx, graphJSON)
+		if err != nil {
+			return err
+		}
+		if ok { // every note read: its edges' text is the graph's
+			return writeGraphText(s.out, view.GraphNodesOf(gt.Notes, gt.Others), gt.Texts)
+		}
+	}
 	g, err := w.GraphEdges(ctx)
 	if err != nil {
 		return err
@@ -70,43 +80,84 @@ func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
 // The edges are walked once, as they are printed.
 func writeGraphJSON(w io.Writer, nodes []view.GraphNode, edges iter.Seq[view.Edge]) error {
 	bw := bufio.NewWriterSize(w, 64<<10) // 16 MB at 10,000 notes: 256 writes, not 4,000
+	bw.WriteString("{\n")
+	writeGraphNodes(bw, nodes)
+	bw.WriteString(`  "edges": [`)
+	var (
+		buf  []byte
+		from edgeFrom
+		n    int
+	)
+	for e := range edges {
+		if n > 0 {
+			bw.WriteString(",")
+		}
+		buf = from.appendEdgeJSON(append(buf[:0], "\n    "...), e)
+		bw.Write(buf)
+		n++
+	}
+	if n > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]\n")
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// writeGraphNodes writes the graph's "nodes" member and its comma.
+func writeGraphNodes(bw *bufio.Writer, nodes []view.GraphNode) {
+	bw.WriteString(`  "nodes": [`)
 	var buf []byte
-	open := func(name string) { bw.WriteString(`  "` + name + `": [`) }
-	item := func(i int) {
+	for i, n := range nodes {
 		if i > 0 {
 			bw.WriteString(",")
 		}
-		bw.WriteString("\n    ")
+		buf = appendField(append(append(buf[:0], "\n    "...), '{'), "id", n.ID, true)
+		buf = append(appendField(buf, "kind", n.Kind, false), "\n    }"...)
 		bw.Write(buf)
 	}
-	end := func(n int, last bool) {
-		if n > 0 {
-			bw.WriteString("\n  ")
+	if len(nodes) > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("],\n")
+}
+
+// graphJSON is a note's edges as writeGraphJSON prints them, each on
+// its own lines after the one before it and a comma: the model file's
+// section for zk graph keeps them so (workspace.GraphText).
+var graphJSON = workspace.GraphFormat{Name: "json v1", AppendEdges: func(b []byte, edges []vault.Edge) []byte {
+	var from edgeFrom
+	for i, e := range edges {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		bw.WriteString("]")
-		if !last {
+		b = from.appendEdgeJSON(append(b, "\n    "...), view.NewEdge(e))
+	}
+	return b
+}}
+
+// writeGraphText prints what writeGraphJSON prints of nodes and of the
+// edges whose text, note by note, is texts (graphJSON's).
+func writeGraphText(w io.Writer, nodes []view.GraphNode, texts []string) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("{\n")
+	writeGraphNodes(bw, nodes)
+	bw.WriteString(`  "edges": [`)
+	wrote := false
+	for _, t := range texts {
+		if t == "" {
+			continue
+		}
+		if wrote {
 			bw.WriteString(",")
 		}
-		bw.WriteString("\n")
+		bw.WriteString(t)
+		wrote = true
 	}
-	bw.WriteString("{\n")
-	open("nodes")
-	for i, n := range nodes {
-		buf = appendField(append(buf[:0], '{'), "id", n.ID, true)
-		buf = append(appendField(buf, "kind", n.Kind, false), "\n    }"...)
-		item(i)
+	if wrote {
+		bw.WriteString("\n  ")
 	}
-	end(len(nodes), false)
-	open("edges")
-	var from edgeFrom
-	i := 0
-	for e := range edges {
-		buf = from.appendEdgeJSON(buf[:0], e)
-		item(i)
-		i++
-	}
-	end(i, true)
-	bw.WriteString("}\n")
+	bw.WriteString("]\n}\n")
 	return bw.Flush()
 }
 

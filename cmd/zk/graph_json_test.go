@@ -2,12 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/zk-claims/zk/vault/vaulttest"
 	"github.com/zk-claims/zk/view"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // hostile is every byte, invalid UTF-8 and the characters JSON escapes.
@@ -94,6 +101,53 @@ func TestAppendJSONStringIsEncodingJSON(t *testing.T) {
 		}
 		if got := string(appendJSONString(nil, s.String())) + "\n"; got != want.String() {
 			t.Errorf("appendJSONString(%q) = %s, want %s", s.String(), got, want.String())
+		}
+	}
+}
+
+// zk graph printed from its section of the model file is byte for byte
+// zk graph printed from the notes' details: cold, cached and after an
+// edit, names to escape and unresolved links and attachments included.
+func TestGraphTextIsGraphJSON(t *testing.T) {
+	dir := vaulttest.Dir(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A \"quoted\".md":    "# A\n[[B\u2028x]] ![[pic.png]] [[Nowhere\\here]] [[B]]\n## Links\n- [[C]] — supports: \"because\"\n",
+		"B.md":               "---\nup: \"[[A \\\"quoted\\\"]]\"\n---\n# B\n[[A \"quoted\"]] [[pic.png]] [[日本]]\n",
+		"C.md":               "[[Gone]]\n",
+		"pic.png":            "png",
+		"sub/Empty.md":       "no links\n",
+		"sub/Tab\there.md":   "[[C]]\n",
+	})
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
+	for _, when := range []string{"cold", "cached", "edited"} {
+		if when == "edited" {
+			p := filepath.Join(dir, "C.md")
+			if err := os.WriteFile(p, []byte("[[Gone]] [[Later]] [[B]]\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			old := time.Now().Add(-time.Hour)
+			os.Chtimes(p, old, old)
+		}
+		var got, want bytes.Buffer
+		s := &streams{in: strings.NewReader(""), out: &got, err: io.Discard}
+		if err := runGraph(context.Background(), &graphOptions{root: root, format: "json"}, s); err != nil {
+			t.Fatal(err)
+		}
+		w, err := root.open(s, workspace.Reading, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := w.GraphEdges(context.Background())
+		w.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := writeGraphJSON(&want, view.GraphNodes(g.Files, g.Notes, g.Edges), view.EdgeViews(g.Edges)); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() || !strings.Contains(got.String(), `"kind": "file"`) {
+			t.Errorf("%s: from the section\n%s\nfrom the details\n%s", when, got.String(), want.String())
 		}
 	}
 }
