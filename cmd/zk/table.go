@@ -32,7 +32,9 @@ type table struct {
 // add adds a row; a tab in a cell is a space (printable keeps tabs).
 func (t *table) add(cells ...string) {
 	for i, c := range cells {
-		cells[i] = strings.ReplaceAll(c, "\t", " ")
+		if strings.IndexByte(c, '\t') >= 0 { // most cells have none: not a Replace call each
+			cells[i] = strings.ReplaceAll(c, "\t", " ")
+		}
 	}
 	t.rows = append(t.rows, cells)
 }
@@ -91,10 +93,16 @@ func (t *table) writeWhole(bw *bufio.Writer) {
 	for r, row := range t.rows {
 		measure(r+1, row)
 	}
+	right := make([]bool, n) // t.right, not looked up in a map per cell
+	for i := range right {
+		right[i] = t.right[i]
+	}
 	var line []byte
 	pad := func(k int) {
-		for ; k > 0; k-- {
-			line = append(line, ' ')
+		for k > 0 {
+			m := min(k, len(spaces))
+			line = append(line, spaces[:m]...)
+			k -= m
 		}
 	}
 	put := func(r int, row []string) {
@@ -107,11 +115,11 @@ func (t *table) writeWhole(bw *bufio.Writer) {
 			w := widths[i] - int(cws[r*n+i])
 			switch {
 			case i == n-1:
-				if t.right[i] {
+				if right[i] {
 					pad(w)
 				}
 				line = append(line, c...)
-			case t.right[i]:
+			case right[i]:
 				pad(w)
 				line = append(line, c...)
 				pad(tableGap)

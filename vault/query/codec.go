@@ -429,12 +429,48 @@ func (d *decoder) value(depth int) any {
 func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Options,
 	reuse func(path string) (Note, bool), hashed func(path string, src []byte)) ([]Note, error) {
 	opts.Need = NeedLinks | NeedTending | NeedVerdicts
-	return readEach(ctx, v, files, opts.Skip, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Note { return Read(n, r, opts) })
+	return readEach(ctx, v, files, opts.Skip, resolveAll, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Note { return Read(n, r, opts) })
+}
+
+// resolving says what a reader's read resolves of a note, and so what
+// resolver readEach gives it.
+type resolving int
+
+const (
+	// resolveAll: any link (NoteEdges' Links section too), through an
+	// index of every file.
+	resolveAll resolving = iota
+	// resolveNone: nothing; read is given no resolver.
+	resolveNone
+	// resolveLinks: the note's links, embeds and frontmatter links alone
+	// (LinkedFiles). A few notes read again after an edit each get a
+	// resolver over the files those can name (vault.ResolverFor: one pass
+	// over the paths, which resolves them as an index of every file
+	// does), not an index of every file (most of what reading one note
+	// again cost at 10,000 notes).
+	resolveLinks
+)
+
+// fewNotes is the most notes read again that readEach gives a resolver
+// each (resolveLinks): past it, one index of every file costs less.
+const fewNotes = 8
+
+// linkPaths are what the note's links, embeds and frontmatter links name,
+// as LinkedFiles resolves them.
+func linkPaths(n *vault.Note) []string {
+	var out []string
+	for l := range n.LinksAndEmbeds() {
+		out = append(out, l.Path)
+	}
+	for _, l := range n.FrontmatterLinks {
+		out = append(out, l.Path)
+	}
+	return out
 }
 
 // readEach is what read makes of every note of files but those skip
 // leaves out, reusing what reuse gives; see ReadAll.
-func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, skip func(string) bool,
+func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, skip func(string) bool, resolving resolving,
 	reuse func(path string) (T, bool), hashed func(path string, src []byte), read func(*vault.Note, *vault.Resolver) T) ([]T, error) {
 	// The notes by index into files, not a copy of each note's File and a
 	// slice of every path: a vault whose entries are all reused needs
@@ -456,14 +492,28 @@ func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, sk
 		stale = append(stale, i)
 	}
 	if len(stale) > 0 {
-		paths, _ := vault.SplitFiles(files)
-		r := vault.NewResolver(paths)
+		var (
+			paths []string
+			r     *vault.Resolver
+		)
+		switch {
+		case resolving == resolveNone:
+		case resolving == resolveLinks && len(stale) <= fewNotes:
+			paths, _ = vault.SplitFiles(files) // a resolver for each note, below
+		default:
+			paths, _ = vault.SplitFiles(files)
+			r = vault.NewResolver(paths)
+		}
 		toRead := make([]vault.File, len(stale))
 		for k, i := range stale {
 			toRead[k] = files[notes[i]]
 		}
 		v.Each(ctx, toRead, func(k int, n *vault.Note) {
-			kept[stale[k]], have[stale[k]] = read(n, r), true
+			res := r
+			if res == nil && paths != nil {
+				res = vault.ResolverFor(paths, n.Path, linkPaths(n))
+			}
+			kept[stale[k]], have[stale[k]] = read(n, res), true
 			if hashed != nil {
 				hashed(n.Path, n.Src)
 			}

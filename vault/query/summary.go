@@ -34,7 +34,7 @@ func ReadDetail(n *vault.Note, r *vault.Resolver, ledger []evidence.LedgerEntry)
 // ledger by note path.
 func ReadDetails(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
 	reuse func(path string) (Detail, bool), hashed func(path string, src []byte)) ([]Detail, error) {
-	return readEach(ctx, v, files, nil, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Detail {
+	return readEach(ctx, v, files, nil, resolveAll, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Detail {
 		return ReadDetail(n, r, ledger[n.Path])
 	})
 }
@@ -313,7 +313,7 @@ type Runs struct {
 // hashed and ledger are as ReadDetails'.
 func ReadRuns(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
 	reuse func(path string) (Runs, bool), hashed func(path string, src []byte)) ([]Runs, error) {
-	return readEach(ctx, v, files, nil, reuse, hashed, func(n *vault.Note, _ *vault.Resolver) Runs {
+	return readEach(ctx, v, files, nil, resolveNone, reuse, hashed, func(n *vault.Note, _ *vault.Resolver) Runs {
 		return Runs{Path: n.Path, falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger[n.Path])))}
 	})
 }

@@ -30,7 +30,7 @@ type Tending struct {
 func ReadTending(ctx context.Context, v *vault.Vault, files []vault.File, opts Options,
 	reuse func(path string) (Tending, bool), hashed func(path string, src []byte)) ([]Tending, error) {
 	sopts := tending.StaleOptions{Types: opts.Types, Interval: opts.Interval, Keys: opts.TendedKeys}
-	return readEach(ctx, v, files, nil, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Tending {
+	return readEach(ctx, v, files, nil, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Tending {
 		targets := vault.LinkedFiles(n, r)
 		e := &encoder{b: make([]byte, 0, binary.MaxVarintLen64*(1+len(targets)))}
 		e.uvarint(uint64(len(targets)))

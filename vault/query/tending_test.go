@@ -1,13 +1,18 @@
 package query
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 // TestTendingCodec: zk stale's section reads back what it wrote: each
@@ -66,4 +71,69 @@ func FuzzDecodeTending(f *testing.F) {
 			t.Fatalf("re-encoded entries decode as %+v, %v", again, err)
 		}
 	})
+}
+
+// TestReadTendingResolvesAsEveryFile: a few notes read again are each
+// given a resolver over the files their links can name (resolveLinks);
+// their links resolve to the files an index of every file gives, by path,
+// relative path, name in any case, heading, alias, embed, frontmatter
+// link and a name two files share; and so they do past fewNotes, through
+// that index.
+func TestReadTendingResolvesAsEveryFile(t *testing.T) {
+	links := "[[b]] [[Sub/C|c]] [[../Top]] [[./Sub/Same]] [[same]] [[D#Heading]] ![[pic.PNG]] [[Nowhere]] [[a]]\n"
+	for _, notes := range []int{3, fewNotes + 4} {
+		files := map[string]string{
+			".obsidian/app.json": "{}",
+			"A.md":               "---\nup: \"[[Sub/D]]\"\n---\n# A\n" + links,
+			"B.md":               "# B\n" + links,
+			"Sub/C.md":           "# C\n[[A]] [[../B]] [[Same]]\n",
+			"Sub/D.md":           "# D\n## Heading\n",
+			"Sub/Same.md":        "# Same\n",
+			"Other/same.md":      "# same\n",
+			"Top.md":             "# Top\n",
+			"pic.png":            "png",
+		}
+		for i := range notes {
+			files[fmt.Sprintf("More/N%02d.md", i)] = "# N\n" + links
+		}
+		v, err := vault.Open(vaulttest.Dir(t, files))
+		if err != nil {
+			t.Fatal(err)
+		}
+		walk, _, err := v.Files(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reuse func(string) (Tending, bool)
+		if notes <= fewNotes { // all but the few read again
+			reuse = func(p string) (Tending, bool) { return Tending{}, !strings.HasPrefix(p, "More/") }
+		}
+		got, err := ReadTending(context.Background(), v, walk, Options{}, reuse, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths, _ := vault.SplitFiles(walk)
+		all := vault.NewResolver(paths)
+		read := 0
+		for _, n := range got {
+			if n.Path == "" {
+				continue // reused
+			}
+			read++
+			note, err := v.ReadNote(n.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want, have []string
+			want = vault.LinkedFiles(note, all)
+			n.EachLink(len(walk), func(i int) { have = append(have, walk[i].Path) })
+			if !slices.Equal(have, want) || strings.HasPrefix(n.Path, "More/") && len(want) < 6 {
+				t.Errorf("%d notes: %s links to %v, want %v", notes, n.Path, have, want)
+			}
+		}
+		if read < notes {
+			t.Errorf("%d notes: %d read", notes, read)
+		}
+		v.Close()
+	}
 }
