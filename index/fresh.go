@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -78,8 +79,7 @@ func (r *folderRecord) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(r.Notes))
 	b = binary.AppendUvarint(b, uint64(len(r.Folders)))
 	for _, f := range r.Folders {
-		b = binary.AppendUvarint(b, uint64(len(f.Path)))
-		b = append(b, f.Path...)
+		b = cachecodec.AppendStr(b, f.Path)
 		b = binary.AppendVarint(b, f.ModTime)
 	}
 	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
@@ -93,38 +93,19 @@ func decodeFolders(b []byte) (*folderRecord, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, errBadFolders
 	}
-	r := body[len(foldersMagic):]
-	rec := &folderRecord{}
-	var n int
-	if rec.Walked, n = binary.Varint(r); n <= 0 {
+	r := cachecodec.NewReader(string(body[len(foldersMagic):])) // one string; each path a slice of it
+	rec := &folderRecord{Walked: r.Varint()}
+	notes := r.Uvarint()
+	if notes > 1<<40 {
 		return nil, errBadFolders
 	}
-	r = r[n:]
-	notes, n := binary.Uvarint(r)
-	if n <= 0 || notes > 1<<40 {
-		return nil, errBadFolders
-	}
-	rec.Notes, r = int(notes), r[n:]
-	count, n := binary.Uvarint(r)
-	if n <= 0 || count > uint64(len(r)) {
-		return nil, errBadFolders
-	}
-	r = r[n:]
+	rec.Notes = int(notes)
+	count := r.Count(2) // a path's length, a time
 	rec.Folders = make([]folderEntry, 0, count)
 	for range count {
-		l, n := binary.Uvarint(r)
-		if n <= 0 || l > uint64(len(r)-n) {
-			return nil, errBadFolders
-		}
-		f := folderEntry{Path: string(r[n : n+int(l)])}
-		r = r[n+int(l):]
-		if f.ModTime, n = binary.Varint(r); n <= 0 {
-			return nil, errBadFolders
-		}
-		r = r[n:]
-		rec.Folders = append(rec.Folders, f)
+		rec.Folders = append(rec.Folders, folderEntry{Path: r.Str(), ModTime: r.Varint()})
 	}
-	if len(r) != 0 {
+	if !r.Done() {
 		return nil, errBadFolders
 	}
 	return rec, nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -69,8 +70,7 @@ func (m *manifest) encode() []byte {
 	b = binary.AppendVarint(b, m.Written)
 	b = binary.AppendUvarint(b, uint64(len(m.Entries)))
 	for _, e := range m.Entries {
-		b = binary.AppendUvarint(b, uint64(len(e.Path)))
-		b = append(b, e.Path...)
+		b = cachecodec.AppendStr(b, e.Path)
 		b = binary.AppendVarint(b, e.Size)
 		b = binary.AppendVarint(b, e.ModTime)
 		b = append(b, e.Hash[:]...)
@@ -91,48 +91,17 @@ func decodeManifest(b []byte) (*manifest, error) {
 	if crc32.ChecksumIEEE(body) != sum {
 		return nil, errBadManifest
 	}
-	r := body[len(manifestMagic):]
-	next := func() (int64, bool) {
-		v, n := binary.Varint(r)
-		if n <= 0 {
-			return 0, false
-		}
-		r = r[n:]
-		return v, true
-	}
-	m := &manifest{}
-	var ok bool
-	if m.Written, ok = next(); !ok {
-		return nil, errBadManifest
-	}
-	count, n := binary.Uvarint(r)
-	if n <= 0 || count > uint64(len(r)) {
-		return nil, errBadManifest
-	}
-	r = r[n:]
+	r := cachecodec.NewReader(string(body[len(manifestMagic):])) // one string; each path a slice of it
+	m := &manifest{Written: r.Varint()}
+	count := r.Count(2 + 1 + 1 + 16 + 1) // a path (never empty) and its length, a size, a time, a hash, a flag
 	m.Entries = make([]entry, 0, count)
 	for range count {
-		l, n := binary.Uvarint(r)
-		if n <= 0 || l > uint64(len(r)-n) {
-			return nil, errBadManifest
-		}
-		e := entry{Path: string(r[n : n+int(l)])}
-		r = r[n+int(l):]
-		if e.Size, ok = next(); !ok {
-			return nil, errBadManifest
-		}
-		if e.ModTime, ok = next(); !ok {
-			return nil, errBadManifest
-		}
-		if len(r) < 17 {
-			return nil, errBadManifest
-		}
-		e.Hash = [16]byte(r[:16])
-		e.Skipped = r[16] == 1
-		r = r[17:]
+		e := entry{Path: r.Str(), Size: r.Varint(), ModTime: r.Varint()}
+		copy(e.Hash[:], r.Take(16))
+		e.Skipped = r.Byte() == 1
 		m.Entries = append(m.Entries, e)
 	}
-	if len(r) != 0 {
+	if !r.Done() {
 		return nil, errBadManifest
 	}
 	return m, nil
