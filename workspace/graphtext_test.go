@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -133,32 +134,42 @@ func TestGraphTextAgreesWithDetails(t *testing.T) {
 		"pic.png":            "png",
 	}, Reading)
 	ctx := context.Background()
-	format := GraphFormat{Name: "test", AppendEdges: func(b []byte, edges []vault.Edge) []byte {
+	format := GraphFormat{Name: "test", Lead: 1, AppendEdges: func(b []byte, edges []vault.Edge) []byte {
 		for _, e := range edges {
-			b = fmt.Appendf(b, "%s->%s(%s,%d)\n", e.From, e.To, e.Path, e.Line)
+			b = fmt.Appendf(b, ";%s->%s(%s,%d)\n", e.From, e.To, e.Path, e.Line)
 		}
 		return b
 	}}
 	check := func(when string) {
 		t.Helper()
-		g, ok, err := w.GraphText(ctx, format)
-		if err != nil || !ok {
-			t.Fatalf("%s: %v, every note read %v", when, err, ok)
-		}
-		want, err := w.GraphEdges(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var wantOthers []GraphTarget
-		for i, d := range want.details {
-			edges := d.Edges()
-			if e := newGraphEntry(d.Path, edges, format); g.Texts[i] != e.text {
-				t.Errorf("%s: %s's text %q, want %q", when, d.Path, g.Texts[i], e.text)
+		for _, again := range []string{"", " (again)"} { // the second from the file as it was left
+			g, ok, err := w.GraphText(ctx, format)
+			if err != nil || !ok {
+				t.Fatalf("%s%s: %v, every note read %v", when, again, err, ok)
 			}
-			wantOthers = append(wantOthers, newGraphEntry(d.Path, edges, format).others...)
-		}
-		if !reflect.DeepEqual(g.Notes, want.Notes) || !reflect.DeepEqual(g.Others, wantOthers) {
-			t.Errorf("%s: notes %v others %v, want %v %v", when, g.Notes, g.Others, want.Notes, wantOthers)
+			var got strings.Builder
+			wrote, err := g.WriteEdges(&got)
+			g.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := w.GraphEdges(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wantText string
+			var wantOthers []GraphTarget
+			for _, d := range want.details {
+				e := newGraphEntry(d.Path, d.Edges(), format)
+				wantText += e.text
+				wantOthers = append(wantOthers, e.others...)
+			}
+			if wantText = wantText[min(format.Lead, len(wantText)):]; got.String() != wantText || wrote != (wantText != "") {
+				t.Errorf("%s%s: text %q (wrote %v), want %q", when, again, got.String(), wrote, wantText)
+			}
+			if !reflect.DeepEqual(g.Notes, want.Notes) || !reflect.DeepEqual(g.Others, wantOthers) {
+				t.Errorf("%s%s: notes %v others %v, want %v %v", when, again, g.Notes, g.Others, want.Notes, wantOthers)
+			}
 		}
 	}
 	write := func(name, text string) {
@@ -177,4 +188,32 @@ func TestGraphTextAgreesWithDetails(t *testing.T) {
 	check("after a file is added")
 	damageSection(t, w, "graph", "\x1b")
 	check("after the section is damaged")
+}
+
+// A graph's texts copied from the file are checked a buffer at a time,
+// each cut so as not to split a character: what they check, and what
+// they write, is what the texts would be whole, wherever a character of
+// several bytes, a separator or a control byte falls.
+func TestGraphSourceChecksAcrossBuffers(t *testing.T) {
+	for _, insert := range []string{"日", "\U0001F600", "\u2028", "\xe6\x97", "\x1b", "\xff"} {
+		for at := graphCopyBuf - 5; at <= graphCopyBuf+2; at++ {
+			b := []byte(strings.Repeat("a", 2*graphCopyBuf))
+			copy(b[at:], insert)
+			want := printedAsIs(string(b))
+			src := &graphSource{first: io.NewSectionReader(strings.NewReader("xx"+string(b)), 0, int64(2+len(b)))}
+			src.add(graphSeg{off: 2, n: int64(len(b)) / 2})
+			src.add(graphSeg{off: 2 + int64(len(b))/2, n: int64(len(b)) - int64(len(b))/2}) // joined to the first
+			src.add(graphSeg{text: "-tail"})
+			if len(src.segs) != 2 {
+				t.Fatalf("%d segments, want the two ranges joined and a text", len(src.segs))
+			}
+			if got := src.printable(); got != want {
+				t.Fatalf("%q at %d: printable %v, want %v", insert, at, got, want)
+			}
+			var out strings.Builder
+			if wrote, err := src.write(&out, 1); err != nil || !wrote || out.String() != string(b[1:])+"-tail" {
+				t.Fatalf("%q at %d: wrote %d bytes (%v), want %d", insert, at, out.Len(), err, len(b)-1+5)
+			}
+		}
+	}
 }

@@ -56,8 +56,9 @@ func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
+		defer gt.Close()
 		if ok { // every note read: its edges' text is the graph's
-			return writeGraphText(s.out, view.GraphNodesOf(gt.Notes, gt.Others), gt.Texts)
+			return writeGraphText(s.out, view.GraphNodesOf(gt.Notes, gt.Others), gt)
 		}
 	}
 	g, err := w.GraphEdges(ctx)
@@ -123,36 +124,28 @@ func writeGraphNodes(bw *bufio.Writer, nodes []view.GraphNode) {
 }
 
 // graphJSON is a note's edges as writeGraphJSON prints them, each on
-// its own lines after the one before it and a comma: the model file's
-// section for zk graph keeps them so (workspace.GraphText).
-var graphJSON = workspace.GraphFormat{Name: "json v1", AppendEdges: func(b []byte, edges []vault.Edge) []byte {
+// its own lines after a comma (which the graph's first edge goes
+// without): the model file's section for zk graph keeps them so
+// (workspace.GraphText), and the graph's edges are every note's, one
+// after the other.
+var graphJSON = workspace.GraphFormat{Name: "json v2", Lead: 1, AppendEdges: func(b []byte, edges []vault.Edge) []byte {
 	var from edgeFrom
-	for i, e := range edges {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = from.appendEdgeJSON(append(b, "\n    "...), view.NewEdge(e))
+	for _, e := range edges {
+		b = from.appendEdgeJSON(append(b, ",\n    "...), view.NewEdge(e))
 	}
 	return b
 }}
 
 // writeGraphText prints what writeGraphJSON prints of nodes and of the
-// edges whose text, note by note, is texts (graphJSON's).
-func writeGraphText(w io.Writer, nodes []view.GraphNode, texts []string) error {
+// edges g holds as graphJSON prints them.
+func writeGraphText(w io.Writer, nodes []view.GraphNode, g workspace.GraphText) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString("{\n")
 	writeGraphNodes(bw, nodes)
 	bw.WriteString(`  "edges": [`)
-	wrote := false
-	for _, t := range texts {
-		if t == "" {
-			continue
-		}
-		if wrote {
-			bw.WriteString(",")
-		}
-		bw.WriteString(t)
-		wrote = true
+	wrote, err := g.WriteEdges(bw)
+	if err != nil {
+		return err
 	}
 	if wrote {
 		bw.WriteString("\n  ")
