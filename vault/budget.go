@@ -20,14 +20,15 @@ const unguardedSize = 16 << 10
 // Fallback. An abandoned parse keeps running until it finishes, so the
 // parser gets a fresh goldmark instance and the old one is never shared.
 func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Duration) *Note {
-	if n, ok := fastParse(notePath, src); ok {
+	h := readHead(src)
+	if n, ok := fastParse(notePath, src, h); ok {
 		return n // linear: needs no deadline
 	}
 	if quoteDepth(src) > maxQuoteDepth {
 		return fallbackParse(notePath, src)
 	}
 	if budget <= 0 || len(src) < unguardedSize {
-		return p.parseGoldmark(notePath, src)
+		return p.parseGoldmark(notePath, src, h)
 	}
 	// The goroutine parses with a copy of the parser, taken here: on a
 	// timeout *p is replaced while the abandoned parse may not even have
@@ -40,7 +41,7 @@ func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Durati
 				done <- nil
 			}
 		}()
-		done <- own.parseGoldmark(notePath, src)
+		done <- own.parseGoldmark(notePath, src, h)
 	}()
 	timer := time.NewTimer(budget)
 	defer timer.Stop()

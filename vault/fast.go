@@ -16,8 +16,10 @@ import (
 // path accepts, and TestFastParseAgrees on the conformance notes.
 
 // fastBail lists bytes whose presence anywhere sends a note to goldmark:
-// HTML and autolinks, escapes, code, math, tabs and carriage returns.
-const fastBail = "<\\`$\t\r\f\v\x00"
+// HTML and autolinks, escapes, tabs and carriage returns. Code spans and
+// fenced code are read here (FuzzFastParseCode); %% comments and $ math
+// are left to goldmark unless masking them changes nothing.
+const fastBail = "<\\\t\r\f\v\x00"
 
 type fastItem struct {
 	idx        int  // in Note.ListItems
@@ -35,7 +37,9 @@ type fastScanner struct {
 	list                          []fastItem
 	listStart, listEnd            int // open top-level list, -1 when none
 	listMarker                    byte
-	blank                         bool // the previous line was blank
+	blank                         bool   // the previous line was blank
+	fence                         []byte // the open fence's marker, nil outside a fence
+	fenceStart                    int
 }
 
 // fastScratch holds the lists a fast parse grows, between parses: a
@@ -63,21 +67,20 @@ func exact[S ~[]E, E any](s S) S {
 }
 
 // fastParse is Parse for notes the line scanner can read with certainty.
-func fastParse(notePath string, src []byte) (*Note, bool) {
-	if bytes.ContainsAny(src, fastBail) || bytes.Contains(src, []byte("%%")) {
+// h is the note's head, which goldmark reads the same.
+func fastParse(notePath string, src []byte, h head) (*Note, bool) {
+	if bytes.ContainsAny(src, fastBail) || !unmasked(src, h.fmEnd) {
 		return nil, false
 	}
 	n := newNote(notePath, src)
-	lines := newLineIndex(src)
+	lines, fm, fmEnd := h.lines, h.fm, h.fmEnd
 	n.lines = lines
 	sc := fastScratches.Get().(*fastScratch)
 	n.Headings, n.Blocks, n.ListItems = sc.headings[:0], sc.blocks[:0], sc.items[:0]
 	n.Tags, n.BlockIDs, n.Embeds = sc.tags[:0], sc.ids[:0], sc.embeds[:0]
-	fmEnd := 0
-	if fm, end := parseFrontmatter(src, lines); fm != nil {
+	if fm != nil {
 		n.Frontmatter = fm
-		fmEnd = end
-		n.FrontmatterLinks = frontmatterLinks(fm.Values, fm.Keys)
+		n.FrontmatterLinks = h.fmLinks
 		n.Blocks = append(n.Blocks, Block{Kind: "yaml", Span: fm.Span})
 	}
 	f := &fastScanner{w: walker{n: n, src: src, masked: src, lines: lines}, src: src, ok: true,
@@ -86,6 +89,9 @@ func fastParse(notePath string, src []byte) (*Note, bool) {
 		end := lines.lineEnd(off)
 		f.line(off, end)
 		off = end + 1
+	}
+	if f.fence != nil {
+		f.bail() // an unclosed fence: the rest of the note is its code
 	}
 	f.closePara()
 	f.closeList()
@@ -125,8 +131,25 @@ func reuse[S ~[]E, E any](s S) S {
 
 func (f *fastScanner) bail() { f.ok = false }
 
+// unmasked reports whether goldmark would see the note's body as it is:
+// no %% block comment and no math for maskedSource to blank. A %% comment
+// on one line and a $ that opens no math are plain text to goldmark, as
+// to the fast path.
+func unmasked(src []byte, fmEnd int) bool {
+	body := src[fmEnd:]
+	if bytes.IndexByte(body, '$') < 0 && !bytes.Contains(body, []byte("%%")) {
+		return true
+	}
+	masked, comments := maskedSource(src, fmEnd)
+	return len(comments) == 0 && bytes.Equal(masked[fmEnd:], body)
+}
+
 func (f *fastScanner) line(start, end int) {
 	line := f.src[start:end]
+	if f.fence != nil {
+		f.fenceLine(start, end)
+		return
+	}
 	if len(bytes.TrimSpace(line)) != len(bytes.Trim(line, " ")) {
 		f.bail() // Unicode white space at either end: goldmark's call
 		return
@@ -141,9 +164,13 @@ func (f *fastScanner) line(start, end int) {
 		indent++
 	}
 	rest := line[indent:]
+	if fence := fenceMarker(rest); fence != nil {
+		f.openFence(start, indent, fence)
+		return
+	}
 	switch {
-	case onlyRuleChars(rest), rest[0] == '>', fenceMarker(rest) != nil, looksLikeTableRule(rest):
-		// Thematic breaks, setext underlines, quotes, fences, tables.
+	case onlyRuleChars(rest), rest[0] == '>', looksLikeTableRule(rest):
+		// Thematic breaks, setext underlines, quotes, tables.
 		f.bail()
 		return
 	}
@@ -175,6 +202,43 @@ func (f *fastScanner) line(start, end int) {
 	}
 	f.paraLast, f.paraStop = start, min(end+1, len(f.src))
 	f.inline(start, end)
+	f.blank = false
+}
+
+// openFence starts a fenced code block at a line of its own at the left
+// margin; one in a list item, or that would end a list without a blank
+// line before it, is goldmark's.
+func (f *fastScanner) openFence(start, indent int, fence []byte) {
+	if indent > 0 || (len(f.list) > 0 && !f.blank) {
+		f.bail()
+		return
+	}
+	f.closePara()
+	f.closeList()
+	f.fence, f.fenceStart = fence, start
+}
+
+// fenceLine reads a line inside a fenced code block: nothing in it counts
+// but a closing fence, up to three spaces in, at least as long as the
+// opening one, of the same character, with only spaces after it.
+func (f *fastScanner) fenceLine(start, end int) {
+	line := f.src[start:end]
+	k := 0
+	for k < len(line) && k < 4 && line[k] == ' ' {
+		k++
+	}
+	if k == 4 {
+		return
+	}
+	run := k
+	for run < len(line) && line[run] == f.fence[0] {
+		run++
+	}
+	if run-k < len(f.fence) || len(bytes.Trim(line[run:], " ")) != 0 {
+		return
+	}
+	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "code", Span: f.w.span(f.fenceStart, end)})
+	f.fence = nil
 	f.blank = false
 }
 
@@ -323,7 +387,7 @@ func (f *fastScanner) closeList() {
 }
 
 // inlineStarts are the bytes at which inline reads more than plain text.
-var inlineStarts = [256]bool{'[': true, '!': true, '#': true}
+var inlineStarts = [256]bool{'[': true, '!': true, '#': true, '`': true}
 
 // inline reads the links and tags of src[from:to], one line's inline
 // content, or gives up on anything but plain text, wikilinks, simple
@@ -336,6 +400,8 @@ func (f *fastScanner) inline(from, to int) {
 			continue
 		}
 		switch c := b[i]; {
+		case c == '`':
+			i = f.codeSpan(i, to)
 		case c == '[' || (c == '!' && i+1 < to && b[i+1] == '['):
 			embed := c == '!'
 			open := i
@@ -392,7 +458,7 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 	}
 	labelEnd := open + 1 + closeAt
 	label := b[open+1 : labelEnd]
-	if bytes.ContainsAny(label, "[!") || len(label) > 900 {
+	if bytes.ContainsAny(label, "[!") || len(label) > 900 || !codeSpansClose(label) {
 		f.bail()
 		return to
 	}
@@ -406,7 +472,7 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 		return to
 	}
 	dest := b[labelEnd+2 : labelEnd+2+destEnd]
-	if len(dest) == 0 || bytes.ContainsAny(dest, " ()\"'&") {
+	if len(dest) == 0 || bytes.ContainsAny(dest, " ()\"'&`") {
 		f.bail()
 		return to
 	}
@@ -414,6 +480,69 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 	f.w.mdLinkAt(i, end, dest, image)
 	f.w.tags(b, open+1, labelEnd)
 	return end
+}
+
+// codeSpan skips the code span whose opening backticks start at i: it ends
+// at the next run of as many backticks, which must be on the same line; a
+// span going on to the next line, or backticks left open, are goldmark's.
+func (f *fastScanner) codeSpan(i, to int) int {
+	n := backtickRun(f.src[i:to])
+	for j := i + n; j < to; {
+		k := bytes.IndexByte(f.src[j:to], '`')
+		if k < 0 {
+			break
+		}
+		j += k
+		m := backtickRun(f.src[j:to])
+		if m == n {
+			return j + m
+		}
+		j += m
+	}
+	f.bail()
+	return to
+}
+
+func backtickRun(b []byte) int {
+	k := 0
+	for k < len(b) && b[k] == '`' {
+		k++
+	}
+	return k
+}
+
+// codeSpansClose reports whether a link's label holds only code spans
+// that close inside it and no tag to read in them: one still open at the
+// label's first ']' would take that bracket into the code.
+func codeSpansClose(label []byte) bool {
+	if bytes.IndexByte(label, '`') < 0 {
+		return true
+	}
+	if bytes.IndexByte(label, '#') >= 0 {
+		return false
+	}
+	for i := 0; i < len(label); {
+		if label[i] != '`' {
+			i++
+			continue
+		}
+		n := backtickRun(label[i:])
+		j := i + n
+		for {
+			k := bytes.IndexByte(label[j:], '`')
+			if k < 0 {
+				return false
+			}
+			j += k
+			m := backtickRun(label[j:])
+			j += m
+			if m == n {
+				break
+			}
+		}
+		i = j
+	}
+	return true
 }
 
 // startsWithOne reports whether an ordered marker is "1." or "1)": only

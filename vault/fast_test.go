@@ -15,11 +15,11 @@ import (
 // differently from goldmark. It reports whether the fast path accepted.
 func sameAsGoldmark(t *testing.T, name string, src []byte) bool {
 	t.Helper()
-	fast, ok := fastParse("a/x.md", src)
+	fast, ok := fastParse("a/x.md", src, readHead(src))
 	if !ok {
 		return false
 	}
-	slow := NewParser().parseGoldmark("a/x.md", src)
+	slow := NewParser().parseGoldmark("a/x.md", src, readHead(src))
 	if !reflect.DeepEqual(fast, slow) {
 		fj, _ := json.MarshalIndent(newDiffView(fast), "", " ")
 		sj, _ := json.MarshalIndent(newDiffView(slow), "", " ")
@@ -57,13 +57,17 @@ func TestFastParseAgrees(t *testing.T) {
 		"---\ntags: [a]\nlink: \"[[X]]\"\n---\n# T\nbody\n",
 		"no final newline [[x]]",
 		"**bold [[x]]** *em* ~~s~~ #a-b/c",
+		"Use `code [[x]] #no` and ``a`b`` then [[y]] #yes.\n\n```go\n# not a heading [[z]]\n```\n\nafter #t\n",
+		"- item\n\n~~~\n[[in fence]]\n  ~~~~\n# H `x` #\n[`c`](d.md)",
+		"%% inline [[c]] %% costs $5, or $ 6\n",
 	}
 	for i, c := range cases {
 		if sameAsGoldmark(t, "case "+string(rune('0'+i)), []byte(c)) {
 			accepted++
 		}
 	}
-	if accepted < len(cases)-1 {
+	if accepted < len(cases)-1 || !sameAsGoldmark(t, "code", []byte(cases[len(cases)-3])) ||
+		!sameAsGoldmark(t, "fence", []byte(cases[len(cases)-2])) || !sameAsGoldmark(t, "comment", []byte(cases[len(cases)-1])) {
 		t.Errorf("the fast path took %d of %d ordinary notes", accepted, len(cases))
 	}
 	dir := t.TempDir()
@@ -110,5 +114,39 @@ func FuzzFastParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sameAsGoldmark(t, "fuzz", src)
+	})
+}
+
+// fastTokens are the pieces FuzzFastParseTokens builds notes from: each
+// construct the fast path reads or gives up on, and the bytes around them
+// that change how goldmark reads them.
+var fastTokens = []string{
+	"\n", "\n\n", " ", "  ", "    ", "a", "b c", "#", "#t", "# ", "## ", "- ", "* ", "1. ", "2) ",
+	"`", "``", "```", "````", "~~~", "```go", "~~~`", "[", "]", "[[", "]]", "![[", "(", ")", "](",
+	"[[a]]", "[[a|b]]", "[x](y.md)", "![i](p.png)", "[`c`](d)", "`[[a]]`", "`#t`", "` `",
+	"%%", "%% c %%", "$", "$x$", "$$", "$5", "^id", " ^b1", "[!note]", "> ", "---", "===", "|", "|-|",
+	"_", "*", "]:", "[a]: b", "é", "\u00a0",
+}
+
+// FuzzFastParseTokens holds the fast path to goldmark on notes made of
+// the constructs it reads (code spans, fences, links, tags, lists, %%
+// and $ that mask nothing) and those it must give up on, in any order:
+// each input byte picks a token.
+func FuzzFastParseTokens(f *testing.F) {
+	for _, s := range []string{
+		"\x0f\x00\x06\x10\x00\x10",
+		"\x11\x00\x06\x00\x11\x00",
+		"\x06\x20\x05\x06\x21\x05\x00\x15\x00\x22",
+		"\x13\x06\x00\x11\x00\x0f\x01\x0f\x00",
+		"\x2a\x06\x2b\x00\x2d\x00",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, picks []byte) {
+		var b strings.Builder
+		for _, p := range picks {
+			b.WriteString(fastTokens[int(p)%len(fastTokens)])
+		}
+		sameAsGoldmark(t, "tokens", []byte(b.String()))
 	})
 }

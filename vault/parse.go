@@ -135,25 +135,44 @@ func (l *linkParser) CloseBlock(parent ast.Node, block text.Reader, pc parser.Co
 // does no I/O and never fails: what it cannot read it leaves out, and a
 // frontmatter error is recorded in Note.Frontmatter.Err.
 func (p *Parser) Parse(notePath string, src []byte) *Note {
-	if n, ok := fastParse(notePath, src); ok {
+	h := readHead(src)
+	if n, ok := fastParse(notePath, src, h); ok {
 		return n
 	}
-	return p.parseGoldmark(notePath, src)
+	return p.parseGoldmark(notePath, src, h)
+}
+
+// head is what both parsers read first: the line index and the
+// frontmatter, read once for a note the fast path gives up on (its YAML
+// was a seventh of a cold check of the help vault when read twice).
+type head struct {
+	lines   *lineIndex
+	fm      *Frontmatter
+	fmEnd   int // 0 without frontmatter
+	fmLinks []FrontmatterLink
+}
+
+func readHead(src []byte) head {
+	h := head{lines: newLineIndex(src)}
+	if fm, end := parseFrontmatter(src, h.lines); fm != nil {
+		h.fm, h.fmEnd = fm, end
+		h.fmLinks = frontmatterLinks(fm.Values, fm.Keys)
+	}
+	return h
 }
 
 // parseGoldmark is Parse through goldmark, for every note the fast path
 // does not take.
-func (p *Parser) parseGoldmark(notePath string, src []byte) *Note {
+func (p *Parser) parseGoldmark(notePath string, src []byte, h head) *Note {
 	n := newNote(notePath, src)
-	lines := newLineIndex(src)
+	lines := h.lines
 	n.lines = lines
 
 	body := src
-	fmEnd := 0
-	if fm, end := parseFrontmatter(src, lines); fm != nil {
-		n.Frontmatter = fm
-		fmEnd = end
-		n.FrontmatterLinks = frontmatterLinks(fm.Values, fm.Keys)
+	fmEnd := h.fmEnd
+	if h.fm != nil {
+		n.Frontmatter = h.fm
+		n.FrontmatterLinks = h.fmLinks
 	}
 	// goldmark sees a copy in which frontmatter, %% block comments and math
 	// are blanked out (every byte but newlines turned into a space), so that
