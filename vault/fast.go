@@ -2,8 +2,11 @@ package vault
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/yuin/goldmark/util"
 )
 
 // The fast path. goldmark costs several times the CPU of reading a note
@@ -16,10 +19,11 @@ import (
 // path accepts, and TestFastParseAgrees on the conformance notes.
 
 // fastBail lists bytes whose presence anywhere sends a note to goldmark:
-// HTML and autolinks, escapes, tabs and carriage returns. Code spans and
-// fenced code are read here (FuzzFastParseCode); %% comments and $ math
-// are left to goldmark unless masking them changes nothing.
-const fastBail = "<\\\t\r\f\v\x00"
+// escapes, tabs and carriage returns. Code spans, fenced code, HTML
+// comment blocks and inline HTML on one line are read here
+// (FuzzFastParseTokens); %% comments and $ math are left to goldmark
+// unless masking them changes nothing.
+const fastBail = "\\\t\r\f\v\x00"
 
 type fastItem struct {
 	idx        int  // in Note.ListItems
@@ -40,6 +44,8 @@ type fastScanner struct {
 	blank                         bool   // the previous line was blank
 	fence                         []byte // the open fence's marker, nil outside a fence
 	fenceStart                    int
+	comment                       bool // in an HTML comment block
+	commentLast                   int  // the end of its last line before the closing one
 }
 
 // fastScratch holds the lists a fast parse grows, between parses: a
@@ -90,8 +96,8 @@ func fastParse(notePath string, src []byte, h head) (*Note, bool) {
 		f.line(off, end)
 		off = end + 1
 	}
-	if f.fence != nil {
-		f.bail() // an unclosed fence: the rest of the note is its code
+	if f.fence != nil || f.comment {
+		f.bail() // an unclosed fence or comment: the rest of the note is in it
 	}
 	f.closePara()
 	f.closeList()
@@ -150,6 +156,10 @@ func (f *fastScanner) line(start, end int) {
 		f.fenceLine(start, end)
 		return
 	}
+	if f.comment {
+		f.commentLine(start, end)
+		return
+	}
 	if len(bytes.TrimSpace(line)) != len(bytes.Trim(line, " ")) {
 		f.bail() // Unicode white space at either end: goldmark's call
 		return
@@ -166,6 +176,10 @@ func (f *fastScanner) line(start, end int) {
 	rest := line[indent:]
 	if fence := fenceMarker(rest); fence != nil {
 		f.openFence(start, indent, fence)
+		return
+	}
+	if rest[0] == '<' && (bytes.HasPrefix(rest, []byte("<!--")) || htmlBlockStart(rest)) {
+		f.openComment(start, end, indent)
 		return
 	}
 	switch {
@@ -206,10 +220,10 @@ func (f *fastScanner) line(start, end int) {
 }
 
 // openFence starts a fenced code block at a line of its own at the left
-// margin; one in a list item, or that would end a list without a blank
-// line before it, is goldmark's.
+// margin, which ends a paragraph or a list before it (a fence is no lazy
+// continuation); one in a list item is goldmark's.
 func (f *fastScanner) openFence(start, indent int, fence []byte) {
-	if indent > 0 || (len(f.list) > 0 && !f.blank) {
+	if indent > 0 {
 		f.bail()
 		return
 	}
@@ -240,6 +254,84 @@ func (f *fastScanner) fenceLine(start, end int) {
 	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "code", Span: f.w.span(f.fenceStart, end)})
 	f.fence = nil
 	f.blank = false
+}
+
+// openComment reads a line starting with '<': an HTML comment block at
+// the left margin ("<!--" up to the first line holding "-->", the whole
+// of that line hidden too). Any other HTML block is goldmark's.
+func (f *fastScanner) openComment(start, end, indent int) {
+	line := f.src[start:end]
+	if indent > 0 || !bytes.HasPrefix(line, []byte("<!--")) {
+		f.bail()
+		return
+	}
+	f.closePara()
+	f.closeList()
+	f.blank = false
+	if bytes.Contains(line, []byte("-->")) {
+		f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "html", Span: f.w.span(start, end)})
+		return
+	}
+	f.comment, f.fenceStart, f.commentLast = true, start, end
+}
+
+// commentLine reads a line inside an HTML comment block. goldmark keeps
+// the closing line apart from the block's lines, so the block's span ends
+// with the line before it.
+func (f *fastScanner) commentLine(start, end int) {
+	if !bytes.Contains(f.src[start:end], []byte("-->")) {
+		f.commentLast = end
+		return
+	}
+	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "html", Span: f.w.span(f.fenceStart, f.commentLast)})
+	f.comment = false
+}
+
+// htmlBlockStart reports whether a line (or an item's content) starting
+// with '<' may open an HTML block other than a comment (goldmark's
+// parser/html_block.go): a processing instruction, a declaration, CDATA,
+// a tag of script, pre, style or textarea, a block-level tag, or a line
+// that is one whole tag. Any other '<' starts a paragraph's text.
+func htmlBlockStart(b []byte) bool {
+	if len(b) == 0 || b[0] != '<' {
+		return false
+	}
+	if len(b) > 1 && (b[1] == '?' || b[1] == '!') {
+		return true
+	}
+	k := 1
+	if k < len(b) && b[k] == '/' {
+		for k++; k < len(b) && b[k] == ' '; k++ {
+		}
+	}
+	n := k
+	for n < len(b) && (b[n] >= 'a' && b[n] <= 'z' || b[n] >= 'A' && b[n] <= 'Z' || n > k && (b[n] >= '0' && b[n] <= '9' || b[n] == '-')) {
+		n++
+	}
+	if n == k {
+		return false
+	}
+	name := strings.ToLower(string(b[k:n]))
+	switch name {
+	case "script", "pre", "style", "textarea":
+		return true
+	}
+	return htmlBlockTags[name] || htmlBlockType7.Match(b)
+}
+
+// htmlBlockType7 and htmlBlockTags are goldmark's (v1.8.7).
+var htmlBlockType7 = regexp.MustCompile(`^[ ]{0,3}<(/[ ]*)?([a-zA-Z]+[a-zA-Z0-9\-]*)(` + htmlAttribute + `*)[ ]*(?:>|/>)[ ]*(?:\r\n|\n)?$`)
+
+var htmlBlockTags = map[string]bool{
+	"address": true, "article": true, "aside": true, "base": true, "basefont": true, "blockquote": true,
+	"body": true, "caption": true, "center": true, "col": true, "colgroup": true, "dd": true, "details": true,
+	"dialog": true, "dir": true, "div": true, "dl": true, "dt": true, "fieldset": true, "figcaption": true,
+	"figure": true, "footer": true, "form": true, "frame": true, "frameset": true, "h1": true, "h2": true,
+	"h3": true, "h4": true, "h5": true, "h6": true, "head": true, "header": true, "hr": true, "html": true,
+	"iframe": true, "legend": true, "li": true, "link": true, "main": true, "menu": true, "menuitem": true,
+	"meta": true, "nav": true, "noframes": true, "ol": true, "optgroup": true, "option": true, "p": true,
+	"param": true, "search": true, "section": true, "summary": true, "table": true, "tbody": true, "td": true,
+	"tfoot": true, "th": true, "thead": true, "title": true, "tr": true, "track": true, "ul": true,
 }
 
 // onlyRuleChars reports whether a line is made of - * _ = and spaces only:
@@ -283,7 +375,7 @@ func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, co
 	line := f.src[start:end]
 	content := line[contentCol:]
 	// One space after the marker, then content that is itself plain text.
-	if len(content) == 0 || content[0] == ' ' || content[0] == '#' || content[0] == '>' {
+	if len(content) == 0 || content[0] == ' ' || content[0] == '#' || content[0] == '>' || htmlBlockStart(content) || bytes.HasPrefix(content, []byte("<!--")) {
 		f.bail()
 		return
 	}
@@ -361,10 +453,9 @@ func (f *fastScanner) heading(start, end int) {
 	sp := f.w.span(start, end)
 	f.w.n.Headings = append(f.w.n.Headings, Heading{Level: level, Text: txt, Span: sp})
 	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "heading", Span: sp})
-	from := start + level
-	for f.src[from] == ' ' {
-		from++
-	}
+	// The text starts past any white space, Unicode's too ("# \u00a0#t"
+	// has the tag #t): where it is in the line, not after the spaces.
+	from := start + level + bytes.Index(line[level:], []byte(txt))
 	f.inline(from, from+len(txt))
 }
 
@@ -387,7 +478,7 @@ func (f *fastScanner) closeList() {
 }
 
 // inlineStarts are the bytes at which inline reads more than plain text.
-var inlineStarts = [256]bool{'[': true, '!': true, '#': true, '`': true}
+var inlineStarts = [256]bool{'[': true, '!': true, '#': true, '`': true, '<': true}
 
 // inline reads the links and tags of src[from:to], one line's inline
 // content, or gives up on anything but plain text, wikilinks, simple
@@ -402,6 +493,8 @@ func (f *fastScanner) inline(from, to int) {
 		switch c := b[i]; {
 		case c == '`':
 			i = f.codeSpan(i, to)
+		case c == '<':
+			i = f.html(i, to)
 		case c == '[' || (c == '!' && i+1 < to && b[i+1] == '['):
 			embed := c == '!'
 			open := i
@@ -458,7 +551,7 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 	}
 	labelEnd := open + 1 + closeAt
 	label := b[open+1 : labelEnd]
-	if bytes.ContainsAny(label, "[!") || len(label) > 900 || !codeSpansClose(label) {
+	if bytes.ContainsAny(label, "[!") || len(label) > 900 || !codeSpansClose(label) || !f.htmlCloses(open+1, labelEnd) {
 		f.bail()
 		return to
 	}
@@ -466,20 +559,71 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 		f.bail() // a reference link, a footnote, or plain brackets
 		return to
 	}
-	destEnd := bytes.IndexByte(b[labelEnd+2:to], ')')
-	if destEnd < 0 {
+	dest, end := linkTail(b[:to], labelEnd+2)
+	if end < 0 {
 		f.bail()
 		return to
 	}
-	dest := b[labelEnd+2 : labelEnd+2+destEnd]
-	if len(dest) == 0 || bytes.ContainsAny(dest, " ()\"'&`") {
-		f.bail()
-		return to
-	}
-	end := labelEnd + 2 + destEnd + 1
 	f.w.mdLinkAt(i, end, dest, image)
 	f.w.tags(b, open+1, labelEnd)
 	return end
+}
+
+// linkTail reads an inline link's destination and title from b[k:], just
+// past the '(', as goldmark's parseLink does, and returns the destination
+// and the offset past the ')'. It gives up (end -1) on a link that goes on
+// to the next line, a destination in <>, or one goldmark would not make a
+// link of. A title is never a link's text: nothing in it counts.
+func linkTail(b []byte, k int) (dest []byte, end int) {
+	for k < len(b) && b[k] == ' ' {
+		k++
+	}
+	if k >= len(b) || b[k] == '<' {
+		return nil, -1
+	}
+	if b[k] == ')' {
+		return nil, k + 1 // [text](): a link to nowhere
+	}
+	d, opened := k, 0
+	for ; d < len(b) && b[d] != ' '; d++ {
+		if b[d] == '(' {
+			opened++
+		} else if b[d] == ')' {
+			if opened--; opened < 0 {
+				break
+			}
+		}
+	}
+	dest = b[k:d]
+	for d < len(b) && b[d] == ' ' {
+		d++
+	}
+	if d >= len(b) {
+		return nil, -1
+	}
+	if b[d] == ')' {
+		return dest, d + 1
+	}
+	closer := b[d]
+	switch closer {
+	case '"', '\'':
+	case '(':
+		closer = ')'
+	default:
+		return nil, -1
+	}
+	t := d + 1
+	for ; t < len(b) && b[t] != closer; t++ {
+		if b[d] == '(' && b[t] == '(' {
+			return nil, -1
+		}
+	}
+	for t++; t < len(b) && b[t] == ' '; t++ {
+	}
+	if t >= len(b) || b[t] != ')' {
+		return nil, -1
+	}
+	return dest, t + 1
 }
 
 // codeSpan skips the code span whose opening backticks start at i: it ends
@@ -501,6 +645,99 @@ func (f *fastScanner) codeSpan(i, to int) int {
 	}
 	f.bail()
 	return to
+}
+
+// goldmark's inline HTML tags (parser/raw_html.go, v1.8.7), matched here
+// on one line: a tag that goes on to the next line is goldmark's.
+var (
+	htmlAttribute = `(?:[\r\n \t]+[a-zA-Z_:][a-zA-Z0-9:._-]*(?:[\r\n \t]*=[\r\n \t]*(?:[^\"'=<>` + "`" + `\x00-\x20]+|'[^']*'|"[^"]*"))?)`
+	htmlOpenTag   = regexp.MustCompile("^<([A-Za-z][A-Za-z0-9-]*)" + htmlAttribute + `*(?:[ \t]|(?:\r\n|\n){0,1})*/?>`)
+	htmlCloseTag  = regexp.MustCompile(`^</([A-Za-z][A-Za-z0-9-]*)(?:[ \t]|(?:\r\n|\n){0,1})*>`)
+)
+
+// html reads what goldmark makes of a '<' at i inside a line, in its
+// order: an autolink, inline HTML (a tag, a comment, a processing
+// instruction, a declaration, CDATA), or a plain '<'. It returns the
+// offset past what it read; nothing inside an autolink or inline HTML is
+// a link or a tag.
+func (f *fastScanner) html(i, to int) int {
+	line := f.src[i:to]
+	stop := util.FindEmailIndex(line[1:])
+	if stop < 0 {
+		stop = util.FindURLIndex(line[1:])
+	}
+	if stop >= 0 && stop+1 < len(line) && line[stop+1] == '>' {
+		return i + stop + 2
+	}
+	var closer string
+	switch {
+	case len(line) > 1 && util.IsAlphaNumeric(line[1]):
+		return f.htmlTag(i, to, htmlOpenTag, line[1])
+	case len(line) > 2 && line[1] == '/' && util.IsAlphaNumeric(line[2]):
+		return f.htmlTag(i, to, htmlCloseTag, line[2])
+	case bytes.HasPrefix(line, []byte("<!-->")):
+		return i + 5
+	case bytes.HasPrefix(line, []byte("<!--->")):
+		return i + 6
+	case bytes.HasPrefix(line, []byte("<!--")):
+		if k := bytes.Index(line[4:], []byte("-->")); k >= 0 {
+			return i + 4 + k + 3
+		}
+		f.bail()
+		return to
+	case bytes.HasPrefix(line, []byte("<?")):
+		closer = "?>"
+	case len(line) > 2 && line[1] == '!' && line[2] >= 'A' && line[2] <= 'Z':
+		closer = ">"
+	case bytes.HasPrefix(line, []byte("<![CDATA[")):
+		closer = "]]>"
+	default:
+		return i + 1 // a plain '<'
+	}
+	if k := bytes.Index(line, []byte(closer)); k >= 0 {
+		return i + k + len(closer)
+	}
+	f.bail()
+	return to
+}
+
+// htmlCloses reports whether the HTML and autolinks in a link's label
+// b[from:to] each end inside it, with no tag to read in them: one still
+// open at the label's first ']' would take that bracket in.
+func (f *fastScanner) htmlCloses(from, to int) bool {
+	label := f.src[from:to]
+	if bytes.IndexByte(label, '<') < 0 {
+		return true
+	}
+	if bytes.ContainsAny(label, "#`") {
+		return false
+	}
+	for i := from; i < to; {
+		if f.src[i] != '<' {
+			i++
+			continue
+		}
+		if i = f.html(i, to); !f.ok {
+			return false
+		}
+	}
+	return true
+}
+
+// htmlTag reads a tag that the pattern must match on this line; a '<'
+// and a letter that start no tag here may start one that ends on a later
+// line, which is goldmark's to read. A digit where the name would start
+// ("<3") starts none.
+func (f *fastScanner) htmlTag(i, to int, re *regexp.Regexp, first byte) int {
+	if first >= '0' && first <= '9' {
+		return i + 1
+	}
+	m := re.FindIndex(f.src[i:to])
+	if m == nil {
+		f.bail()
+		return to
+	}
+	return i + m[1]
 }
 
 func backtickRun(b []byte) int {

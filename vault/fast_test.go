@@ -57,17 +57,22 @@ func TestFastParseAgrees(t *testing.T) {
 		"---\ntags: [a]\nlink: \"[[X]]\"\n---\n# T\nbody\n",
 		"no final newline [[x]]",
 		"**bold [[x]]** *em* ~~s~~ #a-b/c",
+		"# \u00a0#t\n",
 		"Use `code [[x]] #no` and ``a`b`` then [[y]] #yes.\n\n```go\n# not a heading [[z]]\n```\n\nafter #t\n",
 		"- item\n\n~~~\n[[in fence]]\n  ~~~~\n# H `x` #\n[`c`](d.md)",
 		"%% inline [[c]] %% costs $5, or $ 6\n",
+		"<span>[Edit](https://e.com/a%20b \"git-hub\") | [Copy](x(1).md 'c')</span> [e]() [w](https://w.org/A_(b))\n" +
+			"- item\n<!-- - [[Hidden]]: <https://> ^h-->\n- [<button id=HH>Open</button>](obsidian://x) and [[y]]\n```\nz\n```\n" +
+			"a <span title=\"[[hidden]] #no\">[[shown]]</span> <https://x.y/#no> <a@b.c> <!-- [[no]] --> x <3 y #yes\n<!--\n[[no]]\n\n-->\n<!-- one [[no]] --> [[no]]\n",
 	}
 	for i, c := range cases {
 		if sameAsGoldmark(t, "case "+string(rune('0'+i)), []byte(c)) {
 			accepted++
 		}
 	}
-	if accepted < len(cases)-1 || !sameAsGoldmark(t, "code", []byte(cases[len(cases)-3])) ||
-		!sameAsGoldmark(t, "fence", []byte(cases[len(cases)-2])) || !sameAsGoldmark(t, "comment", []byte(cases[len(cases)-1])) {
+	if accepted < len(cases)-1 || !sameAsGoldmark(t, "code", []byte(cases[len(cases)-4])) ||
+		!sameAsGoldmark(t, "fence", []byte(cases[len(cases)-3])) || !sameAsGoldmark(t, "comment", []byte(cases[len(cases)-2])) ||
+		!sameAsGoldmark(t, "html", []byte(cases[len(cases)-1])) {
 		t.Errorf("the fast path took %d of %d ordinary notes", accepted, len(cases))
 	}
 	dir := t.TempDir()
@@ -126,6 +131,10 @@ var fastTokens = []string{
 	"[[a]]", "[[a|b]]", "[x](y.md)", "![i](p.png)", "[`c`](d)", "`[[a]]`", "`#t`", "` `",
 	"%%", "%% c %%", "$", "$x$", "$$", "$5", "^id", " ^b1", "[!note]", "> ", "---", "===", "|", "|-|",
 	"_", "*", "]:", "[a]: b", "é", "\u00a0",
+	"<", ">", "<b>", "</b>", "<b c=\"", "\">", "<a href='[[x]]'>", "<!--", "-->", "<!-->", "<?", "?>", "<!D", "<![CDATA[", "]]>",
+	"<https://a.b/#c>", "<a@b.c>", "<3", "<span class=\"f\">", "<div>", "<br/>", "\t",
+	"\"", "'", "[l](d \"t\")", "[l](d.md 'a [[b]]')", "[l](a(b)c (t))", "](x&amp;y", "[e]()", "<pre>", "<!-- x -->\n",
+	"[<b>x</b>](y)", "[<b c=']'>](y)", "- a\n<!--", "- a\n```\n",
 }
 
 // FuzzFastParseTokens holds the fast path to goldmark on notes made of
