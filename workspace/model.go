@@ -22,6 +22,9 @@ import (
 // On an unchanged vault they cost the
 // walk and reading the cache, not a parse of every note.
 
+// everyNote is perNote.keeps of a reader of every note, templates too.
+func everyNote(string) bool { return true }
+
 // detailPurpose names the details' cache in its key.
 const detailPurpose = "zk note details v1"
 
@@ -40,6 +43,7 @@ func (w *Workspace) details(ctx context.Context, files []vault.File) ([]query.De
 		decode:     query.DecodeDetails,
 		decodeText: query.DecodeDetailsText,
 		path:       func(d query.Detail) string { return d.Path },
+		keeps:      everyNote,
 	})
 }
 
@@ -62,6 +66,7 @@ func (w *Workspace) runs(ctx context.Context, files []vault.File) ([]query.Runs,
 		decode:     query.DecodeRuns,
 		decodeText: query.DecodeRunsText,
 		path:       func(r query.Runs) string { return r.Path },
+		keeps:      everyNote,
 	})
 }
 
@@ -171,6 +176,7 @@ func (w *Workspace) propertyTypes(ctx context.Context, files []vault.File) ([]pr
 		decode:     property.DecodeNoteTypes,
 		decodeText: property.DecodeNoteTypesText,
 		path:       func(n property.NoteTypes) string { return n.Path },
+		keeps:      everyNote,
 	})
 }
 

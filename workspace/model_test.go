@@ -3,6 +3,7 @@ package workspace
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -88,9 +89,24 @@ func TestModelAgreesWithReadingEveryNote(t *testing.T) {
 		if !reflect.DeepEqual(gotRows, wantRows) || len(wantRows) < 2 {
 			t.Errorf("%s: falsifiers from records\n%+v\nreading every note\n%+v", when, gotRows, wantRows)
 		}
+		for _, req := range []ListRequest{{}, {Fields: []string{"rating", "file.links", "file.tended"}, Sort: "rating"}} {
+			got, err := w.List(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.NoCache = true
+			want, err := w.List(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := listed(got, req.Fields), listed(want, req.Fields); !reflect.DeepEqual(g, w) || len(got.Notes) != 3 {
+				t.Errorf("%s: list %v from records\n%q\nreading every note\n%q", when, req.Fields, g, w)
+			}
+		}
 	}
 	check("cold")
 	check("cached")
+	check("cached again")
 	p := filepath.Join(w.Vault.Dir, "sub", "C.md")
 	if err := os.WriteFile(p, []byte("---\nrating: 2\n---\n[[sub/B#H]]\n## Tests / falsifiers\n- refuted if C is wrong\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -98,6 +114,22 @@ func TestModelAgreesWithReadingEveryNote(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	os.Chtimes(p, old, old)
 	check("after an edit")
+	check("after an edit, cached") // the edit's entries a delta of each section
+}
+
+// listed is what a listing shows of each note: its path, type and
+// fields.
+func listed(r query.Result, fields []string) []string {
+	var out []string
+	for _, n := range r.Notes {
+		row := n.Path + " " + n.Type
+		for _, f := range fields {
+			v, _ := n.Field(f)
+			row += fmt.Sprintf(" %v", v)
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 // One model file holds every reader's entries: a reader that reads an

@@ -92,6 +92,7 @@ func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.
 		decode:     query.DecodeTending,
 		decodeText: query.DecodeTendingText,
 		path:       func(t query.Tending) string { return t.Path },
+		keeps:      everyNote,
 	})
 	if err != nil {
 		return tending.StaleReport{}, err
