@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"context"
 	"maps"
 	"path"
@@ -310,8 +311,16 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	}
 
 	// The notes whose own summary changed (changed, added, removed) and
-	// the aliases added or removed.
+	// the aliases added or removed. A note changed whose summary is the
+	// one it had (its text edited, not its headings, block ids, aliases,
+	// Links entries or verdict) changes nothing another note finds: every
+	// other note sees it by its summary alone, as the cache keeps it. Not
+	// when files came or went: its Links entries may resolve elsewhere
+	// now, which the summary's bytes do not say (they hold the links, not
+	// the files they resolve to), and those resting on it through a file
+	// gone are found through it.
 	touched := map[string]bool{}
+	var touchedFirst []string
 	wasRefuted := false
 	aliases := map[string]bool{}
 	diffAliases := func(old, cur []string) {
@@ -324,12 +333,18 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		}
 	}
 	for _, p := range first {
-		touched[p] = true
 		var old noteSummary
-		if st, ok := prevState(p); ok {
-			old = st.Summary.sum
-		}
 		i, _ := place(p)
+		st, had := prevState(p)
+		if had {
+			old = st.Summary.sum
+			if cur := states[i]; !fileSet && st.Read == cur.Read &&
+				(!cur.Read || bytes.Equal(AppendSummary(nil, st.Summary), AppendSummary(nil, cur.Summary))) {
+				continue
+			}
+		}
+		touched[p] = true
+		touchedFirst = append(touchedFirst, p)
 		wasRefuted = wasRefuted || old.refuted != ""
 		diffAliases(old.aliases, states[i].Summary.sum.aliases)
 	}
@@ -396,7 +411,7 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		}
 	}
 	if s.refuted > 0 || wasRefuted { // else no note rests on a refuted one, before or after
-		ps := append(append(slices.Clone(first), second...), gone...)
+		ps := append(append(touchedFirst, second...), gone...)
 		var deps []string
 		if lazy {
 			deps = s.dependentsVia(func(p string) []string {

@@ -26,6 +26,7 @@ type genNote struct {
 	rests    []string // Links entries: "extends|n03", "contrasts|n04"
 	refuted  bool
 	falsify  string
+	prose    string // a paragraph: what most edits change, and no summary
 }
 
 func (g *genNote) text() string {
@@ -43,6 +44,9 @@ func (g *genNote) text() string {
 	}
 	for _, l := range g.links {
 		fmt.Fprintf(&b, "See [[%s]].\n", l)
+	}
+	if g.prose != "" {
+		fmt.Fprintf(&b, "\n%s\n", g.prose)
 	}
 	if len(g.rests) > 0 {
 		b.WriteString("\n## Links\n\n")
@@ -152,6 +156,8 @@ var edits = []struct {
 	}},
 	{"refute or stop refuting", func(r *rand.Rand, g *genNote, n int) { g.refuted = !g.refuted }},
 	{"change a falsifier", func(r *rand.Rand, g *genNote, n int) { g.falsify = fmt.Sprintf("It fails %d times.", r.IntN(9)) }},
+	{"edit the text", func(r *rand.Rand, g *genNote, n int) { g.prose = fmt.Sprintf("Edited %d times.", r.IntN(99)) }},
+	{"edit the text", func(r *rand.Rand, g *genNote, n int) { g.prose = fmt.Sprintf("Edited %d times.", r.IntN(99)) }},
 }
 
 // Recheck finds what a whole Check finds, after each of a series of
@@ -363,6 +369,57 @@ func (c sliceCached) Refuted() int {
 		}
 	}
 	return n
+}
+
+// A note whose text alone is edited (y) while a file it rests on goes (x)
+// keeps no finding of the notes resting on it (z) through that file: its
+// summary's bytes are the same, but not where its Links entries lead.
+func TestRecheckTextEditWhileARestedOnFileGoes(t *testing.T) {
+	ctx := context.Background()
+	w := &genNote{title: "w", refuted: true}
+	x := &genNote{title: "x", rests: []string{"extends|w"}, falsify: "It fails."}
+	y := &genNote{title: "y", rests: []string{"extends|x"}, falsify: "It fails.", prose: "Written."}
+	z := &genNote{title: "z", rests: []string{"extends|y"}, falsify: "It fails."}
+	_, v, files := sessionVault(t, map[string]string{"w.md": w.text(), "x.md": x.text(), "y.md": y.text(), "z.md": z.text()})
+	opts := Options{Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), States: true}
+	full, err := Check(ctx, v, files, nil, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(full.Findings, func(f Finding) bool { return f.Path == "z.md" && f.Rule == RuleRestsOnRefuted }) {
+		t.Fatalf("z rests on nothing refuted before the edit:\n%s", show(full.Findings))
+	}
+	// y edited once, so that the states compared next are a recheck's.
+	root := v.Root().Name()
+	edit := func(text string) {
+		y.prose = text
+		if err := os.WriteFile(filepath.Join(root, "y.md"), []byte(y.text()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("Edited.")
+	got, ok, err := Recheck(ctx, v, files, nil, opts, full.Previous(), []string{"y.md"}, nil)
+	if err != nil || !ok {
+		t.Fatalf("recheck: ok %v, %v", ok, err)
+	}
+	if err := os.Remove(filepath.Join(root, "x.md")); err != nil {
+		t.Fatal(err)
+	}
+	edit("Edited again.")
+	files, skips, err := v.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err = Recheck(ctx, v, files, skips, opts, got.Previous(), []string{"y.md"}, nil); err != nil || !ok {
+		t.Fatalf("recheck: ok %v, %v", ok, err)
+	}
+	want, err := Check(ctx, v, files, skips, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Findings, want.Findings) {
+		t.Errorf("recheck found\n%s\ncheck found\n%s", show(got.Findings), show(want.Findings))
+	}
 }
 
 // Recheck declines when the suggestion budget, vault-wide in Check, may
