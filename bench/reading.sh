@@ -14,6 +14,7 @@
 #   bench/reading.sh                               # N=10000 RUNS=5
 #   BASELINE=/tmp/zk-main N=100000 RUNS=3 bench/reading.sh
 #   VAULT=~/help NOTE=Home.md bench/reading.sh       # a copy of a vault of yours
+#   ONLY="check graph" bench/reading.sh               # those commands alone
 #
 # VAULT= times a copy of that vault (its files dated an hour back) instead
 # of a generated one; NOTE= is the note backlinks and links are asked of
@@ -55,6 +56,7 @@ printf '%-22s %10s %8s %10s %8s' command unchanged xfloor "one-edit" xfloor
 echo
 for c in "${commands[@]}"; do
   IFS='|' read -ra args <<<"$c"
+  [[ -z "${ONLY:-}" || " $ONLY " == *" ${args[0]} "* ]] || continue
   this() { XDG_CACHE_HOME="$tmp/cache" "$tmp/zk" --vault "$vault" "${args[@]}"; }
   base() { XDG_CACHE_HOME="$tmp/cache-base" "$BASELINE" --vault "$vault" "${args[@]}"; }
   this >/dev/null 2>&1 || true
