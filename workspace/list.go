@@ -362,7 +362,7 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	if p.err != nil {
 		return nil, p.err
 	}
-	w, c, v, m, key := p.w, p.c, p.w.Vault, p.m, p.key
+	c, v, m := p.c, p.w.Vault, p.m
 	started := time.Now() // before the read: the stamps are the walk's
 	p.load()
 	if notes, ok := p.current(files); ok {
@@ -392,6 +392,19 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	if !changed && parsed == 0 {
 		return notes, nil // every entry and stamp as cached
 	}
+	p.save(files, st, hashes, mine, notes, started, false)
+	return notes, nil
+}
+
+// save writes into the model file what changed of notes (read now, or
+// reused: mine[i] says the entry of files[i] is of bytes of hash
+// hashes[i]): as a delta when the file stamps the same files and has the
+// reader's section, else anew. With deltaOnly, notes hold the entries
+// read now and a stand-in for each one reused, which only a delta can
+// leave out: save then writes nothing and returns false when it cannot
+// be a delta.
+func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha256.Size]byte, mine []bool, notes []T, started time.Time, deltaOnly bool) bool {
+	w, c, m, key := p.w, p.c, p.m, p.key
 	stamps := make([]checkcache.Stamp, len(files))
 	for i, f := range files {
 		stamps[i] = checkcache.Stamp{Path: f.Path, Size: f.Size, ModTime: f.ModTime.UnixNano()}
@@ -411,7 +424,11 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	}
 	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps}
 	write := notes
-	if st.hasSection && m.Appendable(stamps, key, c.folder) { // only the entries that changed
+	appendable := st.hasSection && m.Appendable(stamps, key, c.folder)
+	if deltaOnly && !appendable {
+		return false
+	}
+	if appendable { // only the entries that changed
 		u.Changed, write = []int{}, nil
 		for i, h := range sec.Hashes {
 			if h != st.section.Hashes[i] {
@@ -426,7 +443,7 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	}
 	b, err := c.encode(write)
 	if err != nil {
-		return notes, nil
+		return true
 	}
 	sec.Entries = [][]byte{b}
 	u.Sections = []checkcache.Section{sec}
@@ -436,7 +453,7 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	// The model file replaced a file per reader, in a folder of the
 	// reader's name beside it: a save leaves no stale copy.
 	_ = os.Remove(filepath.Join(filepath.Dir(filepath.Dir(p.file)), c.folder, filepath.Base(p.file)))
-	return notes, nil
+	return true
 }
 
 // current is what notes gives when every file is as stamped, settled

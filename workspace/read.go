@@ -74,7 +74,8 @@ func (w *Workspace) Links(ctx context.Context, arg string) (string, []vault.Edge
 // Backlinks are the links into the note arg names from every note of the
 // vault (itself too), by linking note and line, and the note's path: the
 // edges of the vault's graph into it (vault.Graph.In), from the notes'
-// details without building the graph.
+// details without building the graph, looked through in the model file
+// a piece at a time when it can answer so (inbound).
 func (w *Workspace) Backlinks(ctx context.Context, arg string) (string, []vault.Edge, error) {
 	files, _, err := w.Vault.Files(ctx)
 	if err != nil {
@@ -84,13 +85,19 @@ func (w *Workspace) Backlinks(ctx context.Context, arg string) (string, []vault.
 	if err != nil {
 		return "", nil, err
 	}
-	details, err := w.details(ctx, files)
+	in, ok, err := w.inbound(ctx, files, p)
 	if err != nil {
 		return "", nil, err
 	}
-	in := []vault.Edge{}
-	for _, d := range details {
-		in = d.AppendEdgesTo(in, p)
+	if !ok {
+		details, err := w.details(ctx, files)
+		if err != nil {
+			return "", nil, err
+		}
+		in = []vault.Edge{}
+		for _, d := range details {
+			in = d.AppendEdgesTo(in, p)
+		}
 	}
 	sort.SliceStable(in, func(i, j int) bool {
 		if in[i].From != in[j].From {
