@@ -11,8 +11,9 @@ import (
 
 // The fast path. goldmark costs several times the CPU of reading a note
 // (research/performance.md §2), and most permanent notes are made of a few
-// shapes only: ATX headings, paragraphs, single-line list items, wikilinks,
-// plain markdown links and tags. fastParse reads exactly those shapes with
+// shapes only: ATX headings, paragraphs, single-line list items, block
+// quotes and callouts of paragraphs, wikilinks, plain markdown links and
+// tags. fastParse reads exactly those shapes with
 // a line scanner and gives up (returns false) on anything else, and the
 // note then goes to goldmark, which stays the parser of record.
 // FuzzFastParse holds the two to the same output on every input the fast
@@ -46,6 +47,13 @@ type fastScanner struct {
 	fenceStart                    int
 	comment                       bool // in an HTML comment block
 	commentLast                   int  // the end of its last line before the closing one
+	noRefs                        bool // no "]:" in the body: no link reference definitions
+
+	// An open block quote (quoteStart >= 0) of paragraphs only: where it
+	// starts, where its last line of text ends, and its open paragraph
+	// (qParaFirst >= 0) as paraFirst, paraLast and paraStop.
+	quoteStart, quoteEnd             int
+	qParaFirst, qParaLast, qParaStop int
 }
 
 // fastScratch holds the lists a fast parse grows, between parses: a
@@ -90,7 +98,8 @@ func fastParse(notePath string, src []byte, h head) (*Note, bool) {
 		n.Blocks = append(n.Blocks, Block{Kind: "yaml", Span: fm.Span})
 	}
 	f := &fastScanner{w: walker{n: n, src: src, masked: src, lines: lines}, src: src, ok: true,
-		paraFirst: -1, listStart: -1, list: sc.list[:0]}
+		paraFirst: -1, listStart: -1, list: sc.list[:0], quoteStart: -1, qParaFirst: -1,
+		noRefs: !bytes.Contains(src[fmEnd:], []byte("]:"))}
 	for off := fmEnd; off < len(src) && f.ok; {
 		end := lines.lineEnd(off)
 		f.line(off, end)
@@ -101,6 +110,7 @@ func fastParse(notePath string, src []byte, h head) (*Note, bool) {
 	}
 	f.closePara()
 	f.closeList()
+	f.closeQuote()
 	// The lists as grown go back to the pool, emptied of what they point
 	// to; the note keeps copies.
 	sc.headings, sc.blocks, sc.items = n.Headings, n.Blocks, n.ListItems
@@ -166,8 +176,20 @@ func (f *fastScanner) line(start, end int) {
 	}
 	if len(bytes.Trim(line, " ")) == 0 {
 		f.closePara()
+		f.closeQuote()
 		f.blank = true
 		return
+	}
+	if f.quoteStart >= 0 {
+		switch {
+		case line[0] == '>':
+			f.quoteLine(start, end)
+			return
+		case f.qParaFirst >= 0 && !isATX(line):
+			f.quoteText(start, end) // a lazy continuation of the quote's paragraph
+			return
+		}
+		f.closeQuote() // a heading, or a block after an empty quote line
 	}
 	indent := 0
 	for indent < len(line) && line[indent] == ' ' {
@@ -182,9 +204,13 @@ func (f *fastScanner) line(start, end int) {
 		f.openComment(start, end, indent)
 		return
 	}
+	if rest[0] == '>' {
+		f.openQuote(start, end, indent)
+		return
+	}
 	switch {
-	case onlyRuleChars(rest), rest[0] == '>', looksLikeTableRule(rest):
-		// Thematic breaks, setext underlines, quotes, tables.
+	case onlyRuleChars(rest), looksLikeTableRule(rest):
+		// Thematic breaks, setext underlines, tables.
 		f.bail()
 		return
 	}
@@ -285,6 +311,88 @@ func (f *fastScanner) commentLine(start, end int) {
 	}
 	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "html", Span: f.w.span(f.fenceStart, f.commentLast)})
 	f.comment = false
+}
+
+// openQuote starts a block quote at a line starting with '>' at the left
+// margin; one in a list, or right after a list item's text, is goldmark's.
+func (f *fastScanner) openQuote(start, end, indent int) {
+	if indent > 0 || len(f.list) > 0 && !f.blank {
+		f.bail()
+		return
+	}
+	f.closePara()
+	f.closeList()
+	f.quoteStart, f.quoteEnd = start, -1
+	f.blank = false
+	f.quoteLine(start, end)
+}
+
+// quoteLine reads a line of a block quote: '>', an optional space, then
+// a paragraph's text or nothing (which ends the paragraph). Anything else
+// in a quote (a heading, a list, a fence, a nested quote, an indented
+// line) is goldmark's.
+func (f *fastScanner) quoteLine(start, end int) {
+	c := start + 1
+	if c < end && f.src[c] == ' ' {
+		c++
+	}
+	content := f.src[c:end]
+	if len(bytes.Trim(content, " ")) == 0 {
+		if f.quoteEnd < 0 {
+			f.bail() // a quote opening with an empty line: its span is goldmark's
+			return
+		}
+		f.closeQuotePara()
+		return
+	}
+	f.quoteText(c, end)
+}
+
+// quoteText reads src[c:end], a line of a quote's paragraph: after "> ",
+// or a whole line that goes on with the paragraph (lazily, as goldmark
+// reads a line that opens no block).
+func (f *fastScanner) quoteText(c, end int) {
+	content := f.src[c:end]
+	if content[0] == ' ' || len(bytes.TrimSpace(content)) != len(bytes.Trim(content, " ")) ||
+		content[0] == '>' || content[0] == '<' || isATX(content) || fenceMarker(content) != nil ||
+		onlyRuleChars(content) || looksLikeTableRule(content) {
+		f.bail()
+		return
+	}
+	if _, _, _, isItem := listMarker(content); isItem {
+		f.bail()
+		return
+	}
+	if f.qParaFirst < 0 {
+		f.qParaFirst = c
+	}
+	f.qParaLast, f.qParaStop = c, min(end+1, len(f.src))
+	f.quoteEnd = end
+	f.inline(c, end)
+}
+
+func (f *fastScanner) closeQuotePara() {
+	if f.qParaFirst < 0 {
+		return
+	}
+	f.w.blockIDAt(f.qParaFirst, f.qParaLast, f.qParaStop)
+	f.qParaFirst = -1
+}
+
+// closeQuote ends an open block quote: its span runs from its first line
+// to the last line of its text (goldmark's, which leaves out the empty
+// quote lines after it).
+func (f *fastScanner) closeQuote() {
+	if f.quoteStart < 0 || !f.ok {
+		return
+	}
+	f.closeQuotePara()
+	kind := "blockquote"
+	if isCallout(f.src[f.quoteStart:f.quoteEnd]) {
+		kind = "callout"
+	}
+	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: kind, Span: f.w.span(f.quoteStart, f.quoteEnd)})
+	f.quoteStart = -1
 }
 
 // htmlBlockStart reports whether a line (or an item's content) starting
@@ -551,12 +659,22 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 	}
 	labelEnd := open + 1 + closeAt
 	label := b[open+1 : labelEnd]
-	if bytes.ContainsAny(label, "[!") || len(label) > 900 || !codeSpansClose(label) || !f.htmlCloses(open+1, labelEnd) {
+	if bytes.IndexByte(label, '[') >= 0 || len(label) > 900 || !codeSpansClose(label) || !f.htmlCloses(open+1, labelEnd) {
 		f.bail()
 		return to
 	}
 	if labelEnd+1 >= to || b[labelEnd+1] != '(' {
+		if f.noRefs {
+			// Without a definition in the note, "[x]", "[x][y]",
+			// "[^1]" and a callout's "[!tip]" are plain text, read on
+			// from inside the brackets.
+			return open + 1
+		}
 		f.bail() // a reference link, a footnote, or plain brackets
+		return to
+	}
+	if bytes.IndexByte(label, '!') >= 0 {
+		f.bail()
 		return to
 	}
 	dest, end := linkTail(b[:to], labelEnd+2)

@@ -64,15 +64,16 @@ func TestFastParseAgrees(t *testing.T) {
 		"<span>[Edit](https://e.com/a%20b \"git-hub\") | [Copy](x(1).md 'c')</span> [e]() [w](https://w.org/A_(b))\n" +
 			"- item\n<!-- - [[Hidden]]: <https://> ^h-->\n- [<button id=HH>Open</button>](obsidian://x) and [[y]]\n```\nz\n```\n" +
 			"a <span title=\"[[hidden]] #no\">[[shown]]</span> <https://x.y/#no> <a@b.c> <!-- [[no]] --> x <3 y #yes\n<!--\n[[no]]\n\n-->\n<!-- one [[no]] --> [[no]]\n",
+		"Text\n> [!tip] Title [[a]] #t\n> more [x] and [^1] ^q1\n>\n> next [[b|B]]\n>\n\n> plain quote\n# H\n",
 	}
 	for i, c := range cases {
 		if sameAsGoldmark(t, "case "+string(rune('0'+i)), []byte(c)) {
 			accepted++
 		}
 	}
-	if accepted < len(cases)-1 || !sameAsGoldmark(t, "code", []byte(cases[len(cases)-4])) ||
-		!sameAsGoldmark(t, "fence", []byte(cases[len(cases)-3])) || !sameAsGoldmark(t, "comment", []byte(cases[len(cases)-2])) ||
-		!sameAsGoldmark(t, "html", []byte(cases[len(cases)-1])) {
+	if accepted < len(cases)-1 || !sameAsGoldmark(t, "code", []byte(cases[len(cases)-5])) ||
+		!sameAsGoldmark(t, "fence", []byte(cases[len(cases)-4])) || !sameAsGoldmark(t, "comment", []byte(cases[len(cases)-3])) ||
+		!sameAsGoldmark(t, "html", []byte(cases[len(cases)-2])) || !sameAsGoldmark(t, "quote", []byte(cases[len(cases)-1])) {
 		t.Errorf("the fast path took %d of %d ordinary notes", accepted, len(cases))
 	}
 	dir := t.TempDir()
@@ -135,6 +136,7 @@ var fastTokens = []string{
 	"<https://a.b/#c>", "<a@b.c>", "<3", "<span class=\"f\">", "<div>", "<br/>", "\t",
 	"\"", "'", "[l](d \"t\")", "[l](d.md 'a [[b]]')", "[l](a(b)c (t))", "](x&amp;y", "[e]()", "<pre>", "<!-- x -->\n",
 	"[<b>x</b>](y)", "[<b c=']'>](y)", "- a\n<!--", "- a\n```\n",
+	">", "\n>", "\n> ", "> [!tip] T", "[!x]", "[^1]", "[a][b]", "[x]:", "\n> a ^q\n",
 }
 
 // FuzzFastParseTokens holds the fast path to goldmark on notes made of
