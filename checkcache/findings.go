@@ -3,6 +3,7 @@ package checkcache
 import (
 	"encoding/binary"
 	"errors"
+	"unsafe"
 
 	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault/lint"
@@ -48,12 +49,15 @@ func EncodeFindings(notes int, findings []lint.Finding) []byte {
 var errFindings = errors.New("cache: bad findings")
 
 // DecodeFindings decodes what EncodeFindings encoded. Damaged input is an
-// error, never a panic or an allocation larger than the input.
+// error, never a panic or an allocation larger than the input. The
+// findings' strings are slices of b, which must not change after: b is
+// what a model file's section holds (Section.Entries), never written.
 func DecodeFindings(b []byte) (notes int, findings []lint.Finding, err error) {
 	d := cachecodec.NewReader(b)
 	notes = int(d.Varint())
 	nstr := d.Count(1)
-	t := cachecodec.NewReader(string(d.Str())) // one string; each entry is a slice of it
+	table := d.Str()
+	t := cachecodec.NewReader(unsafe.String(unsafe.SliceData(table), len(table)))
 	strs := make([]string, 0, nstr)
 	for range nstr {
 		strs = append(strs, t.Str())

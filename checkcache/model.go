@@ -8,7 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
+	"syscall"
+	"unsafe"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
 	"github.com/zk-claims/zk/internal/cachecodec"
@@ -54,6 +57,8 @@ type Section struct {
 	Hashes [][sha256.Size]byte
 	// Entries are the entries, encoded by the reader: the file's, then
 	// each delta's, a later entry of a note in place of an earlier one.
+	// Read from a model file, they are never to be written: they may be
+	// its mapping (MapModel).
 	Entries [][]byte
 }
 
@@ -66,11 +71,16 @@ type Model struct {
 	// written is when each stamp was made, in Unix nanoseconds.
 	written []int64
 
-	f        *os.File
-	size     int64
+	f    *os.File
+	size int64
+	// data is the file mapped read-only (MapModel), never unmapped; nil
+	// when it is read into memory of its own (OpenModel).
+	data []byte
+	// faulted is set when a read of data faulted (the file cut short
+	// under the mapping): nothing more of the file is trusted.
+	faulted  bool
 	n        int
 	dir      []dirEntry
-	paths    []byte // the stamps' paths, as encoded
 	deltas   []delta
 	deltaLen int64
 }
@@ -104,30 +114,126 @@ const modelFixed = len(modelMagic) + 4 + 8 + 8 + 8 + 4 + 8
 // A missing, unreadable or foreign file is an error; so is a file short,
 // long or inconsistent anywhere, never a panic or an allocation larger
 // than the file. Close it after use.
-func OpenModel(file string) (*Model, error) {
+func OpenModel(file string) (*Model, error) { return openModelFile(file, false) }
+
+// MapModel is OpenModel with the file mapped read-only rather than read:
+// its sections' entries are slices of the mapping, read in place, which
+// stays mapped until the process ends (strings decoded from them may be
+// kept anywhere, so it is never unmapped). For a process that opens the
+// file a few times (a command; the language server, once), not one that
+// opens it for each request: each opening maps the file anew.
+//
+// Copying the file into fresh memory costs a page fault every 4 KiB;
+// the page cache's pages come mapped 16 at a time, and nothing is copied.
+// zk replaces the file by renaming another over it, or appends to it,
+// so no zk changes a mapped file's bytes; a file cut short under the
+// mapping by something else makes its pages fault, which the model's
+// reads and the decoders of its entries (Guard) turn into an error, the
+// cache then being damaged (and rebuilt) as any other. A string decoded
+// from the mapping and read after its decoding (a command printing it)
+// would still stop the process on such a fault: the file must be cut
+// short in that moment, and the next command rebuilds it.
+func MapModel(file string) (*Model, error) { return openModelFile(file, true) }
+
+func openModelFile(file string, mapped bool) (*Model, error) {
 	f, err := os.OpenFile(file, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
 		return nil, err
 	}
 	m := &Model{f: f}
-	if err := m.read(); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		f.Close()
+		return nil, err
+	}
+	m.size = st.Size()
+	if mapped && m.size >= int64(modelFixed) && m.size == int64(int(m.size)) {
+		// A file that cannot be mapped (a file system without mmap) is read.
+		if b, err := syscall.Mmap(int(f.Fd()), 0, int(m.size), syscall.PROT_READ, syscall.MAP_SHARED); err == nil {
+			m.data = b
+		}
+	}
+	if err := m.read(); err != nil {
+		m.Close()
 		return nil, err
 	}
 	return m, nil
 }
 
-// Close closes the file.
+// errFault is a read of a mapped model file that faulted: the file was
+// cut short under the mapping.
+var errFault = errors.New("cache: the model file was cut short while read")
+
+// Guard runs read, which reads entries of a mapped model file
+// (MapModel), turning a fault on the mapping (the file cut short under
+// it) into an error rather than a crash; other panics go on.
+func Guard(read func() error) (err error) {
+	defer recoverFault(debug.SetPanicOnFault(true), &err)
+	return read()
+}
+
+// recoverFault ends a Guard: it restores the goroutine's panic-on-fault
+// setting (was) and turns a fault's panic into errFault in *err.
+func recoverFault(was bool, err *error) {
+	debug.SetPanicOnFault(was)
+	if r := recover(); r != nil {
+		if _, ok := r.(interface{ Addr() uintptr }); !ok {
+			panic(r)
+		}
+		*err = errFault
+	}
+}
+
+// guard is Guard for the model's own reads: after a fault, nothing more
+// of the file is trusted (no delta appended to it, none of its sections
+// copied into a file written anew).
+func (m *Model) guard(read func() error) error {
+	if m.faulted {
+		return errFault
+	}
+	if m.data == nil {
+		return read()
+	}
+	err := Guard(read)
+	if err == errFault {
+		m.faulted = true
+	}
+	return err
+}
+
+// bytes are the n bytes of the file at off: a slice of the mapping, or
+// read into memory of their own. Never written: they may be the mapping.
+func (m *Model) bytes(off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 || off > m.size || n > m.size-off {
+		return nil, errors.New("cache: truncated")
+	}
+	if m.data != nil {
+		return m.data[off : off+n : off+n], nil
+	}
+	b := make([]byte, n)
+	if _, err := m.f.ReadAt(b, off); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	return b, nil
+}
+
+// Close closes the file; a mapping stays (MapModel).
 func (m *Model) Close() error { return m.f.Close() }
 
-func (m *Model) read() error {
-	st, err := m.f.Stat()
-	if err != nil {
-		return err
+// unmap unmaps the file, for tests that open many: nothing read from it
+// may be used after.
+func (m *Model) unmap() {
+	if m.data != nil {
+		syscall.Munmap(m.data)
+		m.data = nil
 	}
-	m.size = st.Size()
-	fixed := make([]byte, modelFixed)
-	if _, err := m.f.ReadAt(fixed, 0); err != nil {
+}
+
+func (m *Model) read() error { return m.guard(m.readAll) }
+
+func (m *Model) readAll() error {
+	fixed, err := m.bytes(0, int64(modelFixed))
+	if err != nil {
 		return errors.New("cache: not a zk model cache")
 	}
 	r := cachecodec.NewReader(fixed)
@@ -143,9 +249,11 @@ func (m *Model) read() error {
 		return errors.New("cache: bad model header")
 	}
 	m.n = int(n)
-	dir := make([]byte, min(int64(nsec)*(1+255+sha256.Size+16), m.size))
-	got, _ := m.f.ReadAt(dir, int64(modelFixed))
-	r = cachecodec.NewReader(dir[:got])
+	dir, err := m.bytes(int64(modelFixed), min(int64(nsec)*(1+255+sha256.Size+16), m.size-int64(modelFixed)))
+	if err != nil {
+		return err
+	}
+	r = cachecodec.NewReader(dir)
 	for range nsec {
 		var e dirEntry
 		e.name = string(r.Take(int(r.Byte())))
@@ -166,13 +274,23 @@ func (m *Model) read() error {
 			return errors.New("cache: bad model section")
 		}
 	}
-	b := make([]byte, end-stampsAt)
-	if _, err := m.f.ReadAt(b, stampsAt); err != nil {
-		return fmt.Errorf("cache: %w", err)
+	b, err := m.bytes(stampsAt, end-stampsAt)
+	if err != nil {
+		return err
 	}
-	m.paths = b[:pathsLen]
+	paths := b[:pathsLen]
 	sizes, mtimes, hashes := b[pathsLen:], b[int(pathsLen)+m.n*8:], b[int(pathsLen)+m.n*16:]
-	pr := cachecodec.NewReader(string(m.paths)) // one string; each path is a slice of it
+	// One string; each path is a slice of it. Read into memory of its
+	// own, the bytes are the string; a mapping's are copied, the stamps
+	// being read anywhere (the language server keeps the paths), where no
+	// fault is turned into an error (MapModel).
+	var ps string
+	if m.data != nil {
+		ps = string(paths)
+	} else {
+		ps = unsafe.String(unsafe.SliceData(paths), len(paths))
+	}
+	pr := cachecodec.NewReader(ps)
 	m.Stamps, m.written = make([]Stamp, m.n), make([]int64, m.n)
 	for i := range m.Stamps {
 		m.Stamps[i] = Stamp{Path: pr.Str(),
@@ -191,9 +309,9 @@ func (m *Model) read() error {
 // one damaged or cut short ends them, as if it and those after it had
 // never been written.
 func (m *Model) readDeltas(at int64) error {
-	rest := make([]byte, m.size-at)
-	if _, err := m.f.ReadAt(rest, at); err != nil && len(rest) > 0 {
-		return fmt.Errorf("cache: %w", err)
+	rest, err := m.bytes(at, m.size-at)
+	if err != nil {
+		return err
 	}
 	m.deltaLen = int64(len(rest))
 	for len(rest) > 0 {
@@ -306,11 +424,17 @@ func (m *Model) section(name string, whole bool) (s Section, ok bool, err error)
 		if whole {
 			n = e.len
 		}
-		b := make([]byte, n)
-		if _, err := m.f.ReadAt(b, e.off); err != nil {
-			return s, false, fmt.Errorf("cache: %w", err)
+		var b []byte
+		err := m.guard(func() error {
+			var err error
+			if b, err = m.bytes(e.off, n); err == nil {
+				s = Section{Name: name, Key: e.key, Hashes: hashesOf(b[:h]), Entries: [][]byte{nil}}
+			}
+			return err
+		})
+		if err != nil {
+			return Section{}, false, err
 		}
-		s = Section{Name: name, Key: e.key, Hashes: hashesOf(b[:h]), Entries: [][]byte{nil}}
 		if whole {
 			s.Entries[0] = b[h:]
 		}
@@ -337,7 +461,7 @@ func hashesOf(b []byte) [][sha256.Size]byte {
 
 // samePaths reports whether the file stamps the files of stamps.
 func (m *Model) samePaths(stamps []Stamp) bool {
-	if m == nil || len(stamps) != m.n {
+	if m == nil || m.faulted || len(stamps) != m.n {
 		return false
 	}
 	for i := range stamps { // the file's paths, decoded, without encoding stamps' again

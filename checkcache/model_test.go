@@ -203,14 +203,9 @@ func TestSaveModelSectionsTogether(t *testing.T) {
 	}
 }
 
-// FuzzOpenModel feeds OpenModel damaged model files: an error or a model
-// whose sections save back to the same, never a panic or an allocation
-// beyond the file's size.
-//
-//	go test ./checkcache -run '^$' -fuzz FuzzOpenModel -fuzztime 30s
-func FuzzOpenModel(f *testing.F) {
-	dir := f.TempDir()
-	valid := filepath.Join(dir, "valid")
+// writeSample writes a model file of every kind of part: two readers'
+// sections, a delta of one, check's two sections and a delta of both.
+func writeSample(f testing.TB, valid string) {
 	stamps := []Stamp{{Path: "a.md", Size: 3, ModTime: 7, Hash: Hash([]byte("abc"))}, {Path: "ü/b.png", Size: 9, ModTime: -1}}
 	var m *Model
 	for _, s := range []Section{section("list", 2, "records"), section("details", 2, "edges")} {
@@ -255,6 +250,16 @@ func FuzzOpenModel(f *testing.F) {
 		f.Fatal(err)
 	}
 	m.Close()
+}
+
+// FuzzOpenModel feeds OpenModel damaged model files: an error or a model
+// whose sections save back to the same, never a panic or an allocation
+// beyond the file's size.
+//
+//	go test ./checkcache -run '^$' -fuzz FuzzOpenModel -fuzztime 30s
+func FuzzOpenModel(f *testing.F) {
+	valid := filepath.Join(f.TempDir(), "valid")
+	writeSample(f, valid)
 	b, err := os.ReadFile(valid)
 	if err != nil {
 		f.Fatal(err)
@@ -269,41 +274,48 @@ func FuzzOpenModel(f *testing.F) {
 		if err := os.WriteFile(file, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		m, err := OpenModel(file)
-		if err != nil {
-			return
-		}
-		defer m.Close()
-		for _, name := range []string{"list", "details", FindingsSection, StatesSection} {
-			s, ok, err := m.Section(name)
-			if err != nil || !ok {
-				continue
-			}
-			fs := make([]vault.File, len(m.Stamps))
-			for i, st := range m.Stamps {
-				fs[i] = vault.File{Path: st.Path}
-			}
-			DecodeFindingsParts(s.Entries)
-			DecodeStates(s.Entries, fs)
-			all := []byte{}
-			for _, e := range s.Entries {
-				all = append(all, e...)
-			}
-			s.Entries = [][]byte{all}
-			again := filepath.Join(t.TempDir(), "again")
-			if err := SaveModel(again, nil, Update{Written: 1, Stamps: m.Stamps, Sections: []Section{s}}); err != nil {
-				t.Fatal(err)
-			}
-			m2 := openModel(t, again)
-			s2, ok, err := m2.Section(name)
-			if err != nil || !ok {
-				t.Fatalf("a section OpenModel accepted does not read back: %v", err)
-			}
-			if !reflect.DeepEqual(m2.Stamps, m.Stamps) || !reflect.DeepEqual(s2, s) {
-				t.Errorf("SaveModel then OpenModel changed it:\n%+v %+v\n%+v %+v", m.Stamps, s, m2.Stamps, s2)
-			}
+		for _, open := range []func(string) (*Model, error){OpenModel, MapModel} {
+			fuzzModel(t, open, file)
 		}
 	})
+}
+
+func fuzzModel(t *testing.T, open func(string) (*Model, error), file string) {
+	m, err := open(file)
+	if err != nil {
+		return
+	}
+	defer m.unmap() // after every use of its sections
+	defer m.Close()
+	for _, name := range []string{"list", "details", FindingsSection, StatesSection} {
+		s, ok, err := m.Section(name)
+		if err != nil || !ok {
+			continue
+		}
+		fs := make([]vault.File, len(m.Stamps))
+		for i, st := range m.Stamps {
+			fs[i] = vault.File{Path: st.Path}
+		}
+		DecodeFindingsParts(s.Entries)
+		DecodeStates(s.Entries, fs)
+		all := []byte{}
+		for _, e := range s.Entries {
+			all = append(all, e...)
+		}
+		s.Entries = [][]byte{all}
+		again := filepath.Join(t.TempDir(), "again")
+		if err := SaveModel(again, nil, Update{Written: 1, Stamps: m.Stamps, Sections: []Section{s}}); err != nil {
+			t.Fatal(err)
+		}
+		m2 := openModel(t, again)
+		s2, ok, err := m2.Section(name)
+		if err != nil || !ok {
+			t.Fatalf("a section OpenModel accepted does not read back: %v", err)
+		}
+		if !reflect.DeepEqual(m2.Stamps, m.Stamps) || !reflect.DeepEqual(s2, s) {
+			t.Errorf("SaveModel then OpenModel changed it:\n%+v %+v\n%+v %+v", m.Stamps, s, m2.Stamps, s2)
+		}
+	}
 }
 
 func TestOpenModelForeignFiles(t *testing.T) {
@@ -318,9 +330,100 @@ func TestOpenModelForeignFiles(t *testing.T) {
 		if err := os.WriteFile(file, content, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if m, err := OpenModel(file); err == nil {
-			m.Close()
-			t.Errorf("%s model file: opened", name)
+		for _, open := range []func(string) (*Model, error){OpenModel, MapModel} {
+			if m, err := open(file); err == nil {
+				m.Close()
+				t.Errorf("%s model file: opened", name)
+			}
 		}
 	}
+}
+
+// A mapped model file reads as one read into memory: its stamps, and
+// each section with every delta applied.
+func TestMapModelReadsAsOpenModel(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.cache")
+	writeSample(t, file)
+	read, mapped := openModel(t, file), openMapped(t, file)
+	if mapped.data == nil {
+		t.Fatal("not mapped")
+	}
+	if !reflect.DeepEqual(read.Stamps, mapped.Stamps) || !reflect.DeepEqual(read.written, mapped.written) {
+		t.Errorf("stamps read %+v, mapped %+v", read.Stamps, mapped.Stamps)
+	}
+	for _, name := range []string{"list", "details", FindingsSection, StatesSection, "none"} {
+		s1, ok1, err1 := read.Section(name)
+		s2, ok2, err2 := mapped.Section(name)
+		if err1 != nil || err2 != nil || ok1 != ok2 || !reflect.DeepEqual(s1, s2) {
+			t.Errorf("section %q read %v %v %+v, mapped %v %v %+v", name, ok1, err1, s1, ok2, err2, s2)
+		}
+	}
+}
+
+func openMapped(t *testing.T, file string) *Model {
+	t.Helper()
+	m, err := MapModel(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+// A mapped model file cut short under the mapping (by something other
+// than zk, which renames a file over it or appends) is a damaged cache:
+// its reads and the decoding of entries read before are errors, not a
+// crash; the stamps read stay; a save writes the file anew, keeping none
+// of its other sections. A panic other than a fault is not taken for one.
+func TestMappedModelCutShort(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.cache")
+	writeSample(t, file)
+	m := openMapped(t, file)
+	fs, ok, err := m.Section(FindingsSection)
+	if err != nil || !ok {
+		t.Fatalf("findings: %v %v", ok, err)
+	}
+	ss, ok, err := m.Section(StatesSection)
+	if err != nil || !ok {
+		t.Fatalf("states: %v %v", ok, err)
+	}
+	files := []vault.File{{Path: m.Stamps[0].Path}, {Path: m.Stamps[1].Path}}
+	if _, _, err := DecodeFindingsParts(fs.Entries); err != nil {
+		t.Fatalf("findings before: %v", err)
+	}
+	if err := os.Truncate(file, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := DecodeFindingsParts(fs.Entries); err != errFault {
+		t.Errorf("findings decoded from a file cut short: %v", err)
+	}
+	if _, _, err := DecodeStates(ss.Entries, files); err != errFault {
+		t.Errorf("states decoded from a file cut short: %v", err)
+	}
+	if _, ok, err := m.Section("list"); err != errFault || ok {
+		t.Errorf("list section read from a file cut short: %v %v", ok, err)
+	}
+	if m.Stamps[0].Path != "a.md" {
+		t.Errorf("stamps lost: %+v", m.Stamps)
+	}
+	list := section("list", 2, "new records")
+	if m.Appendable(m.Stamps, list.Key, "list") {
+		t.Error("a file cut short takes a delta")
+	}
+	if err := SaveModel(file, m, Update{Written: 50, Stamps: m.Stamps, Sections: []Section{list}}); err != nil {
+		t.Fatal(err)
+	}
+	again := openMapped(t, file)
+	if s, ok, err := again.Section("list"); err != nil || !ok || string(s.Entries[0]) != "new records" {
+		t.Errorf("list after the save: %v %v %q", ok, err, s.Entries)
+	}
+	if _, ok, _ := again.Section("details"); ok {
+		t.Error("a section of the file cut short kept")
+	}
+	defer func() {
+		if r := recover(); r != "not a fault" {
+			t.Errorf("Guard turned %v into an error", r)
+		}
+	}()
+	Guard(func() error { panic("not a fault") })
 }

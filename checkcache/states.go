@@ -73,8 +73,21 @@ func EncodeFindingsPart(old, now []lint.Finding, notes int) []byte {
 // replaces (an empty one replaces none): every delta read first, then
 // one merge with the first part, however many deltas there are. Damaged
 // input is an error, never a panic or an allocation larger than the
-// input.
+// input; so is a mapped model file cut short under it (Guard). The
+// findings' strings are slices of parts (DecodeFindings).
 func DecodeFindingsParts(parts [][]byte) (notes int, findings []lint.Finding, err error) {
+	err = Guard(func() error {
+		var err error
+		notes, findings, err = decodeFindingsParts(parts)
+		return err
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return notes, findings, nil
+}
+
+func decodeFindingsParts(parts [][]byte) (notes int, findings []lint.Finding, err error) {
 	if len(parts) == 0 {
 		return 0, nil, errFindings
 	}
@@ -446,8 +459,14 @@ func OpenStates(parts [][]byte, files []vault.File) (*States, error) {
 // OpenStatesAt is OpenStates with the first part in a file (first, size
 // bytes; Model.SectionAt) and the deltas' parts: the first part's
 // indexes are read, and each state's bytes when it is asked for.
-func OpenStatesAt(first io.ReaderAt, size int64, deltas [][]byte, files []vault.File) (*States, error) {
-	return openStates(first, size, nil, deltas, files)
+// A mapped model file's deltas cut short under it are an error (Guard).
+func OpenStatesAt(first io.ReaderAt, size int64, deltas [][]byte, files []vault.File) (s *States, err error) {
+	err = Guard(func() error {
+		var err error
+		s, err = openStates(first, size, nil, deltas, files)
+		return err
+	})
+	return s, err
 }
 
 // statesHeadLen is the length of the first part's indexes, before the
@@ -740,13 +759,21 @@ func (s *States) All() ([]lint.NoteState, error) {
 
 // DecodeStates decodes the states section's parts (OpenStates) whole:
 // the suggestion work spent and every note's state, in the walk's order.
+// A mapped model file cut short under them is an error (Guard).
 func DecodeStates(parts [][]byte, files []vault.File) (spent int, states []lint.NoteState, err error) {
-	s, err := OpenStates(parts, files)
+	err = Guard(func() error {
+		s, err := OpenStates(parts, files)
+		if err != nil {
+			return err
+		}
+		spent = s.spent
+		states, err = s.All()
+		return err
+	})
 	if err != nil {
 		return 0, nil, err
 	}
-	states, err = s.All()
-	return s.spent, states, err
+	return spent, states, nil
 }
 
 // decodeStates decodes a delta's part. Every string is sliced from one

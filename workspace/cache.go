@@ -198,6 +198,15 @@ func (w *Workspace) IndexKey() (string, error) {
 	return fmt.Sprintf("%x", k[:8]), nil
 }
 
+// openModel opens the model file, mapped when the workspace maps it
+// (Options.MapCache).
+func (w *Workspace) openModel(file string) (*checkcache.Model, error) {
+	if w.mapCache {
+		return checkcache.MapModel(file)
+	}
+	return checkcache.OpenModel(file)
+}
+
 // encodeStates is checkcache.EncodeStates; a test makes it refuse, as
 // it does states of more than 4 GiB.
 var encodeStates = checkcache.EncodeStates
@@ -230,7 +239,7 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 		return CheckResult{}, err
 	}
 	started := time.Now() // before the walk: the stamps are the walk's
-	m, err := checkcache.OpenModel(file)
+	m, err := w.openModel(file)
 	if err != nil {
 		m = nil // none, or none to trust: a whole check writes it anew
 	} else {

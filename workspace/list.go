@@ -292,7 +292,7 @@ func openPerNote[T any](w *Workspace, c perNote[T]) *perNoteCache[T] {
 	if p.key, p.err = w.inputKey(c.purpose, c.inputs); p.err != nil {
 		return p
 	}
-	if m, err := checkcache.OpenModel(file); err == nil {
+	if m, err := w.openModel(file); err == nil {
 		p.m = m
 	}
 	return p
@@ -323,24 +323,30 @@ func (p *perNoteCache[T]) load() {
 		if err != nil || !ok || sec.Key != p.key {
 			return
 		}
-		p.section = sec
 		entries := make([][]T, 0, len(sec.Entries))
-		for _, b := range sec.Entries {
-			old, err := p.decodeEntries(b)
-			if err != nil {
-				return
+		err = checkcache.Guard(func() error { // a mapped file cut short under it: damaged
+			for _, b := range sec.Entries {
+				old, err := p.decodeEntries(b)
+				if err != nil {
+					return err
+				}
+				entries = append(entries, old)
 			}
-			entries = append(entries, old)
+			return nil
+		})
+		if err != nil {
+			return
 		}
-		p.entries = entries
+		p.section, p.entries = sec, entries
 	})
 }
 
 // decodeEntries decodes entries read from the model file. With
 // decodeText, the decoded strings are slices of b itself: the section's
-// bytes are read into memory of their own (Model.Section) and never
-// written after, so they can be a string without a copy of them all
-// (12 MB of details at 10,000 notes, a tenth of an unchanged zk graph).
+// bytes are read into memory of their own, or mapped for the process's
+// life (Model.Section, checkcache.MapModel), and never written after, so
+// they can be a string without a copy of them all (12 MB of details at
+// 10,000 notes, a tenth of an unchanged zk graph).
 func (p *perNoteCache[T]) decodeEntries(b []byte) ([]T, error) {
 	if p.c.decodeText == nil || len(b) == 0 {
 		return p.c.decode(b)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/zk-claims/zk/checkcache"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/move"
 )
@@ -22,7 +23,8 @@ func TestLiveAnswersAFrontEnd(t *testing.T) {
 		"B.md":               "# B\n\n## H\n\nText.\n",
 		"C.md":               "# C\n\n[[B]] #topic\n",
 	}, Reading)
-	for _, cached := range []bool{false, true, true} {
+	for i, cached := range []bool{false, true, true, true} {
+		w.mapCache = i == 3 // the cache read in place, mapped
 		opts := LiveOptions{Vault: w.Vault, Lint: w.LintOptions()}
 		if cached {
 			opts.Cache = w.LiveCache
@@ -84,6 +86,54 @@ func TestLiveAnswersAFrontEnd(t *testing.T) {
 	}
 	if got := l.LinksInto("D.md", nil); len(got) != 1 || got[0].From != "A.md" {
 		t.Errorf("links into D after its creation: %+v", got)
+	}
+}
+
+// A model file cut short under its mapping while the entries decode
+// beside the walk is a damaged cache: every note is read, the answers
+// are the same, and the file is written whole again.
+func TestLiveMappedCacheCutShort(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\nSee [[B#H]] and [[C]].\n",
+		"B.md":               "# B\n\n## H\n\nText.\n",
+		"C.md":               "# C\n\n[[B]]\n",
+	}, Reading)
+	w.mapCache = true
+	file, err := checkcache.ModelFile(w.Vault.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []bool{false, true} {
+		l := NewLive(LiveOptions{Vault: w.Vault, Lint: w.LintOptions(), Cache: func() EntryCache {
+			c := w.LiveCache()
+			if cut {
+				if err := os.Truncate(file, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return c
+		}})
+		if err := l.Start(context.Background(), nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		var from []string
+		for _, r := range l.LinksInto("B.md", nil) {
+			from = append(from, r.From)
+		}
+		slices.Sort(from)
+		if want := []string{"A.md", "C.md"}; !slices.Equal(from, want) {
+			t.Errorf("cut %v: links into B from %q, want %q", cut, from, want)
+		}
+	}
+	m, err := checkcache.OpenModel(file)
+	if err != nil {
+		t.Fatalf("the model file after a start on it cut short: %v", err)
+	}
+	defer m.Close()
+	if _, ok, err := m.Section("lsp"); !ok || err != nil {
+		t.Errorf("no entries written again: %v %v", ok, err)
 	}
 }
 

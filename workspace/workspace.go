@@ -49,6 +49,8 @@ type Workspace struct {
 	version string
 	notify  func(Notice)
 	term    func(string) string
+	// mapCache: Options.MapCache.
+	mapCache bool
 }
 
 // Close closes the vault.
@@ -96,6 +98,11 @@ type Options struct {
 	// "due_within" for an MCP tool's argument. nil leaves the field's own
 	// name (snake_case, as a request's doc comment gives it).
 	Term func(field string) string
+	// MapCache reads the model file in place, mapped until the process
+	// ends (checkcache.MapModel), rather than copied into memory: for a
+	// process that opens it a few times (a command; the language server,
+	// once), not a server that opens it for each request.
+	MapCache bool
 }
 
 // Open finds and opens the vault: o.Dir, else the nearest folder holding
@@ -136,7 +143,7 @@ func Open(o Options) (*Workspace, error) {
 		notify(Notice{Warning: true, Text: fmt.Sprintf("%v (property types not checked)", err)})
 	}
 	return &Workspace{Vault: v, Config: cfg, Types: types, Today: o.Today, Pinned: o.Pinned,
-		PropTypes: propTypes, version: o.Version, notify: notify, term: o.Term}, nil
+		PropTypes: propTypes, version: o.Version, notify: notify, term: o.Term, mapCache: o.MapCache}, nil
 }
 
 // ErrNoVault is a writing use case's refusal to treat an unmarked folder

@@ -20,8 +20,10 @@ func (o *rootOptions) open(s *streams, how workspace.Access, hint string) (*work
 	if err != nil {
 		return nil, err
 	}
+	// MapCache: a command's process ends with it, and the language
+	// server opens the model file once (the MCP server opens its own).
 	w, err := workspace.Open(workspace.Options{Dir: o.vaultDir, Hint: hint, Access: how,
-		Today: today, Pinned: o.pinned(), Version: buildVersion(), Notify: s.notify, Term: flagTerm})
+		Today: today, Pinned: o.pinned(), Version: buildVersion(), Notify: s.notify, Term: flagTerm, MapCache: true})
 	if errors.Is(err, workspace.ErrNoVault) {
 		return nil, fmt.Errorf("%w; this command writes in the vault (a note, or zk's files under .zk/), so it takes no unmarked folder for one: name the vault with --vault DIR, or make this folder one with zk init", err)
 	}
