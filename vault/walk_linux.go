@@ -95,6 +95,12 @@ func (w *walk) read(l *folderList) error {
 		if n <= 0 {
 			break
 		}
+		if l.files == nil {
+			// Room for every entry of the first read (most folders are
+			// read in one): the list made once, not grown by doubling,
+			// which copied it and faulted in twice its memory.
+			l.files = make([]File, 0, direntCount(buf[:n]))
+		}
 		for off := 0; off < n; {
 			// struct linux_dirent64: ino 8, off 8, reclen 2, type 1, name.
 			const nameOff = 19
@@ -145,6 +151,20 @@ func (w *walk) read(l *folderList) error {
 	}
 	w.done(l, skips)
 	return nil
+}
+
+// direntCount is how many records a getdents buffer holds (each entry of
+// the folder, "." and ".." among them); a record cut short ends it.
+func direntCount(buf []byte) int {
+	k := 0
+	for off := 0; off+18 <= len(buf); k++ {
+		reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
+		if reclen == 0 {
+			break
+		}
+		off += reclen
+	}
+	return k
 }
 
 // openBeneath opens folder p of the vault whose root folder is open as

@@ -2,9 +2,11 @@ package vault
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -76,5 +78,43 @@ func TestDirentMode(t *testing.T) {
 		if got := direntMode(b); got != w {
 			t.Errorf("direntMode(%d) = %v, want %v", b, got, w)
 		}
+	}
+}
+
+// TestDirentCount: the walk sizes a folder's list by the records of its
+// first read, "." and ".." among them; a folder that takes several reads
+// (long names past the buffer) still lists every file.
+func TestDirentCount(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("n", 200)
+	const n = 400 // 400 records of over 200 bytes: past one 32 KB read
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s%03d.md", long, i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	buf := make([]byte, 1<<20)
+	got, err := unix.Getdents(fd, buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := direntCount(buf[:got]); k != n+2 {
+		t.Errorf("direntCount = %d, want %d", k, n+2)
+	}
+	if k := direntCount(buf[:10]); k != 0 {
+		t.Errorf("direntCount of a cut record = %d", k)
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := v.Files(context.Background())
+	if err != nil || len(files) != n {
+		t.Fatalf("Files: %d files (%v), want %d", len(files), err, n)
 	}
 }
