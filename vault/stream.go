@@ -19,6 +19,17 @@ func WithProgress(ctx context.Context, report func(done, total int)) context.Con
 	return context.WithValue(ctx, progressKey{}, report)
 }
 
+// Paths is every path of a walk, for a resolver: SplitFiles without the
+// notes, for a caller that has no use for them (a copy of every note's
+// File, 640 KB at 10,000 notes, is memory to fault in for nothing).
+func Paths(files []File) []string {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	return paths
+}
+
 // SplitFiles is every path of a walk, for the resolver, and its notes.
 func SplitFiles(files []File) (paths []string, notes []File) {
 	paths = make([]string, len(files))
@@ -102,6 +113,5 @@ func Parallel(n int, f func(i int)) {
 
 // ResolverOf is a resolver over every file of a walk.
 func ResolverOf(files []File) *Resolver {
-	paths, _ := SplitFiles(files)
-	return NewResolver(paths)
+	return NewResolver(Paths(files))
 }

@@ -61,7 +61,7 @@ func FindNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 	// A name, as a wikilink writes it.
 	name := strings.TrimSuffix(strings.TrimSuffix(arg, "]]"), "|")
 	name = strings.TrimPrefix(name, "[[")
-	paths, _ := vault.SplitFiles(files)
+	paths := vault.Paths(files)
 	// The files the name can reach, not an index of them all; Candidates
 	// reads a name's last element as it is written, not as a link
 	// (relative, with backslashes): those names are looked up in all.

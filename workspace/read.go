@@ -67,8 +67,7 @@ func (w *Workspace) Links(ctx context.Context, arg string) (string, []vault.Edge
 	for _, l := range n.FrontmatterLinks {
 		links = append(links, l.Path)
 	}
-	paths, _ := vault.SplitFiles(files)
-	return p, vault.NoteEdges(n, vault.ResolverFor(paths, p, links)), nil
+	return p, vault.NoteEdges(n, vault.ResolverFor(vault.Paths(files), p, links)), nil
 }
 
 // Backlinks are the links into the note arg names from every note of the

@@ -499,9 +499,9 @@ func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, sk
 		switch {
 		case resolving == resolveNone:
 		case resolving == resolveLinks && len(stale) <= fewNotes:
-			paths, _ = vault.SplitFiles(files) // a resolver for each note, below
+			paths = vault.Paths(files) // a resolver for each note, below
 		default:
-			paths, _ = vault.SplitFiles(files)
+			paths = vault.Paths(files)
 			r = vault.NewResolver(paths)
 		}
 		toRead := make([]vault.File, len(stale))
