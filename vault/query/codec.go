@@ -429,7 +429,7 @@ func (d *decoder) value(depth int) any {
 func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Options,
 	reuse func(path string) (Note, bool), hashed func(path string, src []byte)) ([]Note, error) {
 	opts.Need = NeedLinks | NeedTending | NeedVerdicts
-	return readEach(ctx, v, files, opts.Skip, resolveAll, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Note { return Read(n, r, opts) })
+	return readEach(ctx, v, files, opts.Skip, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Note { return Read(n, r, opts) })
 }
 
 // resolving says what a reader's read resolves of a note, and so what
@@ -437,17 +437,15 @@ func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Optio
 type resolving int
 
 const (
-	// resolveAll: any link (NoteEdges' Links section too), through an
-	// index of every file.
-	resolveAll resolving = iota
 	// resolveNone: nothing; read is given no resolver.
-	resolveNone
+	resolveNone resolving = iota
 	// resolveLinks: the note's links, embeds and frontmatter links alone
-	// (LinkedFiles). A few notes read again after an edit each get a
-	// resolver over the files those can name (vault.ResolverFor: one pass
-	// over the paths, which resolves them as an index of every file
-	// does), not an index of every file (most of what reading one note
-	// again cost at 10,000 notes).
+	// (LinkedFiles, NoteEdges: a Links entry is one of the note's links).
+	// A few notes read again after an edit each get a resolver over the
+	// files those can name (vault.ResolverFor: one pass over the paths,
+	// which resolves them as an index of every file does), not an index
+	// of every file (most of what reading one note again cost at 10,000
+	// notes); more share one index of every file.
 	resolveLinks
 )
 

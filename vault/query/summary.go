@@ -34,7 +34,7 @@ func ReadDetail(n *vault.Note, r *vault.Resolver, ledger []evidence.LedgerEntry)
 // ledger by note path.
 func ReadDetails(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
 	reuse func(path string) (Detail, bool), hashed func(path string, src []byte)) ([]Detail, error) {
-	return readEach(ctx, v, files, nil, resolveAll, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Detail {
+	return readEach(ctx, v, files, nil, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Detail {
 		return ReadDetail(n, r, ledger[n.Path])
 	})
 }

@@ -1,10 +1,14 @@
 package query
 
 import (
+	"context"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 // TestDetailEdgesInPieces: the ways zk graph and zk backlinks read a
@@ -109,4 +113,75 @@ func FuzzDecodeRuns(f *testing.F) {
 			t.Fatalf("re-encoded runs decode as %+v, %v; want %+v", again, err, runs)
 		}
 	})
+}
+
+// TestReadFewResolvesAsEveryFile: a few notes read again by ReadAll
+// (their records' links) and ReadDetails (their edges, Links entries
+// too) resolve as when every note is read through an index of every
+// file: by path, relative path, name in any case, heading, alias, embed,
+// frontmatter link and a name two files share.
+func TestReadFewResolvesAsEveryFile(t *testing.T) {
+	links := "[[b]] [[Sub/C|c]] [[../Top]] [[./Sub/Same]] [[same]] [[D#Heading]] ![[pic.PNG]] [[Nowhere]] [[a]]\n" +
+		"\n## Links\n\n- [[Sub/D]] — supports: because.\n- [[same]] — extends: because.\n"
+	files := map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "---\nup: \"[[Sub/D]]\"\n---\n# A\n" + links,
+		"B.md":               "# B\n" + links,
+		"Sub/C.md":           "# C\n[[A]] [[../B]] [[Same]]\n",
+		"Sub/D.md":           "# D\n## Heading\n",
+		"Sub/Same.md":        "# Same\n",
+		"Other/same.md":      "# same\n",
+		"Top.md":             "# Top\n",
+		"pic.png":            "png",
+		"More/N1.md":         "---\nup: \"[[Top]]\"\n---\n# N\n" + links,
+		"More/N2.md":         "# N\n" + links,
+	}
+	for i := range fewNotes + 1 {
+		files[fmt.Sprintf("Rest/R%02d.md", i)] = "# R\n[[A]]\n"
+	}
+	ctx := context.Background()
+	v, err := vault.Open(vaulttest.Dir(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	walk, _, err := v.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every note read (more than fewNotes: an index of every file), then
+	// all but More/'s reused.
+	few := func(p string) bool { return !strings.HasPrefix(p, "More/") }
+	opts := Options{Need: NeedLinks}
+	allNotes, err := ReadAll(ctx, v, walk, opts, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fewNotes, err := ReadAll(ctx, v, walk, opts, func(p string) (Note, bool) { return Note{Path: p}, few(p) }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allDetails, err := ReadDetails(ctx, v, walk, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fewDetails, err := ReadDetails(ctx, v, walk, nil, func(p string) (Detail, bool) { return Detail{Path: p}, few(p) }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	for i := range allNotes {
+		if p := allNotes[i].Path; !few(p) {
+			read++
+			if !reflect.DeepEqual(fewNotes[i], allNotes[i]) || len(allNotes[i].Links) < 6 {
+				t.Errorf("ReadAll of %s alone: %+v, want %+v", p, fewNotes[i], allNotes[i])
+			}
+			if got, want := fewDetails[i].Edges(), allDetails[i].Edges(); !reflect.DeepEqual(got, want) || len(want) < 11 {
+				t.Errorf("ReadDetails of %s alone: %+v, want %+v", p, got, want)
+			}
+		}
+	}
+	if read != 2 {
+		t.Errorf("%d notes read again, want 2", read)
+	}
 }
