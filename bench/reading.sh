@@ -15,6 +15,7 @@
 #   BASELINE=/tmp/zk-main N=100000 RUNS=3 bench/reading.sh
 #   VAULT=~/help NOTE=Home.md bench/reading.sh       # a copy of a vault of yours
 #   ONLY="check graph" bench/reading.sh               # those commands alone
+#   EDIT=rename bench/reading.sh                      # one edit: a rename (below)
 #
 # VAULT= times a copy of that vault (its files dated an hour back) instead
 # of a generated one; NOTE= is the note backlinks and links are asked of
@@ -45,11 +46,20 @@ export ZK_TODAY=2026-12-02
 note=${note#./}
 edited="$vault/$note"
 
-edit_one() { echo "edited $EPOCHREALTIME" >>"$edited"; touch -d '-1 hour' "$edited"; }
+# EDIT= what "one edit" is before each run: append (to NOTE), add (a note
+# linking to NOTE), remove (the last note by path) or rename (a note other
+# than NOTE, back and forth).
+case ${EDIT:-append} in
+append) edit_one() { echo "edited $EPOCHREALTIME" >>"$edited"; touch -d '-1 hour' "$edited"; } ;;
+add) edit_one() { local f="$vault/added $EPOCHREALTIME.md"; printf '# Added\n\n[[%s]]\n' "${note%.md}" >"$f"; touch -d '-1 hour' "$f"; } ;;
+remove) edit_one() { rm "$(find "$vault" -name '*.md' -not -path '*/.*' -not -path "$edited" | sort | tail -1)"; } ;;
+rename) renamed=$(find "$vault" -name '*.md' -not -path '*/.*' -not -path "$edited" | sort | sed -n 3p)
+  edit_one() { if [ -e "$renamed" ]; then mv "$renamed" "${renamed%.md} 2.md"; else mv "${renamed%.md} 2.md" "$renamed"; fi; } ;;
+esac
 
 commands=("check" "stale" "list" "runs" "properties" "graph" "backlinks|$note" "links|$note" "base|zk-bench.base")
 stat=$(median_cpu nothing find "$vault" -printf '%s %T@\n')
-echo "vault: $n notes${VAULT:+ (a copy of $VAULT)}; $cpus cores, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs; CPU ms (user+sys)"
+echo "vault: $n notes${VAULT:+ (a copy of $VAULT)}; one edit: ${EDIT:-append}; $cpus cores, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs; CPU ms (user+sys)"
 echo "stat floor (find -printf): $stat ms"
 printf '%-22s %10s %8s %10s %8s' command unchanged xfloor "one-edit" xfloor
 [ -n "${BASELINE:-}" ] && printf ' %12s %10s %9s %9s' base-unch base-edit new/base new/base
