@@ -68,8 +68,11 @@ type Model struct {
 	// Stamps are the vault's files as stamped, sorted by path; a note's
 	// Hash is that of its bytes when stamped, zero when unknown.
 	Stamps []Stamp
-	// written is when each stamp was made, in Unix nanoseconds.
-	written []int64
+	// written is when the file's stamps were made, in Unix nanoseconds;
+	// rewritten, when each stamp a delta changed was (a map, not a time
+	// for every stamp: that was 80 KB to fault in at 10,000 files).
+	written   int64
+	rewritten map[int]int64
 
 	f    *os.File
 	size int64
@@ -105,7 +108,15 @@ type indexHash struct {
 
 // Settled reports that f is the file of stamp i by its size and
 // modification time alone (see the package's comment).
-func (m *Model) Settled(i int, f vault.File) bool { return settled(m.written[i], m.Stamps[i], f) }
+func (m *Model) Settled(i int, f vault.File) bool { return settled(m.writtenAt(i), m.Stamps[i], f) }
+
+// writtenAt is when stamp i was made.
+func (m *Model) writtenAt(i int) int64 {
+	if w, ok := m.rewritten[i]; ok {
+		return w
+	}
+	return m.written
+}
 
 // header: magic, version, written, n, paths length, sections, base length.
 const modelFixed = len(modelMagic) + 4 + 8 + 8 + 8 + 4 + 8
@@ -291,13 +302,12 @@ func (m *Model) readAll() error {
 		ps = unsafe.String(unsafe.SliceData(paths), len(paths))
 	}
 	pr := cachecodec.NewReader(ps)
-	m.Stamps, m.written = make([]Stamp, m.n), make([]int64, m.n)
+	m.Stamps, m.written = make([]Stamp, m.n), written
 	for i := range m.Stamps {
 		m.Stamps[i] = Stamp{Path: pr.Str(),
 			Size:    int64(binary.LittleEndian.Uint64(sizes[i*8:])),
 			ModTime: int64(binary.LittleEndian.Uint64(mtimes[i*8:]))}
 		copy(m.Stamps[i].Hash[:], hashes[i*sha256.Size:])
-		m.written[i] = written
 	}
 	if !pr.Done() {
 		return errors.New("cache: bad paths")
@@ -381,7 +391,10 @@ func (m *Model) applyDelta(body []byte) bool {
 	for _, s := range stamps {
 		m.Stamps[s.i].Size, m.Stamps[s.i].ModTime = s.size, s.mod
 		copy(m.Stamps[s.i].Hash[:], s.hash)
-		m.written[s.i] = written
+		if m.rewritten == nil {
+			m.rewritten = map[int]int64{}
+		}
+		m.rewritten[s.i] = written
 	}
 	m.deltas = append(m.deltas, d)
 	return true
@@ -428,7 +441,7 @@ func (m *Model) section(name string, whole bool) (s Section, ok bool, err error)
 		err := m.guard(func() error {
 			var err error
 			if b, err = m.bytes(e.off, n); err == nil {
-				s = Section{Name: name, Key: e.key, Hashes: hashesOf(b[:h]), Entries: [][]byte{nil}}
+				s = Section{Name: name, Key: e.key, Hashes: m.hashes(b[:h]), Entries: [][]byte{nil}}
 			}
 			return err
 		})
@@ -449,6 +462,16 @@ func (m *Model) section(name string, whole bool) (s Section, ok bool, err error)
 		return s, true, nil
 	}
 	return s, false, nil
+}
+
+// hashes are a section's hashes, b, as the deltas may then change them:
+// b itself when it is memory of the model's own (OpenModel), a copy of
+// a mapping's (MapModel).
+func (m *Model) hashes(b []byte) [][sha256.Size]byte {
+	if m.data != nil || len(b) < sha256.Size {
+		return hashesOf(b)
+	}
+	return unsafe.Slice((*[sha256.Size]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/sha256.Size)
 }
 
 func hashesOf(b []byte) [][sha256.Size]byte {
@@ -543,7 +566,7 @@ func (m *Model) appendDelta(u Update) error {
 		// this delta, as a file written anew would date it. (The paths
 		// are the same: Appendable compared them.)
 		was := m.Stamps[i]
-		if st.Size != was.Size || st.ModTime != was.ModTime || st.Hash != was.Hash || st.ModTime >= m.written[i]-int64(RacyWindow) {
+		if st.Size != was.Size || st.ModTime != was.ModTime || st.Hash != was.Hash || st.ModTime >= m.writtenAt(i)-int64(RacyWindow) {
 			changed = append(changed, i)
 		}
 	}

@@ -66,7 +66,7 @@ func TestSaveModelKeepsTheOthers(t *testing.T) {
 			t.Errorf("%s: read\n%+v\nwant\n%+v", want.Name, got, want)
 		}
 	}
-	if m := openModel(t, file); !reflect.DeepEqual(m.Stamps, stamps) || m.written[0] != 11 {
+	if m := openModel(t, file); !reflect.DeepEqual(m.Stamps, stamps) || m.writtenAt(0) != 11 {
 		t.Errorf("stamps %+v written %v", m.Stamps, m.written)
 	}
 	list2 := section("list", 2, "records 2")
@@ -117,7 +117,7 @@ func TestSaveModelDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = openModel(t, file)
-	if !reflect.DeepEqual(m.Stamps, edited) || m.written[0] != 10e9 || m.written[1] != 20e9 {
+	if !reflect.DeepEqual(m.Stamps, edited) || m.writtenAt(0) != 10e9 || m.writtenAt(1) != 20e9 {
 		t.Errorf("stamps after a delta %+v written %v", m.Stamps, m.written)
 	}
 	want := Section{Name: "list", Key: list.Key, Hashes: d.Hashes, Entries: [][]byte{[]byte("records"), []byte("b's record")}}
@@ -348,7 +348,7 @@ func TestMapModelReadsAsOpenModel(t *testing.T) {
 	if mapped.data == nil {
 		t.Fatal("not mapped")
 	}
-	if !reflect.DeepEqual(read.Stamps, mapped.Stamps) || !reflect.DeepEqual(read.written, mapped.written) {
+	if !reflect.DeepEqual(read.Stamps, mapped.Stamps) || read.written != mapped.written || !reflect.DeepEqual(read.rewritten, mapped.rewritten) {
 		t.Errorf("stamps read %+v, mapped %+v", read.Stamps, mapped.Stamps)
 	}
 	for _, name := range []string{"list", "details", FindingsSection, StatesSection, "none"} {
