@@ -20,11 +20,16 @@ import (
 // path accepts, and TestFastParseAgrees on the conformance notes.
 
 // fastBail lists bytes whose presence anywhere sends a note to goldmark:
-// escapes, tabs and carriage returns. Code spans, fenced code, HTML
-// comment blocks and inline HTML on one line are read here
-// (FuzzFastParseTokens); %% comments and $ math are left to goldmark
-// unless masking them changes nothing.
-const fastBail = "\\\t\r\f\v\x00"
+// carriage returns and the like. Escapes and tabs (lineBail) send it only
+// where a line is read, not in fenced code or an HTML comment block, whose
+// lines are nothing but a closing fence or "-->" to either parser. Code
+// spans, fenced code, HTML comment blocks and inline HTML on one line are
+// read here (FuzzFastParseTokens); %% comments and $ math are left to
+// goldmark unless masking them changes nothing.
+const (
+	fastBail = "\r\f\v\x00"
+	lineBail = "\\\t"
+)
 
 type fastItem struct {
 	idx        int  // in Note.ListItems
@@ -170,11 +175,27 @@ func (f *fastScanner) line(start, end int) {
 		f.commentLine(start, end)
 		return
 	}
-	if len(bytes.TrimSpace(line)) != len(bytes.Trim(line, " ")) {
+	// The line's indent in columns (a tab to the next multiple of 4, as
+	// goldmark counts it), and the rest of it, where an escape or a tab is
+	// goldmark's to read.
+	ws, indent := 0, 0
+	for ; ws < len(line) && (line[ws] == ' ' || line[ws] == '\t'); ws++ {
+		if line[ws] == '\t' {
+			indent += 4 - indent%4
+		} else {
+			indent++
+		}
+	}
+	rest := line[ws:]
+	if bytes.ContainsAny(rest, lineBail) {
+		f.bail()
+		return
+	}
+	if len(bytes.TrimSpace(line)) != len(bytes.Trim(line, " \t")) {
 		f.bail() // Unicode white space at either end: goldmark's call
 		return
 	}
-	if len(bytes.Trim(line, " ")) == 0 {
+	if len(rest) == 0 {
 		f.closePara()
 		f.closeQuote()
 		f.blank = true
@@ -185,17 +206,12 @@ func (f *fastScanner) line(start, end int) {
 		case line[0] == '>':
 			f.quoteLine(start, end)
 			return
-		case f.qParaFirst >= 0 && !isATX(line):
+		case f.qParaFirst >= 0 && ws == 0 && !isATX(line):
 			f.quoteText(start, end) // a lazy continuation of the quote's paragraph
 			return
 		}
 		f.closeQuote() // a heading, or a block after an empty quote line
 	}
-	indent := 0
-	for indent < len(line) && line[indent] == ' ' {
-		indent++
-	}
-	rest := line[indent:]
 	if fence := fenceMarker(rest); fence != nil {
 		f.openFence(start, indent, fence)
 		return
@@ -215,7 +231,7 @@ func (f *fastScanner) line(start, end int) {
 		return
 	}
 	if marker, ordered, contentOff, isItem := listMarker(rest); isItem {
-		f.item(start, end, indent, marker, ordered, indent+contentOff)
+		f.item(start, end, indent, marker, ordered, indent+contentOff, ws+contentOff)
 		f.blank = false
 		return
 	}
@@ -263,6 +279,10 @@ func (f *fastScanner) openFence(start, indent int, fence []byte) {
 // opening one, of the same character, with only spaces after it.
 func (f *fastScanner) fenceLine(start, end int) {
 	line := f.src[start:end]
+	if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == f.fence[0] && bytes.IndexByte(line, '\t') >= 0 {
+		f.bail() // a tab where a closing fence may be: goldmark counts its columns
+		return
+	}
 	k := 0
 	for k < len(line) && k < 4 && line[k] == ' ' {
 		k++
@@ -479,9 +499,11 @@ func listMarker(b []byte) (marker byte, ordered bool, contentOff int, ok bool) {
 	return marker, ordered, k + 1, true
 }
 
-func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, contentCol int) {
+// item reads a list item's line: indent and contentCol are columns,
+// contentAt the offset in the line where its content starts.
+func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, contentCol, contentAt int) {
 	line := f.src[start:end]
-	content := line[contentCol:]
+	content := line[contentAt:]
 	// One space after the marker, then content that is itself plain text.
 	if len(content) == 0 || content[0] == ' ' || content[0] == '#' || content[0] == '>' || htmlBlockStart(content) || bytes.HasPrefix(content, []byte("<!--")) {
 		f.bail()
@@ -523,7 +545,7 @@ func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, co
 			f.bail()
 			return
 		}
-		if top.child == 0 && !f.blank && ordered && !startsWithOne(line[indent:]) {
+		if top.child == 0 && !f.blank && ordered && !startsWithOne(line[contentAt-(contentCol-indent):]) {
 			f.bail() // it would interrupt the parent's text: a continuation
 			return
 		}
@@ -533,7 +555,7 @@ func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, co
 	f.closePara()
 	// A task box "[ ] " or "[x] " is plain text to goldmark (no task-list
 	// extension); skip it so the inline scan does not read it as a link.
-	inlineFrom := start + contentCol
+	inlineFrom := start + contentAt
 	if len(content) >= 4 && content[0] == '[' && content[2] == ']' && content[3] == ' ' && content[1] != '[' && content[1] != ']' {
 		inlineFrom += 4
 	}
@@ -547,7 +569,7 @@ func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, co
 	f.list = append(f.list, fastItem{idx: idx, contentCol: contentCol, marker: marker})
 	f.listEnd = end
 	f.inline(inlineFrom, end)
-	f.w.blockIDAt(start+contentCol, start+contentCol, min(end+1, len(f.src)))
+	f.w.blockIDAt(start+contentAt, start+contentAt, min(end+1, len(f.src)))
 }
 
 func (f *fastScanner) heading(start, end int) {

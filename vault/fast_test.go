@@ -64,7 +64,9 @@ func TestFastParseAgrees(t *testing.T) {
 		"<span>[Edit](https://e.com/a%20b \"git-hub\") | [Copy](x(1).md 'c')</span> [e]() [w](https://w.org/A_(b))\n" +
 			"- item\n<!-- - [[Hidden]]: <https://> ^h-->\n- [<button id=HH>Open</button>](obsidian://x) and [[y]]\n```\nz\n```\n" +
 			"a <span title=\"[[hidden]] #no\">[[shown]]</span> <https://x.y/#no> <a@b.c> <!-- [[no]] --> x <3 y #yes\n<!--\n[[no]]\n\n-->\n<!-- one [[no]] --> [[no]]\n",
-		"Text\n> [!tip] Title [[a]] #t\n> more [x] and [^1] ^q1\n>\n> next [[b|B]]\n>\n\n> plain quote\n# H\n",
+		"Text\n> [!tip] Title [[a]] #t\n> more [x] and [^1] ^q1\n>\n> next [[b|B]]\n>\n\n> plain quote\n# H\n" +
+			"```\n\tif a \\\\ b { [[no]] }\n```\n<!--\n\t\\ [[no]]\n-->\n" +
+			"- a\n\t- b #t ^b\n\t\t- [[c]]\n\t- d\n \t- e\n\t\nPara\n\n1. f\n\t1. g\n",
 	}
 	for i, c := range cases {
 		if sameAsGoldmark(t, "case "+string(rune('0'+i)), []byte(c)) {
@@ -137,6 +139,8 @@ var fastTokens = []string{
 	"\"", "'", "[l](d \"t\")", "[l](d.md 'a [[b]]')", "[l](a(b)c (t))", "](x&amp;y", "[e]()", "<pre>", "<!-- x -->\n",
 	"[<b>x</b>](y)", "[<b c=']'>](y)", "- a\n<!--", "- a\n```\n",
 	">", "\n>", "\n> ", "> [!tip] T", "[!x]", "[^1]", "[a][b]", "[x]:", "\n> a ^q\n",
+	"\\", "\\|", "\\`", "\\#", "\t```", "```\t", "\n```\n\t\\x #t [[y]]\n",
+	"\n\t- ", "\n\t\t- ", "\n \t", "\n\t1. ", "\n  \t* ",
 }
 
 // FuzzFastParseTokens holds the fast path to goldmark on notes made of
