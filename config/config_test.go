@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zk-claims/zk/templates"
+	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 )
 
@@ -100,6 +102,40 @@ func TestNoteTypes(t *testing.T) {
 	c.Types["other"] = &Type{Template: "other.md"}
 	if _, err := c.NoteTypes(read); err == nil || !strings.Contains(err.Error(), "zk ships none") {
 		t.Errorf("a type without a template: err = %v", err)
+	}
+}
+
+// Every template zk ships has its schema written out (embeddedSchema), and
+// it is the one vault.ParseSchema reads from the template; a vault's own
+// template of the same name is still read.
+func TestEmbeddedSchemas(t *testing.T) {
+	for _, name := range templates.Names() {
+		b, _ := templates.Default(name)
+		want, err := vault.ParseSchema(b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, ok := embeddedSchema(name)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("embeddedSchema(%q) = %#v, %v; the template reads as %#v", name, got, ok, want)
+		}
+	}
+	c, _, err := Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := func(p string) ([]byte, error) {
+		if p == ".zk/templates/permanent.md" {
+			return []byte("# {{title}}\n## Claim\n## Maintenance\n- Last tended: {{date}}\n"), nil
+		}
+		return nil, &notExist{p}
+	}
+	types, err := c.NoteTypes(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := types[0].Schema.Sections; len(got) != 2 || got[1].Title != "Maintenance" {
+		t.Errorf("a vault's own permanent.md: sections %v, want Claim and Maintenance", got)
 	}
 }
 
