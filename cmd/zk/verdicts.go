@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"iter"
 	"strconv"
 
 	"github.com/zk-claims/zk/internal/printable"
@@ -35,27 +36,31 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	verdicts, err := w.Verdicts(ctx)
+	if opts.format == "json" {
+		verdicts, err := w.Verdicts(ctx)
+		if err != nil {
+			return err
+		}
+		return writeJSON(s.out, view.NewVerdicts(verdicts))
+	}
+	// Each note's verdicts as they come, not every one gathered first;
+	// each row's view made as it is added; every row's cells in one array.
+	notes, total, err := w.VerdictNotes(ctx)
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return writeJSON(s.out, view.NewVerdicts(verdicts))
-	}
-	if len(verdicts) == 0 {
+	if total == 0 {
 		fmt.Fprintln(s.err, "no falsifiers in the vault")
 		return nil
 	}
-	// Each row's view made as it is added, not a slice of every row's
-	// first; every row's cells in one array.
 	t := table{header: []string{"NOTE", "N", "VERDICT", "STARTED", "CRITERION"}, right: map[int]bool{1: true},
-		rows: make([][]string, 0, len(verdicts))}
-	cells := make([]string, 0, 5*len(verdicts))
+		rows: make([][]string, 0, total)}
+	cells := make([]string, 0, 5*total)
 	add := func(note, n, verdict, started, stated string) {
 		cells = append(cells, note, n, verdict, started, stated)
 		t.add(cells[len(cells)-5 : len(cells) : len(cells)]...)
 	}
-	for _, v := range verdicts {
+	for v := range eachOf(notes) {
 		vv := view.NewVerdict(v)
 		started, stated := vv.Started, vv.Statement
 		if started == "" {
@@ -78,4 +83,17 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		}
 	}
 	return t.write(s.out, opts.root.outWidth(s))
+}
+
+// eachOf is every item of the slices seq yields, one after the other.
+func eachOf[T any](seq iter.Seq[[]T]) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for s := range seq {
+			for _, x := range s {
+				if !yield(x) {
+					return
+				}
+			}
+		}
+	}
 }
