@@ -41,7 +41,7 @@ func (w *Workspace) inbound(ctx context.Context, files []vault.File, p string) (
 		return nil, false, nil
 	}
 	sec.Entries = sec.Entries[1:] // the file's own are read from base
-	st := cachedHashes(m, files, sec, true)
+	st := cachedHashes(m, files, sec, true, false)
 	if st.state == nil {
 		return nil, false, nil
 	}

@@ -245,6 +245,11 @@ type perNote[T any] struct {
 	// vault whose every such note keeps its entry is then answered with
 	// the section's entries as decoded, read not called (current).
 	keeps func(path string) bool
+	// ownBytes says that an entry is made of its note's bytes and path
+	// alone, never of which other files there are (no link resolved, no
+	// file's index): a file added, removed or renamed leaves every other
+	// note's entry good, and only the notes added are read.
+	ownBytes bool
 }
 
 // cachedNotes is what c reads of every note, through the vault's model
@@ -255,7 +260,8 @@ type perNote[T any] struct {
 // those c's entry was made from (its stamp settled, or its bytes hashed
 // the same) keeps its entry, and only the notes changed are read again.
 // A file added, removed or renamed can change what any link resolves
-// to, and so reads every note. A cache that cannot be read or written
+// to, and so reads every note (but with c.ownBytes, the notes added
+// alone). A cache that cannot be read or written
 // costs a full read, never the answer.
 func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c perNote[T]) ([]T, error) {
 	return openPerNote(w, c).notes(ctx, files, c.read)
@@ -374,7 +380,7 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	if notes, ok := p.current(files); ok {
 		return notes, nil
 	}
-	st := cachedHashes(m, files, p.section, p.entries != nil)
+	st := cachedHashes(m, files, p.section, p.entries != nil, c.ownBytes)
 	// mine[i]: c has an entry of files[i], made from bytes of hash hashes[i].
 	hashes, mine := make([][sha256.Size]byte, len(files)), make([]bool, len(files))
 	reuse, changed := cachedEntries(st, p.entries, files, func(q string) ([]byte, error) { return v.ReadFile(q, v.MaxNoteSize) }, hashes, mine, c.path)
@@ -561,21 +567,57 @@ type modelState struct {
 }
 
 // cachedHashes holds the model file's stamps to files, with the reader's
-// section as loaded (has: one of the reader's key, decoded).
-func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Section, has bool) modelState {
-	if m == nil || len(m.Stamps) != len(files) {
+// section as loaded (has: one of the reader's key, decoded). When the
+// file stamps other files, nothing is held, unless ownBytes (a reader's
+// entries made of their notes alone, perNote.ownBytes): each file is then
+// held to the stamp of its path, and the section's hashes put in the
+// files' order, none for a file added.
+func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Section, has, ownBytes bool) modelState {
+	if m == nil {
 		return modelState{}
 	}
-	for i, f := range files { // both sorted by path
-		if m.Stamps[i].Path != f.Path {
+	same := len(m.Stamps) == len(files)
+	for i := 0; same && i < len(files); i++ { // both sorted by path
+		same = m.Stamps[i].Path == files[i].Path
+	}
+	var at []int // at[i]: the stamp of files[i], -1 for none; nil: the same index
+	if !same {
+		if !ownBytes {
 			return modelState{}
 		}
+		at = make([]int, len(files))
+		j := 0
+		for i, f := range files {
+			for j < len(m.Stamps) && m.Stamps[j].Path < f.Path {
+				j++
+			}
+			at[i] = -1
+			if j < len(m.Stamps) && m.Stamps[j].Path == f.Path {
+				at[i] = j
+			}
+		}
+		if has = has && len(sec.Hashes) == len(m.Stamps); has {
+			hashes := make([][sha256.Size]byte, len(files))
+			for i, j := range at {
+				if j >= 0 {
+					hashes[i] = sec.Hashes[j]
+				}
+			}
+			sec.Hashes = hashes
+		}
 	}
-	st := modelState{state: make([]uint8, len(files)), content: make([][sha256.Size]byte, len(files)), section: sec, hasSection: has, fresh: true}
+	// Not fresh when the files are others: the file is written anew.
+	st := modelState{state: make([]uint8, len(files)), content: make([][sha256.Size]byte, len(files)), section: sec, hasSection: has, fresh: same}
 	for i, f := range files {
-		s := m.Stamps[i]
+		j := i
+		if at != nil {
+			if j = at[i]; j < 0 {
+				continue // a file added: nothing to trust
+			}
+		}
+		s := m.Stamps[j]
 		switch {
-		case m.Settled(i, f):
+		case m.Settled(j, f):
 			if s.Hash != ([sha256.Size]byte{}) {
 				st.state[i], st.content[i] = hashKnown, s.Hash
 			}

@@ -67,6 +67,7 @@ func (w *Workspace) runs(ctx context.Context, files []vault.File) ([]query.Runs,
 		decodeText: query.DecodeRunsText,
 		path:       func(r query.Runs) string { return r.Path },
 		keeps:      everyNote,
+		ownBytes:   true, // a note's falsifiers and its ledger entries: no link resolved
 	})
 }
 
@@ -177,6 +178,7 @@ func (w *Workspace) propertyTypes(ctx context.Context, files []vault.File) ([]pr
 		decodeText: property.DecodeNoteTypesText,
 		path:       func(n property.NoteTypes) string { return n.Path },
 		keeps:      everyNote,
+		ownBytes:   true, // its frontmatter's types
 	})
 }
 
