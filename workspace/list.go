@@ -200,14 +200,10 @@ func (w *Workspace) recordOptions(need query.Need, cached bool) query.Options {
 	return opts
 }
 
-// listRecords is every note's query record (query.ReadAll), through
-// the per-note cache (cachedNotes), section "list" of the model file.
-func (w *Workspace) listRecords(ctx context.Context, files []vault.File, opts query.Options) ([]query.Note, error) {
-	return w.readRecords(ctx, files, opts, false)
-}
-
-// readRecords is listRecords, the cached records read in place (their
-// path and type alone decoded) when brief.
+// readRecords is every note's query record (query.ReadAll), through
+// the per-note cache (cachedNotes), section "list" of the model file;
+// the cached records read in place (their path and type alone decoded)
+// when brief.
 func (w *Workspace) readRecords(ctx context.Context, files []vault.File, opts query.Options, brief bool) ([]query.Note, error) {
 	decode, decodeText := query.Decode, query.DecodeText
 	if brief {
