@@ -322,14 +322,22 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	touched := map[string]bool{}
 	var touchedFirst []string
 	wasRefuted := false
+	// An alias one note drops and another takes changed: the notes
+	// naming it name another note as its owner.
 	aliases := map[string]bool{}
 	diffAliases := func(old, cur []string) {
+		was, now := map[string]bool{}, map[string]bool{}
 		for _, a := range old {
-			aliases[vault.FoldName(a)] = true
+			was[vault.FoldName(a)] = true
 		}
 		for _, a := range cur {
-			k := vault.FoldName(a)
-			aliases[k] = !aliases[k] // one in both is no change
+			now[vault.FoldName(a)] = true
+		}
+		for k := range was {
+			aliases[k] = aliases[k] || !now[k] // one in both is no change
+		}
+		for k := range now {
+			aliases[k] = aliases[k] || !was[k]
 		}
 	}
 	for _, p := range first {

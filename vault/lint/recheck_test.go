@@ -422,6 +422,38 @@ func TestRecheckTextEditWhileARestedOnFileGoes(t *testing.T) {
 	}
 }
 
+// An alias one note drops and another takes in the same recheck is an
+// alias changed: the broken links naming it name its new owner.
+func TestRecheckAliasMovingBetweenNotes(t *testing.T) {
+	ctx := context.Background()
+	p := &genNote{title: "p", aliases: []string{"Al"}, falsify: "It fails."}
+	q := &genNote{title: "q", falsify: "It fails."}
+	r := &genNote{title: "r", links: []string{"Al"}, falsify: "It fails."}
+	_, v, files := sessionVault(t, map[string]string{"p.md": p.text(), "q.md": q.text(), "r.md": r.text()})
+	opts := Options{Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), States: true}
+	full, err := Check(ctx, v, files, nil, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.aliases, q.aliases = nil, []string{"Al"}
+	for name, g := range map[string]*genNote{"p.md": p, "q.md": q} {
+		if err := os.WriteFile(filepath.Join(v.Root().Name(), name), []byte(g.text()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, ok, err := Recheck(ctx, v, files, nil, opts, full.Previous(), []string{"p.md", "q.md"}, nil)
+	if err != nil || !ok {
+		t.Fatalf("recheck: ok %v, %v", ok, err)
+	}
+	want, err := Check(ctx, v, files, nil, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Findings, want.Findings) || !strings.Contains(show(want.Findings), `alias of "q"`) {
+		t.Errorf("recheck found\n%s\ncheck found\n%s", show(got.Findings), show(want.Findings))
+	}
+}
+
 // Recheck declines when the suggestion budget, vault-wide in Check, may
 // have run out.
 func TestRecheckDeclinesPastTheBudget(t *testing.T) {
