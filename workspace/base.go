@@ -107,7 +107,7 @@ func (w *Workspace) baseSnapshot(ctx context.Context) (*base.Snapshot, error) {
 	}
 	loc := w.zone()
 	var snap *base.Snapshot
-	_, err = cachedNotes(w, ctx, files, perNote[*base.File]{
+	notes, err := cachedNotes(w, ctx, files, perNote[*base.File]{
 		folder: "base", purpose: basePurpose, inputs: baseInputs,
 		read: func(reuse func(string) (*base.File, bool), hashed func(string, []byte)) ([]*base.File, error) {
 			s, err := base.Read(ctx, w.Vault, files, loc, w.PropTypes, reuse, hashed)
@@ -121,8 +121,24 @@ func (w *Workspace) baseSnapshot(ctx context.Context) (*base.Snapshot, error) {
 		decode:     func(b []byte) ([]*base.File, error) { return base.DecodeNotes(b, loc) },
 		decodeText: func(b string) ([]*base.File, error) { return base.DecodeNotesText(b, loc) },
 		path:       func(f *base.File) string { return f.Path },
+		// base.Read gives an entry of every note it reads, in the files'
+		// order, and a snapshot besides, made below when read is not
+		// called (perNoteCache.current).
+		keeps: func(string) bool { return true },
 	})
-	return snap, err
+	if err != nil || snap != nil {
+		return snap, err
+	}
+	// Every note's entry as decoded, in the files' order: each one
+	// reused in turn, without the tables that find an entry by path.
+	k := 0
+	return base.Read(ctx, w.Vault, files, loc, w.PropTypes, func(p string) (*base.File, bool) {
+		if k < len(notes) && notes[k].Path == p {
+			k++
+			return notes[k-1], true
+		}
+		return nil, false
+	}, nil)
 }
 
 // baseSource is the base an argument names: its YAML, where it is (for

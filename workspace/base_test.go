@@ -180,6 +180,20 @@ func TestBaseFromTheModelFile(t *testing.T) {
 	w = w2
 	same("types declared")
 
+	// Every file settled (its time well before the stamps): the entries
+	// as decoded, read not called (perNoteCache.current).
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			err = os.Chtimes(p, old, old)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("every file an hour old, stamped again")
+	same("every file settled")
+
 	// The entries are the model file's: a note changed under the same
 	// stamp (size and time), which only a cache trusts, is not read again.
 	st, err := os.Stat(filepath.Join(dir, "Dated.md"))
