@@ -185,6 +185,15 @@ type graphSource struct {
 	m     *checkcache.Model
 	first *io.SectionReader
 	segs  []graphSeg
+	buf   []byte // the buffer both copies go through
+}
+
+// buffer is the buffer the texts are copied through, made once.
+func (s *graphSource) buffer() []byte {
+	if s.buf == nil {
+		s.buf = make([]byte, graphCopyBuf)
+	}
+	return s.buf
 }
 
 // graphSeg is n bytes of first from off, or, when text is set, text.
@@ -247,7 +256,16 @@ func streamGraph(p *perNoteCache[graphEntry], files []vault.File) (GraphText, bo
 		}
 	}
 	src := &graphSource{m: m, first: first}
-	g := GraphText{Files: files, from: src}
+	notes, others := 0, 0 // each slice sized once
+	for _, f := range files {
+		if f.IsNote() {
+			notes++
+		}
+	}
+	for _, e := range base.entries {
+		others += len(e.others)
+	}
+	g := GraphText{Files: files, from: src, Notes: make([]string, 0, notes), Others: make([]GraphTarget, 0, others)}
 	j := 0 // the next of base's entries
 	for _, f := range files {
 		if !f.IsNote() {
@@ -295,7 +313,7 @@ func (s *graphSource) add(seg graphSeg) {
 // (printedAsIs), read a buffer at a time, each buffer cut before a
 // character it holds only part of.
 func (s *graphSource) printable() bool {
-	buf := make([]byte, graphCopyBuf)
+	buf := s.buffer()
 	for _, seg := range s.segs {
 		if seg.text != "" {
 			if !printedAsIs(seg.text) {
@@ -341,7 +359,7 @@ func runeCut(b []byte) int {
 
 // write copies the texts to w, the first lead bytes left out.
 func (s *graphSource) write(w io.Writer, lead int) (wrote bool, err error) {
-	buf := make([]byte, graphCopyBuf)
+	buf := s.buffer()
 	skip := lead
 	put := func(b []byte) error {
 		if len(b) <= skip {
