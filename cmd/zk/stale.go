@@ -93,9 +93,23 @@ func writeStaleText(s *streams, r tending.StaleReport, within string, width int)
 		t := table{header: []string{"DUE", "LAST TENDED", "BACKLINKS", "NOTE"}, right: map[int]bool{2: true}, keepLast: true,
 			rows: make([][]string, 0, len(r.Notes))}
 		cells := make([]string, 4*len(r.Notes)) // every row's in one array
+		// The notes are ordered by how overdue they are: a row's due and
+		// tended dates are mostly the row before's, not two strings made
+		// again for each of 7,000 rows.
+		var (
+			lastOverdue       int
+			lastTended        time.Time
+			overdue, tendedOn string
+		)
 		for i, d := range r.Notes {
+			if i == 0 || d.DaysOverdue != lastOverdue {
+				lastOverdue, overdue = d.DaysOverdue, dueIn(d.DaysOverdue)
+			}
+			if i == 0 || !d.Tended.Date.Equal(lastTended) || d.Tended.Date.Location() != lastTended.Location() {
+				lastTended, tendedOn = d.Tended.Date, d.Tended.Date.Format(time.DateOnly)
+			}
 			row := cells[4*i : 4*i+4 : 4*i+4]
-			row[0], row[1], row[2], row[3] = dueIn(d.DaysOverdue), d.Tended.Date.Format(time.DateOnly), strconv.Itoa(d.Backlinks), printable.Of(d.Path)
+			row[0], row[1], row[2], row[3] = overdue, tendedOn, strconv.Itoa(d.Backlinks), printable.Of(d.Path)
 			t.add(row...)
 		}
 		if err := t.write(s.out, width); err != nil {
