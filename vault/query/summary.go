@@ -31,7 +31,9 @@ func ReadDetail(n *vault.Note, r *vault.Resolver, ledger []evidence.LedgerEntry)
 
 // ReadDetails is the detail of every note of a walk of the vault (Files),
 // templates too; reuse and hashed are as ReadAll's. ledger is the run
-// ledger by note path.
+// ledger by note path. A detail resolves the note's links, embeds and
+// frontmatter links alone (NoteEdges): a few notes read again after an
+// edit each get a resolver over the files those can name (resolveLinks).
 func ReadDetails(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
 	reuse func(path string) (Detail, bool), hashed func(path string, src []byte)) ([]Detail, error) {
 	return readEach(ctx, v, files, nil, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Detail {
