@@ -46,20 +46,7 @@ const detailMagic = "zk-note-details\x01"
 
 // EncodeDetails is details as bytes to cache.
 func EncodeDetails(details []Detail) []byte {
-	// Sized once: 12 MB at 10,000 notes, which growing by doubling copied
-	// about twice over on every first zk graph, runs or backlinks.
-	size := len(detailMagic) + binary.MaxVarintLen64
-	for _, d := range details {
-		size += 3*binary.MaxVarintLen64 + len(d.Path) + len(d.edges) + len(d.falsifiers)
-	}
-	e := &encoder{b: append(make([]byte, 0, size), detailMagic...)}
-	e.uvarint(uint64(len(details)))
-	for _, d := range details {
-		e.str(d.Path)
-		e.str(d.edges)
-		e.str(d.falsifiers)
-	}
-	return e.b
+	return encodeRecords(detailMagic, 3, details, func(d Detail) [3]string { return [3]string{d.Path, d.edges, d.falsifiers} })
 }
 
 // DecodeDetails reads what EncodeDetails wrote; anything else is an
@@ -69,19 +56,7 @@ func DecodeDetails(b []byte) ([]Detail, error) { return DecodeDetailsText(string
 // DecodeDetailsText is DecodeDetails of the bytes as a string (see
 // DecodeText).
 func DecodeDetailsText(b string) ([]Detail, error) {
-	if len(b) < len(detailMagic) || b[:len(detailMagic)] != detailMagic {
-		return nil, errCorrupt
-	}
-	d := newDecoder(b[len(detailMagic):])
-	n := d.Count(1)
-	out := make([]Detail, 0, n)
-	for range n {
-		out = append(out, Detail{Path: d.Str(), edges: d.Str(), falsifiers: d.Str()})
-	}
-	if !d.Done() {
-		return nil, errCorrupt
-	}
-	return out, nil
+	return decodeRecords(b, detailMagic, 3, func(s [3]string) Detail { return Detail{Path: s[0], edges: s[1], falsifiers: s[2]} })
 }
 
 // Falsifier is one falsifier of a note as zk runs lists the vault's: its
@@ -340,17 +315,7 @@ const runsMagic = "zk-note-runs\x01"
 
 // EncodeRuns is runs as bytes to cache.
 func EncodeRuns(runs []Runs) []byte {
-	size := len(runsMagic) + binary.MaxVarintLen64
-	for _, r := range runs {
-		size += 2*binary.MaxVarintLen64 + len(r.Path) + len(r.falsifiers)
-	}
-	e := &encoder{b: append(make([]byte, 0, size), runsMagic...)}
-	e.uvarint(uint64(len(runs)))
-	for _, r := range runs {
-		e.str(r.Path)
-		e.str(r.falsifiers)
-	}
-	return e.b
+	return encodeRecords(runsMagic, 2, runs, func(r Runs) [3]string { return [3]string{r.Path, r.falsifiers} })
 }
 
 // DecodeRuns reads what EncodeRuns wrote; anything else is an error,
@@ -359,20 +324,5 @@ func DecodeRuns(b []byte) ([]Runs, error) { return DecodeRunsText(string(b)) }
 
 // DecodeRunsText is DecodeRuns of the bytes as a string (see DecodeText).
 func DecodeRunsText(b string) ([]Runs, error) {
-	if len(b) < len(runsMagic) || b[:len(runsMagic)] != runsMagic {
-		return nil, errCorrupt
-	}
-	d := newDecoder(b[len(runsMagic):])
-	n := d.Count(2) // two lengths a note at the least
-	if d.Bad() {
-		return nil, errCorrupt
-	}
-	out := make([]Runs, n)
-	for i := range out {
-		out[i] = Runs{Path: d.Str(), falsifiers: d.Str()}
-	}
-	if !d.Done() {
-		return nil, errCorrupt
-	}
-	return out, nil
+	return decodeRecords(b, runsMagic, 2, func(s [3]string) Runs { return Runs{Path: s[0], falsifiers: s[1]} })
 }

@@ -78,18 +78,7 @@ const tendingMagic = "zk-note-tending\x01"
 
 // EncodeTending is notes' Tending as bytes to cache.
 func EncodeTending(notes []Tending) []byte {
-	size := len(tendingMagic) + binary.MaxVarintLen64
-	for _, t := range notes {
-		size += 3*binary.MaxVarintLen64 + len(t.Path) + len(t.cadence) + len(t.links)
-	}
-	e := &encoder{b: append(make([]byte, 0, size), tendingMagic...)}
-	e.uvarint(uint64(len(notes)))
-	for _, t := range notes {
-		e.str(t.Path)
-		e.str(t.cadence)
-		e.str(t.links)
-	}
-	return e.b
+	return encodeRecords(tendingMagic, 3, notes, func(t Tending) [3]string { return [3]string{t.Path, t.cadence, t.links} })
 }
 
 // DecodeTending reads what EncodeTending wrote; anything else is an
@@ -100,20 +89,5 @@ func DecodeTending(b []byte) ([]Tending, error) { return DecodeTendingText(strin
 // DecodeTendingText is DecodeTending of the bytes as a string (see
 // DecodeText).
 func DecodeTendingText(b string) ([]Tending, error) {
-	if len(b) < len(tendingMagic) || b[:len(tendingMagic)] != tendingMagic {
-		return nil, errCorrupt
-	}
-	d := newDecoder(b[len(tendingMagic):])
-	n := d.Count(3) // three lengths a note at the least
-	if d.Bad() {
-		return nil, errCorrupt
-	}
-	out := make([]Tending, n)
-	for i := range out {
-		out[i] = Tending{Path: d.Str(), cadence: d.Str(), links: d.Str()}
-	}
-	if !d.Done() {
-		return nil, errCorrupt
-	}
-	return out, nil
+	return decodeRecords(b, tendingMagic, 3, func(s [3]string) Tending { return Tending{Path: s[0], cadence: s[1], links: s[2]} })
 }
