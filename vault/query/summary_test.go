@@ -123,19 +123,9 @@ func FuzzDecodeRuns(f *testing.F) {
 func TestReadFewResolvesAsEveryFile(t *testing.T) {
 	links := "[[b]] [[Sub/C|c]] [[../Top]] [[./Sub/Same]] [[same]] [[D#Heading]] ![[pic.PNG]] [[Nowhere]] [[a]]\n" +
 		"\n## Links\n\n- [[Sub/D]] — supports: because.\n- [[same]] — extends: because.\n"
-	files := map[string]string{
-		".obsidian/app.json": "{}",
-		"A.md":               "---\nup: \"[[Sub/D]]\"\n---\n# A\n" + links,
-		"B.md":               "# B\n" + links,
-		"Sub/C.md":           "# C\n[[A]] [[../B]] [[Same]]\n",
-		"Sub/D.md":           "# D\n## Heading\n",
-		"Sub/Same.md":        "# Same\n",
-		"Other/same.md":      "# same\n",
-		"Top.md":             "# Top\n",
-		"pic.png":            "png",
-		"More/N1.md":         "---\nup: \"[[Top]]\"\n---\n# N\n" + links,
-		"More/N2.md":         "# N\n" + links,
-	}
+	files := resolvingFiles(links)
+	files["More/N1.md"] = "---\nup: \"[[Top]]\"\n---\n# N\n" + links
+	files["More/N2.md"] = "# N\n" + links
 	for i := range fewNotes + 1 {
 		files[fmt.Sprintf("Rest/R%02d.md", i)] = "# R\n[[A]]\n"
 	}

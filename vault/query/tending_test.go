@@ -82,17 +82,7 @@ func FuzzDecodeTending(f *testing.F) {
 func TestReadTendingResolvesAsEveryFile(t *testing.T) {
 	links := "[[b]] [[Sub/C|c]] [[../Top]] [[./Sub/Same]] [[same]] [[D#Heading]] ![[pic.PNG]] [[Nowhere]] [[a]]\n"
 	for _, notes := range []int{3, fewNotes + 4} {
-		files := map[string]string{
-			".obsidian/app.json": "{}",
-			"A.md":               "---\nup: \"[[Sub/D]]\"\n---\n# A\n" + links,
-			"B.md":               "# B\n" + links,
-			"Sub/C.md":           "# C\n[[A]] [[../B]] [[Same]]\n",
-			"Sub/D.md":           "# D\n## Heading\n",
-			"Sub/Same.md":        "# Same\n",
-			"Other/same.md":      "# same\n",
-			"Top.md":             "# Top\n",
-			"pic.png":            "png",
-		}
+		files := resolvingFiles(links)
 		for i := range notes {
 			files[fmt.Sprintf("More/N%02d.md", i)] = "# N\n" + links
 		}
@@ -135,5 +125,22 @@ func TestReadTendingResolvesAsEveryFile(t *testing.T) {
 			t.Errorf("%d notes: %d read", notes, read)
 		}
 		v.Close()
+	}
+}
+
+// resolvingFiles is a vault whose A and B link (links) to files by every
+// way a link resolves: path, relative path, name in any case, heading,
+// embed, frontmatter link, a name two files share, and none.
+func resolvingFiles(links string) map[string]string {
+	return map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "---\nup: \"[[Sub/D]]\"\n---\n# A\n" + links,
+		"B.md":               "# B\n" + links,
+		"Sub/C.md":           "# C\n[[A]] [[../B]] [[Same]]\n",
+		"Sub/D.md":           "# D\n## Heading\n",
+		"Sub/Same.md":        "# Same\n",
+		"Other/same.md":      "# same\n",
+		"Top.md":             "# Top\n",
+		"pic.png":            "png",
 	}
 }
