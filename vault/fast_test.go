@@ -50,7 +50,7 @@ func TestFastParseAgrees(t *testing.T) {
 	cases := []string{
 		"# Title\n\n## Claim\n\nOne claim with [[A Link]] and #tag.\n\n## Links\n\n- [[A]] — extends: why.\n- [[B|Bee]] -- contrasts: why not.\n",
 		"- a\n  - b\n    - c\n- d\n\n1. x\n2. y\n",
-		"- [ ] task #t\n- [x] done [[L]]\n",
+		"- [ ] task #t\n- [x] done [[L]]\n\t- [ ] nested [[M]]\n\t\t1. deeper #u\n",
 		"Para ^blk1\n\n^own-line\n\n- item ^b2\n",
 		"See [text](Note%20x.md#H) and ![img](a.png) and [ext](https://e.com).\n",
 		"## Heading #tag ##\n# C#\ntext\n# Next\n",
@@ -116,6 +116,7 @@ func FuzzFastParse(f *testing.F) {
 		"text\n- interrupt\n2. no\n",
 		"[[a|]] [[|b]] [[]] [x] [y](z) ![w](v) !x #_a_ #1 #a_b",
 		"## h #\n####### seven\n#tag\n",
+		"- a\n\t- b [[x]]\n\t\t1. c\n\t\t2. d\n\n\t- e\n10. f\n\t- g\n\t\t- h\n\t\n",
 	} {
 		f.Add([]byte(s))
 	}
