@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/internal/cachecodec"
+	"github.com/zk-claims/zk/internal/hugepage"
 )
 
 // A note's entry (File: its properties as Bases values, tags, links
@@ -208,7 +209,9 @@ func DecodeNotesText(b string, loc *time.Location) ([]*File, error) {
 	d := &decoder{Reader: cachecodec.NewReader(b), loc: loc, check: true}
 	d.Take(len(codecMagic))
 	n := d.Count(minEntry)
-	files := make([]File, n) // one allocation for every entry
+	// One allocation for every entry (19 MB at 100,000 notes), in huge
+	// pages: faulted in 4 KiB at a time it cost more than the decode.
+	files := hugepage.Make[File](n)
 	out := make([]*File, n)
 	for i := range files {
 		f := &files[i]
