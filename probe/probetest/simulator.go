@@ -59,8 +59,10 @@ type Simulator struct {
 	// Jitter spreads the requests' rates, as a real server's differ from
 	// request to request: the completions alternate between 1+Jitter and
 	// 1-Jitter times the rate their share of the budget gives (0.2: 20%
-	// faster, then 20% slower). The spread is the same every run, so a
-	// test that judges it is repeatable.
+	// faster, then 20% slower). The spread it serves is the same every
+	// run; the rates a client measures of it are not, as they move with
+	// the machine's load, so a test whose verdict must repeat judges
+	// samples it carries itself (probe-run-noise.txtar).
 	Jitter float64
 
 	active atomic.Int64
