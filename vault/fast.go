@@ -55,6 +55,11 @@ type fastScanner struct {
 	commentLast                   int  // the end of its last line before the closing one
 	noRefs                        bool // no "]:" in the body: no link reference definitions
 
+	// The open paragraph is a table of cols columns (cols > 0), whose
+	// delimiter row is the line at delimAt and whose last row read (the
+	// header or a body row) starts at rowLast.
+	cols, delimAt, rowLast int
+
 	// An open block quote (quoteStart >= 0) of paragraphs only: where it
 	// starts, where its last line of text ends, and its open paragraph
 	// (qParaFirst >= 0) as paraFirst, paraLast and paraStop.
@@ -104,7 +109,7 @@ func fastParse(notePath string, src []byte, h head) (*Note, bool) {
 		n.Blocks = append(n.Blocks, Block{Kind: "yaml", Span: fm.Span})
 	}
 	f := &fastScanner{w: walker{n: n, src: src, masked: src, lines: lines}, src: src, ok: true,
-		paraFirst: -1, listStart: -1, list: sc.list[:0], quoteStart: -1, qParaFirst: -1,
+		paraFirst: -1, delimAt: -1, listStart: -1, list: sc.list[:0], quoteStart: -1, qParaFirst: -1,
 		noRefs: !bytes.Contains(src[fmEnd:], []byte("]:"))}
 	for off := fmEnd; off < len(src) && f.ok; {
 		end := lines.lineEnd(off)
@@ -182,6 +187,11 @@ func (f *fastScanner) line(start, end int) {
 	line := f.src[start:end]
 	if f.fence != nil {
 		f.fenceLine(start, end)
+		return
+	}
+	if start == f.delimAt {
+		// A table's delimiter row, read with its header: the paragraph's.
+		f.paraLast, f.paraStop = start, min(end+1, len(f.src))
 		return
 	}
 	if f.comment {
@@ -275,10 +285,134 @@ func (f *fastScanner) line(start, end int) {
 	}
 	if f.paraFirst < 0 {
 		f.paraFirst = start
+		f.cols = f.tableHeader(start, end)
 	}
 	f.paraLast, f.paraStop = start, min(end+1, len(f.src))
-	f.inline(start, end)
+	if f.cols > 0 {
+		f.row(start, end)
+	} else {
+		f.inline(start, end)
+	}
 	f.blank = false
+}
+
+// tableHeader reads the first line of a paragraph, src[start:end], as
+// goldmark's table extension does: a table's header when the next line
+// is a delimiter row of as many columns as the line has cells. It
+// returns the table's columns, or 0 when the paragraph is no table. Only
+// a delimiter row at the left margin starting with '|' is read here (no
+// block opens at a '|', so it goes on with the paragraph); a table
+// elsewhere in a paragraph is goldmark's (its delimiter row looks like a
+// table rule in line).
+func (f *fastScanner) tableHeader(start, end int) int {
+	if end+1 >= len(f.src) || f.src[end+1] != '|' {
+		return 0
+	}
+	next := end + 1
+	cols := tableColumns(f.src[next:f.w.lines.lineEnd(next)])
+	if cols <= 0 {
+		return 0
+	}
+	if !f.noRefs || len(tableCells(f.src[start:end], true, 0)) != cols {
+		// A link reference definition may take the header first; a
+		// header of other than cols cells leaves the paragraph as it is.
+		f.bail()
+		return 0
+	}
+	f.delimAt = next
+	return cols
+}
+
+// tableColumns is the number of columns of a delimiter row (goldmark's
+// parseDelimiter: cells of "-", ":-", "-:" or ":-:", spaces around),
+// or -1 when the line is none.
+func tableColumns(line []byte) int {
+	allDash := true
+	for _, c := range line {
+		if c != '-' {
+			allDash = false
+		}
+		if c != ' ' && c != '-' && c != '|' && c != ':' {
+			return -1
+		}
+	}
+	if allDash {
+		return -1
+	}
+	cols := bytes.Split(line, []byte{'|'})
+	if len(bytes.Trim(cols[0], " ")) == 0 {
+		cols = cols[1:]
+	}
+	if len(cols) > 0 && len(bytes.Trim(cols[len(cols)-1], " ")) == 0 {
+		cols = cols[:len(cols)-1]
+	}
+	if len(cols) == 0 {
+		return -1
+	}
+	for _, c := range cols {
+		c = bytes.Trim(c, " ")
+		c = bytes.TrimPrefix(c, []byte(":"))
+		c = bytes.TrimSuffix(c, []byte(":"))
+		if len(c) == 0 || len(bytes.Trim(c, "-")) != 0 {
+			return -1
+		}
+	}
+	return len(cols)
+}
+
+// tableCells splits a table row as goldmark's parseRow does (the line
+// trimmed, a '|' at either end dropped, cells between the other pipes,
+// each trimmed) and returns each cell's [start, end) in line; a body row
+// (header false) keeps its first cols cells only, as goldmark drops the
+// rest. The fast path reads no line with an escape, so every '|' splits.
+func tableCells(line []byte, header bool, cols int) [][2]int {
+	from, to := 0, len(line)
+	for from < to && line[from] == ' ' {
+		from++
+	}
+	for to > from && line[to-1] == ' ' {
+		to--
+	}
+	if from < to && line[from] == '|' {
+		from++
+	}
+	if from < to && line[to-1] == '|' {
+		to--
+	}
+	var cells [][2]int
+	for pos := from; pos < to; {
+		if !header && len(cells) >= cols {
+			break
+		}
+		closure := pos + bytes.IndexByte(line[pos:to], '|')
+		if closure < pos {
+			closure = to
+		}
+		s, e := pos, closure
+		for s < e && line[s] == ' ' {
+			s++
+		}
+		for e > s && line[e-1] == ' ' {
+			e--
+		}
+		cells = append(cells, [2]int{s, e})
+		pos = closure + 1
+	}
+	return cells
+}
+
+// row reads a table's row, the header too: the links and tags of each
+// cell, each cell's inline content on its own, as goldmark reads it.
+func (f *fastScanner) row(start, end int) {
+	cells := tableCells(f.src[start:end], start == f.paraFirst, f.cols)
+	if len(cells) == 0 {
+		f.bail() // a row of no cell ("|"): the table's span is goldmark's
+		return
+	}
+	f.rowLast = start
+	for _, c := range cells {
+		f.inline(start+c[0], start+c[1])
+	}
 }
 
 // openFence starts a fenced code block at a line of its own at the left
@@ -614,6 +748,15 @@ func (f *fastScanner) closePara() {
 		return
 	}
 	endLine := f.w.lines.lineEnd(f.paraLast)
+	if f.cols > 0 {
+		// A table, up to its last row of cells (goldmark's span of a
+		// table of a header alone leaves out its delimiter row); no block
+		// ID is read in it.
+		endLine = f.w.lines.lineEnd(f.rowLast)
+		f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "table", Span: f.w.span(f.paraFirst, endLine)})
+		f.paraFirst, f.cols, f.delimAt = -1, 0, -1
+		return
+	}
 	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "paragraph", Span: f.w.span(f.paraFirst, endLine)})
 	f.w.blockIDAt(f.paraFirst, f.paraLast, f.paraStop)
 	f.paraFirst = -1

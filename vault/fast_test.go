@@ -51,6 +51,7 @@ func TestFastParseAgrees(t *testing.T) {
 		"# Title\n\n## Claim\n\nOne claim with [[A Link]] and #tag.\n\n## Links\n\n- [[A]] — extends: why.\n- [[B|Bee]] -- contrasts: why not.\n",
 		"- a\n  - b\n    - c\n- d\n\n1. x\n2. y\n",
 		"- [ ] task #t\n- [x] done [[L]]\n\t- [ ] nested [[M]]\n\t\t1. deeper #u\n",
+		"| Name | Link |\n|------|:----:|\n| one | [[A]] #t |\n| two | [b](B.md) |\n\nafter ^p\n",
 		"Para ^blk1\n\n^own-line\n\n- item ^b2\n",
 		"See [text](Note%20x.md#H) and ![img](a.png) and [ext](https://e.com).\n",
 		"## Heading #tag ##\n# C#\ntext\n# Next\n",
@@ -117,6 +118,7 @@ func FuzzFastParse(f *testing.F) {
 		"[[a|]] [[|b]] [[]] [x] [y](z) ![w](v) !x #_a_ #1 #a_b",
 		"## h #\n####### seven\n#tag\n",
 		"- a\n\t- b [[x]]\n\t\t1. c\n\t\t2. d\n\n\t- e\n10. f\n\t- g\n\t\t- h\n\t\n",
+		"| a | [[b]] |\n| --- | :-: |\n| #t | [c](d.md) | [[e]] |\n|x\n| |\n[[f|g]] | `h|i` ^j\n- k\n",
 	} {
 		f.Add([]byte(s))
 	}
