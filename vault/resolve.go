@@ -500,3 +500,59 @@ func (r *Resolver) Candidates(linkpath string) []string {
 	}
 	return out
 }
+
+// LinkNames are the names (NameKey) of the files n's links, embeds and
+// frontmatter links can resolve to, sorted, each once: a resolver's
+// answer for them depends on the files of those names alone (the files
+// ResolverFor keeps). A file added or removed whose name is none of them
+// leaves every link of n resolved as it was. Besides the frontmatter
+// links Obsidian reads, a "[[link]]" string anywhere in the frontmatter,
+// nested objects too, is counted, as a base reads the properties.
+func LinkNames(n *Note) []string {
+	var out []string
+	add := func(linkpath string) {
+		if linkpath == "" {
+			return // the note itself
+		}
+		f, ok := linkKey(linkpath, n.Path)
+		if !ok {
+			return
+		}
+		base := path.Base(f)
+		out = append(out, base+".md", base)
+	}
+	for l := range n.LinksAndEmbeds() {
+		add(l.Path)
+	}
+	for _, l := range n.FrontmatterLinks {
+		add(l.Path)
+	}
+	if n.Frontmatter != nil {
+		var visit func(v any, depth int)
+		visit = func(v any, depth int) {
+			if depth > 64 {
+				return
+			}
+			switch x := v.(type) {
+			case string:
+				for _, m := range wikiInString(x) {
+					target, _, _ := strings.Cut(m[2:len(m)-2], "|")
+					p, _, _ := strings.Cut(target, "#")
+					add(p)
+					add(strings.TrimSpace(p))
+				}
+			case []any:
+				for _, e := range x {
+					visit(e, depth+1)
+				}
+			case map[string]any:
+				for _, e := range x {
+					visit(e, depth+1)
+				}
+			}
+		}
+		visit(n.Frontmatter.Values, 0)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

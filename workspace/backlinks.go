@@ -26,6 +26,7 @@ func (w *Workspace) inbound(ctx context.Context, files []vault.File, p string) (
 		folder: "details", purpose: detailPurpose, inputs: detailInputs,
 		encode: func(ds []query.Detail) ([]byte, error) { return query.EncodeDetails(ds), nil },
 		path:   func(d query.Detail) string { return d.Path },
+		names:  true, // as Workspace.details keeps them
 	})
 	if pc.m == nil {
 		return nil, false, nil
@@ -41,7 +42,7 @@ func (w *Workspace) inbound(ctx context.Context, files []vault.File, p string) (
 		return nil, false, nil
 	}
 	sec.Entries = sec.Entries[1:] // the file's own are read from base
-	st := cachedHashes(m, files, sec, true, false)
+	st := cachedHashes(m, files, sec, true, false, nil)
 	if st.state == nil {
 		return nil, false, nil
 	}
@@ -91,17 +92,18 @@ func (w *Workspace) inbound(ctx context.Context, files []vault.File, p string) (
 		}
 		index := indexOf(files)
 		var mu sync.Mutex
+		names := map[int]string{} // the link names of the notes read, by index in files
 		notes, err := query.ReadDetails(ctx, v, files, ledger, func(q string) (query.Detail, bool) {
 			if i := index(q); i >= 0 && good[i] {
 				return query.Detail{Path: q}, true // a stand-in: its entry is read from the file below
 			}
 			return query.Detail{}, false
-		}, func(q string, src []byte) {
-			h := checkcache.Hash(src)
+		}, func(n *vault.Note) {
+			h, ns := checkcache.Hash(n.Src), encodeNames(vault.LinkNames(n))
 			mu.Lock()
 			defer mu.Unlock()
-			if i := indexOf(files)(q); i >= 0 {
-				hashes[i], mine[i] = h, true
+			if i := indexOf(files)(n.Path); i >= 0 {
+				hashes[i], mine[i], names[i] = h, true, ns
 			}
 		})
 		if err != nil {
@@ -113,7 +115,7 @@ func (w *Workspace) inbound(ctx context.Context, files []vault.File, p string) (
 				again = append(again, d)
 			}
 		}
-		if !pc.save(files, st, hashes, mine, notes, started, true) {
+		if !pc.save(files, st, hashes, mine, notes, started, true, names) {
 			return nil, false, nil
 		}
 	}

@@ -109,7 +109,7 @@ func (w *Workspace) baseSnapshot(ctx context.Context) (*base.Snapshot, error) {
 	var snap *base.Snapshot
 	notes, err := cachedNotes(w, ctx, files, perNote[*base.File]{
 		folder: "base", purpose: basePurpose, inputs: baseInputs,
-		read: func(reuse func(string) (*base.File, bool), hashed func(string, []byte)) ([]*base.File, error) {
+		read: func(reuse func(string) (*base.File, bool), hashed func(*vault.Note)) ([]*base.File, error) {
 			s, err := base.Read(ctx, w.Vault, files, loc, w.PropTypes, reuse, hashed)
 			if err != nil {
 				return nil, err
@@ -125,6 +125,7 @@ func (w *Workspace) baseSnapshot(ctx context.Context) (*base.Snapshot, error) {
 		// order, and a snapshot besides, made below when read is not
 		// called (perNoteCache.current).
 		keeps: func(string) bool { return true },
+		names: true, // its links' targets
 	})
 	if err != nil || snap != nil {
 		return snap, err

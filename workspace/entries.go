@@ -172,7 +172,11 @@ func (c liveCache) Close() {
 
 func (c liveCache) Entries(ctx context.Context, files []vault.File,
 	read func(reuse func(string) (NoteEntry, bool), hashed func(string, []byte)) ([]NoteEntry, error)) ([]NoteEntry, error) {
-	return c.p.notes(ctx, files, read)
+	// An entry keeps no link names (perNote.names): the cache is told a
+	// note's path and bytes alone.
+	return c.p.notes(ctx, files, func(reuse func(string) (NoteEntry, bool), hashed func(*vault.Note)) ([]NoteEntry, error) {
+		return read(reuse, func(p string, src []byte) { hashed(&vault.Note{Path: p, Src: src}) })
+	})
 }
 
 // entryMagic opens the encoding of entries; another version is a miss.

@@ -121,12 +121,13 @@ func (w *Workspace) GraphText(ctx context.Context, format GraphFormat) (g GraphT
 		decode:     func(b []byte) ([]graphEntry, error) { return decodeGraphEntries(string(b)) },
 		decodeText: decodeGraphEntries,
 		path:       func(e graphEntry) string { return e.path },
+		names:      true, // its edges' targets
 	})
 	if g, ok := streamGraph(p, files); ok {
 		g.lead = format.Lead
 		return g, true, nil
 	}
-	entries, err := p.notes(ctx, files, func(reuse func(string) (graphEntry, bool), hashed func(string, []byte)) ([]graphEntry, error) {
+	entries, err := p.notes(ctx, files, func(reuse func(string) (graphEntry, bool), hashed func(*vault.Note)) ([]graphEntry, error) {
 		if all, ok := reuseAll(files, reuse); ok {
 			return all, nil // nothing to read: no details made
 		}

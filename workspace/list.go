@@ -211,7 +211,7 @@ func (w *Workspace) readRecords(ctx context.Context, files []vault.File, opts qu
 	}
 	return cachedNotes(w, ctx, files, perNote[query.Note]{
 		folder: "list", purpose: "zk list records v1", inputs: listInputs,
-		read: func(reuse func(string) (query.Note, bool), hashed func(string, []byte)) ([]query.Note, error) {
+		read: func(reuse func(string) (query.Note, bool), hashed func(*vault.Note)) ([]query.Note, error) {
 			return query.ReadAll(ctx, w.Vault, files, opts, reuse, hashed)
 		},
 		encode:     query.Encode,
@@ -219,6 +219,7 @@ func (w *Workspace) readRecords(ctx context.Context, files []vault.File, opts qu
 		decodeText: decodeText,
 		path:       func(n query.Note) string { return n.Path },
 		keeps:      func(p string) bool { return opts.Skip == nil || !opts.Skip(p) }, // query.ReadAll's notes
+		names:      true,                                                             // its Links, resolved
 	})
 }
 
@@ -229,7 +230,7 @@ func (w *Workspace) readRecords(ctx context.Context, files []vault.File, opts qu
 type perNote[T any] struct {
 	folder, purpose string
 	inputs          Inputs
-	read            func(reuse func(string) (T, bool), hashed func(string, []byte)) ([]T, error)
+	read            func(reuse func(string) (T, bool), hashed func(*vault.Note)) ([]T, error)
 	encode          func([]T) ([]byte, error)
 	decode          func([]byte) ([]T, error)
 	// decodeText, when set, is decode of the bytes as a string, every
@@ -246,6 +247,16 @@ type perNote[T any] struct {
 	// file's index): a file added, removed or renamed leaves every other
 	// note's entry good, and only the notes added are read.
 	ownBytes bool
+	// names says that an entry resolves its note's links by name and
+	// holds nothing else of other files: each note's link names are kept
+	// beside the entries (linknames.go), and a file added, removed or
+	// renamed reads again the notes naming it (and those added) alone.
+	names bool
+	// remap, when set, makes an entry made among other files (old: a
+	// file's path by its index among those) one among the files now (now:
+	// a path's index, -1 for none): zk stale's entries hold files by
+	// index. false when it cannot: the note is read again.
+	remap func(e T, old func(int) string, now func(string) int) (T, bool)
 }
 
 // cachedNotes is what c reads of every note, through the vault's model
@@ -256,8 +267,9 @@ type perNote[T any] struct {
 // those c's entry was made from (its stamp settled, or its bytes hashed
 // the same) keeps its entry, and only the notes changed are read again.
 // A file added, removed or renamed can change what any link resolves
-// to, and so reads every note (but with c.ownBytes, the notes added
-// alone). A cache that cannot be read or written
+// to: with c.names, the notes whose links name such a file are read
+// again, and those added; with c.ownBytes, the notes added alone; else
+// every note. A cache that cannot be read or written
 // costs a full read, never the answer.
 func cachedNotes[T any](w *Workspace, ctx context.Context, files []vault.File, c perNote[T]) ([]T, error) {
 	return openPerNote(w, c).notes(ctx, files, c.read)
@@ -280,6 +292,9 @@ type perNoteCache[T any] struct {
 	// delta's; nil when the section is missing, of another key, or
 	// damaged.
 	entries [][]T
+	// names are the kept link names by path (loadNames), read once.
+	names     []heldNames
+	namesRead bool
 }
 
 // openPerNote opens the model file and reads its stamps, not yet c's
@@ -360,7 +375,7 @@ func (p *perNoteCache[T]) decodeEntries(b []byte) ([]T, error) {
 // each note whose bytes are those it was made from, and saves what
 // changed.
 func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
-	read func(reuse func(string) (T, bool), hashed func(string, []byte)) ([]T, error)) ([]T, error) {
+	read func(reuse func(string) (T, bool), hashed func(*vault.Note)) ([]T, error)) ([]T, error) {
 	if p.m != nil {
 		defer p.m.Close()
 	}
@@ -376,21 +391,59 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	if notes, ok := p.current(files); ok {
 		return notes, nil
 	}
-	st := cachedHashes(m, files, p.section, p.entries != nil, c.ownBytes)
+	var keep func(int) bool // when the files are others: which entries still hold
+	if c.names && p.entries != nil && m != nil && !sameFiles(m, files) {
+		keep = p.unaffected(files)
+	}
+	st := cachedHashes(m, files, p.section, p.entries != nil, c.ownBytes, keep)
 	// mine[i]: c has an entry of files[i], made from bytes of hash hashes[i].
 	hashes, mine := make([][sha256.Size]byte, len(files)), make([]bool, len(files))
 	reuse, changed := cachedEntries(st, p.entries, files, func(q string) ([]byte, error) { return v.ReadFile(q, v.MaxNoteSize) }, hashes, mine, c.path)
+	if keep != nil && c.remap != nil && reuse != nil {
+		held := reuse
+		old := func(j int) string {
+			if j < 0 || j >= len(m.Stamps) {
+				return ""
+			}
+			return m.Stamps[j].Path
+		}
+		now := func(q string) int {
+			i, ok := slices.BinarySearchFunc(files, q, func(f vault.File, q string) int { return strings.Compare(f.Path, q) })
+			if !ok {
+				return -1
+			}
+			return i
+		}
+		reuse = func(q string) (T, bool) {
+			e, ok := held(q)
+			if ok {
+				e, ok = c.remap(e, old, now)
+			}
+			return e, ok
+		}
+	}
 	var (
 		mu     sync.Mutex
 		parsed int
 		index  = indexOf(files)
+		names  map[int]string // the link names of each note read (c.names), by index in files
 	)
-	notes, err := read(reuse, func(q string, src []byte) {
-		h := checkcache.Hash(src)
+	if c.names {
+		names = map[int]string{}
+	}
+	notes, err := read(reuse, func(n *vault.Note) {
+		h := checkcache.Hash(n.Src)
+		var ns string
+		if c.names {
+			ns = encodeNames(vault.LinkNames(n))
+		}
 		mu.Lock()
 		defer mu.Unlock()
-		if i := index(q); i >= 0 {
+		if i := index(n.Path); i >= 0 {
 			hashes[i], mine[i] = h, true
+			if c.names {
+				names[i] = ns
+			}
 		}
 		parsed++
 	})
@@ -400,8 +453,21 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	if !changed && parsed == 0 {
 		return notes, nil // every entry and stamp as cached
 	}
-	p.save(files, st, hashes, mine, notes, started, false)
+	p.save(files, st, hashes, mine, notes, started, false, names)
 	return notes, nil
+}
+
+// sameFiles reports whether m stamps files, by path.
+func sameFiles(m *checkcache.Model, files []vault.File) bool {
+	if len(m.Stamps) != len(files) {
+		return false
+	}
+	for i, f := range files {
+		if m.Stamps[i].Path != f.Path {
+			return false
+		}
+	}
+	return true
 }
 
 // save writes into the model file what changed of notes (read now, or
@@ -410,8 +476,9 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 // reader's section, else anew. With deltaOnly, notes hold the entries
 // read now and a stand-in for each one reused, which only a delta can
 // leave out: save then writes nothing and returns false when it cannot
-// be a delta.
-func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha256.Size]byte, mine []bool, notes []T, started time.Time, deltaOnly bool) bool {
+// be a delta. names are the link names of the notes read now, by index
+// in files (perNote.names).
+func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha256.Size]byte, mine []bool, notes []T, started time.Time, deltaOnly bool, names map[int]string) bool {
 	w, c, m, key := p.w, p.c, p.m, p.key
 	stamps := make([]checkcache.Stamp, len(files))
 	for i, f := range files {
@@ -432,7 +499,11 @@ func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha2
 	}
 	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps}
 	write := notes
-	appendable := st.hasSection && m.Appendable(stamps, key, c.folder)
+	sections := []string{c.folder}
+	if c.names {
+		sections = append(sections, namesSection(c.folder))
+	}
+	appendable := st.hasSection && m.Appendable(stamps, key, sections...)
 	if deltaOnly && !appendable {
 		return false
 	}
@@ -455,6 +526,9 @@ func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha2
 	}
 	sec.Entries = [][]byte{b}
 	u.Sections = []checkcache.Section{sec}
+	if c.names {
+		u.Sections = append(u.Sections, p.namesUpdate(files, sec, names, u.Changed))
+	}
 	if err := checkcache.SaveModel(p.file, m, u); err != nil {
 		w.warn("%v", err)
 	}
@@ -568,7 +642,7 @@ type modelState struct {
 // entries made of their notes alone, perNote.ownBytes): each file is then
 // held to the stamp of its path, and the section's hashes put in the
 // files' order, none for a file added.
-func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Section, has, ownBytes bool) modelState {
+func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Section, has, ownBytes bool, keep func(j int) bool) modelState {
 	if m == nil {
 		return modelState{}
 	}
@@ -578,7 +652,7 @@ func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Sectio
 	}
 	var at []int // at[i]: the stamp of files[i], -1 for none; nil: the same index
 	if !same {
-		if !ownBytes {
+		if !ownBytes && keep == nil {
 			return modelState{}
 		}
 		at = make([]int, len(files))
@@ -595,7 +669,7 @@ func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Sectio
 		if has = has && len(sec.Hashes) == len(m.Stamps); has {
 			hashes := make([][sha256.Size]byte, len(files))
 			for i, j := range at {
-				if j >= 0 {
+				if j >= 0 && (keep == nil || keep(j)) {
 					hashes[i] = sec.Hashes[j]
 				}
 			}

@@ -36,7 +36,7 @@ func (w *Workspace) details(ctx context.Context, files []vault.File) ([]query.De
 	ledger := evidence.ReadLedger(b)
 	return cachedNotes(w, ctx, files, perNote[query.Detail]{
 		folder: "details", purpose: detailPurpose, inputs: detailInputs,
-		read: func(reuse func(string) (query.Detail, bool), hashed func(string, []byte)) ([]query.Detail, error) {
+		read: func(reuse func(string) (query.Detail, bool), hashed func(*vault.Note)) ([]query.Detail, error) {
 			return query.ReadDetails(ctx, w.Vault, files, ledger, reuse, hashed)
 		},
 		encode:     func(ds []query.Detail) ([]byte, error) { return query.EncodeDetails(ds), nil },
@@ -44,6 +44,7 @@ func (w *Workspace) details(ctx context.Context, files []vault.File) ([]query.De
 		decodeText: query.DecodeDetailsText,
 		path:       func(d query.Detail) string { return d.Path },
 		keeps:      everyNote,
+		names:      true, // its edges, resolved
 	})
 }
 
@@ -59,7 +60,7 @@ func (w *Workspace) runs(ctx context.Context, files []vault.File) ([]query.Runs,
 	ledger := evidence.ReadLedger(b)
 	return cachedNotes(w, ctx, files, perNote[query.Runs]{
 		folder: "runs", purpose: runsPurpose, inputs: detailInputs,
-		read: func(reuse func(string) (query.Runs, bool), hashed func(string, []byte)) ([]query.Runs, error) {
+		read: func(reuse func(string) (query.Runs, bool), hashed func(*vault.Note)) ([]query.Runs, error) {
 			return query.ReadRuns(ctx, w.Vault, files, ledger, reuse, hashed)
 		},
 		encode:     func(rs []query.Runs) ([]byte, error) { return query.EncodeRuns(rs), nil },
@@ -170,7 +171,7 @@ const propertiesInputs = InBuild
 func (w *Workspace) propertyTypes(ctx context.Context, files []vault.File) ([]property.NoteTypes, error) {
 	return cachedNotes(w, ctx, files, perNote[property.NoteTypes]{
 		folder: "properties", purpose: propertiesPurpose, inputs: propertiesInputs,
-		read: func(reuse func(string) (property.NoteTypes, bool), hashed func(string, []byte)) ([]property.NoteTypes, error) {
+		read: func(reuse func(string) (property.NoteTypes, bool), hashed func(*vault.Note)) ([]property.NoteTypes, error) {
 			return readNoteTypes(ctx, w.Vault, files, reuse, hashed)
 		},
 		encode:     func(ns []property.NoteTypes) ([]byte, error) { return property.EncodeNoteTypes(ns), nil },
@@ -187,7 +188,7 @@ func (w *Workspace) propertyTypes(ctx context.Context, files []vault.File) ([]pr
 // source); a note that cannot be read is left out. No resolver is built:
 // the types are the frontmatter's alone.
 func readNoteTypes(ctx context.Context, v *vault.Vault, files []vault.File,
-	reuse func(string) (property.NoteTypes, bool), hashed func(string, []byte)) ([]property.NoteTypes, error) {
+	reuse func(string) (property.NoteTypes, bool), hashed func(*vault.Note)) ([]property.NoteTypes, error) {
 	out := make([]property.NoteTypes, 0, len(files))
 	var stale []vault.File
 	var at []int // each stale note's index in out
@@ -215,7 +216,7 @@ func readNoteTypes(ctx context.Context, v *vault.Vault, files []vault.File,
 		}
 		out[at[k]], read[k] = property.TypesOf(n.Path, values), true
 		if hashed != nil {
-			hashed(n.Path, n.Src)
+			hashed(n)
 		}
 	})
 	if err := ctx.Err(); err != nil {

@@ -85,7 +85,7 @@ func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.
 	qopts := query.Options{Types: w.Types, TendedKeys: w.Config.TendedKeys, Interval: w.Config.Interval()}
 	notes, err := cachedNotes(w, ctx, files, perNote[query.Tending]{
 		folder: "stale", purpose: stalePurpose, inputs: staleInputs,
-		read: func(reuse func(string) (query.Tending, bool), hashed func(string, []byte)) ([]query.Tending, error) {
+		read: func(reuse func(string) (query.Tending, bool), hashed func(*vault.Note)) ([]query.Tending, error) {
 			return query.ReadTending(ctx, w.Vault, files, qopts, reuse, hashed)
 		},
 		encode:     func(ts []query.Tending) ([]byte, error) { return query.EncodeTending(ts), nil },
@@ -93,6 +93,8 @@ func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.
 		decodeText: query.DecodeTendingText,
 		path:       func(t query.Tending) string { return t.Path },
 		keeps:      everyNote,
+		names:      true, // the files it links to, by index: remapped
+		remap:      query.Tending.Remap,
 	})
 	if err != nil {
 		return tending.StaleReport{}, err

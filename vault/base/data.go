@@ -107,7 +107,7 @@ func Load(ctx context.Context, v *vault.Vault, loc *time.Location, declared map[
 // no cache keyed by size and time could tell. Only a symlink's birth time
 // is read here (statx, the link's own), the walk following it.
 func Read(ctx context.Context, v *vault.Vault, files []vault.File, loc *time.Location, declared map[string]property.Type,
-	reuse func(path string) (*File, bool), hashed func(path string, src []byte)) (*Snapshot, error) {
+	reuse func(path string) (*File, bool), hashed func(*vault.Note)) (*Snapshot, error) {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -154,7 +154,7 @@ func Read(ctx context.Context, v *vault.Vault, files []vault.File, loc *time.Loc
 		reasons := v.Each(ctx, toRead, func(k int, n *vault.Note) {
 			s.fill(s.Files[readIdx[k]], n)
 			if hashed != nil {
-				hashed(n.Path, n.Src)
+				hashed(n)
 			}
 		})
 		if err := ctx.Err(); err != nil {

@@ -477,7 +477,7 @@ func (d *decoder) value(depth int) any {
 // the source of each note read, from several goroutines at once. Notes
 // that cannot be read are left out. Records are in walk order.
 func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Options,
-	reuse func(path string) (Note, bool), hashed func(path string, src []byte)) ([]Note, error) {
+	reuse func(path string) (Note, bool), hashed func(*vault.Note)) ([]Note, error) {
 	opts.Need = NeedLinks | NeedTending | NeedVerdicts
 	return readEach(ctx, v, files, opts.Skip, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Note { return Read(n, r, opts) })
 }
@@ -519,7 +519,7 @@ func linkPaths(n *vault.Note) []string {
 // readEach is what read makes of every note of files but those skip
 // leaves out, reusing what reuse gives; see ReadAll.
 func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, skip func(string) bool, resolving resolving,
-	reuse func(path string) (T, bool), hashed func(path string, src []byte), read func(*vault.Note, *vault.Resolver) T) ([]T, error) {
+	reuse func(path string) (T, bool), hashed func(*vault.Note), read func(*vault.Note, *vault.Resolver) T) ([]T, error) {
 	// The notes by index into files, not a copy of each note's File and a
 	// slice of every path: a vault whose entries are all reused needs
 	// neither (800 KB less memory to fault in at 10,000 notes).
@@ -563,7 +563,7 @@ func readEach[T any](ctx context.Context, v *vault.Vault, files []vault.File, sk
 			}
 			kept[stale[k]], have[stale[k]] = read(n, res), true
 			if hashed != nil {
-				hashed(n.Path, n.Src)
+				hashed(n)
 			}
 		})
 		if err := ctx.Err(); err != nil {

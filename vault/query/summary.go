@@ -35,7 +35,7 @@ func ReadDetail(n *vault.Note, r *vault.Resolver, ledger []evidence.LedgerEntry)
 // frontmatter links alone (NoteEdges): a few notes read again after an
 // edit each get a resolver over the files those can name (resolveLinks).
 func ReadDetails(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
-	reuse func(path string) (Detail, bool), hashed func(path string, src []byte)) ([]Detail, error) {
+	reuse func(path string) (Detail, bool), hashed func(*vault.Note)) ([]Detail, error) {
 	return readEach(ctx, v, files, nil, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Detail {
 		return ReadDetail(n, r, ledger[n.Path])
 	})
@@ -289,7 +289,7 @@ type Runs struct {
 // (Files), templates too, as ReadDetails reads their details; reuse,
 // hashed and ledger are as ReadDetails'.
 func ReadRuns(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
-	reuse func(path string) (Runs, bool), hashed func(path string, src []byte)) ([]Runs, error) {
+	reuse func(path string) (Runs, bool), hashed func(*vault.Note)) ([]Runs, error) {
 	return readEach(ctx, v, files, nil, resolveNone, reuse, hashed, func(n *vault.Note, _ *vault.Resolver) Runs {
 		return Runs{Path: n.Path, falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger[n.Path])))}
 	})

@@ -15,9 +15,8 @@ import (
 // walk it was read in. It is cached in a section of its own, not the
 // records' (properties, tags, verdicts), which zk stale never reads: at
 // 10,000 notes a fifth of their bytes. A link is an index, not a path: an
-// entry is kept only while the vault holds the files it was read among,
-// in the same order (a file added, removed or renamed reads every note
-// again), so its indexes stay those files'.
+// entry kept when a file is added, removed or renamed is made one among
+// the files now (Remap).
 type Tending struct {
 	Path    string
 	cadence string // encodeCadence's
@@ -28,7 +27,7 @@ type Tending struct {
 // vault (Files), templates too; reuse and hashed are as ReadAll's, and
 // opts' types, keys and interval are what the cadence is read under.
 func ReadTending(ctx context.Context, v *vault.Vault, files []vault.File, opts Options,
-	reuse func(path string) (Tending, bool), hashed func(path string, src []byte)) ([]Tending, error) {
+	reuse func(path string) (Tending, bool), hashed func(*vault.Note)) ([]Tending, error) {
 	sopts := tending.StaleOptions{Types: opts.Types, Interval: opts.Interval, Keys: opts.TendedKeys}
 	return readEach(ctx, v, files, nil, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Tending {
 		targets := vault.LinkedFiles(n, r)
@@ -71,6 +70,29 @@ func (t Tending) EachLink(files int, f func(i int)) bool {
 		f(int(d.Uvarint()))
 	}
 	return true
+}
+
+// Remap is t, read among other files (old gives the path of a file by
+// its index among them), as read among the files now (now gives a path's
+// index among them, -1 for none); false when its encoding is damaged or
+// a file it links to is not among the files now.
+func (t Tending) Remap(old func(int) string, now func(string) int) (Tending, bool) {
+	d := newDecoder(t.links)
+	n := d.Count(1)
+	e := &encoder{b: make([]byte, 0, len(t.links)+binary.MaxVarintLen64)}
+	e.uvarint(uint64(n))
+	for range n {
+		i := now(old(int(d.Uvarint())))
+		if i < 0 {
+			return Tending{}, false
+		}
+		e.uvarint(uint64(i))
+	}
+	if !d.Done() {
+		return Tending{}, false
+	}
+	t.links = string(e.b)
+	return t, true
 }
 
 // tendingMagic opens the encoding of Tending; another version is a miss.

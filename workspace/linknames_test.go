@@ -1,0 +1,197 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
+)
+
+// After a file is added, removed or renamed, every reader whose entries
+// resolve links (zk list, stale, graph, backlinks, base) answers what a
+// cold cache answers: the notes whose links name a file that came or
+// went are read again (a file added that a broken link names, a removed
+// link target, a renamed note that links name by the name its aliases
+// leave alone, a second file of a name), the others keep their entries.
+// That they keep them is seen through Tidy.md, whose bytes change under
+// a stamp left as it was: its old tag stays in zk list's records until
+// it is read again, when zk list alone is asked.
+func TestFilesComingAndGoingReadTheNotesNamingThem(t *testing.T) {
+	// Each reader alone: another's save after the files changed writes
+	// the model file anew with its own section alone.
+	for _, r := range []string{"list", "stale", "graph", "graph text", "backlinks", "base"} {
+		t.Run(r, func(t *testing.T) { filesComingAndGoing(t, r, false) })
+	}
+	t.Run("list, Tidy.md", func(t *testing.T) { filesComingAndGoing(t, "list", true) })
+}
+
+func filesComingAndGoing(t *testing.T, reader string, onlyList bool) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json":  "{}",
+		".zk/config.toml":     "[claims.types.permanent]\nfolder = \"Perm\"\n",
+		"Perm/A.md":           "---\nup: \"[[Nowhere]]\"\nnested: {x: \"[[Deep]]\"}\n---\n# A\n[[B]] [[Nowhere|n]] ![[pic.png]] [[Gone]]\n\n## Maintenance\n\n- Last tended: 2026-01-01\n",
+		"Perm/sub/B.md":       "# B\n[[A]] [[Target|T alias]]\n\n## Maintenance\n\n- Last tended: 2026-02-01\n",
+		"Perm/Gone.md":        "# Gone\n[[A]]\n\n## Maintenance\n\n- Last tended: 2026-03-01\n",
+		"Target.md":           "---\naliases: [T alias]\n---\n# Target\n[[B]]\n",
+		"D.md":                "[[T alias]] [[Target]] [[./Target.md]]\n",
+		"Tidy.md":             "#tag1 [[A]]\n",
+		"pic.png":             "png",
+		"views/All.base":      "views:\n  - type: table\n    name: All\n    filters: file.ext == \"md\"\n    order: [file.name, file.links, file.embeds, up, nested]\n",
+		"Perm/Unrelated.md":   "# Unrelated\n[[Elsewhere]]\n",
+		"Perm/sub/Sibling.md": "[[B]]\n",
+	}, Reading)
+	ctx := context.Background()
+	format := GraphFormat{Name: "test", Lead: 1, AppendEdges: func(b []byte, edges []vault.Edge) []byte {
+		for _, e := range edges {
+			b = fmt.Appendf(b, ";%s->%s(%s,%d)\n", e.From, e.To, e.Path, e.Line)
+		}
+		return b
+	}}
+	answers := func() map[string]any {
+		t.Helper()
+		out := map[string]any{}
+		switch reader {
+		case "list":
+			l, err := w.List(ctx, ListRequest{Fields: []string{"file.links"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out["list"] = listed(l, []string{"file.links"})
+		case "stale":
+			s, err := w.Stale(ctx, StaleRequest{Within: "1y"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out["stale"] = clean(s.StaleReport)
+		case "graph":
+			g, err := w.Graph(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out["graph"] = fmt.Sprint(g.Edges, g.Notes)
+		case "graph text":
+			gt, ok, err := w.GraphText(ctx, format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text strings.Builder
+			if _, err := gt.WriteEdges(&text); err != nil {
+				t.Fatal(err)
+			}
+			gt.Close()
+			out["graph text"] = fmt.Sprint(text.String(), ok, gt.Notes, gt.Others)
+		case "backlinks":
+			for _, n := range []string{"Perm/A.md", "Perm/sub/B.md", "Target.md", "Nowhere.md", "Z/A.md"} {
+				_, in, err := w.Backlinks(ctx, n)
+				out["backlinks "+n] = fmt.Sprint(in, err)
+			}
+		case "base":
+			b, err := w.Base(ctx, BaseRequest{Base: "views/All.base"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out["base"] = showResult(b.Result)
+		}
+		return out
+	}
+	cache := os.Getenv("XDG_CACHE_HOME")
+	check := func(when string) {
+		t.Helper()
+		got := answers()
+		t.Setenv("XDG_CACHE_HOME", t.TempDir()) // a cold cache
+		want := answers()
+		t.Setenv("XDG_CACHE_HOME", cache)
+		for k, g := range got {
+			if !reflect.DeepEqual(g, want[k]) {
+				t.Errorf("%s: %s\n%v\ncold cache\n%v", when, k, g, want[k])
+			}
+		}
+		if again := answers(); !reflect.DeepEqual(again, got) { // from what was saved
+			t.Errorf("%s: answered again\n%v\nfirst\n%v", when, again, got)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	dir := w.Vault.Dir
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range []string{"Perm/A.md", "Perm/sub/B.md", "Perm/Gone.md", "Target.md", "D.md", "Tidy.md", "pic.png", "views/All.base", "Perm/Unrelated.md", "Perm/sub/Sibling.md"} {
+		os.Chtimes(filepath.Join(dir, n), old, old)
+	}
+	if !onlyList {
+		check("cold")
+		check("cached")
+	}
+	// Tidy.md's bytes change, its size and time as stamped: a reader
+	// that reads it again sees tag2, one keeping its entry tag1. (Only
+	// while no other reader reads it again: that stamps its new bytes.)
+	tidied := func(want bool, when string) {
+		t.Helper()
+		l, err := w.List(ctx, ListRequest{Fields: []string{"file.tags"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(fmt.Sprint(listed(l, []string{"file.tags"})), "tag2"); got != want {
+			t.Errorf("%s: Tidy.md read again %v, want %v", when, got, want)
+		}
+	}
+	if onlyList {
+		tidied(false, "cold")
+		write("Tidy.md", "#tag2 [[A]]\n")
+		tidied(false, "an unchanged vault")
+	}
+	steps := []struct {
+		when string
+		do   func()
+	}{
+		{"a note added that a broken link and a frontmatter link name", func() { write("Nowhere.md", "# Nowhere\n[[Tidy]]\n") }},
+		{"a note added that a nested frontmatter link names", func() { write("x/Deep.md", "# Deep\n") }},
+		{"a second file of a name", func() { write("Other/B.md", "# Other B\n") }},
+		{"a link target removed", func() {
+			if err := os.Remove(filepath.Join(dir, "Perm", "Gone.md")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"an alias's note renamed", func() {
+			if err := os.Rename(filepath.Join(dir, "Target.md"), filepath.Join(dir, "Renamed.md")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"renamed back", func() {
+			if err := os.Rename(filepath.Join(dir, "Renamed.md"), filepath.Join(dir, "Target.md")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"an attachment removed", func() {
+			if err := os.Remove(filepath.Join(dir, "pic.png")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		// A second file of the name Tidy.md links to: it is read again.
+		{"a second A.md", func() { write("Z/A.md", "# another A\n") }},
+	}
+	for k, s := range steps {
+		s.do()
+		if onlyList {
+			tidied(k == len(steps)-1, s.when)
+		} else {
+			check(s.when)
+		}
+	}
+}
