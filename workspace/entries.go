@@ -154,6 +154,11 @@ func (w *Workspace) LiveCache() EntryCache {
 		decode:     DecodeEntries,
 		decodeText: decodeEntriesText,
 		path:       NoteEntry.Path,
+		// Live reads an entry of every note (readEntries): on a vault
+		// unchanged since the file was written, the entries decoded are
+		// the start's, without a copy of each nor the tables that find
+		// them.
+		keeps: everyNote,
 	})}
 }
 
@@ -218,13 +223,15 @@ func decodeEntriesText(raw string) ([]NoteEntry, error) {
 	r := cachecodec.NewReader(raw[len(entryMagic):])
 	n := r.Count(1)
 	out := make([]NoteEntry, 0, n)
-	// The entries' links and tags are carved from blocks of many
-	// entries' (carve): a hundred thousand entries cost a few hundred
-	// allocations, not two hundred thousand.
+	// The entries' links, tags and summaries' lists are carved from
+	// blocks of many entries' (carve, lint.SummaryBlocks): a hundred
+	// thousand entries cost a few hundred allocations, not five hundred
+	// thousand.
 	var links []LinkRef
 	var tags []string
+	var sums lint.SummaryBlocks
 	for range n {
-		e := NoteEntry{sum: lint.ReadSummary(&r)}
+		e := NoteEntry{sum: sums.Read(&r)}
 		e.tags = carve(&tags, r.Count(1))
 		for range cap(e.tags) {
 			e.tags = append(e.tags, r.Str())
@@ -251,17 +258,7 @@ func decodeEntriesText(raw string) ([]NoteEntry, error) {
 // many slices' made when it has too little room left; each slice's
 // capacity is its own, so that an append to one never reaches the next.
 // nil for n 0.
-func carve[T any](block *[]T, n int) []T {
-	if n == 0 {
-		return nil
-	}
-	if cap(*block)-len(*block) < n {
-		*block = make([]T, 0, max(1024, n))
-	}
-	k := len(*block)
-	*block = (*block)[:k+n]
-	return (*block)[k : k : k+n]
-}
+func carve[T any](block *[]T, n int) []T { return cachecodec.Carve(block, n) }
 
 // vocab counts the words the vault's notes use (tags), by note, so that
 // a note saved again replaces its words and a word no note uses any more
@@ -270,38 +267,35 @@ type vocab struct {
 	mu    sync.Mutex
 	of    map[string][]string // a note's words, by its path
 	count map[string]int      // how many notes use each word
-	// pending are the words of a start's notes (paths[i] uses words[i]),
-	// counted at the first question: a start is not followed by a tag's
-	// completion or references as often as it is by nothing.
-	pending struct {
-		paths []string
-		words [][]string
-	}
+	// pending are a start's entries, their tags counted at the first
+	// question: a start is not followed by a tag's completion or
+	// references as often as it is by nothing.
+	pending []NoteEntry
 }
 
 func newVocab() *vocab { return &vocab{of: map[string][]string{}, count: map[string]int{}} }
 
-// setAll records the words of a start's notes, paths[i] using words[i]
-// (a note's own set since then stays).
-func (v *vocab) setAll(paths []string, words [][]string) {
+// setAll records the tags of a start's entries (a note's own set since
+// then stays).
+func (v *vocab) setAll(entries []NoteEntry) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.pending.paths, v.pending.words = paths, words
+	v.pending = entries
 }
 
 // fill counts the pending words. The caller holds mu.
 func (v *vocab) fill() {
-	paths, words := v.pending.paths, v.pending.words
-	if paths == nil {
+	entries := v.pending
+	if entries == nil {
 		return
 	}
-	v.pending.paths, v.pending.words = nil, nil
+	v.pending = nil
 	if len(v.of) == 0 {
-		v.of = make(map[string][]string, len(paths))
+		v.of = make(map[string][]string, len(entries))
 	}
-	for i, p := range paths {
-		if _, own := v.of[p]; !own && len(words[i]) > 0 {
-			v.setLocked(p, words[i])
+	for _, e := range entries {
+		if _, own := v.of[e.Path()]; !own && len(e.tags) > 0 {
+			v.setLocked(e.Path(), e.tags)
 		}
 	}
 }

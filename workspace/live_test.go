@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/zk-claims/zk/checkcache"
+	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/move"
 )
@@ -89,6 +91,70 @@ func TestLiveAnswersAFrontEnd(t *testing.T) {
 	}
 }
 
+// A note saved after the walk, before every note is known, keeps the
+// links it was saved with, not the start's entry of it; a note deleted
+// since has no links, and reaches no note's dependents. The same with no
+// cache, and from one that holds every note as it is.
+func TestLiveLinksAfterTheStart(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	files := map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\nSee [[B#H]] and [[C]].\n",
+		"B.md":               "# B\n\n## H\n\nText.\n",
+		"C.md":               "# C\n\n[[B]]\n",
+	}
+	w, _ := open(t, files, Reading)
+	w.mapCache = true
+	long := time.Now().Add(-time.Hour) // settled: the cache trusts the files' stamps
+	c := filepath.Join(w.Vault.Dir, "C.md")
+	for p := range files {
+		if err := os.Chtimes(filepath.Join(w.Vault.Dir, p), long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	from := func(l *Live, p string) []string {
+		var out []string
+		for _, r := range l.LinksInto(p, nil) {
+			out = append(out, r.From)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for i := range 3 { // no cache, then one of every note as it is
+		l := NewLive(LiveOptions{Vault: w.Vault, Lint: w.LintOptions(), Cache: w.LiveCache})
+		saved := func() { l.Update(vault.NewParser().Parse("C.md", []byte("# C\n\nNone.\n"))) }
+		if err := l.Start(context.Background(), saved, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := from(l, "B.md"); !slices.Equal(got, []string{"A.md"}) {
+			t.Errorf("start %d: links into B from %q after C was saved without its link, want A.md", i, got)
+		}
+		l.Update(vault.NewParser().Parse("C.md", []byte(files["C.md"])))
+		if got := from(l, "B.md"); !slices.Equal(got, []string{"A.md", "C.md"}) {
+			t.Errorf("start %d: links into B from %q after C was saved with it again", i, got)
+		}
+		if err := os.Remove(c); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := l.FilesChanged(context.Background(), FileChanges{Deleted: []string{"C.md"}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := from(l, "B.md"); !slices.Equal(got, []string{"A.md"}) {
+			t.Errorf("start %d: links into B from %q after C was deleted, want A.md", i, got)
+		}
+		if got := l.Affected(nil, "B.md"); !slices.Equal(got, []string{"A.md"}) {
+			t.Errorf("start %d: affected by B after C was deleted: %q, want A.md", i, got)
+		}
+		// C as it was, for the next start.
+		if err := os.WriteFile(c, []byte(files["C.md"]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(c, long, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // A model file cut short under its mapping while the entries decode
 // beside the walk is a damaged cache: every note is read, the answers
 // are the same, and the file is written whole again.
@@ -141,7 +207,8 @@ func TestLiveMappedCacheCutShort(t *testing.T) {
 // before it keeps the tags it was saved with.
 func TestVocabPendingWords(t *testing.T) {
 	v := newVocab()
-	v.setAll([]string{"a.md", "b.md", "c.md"}, [][]string{{"x", "y"}, {"x"}, nil})
+	entry := func(p string, tags ...string) NoteEntry { return NoteEntry{sum: lint.Summary{Path: p}, tags: tags} }
+	v.setAll([]NoteEntry{entry("a.md", "x", "y"), entry("b.md", "x"), entry("c.md")})
 	v.set("b.md", []string{"z"})
 	if got, want := v.words(), []string{"x", "y", "z"}; !slices.Equal(got, want) {
 		t.Errorf("words %q, want %q", got, want)

@@ -9,7 +9,10 @@
 // panic, an allocation larger than the input, or a loop longer than it.
 package cachecodec
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // Bytes are what a Reader reads: a string, whose strings it then slices
 // rather than copies (a section read whole as one string costs one
@@ -185,3 +188,27 @@ func AppendStrs(b []byte, ss []string) []byte {
 	}
 	return b
 }
+
+// Carve is an empty slice of capacity n cut from *block, a new block
+// made when it has too little room left; each slice's capacity is its
+// own, so that an append to one never reaches the next. nil for n 0.
+// A decoder of many entries' lists carves them from a few blocks instead
+// of allocating each: each new block is twice the one before it (1,024
+// items at least, 8 MiB at most past that, or the slice), so that a
+// large decoding takes few blocks, and a small one a block of a few KB.
+func Carve[T any](block *[]T, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if cap(*block)-len(*block) < n {
+		var zero T
+		most := max(1024, carveMax/int(unsafe.Sizeof(zero)))
+		*block = make([]T, 0, max(n, 1024, min(most, 2*cap(*block))))
+	}
+	k := len(*block)
+	*block = (*block)[:k+n]
+	return (*block)[k : k : k+n]
+}
+
+// carveMax bounds a block Carve makes (but for one slice larger).
+const carveMax = 8 << 20

@@ -144,3 +144,36 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// Carve's slices are apart: each has the capacity asked for, an append
+// to one leaves its neighbour as it was, and a slice larger than any
+// block is carved whole.
+func TestCarve(t *testing.T) {
+	var block []int
+	if s := Carve(&block, 0); s != nil {
+		t.Errorf("Carve of 0: %v, want nil", s)
+	}
+	var all [][]int
+	for i := range 3000 {
+		n := 1 + i%5
+		if i == 1500 {
+			n = 1 << 21 // past any block
+		}
+		s := Carve(&block, n)
+		if len(s) != 0 || cap(s) != n {
+			t.Fatalf("Carve of %d: len %d cap %d", n, len(s), cap(s))
+		}
+		for k := range n {
+			s = append(s, i*10+k)
+		}
+		all = append(all, s)
+	}
+	_ = append(all[7], -1) // past its capacity: a copy, not all[8]'s first
+	for i, s := range all {
+		for k, v := range s {
+			if v != i*10+k {
+				t.Fatalf("slice %d[%d] = %d, want %d", i, k, v, i*10+k)
+			}
+		}
+	}
+}

@@ -30,21 +30,21 @@ func (s *Session) Summarize(n *vault.Note) Summary {
 	return Summary{Path: n.Path, sum: s.c.graphSummary(n)}
 }
 
-// Record records each summary of sums the session has not recorded since
-// it was opened, as Load does with the notes it reads: a note checked,
-// learnt or updated meanwhile is newer than, or the same as, a summary
-// made before.
-func (s *Session) Record(sums []Summary) {
+// Record records each of n summaries, sum(i), that the session has not
+// recorded since it was opened, as Load does with the notes it reads: a
+// note checked, learnt or updated meanwhile is newer than, or the same
+// as, a summary made before. The session keeps the summaries themselves,
+// not copies (a start's 100,000 are 17 MB): the caller does not change
+// them after.
+func (s *Session) Record(n int, sum func(i int) *Summary) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.c.summaries) == 0 { // a start's: one map and one block, not a growth per note
-		s.c.summaries = make(map[string]*noteSummary, len(sums))
+	if len(s.c.summaries) == 0 { // a start's: one map, not a growth per note
+		s.c.summaries = make(map[string]*noteSummary, n)
 	}
-	all := make([]noteSummary, len(sums))
-	for i := range sums {
-		if s.c.summaries[sums[i].Path] == nil {
-			all[i] = sums[i].sum
-			s.setSummary(sums[i].Path, &all[i])
+	for i := range n {
+		if sm := sum(i); s.c.summaries[sm.Path] == nil {
+			s.setSummary(sm.Path, &sm.sum)
 		}
 	}
 }
@@ -73,7 +73,25 @@ func AppendSummary(b []byte, sum Summary) []byte {
 // ReadSummary reads a summary AppendSummary wrote at r, its strings
 // slices of r's; damaged bytes make r bad (and the summary zero), never
 // a panic.
-func ReadSummary(r *cachecodec.Reader[string]) Summary {
+func ReadSummary(r *cachecodec.Reader[string]) Summary { return readSummary(r, nil) }
+
+// SummaryBlocks read many summaries in a row (Read), each one's lists
+// cut from blocks of many summaries' instead of allocated apart: a
+// language server's start reads 100,000, with three or four lists each.
+// The zero value is ready.
+type SummaryBlocks struct {
+	strs  []string
+	rests []restEdge
+}
+
+// Read is ReadSummary, the summary's lists cut from b's blocks; each
+// list's capacity is its own, so that an append to one never reaches
+// another's.
+func (b *SummaryBlocks) Read(r *cachecodec.Reader[string]) Summary { return readSummary(r, b) }
+
+// readSummary is ReadSummary, its lists cut from b's blocks when b is
+// not nil.
+func readSummary(r *cachecodec.Reader[string], b *SummaryBlocks) Summary {
 	pos := func() int {
 		v := r.Uvarint()
 		if v > 1<<31 {
@@ -81,15 +99,31 @@ func ReadSummary(r *cachecodec.Reader[string]) Summary {
 		}
 		return int(v)
 	}
+	strs := func() []string {
+		if b == nil {
+			return r.Strs()
+		}
+		out := cachecodec.Carve(&b.strs, r.Count(1))
+		for range cap(out) {
+			out = append(out, r.Str())
+		}
+		return out
+	}
 	var sum Summary
 	n := &sum.sum
 	sum.Path = r.Str()
 	n.name = r.Str()
-	n.headings, n.blocks, n.aliases = r.Strs(), r.Strs(), r.Strs()
+	n.headings = strs()
+	n.blocks = strs()
+	n.aliases = strs()
 	n.refuted = r.Str()
-	n.relations = r.Strs()
+	n.relations = strs()
 	if rests := r.Count(6); rests > 0 { // two lengths and four positions at least
-		n.restsOn = make([]restEdge, 0, rests)
+		if b == nil {
+			n.restsOn = make([]restEdge, 0, rests)
+		} else {
+			n.restsOn = cachecodec.Carve(&b.rests, rests)
+		}
 		for i := 0; i < rests && !r.Bad(); i++ {
 			e := restEdge{link: r.Str(), relation: r.Str()}
 			e.line, e.column, e.endLine, e.endColumn = pos(), pos(), pos(), pos()
