@@ -241,12 +241,33 @@ func noteName(p string) string {
 // opens and closes on one line is kept: Obsidian indexes links and tags
 // inside inline comments.
 func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
-	var comments [][2]int
 	if fmEnd == 0 && !bytes.ContainsAny(src, "%$") {
 		// Nothing to blank: most notes have no comments, math or
 		// frontmatter, and need no copy.
 		return src, nil
 	}
+	return maskSource(src, fmEnd, nil)
+}
+
+// CommentSpans are the note's %% comments as the parser reads them, each
+// from its opening "%%" to past its closing one (an unclosed one runs to
+// the end): a "%%" in fenced code, a code span, math or after a backslash
+// opens none. fmEnd is where the body starts (0 without frontmatter).
+// zk check skips the links inside them, so that it reads a note's
+// comments as zk's parser does.
+func CommentSpans(src []byte, fmEnd int) [][2]int {
+	if !bytes.Contains(src[fmEnd:], []byte("%%")) {
+		return nil
+	}
+	var all [][2]int
+	maskSource(src, fmEnd, &all)
+	return all
+}
+
+// maskSource is maskedSource on a copy of src; with all non-nil it also
+// appends every comment's whole span, one line or many, to *all.
+func maskSource(src []byte, fmEnd int, all *[][2]int) ([]byte, [][2]int) {
+	var comments [][2]int
 	out := append([]byte(nil), src...)
 	blank(out, 0, fmEnd)
 	inFence := false
@@ -288,6 +309,9 @@ func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
 						blank(out, commentStart, k+2)
 						comments = append(comments, [2]int{commentStart + 2, k})
 					}
+					if all != nil {
+						*all = append(*all, [2]int{commentStart, k + 2})
+					}
 					commentStart = -1
 					k++
 				}
@@ -324,6 +348,9 @@ func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
 		// An unclosed %% hides the rest of the note, as in Obsidian.
 		blank(out, commentStart, len(out))
 		comments = append(comments, [2]int{commentStart + 2, len(out)})
+		if all != nil {
+			*all = append(*all, [2]int{commentStart, len(out)})
+		}
 	}
 	return out, comments
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -434,48 +433,20 @@ func (s spans) covers(off int) bool {
 	return i > 0 && off < s[i-1][1]
 }
 
-// commentSpans are the note's %% comments, "%%" to "%%" (an unclosed one
-// runs to the end; a "%%" in a code block is code), unless the options
-// check comments. The parser hides the links of a comment spanning lines;
-// those of a comment within a line it records, as Obsidian does, and the
-// link rules skip them here.
+// commentSpans are the note's %% comments as the parser reads them
+// (vault.CommentSpans: a "%%" in code is code), unless the options check
+// comments. The parser hides the links of a comment spanning lines; those
+// of a comment within a line it records, as Obsidian does, and the link
+// rules skip them here.
 func (nc *noteCheck) commentSpans() spans {
-	src := nc.n.Src
-	if nc.c.opts.Comments || !bytes.Contains(src, []byte("%%")) {
+	if nc.c.opts.Comments {
 		return nil
 	}
-	var code spans
-	for _, b := range nc.n.Blocks {
-		if b.Kind == "code" {
-			code = append(code, [2]int{b.Span.Start.Offset, b.Span.End.Offset})
-		}
+	fmEnd := 0
+	if fm := nc.n.Frontmatter; fm != nil {
+		fmEnd = fm.Span.End.Offset
 	}
-	next := func(from int) int { // the next "%%" outside code, or -1
-		for from < len(src) {
-			i := bytes.Index(src[from:], []byte("%%"))
-			if i < 0 {
-				return -1
-			}
-			if !code.covers(from + i) {
-				return from + i
-			}
-			from += i + 2
-		}
-		return -1
-	}
-	var out spans
-	for off := 0; ; {
-		start := next(off)
-		if start < 0 {
-			return out
-		}
-		end := next(start + 2)
-		if end < 0 {
-			return append(out, [2]int{start, len(src)})
-		}
-		off = end + 2
-		out = append(out, [2]int{start, off})
-	}
+	return vault.CommentSpans(nc.n.Src, fmEnd)
 }
 
 // collisions reports each note that no link can reach because another

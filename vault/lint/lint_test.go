@@ -98,6 +98,13 @@ func TestCommentSpans(t *testing.T) {
 		{"%%x%% and %%y%%", spans{{0, 5}, {10, 15}}},
 		{"open %% to the end", spans{{5, 18}}},
 		{"```\n%%\n```\n[[A]] %%x%%", spans{{17, 22}}},
+		// A "%%" in a code span is code, as the parser reads it: the help
+		// vault's "Internal links" names one before twenty links.
+		{"`# | %% [[ ]]` [[A]]\n[[B]]", nil},
+		{"``a ` %%`` %%c%%", spans{{11, 16}}},
+		{"\\%% [[A]]", nil},
+		{"$a %% b$ [[A]]", nil},
+		{"---\nx: '%%'\n---\n[[A]]", nil},
 	}
 	for _, tt := range tests {
 		n := vault.NewParser().Parse("n.md", []byte(tt.src))
