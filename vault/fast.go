@@ -20,17 +20,16 @@ import (
 // path accepts, and TestFastParseAgrees on the conformance notes.
 
 // fastBail lists bytes whose presence anywhere sends a note to goldmark:
-// carriage returns and the like. Escapes and tabs (lineBail) send it only
-// where a line is read past its indent (an indent of tabs alone is read),
-// not in fenced code or an HTML comment block, whose lines are nothing but
-// a closing fence or "-->" to either parser. Code
-// spans, fenced code, HTML comment blocks and inline HTML on one line are
-// read here (FuzzFastParseTokens); %% comments and $ math are left to
-// goldmark unless masking them changes nothing.
-const (
-	fastBail = "\r\f\v\x00"
-	lineBail = "\\\t"
-)
+// carriage returns and the like. A tab sends it only where a line is read
+// past its indent (an indent of tabs alone is read), not in fenced code
+// or an HTML comment block, whose lines are nothing but a closing fence
+// or "-->" to either parser. Backslash escapes are read: an escaped byte
+// starts nothing (inline), and a link whose label or destination holds
+// one is goldmark's. Code spans, fenced code, HTML comment blocks and
+// inline HTML on one line are read here (FuzzFastParseTokens); %%
+// comments and $ math are left to goldmark unless masking them changes
+// nothing.
+const fastBail = "\r\f\v\x00"
 
 type fastItem struct {
 	idx        int  // in Note.ListItems
@@ -210,7 +209,7 @@ func (f *fastScanner) line(start, end int) {
 		}
 	}
 	rest := line[ws:]
-	if containsByte(rest, lineBail) ||
+	if bytes.IndexByte(rest, '\t') >= 0 ||
 		bytes.IndexByte(line[:ws], ' ') >= 0 && bytes.IndexByte(line[:ws], '\t') >= 0 {
 		// An indent of tabs only starts each at a multiple of 4, where
 		// goldmark's columns are the fast path's (Obsidian indents a
@@ -364,7 +363,8 @@ func tableColumns(line []byte) int {
 // trimmed, a '|' at either end dropped, cells between the other pipes,
 // each trimmed) and returns each cell's [start, end) in line; a body row
 // (header false) keeps its first cols cells only, as goldmark drops the
-// rest. The fast path reads no line with an escape, so every '|' splits.
+// rest. A '|' right after a backslash splits nothing, whatever escapes
+// the backslash: goldmark looks at the byte before the pipe alone.
 func tableCells(line []byte, header bool, cols int) [][2]int {
 	from, to := 0, len(line)
 	for from < to && line[from] == ' ' {
@@ -373,6 +373,7 @@ func tableCells(line []byte, header bool, cols int) [][2]int {
 	for to > from && line[to-1] == ' ' {
 		to--
 	}
+	from0 := from // goldmark's index 0, the trimmed line's start
 	if from < to && line[from] == '|' {
 		from++
 	}
@@ -384,9 +385,9 @@ func tableCells(line []byte, header bool, cols int) [][2]int {
 		if !header && len(cells) >= cols {
 			break
 		}
-		closure := pos + bytes.IndexByte(line[pos:to], '|')
-		if closure < pos {
-			closure = to
+		closure := pos
+		for closure < to && (line[closure] != '|' || closure > from0 && line[closure-1] == '\\') {
+			closure++
 		}
 		s, e := pos, closure
 		for s < e && line[s] == ' ' {
@@ -771,7 +772,7 @@ func (f *fastScanner) closeList() {
 }
 
 // inlineStarts are the bytes at which inline reads more than plain text.
-var inlineStarts = [256]bool{'[': true, '!': true, '#': true, '`': true, '<': true}
+var inlineStarts = [256]bool{'[': true, '!': true, '#': true, '`': true, '<': true, '\\': true}
 
 // inline reads the links and tags of src[from:to], one line's inline
 // content, or gives up on anything but plain text, wikilinks, simple
@@ -784,6 +785,14 @@ func (f *fastScanner) inline(from, to int) {
 			continue
 		}
 		switch c := b[i]; {
+		case c == '\\':
+			// An escaped punctuation mark opens nothing; but an escaped
+			// '#' is still in a text node, where tags are looked for.
+			if i+1 < to && util.IsPunct(b[i+1]) && b[i+1] != '#' {
+				i += 2
+			} else {
+				i++
+			}
 		case c == '`':
 			i = f.codeSpan(i, to)
 		case c == '<':
@@ -844,7 +853,7 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 	}
 	labelEnd := open + 1 + closeAt
 	label := b[open+1 : labelEnd]
-	if bytes.IndexByte(label, '[') >= 0 || len(label) > 900 || !codeSpansClose(label) || !f.htmlCloses(open+1, labelEnd) {
+	if bytes.IndexByte(label, '[') >= 0 || bytes.IndexByte(label, '\\') >= 0 || len(label) > 900 || !codeSpansClose(label) || !f.htmlCloses(open+1, labelEnd) {
 		f.bail()
 		return to
 	}
@@ -863,7 +872,9 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 		return to
 	}
 	dest, end := linkTail(b[:to], labelEnd+2)
-	if end < 0 {
+	if end < 0 || bytes.IndexByte(b[labelEnd:end], '\\') >= 0 {
+		// goldmark unescapes a destination and a title: one with an
+		// escape is its own to read.
 		f.bail()
 		return to
 	}

@@ -52,6 +52,7 @@ func TestFastParseAgrees(t *testing.T) {
 		"- a\n  - b\n    - c\n- d\n\n1. x\n2. y\n",
 		"- [ ] task #t\n- [x] done [[L]]\n\t- [ ] nested [[M]]\n\t\t1. deeper #u\n",
 		"| Name | Link |\n|------|:----:|\n| one | [[A]] #t |\n| two | [b](B.md) |\n\nafter ^p\n",
+		"| Key | Note |\n| --- | --- |\n| `a\\|b` | [[Note\\|alias]] \\| [[B]] |\n\nNot \\[[a link]], \\`code\\`, \\<b> \\\\[[C]] \\#tag \\*x\\*\\\n",
 		"Para ^blk1\n\n^own-line\n\n- item ^b2\n",
 		"See [text](Note%20x.md#H) and ![img](a.png) and [ext](https://e.com).\n",
 		"## Heading #tag ##\n# C#\ntext\n# Next\n",
@@ -118,6 +119,7 @@ func FuzzFastParse(f *testing.F) {
 		"[[a|]] [[|b]] [[]] [x] [y](z) ![w](v) !x #_a_ #1 #a_b",
 		"## h #\n####### seven\n#tag\n",
 		"- a\n\t- b [[x]]\n\t\t1. c\n\t\t2. d\n\n\t- e\n10. f\n\t- g\n\t\t- h\n\t\n",
+		"\\[[a]] \\![[b]] ![\\[[c]] [d\\](e) [f](g\\)) \\\\[[h]]\n| [[i\\|j]] | k\\|\n|-|-|\n\\|x|y\\\\|z\n",
 		"| a | [[b]] |\n| --- | :-: |\n| #t | [c](d.md) | [[e]] |\n|x\n| |\n[[f|g]] | `h|i` ^j\n- k\n",
 	} {
 		f.Add([]byte(s))
