@@ -132,6 +132,15 @@ func (l *Live) Start(ctx context.Context, walked, known func()) error {
 		err   error
 	}
 	walk := make(chan walkResult, 1)
+	// The resolver of the files the cache names is made beside the walk
+	// and the decoding: it is the walk's when the walk finds the same
+	// files, as it mostly does (0.1 s of CPU at 100,000 files, after the
+	// walk otherwise).
+	var early chan *vault.Resolver
+	if cached != nil {
+		early = make(chan *vault.Resolver, 1)
+		go func() { early <- vault.NewResolver(cached) }()
+	}
 	go func() {
 		if l.opts.BeforeWalk != nil {
 			l.opts.BeforeWalk()
@@ -159,7 +168,15 @@ func (l *Live) Start(ctx context.Context, walked, known func()) error {
 	for i, f := range files {
 		paths[i] = f.Path
 	}
-	res := vault.NewResolver(paths) // the session's and the front end's
+	var res *vault.Resolver // the session's and the front end's
+	if early != nil {
+		if r := <-early; slices.Equal(paths, cached) {
+			res = r
+		}
+	}
+	if res == nil {
+		res = vault.NewResolver(paths)
+	}
 	session := lint.OpenSession(res, l.opts.Lint)
 	session.SetToday(l.opts.Today)
 	l.mu.Lock()

@@ -130,6 +130,13 @@ func (s *Session) setSummary(p string, sum *noteSummary) {
 		delete(c.summaries, p)
 		return
 	}
+	s.addSummary(p, sum)
+}
+
+// addSummary records the summary of a note that has none (setSummary's
+// second half). The caller holds mu.
+func (s *Session) addSummary(p string, sum *noteSummary) {
+	c := s.c
 	if sum.refuted != "" {
 		s.refuted++
 	}

@@ -43,8 +43,13 @@ func (s *Session) Record(n int, sum func(i int) *Summary) {
 		s.c.summaries = make(map[string]*noteSummary, n)
 	}
 	for i := range n {
-		if sm := sum(i); s.c.summaries[sm.Path] == nil {
+		sm := sum(i)
+		switch {
+		case s.c.summaries[sm.Path] != nil: // recorded since
+		case s.c.cached != nil:
 			s.setSummary(sm.Path, &sm.sum)
+		default: // nothing to replace: one lookup, not three
+			s.addSummary(sm.Path, &sm.sum)
 		}
 	}
 }
