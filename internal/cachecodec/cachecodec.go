@@ -12,6 +12,8 @@ package cachecodec
 import (
 	"encoding/binary"
 	"unsafe"
+
+	"github.com/zk-claims/zk/internal/hugepage"
 )
 
 // Bytes are what a Reader reads: a string, whose strings it then slices
@@ -195,7 +197,9 @@ func AppendStrs(b []byte, ss []string) []byte {
 // A decoder of many entries' lists carves them from a few blocks instead
 // of allocating each: each new block is twice the one before it (1,024
 // items at least, 8 MiB at most past that, or the slice), so that a
-// large decoding takes few blocks, and a small one a block of a few KB.
+// large decoding takes few blocks, most of each in huge pages
+// (hugepage.Make: 8 MiB hold three aligned 2 MiB pages at least), and a
+// small one a block of a few KB.
 func Carve[T any](block *[]T, n int) []T {
 	if n == 0 {
 		return nil
@@ -203,7 +207,7 @@ func Carve[T any](block *[]T, n int) []T {
 	if cap(*block)-len(*block) < n {
 		var zero T
 		most := max(1024, carveMax/int(unsafe.Sizeof(zero)))
-		*block = make([]T, 0, max(n, 1024, min(most, 2*cap(*block))))
+		*block = hugepage.Make[T](max(n, 1024, min(most, 2*cap(*block))))[:0]
 	}
 	k := len(*block)
 	*block = (*block)[:k+n]
