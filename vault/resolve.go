@@ -501,13 +501,14 @@ func (r *Resolver) Candidates(linkpath string) []string {
 	return out
 }
 
-// LinkNames are the names (NameKey) of the files n's links, embeds and
-// frontmatter links can resolve to, sorted, each once: a resolver's
-// answer for them depends on the files of those names alone (the files
-// ResolverFor keeps). A file added or removed whose name is none of them
-// leaves every link of n resolved as it was. Besides the frontmatter
-// links Obsidian reads, a "[[link]]" string anywhere in the frontmatter,
-// nested objects too, is counted, as a base reads the properties.
+// LinkNames are the names n's links, embeds and frontmatter links end
+// with, folded, sorted, each once: a resolver's answer for a link of name
+// b depends on the files whose name (NameKey) is b or b+".md" alone (the
+// files ResolverFor keeps), so a file added or removed that none of them
+// names (NamingKeys) leaves every link of n resolved as it was. Besides
+// the frontmatter links Obsidian reads, a "[[link]]" string anywhere in
+// the frontmatter, nested objects too, is counted, as a base reads the
+// properties.
 func LinkNames(n *Note) []string {
 	var out []string
 	add := func(linkpath string) {
@@ -518,8 +519,7 @@ func LinkNames(n *Note) []string {
 		if !ok {
 			return
 		}
-		base := path.Base(f)
-		out = append(out, base+".md", base)
+		out = append(out, path.Base(f))
 	}
 	for l := range n.LinksAndEmbeds() {
 		add(l.Path)
@@ -555,4 +555,18 @@ func LinkNames(n *Note) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// NamingKeys are the link names (LinkNames) that can name a file at one
+// of paths: a file's name (NameKey) k is named by a link of name k, or,
+// when k ends with .md, by one of name k without it.
+func NamingKeys(paths []string) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range NameKeys(paths) {
+		out[k] = true
+		if b, ok := strings.CutSuffix(k, ".md"); ok {
+			out[b] = true
+		}
+	}
+	return out
 }

@@ -161,10 +161,7 @@ func (p *perNoteCache[T]) unaffected(files []vault.File) func(j int) bool {
 			i, j = i+1, j+1
 		}
 	}
-	keys := map[string]bool{}
-	for _, k := range vault.NameKeys(gone) {
-		keys[k] = true
-	}
+	keys := vault.NamingKeys(gone)
 	return func(j int) bool {
 		h := held[j]
 		return h.hash != ([sha256.Size]byte{}) && h.hash == p.section.Hashes[j] && !namesAny(h.names, keys)
