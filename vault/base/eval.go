@@ -136,6 +136,12 @@ type evaluator struct {
 	warned   map[string]bool
 	// machines are the idle VMs, for run.
 	machines []*machine
+	// stack holds the arguments of the calls being evaluated directly
+	// (dnode.eval).
+	stack []any
+	// vmOnly runs every expression on the VM, none directly: the tests
+	// hold direct evaluation to the VM's.
+	vmOnly bool
 }
 
 type compiledExpr struct {
@@ -594,11 +600,16 @@ func (r *row) run(x *Expr) (v any, err error) {
 	if err := r.spend(runSteps, 0); err != nil {
 		return nil, err
 	}
-	ev := r.ev
-	m := ev.machine()
-	m.env["__ctx"] = r
-	out, err := m.vm.Run(x.program, m.env)
-	ev.machines = append(ev.machines, m)
+	var out any
+	if x.direct != nil && !r.ev.vmOnly {
+		out, err = r.runDirect(x)
+	} else {
+		ev := r.ev
+		m := ev.machine()
+		m.env["__ctx"] = r
+		out, err = m.vm.Run(x.program, m.env)
+		ev.machines = append(ev.machines, m)
+	}
 	if r.ev.budget.over {
 		return nil, ErrBudget
 	}

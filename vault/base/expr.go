@@ -56,6 +56,9 @@ type Expr struct {
 	// formulas are the formula names it reads (formula.x), for the cycle
 	// check.
 	formulas []string
+	// direct is its tree for direct evaluation (direct.go), nil when the
+	// VM runs it.
+	direct *dnode
 }
 
 // compileExpr compiles one Bases expression.
@@ -85,7 +88,16 @@ func compileExpr(src string) (x *Expr, nodes int, err error) {
 	if err != nil {
 		return nil, rw.nodes, fmt.Errorf("syntax: %s", firstLine(err.Error()))
 	}
-	return &Expr{Source: src, program: prog, formulas: rw.formulas}, rw.nodes, nil
+	x = &Expr{Source: src, program: prog, formulas: rw.formulas}
+	if d, ok := directOf(tree.Node, func(name string) func(...any) (any, error) {
+		if f := cc.Functions[name]; f != nil {
+			return f.Func
+		}
+		return nil
+	}); ok {
+		x.direct = &d
+	}
+	return x, rw.nodes, nil
 }
 
 // exprConfigs are the parser's configuration (every expr builtin off:

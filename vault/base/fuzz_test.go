@@ -34,7 +34,7 @@ var exprSeeds = []string{
 
 // FuzzExpr: any expression text compiles or fails with an error, runs or
 // fails with an error, within the per-file budget; never a panic or a
-// hang.
+// hang; evaluated directly, as on the VM.
 //
 //	go test ./vault/base -run '^$' -fuzz FuzzExpr -fuzztime 30s
 func FuzzExpr(f *testing.F) {
@@ -47,6 +47,9 @@ func FuzzExpr(f *testing.F) {
 		_, err := Value(s, formulasBase, launch, src, Options{Now: testNow, This: launch})
 		if goPanic(err) {
 			t.Fatalf("%q: %v", src, err)
+		}
+		if direct, vm := bothWays(s, formulasBase, launch, src); direct != vm {
+			t.Fatalf("%q:\n direct %s\n vm     %s", src, direct, vm)
 		}
 	})
 }
