@@ -2,6 +2,10 @@ package hugepage
 
 import "syscall"
 
+// advised: Linux takes the advice (transparent_hugepage "madvise" or
+// "always"; "never" ignores it).
+const advised = true
+
 // advise asks for huge pages in the aligned part of [p, p+n); a failure
 // (an old kernel, THP compiled out) leaves the memory as it was, in
 // small pages.

@@ -1,6 +1,9 @@
 package hugepage
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestSpan: the advised range is the 2 MiB-aligned part wholly inside
 // the slice's memory, never past either end, and empty when none is.
@@ -25,7 +28,7 @@ func TestSpan(t *testing.T) {
 // TestMake: a slice as make makes it, of every length, zeroed and
 // writable, a large one too.
 func TestMake(t *testing.T) {
-	for _, n := range []int{0, 1, 1000, 3 * Size / 8} {
+	for _, n := range []int{0, 1, 1000, minAligned/8 - 1, minAligned / 8, 3 * Size / 8} {
 		s := Make[uint64](n)
 		if len(s) != n || cap(s) != n {
 			t.Fatalf("Make(%d): len %d cap %d", n, len(s), cap(s))
@@ -40,6 +43,21 @@ func TestMake(t *testing.T) {
 			if s[i] != uint64(i) {
 				t.Fatalf("Make(%d)[%d] = %d after writing %d", n, i, s[i], i)
 			}
+		}
+	}
+}
+
+// TestMakeAligned: where huge pages are asked for, a slice of 1 MiB or
+// more starts at a huge page's boundary (its elements of 8 bytes), so
+// that its memory is in whole huge pages.
+func TestMakeAligned(t *testing.T) {
+	if !advised {
+		t.Skip("no huge pages asked for here")
+	}
+	for _, n := range []int{minAligned / 8, 3 * Size / 8, 5*Size/8 + 3} {
+		s := Make[uint64](n)
+		if p := uintptr(unsafe.Pointer(unsafe.SliceData(s))); p%Size != 0 {
+			t.Errorf("Make(%d) starts at %#x, not a huge page's boundary", n, p)
 		}
 	}
 }
