@@ -64,6 +64,9 @@ type fastScanner struct {
 	// (qParaFirst >= 0) as paraFirst, paraLast and paraStop.
 	quoteStart, quoteEnd             int
 	qParaFirst, qParaLast, qParaStop int
+	// A list in the quote: qItem when its last line was an item's,
+	// qListBlank when an empty quote line followed one, else qNoList.
+	qList int
 }
 
 // fastScratch holds the lists a fast parse grows, between parses: a
@@ -232,6 +235,9 @@ func (f *fastScanner) line(start, end int) {
 	}
 	if f.quoteStart >= 0 {
 		switch {
+		case f.qList == qItem && line[0] != '>':
+			f.bail() // a lazy continuation of the item's text, or a block after it
+			return
 		case line[0] == '>':
 			f.quoteLine(start, end)
 			return
@@ -503,9 +509,9 @@ func (f *fastScanner) openQuote(start, end, indent int) {
 }
 
 // quoteLine reads a line of a block quote: '>', an optional space, then
-// a paragraph's text or nothing (which ends the paragraph). Anything else
-// in a quote (a heading, a list, a fence, a nested quote, an indented
-// line) is goldmark's.
+// a paragraph's text, a list item of one line, or nothing (which ends the
+// paragraph). Anything else in a quote (a heading, a fence, a nested
+// quote or list, an indented line) is goldmark's.
 func (f *fastScanner) quoteLine(start, end int) {
 	c := start + 1
 	if c < end && f.src[c] == ' ' {
@@ -518,9 +524,57 @@ func (f *fastScanner) quoteLine(start, end int) {
 			return
 		}
 		f.closeQuotePara()
+		if f.qList == qItem {
+			f.qList = qListBlank
+		}
+		return
+	}
+	if _, ordered, contentOff, isItem := listMarker(content); isItem {
+		f.quoteItem(start, c, end, ordered, contentOff)
 		return
 	}
 	f.quoteText(c, end)
+}
+
+// The states of a list in a block quote (fastScanner.qList).
+const (
+	qNoList = iota
+	qItem
+	qListBlank
+)
+
+// quoteItem reads a list item in a block quote, "> - text" with its
+// marker right after "> " (or '>'): an item of one line, with no list in
+// it; whatever goes on with its text (a lazy line, an indented one) is
+// goldmark's to read. An item after an empty quote line goes on with the
+// list, which only the items' own spans show. The item's content starts
+// at c+contentOff.
+func (f *fastScanner) quoteItem(start, c, end int, ordered bool, contentOff int) {
+	content := f.src[c+contentOff : end]
+	if len(content) == 0 || content[0] == ' ' || content[0] == '#' || content[0] == '>' || content[0] == '<' {
+		f.bail()
+		return
+	}
+	if _, _, _, nested := listMarker(content); nested || onlyRuleChars(content) || fenceMarker(content) != nil ||
+		looksLikeTableRule(content) || onlyRuleChars(f.src[c:end]) {
+		f.bail()
+		return
+	}
+	if f.qParaFirst >= 0 && ordered && !startsWithOne(f.src[c:end]) {
+		f.bail() // it cannot interrupt the quote's paragraph
+		return
+	}
+	f.closeQuotePara()
+	inlineFrom := c + contentOff
+	if len(content) >= 4 && content[0] == '[' && content[2] == ']' && content[3] == ' ' && content[1] != '[' && content[1] != ']' {
+		inlineFrom += 4
+	}
+	text, task := listItemText(f.src[start:end])
+	f.w.n.ListItems = append(f.w.n.ListItems, ListItem{Parent: -1, Task: task, Text: text, Span: f.w.span(start, end)})
+	f.qList = qItem
+	f.quoteEnd = end
+	f.inline(inlineFrom, end)
+	f.w.blockIDAt(c+contentOff, c+contentOff, min(end+1, len(f.src)))
 }
 
 // quoteText reads src[c:end], a line of a quote's paragraph: after "> ",
@@ -535,9 +589,14 @@ func (f *fastScanner) quoteText(c, end int) {
 		return
 	}
 	if _, _, _, isItem := listMarker(content); isItem {
-		f.bail()
+		f.bail() // a lazy line that opens a list: it ends the quote
 		return
 	}
+	if f.qList == qItem {
+		f.bail() // a lazy continuation of the item's text
+		return
+	}
+	f.qList = qNoList // an empty quote line ended the list
 	if f.qParaFirst < 0 {
 		f.qParaFirst = c
 	}
@@ -567,7 +626,7 @@ func (f *fastScanner) closeQuote() {
 		kind = "callout"
 	}
 	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: kind, Span: f.w.span(f.quoteStart, f.quoteEnd)})
-	f.quoteStart = -1
+	f.quoteStart, f.qList = -1, qNoList
 }
 
 // htmlBlockStart reports whether a line (or an item's content) starting
