@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/binary"
+	"maps"
 
 	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
@@ -39,8 +40,13 @@ func (s *Session) Summarize(n *vault.Note) Summary {
 func (s *Session) Record(n int, sum func(i int) *Summary) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.c.summaries) == 0 { // a start's: one map, not a growth per note
-		s.c.summaries = make(map[string]*noteSummary, n)
+	// A start's: one map sized once, not grown note by note (its rehashes
+	// were most of a start's recording at 100,000 notes), though the
+	// notes checked and learnt before it are in it already.
+	if len(s.c.summaries) < n {
+		all := make(map[string]*noteSummary, len(s.c.summaries)+n)
+		maps.Copy(all, s.c.summaries)
+		s.c.summaries = all
 	}
 	for i := range n {
 		sm := sum(i)
