@@ -172,6 +172,40 @@ func openModelFile(file string, mapped bool) (*Model, error) {
 	return m, nil
 }
 
+// ModelFiles is how many files the model file stamps, from its header
+// alone: a command sizes its first garbage collection by it before
+// reading the file. It is bounded by the file's size as OpenModel bounds
+// it (a stamp takes at least 48 bytes); a missing or foreign file is an
+// error.
+func ModelFiles(file string) (int, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	fixed := make([]byte, modelFixed)
+	if _, err := io.ReadFull(f, fixed); err != nil {
+		return 0, errors.New("cache: not a zk model cache")
+	}
+	r := cachecodec.NewReader(fixed)
+	if string(r.Take(len(modelMagic))) != modelMagic {
+		return 0, errors.New("cache: not a zk model cache")
+	}
+	if v := r.Uint32(); v != ModelVersion {
+		return 0, fmt.Errorf("cache: model format %d, not %d", v, ModelVersion)
+	}
+	r.Uint64() // written
+	n := r.Uint64()
+	if n > uint64(st.Size())/(16+sha256.Size) {
+		return 0, errors.New("cache: bad model header")
+	}
+	return int(n), nil
+}
+
 // errFault is a read of a mapped model file that faulted: the file was
 // cut short under the mapping.
 var errFault = errors.New("cache: the model file was cut short while read")

@@ -336,6 +336,28 @@ func TestOpenModelForeignFiles(t *testing.T) {
 				t.Errorf("%s model file: opened", name)
 			}
 		}
+		if n, err := ModelFiles(file); err == nil {
+			t.Errorf("%s model file: ModelFiles %d, want an error", name, n)
+		}
+	}
+}
+
+// ModelFiles reads the count of stamped files from the header, the same
+// after a delta; a missing file is an error.
+func TestModelFiles(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.cache")
+	if n, err := ModelFiles(file); err == nil {
+		t.Errorf("missing model file: ModelFiles %d, want an error", n)
+	}
+	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.png", Size: 3, ModTime: 4}, {Path: "c.md", Size: 5, ModTime: 6}}
+	save(t, file, Update{Stamps: stamps, Sections: []Section{section("list", 3, "records")}})
+	if n, err := ModelFiles(file); err != nil || n != 3 {
+		t.Errorf("ModelFiles %d, %v; want 3", n, err)
+	}
+	stamps[0].Size, stamps[0].Hash = 7, Hash([]byte("a, edited"))
+	save(t, file, Update{Stamps: stamps, Sections: []Section{section("list", 3, "records again")}})
+	if n, err := ModelFiles(file); err != nil || n != 3 || n != len(openModel(t, file).Stamps) {
+		t.Errorf("ModelFiles after an edit %d, %v; want 3", n, err)
 	}
 }
 

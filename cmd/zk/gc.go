@@ -7,6 +7,8 @@ import (
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
+
+	"github.com/zk-claims/zk/checkcache"
 )
 
 // Soft memory limits (see tuneGC).
@@ -37,7 +39,8 @@ const (
 // on a cached 10,000-note vault (a collection of 11-15 MB live, most of
 // them the cache just decoded, to free a few MB). Until the first
 // collection the percent is firstGCPercent (a goal of 64 MB), then 400:
-// a command that allocates more is collected as before.
+// a command that allocates more is collected as before. Once the vault
+// is known, sizeFirstGC moves that goal with the vault's size.
 func tuneGC(limit int64) {
 	if os.Getenv("GOGC") == "" {
 		if gcFirstDone.Load() {
@@ -59,6 +62,59 @@ const (
 	gcPercent      = 400
 	firstGCPercent = 1600
 )
+
+// firstGoalPerFile is the first collection's goal for each file of the
+// vault (firstGCGoal): a reading command on a cached vault allocates at
+// most 1.7 KB a file in all (zk base after one edit, 166 MB at 100,000
+// notes, 16 MB at 10,000; zk properties 0.5-0.7 KB), so under 2 KiB a
+// file none collects. Under a fixed 64 MB goal, each of them but
+// properties, backlinks and links collected once at 100,000 notes, near
+// its end, 23-49 MB of it live and no more than 45 MB freed: the mark
+// cost 20-480 ms of CPU (zk properties after one edit 566 -> 670 ms when
+// the goal was passed with 49 MB live, not 40).
+const firstGoalPerFile = 2 << 10
+
+// firstGCGoal is the heap the first collection waits for, in bytes, in a
+// vault of files files (0: not known) under the soft limit limit (0 or
+// less: none): 2 KiB a file (firstGoalPerFile), never less than
+// firstGCPercent's 64 MB nor more than the limit. Memory stays linear in
+// the vault: before the first collection the heap is at most the larger
+// of 64 MB and 2 KiB a file (195 MiB at 100,000 files), and the soft
+// limit, where the collector runs whatever the goal, caps it; after it,
+// five times the live heap (GOGC=400), under the limit.
+func firstGCGoal(files int, limit int64) int64 {
+	goal := max(heapMinimum*firstGCPercent/100, int64(files)*firstGoalPerFile)
+	if limit > 0 {
+		goal = min(goal, limit)
+	}
+	return goal
+}
+
+// heapMinimum is Go's first heap goal at GOGC=100: the first goal is
+// heapMinimum times GOGC/100.
+const heapMinimum = 4 << 20
+
+// sizeFirstGC sets the first collection's goal for the vault at dir from
+// the files its model file stamps (firstGCGoal), read from its header
+// before any command reads the file; without a model file (a cold run,
+// which allocates far more anyway) the goal stays 64 MB. Nothing changes
+// once a collection has run (a long-lived server's later opening) or
+// when the user set GOGC.
+func sizeFirstGC(dir string) {
+	if os.Getenv("GOGC") != "" || gcFirstDone.Load() {
+		return
+	}
+	file, err := checkcache.ModelFile(dir)
+	if err != nil {
+		return
+	}
+	files, err := checkcache.ModelFiles(file)
+	if err != nil {
+		return
+	}
+	goal := firstGCGoal(files, gcFloor.Load())
+	debug.SetGCPercent(int((goal*100 + heapMinimum - 1) / heapMinimum))
+}
 
 // afterFirstGC sets the collector's percent once the first collection
 // has run, from the finalizer of an object that collection frees.

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/zk-claims/zk/checkcache"
 )
 
 // A live heap past half the soft limit raises the limit to twice the live
@@ -75,5 +81,78 @@ func TestFirstCollectionComesLater(t *testing.T) {
 	tuneGC(streamHeapLimit) // a command's own call after it keeps 400
 	if p := debug.SetGCPercent(gcPercent); p != gcPercent {
 		t.Errorf("GOGC after a second tuneGC %d, want %d", p, gcPercent)
+	}
+}
+
+// The first collection's goal grows with the vault, 2 KiB a file, from
+// 64 MB up to the soft limit: a reading command on a cached 100,000-note
+// vault (166 MB allocated at most) does not collect, one on 10,000 notes
+// keeps 64 MB.
+func TestFirstGCGoal(t *testing.T) {
+	for _, c := range []struct {
+		files int
+		limit int64
+		want  int64
+	}{
+		{0, heapLimit, 64 << 20},                  // no model file: 64 MB
+		{10_000, streamHeapLimit, 64 << 20},       // 20 MB a vault: still 64
+		{32_768, streamHeapLimit, 64 << 20},       // where 2 KiB a file meets 64 MB
+		{32_769, streamHeapLimit, 64<<20 + 2<<10}, // past it, 2 KiB a file
+		{100_000, streamHeapLimit, 100_000 << 11}, // 195 MiB
+		{100_000, 0, 100_000 << 11},               // no limit (GOMEMLIMIT set): none applies
+		{1_000_000, streamHeapLimit, streamHeapLimit},
+		{1_000_000, heapLimit, 1_000_000 << 11},
+		{10_000_000, heapLimit, heapLimit},
+		{10_000, 32 << 20, 32 << 20}, // a limit under 64 MB wins
+	} {
+		if got := firstGCGoal(c.files, c.limit); got != c.want {
+			t.Errorf("firstGCGoal(%d files, limit %d MiB) = %d, want %d", c.files, c.limit>>20, got, c.want)
+		}
+	}
+}
+
+// sizeFirstGC sets the percent whose first goal is firstGCGoal's for the
+// files the vault's model file stamps, and leaves it alone without a model
+// file or once the first collection has run.
+func TestSizeFirstGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	oldPercent := debug.SetGCPercent(firstGCPercent)
+	t.Cleanup(func() { debug.SetGCPercent(oldPercent); gcFirstDone.Store(false) })
+	oldFloor := gcFloor.Swap(streamHeapLimit)
+	t.Cleanup(func() { gcFloor.Store(oldFloor) })
+	gcFirstDone.Store(false)
+
+	dir := t.TempDir()
+	sizeFirstGC(dir)
+	if p := debug.SetGCPercent(firstGCPercent); p != firstGCPercent {
+		t.Errorf("GOGC without a model file %d, want %d", p, firstGCPercent)
+	}
+
+	file, err := checkcache.ModelFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stamps := make([]checkcache.Stamp, 50_000)
+	for i := range stamps {
+		stamps[i] = checkcache.Stamp{Path: fmt.Sprintf("n%06d.md", i), Size: 1, ModTime: 1}
+	}
+	if err := checkcache.SaveModel(file, nil, checkcache.Update{Stamps: stamps,
+		Sections: []checkcache.Section{{Name: "list", Hashes: make([][sha256.Size]byte, len(stamps)), Entries: [][]byte{nil}}}}); err != nil {
+		t.Fatal(err)
+	}
+	sizeFirstGC(dir)
+	want := int((firstGCGoal(len(stamps), streamHeapLimit)*100 + heapMinimum - 1) / heapMinimum)
+	if p := debug.SetGCPercent(firstGCPercent); p != want || want <= firstGCPercent {
+		t.Errorf("GOGC with a model file of %d files %d, want %d (over %d)", len(stamps), p, want, firstGCPercent)
+	}
+
+	gcFirstDone.Store(true)
+	sizeFirstGC(dir)
+	if p := debug.SetGCPercent(firstGCPercent); p != firstGCPercent {
+		t.Errorf("GOGC after the first collection %d, want %d left alone", p, firstGCPercent)
 	}
 }

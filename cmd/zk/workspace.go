@@ -30,6 +30,7 @@ func (o *rootOptions) open(s *streams, how workspace.Access, hint string) (*work
 	if err != nil {
 		return nil, err
 	}
+	sizeFirstGC(w.Vault.Dir)
 	if p := o.getenv("ZK_TEST_STALL_READ"); p != "" {
 		// A read that never returns (a network mount gone away) is what a
 		// signal must still stop; zk itself opens nothing that can block,
