@@ -259,9 +259,19 @@ func (f *fastScanner) line(start, end int) {
 		f.openQuote(start, end, indent)
 		return
 	}
+	if ws == 0 && isThematicBreak(line) && (line[0] != '-' || f.paraFirst < 0) && (len(f.list) == 0 || f.blank) {
+		// A thematic break at the margin: it ends a paragraph or a list
+		// (one right after an item's text, or a "---" under a
+		// paragraph's, a setext underline, is goldmark's).
+		f.closePara()
+		f.closeList()
+		f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "thematicBreak", Span: f.w.span(start, end)})
+		f.blank = false
+		return
+	}
 	switch {
 	case onlyRuleChars(rest), looksLikeTableRule(rest):
-		// Thematic breaks, setext underlines, tables.
+		// Setext underlines, tables, thematic breaks not read above.
 		f.bail()
 		return
 	}
@@ -674,6 +684,25 @@ var htmlBlockTags = map[string]bool{
 	"meta": true, "nav": true, "noframes": true, "ol": true, "optgroup": true, "option": true, "p": true,
 	"param": true, "search": true, "section": true, "summary": true, "table": true, "tbody": true, "td": true,
 	"tfoot": true, "th": true, "thead": true, "title": true, "tr": true, "track": true, "ul": true,
+}
+
+// isThematicBreak reports whether a line is three or more of one of
+// '-', '*' and '_', with spaces between them and nothing else.
+func isThematicBreak(b []byte) bool {
+	if len(b) == 0 || b[0] != '-' && b[0] != '*' && b[0] != '_' {
+		return false
+	}
+	n := 0
+	for _, c := range b {
+		switch c {
+		case b[0]:
+			n++
+		case ' ':
+		default:
+			return false
+		}
+	}
+	return n >= 3
 }
 
 // onlyRuleChars reports whether a line is made of - * _ = and spaces only:

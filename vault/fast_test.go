@@ -52,6 +52,7 @@ func TestFastParseAgrees(t *testing.T) {
 		"- a\n  - b\n    - c\n- d\n\n1. x\n2. y\n",
 		"- [ ] task #t\n- [x] done [[L]]\n\t- [ ] nested [[M]]\n\t\t1. deeper #u\n",
 		"> [!tip] Steps\n> - one [[A]] ^s1\n> - [ ] two #t\n>\n> 1. three\n> 2) four\n>\n> after\n> - five\n\n> - six\n",
+		"# H\n***\npara [[a]]\n* * *\n- b\n\n- - -\n_ _ _ #t\n___\n",
 		"| Name | Link |\n|------|:----:|\n| one | [[A]] #t |\n| two | [b](B.md) |\n\nafter ^p\n",
 		"| Key | Note |\n| --- | --- |\n| `a\\|b` | [[Note\\|alias]] \\| [[B]] |\n\nNot \\[[a link]], \\`code\\`, \\<b> \\\\[[C]] \\#tag \\*x\\*\\\n",
 		"Para ^blk1\n\n^own-line\n\n- item ^b2\n",
