@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"slices"
 	"strings"
@@ -36,17 +35,7 @@ func encodeNames(names []string) string { return string(cachecodec.AppendStrs(ni
 
 // encodeLinkNames is entries as bytes to cache.
 func encodeLinkNames(entries []linkNames) []byte {
-	size := len(namesMagic) + binary.MaxVarintLen64
-	for _, e := range entries {
-		size += 2*binary.MaxVarintLen64 + len(e.path) + len(e.names)
-	}
-	b := append(make([]byte, 0, size), namesMagic...)
-	b = binary.AppendUvarint(b, uint64(len(entries)))
-	for _, e := range entries {
-		b = cachecodec.AppendStr(b, e.path)
-		b = cachecodec.AppendStr(b, e.names)
-	}
-	return b
+	return cachecodec.AppendPairs(namesMagic, len(entries), func(i int) (string, string) { return entries[i].path, entries[i].names })
 }
 
 var errNames = errors.New("cache: damaged link names")

@@ -189,6 +189,26 @@ func AppendStrs(b []byte, ss []string) []byte {
 	return b
 }
 
+// AppendPairs is magic, then n, then n pairs of strings, each as
+// AppendStr writes it (pair(i) the i-th), in one allocation: a Reader
+// reads it back with Take(len(magic)), Count(2) and two Strs a pair.
+// Caches of one string per note (its types, its link names) keep this
+// shape.
+func AppendPairs(magic string, n int, pair func(i int) (string, string)) []byte {
+	size := len(magic) + binary.MaxVarintLen64
+	for i := range n {
+		a, b := pair(i)
+		size += 2*binary.MaxVarintLen64 + len(a) + len(b)
+	}
+	b := append(make([]byte, 0, size), magic...)
+	b = binary.AppendUvarint(b, uint64(n))
+	for i := range n {
+		x, y := pair(i)
+		b = AppendStr(AppendStr(b, x), y)
+	}
+	return b
+}
+
 // Carve is an empty slice of capacity n cut from *block, a new block
 // made when it has too little room left; each slice's capacity is its
 // own, so that an append to one never reaches the next. nil for n 0.

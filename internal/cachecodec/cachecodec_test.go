@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -174,6 +175,30 @@ func TestCarve(t *testing.T) {
 			if v != i*10+k {
 				t.Fatalf("slice %d[%d] = %d, want %d", i, k, v, i*10+k)
 			}
+		}
+	}
+}
+
+// TestAppendPairs: what AppendPairs writes reads back as it says, pair by
+// pair, in exactly its bytes; no pairs are the magic and a zero count.
+func TestAppendPairs(t *testing.T) {
+	pairs := [][2]string{{"a.md", "x"}, {"", ""}, {"dir/b.md", strings.Repeat("y", 300)}}
+	for _, n := range []int{0, 1, len(pairs)} {
+		b := AppendPairs("magic\x01", n, func(i int) (string, string) { return pairs[i][0], pairs[i][1] })
+		r := NewReader(string(b))
+		if got := r.Take(len("magic\x01")); got != "magic\x01" {
+			t.Fatalf("n %d: magic %q", n, got)
+		}
+		if got := r.Count(2); got != n {
+			t.Fatalf("n %d: count %d", n, got)
+		}
+		for i := range n {
+			if a, b := r.Str(), r.Str(); a != pairs[i][0] || b != pairs[i][1] {
+				t.Errorf("n %d: pair %d = %q, %q; want %q", n, i, a, b, pairs[i])
+			}
+		}
+		if !r.Done() {
+			t.Errorf("n %d: bytes left after the pairs", n)
 		}
 	}
 }

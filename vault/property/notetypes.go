@@ -64,17 +64,7 @@ const noteTypesMagic = "zk-property-types\x01"
 
 // EncodeNoteTypes is notes' types as bytes to cache.
 func EncodeNoteTypes(notes []NoteTypes) []byte {
-	size := len(noteTypesMagic) + binary.MaxVarintLen64
-	for _, n := range notes {
-		size += 2*binary.MaxVarintLen64 + len(n.Path) + len(n.types)
-	}
-	b := append(make([]byte, 0, size), noteTypesMagic...)
-	b = binary.AppendUvarint(b, uint64(len(notes)))
-	for _, n := range notes {
-		b = cachecodec.AppendStr(b, n.Path)
-		b = cachecodec.AppendStr(b, n.types)
-	}
-	return b
+	return cachecodec.AppendPairs(noteTypesMagic, len(notes), func(i int) (string, string) { return notes[i].Path, notes[i].types })
 }
 
 var errNoteTypes = errors.New("damaged property types")
