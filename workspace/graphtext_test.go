@@ -125,6 +125,15 @@ func damageSection(t *testing.T, w *Workspace, name string, text string) {
 // by the format: cold, cached, after an edit, after a file is added, and
 // after its section is damaged (a control byte where a text was), which
 // is read again rather than printed.
+// testGraphFormat prints each edge with its path and line, a line an
+// edge, so that the graph tests see every field the section keeps.
+var testGraphFormat = GraphFormat{Name: "test", Lead: 1, AppendEdges: func(b []byte, edges []vault.Edge) []byte {
+	for _, e := range edges {
+		b = fmt.Appendf(b, ";%s->%s(%s,%d)\n", e.From, e.To, e.Path, e.Line)
+	}
+	return b
+}}
+
 func TestGraphTextAgreesWithDetails(t *testing.T) {
 	w, _ := open(t, map[string]string{
 		".obsidian/app.json": "{}",
@@ -134,12 +143,7 @@ func TestGraphTextAgreesWithDetails(t *testing.T) {
 		"pic.png":            "png",
 	}, Reading)
 	ctx := context.Background()
-	format := GraphFormat{Name: "test", Lead: 1, AppendEdges: func(b []byte, edges []vault.Edge) []byte {
-		for _, e := range edges {
-			b = fmt.Appendf(b, ";%s->%s(%s,%d)\n", e.From, e.To, e.Path, e.Line)
-		}
-		return b
-	}}
+	format := testGraphFormat
 	check := func(when string) {
 		t.Helper()
 		for _, again := range []string{"", " (again)"} { // the second from the file as it was left

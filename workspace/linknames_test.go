@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zk-claims/zk/vault"
 )
 
 // After a file is added, removed or renamed, every reader whose entries
@@ -47,12 +46,7 @@ func filesComingAndGoing(t *testing.T, reader string, onlyList bool) {
 		"Perm/sub/Sibling.md": "[[B]]\n",
 	}, Reading)
 	ctx := context.Background()
-	format := GraphFormat{Name: "test", Lead: 1, AppendEdges: func(b []byte, edges []vault.Edge) []byte {
-		for _, e := range edges {
-			b = fmt.Appendf(b, ";%s->%s(%s,%d)\n", e.From, e.To, e.Path, e.Line)
-		}
-		return b
-	}}
+	format := testGraphFormat
 	answers := func() map[string]any {
 		t.Helper()
 		out := map[string]any{}
