@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // After a file is added, removed or renamed, every reader whose entries
