@@ -704,6 +704,29 @@ func (s *States) BrokenNaming(k string) ([]int, bool) {
 	}), true
 }
 
+// BrokenWhere are the notes that may have a broken link whose folded
+// path keep keeps: every key of the table is asked, once each.
+func (s *States) BrokenWhere(keep func(k string) bool) ([]int, bool) {
+	var out []int
+	t := s.broken
+	for i := 0; i < t.states.len(); {
+		lo, hi := t.offs.at(i), t.offs.at(i+1)
+		j := i + 1
+		for j < t.states.len() && string(t.keys[t.offs.at(j):t.offs.at(j+1)]) == string(t.keys[lo:hi]) {
+			j++
+		}
+		if keep(string(t.keys[lo:hi])) {
+			for k := i; k < j; k++ {
+				out = append(out, int(t.states.at(k)))
+			}
+		}
+		i = j
+	}
+	return s.withOver(out, func(st lint.NoteState) bool {
+		return slices.ContainsFunc(st.Broken, func(b string) bool { return keep(vault.FoldName(b)) })
+	}), true
+}
+
 // Named are the files whose name is k (vault.NameKey), perhaps among
 // others: the files are the walk's, which no delta changes. false when
 // the table names a file not walked.

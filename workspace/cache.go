@@ -212,8 +212,10 @@ func (w *Workspace) openModel(file string) (*checkcache.Model, error) {
 var encodeStates = checkcache.EncodeStates
 
 // checkPurpose names check's sections of the model file in their key;
-// another encoding of its result is another purpose.
-const checkPurpose = "zk check v5"
+// another encoding of its result is another purpose (v6: a state's
+// targets hold where its rests-on entries lead, which a recheck after
+// files came or went looks notes up by).
+const checkPurpose = "zk check v6"
 
 // checkCached checks the whole vault through check's sections of the
 // model file (checkcache.FindingsSection, StatesSection): when no file
@@ -486,10 +488,7 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 			if err != nil {
 				return
 			}
-			for k, i := range rep.Rechecked {
-				all[i] = rep.Again[k]
-			}
-			states = all
+			states = mergeStates(files, all, rep.Rechecked, rep.Again)
 		}
 		u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(nil, rep.Findings, rep.Notes)}
 		sb, err := encodeStates(files, rep.Spent, states)
@@ -509,6 +508,34 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 	for _, f := range checkcache.Retired(c.file) {
 		_ = os.Remove(f) // an earlier zk's: nothing reads it
 	}
+}
+
+// mergeStates are the states of the notes of files: those checked again
+// (again, at their places among the notes, rechecked), else those of
+// the same path in old (sorted by path, as the cache's walk was), which
+// may hold notes gone and lack notes come.
+func mergeStates(files []vault.File, old []lint.NoteState, rechecked []int, again []lint.NoteState) []lint.NoteState {
+	out := make([]lint.NoteState, 0, len(old)+len(again))
+	j, k := 0, 0
+	for _, f := range files {
+		if !f.IsNote() {
+			continue
+		}
+		i := len(out)
+		for j < len(old) && old[j].Path < f.Path {
+			j++
+		}
+		switch {
+		case k < len(rechecked) && rechecked[k] == i:
+			out = append(out, again[k])
+			k++
+		case j < len(old) && old[j].Path == f.Path:
+			out = append(out, old[j])
+		default:
+			out = append(out, lint.NoteState{Path: f.Path})
+		}
+	}
+	return out
 }
 
 // restamp saves the stamps of files touched but unchanged since the

@@ -311,3 +311,77 @@ func TestCheckWithDamagedStates(t *testing.T) {
 		t.Errorf("%d notes read, want every one (3)", got.Read)
 	}
 }
+
+// After a file is added, removed or renamed, a check through the cache
+// finds what a check without it finds, reading the note that came and
+// only the notes whose findings it can change: those linking to a file
+// of a name that came or went (a link made ambiguous, or resolving again
+// to the file it found before), those with a broken link it resolves,
+// and those resting on them (links/rests-on-refuted names the chain);
+// a name collision comes and goes with the file making it.
+func TestCheckAfterFilesComeAndGo(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	_, refutes, _ := strings.Cut(vaulttest.RefutedC, "\n")
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"Notes/A.md":         "# A\n\nSee [[B#Why]] and [[Missing]].\n\n## Links\n\n- [[C]] — extends: A builds on C.\n",
+		"Notes/B.md":         "# B\n\n## Why\n\nBecause.\n",
+		"Notes/C.md":         "# C\n" + refutes,
+		"Notes/Z.md":         "# Z\n\n## Links\n\n- [[A]] — extends: Z builds on A.\n",
+		"Other/X.md":         "# X\n\nSee [[B#Why]].\n",
+		"Other/Y.md":         "# Y\n\nAlone.\n",
+		"Other/W.md":         "# W\n\n%% [[Gone]] %%\n\n## Links\n\n- [[C]] — extends: W builds on C.\n",
+	}, Reading)
+	write := func(p, text string) {
+		full := filepath.Join(w.Vault.Dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rename := func(from, to string) {
+		if err := os.Rename(filepath.Join(w.Vault.Dir, filepath.FromSlash(from)), filepath.Join(w.Vault.Dir, filepath.FromSlash(to))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remove := func(p string) {
+		if err := os.Remove(filepath.Join(w.Vault.Dir, filepath.FromSlash(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const all = -1
+	steps := []struct {
+		name string
+		edit func()
+		read int
+	}{
+		{"first check", func() {}, all},
+		{"add a note of a name a link names elsewhere", func() { write("Other/B.md", "# B too\n") }, 4},     // it; X's [[B#Why]] now finds it, A's still Notes/B; Z resting on A
+		{"rename it to the name of a broken link", func() { rename("Other/B.md", "Other/Missing.md") }, 4},  // it; A's [[Missing]] resolves, X's [[B]] goes back; Z
+		{"rename it away, breaking the link again", func() { rename("Other/Missing.md", "Other/Q.md") }, 3}, // it, A, and Z
+		{"add a note nothing names", func() { write("Other/New.md", "# New\n") }, 1},                        // it alone
+		{"remove a note others rest on", func() { remove("Notes/C.md") }, 3},                                // A and W linking to it, Z resting on A
+		{"bring it back", func() { write("Notes/C.md", "# C\n"+refutes) }, 4},                               // it, A, W, Z
+		{"a name differing by case alone", func() { write("Notes/b.md", "# b\n") }, 4},                      // it, A and X linking to B, Z
+		{"and gone again", func() { remove("Notes/b.md") }, 3},                                              // A, X and Z
+		{"rename a note others link to", func() { rename("Notes/B.md", "Notes/B2.md") }, 4},                 // it, A, X and Z
+		{"unchanged", func() {}, 0},
+	}
+	for k, st := range steps {
+		w.mapCache = k%2 == 1
+		st.edit()
+		got, want := checkBoth(t, w)
+		if !reflect.DeepEqual(got.Findings, want.Findings) || got.Notes != want.Notes {
+			t.Errorf("%s: through the cache\n%+v\nwithout\n%+v", st.name, got.Findings, want.Findings)
+		}
+		read := st.read
+		if read == all {
+			read = want.Read
+		}
+		if got.Read != read {
+			t.Errorf("%s: %d notes read, want %d", st.name, got.Read, read)
+		}
+	}
+}

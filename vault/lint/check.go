@@ -406,6 +406,8 @@ func (c *checker) note(n *vault.Note) noteResult {
 		r.summary.refuted, r.summary.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, nc.linkEntries())
 	}
 	if c.opts.Only != nil && !c.opts.Only(n.Path) {
+		nc.restTargets(r.summary.restsOn)
+		r.targets, r.broken = nc.targets.list, nc.broken.list
 		return r
 	}
 	r.checked = true
@@ -419,6 +421,7 @@ func (c *checker) note(n *vault.Note) noteResult {
 		rule.check(nc)
 	}
 	nc.links() // for the link rules, once every note is read
+	nc.restTargets(r.summary.restsOn)
 	if len(nc.out) > 0 || len(nc.uses) > 0 || len(r.summary.restsOn) > 0 {
 		r.ignores = ignoresOf(n, nc.lines)
 	}

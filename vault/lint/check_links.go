@@ -83,6 +83,19 @@ func (nc *noteCheck) target(u *linkUse) {
 	}
 }
 
+// restTargets records, as target does, where the note's rests-on
+// entries lead: the links did for most, but not for an entry in a %%
+// comment or in a note the options' Only leaves out, whose summary still
+// rests on it. A recheck after files came or went finds the notes whose
+// entries may lead elsewhere by their states' targets and broken paths.
+func (nc *noteCheck) restTargets(edges []restEdge) {
+	for _, e := range edges {
+		u := linkUse{Path: e.link}
+		u.Target, _ = nc.c.resolver.Resolve(e.link, nc.n.Path)
+		nc.target(&u)
+	}
+}
+
 // onceList is a list of strings, each once, in the order first added: a
 // note's few are compared in the list, the thousands of a note dense with
 // distinct links looked up in a set, where comparing was quadratic.

@@ -69,6 +69,10 @@ type Cached interface {
 	// BrokenNaming are the notes that may have a broken link whose path,
 	// folded, is k.
 	BrokenNaming(k string) ([]int, bool)
+	// BrokenWhere are the notes that may have a broken link whose path,
+	// folded, keep keeps: after files came or went, those whose broken
+	// links may now resolve.
+	BrokenWhere(keep func(k string) bool) ([]int, bool)
 	// Named are the walk's files whose name is k (vault.NameKey), perhaps
 	// among others: the recheck's links resolve by them
 	// (vault.LazyResolver).
@@ -93,9 +97,12 @@ type Cached interface {
 // read): the caller checks the vault. each, when set, sees every note
 // read, from several goroutines at once.
 //
-// With prev.Cached and the same files as prev's, it reads only the
-// states of the notes it looks at, and its report holds the states of
-// the notes checked again (Again) but not every note's (States).
+// With prev.Cached, it reads only the states of the notes it looks at,
+// and its report holds the states of the notes checked again (Again) but
+// not every note's (States). When files came or went, prev.Cached's
+// places are those of prev.Files' notes, and the notes it may have to
+// check again are found by the names that came or went (Named, Linking,
+// BrokenWhere), not by reading every state.
 func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []vault.Skip, opts Options,
 	prev Previous, changed []string, each func(*vault.Note)) (rep *Report, ok bool, err error) {
 	if prev.Spent > suggestCells {
@@ -112,26 +119,42 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		paths, _ = vault.SplitFiles(files)
 	}
 	fileSet := !prev.Same && !slices.Equal(paths, prev.Files)
-	if prev.Cached != nil && fileSet { // every note's links may resolve elsewhere: every state
-		prev.States = make([]NoteState, len(prev.Files))
-		k := 0
-		for _, p := range prev.Files {
-			if !vault.IsNotePath(p) {
-				continue
-			}
-			st, ok := prev.Cached.State(k)
-			if !ok || st.Path != p {
-				return nil, false, nil
-			}
-			prev.States[k] = st
-			k++
-		}
-		prev.States, prev.Cached = prev.States[:k], nil
-	}
 	lazy := prev.Cached != nil
-	// place is a note's place in notes (and, lazily, in prev's states).
+	// place is a note's place in notes (and, lazily with the same files,
+	// in prev's states).
 	place := func(p string) (int, bool) {
 		return slices.BinarySearchFunc(notes, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+	}
+	// prevNotes are prev's notes by their place in prev.Cached, when files
+	// came or went (else they are notes'); prevAt is the note at place i
+	// among them, when it is still a note of the walk.
+	var prevNotes []string
+	if lazy && fileSet {
+		prevNotes = make([]string, 0, len(prev.Files))
+		for _, p := range prev.Files {
+			if vault.IsNotePath(p) {
+				prevNotes = append(prevNotes, p)
+			}
+		}
+	}
+	prevPlace := func(p string) (int, bool) {
+		if prevNotes == nil {
+			return place(p)
+		}
+		return slices.BinarySearch(prevNotes, p)
+	}
+	prevAt := func(i int) (string, bool) {
+		if prevNotes == nil {
+			if i < 0 || i >= len(notes) {
+				return "", false
+			}
+			return notes[i].Path, true
+		}
+		if i < 0 || i >= len(prevNotes) {
+			return "", false
+		}
+		_, ok := place(prevNotes[i])
+		return prevNotes[i], ok
 	}
 	var was map[string]int // a note's place in prev.States
 	if !lazy {
@@ -150,7 +173,7 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 			}
 			return prev.States[j], true
 		}
-		i, ok := place(p)
+		i, ok := prevPlace(p)
 		if !ok {
 			return NoteState{}, false
 		}
@@ -161,26 +184,36 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		}
 		return st, true
 	}
-	// The files that came and went, and the names they had.
-	var gone []string
+	// The files that came and went (both lists are sorted by path), the
+	// names they had (baseName), and their name keys (vault.NameKey).
+	var gone, came []string
 	names := map[string]bool{} // the folded names of the files that came or went
+	var goneSet map[string]bool
+	cameNamed := map[string][]string{} // the files that came, by name key
+	nameKeys := map[string]bool{}
 	if fileSet {
-		now := make(map[string]bool, len(paths))
-		for _, p := range paths {
-			now[p] = true
-		}
-		before := make(map[string]bool, len(prev.Files))
-		for _, p := range prev.Files {
-			before[p] = true
-			if !now[p] {
-				gone = append(gone, p)
-				names[baseName(p)] = true
+		for i, j := 0, 0; i < len(paths) || j < len(prev.Files); {
+			switch {
+			case j == len(prev.Files) || i < len(paths) && paths[i] < prev.Files[j]:
+				came = append(came, paths[i])
+				i++
+			case i == len(paths) || prev.Files[j] < paths[i]:
+				gone = append(gone, prev.Files[j])
+				j++
+			default:
+				i, j = i+1, j+1
 			}
 		}
-		for _, p := range paths {
-			if !before[p] {
-				names[baseName(p)] = true
-			}
+		goneSet = make(map[string]bool, len(gone))
+		for _, p := range gone {
+			goneSet[p] = true
+		}
+		for _, p := range append(slices.Clip(gone), came...) {
+			names[baseName(p)] = true
+			nameKeys[vault.NameKey(p)] = true
+		}
+		for _, p := range came {
+			cameNamed[vault.NameKey(p)] = append(cameNamed[vault.NameKey(p)], p)
 		}
 	}
 	// The resolver: with the cached states, one asking for the files of
@@ -195,6 +228,15 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 			if !ok {
 				bad = true
 			}
+			if fileSet { // prev's files of the name, but those gone, and those come
+				kept := make([]string, 0, len(ps)+len(cameNamed[k]))
+				for _, p := range ps {
+					if !goneSet[p] {
+						kept = append(kept, p)
+					}
+				}
+				ps = append(kept, cameNamed[k]...)
+			}
 			return ps
 		})
 	} else {
@@ -207,6 +249,9 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		s.refuted = prev.Cached.Refuted()
 		s.c.cached = &cachedSummaries{absent: map[string]bool{}, replaced: map[string]bool{},
 			summary: func(p string) (*noteSummary, bool) {
+				if _, now := place(p); !now {
+					return nil, true // a note gone, or never one
+				}
 				st, ok := prevState(p)
 				if !ok || !st.Read {
 					return nil, !bad
@@ -224,10 +269,11 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 				}
 				var out []string
 				for _, i := range is {
-					if i < 0 || i >= len(notes) || s.c.cached.replaced[notes[i].Path] {
+					q, ok := prevAt(i)
+					if !ok || s.c.cached.replaced[q] {
 						continue
 					}
-					if st, ok := prevState(notes[i].Path); ok && st.Read &&
+					if st, ok := prevState(q); ok && st.Read &&
 						slices.ContainsFunc(st.Summary.sum.aliases, func(a string) bool { return vault.FoldName(a) == k }) {
 						out = append(out, st.Summary.sum.name)
 					}
@@ -304,6 +350,13 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 				first = append(first, f.Path)
 			}
 		}
+	} else {
+		for _, p := range came {
+			if _, ok := place(p); ok && !again[p] {
+				again[p] = true
+				first = append(first, p)
+			}
+		}
 	}
 	slices.Sort(first)
 	if err := check(first, true); err != nil {
@@ -356,11 +409,18 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		wasRefuted = wasRefuted || old.refuted != ""
 		diffAliases(old.aliases, states[i].Summary.sum.aliases)
 	}
+	goneChecked := 0 // the notes gone that prev counted checked
 	for _, p := range gone {
 		if st, ok := prevState(p); ok {
 			touched[p] = true
 			old := st.Summary.sum
 			wasRefuted = wasRefuted || old.refuted != ""
+			if lazy && st.Read && old.refuted != "" {
+				s.refuted-- // prev's count, which held it
+			}
+			if st.Checked {
+				goneChecked++
+			}
 			diffAliases(old.aliases, nil)
 		}
 	}
@@ -396,12 +456,36 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 				cands = append(cands, is...)
 			}
 		}
+		if fileSet {
+			// Those linking to a file of a name that came or went (a
+			// link may now resolve to another file of it; a Links
+			// entry's target is among its note's Targets, and its path
+			// among Broken when it names nothing, stateOf), and those
+			// with a broken link of such a name (it may now resolve).
+			for b := range names {
+				for _, k := range []string{b, b + ".md"} {
+					ps, ok := prev.Cached.Named(k)
+					bad = bad || !ok
+					for _, p := range ps {
+						if baseName(p) == b {
+							is, ok := prev.Cached.Linking(p)
+							bad = bad || !ok
+							cands = append(cands, is...)
+						}
+					}
+				}
+			}
+			is, ok := prev.Cached.BrokenWhere(func(k string) bool { return names[baseName(k)] })
+			bad = bad || !ok
+			cands = append(cands, is...)
+		}
 		slices.Sort(cands)
 		for _, i := range slices.Compact(cands) {
-			if i < 0 || i >= len(notes) || again[notes[i].Path] {
+			q, ok := prevAt(i)
+			if !ok || again[q] {
 				continue
 			}
-			if st, ok := prevState(notes[i].Path); ok && affected(&st) {
+			if st, ok := prevState(q); ok && affected(&st) {
 				second = append(second, st.Path)
 				again[st.Path] = true
 			}
@@ -427,8 +511,8 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 				bad = bad || !ok
 				out := make([]string, 0, len(is))
 				for _, i := range is {
-					if i >= 0 && i < len(notes) {
-						out = append(out, notes[i].Path)
+					if q, ok := prevAt(i); ok {
+						out = append(out, q)
 					}
 				}
 				return out
@@ -455,12 +539,25 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	// those of the notes checked again (tail), each sorted, merged: the
 	// order SortFindings gives them together.
 	var head []Finding
-	if lazy { // the same files: the same collisions
+	if lazy { // the same collisions but those of the names that came or went
 		for _, sk := range skips {
 			head = s.c.skipped(head, sk)
 		}
 		for _, u := range s.c.opts.Untrusted {
 			head = s.c.add(head, Finding{Path: u.Path, Line: 1, Column: 1, Rule: RuleFileUntrusted, Message: u.Reason})
+		}
+		if fileSet {
+			for _, p := range append(slices.Clip(gone), came...) {
+				resolver.Resolve(p, "") // asks for the files of its name: a lazy resolver's collisions are those asked for
+			}
+			for _, f := range s.c.collisions(nil) {
+				if nameKeys[vault.NameKey(f.Path)] {
+					head = append(head, f)
+				}
+			}
+			if bad {
+				return nil, false, nil
+			}
 		}
 	} else {
 		head = s.c.vaultFindings(skips)
@@ -469,8 +566,8 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	next := 0 // prev.Findings and notes are both sorted by path
 	for _, f := range prev.Findings {
 		switch _, again := own[f.Path]; {
-		case f.Rule == RuleFileUntrusted, f.Rule == RuleNameCollision && !lazy:
-			continue // vaultFindings' again
+		case f.Rule == RuleFileUntrusted, f.Rule == RuleNameCollision && (!lazy || nameKeys[vault.NameKey(f.Path)]):
+			continue // vaultFindings' again, or the collisions of the names that came or went
 		case again && f.Rule != RuleNameCollision:
 			continue // the note's own again
 		}
@@ -499,7 +596,7 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		rep.Again = append(rep.Again, states[i])
 	}
 	if lazy {
-		rep.Notes = prev.Notes
+		rep.Notes = prev.Notes - goneChecked
 		for _, st := range rep.Again {
 			if old, ok := prevState(st.Path); ok && old.Checked {
 				rep.Notes--

@@ -287,11 +287,18 @@ func TestRecheckMatchesCheck(t *testing.T) {
 				if err != nil || !ok {
 					t.Fatalf("step %d: recheck: ok %v, %v", step, ok, err)
 				}
-				if got.States == nil { // the cached states but for those checked again
-					before := prev.Cached.(sliceCached).states
-					got.States = slices.Clone(before)
-					for k, i := range got.Rechecked {
-						got.States[i] = got.Again[k]
+				if got.States == nil { // the cached states but for those checked again, by path
+					byPath := map[string]NoteState{}
+					for _, st := range prev.Cached.(sliceCached).states {
+						byPath[st.Path] = st
+					}
+					for _, st := range got.Again {
+						byPath[st.Path] = st
+					}
+					for _, f := range files {
+						if f.IsNote() {
+							got.States = append(got.States, byPath[f.Path])
+						}
 					}
 				}
 				want, err := Check(ctx, v, files, skips, opts, nil)
@@ -345,6 +352,12 @@ func (c sliceCached) AliasOwners(k string) ([]int, bool) {
 func (c sliceCached) BrokenNaming(k string) ([]int, bool) {
 	return c.find(func(st NoteState) bool {
 		return slices.ContainsFunc(st.Broken, func(b string) bool { return vault.FoldName(b) == k })
+	})
+}
+
+func (c sliceCached) BrokenWhere(keep func(k string) bool) ([]int, bool) {
+	return c.find(func(st NoteState) bool {
+		return slices.ContainsFunc(st.Broken, func(b string) bool { return keep(vault.FoldName(b)) })
 	})
 }
 
