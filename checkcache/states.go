@@ -208,57 +208,151 @@ func EncodeStates(files []vault.File, spent int, states []lint.NoteState) ([]byt
 	for i, f := range files {
 		index[f.Path] = uint32(i)
 	}
-	body := make([]byte, 0, len(states)*256)
-	offs := make([]uint32, 0, len(states)+1)
-	linking := make([][]uint32, len(files))
-	var aliases, broken []tableEntry
-	refuted := 0
-	for k, st := range states {
-		if uint64(len(body)) > maxColumn {
+	e := newStatesEncoder(files, len(states))
+	for _, st := range states {
+		if !e.add(st, func(p string) uint64 { return uint64(index[p]) }) {
 			return nil, ErrStatesTooLarge
 		}
-		offs = append(offs, uint32(len(body)))
-		body = appendState(body, st, func(p string) uint64 { return uint64(index[p]) })
-		for _, t := range st.Targets {
-			if i, ok := index[t]; ok {
-				linking[i] = append(linking[i], uint32(k))
-			}
-		}
-		for _, a := range st.Summary.Aliases() {
-			aliases = append(aliases, tableEntry{vault.FoldName(a), uint32(k)})
-		}
-		for _, b := range st.Broken {
-			broken = append(broken, tableEntry{vault.FoldName(b), uint32(k)})
-		}
-		if st.Summary.Refuted() {
-			refuted++
+	}
+	head, body, err := e.finish(spent)
+	if err != nil {
+		return nil, err
+	}
+	return append(head, body...), nil
+}
+
+// statesEncoder builds the states section's first part, state by state
+// (add, or copy for a state's bytes as an earlier part holds them).
+type statesEncoder struct {
+	files   []vault.File
+	body    []byte
+	offs    []uint32
+	fileOf  []uint32
+	linking [][]uint32
+	aliases []tableEntry
+	broken  []tableEntry
+	refuted int
+}
+
+func newStatesEncoder(files []vault.File, n int) *statesEncoder {
+	return &statesEncoder{files: files, body: make([]byte, 0, n*256), offs: make([]uint32, 0, n+1),
+		fileOf: make([]uint32, 0, n), linking: make([][]uint32, len(files))}
+}
+
+// add encodes st, at giving each file's place; false when the body
+// outgrows its offsets.
+func (e *statesEncoder) add(st lint.NoteState, at func(string) uint64) bool {
+	if uint64(len(e.body)) > maxColumn {
+		return false
+	}
+	k := uint32(len(e.offs))
+	e.offs = append(e.offs, uint32(len(e.body)))
+	e.fileOf = append(e.fileOf, uint32(at(st.Path)))
+	e.body = appendState(e.body, st, at)
+	for _, t := range st.Targets {
+		if i := at(t); i < uint64(len(e.files)) && e.files[i].Path == t {
+			e.linking[i] = append(e.linking[i], k)
 		}
 	}
+	for _, a := range st.Summary.Aliases() {
+		e.aliases = append(e.aliases, tableEntry{vault.FoldName(a), k})
+	}
+	for _, b := range st.Broken {
+		e.broken = append(e.broken, tableEntry{vault.FoldName(b), k})
+	}
+	if st.Summary.Refuted() {
+		e.refuted++
+	}
+	return true
+}
+
+// copy appends the state b (appendState's bytes, its file and targets
+// by their places among other files) for the walk file at fi, each
+// place moved (move: an old place's new one, -1 for a file gone); its
+// aliases and broken links are the caller's to enter in the tables.
+// false when b is damaged, names another file than fi's, or a target
+// gone, or the body outgrows its offsets.
+func (e *statesEncoder) copy(b []byte, move []int32, fi int) bool {
+	if uint64(len(e.body)) > maxColumn {
+		return false
+	}
+	d := cachecodec.NewReader(b)
+	if old := d.Uvarint(); d.Bad() || old >= uint64(len(move)) || move[old] != int32(fi) {
+		return false
+	}
+	k := uint32(len(e.offs))
+	e.offs = append(e.offs, uint32(len(e.body)))
+	e.fileOf = append(e.fileOf, uint32(fi))
+	e.body = binary.AppendUvarint(e.body, uint64(fi))
+	flags := d.Byte()
+	e.body = append(e.body, flags)
+	if flags&1 == 0 {
+		return d.Done()
+	}
+	at := d.Off()
+	if lint.SkipSummary(&d) {
+		e.refuted++
+	}
+	e.body = append(e.body, b[at:d.Off()]...)
+	n := d.Count(1)
+	e.body = binary.AppendUvarint(e.body, uint64(n))
+	for range n {
+		old := d.Uvarint()
+		if d.Bad() || old >= uint64(len(move)) || move[old] < 0 {
+			return false
+		}
+		t := move[old]
+		e.body = binary.AppendUvarint(e.body, uint64(t))
+		e.linking[t] = append(e.linking[t], k)
+	}
+	at = d.Off()
+	for range d.Count(1) { // the broken links, copied as they are
+		d.Str()
+	}
+	e.body = append(e.body, b[at:d.Off()]...)
+	return d.Done()
+}
+
+// finish is the first part: the columns and the tables (head), then the
+// states (body), apart: a file written anew writes one after the other,
+// not a copy of both.
+func (e *statesEncoder) finish(spent int) (head, body []byte, err error) {
+	files, body := e.files, e.body
 	nlinks := 0
-	for _, l := range linking {
+	for _, l := range e.linking {
 		nlinks += len(l)
 	}
 	if uint64(len(body)) > maxColumn || uint64(nlinks) > maxColumn {
-		return nil, ErrStatesTooLarge
+		return nil, nil, ErrStatesTooLarge
 	}
-	offs = append(offs, uint32(len(body)))
-	b := make([]byte, 0, len(body)+len(states)*8+len(files)*4+nlinks*4+64)
-	for _, x := range []int{max(spent, 0), refuted, len(states), len(files), nlinks} {
+	n := len(e.offs)
+	offs := append(e.offs, uint32(len(body)))
+	keys := 0
+	for _, t := range [][]tableEntry{e.aliases, e.broken} {
+		for _, x := range t {
+			keys += len(x.key) + 8
+		}
+	}
+	for _, f := range files {
+		keys += len(f.Path) + 8
+	}
+	b := make([]byte, 0, n*8+len(files)*4+nlinks*4+keys+64) // one allocation: the tables' too
+	for _, x := range []int{max(spent, 0), e.refuted, n, len(files), nlinks} {
 		b = binary.AppendUvarint(b, uint64(x))
 	}
 	for _, o := range offs {
 		b = binary.LittleEndian.AppendUint32(b, o)
 	}
-	for _, st := range states {
-		b = binary.LittleEndian.AppendUint32(b, index[st.Path])
+	for _, i := range e.fileOf {
+		b = binary.LittleEndian.AppendUint32(b, i)
 	}
 	at := uint32(0)
-	for _, l := range linking {
+	for _, l := range e.linking {
 		b = binary.LittleEndian.AppendUint32(b, at)
 		at += uint32(len(l))
 	}
 	b = binary.LittleEndian.AppendUint32(b, at)
-	for _, l := range linking {
+	for _, l := range e.linking {
 		for _, k := range l {
 			b = binary.LittleEndian.AppendUint32(b, k)
 		}
@@ -271,13 +365,102 @@ func EncodeStates(files []vault.File, spent int, states []lint.NoteState) ([]byt
 	for i, k := range vault.NameKeys(paths) {
 		names[i] = tableEntry{k, uint32(i)}
 	}
-	b, ok1 := appendTable(b, aliases)
-	b, ok2 := appendTable(b, broken)
+	b, ok1 := appendTable(b, e.aliases)
+	b, ok2 := appendTable(b, e.broken)
 	b, ok3 := appendTable(b, names)
 	if !ok1 || !ok2 || !ok3 {
+		return nil, nil, ErrStatesTooLarge
+	}
+	return b, body, nil
+}
+
+// Remap encodes the states section's first part, in parts to be written
+// one after the other, for the walk files
+// (files: s's, but for some that came or went), with the suggestion work
+// spent: the states of again (the notes checked again, sorted by path)
+// for their notes, and every other note's as s holds it, its bytes
+// copied with the places of its file and its targets moved, not decoded
+// and encoded again (most of a save after a file was added, at 10,000
+// notes). A note of the walk neither holds gets a state not read. An
+// error (s damaged, a state naming a file gone, which Recheck would
+// have checked again; ErrStatesTooLarge) leaves the caller to encode
+// every state (EncodeStates).
+func (s *States) Remap(files []vault.File, spent int, again []lint.NoteState) (parts [][]byte, err error) {
+	if uint64(len(files)) > maxColumn {
 		return nil, ErrStatesTooLarge
 	}
-	return append(b, body...), nil
+	if s.body == nil { // one read of them all, not one a state
+		b := make([]byte, s.bodyLen)
+		if got, _ := s.bodyAt.ReadAt(b, 0); got != len(b) {
+			return nil, errStates
+		}
+		s.body = b
+	}
+	move := make([]int32, len(s.files)) // an old file's place among files, -1 when gone
+	for i, j := 0, 0; i < len(s.files); i++ {
+		for j < len(files) && files[j].Path < s.files[i].Path {
+			j++
+		}
+		move[i] = -1
+		if j < len(files) && files[j].Path == s.files[i].Path {
+			move[i] = int32(j)
+		}
+	}
+	at := func(p string) uint64 {
+		i, _ := slices.BinarySearchFunc(files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+		return uint64(i)
+	}
+	newOf := make([]int32, s.n) // an old state's place among the new ones, -1 when not copied
+	for i := range newOf {
+		newOf[i] = -1
+	}
+	e := newStatesEncoder(files, 0)
+	e.body = make([]byte, 0, int(s.bodyLen)+len(again)*512+len(files)*2) // the copies, moved places a byte longer at most
+	e.offs, e.fileOf = make([]uint32, 0, s.n+len(again)+1), make([]uint32, 0, s.n+len(again))
+	old, a := 0, 0
+	for fi, f := range files {
+		if !f.IsNote() {
+			continue
+		}
+		for old < s.n && s.files[s.fileOf.at(old)].Path < f.Path {
+			old++
+		}
+		had := old < s.n && s.files[s.fileOf.at(old)].Path == f.Path
+		var ok bool
+		switch over, isOver := s.over[old]; {
+		case a < len(again) && again[a].Path == f.Path:
+			ok = e.add(again[a], at)
+			a++
+		case had && isOver:
+			ok = e.add(over, at)
+		case had:
+			newOf[old] = int32(len(e.offs))
+			ok = e.copy(s.body[s.offs.at(old):s.offs.at(old+1)], move, fi)
+		default:
+			ok = e.add(lint.NoteState{Path: f.Path}, at)
+		}
+		if !ok {
+			return nil, errStates
+		}
+	}
+	if a != len(again) {
+		return nil, errStates // a state of a note not walked, or out of order
+	}
+	for _, t := range []struct {
+		from table
+		to   *[]tableEntry
+	}{{s.aliases, &e.aliases}, {s.broken, &e.broken}} {
+		for i := range t.from.states.len() {
+			if k := t.from.states.at(i); int(k) < len(newOf) && newOf[k] >= 0 {
+				*t.to = append(*t.to, tableEntry{string(t.from.keys[t.from.offs.at(i):t.from.offs.at(i+1)]), uint32(newOf[k])})
+			}
+		}
+	}
+	head, body, err := e.finish(spent)
+	if err != nil {
+		return nil, err
+	}
+	return [][]byte{head, body}, nil
 }
 
 // EncodeStatesDelta encodes the states of the notes checked again, and

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/zk-claims/zk/internal/cachecodec"
@@ -303,4 +304,87 @@ func FuzzDecodeStates(f *testing.F) {
 		DecodeFindingsParts([][]byte{b})
 		DecodeFindingsParts([][]byte{EncodeFindingsPart(nil, sampleFindings, 2), b})
 	})
+}
+
+// States remapped onto another set of files (some came, some went) are
+// the bytes EncodeStates makes of the same states: every note's as the
+// cache held it (a delta's in place of the first part's), but those
+// checked again, and a state not read for a note neither holds. A state
+// whose target went is not copied.
+func TestStatesRemap(t *testing.T) {
+	dir := t.TempDir()
+	for p, text := range map[string]string{
+		"a.md":    "---\naliases: [Ay]\n---\n# A\n\n## H\n\ntext ^blk\n\n[[b#H]] [[missing]] [[pic.png]] [[d]]\n\n## Links\n\n- [[b]] — extends: why.\n",
+		"b.md":    "# B\n\n[[a]] [[nowhere]]\n",
+		"c.md":    "---\naliases: [See]\n---\n# C\n\n[[a]] [[b]]\n",
+		"d.md":    "# D\n",
+		"e.md":    "# E\n\n[[c]]\n",
+		"pic.png": "png",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	ctx := context.Background()
+	files, skips, err := v.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lint.Check(ctx, v, files, skips, lint.Options{States: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := encodeStates(t, files, rep.Spent, rep.States)
+	// b's state changed by a delta; c gone; "aa.md" and "f.md" came.
+	bState := lint.NoteState{Path: "b.md", Read: true, Checked: true, Targets: []string{"pic.png", "e.md"}, Broken: []string{"gone"}}
+	delta := EncodeStatesDelta(files, 9, []lint.NoteState{bState})
+	var now []vault.File
+	for _, f := range files {
+		if f.Path != "c.md" {
+			now = append(now, f)
+		}
+	}
+	now = append(now, vault.File{Path: "aa.md"}, vault.File{Path: "f.md"})
+	slices.SortFunc(now, func(x, y vault.File) int { return strings.Compare(x.Path, y.Path) })
+	byPath := map[string]lint.NoteState{}
+	for _, st := range rep.States {
+		byPath[st.Path] = st
+	}
+	byPath["b.md"] = bState
+	// e linked to c, gone: checked again, as a recheck would.
+	again := []lint.NoteState{{Path: "aa.md", Read: true, Checked: true, Targets: []string{"a.md"}, Broken: []string{"c"}},
+		{Path: "e.md", Read: true, Checked: true, Broken: []string{"c"}}}
+	for _, st := range again {
+		byPath[st.Path] = st
+	}
+	var want []lint.NoteState
+	for _, f := range now {
+		if f.IsNote() {
+			st, ok := byPath[f.Path]
+			if !ok {
+				st = lint.NoteState{Path: f.Path}
+			}
+			want = append(want, st)
+		}
+	}
+	s, err := OpenStates([][]byte{sb, delta}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Remap(now, 11, again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := encodeStates(t, now, 11, want); !bytes.Equal(bytes.Join(got, nil), w) {
+		t.Errorf("remapped states differ from those encoded:\n%q\n%q", got, w)
+	}
+	// e not checked again: its state names c, gone.
+	if _, err := s.Remap(now, 11, again[:1]); err == nil {
+		t.Error("a state naming a file gone copied")
+	}
 }

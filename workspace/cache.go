@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -482,23 +483,32 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 			u.Sections[1].Entries = [][]byte{checkcache.EncodeStatesDelta(files, rep.Spent, rep.Again)}
 		}
 	} else {
-		states := rep.States
-		if states == nil { // a recheck of the cached states: every note's, read now
-			all, err := c.states.All()
-			if err != nil {
-				return
+		var sb [][]byte
+		err := errors.New("no states to copy")
+		if rep.States == nil { // a recheck of the cached states: those checked again, the others' bytes copied
+			sb, err = c.states.Remap(files, rep.Spent, rep.Again)
+		}
+		if err != nil {
+			states := rep.States
+			if states == nil { // every note's, read now
+				all, err := c.states.All()
+				if err != nil {
+					return
+				}
+				states = mergeStates(files, all, rep.Rechecked, rep.Again)
 			}
-			states = mergeStates(files, all, rep.Rechecked, rep.Again)
+			var whole []byte
+			whole, err = encodeStates(files, rep.Spent, states)
+			sb = [][]byte{whole}
 		}
 		u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(nil, rep.Findings, rep.Notes)}
-		sb, err := encodeStates(files, rep.Spent, states)
 		if err != nil {
 			// The findings alone: an unchanged vault still reads them, an
 			// edit checks every note (no states to recheck from).
 			c.w.warn("%v", err)
 			u.Sections = u.Sections[:1]
 		} else {
-			u.Sections[1].Entries = [][]byte{sb}
+			u.Sections[1].Entries = sb
 		}
 	}
 	if err := checkcache.SaveModel(c.file, c.m, u); err != nil {
