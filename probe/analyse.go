@@ -2,6 +2,7 @@ package probe
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -60,8 +61,8 @@ func analyse(run levelRun, mode string) Level {
 				}
 				if k == 0 {
 					fw = e.at
-				} else {
-					after += e.units
+				} else if e.at > fw {
+					after += e.units // not with the first: see decodeRate
 				}
 				lw = e.at
 				tokens += e.units
@@ -77,7 +78,7 @@ func analyse(run levelRun, mode string) Level {
 			if in(s.first) {
 				ttft = append(ttft, ms(s.first-s.start))
 			}
-			if gen := lw - fw; k > 1 && gen > 0 {
+			if gen := lw - fw; k > 1 && gen > 0 && after > 0 && !s.burst {
 				decoding += gen
 				decodeTokens += after
 				itl = append(itl, ms(gen)/after)
@@ -151,6 +152,8 @@ func analyse(run levelRun, mode string) Level {
 		osl = append(osl, s.units)
 		if r, ok := decodeRate(s); ok {
 			decode = append(decode, r)
+		} else if s.burst {
+			lv.DecodeBursts++
 		}
 		if lat := (s.end - s.start).Seconds(); s.first != 0 && lat > 0 {
 			e2e = append(e2e, s.units/lat)
@@ -189,7 +192,11 @@ func analyse(run levelRun, mode string) Level {
 	// that completed in the window: the same requests as latency and the
 	// server's account, each whole, none cut at an edge. Their rates are
 	// the samples a criterion is judged on.
-	lv.OutputTokenThroughputPerUser = sampled("tokens/sec/user", "requests completed in the window", decode)
+	of := "requests completed in the window"
+	if lv.DecodeBursts > 0 {
+		of = fmt.Sprintf("requests completed in the window (less %d read in a burst)", lv.DecodeBursts)
+	}
+	lv.OutputTokenThroughputPerUser = sampled("tokens/sec/user", of, decode)
 	lv.OutputTokenThroughputPerUserE2E = newStat("tokens/sec/user", e2e)
 	lv.TimeToFirstToken = newStat("ms", ttft)
 	lv.InterTokenLatency = newStat("ms", itl)
@@ -298,37 +305,50 @@ func errorSummary(errs map[string]int) []ErrorCount {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// serverAccount compares, request by request, the probe's decode rate with
-// the server's own for the requests measured that carried one.
+// serverAccount sets the server's decode rate for the requests measured
+// that carried one beside the probe's, request by request. A request the
+// probe read in a burst has no rate of the probe's: the server's figure
+// for it stands (the server timed it whatever the client did), and the
+// comparison is over the rest.
 func serverAccount(measured func(func(sample) bool)) *ServerAccount {
 	var rates, ratios []float64
 	for s := range measured {
-		if s.serverDecode <= 0 || s.to-s.from < 2 || s.last <= s.first {
+		if s.serverDecode <= 0 || s.to-s.from < 2 {
 			continue
 		}
+		rates = append(rates, float64(s.serverDecode))
 		// The request's tokens after its first over the time between its
 		// first and last, all of them: this compares whole requests, not
 		// the part of one inside the window.
-		probe, _ := decodeRate(s)
-		rates = append(rates, float64(s.serverDecode))
-		ratios = append(ratios, probe/float64(s.serverDecode))
+		if probe, ok := decodeRate(s); ok {
+			ratios = append(ratios, probe/float64(s.serverDecode))
+		}
 	}
 	if len(rates) == 0 {
 		return nil
 	}
-	slices.Sort(ratios)
-	return &ServerAccount{Source: "llama.cpp timings", Requests: len(rates),
-		DecodePerUser: newStat("tokens/sec/user", rates), Ratio: percentile(ratios, 50)}
+	a := &ServerAccount{Source: "llama.cpp timings", Requests: len(rates),
+		DecodePerUser: newStat("tokens/sec/user", rates), NotCompared: len(rates) - len(ratios)}
+	if len(ratios) > 0 {
+		slices.Sort(ratios)
+		a.Ratio = percentile(ratios, 50)
+	}
+	return a
 }
 
-// decodeRate is a whole request's decode rate: its tokens after the first
-// over the time from its first token to its last, the tokens spread evenly
-// over its chunks (a server's usage block counts them, the chunks time
-// them). False for a request with fewer than two chunks.
+// decodeRate is a whole request's decode rate: its tokens that arrived
+// after its first over the time from its first token to its last, the
+// tokens spread evenly over its chunks (a server's usage block counts
+// them, the chunks time them). Tokens that came in the first token's read
+// are not after it: they were waiting with it, and counting them would
+// credit the decode with time the client lost before that read. False for
+// a request with fewer than two chunks, or whose chunks came in a burst
+// (its decode was not timed).
 func decodeRate(s sample) (float64, bool) {
-	if s.to-s.from < 2 || s.last <= s.first {
+	n := s.to - s.from
+	if n < 2 || s.burst || s.last <= s.first || s.lead >= n {
 		return 0, false
 	}
-	per := s.units / float64(s.to-s.from)
-	return per * float64(s.to-s.from-1) / (s.last - s.first).Seconds(), true
+	per := s.units / float64(n)
+	return per * float64(n-max(s.lead, 1)) / (s.last - s.first).Seconds(), true
 }

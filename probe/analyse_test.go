@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -256,4 +257,48 @@ func TestAnalyseServerAccount(t *testing.T) {
 	}
 	near(t, "server decode p50", a.DecodePerUser.P50, 90)
 	near(t, "probe ÷ server, median", a.Ratio, (1+1.25)/2)
+}
+
+// TestAnalyseLeavesBurstsOut: a request whose chunks the client read in a
+// burst has no decode rate; it is left out of per-stream decode, ITL,
+// decoding concurrency, the check and the server's account's comparison,
+// counted and said in the samples' description, and its tokens still
+// count in the aggregate.
+func TestAnalyseLeavesBurstsOut(t *testing.T) {
+	run := levelRun{concurrency: 1, start: at(0), open: at(0), closedBy: ClosedByRequests, requests: 3,
+		end: at(700), streams: make([]streamLog, 1)}
+	log := &run.streams[0]
+	tokenRequest(log, 0, 100, 10, 11) // 100 tok/s
+	tokenRequest(log, 200, 300, 10, 11)
+	// The third request's 11 tokens came in one read at 600 ms.
+	tokenRequest(log, 400, 600, 0, 11)
+	b := &log.samples[2]
+	b.burst, b.lead = true, 11
+	for i := range log.samples {
+		log.samples[i].serverDecode = 100
+	}
+	lv := analyse(run, ModeOpenAI)
+	if lv.Completed != 3 || lv.DecodeBursts != 1 {
+		t.Fatalf("completed %d, bursts %d; want 3, 1", lv.Completed, lv.DecodeBursts)
+	}
+	d := lv.OutputTokenThroughputPerUser
+	if d.Count != 2 || len(d.Samples) != 2 || d.Max != 100 || d.Of != "requests completed in the window (less 1 read in a burst)" {
+		t.Errorf("per-stream decode: count %d, max %v, of %q", d.Count, d.Max, d.Of)
+	}
+	if lv.InterTokenLatency.Count != 2 || lv.OutputSequenceLength.Count != 3 {
+		t.Errorf("ITL over %d requests, output length over %d; want 2, 3", lv.InterTokenLatency.Count, lv.OutputSequenceLength.Count)
+	}
+	near(t, "output tokens", *lv.OutputTokens, 33)
+	near(t, "decoding concurrency", lv.DecodingConcurrency, 0.2/0.6)
+	near(t, "consistency ratio", lv.Consistency.Ratio, 1)
+	// The server timed all three; the probe's rate is compared on two.
+	if a := lv.Server; a == nil || a.Requests != 3 || a.NotCompared != 1 || a.Ratio != 1 {
+		t.Errorf("server account %+v, want 3 requests, 1 not compared, ratio 1", a)
+	}
+	r := &Result{Mode: ModeOpenAI, Levels: []Level{lv}}
+	for _, out := range []string{RenderText(r), RenderMarkdown(r)} {
+		if !strings.Contains(out, "1 of 3 at concurrency 1") {
+			t.Errorf("the rendering does not say what was left out:\n%s", out)
+		}
+	}
 }

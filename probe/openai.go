@@ -361,12 +361,50 @@ var errNoDone = errors.New("stream ended before [DONE]")
 // beyond that is broken or hostile, and the probe's memory stays bounded.
 func maxChunks(maxTokens int) int { return 4*maxTokens + 1024 }
 
+// burstChunksPerRead is the most chunks a read may bring on average for a
+// request's decode to count as timed. A server streams a chunk per token
+// (or per bundle of tokens) with the decode's time between them, and a
+// client reading as it decodes gets them a read each, or two when one
+// lands while the last is parsed. More a read means the client was not
+// reading while they were decoded (descheduled, on a loaded machine): they
+// waited in the socket and arrived together, and the time between the
+// first and last is the client's scheduling, not the server's decode.
+// Before this bound one such request (of 12 tokens, from a server giving
+// 80-120 tok/s) came out at 97,289 tok/s.
+const burstChunksPerRead = 2
+
+// readClock is the body of a response as the probe reads it, stamping each
+// read that brings bytes with the time it returned: a chunk arrived with
+// the read that brought its end, not when the probe got round to parsing
+// it (chunks that come in one read were there together, however long the
+// parsing between them takes).
+type readClock struct {
+	r     io.Reader
+	now   func() time.Duration
+	at    time.Duration // when the last read that brought bytes returned
+	reads int32         // reads that brought bytes
+}
+
+func (c *readClock) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if n > 0 {
+		c.at = c.now()
+		c.reads++
+	}
+	return n, err
+}
+
 // readStream reads one streamed completion into r: a token event per
-// chunk with text, then the usage block's count when the server sent one.
+// chunk with text, each at the time the read that brought it returned,
+// then the usage block's count when the server sent one. It notes how
+// many of the chunks came in the first chunk's read (r.lead) and whether
+// they came in a burst, more than burstChunksPerRead a read (r.burst).
 // More than limit chunks with text is an error.
 func readStream(body io.Reader, r *request, limit int) error {
-	sse := newSSEReader(body)
+	clock := &readClock{r: body, now: r.now}
+	sse := newSSEReader(clock)
 	usage := 0
+	var reads, lastRead int32 // reads that brought chunks with text; the last of them
 	for {
 		data, err := sse.next()
 		if err == io.EOF {
@@ -375,7 +413,7 @@ func readStream(body io.Reader, r *request, limit int) error {
 		if err != nil {
 			return err
 		}
-		now := r.now()
+		now := clock.at
 		if string(bytes.TrimSpace(data)) == "[DONE]" {
 			r.end = now
 			break
@@ -407,9 +445,18 @@ func readStream(body io.Reader, r *request, limit int) error {
 			if len(r.events) == 0 {
 				r.first = now
 			}
+			if clock.reads != lastRead {
+				reads, lastRead = reads+1, clock.reads
+			}
+			if reads == 1 {
+				r.lead++
+			}
 			r.last = now
 			r.events = append(r.events, event{at: now, units: 1})
 		}
+	}
+	if n := int32(len(r.events)); n > 1 && (reads < 2 || n > burstChunksPerRead*reads) {
+		r.burst = true
 	}
 	r.units = float64(len(r.events))
 	if usage > 0 && len(r.events) > 0 {

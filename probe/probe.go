@@ -311,6 +311,15 @@ type Level struct {
 	// definition, which includes the wait for the first token; it, like
 	// RequestLatency and OutputSequenceLength, is over the requests that
 	// completed in the window.
+	//
+	// DecodeBursts counts the requests completed in the window whose
+	// chunks the client read in a burst, more than two a read: it was not
+	// reading while the server decoded them (a loaded client), so their
+	// first-to-last time is the client's scheduling, and they are left out
+	// of the per-stream decode rate, the inter-token latency, decoding
+	// concurrency and the check (whose Of then says so), though not of the
+	// aggregate, which counts tokens where they arrived.
+	DecodeBursts                    int          `json:"decode_bursts_left_out,omitempty"`
 	OutputTokenThroughputPerUser    *Stat        `json:"output_token_throughput_per_user,omitempty"`
 	OutputTokenThroughputPerUserE2E *Stat        `json:"output_token_throughput_per_user_e2e,omitempty"`
 	TimeToFirstToken                *Stat        `json:"time_to_first_token,omitempty"`
@@ -339,8 +348,12 @@ type ServerAccount struct {
 	DecodePerUser *Stat `json:"decode_per_user"`
 	// Ratio is the median, over those requests, of the probe's decode rate
 	// for a request (its tokens after the first, over the time between
-	// its first and last) divided by the server's for it.
-	Ratio float64 `json:"probe_over_server_p50"`
+	// its first and last) divided by the server's for it. NotCompared
+	// counts those of them the probe read in a burst (see
+	// Level.DecodeBursts): it has no rate of its own for them, and Ratio is
+	// over the rest (0 when there is none).
+	Ratio       float64 `json:"probe_over_server_p50"`
+	NotCompared int     `json:"not_compared,omitempty"`
 }
 
 // ErrorCount is how often one error happened in a level.
@@ -394,6 +407,12 @@ type sample struct {
 	cut     bool // cancelled when its level ended: neither completed nor failed
 	usage   bool // units came from the server's usage block
 	retried bool // sent again after its reused connection died unanswered
+	// lead is how many of the request's chunks arrived in the read that
+	// brought its first (openai): tokens that arrived with the first, not
+	// after it. burst marks a request whose chunks came more than
+	// burstChunksPerRead a read (see readStream): its decode was not timed.
+	lead  int32
+	burst bool
 	// serverDecode is the server's own decode rate for this request, in
 	// tokens/s, when it gave one (llama.cpp's timings); 0 otherwise.
 	serverDecode float32
@@ -402,6 +421,9 @@ type sample struct {
 // request is what a mode fills in while it sends one request.
 type request struct {
 	epoch time.Time
+	// clock, when set, stands for the time since the epoch: tests replay
+	// arrival traces on it.
+	clock func() time.Duration
 	// share is the part of its budget (openai mode: max tokens) the
 	// request asks for: 1, or less for a stream's last warm-up request
 	// (see Config.Warmup).
@@ -411,7 +433,12 @@ type request struct {
 }
 
 // now is the time since the sweep's epoch.
-func (r *request) now() time.Duration { return time.Since(r.epoch) }
+func (r *request) now() time.Duration {
+	if r.clock != nil {
+		return r.clock()
+	}
+	return time.Since(r.epoch)
+}
 
 // requestFunc sends request number seq on stream and fills in r; it
 // returns an error when the request failed.

@@ -3,6 +3,7 @@ package probe_test
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -338,5 +339,49 @@ func TestHTTPTimeout(t *testing.T) {
 	lv := res.Levels[0]
 	if lv.Completed != 0 || lv.Failed != 4 || len(lv.ErrorSummary) != 1 || lv.ErrorSummary[0].Message != "no response within 50ms" {
 		t.Errorf("%d ok, %d failed, %+v", lv.Completed, lv.Failed, lv.ErrorSummary)
+	}
+}
+
+// TestOpenAIBurstIsNoRate: a client descheduled through a request's decode
+// reads its chunks at once when it wakes. A server that writes each
+// response in one go stands for it: every request arrives in a burst, and
+// none may give a per-stream decode rate (timed over the parsing, they
+// came out at hundreds of thousands of tok/s); each is counted as left
+// out, and said so, while the aggregate counts their tokens.
+func TestOpenAIBurstIsNoRate(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.NotFound(w, r)
+			return
+		}
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		time.Sleep(2 * time.Millisecond) // a prefill, and a decode the client does not see
+		body := strings.Repeat("data: {\"choices\":[{\"delta\":{\"content\":\" tok\"}}]}\n\n", 24) +
+			"data: {\"choices\":[],\"usage\":{\"completion_tokens\":24}}\n\ndata: [DONE]\n\n"
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	res, err := probe.OpenAI(context.Background(),
+		probe.OpenAITarget{BaseURL: srv.URL + "/v1", Model: "m", MaxTokens: 24},
+		probe.Config{Concurrency: []int{1}, Requests: 8, Warmup: 1, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := res.Levels[0]
+	if lv.Completed != 8 || lv.DecodeBursts != 8 {
+		t.Errorf("%d completed, %d left out as bursts; want 8, 8", lv.Completed, lv.DecodeBursts)
+	}
+	if d := lv.OutputTokenThroughputPerUser; d != nil {
+		t.Errorf("per-stream decode from requests read at once: p50 %.0f, max %.0f %s", d.P50, d.Max, d.Unit)
+	}
+	if lv.InterTokenLatency != nil || lv.Consistency != nil {
+		t.Errorf("ITL %+v, check %+v from requests read at once", lv.InterTokenLatency, lv.Consistency)
+	}
+	if lv.OutputTokens == nil || *lv.OutputTokens != 8*24 {
+		t.Errorf("output tokens %v, want the window's", lv.OutputTokens)
+	}
+	if out := probe.RenderText(res); !strings.Contains(out, "Read in a burst, not timed: 8 of 8 at concurrency 1") {
+		t.Errorf("the table does not say what was left out:\n%s", out)
 	}
 }

@@ -213,6 +213,9 @@ func notes(r *Result, md bool) []string {
 		out = append(out, n)
 	}
 	out = append(out, failures(r)...)
+	if n := burstNote(r); n != "" {
+		out = append(out, n)
+	}
 	if n := serverNote(r); n != "" {
 		out = append(out, n)
 	}
@@ -313,6 +316,24 @@ func failures(r *Result) []string {
 	return out
 }
 
+// burstNote says, level by level, how many requests were left out of the
+// per-stream decode rate because the client read them in a burst, and why.
+func burstNote(r *Result) string {
+	var at []string
+	for _, lv := range r.Levels {
+		if lv.DecodeBursts > 0 {
+			at = append(at, fmt.Sprintf("%d of %d at concurrency %d", lv.DecodeBursts, lv.Completed, lv.Concurrency))
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Read in a burst, not timed: %s (requests completed in the window). Their chunks came more "+
+		"than %d a read: the client was not reading while the server decoded them (a loaded client), so the time "+
+		"between their first and last token is the client's. They are left out of per-stream decode, ITL, decoding "+
+		"streams and the check; the aggregate counts their tokens.", strings.Join(at, ", "), burstChunksPerRead)
+}
+
 // serverNote sets the server's own account of the requests beside the
 // probe's, where the server gave one.
 func serverNote(r *Result) string {
@@ -326,8 +347,13 @@ func serverNote(r *Result) string {
 		source = a.Source
 		streams = append(streams, strconv.Itoa(lv.Concurrency))
 		rates = append(rates, num(a.DecodePerUser.P50))
-		ratios = append(ratios, fmt.Sprintf("%.2f", a.Ratio))
-		counts = append(counts, strconv.Itoa(a.Requests))
+		compared := a.Requests - a.NotCompared
+		if compared > 0 {
+			ratios = append(ratios, fmt.Sprintf("%.2f", a.Ratio))
+		} else {
+			ratios = append(ratios, "–")
+		}
+		counts = append(counts, strconv.Itoa(compared))
 	}
 	if len(streams) == 0 {
 		return ""

@@ -173,3 +173,102 @@ func FuzzReadStream(f *testing.F) {
 		}
 	})
 }
+
+// traceRead is one read of a synthetic arrival trace: at ms after the
+// epoch the client's read returns chunks chunks of text (and then tail).
+type traceRead struct {
+	ms     float64
+	chunks int
+	tail   string
+}
+
+// traceBody replays reads on a fake clock: each read sets the clock to its
+// time, and every look at the clock after it costs a microsecond, as
+// parsing the chunks a read brought costs the client its time.
+type traceBody struct {
+	reads []traceRead
+	rest  []byte
+	base  time.Duration
+	calls int
+}
+
+const traceChunk = "data: {\"choices\":[{\"text\":\"a\"}]}\n\n"
+
+func (b *traceBody) Read(p []byte) (int, error) {
+	if len(b.rest) == 0 {
+		if len(b.reads) == 0 {
+			return 0, io.EOF
+		}
+		r := b.reads[0]
+		b.reads = b.reads[1:]
+		b.rest = []byte(strings.Repeat(traceChunk, r.chunks) + r.tail)
+		b.base, b.calls = time.Duration(r.ms*float64(time.Millisecond)), 0
+	}
+	n := copy(p, b.rest)
+	b.rest = b.rest[n:]
+	return n, nil
+}
+
+func (b *traceBody) now() time.Duration {
+	b.calls++
+	return b.base + time.Duration(b.calls)*time.Microsecond
+}
+
+// paced is n reads of one chunk, every ms milliseconds from from.
+func paced(from, ms float64, n int) []traceRead {
+	var rs []traceRead
+	for i := range n {
+		rs = append(rs, traceRead{ms: from + ms*float64(i), chunks: 1})
+	}
+	return rs
+}
+
+// TestReadStreamTimesDecodeByRead replays arrival traces: a chunk arrived
+// with the read that brought it, the decode is timed from the first
+// token's read to the last's over the tokens that came after the first
+// read, and a request whose chunks came in a burst (more than two a read)
+// has no decode rate. Stamping chunks as they were parsed gave a response
+// read at once a rate over the parsing's microseconds.
+func TestReadStreamTimesDecodeByRead(t *testing.T) {
+	const done = "data: [DONE]\n\n"
+	tests := []struct {
+		name  string
+		reads []traceRead
+		rate  float64 // 0: none
+		burst bool
+	}{
+		{"a chunk a read", paced(0, 10, 13), 100, false},
+		{"the whole response in one read", []traceRead{{ms: 500, chunks: 13}}, 0, true},
+		{"two chunks in one read", []traceRead{{ms: 500, chunks: 2}}, 0, true},
+		{"a burst split across reads by buffers",
+			[]traceRead{{ms: 500, chunks: 5}, {ms: 500.02, chunks: 4}, {ms: 500.04, chunks: 4}}, 0, true},
+		// Tokens 1-4 waited in the socket until 30 ms; 5-13 came 10 ms
+		// apart: 9 tokens after the first read, in 90 ms.
+		{"the first token read late", append([]traceRead{{ms: 30, chunks: 4}}, paced(40, 10, 9)...), 100, false},
+		// 14 tokens two a read, 20 ms apart: 12 after the first read in
+		// 120 ms.
+		{"two chunks a read, paced", func() []traceRead {
+			rs := paced(0, 20, 7)
+			for i := range rs {
+				rs[i].chunks = 2
+			}
+			return rs
+		}(), 100, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.reads[len(tt.reads)-1].tail = done
+			body := &traceBody{reads: tt.reads}
+			r := &request{clock: body.now}
+			if err := readStream(body, r, 1000); err != nil {
+				t.Fatal(err)
+			}
+			s := r.sample
+			s.from, s.to = 0, int32(len(r.events))
+			rate, ok := decodeRate(s)
+			if s.burst != tt.burst || ok != (tt.rate > 0) || ok && math.Abs(rate-tt.rate) > 1e-6*tt.rate {
+				t.Errorf("burst %v, rate %v (%v); want burst %v, rate %v", s.burst, rate, ok, tt.burst, tt.rate)
+			}
+		})
+	}
+}

@@ -130,9 +130,9 @@ func Compare(rounds ...Round) ([]Row, error) {
 			row.AggregateRatios = append(row.AggregateRatios, ratio(pa, sa))
 			row.ServerDecodes = append(row.ServerDecodes, sd)
 			row.ServerAggregates = append(row.ServerAggregates, sa)
-			if a := pl.Server; a != nil {
+			if a := pl.Server; a != nil && a.Requests > a.NotCompared {
 				row.SameRequestRatios = append(row.SameRequestRatios, a.Ratio)
-				row.SameRequests += a.Requests
+				row.SameRequests += a.Requests - a.NotCompared // those the probe timed too
 			}
 			row.Rounds++
 			row.ProbeCompleted += pl.Completed
