@@ -72,7 +72,14 @@ func WriteSVG(w io.Writer, r *Result) error {
 	p(`<text x="%g" y="62" fill="#222">aggregate %s (all streams)</text>`+"\n", padL+30, esc(unit))
 	p(`<line x1="%g" y1="58" x2="%g" y2="58" stroke="%s" stroke-width="2" stroke-dasharray="5 3"/><rect x="%g" y="54.5" width="7" height="7" fill="%s"/>`+"\n",
 		padL+230, padL+254, colorPerStream, padL+238.5, colorPerStream)
-	p(`<text x="%g" y="62" fill="#222">per stream %s/user (p50, bar p10–p90)</text>`+"\n", padL+260, esc(unit))
+	// The per-stream series is what the table's column is, named as it
+	// is: one request's decode rate (openai) or one stream's requests
+	// (http), a rate of one stream already, not of a "user" on top.
+	perStream := "per-stream " + unit
+	if r.Counts() == UnitTokens {
+		perStream = "per-stream decode " + unit
+	}
+	p(`<text x="%g" y="62" fill="#222">%s (p50, bar p10–p90)</text>`+"\n", padL+260, esc(perStream))
 	// Axes and grid.
 	for i := 0; i <= 4; i++ {
 		v := top * float64(i) / 4

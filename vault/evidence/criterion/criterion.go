@@ -418,19 +418,30 @@ func (c *Criterion) read(op string, e measure.Env, lv func(int) (map[string]any,
 	}
 	rd := Reading{Expr: op, Value: val}
 	// A figure's denominator is beside it: zk probe's {"unit", "count",
-	// "p50", ...}; measure.Level names the unit of its short names.
+	// "p50", ...}; measure.Level names the unit of its short names. The
+	// unit is its numbers' but one: "count" is how many samples the
+	// others stand on, of what "of" says when the output says it
+	// ("requests completed in the window"), not a figure in the unit (a
+	// count of 16 is not 16 tokens/sec/user). A string or a list read
+	// (its "of", its "samples") is no figure in it either.
 	if m, ok := parent.(map[string]any); ok && len(chain) > 1 {
-		if _, isMap := val.(map[string]any); !isMap {
+		var prop string
+		if p, ok := chain[len(chain)-1].(*ast.MemberNode).Property.(*ast.StringNode); ok {
+			prop = p.Value
+		}
+		_, number := val.(float64)
+		switch {
+		case number && prop == "count":
+			rd.Unit, _ = m["of"].(string)
+		case number:
 			rd.Unit, _ = m["unit"].(string)
 			if cnt, ok := m["count"].(float64); ok {
 				rd.Count = int(cnt)
 			}
-			if prop, ok := chain[len(chain)-1].(*ast.MemberNode).Property.(*ast.StringNode); ok {
-				if units, ok := m["units"].(map[string]any); ok {
-					if u, ok := units[prop.Value].(string); ok {
-						rd.Unit = u
-					}
-				}
+		}
+		if units, ok := m["units"].(map[string]any); ok {
+			if u, ok := units[prop].(string); ok && prop != "" {
+				rd.Unit = u
 			}
 		}
 	}

@@ -11,6 +11,9 @@ const probeOut = `{"schema":"zk-probe/v1","levels":[
  {"concurrency":1,"output_token_throughput":{"unit":"tokens/sec","avg":66},"output_token_throughput_per_user":{"unit":"tokens/sec/user","count":9,"p50":66.0,"avg":65.5}},
  {"concurrency":16,"output_token_throughput":{"unit":"tokens/sec","avg":480.5},"output_token_throughput_per_user":{"unit":"tokens/sec/user","count":90,"p50":31.2}}]}`
 
+const probeSamplesOut = `{"schema":"zk-probe/v1","levels":[
+ {"concurrency":1,"output_token_throughput_per_user":{"unit":"tokens/sec/user","count":3,"of":"requests completed in the window","samples":[60,66,70],"p50":66.0,"avg":65.3}}]}`
+
 const hyperfineOut = `{"results":[{"command":"sleep 0.1","mean":0.104,"stddev":0.001,"min":0.1,"max":0.11,"times":[0.1,0.104]}]}`
 
 const benchOut = "goos: linux\nBenchmarkParse-8   \t 1000\t  1500 ns/op\t 20.5 MB/s\nBenchmarkParse-8   \t 1000\t  2500 ns/op\t 19.5 MB/s\nPASS\n"
@@ -30,6 +33,16 @@ func TestEval(t *testing.T) {
 	}{
 		{name: "probe supports", crit: "level(1).per_stream.p50 >= 250", out: probeOut,
 			describe: "level(1).per_stream.p50 = 66 tokens/sec/user (n = 9); refuted if level(1).per_stream.p50 >= 250: not refuted"},
+		// A distribution's count is how many samples, of what "of" says,
+		// not a figure in the distribution's unit; its other numbers are.
+		{name: "probe count", crit: "level(1).per_stream.count < 5", out: probeOut,
+			describe: "level(1).per_stream.count = 9; refuted if"},
+		{name: "probe count of samples", crit: "level(1).per_stream.count < 5", out: probeSamplesOut, refuted: true,
+			describe: "level(1).per_stream.count = 3 requests completed in the window; refuted if"},
+		{name: "probe avg", crit: "level(1).per_stream.avg < 5", out: probeOut,
+			describe: "level(1).per_stream.avg = 65.5 tokens/sec/user (n = 9); refuted if"},
+		{name: "probe unit", crit: `level(1).per_stream.unit == "x"`, out: probeOut,
+			describe: `level(1).per_stream.unit = "tokens/sec/user"; refuted if`},
 		{name: "probe refutes", crit: "level(16).aggregate > 400", out: probeOut, refuted: true,
 			describe: "level(16).aggregate = 480.5 tokens/sec (all streams); refuted if"},
 		{name: "probe ratio", crit: "level(16).aggregate / level(1).aggregate < 2", out: probeOut},
