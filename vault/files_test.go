@@ -90,6 +90,17 @@ func testFiles(t *testing.T, portable bool) {
 		if want := []string{"b/escape.md", "b/gone.md"}; !slices.Equal(skipped, want) {
 			t.Fatalf("skips = %q, want %q", skipped, want)
 		}
+		// The paths alone: the same files, symlinks and skips.
+		paths, pskips, err := v.FilePaths(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(paths, files, func(a, b File) bool { return a.Path == b.Path && a.Symlink == b.Symlink }) {
+			t.Errorf("FilePaths = %v, want the paths of %v", paths, files)
+		}
+		if !slices.Equal(pskips, skips) {
+			t.Errorf("FilePaths' skips = %v, want %v", pskips, skips)
+		}
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -177,5 +188,36 @@ func TestFilesDeep(t *testing.T) {
 		if len(files) != 1 || files[0].Path != deep+"n.md" || len(skips) != 0 {
 			t.Errorf("portable=%v: %d files, skips %v; want the deep note alone", portable, len(files), skips)
 		}
+	}
+}
+
+// TestFilePathsUnsearchable: in a folder that can be listed but not
+// searched, whose entries cannot be stat-ed, FilePaths skips each file as
+// Files does, not listing files a command could not read.
+func TestFilePathsUnsearchable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root searches every folder")
+	}
+	dir := vaulttest.Dir(t, map[string]string{"a.md": "x", "b/c.md": "x", "b/d.md": "x"})
+	locked := filepath.Join(dir, "b")
+	if err := os.Chmod(locked, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(locked, 0o755)
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	files, skips, err := v.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, pskips, err := v.FilePaths(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != len(files) || !slices.Equal(pskips, skips) || len(skips) != 2 {
+		t.Errorf("FilePaths = %v, %v; Files = %v, %v", paths, pskips, files, skips)
 	}
 }

@@ -129,22 +129,38 @@ type Folder struct {
 // FilesAndFolders is Files, with the folders it walked, sorted by path,
 // the root first.
 func (v *Vault) FilesAndFolders(ctx context.Context) ([]File, []Folder, []Skip, error) {
-	return v.walkFrom(ctx, ".", false)
+	return v.walkFrom(ctx, ".", false, false)
+}
+
+// FilePaths is Files for a command that needs which files there are, not
+// their sizes or times (a note found by its name, its links resolved).
+// On Linux, whose folder listings give each entry's type, the files are
+// not stat-ed one by one, which was most of such a command's walk (zk
+// links at 10,000 notes: 10,000 statx calls, 99 -> 71 ms of CPU). Read
+// Path and Symlink alone: there Size, ModTime and Birth are zero, but a
+// symlink's. The files and skips are Files', but for a file gone or
+// changed between the listing and the stat Files would make: a folder's
+// entries are stat-ed until one is, and in a folder where one cannot be
+// (readable but not searchable), every entry is, and skipped as Files
+// skips it.
+func (v *Vault) FilePaths(ctx context.Context) ([]File, []Skip, error) {
+	files, _, skips, err := v.walkFrom(ctx, ".", false, true)
+	return files, skips, err
 }
 
 // ListFolder lists one folder of the vault as Files would, without
 // walking its subfolders: its files, and its subfolders (the folder
 // itself first, with its own ModTime).
 func (v *Vault) ListFolder(ctx context.Context, dir string) ([]File, []Folder, []Skip, error) {
-	return v.walkFrom(ctx, dir, true)
+	return v.walkFrom(ctx, dir, true, false)
 }
 
-func (v *Vault) walkFrom(ctx context.Context, dir string, flat bool) ([]File, []Folder, []Skip, error) {
+func (v *Vault) walkFrom(ctx context.Context, dir string, flat, names bool) ([]File, []Folder, []Skip, error) {
 	st, err := v.root.Stat(filepath.FromSlash(dir))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk vault: %w", err)
 	}
-	w := &walk{v: v, ctx: ctx, sem: make(chan struct{}, Workers()), flat: flat, portable: v.portableWalk}
+	w := &walk{v: v, ctx: ctx, sem: make(chan struct{}, Workers()), flat: flat, names: names, portable: v.portableWalk}
 	w.open()
 	defer w.close()
 	w.folders = append(w.folders, Folder{Path: dir, ModTime: st.ModTime()})
@@ -171,6 +187,8 @@ type walk struct {
 	wg  sync.WaitGroup
 	// flat lists the first folder's subfolders without walking them.
 	flat bool
+	// names lists the files without stat-ing each (FilePaths).
+	names bool
 	// portable reads folders through the os.Root's fs.FS (readFS)
 	// where the system's own reader (walk_linux.go) is not to be used.
 	portable bool

@@ -84,6 +84,11 @@ func (w *walk) read(l *folderList) error {
 	var skips []Skip
 	var st unix.Statx_t
 	seen := 0
+	// statEach: every entry is stat-ed (Files). A listing of paths alone
+	// (FilePaths) stats entries until one stat succeeds (a probe); once
+	// one fails (a folder readable but not searchable), every entry is,
+	// for the skips Files gives there.
+	statEach, probed := !w.names, false
 	for w.ctx.Err() == nil {
 		n, err := unix.Getdents(fd, buf)
 		if err == unix.EINTR {
@@ -132,17 +137,21 @@ func (w *walk) read(l *folderList) error {
 			var size, birth int64
 			var mtime time.Time
 			var err error
-			if typ.IsDir() || typ.IsRegular() || typ == unknownType {
+			if typ == unknownType || (typ.IsDir() || typ.IsRegular()) && (statEach || !probed) {
 				if err = statxAt(fd, &name[0], &st); err == nil {
 					typ = statxMode(st.Mode)
-					size = int64(st.Size)
-					mtime = time.Unix(st.Mtime.Sec, int64(st.Mtime.Nsec))
-					if st.Mask&unix.STATX_BTIME != 0 {
-						birth = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+					probed = true
+					if !w.names {
+						size = int64(st.Size)
+						mtime = time.Unix(st.Mtime.Sec, int64(st.Mtime.Nsec))
+						if st.Mask&unix.STATX_BTIME != 0 {
+							birth = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+						}
 					}
 				} else if err == unix.ENOENT {
 					continue // gone since the folder was read
 				} else {
+					statEach = true
 					err = &fs.PathError{Op: "lstat", Path: path, Err: err}
 				}
 			}

@@ -89,3 +89,15 @@ func Locate(ctx context.Context, v *vault.Vault, arg string) (string, []vault.Fi
 	p, err := FindNote(v, files, arg)
 	return p, files, err
 }
+
+// LocatePaths is Locate for a command that reads the note it finds and
+// no other file, or resolves its links: the files are listed without a
+// stat of each (vault.FilePaths), their paths alone to be read.
+func LocatePaths(ctx context.Context, v *vault.Vault, arg string) (string, []vault.File, error) {
+	files, _, err := v.FilePaths(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	p, err := FindNote(v, files, arg)
+	return p, files, err
+}

@@ -25,7 +25,7 @@ type NoteText struct {
 // is section (any level, case ignored; "" for the whole note). A section
 // the note lacks is a UsageError listing its headings.
 func (w *Workspace) ReadNote(ctx context.Context, arg, section string) (NoteText, error) {
-	p, _, err := Locate(ctx, w.Vault, arg)
+	p, _, err := LocatePaths(ctx, w.Vault, arg)
 	if err != nil {
 		return NoteText{}, err
 	}
@@ -50,7 +50,7 @@ func (w *Workspace) ReadNote(ctx context.Context, arg, section string) (NoteText
 // Links are the links, embeds and frontmatter links of the note arg
 // names, each resolved as Obsidian resolves it, and the note's path.
 func (w *Workspace) Links(ctx context.Context, arg string) (string, []vault.Edge, error) {
-	p, files, err := Locate(ctx, w.Vault, arg)
+	p, files, err := LocatePaths(ctx, w.Vault, arg)
 	if err != nil {
 		return "", nil, err
 	}
@@ -130,7 +130,7 @@ type NoteRuns struct {
 // Runs reads the runs recorded in the Evidence section of the note arg
 // names (NoteRuns).
 func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
-	p, _, err := Locate(ctx, w.Vault, arg)
+	p, _, err := LocatePaths(ctx, w.Vault, arg)
 	if err != nil {
 		return NoteRuns{}, err
 	}
