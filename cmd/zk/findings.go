@@ -25,14 +25,14 @@ var findingWriters = map[string]findingWriter{
 // writeText prints "path:line:col: severity rule message", the form
 // editors' problem matchers and Vim's errorformat read.
 func writeText(w io.Writer, r checkReport, color bool) error {
-	var b []byte // appended to, not formatted: an unchanged check prints thousands of lines
-	if !color {
-		size := 0
-		for _, f := range r.Findings {
-			size += len(f.Path) + len(f.Rule) + len(f.Message) + 40 // numbers, severity, separators
-		}
-		b = make([]byte, 0, size) // one allocation, no copies as it grows
-		for _, f := range r.Findings {
+	// Appended to, not formatted (an unchanged check prints thousands of
+	// lines), and written a 64 KiB chunk at a time into one buffer: the
+	// whole output in memory of its own (1.3 MB at 10,000 notes) cost a
+	// page fault every 4 KiB of it.
+	const chunk = 64 << 10
+	b := make([]byte, 0, chunk+4<<10)
+	for _, f := range r.Findings {
+		if !color {
 			b = append(b, printable.Of(f.Path)...)
 			b = append(b, ':')
 			b = strconv.AppendInt(b, int64(f.Line), 10)
@@ -45,17 +45,23 @@ func writeText(w io.Writer, r checkReport, color bool) error {
 			b = append(b, ' ')
 			b = append(b, printable.Of(f.Message)...)
 			b = append(b, '\n')
+		} else {
+			sev := ansiYellow
+			if f.Severity == lint.Error {
+				sev = ansiRed
+			}
+			b = fmt.Appendf(b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, printable.Of(f.Path), f.Line, f.Column, ansiReset,
+				sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, printable.Of(f.Message))
 		}
-		_, err := w.Write(b)
-		return err
+		if len(b) >= chunk {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
 	}
-	for _, f := range r.Findings {
-		sev := ansiYellow
-		if f.Severity == lint.Error {
-			sev = ansiRed
-		}
-		b = fmt.Appendf(b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, printable.Of(f.Path), f.Line, f.Column, ansiReset,
-			sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, printable.Of(f.Message))
+	if len(b) == 0 {
+		return nil
 	}
 	_, err := w.Write(b)
 	return err
