@@ -35,11 +35,13 @@ import (
 // hashes and entries, with a checksum) instead of writing the file anew;
 // a torn or damaged delta is ignored with all after it, so that its notes
 // are read again. A change of the files' set, of a reader's key, or deltas
-// grown past a quarter of the file, write the file anew.
+// grown past a quarter of the file, write the file anew; the other
+// readers' sections are kept, over a change of the files' set as each
+// reader's policy says (Update.Carry, Section.Carried).
 
 // ModelVersion is the model file's format; a file of another version is
 // ignored and overwritten.
-const ModelVersion = 1
+const ModelVersion = 2
 
 const modelMagic = "zk-model-cache\n"
 
@@ -61,6 +63,14 @@ type Section struct {
 	// Read from a model file, they are never to be written: they may be
 	// its mapping (MapModel).
 	Entries [][]byte
+	// Carried says the section was made over other files than the
+	// stamps, and kept by another reader's save over these
+	// (Update.Carry): its entries are good by their hashes, but the
+	// file's may include entries of files gone and lack those of files
+	// come, so that a save of it is written anew, not appended
+	// (Appendable), and a reader that reads nothing again still saves.
+	// Saved by its reader, it is not.
+	Carried bool
 }
 
 // Model is an open model file: its stamps with every delta applied, and
@@ -92,6 +102,7 @@ type Model struct {
 type dirEntry struct {
 	name     string
 	key      Key
+	carried  bool
 	off, len int64
 }
 
@@ -295,7 +306,7 @@ func (m *Model) readAll() error {
 		return errors.New("cache: bad model header")
 	}
 	m.n = int(n)
-	dir, err := m.bytes(int64(modelFixed), min(int64(nsec)*(1+255+sha256.Size+16), m.size-int64(modelFixed)))
+	dir, err := m.bytes(int64(modelFixed), min(int64(nsec)*(1+255+sha256.Size+1+16), m.size-int64(modelFixed)))
 	if err != nil {
 		return err
 	}
@@ -304,6 +315,13 @@ func (m *Model) readAll() error {
 		var e dirEntry
 		e.name = string(r.Take(int(r.Byte())))
 		copy(e.key[:], r.Take(sha256.Size))
+		switch r.Byte() {
+		case 0:
+		case 1:
+			e.carried = true
+		default:
+			return errors.New("cache: bad model directory")
+		}
 		e.off, e.len = int64(r.Uint64()), int64(r.Uint64())
 		if r.Bad() {
 			return errors.New("cache: bad model directory")
@@ -481,7 +499,7 @@ func (m *Model) section(name string, whole bool) (s Section, ok bool, err error)
 		err := m.guard(func() error {
 			var err error
 			if b, err = m.bytes(e.off, n); err == nil {
-				s = Section{Name: name, Key: e.key, Hashes: m.hashes(b[:h]), Entries: [][]byte{nil}}
+				s = Section{Name: name, Key: e.key, Hashes: m.hashes(b[:h]), Entries: [][]byte{nil}, Carried: e.carried}
 			}
 			return err
 		})
@@ -547,6 +565,16 @@ type Update struct {
 	// Changed are the indexes of the files whose section hash changed;
 	// each section's Entries holds what changed only. Nil: every file's.
 	Changed []int
+	// Carry says, for a save written anew over other files than the
+	// model file stamps (a file added, removed or renamed), what becomes
+	// of each other section there (name, under key): dropped (ok false:
+	// its entries hold more of the other files than their paths), or
+	// kept, its entries as they are and each hash moved to the file of
+	// the same path (a file come has none), but for the old stamps drop
+	// says (an entry the files that came or went change; drop may be
+	// nil). Nil drops every other section. With the same files, every
+	// other section is kept.
+	Carry func(name string, key Key) (drop func(j int) bool, ok bool)
 }
 
 // Appendable reports whether a reader's save of its sections names under
@@ -558,7 +586,7 @@ func (m *Model) Appendable(stamps []Stamp, key Key, names ...string) bool {
 		return false
 	}
 	for _, name := range names {
-		if !slices.ContainsFunc(m.dir, func(e dirEntry) bool { return e.name == name && e.key == key }) {
+		if !slices.ContainsFunc(m.dir, func(e dirEntry) bool { return e.name == name && e.key == key && !e.carried }) {
 			return false
 		}
 	}
@@ -658,21 +686,51 @@ func (m *Model) appendDelta(u Update) error {
 func saveModel(file string, m *Model, u Update) error {
 	secs := []Section{}
 	var from []*io.SectionReader // the entries of secs[i] in m's file; nil for u's
-	if m.samePaths(u.Stamps) {
+	same := m.samePaths(u.Stamps)
+	var moved []int // a stamp's index among u's, -1 for a file gone: when carried to other files
+	if !same && m != nil && !m.faulted && u.Carry != nil {
+		moved = make([]int, len(m.Stamps))
+		for j, i := 0, 0; j < len(m.Stamps); j++ {
+			for i < len(u.Stamps) && u.Stamps[i].Path < m.Stamps[j].Path {
+				i++
+			}
+			moved[j] = -1
+			if i < len(u.Stamps) && u.Stamps[i].Path == m.Stamps[j].Path {
+				moved[j] = i
+			}
+		}
+	}
+	if same || moved != nil {
 		for _, e := range m.dir {
 			if slices.ContainsFunc(u.Sections, func(s Section) bool { return s.Name == e.name }) {
 				continue
+			}
+			var drop func(int) bool
+			if !same {
+				var ok bool
+				if drop, ok = u.Carry(e.name, e.key); !ok {
+					continue
+				}
 			}
 			h := int64(m.n * sha256.Size)
 			b := make([]byte, h)
 			if _, err := m.f.ReadAt(b, e.off); err != nil {
 				continue
 			}
-			s := Section{Name: e.name, Key: e.key, Hashes: hashesOf(b)}
+			s := Section{Name: e.name, Key: e.key, Hashes: hashesOf(b), Carried: e.carried || !same}
 			for _, d := range m.deltas {
 				for _, ih := range d.hashes[e.name] {
 					s.Hashes[ih.i] = [sha256.Size]byte{}
 				}
+			}
+			if !same { // the hashes of the files of the same paths, but those drop says
+				hs := make([][sha256.Size]byte, len(u.Stamps))
+				for j, i := range moved {
+					if i >= 0 && (drop == nil || !drop(j)) {
+						hs[i] = s.Hashes[j]
+					}
+				}
+				s.Hashes = hs
 			}
 			secs = append(secs, s)
 			from = append(from, io.NewSectionReader(m.f, e.off+h, e.len-h))
@@ -696,7 +754,7 @@ func saveModel(file string, m *Model, u Update) error {
 	pathsLen := stampPathsLen(u.Stamps)
 	dirLen := 0
 	for _, x := range secs {
-		dirLen += 1 + len(x.Name) + sha256.Size + 16
+		dirLen += 1 + len(x.Name) + sha256.Size + 1 + 16
 	}
 	at := int64(modelFixed + dirLen + pathsLen + n*(16+sha256.Size))
 	size := at
@@ -715,6 +773,11 @@ func saveModel(file string, m *Model, u Update) error {
 		head = append(head, byte(len(x.Name)))
 		head = append(head, x.Name...)
 		head = append(head, x.Key[:]...)
+		carried := byte(0)
+		if x.Carried {
+			carried = 1
+		}
+		head = append(head, carried)
 		l := int64(n*sha256.Size) + entriesLen(i)
 		head = binary.LittleEndian.AppendUint64(head, uint64(at))
 		head = binary.LittleEndian.AppendUint64(head, uint64(l))

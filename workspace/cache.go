@@ -470,7 +470,7 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 	c.eachHash(hashes, func(i int, h [sha256.Size]byte) { checked[i] = h })
 	fsec := checkcache.Section{Name: checkcache.FindingsSection, Key: c.key, Hashes: checked}
 	ssec := checkcache.Section{Name: checkcache.StatesSection, Key: c.key, Hashes: checked}
-	u := checkcache.Update{Written: c.started.UnixNano(), Stamps: stamps, Sections: []checkcache.Section{fsec, ssec}}
+	u := checkcache.Update{Written: c.started.UnixNano(), Stamps: stamps, Sections: []checkcache.Section{fsec, ssec}, Carry: carry(c.m, files)}
 	if c.was != nil && c.m.Appendable(stamps, c.key, fsec.Name, ssec.Name) {
 		u.Changed = []int{}
 		for i := range checked {

@@ -89,9 +89,17 @@ func (p *perNoteCache[T]) loadNames() []heldNames {
 		return p.names
 	}
 	p.namesRead = true
-	stamps := p.m.Stamps
-	sec, ok, err := p.m.Section(namesSection(p.c.folder))
-	if err != nil || !ok || sec.Key != p.key || len(sec.Hashes) != len(stamps) {
+	p.names = readNames(p.m, p.c.folder, p.key)
+	return p.names
+}
+
+// readNames reads the names section of the reader of folder from m, by
+// the index of its stamps; nil when there is none, of another key than
+// key, or damaged.
+func readNames(m *checkcache.Model, folder string, key checkcache.Key) []heldNames {
+	stamps := m.Stamps
+	sec, ok, err := m.Section(namesSection(folder))
+	if err != nil || !ok || sec.Key != key || len(sec.Hashes) != len(stamps) {
 		return nil
 	}
 	out := make([]heldNames, len(stamps))
@@ -121,7 +129,6 @@ func (p *perNoteCache[T]) loadNames() []heldNames {
 	if err != nil {
 		return nil
 	}
-	p.names = out
 	return out
 }
 
@@ -135,22 +142,7 @@ func (p *perNoteCache[T]) unaffected(files []vault.File) func(j int) bool {
 	if held == nil || len(p.section.Hashes) != len(p.m.Stamps) {
 		return nil
 	}
-	stamps := p.m.Stamps
-	var gone []string // the paths added or removed; both lists sorted by path
-	i, j := 0, 0
-	for i < len(files) || j < len(stamps) {
-		switch {
-		case j == len(stamps) || i < len(files) && files[i].Path < stamps[j].Path:
-			gone = append(gone, files[i].Path)
-			i++
-		case i == len(files) || stamps[j].Path < files[i].Path:
-			gone = append(gone, stamps[j].Path)
-			j++
-		default:
-			i, j = i+1, j+1
-		}
-	}
-	keys := vault.NamingKeys(gone)
+	keys := vault.NamingKeys(cameOrWent(p.m.Stamps, files))
 	return func(j int) bool {
 		h := held[j]
 		return h.hash != ([sha256.Size]byte{}) && h.hash == p.section.Hashes[j] && !namesAny(h.names, keys)
@@ -198,5 +190,96 @@ func (p *perNoteCache[T]) namesUpdate(files []vault.File, sec checkcache.Section
 		}
 	}
 	out.Entries = [][]byte{encodeLinkNames(slices.Clip(entries))}
+	return out
+}
+
+// How a reader's section fares when a save writes the model file anew
+// over other files than it stamps (checkcache.Update.Carry): every
+// reader's section is its own to keep, and a command reading one reader
+// after another reading another (zk list, then zk graph) after a file
+// was added read every note again in the second, its section dropped.
+const (
+	// dropOnFiles: its entries hold more of the other files than their
+	// paths (zk check's states, by index; zk stale's links, by index; the
+	// language server's, with no link names kept): dropped.
+	dropOnFiles = iota
+	// carryOwn: an entry is made of its note's bytes alone
+	// (perNote.ownBytes): every entry kept.
+	carryOwn
+	// carryNames: an entry resolves its note's links by name
+	// (perNote.names, with its names section): kept but for the notes
+	// whose link names name a file that came or went, or whose names are
+	// not kept of the same bytes, which are read again.
+	carryNames
+)
+
+// carryOf is how the section of reader folder fares (see dropOnFiles);
+// each reader's perNote says the same (TestCarryIsTheReaders).
+func carryOf(folder string) int {
+	switch folder {
+	case "runs", "properties":
+		return carryOwn
+	case "list", "details", "graph", "base":
+		return carryNames
+	}
+	return dropOnFiles
+}
+
+// carry is checkcache.Update.Carry for a save over files of the model
+// file m (nil: none to carry): each section as carryOf says, a names
+// reader's section and its names section alike.
+func carry(m *checkcache.Model, files []vault.File) func(name string, key checkcache.Key) (func(int) bool, bool) {
+	if m == nil {
+		return nil
+	}
+	var keys map[string]bool // the link names of the files that came or went, once
+	drops := map[string]func(int) bool{}
+	return func(name string, key checkcache.Key) (func(int) bool, bool) {
+		folder, isNames := strings.CutSuffix(name, ".names")
+		switch carryOf(folder) {
+		case carryOwn:
+			return nil, !isNames
+		case carryNames:
+		default:
+			return nil, false
+		}
+		if d, ok := drops[folder]; ok {
+			return d, d != nil
+		}
+		drops[folder] = nil
+		held := readNames(m, folder, key)
+		sec, _, ok, err := m.SectionAt(folder)
+		if held == nil || err != nil || !ok || sec.Key != key || len(sec.Hashes) != len(m.Stamps) {
+			return nil, false
+		}
+		if keys == nil {
+			keys = vault.NamingKeys(cameOrWent(m.Stamps, files))
+		}
+		d := func(j int) bool {
+			h := held[j]
+			return h.hash == ([sha256.Size]byte{}) || h.hash != sec.Hashes[j] || namesAny(h.names, keys)
+		}
+		drops[folder] = d
+		return d, true
+	}
+}
+
+// cameOrWent are the paths of files or stamps, not both (each sorted by
+// path).
+func cameOrWent(stamps []checkcache.Stamp, files []vault.File) []string {
+	var out []string
+	i, j := 0, 0
+	for i < len(files) || j < len(stamps) {
+		switch {
+		case j == len(stamps) || i < len(files) && files[i].Path < stamps[j].Path:
+			out = append(out, files[i].Path)
+			i++
+		case i == len(files) || stamps[j].Path < files[i].Path:
+			out = append(out, stamps[j].Path)
+			j++
+		default:
+			i, j = i+1, j+1
+		}
+	}
 	return out
 }

@@ -21,8 +21,8 @@ import (
 // a stamp left as it was: its old tag stays in zk list's records until
 // it is read again, when zk list alone is asked.
 func TestFilesComingAndGoingReadTheNotesNamingThem(t *testing.T) {
-	// Each reader alone: another's save after the files changed writes
-	// the model file anew with its own section alone.
+	// Each reader alone (another reader's save after the files changed
+	// keeps this one's section: TestAnotherReadersSectionOutlivesFilesComingAndGoing).
 	for _, r := range []string{"list", "stale", "graph", "graph text", "backlinks", "base"} {
 		t.Run(r, func(t *testing.T) { filesComingAndGoing(t, r, false) })
 	}
@@ -186,5 +186,111 @@ func filesComingAndGoing(t *testing.T, reader string, onlyList bool) {
 		} else {
 			check(s.when)
 		}
+	}
+}
+
+// After a file is added, removed or renamed, one reader's save keeps the
+// other readers' sections (carry): zk list after zk check, graph, stale
+// or base reads the notes naming the file that came or went, and the
+// note come, not every note, and answers what a cold cache answers. That
+// it keeps the others' entries is seen through Tidy.md, whose bytes
+// change under a stamp left as it was (no reader reads it again): zk
+// list keeps its old tag. zk list's save then writes its section anew,
+// no longer carried.
+func TestAnotherReadersSectionOutlivesFilesComingAndGoing(t *testing.T) {
+	for _, first := range []string{"check", "graph", "stale", "base"} {
+		t.Run(first, func(t *testing.T) {
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			w, _ := open(t, map[string]string{
+				".obsidian/app.json": "{}",
+				"A.md":               "# A\n[[B]] [[Nowhere]]\n",
+				"B.md":               "# B\n[[A]]\n",
+				"Gone.md":            "# Gone\n[[A]]\n",
+				"C.md":               "# C\n[[Gone]]\n",
+				"Tidy.md":            "#tag1 [[A]]\n",
+				"views/All.base":     "views:\n  - type: table\n    name: All\n    filters: file.ext == \"md\"\n    order: [file.name, file.links]\n",
+			}, Reading)
+			ctx := context.Background()
+			dir := w.Vault.Dir
+			old := time.Now().Add(-time.Hour)
+			for _, n := range []string{"A.md", "B.md", "Gone.md", "C.md", "Tidy.md", "views/All.base"} {
+				os.Chtimes(filepath.Join(dir, n), old, old)
+			}
+			write := func(name, text string) {
+				t.Helper()
+				p := filepath.Join(dir, name)
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(p, old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+			other := func() {
+				t.Helper()
+				var err error
+				switch first {
+				case "check":
+					_, err = w.Check(ctx, CheckRequest{})
+				case "graph":
+					_, err = w.Graph(ctx)
+				case "stale":
+					_, err = w.Stale(ctx, StaleRequest{Within: "1y"})
+				case "base":
+					_, err = w.Base(ctx, BaseRequest{Base: "views/All.base"})
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			fields := []string{"file.links", "file.tags"}
+			list := func() []string {
+				t.Helper()
+				l, err := w.List(ctx, ListRequest{Fields: fields})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return listed(l, fields)
+			}
+			list()
+			other()
+			write("Tidy.md", "#tag2 [[A]]\n") // the same size and time
+			cache := os.Getenv("XDG_CACHE_HOME")
+			for _, step := range []struct {
+				when string
+				do   func()
+			}{
+				{"a note added that a broken link names", func() { write("Nowhere.md", "# Nowhere\n") }},
+				{"a link target removed", func() {
+					if err := os.Remove(filepath.Join(dir, "Gone.md")); err != nil {
+						t.Fatal(err)
+					}
+				}},
+				{"a note renamed", func() {
+					if err := os.Rename(filepath.Join(dir, "B.md"), filepath.Join(dir, "B2.md")); err != nil {
+						t.Fatal(err)
+					}
+				}},
+			} {
+				step.do()
+				other()
+				got := list()
+				t.Setenv("XDG_CACHE_HOME", t.TempDir())
+				want := list()
+				t.Setenv("XDG_CACHE_HOME", cache)
+				for i, row := range want { // Tidy.md as zk list read it before: its stamp says unchanged
+					want[i] = strings.Replace(row, "tag2", "tag1", 1)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s, %s then list:\n%v\nwant (Tidy.md not read again)\n%v", step.when, first, got, want)
+				}
+				_, m := modelOf(t, w)
+				sec, ok, err := m.Section("list")
+				m.Close()
+				if err != nil || !ok || sec.Carried || len(sec.Entries) != 1 {
+					t.Errorf("%s: list's section after list: ok %v, carried %v, %d parts (not written anew), %v", step.when, ok, sec.Carried, len(sec.Entries), err)
+				}
+			}
+		})
 	}
 }

@@ -450,8 +450,8 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	if err != nil {
 		return nil, err
 	}
-	if !changed && parsed == 0 {
-		return notes, nil // every entry and stamp as cached
+	if !changed && parsed == 0 && !p.section.Carried {
+		return notes, nil // every entry and stamp as cached (a section carried is written anew: it may hold files gone)
 	}
 	p.save(files, st, hashes, mine, notes, started, false, names)
 	return notes, nil
@@ -497,7 +497,7 @@ func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha2
 			sec.Hashes[at[k]] = hashes[at[k]]
 		}
 	}
-	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps}
+	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps, Carry: carry(m, files)}
 	write := notes
 	sections := []string{c.folder}
 	if c.names {
