@@ -213,8 +213,9 @@ const (
 	carryNames
 )
 
-// carryOf is how the section of reader folder fares (see dropOnFiles);
-// each reader's perNote says the same (TestCarryIsTheReaders).
+// carryOf is how the section of reader folder fares (see dropOnFiles),
+// as its perNote says (ownBytes; names, without remap): a reader added
+// is dropped until it is named here.
 func carryOf(folder string) int {
 	switch folder {
 	case "runs", "properties":
