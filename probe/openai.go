@@ -364,14 +364,20 @@ func maxChunks(maxTokens int) int { return 4*maxTokens + 1024 }
 // burstChunksPerRead is the most chunks a read may bring on average for a
 // request's decode to count as timed. A server streams a chunk per token
 // (or per bundle of tokens) with the decode's time between them, and a
-// client reading as it decodes gets them a read each, or two when one
-// lands while the last is parsed. More a read means the client was not
-// reading while they were decoded (descheduled, on a loaded machine): they
-// waited in the socket and arrived together, and the time between the
-// first and last is the client's scheduling, not the server's decode.
-// Before this bound one such request (of 12 tokens, from a server giving
-// 80-120 tok/s) came out at 97,289 tok/s.
-const burstChunksPerRead = 2
+// client reading as it decodes gets them a read each, or a few when they
+// come faster than it wakes (a fast server, a loaded client) or the server
+// sends several at once (speculative decoding accepts a few tokens a
+// step): timed from the first read to the last, those are still the
+// decode's pace. Many more a read means the client was not reading while
+// they were decoded (descheduled): they waited in the socket and arrived
+// together, in one read or a few back to back as buffers fill, and the
+// time between the first and last is the client's scheduling, not the
+// server's decode. Before this bound one such request (of 12 tokens, from
+// a server giving 80-120 tok/s) came out at 97,289 tok/s. At 2 (tried
+// first), a loaded client (load 19-25) left out all 16 requests at one
+// stream of a 2,000 tok/s server in 5 probes of 6; at 4, 1 to 12 of 16,
+// the rest timed at 1,605-2,020 tok/s (p50 to max).
+const burstChunksPerRead = 4
 
 // readClock is the body of a response as the probe reads it, stamping each
 // read that brings bytes with the time it returned: a chunk arrived with

@@ -313,7 +313,7 @@ type Level struct {
 	// completed in the window.
 	//
 	// DecodeBursts counts the requests completed in the window whose
-	// chunks the client read in a burst, more than two a read: it was not
+	// chunks the client read in a burst, more than four a read: it was not
 	// reading while the server decoded them (a loaded client), so their
 	// first-to-last time is the client's scheduling, and they are left out
 	// of the per-stream decode rate, the inter-token latency, decoding

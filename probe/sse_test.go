@@ -226,7 +226,7 @@ func paced(from, ms float64, n int) []traceRead {
 // TestReadStreamTimesDecodeByRead replays arrival traces: a chunk arrived
 // with the read that brought it, the decode is timed from the first
 // token's read to the last's over the tokens that came after the first
-// read, and a request whose chunks came in a burst (more than two a read)
+// read, and a request whose chunks came in a burst (more than four a read)
 // has no decode rate. Stamping chunks as they were parsed gave a response
 // read at once a rate over the parsing's microseconds.
 func TestReadStreamTimesDecodeByRead(t *testing.T) {
@@ -241,7 +241,7 @@ func TestReadStreamTimesDecodeByRead(t *testing.T) {
 		{"the whole response in one read", []traceRead{{ms: 500, chunks: 13}}, 0, true},
 		{"two chunks in one read", []traceRead{{ms: 500, chunks: 2}}, 0, true},
 		{"a burst split across reads by buffers",
-			[]traceRead{{ms: 500, chunks: 5}, {ms: 500.02, chunks: 4}, {ms: 500.04, chunks: 4}}, 0, true},
+			[]traceRead{{ms: 500, chunks: 12}, {ms: 500.02, chunks: 12}, {ms: 500.04, chunks: 4}}, 0, true},
 		// Tokens 1-4 waited in the socket until 30 ms; 5-13 came 10 ms
 		// apart: 9 tokens after the first read, in 90 ms.
 		{"the first token read late", append([]traceRead{{ms: 30, chunks: 4}}, paced(40, 10, 9)...), 100, false},
@@ -254,6 +254,16 @@ func TestReadStreamTimesDecodeByRead(t *testing.T) {
 			}
 			return rs
 		}(), 100, false},
+		// A server that sends four at once, every 40 ms (speculative
+		// decoding): 24 tokens, 20 after the first read in 200 ms.
+		{"four chunks a read, paced", func() []traceRead {
+			rs := paced(0, 40, 6)
+			for i := range rs {
+				rs[i].chunks = 4
+			}
+			return rs
+		}(), 100, false},
+		{"five chunks a read", []traceRead{{ms: 0, chunks: 5}, {ms: 40, chunks: 5}}, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
