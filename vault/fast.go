@@ -50,9 +50,11 @@ type fastScanner struct {
 	blank                         bool   // the previous line was blank
 	fence                         []byte // the open fence's marker, nil outside a fence
 	fenceStart                    int
-	comment                       bool // in an HTML comment block
-	commentLast                   int  // the end of its last line before the closing one
-	noRefs                        bool // no "]:" in the body: no link reference definitions
+	comment                       bool         // in an HTML comment block
+	commentLast                   int          // the end of its last line before the closing one
+	noRefs                        bool         // no "]:" in the body: no link reference definitions
+	onBail                        func(at int) // called at a refusal with its line's start; nil but in the tests that count them
+	at                            int          // the start of the line being read
 
 	// The open paragraph is a table of cols columns (cols > 0), whose
 	// delimiter row is the line at delimAt and whose last row read (the
@@ -96,6 +98,12 @@ func exact[S ~[]E, E any](s S) S {
 // fastParse is Parse for notes the line scanner can read with certainty.
 // h is the note's head, which goldmark reads the same.
 func fastParse(notePath string, src []byte, h head) (*Note, bool) {
+	return fastParseCounted(notePath, src, h, nil)
+}
+
+// fastParseCounted is fastParse calling onBail (when not nil) at the
+// scanner's refusal, for a test to count the refusals by where they are.
+func fastParseCounted(notePath string, src []byte, h head, onBail func(at int)) (*Note, bool) {
 	if containsByte(src, fastBail) || !unmasked(src, h.fmEnd) {
 		return nil, false
 	}
@@ -112,9 +120,10 @@ func fastParse(notePath string, src []byte, h head) (*Note, bool) {
 	}
 	f := &fastScanner{w: walker{n: n, src: src, masked: src, lines: lines}, src: src, ok: true,
 		paraFirst: -1, delimAt: -1, listStart: -1, list: sc.list[:0], quoteStart: -1, qParaFirst: -1,
-		noRefs: !bytes.Contains(src[fmEnd:], []byte("]:"))}
+		noRefs: !bytes.Contains(src[fmEnd:], []byte("]:")), onBail: onBail}
 	for off := fmEnd; off < len(src) && f.ok; {
 		end := lines.lineEnd(off)
+		f.at = off
 		f.line(off, end)
 		off = end + 1
 	}
@@ -158,7 +167,12 @@ func reuse[S ~[]E, E any](s S) S {
 	return s[:0]
 }
 
-func (f *fastScanner) bail() { f.ok = false }
+func (f *fastScanner) bail() {
+	if f.ok && f.onBail != nil {
+		f.onBail(f.at)
+	}
+	f.ok = false
+}
 
 // containsByte is bytes.ContainsAny for a few ASCII bytes, one IndexByte
 // (vectorised) a byte: ContainsAny reads b a byte at a time, and was a

@@ -1,10 +1,14 @@
 package vault
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"sort"
 	"strings"
 	"testing"
 
@@ -170,4 +174,74 @@ func FuzzFastParseTokens(f *testing.F) {
 		}
 		sameAsGoldmark(t, "tokens", []byte(b.String()))
 	})
+}
+
+// TestFastParseVaults holds the fast path to goldmark on every note of
+// the vaults in ZK_FAST_VAULTS (a list of folders, as PATH is), and counts
+// the notes it gives to goldmark by where it refused (the first refusal
+// of each note), so that the next construct to read is the one most notes
+// stop at; ZK_FAST_LINES=1 logs each refusal's line too. It runs only
+// when asked: ZK_FAST_VAULTS=/a:/b go test -run FastParseVaults -v.
+func TestFastParseVaults(t *testing.T) {
+	roots := filepath.SplitList(os.Getenv("ZK_FAST_VAULTS"))
+	if len(roots) == 0 {
+		t.Skip("ZK_FAST_VAULTS names no vault")
+	}
+	src, _ := os.ReadFile("fast.go")
+	lines := strings.Split(string(src), "\n")
+	for _, root := range roots {
+		counts, examples := map[string]int{}, map[string][]string{}
+		notes := 0
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			notes++
+			if sameAsGoldmark(t, p, b) {
+				return nil
+			}
+			h := readHead(b)
+			why := ""
+			switch {
+			case containsByte(b, fastBail):
+				why = "a byte of fastBail"
+			case !unmasked(b, h.fmEnd):
+				why = "a %% comment or math to mask"
+			default:
+				fastParseCounted(p, b, h, func(at int) {
+					_, file, line, _ := runtime.Caller(2)
+					why = fmt.Sprintf("%s:%d %s", filepath.Base(file), line, strings.TrimSpace(lines[line-1]))
+					if os.Getenv("ZK_FAST_LINES") != "" {
+						end := bytes.IndexByte(b[at:], '\n')
+						if end < 0 {
+							end = len(b) - at
+						}
+						from := max(0, bytes.LastIndexByte(b[:max(at-1, 0)], '\n')+1)
+						t.Logf("%s %q", why, b[from:at+end])
+					}
+				})
+			}
+			counts[why]++
+			examples[why] = append(examples[why], p)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := make([]string, 0, len(counts))
+		total := 0
+		for k, n := range counts {
+			keys = append(keys, k)
+			total += n
+		}
+		sort.Slice(keys, func(i, j int) bool { return counts[keys[i]] > counts[keys[j]] })
+		t.Logf("%s: %d of %d notes to goldmark", root, total, notes)
+		for _, k := range keys {
+			t.Logf("%5d %s (e.g. %s)", counts[k], k, strings.Join(examples[k][:min(2, len(examples[k]))], ", "))
+		}
+	}
 }
