@@ -52,7 +52,7 @@ type fastScanner struct {
 	fenceStart                    int
 	comment                       bool         // in an HTML comment block
 	commentLast                   int          // the end of its last line before the closing one
-	noRefs                        bool         // no "]:" in the body: no link reference definitions
+	noRefs                        bool         // no link reference definition can be in the body (noRefsIn)
 	onBail                        func(at int) // called at a refusal with its line's start; nil but in the tests that count them
 	at                            int          // the start of the line being read
 
@@ -120,7 +120,7 @@ func fastParseCounted(notePath string, src []byte, h head, onBail func(at int)) 
 	}
 	f := &fastScanner{w: walker{n: n, src: src, masked: src, lines: lines}, src: src, ok: true,
 		paraFirst: -1, delimAt: -1, listStart: -1, list: sc.list[:0], quoteStart: -1, qParaFirst: -1,
-		noRefs: !bytes.Contains(src[fmEnd:], []byte("]:")), onBail: onBail}
+		noRefs: noRefsIn(src[fmEnd:]), onBail: onBail}
 	for off := fmEnd; off < len(src) && f.ok; {
 		end := lines.lineEnd(off)
 		f.at = off
@@ -165,6 +165,43 @@ func reuse[S ~[]E, E any](s S) S {
 	}
 	clear(s)
 	return s[:0]
+}
+
+// noRefsIn reports whether body can hold no link reference definition
+// (nor a footnote's, which goldmark reads as one): then "[x]", "[x][y]"
+// and "[^1]" are plain text. A definition is "[label]:" whose '[' opens
+// a paragraph's line, after nothing but spaces, tabs and the '>' and list
+// markers of its containers, and whose label holds no unescaped bracket
+// (goldmark's FindClosure without nesting). So every "]:" is looked at:
+// the nearest bracket before it must be an unescaped '[' (a ']' ends any
+// label first) that opens its line so; a backslash before that bracket
+// is taken as a definition too, as is a "]:" in code.
+func noRefsIn(body []byte) bool {
+	for i := 0; ; {
+		k := bytes.Index(body[i:], []byte("]:"))
+		if k < 0 {
+			return true
+		}
+		p := i + k
+		i = p + 2
+		j := p - 1
+		for j >= 0 && body[j] != '[' && body[j] != ']' {
+			j--
+		}
+		if j < 0 {
+			continue
+		}
+		if j > 0 && body[j-1] == '\\' {
+			return false
+		}
+		if body[j] == ']' {
+			continue
+		}
+		ls := bytes.LastIndexByte(body[:j], '\n') + 1
+		if len(bytes.Trim(body[ls:j], " \t>-*+.)0123456789")) == 0 {
+			return false
+		}
+	}
 }
 
 func (f *fastScanner) bail() {

@@ -74,15 +74,17 @@ func TestFastParseAgrees(t *testing.T) {
 			"a <span title=\"[[hidden]] #no\">[[shown]]</span> <https://x.y/#no> <a@b.c> <!-- [[no]] --> x <3 y #yes\n<!--\n[[no]]\n\n-->\n<!-- one [[no]] --> [[no]]\n",
 		"Text\n> [!tip] Title [[a]] #t\n> more [x] and [^1] ^q1\n>\n> next [[b|B]]\n>\n\n> plain quote\n# H\n" +
 			"```\n\tif a \\\\ b { [[no]] }\n```\n<!--\n\t\\ [[no]]\n-->\n",
+		"> [!tip] T [x] [^1] [[a]]\n\n| a | b |\n| - | - |\n\n**Windows**]: x [y]: z `[`a]: b [[c]]: d\n[e](f.md): [g][h]\n",
 	}
 	for i, c := range cases {
 		if sameAsGoldmark(t, "case "+string(rune('0'+i)), []byte(c)) {
 			accepted++
 		}
 	}
-	if accepted < len(cases)-1 || !sameAsGoldmark(t, "code", []byte(cases[len(cases)-5])) ||
-		!sameAsGoldmark(t, "fence", []byte(cases[len(cases)-4])) || !sameAsGoldmark(t, "comment", []byte(cases[len(cases)-3])) ||
-		!sameAsGoldmark(t, "html", []byte(cases[len(cases)-2])) || !sameAsGoldmark(t, "quote", []byte(cases[len(cases)-1])) {
+	if accepted < len(cases)-1 || !sameAsGoldmark(t, "code", []byte(cases[len(cases)-6])) ||
+		!sameAsGoldmark(t, "fence", []byte(cases[len(cases)-5])) || !sameAsGoldmark(t, "comment", []byte(cases[len(cases)-4])) ||
+		!sameAsGoldmark(t, "html", []byte(cases[len(cases)-3])) || !sameAsGoldmark(t, "quote", []byte(cases[len(cases)-2])) ||
+		!sameAsGoldmark(t, "no definition", []byte(cases[len(cases)-1])) {
 		t.Errorf("the fast path took %d of %d ordinary notes", accepted, len(cases))
 	}
 	dir := t.TempDir()
@@ -151,6 +153,7 @@ var fastTokens = []string{
 	">", "\n>", "\n> ", "> [!tip] T", "[!x]", "[^1]", "[a][b]", "[x]:", "\n> a ^q\n",
 	"\\", "\\|", "\\`", "\\#", "\t```", "```\t", "\n```\n\t\\x #t [[y]]\n",
 	"\n\t- ", "\n\t\t- ", "\n \t", "\n\t1. ", "\n  \t* ",
+	"\n[^1]: n", "- [a]: b", "\\]:", "x]:", "[a\n", "\n> [b]:",
 }
 
 // FuzzFastParseTokens holds the fast path to goldmark on notes made of
@@ -242,6 +245,34 @@ func TestFastParseVaults(t *testing.T) {
 		t.Logf("%s: %d of %d notes to goldmark", root, total, notes)
 		for _, k := range keys {
 			t.Logf("%5d %s (e.g. %s)", counts[k], k, strings.Join(examples[k][:min(2, len(examples[k]))], ", "))
+		}
+	}
+}
+
+// TestNoRefsIn: a "]:" that may end a link reference definition's label
+// keeps the fast path from reading brackets as plain text; one that
+// cannot leaves it free to.
+func TestNoRefsIn(t *testing.T) {
+	for body, want := range map[string]bool{
+		"[a]: b":                 false,
+		"x\n  [a]: b":            false,
+		"- [a]: b":               false,
+		"> 1. [a]: b":            false,
+		"\t[a]: b":               false,
+		"[a\nb]: c":              false,
+		"[a \\[b]: c":            false,
+		"[a\\]: b]: c":           false,
+		"[^1]: note":             false,
+		"`[`a]: b":               true,
+		"x [a]: b":               true,
+		"[a]]: b":                true,
+		"**Windows**]: x":        true,
+		"> [!tip] T\n> [x] [^1]": true,
+		"]: at the start":        true,
+		"![a]: b":                true,
+	} {
+		if got := noRefsIn([]byte(body)); got != want {
+			t.Errorf("noRefsIn(%q) = %v, want %v", body, got, want)
 		}
 	}
 }
