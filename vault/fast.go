@@ -47,14 +47,18 @@ type fastScanner struct {
 	list                          []fastItem
 	listStart, listEnd            int // open top-level list, -1 when none
 	listMarker                    byte
-	blank                         bool   // the previous line was blank
-	fence                         []byte // the open fence's marker, nil outside a fence
-	fenceStart                    int
-	comment                       bool         // in an HTML comment block
-	commentLast                   int          // the end of its last line before the closing one
-	noRefs                        bool         // no link reference definition can be in the body (noRefsIn)
-	onBail                        func(at int) // called at a refusal with its line's start; nil but in the tests that count them
-	at                            int          // the start of the line being read
+	// The open text of the list's last item (iParaFirst >= 0), its first
+	// line's content start, its last line's start and stop: its block ID
+	// is read when it ends, as goldmark reads one at a paragraph's end.
+	iParaFirst, iParaLast, iParaStop int
+	blank                            bool   // the previous line was blank
+	fence                            []byte // the open fence's marker, nil outside a fence
+	fenceStart                       int
+	comment                          bool         // in an HTML comment block
+	commentLast                      int          // the end of its last line before the closing one
+	noRefs                           bool         // no link reference definition can be in the body (noRefsIn)
+	onBail                           func(at int) // called at a refusal with its line's start; nil but in the tests that count them
+	at                               int          // the start of the line being read
 
 	// The open paragraph is a table of cols columns (cols > 0), whose
 	// delimiter row is the line at delimAt and whose last row read (the
@@ -119,7 +123,7 @@ func fastParseCounted(notePath string, src []byte, h head, onBail func(at int)) 
 		n.Blocks = append(n.Blocks, Block{Kind: "yaml", Span: fm.Span})
 	}
 	f := &fastScanner{w: walker{n: n, src: src, masked: src, lines: lines}, src: src, ok: true,
-		paraFirst: -1, delimAt: -1, listStart: -1, list: sc.list[:0], quoteStart: -1, qParaFirst: -1,
+		paraFirst: -1, delimAt: -1, listStart: -1, iParaFirst: -1, list: sc.list[:0], quoteStart: -1, qParaFirst: -1,
 		noRefs: noRefsIn(src[fmEnd:]), onBail: onBail}
 	for off := fmEnd; off < len(src) && f.ok; {
 		end := lines.lineEnd(off)
@@ -280,6 +284,7 @@ func (f *fastScanner) line(start, end int) {
 	}
 	if len(rest) == 0 {
 		f.closePara()
+		f.closeItemPara()
 		f.closeQuote()
 		f.blank = true
 		return
@@ -331,18 +336,21 @@ func (f *fastScanner) line(start, end int) {
 		f.blank = false
 		return
 	}
+	if len(f.list) > 0 && !f.blank && !isATX(rest) {
+		// A line right after an item's text that opens no block (those
+		// that may interrupt a paragraph are read above, an ATX heading
+		// here): it goes on with the text of the list's last item,
+		// whatever its indent, lazily at the margin.
+		f.itemText(start, end, ws)
+		return
+	}
 	if indent > 0 {
-		// Indented code, or a continuation inside a list item.
+		// Indented code, a heading in an item, or an item's next
+		// paragraph after an empty line.
 		f.bail()
 		return
 	}
-	if len(f.list) > 0 {
-		if !f.blank {
-			f.bail() // lazy continuation of a list item
-			return
-		}
-		f.closeList()
-	}
+	f.closeList() // a heading, or a line at the margin after an empty one
 	if isATX(line) {
 		f.closePara()
 		f.heading(start, end)
@@ -847,6 +855,7 @@ func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, co
 		parent = top.idx
 	}
 	f.closePara()
+	f.closeItemPara()
 	// A task box "[ ] " or "[x] " is plain text to goldmark (no task-list
 	// extension); skip it so the inline scan does not read it as a link.
 	inlineFrom := start + contentAt
@@ -863,7 +872,28 @@ func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, co
 	f.list = append(f.list, fastItem{idx: idx, contentCol: contentCol, marker: marker})
 	f.listEnd = end
 	f.inline(inlineFrom, end)
-	f.w.blockIDAt(start+contentAt, start+contentAt, min(end+1, len(f.src)))
+	f.iParaFirst, f.iParaLast, f.iParaStop = start+contentAt, start+contentAt, min(end+1, len(f.src))
+}
+
+// itemText reads a line that goes on with the text of the list's last
+// item (goldmark's TextBlock, or a lazy continuation line): the item and
+// the items it is in end with it. ws is where the line's text starts.
+func (f *fastScanner) itemText(start, end, ws int) {
+	for _, anc := range f.list {
+		f.w.n.ListItems[anc.idx].Span.End = f.w.lines.pos(end)
+	}
+	f.listEnd = end
+	f.iParaLast, f.iParaStop = start+ws, min(end+1, len(f.src))
+	f.inline(start+ws, end)
+}
+
+// closeItemPara reads the block ID at the end of the last item's text.
+func (f *fastScanner) closeItemPara() {
+	if f.iParaFirst < 0 {
+		return
+	}
+	f.w.blockIDAt(f.iParaFirst, f.iParaLast, f.iParaStop)
+	f.iParaFirst = -1
 }
 
 func (f *fastScanner) heading(start, end int) {
@@ -903,6 +933,7 @@ func (f *fastScanner) closePara() {
 }
 
 func (f *fastScanner) closeList() {
+	f.closeItemPara()
 	if f.listStart < 0 {
 		return
 	}
