@@ -297,6 +297,9 @@ func (f *fastScanner) line(start, end int) {
 		case line[0] == '>':
 			f.quoteLine(start, end)
 			return
+		case f.qParaFirst >= 0 && ws > 0:
+			f.bail() // an indented lazy continuation of the quote's paragraph
+			return
 		case f.qParaFirst >= 0 && ws == 0 && !isATX(line):
 			f.quoteText(start, end) // a lazy continuation of the quote's paragraph
 			return
@@ -345,12 +348,21 @@ func (f *fastScanner) line(start, end int) {
 		return
 	}
 	if indent > 0 {
-		// Indented code, a heading in an item, or an item's next
-		// paragraph after an empty line.
-		f.bail()
-		return
+		switch {
+		case isATX(rest) || f.cols > 0:
+			f.bail() // an indented heading, or a table's indented row
+			return
+		case len(f.list) > 0 && f.itemPara(start, end, ws, indent):
+			return // a paragraph in an item after an empty line
+		case len(f.list) == 0 && f.paraFirst >= 0:
+			// A continuation of the paragraph's text: indented code
+			// cannot interrupt a paragraph.
+		case indent > 3:
+			f.bail() // indented code
+			return
+		}
 	}
-	f.closeList() // a heading, or a line at the margin after an empty one
+	f.closeList() // a heading, or a line after an empty one outside the list
 	if isATX(line) {
 		f.closePara()
 		f.heading(start, end)
@@ -359,7 +371,10 @@ func (f *fastScanner) line(start, end int) {
 	}
 	if f.paraFirst < 0 {
 		f.paraFirst = start
-		f.cols = f.tableHeader(start, end)
+		if f.cols = f.tableHeader(start, end); f.cols > 0 && ws > 0 {
+			f.bail() // a table's indented header
+			return
+		}
 	}
 	f.paraLast, f.paraStop = start, min(end+1, len(f.src))
 	if f.cols > 0 {
@@ -885,6 +900,30 @@ func (f *fastScanner) itemText(start, end, ws int) {
 	f.listEnd = end
 	f.iParaLast, f.iParaStop = start+ws, min(end+1, len(f.src))
 	f.inline(start+ws, end)
+}
+
+// itemPara reads a line indented by indent columns after an empty line
+// in a list: a new paragraph of the deepest item whose content starts at
+// or before that column (goldmark's loose item), ending the lists in it.
+// It reports false when no item takes the line: the list ends there.
+func (f *fastScanner) itemPara(start, end, ws, indent int) bool {
+	k := len(f.list) - 1
+	for k >= 0 && f.list[k].contentCol > indent {
+		k--
+	}
+	if k < 0 {
+		return false
+	}
+	if indent-f.list[k].contentCol >= 4 {
+		f.bail() // indented code in the item
+		return true
+	}
+	f.list = f.list[:k+1]
+	f.list[k].child = 0 // a list after the paragraph is a new one
+	f.iParaFirst = start + ws
+	f.itemText(start, end, ws)
+	f.blank = false
+	return true
 }
 
 // closeItemPara reads the block ID at the end of the last item's text.
