@@ -1095,29 +1095,40 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 // linkTail reads an inline link's destination and title from b[k:], just
 // past the '(', as goldmark's parseLink does, and returns the destination
 // and the offset past the ')'. It gives up (end -1) on a link that goes on
-// to the next line, a destination in <>, or one goldmark would not make a
-// link of. A title is never a link's text: nothing in it counts.
+// to the next line, or one goldmark would not make a link of. A
+// destination in <> is what is between them, up to the first '>' on the
+// line (a backslash in it is the caller's to refuse). A title is never a
+// link's text: nothing in it counts.
 func linkTail(b []byte, k int) (dest []byte, end int) {
 	for k < len(b) && b[k] == ' ' {
 		k++
 	}
-	if k >= len(b) || b[k] == '<' {
+	if k >= len(b) {
 		return nil, -1
 	}
 	if b[k] == ')' {
 		return nil, k + 1 // [text](): a link to nowhere
 	}
-	d, opened := k, 0
-	for ; d < len(b) && b[d] != ' '; d++ {
-		if b[d] == '(' {
-			opened++
-		} else if b[d] == ')' {
-			if opened--; opened < 0 {
-				break
+	d := k
+	if b[k] == '<' {
+		m := bytes.IndexByte(b[k+1:], '>')
+		if m < 0 {
+			return nil, -1
+		}
+		dest, d = b[k+1:k+1+m], k+1+m+1
+	} else {
+		opened := 0
+		for ; d < len(b) && b[d] != ' '; d++ {
+			if b[d] == '(' {
+				opened++
+			} else if b[d] == ')' {
+				if opened--; opened < 0 {
+					break
+				}
 			}
 		}
+		dest = b[k:d]
 	}
-	dest = b[k:d]
 	for d < len(b) && b[d] == ' ' {
 		d++
 	}
