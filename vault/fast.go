@@ -821,8 +821,19 @@ func listMarker(b []byte) (marker byte, ordered bool, contentOff int, ok bool) {
 func (f *fastScanner) item(start, end, indent int, marker byte, ordered bool, contentCol, contentAt int) {
 	line := f.src[start:end]
 	content := line[contentAt:]
-	// One space after the marker, then content that is itself plain text.
-	if len(content) == 0 || content[0] == ' ' || content[0] == '#' || content[0] == '>' || htmlBlockStart(content) || bytes.HasPrefix(content, []byte("<!--")) {
+	// One to four spaces after the marker (five are one, then indented
+	// code), then content that is itself plain text: a '#' opening a tag,
+	// not a heading.
+	sp := 0
+	for sp < len(content) && content[sp] == ' ' {
+		sp++
+	}
+	if sp >= 4 {
+		f.bail()
+		return
+	}
+	content, contentAt, contentCol = content[sp:], contentAt+sp, contentCol+sp
+	if len(content) == 0 || isATX(content) || content[0] == '>' || htmlBlockStart(content) || bytes.HasPrefix(content, []byte("<!--")) {
 		f.bail()
 		return
 	}
