@@ -54,6 +54,7 @@ type fastScanner struct {
 	blank                            bool   // the previous line was blank
 	fence                            []byte // the open fence's marker, nil outside a fence
 	fenceStart                       int
+	fenceCol                         int          // the content column of the item the open fence is in, 0 at the margin
 	comment                          bool         // in an HTML comment block
 	commentLast                      int          // the end of its last line before the closing one
 	noRefs                           bool         // no link reference definition can be in the body (noRefsIn)
@@ -307,7 +308,7 @@ func (f *fastScanner) line(start, end int) {
 		f.closeQuote() // a heading, or a block after an empty quote line
 	}
 	if fence := fenceMarker(rest); fence != nil {
-		f.openFence(start, indent, fence)
+		f.openFence(start, indent, ws, fence)
 		return
 	}
 	if rest[0] == '<' && (bytes.HasPrefix(rest, []byte("<!--")) || htmlBlockStart(rest)) {
@@ -339,7 +340,7 @@ func (f *fastScanner) line(start, end int) {
 		f.blank = false
 		return
 	}
-	if len(f.list) > 0 && !f.blank && !isATX(rest) {
+	if f.iParaFirst >= 0 && !isATX(rest) {
 		// A line right after an item's text that opens no block (those
 		// that may interrupt a paragraph are read above, an ATX heading
 		// here): it goes on with the text of the list's last item,
@@ -506,17 +507,31 @@ func (f *fastScanner) row(start, end int) {
 	}
 }
 
-// openFence starts a fenced code block at a line of its own at the left
-// margin, which ends a paragraph or a list before it (a fence is no lazy
-// continuation); one in a list item is goldmark's.
-func (f *fastScanner) openFence(start, indent int, fence []byte) {
-	if indent > 0 {
+// openFence starts a fenced code block: at the left margin, where it
+// ends a paragraph or a list before it (a fence is no lazy continuation),
+// or in the deepest item whose content starts at or before its column,
+// up to three columns past it, indented by spaces, which ends the item's
+// text and the lists in it. Any other indented fence is goldmark's.
+func (f *fastScanner) openFence(start, indent, ws int, fence []byte) {
+	if indent == 0 {
+		f.closePara()
+		f.closeList()
+		f.fence, f.fenceStart, f.fenceCol = fence, start, 0
+		return
+	}
+	k := len(f.list) - 1
+	for k >= 0 && f.list[k].contentCol > indent {
+		k--
+	}
+	if k < 0 || indent-f.list[k].contentCol > 3 || bytes.IndexByte(f.src[start:start+ws], '\t') >= 0 {
 		f.bail()
 		return
 	}
-	f.closePara()
-	f.closeList()
-	f.fence, f.fenceStart = fence, start
+	f.closeItemPara()
+	f.list = f.list[:k+1]
+	f.list[k].child = 0 // a list after the fence is a new one
+	f.fence, f.fenceStart, f.fenceCol = fence, start, f.list[k].contentCol
+	f.blank = false
 }
 
 // fenceLine reads a line inside a fenced code block: nothing in it counts
@@ -524,6 +539,10 @@ func (f *fastScanner) openFence(start, indent int, fence []byte) {
 // opening one, of the same character, with only spaces after it.
 func (f *fastScanner) fenceLine(start, end int) {
 	line := f.src[start:end]
+	if f.fenceCol > 0 {
+		f.itemFenceLine(start, end)
+		return
+	}
 	if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == f.fence[0] && bytes.IndexByte(line, '\t') >= 0 {
 		f.bail() // a tab where a closing fence may be: goldmark counts its columns
 		return
@@ -545,6 +564,40 @@ func (f *fastScanner) fenceLine(start, end int) {
 	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "code", Span: f.w.span(f.fenceStart, end)})
 	f.fence = nil
 	f.blank = false
+}
+
+// itemFenceLine reads a line inside a fenced code block in an item: a
+// closing fence (up to three columns past the item's content column) or
+// a line of code, which the item, the items it is in and the list end
+// with (goldmark's span of an item ends with its fence's last line of
+// code, an empty one too, not with the fence). A tab, or a line left of
+// the item's column (it ends the item, and the fence unclosed), is
+// goldmark's.
+func (f *fastScanner) itemFenceLine(start, end int) {
+	line := f.src[start:end]
+	ws := 0
+	for ws < len(line) && line[ws] == ' ' {
+		ws++
+	}
+	if ws < len(line) && (ws < f.fenceCol || bytes.IndexByte(line, '\t') >= 0) {
+		f.bail()
+		return
+	}
+	if ws < len(line) && ws-f.fenceCol < 4 {
+		run := ws
+		for run < len(line) && line[run] == f.fence[0] {
+			run++
+		}
+		if run-ws >= len(f.fence) && len(bytes.Trim(line[run:], " ")) == 0 {
+			f.fence, f.fenceCol = nil, 0
+			f.blank = false
+			return
+		}
+	}
+	for _, anc := range f.list {
+		f.w.n.ListItems[anc.idx].Span.End = f.w.lines.pos(end)
+	}
+	f.listEnd = end
 }
 
 // openComment reads a line starting with '<': an HTML comment block at
