@@ -1061,9 +1061,16 @@ func (f *fastScanner) inline(from, to int) {
 		case c == '\\':
 			// An escaped punctuation mark opens nothing; but an escaped
 			// '#' is still in a text node, where tags are looked for.
-			if i+1 < to && util.IsPunct(b[i+1]) && b[i+1] != '#' {
+			switch {
+			case i+1 < to && util.IsPunct(b[i+1]) && b[i+1] != '#':
 				i += 2
-			} else {
+			case i+1 < to && b[i+1] == ' ' && len(bytes.Trim(b[i+1:to], " ")) == 0:
+				// A backslash before the spaces of a hard line break:
+				// goldmark reads it with the next line's first byte
+				// ("\\  \n\\[x](y)" is a link to it).
+				f.bail()
+				i = to
+			default:
 				i++
 			}
 		case c == '`':
