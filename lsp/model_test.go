@@ -39,7 +39,7 @@ func (m *memCache) Decode() {}
 
 func (m *memCache) Close() {}
 
-func (m *memCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (workspace.NoteEntry, bool), func(string, []byte)) ([]workspace.NoteEntry, error)) ([]workspace.NoteEntry, error) {
+func (m *memCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (workspace.NoteEntry, bool), func(*vault.Note)) ([]workspace.NoteEntry, error)) ([]workspace.NoteEntry, error) {
 	var reuse func(string) (workspace.NoteEntry, bool)
 	if m.reuse {
 		old, err := workspace.DecodeEntries(m.b)
@@ -56,9 +56,9 @@ func (m *memCache) Entries(ctx context.Context, files []vault.File, read func(fu
 		}
 	}
 	before := len(m.parsed)
-	es, err := read(reuse, func(p string, _ []byte) {
+	es, err := read(reuse, func(n *vault.Note) {
 		m.mu.Lock()
-		m.parsed = append(m.parsed, p)
+		m.parsed = append(m.parsed, n.Path)
 		m.mu.Unlock()
 	})
 	if err == nil && (reuse == nil || len(m.parsed) > before) { // as zk's: nothing read, nothing written
@@ -132,7 +132,7 @@ type namesCache []string
 func (c namesCache) Paths() []string { return c }
 func (namesCache) Decode()           {}
 func (namesCache) Close()            {}
-func (namesCache) Entries(_ context.Context, _ []vault.File, read func(func(string) (workspace.NoteEntry, bool), func(string, []byte)) ([]workspace.NoteEntry, error)) ([]workspace.NoteEntry, error) {
+func (namesCache) Entries(_ context.Context, _ []vault.File, read func(func(string) (workspace.NoteEntry, bool), func(*vault.Note)) ([]workspace.NoteEntry, error)) ([]workspace.NoteEntry, error) {
 	return read(nil, nil)
 }
 

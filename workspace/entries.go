@@ -122,11 +122,13 @@ type EntryCache interface {
 	Decode()
 	// Entries is every note's entry of a walk of the vault: read reads
 	// the notes whose entry reuse does not give (reuse nil: every note),
-	// telling hashed each one's source, as the cache's stamps need. The
-	// entries of a walk resolve links against its files: a cache must
-	// not reuse them for another set of files.
+	// telling hashed each one read, as the cache's stamps (its source)
+	// and link names (its links) need. The entries of a walk resolve
+	// links against its files: a cache reuses them for another set of
+	// files only for the notes whose links name none of the files that
+	// came or went.
 	Entries(ctx context.Context, files []vault.File,
-		read func(reuse func(path string) (NoteEntry, bool), hashed func(path string, src []byte)) ([]NoteEntry, error)) ([]NoteEntry, error)
+		read func(reuse func(path string) (NoteEntry, bool), hashed func(n *vault.Note)) ([]NoteEntry, error)) ([]NoteEntry, error)
 	// Close releases the cache when Entries is not called (the walk
 	// failed): Entries releases it itself.
 	Close()
@@ -160,6 +162,7 @@ func (w *Workspace) LiveCache() EntryCache {
 		// the start's, without a copy of each nor the tables that find
 		// them.
 		keeps: everyNote,
+		names: true, // its links, resolved: after a file came or went, the notes naming it are read again
 	})}
 }
 
@@ -177,12 +180,8 @@ func (c liveCache) Close() {
 }
 
 func (c liveCache) Entries(ctx context.Context, files []vault.File,
-	read func(reuse func(string) (NoteEntry, bool), hashed func(string, []byte)) ([]NoteEntry, error)) ([]NoteEntry, error) {
-	// An entry keeps no link names (perNote.names): the cache is told a
-	// note's path and bytes alone.
-	return c.p.notes(ctx, files, func(reuse func(string) (NoteEntry, bool), hashed func(*vault.Note)) ([]NoteEntry, error) {
-		return read(reuse, func(p string, src []byte) { hashed(&vault.Note{Path: p, Src: src}) })
-	})
+	read func(reuse func(string) (NoteEntry, bool), hashed func(*vault.Note)) ([]NoteEntry, error)) ([]NoteEntry, error) {
+	return c.p.notes(ctx, files, read)
 }
 
 // entryMagic opens the encoding of entries; another version is a miss.

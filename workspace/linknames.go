@@ -200,8 +200,8 @@ func (p *perNoteCache[T]) namesUpdate(files []vault.File, sec checkcache.Section
 // was added read every note again in the second, its section dropped.
 const (
 	// dropOnFiles: its entries hold more of the other files than their
-	// paths (zk check's states, by index; zk stale's links, by index; the
-	// language server's, with no link names kept): dropped.
+	// paths (zk check's states, by index; zk stale's links, by index):
+	// dropped.
 	dropOnFiles = iota
 	// carryOwn: an entry is made of its note's bytes alone
 	// (perNote.ownBytes): every entry kept.
@@ -220,7 +220,7 @@ func carryOf(folder string) int {
 	switch folder {
 	case "runs", "properties":
 		return carryOwn
-	case "list", "details", "graph", "base":
+	case "list", "details", "graph", "base", "lsp":
 		return carryNames
 	}
 	return dropOnFiles

@@ -193,7 +193,7 @@ func (l *Live) Start(ctx context.Context, walked, known func()) error {
 	if l.opts.BeforeRead != nil {
 		l.opts.BeforeRead()
 	}
-	read := func(reuse func(string) (NoteEntry, bool), hashed func(string, []byte)) ([]NoteEntry, error) {
+	read := func(reuse func(string) (NoteEntry, bool), hashed func(*vault.Note)) ([]NoteEntry, error) {
 		// The notes' files are listed apart only here: a start on an
 		// unchanged vault reads none (8 MB at 100,000 notes).
 		_, notes := vault.SplitFiles(files)
@@ -227,7 +227,7 @@ func (l *Live) Start(ctx context.Context, walked, known func()) error {
 // readEntries is the entry of every note of a walk, reusing what reuse
 // gives and reading the rest on the vault's workers.
 func (l *Live) readEntries(ctx context.Context, session *lint.Session, res *vault.Resolver, notes []vault.File,
-	reuse func(string) (NoteEntry, bool), hashed func(string, []byte)) ([]NoteEntry, error) {
+	reuse func(string) (NoteEntry, bool), hashed func(*vault.Note)) ([]NoteEntry, error) {
 	out := make([]NoteEntry, len(notes))
 	have := make([]bool, len(notes))
 	var stale []vault.File
@@ -245,7 +245,7 @@ func (l *Live) readEntries(ctx context.Context, session *lint.Session, res *vaul
 		out[at[k]] = NoteEntry{sum: session.Summarize(n), links: LinksOf(n, res), tags: tagsOf(n)}
 		have[at[k]] = true
 		if hashed != nil {
-			hashed(n.Path, n.Src)
+			hashed(n)
 		}
 	})
 	if err := ctx.Err(); err != nil {

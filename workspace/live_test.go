@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -259,5 +261,101 @@ func TestLivePlansRenames(t *testing.T) {
 	}
 	if got := edited(plan.Files); len(got["B.md"]) != 1 || len(plan.Renames) != 0 {
 		t.Errorf("rename of A#Why: renames %+v, edits %q", plan.Renames, got)
+	}
+}
+
+// countingEntries is an EntryCache that notes the path of every note read.
+type countingEntries struct {
+	EntryCache
+	mu   *sync.Mutex
+	read *[]string
+}
+
+func (c countingEntries) Entries(ctx context.Context, files []vault.File,
+	read func(func(string) (NoteEntry, bool), func(*vault.Note)) ([]NoteEntry, error)) ([]NoteEntry, error) {
+	return c.EntryCache.Entries(ctx, files, func(reuse func(string) (NoteEntry, bool), hashed func(*vault.Note)) ([]NoteEntry, error) {
+		return read(reuse, func(n *vault.Note) {
+			c.mu.Lock()
+			*c.read = append(*c.read, n.Path)
+			c.mu.Unlock()
+			hashed(n)
+		})
+	})
+}
+
+// After a file is added, removed or renamed, the language server's start
+// reads the notes whose links name it, and the note come, not every
+// note, whether its own save or another reader's (zk list) came first;
+// its links are those of a cold start.
+func TestLiveStartAfterFilesComeAndGo(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	files := map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\nSee [[B]] and [[Nowhere]].\n",
+		"B.md":               "# B\n\n[[C]]\n",
+		"C.md":               "# C\n\nAlone.\n",
+		"D.md":               "# D\n\n[[C]]\n",
+	}
+	w, _ := open(t, files, Reading)
+	dir := w.Vault.Dir
+	long := time.Now().Add(-time.Hour)
+	for p := range files {
+		os.Chtimes(filepath.Join(dir, p), long, long)
+	}
+	start := func(cache func() EntryCache) ([]string, map[string][]string) {
+		t.Helper()
+		var mu sync.Mutex
+		var read []string
+		opts := LiveOptions{Vault: w.Vault, Lint: w.LintOptions()}
+		if cache != nil {
+			opts.Cache = func() EntryCache { return countingEntries{EntryCache: cache(), mu: &mu, read: &read} }
+		}
+		l := NewLive(opts)
+		if err := l.Start(context.Background(), nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		into := map[string][]string{}
+		for _, p := range []string{"A.md", "B.md", "C.md", "D.md", "Nowhere.md", "B2.md"} {
+			for _, r := range l.LinksInto(p, nil) {
+				into[p] = append(into[p], r.From)
+			}
+			slices.Sort(into[p])
+		}
+		slices.Sort(read)
+		return read, into
+	}
+	write := func(p, text string) {
+		full := filepath.Join(dir, p)
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(full, long, long)
+	}
+	start(w.LiveCache)
+	for _, st := range []struct {
+		name      string
+		edit      func()
+		listFirst bool
+		read      []string
+	}{
+		{"a note added that a broken link names", func() { write("Nowhere.md", "# Nowhere\n") }, false, []string{"A.md", "Nowhere.md"}},
+		{"a note removed", func() { os.Remove(filepath.Join(dir, "C.md")) }, false, []string{"B.md", "D.md"}},
+		{"a note renamed, zk list first", func() { os.Rename(filepath.Join(dir, "B.md"), filepath.Join(dir, "B2.md")) }, true, []string{"A.md", "B2.md"}},
+		{"unchanged", func() {}, false, nil},
+	} {
+		st.edit()
+		if st.listFirst {
+			if _, err := w.List(context.Background(), ListRequest{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		read, got := start(w.LiveCache)
+		if !slices.Equal(read, st.read) {
+			t.Errorf("%s: read %q, want %q", st.name, read, st.read)
+		}
+		_, want := start(nil)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: links into\n%v\ncold\n%v", st.name, got, want)
+		}
 	}
 }

@@ -220,14 +220,14 @@ type countingCache struct {
 	parsed *[]string
 }
 
-func (c countingCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (workspace.NoteEntry, bool), func(string, []byte)) ([]workspace.NoteEntry, error)) ([]workspace.NoteEntry, error) {
-	return c.EntryCache.Entries(ctx, files, func(reuse func(string) (workspace.NoteEntry, bool), hashed func(string, []byte)) ([]workspace.NoteEntry, error) {
+func (c countingCache) Entries(ctx context.Context, files []vault.File, read func(func(string) (workspace.NoteEntry, bool), func(*vault.Note)) ([]workspace.NoteEntry, error)) ([]workspace.NoteEntry, error) {
+	return c.EntryCache.Entries(ctx, files, func(reuse func(string) (workspace.NoteEntry, bool), hashed func(*vault.Note)) ([]workspace.NoteEntry, error) {
 		var mu sync.Mutex
-		return read(reuse, func(p string, src []byte) {
+		return read(reuse, func(n *vault.Note) {
 			mu.Lock()
-			*c.parsed = append(*c.parsed, p)
+			*c.parsed = append(*c.parsed, n.Path)
 			mu.Unlock()
-			hashed(p, src)
+			hashed(n)
 		})
 	})
 }
