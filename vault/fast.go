@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/yuin/goldmark/util"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // The fast path. goldmark costs several times the CPU of reading a note
@@ -795,11 +797,11 @@ func htmlBlockStart(b []byte) bool {
 	case "script", "pre", "style", "textarea":
 		return true
 	}
-	return htmlBlockTags[name] || htmlBlockType7.Match(b)
+	return htmlBlockTags[name] || htmlBlockType7().Match(b)
 }
 
 // htmlBlockType7 and htmlBlockTags are goldmark's (v1.8.7).
-var htmlBlockType7 = regexp.MustCompile(`^[ ]{0,3}<(/[ ]*)?([a-zA-Z]+[a-zA-Z0-9\-]*)(` + htmlAttribute + `*)[ ]*(?:>|/>)[ ]*(?:\r\n|\n)?$`)
+var htmlBlockType7 = lazyre.New(`^[ ]{0,3}<(/[ ]*)?([a-zA-Z]+[a-zA-Z0-9\-]*)(` + htmlAttribute + `*)[ ]*(?:>|/>)[ ]*(?:\r\n|\n)?$`)
 
 var htmlBlockTags = map[string]bool{
 	"address": true, "article": true, "aside": true, "base": true, "basefont": true, "blockquote": true,
@@ -1256,8 +1258,8 @@ func (f *fastScanner) codeSpan(i, to int) int {
 // on one line: a tag that goes on to the next line is goldmark's.
 var (
 	htmlAttribute = `(?:[\r\n \t]+[a-zA-Z_:][a-zA-Z0-9:._-]*(?:[\r\n \t]*=[\r\n \t]*(?:[^\"'=<>` + "`" + `\x00-\x20]+|'[^']*'|"[^"]*"))?)`
-	htmlOpenTag   = regexp.MustCompile("^<([A-Za-z][A-Za-z0-9-]*)" + htmlAttribute + `*(?:[ \t]|(?:\r\n|\n){0,1})*/?>`)
-	htmlCloseTag  = regexp.MustCompile(`^</([A-Za-z][A-Za-z0-9-]*)(?:[ \t]|(?:\r\n|\n){0,1})*>`)
+	htmlOpenTag   = lazyre.New("^<([A-Za-z][A-Za-z0-9-]*)" + htmlAttribute + `*(?:[ \t]|(?:\r\n|\n){0,1})*/?>`)
+	htmlCloseTag  = lazyre.New(`^</([A-Za-z][A-Za-z0-9-]*)(?:[ \t]|(?:\r\n|\n){0,1})*>`)
 )
 
 // html reads what goldmark makes of a '<' at i inside a line, in its
@@ -1277,9 +1279,9 @@ func (f *fastScanner) html(i, to int) int {
 	var closer string
 	switch {
 	case len(line) > 1 && util.IsAlphaNumeric(line[1]):
-		return f.htmlTag(i, to, htmlOpenTag, line[1])
+		return f.htmlTag(i, to, htmlOpenTag(), line[1])
 	case len(line) > 2 && line[1] == '/' && util.IsAlphaNumeric(line[2]):
-		return f.htmlTag(i, to, htmlCloseTag, line[2])
+		return f.htmlTag(i, to, htmlCloseTag(), line[2])
 	case bytes.HasPrefix(line, []byte("<!-->")):
 		return i + 5
 	case bytes.HasPrefix(line, []byte("<!--->")):
