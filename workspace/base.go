@@ -57,7 +57,7 @@ func (w *Workspace) Base(ctx context.Context, req BaseRequest) (BaseResult, erro
 	}
 	thisPath := bs.thisPath
 	if req.This != "" {
-		p, _, err := Locate(ctx, w.Vault, req.This)
+		p, _, err := LocatePaths(ctx, w.Vault, req.This)
 		if err != nil {
 			return BaseResult{Where: where, Warnings: warns}, fmt.Errorf("%s: %w", w.field("this"), err)
 		}

@@ -66,7 +66,7 @@ func (w *Workspace) SetProperty(ctx context.Context, req PropertyRequest) (Edite
 // meanwhile.
 func (w *Workspace) edit(ctx context.Context, arg string, change func(*vault.Note) ([]byte, error)) (Edited, error) {
 	v := w.Vault
-	p, _, err := Locate(ctx, v, arg)
+	p, _, err := LocatePaths(ctx, v, arg)
 	if err != nil {
 		return Edited{}, err
 	}

@@ -52,7 +52,7 @@ type evidenceNote struct {
 // it. falsifier picks the falsifier tested (PickFalsifier); tend asks
 // record to set the Last tended date, today, as Tend would.
 func (w *Workspace) evidenceNote(ctx context.Context, arg, what, falsifier string, tend bool) (*evidenceNote, error) {
-	p, _, err := Locate(ctx, w.Vault, arg)
+	p, _, err := LocatePaths(ctx, w.Vault, arg)
 	if err != nil {
 		return nil, err
 	}

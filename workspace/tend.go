@@ -72,7 +72,7 @@ func (w *Workspace) Tend(ctx context.Context, req TendRequest) (Tended, error) {
 	if date == "" {
 		date = w.Today.Format(time.DateOnly)
 	}
-	p, _, err := Locate(ctx, v, req.Note)
+	p, _, err := LocatePaths(ctx, v, req.Note)
 	if err != nil {
 		return Tended{}, err
 	}

@@ -51,7 +51,7 @@ func runParse(ctx context.Context, opts *parseOptions, s *streams) error {
 	}
 	defer w.Close()
 	v := w.Vault
-	p, files, err := workspace.Locate(ctx, v, opts.note)
+	p, files, err := workspace.LocatePaths(ctx, v, opts.note)
 	if err != nil {
 		return err
 	}

@@ -73,7 +73,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 	}
 	defer w.Close()
 	v := w.Vault
-	p, _, err := workspace.Locate(ctx, v, opts.note)
+	p, _, err := workspace.LocatePaths(ctx, v, opts.note)
 	if err != nil {
 		return err
 	}
