@@ -294,11 +294,11 @@ func (f *fastScanner) line(start, end int) {
 	}
 	if f.quoteStart >= 0 {
 		switch {
-		case f.qList == qItem && line[0] != '>':
+		case f.qList == qItem && (rest[0] != '>' || indent > 3):
 			f.bail() // a lazy continuation of the item's text, or a block after it
 			return
-		case line[0] == '>':
-			f.quoteLine(start, end)
+		case rest[0] == '>' && indent <= 3:
+			f.quoteLine(start, start+ws, end)
 			return
 		case f.qParaFirst >= 0 && ws > 0:
 			f.bail() // an indented lazy continuation of the quote's paragraph
@@ -318,7 +318,7 @@ func (f *fastScanner) line(start, end int) {
 		return
 	}
 	if rest[0] == '>' {
-		f.openQuote(start, end, indent)
+		f.openQuote(start, end, indent, ws)
 		return
 	}
 	if ws == 0 && isThematicBreak(line) && (line[0] != '-' || f.paraFirst < 0) && (len(f.list) == 0 || f.blank) {
@@ -633,10 +633,11 @@ func (f *fastScanner) commentLine(start, end int) {
 	f.comment = false
 }
 
-// openQuote starts a block quote at a line starting with '>' at the left
-// margin; one in a list, or right after a list item's text, is goldmark's.
-func (f *fastScanner) openQuote(start, end, indent int) {
-	if indent > 0 || len(f.list) > 0 && !f.blank {
+// openQuote starts a block quote at a line whose '>' is up to three
+// spaces in, outside a list; one that may be in a list, or right after a
+// list item's text, is goldmark's.
+func (f *fastScanner) openQuote(start, end, indent, ws int) {
+	if indent > 3 || indent > 0 && len(f.list) > 0 || len(f.list) > 0 && !f.blank {
 		f.bail()
 		return
 	}
@@ -644,15 +645,16 @@ func (f *fastScanner) openQuote(start, end, indent int) {
 	f.closeList()
 	f.quoteStart, f.quoteEnd = start, -1
 	f.blank = false
-	f.quoteLine(start, end)
+	f.quoteLine(start, start+ws, end)
 }
 
-// quoteLine reads a line of a block quote: '>', an optional space, then
+// quoteLine reads a line of a block quote, whose '>' is at gt: '>', an
+// optional space, then
 // a paragraph's text, a list item of one line, or nothing (which ends the
 // paragraph). Anything else in a quote (a heading, a fence, a nested
 // quote or list, an indented line) is goldmark's.
-func (f *fastScanner) quoteLine(start, end int) {
-	c := start + 1
+func (f *fastScanner) quoteLine(start, gt, end int) {
+	c := gt + 1
 	if c < end && f.src[c] == ' ' {
 		c++
 	}
