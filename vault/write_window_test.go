@@ -68,6 +68,12 @@ const windowNote = "# A\n\nThe claim.\n\n## Maintenance\n- Last tended: 2026-01-
 // back in the note and zk's kept aside; the backup holds the version zk
 // read. (Before, zk renamed over the editor's save and reported success.)
 func TestEditNoteWindowReplace(t *testing.T) {
+	if testing.Short() {
+		// The test's editor saves from inside zk's write, under zk's write
+		// lease, so its open waits out the kernel's lease-break time (45 s
+		// by default, fs.lease-break-time): 45 s a case, in full below -race.
+		t.Skip("waits out the kernel's lease-break time; run without -short")
+	}
 	editor := "# A\n\nThe claim, as the editor saved it.\n\n## Maintenance\n- Last tended: 2026-01-01\n"
 	for _, tc := range []struct {
 		name               string
@@ -131,6 +137,12 @@ func canExchange(t *testing.T) bool {
 // the version before both writes. (Before, the error said only that the
 // note read back was not what zk wrote.)
 func TestEditNoteWindowInPlace(t *testing.T) {
+	if testing.Short() {
+		// The test's editor saves from inside zk's write, under zk's write
+		// lease, so its open waits out the kernel's lease-break time (45 s
+		// by default, fs.lease-break-time): 45 s a case, in full below -race.
+		t.Skip("waits out the kernel's lease-break time; run without -short")
+	}
 	v, dir := writeVault(t, map[string]string{"n.md": windowNote})
 	p := filepath.Join(dir, "n.md")
 	editor := "# A\n\nThe claim\n\n## Maintenance\n- Last tended: 2026-01-01\n"
