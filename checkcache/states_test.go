@@ -78,30 +78,11 @@ func sameStates(t *testing.T, got, want []lint.NoteState) {
 // first part's; every truncation and every byte changed decodes to an
 // error or to something, never a panic.
 func TestStatesRoundTripAndDamage(t *testing.T) {
-	dir := t.TempDir()
-	for p, text := range map[string]string{
+	files, rep := checkedStates(t, map[string]string{
 		"a.md":    "---\naliases: [Ay]\n---\n# A\n\n## H\n\ntext ^blk\n\n[[b#H]] [[missing]] [[pic.png]]\n\n## Links\n\n- [[b]] — extends: why.\n",
 		"b.md":    "# B\n\n[[a]]\n",
 		"pic.png": "png",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	ctx := context.Background()
-	files, skips, err := v.Files(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := lint.Check(ctx, v, files, skips, lint.Options{States: true}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	sb := encodeStates(t, files, rep.Spent, rep.States)
 	spent, states, err := DecodeStates([][]byte{sb}, files)
 	if err != nil {
@@ -312,33 +293,14 @@ func FuzzDecodeStates(f *testing.F) {
 // checked again, and a state not read for a note neither holds. A state
 // whose target went is not copied.
 func TestStatesRemap(t *testing.T) {
-	dir := t.TempDir()
-	for p, text := range map[string]string{
+	files, rep := checkedStates(t, map[string]string{
 		"a.md":    "---\naliases: [Ay]\n---\n# A\n\n## H\n\ntext ^blk\n\n[[b#H]] [[missing]] [[pic.png]] [[d]]\n\n## Links\n\n- [[b]] — extends: why.\n",
 		"b.md":    "# B\n\n[[a]] [[nowhere]]\n",
 		"c.md":    "---\naliases: [See]\n---\n# C\n\n[[a]] [[b]]\n",
 		"d.md":    "# D\n",
 		"e.md":    "# E\n\n[[c]]\n",
 		"pic.png": "png",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	ctx := context.Background()
-	files, skips, err := v.Files(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := lint.Check(ctx, v, files, skips, lint.Options{States: true}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	sb := encodeStates(t, files, rep.Spent, rep.States)
 	// b's state changed by a delta; c gone; "aa.md" and "f.md" came.
 	bState := lint.NoteState{Path: "b.md", Read: true, Checked: true, Targets: []string{"pic.png", "e.md"}, Broken: []string{"gone"}}
@@ -387,4 +349,31 @@ func TestStatesRemap(t *testing.T) {
 	if _, err := s.Remap(now, 11, again[:1]); err == nil {
 		t.Error("a state naming a file gone copied")
 	}
+}
+
+// checkedStates writes notes to a vault and checks it, keeping the notes'
+// states: the files and the report the states tests encode.
+func checkedStates(t *testing.T, notes map[string]string) ([]vault.File, *lint.Report) {
+	t.Helper()
+	dir := t.TempDir()
+	for p, text := range notes {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	ctx := context.Background()
+	files, skips, err := v.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lint.Check(ctx, v, files, skips, lint.Options{States: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files, rep
 }
