@@ -62,20 +62,7 @@ func TestCachedCheckAfterEdits(t *testing.T) {
 		"Notes/E.md":                 "# E\n",
 		"Other/F.md":                 "# F\n\n[[D]]\n",
 	}, Reading)
-	write := func(p, text string) {
-		full := filepath.Join(w.Vault.Dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	remove := func(p string) {
-		if err := os.Remove(filepath.Join(w.Vault.Dir, filepath.FromSlash(p))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write, remove, _ := vaultEdits(t, w.Vault.Dir)
 	const all = -1
 	steps := []struct {
 		name string
@@ -332,25 +319,7 @@ func TestCheckAfterFilesComeAndGo(t *testing.T) {
 		"Other/Y.md":         "# Y\n\nAlone.\n",
 		"Other/W.md":         "# W\n\n%% [[Gone]] %%\n\n## Links\n\n- [[C]] — extends: W builds on C.\n",
 	}, Reading)
-	write := func(p, text string) {
-		full := filepath.Join(w.Vault.Dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rename := func(from, to string) {
-		if err := os.Rename(filepath.Join(w.Vault.Dir, filepath.FromSlash(from)), filepath.Join(w.Vault.Dir, filepath.FromSlash(to))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	remove := func(p string) {
-		if err := os.Remove(filepath.Join(w.Vault.Dir, filepath.FromSlash(p))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write, remove, rename := vaultEdits(t, w.Vault.Dir)
 	const all = -1
 	steps := []struct {
 		name string
@@ -384,4 +353,29 @@ func TestCheckAfterFilesComeAndGo(t *testing.T) {
 			t.Errorf("%s: %d notes read, want %d", st.name, got.Read, read)
 		}
 	}
+}
+
+// vaultEdits returns the three ways the tests change a vault's files under
+// dir by vault path: write (making its folder), remove and rename.
+func vaultEdits(t *testing.T, dir string) (write func(p, text string), remove func(p string), rename func(from, to string)) {
+	full := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
+	write = func(p, text string) {
+		if err := os.MkdirAll(filepath.Dir(full(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full(p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remove = func(p string) {
+		if err := os.Remove(full(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rename = func(from, to string) {
+		if err := os.Rename(full(from), full(to)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return write, remove, rename
 }
