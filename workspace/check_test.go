@@ -63,12 +63,8 @@ func TestCachedCheckAfterEdits(t *testing.T) {
 		"Other/F.md":                 "# F\n\n[[D]]\n",
 	}, Reading)
 	write, remove, _ := vaultEdits(t, w.Vault.Dir)
-	const all = -1
-	steps := []struct {
-		name string
-		edit func()
-		read int // notes read: all, or the notes the edit can change
-	}{
+	const all = readAll
+	steps := []checkStep{
 		{"first check", func() {}, all},
 		{"unchanged", func() {}, 0},
 		{"rename a heading others link to", func() {
@@ -103,21 +99,7 @@ func TestCachedCheckAfterEdits(t *testing.T) {
 		}, all},
 		{"unchanged again", func() {}, 0},
 	}
-	for k, st := range steps {
-		w.mapCache = k%2 == 1 // the model file read, or read in place
-		st.edit()
-		got, want := checkBoth(t, w)
-		if !reflect.DeepEqual(got.Findings, want.Findings) || got.Notes != want.Notes {
-			t.Errorf("%s: through the cache\n%+v\nwithout\n%+v", st.name, got.Findings, want.Findings)
-		}
-		read := st.read
-		if read == all {
-			read = want.Read
-		}
-		if got.Read != read {
-			t.Errorf("%s: %d notes read, want %d", st.name, got.Read, read)
-		}
-	}
+	checkSteps(t, w, steps)
 }
 
 // zk check keeps its result in the one model file: an earlier zk's
@@ -320,12 +302,8 @@ func TestCheckAfterFilesComeAndGo(t *testing.T) {
 		"Other/W.md":         "# W\n\n%% [[Gone]] %%\n\n## Links\n\n- [[C]] — extends: W builds on C.\n",
 	}, Reading)
 	write, remove, rename := vaultEdits(t, w.Vault.Dir)
-	const all = -1
-	steps := []struct {
-		name string
-		edit func()
-		read int
-	}{
+	const all = readAll
+	steps := []checkStep{
 		{"first check", func() {}, all},
 		{"add a note of a name a link names elsewhere", func() { write("Other/B.md", "# B too\n") }, 4},     // it; X's [[B#Why]] now finds it, A's still Notes/B; Z resting on A
 		{"rename it to the name of a broken link", func() { rename("Other/B.md", "Other/Missing.md") }, 4},  // it; A's [[Missing]] resolves, X's [[B]] goes back; Z
@@ -338,21 +316,7 @@ func TestCheckAfterFilesComeAndGo(t *testing.T) {
 		{"rename a note others link to", func() { rename("Notes/B.md", "Notes/B2.md") }, 4},                 // it, A, X and Z
 		{"unchanged", func() {}, 0},
 	}
-	for k, st := range steps {
-		w.mapCache = k%2 == 1
-		st.edit()
-		got, want := checkBoth(t, w)
-		if !reflect.DeepEqual(got.Findings, want.Findings) || got.Notes != want.Notes {
-			t.Errorf("%s: through the cache\n%+v\nwithout\n%+v", st.name, got.Findings, want.Findings)
-		}
-		read := st.read
-		if read == all {
-			read = want.Read
-		}
-		if got.Read != read {
-			t.Errorf("%s: %d notes read, want %d", st.name, got.Read, read)
-		}
-	}
+	checkSteps(t, w, steps)
 }
 
 // vaultEdits returns the three ways the tests change a vault's files under
@@ -378,4 +342,38 @@ func vaultEdits(t *testing.T, dir string) (write func(p, text string), remove fu
 		}
 	}
 	return write, remove, rename
+}
+
+// readAll in a checkStep's read: every note the check without the cache read.
+const readAll = -1
+
+// A checkStep edits the vault, then checks it through the cache and
+// without, expecting read notes read: readAll, or the notes the edit can
+// change.
+type checkStep struct {
+	name string
+	edit func()
+	read int
+}
+
+// checkSteps runs steps in order, the model file read and read in place
+// by turns: each check through the cache must find what one without it
+// finds, reading the notes the step expects.
+func checkSteps(t *testing.T, w *Workspace, steps []checkStep) {
+	t.Helper()
+	for k, st := range steps {
+		w.mapCache = k%2 == 1
+		st.edit()
+		got, want := checkBoth(t, w)
+		if !reflect.DeepEqual(got.Findings, want.Findings) || got.Notes != want.Notes {
+			t.Errorf("%s: through the cache\n%+v\nwithout\n%+v", st.name, got.Findings, want.Findings)
+		}
+		read := st.read
+		if read == readAll {
+			read = want.Read
+		}
+		if got.Read != read {
+			t.Errorf("%s: %d notes read, want %d", st.name, got.Read, read)
+		}
+	}
 }
