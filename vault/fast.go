@@ -239,7 +239,7 @@ func unmasked(src []byte, fmEnd int) bool {
 	if bytes.IndexByte(body, '$') < 0 && !bytes.Contains(body, []byte("%%")) {
 		return true
 	}
-	masked, comments := maskedSource(src, fmEnd)
+	masked, comments := maskSource(src, fmEnd, nil)
 	return len(comments) == 0 && bytes.Equal(masked[fmEnd:], body)
 }
 

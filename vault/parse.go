@@ -246,7 +246,14 @@ func maskedSource(src []byte, fmEnd int) ([]byte, [][2]int) {
 		// frontmatter, and need no copy.
 		return src, nil
 	}
-	return maskSource(src, fmEnd, nil)
+	out, comments := maskSource(src, fmEnd, nil)
+	if fmEnd > 0 {
+		if &out[0] == &src[0] { // maskSource blanked nothing: src itself
+			out = append([]byte(nil), src...)
+		}
+		blank(out, 0, fmEnd)
+	}
+	return out, comments
 }
 
 // CommentSpans are the note's %% comments as the parser reads them, each
@@ -264,12 +271,24 @@ func CommentSpans(src []byte, fmEnd int) [][2]int {
 	return all
 }
 
-// maskSource is maskedSource on a copy of src; with all non-nil it also
-// appends every comment's whole span, one line or many, to *all.
+// maskSource is maskedSource but for the frontmatter, which it leaves as
+// it is (nothing here reads before fmEnd); with all non-nil it also
+// appends every comment's whole span, one line or many, to *all. It
+// copies src at its first blank, and returns src itself when it blanks
+// nothing: most notes it reads (each note with a "%%" or "$" is read
+// here twice, by the parse and by zk check) have only a one-line comment
+// or a "$" that opens no math, and the copy of every such note was a
+// tenth of a cold check of obsidian-hub.
 func maskSource(src []byte, fmEnd int, all *[][2]int) ([]byte, [][2]int) {
 	var comments [][2]int
-	out := append([]byte(nil), src...)
-	blank(out, 0, fmEnd)
+	out := src
+	copied := false
+	blankOut := func(from, to int) {
+		if !copied {
+			out, copied = append([]byte(nil), src...), true
+		}
+		blank(out, from, to)
+	}
 	inFence := false
 	var fence []byte
 	commentStart := -1
@@ -306,7 +325,7 @@ func maskSource(src []byte, fmEnd int, all *[][2]int) ([]byte, [][2]int) {
 			if commentStart >= 0 {
 				if c == '%' && k+1 < end && out[k+1] == '%' {
 					if bytes.IndexByte(out[commentStart:k], '\n') >= 0 {
-						blank(out, commentStart, k+2)
+						blankOut(commentStart, k+2)
 						comments = append(comments, [2]int{commentStart + 2, k})
 					}
 					if all != nil {
@@ -337,7 +356,7 @@ func maskSource(src []byte, fmEnd int, all *[][2]int) ([]byte, [][2]int) {
 			}
 			if c == '$' {
 				if e := mathEnd(out, k); e > k {
-					blank(out, k, e)
+					blankOut(k, e)
 					k = e - 1
 				}
 			}
@@ -346,7 +365,7 @@ func maskSource(src []byte, fmEnd int, all *[][2]int) ([]byte, [][2]int) {
 	}
 	if commentStart >= 0 {
 		// An unclosed %% hides the rest of the note, as in Obsidian.
-		blank(out, commentStart, len(out))
+		blankOut(commentStart, len(out))
 		comments = append(comments, [2]int{commentStart + 2, len(out)})
 		if all != nil {
 			*all = append(*all, [2]int{commentStart, len(out)})
