@@ -61,3 +61,25 @@ func TestBlockKeyIsEqualFold(t *testing.T) {
 		}
 	}
 }
+
+// normHeadingBefore is NormHeading as it was before its ASCII pass: the
+// replacer of "[[" and "]]" it had, then what any heading goes through.
+func normHeadingBefore(s string) string {
+	return normAnyHeading(strings.NewReplacer("[[", " ", "]]", " ").Replace(s))
+}
+
+// FuzzNormHeading holds NormHeading to its reading before the ASCII pass.
+func FuzzNormHeading(f *testing.F) {
+	for _, s := range []string{
+		"", " ", "Why: it holds", "[[Note]] and [[x|y]]", "  A\tB\r\nC  ", "a[[[b]]]c",
+		"Ünïcode Heading", "x\u00a0y", "x\u0085y", "\v\f", "#1 (of 2)!", "\xff[[a",
+		"already normal", "TRAILING ", strings.Repeat("Ab. ", 100),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := NormHeading(s), normHeadingBefore(s); got != want {
+			t.Fatalf("NormHeading(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
