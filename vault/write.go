@@ -73,6 +73,10 @@ var errOpenElsewhere = fmt.Errorf("%w: another program has it open, try again in
 // where the file system cannot exchange two files.
 var testOnlyNoExchange bool
 
+// testOnlyNoLease, when a test sets it, makes leaseWrite take no lease, as
+// on systems and file systems that grant none.
+var testOnlyNoLease bool
+
 // Defaults of WriteOptions.
 const (
 	DefaultBackups     = 10
@@ -449,6 +453,12 @@ func (w *writer) overwrite(cur, out []byte, sp Splice, info fs.FileInfo) (fs.Fil
 	if testOnlyBeforeWriteOf != nil {
 		testOnlyBeforeWriteOf(w.target)
 	}
+	if lease.broken() {
+		// A program opened the note since zk took the lease: its save
+		// waits for zk and then replaces zk's bytes, which zk would have
+		// reported written. Nothing is written; the note stays as found.
+		return nil, errOpenElsewhere
+	}
 	if _, err := f.WriteAt(out[sp.At:sp.At+sp.New], int64(sp.At)); err != nil {
 		return nil, err
 	}
@@ -531,6 +541,13 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 		}
 	}
 	if !exchanged {
+		if lease.broken() {
+			// A program opened the note since zk took the lease, and its
+			// open resolved to this file: after a rename its save would
+			// go to a file no longer in the vault, and without an
+			// exchange zk cannot put that file back. Nothing is written.
+			return nil, errOpenElsewhere
+		}
 		if err := w.root.Rename(tmp, w.name); err != nil {
 			return nil, err
 		}

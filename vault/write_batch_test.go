@@ -58,53 +58,58 @@ func TestEditNotesWritesEach(t *testing.T) {
 }
 
 // An editor's save racing one note of a parallel batch is caught as
-// EditNote catches it: its version stands, and the results say exactly
-// which notes were written and which were not tried, which the caller
-// needs to undo them.
+// EditNote catches it, under zk's lease and without one: its version
+// stands, and the results say exactly which notes were written and which
+// were not tried, which the caller needs to undo them.
 func TestEditNotesConcurrentEdit(t *testing.T) {
-	if testing.Short() {
-		// The test's editor saves from inside zk's write, under zk's write
-		// lease, so its open waits out the kernel's lease-break time (45 s
-		// by default, fs.lease-break-time): 45 s a case, in full below -race.
-		t.Skip("waits out the kernel's lease-break time; run without -short")
-	}
-	for _, rename := range []bool{false, true} {
-		t.Run(fmt.Sprint("rename=", rename), func(t *testing.T) {
-			v, dir, edits := batchVault(t, 40)
-			racer := edits[20].Path
-			done := false
-			testOnlyBeforeWriteOf = func(target string) {
-				if target == racer && !done {
-					done = true
-					editorSave(t, filepath.Join(dir, racer), "the editor's\n", rename)()
+	for _, world := range windowLeases {
+		for _, rename := range []bool{false, true} {
+			t.Run(fmt.Sprint(world.name, "/rename=", rename), func(t *testing.T) {
+				v, dir, edits := batchVault(t, 40)
+				racer := edits[20].Path
+				p := filepath.Join(dir, racer)
+				windowLease(t, p, world.lease)
+				if !canExchange(t) {
+					t.Skip("no RENAME_EXCHANGE here: the racing save is caught only before the hook")
 				}
-			}
-			t.Cleanup(func() { testOnlyBeforeWriteOf = nil })
-			res, err := v.EditNotes(edits, BatchOptions{Workers: 4})
-			if !errors.Is(err, ErrConcurrent) {
-				t.Fatalf("err = %v, want ErrConcurrent", err)
-			}
-			if got := readString(t, filepath.Join(dir, racer)); got != "the editor's\n" {
-				t.Errorf("the editor's save lost: %q", got)
-			}
-			for i, e := range edits {
-				got := readString(t, filepath.Join(dir, e.Path))
-				switch {
-				case e.Path == racer:
-					if !errors.Is(res[i].Err, ErrConcurrent) {
-						t.Errorf("%s: %v", e.Path, res[i].Err)
-					}
-				case res[i].Written():
-					if got != fmt.Sprintf("# N%d\nnew text\n", i) {
-						t.Errorf("%s written, holds %q", e.Path, got)
-					}
-				default:
-					if !errors.Is(res[i].Err, ErrNotTried) || got != fmt.Sprintf("# N%d\nold\n", i) {
-						t.Errorf("%s: %v, holds %q", e.Path, res[i].Err, got)
+				hook, saved := editorDuring(t, p, editorSave(p, "the editor's\n", rename))
+				done := false
+				testOnlyBeforeWriteOf = func(target string) {
+					if target == racer && !done {
+						done = true
+						hook()
 					}
 				}
-			}
-		})
+				t.Cleanup(func() { testOnlyBeforeWriteOf = nil })
+				res, err := v.EditNotes(edits, BatchOptions{Workers: 4})
+				if serr := saved(); serr != nil {
+					t.Fatalf("the editor's save: %v", serr)
+				}
+				if !errors.Is(err, ErrConcurrent) {
+					t.Fatalf("err = %v, want ErrConcurrent", err)
+				}
+				if got := readString(t, p); got != "the editor's\n" {
+					t.Errorf("the editor's save lost: %q", got)
+				}
+				for i, e := range edits {
+					got := readString(t, filepath.Join(dir, e.Path))
+					switch {
+					case e.Path == racer:
+						if !errors.Is(res[i].Err, ErrConcurrent) {
+							t.Errorf("%s: %v", e.Path, res[i].Err)
+						}
+					case res[i].Written():
+						if got != fmt.Sprintf("# N%d\nnew text\n", i) {
+							t.Errorf("%s written, holds %q", e.Path, got)
+						}
+					default:
+						if !errors.Is(res[i].Err, ErrNotTried) || got != fmt.Sprintf("# N%d\nold\n", i) {
+							t.Errorf("%s: %v, holds %q", e.Path, res[i].Err, got)
+						}
+					}
+				}
+			})
+		}
 	}
 }
 

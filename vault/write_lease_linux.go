@@ -48,6 +48,9 @@ type writeLease struct {
 // where no lease can be had at all the lease is a no-op, as on other
 // systems.
 func leaseWrite(f *os.File) (l writeLease, busy bool) {
+	if testOnlyNoLease {
+		return writeLease{}, false
+	}
 	fd := f.Fd()
 	_, err := unix.FcntlInt(fd, unix.F_SETLEASE, unix.F_WRLCK)
 	switch {

@@ -147,29 +147,24 @@ func TestLeaseHoldsASaveStartedDuringTheRead(t *testing.T) {
 // between (the torn note TestEditNoteRace/rename read); by replace, the
 // editor's open resolved to the file zk then replaced and deleted, so its
 // save went nowhere. Under zk's write lease the save waits for zk, then
-// lands whole on the note.
+// lands whole on the note: in place zk, seeing its lease broken, writes
+// nothing; by replace it puts the note back where the save lands.
 func TestSaveDuringWriteWaitsForIt(t *testing.T) {
 	long := "# Note\n## Claim\n" + strings.Repeat("A claim, stated at length, with its scope.\n", 200)
-	for _, tc := range []struct{ name, src string }{
-		{"in place", long + "## Maintenance\n- Last tended: 2026-01-01\n"},
-		{"replace", long},
+	for _, tc := range []struct {
+		name, src string
+		want      error
+	}{
+		{"in place", long + "## Maintenance\n- Last tended: 2026-01-01\n", ErrMidWrite},
+		{"replace", long, ErrConcurrent},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, dir := writeVault(t, map[string]string{"n.md": tc.src})
 			path := filepath.Join(dir, "n.md")
 			leasesHere(t, path)
 			editor := "# Note\nthe editor's shorter text\n"
-			saved := make(chan error, 1)
-			withHook(t, func() {
-				go func() { saved <- os.WriteFile(path, []byte(editor), 0o644) }()
-				// Let the save start: it waits on zk's lease, or, without
-				// one, truncates the note under zk's write.
-				select {
-				case err := <-saved:
-					saved <- err
-				case <-time.After(300 * time.Millisecond):
-				}
-			})
+			hook, saved := editorDuring(t, path, editorSave(path, editor, false))
+			withHook(t, hook)
 			past := time.Now().Add(-3 * DefaultQuiet)
 			if err := os.Chtimes(path, past, past); err != nil {
 				t.Fatal(err)
@@ -177,10 +172,10 @@ func TestSaveDuringWriteWaitsForIt(t *testing.T) {
 			_, err := v.EditNote("n.md", func(src []byte) ([]byte, error) {
 				return setLastTended("n.md", src, "2026-02-02", nil)
 			}, WriteOptions{})
-			if err != nil && !errors.Is(err, ErrConcurrent) {
-				t.Fatalf("EditNote: %v, want success or ErrConcurrent", err)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("EditNote: %v, want %v", err, tc.want)
 			}
-			if err := <-saved; err != nil {
+			if err := saved(); err != nil {
 				t.Fatalf("the editor's save: %v", err)
 			}
 			got, err := os.ReadFile(path)
