@@ -16,6 +16,7 @@
 #   VAULT=~/help NOTE=Home.md bench/reading.sh       # a copy of a vault of yours
 #   ONLY="check graph" bench/reading.sh               # those commands alone
 #   EDIT=rename bench/reading.sh                      # one edit: a rename (below)
+#   EDIT=add AFTER=list ONLY=check bench/reading.sh   # check after an add and zk list
 #
 # VAULT= times a copy of that vault (its files dated an hour back) instead
 # of a generated one; NOTE= is the note backlinks and links are asked of
@@ -57,9 +58,15 @@ rename) renamed=$(find "$vault" -name '*.md' -not -path '*/.*' -not -path "$edit
   edit_one() { if [ -e "$renamed" ]; then mv "$renamed" "${renamed%.md} 2.md"; else mv "${renamed%.md} 2.md" "$renamed"; fi; } ;;
 esac
 
+# AFTER= a command run after each edit, untimed, before the command timed
+# (AFTER=list: zk list saves the model file over the files that came or
+# went, keeping or dropping the other commands' sections).
+after_this() { edit_one; [ -z "${AFTER:-}" ] || XDG_CACHE_HOME="$tmp/cache" "$tmp/zk" --vault "$vault" $AFTER >/dev/null 2>&1 || true; }
+after_base() { edit_one; [ -z "${AFTER:-}" ] || XDG_CACHE_HOME="$tmp/cache-base" "$BASELINE" --vault "$vault" $AFTER >/dev/null 2>&1 || true; }
+
 commands=("check" "stale" "list" "runs" "properties" "graph" "backlinks|$note" "links|$note" "base|zk-bench.base")
 stat=$(median_cpu nothing find "$vault" -printf '%s %T@\n')
-echo "vault: $n notes${VAULT:+ (a copy of $VAULT)}; one edit: ${EDIT:-append}; $cpus cores, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs; CPU ms (user+sys)"
+echo "vault: $n notes${VAULT:+ (a copy of $VAULT)}; one edit: ${EDIT:-append}${AFTER:+, then zk $AFTER}; $cpus cores, load average $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs; CPU ms (user+sys)"
 echo "stat floor (find -printf): $stat ms"
 printf '%-22s %10s %8s %10s %8s' command unchanged xfloor "one-edit" xfloor
 [ -n "${BASELINE:-}" ] && printf ' %12s %10s %9s %9s' base-unch base-edit new/base new/base
@@ -71,12 +78,12 @@ for c in "${commands[@]}"; do
   base() { XDG_CACHE_HOME="$tmp/cache-base" "$BASELINE" --vault "$vault" "${args[@]}"; }
   this >/dev/null 2>&1 || true
   u=$(median_cpu nothing this)
-  e=$(median_cpu edit_one this)
+  e=$(median_cpu after_this this)
   printf '%-22s %10s %8s %10s %8s' "${args[0]}" "$u" "$(ratio "$u" "$stat")x" "$e" "$(ratio "$e" "$stat")x"
   if [ -n "${BASELINE:-}" ]; then
     base >/dev/null 2>&1 || true
     bu=$(median_cpu nothing base)
-    be=$(median_cpu edit_one base)
+    be=$(median_cpu after_base base)
     printf ' %12s %10s %9s %9s' "$bu" "$be" "$(ratio "$u" "$bu")x" "$(ratio "$e" "$be")x"
     if ! cmp -s <(this 2>&1) <(base 2>&1); then printf '  (output differs from the baseline)'; fi
   fi

@@ -37,7 +37,8 @@ import (
 // are read again. A change of the files' set, of a reader's key, or deltas
 // grown past a quarter of the file, write the file anew; the other
 // readers' sections are kept, over a change of the files' set as each
-// reader's policy says (Update.Carry, Section.Carried).
+// reader's policy says (Update.Carry, Section.Carried), or whole with the
+// files they were made over (Update.KeepFiles, Section.Paths).
 
 // ModelVersion is the model file's format; a file of another version is
 // ignored and overwritten.
@@ -71,6 +72,12 @@ type Section struct {
 	// (Appendable), and a reader that reads nothing again still saves.
 	// Saved by its reader, it is not.
 	Carried bool
+	// Paths, when set, are the files the section was made over, sorted,
+	// which its Hashes are by instead of the stamps: the section was kept
+	// whole over another reader's save over other files
+	// (Update.KeepFiles), its entries the file's and every delta's as
+	// they were (Carried is set). Nil: the stamps'.
+	Paths []string
 }
 
 // Model is an open model file: its stamps with every delta applied, and
@@ -100,9 +107,12 @@ type Model struct {
 }
 
 type dirEntry struct {
-	name     string
-	key      Key
-	carried  bool
+	name    string
+	key     Key
+	carried bool
+	// own: kept whole with its own files (Section.Paths), laid out as
+	// ownSection reads it.
+	own      bool
 	off, len int64
 }
 
@@ -121,6 +131,24 @@ type indexHash struct {
 // Settled reports that f is the file of stamp i by its size and
 // modification time alone (see the package's comment).
 func (m *Model) Settled(i int, f vault.File) bool { return settled(m.writtenAt(i), m.Stamps[i], f) }
+
+// StampsOf are the stamps of a section's own files (Section.Paths,
+// sorted): each the model's stamp of the same path, or the path alone
+// for a file the model does not stamp (gone); settled is Settled for
+// them.
+func (m *Model) StampsOf(paths []string) (stamps []Stamp, settled func(j int, f vault.File) bool) {
+	stamps, at := make([]Stamp, len(paths)), make([]int, len(paths))
+	for j, i := 0, 0; j < len(paths); j++ {
+		for i < len(m.Stamps) && m.Stamps[i].Path < paths[j] {
+			i++
+		}
+		stamps[j], at[j] = Stamp{Path: paths[j]}, -1
+		if i < len(m.Stamps) && m.Stamps[i].Path == paths[j] {
+			stamps[j], at[j] = m.Stamps[i], i
+		}
+	}
+	return stamps, func(j int, f vault.File) bool { return at[j] >= 0 && m.Settled(at[j], f) }
+}
 
 // writtenAt is when stamp i was made.
 func (m *Model) writtenAt(i int) int64 {
@@ -319,6 +347,8 @@ func (m *Model) readAll() error {
 		case 0:
 		case 1:
 			e.carried = true
+		case 2:
+			e.carried, e.own = true, true
 		default:
 			return errors.New("cache: bad model directory")
 		}
@@ -334,7 +364,11 @@ func (m *Model) readAll() error {
 		return errors.New("cache: truncated")
 	}
 	for _, e := range m.dir {
-		if e.off < end || e.len < int64(n)*sha256.Size || e.len > baseLen-e.off {
+		least := int64(n) * sha256.Size
+		if e.own {
+			least = 8 // its head's length; its paths are its own
+		}
+		if e.off < end || e.len < least || e.len > baseLen-e.off {
 			return errors.New("cache: bad model section")
 		}
 	}
@@ -470,6 +504,14 @@ func (m *Model) Section(name string) (s Section, ok bool, err error) {
 // edit reads the states of the notes it can change, not the 39 MB of
 // every note's at 100,000 notes).
 func (m *Model) SectionAt(name string) (s Section, first *io.SectionReader, ok bool, err error) {
+	for _, e := range m.dir {
+		if e.name == name && e.own {
+			if s, first, err = m.ownSection(e, false); err != nil {
+				return Section{}, nil, false, err
+			}
+			return s, first, true, nil
+		}
+	}
 	s, ok, err = m.section(name, false)
 	if !ok || err != nil {
 		return s, nil, ok, err
@@ -489,6 +531,12 @@ func (m *Model) section(name string, whole bool) (s Section, ok bool, err error)
 	for _, e := range m.dir {
 		if e.name != name {
 			continue
+		}
+		if e.own {
+			if s, _, err = m.ownSection(e, whole); err != nil {
+				return Section{}, false, err
+			}
+			return s, true, nil
 		}
 		h := m.n * sha256.Size
 		n := int64(h)
@@ -520,6 +568,94 @@ func (m *Model) section(name string, whole bool) (s Section, ok bool, err error)
 		return s, true, nil
 	}
 	return s, false, nil
+}
+
+// A section kept whole with its own files (Update.KeepFiles) is laid
+// out as: its head's length (uint64), then the head: the number of its
+// files (uvarint), each one's path (uvarint length, bytes), each one's
+// hash, the number of its parts (uvarint) and each part's length
+// (uvarint); then the parts, one after the other: the entries of the
+// file it was kept from, then each delta's. No delta is appended to it
+// (Appendable): its reader writes it anew.
+
+var errOwn = errors.New("cache: bad model section")
+
+// ownSection reads a section kept with its own files, its parts read
+// whole, or every part but the first (nil in Entries), whose place in
+// the file is then first.
+func (m *Model) ownSection(e dirEntry, whole bool) (s Section, first *io.SectionReader, err error) {
+	err = m.guard(func() error {
+		lb, err := m.bytes(e.off, 8)
+		if err != nil {
+			return err
+		}
+		hl := binary.LittleEndian.Uint64(lb)
+		if hl > uint64(e.len-8) {
+			return errOwn
+		}
+		head, err := m.bytes(e.off+8, int64(hl))
+		if err != nil {
+			return err
+		}
+		if m.data != nil {
+			head = slices.Clone(head) // its paths are kept anywhere, as the stamps' (readAll)
+		}
+		r := cachecodec.NewReader(unsafe.String(unsafe.SliceData(head), len(head)))
+		paths := make([]string, r.Count(1+sha256.Size))
+		for i := range paths {
+			if paths[i] = r.Str(); i > 0 && paths[i] <= paths[i-1] {
+				return errOwn
+			}
+		}
+		at := r.Off()
+		r.Take(len(paths) * sha256.Size)
+		lens := make([]int64, r.Count(1))
+		left := e.len - 8 - int64(hl)
+		for i := range lens {
+			if lens[i] = int64(r.Uvarint()); lens[i] < 0 || lens[i] > left {
+				return errOwn
+			}
+			left -= lens[i]
+		}
+		if !r.Done() || len(lens) == 0 || left != 0 {
+			return errOwn
+		}
+		s = Section{Name: e.name, Key: e.key, Hashes: hashesOf(head[at : at+len(paths)*sha256.Size]), Carried: true, Paths: paths}
+		off := e.off + 8 + int64(hl)
+		for i, l := range lens {
+			var b []byte
+			if i == 0 && !whole {
+				first = io.NewSectionReader(m.f, off, l)
+			} else if b, err = m.bytes(off, l); err != nil {
+				return err
+			}
+			s.Entries = append(s.Entries, b)
+			off += l
+		}
+		return nil
+	})
+	if err != nil {
+		return Section{}, nil, err
+	}
+	return s, first, nil
+}
+
+// ownHead is the head of a section kept with its own files, paths,
+// whose parts are of lens (see ownSection).
+func ownHead(paths []string, hashes [][sha256.Size]byte, lens []int64) []byte {
+	var body []byte
+	body = binary.AppendUvarint(body, uint64(len(paths)))
+	for _, p := range paths {
+		body = cachecodec.AppendStr(body, p)
+	}
+	for _, h := range hashes {
+		body = append(body, h[:]...)
+	}
+	body = binary.AppendUvarint(body, uint64(len(lens)))
+	for _, l := range lens {
+		body = binary.AppendUvarint(body, uint64(l))
+	}
+	return append(binary.LittleEndian.AppendUint64(make([]byte, 0, 8+len(body)), uint64(len(body))), body...)
 }
 
 // hashes are a section's hashes, b, as the deltas may then change them:
@@ -575,6 +711,15 @@ type Update struct {
 	// nil). Nil drops every other section. With the same files, every
 	// other section is kept.
 	Carry func(name string, key Key) (drop func(j int) bool, ok bool)
+	// KeepFiles says, for a save written anew over other files than the
+	// model file stamps, which other sections are kept whole instead,
+	// with the files they were made over (Section.Paths): their hashes
+	// and entries, every delta's too, as they are, for a reader whose
+	// entries hold files by their place among those and which reads
+	// again itself what the files that came or went change (zk check).
+	// Nil, or false: as Carry says. A section kept so stays so over
+	// every save of another reader, until its reader saves it.
+	KeepFiles func(name string) bool
 }
 
 // Appendable reports whether a reader's save of its sections names under
@@ -684,8 +829,14 @@ func (m *Model) appendDelta(u Update) error {
 // a cold language server's peak, and the garbage collector lets the heap
 // grow to several times what is live).
 func saveModel(file string, m *Model, u Update) error {
-	secs := []Section{}
-	var from []*io.SectionReader // the entries of secs[i] in m's file; nil for u's
+	// Each section is written as it is named in the directory (secs, but
+	// their Entries), then its pieces one after the other: its hashes and
+	// entries, or its head and parts when kept with its own files.
+	var secs []dirEntry
+	var pieces [][]piece
+	add := func(e dirEntry, ps ...piece) {
+		secs, pieces = append(secs, e), append(pieces, ps)
+	}
 	same := m.samePaths(u.Stamps)
 	var moved []int // a stamp's index among u's, -1 for a file gone: when carried to other files
 	if !same && m != nil && !m.faulted && u.Carry != nil {
@@ -700,66 +851,84 @@ func saveModel(file string, m *Model, u Update) error {
 			}
 		}
 	}
-	if same || moved != nil {
-		for _, e := range m.dir {
-			if slices.ContainsFunc(u.Sections, func(s Section) bool { return s.Name == e.name }) {
+	keep := func(name string) bool { return u.KeepFiles != nil && u.KeepFiles(name) }
+	for _, e := range m.otherSections(u.Sections) {
+		own := dirEntry{name: e.name, key: e.key, carried: true, own: true}
+		switch {
+		case e.own && (same || keep(e.name)): // as it is, its own files and all
+			add(own, piece{r: io.NewSectionReader(m.f, e.off, e.len)})
+			continue
+		case e.own:
+			continue
+		case !same && keep(e.name):
+			s, first, ok, err := m.SectionAt(e.name)
+			if err != nil || !ok {
 				continue
 			}
-			var drop func(int) bool
-			if !same {
-				var ok bool
-				if drop, ok = u.Carry(e.name, e.key); !ok {
-					continue
-				}
+			paths := make([]string, len(m.Stamps))
+			for i, st := range m.Stamps {
+				paths[i] = st.Path
 			}
-			h := int64(m.n * sha256.Size)
-			b := make([]byte, h)
-			if _, err := m.f.ReadAt(b, e.off); err != nil {
-				continue
+			lens, ps := []int64{first.Size()}, []piece{{}, {r: first}}
+			for _, b := range s.Entries[1:] {
+				lens, ps = append(lens, int64(len(b))), append(ps, piece{b: b})
 			}
-			s := Section{Name: e.name, Key: e.key, Hashes: hashesOf(b), Carried: e.carried || !same}
-			for _, d := range m.deltas {
-				for _, ih := range d.hashes[e.name] {
-					s.Hashes[ih.i] = [sha256.Size]byte{}
-				}
-			}
-			if !same { // the hashes of the files of the same paths, but those drop says
-				hs := make([][sha256.Size]byte, len(u.Stamps))
-				for j, i := range moved {
-					if i >= 0 && (drop == nil || !drop(j)) {
-						hs[i] = s.Hashes[j]
-					}
-				}
-				s.Hashes = hs
-			}
-			secs = append(secs, s)
-			from = append(from, io.NewSectionReader(m.f, e.off+h, e.len-h))
+			ps[0].b = ownHead(paths, s.Hashes, lens)
+			add(own, ps...)
+			continue
+		case !same && moved == nil:
+			continue
 		}
+		var drop func(int) bool
+		if !same {
+			var ok bool
+			if drop, ok = u.Carry(e.name, e.key); !ok {
+				continue
+			}
+		}
+		h := int64(m.n * sha256.Size)
+		b := make([]byte, h)
+		if _, err := m.f.ReadAt(b, e.off); err != nil {
+			continue
+		}
+		hs := hashesOf(b)
+		for _, d := range m.deltas {
+			for _, ih := range d.hashes[e.name] {
+				hs[ih.i] = [sha256.Size]byte{}
+			}
+		}
+		if !same { // the hashes of the files of the same paths, but those drop says
+			to := make([][sha256.Size]byte, len(u.Stamps))
+			for j, i := range moved {
+				if i >= 0 && (drop == nil || !drop(j)) {
+					to[i] = hs[j]
+				}
+			}
+			hs = to
+		}
+		add(dirEntry{name: e.name, key: e.key, carried: e.carried || !same},
+			piece{b: hashBytes(hs)}, piece{r: io.NewSectionReader(m.f, e.off+h, e.len-h)})
 	}
 	for _, s := range u.Sections {
-		secs = append(secs, s)
-		from = append(from, nil)
-	}
-	entriesLen := func(i int) int64 {
-		if from[i] != nil {
-			return from[i].Size()
+		ps := []piece{{b: hashBytes(s.Hashes)}}
+		for _, e := range s.Entries {
+			ps = append(ps, piece{b: e})
 		}
-		l := int64(0)
-		for _, e := range secs[i].Entries {
-			l += int64(len(e))
-		}
-		return l
+		add(dirEntry{name: s.Name, key: s.Key, carried: s.Carried}, ps...)
 	}
 	n := len(u.Stamps)
 	pathsLen := stampPathsLen(u.Stamps)
 	dirLen := 0
 	for _, x := range secs {
-		dirLen += 1 + len(x.Name) + sha256.Size + 1 + 16
+		dirLen += 1 + len(x.name) + sha256.Size + 1 + 16
 	}
 	at := int64(modelFixed + dirLen + pathsLen + n*(16+sha256.Size))
-	size := at
 	for i := range secs {
-		size += int64(n*sha256.Size) + entriesLen(i)
+		secs[i].off = at
+		for _, p := range pieces[i] {
+			secs[i].len += p.size()
+		}
+		at += secs[i].len
 	}
 	head := make([]byte, 0, modelFixed+dirLen)
 	head = append(head, modelMagic...)
@@ -768,42 +937,75 @@ func saveModel(file string, m *Model, u Update) error {
 	head = binary.LittleEndian.AppendUint64(head, uint64(n))
 	head = binary.LittleEndian.AppendUint64(head, uint64(pathsLen))
 	head = binary.LittleEndian.AppendUint32(head, uint32(len(secs)))
-	head = binary.LittleEndian.AppendUint64(head, uint64(size))
-	for i, x := range secs {
-		head = append(head, byte(len(x.Name)))
-		head = append(head, x.Name...)
-		head = append(head, x.Key[:]...)
-		carried := byte(0)
-		if x.Carried {
-			carried = 1
+	head = binary.LittleEndian.AppendUint64(head, uint64(at))
+	for _, x := range secs {
+		head = append(head, byte(len(x.name)))
+		head = append(head, x.name...)
+		head = append(head, x.key[:]...)
+		kind := byte(0)
+		switch {
+		case x.own:
+			kind = 2
+		case x.carried:
+			kind = 1
 		}
-		head = append(head, carried)
-		l := int64(n*sha256.Size) + entriesLen(i)
-		head = binary.LittleEndian.AppendUint64(head, uint64(at))
-		head = binary.LittleEndian.AppendUint64(head, uint64(l))
-		at += l
+		head = append(head, kind)
+		head = binary.LittleEndian.AppendUint64(head, uint64(x.off))
+		head = binary.LittleEndian.AppendUint64(head, uint64(x.len))
 	}
 	fill := func(w io.Writer) error {
 		ew := &errWriter{w: w}
 		ew.write(head)
 		ew.stamps(u.Stamps)
-		for i, x := range secs {
-			for _, h := range x.Hashes {
-				ew.write(h[:])
-			}
-			if from[i] != nil {
-				if ew.err == nil {
-					_, ew.err = io.Copy(w, from[i])
+		for _, ps := range pieces {
+			for _, p := range ps {
+				if p.r == nil {
+					ew.write(p.b)
+				} else if ew.err == nil {
+					_, ew.err = io.Copy(w, io.NewSectionReader(p.r, 0, p.r.Size()))
 				}
-				continue
-			}
-			for _, e := range x.Entries {
-				ew.write(e)
 			}
 		}
 		return ew.err
 	}
 	return writeFile(file, fill)
+}
+
+// otherSections are the sections of m, if it can be trusted, that are
+// not among secs (those saved now).
+func (m *Model) otherSections(secs []Section) []dirEntry {
+	if m == nil || m.faulted {
+		return nil
+	}
+	var out []dirEntry
+	for _, e := range m.dir {
+		if !slices.ContainsFunc(secs, func(s Section) bool { return s.Name == e.name }) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// A piece is bytes of a section to write: b, or r's (a part of the
+// model file written anew, copied rather than read into memory).
+type piece struct {
+	b []byte
+	r *io.SectionReader
+}
+
+func (p piece) size() int64 {
+	if p.r != nil {
+		return p.r.Size()
+	}
+	return int64(len(p.b))
+}
+
+// hashBytes are hashes as the bytes they are, not a copy.
+func hashBytes(hashes [][sha256.Size]byte) []byte {
+	if len(hashes) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(hashes))), len(hashes)*sha256.Size)
 }
 
 // writeFile writes a cache file whole, atomically, from what fill

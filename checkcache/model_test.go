@@ -29,7 +29,7 @@ func openModel(t *testing.T, file string) *Model {
 	return m
 }
 
-func save(t *testing.T, file string, u Update) {
+func save(t testing.TB, file string, u Update) {
 	t.Helper()
 	m, err := OpenModel(file)
 	if err != nil {
@@ -156,6 +156,72 @@ func TestSaveModelDelta(t *testing.T) {
 	}
 }
 
+// A save over other files keeps the sections KeepFiles names whole, with
+// the files they were made over (Paths): their hashes and entries, a
+// delta's too, in parts as they were; read in place (SectionAt), mapped
+// or not; kept so by later saves of other readers over the same files or
+// others, dropped by one that does not keep them, and replaced by their
+// reader's save. No delta is appended to them.
+func TestSaveModelKeepsFiles(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.cache")
+	writeKept(t, file)
+	check := section("check", 2, "first")
+	want := Section{Name: "check", Key: check.Key, Hashes: [][sha256.Size]byte{check.Hashes[0], Hash([]byte("b2"))},
+		Entries: [][]byte{[]byte("first"), []byte("delta")}, Carried: true, Paths: []string{"a.md", "b.md"}}
+	come := []Stamp{{Path: "a.md", Size: 1, ModTime: 2}, {Path: "c.md", Size: 5, ModTime: 6}}
+	keep := func(name string) bool { return name == "check" }
+	read := func(when string) {
+		t.Helper()
+		for _, m := range []*Model{openModel(t, file), openMapped(t, file)} {
+			got, ok, err := m.Section("check")
+			if !ok || err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: check read %v %v\n%+v\nwant\n%+v", when, ok, err, got, want)
+			}
+			at, first, ok, err := m.SectionAt("check")
+			b := make([]byte, 16)
+			n, _ := first.ReadAt(b, 0)
+			if !ok || err != nil || string(b[:n]) != "first" || at.Entries[0] != nil || !reflect.DeepEqual(at.Entries[1:], want.Entries[1:]) {
+				t.Errorf("%s: check read in place %v %v %q %+v", when, ok, err, b[:n], at)
+			}
+			if m.Appendable(m.Stamps, check.Key, "check") {
+				t.Errorf("%s: a delta may be appended to a section kept with its files", when)
+			}
+		}
+	}
+	read("list saved over other files")
+	save(t, file, Update{Written: 13, Stamps: come, Sections: []Section{section("details", 2, "edges")}})
+	read("details saved over the same files")
+	save(t, file, Update{Written: 14, Stamps: come[:1], Sections: []Section{section("list", 1, "r")}, KeepFiles: keep})
+	read("list saved over other files again")
+	save(t, file, Update{Written: 15, Stamps: come, Sections: []Section{section("list", 2, "r")}})
+	if _, ok := readSection(t, file, "check"); ok {
+		t.Error("kept over other files by a save that does not keep it")
+	}
+	writeKept(t, file)
+	own := section("check", 2, "mine")
+	save(t, file, Update{Written: 17, Stamps: come, Sections: []Section{own}, KeepFiles: keep})
+	if got, ok := readSection(t, file, "check"); !ok || !reflect.DeepEqual(got, own) {
+		t.Errorf("check saved by its reader: %+v", got)
+	}
+}
+
+// writeKept writes a model file of a.md and b.md with a section "check"
+// and a delta of it, then saves "list" over a.md and c.md, keeping
+// "check" with its files.
+func writeKept(t testing.TB, file string) {
+	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2}, {Path: "b.md", Size: 3, ModTime: 4}}
+	check := section("check", 2, "first")
+	for _, u := range []Update{
+		{Written: 10, Stamps: stamps, Sections: []Section{check}},
+		{Written: 11, Stamps: stamps, Changed: []int{1}, Sections: []Section{{Name: "check", Key: check.Key,
+			Hashes: [][sha256.Size]byte{check.Hashes[0], Hash([]byte("b2"))}, Entries: [][]byte{[]byte("delta")}}}},
+		{Written: 12, Stamps: []Stamp{stamps[0], {Path: "c.md", Size: 5, ModTime: 6}}, Sections: []Section{section("list", 2, "r")},
+			KeepFiles: func(name string) bool { return name == "check" }},
+	} {
+		save(t, file, u)
+	}
+}
+
 // Check's two sections are saved together, stamped once, and a delta
 // changes both; sections saved together must share their key.
 func TestSaveModelSectionsTogether(t *testing.T) {
@@ -266,6 +332,12 @@ func FuzzOpenModel(f *testing.F) {
 	}
 	f.Add(b)
 	f.Add(b[:len(b)-3])
+	kept := filepath.Join(f.TempDir(), "kept")
+	writeKept(f, kept)
+	if b, err = os.ReadFile(kept); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
 	f.Add(b[:modelFixed])
 	f.Add([]byte(modelMagic))
 	f.Add([]byte{})
@@ -287,9 +359,19 @@ func fuzzModel(t *testing.T, open func(string) (*Model, error), file string) {
 	}
 	defer m.unmap() // after every use of its sections
 	defer m.Close()
-	for _, name := range []string{"list", "details", FindingsSection, StatesSection} {
+	for _, name := range []string{"list", "details", FindingsSection, StatesSection, "check"} {
 		s, ok, err := m.Section(name)
 		if err != nil || !ok {
+			continue
+		}
+		if s.Paths != nil { // kept with its own files: as it is by another reader's save
+			again := filepath.Join(t.TempDir(), "again")
+			if err := SaveModel(again, m, Update{Written: 1, Stamps: m.Stamps, Sections: []Section{{Name: "other", Hashes: make([][sha256.Size]byte, len(m.Stamps))}}}); err != nil {
+				t.Fatal(err)
+			}
+			if s2, ok, err := openModel(t, again).Section(name); err != nil || !ok || !reflect.DeepEqual(s2, s) {
+				t.Errorf("kept with its files, then saved over the same: %v %v\n%+v\nwant\n%+v", ok, err, s2, s)
+			}
 			continue
 		}
 		fs := make([]vault.File, len(m.Stamps))

@@ -265,6 +265,7 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 	if sec, ok := c.section(checkcache.FindingsSection); ok {
 		read := func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) }
 		c.was = sec.Hashes
+		c.stampsOf(sec)
 		changed, same, fresh := c.changed(read)
 		if same && len(changed) == 0 {
 			if notes, findings, err := checkcache.DecodeFindingsParts(sec.Entries); err == nil {
@@ -273,11 +274,11 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 				}
 				return CheckResult{Findings: findings, Notes: notes}, nil
 			}
-		} else if ssec, first, ok := c.sectionAt(checkcache.StatesSection); ok && slices.Equal(ssec.Hashes, sec.Hashes) {
+		} else if ssec, first, ok := c.sectionAt(checkcache.StatesSection); ok && slices.Equal(ssec.Hashes, sec.Hashes) && slices.Equal(ssec.Paths, sec.Paths) {
 			before, prev := files, lint.Previous{Same: same} // the same files: the walk's
 			if !same {
-				before, prev.Files = make([]vault.File, len(m.Stamps)), make([]string, len(m.Stamps))
-				for i, st := range m.Stamps {
+				before, prev.Files = make([]vault.File, len(c.old)), make([]string, len(c.old))
+				for i, st := range c.old {
 					before[i], prev.Files[i] = vault.File{Path: st.Path}, st.Path
 				}
 			}
@@ -336,6 +337,29 @@ type checkSave struct {
 	// states are check's states as the file holds them, when a recheck
 	// read them.
 	states *checkcache.States
+	// old are the stamps of the files check's sections are by: the model
+	// file's, or, when another reader's save over other files kept them
+	// whole (checkcache.Section.Paths), those of their own files; settled
+	// is checkcache.Model.Settled for them.
+	old     []checkcache.Stamp
+	settled func(j int, f vault.File) bool
+}
+
+// stampsOf sets c.old and c.settled for check's section sec.
+func (c *checkSave) stampsOf(sec checkcache.Section) {
+	if sec.Paths == nil {
+		c.old, c.settled = c.m.Stamps, c.m.Settled
+		return
+	}
+	c.old, c.settled = c.m.StampsOf(sec.Paths)
+}
+
+// files is how many files check's section sec is by.
+func (c *checkSave) filesOf(sec checkcache.Section) int {
+	if sec.Paths != nil {
+		return len(sec.Paths)
+	}
+	return len(c.m.Stamps)
 }
 
 // section is check's section of name, when the model file has it under
@@ -345,7 +369,7 @@ func (c *checkSave) section(name string) (checkcache.Section, bool) {
 		return checkcache.Section{}, false
 	}
 	sec, ok, err := c.m.Section(name)
-	if err != nil || !ok || sec.Key != c.key || len(sec.Hashes) != len(c.m.Stamps) {
+	if err != nil || !ok || sec.Key != c.key || len(sec.Hashes) != c.filesOf(sec) {
 		return checkcache.Section{}, false
 	}
 	return sec, true
@@ -358,7 +382,7 @@ func (c *checkSave) sectionAt(name string) (checkcache.Section, *io.SectionReade
 		return checkcache.Section{}, nil, false
 	}
 	sec, first, ok, err := c.m.SectionAt(name)
-	if err != nil || !ok || sec.Key != c.key || len(sec.Hashes) != len(c.m.Stamps) {
+	if err != nil || !ok || sec.Key != c.key || len(sec.Hashes) != c.filesOf(sec) {
 		return checkcache.Section{}, nil, false
 	}
 	return sec, first, true
@@ -372,23 +396,23 @@ func (c *checkSave) sectionAt(name string) (checkcache.Section, *io.SectionReade
 // different, or not checked then). Other files changed change nothing a
 // check finds.
 func (c *checkSave) changed(read func(string) ([]byte, error)) (changed []string, same, fresh bool) {
-	m, files := c.m, c.files
-	same = len(m.Stamps) == len(files)
+	stamps, files := c.old, c.files
+	same = len(stamps) == len(files)
 	c.content = make([][sha256.Size]byte, len(files))
 	stale := false
 	j := 0
 	for i, f := range files {
-		for j < len(m.Stamps) && m.Stamps[j].Path < f.Path { // both lists are sorted by path
+		for j < len(stamps) && stamps[j].Path < f.Path { // both lists are sorted by path
 			j++
 			same = false
 		}
-		if j == len(m.Stamps) || m.Stamps[j].Path != f.Path {
+		if j == len(stamps) || stamps[j].Path != f.Path {
 			same = false
 			continue // added
 		}
-		s, was := m.Stamps[j], c.was[j]
+		s, was := stamps[j], c.was[j]
 		j++
-		if m.Settled(j-1, f) {
+		if c.settled(j-1, f) {
 			c.content[i] = s.Hash
 			if f.IsNote() && (was == [sha256.Size]byte{} || s.Hash != was) {
 				changed = append(changed, f.Path)
@@ -411,7 +435,7 @@ func (c *checkSave) changed(read func(string) ([]byte, error)) (changed []string
 			}
 		}
 	}
-	if j < len(m.Stamps) {
+	if j < len(stamps) {
 		same = false
 	}
 	c.same = same
@@ -470,7 +494,8 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 	c.eachHash(hashes, func(i int, h [sha256.Size]byte) { checked[i] = h })
 	fsec := checkcache.Section{Name: checkcache.FindingsSection, Key: c.key, Hashes: checked}
 	ssec := checkcache.Section{Name: checkcache.StatesSection, Key: c.key, Hashes: checked}
-	u := checkcache.Update{Written: c.started.UnixNano(), Stamps: stamps, Sections: []checkcache.Section{fsec, ssec}, Carry: carry(c.m, files)}
+	u := checkcache.Update{Written: c.started.UnixNano(), Stamps: stamps, Sections: []checkcache.Section{fsec, ssec},
+		Carry: carry(c.m, files), KeepFiles: keepFiles}
 	if c.was != nil && c.m.Appendable(stamps, c.key, fsec.Name, ssec.Name) {
 		u.Changed = []int{}
 		for i := range checked {
@@ -579,9 +604,9 @@ func (c *checkSave) wasByPath() func(i int, p string) [sha256.Size]byte {
 	if c.same { // compared already
 		return func(i int, _ string) [sha256.Size]byte { return c.was[i] }
 	}
-	if len(c.m.Stamps) == len(c.files) {
+	if len(c.old) == len(c.files) {
 		return func(i int, p string) [sha256.Size]byte {
-			if c.m.Stamps[i].Path == p {
+			if c.old[i].Path == p {
 				return c.was[i]
 			}
 			return c.byPath(p)
@@ -591,7 +616,7 @@ func (c *checkSave) wasByPath() func(i int, p string) [sha256.Size]byte {
 }
 
 func (c *checkSave) byPath(p string) [sha256.Size]byte {
-	j, ok := slices.BinarySearchFunc(c.m.Stamps, p, func(s checkcache.Stamp, p string) int { return strings.Compare(s.Path, p) })
+	j, ok := slices.BinarySearchFunc(c.old, p, func(s checkcache.Stamp, p string) int { return strings.Compare(s.Path, p) })
 	if !ok {
 		return [sha256.Size]byte{}
 	}

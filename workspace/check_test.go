@@ -289,6 +289,43 @@ func TestCheckWithDamagedStates(t *testing.T) {
 // and those resting on them (links/rests-on-refuted names the chain);
 // a name collision comes and goes with the file making it.
 func TestCheckAfterFilesComeAndGo(t *testing.T) {
+	w, steps := comeAndGo(t)
+	checkSteps(t, w, steps)
+}
+
+// After another reader's save over the files that came or went (zk list
+// writing the model file anew), a check reads what it reads after its
+// own: its sections are kept whole with the files they were made over,
+// and it checks again what the files that came or went since change,
+// over one save or two.
+func TestCheckAfterAnotherReadersSave(t *testing.T) {
+	w, steps := comeAndGo(t)
+	ctx := context.Background()
+	for i := range steps {
+		edit := steps[i].edit
+		steps[i].edit = func() {
+			edit()
+			if _, err := w.List(ctx, ListRequest{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write, remove, _ := vaultEdits(t, w.Vault.Dir)
+	steps = append(steps, checkStep{"two saves, over two changes", func() {
+		write("Other/B.md", "# B too\n")
+		if _, err := w.List(ctx, ListRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		remove("Notes/B2.md")
+		if _, err := w.Graph(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}, 4}) // it; A and X, whose [[B#Why]] now finds it; Z resting on A
+	checkSteps(t, w, steps)
+}
+
+// comeAndGo is the vault and the steps of TestCheckAfterFilesComeAndGo.
+func comeAndGo(t *testing.T) (*Workspace, []checkStep) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	_, refutes, _ := strings.Cut(vaulttest.RefutedC, "\n")
 	w, _ := open(t, map[string]string{
@@ -316,7 +353,7 @@ func TestCheckAfterFilesComeAndGo(t *testing.T) {
 		{"rename a note others link to", func() { rename("Notes/B.md", "Notes/B2.md") }, 4},                 // it, A, X and Z
 		{"unchanged", func() {}, 0},
 	}
-	checkSteps(t, w, steps)
+	return w, steps
 }
 
 // vaultEdits returns the three ways the tests change a vault's files under

@@ -200,9 +200,15 @@ func (p *perNoteCache[T]) namesUpdate(files []vault.File, sec checkcache.Section
 // was added read every note again in the second, its section dropped.
 const (
 	// dropOnFiles: its entries hold more of the other files than their
-	// paths (zk check's states, by index; zk stale's links, by index):
-	// dropped.
+	// paths (zk stale's links, by index): dropped.
 	dropOnFiles = iota
+	// keepOwnFiles: its entries hold other files by their place among
+	// those it was made over, and its reader reads again what a file
+	// that came or went changes (zk check's findings and states, by
+	// lint.Recheck): kept whole with those files (Update.KeepFiles), so
+	// that check after another reader's save does what it does after
+	// its own.
+	keepOwnFiles
 	// carryOwn: an entry is made of its note's bytes alone
 	// (perNote.ownBytes): every entry kept.
 	carryOwn
@@ -222,9 +228,15 @@ func carryOf(folder string) int {
 		return carryOwn
 	case "list", "details", "graph", "base", "lsp":
 		return carryNames
+	case checkcache.FindingsSection, checkcache.StatesSection:
+		return keepOwnFiles
 	}
 	return dropOnFiles
 }
+
+// keepFiles is checkcache.Update.KeepFiles: the sections carryOf keeps
+// with their own files.
+func keepFiles(name string) bool { return carryOf(name) == keepOwnFiles }
 
 // carry is checkcache.Update.Carry for a save over files of the model
 // file m (nil: none to carry): each section as carryOf says, a names

@@ -497,7 +497,7 @@ func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha2
 			sec.Hashes[at[k]] = hashes[at[k]]
 		}
 	}
-	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps, Carry: carry(m, files)}
+	u := checkcache.Update{Written: started.UnixNano(), Stamps: stamps, Carry: carry(m, files), KeepFiles: keepFiles}
 	write := notes
 	sections := []string{c.folder}
 	if c.names {
