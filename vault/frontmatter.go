@@ -81,6 +81,15 @@ func parseFrontmatter(src []byte, lines *lineIndex) (*Frontmatter, int) {
 var yamlLine = lazyre.New(`line (\d+)`)
 
 func decodeFrontmatter(fm *Frontmatter, firstLine int) {
+	if keys, keyLines, values, ok := plainFrontmatter(fm.Raw, firstLine); ok {
+		fm.Keys, fm.KeyLines, fm.Values = keys, keyLines, values
+		return
+	}
+	decodeYAML(fm, firstLine)
+}
+
+// decodeYAML is decodeFrontmatter through yaml.v3, for any block.
+func decodeYAML(fm *Frontmatter, firstLine int) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm.Raw, &doc); err != nil {
 		fm.Err = fmt.Errorf("frontmatter: %w", err)
