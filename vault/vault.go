@@ -464,7 +464,7 @@ func (v *Vault) ReadFile(p string, max int64) ([]byte, error) {
 
 // readIn reads name inside root; p is the file's vault path, for errors.
 func readIn(root *os.Root, name, p string, max int64) ([]byte, error) {
-	f, err := ownfile.OpenRegular(root, name)
+	f, st, err := ownfile.OpenRegular(root, name)
 	if err != nil {
 		if strings.Contains(err.Error(), "escapes from parent") {
 			return nil, fmt.Errorf("%s: %w", p, ErrOutsideVault)
@@ -475,10 +475,6 @@ func readIn(root *os.Root, name, p string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if max > 0 && st.Size() > max {
 		return nil, &TooLargeError{Path: p, Size: st.Size(), Max: max}
 	}

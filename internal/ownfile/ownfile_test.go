@@ -2,6 +2,7 @@ package ownfile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,6 +61,45 @@ func TestRead(t *testing.T) {
 		_, err := Read(root, tc.rel, tc.max)
 		if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
 			t.Errorf("Read(%s, %d) = %v, want %v", tc.rel, tc.max, err, tc.want)
+		}
+	}
+}
+
+// TestOpenRegular: a note is opened through a symlink that stays inside
+// the root, with the size its stat gave; a FIFO or a folder is refused
+// (a FIFO without blocking on it).
+func TestOpenRegular(t *testing.T) {
+	root := vault(t)
+	for _, tc := range []struct {
+		rel  string
+		size int64
+		want error // nil: opened
+	}{
+		{"notes/Victim.md", 9, nil},
+		{".zk/ledger.jsonl", 9, nil},
+		{".zk/big", 1000, nil},
+		{".zk/fifo", 0, ErrNotRegular},
+		{".zk/backups", 0, ErrNotRegular},
+		{".zk/missing", 0, os.ErrNotExist},
+	} {
+		if tc.rel == ".zk/fifo" && runtime.GOOS == "windows" {
+			continue
+		}
+		f, info, err := OpenRegular(root, filepath.FromSlash(tc.rel))
+		if tc.want != nil {
+			if !errors.Is(err, tc.want) || f != nil {
+				t.Errorf("OpenRegular(%s) = %v, %v, want %v", tc.rel, f, err, tc.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("OpenRegular(%s): %v", tc.rel, err)
+			continue
+		}
+		b, err := io.ReadAll(f)
+		f.Close()
+		if err != nil || info.Size() != tc.size || int64(len(b)) != tc.size {
+			t.Errorf("OpenRegular(%s): size %d, read %d bytes (%v), want %d", tc.rel, info.Size(), len(b), err, tc.size)
 		}
 	}
 }
