@@ -135,3 +135,28 @@ func TestIsDateShape(t *testing.T) {
 		}
 	}
 }
+
+// TestHasTended: "tended" in any ASCII case, and nothing else.
+func TestHasTended(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Last tended: 2026-01-01": true, "LAST TENDED": true, "tEnDeD": true, "x-tended::": true,
+		"tende": false, "": false, "tender": false, "t\u0435nded": false, "TENDE\x04": false, "tended"[:5]: false,
+	} {
+		if got := hasTended([]byte(s)); got != want {
+			t.Errorf("hasTended(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// FuzzHasTended: where hasTended finds no "tended", neither expression
+// it stands before matches.
+func FuzzHasTended(f *testing.F) {
+	for _, s := range []string{"last tended: 2026-01-01", "LAST-TENDED:: x", "la\u017ft tended 1", "Last Tended", "tende d"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !hasTended(b) && (footerRe().Match(b) || dataviewRe().Match(b)) {
+			t.Fatalf("hasTended(%q) = false, but an expression matches", b)
+		}
+	})
+}
