@@ -216,3 +216,22 @@ func TestFoldAll(t *testing.T) {
 		}
 	}
 }
+
+// FuzzInDir holds inDir to path.Dir on any path of a resolver, clean or
+// not, and any folder.
+func FuzzInDir(f *testing.F) {
+	for _, s := range [][2]string{{"a/b.md", "a"}, {"b.md", "."}, {"/b.md", "/"}, {"a//b.md", "a"}, {"./a/b", "a"}, {"a/../b", "."}, {"a/b/", "a"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, p, dir string) {
+		for _, paths := range [][]string{{p}, {path.Clean(p)}} {
+			r := NewResolver(paths)
+			q := paths[0]
+			for _, d := range []string{dir, path.Dir(q), path.Dir(dir)} {
+				if got, want := r.inDir(q, d), path.Dir(q) == d; got != want {
+					t.Fatalf("inDir(%q, %q) = %v, want %v (clean %v)", q, d, got, want, r.clean)
+				}
+			}
+		}
+	})
+}
