@@ -132,22 +132,31 @@ type indexHash struct {
 // modification time alone (see the package's comment).
 func (m *Model) Settled(i int, f vault.File) bool { return settled(m.writtenAt(i), m.Stamps[i], f) }
 
-// StampsOf are the stamps of a section's own files (Section.Paths,
-// sorted): each the model's stamp of the same path, or the path alone
-// for a file the model does not stamp (gone); settled is Settled for
-// them.
-func (m *Model) StampsOf(paths []string) (stamps []Stamp, settled func(j int, f vault.File) bool) {
-	stamps, at := make([]Stamp, len(paths)), make([]int, len(paths))
+// Kept is m as the reader of a section kept with its own files
+// (Section.Paths, sorted) reads it: its stamps are those files', each
+// the stamp of the same path (Settled as m's), or the path alone for a
+// file m does not stamp (gone: never settled); its sections are m's.
+// For reading alone: a save is m's (SaveModel).
+func (m *Model) Kept(paths []string) *Model {
+	k := *m
+	k.Stamps, k.rewritten = make([]Stamp, len(paths)), nil
 	for j, i := 0, 0; j < len(paths); j++ {
 		for i < len(m.Stamps) && m.Stamps[i].Path < paths[j] {
 			i++
 		}
-		stamps[j], at[j] = Stamp{Path: paths[j]}, -1
-		if i < len(m.Stamps) && m.Stamps[i].Path == paths[j] {
-			stamps[j], at[j] = m.Stamps[i], i
+		if i == len(m.Stamps) || m.Stamps[i].Path != paths[j] {
+			k.Stamps[j] = Stamp{Path: paths[j], Size: -1} // no file's size
+			continue
+		}
+		k.Stamps[j] = m.Stamps[i]
+		if w := m.writtenAt(i); w != m.written {
+			if k.rewritten == nil {
+				k.rewritten = map[int]int64{}
+			}
+			k.rewritten[j] = w
 		}
 	}
-	return stamps, func(j int, f vault.File) bool { return at[j] >= 0 && m.Settled(at[j], f) }
+	return &k
 }
 
 // writtenAt is when stamp i was made.

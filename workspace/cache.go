@@ -351,7 +351,8 @@ func (c *checkSave) stampsOf(sec checkcache.Section) {
 		c.old, c.settled = c.m.Stamps, c.m.Settled
 		return
 	}
-	c.old, c.settled = c.m.StampsOf(sec.Paths)
+	k := c.m.Kept(sec.Paths)
+	c.old, c.settled = k.Stamps, k.Settled
 }
 
 // files is how many files check's section sec is by.

@@ -85,11 +85,11 @@ type heldNames struct {
 // damaged. Once. The file's entries come in the stamps' order, and are
 // matched to them as they come, not through a table of every path.
 func (p *perNoteCache[T]) loadNames() []heldNames {
-	if p.namesRead || p.m == nil {
+	if p.namesRead || p.r == nil {
 		return p.names
 	}
 	p.namesRead = true
-	p.names = readNames(p.m, p.c.folder, p.key)
+	p.names = readNames(p.r, p.c.folder, p.key)
 	return p.names
 }
 
@@ -99,7 +99,7 @@ func (p *perNoteCache[T]) loadNames() []heldNames {
 func readNames(m *checkcache.Model, folder string, key checkcache.Key) []heldNames {
 	stamps := m.Stamps
 	sec, ok, err := m.Section(namesSection(folder))
-	if err != nil || !ok || sec.Key != key || len(sec.Hashes) != len(stamps) {
+	if err != nil || !ok || sec.Key != key || len(sec.Hashes) != len(stamps) || !byStamps(sec, stamps) {
 		return nil
 	}
 	out := make([]heldNames, len(stamps))
@@ -132,6 +132,22 @@ func readNames(m *checkcache.Model, folder string, key checkcache.Key) []heldNam
 	return out
 }
 
+// byStamps reports whether sec's hashes are by stamps: its own files
+// (Section.Paths) are theirs, or it has none of its own and stamps are
+// the model file's (Model.Kept makes other stamps for a section with
+// its own files alone).
+func byStamps(sec checkcache.Section, stamps []checkcache.Stamp) bool {
+	if sec.Paths == nil {
+		return true
+	}
+	for i, p := range sec.Paths {
+		if stamps[i].Path != p {
+			return false
+		}
+	}
+	return true
+}
+
 // unaffected is, for a model file stamping other files than files, which
 // of its entries (by the index of their stamp) still hold among files:
 // those whose note's link names, kept of the bytes the entry was made
@@ -139,10 +155,10 @@ func readNames(m *checkcache.Model, folder string, key checkcache.Key) []heldNam
 // are not kept (no section of them): then none does.
 func (p *perNoteCache[T]) unaffected(files []vault.File) func(j int) bool {
 	held := p.loadNames()
-	if held == nil || len(p.section.Hashes) != len(p.m.Stamps) {
+	if held == nil || len(p.section.Hashes) != len(p.r.Stamps) {
 		return nil
 	}
-	keys := vault.NamingKeys(cameOrWent(p.m.Stamps, files))
+	keys := vault.NamingKeys(cameOrWent(p.r.Stamps, files))
 	return func(j int) bool {
 		h := held[j]
 		return h.hash != ([sha256.Size]byte{}) && h.hash == p.section.Hashes[j] && !namesAny(h.names, keys)
@@ -166,7 +182,7 @@ func (p *perNoteCache[T]) namesUpdate(files []vault.File, sec checkcache.Section
 	} else {
 		held, stamps := p.loadNames(), []checkcache.Stamp(nil)
 		if held != nil {
-			stamps = p.m.Stamps
+			stamps = p.r.Stamps
 		}
 		entries = make([]linkNames, 0, len(files))
 		j := 0 // the stamp of files[i]'s path, if any: both sorted by path
@@ -199,15 +215,14 @@ func (p *perNoteCache[T]) namesUpdate(files []vault.File, sec checkcache.Section
 // after another reading another (zk list, then zk graph) after a file
 // was added read every note again in the second, its section dropped.
 const (
-	// dropOnFiles: its entries hold more of the other files than their
-	// paths (zk stale's links, by index): dropped.
+	// dropOnFiles: a reader not named here: dropped.
 	dropOnFiles = iota
 	// keepOwnFiles: its entries hold other files by their place among
 	// those it was made over, and its reader reads again what a file
 	// that came or went changes (zk check's findings and states, by
-	// lint.Recheck): kept whole with those files (Update.KeepFiles), so
-	// that check after another reader's save does what it does after
-	// its own.
+	// lint.Recheck; zk stale's links, by perNote.remap and its names
+	// section): kept whole with those files (Update.KeepFiles), so that
+	// it does after another reader's save what it does after its own.
 	keepOwnFiles
 	// carryOwn: an entry is made of its note's bytes alone
 	// (perNote.ownBytes): every entry kept.
@@ -228,15 +243,18 @@ func carryOf(folder string) int {
 		return carryOwn
 	case "list", "details", "graph", "base", "lsp":
 		return carryNames
-	case checkcache.FindingsSection, checkcache.StatesSection:
+	case checkcache.FindingsSection, checkcache.StatesSection, "stale":
 		return keepOwnFiles
 	}
 	return dropOnFiles
 }
 
 // keepFiles is checkcache.Update.KeepFiles: the sections carryOf keeps
-// with their own files.
-func keepFiles(name string) bool { return carryOf(name) == keepOwnFiles }
+// with their own files, a reader's names section as its own.
+func keepFiles(name string) bool {
+	folder, _ := strings.CutSuffix(name, ".names")
+	return carryOf(folder) == keepOwnFiles
+}
 
 // carry is checkcache.Update.Carry for a save over files of the model
 // file m (nil: none to carry): each section as carryOf says, a names

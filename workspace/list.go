@@ -285,6 +285,10 @@ type perNoteCache[T any] struct {
 	key  checkcache.Key
 	err  error             // the key could not be made
 	m    *checkcache.Model // nil when there is none
+	// r is m as c's section is read: m, or, when the section was kept
+	// with the files it was made over (checkcache.Section.Paths), m with
+	// those files' stamps (Model.Kept). A save is m's.
+	r *checkcache.Model
 
 	once    sync.Once
 	section checkcache.Section
@@ -333,12 +337,15 @@ func (p *perNoteCache[T]) paths() []string {
 // place of the file's.
 func (p *perNoteCache[T]) load() {
 	p.once.Do(func() {
-		if p.m == nil {
+		if p.r = p.m; p.m == nil {
 			return
 		}
 		sec, ok, err := p.m.Section(p.c.folder)
 		if err != nil || !ok || sec.Key != p.key {
 			return
+		}
+		if sec.Paths != nil {
+			p.r = p.m.Kept(sec.Paths)
 		}
 		entries := make([][]T, 0, len(sec.Entries))
 		err = checkcache.Guard(func() error { // a mapped file cut short under it: damaged
@@ -385,9 +392,10 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	if p.err != nil {
 		return nil, p.err
 	}
-	c, v, m := p.c, p.w.Vault, p.m
+	c, v := p.c, p.w.Vault
 	started := time.Now() // before the read: the stamps are the walk's
 	p.load()
+	m := p.r
 	if notes, ok := p.current(files); ok {
 		return notes, nil
 	}
@@ -547,7 +555,7 @@ func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha2
 // nor the tables notes and cachedEntries make to find them. False when
 // anything is otherwise: notes then reads, reuses and saves as ever.
 func (p *perNoteCache[T]) current(files []vault.File) ([]T, bool) {
-	m, sec, keeps := p.m, p.section, p.c.keeps
+	m, sec, keeps := p.r, p.section, p.c.keeps
 	if keeps == nil || m == nil || len(p.entries) == 0 || len(m.Stamps) != len(files) || len(sec.Hashes) != len(files) {
 		return nil, false
 	}
