@@ -534,6 +534,16 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 	if testOnlyBeforeWriteOf != nil {
 		testOnlyBeforeWriteOf(w.target)
 	}
+	if lease.broken() {
+		// A program opened the note since zk took the lease, and its
+		// open resolved to this file: after a rename its save would go
+		// to a file no longer in the vault. An exchange could put the
+		// file back (as below), but a signal to that program restarts
+		// its open, which then resolves the name afresh, to zk's file,
+		// and the exchange back would take its save away with it.
+		// Nothing is written.
+		return nil, errOpenElsewhere
+	}
 	exchanged := false
 	if !testOnlyNoExchange {
 		if exchanged, err = exchange(w.root, tmp, w.name); err != nil {
@@ -541,13 +551,6 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 		}
 	}
 	if !exchanged {
-		if lease.broken() {
-			// A program opened the note since zk took the lease, and its
-			// open resolved to this file: after a rename its save would
-			// go to a file no longer in the vault, and without an
-			// exchange zk cannot put that file back. Nothing is written.
-			return nil, errOpenElsewhere
-		}
 		if err := w.root.Rename(tmp, w.name); err != nil {
 			return nil, err
 		}
@@ -586,10 +589,11 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 		return nil, w.putBack(tmp, out, replaced, info, exchanged)
 	}
 	if lease.broken() {
-		// A program opened the note while zk replaced it, and its open
-		// resolved to the file zk replaced: once the lease is released it
-		// writes there, and zk would delete its save with that file. Put
-		// the note back where its open will land.
+		// A program opened the note between the check before the write
+		// and the write, and its open resolved to the file zk replaced:
+		// once the lease is released it writes there, and zk would delete
+		// its save with that file. Put the note back where its open will
+		// land.
 		return nil, w.putBack(tmp, out, replaced, info, exchanged)
 	}
 	f, err := w.root.Open(w.name)

@@ -147,8 +147,7 @@ func TestLeaseHoldsASaveStartedDuringTheRead(t *testing.T) {
 // between (the torn note TestEditNoteRace/rename read); by replace, the
 // editor's open resolved to the file zk then replaced and deleted, so its
 // save went nowhere. Under zk's write lease the save waits for zk, then
-// lands whole on the note: in place zk, seeing its lease broken, writes
-// nothing; by replace it puts the note back where the save lands.
+// lands whole on the note: zk, seeing its lease broken, writes nothing.
 func TestSaveDuringWriteWaitsForIt(t *testing.T) {
 	long := "# Note\n## Claim\n" + strings.Repeat("A claim, stated at length, with its scope.\n", 200)
 	for _, tc := range []struct {
@@ -156,7 +155,7 @@ func TestSaveDuringWriteWaitsForIt(t *testing.T) {
 		want      error
 	}{
 		{"in place", long + "## Maintenance\n- Last tended: 2026-01-01\n", ErrMidWrite},
-		{"replace", long, ErrConcurrent},
+		{"replace", long, ErrMidWrite},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, dir := writeVault(t, map[string]string{"n.md": tc.src})

@@ -160,13 +160,13 @@ func wroteNothing(t *testing.T, err error, kept map[string]string, suffix string
 }
 
 // An editor's save that starts between zk's last check and its write is
-// never lost in silence. Under zk's lease the save waits for zk; zk,
-// seeing its lease broken, puts the note back where the save's open will
-// land, or, where it could not (a rename without an exchange), writes
-// nothing. With no lease the save lands first; replaced by a rename, the
-// editor's version is put back in the note. Either way zk says so, and
-// keeps its own version and the one it read. (Before, zk renamed over the
-// editor's save and reported success.)
+// never lost in silence. Under zk's lease a truncating save waits for zk,
+// which, seeing its lease broken, writes nothing: the save then lands
+// whole. A renaming save, or any save with no lease, lands first;
+// replaced by a rename, the editor's version is put back in the note and
+// zk keeps its own. Either way zk says so, and the backup holds the
+// version it read. (Before, zk renamed over the editor's save and reported
+// success.)
 func TestEditNoteWindowReplace(t *testing.T) {
 	editor := "# A\n\nThe claim, as the editor saved it.\n\n## Maintenance\n- Last tended: 2026-01-01\n"
 	for _, world := range windowLeases {
@@ -200,9 +200,9 @@ func TestEditNoteWindowReplace(t *testing.T) {
 				if got := kept[filepath.Base(res.Backup)]; got != windowNote {
 					t.Errorf("backup %s = %q, want the version zk read", res.Backup, got)
 				}
-				if world.lease && !tc.rename && tc.noExchange {
+				if world.lease && !tc.rename {
 					// The save waited on zk's lease, opened on the note
-					// zk was about to rename over.
+					// zk was about to replace.
 					wroteNothing(t, err, kept, "-zk")
 					return
 				}
