@@ -16,7 +16,15 @@ import (
 // than gob, which mattered: at 100k notes and 81k findings, decoding the
 // result was the largest cost of an unchanged check after the walk.
 func EncodeFindings(notes int, findings []lint.Finding) []byte {
-	index := map[string]uint64{}
+	return appendFindings(nil, notes, findings)
+}
+
+// appendFindings appends EncodeFindings' bytes to b, made apart in
+// pieces sized once and copied into b once: at 10,000 notes a save
+// after a file came or went encodes 8,000 findings, and growing the
+// table, the body and the result by doubling was most of it.
+func appendFindings(b []byte, notes int, findings []lint.Finding) []byte {
+	index := make(map[string]uint64, len(findings))
 	var table []byte
 	id := func(s string) uint64 {
 		i, ok := index[s]
@@ -28,16 +36,35 @@ func EncodeFindings(notes int, findings []lint.Finding) []byte {
 		}
 		return i
 	}
-	var body []byte
-	for _, f := range findings {
-		for _, s := range []string{f.Path, f.Rule, f.Message} {
-			body = binary.AppendUvarint(body, id(s))
+	strs := 0
+	for i, f := range findings {
+		if i == 0 || f.Path != findings[i-1].Path {
+			strs += len(f.Path)
 		}
+		strs += len(f.Message) + 2
+	}
+	table = make([]byte, 0, strs+len(findings)*binary.MaxVarintLen64/4)
+	body := make([]byte, 0, len(findings)*16)
+	var lastPath, lastRule string // a path's findings come together, and often of one rule
+	var pathID, ruleID uint64
+	for i, f := range findings {
+		if i == 0 || f.Path != lastPath {
+			lastPath, pathID = f.Path, id(f.Path)
+		}
+		if i == 0 || f.Rule != lastRule {
+			lastRule, ruleID = f.Rule, id(f.Rule)
+		}
+		body = binary.AppendUvarint(body, pathID)
+		body = binary.AppendUvarint(body, ruleID)
+		body = binary.AppendUvarint(body, id(f.Message))
 		for _, n := range []int{f.Line, f.Column, f.EndLine, f.EndColumn, int(f.Severity)} {
 			body = binary.AppendVarint(body, int64(n))
 		}
 	}
-	b := binary.AppendVarint(nil, int64(notes))
+	if need := len(b) + 4*binary.MaxVarintLen64 + len(table) + len(body); cap(b) < need {
+		b = append(make([]byte, 0, need), b...)
+	}
+	b = binary.AppendVarint(b, int64(notes))
 	b = binary.AppendUvarint(b, uint64(len(index)))
 	b = binary.AppendUvarint(b, uint64(len(table)))
 	b = append(b, table...)

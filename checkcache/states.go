@@ -65,7 +65,7 @@ func EncodeFindingsPart(old, now []lint.Finding, notes int) []byte {
 		b = binary.AppendUvarint(b, uint64(len(p)))
 		b = append(b, p...)
 	}
-	return append(b, EncodeFindings(notes, part)...)
+	return appendFindings(b, notes, part)
 }
 
 // DecodeFindingsParts decodes the findings section's parts, the first
