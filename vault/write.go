@@ -73,6 +73,11 @@ var errOpenElsewhere = fmt.Errorf("%w: another program has it open, try again in
 // where the file system cannot exchange two files.
 var testOnlyNoExchange bool
 
+// testOnlyBeforeExchange, when a test sets it, runs in replace after zk's
+// last look at its write lease and just before the exchange: where a
+// program's open lands that zk can no longer refuse, only undo.
+var testOnlyBeforeExchange func()
+
 // testOnlyNoLease, when a test sets it, makes leaseWrite take no lease, as
 // on systems and file systems that grant none.
 var testOnlyNoLease bool
@@ -543,6 +548,9 @@ func (w *writer) replace(cur, out []byte, info fs.FileInfo) (fs.FileInfo, error)
 		// and the exchange back would take its save away with it.
 		// Nothing is written.
 		return nil, errOpenElsewhere
+	}
+	if testOnlyBeforeExchange != nil {
+		testOnlyBeforeExchange()
 	}
 	exchanged := false
 	if !testOnlyNoExchange {

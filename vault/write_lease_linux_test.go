@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -185,5 +186,49 @@ func TestSaveDuringWriteWaitsForIt(t *testing.T) {
 				t.Errorf("after the editor's save the note is %q (%d bytes), want the editor's text whole", got[:min(len(got), 60)], len(got))
 			}
 		})
+	}
+}
+
+// TestEditNoteOpenedAtTheExchange: a program that opens the note in the
+// instant after zk's last look at its lease and before the exchange
+// waits on the lease, its open resolved to the file zk then replaces. zk,
+// seeing the lease broken after the exchange, puts that file back where
+// the open lands and reports the conflict, and the save lands whole. The
+// editor is another process, as a real one is: the kernel's SIGIO on the
+// break goes to zk's process, and in zk's own it could restart the
+// editor's open, which would then resolve the name afresh.
+func TestEditNoteOpenedAtTheExchange(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	v, dir := writeVault(t, map[string]string{"n.md": windowNote})
+	p := filepath.Join(dir, "n.md")
+	leasesHere(t, p)
+	if !canExchange(t) {
+		t.Skip("no RENAME_EXCHANGE here")
+	}
+	editor := "# A\n\nThe claim, as the editor saved it.\n"
+	hook, saved := editorDuring(t, p, func() error {
+		return exec.Command(sh, "-c", `printf '%s' "$1" > "$2"`, "sh", editor, p).Run()
+	})
+	testOnlyBeforeExchange = hook
+	t.Cleanup(func() { testOnlyBeforeExchange = nil })
+	res, err := v.EditNote("n.md", replaceEdit("The claim.\n", "The claim.\nMore.\n"), WriteOptions{Quiet: -1})
+	if serr := saved(); serr != nil {
+		t.Fatalf("the editor's save: %v", serr)
+	}
+	if !errors.Is(err, ErrConcurrent) || !strings.Contains(err.Error(), "back in place") {
+		t.Fatalf("err = %v, want ErrConcurrent: the note back in place", err)
+	}
+	if got := readString(t, p); got != editor {
+		t.Errorf("note = %q, want the editor's save whole", got)
+	}
+	kept := backups(t, dir, "n.md")
+	if got := kept[filepath.Base(res.Backup)]; got != windowNote {
+		t.Errorf("backup = %q, want the version zk read", got)
+	}
+	if mine, ok := keptAs(kept, "-zk"); !ok || !strings.Contains(mine, "More.") {
+		t.Errorf("zk's version not kept: %v", kept)
 	}
 }
