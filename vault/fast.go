@@ -1343,6 +1343,20 @@ func (f *fastScanner) htmlTag(i, to int, re *regexp.Regexp, first byte) int {
 	}
 	m := re.FindIndex(f.src[i:to])
 	if m == nil {
+		// A tag goes on after its name only with a space, a line's end,
+		// '/' or '>': after any other byte ("<www.example.com>", on
+		// obsidian-hub's 30 pages of people) none starts here, on this
+		// line or the next, and the '<' is text.
+		j := i + 1
+		if f.src[j] == '/' {
+			j++
+		}
+		for j < to && (util.IsAlphaNumeric(f.src[j]) || f.src[j] == '-') {
+			j++
+		}
+		if j < to && bytes.IndexByte([]byte(" \t\r\n\f\v/>"), f.src[j]) < 0 {
+			return i + 1
+		}
 		f.bail()
 		return to
 	}

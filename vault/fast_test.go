@@ -169,6 +169,7 @@ var fastTokens = []string{
 	"\n-  #a ", "\n1.   b", "\n-    ", "\n  -  ",
 	"\n   ~~~\n", "\n  \n", "\n   ```", "\n    ```\n",
 	"\n > ", "\n  >", "\n   > - ", "\n    > ",
+	"<www.a.b>", "<a.b", "</a.b>", "<a_b c>", "<a-b.c", "<a\\", "<a=", "<a\t", "<a/", "<ab", "</a ", "www.x.com",
 }
 
 // FuzzFastParseTokens holds the fast path to goldmark on notes made of
