@@ -528,11 +528,37 @@ func (m *Model) SectionAt(name string) (s Section, first *io.SectionReader, ok b
 	for _, e := range m.dir {
 		if e.name == name {
 			h := int64(m.n * sha256.Size)
-			first = io.NewSectionReader(m.f, e.off+h, e.len-h)
+			first = io.NewSectionReader(m.readerAt(), e.off+h, e.len-h)
 			break
 		}
 	}
 	return s, first, true, nil
+}
+
+// readerAt reads the model file: its mapping (MapModel), whose bytes a
+// reader of a whole part may take in place (inPlace), or the file.
+func (m *Model) readerAt() io.ReaderAt {
+	if m.data != nil {
+		return mapping(m.data)
+	}
+	return m.f
+}
+
+// mapping is a mapped model file read as an io.ReaderAt: a read that
+// faults (the file cut short under the mapping) reads nothing.
+type mapping []byte
+
+func (b mapping) ReadAt(p []byte, off int64) (n int, err error) {
+	if off < 0 || off > int64(len(b)) {
+		return 0, io.EOF
+	}
+	if err := Guard(func() error { n = copy(p, b[off:]); return nil }); err != nil {
+		return 0, err
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // section is Section, with the first entries read (whole) or left nil.
@@ -634,7 +660,7 @@ func (m *Model) ownSection(e dirEntry, whole bool) (s Section, first *io.Section
 		for i, l := range lens {
 			var b []byte
 			if i == 0 && !whole {
-				first = io.NewSectionReader(m.f, off, l)
+				first = io.NewSectionReader(m.readerAt(), off, l)
 			} else if b, err = m.bytes(off, l); err != nil {
 				return err
 			}
@@ -1005,18 +1031,26 @@ func (m *Model) otherSections(secs []Section) []dirEntry {
 
 // copyPiece copies r's bytes, a part of the model file, to w: from the
 // file's descriptor, which the kernel copies from file to file where it
-// can (copy_file_range, through bufio's and os.File's ReadFrom), not
-// read into memory and written again; the other sections are most of a
+// can (copy_file_range, through bufio's and os.File's ReadFrom), or from
+// its mapping, not read into memory and written again; the other sections are most of a
 // save after a file came or went (some 30 MB at 10,000 notes). An error
 // when fewer bytes are there.
 func copyPiece(w io.Writer, r *io.SectionReader) error {
 	src := io.Reader(io.NewSectionReader(r, 0, r.Size()))
-	if outer, off, n := r.Outer(); n == r.Size() {
-		if f, ok := outer.(*os.File); ok {
-			if _, err := f.Seek(off, io.SeekStart); err != nil {
-				return fmt.Errorf("cache: %w", err)
-			}
-			src = &io.LimitedReader{R: f, N: n}
+	switch outer, off, n := r.Outer(); x := outer.(type) {
+	case *os.File:
+		if _, err := x.Seek(off, io.SeekStart); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		src = &io.LimitedReader{R: x, N: n}
+	case mapping: // written from the mapping: a fault is an error (Guard)
+		if b, ok := inPlace(r, n); ok {
+			return Guard(func() error {
+				if _, err := w.Write(b); err != nil {
+					return fmt.Errorf("cache: %w", err)
+				}
+				return nil
+			})
 		}
 	}
 	n, err := io.Copy(w, src)

@@ -531,3 +531,46 @@ func TestMappedModelCutShort(t *testing.T) {
 	}()
 	Guard(func() error { panic("not a fault") })
 }
+
+// States remapped from a mapped model file (in place, not read into
+// memory first) that was cut short under the mapping are an error, not
+// a crash; before, they remap as read into memory.
+func TestRemapInPlaceCutShort(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.cache")
+	stamps := []Stamp{{Path: "a.md"}, {Path: "b.md"}}
+	files := []vault.File{{Path: "a.md"}, {Path: "b.md"}}
+	ss := section(StatesSection, 2, "")
+	ss.Entries = [][]byte{encodeStates(t, files, 3, []lint.NoteState{{Path: "a.md", Read: true, Targets: []string{"b.md"}}, {Path: "b.md"}})}
+	save(t, file, Update{Written: 1, Stamps: stamps, Sections: []Section{ss}})
+	remap := func(open func(*testing.T, string) *Model) ([][]byte, error) {
+		m := open(t, file)
+		s, first, ok, err := m.SectionAt(StatesSection)
+		if err != nil || !ok {
+			t.Fatalf("states: %v %v", ok, err)
+		}
+		states, err := OpenStatesAt(first, first.Size(), s.Entries[1:], files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return states.Remap(append(files[:2:2], vault.File{Path: "c.md"}), 3, nil) // a file come
+	}
+	want, err := remap(openModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := remap(openMapped); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("remapped in place: %v\n%q\nwant\n%q", err, got, want)
+	}
+	m := openMapped(t, file)
+	s, first, _, _ := m.SectionAt(StatesSection)
+	states, err := OpenStatesAt(first, first.Size(), s.Entries[1:], files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(file, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := states.Remap(files, 3, nil); err != errFault {
+		t.Errorf("states remapped from a file cut short: %v", err)
+	}
+}
