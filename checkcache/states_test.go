@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 // sameStates compares states field by field (a summary compares by its
@@ -355,13 +354,7 @@ func TestStatesRemap(t *testing.T) {
 // states: the files and the report the states tests encode.
 func checkedStates(t *testing.T, notes map[string]string) ([]vault.File, *lint.Report) {
 	t.Helper()
-	dir := t.TempDir()
-	for p, text := range notes {
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	v, err := vault.Open(dir)
+	v, err := vault.Open(vaulttest.Dir(t, notes))
 	if err != nil {
 		t.Fatal(err)
 	}

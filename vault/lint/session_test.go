@@ -15,13 +15,7 @@ import (
 
 func sessionVault(t *testing.T, notes map[string]string) (*Session, *vault.Vault, []vault.File) {
 	t.Helper()
-	dir := t.TempDir()
-	for p, text := range notes {
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	v, err := vault.Open(dir)
+	v, err := vault.Open(vaulttest.Dir(t, notes))
 	if err != nil {
 		t.Fatal(err)
 	}
