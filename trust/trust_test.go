@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 func TestStore(t *testing.T) {
@@ -88,11 +90,7 @@ func TestCheckFiles(t *testing.T) {
 // through symlinks wherever they lead and through sh -c strings as the
 // shell reads them, and calls opaque what cannot be told.
 func TestInspect(t *testing.T) {
-	dir := t.TempDir()
-	for p, text := range map[string]string{"run.sh": "echo 1\n", "lib/x.sh": "x\n", "data.csv": "1,2\n", "out.txt": "o\n"} {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
-		os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644)
-	}
+	dir := vaulttest.Dir(t, map[string]string{"run.sh": "echo 1\n", "lib/x.sh": "x\n", "data.csv": "1,2\n", "out.txt": "o\n"})
 	elsewhere := t.TempDir()
 	outside := filepath.Join(elsewhere, "out.sh")
 	os.WriteFile(outside, []byte("x"), 0o644)

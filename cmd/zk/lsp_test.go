@@ -9,10 +9,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/zk-claims/zk/lsp"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/vaulttest"
 	"github.com/zk-claims/zk/workspace"
 )
 
@@ -20,19 +20,10 @@ import (
 // vault's own template of the type, in the type's folder, dated by
 // --today.
 func TestLSPNewNoteIsZkNewsNote(t *testing.T) {
-	dir := t.TempDir()
-	for p, text := range map[string]string{
+	dir := vaulttest.Dir(t, map[string]string{
 		".zk/config.toml":            "[claims.types.permanent]\nfolder = \"Notes\"\n",
 		".zk/templates/permanent.md": "# {{title}}\n\nMade {{date}}.\n\n## Claim\n\n## Maintenance\n\n- Last tended: {{date}}\n",
-	} {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
 	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
 	var errb bytes.Buffer
@@ -97,25 +88,11 @@ func TestLSPTodayPinnedOnlyWhenAsked(t *testing.T) {
 // a vault: in a folder with no .obsidian/ or .zk/ (and no --vault) the
 // server offers neither write.
 func TestLSPCommandsWriteAsTheCommands(t *testing.T) {
-	dir := t.TempDir()
-	for p, text := range map[string]string{
+	dir := vaulttest.Dir(t, map[string]string{
 		".zk/config.toml":            "[claims.types.permanent]\nfolder = \"Notes\"\n",
 		".zk/templates/permanent.md": "# {{title}}\n\n## Maintenance\n\n- Last tended: {{date}}\n",
 		"Notes/Old.md":               "# Old\n\n## Maintenance\n\n- Last tended: 2020-01-01\n",
-	} {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// A note written this moment is taken for one an editor is saving.
-	old := time.Now().Add(-time.Minute)
-	if err := os.Chtimes(filepath.Join(dir, "Notes", "Old.md"), old, old); err != nil {
-		t.Fatal(err)
-	}
+	})
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
 	root := &rootOptions{today: "2026-12-02", getenv: func(string) string { return "" }}
 	t.Chdir(dir)
@@ -161,16 +138,11 @@ func TestLSPCommandsWriteAsTheCommands(t *testing.T) {
 // second start on the unchanged vault parses no note, and a note edited
 // since is parsed again (its cached entry, stale, is not used).
 func TestLSPStartParsesOnlyChangedNotes(t *testing.T) {
-	dir := t.TempDir()
-	for p, text := range map[string]string{
+	dir := vaulttest.Dir(t, map[string]string{
 		"A.md": "# A\n\nSee [[B#Why]].\n",
 		"B.md": "# B\n\n## Why\n\nBecause.\n",
 		"C.md": "# C\n\nAbout [[A]].\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
