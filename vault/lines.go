@@ -2,7 +2,6 @@ package vault
 
 import (
 	"bytes"
-	"sort"
 	"unicode/utf8"
 )
 
@@ -30,14 +29,47 @@ func newLineIndex(src []byte) *lineIndex {
 	return &lineIndex{src: src, starts: starts}
 }
 
+// line is the line holding off: the last start at or before it, found
+// by a binary search written out, as sort.Search's call of a closure at
+// each step cost more than the search.
 func (l *lineIndex) line(off int) int {
-	return sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > off }) - 1
+	lo, hi := 0, len(l.starts)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l.starts[m] > off {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo - 1
+}
+
+// lineNear is line(off), looked for first at line ln and the one after
+// it: a parse asks for offsets in order, mostly on the line it asked
+// for last or the next, where a search of every line was 2% of a cold
+// check of the help vault.
+func (l *lineIndex) lineNear(off, ln int) int {
+	for k := ln; k >= 0 && k <= ln+1 && k < len(l.starts); k++ {
+		if l.starts[k] <= off && (k+1 == len(l.starts) || l.starts[k+1] > off) {
+			return k
+		}
+	}
+	return l.line(off)
 }
 
 func (l *lineIndex) pos(off int) Pos {
 	off = max(0, min(off, len(l.src)))
 	ln := l.line(off)
 	return Pos{Line: ln, Col: off - l.starts[ln], Offset: off}
+}
+
+// posNear is pos(off) with the line looked for near *ln first
+// (lineNear), and *ln set to off's line for the next.
+func (l *lineIndex) posNear(off int, ln *int) Pos {
+	off = max(0, min(off, len(l.src)))
+	*ln = l.lineNear(off, *ln)
+	return Pos{Line: *ln, Col: off - l.starts[*ln], Offset: off}
 }
 
 func (l *lineIndex) lineStart(off int) int {

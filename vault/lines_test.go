@@ -29,6 +29,29 @@ func TestLineIndex(t *testing.T) {
 	}
 }
 
+// TestLineIndexPosNear holds posNear, from every hint, to the position
+// counted by hand at every offset (and one past each end), and line to
+// the last start at or before the offset.
+func TestLineIndexPosNear(t *testing.T) {
+	for _, src := range []string{"", "a", "\n", "a\nb", "a\nb\n", "\n\n\n", "ab\n\ncd\nefg\n\n"} {
+		l := newLineIndex([]byte(src))
+		for off := -1; off <= len(src)+1; off++ {
+			c := max(0, min(off, len(src)))
+			ln := strings.Count(src[:c], "\n")
+			want := Pos{Line: ln, Col: c - (strings.LastIndexByte(src[:c], '\n') + 1), Offset: c}
+			if got := l.line(c); got != ln {
+				t.Errorf("%q: line(%d) = %d, want %d", src, c, got, ln)
+			}
+			for hint := -1; hint <= len(l.starts)+1; hint++ {
+				h := hint
+				if got := l.posNear(off, &h); got != want || h != ln {
+					t.Errorf("%q: posNear(%d, %d) = %+v (line %d), want %+v", src, off, hint, got, h, want)
+				}
+			}
+		}
+	}
+}
+
 // TestLineIndexCol compares col with counting runes from the line's start,
 // at every offset, on ASCII, multi-byte and invalid UTF-8, across more
 // than one runeStride.

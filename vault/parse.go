@@ -446,11 +446,16 @@ type walker struct {
 	lines  *lineIndex
 	ends   map[ast.Node]int
 	list   []int // stack of enclosing list item indexes
+	line   int   // the line of the last position made (lineIndex.posNear)
 }
 
 func (w *walker) span(from, to int) Span {
-	return Span{Start: w.lines.pos(from), End: w.lines.pos(to)}
+	start := w.lines.posNear(from, &w.line)
+	return Span{Start: start, End: w.lines.posNear(to, &w.line)}
 }
+
+// pos is the position of off, its line looked for near the last.
+func (w *walker) pos(off int) Pos { return w.lines.posNear(off, &w.line) }
 
 func (w *walker) walk(doc ast.Node) {
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
