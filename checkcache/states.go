@@ -2,14 +2,17 @@ package checkcache
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"io"
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/zk-claims/zk/internal/cachecodec"
+	"github.com/zk-claims/zk/internal/hugepage"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 )
@@ -231,6 +234,12 @@ type statesEncoder struct {
 	linking [][]uint32
 	aliases []tableEntry
 	broken  []tableEntry
+	// names, when set, is the name table's entries (Remap's, moved from
+	// the table it copies); nil: made from the files' paths. sorted says
+	// aliases and broken are sorted by key then state, each once, as
+	// appendTable writes them (Remap merged them so).
+	names   []tableEntry
+	sorted  bool
 	refuted int
 }
 
@@ -357,16 +366,24 @@ func (e *statesEncoder) finish(spent int) (head, body []byte, err error) {
 			b = binary.LittleEndian.AppendUint32(b, k)
 		}
 	}
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
+	names := e.names
+	if names == nil {
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = f.Path
+		}
+		names = make([]tableEntry, len(files))
+		for i, k := range vault.NameKeys(paths) {
+			names[i] = tableEntry{k, uint32(i)}
+		}
+		names = sortEntries(names)
 	}
-	names := make([]tableEntry, len(files))
-	for i, k := range vault.NameKeys(paths) {
-		names[i] = tableEntry{k, uint32(i)}
+	aliases, broken := e.aliases, e.broken
+	if !e.sorted {
+		aliases, broken = sortEntries(aliases), sortEntries(broken)
 	}
-	b, ok1 := appendTable(b, e.aliases)
-	b, ok2 := appendTable(b, e.broken)
+	b, ok1 := appendTable(b, aliases)
+	b, ok2 := appendTable(b, broken)
 	b, ok3 := appendTable(b, names)
 	if !ok1 || !ok2 || !ok3 {
 		return nil, nil, ErrStatesTooLarge
@@ -414,14 +431,20 @@ func (s *States) remap(files []vault.File, spent int, again []lint.NoteState) (p
 		}
 	}
 	move := make([]int32, len(s.files)) // an old file's place among files, -1 when gone
-	for i, j := 0, 0; i < len(s.files); i++ {
-		for j < len(files) && files[j].Path < s.files[i].Path {
-			j++
+	var came []tableEntry               // the name table's entries of the files that came
+	j := 0
+	for i := range s.files {
+		for ; j < len(files) && files[j].Path < s.files[i].Path; j++ {
+			came = append(came, tableEntry{vault.NameKey(files[j].Path), uint32(j)})
 		}
 		move[i] = -1
 		if j < len(files) && files[j].Path == s.files[i].Path {
 			move[i] = int32(j)
+			j++
 		}
+	}
+	for ; j < len(files); j++ {
+		came = append(came, tableEntry{vault.NameKey(files[j].Path), uint32(j)})
 	}
 	at := func(p string) uint64 {
 		i, _ := slices.BinarySearchFunc(files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
@@ -432,7 +455,9 @@ func (s *States) remap(files []vault.File, spent int, again []lint.NoteState) (p
 		newOf[i] = -1
 	}
 	e := newStatesEncoder(files, 0)
-	e.body = make([]byte, 0, int(s.bodyLen)+len(again)*512+len(files)*2) // the copies, moved places a byte longer at most
+	// The copies, moved places a byte longer at most: some MB, in huge
+	// pages (a page fault every 4 KiB was a tenth of a save).
+	e.body = hugepage.Make[byte](int(s.bodyLen) + len(again)*512 + len(files)*2)[:0]
 	e.offs, e.fileOf = make([]uint32, 0, s.n+len(again)+1), make([]uint32, 0, s.n+len(again))
 	old, a := 0, 0
 	for fi, f := range files {
@@ -463,16 +488,24 @@ func (s *States) remap(files []vault.File, spent int, again []lint.NoteState) (p
 	if a != len(again) {
 		return nil, errStates // a state of a note not walked, or out of order
 	}
-	for _, t := range []struct {
-		from table
-		to   *[]tableEntry
-	}{{s.aliases, &e.aliases}, {s.broken, &e.broken}} {
-		for i := range t.from.states.len() {
-			if k := t.from.states.at(i); int(k) < len(newOf) && newOf[k] >= 0 {
-				*t.to = append(*t.to, tableEntry{string(t.from.keys[t.from.offs.at(i):t.from.offs.at(i+1)]), uint32(newOf[k])})
-			}
+	// The tables: the old ones' entries, moved, merged with those of
+	// the states encoded anew (added) and of the files that came, not
+	// made and sorted again.
+	copied := func(k uint32) (uint32, bool) {
+		if int(k) >= len(newOf) || newOf[k] < 0 {
+			return 0, false
 		}
+		return uint32(newOf[k]), true
 	}
+	e.aliases = moveTable(s.aliases, copied, e.aliases)
+	e.broken = moveTable(s.broken, copied, e.broken)
+	e.names = moveTable(s.names, func(i uint32) (uint32, bool) {
+		if int(i) >= len(move) || move[i] < 0 {
+			return 0, false
+		}
+		return uint32(move[i]), true
+	}, came)
+	e.sorted = true
 	head, body, err := e.finish(spent)
 	if err != nil {
 		return nil, err
@@ -551,18 +584,65 @@ type tableEntry struct {
 	state uint32
 }
 
-// appendTable appends entries sorted by key then state: their count and
-// keys' length (uvarints), every key's offset [count+1] and state
-// [count] (uint32 each), then the keys; false when the keys are more
-// bytes than an offset holds.
-func appendTable(b []byte, es []tableEntry) ([]byte, bool) {
-	slices.SortFunc(es, func(x, y tableEntry) int {
-		if c := strings.Compare(x.key, y.key); c != 0 {
-			return c
+// compareEntries orders a table's entries by key, then state.
+func compareEntries(x, y tableEntry) int {
+	if c := strings.Compare(x.key, y.key); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.state, y.state)
+}
+
+// sortEntries sorts a table's entries as appendTable takes them, each
+// once.
+func sortEntries(es []tableEntry) []tableEntry {
+	slices.SortFunc(es, compareEntries)
+	return slices.Compact(es)
+}
+
+// moveTable is the entries of t whose states to moves (ok), at their new
+// states, merged with added (in any order): sorted as sortEntries sorts
+// them, without sorting t's again, as to keeps the order of the states it
+// moves. Its keys are t's bytes (read them while t's are there); t out
+// of order (damaged) is sorted.
+func moveTable(t table, to func(uint32) (uint32, bool), added []tableEntry) []tableEntry {
+	added = sortEntries(added)
+	out := make([]tableEntry, 0, t.states.len()+len(added))
+	sorted := true
+	push := func(x tableEntry) {
+		if len(out) > 0 && compareEntries(out[len(out)-1], x) >= 0 {
+			sorted = false
 		}
-		return int(x.state) - int(y.state)
-	})
-	es = slices.Compact(es)
+		out = append(out, x)
+	}
+	for i := range t.states.len() {
+		st, ok := to(t.states.at(i))
+		if !ok {
+			continue
+		}
+		x := tableEntry{state: st}
+		if lo, hi := t.offs.at(i), t.offs.at(i+1); hi > lo {
+			x.key = unsafe.String(&t.keys[lo], hi-lo)
+		}
+		for len(added) > 0 && compareEntries(added[0], x) < 0 {
+			push(added[0])
+			added = added[1:]
+		}
+		push(x)
+	}
+	for _, x := range added {
+		push(x)
+	}
+	if !sorted {
+		return sortEntries(out)
+	}
+	return out
+}
+
+// appendTable appends entries sorted by key then state, each once
+// (sortEntries): their count and keys' length (uvarints), every key's
+// offset [count+1] and state [count] (uint32 each), then the keys; false
+// when the keys are more bytes than an offset holds.
+func appendTable(b []byte, es []tableEntry) ([]byte, bool) {
 	n := 0
 	for _, e := range es {
 		n += len(e.key)
