@@ -62,6 +62,7 @@ type fastScanner struct {
 	noRefs                           bool         // no link reference definition can be in the body (noRefsIn)
 	onBail                           func(at int) // called at a refusal with its line's start; nil but in the tests that count them
 	at                               int          // the start of the line being read
+	cell                             bool         // inline is reading a table's cell (row)
 
 	// The open paragraph is a table of cols columns (cols > 0), whose
 	// delimiter row is the line at delimAt and whose last row read (the
@@ -509,9 +510,11 @@ func (f *fastScanner) row(start, end int) {
 		return
 	}
 	f.rowLast = start
+	f.cell = true
 	for _, c := range cells {
 		f.inline(start+c[0], start+c[1])
 	}
+	f.cell = false
 }
 
 // openFence starts a fenced code block: at the left margin, where it
@@ -1120,6 +1123,12 @@ func (f *fastScanner) inline(from, to int) {
 func (f *fastScanner) wikilink(i, open, to int, embed bool) int {
 	closeAt := bytes.Index(f.src[open+2:to], []byte("]]"))
 	if closeAt < 0 {
+		if f.cell && bytes.IndexByte(f.src[open+2:to], ']') < 0 {
+			// goldmark reads a table's cell on its own, and one that
+			// holds no ']' after "[[" (a wikilink whose '|' split it
+			// between two cells) closes no link: both brackets are text.
+			return open + 2
+		}
 		f.bail()
 		return to
 	}
@@ -1137,6 +1146,9 @@ func (f *fastScanner) mdLink(i, open, to int, image bool) int {
 	b := f.src
 	closeAt := bytes.IndexByte(b[open+1:to], ']')
 	if closeAt < 0 {
+		if f.cell {
+			return open + 1 // no ']' in the rest of a table's cell: text (wikilink)
+		}
 		f.bail()
 		return to
 	}

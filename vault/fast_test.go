@@ -59,6 +59,7 @@ func TestFastParseAgrees(t *testing.T) {
 		"# H\n***\npara [[a]]\n* * *\n- b\n\n- - -\n_ _ _ #t\n___\n",
 		"| Name | Link |\n|------|:----:|\n| one | [[A]] #t |\n| two | [b](B.md) |\n\nafter ^p\n",
 		"| Key | Note |\n| --- | --- |\n| `a\\|b` | [[Note\\|alias]] \\| [[B]] |\n\nNot \\[[a link]], \\`code\\`, \\<b> \\\\[[C]] \\#tag \\*x\\*\\\n",
+		"| Flag | What |\n| - | - |\n| `-a` | the [[Sync history|history]] #t |\n| b ![[c|d]] [e | [f](g.md) |\n",
 		"Para ^blk1\n\n^own-line\n\n- item ^b2\n",
 		"See [text](Note%20x.md#H) and ![img](a.png) and [ext](https://e.com).\n",
 		"## Heading #tag ##\n# C#\ntext\n# Next\n",
@@ -138,6 +139,7 @@ func FuzzFastParse(f *testing.F) {
 		"- a\n\t- b [[x]]\n\t\t1. c\n\t\t2. d\n\n\t- e\n10. f\n\t- g\n\t\t- h\n\t\n",
 		"\\[[a]] \\![[b]] ![\\[[c]] [d\\](e) [f](g\\)) \\\\[[h]]\n| [[i\\|j]] | k\\|\n|-|-|\n\\|x|y\\\\|z\n",
 		"| a | [[b]] |\n| --- | :-: |\n| #t | [c](d.md) | [[e]] |\n|x\n| |\n[[f|g]] | `h|i` ^j\n- k\n",
+		"| a | b |\n|-|-|\n| [[c|d]] | ![[e|f]] [g |\n| [[h]|i]] | [[j|k]]] [l|m](n) |\n",
 	} {
 		f.Add([]byte(s))
 	}
