@@ -63,6 +63,7 @@ type fastScanner struct {
 	onBail                           func(at int) // called at a refusal with its line's start; nil but in the tests that count them
 	at                               int          // the start of the line being read
 	cell                             bool         // inline is reading a table's cell (row)
+	qFence                           bool         // the open fence is in the open block quote
 
 	// The open paragraph is a table of cols columns (cols > 0), whose
 	// delimiter row is the line at delimAt and whose last row read (the
@@ -251,6 +252,10 @@ func unmasked(src []byte, fmEnd int) bool {
 
 func (f *fastScanner) line(start, end int) {
 	line := f.src[start:end]
+	if f.fence != nil && f.qFence {
+		f.quoteFenceLine(start, end)
+		return
+	}
 	if f.fence != nil {
 		f.fenceLine(start, end)
 		return
@@ -678,11 +683,72 @@ func (f *fastScanner) quoteLine(start, gt, end int) {
 		}
 		return
 	}
+	if fence := fenceMarker(content); fence != nil {
+		f.openQuoteFence(fence)
+		return
+	}
 	if _, ordered, contentOff, isItem := listMarker(content); isItem {
 		f.quoteItem(start, c, end, ordered, contentOff)
 		return
 	}
 	f.quoteText(c, end)
+}
+
+// openQuoteFence starts a fenced code block in the open block quote, at
+// the column right after its "> " (a fence in callouts is common, where
+// they show code): it ends the quote's paragraph. One that opens the
+// quote (whose span goldmark starts at the code), or follows a list in
+// it, is goldmark's.
+func (f *fastScanner) openQuoteFence(fence []byte) {
+	if f.quoteEnd < 0 || f.qList != qNoList {
+		f.bail()
+		return
+	}
+	f.closeQuotePara()
+	f.fence, f.qFence = fence, true
+}
+
+// quoteFenceLine reads a line of a fenced code block in a block quote: a
+// quote's line, whose content (after '>' and one space) is either the
+// closing fence (up to three spaces in, at least as long as the opening
+// one, of its character, only spaces after it) or code, which the
+// quote's span takes in, as goldmark's span of a quote ends with its last
+// line of code. A line that is no quote's ends the quote with the fence
+// open, and a tab where the fence may close counts columns: goldmark's.
+func (f *fastScanner) quoteFenceLine(start, end int) {
+	line := f.src[start:end]
+	ws := 0
+	for ws < len(line) && ws < 4 && line[ws] == ' ' {
+		ws++
+	}
+	if ws > 3 || ws == len(line) || line[ws] != '>' {
+		f.bail()
+		return
+	}
+	c := ws + 1
+	if c < len(line) && line[c] == ' ' {
+		c++
+	}
+	content := line[c:]
+	if t := bytes.TrimLeft(line[ws+1:], " \t"); len(t) > 0 && t[0] == f.fence[0] && bytes.IndexByte(line, '\t') >= 0 {
+		f.bail()
+		return
+	}
+	k := 0
+	for k < len(content) && k < 4 && content[k] == ' ' {
+		k++
+	}
+	if k < 4 {
+		run := k
+		for run < len(content) && content[run] == f.fence[0] {
+			run++
+		}
+		if run-k >= len(f.fence) && len(bytes.Trim(content[run:], " ")) == 0 {
+			f.fence, f.qFence = nil, false
+			return
+		}
+	}
+	f.quoteEnd = end
 }
 
 // The states of a list in a block quote (fastScanner.qList).
