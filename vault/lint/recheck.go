@@ -116,7 +116,7 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		}
 	}
 	if !prev.Same || prev.Cached == nil { // else no path is compared or indexed
-		paths, _ = vault.SplitFiles(files)
+		paths = vault.Paths(files)
 	}
 	fileSet := !prev.Same && !slices.Equal(paths, prev.Files)
 	lazy := prev.Cached != nil
@@ -562,26 +562,52 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	} else {
 		head = s.c.vaultFindings(skips)
 	}
-	out := make([]Finding, 0, len(prev.Findings)+len(head))
-	next := 0 // prev.Findings and notes are both sorted by path
-	for _, f := range prev.Findings {
+	// prev's kept, as runs of prev.Findings between those left out: a
+	// recheck leaves out a few paths' findings, and the runs are merged
+	// with head and tail into one slice, not copied into another first
+	// (some 700 KB of findings to fault in at 10,000 notes).
+	var runs [][]Finding
+	start, next := 0, 0 // prev.Findings and notes are both sorted by path
+	for i, f := range prev.Findings {
+		keep := false
 		switch _, again := own[f.Path]; {
 		case f.Rule == RuleFileUntrusted, f.Rule == RuleNameCollision && (!lazy || nameKeys[vault.NameKey(f.Path)]):
-			continue // vaultFindings' again, or the collisions of the names that came or went
+			// vaultFindings' again, or the collisions of the names that came or went
 		case again && f.Rule != RuleNameCollision:
-			continue // the note's own again
+			// the note's own again
+		default:
+			for next < len(notes) && notes[next].Path < f.Path {
+				next++
+			}
+			if keep = next < len(notes) && notes[next].Path == f.Path; !keep {
+				_, keep = place(f.Path) // findings out of order: a cache's
+			}
 		}
-		for next < len(notes) && notes[next].Path < f.Path {
-			next++
-		}
-		if next < len(notes) && notes[next].Path == f.Path {
-			out = append(out, f)
-		} else if _, note := place(f.Path); note {
-			out = append(out, f) // findings out of order: a cache's
+		if !keep {
+			if i > start {
+				runs = append(runs, prev.Findings[start:i])
+			}
+			start = i + 1
 		}
 	}
-	if !slices.IsSortedFunc(out, compareFindings) {
-		SortFindings(out) // a cache's, out of order
+	if start < len(prev.Findings) {
+		runs = append(runs, prev.Findings[start:])
+	}
+	n := 0
+	for _, r := range runs {
+		n += len(r)
+	}
+	if len(runs) > 64 || !slices.IsSortedFunc(prev.Findings, compareFindings) {
+		// Many runs (appendMerged looks at each list's next at every
+		// step), or a cache's findings out of order: one list, sorted.
+		kept := make([]Finding, 0, n)
+		for _, r := range runs {
+			kept = append(kept, r...)
+		}
+		if !slices.IsSortedFunc(kept, compareFindings) {
+			SortFindings(kept)
+		}
+		runs = [][]Finding{kept}
 	}
 	var tail []Finding
 	for _, fs := range own {
@@ -589,7 +615,7 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	}
 	SortFindings(head)
 	SortFindings(tail)
-	out = appendMerged(make([]Finding, 0, len(head)+len(out)+len(tail)), head, out, tail)
+	out := appendMerged(make([]Finding, 0, len(head)+n+len(tail)), append(append([][]Finding{head}, runs...), tail)...)
 	rep = &Report{Findings: out, Files: files, Spent: spent, Read: read}
 	for _, i := range slices.Sorted(maps.Keys(states)) {
 		rep.Rechecked = append(rep.Rechecked, i)
@@ -635,6 +661,6 @@ func baseName(p string) string {
 // Previous is what the report leaves for a later Recheck (its States
 // asked for by Options.States).
 func (r *Report) Previous() Previous {
-	paths, _ := vault.SplitFiles(r.Files)
+	paths := vault.Paths(r.Files)
 	return Previous{Files: paths, Findings: r.Findings, States: r.States, Spent: r.Spent}
 }
