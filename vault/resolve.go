@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -292,26 +293,19 @@ func (r *Resolver) Resolve(linkpath, source string) (string, bool) {
 	return r.resolve(linkpath, source)
 }
 
-// resolveName resolves a link that is a name alone, in ASCII ([[Note]],
-// most links), as resolve does but without allocating: the name is
-// folded into a buffer and the maps are read with it (a check resolves
-// every link of the vault, and the folded copies were a tenth of a cold
+// resolveName resolves a link that is a name alone ([[Note]], most
+// links), as resolve does but without allocating: the name is folded
+// into a buffer and the maps are read with it (a check resolves every
+// link of the vault, and the folded copies were a tenth of a cold
 // check). done is false for any other link.
 func (r *Resolver) resolveName(linkpath, source string) (p string, ok, done bool) {
-	if r.files != nil || len(linkpath) > 120 || linkpath[0] == ' ' || linkpath[len(linkpath)-1] == ' ' || linkpath == "." || linkpath == ".." {
+	if r.files != nil || len(linkpath) > 120 || linkpath == "." || linkpath == ".." {
 		return "", false, false
 	}
 	var buf [128]byte
-	b := buf[:0]
-	for i := 0; i < len(linkpath); i++ {
-		c := linkpath[i]
-		switch {
-		case c >= utf8.RuneSelf || c == '/' || c == '\\' || c <= ' ' && c != ' ':
-			return "", false, false
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b = append(b, c)
+	b, plain := appendNameKey(buf[:0], linkpath)
+	if !plain {
+		return "", false, false
 	}
 	name := len(b)
 	withMD := append(b, ".md"...)
@@ -355,6 +349,50 @@ func (r *Resolver) resolveName(linkpath, source string) (p string, ok, done bool
 	return cands[0], true, true
 }
 
+// appendNameKey appends to b the name linkKey folds linkpath to, for a
+// name alone: plain is false for a path with a folder ('/' or '\\'), a
+// control character, a space at either end (linkKey trims it), or a name
+// the normaliser would change. A name in another script is folded here
+// too, rune by rune as strings.ToLower does (fold, once the name is in
+// NFC): the help vault's links in its other languages, half of them,
+// took resolve's copies, 2% of its cold check.
+func appendNameKey(b []byte, linkpath string) (_ []byte, plain bool) {
+	if linkpath == "" || linkpath[0] == ' ' || linkpath[len(linkpath)-1] == ' ' {
+		return b, false
+	}
+	for i := 0; i < len(linkpath); i++ {
+		c := linkpath[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return appendNameKeyAny(b[:0], linkpath)
+		case c == '/' || c == '\\' || c < ' ':
+			return b, false
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b, true
+}
+
+// appendNameKeyAny is appendNameKey for a name that is not ASCII. The
+// normaliser's quick span is all of a name exactly when NFC.String gives
+// the name itself (IsNormalString allocates to say so).
+func appendNameKeyAny(b []byte, linkpath string) ([]byte, bool) {
+	first, _ := utf8.DecodeRuneInString(linkpath)
+	last, _ := utf8.DecodeLastRuneInString(linkpath)
+	if unicode.IsSpace(first) || unicode.IsSpace(last) || !utf8.ValidString(linkpath) || norm.NFC.QuickSpanString(linkpath) != len(linkpath) {
+		return b, false
+	}
+	for _, r := range linkpath {
+		if r == '/' || r == '\\' || r < ' ' {
+			return b, false
+		}
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return b, true
+}
+
 // inDir is path.Dir(p) == dir, for p one of r's paths, without cleaning
 // p's folder again when every path is clean already: a link to a name
 // that files in many folders have (the help vault's names are in each
@@ -363,14 +401,17 @@ func (r *Resolver) inDir(p, dir string) bool {
 	if !r.clean {
 		return path.Dir(p) == dir
 	}
-	switch i := strings.LastIndexByte(p, '/'); i {
-	case -1:
-		return dir == "."
-	case 0:
-		return dir == "/"
-	default:
-		return p[:i] == dir
+	switch dir {
+	case ".":
+		return strings.IndexByte(p, '/') < 0
+	case "/":
+		return len(p) > 0 && p[0] == '/' && strings.IndexByte(p[1:], '/') < 0
 	}
+	// dir, a '/', then a name: compared from the front, where the
+	// candidates of a name in many folders differ (the help vault's
+	// language folders), not searched from the back of each.
+	n := len(dir)
+	return n > 0 && len(p) > n && p[n] == '/' && p[:n] == dir && strings.IndexByte(p[n+1:], '/') < 0
 }
 
 // resolve is Resolve of any link.

@@ -158,11 +158,14 @@ func TestNameKeys(t *testing.T) {
 // general one does.
 func TestResolveNameAsResolve(t *testing.T) {
 	r := NewResolver([]string{"Note.md", "a/Note.md", "b/NOTE.md", "a/Other.md", "img.PNG", "a/img.png",
-		"Deep/er/x.pdf", "Dots.v2.md", "Dots.v2", "ca\u0301fe.md", "Ü.md"})
+		"Deep/er/x.pdf", "Dots.v2.md", "Dots.v2", "ca\u0301fe.md", "Ü.md", "de/Straße.md", "en/Straße.md",
+		"Ωmega.md", "x/İstanbul.md", "y/été.md", "z/été.md", "Kelvin\u212a.md"})
 	links := []string{"Note", "note", "NOTE.md", "Other", "other.MD", "img.png", "IMG.PNG", "x.pdf", "x",
 		"Dots.v2", "dots.v2.md", "Missing", ".", "..", " Note", "Note ", "Note\t", "a/Note", "./Note",
-		"café", "ü", "Note.md.md", "img", strings.Repeat("n", 200)}
-	for _, src := range []string{"Note.md", "a/Other.md", "b/NOTE.md", "z/y.md"} {
+		"café", "ü", "Note.md.md", "img", strings.Repeat("n", 200),
+		"straße", "STRASSE", "Straße.md", "ΩMEGA", "ωmega", "İstanbul", "istanbul", "i\u0307stanbul", "été", "ÉTÉ",
+		"e\u0301te\u0301", "\u3000été", "été\u00a0", "caf\xe9", "été/x", "Ω\\x", "Ω\tx", "kelvinK", "KELVIN\u212a", strings.Repeat("Ω", 70)}
+	for _, src := range []string{"Note.md", "a/Other.md", "b/NOTE.md", "z/y.md", "de/x.md", "en/x.md", "y/x.md", "z/x.md"} {
 		for _, l := range links {
 			gp, gok := r.resolve(l, src)
 			p, ok, done := r.resolveName(l, src)
@@ -185,8 +188,13 @@ func TestResolveNameAsResolve(t *testing.T) {
 			}
 		}
 	}
-	if allocs := testing.AllocsPerRun(100, func() { r.Resolve("Other", "a/Note.md") }); allocs != 0 {
-		t.Errorf("a plain name allocates %v times", allocs)
+	for _, l := range []string{"Other", "ΩMEGA", "Straße"} {
+		if _, _, done := r.resolveName(l, "a/Note.md"); !done {
+			t.Errorf("%q: not resolved as a name", l)
+		}
+		if allocs := testing.AllocsPerRun(100, func() { r.Resolve(l, "a/Note.md") }); allocs != 0 {
+			t.Errorf("%q: a plain name allocates %v times", l, allocs)
+		}
 	}
 }
 
@@ -230,6 +238,28 @@ func FuzzInDir(f *testing.F) {
 			for _, d := range []string{dir, path.Dir(q), path.Dir(dir)} {
 				if got, want := r.inDir(q, d), path.Dir(q) == d; got != want {
 					t.Fatalf("inDir(%q, %q) = %v, want %v (clean %v)", q, d, got, want, r.clean)
+				}
+			}
+		}
+	})
+}
+
+// FuzzResolveName holds the path for plain names to the general one on
+// any link and files.
+func FuzzResolveName(f *testing.F) {
+	for _, s := range [][3]string{{"Straße", "de/Straße.md", "en/STRASSE.md"}, {"e\u0301te\u0301", "été.md", "x/Été.md"},
+		{"\u3000Ω", "Ω.md", "a/ω.md"}, {"İ", "i\u0307.md", "İ.md"}, {"caf\xe9", "caf\xe9.md", "café.md"}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, link, p1, p2 string) {
+		r := NewResolver([]string{p1, p2, "a/" + p1, "b/" + p2})
+		for _, src := range []string{"x.md", "a/x.md", "b/x.md"} {
+			if link == "" {
+				continue
+			}
+			if p, ok, done := r.resolveName(link, src); done {
+				if gp, gok := r.resolve(link, src); p != gp || ok != gok {
+					t.Fatalf("%q from %s: %q %v, want %q %v", link, src, p, ok, gp, gok)
 				}
 			}
 		}
