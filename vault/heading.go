@@ -85,18 +85,25 @@ func normASCIIHeading(s string) (string, bool) {
 // normalised text occurs, so that a link's heading path costs a lookup
 // per part rather than a pass over every heading.
 type HeadingIndex struct {
-	norm [][]rune
+	norm []string
 	at   map[string][]int // ascending
 }
 
 // NewHeadingIndex indexes headings, the texts of a note's headings in
-// order.
+// order. A text's one heading, as most have, is a slice of one array,
+// not an allocation of its own (append copies it out for a second).
 func NewHeadingIndex(headings []string) *HeadingIndex {
-	x := &HeadingIndex{norm: make([][]rune, len(headings)), at: make(map[string][]int, len(headings))}
+	x := &HeadingIndex{norm: make([]string, len(headings)), at: make(map[string][]int, len(headings))}
+	one := make([]int, len(headings))
 	for i, h := range headings {
 		n := NormHeading(h)
-		x.norm[i] = []rune(n)
-		x.at[n] = append(x.at[n], i)
+		x.norm[i] = n
+		if at, ok := x.at[n]; ok {
+			x.at[n] = append(at, i)
+		} else {
+			one[i] = i
+			x.at[n] = one[i : i+1 : i+1]
+		}
 	}
 	return x
 }
@@ -123,9 +130,10 @@ func (x *HeadingIndex) Find(subpath string) (int, bool) {
 	return last, true
 }
 
-// Normalized is each heading as NormHeading gives it, in runes, in the
-// note's order (for edit distances).
-func (x *HeadingIndex) Normalized() [][]rune { return x.norm }
+// Normalized is each heading as NormHeading gives it, in the note's
+// order (for edit distances, which the caller reads in runes: only the
+// targets of a broken heading link need them, not every target).
+func (x *HeadingIndex) Normalized() []string { return x.norm }
 
 // HeadingOf is the heading of n that subpath names (Find), if any.
 func HeadingOf(n *Note, subpath string) (Heading, bool) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zk-claims/zk/vault"
 )
@@ -169,7 +170,10 @@ func (c *checker) linkFindings(out []Finding, path string, l linkUse) []Finding 
 type linkTargets struct {
 	blocks   map[*noteSummary]map[string]bool
 	headings map[*noteSummary]*vault.HeadingIndex
-	closest  map[*noteSummary]map[string]closestResult // by subpath
+	// runes are a target's normalised headings in runes, made for the
+	// targets of a broken heading link alone (closestHeading).
+	runes   map[*noteSummary][][]rune
+	closest map[*noteSummary]map[string]closestResult // by subpath
 	// cells is the edit-distance work left for suggesting headings.
 	cells int
 }
@@ -188,7 +192,7 @@ const suggestCells = 50_000_000
 
 func newLinkTargets() *linkTargets {
 	return &linkTargets{blocks: map[*noteSummary]map[string]bool{}, headings: map[*noteSummary]*vault.HeadingIndex{},
-		closest: map[*noteSummary]map[string]closestResult{}, cells: suggestCells}
+		runes: map[*noteSummary][][]rune{}, closest: map[*noteSummary]map[string]closestResult{}, cells: suggestCells}
 }
 
 // forget drops what was derived from t, a summary replaced or gone: a
@@ -197,6 +201,7 @@ func newLinkTargets() *linkTargets {
 func (lt *linkTargets) forget(t *noteSummary) {
 	delete(lt.blocks, t)
 	delete(lt.headings, t)
+	delete(lt.runes, t)
 	delete(lt.closest, t)
 }
 
@@ -229,7 +234,11 @@ func (lt *linkTargets) closestHeading(t *noteSummary, subpath string) (string, b
 	if r, ok := lt.closest[t][subpath]; ok {
 		return r.best, r.ok
 	}
-	norm := lt.headingIndex(t).Normalized()
+	norm := lt.runes[t]
+	if norm == nil {
+		norm = headingRunes(lt.headingIndex(t).Normalized())
+		lt.runes[t] = norm
+	}
 	i, ok := closestIndex(norm, subpath, &lt.cells)
 	r := closestResult{ok: ok}
 	if ok {
@@ -321,20 +330,40 @@ func hasHeadingPath(headings []string, subpath string) bool {
 // normalised text, to the last part of subpath; the first of those as near.
 func closestHeading(headings []string, subpath string) (string, bool) {
 	cells := math.MaxInt
-	i, ok := closestIndex(vault.NewHeadingIndex(headings).Normalized(), subpath, &cells)
+	i, ok := closestIndex(headingRunes(vault.NewHeadingIndex(headings).Normalized()), subpath, &cells)
 	if !ok {
 		return "", false
 	}
 	return strings.TrimSpace(headings[i]), true
 }
 
+// headingRunes is each normalised heading in runes, in one array.
+func headingRunes(norm []string) [][]rune {
+	n := 0
+	for _, h := range norm {
+		n += utf8.RuneCountInString(h)
+	}
+	all := make([]rune, 0, n)
+	out := make([][]rune, len(norm))
+	for i, h := range norm {
+		start := len(all)
+		for _, r := range h {
+			all = append(all, r)
+		}
+		out[i] = all[start:len(all):len(all)]
+	}
+	return out
+}
+
 // closestIndex is closestHeading on normalised headings. It computes a
 // distance only where it can beat the best so far, and spends at most
-// *cells of edit-distance work, reporting false once that is spent.
+// *cells of edit-distance work, reporting false once that is spent. The
+// distances' rows are made once for all of them.
 func closestIndex(norm [][]rune, subpath string, cells *int) (int, bool) {
 	parts := strings.Split(subpath, "#")
 	want := []rune(vault.NormHeading(parts[len(parts)-1]))
 	best, bestD := -1, math.MaxInt
+	var rows []int
 	for i, h := range norm {
 		if best >= 0 && abs(len(h)-len(want)) >= bestD {
 			continue // the length difference alone is no better
@@ -343,7 +372,10 @@ func closestIndex(norm [][]rune, subpath string, cells *int) (int, bool) {
 		if *cells < 0 {
 			return 0, false
 		}
-		if d := boundedDistance(want, h, bestD-1); d < bestD {
+		if 2*(len(h)+1) > cap(rows) {
+			rows = make([]int, 2*(len(h)+1))
+		}
+		if d := boundedDistanceIn(want, h, bestD-1, rows); d < bestD {
 			best, bestD = i, d
 		}
 	}
@@ -366,8 +398,13 @@ func editDistance(a, b string) int {
 // at most limit, and more than limit otherwise: it stops once a whole row
 // of the table is past limit.
 func boundedDistance(ra, rb []rune, limit int) int {
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	return boundedDistanceIn(ra, rb, limit, make([]int, 2*(len(rb)+1)))
+}
+
+// boundedDistanceIn is boundedDistance with its two rows in rows (at
+// least 2*(len(rb)+1) long).
+func boundedDistanceIn(ra, rb []rune, limit int, rows []int) int {
+	prev, cur := rows[:len(rb)+1], rows[len(rb)+1:2*(len(rb)+1)]
 	for j := range prev {
 		prev[j] = j
 	}
