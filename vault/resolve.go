@@ -326,11 +326,13 @@ func (r *Resolver) resolveName(linkpath, source string) (p string, ok, done bool
 		// where there were three. A file at the vault's root is among
 		// the name's candidates exactly when the path is a file's (the
 		// exact path then wins, D2), and no file of the name's folded
-		// path without .md has an extension (it has no dot).
+		// path without .md has an extension (it has no dot). A name of
+		// one file is that file either way; of several, the exact path
+		// is looked up, not each candidate searched for a '/'.
 		cands = r.byName[string(withMD)]
-		for _, c := range cands {
-			if strings.IndexByte(c, '/') < 0 {
-				return r.exact[string(withMD)], true, true
+		if len(cands) > 1 {
+			if p, ok := r.exact[string(withMD)]; ok {
+				return p, true, true
 			}
 		}
 	}
