@@ -201,9 +201,10 @@ var ErrStatesTooLarge = errors.New("cache: the notes' states take more than 4 Gi
 // EncodeStates encodes every note's state (of the walk files: a state
 // names files by their place in the walk, which its section is only
 // used with) and the suggestion work the check spent, for the states
-// section's first part; ErrStatesTooLarge when its columns cannot place
-// them.
-func EncodeStates(files []vault.File, spent int, states []lint.NoteState) ([]byte, error) {
+// section's first part, in parts to be written one after the other (as
+// Remap's: its columns and tables, then the states, not copied into one
+// piece); ErrStatesTooLarge when its columns cannot place them.
+func EncodeStates(files []vault.File, spent int, states []lint.NoteState) ([][]byte, error) {
 	if uint64(len(files)) > maxColumn {
 		return nil, ErrStatesTooLarge
 	}
@@ -221,7 +222,7 @@ func EncodeStates(files []vault.File, spent int, states []lint.NoteState) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	return append(head, body...), nil
+	return [][]byte{head, body}, nil
 }
 
 // statesEncoder builds the states section's first part, state by state

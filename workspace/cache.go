@@ -523,9 +523,7 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 				}
 				states = mergeStates(files, all, rep.Rechecked, rep.Again)
 			}
-			var whole []byte
-			whole, err = encodeStates(files, rep.Spent, states)
-			sb = [][]byte{whole}
+			sb, err = encodeStates(files, rep.Spent, states)
 		}
 		u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(nil, rep.Findings, rep.Notes)}
 		if err != nil {

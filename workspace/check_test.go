@@ -189,8 +189,8 @@ func TestCheckInTheModelFile(t *testing.T) {
 // one without the cache.
 func TestCheckWithStatesTooLarge(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	defer func(e func([]vault.File, int, []lint.NoteState) ([]byte, error)) { encodeStates = e }(encodeStates)
-	encodeStates = func([]vault.File, int, []lint.NoteState) ([]byte, error) { return nil, checkcache.ErrStatesTooLarge }
+	defer func(e func([]vault.File, int, []lint.NoteState) ([][]byte, error)) { encodeStates = e }(encodeStates)
+	encodeStates = func([]vault.File, int, []lint.NoteState) ([][]byte, error) { return nil, checkcache.ErrStatesTooLarge }
 	w, notices := open(t, map[string]string{
 		".obsidian/app.json": "{}",
 		"A.md":               "# A\n\n[[B#Why]] [[C]]\n",
