@@ -155,22 +155,29 @@ func newTended(src TendedSource, key string, b []byte, start, end int) Tended {
 	return t
 }
 
+// lastThematicBreak is the offset of the start of the last line of b
+// that is, trimmed, three or more of one of '-', '*' and '_', or -1. Such
+// a line holds "---", "***" or "___": those are searched for (at memory
+// speed) and their lines alone read, not every line of every note, which
+// was 1.6% of a cold check of the help vault.
 func lastThematicBreak(b []byte) int {
 	last := -1
-	for off := 0; off < len(b); {
-		end := bytes.IndexByte(b[off:], '\n')
-		line := b[off:]
-		if end >= 0 {
-			line = b[off : off+end]
+	for _, run := range [][]byte{[]byte("---"), []byte("***"), []byte("___")} {
+		for off := 0; off < len(b); {
+			i := bytes.Index(b[off:], run)
+			if i < 0 {
+				break
+			}
+			i += off
+			start, end := bytes.LastIndexByte(b[:i], '\n')+1, len(b)
+			if j := bytes.IndexByte(b[i:], '\n'); j >= 0 {
+				end = i + j
+			}
+			if t := bytes.TrimSpace(b[start:end]); bytes.Count(t, run[:1]) == len(t) {
+				last = max(last, start)
+			}
+			off = end + 1
 		}
-		t := bytes.TrimSpace(line)
-		if len(t) >= 3 && (bytes.Count(t, []byte("-")) == len(t) || bytes.Count(t, []byte("*")) == len(t) || bytes.Count(t, []byte("_")) == len(t)) {
-			last = off
-		}
-		if end < 0 {
-			break
-		}
-		off += end + 1
 	}
 	return last
 }

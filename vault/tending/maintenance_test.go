@@ -1,6 +1,7 @@
 package tending
 
 import (
+	"bytes"
 	"errors"
 	"regexp"
 	"testing"
@@ -157,6 +158,40 @@ func FuzzHasTended(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if !hasTended(b) && (footerRe().Match(b) || dataviewRe().Match(b)) {
 			t.Fatalf("hasTended(%q) = false, but an expression matches", b)
+		}
+	})
+}
+
+// plainThematicBreak is lastThematicBreak as it read every line.
+func plainThematicBreak(b []byte) int {
+	last := -1
+	for off := 0; off < len(b); {
+		end := bytes.IndexByte(b[off:], '\n')
+		line := b[off:]
+		if end >= 0 {
+			line = b[off : off+end]
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) >= 3 && (bytes.Count(t, []byte("-")) == len(t) || bytes.Count(t, []byte("*")) == len(t) || bytes.Count(t, []byte("_")) == len(t)) {
+			last = off
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return last
+}
+
+// FuzzLastThematicBreak holds the search for "---", "***" and "___" to
+// the line by line scan.
+func FuzzLastThematicBreak(f *testing.F) {
+	for _, s := range []string{"a\n---\nb", "---", "| a |\n|---|---|\n", " *** \n- - -\n--\n____\n", "\u3000---\u00a0\nx", "---x\n***\n", "a\r\n___\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := lastThematicBreak([]byte(s)), plainThematicBreak([]byte(s)); got != want {
+			t.Fatalf("lastThematicBreak(%q) = %d, want %d", s, got, want)
 		}
 	})
 }
