@@ -64,6 +64,7 @@ type fastScanner struct {
 	at                               int          // the start of the line being read
 	cell                             bool         // inline is reading a table's cell (row)
 	qFence                           bool         // the open fence is in the open block quote
+	htmlBlock                        bool         // in an HTML block that a blank line ends (htmlLine)
 
 	// The open paragraph is a table of cols columns (cols > 0), whose
 	// delimiter row is the line at delimAt and whose last row read (the
@@ -144,6 +145,7 @@ func fastParseCounted(notePath string, src []byte, h head, onBail func(at int)) 
 	if f.fence != nil || f.comment {
 		f.bail() // an unclosed fence or comment: the rest of the note is in it
 	}
+	f.closeHTML()
 	f.closePara()
 	f.closeList()
 	f.closeQuote()
@@ -267,6 +269,9 @@ func (f *fastScanner) line(start, end int) {
 	}
 	if f.comment {
 		f.commentLine(start, end)
+		return
+	}
+	if f.htmlBlock && !f.htmlLine(start, end) {
 		return
 	}
 	// The line's indent in columns (a tab to the next multiple of 4, as
@@ -620,6 +625,13 @@ func (f *fastScanner) itemFenceLine(start, end int) {
 // of that line hidden too). Any other HTML block is goldmark's.
 func (f *fastScanner) openComment(start, end, indent int) {
 	line := f.src[start:end]
+	if indent == 0 && htmlBlockType6(line) {
+		f.closePara()
+		f.closeList()
+		f.blank = false
+		f.htmlBlock, f.fenceStart, f.commentLast = true, start, end
+		return
+	}
 	if indent > 0 || !bytes.HasPrefix(line, []byte("<!--")) {
 		f.bail()
 		return
@@ -644,6 +656,53 @@ func (f *fastScanner) commentLine(start, end int) {
 	}
 	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "html", Span: f.w.span(f.fenceStart, f.commentLast)})
 	f.comment = false
+}
+
+// htmlBlockType6 reports whether a line at the left margin opens an HTML
+// block that a blank line ends and that may interrupt a paragraph
+// (goldmark's sixth kind): '<' or "</" (spaces after the '/'), a
+// block-level tag's name, then a space, '>', "/>" or the line's end. It
+// is the embedded player of the help vault's notes ("<div style=...>").
+func htmlBlockType6(line []byte) bool {
+	if len(line) < 2 || line[0] != '<' {
+		return false
+	}
+	k := 1
+	if line[k] == '/' {
+		for k++; k < len(line) && line[k] == ' '; k++ {
+		}
+	}
+	n := k
+	for n < len(line) && (line[n] >= 'a' && line[n] <= 'z' || line[n] >= 'A' && line[n] <= 'Z' || n > k && (line[n] >= '0' && line[n] <= '9' || line[n] == '-')) {
+		n++
+	}
+	if n == k || !htmlBlockTags[strings.ToLower(string(line[k:n]))] {
+		return false
+	}
+	rest := line[n:]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '>' || bytes.HasPrefix(rest, []byte("/>"))
+}
+
+// htmlLine reads a line in an HTML block of the sixth kind: nothing in
+// it counts, and a blank one (spaces and tabs only) ends the block, its
+// span the lines before, and is then read as any blank line (true).
+func (f *fastScanner) htmlLine(start, end int) bool {
+	if len(bytes.Trim(f.src[start:end], " \t")) != 0 {
+		f.commentLast = end
+		return false
+	}
+	f.closeHTML()
+	return true
+}
+
+// closeHTML ends an open HTML block of the sixth kind, at a blank line
+// or the note's end.
+func (f *fastScanner) closeHTML() {
+	if !f.htmlBlock {
+		return
+	}
+	f.w.n.Blocks = append(f.w.n.Blocks, Block{Kind: "html", Span: f.w.span(f.fenceStart, f.commentLast)})
+	f.htmlBlock = false
 }
 
 // openQuote starts a block quote at a line whose '>' is up to three
