@@ -184,8 +184,9 @@ func mergeFindings(old []lint.Finding, replaced map[string][]lint.Finding) []lin
 //	the states, each as a delta's
 //
 // A delta's part is the spent, the number of states and the states, each
-// its path's file index, its flags, its summary, its targets' file
-// indexes and its broken links' paths.
+// its path's file index, its flags (read, checked, refuted), its
+// targets' file indexes, its summary and its broken links' paths: what
+// a remap moves comes first, and the rest is copied as it is, unread.
 
 // maxColumn is the largest number the first part's uint32 columns hold:
 // a state's offset, a file's index, a count of links, a table's key
@@ -239,9 +240,14 @@ type statesEncoder struct {
 	// the table it copies); nil: made from the files' paths. sorted says
 	// aliases and broken are sorted by key then state, each once, as
 	// appendTable writes them (Remap merged them so).
-	names   []tableEntry
-	sorted  bool
-	refuted int
+	names  []tableEntry
+	sorted bool
+	// linkOffs and links, when set (Remap's), are the linking column
+	// made whole (linkOffs [files+1] into links), and linking holds
+	// nothing else; copied counts the targets of the states copied.
+	linkOffs, links []uint32
+	copied          int
+	refuted         int
 }
 
 func newStatesEncoder(files []vault.File, n int) *statesEncoder {
@@ -290,7 +296,6 @@ func (e *statesEncoder) copy(b []byte, move []int32, fi int) bool {
 	if old := d.Uvarint(); d.Bad() || old >= uint64(len(move)) || move[old] != int32(fi) {
 		return false
 	}
-	k := uint32(len(e.offs))
 	e.offs = append(e.offs, uint32(len(e.body)))
 	e.fileOf = append(e.fileOf, uint32(fi))
 	e.body = binary.AppendUvarint(e.body, uint64(fi))
@@ -299,11 +304,9 @@ func (e *statesEncoder) copy(b []byte, move []int32, fi int) bool {
 	if flags&1 == 0 {
 		return d.Done()
 	}
-	at := d.Off()
-	if lint.SkipSummary(&d) {
+	if flags&4 != 0 {
 		e.refuted++
 	}
-	e.body = append(e.body, b[at:d.Off()]...)
 	n := d.Count(1)
 	e.body = binary.AppendUvarint(e.body, uint64(n))
 	for range n {
@@ -311,16 +314,16 @@ func (e *statesEncoder) copy(b []byte, move []int32, fi int) bool {
 		if d.Bad() || old >= uint64(len(move)) || move[old] < 0 {
 			return false
 		}
-		t := move[old]
-		e.body = binary.AppendUvarint(e.body, uint64(t))
-		e.linking[t] = append(e.linking[t], k)
+		e.body = binary.AppendUvarint(e.body, uint64(move[old]))
 	}
-	at = d.Off()
-	for range d.Count(1) { // the broken links, copied as they are
-		d.Str()
+	if d.Bad() {
+		return false
 	}
-	e.body = append(e.body, b[at:d.Off()]...)
-	return d.Done()
+	e.copied += n
+	// The summary and the broken links, copied as they are, unread: a
+	// state's summary is read, and its damage found, when it is decoded.
+	e.body = append(e.body, b[d.Off():]...)
+	return true
 }
 
 // finish is the first part: the columns and the tables (head), then the
@@ -328,9 +331,11 @@ func (e *statesEncoder) copy(b []byte, move []int32, fi int) bool {
 // not a copy of both.
 func (e *statesEncoder) finish(spent int) (head, body []byte, err error) {
 	files, body := e.files, e.body
-	nlinks := 0
-	for _, l := range e.linking {
-		nlinks += len(l)
+	nlinks := len(e.links)
+	if e.linkOffs == nil {
+		for _, l := range e.linking {
+			nlinks += len(l)
+		}
 	}
 	if uint64(len(body)) > maxColumn || uint64(nlinks) > maxColumn {
 		return nil, nil, ErrStatesTooLarge
@@ -356,15 +361,24 @@ func (e *statesEncoder) finish(spent int) (head, body []byte, err error) {
 	for _, i := range e.fileOf {
 		b = binary.LittleEndian.AppendUint32(b, i)
 	}
-	at := uint32(0)
-	for _, l := range e.linking {
-		b = binary.LittleEndian.AppendUint32(b, at)
-		at += uint32(len(l))
-	}
-	b = binary.LittleEndian.AppendUint32(b, at)
-	for _, l := range e.linking {
-		for _, k := range l {
+	if e.linkOffs != nil {
+		for _, o := range e.linkOffs {
+			b = binary.LittleEndian.AppendUint32(b, o)
+		}
+		for _, k := range e.links {
 			b = binary.LittleEndian.AppendUint32(b, k)
+		}
+	} else {
+		at := uint32(0)
+		for _, l := range e.linking {
+			b = binary.LittleEndian.AppendUint32(b, at)
+			at += uint32(len(l))
+		}
+		b = binary.LittleEndian.AppendUint32(b, at)
+		for _, l := range e.linking {
+			for _, k := range l {
+				b = binary.LittleEndian.AppendUint32(b, k)
+			}
 		}
 	}
 	names := e.names
@@ -489,6 +503,9 @@ func (s *States) remap(files []vault.File, spent int, again []lint.NoteState) (p
 	if a != len(again) {
 		return nil, errStates // a state of a note not walked, or out of order
 	}
+	if !e.moveLinks(s, move, newOf) {
+		return nil, errStates
+	}
 	// The tables: the old ones' entries, moved, merged with those of
 	// the states encoded anew (added) and of the files that came, not
 	// made and sorted again.
@@ -512,6 +529,50 @@ func (s *States) remap(files []vault.File, spent int, again []lint.NoteState) (p
 		return nil, err
 	}
 	return [][]byte{head, body}, nil
+}
+
+// moveLinks makes the linking column of a remap (e.linkOffs, e.links):
+// each file's notes linking to it as s lists them, those copied at their
+// new places (a copy's targets are its old ones, moved), merged with
+// those of the states encoded anew (e.linking), not gathered a target
+// at a time from the copies. false when s's lists do not hold the
+// copies' targets.
+func (e *statesEncoder) moveLinks(s *States, move, newOf []int32) bool {
+	from := make([]int32, len(e.files)) // a file's old place, -1 for a file come
+	for j := range from {
+		from[j] = -1
+	}
+	for i, j := range move {
+		if j >= 0 {
+			from[j] = int32(i)
+		}
+	}
+	n := s.linking.len()
+	for _, l := range e.linking {
+		n += len(l)
+	}
+	e.linkOffs, e.links = make([]uint32, 0, len(e.files)+1), make([]uint32, 0, n)
+	copied := 0
+	for j := range e.files {
+		e.linkOffs = append(e.linkOffs, uint32(len(e.links)))
+		added := e.linking[j]
+		if i := int(from[j]); i >= 0 {
+			for x := s.linkOff.at(i); x < s.linkOff.at(i+1); x++ {
+				k := s.linking.at(int(x))
+				if int(k) >= len(newOf) || newOf[k] < 0 {
+					continue // not copied: encoded anew, or gone
+				}
+				for len(added) > 0 && added[0] < uint32(newOf[k]) {
+					e.links, added = append(e.links, added[0]), added[1:]
+				}
+				e.links = append(e.links, uint32(newOf[k]))
+				copied++
+			}
+		}
+		e.links = append(e.links, added...)
+	}
+	e.linkOffs = append(e.linkOffs, uint32(len(e.links)))
+	return copied == e.copied
 }
 
 // inPlace are the first n bytes of r when r is a part of a mapped model
@@ -562,15 +623,18 @@ func appendState(b []byte, st lint.NoteState, at func(string) uint64) []byte {
 	if st.Checked {
 		flags |= 2
 	}
+	if st.Read && st.Summary.Refuted() {
+		flags |= 4
+	}
 	b = append(b, flags)
 	if !st.Read {
 		return b
 	}
-	b = lint.AppendSummary(b, st.Summary)
 	b = binary.AppendUvarint(b, uint64(len(st.Targets)))
 	for _, t := range st.Targets {
 		b = binary.AppendUvarint(b, at(t))
 	}
+	b = lint.AppendSummary(b, st.Summary)
 	b = binary.AppendUvarint(b, uint64(len(st.Broken)))
 	for _, k := range st.Broken {
 		b = binary.AppendUvarint(b, uint64(len(k)))
@@ -1144,12 +1208,12 @@ func decodeState(d *cachecodec.Reader[string], files []vault.File) (lint.NoteSta
 	flags := d.Byte()
 	st.Read, st.Checked = flags&1 != 0, flags&2 != 0
 	if st.Read && !d.Bad() {
-		st.Summary = lint.ReadSummary(d)
 		k := d.Count(1)
 		st.Targets = make([]string, 0, k)
 		for range k {
 			st.Targets = append(st.Targets, path())
 		}
+		st.Summary = lint.ReadSummary(d)
 		st.Broken = d.Strs()
 	}
 	if d.Bad() {

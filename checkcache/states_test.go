@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zk-claims/zk/bench/vaultgen"
 	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
@@ -299,6 +300,7 @@ func TestStatesRemap(t *testing.T) {
 		"c.md":    "---\naliases: [See]\n---\n# C\n\n[[a]] [[b]]\n",
 		"d.md":    "# D\n",
 		"e.md":    "# E\n\n[[c]]\n",
+		"r.md":    vaulttest.RefutedC, // copied: refuted, as its flags say
 		"pic.png": "png",
 	})
 	sb := encodeStates(t, files, rep.Spent, rep.States)
@@ -345,6 +347,11 @@ func TestStatesRemap(t *testing.T) {
 	if w := encodeStates(t, now, 11, want); !bytes.Equal(bytes.Join(got, nil), w) {
 		t.Errorf("remapped states differ from those encoded:\n%q\n%q", got, w)
 	}
+	if moved, err := OpenStates([][]byte{bytes.Join(got, nil)}, now); err != nil {
+		t.Error(err)
+	} else if moved.Refuted() != 1 {
+		t.Errorf("remapped states hold %d refuted notes, want r's", moved.Refuted())
+	}
 	// e not checked again: its state names c, gone.
 	if _, err := s.Remap(now, 11, again[:1]); err == nil {
 		t.Error("a state naming a file gone copied")
@@ -370,4 +377,43 @@ func checkedStates(t *testing.T, notes map[string]string) ([]vault.File, *lint.R
 		t.Fatal(err)
 	}
 	return files, rep
+}
+
+// BenchmarkRemap remaps the states of a check of 10,000 generated notes
+// onto their files and one note more, as zk check saves them after its
+// own add: every state copied with its places moved, the added note's
+// encoded anew.
+func BenchmarkRemap(b *testing.B) {
+	dir := b.TempDir()
+	if err := vaultgen.Generate(dir, 10000, 1); err != nil {
+		b.Fatal(err)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	ctx := context.Background()
+	files, skips, err := v.Files(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rep, err := lint.Check(ctx, v, files, skips, lint.Options{States: true}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := OpenStates([][]byte{encodeStates(b, files, rep.Spent, rep.States)}, files)
+	if err != nil {
+		b.Fatal(err)
+	}
+	added := vault.File{Path: "Permanent Notes/00/Added.md"}
+	now := append(slices.Clone(files), added)
+	slices.SortFunc(now, func(x, y vault.File) int { return strings.Compare(x.Path, y.Path) })
+	again := []lint.NoteState{{Path: added.Path, Read: true, Checked: true, Targets: []string{vaultgen.Path(50)}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Remap(now, rep.Spent, again); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

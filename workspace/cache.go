@@ -215,8 +215,9 @@ var encodeStates = checkcache.EncodeStates
 // checkPurpose names check's sections of the model file in their key;
 // another encoding of its result is another purpose (v6: a state's
 // targets hold where its rests-on entries lead, which a recheck after
-// files came or went looks notes up by).
-const checkPurpose = "zk check v6"
+// files came or went looks notes up by; v7: a state's targets come
+// before its summary, and its flags say it is refuted).
+const checkPurpose = "zk check v7"
 
 // checkCached checks the whole vault through check's sections of the
 // model file (checkcache.FindingsSection, StatesSection): when no file

@@ -86,33 +86,6 @@ func AppendSummary(b []byte, sum Summary) []byte {
 // a panic.
 func ReadSummary(r *cachecodec.Reader[string]) Summary { return readSummary(r, nil) }
 
-// SkipSummary reads past a summary AppendSummary wrote at r, keeping
-// nothing of it but whether it is refuted: a cache copying summaries'
-// bytes (checkcache's states, after files came or went) decodes none.
-// Damaged bytes make r bad, never a panic.
-func SkipSummary[B cachecodec.Bytes](r *cachecodec.Reader[B]) (refuted bool) {
-	strs := func() {
-		for range r.Count(1) {
-			r.Str()
-		}
-	}
-	r.Str() // the path
-	r.Str() // the name
-	strs()  // headings
-	strs()  // block ids
-	strs()  // aliases
-	refuted = len(r.Str()) > 0
-	strs() // relations
-	for range r.Count(6) {
-		r.Str()
-		r.Str()
-		for range 4 {
-			r.Uvarint()
-		}
-	}
-	return refuted && !r.Bad()
-}
-
 // SummaryBlocks read many summaries in a row (Read), each one's lists
 // cut from blocks of many summaries' instead of allocated apart: a
 // language server's start reads 100,000, with three or four lists each.
