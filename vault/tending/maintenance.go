@@ -103,9 +103,9 @@ func LastTended(n *vault.Note, section string, keys []string) (Tended, bool) {
 		from = n.Frontmatter.Span.End.Offset
 	}
 	// The expression is case-insensitive and scans the whole note; every
-	// field it finds holds "::", which bytes.Contains finds at memory
-	// speed (zk index on Obsidian's help vault spent 5% of its time here).
-	if bytes.Contains(body[from:], []byte("::")) && hasTended(body[from:]) {
+	// field it finds holds "tended::" (zk index on Obsidian's help vault
+	// spent 5% of its time here).
+	if hasTendedField(body[from:]) {
 		if m := dataviewRe().FindSubmatchIndex(body[from:]); m != nil {
 			return newTended(TendedDataview, "", n.Src, from+m[2], from+m[3]), true
 		}
@@ -121,6 +121,24 @@ func LastTended(n *vault.Note, section string, keys []string) (Tended, bool) {
 		}
 	}
 	return Tended{}, false
+}
+
+// hasTendedField reports whether b holds "tended::" in any case, as
+// each of dataviewRe's matches does (hasTended): the "::" are found at
+// memory speed, and the six bytes before each compared. A note that says
+// "extended" and holds a "::" anywhere (obsidian-hub's plugin notes) went
+// through the expression, 1.6% of its cold check.
+func hasTendedField(b []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(b[off:], []byte("::"))
+		if i < 0 {
+			return false
+		}
+		if i += off; i >= len("tended") && hasTended(b[i-len("tended"):i]) {
+			return true
+		}
+		off = i + 1
+	}
 }
 
 // hasTended reports whether b holds "tended" in any case, as each of

@@ -162,6 +162,19 @@ func FuzzHasTended(f *testing.F) {
 	})
 }
 
+// FuzzHasTendedField: where hasTendedField finds no "tended::", the
+// Dataview field's expression does not match.
+func FuzzHasTendedField(f *testing.F) {
+	for _, s := range []string{"last tended:: 2026-01-01", "LAST-TENDED:: x", "x tended: :: y", "Last_Tended::", "tended:", "::tended::"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !hasTendedField(b) && dataviewRe().Match(b) {
+			t.Fatalf("hasTendedField(%q) = false, but the expression matches", b)
+		}
+	})
+}
+
 // plainThematicBreak is lastThematicBreak as it read every line.
 func plainThematicBreak(b []byte) int {
 	last := -1
