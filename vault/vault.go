@@ -554,15 +554,21 @@ func Workers() int { return 4 * runtime.GOMAXPROCS(0) }
 // so that a scan opens each note by its base name: one openat per note
 // instead of one per path component. It is safe for concurrent use.
 type dirRoots struct {
-	v  *Vault
-	mu sync.Mutex
-	m  map[string]*os.Root
+	v   *Vault
+	mu  sync.Mutex
+	m   map[string]*os.Root
+	sys sysDirs // the folders open as descriptors, where the system reads so (readSys)
 }
 
 // read reads a note of the vault. A symlinked note is read through the
 // vault's root, since its target may sit in another folder of the vault.
 func (d *dirRoots) read(f File, max int64) ([]byte, error) {
 	dir, base := path.Split(f.Path)
+	if !f.Symlink {
+		if b, ok := d.readSys(dir, base, max); ok {
+			return b, nil
+		}
+	}
 	if f.Symlink || dir == "" {
 		return d.v.ReadFile(f.Path, max)
 	}
@@ -584,6 +590,7 @@ func (d *dirRoots) close() {
 	for _, r := range d.m {
 		r.Close()
 	}
+	d.sys.close()
 }
 
 // LoadNote reads and parses one note with the caller's parser (one per

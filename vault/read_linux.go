@@ -1,0 +1,137 @@
+package vault
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// Reading a note on Linux. Through os.Root each note became an *os.File:
+// a finalizer, the poller's descriptor (an epoll_ctl it refuses for a
+// regular file), its locks on every read and the close, and a second
+// read to be told of the end. Here a note is opened by its name in its
+// folder, open as a descriptor (openBeneath: the kernel keeps it inside
+// the vault), with the flags OpenRegular uses (O_NONBLOCK: a FIFO never
+// blocks) and O_NOFOLLOW, stat-ed and read into a buffer of its size.
+// Anything else (a symlink, which os.Root follows while it stays inside
+// the vault, a file that is not regular, one over the cap, any error) is
+// left to the os.Root path, which reads it or says why as it always did.
+
+// sysDirs holds the vault's folders open as descriptors.
+type sysDirs struct {
+	root *os.File // the vault's root folder, nil until the first read
+	off  bool     // folders cannot be opened so (no openat2): os.Root reads
+	fds  map[string]int
+}
+
+// readSys reads note base of folder dir (a vault path ending in '/', or
+// "" for the root) whole, under the cap max as readIn does; ok is false
+// when the os.Root path must read it.
+func (d *dirRoots) readSys(dir, base string, max int64) (b []byte, ok bool) {
+	if d.v.portableWalk {
+		return nil, false
+	}
+	d.mu.Lock()
+	fd, open := d.sys.fds[dir]
+	if !open {
+		fd = d.sys.openDir(d.v, dir)
+	}
+	d.mu.Unlock()
+	if fd < 0 {
+		return nil, false
+	}
+	return readAt(fd, base, max)
+}
+
+// openDir opens folder dir beneath the vault's root and keeps it, or
+// returns -1.
+func (s *sysDirs) openDir(v *Vault, dir string) int {
+	if s.off {
+		return -1
+	}
+	if s.root == nil {
+		f, err := v.root.Open(".")
+		if err != nil {
+			s.off = true
+			return -1
+		}
+		s.root, s.fds = f, map[string]int{}
+	}
+	p := "."
+	if dir != "" {
+		p = dir[:len(dir)-1]
+	}
+	fd, err := openBeneath(int(s.root.Fd()), p)
+	if err != nil {
+		if err == unix.ENOSYS || err == unix.EPERM {
+			s.off = true // no openat2 here, or a sandbox refusing it
+		}
+		fd = -1 // and the os.Root path says why, for each of its notes
+	}
+	s.fds[dir] = fd
+	return fd
+}
+
+func (s *sysDirs) close() {
+	for _, fd := range s.fds {
+		if fd >= 0 {
+			unix.Close(fd)
+		}
+	}
+	if s.root != nil {
+		s.root.Close()
+	}
+}
+
+// readAt reads the regular file name of folder dirFD whole, reading at
+// most max+1 bytes (max > 0; else its size at the stat plus one), as
+// readIn does; ok is false for anything readIn must look at itself. A
+// read that stops short at the size the stat gave is the file's end: no
+// read more is made to be told so.
+func readAt(dirFD int, name string, max int64) (b []byte, ok bool) {
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Openat(dirFD, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || max > 0 && st.Size > max {
+		return nil, false
+	}
+	limit := st.Size + 1
+	if max > 0 {
+		limit = max + 1
+	}
+	b = make([]byte, 0, min(st.Size, limit-1)+1)
+	for int64(len(b)) < limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		room := b[len(b):min(int64(cap(b)), limit)]
+		n, err := unix.Read(fd, room)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, false
+		}
+		if n == 0 {
+			break
+		}
+		b = b[:len(b)+n]
+		if int64(len(b)) == st.Size && n < len(room) {
+			break
+		}
+	}
+	if max > 0 && int64(len(b)) > max {
+		return nil, false
+	}
+	return b, true
+}
