@@ -488,11 +488,7 @@ func (c *checkSave) eachHash(hashes map[string][sha256.Size]byte, f func(i int, 
 func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, old []lint.Finding) {
 	files := c.files
 	stamps := c.stamps(hashes)
-	checked := make([][sha256.Size]byte, len(files))
-	was := c.wasByPath()
-	for i, f := range files {
-		checked[i] = was(i, f.Path)
-	}
+	checked := c.wasByPath()
 	c.eachHash(hashes, func(i int, h [sha256.Size]byte) { checked[i] = h })
 	fsec := checkcache.Section{Name: checkcache.FindingsSection, Key: c.key, Hashes: checked}
 	ssec := checkcache.Section{Name: checkcache.StatesSection, Key: c.key, Hashes: checked}
@@ -594,31 +590,26 @@ func (c *checkSave) restamp(notes int, findings []lint.Finding) {
 	c.save(nil, &lint.Report{Findings: findings, Notes: notes, Files: c.files, States: states, Spent: spent}, nil)
 }
 
-// wasByPath gives check's hash of the file at index i of the walk (path
-// p) before this check: by index when the model file stamps the same
-// files, by path otherwise; zero when there is none.
-func (c *checkSave) wasByPath() func(i int, p string) [sha256.Size]byte {
-	if c.was == nil {
-		return func(int, string) [sha256.Size]byte { return [sha256.Size]byte{} }
-	}
-	if c.same { // compared already
-		return func(i int, _ string) [sha256.Size]byte { return c.was[i] }
-	}
-	if len(c.old) == len(c.files) {
-		return func(i int, p string) [sha256.Size]byte {
-			if c.old[i].Path == p {
-				return c.was[i]
+// wasByPath is check's hash before this check of each file of the walk,
+// by index: by index when the model file stamps the same files, by path
+// otherwise (both lists are sorted by path, walked together); zero when
+// there is none.
+func (c *checkSave) wasByPath() [][sha256.Size]byte {
+	out := make([][sha256.Size]byte, len(c.files))
+	switch {
+	case c.was == nil:
+	case c.same: // compared already
+		copy(out, c.was)
+	default:
+		j := 0
+		for i, f := range c.files {
+			for j < len(c.old) && c.old[j].Path < f.Path {
+				j++
 			}
-			return c.byPath(p)
+			if j < len(c.old) && c.old[j].Path == f.Path {
+				out[i] = c.was[j]
+			}
 		}
 	}
-	return func(_ int, p string) [sha256.Size]byte { return c.byPath(p) }
-}
-
-func (c *checkSave) byPath(p string) [sha256.Size]byte {
-	j, ok := slices.BinarySearchFunc(c.old, p, func(s checkcache.Stamp, p string) int { return strings.Compare(s.Path, p) })
-	if !ok {
-		return [sha256.Size]byte{}
-	}
-	return c.was[j]
+	return out
 }
