@@ -252,11 +252,11 @@ type perNote[T any] struct {
 	// beside the entries (linknames.go), and a file added, removed or
 	// renamed reads again the notes naming it (and those added) alone.
 	names bool
-	// remap, when set, makes an entry made among other files (old: a
-	// file's path by its index among those) one among the files now (now:
-	// a path's index, -1 for none): zk stale's entries hold files by
+	// remap, when set, makes an entry made among other files one among
+	// the files now (move: a file's index among those now by its index
+	// among the others, -1 for none): zk stale's entries hold files by
 	// index. false when it cannot: the note is read again.
-	remap func(e T, old func(int) string, now func(string) int) (T, bool)
+	remap func(e T, move func(int) int) (T, bool)
 }
 
 // cachedNotes is what c reads of every note, through the vault's model
@@ -409,23 +409,28 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 	reuse, changed := cachedEntries(st, p.entries, files, func(q string) ([]byte, error) { return v.ReadFile(q, v.MaxNoteSize) }, hashes, mine, c.path)
 	if keep != nil && c.remap != nil && reuse != nil {
 		held := reuse
-		old := func(j int) string {
-			if j < 0 || j >= len(m.Stamps) {
-				return ""
+		// Each stamp's index among the files now, the two walked together
+		// (both sorted by path), not a search for every link of every note.
+		moved := make([]int32, len(m.Stamps))
+		for j, i := 0, 0; j < len(m.Stamps); j++ {
+			for i < len(files) && files[i].Path < m.Stamps[j].Path {
+				i++
 			}
-			return m.Stamps[j].Path
+			moved[j] = -1
+			if i < len(files) && files[i].Path == m.Stamps[j].Path {
+				moved[j] = int32(i)
+			}
 		}
-		now := func(q string) int {
-			i, ok := slices.BinarySearchFunc(files, q, func(f vault.File, q string) int { return strings.Compare(f.Path, q) })
-			if !ok {
+		move := func(j int) int {
+			if j < 0 || j >= len(moved) {
 				return -1
 			}
-			return i
+			return int(moved[j])
 		}
 		reuse = func(q string) (T, bool) {
 			e, ok := held(q)
 			if ok {
-				e, ok = c.remap(e, old, now)
+				e, ok = c.remap(e, move)
 			}
 			return e, ok
 		}

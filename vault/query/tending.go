@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"encoding/binary"
+	"math"
 	"slices"
 	"strings"
 
@@ -72,17 +73,17 @@ func (t Tending) EachLink(files int, f func(i int)) bool {
 	return true
 }
 
-// Remap is t, read among other files (old gives the path of a file by
-// its index among them), as read among the files now (now gives a path's
-// index among them, -1 for none); false when its encoding is damaged or
-// a file it links to is not among the files now.
-func (t Tending) Remap(old func(int) string, now func(string) int) (Tending, bool) {
+// Remap is t, read among other files, as read among the files now (move
+// gives a file's index among those now by its index among the others,
+// -1 for none); false when its encoding is damaged or a file it links
+// to is not among the files now.
+func (t Tending) Remap(move func(int) int) (Tending, bool) {
 	d := newDecoder(t.links)
 	n := d.Count(1)
 	e := &encoder{b: make([]byte, 0, len(t.links)+binary.MaxVarintLen64)}
 	e.uvarint(uint64(n))
 	for range n {
-		i := now(old(int(d.Uvarint())))
+		i := move(int(min(d.Uvarint(), math.MaxInt32)))
 		if i < 0 {
 			return Tending{}, false
 		}
