@@ -362,19 +362,25 @@ func TestStatesRemap(t *testing.T) {
 // states: the files and the report the states tests encode.
 func checkedStates(t *testing.T, notes map[string]string) ([]vault.File, *lint.Report) {
 	t.Helper()
-	v, err := vault.Open(vaulttest.Dir(t, notes))
+	return checkedDir(t, vaulttest.Dir(t, notes))
+}
+
+// checkedDir checks the vault at dir, keeping the notes' states.
+func checkedDir(tb testing.TB, dir string) ([]vault.File, *lint.Report) {
+	tb.Helper()
+	v, err := vault.Open(dir)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer v.Close()
 	ctx := context.Background()
 	files, skips, err := v.Files(ctx)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	rep, err := lint.Check(ctx, v, files, skips, lint.Options{States: true}, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return files, rep
 }
@@ -388,20 +394,7 @@ func BenchmarkRemap(b *testing.B) {
 	if err := vaultgen.Generate(dir, 10000, 1); err != nil {
 		b.Fatal(err)
 	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer v.Close()
-	ctx := context.Background()
-	files, skips, err := v.Files(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rep, err := lint.Check(ctx, v, files, skips, lint.Options{States: true}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	files, rep := checkedDir(b, dir)
 	s, err := OpenStates([][]byte{encodeStates(b, files, rep.Spent, rep.States)}, files)
 	if err != nil {
 		b.Fatal(err)
