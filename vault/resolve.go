@@ -176,8 +176,10 @@ func before(a, b string) bool {
 	return a < b
 }
 
-// foldAll is fold of every path, the ASCII ones lowered into one string
-// and sliced from it rather than allocated one by one.
+// foldAll is fold of every path, those in NFC (all ASCII ones, and most
+// others) lowered into one string and sliced from it rather than
+// allocated one by one: the help vault's paths in its other languages
+// were each normalised and lowered on their own.
 func foldAll(paths []string) []string {
 	n := 0
 	for _, p := range paths {
@@ -194,7 +196,12 @@ func foldAll(paths []string) []string {
 			}
 		}
 		if !ascii {
-			ends[i] = -1
+			if !utf8.ValidString(p) || norm.NFC.QuickSpanString(p) != len(p) {
+				ends[i] = -1
+				continue
+			}
+			buf = appendLower(buf, p)
+			ends[i] = len(buf)
 			continue
 		}
 		for j := 0; j < len(p); j++ {
@@ -390,9 +397,17 @@ func appendNameKeyAny(b []byte, linkpath string) ([]byte, bool) {
 		if r == '/' || r == '\\' || r < ' ' {
 			return b, false
 		}
+	}
+	return appendLower(b, linkpath), true
+}
+
+// appendLower appends strings.ToLower(s) to b, for s valid UTF-8: rune by
+// rune, as strings.ToLower maps a string that is not ASCII.
+func appendLower(b []byte, s string) []byte {
+	for _, r := range s {
 		b = utf8.AppendRune(b, unicode.ToLower(r))
 	}
-	return b, true
+	return b
 }
 
 // inDir is path.Dir(p) == dir, for p one of r's paths, without cleaning

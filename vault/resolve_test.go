@@ -216,7 +216,8 @@ func TestResolverNameFoldedFromThePath(t *testing.T) {
 // foldAll folds each path as fold does, the ASCII ones sliced from one
 // string.
 func TestFoldAll(t *testing.T) {
-	paths := []string{"", "a.md", "Notes/Café.md", "NOTES/B.MD", "Cafe\u0301/X.md", "İ.md", "z/ÄÖÜ/q.MD", "plain/lower.md"}
+	paths := []string{"", "a.md", "Notes/Café.md", "NOTES/B.MD", "Cafe\u0301/X.md", "İ.md", "z/ÄÖÜ/q.MD", "plain/lower.md",
+		"caf\xe9.md", "\u212aelvin/Ⱥ.md", "日本語/ノート.md", "x.md"}
 	got := foldAll(paths)
 	for i, p := range paths {
 		if got[i] != fold(p) {
@@ -261,6 +262,21 @@ func FuzzResolveName(f *testing.F) {
 				if gp, gok := r.resolve(link, src); p != gp || ok != gok {
 					t.Fatalf("%q from %s: %q %v, want %q %v", link, src, p, ok, gp, gok)
 				}
+			}
+		}
+	})
+}
+
+// FuzzFoldAll holds foldAll to fold of each path.
+func FuzzFoldAll(f *testing.F) {
+	for _, s := range []string{"Café.md", "Cafe\u0301.md", "caf\xe9", "Ⱥ/\u212a", "İ"} {
+		f.Add(s, "A/"+s)
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		paths := []string{a, "x.md", b, a + "/" + b}
+		for i, got := range foldAll(paths) {
+			if got != fold(paths[i]) {
+				t.Fatalf("%q: folded %q, want %q", paths[i], got, fold(paths[i]))
 			}
 		}
 	})
