@@ -129,3 +129,26 @@ func TestLinkTargetsBounded(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// FuzzBoundedDistance holds the banded distance to the whole table's:
+// the distance when it is within limit, more than limit otherwise.
+func FuzzBoundedDistance(f *testing.F) {
+	for _, s := range [][2]string{{"kitten", "sitting"}, {"", "abc"}, {"abcdef", "ab"}, {"héllo", "hello wörld"}} {
+		f.Add(s[0], s[1], 2)
+	}
+	f.Fuzz(func(t *testing.T, a, b string, limit int) {
+		limit = max(0, min(limit, 40))
+		want := editDistance(a, b)
+		got := boundedDistance([]rune(a), []rune(b), limit)
+		if want <= limit && got != want || want > limit && got <= limit {
+			t.Fatalf("boundedDistance(%q, %q, %d) = %d, distance %d", a, b, limit, got, want)
+		}
+		rows := make([]int, 2*(len([]rune(b))+1))
+		for i := range rows {
+			rows[i] = -7 // another comparison's leavings
+		}
+		if again := boundedDistanceIn([]rune(a), []rune(b), limit, rows); again != got {
+			t.Fatalf("in used rows: %d, want %d", again, got)
+		}
+	})
+}
