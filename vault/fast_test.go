@@ -152,6 +152,19 @@ func FuzzFastParse(f *testing.F) {
 	})
 }
 
+// FuzzOtherSpaceAtEnds holds otherSpaceAtEnds to the two trims it
+// stands for.
+func FuzzOtherSpaceAtEnds(f *testing.F) {
+	for _, s := range []string{"", " ", "a", " \ta\t ", "\u00a0a", "a\u2003", " \u0085", "\xe2\x80", "\v", "a\r", "\xa0 x"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if got, want := otherSpaceAtEnds(line), len(bytes.TrimSpace(line)) != len(bytes.Trim(line, " \t")); got != want {
+			t.Errorf("otherSpaceAtEnds(%q) = %v, want %v", line, got, want)
+		}
+	})
+}
+
 // fastTokens are the pieces FuzzFastParseTokens builds notes from: each
 // construct the fast path reads or gives up on, and the bytes around them
 // that change how goldmark reads them.

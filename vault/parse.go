@@ -984,15 +984,30 @@ func (w *walker) blockID(node ast.Node) {
 // starts at first and whose last line is src[lastStart:lastStop].
 func (w *walker) blockIDAt(first, lastStart, lastStop int) {
 	line := w.masked[lastStart:lastStop]
-	line = bytes.TrimRight(line, " \t\r\n")
-	i := bytes.LastIndexByte(line, '^')
-	if i < 0 {
+	e := len(line)
+	for e > 0 && (line[e-1] == ' ' || line[e-1] == '\t' || line[e-1] == '\r' || line[e-1] == '\n') {
+		e--
+	}
+	line = line[:e]
+	// The ID is the run of its characters that ends the line, after the
+	// last '^' (a '^' before any other byte would take that byte into
+	// the ID): read back from the end, not every line searched for '^'.
+	i := e
+	for i > 0 && isBlockIDChar(line[i-1]) {
+		i--
+	}
+	i--
+	if i < 0 || line[i] != '^' || i+1 == e {
 		return
 	}
+	w.addBlockID(first, lastStart, line, i)
+}
+
+// addBlockID records the block ID after the '^' at line[i] (line, its white
+// space trimmed, starts at lastStart) when a space, a tab or the line's
+// start is before it.
+func (w *walker) addBlockID(first, lastStart int, line []byte, i int) {
 	id := line[i+1:]
-	if len(id) == 0 || !isBlockIDChars(id) {
-		return
-	}
 	if i > 0 && line[i-1] != ' ' && line[i-1] != '\t' {
 		return
 	}
@@ -1007,13 +1022,8 @@ func (w *walker) blockIDAt(first, lastStart, lastStop int) {
 	w.n.BlockIDs = append(w.n.BlockIDs, BlockID{ID: string(id), Span: w.span(from, to)})
 }
 
-func isBlockIDChars(b []byte) bool {
-	for _, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
+func isBlockIDChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
 }
 
 // sections derives each heading's span from the heading list.

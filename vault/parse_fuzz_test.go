@@ -1,6 +1,8 @@
 package vault
 
 import (
+	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -80,4 +82,36 @@ func FuzzParse(f *testing.F) {
 			_ = n.Obsidian(NewResolver([]string{"x.md"}))
 		}
 	})
+}
+
+// FuzzBlockIDAt holds blockIDAt, which reads the ID back from the line's
+// end, to the search for the line's last '^' it replaced (blockIDRef).
+func FuzzBlockIDAt(f *testing.F) {
+	for _, s := range []string{"a ^id", "a ^id \r\n", "^x", "a^x", "a ^", "a ^b^c", "a ^b c", "x\n ^a-B9\t", "^^a", " ^\u00e9"} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, at uint8) {
+		lastStart := int(at) % (len(src) + 1)
+		w := walker{n: &Note{}, src: src, masked: src, lines: newLineIndex(src)}
+		ref := walker{n: &Note{}, src: src, masked: src, lines: newLineIndex(src)}
+		w.blockIDAt(0, lastStart, len(src))
+		blockIDRef(&ref, 0, lastStart, len(src))
+		if !reflect.DeepEqual(w.n.BlockIDs, ref.n.BlockIDs) {
+			t.Errorf("blockIDAt(%q, %d) = %+v, want %+v", src, lastStart, w.n.BlockIDs, ref.n.BlockIDs)
+		}
+	})
+}
+
+// blockIDRef is blockIDAt as it was, by a search for the last '^'.
+func blockIDRef(w *walker, first, lastStart, lastStop int) {
+	line := bytes.TrimRight(w.masked[lastStart:lastStop], " \t\r\n")
+	i := bytes.LastIndexByte(line, '^')
+	if i < 0 {
+		return
+	}
+	id := line[i+1:]
+	if len(id) == 0 || len(bytes.TrimLeft(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")) != 0 {
+		return
+	}
+	w.addBlockID(first, lastStart, line, i)
 }
