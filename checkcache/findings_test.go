@@ -70,6 +70,6 @@ func BenchmarkEncodeFindings(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		EncodeFindingsPart(nil, fs, 10000)
+		EncodeFindingsPieces(nil, fs, 10000)
 	}
 }

@@ -35,6 +35,13 @@ const (
 // sorted, lint.SortFindings), and the number of notes checked. With old
 // nil it is the section's first part, every path's findings.
 func EncodeFindingsPart(old, now []lint.Finding, notes int) []byte {
+	return bytes.Join(EncodeFindingsPieces(old, now, notes), nil)
+}
+
+// EncodeFindingsPieces is EncodeFindingsPart in pieces to be written one
+// after the other (a section's Entries, or a delta's), not copied into
+// one.
+func EncodeFindingsPieces(old, now []lint.Finding, notes int) [][]byte {
 	var replaced []string
 	var part []lint.Finding
 	if old == nil {
@@ -68,7 +75,7 @@ func EncodeFindingsPart(old, now []lint.Finding, notes int) []byte {
 		b = binary.AppendUvarint(b, uint64(len(p)))
 		b = append(b, p...)
 	}
-	return appendFindings(b, notes, part)
+	return findingsPieces(b, notes, part)
 }
 
 // DecodeFindingsParts decodes the findings section's parts, the first

@@ -502,7 +502,7 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 			}
 		}
 		if rep.Files != nil { // a recheck, not a stamping again
-			u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(old, rep.Findings, rep.Notes)}
+			u.Sections[0].Entries = checkcache.EncodeFindingsPieces(old, rep.Findings, rep.Notes)
 			u.Sections[1].Entries = [][]byte{checkcache.EncodeStatesDelta(files, rep.Spent, rep.Again)}
 		}
 	} else {
@@ -522,7 +522,7 @@ func (c *checkSave) save(hashes map[string][sha256.Size]byte, rep *lint.Report, 
 			}
 			sb, err = encodeStates(files, rep.Spent, states)
 		}
-		u.Sections[0].Entries = [][]byte{checkcache.EncodeFindingsPart(nil, rep.Findings, rep.Notes)}
+		u.Sections[0].Entries = checkcache.EncodeFindingsPieces(nil, rep.Findings, rep.Notes)
 		if err != nil {
 			// The findings alone: an unchanged vault still reads them, an
 			// edit checks every note (no states to recheck from).
