@@ -78,6 +78,7 @@ type fastScanner struct {
 	// (qParaFirst >= 0) as paraFirst, paraLast and paraStop.
 	quoteStart, quoteEnd             int
 	qParaFirst, qParaLast, qParaStop int
+	qDepth                           int // how many quotes deep the open paragraph (or the last line) is
 	// A list in the quote: qItem when its last line was an item's,
 	// qListBlank when an empty quote line followed one, else qNoList.
 	qList int
@@ -738,7 +739,7 @@ func (f *fastScanner) openQuote(start, end, indent, ws int) {
 	}
 	f.closePara()
 	f.closeList()
-	f.quoteStart, f.quoteEnd = start, -1
+	f.quoteStart, f.quoteEnd, f.qDepth = start, -1, 1
 	f.blank = false
 	f.quoteLine(start, start+ws, end)
 }
@@ -753,6 +754,17 @@ func (f *fastScanner) quoteLine(start, gt, end int) {
 	if c < end && f.src[c] == ' ' {
 		c++
 	}
+	depth := 1
+	for c < end && f.src[c] == '>' {
+		depth, c = depth+1, c+1
+		if c < end && f.src[c] == ' ' {
+			c++
+		}
+	}
+	if depth > 1 || f.qDepth > 1 {
+		f.nestedQuoteLine(depth, c, end)
+		return
+	}
 	content := f.src[c:end]
 	if len(bytes.Trim(content, " ")) == 0 {
 		if f.quoteEnd < 0 {
@@ -765,13 +777,50 @@ func (f *fastScanner) quoteLine(start, gt, end int) {
 		}
 		return
 	}
-	if fence := fenceMarker(content); fence != nil {
-		f.openQuoteFence(fence)
+	k := 0
+	for k < len(content) && k < 3 && content[k] == ' ' {
+		k++
+	}
+	if fence := fenceMarker(content[k:]); fence != nil {
+		f.openQuoteFence(fence) // up to three spaces in, as at the margin
 		return
 	}
 	if _, ordered, contentOff, isItem := listMarker(content); isItem {
 		f.quoteItem(start, c, end, ordered, contentOff)
 		return
+	}
+	f.quoteText(c, end)
+}
+
+// nestedQuoteLine reads a line of quotes in a quote (a callout in a
+// callout), depth '>' deep, each '>' right after the one before or the
+// space after it, whose content starts at c: paragraphs only. A deeper
+// line opens quotes (ending the paragraph), an empty one ends the
+// paragraph and the quotes deeper than it, and a shallower line of text
+// goes on with an open paragraph lazily, as goldmark reads them. A list,
+// a fence or any other block in them is goldmark's.
+func (f *fastScanner) nestedQuoteLine(depth, c, end int) {
+	if f.qList != qNoList || depth > maxQuoteDepth {
+		// A list, or a nesting that ParseWithBudget reads with
+		// fallbackParse, not goldmark.
+		f.bail()
+		return
+	}
+	if len(bytes.Trim(f.src[c:end], " ")) == 0 {
+		if depth > f.qDepth || f.quoteEnd < 0 {
+			f.bail() // a quote opening with an empty line: its span is goldmark's
+			return
+		}
+		f.closeQuotePara()
+		f.qDepth = depth
+		return
+	}
+	switch {
+	case depth > f.qDepth:
+		f.closeQuotePara()
+		f.qDepth = depth
+	case depth < f.qDepth && f.qParaFirst < 0:
+		f.qDepth = depth
 	}
 	f.quoteText(c, end)
 }

@@ -62,6 +62,7 @@ func TestFastParseAgrees(t *testing.T) {
 		"| Flag | What |\n| - | - |\n| `-a` | the [[Sync history|history]] #t |\n| b ![[c|d]] [e | [f](g.md) |\n",
 		"> [!info]- SVG\n> Text [[a]]\n> ```html\n> <b>[[no]] #no</b>\n>\n>   ```\n> after [[b]] #t ^c\n>\n> ~~~\n>\n> ~~~~ \n\n> [!tip] T\n> ```\n> ```\n",
 		"Text [[a]]\n<div style=\"p:1%\"><iframe src=\"x\"></iframe></div>\n[[no]] #no\n\t\n\n- b\n</DIV >\n\n<hr/> [[c]]\n",
+		"> [!question] Nested? [[a]]\n> > [!todo] Yes #t\n> > > [!example] Deeper ^d\n> lazy [[b]]\n>\n> > c\n> >\n> d ^e\n> > f\n\n> [!warning]-\n>  ```md\n> > [!x] [[no]]\n>    ```\n",
 		"Para ^blk1\n\n^own-line\n\n- item ^b2\n",
 		"See [text](Note%20x.md#H) and ![img](a.png) and [ext](https://e.com).\n",
 		"## Heading #tag ##\n# C#\ntext\n# Next\n",
@@ -144,6 +145,7 @@ func FuzzFastParse(f *testing.F) {
 		"| a | b |\n|-|-|\n| [[c|d]] | ![[e|f]] [g |\n| [[h]|i]] | [[j|k]]] [l|m](n) |\n",
 		"> [!x] T\n> ```md\n> [[a]]\n>    ```\n>\t```\n> ``` x\n  > ```\n> b\n\n> c\n>```\n>\n> - d\n> ~~~\n> e\n",
 		"a\n<div class=\"x\">\n[[b]]\n \n<p>c #t\n<divx>\n\n<table/>\n- d\n  <ul>\n</ul\n< div>\n",
+		"> a\n> > b ^c\n>>d\n> > > e\n>\n>> f\nlazy\n> >\n> > - g\n>   ~~~\n> ~~~\n> >  ```\n\n> > h\n>\n",
 	} {
 		f.Add([]byte(s))
 	}
