@@ -1329,8 +1329,8 @@ func (f *fastScanner) wikilink(i, open, to int, embed bool) int {
 		f.bail()
 		return to
 	}
-	inner := string(f.src[open+2 : open+2+closeAt])
-	if inner == "" || (inner[0] != '|' && strings.IndexByte(inner, '|') == len(inner)-1) {
+	inner := f.src[open+2 : open+2+closeAt]
+	if len(inner) == 0 || (inner[0] != '|' && bytes.IndexByte(inner, '|') == len(inner)-1) {
 		f.bail() // goldmark reads these as plain brackets
 		return to
 	}
