@@ -309,6 +309,12 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 			}
 		}
 	}
+	if len(hashes) == 0 {
+		// Every note is hashed: grown a note at a time, the map was
+		// rehashed over and over, under the lock (1% of a cold check of
+		// the help vault).
+		hashes = make(map[string][sha256.Size]byte, len(files))
+	}
 	rep, err := lint.Check(ctx, v, files, skips, copts, hash) // the walk above, not a second one
 	if err != nil {
 		return CheckResult{}, err
