@@ -221,6 +221,12 @@ func EncodeStates(files []vault.File, spent int, states []lint.NoteState) ([][]b
 		index[f.Path] = uint32(i)
 	}
 	e := newStatesEncoder(files, len(states))
+	size := 0
+	for _, st := range states {
+		size += stateLen(st)
+	}
+	// Made once (some MB), in huge pages, as Remap makes its copies'.
+	e.body = hugepage.Make[byte](size)[:0]
 	for _, st := range states {
 		if !e.add(st, func(p string) uint64 { return uint64(index[p]) }) {
 			return nil, ErrStatesTooLarge
@@ -258,7 +264,7 @@ type statesEncoder struct {
 }
 
 func newStatesEncoder(files []vault.File, n int) *statesEncoder {
-	return &statesEncoder{files: files, body: make([]byte, 0, n*256), offs: make([]uint32, 0, n+1),
+	return &statesEncoder{files: files, offs: make([]uint32, 0, n+1),
 		fileOf: make([]uint32, 0, n), linking: make([][]uint32, len(files))}
 }
 
@@ -648,6 +654,22 @@ func appendState(b []byte, st lint.NoteState, at func(string) uint64) []byte {
 		b = append(b, k...)
 	}
 	return b
+}
+
+// stateLen is at most the length of appendState's encoding of st: its
+// places as uint32's uvarints at their longest, its summary and broken
+// links as they are.
+func stateLen(st lint.NoteState) int {
+	size := binary.MaxVarintLen32 + 1
+	if !st.Read {
+		return size
+	}
+	size += binary.MaxVarintLen32 * (2 + len(st.Targets))
+	size += lint.SummaryLen(st.Summary)
+	for _, k := range st.Broken {
+		size += binary.MaxVarintLen64 + len(k)
+	}
+	return size
 }
 
 // tableEntry is a folded name and a state's index.
