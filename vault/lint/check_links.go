@@ -72,8 +72,8 @@ func (nc *noteCheck) links() {
 		}
 		nc.target(&u)
 		if u.waits() {
-			u.Line, u.Column = nc.lineCol(l.Span.Start.Offset)
-			u.EndLine, u.EndColumn = nc.lineCol(l.Span.End.Offset)
+			u.Line, u.Column = nc.posLineCol(l.Span.Start)
+			u.EndLine, u.EndColumn = nc.posLineCol(l.Span.End)
 			nc.uses = append(nc.uses, u)
 		}
 	}
@@ -89,6 +89,20 @@ func (nc *noteCheck) links() {
 			nc.uses = append(nc.uses, u)
 		}
 	}
+}
+
+// posLineCol is lineCol(p.Offset), the line taken from p, as the parser
+// found it, when the note's lines agree that p.Offset is p.Col bytes into
+// line p.Line: two searches of the line starts a link, not one, for the
+// help vault's links to headings. A place far into a long line is
+// lineCol's, whose rune counts keep that from being quadratic.
+func (nc *noteCheck) posLineCol(p vault.Pos) (int, int) {
+	start, src := p.Offset-p.Col, nc.n.Src
+	if p.Col < 0 || p.Col > 256 || start < 0 || p.Offset > len(src) || p.Line < 0 || p.Line >= nc.lines.Count() ||
+		nc.lines.LineStart(p.Line) != start || p.Line+1 < nc.lines.Count() && nc.lines.LineStart(p.Line+1) <= p.Offset {
+		return nc.lineCol(p.Offset)
+	}
+	return p.Line + 1, utf8.RuneCount(src[start:p.Offset]) + 1
 }
 
 // target records what u's note depends on in others (NoteState): the

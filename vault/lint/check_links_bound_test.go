@@ -152,3 +152,32 @@ func FuzzBoundedDistance(f *testing.F) {
 		}
 	})
 }
+
+// posLineCol finds the line and column of a link's ends as lineCol does,
+// from the parser's places where they agree with the note's lines, and
+// from the offset alone where they do not.
+func TestPosLineCol(t *testing.T) {
+	src := "---\ntitle: é\n---\n# Ünïcode [[A#x]]\r\nplain [[B]] then ![[C#^b]]\n\n" + strings.Repeat("ü", 300) + " [[D#far]]\n日本 [ref](E.md#y)\n[[F]]"
+	n := vault.NewParser().Parse("N.md", []byte(src))
+	nc := &noteCheck{n: n, lines: n.Lines()}
+	seen := 0
+	for l := range n.LinksAndEmbeds() {
+		for _, p := range []vault.Pos{l.Span.Start, l.Span.End} {
+			wl, wc := nc.lineCol(p.Offset)
+			if gl, gc := nc.posLineCol(p); gl != wl || gc != wc {
+				t.Errorf("%q at %+v: %d:%d, want %d:%d", l.Original, p, gl, gc, wl, wc)
+			}
+			for _, bad := range []vault.Pos{{Line: p.Line + 1, Col: p.Col, Offset: p.Offset}, {Line: p.Line, Col: p.Col + 1, Offset: p.Offset},
+				{Line: -1, Col: 0, Offset: p.Offset}, {Line: p.Line, Col: p.Col, Offset: len(src) + 5}} {
+				wl, wc := nc.lineCol(bad.Offset)
+				if gl, gc := nc.posLineCol(bad); gl != wl || gc != wc {
+					t.Errorf("%q at %+v: %d:%d, want %d:%d", l.Original, bad, gl, gc, wl, wc)
+				}
+			}
+			seen++
+		}
+	}
+	if seen != 12 {
+		t.Errorf("%d places of links, want 12", seen)
+	}
+}
