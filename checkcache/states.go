@@ -256,10 +256,13 @@ type statesEncoder struct {
 	names  []tableEntry
 	sorted bool
 	// linkOffs and links, when set (Remap's), are the linking column
-	// made whole (linkOffs [files+1] into links), and linking holds
-	// nothing else; copied counts the targets of the states copied.
+	// made whole (linkOffs [files+1] into links); copied counts the
+	// targets of the states copied. A remap has no linking: the states
+	// it encodes anew enter theirs in added, by file (a few of them, not
+	// a list for every file to look through).
 	linkOffs, links []uint32
 	copied          int
+	added           map[uint64][]uint32
 	refuted         int
 }
 
@@ -280,7 +283,11 @@ func (e *statesEncoder) add(st lint.NoteState, at func(string) uint64) bool {
 	e.body = appendState(e.body, st, at)
 	for _, t := range st.Targets {
 		if i := at(t); i < uint64(len(e.files)) && e.files[i].Path == t {
-			e.linking[i] = append(e.linking[i], k)
+			if e.linking == nil {
+				e.added[i] = append(e.added[i], k)
+			} else {
+				e.linking[i] = append(e.linking[i], k)
+			}
 		}
 	}
 	for _, a := range st.Summary.Aliases() {
@@ -482,7 +489,7 @@ func (s *States) remap(files []vault.File, spent int, again []lint.NoteState) (p
 	for i := range newOf {
 		newOf[i] = -1
 	}
-	e := newStatesEncoder(files, 0)
+	e := &statesEncoder{files: files, added: map[uint64][]uint32{}}
 	// The copies, moved places a byte longer at most: some MB, in huge
 	// pages (a page fault every 4 KiB was a tenth of a save).
 	e.body = hugepage.Make[byte](int(s.bodyLen) + len(again)*512 + len(files)*2)[:0]
@@ -547,29 +554,23 @@ func (s *States) remap(files []vault.File, spent int, again []lint.NoteState) (p
 // moveLinks makes the linking column of a remap (e.linkOffs, e.links):
 // each file's notes linking to it as s lists them, those copied at their
 // new places (a copy's targets are its old ones, moved), merged with
-// those of the states encoded anew (e.linking), not gathered a target
-// at a time from the copies. false when s's lists do not hold the
-// copies' targets.
+// those of the states encoded anew (e.added), not gathered a target at
+// a time from the copies. false when s's lists do not hold the copies'
+// targets.
 func (e *statesEncoder) moveLinks(s *States, move, newOf []int32) bool {
-	from := make([]int32, len(e.files)) // a file's old place, -1 for a file come
-	for j := range from {
-		from[j] = -1
-	}
-	for i, j := range move {
-		if j >= 0 {
-			from[j] = int32(i)
-		}
-	}
 	n := s.linking.len()
-	for _, l := range e.linking {
+	for _, l := range e.added {
 		n += len(l)
 	}
 	e.linkOffs, e.links = make([]uint32, 0, len(e.files)+1), make([]uint32, 0, n)
-	copied := 0
+	copied, i := 0, 0 // i: the old place of files[j], move's places rising with it
 	for j := range e.files {
 		e.linkOffs = append(e.linkOffs, uint32(len(e.links)))
-		added := e.linking[j]
-		if i := int(from[j]); i >= 0 {
+		added := e.added[uint64(j)]
+		for i < len(move) && int(move[i]) < j { // a file gone (-1) or before
+			i++
+		}
+		if i < len(move) && int(move[i]) == j {
 			for x := s.linkOff.at(i); x < s.linkOff.at(i+1); x++ {
 				k := s.linking.at(int(x))
 				if int(k) >= len(newOf) || newOf[k] < 0 {
