@@ -37,3 +37,36 @@ func TestParseWithBudgetTimeout(t *testing.T) {
 		t.Errorf("after the timeouts: fallback %v, %d links", n.Fallback, len(n.Links))
 	}
 }
+
+// TestBudgetCountsTheParsesOwnTime: a parse that waits (a machine too
+// busy to run it) spends none of its budget where the system counts a
+// thread's CPU time, and gives its note; one that computes past its
+// budget is abandoned either way. The wait is the note's shape under
+// load: the same note must not fall back on a busy machine alone.
+func TestBudgetCountsTheParsesOwnTime(t *testing.T) {
+	want := &Note{Path: "waits.md"}
+	n, ok := budgeted(20*time.Millisecond, func() *Note {
+		time.Sleep(200 * time.Millisecond)
+		return want
+	})
+	if threadClocks && (!ok || n != want) {
+		t.Errorf("a parse that waited 200 ms on a 20 ms budget of CPU fell back")
+	}
+	if !threadClocks && ok {
+		t.Errorf("a parse that waited 200 ms on a 20 ms budget of wall time was kept")
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	if _, ok := budgeted(20*time.Millisecond, func() *Note {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+			select {
+			case <-stop:
+				return want
+			default:
+			}
+		}
+		return want
+	}); ok {
+		t.Error("a parse computing for 10 s on a 20 ms budget was kept")
+	}
+}
