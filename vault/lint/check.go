@@ -431,6 +431,15 @@ func (c *checker) note(n *vault.Note) noteResult {
 }
 
 // frontmatter reports YAML that does not parse.
+// partlyRead says a note was read by the plain scanner (vault's
+// fallback), whose findings are those of a part of the note: a check
+// must say what it did not read, not pass over it in silence.
+func (nc *noteCheck) partlyRead() {
+	if nc.n.Fallback {
+		nc.atLine(RuleFilePartlyRead, 0, "read by the plain scanner, the note being too costly to parse in full: only its frontmatter, headings and wikilinks were read")
+	}
+}
+
 func (nc *noteCheck) frontmatter() {
 	if fm := nc.n.Frontmatter; fm != nil && fm.Err != nil {
 		nc.atLine(RuleFrontmatter, max(fm.ErrLine, 0), "%v", fm.Err)

@@ -64,6 +64,7 @@ type Rule struct {
 const (
 	RuleFileSkipped       = "file/skipped"
 	RuleFileUntrusted     = "file/untrusted"
+	RuleFilePartlyRead    = "file/partly-read"
 	RuleFrontmatter       = "frontmatter/invalid"
 	RuleTypeMismatch      = "frontmatter/type-mismatch"
 	RuleMissingProperty   = "frontmatter/missing-property"
@@ -104,6 +105,9 @@ func Rules() []Rule {
 			Help: "Convert the file to UTF-8 text, split it, or move it out of the vault; raise the size cap only if it really is a note."},
 		{ID: RuleFileUntrusted, Default: Warning, Summary: "a file under .zk/ that zk will not act on: a move journal it did not write here, a symlink, a FIFO, one too large",
 			Help: "It came with the vault, or from another machine: zk never acts on it. Look at it, then delete it; a journal zk wrote here and could not finish is kept as .failed.json instead."},
+		{ID: RuleFilePartlyRead, Default: Warning, Summary: "a note too costly to parse in full (over 2 s of CPU, or quotes nested over 100 deep), read by the plain scanner: its frontmatter, headings and wikilinks alone",
+			Help:  "Split the note or undo its deepest nesting; until then its Markdown links, embeds, blocks and block ids are not read, so check says nothing of them.",
+			check: (*noteCheck).partlyRead},
 		{ID: RuleFrontmatter, Default: Error, Summary: "the frontmatter YAML does not parse",
 			Help:  "Fix the YAML between the --- fences at the top of the note; quote values that contain a colon followed by a space.",
 			check: (*noteCheck).frontmatter},
