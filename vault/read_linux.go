@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -85,9 +86,8 @@ func (s *sysDirs) close() {
 
 // readAt reads the regular file name of folder dirFD whole, reading at
 // most max+1 bytes (max > 0; else its size at the stat plus one), as
-// readIn does; ok is false for anything readIn must look at itself. A
-// read that stops short at the size the stat gave is the file's end: no
-// read more is made to be told so.
+// readIn does (readSized); ok is false for anything readIn must look at
+// itself.
 func readAt(dirFD int, name string, max int64) (b []byte, ok bool) {
 	var fd int
 	var err error
@@ -105,33 +105,28 @@ func readAt(dirFD int, name string, max int64) (b []byte, ok bool) {
 	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || max > 0 && st.Size > max {
 		return nil, false
 	}
-	limit := st.Size + 1
-	if max > 0 {
-		limit = max + 1
-	}
-	b = make([]byte, 0, min(st.Size, limit-1)+1)
-	for int64(len(b)) < limit {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		room := b[len(b):min(int64(cap(b)), limit)]
-		n, err := unix.Read(fd, room)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, false
-		}
-		if n == 0 {
-			break
-		}
-		b = b[:len(b)+n]
-		if int64(len(b)) == st.Size && n < len(room) {
-			break
-		}
-	}
-	if max > 0 && int64(len(b)) > max {
+	b, err = readSized(fdReader(fd), st.Size, max)
+	if err != nil || max > 0 && int64(len(b)) > max {
 		return nil, false
 	}
 	return b, true
+}
+
+// fdReader reads a descriptor as an io.Reader: io.EOF at a read of
+// nothing, a read cut short by a signal made again.
+type fdReader int
+
+func (fd fdReader) Read(p []byte) (int, error) {
+	for {
+		n, err := unix.Read(int(fd), p)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
 }

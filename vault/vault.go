@@ -478,21 +478,35 @@ func readIn(root *os.Root, name, p string, max int64) ([]byte, error) {
 	if max > 0 && st.Size() > max {
 		return nil, &TooLargeError{Path: p, Size: st.Size(), Max: max}
 	}
-	limit := st.Size() + 1
+	b, err := readSized(f, st.Size(), max)
+	if err != nil {
+		return nil, err
+	}
+	if max > 0 && int64(len(b)) > max {
+		return nil, &TooLargeError{Path: p, Size: int64(len(b)), Max: max}
+	}
+	return b, nil
+}
+
+// readSized reads r, a regular file stat-ed at size bytes, whole: at most
+// max+1 bytes (max > 0; else size+1), the one more to see a file that
+// grew. It reads into a buffer of the size stat gave, grown only if the
+// file did: io.ReadAll would start at 512 bytes and grow, and
+// bytes.Buffer.ReadFrom grows whenever less than 512 bytes are free,
+// which copied nearly every note. A read that stops short at that size is
+// the file's end: no read more is made to be told so.
+func readSized(r io.Reader, size, max int64) ([]byte, error) {
+	limit := size + 1
 	if max > 0 {
 		limit = max + 1
 	}
-	// Read into a buffer of the size stat gave (one byte more, to see a
-	// file that grew), grown only if the file did: io.ReadAll would start
-	// at 512 bytes and grow, and bytes.Buffer.ReadFrom grows whenever
-	// less than 512 bytes are free, which copied nearly every note.
-	b := make([]byte, 0, min(st.Size(), limit-1)+1)
-	r := io.LimitReader(f, limit)
-	for {
+	b := make([]byte, 0, min(size, limit-1)+1)
+	for int64(len(b)) < limit {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
 		}
-		n, err := r.Read(b[len(b):cap(b)])
+		room := b[len(b):min(int64(cap(b)), limit)]
+		n, err := r.Read(room)
 		b = b[:len(b)+n]
 		if err == io.EOF {
 			break
@@ -500,9 +514,9 @@ func readIn(root *os.Root, name, p string, max int64) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-	}
-	if max > 0 && int64(len(b)) > max {
-		return nil, &TooLargeError{Path: p, Size: int64(len(b)), Max: max}
+		if int64(len(b)) == size && n < len(room) {
+			break
+		}
 	}
 	return b, nil
 }
