@@ -84,6 +84,42 @@ func TestFirstCollectionComesLater(t *testing.T) {
 	}
 }
 
+// A cold run readies the heap for huge pages with a collection of its
+// own (readyColdHeap); the 64 MB wait is for the collection after it,
+// however late the first arming's finalizer runs.
+func TestColdRunWaitsForTheFirstCollectionAgain(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "x") // leave the soft limit alone
+	oldPercent := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(oldPercent) })
+	gcFirst, gcFirstDone = sync.Once{}, atomic.Bool{}
+
+	runtime.GC() // what earlier tests left is garbage, which Heap would not mark
+	gcFirstMu.Lock()
+	debug.SetGCPercent(firstGCPercent) // as tuneGC leaves it
+	afterFirstGC(gcPercent)
+	first := gcFirstArmed
+	gcFirstMu.Unlock()
+	if !readyColdHeap() {
+		t.Skip("no huge pages asked for here")
+	}
+	firstGCDone(first, gcPercent) // the first arming's finalizer, late
+	if p := debug.SetGCPercent(firstGCPercent); p != firstGCPercent || gcFirstDone.Load() {
+		t.Fatalf("after readying the heap and the first arming's finalizer: GOGC %d, first collection done %v; want %d, false", p, gcFirstDone.Load(), firstGCPercent)
+	}
+	var got int
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		runtime.GC()
+		if gcFirstDone.Load() {
+			got = debug.SetGCPercent(gcPercent)
+			break
+		}
+	}
+	if got != gcPercent {
+		t.Fatalf("GOGC after the collection that followed, %d, want %d", got, gcPercent)
+	}
+}
+
 // The first collection's goal grows with the vault, 2 KiB a file, from
 // 64 MB up to the soft limit: a reading command on a cached 100,000-note
 // vault (166 MB allocated at most) does not collect, one on 10,000 notes

@@ -1,0 +1,94 @@
+package hugepage
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestHeapReadiesSmallObjects: after Heap, the small objects the heap
+// makes next lie in memory advised for huge pages (VmFlags "hg" in
+// /proc/self/smaps), not in the 4 KiB pages Go's heap maps unadvised,
+// but for the few MiB that fill the room the heap had before and the
+// slice's start below its first 2 MiB boundary.
+func TestHeapReadiesSmallObjects(t *testing.T) {
+	runtime.GC() // what earlier tests left is garbage, not objects Heap refuses to mark
+	// With the collector off, only Heap's own collection frees its slice
+	// for the objects below to reuse.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	if !Heap(64 << 20) {
+		t.Fatal("Heap(64 MiB) readied nothing on a heap of a few MiB")
+	}
+	const size, most = 48, 6 << 20
+	held := make([]*[size]byte, 500_000) // 24 MB of small objects
+	for i := range held {
+		held[i] = new([size]byte)
+	}
+	advised := advisedRanges(t)
+	in := 0
+	for _, p := range held {
+		a := uintptr(unsafe.Pointer(p))
+		for _, r := range advised {
+			if a >= r[0] && a < r[1] {
+				in++
+				break
+			}
+		}
+	}
+	runtime.KeepAlive(held)
+	if out := (len(held) - in) * size; out > most {
+		t.Errorf("%d of %d small objects (%d KiB) outside memory advised for huge pages; want at most %d KiB", len(held)-in, len(held), out>>10, most>>10)
+	}
+}
+
+// TestHeapRefusesAFullHeap: Heap readies nothing while the heap holds
+// more than an eighth of what it was asked for, nor below minHeap.
+func TestHeapRefusesAFullHeap(t *testing.T) {
+	held := make([]byte, 16<<20)
+	held[0] = 1
+	if Heap(64 << 20) {
+		t.Error("Heap(64 MiB) readied the heap with 16 MiB of objects in it")
+	}
+	runtime.KeepAlive(held)
+	if Heap(minHeap - 1) {
+		t.Error("Heap readied less than minHeap")
+	}
+}
+
+// advisedRanges is the address ranges of this process whose VmFlags
+// hold "hg" (madvise(MADV_HUGEPAGE)).
+func advisedRanges(t *testing.T) [][2]uintptr {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no smaps to read the advice from: %v", err)
+	}
+	defer f.Close()
+	var (
+		out [][2]uintptr
+		cur [2]uintptr
+	)
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if lo, hi, ok := strings.Cut(strings.Fields(line)[0], "-"); ok && !strings.HasSuffix(lo, ":") {
+			a, err1 := strconv.ParseUint(lo, 16, 64)
+			b, err2 := strconv.ParseUint(hi, 16, 64)
+			if err1 == nil && err2 == nil {
+				cur = [2]uintptr{uintptr(a), uintptr(b)}
+				continue
+			}
+		}
+		if flags, ok := strings.CutPrefix(line, "VmFlags:"); ok && strings.Contains(" "+flags+" ", " hg ") {
+			out = append(out, cur)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
