@@ -24,13 +24,21 @@ import (
 // objects: the collection would have to mark them, and a long-lived
 // process (the language server) has its memory already. n is held to
 // half the soft memory limit, so that the freed slice never pushes the
-// runtime into returning memory.
+// runtime into returning memory, and to a quarter of the address space
+// left under RLIMIT_AS (addressRoom), so that it never costs a run that
+// would have fit.
 func Heap(n int) bool {
-	if !advised || n < minHeap {
+	if !advised {
 		return false
 	}
 	if limit := debug.SetMemoryLimit(-1); int64(n) > limit/2 {
 		n = int(limit / 2)
+	}
+	if room := addressRoom() / 4; uint64(n) > room {
+		n = int(room)
+	}
+	if n < minHeap {
+		return false
 	}
 	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(s)

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -91,4 +92,36 @@ func advisedRanges(t *testing.T) [][2]uintptr {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestHeapKeepsToTheAddressLimit: under an RLIMIT_AS with little room
+// left, Heap makes nothing rather than ending the process with Go's
+// fatal "out of memory".
+func TestHeapKeepsToTheAddressLimit(t *testing.T) {
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &old); err != nil {
+		t.Skip(err)
+	}
+	runtime.GC()
+	room := addressRoom()
+	if room == 0 || room == ^uint64(0) {
+		// No limit yet: set one 32 MiB past what the process maps now.
+		statm, err := os.ReadFile("/proc/self/statm")
+		if err != nil {
+			t.Skip(err)
+		}
+		size, _, _ := strings.Cut(string(statm), " ")
+		pages, err := strconv.ParseUint(size, 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lim := syscall.Rlimit{Cur: pages*uint64(os.Getpagesize()) + 32<<20, Max: old.Max}
+		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &lim); err != nil {
+			t.Skip(err)
+		}
+		defer syscall.Setrlimit(syscall.RLIMIT_AS, &old)
+	}
+	if Heap(256 << 20) {
+		t.Errorf("Heap readied the heap with %d MiB of address space left", addressRoom()>>20)
+	}
 }
