@@ -28,7 +28,7 @@ import (
 // left under RLIMIT_AS (addressRoom), so that it never costs a run that
 // would have fit.
 func Heap(n int) bool {
-	if !advised {
+	if !advised || ^uintptr(0)>>32 == 0 { // a 32-bit address space has no room to spare
 		return false
 	}
 	if limit := debug.SetMemoryLimit(-1); int64(n) > limit/2 {
