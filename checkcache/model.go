@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"syscall"
 	"unsafe"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
@@ -209,7 +208,7 @@ func openModelFile(file string, mapped bool) (*Model, error) {
 	m.size = st.Size()
 	if mapped && m.size >= int64(modelFixed) && m.size == int64(int(m.size)) {
 		// A file that cannot be mapped (a file system without mmap) is read.
-		if b, err := syscall.Mmap(int(f.Fd()), 0, int(m.size), syscall.PROT_READ, syscall.MAP_SHARED); err == nil {
+		if b, err := mapFile(f, int(m.size)); err == nil {
 			m.data = b
 		}
 	}
@@ -318,7 +317,7 @@ func (m *Model) Close() error { return m.f.Close() }
 // may be used after.
 func (m *Model) unmap() {
 	if m.data != nil {
-		syscall.Munmap(m.data)
+		unmapFile(m.data)
 		m.data = nil
 	}
 }
