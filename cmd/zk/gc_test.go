@@ -57,25 +57,13 @@ func TestSoftLimitFollowsLiveHeap(t *testing.T) {
 // the percent is 400 again: a reading command of a cached 10,000-note
 // vault collected once, at 16 MB, only to free a few.
 func TestFirstCollectionComesLater(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "x") // leave the soft limit alone
-	oldPercent := debug.SetGCPercent(100)
-	t.Cleanup(func() { debug.SetGCPercent(oldPercent) })
-	gcFirst, gcFirstDone = sync.Once{}, atomic.Bool{}
+	freshFirstGC(t)
 
 	tuneGC(heapLimit)
 	if p := debug.SetGCPercent(firstGCPercent); p != firstGCPercent {
 		t.Fatalf("GOGC before the first collection %d, want %d", p, firstGCPercent)
 	}
-	var got int
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		runtime.GC()
-		if gcFirstDone.Load() {
-			got = debug.SetGCPercent(gcPercent)
-			break
-		}
-	}
-	if got != gcPercent {
+	if got := percentAfterFirstGC(); got != gcPercent {
 		t.Fatalf("GOGC after the first collection %d, want %d", got, gcPercent)
 	}
 	tuneGC(streamHeapLimit) // a command's own call after it keeps 400
@@ -88,11 +76,7 @@ func TestFirstCollectionComesLater(t *testing.T) {
 // own (readyColdHeap); the 64 MB wait is for the collection after it,
 // however late the first arming's finalizer runs.
 func TestColdRunWaitsForTheFirstCollectionAgain(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "x") // leave the soft limit alone
-	oldPercent := debug.SetGCPercent(100)
-	t.Cleanup(func() { debug.SetGCPercent(oldPercent) })
-	gcFirst, gcFirstDone = sync.Once{}, atomic.Bool{}
+	freshFirstGC(t)
 
 	runtime.GC() // what earlier tests left is garbage, which Heap would not mark
 	gcFirstMu.Lock()
@@ -107,17 +91,35 @@ func TestColdRunWaitsForTheFirstCollectionAgain(t *testing.T) {
 	if p := debug.SetGCPercent(firstGCPercent); p != firstGCPercent || gcFirstDone.Load() {
 		t.Fatalf("after readying the heap and the first arming's finalizer: GOGC %d, first collection done %v; want %d, false", p, gcFirstDone.Load(), firstGCPercent)
 	}
-	var got int
+	if got := percentAfterFirstGC(); got != gcPercent {
+		t.Fatalf("GOGC after the collection that followed, %d, want %d", got, gcPercent)
+	}
+}
+
+// freshFirstGC gives a test the collector as a process starts it: GOGC
+// unset, percent 100, the first collection not yet armed, and GOMEMLIMIT
+// set so that tuneGC leaves the soft limit alone; the percent is
+// restored after.
+func freshFirstGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "x")
+	oldPercent := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(oldPercent) })
+	gcFirst, gcFirstDone = sync.Once{}, atomic.Bool{}
+}
+
+// percentAfterFirstGC collects until the first collection's finalizer
+// has run (10 s at most) and says the percent it left, 0 if it never ran.
+func percentAfterFirstGC() int {
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		runtime.GC()
 		if gcFirstDone.Load() {
-			got = debug.SetGCPercent(gcPercent)
-			break
+			p := debug.SetGCPercent(gcPercent)
+			debug.SetGCPercent(p)
+			return p
 		}
 	}
-	if got != gcPercent {
-		t.Fatalf("GOGC after the collection that followed, %d, want %d", got, gcPercent)
-	}
+	return 0
 }
 
 // The first collection's goal grows with the vault, 2 KiB a file, from
