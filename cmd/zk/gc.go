@@ -44,14 +44,12 @@ const (
 // is known, sizeFirstGC moves that goal with the vault's size.
 func tuneGC(limit int64) {
 	if os.Getenv("GOGC") == "" {
-		gcFirstMu.Lock()
 		if gcFirstDone.Load() {
 			debug.SetGCPercent(gcPercent)
 		} else {
 			debug.SetGCPercent(firstGCPercent)
 			gcFirst.Do(func() { afterFirstGC(gcPercent) })
 		}
-		gcFirstMu.Unlock()
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		gcFloor.Store(limit)
@@ -100,28 +98,26 @@ const heapMinimum = 4 << 20
 // sizeFirstGC sets the first collection's goal for the vault at dir from
 // the files its model file stamps (firstGCGoal), read from its header
 // before any command reads the file. Without a model file the run is cold
-// and will parse every note: the goal stays 64 MB, and the heap is
-// readied for huge pages first (readyColdHeap). Nothing changes once a
-// collection has run (a long-lived server's later opening) or, but for
-// the huge pages, when the user set GOGC.
+// and will parse every note: the goal stays 64 MB, and coldHeap of the
+// heap is readied for huge pages (hugepage.Heap) before the walk and the
+// parse allocate anything; the collection that takes is forced, which
+// the first collection's wait does not count (afterFirstGC). Nothing
+// changes once a collection has run (a long-lived server's later
+// opening) or, but for the huge pages, when the user set GOGC.
 func sizeFirstGC(dir string) {
 	if gcFirstDone.Load() {
 		return
 	}
 	files, err := modelFiles(dir)
 	if err != nil {
-		readyColdHeap()
+		hugepage.Heap(coldHeap)
 		return
 	}
 	if os.Getenv("GOGC") != "" {
 		return
 	}
-	gcFirstMu.Lock()
-	defer gcFirstMu.Unlock()
-	if !gcFirstDone.Load() {
-		goal := firstGCGoal(files, gcFloor.Load())
-		debug.SetGCPercent(int((goal*100 + heapMinimum - 1) / heapMinimum))
-	}
+	goal := firstGCGoal(files, gcFloor.Load())
+	debug.SetGCPercent(int((goal*100 + heapMinimum - 1) / heapMinimum))
 }
 
 // modelFiles is how many files the vault at dir's model file stamps.
@@ -137,65 +133,51 @@ func modelFiles(dir string) (int, error) {
 // (hugepage.Heap holds it to half the soft limit): a cold check grew its
 // heap to 93 MB on obsidian-hub (15 MB of notes), 110 MB on Obsidian's
 // help vault (32 MB), 120 MB on the generated 10,000-note vault (23 MB);
-// past 256 MiB (100,000 notes) the rest is in small pages as before.
+// past 256 MiB (100,000 notes) the rest is in small pages as before. A
+// cold check's CPU, 7 alternating runs: help 1,050 -> 730 ms (22,500
+// page faults -> 3,300), hub 620 -> 410, 10,000 notes 810 -> 530;
+// 100,000 notes 7.1 -> 6.7 s, its peak RSS 744-772 -> 796 MB. Readied
+// here, before the walk, rather than by vault.Each alone, after it, the
+// walk's own objects are in huge pages too: help 800 -> 730 ms.
 const coldHeap = 256 << 20
 
-// readyColdHeap readies the heap for huge pages before a cold run
-// (hugepage.Heap), before the walk and the parse allocate anything, and
-// then waits for the next collection as for the first: the one Heap ran
-// freed the slice it made, not the run's garbage. It says whether it
-// readied the heap. A cold check's CPU, 7 alternating runs: help 1,050
-// -> 730 ms (22,500 page faults -> 3,300), hub 620 -> 410, 10,000 notes
-// 810 -> 530; 100,000 notes 7.1 -> 6.7 s, its peak RSS 744-772 -> 796 MB.
-func readyColdHeap() bool {
-	if !hugepage.Heap(coldHeap) {
-		return false
-	}
-	if os.Getenv("GOGC") == "" {
-		gcFirstMu.Lock()
-		debug.SetGCPercent(firstGCPercent)
-		afterFirstGC(gcPercent)
-		gcFirstMu.Unlock()
-	}
-	return true
-}
-
 // afterFirstGC sets the collector's percent once the first collection
-// has run, from the finalizer of an object that collection frees; the
-// caller holds gcFirstMu. Armed again (readyColdHeap), it forgets the
-// earlier arming: a finalizer whose arming is not the last does nothing,
-// however late it runs.
-func afterFirstGC(percent int) {
+// has run, from the finalizer of an object that collection frees. Only
+// a collection the heap's growth started counts: after one a caller
+// forced (runtime.GC, hugepage.Heap's) it waits on.
+func afterFirstGC(percent int) { awaitFirstGC(percent, automaticGCs()) }
+
+// awaitFirstGC is afterFirstGC waiting for the collector to have started
+// more than auto collections of its own.
+func awaitFirstGC(percent int, auto uint64) {
 	type sentinel struct{ _ [64]byte } // past the tiny allocator, whose objects may never be finalized
-	gcFirstArmed++
-	arming := gcFirstArmed
-	gcFirstDone.Store(false)
-	runtime.SetFinalizer(&sentinel{}, func(*sentinel) { firstGCDone(arming, percent) })
+	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+		if automaticGCs() == auto {
+			awaitFirstGC(percent, auto)
+			return
+		}
+		gcFirstDone.Store(true)
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(percent)
+		}
+	})
 }
 
-// firstGCDone is the finalizer of afterFirstGC's arming arming: it sets
-// the percent, unless the collector was armed again since.
-func firstGCDone(arming int64, percent int) {
-	gcFirstMu.Lock()
-	defer gcFirstMu.Unlock()
-	if gcFirstArmed != arming {
-		return
+// automaticGCs is how many collections the collector started itself
+// (all of them but those forced), as runtime/metrics counts them.
+func automaticGCs() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/automatic:gc-cycles"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
 	}
-	gcFirstDone.Store(true)
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(percent)
-	}
+	return s[0].Value.Uint64()
 }
 
-// gcFirst arms afterFirstGC once; gcFirstDone says the first collection
-// ran. gcFirstMu orders what sets the percent before it (tuneGC,
-// sizeFirstGC, readyColdHeap) with the finalizer that sets it after, and
-// guards gcFirstArmed, afterFirstGC's armings.
+// gcFirst arms afterFirstGC once; gcFirstDone says it ran.
 var (
-	gcFirst      sync.Once
-	gcFirstDone  atomic.Bool
-	gcFirstMu    sync.Mutex
-	gcFirstArmed int64
+	gcFirst     sync.Once
+	gcFirstDone atomic.Bool
 )
 
 // gcFloor is the soft limit tuneGC set last (main's, then the command's);

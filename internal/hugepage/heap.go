@@ -20,15 +20,17 @@ import (
 // faults trap to the host; with 128 MiB readied first, 3,300.
 //
 // Heap does nothing, and says so, where no advice is given, for less
-// than minHeap, and when the heap already holds more than n/8 bytes of
-// objects: the collection would have to mark them, and a long-lived
-// process (the language server) has its memory already. n is held to
-// half the soft memory limit, so that the freed slice never pushes the
-// runtime into returning memory, and to a quarter of the address space
-// left under RLIMIT_AS (addressRoom), so that it never costs a run that
-// would have fit.
+// than minHeap, when the heap already holds more than n/8 bytes of
+// objects (the collection would have to mark them, and a long-lived
+// process, the language server, has its memory already), and when it
+// has n/2 bytes free, readied before or not (a cold run readies its heap
+// as it opens the vault, and the parse after the walk finds it so). n is
+// held to half the soft memory limit, so that the freed slice never
+// pushes the runtime into returning memory, and to a quarter of the
+// address space left under RLIMIT_AS (addressRoom), so that it never
+// costs a run that would have fit.
 func Heap(n int) bool {
-	if !advised || ^uintptr(0)>>32 == 0 { // a 32-bit address space has no room to spare
+	if !advised || ^uintptr(0)>>32 == 0 || n < minHeap { // a 32-bit address space has no room to spare
 		return false
 	}
 	if limit := debug.SetMemoryLimit(-1); int64(n) > limit/2 {
@@ -40,14 +42,29 @@ func Heap(n int) bool {
 	if n < minHeap {
 		return false
 	}
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	s := []metrics.Sample{
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 || s[0].Value.Uint64() > uint64(n/8) {
+	for _, v := range s {
+		if v.Value.Kind() != metrics.KindUint64 {
+			return false
+		}
+	}
+	if s[0].Value.Uint64() > uint64(n/8) || s[1].Value.Uint64()+s[2].Value.Uint64() >= uint64(n/2) {
 		return false
 	}
+	// With the collector off, the slice starts no collection of its own
+	// (it is past any goal): the one collection is the forced one below,
+	// which a caller's count of collections the heap's growth started
+	// (cmd/zk's first-collection wait) can tell apart.
+	percent := debug.SetGCPercent(-1)
 	b := Make[byte](n)
 	runtime.KeepAlive(b)
 	runtime.GC()
+	debug.SetGCPercent(percent)
 	return true
 }
 

@@ -25,6 +25,9 @@ func TestHeapReadiesSmallObjects(t *testing.T) {
 	if !Heap(64 << 20) {
 		t.Fatal("Heap(64 MiB) readied nothing on a heap of a few MiB")
 	}
+	if Heap(64 << 20) {
+		t.Error("Heap(64 MiB) readied the heap again with the 64 MiB it readied free")
+	}
 	const size, most = 48, 6 << 20
 	held := make([]*[size]byte, 500_000) // 24 MB of small objects
 	for i := range held {
