@@ -103,7 +103,7 @@ func (v *Vault) Each(ctx context.Context, notes []File, f func(i int, n *Note)) 
 // collection more, so eight times their bytes, up to 1 GiB. A few notes
 // (under 2 MB) ask for less than Heap readies; a zk index of obsidian-hub
 // over a cached model (every note parsed, no cold run to ready the heap
-// before it) took 4.2-4.3 s of CPU, 3.5-3.7 with it.
+// before it) took 3.74-4.16 s of CPU, 3.53-3.63 with it.
 func readyHeap(notes []File) {
 	var total int64
 	for _, f := range notes {
