@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 // Heap readies about n bytes of Go's heap for huge pages before a burst
@@ -33,6 +34,10 @@ func Heap(n int) bool {
 	if !advised || ^uintptr(0)>>32 == 0 || n < minHeap { // a 32-bit address space has no room to spare
 		return false
 	}
+	// One at a time: a second caller finds the room the first left free,
+	// and never takes the collector's percent while the first has it off.
+	heapMu.Lock()
+	defer heapMu.Unlock()
 	if limit := debug.SetMemoryLimit(-1); int64(n) > limit/2 {
 		n = int(limit / 2)
 	}
@@ -64,9 +69,14 @@ func Heap(n int) bool {
 	b := Make[byte](n)
 	runtime.KeepAlive(b)
 	runtime.GC()
-	debug.SetGCPercent(percent)
+	if set := debug.SetGCPercent(percent); set != -1 {
+		debug.SetGCPercent(set) // set by another meanwhile (cmd/zk's first-collection finalizer): theirs stands
+	}
 	return true
 }
+
+// heapMu makes Heap's callers wait for each other.
+var heapMu sync.Mutex
 
 // minHeap is the least Heap readies: below it the collection costs about
 // what the faults it saves do.
