@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 )
 
@@ -30,7 +29,7 @@ func vault(t *testing.T) *os.Root {
 	must(os.Symlink("../../notes", filepath.Join(dir, ".zk", "backups", "notes")))
 	must(os.Symlink("../notes", filepath.Join(dir, ".zk", "runs")))
 	if runtime.GOOS != "windows" {
-		must(syscall.Mkfifo(filepath.Join(dir, ".zk", "fifo"), 0o644))
+		must(mkfifo(filepath.Join(dir, ".zk", "fifo"), 0o644))
 	}
 	root, err := os.OpenRoot(dir)
 	must(err)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -67,7 +66,7 @@ func TestRecoverRefusesForeignJournals(t *testing.T) {
 			name string
 			make func(dir string) error
 		}{"a FIFO", func(dir string) error {
-			return syscall.Mkfifo(filepath.Join(dir, ".zk", "journal", "mv-1-1.json"), 0o600)
+			return mkfifo(filepath.Join(dir, ".zk", "journal", "mv-1-1.json"), 0o600)
 		}})
 	}
 	for _, tc := range tests {
