@@ -32,18 +32,24 @@ func addressRoom() uint64 {
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil || lim.Cur == ^uint64(0) {
 		return ^uint64(0)
 	}
+	used, err := mapped()
+	if err != nil || used >= lim.Cur {
+		return 0
+	}
+	return lim.Cur - used
+}
+
+// mapped is the address space the process maps, in bytes: VmSize, the
+// first field of /proc/self/statm.
+func mapped() (uint64, error) {
 	statm, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
-		return 0
+		return 0, err
 	}
 	size, _, _ := bytes.Cut(statm, []byte(" "))
 	pages, err := strconv.ParseUint(string(size), 10, 64)
 	if err != nil {
-		return 0
+		return 0, err
 	}
-	used := pages * uint64(os.Getpagesize())
-	if used >= lim.Cur {
-		return 0
-	}
-	return lim.Cur - used
+	return pages * uint64(os.Getpagesize()), nil
 }

@@ -47,18 +47,8 @@ func Heap(n int) bool {
 	if n < minHeap {
 		return false
 	}
-	s := []metrics.Sample{
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-	}
-	metrics.Read(s)
-	for _, v := range s {
-		if v.Value.Kind() != metrics.KindUint64 {
-			return false
-		}
-	}
-	if s[0].Value.Uint64() > uint64(n/8) || s[1].Value.Uint64()+s[2].Value.Uint64() >= uint64(n/2) {
+	objects, free, ok := heapBytes()
+	if !ok || objects > uint64(n/8) || free >= uint64(n/2) {
 		return false
 	}
 	// With the collector off, the slice starts no collection of its own
@@ -73,6 +63,24 @@ func Heap(n int) bool {
 		debug.SetGCPercent(set) // set by another meanwhile (cmd/zk's first-collection finalizer): theirs stands
 	}
 	return true
+}
+
+// heapBytes is the bytes of the heap's objects (live, or dead and not
+// yet swept) and of its memory free or given back to the system; ok is
+// false where runtime/metrics does not have them.
+func heapBytes() (objects, free uint64, ok bool) {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+	metrics.Read(s)
+	for _, v := range s {
+		if v.Value.Kind() != metrics.KindUint64 {
+			return 0, 0, false
+		}
+	}
+	return s[0].Value.Uint64(), s[1].Value.Uint64() + s[2].Value.Uint64(), true
 }
 
 // heapMu makes Heap's callers wait for each other.

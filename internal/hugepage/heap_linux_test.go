@@ -5,7 +5,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,7 +23,8 @@ func TestHeapReadiesSmallObjects(t *testing.T) {
 	// With the collector off, only Heap's own collection frees its slice
 	// for the objects below to reuse.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	n := max(64<<20, 4*freeHeap()) // more than earlier tests (or runs, -count) left free
+	_, free, _ := heapBytes()
+	n := max(64<<20, 4*int(free)) // more than earlier tests (or runs, -count) left free
 	if !Heap(n) {
 		t.Fatalf("Heap(%d MiB) readied nothing on a heap of a few MiB", n>>20)
 	}
@@ -65,13 +65,6 @@ func TestHeapRefusesAFullHeap(t *testing.T) {
 	if Heap(minHeap - 1) {
 		t.Error("Heap readied less than minHeap")
 	}
-}
-
-// freeHeap is the heap's memory free or given back, in bytes.
-func freeHeap() int {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(s)
-	return int(s[0].Value.Uint64() + s[1].Value.Uint64())
 }
 
 // advisedRanges is the address ranges of this process whose VmFlags
@@ -116,19 +109,13 @@ func TestHeapKeepsToTheAddressLimit(t *testing.T) {
 		t.Skip(err)
 	}
 	runtime.GC()
-	room := addressRoom()
-	if room == 0 || room == ^uint64(0) {
-		// No limit yet: set one 32 MiB past what the process maps now.
-		statm, err := os.ReadFile("/proc/self/statm")
-		if err != nil {
-			t.Skip(err)
-		}
-		size, _, _ := strings.Cut(string(statm), " ")
-		pages, err := strconv.ParseUint(size, 10, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lim := syscall.Rlimit{Cur: pages*uint64(os.Getpagesize()) + 32<<20, Max: old.Max}
+	// A limit 32 MiB past what the process maps now, or the one it has
+	// if that is lower.
+	used, err := mapped()
+	if err != nil {
+		t.Skip(err)
+	}
+	if lim := (syscall.Rlimit{Cur: used + 32<<20, Max: old.Max}); lim.Cur < old.Cur {
 		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &lim); err != nil {
 			t.Skip(err)
 		}
