@@ -2,10 +2,12 @@ package vault
 
 import (
 	"bytes"
+	"errors"
 	"net/url"
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -25,14 +27,18 @@ type Parser struct {
 	md   goldmark.Markdown
 	wiki *wikiParser
 	link *linkParser
+	// stop, once set, ends this parser's goldmark parse at its next link
+	// trigger: ParseWithBudget sets it on the parse it abandons.
+	stop *atomic.Bool
 }
 
 // NewParser returns a parser for Obsidian-flavoured markdown: CommonMark,
 // GFM tables and strikethrough, and wikilinks, with the corrections around
 // the wikilink extension that Obsidian's behaviour needs.
 func NewParser() *Parser {
-	w := &wikiParser{inner: &wikilink.Parser{}}
-	l := &linkParser{inner: parser.NewLinkParser(), ends: map[ast.Node]int{}}
+	stop := new(atomic.Bool)
+	w := &wikiParser{inner: &wikilink.Parser{}, stop: stop}
+	l := &linkParser{inner: parser.NewLinkParser(), ends: map[ast.Node]int{}, stop: stop}
 	inlines := []util.PrioritizedValue{}
 	for _, v := range parser.DefaultInlineParsers() {
 		if _, ok := v.Value.(parser.CloseBlocker); ok && isLinkParser(v.Value) {
@@ -55,7 +61,7 @@ func NewParser() *Parser {
 		goldmark.WithParser(base),
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
 	)
-	return &Parser{md: md, wiki: w, link: l}
+	return &Parser{md: md, wiki: w, link: l, stop: stop}
 }
 
 func isLinkParser(v any) bool {
@@ -74,11 +80,47 @@ func isLinkParser(v any) bool {
 // to "|alias" but the extension rejects.
 type wikiParser struct {
 	inner parser.InlineParser
+	// closer is the last search for "]]", kept for the next "[[" on the
+	// same line. Without it a line of n "[[" and no "]]" was searched to
+	// its end n times: 400 KB of "[[a]" took 1.9 s.
+	closer closerSearch
+	// stop ends an abandoned parse at its next "[" or "!" (stopped).
+	stop *atomic.Bool
+}
+
+// closerSearch remembers where the first "]]" was found on the line that
+// ends at source offset lineEnd, searching from from bytes before that
+// end: at found bytes before it, or nowhere (found < 0). Positions count
+// back from the line's end, which a line read from a later position
+// shares (PeekLine's start may carry padding, its end never does).
+type closerSearch struct {
+	lineEnd, from, found int
+}
+
+// index is the offset in line, which ends at source offset lineEnd, of
+// the first "]]" at or after start, or -1: searched anew only past the
+// last search's answer, so the searches of one line read it once.
+func (c *closerSearch) index(line []byte, lineEnd, start int) int {
+	rest := len(line) - start
+	if c.lineEnd == lineEnd && rest <= c.from && c.found <= rest {
+		if c.found < 0 {
+			return -1
+		}
+		return len(line) - c.found
+	}
+	c.lineEnd, c.from, c.found = lineEnd, rest, -1
+	i := bytes.Index(line[start:], []byte("]]"))
+	if i < 0 {
+		return -1
+	}
+	c.found = rest - i
+	return start + i
 }
 
 func (w *wikiParser) Trigger() []byte { return []byte{'!', '['} }
 
 func (w *wikiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	stopped(w.stop)
 	line, seg := block.PeekLine()
 	start := 2
 	switch {
@@ -88,11 +130,10 @@ func (w *wikiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 	default:
 		return nil
 	}
-	stop := bytes.Index(line[start:], []byte("]]"))
+	stop := w.closer.index(line, seg.Stop, start)
 	if stop < 0 {
 		return nil
 	}
-	stop += start
 	if n := w.inner.Parse(parent, block, pc); n != nil {
 		return n
 	}
@@ -113,11 +154,13 @@ func (w *wikiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 type linkParser struct {
 	inner parser.InlineParser
 	ends  map[ast.Node]int
+	stop  *atomic.Bool
 }
 
 func (l *linkParser) Trigger() []byte { return l.inner.Trigger() }
 
 func (l *linkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	stopped(l.stop)
 	n := l.inner.Parse(parent, block, pc)
 	switch n.(type) {
 	case *ast.Link, *ast.Image:
@@ -128,18 +171,34 @@ func (l *linkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 }
 
 func (l *linkParser) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
+	stopped(l.stop)
 	l.inner.(parser.CloseBlocker).CloseBlock(parent, block, pc)
+}
+
+// errAbandoned is the panic that ends an abandoned parse (stopped).
+var errAbandoned = errors.New("parse abandoned")
+
+// stopped ends the goldmark parse it is called from, once its flag is
+// set: goldmark cannot be cancelled, and a parse past its budget went on
+// in the background until it finished, hours for 4 MB of "[x](" (its
+// link destinations are read to the end of the line at each one). Every
+// shape goldmark is slow on is a run of link brackets, each of which
+// calls the link parsers here. budgeted recovers the panic.
+func stopped(flag *atomic.Bool) {
+	if flag.Load() {
+		panic(errAbandoned)
+	}
 }
 
 // Parse parses a note's source. notePath is its vault-relative path. Parse
 // does no I/O and never fails: what it cannot read it leaves out, and a
-// frontmatter error is recorded in Note.Frontmatter.Err.
+// frontmatter error is recorded in Note.Frontmatter.Err. It is
+// ParseWithBudget with DefaultParseBudget: a note goldmark cannot read in
+// that time is read by the line scanner (Note.Fallback), for every caller
+// (the language server, zk run and runs once parsed hostile notes for
+// minutes without one).
 func (p *Parser) Parse(notePath string, src []byte) *Note {
-	h := readHead(src)
-	if n, ok := fastParse(notePath, src, h); ok {
-		return n
-	}
-	return p.parseGoldmark(notePath, src, h)
+	return p.ParseWithBudget(notePath, src, DefaultParseBudget)
 }
 
 // head is what both parsers read first: the line index and the
@@ -184,6 +243,7 @@ func (p *Parser) parseGoldmark(notePath string, src []byte, h head) *Note {
 	// swap in a fresh one while an abandoned parse still uses this one.
 	md, link := p.md, p.link
 	link.ends = map[ast.Node]int{}
+	p.wiki.closer = closerSearch{lineEnd: -1}
 	doc := md.Parser().Parse(text.NewReader(body))
 	w := walker{n: n, src: src, masked: masked, lines: lines, ends: link.ends}
 	w.walk(doc)
