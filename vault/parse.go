@@ -267,14 +267,18 @@ func (p *Parser) parseGoldmark(notePath string, src []byte, h head) *Note {
 // a time), and a command's peak memory followed.
 func newNote(notePath string, src []byte) *Note {
 	n := &Note{Path: notePath, Name: noteName(notePath), Src: src, Size: int64(len(src))}
-	// Every wikilink holds "[[" and every markdown link "](": an upper
-	// bound but for those in code, and no more than the shortest link,
-	// "[[a]]", fits in src. An embed ("![[") and a web link ("](http")
-	// are no Link: counted, they made obsidian-hub's notes (badges,
-	// GitHub links) reserve four times their links, and fitLinks copy
-	// 6,277 of its 6,571 notes' lists.
-	hint := bytes.Count(src, []byte("[[")) - bytes.Count(src, []byte("![[")) +
-		bytes.Count(src, []byte("](")) - bytes.Count(src, []byte("](http"))
+	// Every wikilink holds "[[" and "]]", and every markdown link "]("
+	// and ")": an upper bound but for those in code, and no more than the
+	// shortest link, "[[a]]", fits in src. An embed ("![[") and a web link
+	// ("](http") are no Link: counted, they made obsidian-hub's notes
+	// (badges, GitHub links) reserve four times their links, and fitLinks
+	// copy 6,277 of its 6,571 notes' lists. The closers count too: a
+	// hostile megabyte of "[" reserved 100 MB for no link.
+	wiki := min(bytes.Count(src, []byte("[["))-bytes.Count(src, []byte("![[")), bytes.Count(src, []byte("]]")))
+	hint := wiki
+	if md := bytes.Count(src, []byte("](")); md > 0 {
+		hint += min(md-bytes.Count(src, []byte("](http")), bytes.Count(src, []byte(")")))
+	}
 	if hint > 0 {
 		n.Links = make([]Link, 0, min(hint, len(src)/5))
 	}

@@ -38,11 +38,16 @@ type Check struct {
 	} `json:"summary"`
 }
 
+// NewFinding is the view of one finding.
+func NewFinding(f lint.Finding) Finding {
+	return Finding{f.Path, f.Line, f.Column, f.Rule, f.Severity.String(), f.Message}
+}
+
 // NewCheck is the view of a check's result.
 func NewCheck(r workspace.CheckResult) Check {
 	out := Check{Findings: make([]Finding, len(r.Findings))}
 	for i, f := range r.Findings {
-		out.Findings[i] = Finding{f.Path, f.Line, f.Column, f.Rule, f.Severity.String(), f.Message}
+		out.Findings[i] = NewFinding(f)
 	}
 	out.Summary.Notes, out.Summary.Errors, out.Summary.Warnings = r.Notes, r.Count(lint.Error), r.Count(lint.Warning)
 	return out

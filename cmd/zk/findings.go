@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/view"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // findingWriter prints a check's result in one format; color is only
@@ -67,8 +69,11 @@ func writeText(w io.Writer, r checkReport, color bool) error {
 	return err
 }
 
+// writeCheckJSON prints view.NewCheck's document a finding at a time.
 func writeCheckJSON(w io.Writer, r checkReport, _ bool) error {
-	return writeJSON(w, view.NewCheck(r.CheckResult))
+	doc := view.NewCheck(workspace.CheckResult{Notes: r.Notes})
+	doc.Summary.Errors, doc.Summary.Warnings = r.Count(lint.Error), r.Count(lint.Warning)
+	return writeJSONArray(w, doc, "findings", len(r.Findings), func(i int) any { return view.NewFinding(r.Findings[i]) })
 }
 
 // rulesURL is where each rule's help lives: the README's zk check section,
@@ -153,6 +158,13 @@ func sarifLevel(s lint.Severity) string {
 // relative to the working directory (the %SRCROOT% base: a CI job runs
 // from the repository's root).
 func writeSARIF(w io.Writer, r checkReport, _ bool) error {
+	log, index := sarifHead()
+	return writeJSONArray(w, log, "results", len(r.Findings), func(i int) any { return sarifResultOf(r, r.Findings[i], index) })
+}
+
+// sarifHead is the SARIF log without its results, which are written one
+// at a time, and each rule's index in the log.
+func sarifHead() (sarifLog, map[string]int) {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "zk", Version: buildVersion(),
 			InformationURI: "https://github.com/zk-claims/zk"}},
@@ -172,20 +184,22 @@ func writeSARIF(w io.Writer, r checkReport, _ bool) error {
 			DefaultConfiguration: sarifSeverity{sarifLevel(rule.Default)},
 		})
 	}
-	for _, f := range r.Findings {
-		res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{f.Message}}
-		var loc sarifLocation
-		loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(r.path(f.Path))
-		loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
-		loc.PhysicalLocation.Region = sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn}
-		res.Locations = []sarifLocation{loc}
-		run.Results = append(run.Results, res)
-	}
-	return writeJSON(w, sarifLog{
+	return sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
-	})
+	}, index
+}
+
+// sarifResultOf is finding f of report r as a SARIF result.
+func sarifResultOf(r checkReport, f lint.Finding, index map[string]int) sarifResult {
+	res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{f.Message}}
+	var loc sarifLocation
+	loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(r.path(f.Path))
+	loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
+	loc.PhysicalLocation.Region = sarifRegion{StartLine: f.Line, StartColumn: f.Column, EndLine: f.EndLine, EndColumn: f.EndColumn}
+	res.Locations = []sarifLocation{loc}
+	return res
 }
 
 // ruleName is a rule id in SARIF's PascalCase name form: LinksBroken.
@@ -216,27 +230,30 @@ func sarifURI(p string) string {
 // turns into annotations on the files of a pull request: each file named
 // from the working directory, the repository's root in a CI job.
 func writeGitHub(w io.Writer, r checkReport, _ bool) error {
-	var b strings.Builder
+	b := bufio.NewWriterSize(w, 64<<10) // a line at a time, not all of them in memory
 	for _, f := range r.Findings {
 		props := []string{"file=" + ghProperty(r.path(f.Path)), "line=" + strconv.Itoa(f.Line), "col=" + strconv.Itoa(f.Column)}
 		if f.EndLine > 0 {
 			props = append(props, "endLine="+strconv.Itoa(f.EndLine), "endColumn="+strconv.Itoa(f.EndColumn))
 		}
 		props = append(props, "title="+ghProperty(f.Rule))
-		fmt.Fprintf(&b, "::%s %s::%s\n", f.Severity, strings.Join(props, ","), ghMessage(f.Message))
+		fmt.Fprintf(b, "::%s %s::%s\n", f.Severity, strings.Join(props, ","), ghMessage(f.Message))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // ghMessage escapes a workflow command's message: its line breaks as the
 // runner reads them, any other control character as printable writes it
 // (a CI log is read on terminals too).
-func ghMessage(s string) string {
-	return printable.Of(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s))
-}
+func ghMessage(s string) string { return printable.Of(ghMessageEscapes.Replace(s)) }
 
 // ghProperty escapes a workflow command's property value, as ghMessage.
-func ghProperty(s string) string {
-	return printable.Of(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s))
-}
+func ghProperty(s string) string { return printable.Of(ghPropertyEscapes.Replace(s)) }
+
+// The replacers are made once, not for each finding (a replacer per
+// call was a fifth of the memory of 500,000 annotations); a Replacer is
+// safe for concurrent use.
+var (
+	ghMessageEscapes  = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghPropertyEscapes = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
