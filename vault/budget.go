@@ -31,7 +31,7 @@ func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Durati
 	if n, ok := fastParse(notePath, src, h); ok {
 		return n // linear: needs no deadline
 	}
-	if quoteDepth(src) > maxQuoteDepth || destinationWork(src) > maxDestinationWork(len(src)) {
+	if quoteDepth(src) > maxQuoteDepth || destinationWork(src, maxDestinationWork(len(src))) > maxDestinationWork(len(src)) {
 		return fallbackParse(notePath, src)
 	}
 	if budget <= 0 || len(src) < unguardedSize {
@@ -100,19 +100,25 @@ func budgeted(budget time.Duration, parse func() *Note) (n *Note, ok bool) {
 func maxDestinationWork(n int) int { return 64*n + 1<<20 }
 
 // destinationWork is at least the number of bytes goldmark's link parser
-// reads for the link destinations of src: at each "](" it reads on to
-// the next space, control byte or ')' (further, past balanced
-// parentheses), a line at a time. A line of many "](" and no space is
-// read to its end at each: quadratic, where this count is linear.
-func destinationWork(src []byte) int {
-	work, next := 0, len(src)
-	for i := len(src) - 1; i > 0; i-- {
-		switch c := src[i]; {
-		case c == ')' || c <= ' ':
-			next = i
-		case c == '(' && src[i-1] == ']':
-			work += next - i
+// reads for the link destinations of src, or, once that passes limit,
+// some number past it: at each "](" it reads on to the next space,
+// control byte or ')' (further, past balanced parentheses), a line at a
+// time. A line of many "](" and no space is read to its end at each:
+// quadratic, where this count stops at its limit. An ordinary note's
+// destinations are short: the count reads them and little else.
+func destinationWork(src []byte, limit int) int {
+	work := 0
+	for i := 0; work <= limit; {
+		j := bytes.Index(src[i:], []byte("]("))
+		if j < 0 {
+			break
 		}
+		i += j + 2
+		k := i
+		for k < len(src) && src[k] > ' ' && src[k] != ')' {
+			k++
+		}
+		work += k - i + 1
 	}
 	return work
 }

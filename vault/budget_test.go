@@ -76,14 +76,19 @@ func TestDestinationWork(t *testing.T) {
 		{"[a](b) and [c](dd)", 5, 5},
 		{"[a](b c)", 2, 2},
 		{"[a](b\n)", 2, 2},
+		{"[a](", 1, 1},
 		{"![img](" + strings.Repeat("x", 1000) + ")", 1001, 1001},
 		{strings.Repeat("[a](https://example.com/x) ", 1000), 1000 * 22, 1000 * 22},
 		{strings.Repeat("[x](", 1000), 1000 * 1000 * 19 / 10, 1000 * 1000 * 2},
 	} {
-		got := destinationWork([]byte(tc.src))
+		got := destinationWork([]byte(tc.src), 1<<40)
 		if got < tc.min || got > tc.max {
 			t.Errorf("destinationWork(%.30q…) = %d, want %d to %d", tc.src, got, tc.min, tc.max)
 		}
+	}
+	// Past its limit the count stops, a little past it.
+	if got := destinationWork([]byte(strings.Repeat("[x](", 100_000)), 1000); got <= 1000 || got > 1000+400_000 {
+		t.Errorf("destinationWork with limit 1000 = %d, want past 1000 by at most a line", got)
 	}
 }
 
@@ -130,5 +135,26 @@ func TestAbandonedParseStops(t *testing.T) {
 	own.stop.Store(true)
 	if r := <-ended; r != errAbandoned {
 		t.Errorf("the abandoned parse ended with %v, want the panic errAbandoned", r)
+	}
+}
+
+// TestNewNoteReservesClosedLinks: a note's link list is made for the
+// links its source can hold, counting only brackets that close: a
+// megabyte of "[" reserved 100 MB for no link.
+func TestNewNoteReservesClosedLinks(t *testing.T) {
+	for _, tc := range []struct {
+		src      string
+		min, max int
+	}{
+		{strings.Repeat("[", 100_000), 0, 0},
+		{strings.Repeat("[[a]", 10_000), 0, 0},
+		{strings.Repeat("[x](", 10_000), 0, 0},
+		{strings.Repeat("[[a]] ", 1000), 1000, 1000},
+		{strings.Repeat("[a](b) ", 1000), 1000, 1000},
+		{strings.Repeat("![[a]] [b](https://x) ", 1000), 0, 0},
+	} {
+		if got := cap(newNote("x.md", []byte(tc.src)).Links); got < tc.min || got > tc.max {
+			t.Errorf("newNote(%.20q…) reserved %d links, want %d to %d", tc.src, got, tc.min, tc.max)
+		}
 	}
 }

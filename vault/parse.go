@@ -274,8 +274,10 @@ func newNote(notePath string, src []byte) *Note {
 	// (badges, GitHub links) reserve four times their links, and fitLinks
 	// copy 6,277 of its 6,571 notes' lists. The closers count too: a
 	// hostile megabyte of "[" reserved 100 MB for no link.
-	wiki := min(bytes.Count(src, []byte("[["))-bytes.Count(src, []byte("![[")), bytes.Count(src, []byte("]]")))
-	hint := wiki
+	hint := 0
+	if wiki := bytes.Count(src, []byte("[[")) - bytes.Count(src, []byte("![[")); wiki > 0 {
+		hint = min(wiki, bytes.Count(src, []byte("]]")))
+	}
 	if md := bytes.Count(src, []byte("](")); md > 0 {
 		hint += min(md-bytes.Count(src, []byte("](http")), bytes.Count(src, []byte(")")))
 	}
