@@ -14,10 +14,12 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+	zapx "github.com/blevesearch/zapx/v17"
 	"go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
@@ -62,6 +64,14 @@ func (g *generation) damaged(f func() error) error {
 	return &DamagedError{Dir: g.dir, Err: err}
 }
 
+// sizeSegments turns off zapx's guess at a new segment's size, once per
+// process: it grew each new segment's buffer at once to the previous
+// segment's bytes per document times the batch's documents plus 100. A
+// batch after one hostile note (a document of 6 MB encoded) asked for
+// 640 MB in one allocation, and zk index died under a 4 GB address
+// limit. Grown as it fills, a buffer holds at most twice its bytes.
+var sizeSegments = sync.OnceFunc(func() { zapx.NewSegmentBufferNumResultsFactor = 0 })
+
 // openGeneration opens a generation, after checking its segments, with
 // a bounded wait for bbolt's file lock (bleve's default is to wait for
 // ever).
@@ -72,6 +82,7 @@ func openGeneration(dir string, readOnly bool, wait time.Duration) (*generation,
 	if err := registerAnalysis(); err != nil {
 		return nil, err
 	}
+	sizeSegments()
 	g := &generation{dir: dir}
 	err := guard(dir, func() error {
 		var err error
@@ -118,6 +129,7 @@ func scorchConfig() map[string]any {
 
 // createGeneration makes a new, empty generation stamped with Schema.
 func createGeneration(dir string) (*generation, error) {
+	sizeSegments()
 	im, err := newMapping()
 	if err != nil {
 		return nil, err

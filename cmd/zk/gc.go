@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -9,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/zk-claims/zk/checkcache"
+	"github.com/zk-claims/zk/internal/addrspace"
 	"github.com/zk-claims/zk/internal/hugepage"
 )
 
@@ -52,10 +54,26 @@ func tuneGC(limit int64) {
 		}
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
+		ceiling := heapCeiling(addrspace.Room())
+		gcCeiling.Store(ceiling)
+		limit = min(limit, ceiling)
 		gcFloor.Store(limit)
 		debug.SetMemoryLimit(limit)
 		gcHook.Do(func() { afterEachGC(raiseLimit) })
 	}
+}
+
+// heapCeiling is the highest soft limit for a process that may map room
+// more bytes of address space (addrspace.Room): half of it, the rest
+// left to Go's reservations beside the heap, the model file's and the
+// index's mappings, and stacks. Go does not look at RLIMIT_AS: under
+// prlimit --as=4000000000, zk graph's heap grew to 1.7 GB of its 2 GiB
+// limit on a hostile vault and the process died with "out of memory",
+// where collecting sooner would have kept it in bounds. It is never
+// under 64 MiB: room is 0 where /proc cannot be read, and a limit of 0
+// would keep the collector running.
+func heapCeiling(room uint64) int64 {
+	return int64(min(max(room/2, 64<<20), math.MaxInt64))
 }
 
 // The collector's percent (GOGC) after the first collection, and before.
@@ -186,6 +204,8 @@ var (
 var (
 	gcFloor atomic.Int64
 	gcHook  sync.Once
+	// gcCeiling is the highest limit raiseLimit may set (heapCeiling).
+	gcCeiling atomic.Int64
 )
 
 // raiseLimit keeps the soft limit at least twice the live heap (Go's
@@ -202,7 +222,7 @@ func raiseLimit() {
 		return
 	}
 	live := int64(sample[0].Value.Uint64())
-	debug.SetMemoryLimit(max(gcFloor.Load(), 2*live))
+	debug.SetMemoryLimit(min(max(gcFloor.Load(), 2*live), gcCeiling.Load()))
 }
 
 // afterEachGC runs f after every collection, from the finalizer of an

@@ -7,6 +7,3 @@ const advised = false
 
 // advise does nothing where zk asks no system for huge pages.
 func advise(p, n uintptr) {}
-
-// addressRoom is unbounded where Heap gives no advice and so makes nothing.
-func addressRoom() uint64 { return ^uint64(0) }

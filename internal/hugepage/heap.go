@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/zk-claims/zk/internal/addrspace"
 )
 
 // Heap readies about n bytes of Go's heap for huge pages before a burst
@@ -28,7 +30,7 @@ import (
 // as it opens the vault, and the parse after the walk finds it so). n is
 // held to half the soft memory limit, so that the freed slice never
 // pushes the runtime into returning memory, and to a quarter of the
-// address space left under RLIMIT_AS (addressRoom), so that it never
+// address space left under RLIMIT_AS (addrspace.Room), so that it never
 // costs a run that would have fit.
 func Heap(n int) bool {
 	if !advised || ^uintptr(0)>>32 == 0 || n < minHeap { // a 32-bit address space has no room to spare
@@ -41,7 +43,7 @@ func Heap(n int) bool {
 	if limit := debug.SetMemoryLimit(-1); int64(n) > limit/2 {
 		n = int(limit / 2)
 	}
-	if room := addressRoom() / 4; uint64(n) > room {
+	if room := addrspace.Room() / 4; uint64(n) > room {
 		n = int(room)
 	}
 	if n < minHeap {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/zk-claims/zk/internal/addrspace"
 )
 
 // TestHeapReadiesSmallObjects: after Heap, the small objects the heap
@@ -111,7 +113,7 @@ func TestHeapKeepsToTheAddressLimit(t *testing.T) {
 	runtime.GC()
 	// A limit 32 MiB past what the process maps now, or the one it has
 	// if that is lower.
-	used, err := mapped()
+	used, err := addrspace.Mapped()
 	if err != nil {
 		t.Skip(err)
 	}
@@ -122,7 +124,7 @@ func TestHeapKeepsToTheAddressLimit(t *testing.T) {
 		defer syscall.Setrlimit(syscall.RLIMIT_AS, &old)
 	}
 	if Heap(256 << 20) {
-		t.Errorf("Heap readied the heap with %d MiB of address space left", addressRoom()>>20)
+		t.Errorf("Heap readied the heap with %d MiB of address space left", addrspace.Room()>>20)
 	}
 }
 
