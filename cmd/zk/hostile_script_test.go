@@ -61,6 +61,12 @@ func genhostileCmd(ts *testscript.TestScript, neg bool, args []string) {
 	write("Block links.md", links.String())
 
 	write("tag.md", "#a"+strings.Repeat("/a", 2000)+"\n")
+
+	// Link brackets goldmark, or zk's wikilink parser, read to the end of
+	// the line at each one: zk runs took 39 s on 400 KB of "[x](" where
+	// it parsed without a budget, and a line of "[[a]" was quadratic.
+	write("Destinations.md", "---\ntype: claim\n---\n# Destinations\n\n## Falsifiers\n\n- `true`\n\n"+
+		strings.Repeat("[x](", 100_000)+"\n\n"+strings.Repeat("[[a]", 100_000)+"\n")
 }
 
 // genlongCmd writes a note titled Long whose text is one word of SIZE
