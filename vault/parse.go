@@ -37,7 +37,7 @@ type Parser struct {
 // the wikilink extension that Obsidian's behaviour needs.
 func NewParser() *Parser {
 	stop := new(atomic.Bool)
-	w := &wikiParser{inner: &wikilink.Parser{}, stop: stop}
+	w := &wikiParser{stop: stop}
 	l := &linkParser{inner: parser.NewLinkParser(), ends: map[ast.Node]int{}, stop: stop}
 	inlines := []util.PrioritizedValue{}
 	for _, v := range parser.DefaultInlineParsers() {
@@ -73,13 +73,15 @@ func isLinkParser(v any) bool {
 	return len(tr) == 3 && strings.ContainsRune(tr, '[') && strings.ContainsRune(tr, ']') && strings.ContainsRune(tr, '!')
 }
 
-// wikiParser wraps the wikilink extension's parser. The extension looks for
-// "]]" on the whole rest of the line before it checks for "[[", which is
-// quadratic on a line with many '[' or '!'; checking the prefix first makes
-// it linear. It also accepts "[[|alias]]", which Obsidian records as a link
-// to "|alias" but the extension rejects.
+// wikiParser is the wikilink extension's parser (go.abhg.dev/goldmark/
+// wikilink), making its nodes, in linear time. The extension looks for "]]"
+// on the whole rest of the line before it checks for "[[", which is
+// quadratic on a line with many '[' or '!', and reads each target through
+// block.Value, quadratic in a paragraph's lines; here the prefix is checked
+// first, a line searched once, and the target sliced from its line. It
+// also accepts "[[|alias]]", which Obsidian records as a link to "|alias"
+// but the extension rejects.
 type wikiParser struct {
-	inner parser.InlineParser
 	// closer is the last search for "]]", kept for the next "[[" on the
 	// same line. Without it a line of n "[[" and no "]]" was searched to
 	// its end n times: 400 KB of "[[a]" took 1.9 s.
@@ -88,27 +90,31 @@ type wikiParser struct {
 	stop *atomic.Bool
 }
 
-// closerSearch remembers where the first "]]" was found on the line that
-// ends at source offset lineEnd, searching from from bytes before that
-// end: at found bytes before it, or nowhere (found < 0). Positions count
-// back from the line's end, which a line read from a later position
-// shares (PeekLine's start may carry padding, its end never does).
+// closerSearch remembers where the first "]]" was found on the line of
+// source src that ends at offset lineEnd, searching from from bytes
+// before that end: at found bytes before it, or nowhere (found < 0).
+// Positions count back from the line's end, which a line read from a
+// later position shares (PeekLine's start may carry padding, its end
+// never does).
 type closerSearch struct {
+	src                  *byte // the source's first byte: one document's
 	lineEnd, from, found int
 }
 
-// index is the offset in line, which ends at source offset lineEnd, of
-// the first "]]" at or after start, or -1: searched anew only past the
-// last search's answer, so the searches of one line read it once.
-func (c *closerSearch) index(line []byte, lineEnd, start int) int {
+// index is the offset in line, which ends at offset lineEnd of source
+// src, of the first "]]" at or after start, or -1: searched anew only
+// past the last search's answer, so the searches of one line read it
+// once.
+func (c *closerSearch) index(src, line []byte, lineEnd, start int) int {
+	first := &src[0] // src holds line
 	rest := len(line) - start
-	if c.lineEnd == lineEnd && rest <= c.from && c.found <= rest {
+	if c.src == first && c.lineEnd == lineEnd && rest <= c.from && c.found <= rest {
 		if c.found < 0 {
 			return -1
 		}
 		return len(line) - c.found
 	}
-	c.lineEnd, c.from, c.found = lineEnd, rest, -1
+	c.src, c.lineEnd, c.from, c.found = first, lineEnd, rest, -1
 	i := bytes.Index(line[start:], []byte("]]"))
 	if i < 0 {
 		return -1
@@ -130,23 +136,37 @@ func (w *wikiParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 	default:
 		return nil
 	}
-	stop := w.closer.index(line, seg.Stop, start)
+	stop := w.closer.index(block.Source(), line, seg.Stop, start)
 	if stop < 0 {
 		return nil
 	}
-	if n := w.inner.Parse(parent, block, pc); n != nil {
-		return n
-	}
+	// The extension's own Parse, but for its target: it read that with
+	// block.Value, which looks for the target's line from the paragraph's
+	// last line back, so a paragraph of n lines of links was quadratic
+	// (80,000 lines of "[[x]]": 2.4 s). The target is on this line.
 	inner := line[start:stop]
+	n := &wikilink.Node{Target: append([]byte(nil), inner...), Embed: start == 3}
+	label := text.NewSegment(seg.Start+start, seg.Start+stop)
 	if len(inner) >= 1 && inner[0] == '|' {
 		// "[[|alias]]": Obsidian does not split when nothing precedes the
-		// pipe, so the whole inner text is the target.
-		n := &wikilink.Node{Target: append([]byte(nil), inner...), Embed: start == 3}
-		n.AppendChild(n, ast.NewTextSegment(text.NewSegment(seg.Start+start, seg.Start+stop)))
-		block.Advance(stop + 2)
-		return n
+		// pipe, so the whole inner text is the target (the extension
+		// refuses an empty target).
+	} else {
+		if i := bytes.IndexByte(n.Target, '|'); i >= 0 {
+			n.Target = n.Target[:i]
+			label = label.WithStart(label.Start + i + 1)
+		}
+		if len(n.Target) == 0 || label.Len() == 0 {
+			return nil // target and label must not be empty
+		}
+		if i := bytes.LastIndexByte(n.Target, '#'); i >= 0 {
+			n.Fragment = n.Target[i+1:]
+			n.Target = n.Target[:i]
+		}
 	}
-	return nil
+	n.AppendChild(n, ast.NewTextSegment(label))
+	block.Advance(stop + 2)
+	return n
 }
 
 // linkParser wraps goldmark's link parser to record where each markdown
@@ -243,7 +263,7 @@ func (p *Parser) parseGoldmark(notePath string, src []byte, h head) *Note {
 	// swap in a fresh one while an abandoned parse still uses this one.
 	md, link := p.md, p.link
 	link.ends = map[ast.Node]int{}
-	p.wiki.closer = closerSearch{lineEnd: -1}
+	p.wiki.closer = closerSearch{} // the last note's source may be reused
 	doc := md.Parser().Parse(text.NewReader(body))
 	w := walker{n: n, src: src, masked: masked, lines: lines, ends: link.ends}
 	w.walk(doc)
