@@ -74,6 +74,38 @@ func TestChangesParsedOnce(t *testing.T) {
 	}
 }
 
+// An open note is parsed within the parse budget, as zk check parses it:
+// the language server parsed open notes without one, and 400 KB of "[x]("
+// kept it from its first diagnostics for 34 s (66 s of CPU); such a note
+// is now read by the fallback scanner at once.
+func TestOpenNoteParsedWithinTheBudget(t *testing.T) {
+	dir := t.TempDir()
+	text := "# Hostile\n\n[[Kept]]\n\n" + strings.Repeat("[x](", 100_000) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "H.md"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	s := New(Options{Vault: v, Debounce: time.Hour}) // no publish in the test
+	if err := s.Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	uri := "file://" + filepath.ToSlash(filepath.Join(dir, "H.md"))
+	if err := s.didOpen(nil, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: uri, Version: 1, Text: text}}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.note("H.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !n.Fallback || len(n.Links) != 1 {
+		t.Errorf("the open note: fallback %v, %d links; want the fallback scanner's one link", n.Fallback, len(n.Links))
+	}
+}
+
 // positioner answers what runePosition answers, for findings in order or
 // not, on text with line breaks, runes of two UTF-16 units and columns
 // past a line's end or lines past the text's.
