@@ -31,7 +31,7 @@ func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Durati
 	if n, ok := fastParse(notePath, src, h); ok {
 		return n // linear: needs no deadline
 	}
-	if quoteDepth(src) > maxQuoteDepth || destinationWork(src, maxDestinationWork(len(src))) > maxDestinationWork(len(src)) {
+	if limit := maxDestinationWork(len(src)); quoteDepth(src) > maxQuoteDepth || destinationWork(src, limit) > limit {
 		return fallbackParse(notePath, src)
 	}
 	if budget <= 0 || len(src) < unguardedSize {
