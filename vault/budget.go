@@ -44,7 +44,7 @@ func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Durati
 	if n, ok := budgeted(budget, func() *Note { return own.parseGoldmark(notePath, src, h) }); ok {
 		return n
 	}
-	own.stop.Store(true)
+	own.wiki.stop.Store(true)
 	*p = *NewParser()
 	return fallbackParse(notePath, src)
 }

@@ -21,12 +21,12 @@ func TestParseWithBudgetTimeout(t *testing.T) {
 	p := NewParser()
 	fellBack := 0
 	for range 20 {
-		abandoned := p.stop
+		abandoned := p.wiki.stop
 		n := p.ParseWithBudget("slow.md", src, time.Nanosecond)
 		if n.Fallback {
 			fellBack++
-			if !abandoned.Load() || p.stop.Load() {
-				t.Fatalf("after a fallback: the abandoned parse's stop %v, the new parser's %v; want true, false", abandoned.Load(), p.stop.Load())
+			if !abandoned.Load() || p.wiki.stop.Load() {
+				t.Fatalf("after a fallback: the abandoned parse's stop %v, the new parser's %v; want true, false", abandoned.Load(), p.wiki.stop.Load())
 			}
 		}
 		if len(n.Links) != 1000 || len(n.Headings) != 1 {

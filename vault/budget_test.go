@@ -139,7 +139,7 @@ func TestAbandonedParseStops(t *testing.T) {
 	if ok {
 		t.Fatal("200 KB of \"[x](\" parsed within 10 ms")
 	}
-	own.stop.Store(true)
+	own.wiki.stop.Store(true)
 	if r := <-ended; r != errAbandoned {
 		t.Errorf("the abandoned parse ended with %v, want the panic errAbandoned", r)
 	}

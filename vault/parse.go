@@ -27,9 +27,6 @@ type Parser struct {
 	md   goldmark.Markdown
 	wiki *wikiParser
 	link *linkParser
-	// stop, once set, ends this parser's goldmark parse at its next link
-	// trigger: ParseWithBudget sets it on the parse it abandons.
-	stop *atomic.Bool
 }
 
 // NewParser returns a parser for Obsidian-flavoured markdown: CommonMark,
@@ -61,7 +58,7 @@ func NewParser() *Parser {
 		goldmark.WithParser(base),
 		goldmark.WithExtensions(extension.Table, extension.Strikethrough),
 	)
-	return &Parser{md: md, wiki: w, link: l, stop: stop}
+	return &Parser{md: md, wiki: w, link: l}
 }
 
 func isLinkParser(v any) bool {
@@ -86,7 +83,9 @@ type wikiParser struct {
 	// same line. Without it a line of n "[[" and no "]]" was searched to
 	// its end n times: 400 KB of "[[a]" took 1.9 s.
 	closer closerSearch
-	// stop ends an abandoned parse at its next "[" or "!" (stopped).
+	// stop, shared with the link parser, ends an abandoned parse at its
+	// next "[" or "!" (stopped): ParseWithBudget sets it on the parse it
+	// abandons.
 	stop *atomic.Bool
 }
 
@@ -201,9 +200,11 @@ var errAbandoned = errors.New("parse abandoned")
 // stopped ends the goldmark parse it is called from, once its flag is
 // set: goldmark cannot be cancelled, and a parse past its budget went on
 // in the background until it finished, hours for 4 MB of "[x](" (its
-// link destinations are read to the end of the line at each one). Every
-// shape goldmark is slow on is a run of link brackets, each of which
-// calls the link parsers here. budgeted recovers the panic.
+// link destinations are read to the end of the line at each one). The
+// shapes goldmark was found slow on are runs of link brackets, each of
+// which calls the link parsers here, but for reference definitions,
+// which its paragraph transformer reads: their parse still runs on.
+// budgeted recovers the panic.
 func stopped(flag *atomic.Bool) {
 	if flag.Load() {
 		panic(errAbandoned)

@@ -45,10 +45,18 @@ func NewFinding(f lint.Finding) Finding {
 
 // NewCheck is the view of a check's result.
 func NewCheck(r workspace.CheckResult) Check {
-	out := Check{Findings: make([]Finding, len(r.Findings))}
+	out := NewCheckSummary(r)
+	out.Findings = make([]Finding, len(r.Findings))
 	for i, f := range r.Findings {
 		out.Findings[i] = NewFinding(f)
 	}
+	return out
+}
+
+// NewCheckSummary is NewCheck without its findings (an empty list), for
+// a writer that prints them one at a time.
+func NewCheckSummary(r workspace.CheckResult) Check {
+	out := Check{Findings: []Finding{}}
 	out.Summary.Notes, out.Summary.Errors, out.Summary.Warnings = r.Notes, r.Count(lint.Error), r.Count(lint.Warning)
 	return out
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/view"
-	"github.com/zk-claims/zk/workspace"
 )
 
 // findingWriter prints a check's result in one format; color is only
@@ -71,9 +70,7 @@ func writeText(w io.Writer, r checkReport, color bool) error {
 
 // writeCheckJSON prints view.NewCheck's document a finding at a time.
 func writeCheckJSON(w io.Writer, r checkReport, _ bool) error {
-	doc := view.NewCheck(workspace.CheckResult{Notes: r.Notes})
-	doc.Summary.Errors, doc.Summary.Warnings = r.Count(lint.Error), r.Count(lint.Warning)
-	return writeJSONArray(w, doc, "findings", len(r.Findings), func(i int) any { return view.NewFinding(r.Findings[i]) })
+	return writeJSONArray(w, view.NewCheckSummary(r.CheckResult), "findings", len(r.Findings), func(i int) any { return view.NewFinding(r.Findings[i]) })
 }
 
 // rulesURL is where each rule's help lives: the README's zk check section,
