@@ -115,6 +115,59 @@ func TestParseSkipsQuadraticDestinations(t *testing.T) {
 	}
 }
 
+func TestDefinitionWork(t *testing.T) {
+	defs := func(n int, prefix string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%s[a%d]: b\n", prefix, i)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name string
+		src  string
+		want int
+	}{
+		{"no definitions", "# Title\n\nSome text.\n[[link]] and [x](y)\n", 0},
+		{"one definition", "text\n\n[a]: b\n", 1},
+		{"a definition in a paragraph of three lines", "one\n[a]: b\nthree\n", 3},
+		{"blocks counted apart", defs(3, "") + "\n" + defs(2, ""), 9 + 4},
+		{"a quote's blank line ends a block", defs(3, "> ") + ">\n" + defs(3, "> "), 9 + 9},
+		{"under quote and list markers", defs(4, "> - 1. "), 16},
+		{"wikilinks are not definitions", strings.Repeat("[[a]] and [b]\n", 100), 0},
+		{"a marker needs its space", defs(3, "-"), 0},
+		{"no newline at the end", "[a]: b\n[c]: d", 4},
+	} {
+		if got := definitionWork([]byte(tc.src), 1<<40); got != tc.want {
+			t.Errorf("%s: definitionWork = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestParseSkipsQuadraticDefinitions: a paragraph of many reference
+// definitions goes to the line scanner before goldmark, whose
+// transformer reads it in time d×l and, abandoned, ran on to its end;
+// a note of a few hundred is still goldmark's.
+func TestParseSkipsQuadraticDefinitions(t *testing.T) {
+	many := "# Hostile\n\n[[Kept]]\n\n" + strings.Repeat("[^a]: b\n", 50_000)
+	for name, n := range map[string]*Note{
+		"Parse":           NewParser().Parse("hostile.md", []byte(many)),
+		"ParseWithBudget": NewParser().ParseWithBudget("hostile.md", []byte(many), time.Hour),
+	} {
+		if !n.Fallback || len(n.Links) != 1 || n.Links[0].Link != "Kept" {
+			t.Errorf("%s: fallback %v, links %v; want the line scanner's one link", name, n.Fallback, n.Links)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("# Ordinary\n\nSee [the source][s0] and [[Kept]].\n\n")
+	for i := range 500 {
+		fmt.Fprintf(&b, "[s%d]: https://example.com/a/long/enough/path/%d \"Title\"\n", i, i)
+	}
+	if n := NewParser().Parse("ordinary.md", []byte(b.String())); n.Fallback {
+		t.Errorf("a note of 500 reference definitions fell back")
+	}
+}
+
 // TestAbandonedParseStops: once its flag is set, a goldmark parse that
 // has run past its budget ends at its next link trigger rather than
 // running to its end in the background (seconds here; hours for 4 MB).

@@ -203,7 +203,8 @@ var errAbandoned = errors.New("parse abandoned")
 // link destinations are read to the end of the line at each one). The
 // shapes goldmark was found slow on are runs of link brackets, each of
 // which calls the link parsers here, but for reference definitions,
-// which its paragraph transformer reads: their parse still runs on.
+// which its paragraph transformer reads: a paragraph of enough of them
+// to be slow goes to the line scanner first (definitionWork).
 // budgeted recovers the panic.
 func stopped(flag *atomic.Bool) {
 	if flag.Load() {

@@ -67,6 +67,10 @@ func genhostileCmd(ts *testscript.TestScript, neg bool, args []string) {
 	// it parsed without a budget, and a line of "[[a]" was quadratic.
 	write("Destinations.md", "---\ntype: claim\n---\n# Destinations\n\n## Falsifiers\n\n- `true`\n\n"+
 		strings.Repeat("[x](", 100_000)+"\n\n"+strings.Repeat("[[a]", 100_000)+"\n")
+
+	// A paragraph of reference definitions, which goldmark takes off its
+	// front one at a time: quadratic, and an abandoned parse of it ran on.
+	write("Definitions.md", "# Definitions\n\n"+strings.Repeat("[a]: b\n", 100_000))
 }
 
 // genlongCmd writes a note titled Long whose text is one word of SIZE
