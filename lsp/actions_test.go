@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -417,5 +418,35 @@ func TestTodayMovesOnAtMidnight(t *testing.T) {
 	c.nextDiags(r)
 	if tend := byTitle(c.codeActions(r, lineRange(actionVault[r], "Last tended")), "Set Last tended to 2026-12-01"); len(tend) != 1 {
 		t.Errorf("no action to tend on the clock's day, 2026-12-01")
+	}
+}
+
+// TestCodeActionsOnALongLine: a line of 3,000 broken links asked about
+// whole gets a create action for each diagnostic the note publishes (the
+// first maxDiagnostics findings), each creating the note its own link
+// names. Each finding's place and link were found from the top of the
+// note: 40,000 such links made a request quadratic.
+func TestCodeActionsOnALongLine(t *testing.T) {
+	const n = 3000
+	var b strings.Builder
+	b.WriteString("# Many\n\n")
+	for i := range n {
+		b.WriteString("[[Missing " + strconv.Itoa(i) + "]] ")
+	}
+	b.WriteString("\n")
+	files := map[string]string{"Many.md": b.String()}
+	c := startServerWith(t, files, actionOptions, canCreate)
+	text := files["Many.md"]
+	c.openText("Many.md", text)
+	c.nextDiags("Many.md")
+	as := c.codeActions("Many.md", protocol.Range{Start: protocol.Position{Line: 2, Character: 5}, End: protocol.Position{Line: 2, Character: 5}})
+	creates := byTitle(as, "Create")
+	if len(creates) != maxDiagnostics {
+		t.Fatalf("%d create actions, want %d", len(creates), maxDiagnostics)
+	}
+	for i, a := range creates {
+		if !strings.Contains(a.Title, `"Missing `+strconv.Itoa(i)+`"`) {
+			t.Fatalf("action %d: %q, want the note of link %d", i, a.Title, i)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/zk-claims/zk/workspace"
 )
 
 // Positions: LSP counts a line's characters in UTF-16 code units (the
@@ -36,6 +38,25 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// spanRanges are the LSP ranges of spans, byte offsets [start, end) into
+// src, found in one pass over it (workspace.Positions). A loop over a
+// note's tags, headings or edits calling position for each counted from
+// the top of the text every time: 375,000 tags on one line kept the
+// server from answering for minutes.
+func spanRanges(src []byte, spans [][2]int) []protocol.Range {
+	offs := make([]int, 0, 2*len(spans))
+	for _, sp := range spans {
+		offs = append(offs, min(max(sp[0], 0), len(src)), min(max(sp[1], 0), len(src)))
+	}
+	ps := workspace.Positions(src, offs)
+	out := make([]protocol.Range, len(spans))
+	for i := range out {
+		out[i] = protocol.Range{Start: protocol.Position{Line: ps[2*i].Line, Character: ps[2*i].Char},
+			End: protocol.Position{Line: ps[2*i+1].Line, Character: ps[2*i+1].Char}}
+	}
+	return out
 }
 
 // position is the LSP position of byte offset off of text.

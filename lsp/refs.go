@@ -236,12 +236,14 @@ func (s *Server) tagRefs(tag string) []protocol.Location {
 		if err != nil {
 			continue
 		}
-		text := string(n.Src)
+		var spans [][2]int
 		for _, t := range tagSpans(n) {
 			if workspace.TagUnder(t.tag, tag) {
-				out = append(out, protocol.Location{URI: s.uriOf(p),
-					Range: protocol.Range{Start: position(text, t.start), End: position(text, t.end)}})
+				spans = append(spans, [2]int{t.start, t.end})
 			}
+		}
+		for _, r := range spanRanges(n.Src, spans) {
+			out = append(out, protocol.Location{URI: s.uriOf(p), Range: r})
 		}
 	}
 	return out
@@ -389,11 +391,9 @@ func (s *Server) codeLens(_ *glsp.Context, params *protocol.CodeLensParams) ([]p
 			}
 		}
 	}
-	text := string(n.Src)
-	lens := func(off int, title string) protocol.CodeLens {
-		at := position(text, off)
-		return protocol.CodeLens{Range: protocol.Range{Start: at, End: at},
-			Command: &protocol.Command{Title: title, Command: CommandReferences, Arguments: []any{params.TextDocument.URI, at}}}
+	type lensAt struct {
+		off   int
+		title string
 	}
 	titleAt, title := 0, -1
 	for i, h := range n.Headings {
@@ -402,16 +402,25 @@ func (s *Server) codeLens(_ *glsp.Context, params *protocol.CodeLensParams) ([]p
 			break
 		}
 	}
-	out := []protocol.CodeLens{lens(titleAt, count(notes, "backlink"))}
+	lenses := []lensAt{{titleAt, count(notes, "backlink")}}
 	for i, h := range n.Headings {
 		if c := headings[i]; c > 0 && i != title {
-			out = append(out, lens(h.Span.Start.Offset, count(c, "link")+" to this heading"))
+			lenses = append(lenses, lensAt{h.Span.Start.Offset, count(c, "link") + " to this heading"})
 		}
 	}
 	for _, b := range n.BlockIDs {
 		if c := blocks[vault.BlockKey(b.ID)]; c > 0 {
-			out = append(out, lens(b.Span.Start.Offset, count(c, "link")+" to this block"))
+			lenses = append(lenses, lensAt{b.Span.Start.Offset, count(c, "link") + " to this block"})
 		}
+	}
+	spans := make([][2]int, len(lenses))
+	for i, l := range lenses {
+		spans[i] = [2]int{l.off, l.off}
+	}
+	out := make([]protocol.CodeLens, len(lenses))
+	for i, r := range spanRanges(n.Src, spans) {
+		out[i] = protocol.CodeLens{Range: r,
+			Command: &protocol.Command{Title: lenses[i].title, Command: CommandReferences, Arguments: []any{params.TextDocument.URI, r.Start}}}
 	}
 	return out, nil
 }

@@ -195,9 +195,13 @@ func (s *Server) workspaceEdit(plan *move.Plan) (*protocol.WorkspaceEdit, error)
 			version := protocol.Integer(d.version)
 			id.Version = &version
 		}
+		spans := make([][2]int, len(fe.Edits))
+		for i, e := range fe.Edits {
+			spans[i] = [2]int{e.Start, e.End}
+		}
 		var edits []any
-		for _, e := range fe.Edits {
-			edits = append(edits, protocol.TextEdit{Range: protocol.Range{Start: position(text, e.Start), End: position(text, e.End)}, NewText: e.New})
+		for i, r := range spanRanges(fe.Old, spans) {
+			edits = append(edits, protocol.TextEdit{Range: r, NewText: fe.Edits[i].New})
 		}
 		changes = append(changes, protocol.TextDocumentEdit{TextDocument: id, Edits: edits})
 	}

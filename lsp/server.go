@@ -750,10 +750,6 @@ func (s *Server) diagnostics(text string, fs []lint.Finding) []protocol.Diagnost
 	return out
 }
 
-func (s *Server) diagnostic(text string, f lint.Finding) protocol.Diagnostic {
-	return s.diagnosticAt(&positioner{text: text}, &positioner{text: text}, f)
-}
-
 func (s *Server) diagnosticAt(starts, ends *positioner, f lint.Finding) protocol.Diagnostic {
 	start := starts.at(f.Line, f.Column)
 	end := start
@@ -970,7 +966,6 @@ func headingKind(level int) protocol.SymbolKind {
 // headingSymbols are a note's headings as a tree: each heading's children
 // are the headings of its section.
 func headingSymbols(n *vault.Note) []protocol.DocumentSymbol {
-	text := string(n.Src)
 	type open struct {
 		level int
 		sym   *protocol.DocumentSymbol
@@ -978,11 +973,16 @@ func headingSymbols(n *vault.Note) []protocol.DocumentSymbol {
 	var roots []*protocol.DocumentSymbol
 	var stack []open
 	children := map[*protocol.DocumentSymbol][]*protocol.DocumentSymbol{}
+	spans := make([][2]int, 0, 2*len(n.Sections))
 	for _, sec := range n.Sections {
 		h := n.Headings[sec.Heading]
+		spans = append(spans, [2]int{sec.Start, sec.End}, [2]int{h.Span.Start.Offset, h.Span.End.Offset})
+	}
+	ranges := spanRanges(n.Src, spans)
+	for k, sec := range n.Sections {
+		h := n.Headings[sec.Heading]
 		sym := &protocol.DocumentSymbol{Name: strings.TrimSpace(h.Text), Kind: headingKind(h.Level),
-			Range:          protocol.Range{Start: position(text, sec.Start), End: position(text, sec.End)},
-			SelectionRange: protocol.Range{Start: position(text, h.Span.Start.Offset), End: position(text, h.Span.End.Offset)}}
+			Range: ranges[2*k], SelectionRange: ranges[2*k+1]}
 		if sym.Name == "" {
 			sym.Name = "(empty heading)"
 		}

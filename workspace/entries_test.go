@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
@@ -112,4 +116,77 @@ func FuzzDecodeEntries(f *testing.F) {
 			t.Fatal("not stable")
 		}
 	})
+}
+
+// TestPositions: the places of offsets between runes, in any order, on random text of
+// newlines, ASCII, two-byte, astral and invalid bytes, agree with
+// counting each from the top.
+func TestPositions(t *testing.T) {
+	naive := func(src []byte, off int) Pos {
+		line, start := 0, 0
+		for i := 0; i < off; i++ {
+			if src[i] == '\n' {
+				line, start = line+1, i+1
+			}
+		}
+		return Pos{Line: uint32(line), Char: uint32(utf16LenBytes(src[start:off]))}
+	}
+	pieces := []string{"a", "[[x]]", "\n", "é", "😀", "\xff", "\r\n", " "}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 500 {
+		var b bytes.Buffer
+		for range rng.IntN(60) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		src := b.Bytes()
+		offs := make([]int, rng.IntN(12))
+		for i := range offs { // a link starts and ends between runes
+			o := rng.IntN(len(src) + 1)
+			for o < len(src) && !utf8.RuneStart(src[o]) {
+				o--
+			}
+			offs[i] = o
+		}
+		got := Positions(src, offs)
+		for i, off := range offs {
+			if want := naive(src, off); got[i] != want {
+				t.Fatalf("Positions(%q, %v)[%d] = %+v, want %+v", src, offs, i, got[i], want)
+			}
+		}
+	}
+}
+
+// TestLinksOfLongLine: on a line of 20,000 links (the shape the language
+// server spent minutes on before its first diagnostics, counting each
+// link's column from the line's start) the last link's place is right;
+// BenchmarkLinksOfLongLine times it.
+func TestLinksOfLongLine(t *testing.T) {
+	const n = 20_000
+	note, r := longLine(n)
+	refs := LinksOf(note, r)
+	if len(refs) != n {
+		t.Fatalf("%d links, want %d", len(refs), n)
+	}
+	if last, want := refs[n-1].End, (Pos{Line: 1, Char: 6*n - 1}); last != want {
+		t.Errorf("the last link ends at %+v, want %+v", last, want)
+	}
+}
+
+func longLine(n int) (*vault.Note, *vault.Resolver) {
+	src := "# Long\n" + strings.Repeat("[[T]]é", n) + "\n"
+	return vault.NewParser().Parse("long.md", []byte(src)), vault.NewResolver([]string{"T.md", "long.md"})
+}
+
+// BenchmarkLinksOfLongLine: linear in the line, its ns/op per link flat
+// from 1,000 to 100,000 links (it was quadratic).
+func BenchmarkLinksOfLongLine(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		note, r := longLine(n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				LinksOf(note, r)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/link")
+		})
+	}
 }
