@@ -48,7 +48,7 @@ func utf16Len(s string) int {
 func spanRanges(src []byte, spans [][2]int) []protocol.Range {
 	offs := make([]int, 0, 2*len(spans))
 	for _, sp := range spans {
-		offs = append(offs, min(max(sp[0], 0), len(src)), min(max(sp[1], 0), len(src)))
+		offs = append(offs, sp[0], sp[1]) // Positions keeps them to src
 	}
 	ps := workspace.Positions(src, offs)
 	out := make([]protocol.Range, len(spans))
