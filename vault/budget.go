@@ -27,6 +27,14 @@ const unguardedSize = 16 << 10
 // under load, and check would keep them (obsidian-hub's 25 KB "Blue
 // Topaz" lost an embed so once, at a load of 12 on 2 cores).
 func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Duration) *Note {
+	return p.parseWithin(nil, notePath, src, budget)
+}
+
+// parseWithin is ParseWithBudget, giving up on goldmark as well once
+// stop is closed (a nil stop never is): a command stopped by a signal
+// went on waiting out the budget of each parse its workers were in, up
+// to 2 s, past the second zk has to be gone in.
+func (p *Parser) parseWithin(stop <-chan struct{}, notePath string, src []byte, budget time.Duration) *Note {
 	h := readHead(src)
 	if n, ok := fastParse(notePath, src, h); ok {
 		return n // linear: needs no deadline
@@ -41,7 +49,7 @@ func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Durati
 	// timeout *p is replaced while the abandoned parse may not even have
 	// started reading its fields.
 	own := *p
-	if n, ok := budgeted(budget, func() *Note { return own.parseGoldmark(notePath, src, h) }); ok {
+	if n, ok := budgeted(budget, stop, func() *Note { return own.parseGoldmark(notePath, src, h) }); ok {
 		return n
 	}
 	own.wiki.stop.Store(true)
@@ -50,9 +58,10 @@ func (p *Parser) ParseWithBudget(notePath string, src []byte, budget time.Durati
 }
 
 // budgeted runs parse on a goroutine of its own and returns its note, or
-// ok false if it panicked or spent budget: the CPU time of its thread
-// where the system counts it (threadClocks), else wall time.
-func budgeted(budget time.Duration, parse func() *Note) (n *Note, ok bool) {
+// ok false if it panicked or spent budget (the CPU time of its thread
+// where the system counts it, threadClocks, else wall time) or stop was
+// closed first.
+func budgeted(budget time.Duration, stop <-chan struct{}, parse func() *Note) (n *Note, ok bool) {
 	done := make(chan *Note, 1)
 	clocks := make(chan parseClock, 1)
 	go func() {
@@ -76,6 +85,8 @@ func budgeted(budget time.Duration, parse func() *Note) (n *Note, ok bool) {
 			return n, n != nil
 		case clock = <-clocks:
 			started, clocks = true, nil
+		case <-stop:
+			return nil, false
 		case <-timer.C:
 			// Wall time is up: the parse has spent its budget only if
 			// its thread's clock says so. One not started yet (a busy

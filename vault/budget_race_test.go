@@ -49,7 +49,7 @@ func TestParseWithBudgetTimeout(t *testing.T) {
 // load: the same note must not fall back on a busy machine alone.
 func TestBudgetCountsTheParsesOwnTime(t *testing.T) {
 	want := &Note{Path: "waits.md"}
-	n, ok := budgeted(20*time.Millisecond, func() *Note {
+	n, ok := budgeted(20*time.Millisecond, nil, func() *Note {
 		time.Sleep(200 * time.Millisecond)
 		return want
 	})
@@ -61,7 +61,7 @@ func TestBudgetCountsTheParsesOwnTime(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	defer close(stop)
-	if _, ok := budgeted(20*time.Millisecond, func() *Note {
+	if _, ok := budgeted(20*time.Millisecond, nil, func() *Note {
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 			select {
 			case <-stop:

@@ -177,7 +177,7 @@ func TestAbandonedParseStops(t *testing.T) {
 	own := *p
 	h := readHead(src)
 	ended := make(chan any, 1)
-	_, ok := budgeted(10*time.Millisecond, func() *Note {
+	_, ok := budgeted(10*time.Millisecond, nil, func() *Note {
 		var n *Note
 		defer func() {
 			r := recover()
@@ -277,5 +277,19 @@ func BenchmarkParseLinkLines(b *testing.B) {
 		if n := p.parseGoldmark("x.md", src, readHead(src)); len(n.Links) != 40_000 {
 			b.Fatalf("%d links, want 40000", len(n.Links))
 		}
+	}
+}
+
+// TestParseGivesUpWhenStopped: once its stop channel is closed, a parse
+// gives up on goldmark whatever budget is left, and the note is read by
+// the line scanner (a command stopped by a signal waited out each
+// parse's 2 s budget).
+func TestParseGivesUpWhenStopped(t *testing.T) {
+	src := []byte("# Brackets\n\n[[Kept]]\n\n" + strings.Repeat("[", 1<<20) + "\n")
+	stop := make(chan struct{})
+	close(stop)
+	n := NewParser().parseWithin(stop, "brackets.md", src, time.Hour)
+	if !n.Fallback || len(n.Links) != 1 || n.Links[0].Link != "Kept" {
+		t.Errorf("fallback %v, links %v; want the line scanner's one link", n.Fallback, n.Links)
 	}
 }

@@ -69,9 +69,11 @@ func CountProgress(ctx context.Context, total int) func() {
 // Each reads and parses notes on the workers of Parallel and calls f with
 // each one parsed, from several goroutines at once. It returns, by index,
 // why a note that could not be read was skipped ("" for one read). It
-// stops starting notes once ctx is done. This is the one way zk streams a
-// vault: check, stale, graph and the index keep of each note only what
-// they need, so memory grows with the answer, not with the vault's text.
+// stops starting notes once ctx is done, and gives up on goldmark in the
+// notes it is in (read by the line scanner instead: parseWithin). This is
+// the one way zk streams a vault: check, stale, graph and the index keep
+// of each note only what they need, so memory grows with the answer, not
+// with the vault's text.
 func (v *Vault) Each(ctx context.Context, notes []File, f func(i int, n *Note)) []string {
 	reasons := make([]string, len(notes))
 	readyHeap(notes)
@@ -84,11 +86,14 @@ func (v *Vault) Each(ctx context.Context, notes []File, f func(i int, n *Note)) 
 			return
 		}
 		p := parsers.Get().(*Parser)
-		n, why := v.load(p, notes[i], dirs)
+		n, why := v.load(ctx.Done(), p, notes[i], dirs)
 		parsers.Put(p)
-		if n == nil {
+		switch {
+		case ctx.Err() != nil: // stopped: what f would make of n goes nowhere
+			return
+		case n == nil:
 			reasons[i] = why
-		} else {
+		default:
 			f(i, n)
 		}
 		read()

@@ -610,10 +610,11 @@ func (d *dirRoots) close() {
 // LoadNote reads and parses one note with the caller's parser (one per
 // goroutine), as Scan does; a nil Note comes with the reason it was
 // skipped (not text, too large, unreadable).
-func (v *Vault) LoadNote(p *Parser, f File) (*Note, string) { return v.load(p, f, nil) }
+func (v *Vault) LoadNote(p *Parser, f File) (*Note, string) { return v.load(nil, p, f, nil) }
 
-// load reads and parses one note, or says why it was skipped.
-func (v *Vault) load(p *Parser, f File, dirs *dirRoots) (*Note, string) {
+// load reads and parses one note, or says why it was skipped; once stop
+// is closed, goldmark is given up on (parseWithin).
+func (v *Vault) load(stop <-chan struct{}, p *Parser, f File, dirs *dirRoots) (*Note, string) {
 	if dirs == nil {
 		dirs = &dirRoots{v: v, m: map[string]*os.Root{}}
 		defer dirs.close()
@@ -629,7 +630,7 @@ func (v *Vault) load(p *Parser, f File, dirs *dirRoots) (*Note, string) {
 	if why := NotText(src); why != "" {
 		return nil, why
 	}
-	n := p.ParseWithBudget(f.Path, src, v.ParseBudget)
+	n := p.parseWithin(stop, f.Path, src, v.ParseBudget)
 	n.Size, n.ModTime = f.Size, f.ModTime
 	return n, ""
 }
@@ -643,7 +644,7 @@ func (v *Vault) ReadNote(p string) (*Note, error) {
 		}
 		return nil, fmt.Errorf("read note: %w", err)
 	}
-	n, why := v.load(NewParser(), File{Path: p, Size: st.Size(), ModTime: st.ModTime()}, nil)
+	n, why := v.load(nil, NewParser(), File{Path: p, Size: st.Size(), ModTime: st.ModTime()}, nil)
 	if n == nil {
 		return nil, fmt.Errorf("%s: %s", p, why)
 	}
