@@ -39,7 +39,8 @@ func (p *Parser) parseWithin(stop <-chan struct{}, notePath string, src []byte, 
 	if n, ok := fastParse(notePath, src, h); ok {
 		return n // linear: needs no deadline
 	}
-	if limit := maxDestinationWork(len(src)); quoteDepth(src) > maxQuoteDepth || destinationWork(src, limit) > limit || definitionWork(src, limit) > limit {
+	if limit := maxDestinationWork(len(src)); quoteDepth(src) > maxQuoteDepth || openBrackets(src) > maxOpenBrackets ||
+		destinationWork(src, limit) > limit || definitionWork(src, limit) > limit {
 		return fallbackParse(notePath, src)
 	}
 	if budget <= 0 || len(src) < unguardedSize {
@@ -165,6 +166,42 @@ func definitionWork(src []byte, limit int) int {
 		}
 	}
 	return work + defs*lines
+}
+
+// maxOpenBrackets is the most "[" left open in one block of lines that
+// goldmark is asked to read: it keeps a label's state for each, some 600
+// bytes with its text node, so that 2 MB of "[" took 570 MB and spent
+// the 2 s budget. An ordinary note leaves a few open.
+const maxOpenBrackets = 1 << 16
+
+// openBrackets is the most "[" not yet closed by a "]" at any point of a
+// block of non-blank lines of src (definitionWork's blocks), or a number
+// past maxOpenBrackets once one passes it. Escapes and code spans are
+// not told apart: the count is an upper bound.
+func openBrackets(src []byte) int {
+	most, open := 0, 0
+	for len(src) > 0 && most <= maxOpenBrackets {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		if len(blockContent(line)) == 0 {
+			open = 0
+			continue
+		}
+		for _, c := range line {
+			switch {
+			case c == '[':
+				open++
+				most = max(most, open)
+			case c == ']' && open > 0:
+				open--
+			}
+		}
+	}
+	return most
 }
 
 // blockContent is line without its indentation and its quote and list

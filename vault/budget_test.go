@@ -144,6 +144,41 @@ func TestDefinitionWork(t *testing.T) {
 	}
 }
 
+func TestOpenBrackets(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		want int
+	}{
+		{"none", "# Title\n\ntext\n", 0},
+		{"closed links", "[[a]] and [b](c) and [d]\n", 2},
+		{"left open", "[ [ [ x ] \n", 3},
+		{"a close before any open", "] ] [\n", 1},
+		{"a blank line ends a block", "[[[\n\n[\n", 3},
+		{"a quote's blank line too", "> [[[\n>\n> [\n", 3},
+		{"open over lines of one block", "[\n[\n[\n", 3},
+	} {
+		if got := openBrackets([]byte(tc.src)); got != tc.want {
+			t.Errorf("%s: openBrackets = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestParseSkipsOpenBrackets: a paragraph of more "[" left open than
+// maxOpenBrackets goes to the line scanner before goldmark (2 MB of "["
+// took it 570 MB and its whole budget); one of a few thousand, closed
+// or not, is goldmark's.
+func TestParseSkipsOpenBrackets(t *testing.T) {
+	src := []byte("# Brackets\n\n[[Kept]]\n\n" + strings.Repeat("[", maxOpenBrackets+1) + "\n")
+	if n := NewParser().ParseWithBudget("brackets.md", src, time.Hour); !n.Fallback || len(n.Links) != 1 || n.Links[0].Link != "Kept" {
+		t.Errorf("fallback %v, links %v; want the line scanner's one link", n.Fallback, n.Links)
+	}
+	src = []byte("# Brackets\n\n[[Kept]]\n\n" + strings.Repeat("[", 5000) + strings.Repeat("[[x]] [y](z) ", 2000) + "\n")
+	if n := NewParser().ParseWithBudget("brackets.md", src, time.Hour); n.Fallback {
+		t.Errorf("a note of 5,000 open brackets fell back")
+	}
+}
+
 // TestParseSkipsQuadraticDefinitions: a paragraph of many reference
 // definitions goes to the line scanner before goldmark, whose
 // transformer reads it in time d×l and, abandoned, ran on to its end;
