@@ -147,16 +147,12 @@ func destinationWork(src []byte, limit int) int {
 // "[label]:" under any quote and list markers. Past limit it stops.
 func definitionWork(src []byte, limit int) int {
 	work, lines, defs := 0, 0, 0
-	for len(src) > 0 && work <= limit {
-		line := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
+	for line := range bytes.Lines(src) {
 		rest := blockContent(line)
 		if len(rest) == 0 {
-			work += defs * lines
+			if work += defs * lines; work > limit {
+				return work
+			}
 			lines, defs = 0, 0
 			continue
 		}
@@ -180,13 +176,7 @@ const maxOpenBrackets = 1 << 16
 // not told apart: the count is an upper bound.
 func openBrackets(src []byte) int {
 	most, open := 0, 0
-	for len(src) > 0 && most <= maxOpenBrackets {
-		line := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
+	for line := range bytes.Lines(src) {
 		if len(blockContent(line)) == 0 {
 			open = 0
 			continue
@@ -200,15 +190,19 @@ func openBrackets(src []byte) int {
 				open--
 			}
 		}
+		if most > maxOpenBrackets {
+			break
+		}
 	}
 	return most
 }
 
 // blockContent is line without its indentation and its quote and list
-// markers ("> ", "- ", "1. "), however deeply nested.
+// markers ("> ", "- ", "1. "), however deeply nested: empty for a blank
+// line, its line break ("\n", "\r\n") included.
 func blockContent(line []byte) []byte {
 	for {
-		line = bytes.TrimLeft(line, " \t")
+		line = bytes.TrimLeft(line, " \t\r\n")
 		switch {
 		case len(line) == 0:
 			return line
@@ -231,13 +225,7 @@ func blockContent(line []byte) []byte {
 
 func quoteDepth(src []byte) int {
 	deepest := 0
-	for len(src) > 0 {
-		line := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
+	for line := range bytes.Lines(src) {
 		d := 0
 		for _, c := range line {
 			if c == '>' {

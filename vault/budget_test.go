@@ -137,6 +137,7 @@ func TestDefinitionWork(t *testing.T) {
 		{"wikilinks are not definitions", strings.Repeat("[[a]] and [b]\n", 100), 0},
 		{"a marker needs its space", defs(3, "-"), 0},
 		{"no newline at the end", "[a]: b\n[c]: d", 4},
+		{"CRLF blank lines end blocks", "[a]: b\r\n[c]: d\r\n\r\n[e]: f\r\n", 4 + 1},
 	} {
 		if got := definitionWork([]byte(tc.src), 1<<40); got != tc.want {
 			t.Errorf("%s: definitionWork = %d, want %d", tc.name, got, tc.want)
@@ -157,6 +158,7 @@ func TestOpenBrackets(t *testing.T) {
 		{"a blank line ends a block", "[[[\n\n[\n", 3},
 		{"a quote's blank line too", "> [[[\n>\n> [\n", 3},
 		{"open over lines of one block", "[\n[\n[\n", 3},
+		{"a CRLF blank line ends a block", "[[[\r\n\r\n[\r\n", 3},
 	} {
 		if got := openBrackets([]byte(tc.src)); got != tc.want {
 			t.Errorf("%s: openBrackets = %d, want %d", tc.name, got, tc.want)

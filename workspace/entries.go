@@ -80,8 +80,8 @@ func LinksOf(n *vault.Note, r *vault.Resolver) []LinkRef {
 }
 
 // Positions are the places of offs, byte offsets into src between
-// runes, in any order, found in one pass over src: in the order of the offsets, each
-// counted on from the last on its line. Counting each from its line's
+// runes, in any order, found in one pass over src: in the order of the
+// offsets, each counted on from the last on its line. Counting each from its line's
 // start (and the lines from the top again for a link nested in another)
 // was quadratic: the language server spent minutes on one 2 MB line of
 // 200,000 links before its first diagnostics.
