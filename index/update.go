@@ -367,13 +367,16 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		}
 		applied <- err
 	}()
-	stopped := false
+	// wait ends the hand-over and gives the applier's error, once for
+	// any number of calls.
+	stopped, applyErr := false, error(nil)
 	wait := func() error {
 		if !stopped {
 			stopped = true
 			close(batches)
+			applyErr = <-applied
 		}
-		return <-applied
+		return applyErr
 	}
 	defer func() {
 		if !stopped {
@@ -386,10 +389,16 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		if b.Size() == 0 {
 			return nil
 		}
+		// Stopped, flush is an error even when no batch failed: the loop
+		// went on after a signal, and its next flush sent on the closed
+		// hand-over (a panic), or the last one ended the build as done.
 		select {
 		case batches <- b:
 		case <-ctx.Done():
-			return wait()
+			if err := wait(); err != nil {
+				return err
+			}
+			return ctx.Err()
 		}
 		// A new batch, not b.Reset(): scorch's Batch returns while a
 		// goroutine of its own may still range over the batch's IndexOps,
