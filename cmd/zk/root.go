@@ -78,10 +78,12 @@ func (e usageError) Unwrap() error { return e.err }
 // holds the two together): zk is gone within it of the signal. stopGrace
 // leaves the rest of it to the exit itself (a process of a few hundred MB
 // takes tens of milliseconds to unmap, and more on a loaded machine: 991
-// ms were measured from signal to exit with a 750 ms grace).
+// ms were measured from signal to exit with a 750 ms grace, and 0.80-0.98
+// s for check, list and graph signalled mid-parse on a 53 MB vault of
+// hostile notes, a gigabyte in memory; 0.57-0.68 s with 500 ms).
 const (
 	stopBound   = time.Second
-	stopGrace   = 750 * time.Millisecond
+	stopGrace   = 500 * time.Millisecond
 	maxStopHold = 5 * time.Second
 )
 
