@@ -367,9 +367,12 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		}
 		applied <- err
 	}()
-	// wait ends the hand-over and gives the applier's error, once for
-	// any number of calls.
-	stopped, applyErr := false, error(nil)
+	// wait ends the hand-over and gives the applier's error, the same
+	// one for any number of calls.
+	var (
+		stopped  bool
+		applyErr error
+	)
 	wait := func() error {
 		if !stopped {
 			stopped = true
@@ -391,7 +394,8 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		}
 		// Stopped, flush is an error even when no batch failed: the loop
 		// went on after a signal, and its next flush sent on the closed
-		// hand-over (a panic), or the last one ended the build as done.
+		// hand-over (a panic), or the last batch's wait took the
+		// applier's answer a second time (forever).
 		select {
 		case batches <- b:
 		case <-ctx.Done():
