@@ -11,8 +11,8 @@ import (
 // notes are still coming (a signal) ends with the context's error, every
 // time. Its batch loop went on after the cancel, and the next batch was
 // sent on the closed hand-over: zk index panicked "send on closed
-// channel" when interrupted; a cancel just before the last batch ended
-// the build as done, or waited forever.
+// channel" when interrupted; a cancel just before the last batch waited
+// for the writer's answer a second time, forever.
 func TestUpdateStoppedMidBuild(t *testing.T) {
 	notes := map[string]string{}
 	for i := range 200 {

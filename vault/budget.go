@@ -198,28 +198,20 @@ func openBrackets(src []byte) int {
 }
 
 // blockContent is line without its indentation and its quote and list
-// markers ("> ", "- ", "1. "), however deeply nested: empty for a blank
-// line, its line break ("\n", "\r\n") included.
+// markers ("> ", "- ", "1. ", as listMarker reads them), however deeply
+// nested: empty for a blank line, its line break ("\n", "\r\n") included.
 func blockContent(line []byte) []byte {
 	for {
 		line = bytes.TrimLeft(line, " \t\r\n")
-		switch {
-		case len(line) == 0:
-			return line
-		case line[0] == '>':
+		if len(line) > 0 && line[0] == '>' {
 			line = line[1:]
-		case (line[0] == '-' || line[0] == '*' || line[0] == '+') && len(line) > 1 && (line[1] == ' ' || line[1] == '\t'):
-			line = line[2:]
-		default:
-			d := 0
-			for d < len(line) && d < 9 && line[d] >= '0' && line[d] <= '9' {
-				d++
-			}
-			if d == 0 || d+1 >= len(line) || (line[d] != '.' && line[d] != ')') || (line[d+1] != ' ' && line[d+1] != '\t') {
-				return line
-			}
-			line = line[d+2:]
+			continue
 		}
+		_, _, off, ok := listMarker(line)
+		if !ok {
+			return line
+		}
+		line = line[off:]
 	}
 }
 
