@@ -506,6 +506,17 @@ func (m *Model) Section(name string) (s Section, ok bool, err error) {
 	return m.section(name, true)
 }
 
+// Keyed reports whether the file has a section of name under key,
+// without reading it.
+func (m *Model) Keyed(name string, key Key) bool {
+	for _, e := range m.dir {
+		if e.name == name {
+			return e.key == key
+		}
+	}
+	return false
+}
+
 // SectionAt is Section with the entries the file was written with left
 // in it: Entries[0] is nil, and first reads them (until Close), so that a
 // reader of a few entries among many reads those (zk check after an
@@ -735,7 +746,10 @@ func (m *Model) samePaths(stamps []Stamp) bool {
 // path), when the walk that stamped them began, and the reader's
 // sections as they now are (one, or check's two: its findings and its
 // notes' states, saved together), their Entries the entries of the notes
-// in Changed (all of them when the section is written anew).
+// in Changed (all of them when the section is written anew). A save
+// written anew may hold other readers' sections too, each of its own
+// key (a read of every note fills the sections missing); a delta's
+// sections are of one key.
 type Update struct {
 	Written  int64
 	Stamps   []Stamp
@@ -794,8 +808,11 @@ func SaveModel(file string, m *Model, u Update) error {
 		if len(s.Name) > 255 {
 			return errors.New("cache: section name too long")
 		}
-		if s.Key != u.Sections[0].Key || slices.ContainsFunc(u.Sections[:i], func(o Section) bool { return o.Name == s.Name }) {
-			return errors.New("cache: sections saved together are of one key and each once")
+		if slices.ContainsFunc(u.Sections[:i], func(o Section) bool { return o.Name == s.Name }) {
+			return errors.New("cache: a section saved twice")
+		}
+		if u.Changed != nil && s.Key != u.Sections[0].Key {
+			return errors.New("cache: a delta's sections are of one key")
 		}
 	}
 	if u.Changed != nil {

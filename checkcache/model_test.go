@@ -259,12 +259,22 @@ func TestSaveModelSectionsTogether(t *testing.T) {
 	other := ss
 	other.Key = NewKey([]byte("other"))
 	for name, u := range map[string]Update{
-		"sections of two keys": {Stamps: stamps, Sections: []Section{fs, other}},
-		"a section twice":      {Stamps: stamps, Sections: []Section{fs, fs}},
-		"no section":           {Stamps: stamps},
+		"a delta of two keys": {Stamps: stamps, Sections: []Section{fs, other}, Changed: []int{0}},
+		"a section twice":     {Stamps: stamps, Sections: []Section{fs, fs}},
+		"no section":          {Stamps: stamps},
 	} {
 		if err := SaveModel(file, nil, u); err == nil {
 			t.Errorf("%s: saved", name)
+		}
+	}
+	// Written anew, sections of two keys (a read of every note filling
+	// another reader's) are each kept under its own.
+	if err := SaveModel(file, nil, Update{Written: 30e9, Stamps: stamps, Sections: []Section{fs, other}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []Section{fs, other} {
+		if got, _ := readSection(t, file, want.Name); got.Key != want.Key || !reflect.DeepEqual(got.Entries, want.Entries) {
+			t.Errorf("%s saved with another key's: %+v, want %+v", want.Name, got, want)
 		}
 	}
 }

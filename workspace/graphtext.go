@@ -115,14 +115,7 @@ func (w *Workspace) GraphText(ctx context.Context, format GraphFormat) (g GraphT
 	if err != nil {
 		return GraphText{}, false, err
 	}
-	p := openPerNote(w, perNote[graphEntry]{
-		folder: "graph", purpose: graphPurpose + "\x00" + format.Name, inputs: graphInputs,
-		encode:     func(es []graphEntry) ([]byte, error) { return encodeGraphEntries(es), nil },
-		decode:     func(b []byte) ([]graphEntry, error) { return decodeGraphEntries(string(b)) },
-		decodeText: decodeGraphEntries,
-		path:       func(e graphEntry) string { return e.path },
-		names:      true, // its edges' targets
-	})
+	p := openPerNote(w, graphNote(format))
 	if g, ok := streamGraph(p, files); ok {
 		g.lead = format.Lead
 		return g, true, nil
@@ -409,6 +402,24 @@ func reuseAll(files []vault.File, reuse func(string) (graphEntry, bool)) ([]grap
 		out = append(out, e)
 	}
 	return out, true
+}
+
+// graphNote is how the graph's entries in format are cached.
+func graphNote(format GraphFormat) perNote[graphEntry] {
+	return perNote[graphEntry]{
+		folder: "graph", purpose: graphPurpose + "\x00" + format.Name, inputs: graphInputs,
+		encode:     func(es []graphEntry) ([]byte, error) { return encodeGraphEntries(es), nil },
+		decode:     func(b []byte) ([]graphEntry, error) { return decodeGraphEntries(string(b)) },
+		decodeText: decodeGraphEntries,
+		path:       func(e graphEntry) string { return e.path },
+		// GraphText's read: the edges of the note's details (which hold
+		// them as they are), printed.
+		one: func(n *vault.Note, r *vault.Resolver) graphEntry {
+			return newGraphEntry(n.Path, vault.NoteEdges(n, r), format)
+		},
+		resolves: true,
+		names:    true, // its edges' targets
+	}
 }
 
 // newGraphEntry is a note's entry: its edges as format prints them, and

@@ -209,18 +209,28 @@ func (w *Workspace) readRecords(ctx context.Context, files []vault.File, opts qu
 	if brief {
 		decode, decodeText = query.DecodeBrief, query.DecodeTextBrief
 	}
-	return cachedNotes(w, ctx, files, perNote[query.Note]{
+	return cachedNotes(w, ctx, files, w.recordsNote(ctx, files, opts, decode, decodeText))
+}
+
+// recordsNote is how the list records read under opts
+// (Workspace.recordOptions, cached) are cached; decode and decodeText
+// read them back.
+func (w *Workspace) recordsNote(ctx context.Context, files []vault.File, opts query.Options,
+	decode func([]byte) ([]query.Note, error), decodeText func(string) ([]query.Note, error)) perNote[query.Note] {
+	return perNote[query.Note]{
 		folder: "list", purpose: "zk list records v1", inputs: listInputs,
 		read: func(reuse func(string) (query.Note, bool), hashed func(*vault.Note)) ([]query.Note, error) {
 			return query.ReadAll(ctx, w.Vault, files, opts, reuse, hashed)
 		},
+		one:        func(n *vault.Note, r *vault.Resolver) query.Note { return query.ReadRecord(n, r, opts) },
+		resolves:   true,
 		encode:     query.Encode,
 		decode:     decode,
 		decodeText: decodeText,
 		path:       func(n query.Note) string { return n.Path },
 		keeps:      func(p string) bool { return opts.Skip == nil || !opts.Skip(p) }, // query.ReadAll's notes
 		names:      true,                                                             // its Links, resolved
-	})
+	}
 }
 
 // perNote says how to cache one thing zk keeps of every note (a list
@@ -237,6 +247,12 @@ type perNote[T any] struct {
 	// string decoded a slice of it (decodeEntries).
 	decodeText func(string) ([]T, error)
 	path       func(T) string
+	// one, when set, is read's entry of one note parsed, its links
+	// resolved by r among every file (nil unless resolves): the reader's
+	// section is then filled by another reader's read of every note
+	// (fill.go).
+	one      func(n *vault.Note, r *vault.Resolver) T
+	resolves bool
 	// keeps, when set, says that read gives an entry of each note of
 	// files keeps holds, in the files' order, and does nothing else: a
 	// vault whose every such note keeps its entry is then answered with
@@ -299,6 +315,9 @@ type perNoteCache[T any] struct {
 	// names are the kept link names by path (loadNames), read once.
 	names     []heldNames
 	namesRead bool
+	// fills are the other readers' sections a read of every note fills
+	// (fill.go), saved with c's.
+	fills []filler
 }
 
 // openPerNote opens the model file and reads its stamps, not yet c's
@@ -436,25 +455,36 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 		}
 	}
 	var (
-		mu     sync.Mutex
-		parsed int
-		index  = indexOf(files)
-		names  map[int]string // the link names of each note read (c.names), by index in files
+		mu       sync.Mutex
+		parsed   int
+		index    = indexOf(files)
+		names    map[int]string // the link names of each note read (c.names, or a filler's), by index in files
+		fillNote func(*vault.Note)
 	)
-	if c.names {
+	if p.entries == nil && c.one != nil { // a read of every note: it fills the other readers' missing sections
+		p.fills = p.w.fills(ctx, files, p.m, c.folder)
+		if len(p.fills) > 0 {
+			fillNote = fillEach(p.fills, files)
+		}
+	}
+	keepNames := c.names || slices.ContainsFunc(p.fills, filler.names)
+	if keepNames {
 		names = map[int]string{}
 	}
 	notes, err := read(reuse, func(n *vault.Note) {
 		h := checkcache.Hash(n.Src)
 		var ns string
-		if c.names {
+		if keepNames {
 			ns = encodeNames(vault.LinkNames(n))
+		}
+		if fillNote != nil {
+			fillNote(n)
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		if i := index(n.Path); i >= 0 {
 			hashes[i], mine[i] = h, true
-			if c.names {
+			if keepNames {
 				names[i] = ns
 			}
 		}
@@ -541,6 +571,11 @@ func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha2
 	u.Sections = []checkcache.Section{sec}
 	if c.names {
 		u.Sections = append(u.Sections, p.namesUpdate(files, sec, names, u.Changed))
+	}
+	if !appendable {
+		for _, f := range p.fills {
+			u.Sections = append(u.Sections, f.sections(files, hashes, mine, names)...)
+		}
 	}
 	if err := checkcache.SaveModel(p.file, m, u); err != nil {
 		w.warn("%v", err)

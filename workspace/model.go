@@ -32,20 +32,29 @@ const detailPurpose = "zk note details v1"
 // falsifiers' standing), templates too, in walk order, through their
 // per-note cache.
 func (w *Workspace) details(ctx context.Context, files []vault.File) ([]query.Detail, error) {
+	return cachedNotes(w, ctx, files, w.detailsNote(ctx, files))
+}
+
+// detailsNote is how the details are cached.
+func (w *Workspace) detailsNote(ctx context.Context, files []vault.File) perNote[query.Detail] {
 	b, _ := ReadLedger(w.Vault)
 	ledger := evidence.ReadLedger(b)
-	return cachedNotes(w, ctx, files, perNote[query.Detail]{
+	return perNote[query.Detail]{
 		folder: "details", purpose: detailPurpose, inputs: detailInputs,
 		read: func(reuse func(string) (query.Detail, bool), hashed func(*vault.Note)) ([]query.Detail, error) {
 			return query.ReadDetails(ctx, w.Vault, files, ledger, reuse, hashed)
 		},
+		one: func(n *vault.Note, r *vault.Resolver) query.Detail {
+			return query.ReadDetail(n, r, ledger[n.Path])
+		},
+		resolves:   true,
 		encode:     func(ds []query.Detail) ([]byte, error) { return query.EncodeDetails(ds), nil },
 		decode:     query.DecodeDetails,
 		decodeText: query.DecodeDetailsText,
 		path:       func(d query.Detail) string { return d.Path },
 		keeps:      everyNote,
 		names:      true, // its edges, resolved
-	})
+	}
 }
 
 // runsPurpose names zk runs' section of the model file in its key.
@@ -56,20 +65,26 @@ const runsPurpose = "zk note runs v1"
 // the details', whose links zk runs never reads. Its inputs are the
 // details' (the ledger ties runs recorded before falsifier ids).
 func (w *Workspace) runs(ctx context.Context, files []vault.File) ([]query.Runs, error) {
+	return cachedNotes(w, ctx, files, w.runsNote(ctx, files))
+}
+
+// runsNote is how zk runs' entries are cached.
+func (w *Workspace) runsNote(ctx context.Context, files []vault.File) perNote[query.Runs] {
 	b, _ := ReadLedger(w.Vault)
 	ledger := evidence.ReadLedger(b)
-	return cachedNotes(w, ctx, files, perNote[query.Runs]{
+	return perNote[query.Runs]{
 		folder: "runs", purpose: runsPurpose, inputs: detailInputs,
 		read: func(reuse func(string) (query.Runs, bool), hashed func(*vault.Note)) ([]query.Runs, error) {
 			return query.ReadRuns(ctx, w.Vault, files, ledger, reuse, hashed)
 		},
+		one:        func(n *vault.Note, _ *vault.Resolver) query.Runs { return query.ReadRun(n, ledger[n.Path]) },
 		encode:     func(rs []query.Runs) ([]byte, error) { return query.EncodeRuns(rs), nil },
 		decode:     query.DecodeRuns,
 		decodeText: query.DecodeRunsText,
 		path:       func(r query.Runs) string { return r.Path },
 		keeps:      everyNote,
 		ownBytes:   true, // a note's falsifiers and its ledger entries: no link resolved
-	})
+	}
 }
 
 // Graph is every note's links, resolved, from the notes' details.
@@ -169,18 +184,33 @@ const propertiesInputs = InBuild
 // propertyTypes is every note's properties' types, templates too, in
 // walk order, through their per-note cache.
 func (w *Workspace) propertyTypes(ctx context.Context, files []vault.File) ([]property.NoteTypes, error) {
-	return cachedNotes(w, ctx, files, perNote[property.NoteTypes]{
+	return cachedNotes(w, ctx, files, w.typesNote(ctx, files))
+}
+
+// typesNote is how zk properties' entries are cached.
+func (w *Workspace) typesNote(ctx context.Context, files []vault.File) perNote[property.NoteTypes] {
+	return perNote[property.NoteTypes]{
 		folder: "properties", purpose: propertiesPurpose, inputs: propertiesInputs,
 		read: func(reuse func(string) (property.NoteTypes, bool), hashed func(*vault.Note)) ([]property.NoteTypes, error) {
 			return readNoteTypes(ctx, w.Vault, files, reuse, hashed)
 		},
+		one:        func(n *vault.Note, _ *vault.Resolver) property.NoteTypes { return noteTypes(n) },
 		encode:     func(ns []property.NoteTypes) ([]byte, error) { return property.EncodeNoteTypes(ns), nil },
 		decode:     property.DecodeNoteTypes,
 		decodeText: property.DecodeNoteTypesText,
 		path:       func(n property.NoteTypes) string { return n.Path },
 		keeps:      everyNote,
 		ownBytes:   true, // its frontmatter's types
-	})
+	}
+}
+
+// noteTypes is n's properties' types.
+func noteTypes(n *vault.Note) property.NoteTypes {
+	var values map[string]any
+	if n.Frontmatter != nil {
+		values = n.Frontmatter.Values
+	}
+	return property.TypesOf(n.Path, values)
 }
 
 // readNoteTypes is the properties' types of every note of files, reusing
@@ -210,11 +240,7 @@ func readNoteTypes(ctx context.Context, v *vault.Vault, files []vault.File,
 	}
 	read := make([]bool, len(stale))
 	v.Each(ctx, stale, func(k int, n *vault.Note) {
-		var values map[string]any
-		if n.Frontmatter != nil {
-			values = n.Frontmatter.Values
-		}
-		out[at[k]], read[k] = property.TypesOf(n.Path, values), true
+		out[at[k]], read[k] = noteTypes(n), true
 		if hashed != nil {
 			hashed(n)
 		}

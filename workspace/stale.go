@@ -82,20 +82,8 @@ func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.
 		Interval: w.Config.Interval(),
 		Keys:     w.Config.TendedKeys,
 	}
-	qopts := query.Options{Types: w.Types, TendedKeys: w.Config.TendedKeys, Interval: w.Config.Interval()}
-	notes, err := cachedNotes(w, ctx, files, perNote[query.Tending]{
-		folder: "stale", purpose: stalePurpose, inputs: staleInputs,
-		read: func(reuse func(string) (query.Tending, bool), hashed func(*vault.Note)) ([]query.Tending, error) {
-			return query.ReadTending(ctx, w.Vault, files, qopts, reuse, hashed)
-		},
-		encode:     func(ts []query.Tending) ([]byte, error) { return query.EncodeTending(ts), nil },
-		decode:     query.DecodeTending,
-		decodeText: query.DecodeTendingText,
-		path:       func(t query.Tending) string { return t.Path },
-		keeps:      everyNote,
-		names:      true, // the files it links to, by index: remapped
-		remap:      query.Tending.Remap,
-	})
+	qopts := w.tendingOptions()
+	notes, err := cachedNotes(w, ctx, files, w.tendingNote(ctx, files))
 	if err != nil {
 		return tending.StaleReport{}, err
 	}
@@ -108,6 +96,33 @@ func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.
 	}
 	r, _ := staleOf(notes, files, sopts)
 	return r, nil
+}
+
+// tendingOptions are the options zk stale reads a note's cadence under.
+func (w *Workspace) tendingOptions() query.Options {
+	return query.Options{Types: w.Types, TendedKeys: w.Config.TendedKeys, Interval: w.Config.Interval()}
+}
+
+// tendingNote is how zk stale's entries are cached.
+func (w *Workspace) tendingNote(ctx context.Context, files []vault.File) perNote[query.Tending] {
+	qopts := w.tendingOptions()
+	return perNote[query.Tending]{
+		folder: "stale", purpose: stalePurpose, inputs: staleInputs,
+		read: func(reuse func(string) (query.Tending, bool), hashed func(*vault.Note)) ([]query.Tending, error) {
+			return query.ReadTending(ctx, w.Vault, files, qopts, reuse, hashed)
+		},
+		one: func(n *vault.Note, r *vault.Resolver) query.Tending {
+			return query.ReadTendingOf(n, r, files, qopts)
+		},
+		resolves:   true,
+		encode:     func(ts []query.Tending) ([]byte, error) { return query.EncodeTending(ts), nil },
+		decode:     query.DecodeTending,
+		decodeText: query.DecodeTendingText,
+		path:       func(t query.Tending) string { return t.Path },
+		keeps:      everyNote,
+		names:      true, // the files it links to, by index: remapped
+		remap:      query.Tending.Remap,
+	}
 }
 
 // staleOf is the report from what zk stale keeps of every note (in walk

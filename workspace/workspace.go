@@ -51,6 +51,8 @@ type Workspace struct {
 	term    func(string) string
 	// mapCache: Options.MapCache.
 	mapCache bool
+	// graph: Options.Graph.
+	graph *GraphFormat
 }
 
 // Close closes the vault.
@@ -103,6 +105,10 @@ type Options struct {
 	// process that opens it a few times (a command; the language server,
 	// once), not a server that opens it for each request.
 	MapCache bool
+	// Graph is the format the front end prints zk graph's edges in
+	// (Workspace.GraphText): a read of every note fills its section too
+	// (fill.go). Nil fills none.
+	Graph *GraphFormat
 }
 
 // Open finds and opens the vault: o.Dir, else the nearest folder holding
@@ -143,7 +149,7 @@ func Open(o Options) (*Workspace, error) {
 		notify(Notice{Warning: true, Text: fmt.Sprintf("%v (property types not checked)", err)})
 	}
 	return &Workspace{Vault: v, Config: cfg, Types: types, Today: o.Today, Pinned: o.Pinned,
-		PropTypes: propTypes, version: o.Version, notify: notify, term: o.Term, mapCache: o.MapCache}, nil
+		PropTypes: propTypes, version: o.Version, notify: notify, term: o.Term, mapCache: o.MapCache, graph: o.Graph}, nil
 }
 
 // ErrNoVault is a writing use case's refusal to treat an unmarked folder

@@ -23,7 +23,7 @@ func (o *rootOptions) open(s *streams, how workspace.Access, hint string) (*work
 	// MapCache: a command's process ends with it, and the language
 	// server opens the model file once (the MCP server opens its own).
 	w, err := workspace.Open(workspace.Options{Dir: o.vaultDir, Hint: hint, Access: how,
-		Today: today, Pinned: o.pinned(), Version: buildVersion(), Notify: s.notify, Term: flagTerm, MapCache: true})
+		Today: today, Pinned: o.pinned(), Version: buildVersion(), Notify: s.notify, Term: flagTerm, MapCache: true, Graph: &graphJSON})
 	if errors.Is(err, workspace.ErrNoVault) {
 		return nil, fmt.Errorf("%w; this command writes in the vault (a note, or zk's files under .zk/), so it takes no unmarked folder for one: name the vault with --vault DIR, or make this folder one with zk init", err)
 	}

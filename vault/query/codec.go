@@ -478,8 +478,14 @@ func (d *decoder) value(depth int) any {
 // that cannot be read are left out. Records are in walk order.
 func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Options,
 	reuse func(path string) (Note, bool), hashed func(*vault.Note)) ([]Note, error) {
+	return readEach(ctx, v, files, opts.Skip, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Note { return ReadRecord(n, r, opts) })
+}
+
+// ReadRecord is n's record as ReadAll reads it, every Need met: what a
+// cache keeps of it.
+func ReadRecord(n *vault.Note, r *vault.Resolver, opts Options) Note {
 	opts.Need = NeedLinks | NeedTending | NeedVerdicts
-	return readEach(ctx, v, files, opts.Skip, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Note { return Read(n, r, opts) })
+	return Read(n, r, opts)
 }
 
 // resolving says what a reader's read resolves of a note, and so what

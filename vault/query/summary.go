@@ -291,8 +291,13 @@ type Runs struct {
 func ReadRuns(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
 	reuse func(path string) (Runs, bool), hashed func(*vault.Note)) ([]Runs, error) {
 	return readEach(ctx, v, files, nil, resolveNone, reuse, hashed, func(n *vault.Note, _ *vault.Resolver) Runs {
-		return Runs{Path: n.Path, falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger[n.Path])))}
+		return ReadRun(n, ledger[n.Path])
 	})
+}
+
+// ReadRun is what zk runs keeps of n; ledger is as ReadDetail's.
+func ReadRun(n *vault.Note, ledger []evidence.LedgerEntry) Runs {
+	return Runs{Path: n.Path, falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger)))}
 }
 
 // Falsifiers are the note's falsifiers as zk runs lists the vault's

@@ -29,18 +29,24 @@ type Tending struct {
 // opts' types, keys and interval are what the cadence is read under.
 func ReadTending(ctx context.Context, v *vault.Vault, files []vault.File, opts Options,
 	reuse func(path string) (Tending, bool), hashed func(*vault.Note)) ([]Tending, error) {
-	sopts := tending.StaleOptions{Types: opts.Types, Interval: opts.Interval, Keys: opts.TendedKeys}
 	return readEach(ctx, v, files, nil, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Tending {
-		targets := vault.LinkedFiles(n, r)
-		e := &encoder{b: make([]byte, 0, binary.MaxVarintLen64*(1+len(targets)))}
-		e.uvarint(uint64(len(targets)))
-		for _, t := range targets {
-			// A target is one of the files the resolver was made of.
-			i, _ := slices.BinarySearchFunc(files, t, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
-			e.uvarint(uint64(i))
-		}
-		return Tending{Path: n.Path, cadence: encodeCadence(tending.CadenceOf(n, sopts)), links: string(e.b)}
+		return ReadTendingOf(n, r, files, opts)
 	})
+}
+
+// ReadTendingOf is what zk stale keeps of n, one of files (sorted by
+// path), whose links r resolves among them; opts are as ReadTending's.
+func ReadTendingOf(n *vault.Note, r *vault.Resolver, files []vault.File, opts Options) Tending {
+	sopts := tending.StaleOptions{Types: opts.Types, Interval: opts.Interval, Keys: opts.TendedKeys}
+	targets := vault.LinkedFiles(n, r)
+	e := &encoder{b: make([]byte, 0, binary.MaxVarintLen64*(1+len(targets)))}
+	e.uvarint(uint64(len(targets)))
+	for _, t := range targets {
+		// A target is one of the files the resolver was made of.
+		i, _ := slices.BinarySearchFunc(files, t, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+		e.uvarint(uint64(i))
+	}
+	return Tending{Path: n.Path, cadence: encodeCadence(tending.CadenceOf(n, sopts)), links: string(e.b)}
 }
 
 // Cadence is what the note says of its tending (tending.CadenceOf); ok

@@ -1,0 +1,163 @@
+package workspace
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fillVault is a vault whose every reader's answer depends on its notes'
+// bytes: links (list, graph, backlinks, stale), properties' types, a
+// falsifier (runs) and a tended date (stale).
+var fillVault = map[string]string{
+	".obsidian/app.json":     "{}",
+	".zk/config.toml":        "[claims]\ntemplates = \"Templates\"\n",
+	"Templates/permanent.md": "---\nrating: 1\n---\n# {{title}}\n\n## Links\n\n- [[B]] — extends: a template's link\n\n## Maintenance\n\n- Last tended: {{date}}\n",
+	"A.md":                   "---\nrating: 3\n---\n# A\n[[B]]\n## Tests / falsifiers\n- refuted if it fails\n## Maintenance\n\n- Last tended: 2026-01-01\n",
+	"B.md":                   "---\nrating: 4\n---\n# B\n[[A]]\n",
+	"C.md":                   "# C\n[[B]] [[A]]\n",
+}
+
+// twiddle gives every note of the vault at dir but its template other bytes of the same
+// length (another link target, property type, falsifier and date), its
+// time as it was: a reader that trusts the model file's stamps answers
+// from what it cached, and one that parses a note answers otherwise.
+func twiddle(t *testing.T, dir string) {
+	t.Helper()
+	swap := strings.NewReplacer("[[B]]", "[[C]]", "rating: 3", "rating: z", "it fails", "it hangs", "2026-01-01", "2026-11-30")
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") || strings.Contains(p, "Templates") {
+			return err // a template is an input of the keys, not a note read
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(swap.Replace(string(b))), 0o644); err != nil {
+			return err
+		}
+		return os.Chtimes(p, st.ModTime(), st.ModTime())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ageFiles sets every file of the vault at dir an hour back, so that its
+// stamps are settled once made (checkcache.RacyWindow).
+func ageFiles(t *testing.T, dir string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fillReaders are the reading commands whose sections a read of every
+// note fills, each with what it answers.
+func fillReaders(ctx context.Context) []struct {
+	name   string
+	answer func(w *Workspace) (any, error)
+} {
+	return []struct {
+		name   string
+		answer func(w *Workspace) (any, error)
+	}{
+		{"stale", func(w *Workspace) (any, error) {
+			r, err := w.Stale(ctx, StaleRequest{Within: "400d"})
+			return r.StaleReport, err
+		}},
+		{"list", func(w *Workspace) (any, error) {
+			fields := []string{"rating", "file.links", "file.tended"}
+			r, err := w.List(ctx, ListRequest{Fields: fields})
+			return listed(r, fields), err
+		}},
+		{"runs", func(w *Workspace) (any, error) { return w.Verdicts(ctx) }},
+		{"properties", func(w *Workspace) (any, error) { return w.Properties(ctx) }},
+		{"graph", func(w *Workspace) (any, error) {
+			g, err := w.Graph(ctx)
+			return g.Edges, err
+		}},
+		{"backlinks", func(w *Workspace) (any, error) {
+			_, in, err := w.Backlinks(ctx, "B")
+			return in, err
+		}},
+	}
+}
+
+// The first reading command to read every note fills the other readers'
+// sections of the model file: each of them then answers without parsing
+// a note (their notes twiddled behind the stamps, they still answer as of
+// the bytes first read), and answers what reading every note answers.
+func TestOneReadFillsEveryReader(t *testing.T) {
+	readers := fillReaders(context.Background())
+	// What each reader answers of the vault as first written, each in a
+	// vault of its own with nothing cached.
+	want := map[string]any{}
+	for _, r := range readers {
+		w, _ := open(t, fillVault, Reading)
+		got, err := r.answer(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[r.name] = got
+	}
+	for _, first := range readers {
+		t.Run(first.name, func(t *testing.T) {
+			w, _ := open(t, fillVault, Reading)
+			ageFiles(t, w.Vault.Dir)
+			if _, err := first.answer(w); err != nil {
+				t.Fatal(err)
+			}
+			twiddle(t, w.Vault.Dir)
+			for _, r := range readers {
+				if r.name == first.name || (first.name == "backlinks" && r.name == "graph") || (first.name == "graph" && r.name == "backlinks") {
+					continue // the one reader's own section: not a fill
+				}
+				got, err := r.answer(w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want[r.name]) {
+					t.Errorf("%s after %s: %+v, want as of the bytes first read %+v", r.name, first.name, got, want[r.name])
+				}
+			}
+		})
+	}
+}
+
+// A twiddled vault is answered otherwise by every reader:
+// TestOneReadFillsEveryReader's twiddle tells a parse from a fill.
+func TestTwiddleChangesEveryAnswer(t *testing.T) {
+	for _, r := range fillReaders(context.Background()) {
+		plain, _ := open(t, fillVault, Reading)
+		twiddled, _ := open(t, fillVault, Reading)
+		twiddle(t, twiddled.Vault.Dir)
+		a, err := r.answer(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := r.answer(twiddled)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reflect.DeepEqual(a, b) {
+			t.Errorf("%s: twiddled, the same answer %+v", r.name, a)
+		}
+	}
+}
