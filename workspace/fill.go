@@ -120,18 +120,6 @@ func (f *fill[T]) sections(files []vault.File, hashes [][sha256.Size]byte, mine 
 	return out
 }
 
-// fillSections are the sections of fills (filler.sections), each encoded
-// on a goroutine of its own: a save waits for the largest alone.
-func fillSections(fills []filler, files []vault.File, hashes [][sha256.Size]byte, mine []bool, names map[int]string) []checkcache.Section {
-	each := make([][]checkcache.Section, len(fills))
-	var wg sync.WaitGroup
-	for k, f := range fills {
-		wg.Go(func() { each[k] = f.sections(files, hashes, mine, names) })
-	}
-	wg.Wait()
-	return slices.Concat(each...)
-}
-
 // fillEach is what a read of every note does of each note for fills:
 // each filler's entry of it, its links resolved by one index of every
 // file, made once.
