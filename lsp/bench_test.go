@@ -21,6 +21,7 @@ import (
 	"github.com/zk-claims/zk/bench/vaultgen"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // The benchmarks run over the protocol (a pipe, JSON-RPC both ways) on a
@@ -231,7 +232,7 @@ func BenchmarkRequests(b *testing.B) {
 			func(r json.RawMessage) bool { return strings.Contains(string(r), "Claim 00042") }},
 		{"completion-tag", protocol.MethodTextDocumentCompletion, protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: end(len(lines) - 2)},
 			func(r json.RawMessage) bool { return strings.Contains(string(r), `"latency"`) }},
-		{"completion-relation", protocol.MethodTextDocumentCompletion, protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: uint32(linkLine), Character: uint32(utf16Len(lines[linkLine][:relAt]))}},
+		{"completion-relation", protocol.MethodTextDocumentCompletion, protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: protocol.Position{Line: uint32(linkLine), Character: uint32(workspace.UTF16Len(lines[linkLine][:relAt]))}},
 			func(r json.RawMessage) bool { return strings.Contains(string(r), `"label"`) }},
 		{"codeAction", protocol.MethodTextDocumentCodeAction, map[string]any{"textDocument": map[string]any{"uri": uri},
 			"range": protocol.Range{Start: end(len(lines) - 5), End: end(len(lines) - 5)}, "context": map[string]any{"diagnostics": []any{}}},

@@ -27,19 +27,6 @@ func lineStart(text string, line int) int {
 	return off
 }
 
-// utf16Len is how many UTF-16 code units s takes.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
 // spanRanges are the LSP ranges of spans, byte offsets [start, end) into
 // src, found in one pass over it (workspace.Positions). A loop over a
 // note's tags, headings or edits calling position for each counted from
@@ -64,7 +51,7 @@ func position(text string, off int) protocol.Position {
 	off = min(max(off, 0), len(text))
 	line := strings.Count(text[:off], "\n")
 	start := strings.LastIndexByte(text[:off], '\n') + 1
-	return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(text[start:off]))}
+	return protocol.Position{Line: uint32(line), Character: uint32(workspace.UTF16Len(text[start:off]))}
 }
 
 // offset is the byte offset of an LSP position in text: past the line's
@@ -154,5 +141,5 @@ func (p *positioner) lineEnd() protocol.Position {
 	if end < 0 {
 		end = len(p.text) - p.off
 	}
-	return protocol.Position{Line: uint32(p.line - 1), Character: uint32(p.char + utf16Len(p.text[p.off:p.off+end]))}
+	return protocol.Position{Line: uint32(p.line - 1), Character: uint32(p.char + workspace.UTF16Len(p.text[p.off:p.off+end]))}
 }

@@ -357,7 +357,7 @@ func TestCompletion(t *testing.T) {
 		c.openText("New.md", tc.text)
 		var list protocol.CompletionList
 		c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("New.md")}, Position: protocol.Position{Line: 0, Character: uint32(utf16Len(tc.text))}}}, &list)
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("New.md")}, Position: protocol.Position{Line: 0, Character: uint32(workspace.UTF16Len(tc.text))}}}, &list)
 		var got []string
 		for _, it := range list.Items {
 			got = append(got, it.Label)

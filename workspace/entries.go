@@ -100,7 +100,7 @@ func Positions(src []byte, offs []int) []Pos {
 			line, at, char = line+1, end+1, 0
 			end = lineEnd(src, at)
 		}
-		char += utf16LenBytes(src[at:off])
+		char += UTF16Len(src[at:off])
 		at = off
 		out[i] = Pos{Line: uint32(line), Char: uint32(char)}
 	}
@@ -116,22 +116,26 @@ func lineEnd(src []byte, from int) int {
 	return len(src)
 }
 
-// utf16LenBytes is how many UTF-16 code units the UTF-8 text b takes,
-// without making a string of it.
-func utf16LenBytes(b []byte) int {
+// UTF16Len is how many UTF-16 code units the UTF-8 text s takes, the
+// unit of an LSP position's character (an invalid byte one unit, as
+// Unicode's replacement character): the one count the language server
+// and Positions share.
+func UTF16Len[S ~string | ~[]byte](s S) int {
 	n := 0
-	for len(b) > 0 {
-		if b[0] < utf8.RuneSelf {
-			n, b = n+1, b[1:]
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n, i = n+1, i+1
 			continue
 		}
-		r, size := utf8.DecodeRune(b)
+		// A rune's few bytes made a string on the stack: ranging over
+		// string(s) in generic code copied all of s.
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		if r >= 0x10000 {
 			n += 2
 		} else {
 			n++
 		}
-		b = b[size:]
+		i += size
 	}
 	return n
 }

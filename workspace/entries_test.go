@@ -129,7 +129,7 @@ func TestPositions(t *testing.T) {
 				line, start = line+1, i+1
 			}
 		}
-		return Pos{Line: uint32(line), Char: uint32(utf16LenBytes(src[start:off]))}
+		return Pos{Line: uint32(line), Char: uint32(UTF16Len(src[start:off]))}
 	}
 	pieces := []string{"a", "[[x]]", "\n", "é", "😀", "\xff", "\r\n", " "}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -153,6 +153,33 @@ func TestPositions(t *testing.T) {
 				t.Fatalf("Positions(%q, %v)[%d] = %+v, want %+v", src, offs, i, got[i], want)
 			}
 		}
+	}
+}
+
+func TestUTF16Len(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"", 0},
+		{"abc", 3},
+		{"é", 1},        // two bytes, one unit
+		{"€", 1},        // three bytes, one unit
+		{"😀", 2},        // four bytes, a surrogate pair
+		{"\xff", 1},     // an invalid byte: one replacement character
+		{"\xf0\x9f", 2}, // a cut-short rune: each byte one
+		{"a😀é\r\n", 6},
+	} {
+		if got := UTF16Len(tc.text); got != tc.want {
+			t.Errorf("UTF16Len(%q) = %d, want %d", tc.text, got, tc.want)
+		}
+		if got := UTF16Len([]byte(tc.text)); got != tc.want {
+			t.Errorf("UTF16Len([]byte(%q)) = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+	b := []byte(strings.Repeat("a😀", 1000))
+	if allocs := testing.AllocsPerRun(10, func() { UTF16Len(b) }); allocs != 0 {
+		t.Errorf("UTF16Len of bytes allocates %v times: it copies them into a string", allocs)
 	}
 }
 
