@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"time"
 	"unsafe"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
@@ -1104,10 +1105,29 @@ func writeFile(file string, fill func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
+	sweep(filepath.Dir(file))
 	if err := atomicfile.WriteFrom(file, 0o600, fill); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
+}
+
+// tempMaxAge is how old a temporary file in the model files' folder is
+// before it is taken for a killed writer's whatever its pid says (a pid
+// reused).
+const tempMaxAge = 10 * time.Minute
+
+// sweep removes from dir the temporary files of writers killed mid-save:
+// a signal's grace ends a command whose save of a model file of hundreds
+// of megabytes has not finished (100,000 notes), and each such file
+// stayed in the user's cache folder for good.
+func sweep(dir string) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	atomicfile.Sweep(root, ".", time.Now(), tempMaxAge)
 }
 
 // stampPathsLen is the length of the stamps' paths as stamps writes

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/zk-claims/zk/internal/atomicfile"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 )
@@ -54,6 +55,32 @@ func readSection(t *testing.T, file, name string) (Section, bool) {
 // A reader's save keeps the other readers' sections while the files are
 // the same ones, and drops them when the set of files changed: their
 // hashes are by position.
+// A save written anew removes what writers killed mid-save left beside
+// the model file (a signal's grace ended a save of hundreds of
+// megabytes), and nothing another writer is writing now.
+func TestSaveModelSweepsKilledWriters(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m.cache")
+	dead := filepath.Join(dir, atomicfile.TempPrefix+"999999999-abcd") // no such process
+	live := filepath.Join(dir, atomicfile.TempPrefix+"1-abcd")         // init's: a writer at work
+	other := filepath.Join(dir, "other.cache")
+	for _, p := range []string{dead, live, other} {
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}}
+	save(t, file, Update{Written: 10, Stamps: stamps, Sections: []Section{section("list", 1, "records")}})
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("a killed writer's temporary file is still there (%v)", err)
+	}
+	for _, p := range []string{live, other, file} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", filepath.Base(p), err)
+		}
+	}
+}
+
 func TestSaveModelKeepsTheOthers(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "m.cache")
 	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.png", Size: 3, ModTime: 4}}
