@@ -96,6 +96,26 @@ func (w *Workspace) Base(ctx context.Context, req BaseRequest) (BaseResult, erro
 // basePurpose names Bases' section of the model file in its key.
 const basePurpose = "zk base notes v2"
 
+// baseNote is how Bases' entries of the notes among files are cached;
+// its read is baseSnapshot's.
+func (w *Workspace) baseNote(files []vault.File) perNote[*base.File] {
+	loc := w.zone()
+	entry := base.Entry(files, loc, w.PropTypes)
+	return perNote[*base.File]{
+		folder: "base", purpose: basePurpose, inputs: baseInputs,
+		one:        func(n *vault.Note, _ *vault.Resolver) *base.File { return entry(n) }, // base.Read's, its links resolved as it resolves them
+		encode:     base.EncodeNotes,
+		decode:     func(b []byte) ([]*base.File, error) { return base.DecodeNotes(b, loc) },
+		decodeText: func(b string) ([]*base.File, error) { return base.DecodeNotesText(b, loc) },
+		path:       func(f *base.File) string { return f.Path },
+		// base.Read gives an entry of every note it reads, in the files'
+		// order, and a snapshot besides, made below when read is not
+		// called (perNoteCache.current).
+		keeps: func(string) bool { return true },
+		names: true, // its links' targets
+	}
+}
+
 // baseSnapshot is the vault as a base sees it (base.Read), every note's
 // entry through the model file (cachedNotes, section "base"): on an
 // unchanged vault a base parses no note, and every file's birth time is
@@ -107,26 +127,16 @@ func (w *Workspace) baseSnapshot(ctx context.Context) (*base.Snapshot, error) {
 	}
 	loc := w.zone()
 	var snap *base.Snapshot
-	notes, err := cachedNotes(w, ctx, files, perNote[*base.File]{
-		folder: "base", purpose: basePurpose, inputs: baseInputs,
-		read: func(reuse func(string) (*base.File, bool), hashed func(*vault.Note)) ([]*base.File, error) {
-			s, err := base.Read(ctx, w.Vault, files, loc, w.PropTypes, reuse, hashed)
-			if err != nil {
-				return nil, err
-			}
-			snap = s
-			return s.Notes(), nil
-		},
-		encode:     base.EncodeNotes,
-		decode:     func(b []byte) ([]*base.File, error) { return base.DecodeNotes(b, loc) },
-		decodeText: func(b string) ([]*base.File, error) { return base.DecodeNotesText(b, loc) },
-		path:       func(f *base.File) string { return f.Path },
-		// base.Read gives an entry of every note it reads, in the files'
-		// order, and a snapshot besides, made below when read is not
-		// called (perNoteCache.current).
-		keeps: func(string) bool { return true },
-		names: true, // its links' targets
-	})
+	c := w.baseNote(files)
+	c.read = func(reuse func(string) (*base.File, bool), hashed func(*vault.Note)) ([]*base.File, error) {
+		s, err := base.Read(ctx, w.Vault, files, loc, w.PropTypes, reuse, hashed)
+		if err != nil {
+			return nil, err
+		}
+		snap = s
+		return s.Notes(), nil
+	}
+	notes, err := cachedNotes(w, ctx, files, c)
 	if err != nil || snap != nil {
 		return snap, err
 	}

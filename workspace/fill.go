@@ -51,6 +51,7 @@ func (w *Workspace) fills(ctx context.Context, files []vault.File, m *checkcache
 	out = appendFill(out, w, m, files, folder, w.runsNote(ctx, files))
 	out = appendFill(out, w, m, files, folder, w.tendingNote(ctx, files))
 	out = appendFill(out, w, m, files, folder, w.typesNote(ctx, files))
+	out = appendFill(out, w, m, files, folder, w.baseNote(files))
 	if w.graph != nil {
 		out = appendFill(out, w, m, files, folder, graphNote(*w.graph))
 	}

@@ -12,8 +12,8 @@ import (
 )
 
 // fillVault is a vault whose every reader's answer depends on its notes'
-// bytes: links (list, graph, backlinks, stale), properties' types, a
-// falsifier (runs) and a tended date (stale).
+// bytes: links (list, graph, backlinks, stale, base), properties' types
+// (properties, base), a falsifier (runs) and a tended date (stale).
 var fillVault = map[string]string{
 	".obsidian/app.json":     "{}",
 	".zk/config.toml":        "[claims]\ntemplates = \"Templates\"\n",
@@ -21,6 +21,7 @@ var fillVault = map[string]string{
 	"A.md":                   "---\nrating: 3\n---\n# A\n[[B]]\n## Tests / falsifiers\n- refuted if it fails\n## Maintenance\n\n- Last tended: 2026-01-01\n",
 	"B.md":                   "---\nrating: 4\n---\n# B\n[[A]]\n",
 	"C.md":                   "# C\n[[B]] [[A]]\n",
+	"All.base":               "views:\n  - type: table\n    name: All\n    order:\n      - file.name\n      - rating\n      - file.links\n",
 }
 
 // twiddle gives every note of the vault at dir but its template other bytes of the same
@@ -96,6 +97,13 @@ func fillReaders(ctx context.Context) []struct {
 		{"backlinks", func(w *Workspace) (any, error) {
 			_, in, err := w.Backlinks(ctx, "B")
 			return in, err
+		}},
+		{"base", func(w *Workspace) (any, error) {
+			r, err := w.Base(ctx, BaseRequest{Base: "All.base"})
+			if err != nil {
+				return nil, err
+			}
+			return showResult(r.Result), nil
 		}},
 	}
 }
