@@ -507,6 +507,12 @@ func (m *Model) Section(name string) (s Section, ok bool, err error) {
 	return m.section(name, true)
 }
 
+// Has reports whether the file has a section of name, under any key,
+// without reading it.
+func (m *Model) Has(name string) bool {
+	return slices.ContainsFunc(m.dir, func(e dirEntry) bool { return e.name == name })
+}
+
 // Keyed reports whether the file has a section of name under key,
 // without reading it.
 func (m *Model) Keyed(name string, key Key) bool {

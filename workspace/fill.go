@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"crypto/sha256"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -51,7 +52,13 @@ func (w *Workspace) fills(ctx context.Context, files []vault.File, m *checkcache
 	out = appendFill(out, w, m, files, folder, w.runsNote(ctx, files))
 	out = appendFill(out, w, m, files, folder, w.tendingNote(ctx, files))
 	out = appendFill(out, w, m, files, folder, w.typesNote(ctx, files))
-	out = appendFill(out, w, m, files, folder, w.baseNote(files))
+	// Bases' entries, only where bases are read: a vault holding a .base
+	// file, or one a base was evaluated in (a note's ```base block).
+	// Elsewhere a first reader would make them for a command never run,
+	// and they cost more to make than any other reader's.
+	if slices.ContainsFunc(files, func(f vault.File) bool { return strings.EqualFold(path.Ext(f.Path), ".base") }) || (m != nil && m.Has("base")) {
+		out = appendFill(out, w, m, files, folder, w.baseNote(files))
+	}
 	if w.graph != nil {
 		out = appendFill(out, w, m, files, folder, graphNote(*w.graph))
 	}

@@ -169,3 +169,29 @@ func TestTwiddleChangesEveryAnswer(t *testing.T) {
 		}
 	}
 }
+
+// Bases' section is filled only where bases are read: in a vault holding
+// a .base file, or once a base was evaluated there.
+func TestBasesFilledWhereBasesAre(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		withBase bool
+	}{{"no .base file", false}, {"a .base file", true}} {
+		files := map[string]string{}
+		for p, b := range fillVault {
+			if p != "All.base" || tc.withBase {
+				files[p] = b
+			}
+		}
+		w, _ := open(t, files, Reading)
+		if _, err := w.Stale(ctx, StaleRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		_, m := modelOf(t, w)
+		if !m.Has("list") || m.Has("base") != tc.withBase {
+			t.Errorf("%s: list filled %v, base filled %v", tc.name, m.Has("list"), m.Has("base"))
+		}
+		m.Close()
+	}
+}
