@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/zk-claims/zk/vault"
@@ -72,10 +73,12 @@ func (r CheckResult) Count(sev lint.Severity) int {
 }
 
 // Check lints the notes req names (every note, by default) against their
-// type's template and every link against the vault.
+// type's template and every link against the vault. Every note is
+// checked through the cache, whether no path or the vault's own folder
+// names them (zk check . from the vault).
 func (w *Workspace) Check(ctx context.Context, req CheckRequest) (CheckResult, error) {
 	copts := w.LintOptions()
-	if len(req.Paths) == 0 && !req.NoCache {
+	if !req.NoCache && (len(req.Paths) == 0 || slices.ContainsFunc(req.Paths, w.isVaultDir)) {
 		return w.checkCached(ctx, copts)
 	}
 	files, skips, err := w.Vault.Files(ctx)
@@ -148,6 +151,13 @@ func (w *Workspace) SkipTemplates(only func(string) bool) func(string) bool {
 		}
 		return only == nil || only(p)
 	}
+}
+
+// isVaultDir reports whether a PATH argument names the vault's own
+// folder: every note, as checkFilter reads it.
+func (w *Workspace) isVaultDir(arg string) bool {
+	dir, ok := vaultDir(w.Vault, arg)
+	return ok && dir == ""
 }
 
 // vaultDir reports whether arg names a folder of the vault (relative to

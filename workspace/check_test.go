@@ -414,3 +414,48 @@ func checkSteps(t *testing.T, w *Workspace, steps []checkStep) {
 		}
 	}
 }
+
+// A check of the vault's own folder (zk check ., from the vault) is a
+// check of every note, through the cache as a check naming no path is;
+// a folder inside it is not.
+func TestCheckOfTheVaultFolderIsCached(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		paths  func(dir string) []string
+		cached bool
+	}{
+		{"no path", func(string) []string { return nil }, true},
+		{"the vault's folder", func(dir string) []string { return []string{dir} }, true},
+		{"the vault's folder and a note", func(dir string) []string { return []string{"A", dir} }, true},
+		{"a folder of it", func(dir string) []string { return []string{filepath.Join(dir, "sub")} }, false},
+		{"a note", func(string) []string { return []string{"A"} }, false},
+	} {
+		w, _ := open(t, map[string]string{
+			".obsidian/app.json": "{}",
+			"A.md":               "# A\n\n[[Nowhere]]\n",
+			"sub/B.md":           "# B\n\n[[A]]\n",
+		}, Reading)
+		got, err := w.Check(ctx, CheckRequest{Paths: tc.paths(w.Vault.Dir)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := checkcache.ModelFile(w.Vault.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = os.Stat(file)
+		if cached := err == nil; cached != tc.cached {
+			t.Errorf("%s: checked through the cache %v, want %v", tc.name, cached, tc.cached)
+		}
+		if tc.cached {
+			want, err := w.Check(ctx, CheckRequest{NoCache: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Findings, want.Findings) || got.Notes != want.Notes {
+				t.Errorf("%s: %+v (%d notes), want every note's %+v (%d)", tc.name, got.Findings, got.Notes, want.Findings, want.Notes)
+			}
+		}
+	}
+}
