@@ -42,6 +42,23 @@ func (t *table) add(cells ...string) {
 // tableGap is the space between two columns.
 const tableGap = 2
 
+// maxPad is the widest a column is padded to. A wider cell (a long list
+// of links) is written whole, the next column after the gap, and is not
+// a width every other row is padded to: obsidian-hub's base of every
+// note's links had one cell 303,800 columns wide, and zk base printed
+// 1.1 GB of spaces for its 6,659 rows. Past it, a table is as long as
+// its cells, not its rows times its widest cell.
+const maxPad = 256
+
+// padWidth is what a cell of width w counts toward its column's: nothing
+// past maxPad.
+func padWidth(w int) int {
+	if w > maxPad {
+		return 0
+	}
+	return w
+}
+
 // minWrap is the narrowest the last column is wrapped to beside the
 // others; narrower, it goes on lines of its own under its row.
 const minWrap = 24
@@ -96,7 +113,7 @@ func (t *table) whole() func(bw *bufio.Writer, r int) {
 	measure := func(r int, row []string) {
 		for i, c := range row[:min(n, len(row))] {
 			w := cellWidth(c)
-			cws[r*n+i], widths[i] = int32(w), max(widths[i], w)
+			cws[r*n+i], widths[i] = int32(w), max(widths[i], padWidth(w))
 		}
 	}
 	measure(0, t.header)
@@ -139,7 +156,7 @@ func (t *table) whole() func(bw *bufio.Writer, r int) {
 				pad(tableGap)
 			default:
 				line = append(line, c...)
-				pad(w + tableGap)
+				pad(max(w, 0) + tableGap)
 			}
 		}
 		line = append(bytes.TrimRight(line, " "), '\n')
@@ -162,7 +179,7 @@ func (t *table) lines(width int) [][]string {
 	for r, row := range all {
 		for i, c := range row[:min(n, len(row))] {
 			cws[r*n+i] = cellWidth(c)
-			widths[i] = max(widths[i], cws[r*n+i])
+			widths[i] = max(widths[i], padWidth(cws[r*n+i]))
 		}
 	}
 	prefix := 0 // the columns before the last, with their gaps

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -103,6 +104,7 @@ func TestTableWholeAgreesWithLines(t *testing.T) {
 		{header: []string{"NOTE", "N", "V", "CRITERION"}, right: map[int]bool{1: true, 3: true}, rows: rows},
 		{header: []string{"DUE", "N", "V", "NOTE"}, keepLast: true, rows: rows},
 		{header: []string{"ONE"}, rows: [][]string{{"a"}, {}, {"bb "}}},
+		{header: []string{"NOTE", "LINKS", "N"}, right: map[int]bool{2: true}, rows: [][]string{{"a.md", strings.Repeat("x ", maxPad), "1"}, {"b.md", "y", "22"}}},
 		{header: []string{"A", "B"}},
 	} {
 		var want strings.Builder
@@ -117,6 +119,52 @@ func TestTableWholeAgreesWithLines(t *testing.T) {
 		}
 		if got.String() != want.String() {
 			t.Errorf("header %v:\n%q\nlines give\n%q", tt.header, got.String(), want.String())
+		}
+	}
+}
+
+// TestTableLongCell: one cell wider than maxPad (a note's every link) is
+// written whole, and the other rows are not padded to it: the table is as
+// long as its cells, not its rows times its widest cell, and the other
+// rows' columns still line up.
+func TestTableLongCell(t *testing.T) {
+	const rows = 1000
+	long := strings.Repeat("[[link]], ", 10_000)
+	tb := table{header: []string{"NAME", "LINKS", "STATUS"}}
+	cells := 0
+	for i := range rows {
+		links := "[[a]]"
+		if i == rows/2 {
+			links = long
+		}
+		tb.add(fmt.Sprintf("note %d", i), links, "draft")
+		cells += len(fmt.Sprintf("note %d", i)) + len(links) + len("draft")
+	}
+	for _, width := range []int{0, 100} {
+		var b bytes.Buffer
+		if err := tb.write(&b, width); err != nil {
+			t.Fatal(err)
+		}
+		// Each row's cells and some padding: not every row padded to
+		// the long cell (100 MB).
+		if limit := 2*cells + (rows+1)*64; b.Len() > limit {
+			t.Errorf("width %d: %d bytes, over %d: rows padded to the long cell", width, b.Len(), limit)
+		}
+		if !strings.Contains(b.String(), strings.TrimSpace(long)) && width == 0 {
+			t.Errorf("width %d: the long cell is not written whole", width)
+		}
+		at := -1 // where STATUS starts in the rows of short cells
+		for _, l := range strings.Split(b.String(), "\n") {
+			if !strings.HasPrefix(l, "note ") || strings.Contains(l, "link") && len(l) > 200 {
+				continue
+			}
+			i := strings.Index(l, "draft")
+			if at < 0 {
+				at = i
+			}
+			if i != at {
+				t.Fatalf("width %d: %q has STATUS at %d, the others at %d", width, l, i, at)
+			}
 		}
 	}
 }
