@@ -190,27 +190,37 @@ func writeRunValues(w io.Writer, rows [][3]string, width int) error {
 	if width <= 0 {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, r := range rows {
-			if r[2] == "" {
+			switch {
+			case cellWidth(r[0]) > maxPad || cellWidth(r[1]) > maxPad:
+				// Not a cell every other row is padded to (a run id of
+				// a megabyte in a note): a line of no column ends the
+				// columns above it, and begins those below.
+				line := "  " + r[0] + "  " + r[1]
+				if r[2] != "" {
+					line += "  " + r[2]
+				}
+				fmt.Fprintln(tw, line)
+			case r[2] == "":
 				fmt.Fprintf(tw, "  %s\t%s\n", r[0], r[1])
-				continue
+			default:
+				fmt.Fprintf(tw, "  %s\t%s\t%s\n", r[0], r[1], r[2])
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r[0], r[1], r[2])
 		}
 		return tw.Flush()
 	}
-	idW, vW := 0, 0
+	idW, vW := 0, 0 // as a table's columns, padded to maxPad at most
 	for _, r := range rows {
-		idW, vW = max(idW, cellWidth(r[0])), max(vW, cellWidth(r[1]))
+		idW, vW = max(idW, padWidth(cellWidth(r[0]))), max(vW, padWidth(cellWidth(r[1])))
 	}
 	prefix := 2 + idW + tableGap + vW + tableGap
 	var b strings.Builder
 	for _, r := range rows {
-		head := "  " + r[0] + strings.Repeat(" ", idW-cellWidth(r[0])+tableGap) + r[1]
+		head := "  " + r[0] + strings.Repeat(" ", max(idW-cellWidth(r[0]), 0)+tableGap) + r[1]
 		if r[2] == "" {
 			b.WriteString(head + "\n")
 			continue
 		}
-		head += strings.Repeat(" ", vW-cellWidth(r[1])+tableGap)
+		head += strings.Repeat(" ", max(vW-cellWidth(r[1]), 0)+tableGap)
 		for k, part := range wrapText(r[2], max(width-prefix, minWrap)) {
 			if k == 0 {
 				b.WriteString(head + part + "\n")

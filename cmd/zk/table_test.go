@@ -168,3 +168,46 @@ func TestTableLongCell(t *testing.T) {
 		}
 	}
 }
+
+// TestRunValuesLongCell: a falsifier's runs under it (zk runs NOTE) are
+// not padded to a run id of a megabyte written in a note; the other runs'
+// columns still line up, and nothing is cut.
+func TestRunValuesLongCell(t *testing.T) {
+	const runs = 1000
+	long := strings.Repeat("X", 100_000)
+	var rows [][3]string
+	cells := 0
+	for i := range runs {
+		id := fmt.Sprintf("20261205T211319Z-%04x", i)
+		if i == runs/2 {
+			id = long
+		}
+		rows = append(rows, [3]string{id, "holds", "rate = 50"})
+		cells += len(id) + len("holds") + len("rate = 50")
+	}
+	for _, width := range []int{0, 100} {
+		var b bytes.Buffer
+		if err := writeRunValues(&b, rows, width); err != nil {
+			t.Fatal(err)
+		}
+		if limit := 2*cells + runs*64; b.Len() > limit {
+			t.Errorf("width %d: %d bytes, over %d: runs padded to the long id", width, b.Len(), limit)
+		}
+		if !strings.Contains(b.String(), long+"  holds") {
+			t.Errorf("width %d: the long id is not written whole", width)
+		}
+		at := -1
+		for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			if strings.Contains(l, long) {
+				continue
+			}
+			i := strings.Index(l, "holds")
+			if at < 0 {
+				at = i
+			}
+			if i != at {
+				t.Fatalf("width %d: %q has its verdict at %d, the others at %d", width, l, i, at)
+			}
+		}
+	}
+}
