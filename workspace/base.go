@@ -98,12 +98,13 @@ const basePurpose = "zk base notes v2"
 
 // baseNote is how Bases' entries of the notes among files are cached;
 // its read is baseSnapshot's.
-func (w *Workspace) baseNote(files []vault.File) perNote[*base.File] {
+func (w *Workspace) baseNote() perNote[*base.File] {
 	loc := w.zone()
-	entry := base.Entry(files, loc, w.PropTypes)
 	return perNote[*base.File]{
 		folder: "base", purpose: basePurpose, inputs: baseInputs,
-		one:        func(n *vault.Note, _ *vault.Resolver) *base.File { return entry(n) }, // base.Read's, its links resolved as it resolves them
+		one: func(n *vault.Note, r func() *vault.Resolver) *base.File {
+			return base.Entry(n, r, loc, w.PropTypes)
+		},
 		encode:     base.EncodeNotes,
 		decode:     func(b []byte) ([]*base.File, error) { return base.DecodeNotes(b, loc) },
 		decodeText: func(b string) ([]*base.File, error) { return base.DecodeNotesText(b, loc) },
@@ -127,7 +128,7 @@ func (w *Workspace) baseSnapshot(ctx context.Context) (*base.Snapshot, error) {
 	}
 	loc := w.zone()
 	var snap *base.Snapshot
-	c := w.baseNote(files)
+	c := w.baseNote()
 	c.read = func(reuse func(string) (*base.File, bool), hashed func(*vault.Note)) ([]*base.File, error) {
 		s, err := base.Read(ctx, w.Vault, files, loc, w.PropTypes, reuse, hashed)
 		if err != nil {

@@ -30,7 +30,7 @@ import (
 // A filler is another reader's part of a read of every note.
 type filler interface {
 	// add makes the filler's entry of n, the note of files[i], with the
-	// resolver resolve gives when it needs one; called from several
+	// resolver resolve makes when it needs one; called from several
 	// goroutines at once, each for its own i.
 	add(i int, n *vault.Note, resolve func() *vault.Resolver)
 	// names reports whether the filler keeps its notes' link names.
@@ -46,10 +46,13 @@ type filler interface {
 // of folder, m the model file as opened (nil for none): one per other
 // reader with a perNote.one whose section m lacks under its key now.
 func (w *Workspace) fills(ctx context.Context, files []vault.File, m *checkcache.Model, folder string) []filler {
+	ledger := w.ledger() // read once, for the three readers that tie runs by it
+	records := w.recordOptions(0, false)
+	records.Ledger = ledger // as recordOptions reads it for a cached read
 	var out []filler
-	out = appendFill(out, w, m, files, folder, w.recordsNote(ctx, files, w.recordOptions(0, true), nil, nil))
-	out = appendFill(out, w, m, files, folder, w.detailsNote(ctx, files))
-	out = appendFill(out, w, m, files, folder, w.runsNote(ctx, files))
+	out = appendFill(out, w, m, files, folder, w.recordsNote(ctx, files, records, nil, nil))
+	out = appendFill(out, w, m, files, folder, w.detailsNote(ctx, files, ledger))
+	out = appendFill(out, w, m, files, folder, w.runsNote(ctx, files, ledger))
 	out = appendFill(out, w, m, files, folder, w.tendingNote(ctx, files))
 	out = appendFill(out, w, m, files, folder, w.typesNote(ctx, files))
 	// Bases' entries, only where bases are read: a vault holding a .base
@@ -58,7 +61,7 @@ func (w *Workspace) fills(ctx context.Context, files []vault.File, m *checkcache
 	// and they are the costliest to make (a first zk base on obsidian-hub
 	// cost twice any other reader's first run).
 	if slices.ContainsFunc(files, func(f vault.File) bool { return strings.EqualFold(path.Ext(f.Path), ".base") }) || (m != nil && m.Has("base")) {
-		out = appendFill(out, w, m, files, folder, w.baseNote(files))
+		out = appendFill(out, w, m, files, folder, w.baseNote())
 	}
 	if w.graph != nil {
 		out = appendFill(out, w, m, files, folder, graphNote(*w.graph))
@@ -93,11 +96,7 @@ func (f *fill[T]) add(i int, n *vault.Note, resolve func() *vault.Resolver) {
 	if c.keeps != nil && !c.keeps(n.Path) {
 		return
 	}
-	var r *vault.Resolver
-	if c.resolves {
-		r = resolve()
-	}
-	f.entries[i], f.made[i] = c.one(n, r), true
+	f.entries[i], f.made[i] = c.one(n, resolve), true
 }
 
 func (f *fill[T]) sections(files []vault.File, hashes [][sha256.Size]byte, mine []bool, names map[int]string) []checkcache.Section {

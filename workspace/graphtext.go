@@ -414,11 +414,10 @@ func graphNote(format GraphFormat) perNote[graphEntry] {
 		path:       func(e graphEntry) string { return e.path },
 		// GraphText's read: the edges of the note's details (which hold
 		// them as they are), printed.
-		one: func(n *vault.Note, r *vault.Resolver) graphEntry {
-			return newGraphEntry(n.Path, vault.NoteEdges(n, r), format)
+		one: func(n *vault.Note, r func() *vault.Resolver) graphEntry {
+			return newGraphEntry(n.Path, vault.NoteEdges(n, r()), format)
 		},
-		resolves: true,
-		names:    true, // its edges' targets
+		names: true, // its edges' targets
 	}
 }
 

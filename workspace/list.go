@@ -194,8 +194,7 @@ func (w *Workspace) recordOptions(need query.Need, cached bool) query.Options {
 		Need:       need,
 	}
 	if need&query.NeedVerdicts != 0 || cached {
-		ledger, _ := ReadLedger(w.Vault)
-		opts.Ledger = evidence.ReadLedger(ledger)
+		opts.Ledger = w.ledger()
 	}
 	return opts
 }
@@ -222,8 +221,7 @@ func (w *Workspace) recordsNote(ctx context.Context, files []vault.File, opts qu
 		read: func(reuse func(string) (query.Note, bool), hashed func(*vault.Note)) ([]query.Note, error) {
 			return query.ReadAll(ctx, w.Vault, files, opts, reuse, hashed)
 		},
-		one:        func(n *vault.Note, r *vault.Resolver) query.Note { return query.ReadRecord(n, r, opts) },
-		resolves:   true,
+		one:        func(n *vault.Note, r func() *vault.Resolver) query.Note { return query.ReadRecord(n, r(), opts) },
 		encode:     query.Encode,
 		decode:     decode,
 		decodeText: decodeText,
@@ -248,11 +246,10 @@ type perNote[T any] struct {
 	decodeText func(string) ([]T, error)
 	path       func(T) string
 	// one, when set, is read's entry of one note parsed, its links
-	// resolved by r among every file (nil unless resolves): the reader's
-	// section is then filled by another reader's read of every note
-	// (fill.go).
-	one      func(n *vault.Note, r *vault.Resolver) T
-	resolves bool
+	// resolved by the index of every file r makes (once, for every
+	// reader filled, when one asks): the reader's section is then filled
+	// by another reader's read of every note (fill.go).
+	one func(n *vault.Note, r func() *vault.Resolver) T
 	// keeps, when set, says that read gives an entry of each note of
 	// files keeps holds, in the files' order, and does nothing else: a
 	// vault whose every such note keeps its entry is then answered with

@@ -32,22 +32,26 @@ const detailPurpose = "zk note details v1"
 // falsifiers' standing), templates too, in walk order, through their
 // per-note cache.
 func (w *Workspace) details(ctx context.Context, files []vault.File) ([]query.Detail, error) {
-	return cachedNotes(w, ctx, files, w.detailsNote(ctx, files))
+	return cachedNotes(w, ctx, files, w.detailsNote(ctx, files, w.ledger()))
 }
 
-// detailsNote is how the details are cached.
-func (w *Workspace) detailsNote(ctx context.Context, files []vault.File) perNote[query.Detail] {
+// ledger is the run ledger by note path (evidence.ReadLedger), none when
+// it cannot be read.
+func (w *Workspace) ledger() map[string][]evidence.LedgerEntry {
 	b, _ := ReadLedger(w.Vault)
-	ledger := evidence.ReadLedger(b)
+	return evidence.ReadLedger(b)
+}
+
+// detailsNote is how the details read with ledger are cached.
+func (w *Workspace) detailsNote(ctx context.Context, files []vault.File, ledger map[string][]evidence.LedgerEntry) perNote[query.Detail] {
 	return perNote[query.Detail]{
 		folder: "details", purpose: detailPurpose, inputs: detailInputs,
 		read: func(reuse func(string) (query.Detail, bool), hashed func(*vault.Note)) ([]query.Detail, error) {
 			return query.ReadDetails(ctx, w.Vault, files, ledger, reuse, hashed)
 		},
-		one: func(n *vault.Note, r *vault.Resolver) query.Detail {
-			return query.ReadDetail(n, r, ledger[n.Path])
+		one: func(n *vault.Note, r func() *vault.Resolver) query.Detail {
+			return query.ReadDetail(n, r(), ledger[n.Path])
 		},
-		resolves:   true,
 		encode:     func(ds []query.Detail) ([]byte, error) { return query.EncodeDetails(ds), nil },
 		decode:     query.DecodeDetails,
 		decodeText: query.DecodeDetailsText,
@@ -65,19 +69,17 @@ const runsPurpose = "zk note runs v1"
 // the details', whose links zk runs never reads. Its inputs are the
 // details' (the ledger ties runs recorded before falsifier ids).
 func (w *Workspace) runs(ctx context.Context, files []vault.File) ([]query.Runs, error) {
-	return cachedNotes(w, ctx, files, w.runsNote(ctx, files))
+	return cachedNotes(w, ctx, files, w.runsNote(ctx, files, w.ledger()))
 }
 
-// runsNote is how zk runs' entries are cached.
-func (w *Workspace) runsNote(ctx context.Context, files []vault.File) perNote[query.Runs] {
-	b, _ := ReadLedger(w.Vault)
-	ledger := evidence.ReadLedger(b)
+// runsNote is how zk runs' entries read with ledger are cached.
+func (w *Workspace) runsNote(ctx context.Context, files []vault.File, ledger map[string][]evidence.LedgerEntry) perNote[query.Runs] {
 	return perNote[query.Runs]{
 		folder: "runs", purpose: runsPurpose, inputs: detailInputs,
 		read: func(reuse func(string) (query.Runs, bool), hashed func(*vault.Note)) ([]query.Runs, error) {
 			return query.ReadRuns(ctx, w.Vault, files, ledger, reuse, hashed)
 		},
-		one:        func(n *vault.Note, _ *vault.Resolver) query.Runs { return query.ReadRun(n, ledger[n.Path]) },
+		one:        func(n *vault.Note, _ func() *vault.Resolver) query.Runs { return query.ReadRun(n, ledger[n.Path]) },
 		encode:     func(rs []query.Runs) ([]byte, error) { return query.EncodeRuns(rs), nil },
 		decode:     query.DecodeRuns,
 		decodeText: query.DecodeRunsText,
@@ -194,7 +196,7 @@ func (w *Workspace) typesNote(ctx context.Context, files []vault.File) perNote[p
 		read: func(reuse func(string) (property.NoteTypes, bool), hashed func(*vault.Note)) ([]property.NoteTypes, error) {
 			return readNoteTypes(ctx, w.Vault, files, reuse, hashed)
 		},
-		one:        func(n *vault.Note, _ *vault.Resolver) property.NoteTypes { return noteTypes(n) },
+		one:        func(n *vault.Note, _ func() *vault.Resolver) property.NoteTypes { return noteTypes(n) },
 		encode:     func(ns []property.NoteTypes) ([]byte, error) { return property.EncodeNoteTypes(ns), nil },
 		decode:     property.DecodeNoteTypes,
 		decodeText: property.DecodeNoteTypesText,
@@ -319,8 +321,7 @@ func (w *Workspace) VerdictNotes(ctx context.Context) (each iter.Seq[[]Verdict],
 			}
 			if slices.ContainsFunc(fs, func(f query.Falsifier) bool { return f.Changed && f.N > 0 }) {
 				if ledger == nil {
-					b, _ := ReadLedger(w.Vault)
-					ledger = evidence.ReadLedger(b)
+					ledger = w.ledger()
 				}
 				w.rejudgeVerdicts(n.Path, out, ledger)
 			}

@@ -139,8 +139,7 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 		return NoteRuns{}, err
 	}
 	n := vault.NewParser().Parse(p, src)
-	ledger, _ := ReadLedger(w.Vault)
-	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, evidence.ReadLedger(ledger)[p])}
+	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger()[p])}
 	// Oldest first, as the README and zk runs --help say: a note's
 	// blocks are in the order they were written, which a hand edit or a
 	// block pasted from elsewhere (zk attach of an older result) breaks.

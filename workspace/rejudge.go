@@ -53,8 +53,7 @@ func (w *Workspace) RejudgeRuns(ctx context.Context, req RejudgeRequest) (Rejudg
 	}
 	p := e.path
 	out := RejudgeResult{Note: p}
-	ledger, _ := ReadLedger(w.Vault)
-	st := evidence.LatestRuns(e.note, evidence.ReadLedger(ledger)[p])
+	st := evidence.LatestRuns(e.note, w.ledger()[p])
 	var todo []evidence.Latest
 	for _, l := range st.Falsifiers {
 		switch {

@@ -111,10 +111,9 @@ func (w *Workspace) tendingNote(ctx context.Context, files []vault.File) perNote
 		read: func(reuse func(string) (query.Tending, bool), hashed func(*vault.Note)) ([]query.Tending, error) {
 			return query.ReadTending(ctx, w.Vault, files, qopts, reuse, hashed)
 		},
-		one: func(n *vault.Note, r *vault.Resolver) query.Tending {
-			return query.ReadTendingOf(n, r, files, qopts)
+		one: func(n *vault.Note, r func() *vault.Resolver) query.Tending {
+			return query.ReadTendingOf(n, r(), files, qopts)
 		},
-		resolves:   true,
 		encode:     func(ts []query.Tending) ([]byte, error) { return query.EncodeTending(ts), nil },
 		decode:     query.DecodeTending,
 		decodeText: query.DecodeTendingText,

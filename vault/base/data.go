@@ -96,37 +96,28 @@ func Load(ctx context.Context, v *vault.Vault, loc *time.Location, declared map[
 	return Read(ctx, v, files, loc, declared, nil, nil)
 }
 
-// newSnapshot is a snapshot of no file yet that reads notes among files
-// (sorted by path) as Read does: dates in loc (nil: the local zone),
-// properties of the declared types, links resolved among files.
-func newSnapshot(files []vault.File, loc *time.Location, declared map[string]property.Type) *Snapshot {
+// newSnapshot is a snapshot of no file yet that reads notes as Read
+// does: dates in loc (nil: the local zone), properties of the declared
+// types, links resolved by the index resolver makes of every file.
+func newSnapshot(resolver func() *vault.Resolver, loc *time.Location, declared map[string]property.Type) *Snapshot {
 	if loc == nil {
 		loc = time.Local
 	}
-	s := &Snapshot{Loc: loc, declared: declared}
-	s.resolver = sync.OnceValue(func() *vault.Resolver {
-		paths := make([]string, len(files))
-		for i, f := range files {
-			paths[i] = f.Path
-		}
-		return vault.NewResolver(paths)
-	})
-	return s
+	return &Snapshot{Loc: loc, declared: declared, resolver: resolver}
 }
 
-// Entry is what Read makes of a note parsed among files, read as Read's
-// loc and declared say: its properties, tags, links and embeds, the
-// bytes EncodeNotes keeps of it (its size and times are the walk's, set
-// when Read reuses it). It is for a cache that another reader's read of
-// every note fills; the function may be called from several goroutines
-// at once.
-func Entry(files []vault.File, loc *time.Location, declared map[string]property.Type) func(n *vault.Note) *File {
-	s := newSnapshot(files, loc, declared)
-	return func(n *vault.Note) *File {
-		f := &File{Path: n.Path, snap: s}
-		s.fill(f, n)
-		return f
-	}
+// Entry is what Read makes of a note parsed, read as Read's loc and
+// declared say, its links resolved by the index resolver makes of every
+// file: its properties, tags, links and embeds, the bytes EncodeNotes
+// keeps of it (its size and times are the walk's, set when Read reuses
+// it). It is for a cache that another reader's read of every note fills,
+// with that read's index; it may be called from several goroutines at
+// once.
+func Entry(n *vault.Note, resolver func() *vault.Resolver, loc *time.Location, declared map[string]property.Type) *File {
+	s := newSnapshot(resolver, loc, declared)
+	f := &File{Path: n.Path, snap: s}
+	s.fill(f, n)
+	return f
 }
 
 // Read is the snapshot of files (a walk of the vault, sorted by path).
@@ -141,7 +132,7 @@ func Entry(files []vault.File, loc *time.Location, declared map[string]property.
 // is read here (statx, the link's own), the walk following it.
 func Read(ctx context.Context, v *vault.Vault, files []vault.File, loc *time.Location, declared map[string]property.Type,
 	reuse func(path string) (*File, bool), hashed func(*vault.Note)) (*Snapshot, error) {
-	s := newSnapshot(files, loc, declared)
+	s := newSnapshot(sync.OnceValue(func() *vault.Resolver { return vault.NewResolver(vault.Paths(files)) }), loc, declared)
 	s.Files, s.Skipped = make([]*File, len(files)), map[string]string{}
 	var (
 		toRead  []vault.File
