@@ -120,38 +120,14 @@ func (w *Workspace) GraphText(ctx context.Context, format GraphFormat) (g GraphT
 		g.lead = format.Lead
 		return g, true, nil
 	}
+	one := p.c.one
 	entries, err := p.notes(ctx, files, func(reuse func(string) (graphEntry, bool), hashed func(*vault.Note)) ([]graphEntry, error) {
-		if all, ok := reuseAll(files, reuse); ok {
-			return all, nil // nothing to read: no details made
-		}
-		// The entries reused, in the notes' order, as the details
-		// come: a note read again is made an entry of its details.
-		var (
-			kept  []graphEntry
-			again func(string) (query.Detail, bool)
-		)
-		if reuse != nil {
-			again = func(p string) (query.Detail, bool) {
-				e, ok := reuse(p)
-				if ok {
-					kept = append(kept, e)
-				}
-				return query.Detail{Path: p}, ok
-			}
-		}
-		details, err := query.ReadDetails(ctx, w.Vault, files, nil, again, hashed)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]graphEntry, len(details))
-		for i, d := range details {
-			if len(kept) > 0 && kept[0].path == d.Path {
-				out[i], kept = kept[0], kept[1:]
-				continue
-			}
-			out[i] = newGraphEntry(d.Path, d.Edges(), format)
-		}
-		return out, nil
+		// A note read again is made its entry as the fill makes it: its
+		// edges alone, not its details (whose falsifiers' standing the
+		// graph never prints).
+		return query.ReadEach(ctx, w.Vault, files, reuse, hashed, func(n *vault.Note, r *vault.Resolver) graphEntry {
+			return one(n, func() *vault.Resolver { return r })
+		})
 	})
 	if err != nil {
 		return GraphText{}, false, err
@@ -385,25 +361,6 @@ func (s *graphSource) write(w io.Writer, lead int) (wrote bool, err error) {
 	return wrote, nil
 }
 
-// reuseAll is every note's entry of files when reuse gives them all.
-func reuseAll(files []vault.File, reuse func(string) (graphEntry, bool)) ([]graphEntry, bool) {
-	if reuse == nil {
-		return nil, false
-	}
-	out := make([]graphEntry, 0, len(files))
-	for _, f := range files {
-		if !f.IsNote() {
-			continue
-		}
-		e, ok := reuse(f.Path)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, e)
-	}
-	return out, true
-}
-
 // graphNote is how the graph's entries in format are cached.
 func graphNote(format GraphFormat) perNote[graphEntry] {
 	return perNote[graphEntry]{
@@ -412,8 +369,7 @@ func graphNote(format GraphFormat) perNote[graphEntry] {
 		decode:     func(b []byte) ([]graphEntry, error) { return decodeGraphEntries(string(b)) },
 		decodeText: decodeGraphEntries,
 		path:       func(e graphEntry) string { return e.path },
-		// GraphText's read: the edges of the note's details (which hold
-		// them as they are), printed.
+		// GraphText's read and the fill's: the note's edges, printed.
 		one: func(n *vault.Note, r func() *vault.Resolver) graphEntry {
 			return newGraphEntry(n.Path, vault.NoteEdges(n, r()), format)
 		},

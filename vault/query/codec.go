@@ -481,6 +481,14 @@ func ReadAll(ctx context.Context, v *vault.Vault, files []vault.File, opts Optio
 	return readEach(ctx, v, files, opts.Skip, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Note { return ReadRecord(n, r, opts) })
 }
 
+// ReadEach is what read makes of every note of files, its links resolved
+// as ReadAll resolves them, reusing what reuse gives; see ReadAll. It is
+// the read of a reader whose entries are not one of this package's.
+func ReadEach[T any](ctx context.Context, v *vault.Vault, files []vault.File,
+	reuse func(path string) (T, bool), hashed func(*vault.Note), read func(*vault.Note, *vault.Resolver) T) ([]T, error) {
+	return readEach(ctx, v, files, nil, resolveLinks, reuse, hashed, read)
+}
+
 // ReadRecord is n's record as ReadAll reads it, every Need met: what a
 // cache keeps of it.
 func ReadRecord(n *vault.Note, r *vault.Resolver, opts Options) Note {
