@@ -63,7 +63,12 @@ func (w *Workspace) fills(ctx context.Context, files []vault.File, m *checkcache
 	if slices.ContainsFunc(files, func(f vault.File) bool { return strings.EqualFold(path.Ext(f.Path), ".base") }) || (m != nil && m.Has("base")) {
 		out = appendFill(out, w, m, files, folder, w.baseNote())
 	}
-	if w.graph != nil {
+	// zk graph's printed edges, likewise only where the graph is read:
+	// once it was (the model file has a section of it, under any key).
+	// A vault's printed graph is as large as its notes' edges (16 MB at
+	// 10,000 notes); making it for every vault cost a first reader a
+	// sixth of its CPU and the cache a third of its size.
+	if w.graph != nil && m != nil && m.Has("graph") {
 		out = appendFill(out, w, m, files, folder, graphNote(*w.graph))
 	}
 	return out

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zk-claims/zk/vault/query"
 )
 
 // fillVault is a vault whose every reader's answer depends on its notes'
@@ -94,6 +97,18 @@ func fillReaders(ctx context.Context) []struct {
 			g, err := w.Graph(ctx)
 			return g.Edges, err
 		}},
+		{"graph text", func(w *Workspace) (any, error) {
+			g, ok, err := w.GraphText(ctx, testGraphFormat)
+			if err != nil {
+				return nil, err
+			}
+			defer g.Close()
+			var b strings.Builder
+			if _, err := g.WriteEdges(&b); err != nil {
+				return nil, err
+			}
+			return fmt.Sprint(ok, g.Notes, g.Others, b.String()), nil
+		}},
 		{"backlinks", func(w *Workspace) (any, error) {
 			_, in, err := w.Backlinks(ctx, "B")
 			return in, err
@@ -111,41 +126,61 @@ func fillReaders(ctx context.Context) []struct {
 // The first reading command to read every note fills the other readers'
 // sections of the model file: each of them then answers without parsing
 // a note (their notes twiddled behind the stamps, they still answer as of
-// the bytes first read), and answers what reading every note answers.
+// the bytes first read), and answers what reading every note answers. On
+// a fresh cache the graph's printed edges are not filled (only where the
+// graph was read: TestCostlySectionsFilledWhereRead); after an upgrade of
+// zk (every key another), every section is, the graph's too.
 func TestOneReadFillsEveryReader(t *testing.T) {
-	readers := fillReaders(context.Background())
+	ctx := context.Background()
+	readers := fillReaders(ctx)
 	// What each reader answers of the vault as first written, each in a
 	// vault of its own with nothing cached.
 	want := map[string]any{}
 	for _, r := range readers {
 		w, _ := open(t, fillVault, Reading)
+		w.graph = &testGraphFormat
 		got, err := r.answer(w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want[r.name] = got
 	}
-	for _, first := range readers {
-		t.Run(first.name, func(t *testing.T) {
-			w, _ := open(t, fillVault, Reading)
-			ageFiles(t, w.Vault.Dir)
-			if _, err := first.answer(w); err != nil {
-				t.Fatal(err)
-			}
-			twiddle(t, w.Vault.Dir)
-			for _, r := range readers {
-				if r.name == first.name || (first.name == "backlinks" && r.name == "graph") || (first.name == "graph" && r.name == "backlinks") {
-					continue // the one reader's own section: not a fill
+	for _, upgraded := range []bool{false, true} {
+		for _, first := range readers {
+			t.Run(fmt.Sprintf("%s upgraded=%v", first.name, upgraded), func(t *testing.T) {
+				w, _ := open(t, fillVault, Reading)
+				w.graph = &testGraphFormat // as the command line opens it
+				ageFiles(t, w.Vault.Dir)
+				if upgraded {
+					for _, r := range readers { // every section made, then every key another
+						if _, err := r.answer(w); err != nil {
+							t.Fatal(err)
+						}
+					}
+					w.version = "test, upgraded"
 				}
-				got, err := r.answer(w)
-				if err != nil {
+				if _, err := first.answer(w); err != nil {
 					t.Fatal(err)
 				}
-				if !reflect.DeepEqual(got, want[r.name]) {
-					t.Errorf("%s after %s: %+v, want as of the bytes first read %+v", r.name, first.name, got, want[r.name])
+				twiddle(t, w.Vault.Dir)
+				for _, r := range readers {
+					switch {
+					case r.name == first.name,
+						first.name == "backlinks" && r.name == "graph", first.name == "graph" && r.name == "backlinks":
+						continue // the one reader's own section: not a fill
+					case r.name == "graph text" && !upgraded:
+						continue // not filled on a fresh cache
+					}
+					got, err := r.answer(w)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, want[r.name]) {
+						t.Errorf("%s after %s: %+v, want as of the bytes first read %+v", r.name, first.name, got, want[r.name])
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -170,14 +205,16 @@ func TestTwiddleChangesEveryAnswer(t *testing.T) {
 	}
 }
 
-// Bases' section is filled only where bases are read: in a vault holding
-// a .base file, or once a base was evaluated there.
-func TestBasesFilledWhereBasesAre(t *testing.T) {
+// Bases' entries and the graph's printed edges, the costliest sections,
+// are filled only where they are read: Bases' in a vault holding a .base
+// file, or once a base was evaluated there; the graph's once the graph
+// was printed there.
+func TestCostlySectionsFilledWhereRead(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
-		name     string
-		withBase bool
-	}{{"no .base file", false}, {"a .base file", true}} {
+		name              string
+		withBase, graphed bool
+	}{{"neither", false, false}, {"a .base file", true, false}, {"graph printed before", false, true}} {
 		files := map[string]string{}
 		for p, b := range fillVault {
 			if p != "All.base" || tc.withBase {
@@ -185,12 +222,30 @@ func TestBasesFilledWhereBasesAre(t *testing.T) {
 			}
 		}
 		w, _ := open(t, files, Reading)
+		w.graph = &testGraphFormat
+		if tc.graphed {
+			g, _, err := w.GraphText(ctx, testGraphFormat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Close()
+			w.version = "test, upgraded" // every section of another key
+		}
 		if _, err := w.Stale(ctx, StaleRequest{}); err != nil {
 			t.Fatal(err)
 		}
 		_, m := modelOf(t, w)
-		if !m.Has("list") || m.Has("base") != tc.withBase {
-			t.Errorf("%s: list filled %v, base filled %v", tc.name, m.Has("list"), m.Has("base"))
+		keyed := func(folder, purpose string, inputs Inputs) bool {
+			key, err := w.inputKey(purpose, inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m.Keyed(folder, key)
+		}
+		list, graph := w.recordsNote(ctx, nil, query.Options{}, nil, nil), graphNote(testGraphFormat)
+		listed, based, graphed := keyed(list.folder, list.purpose, list.inputs), m.Has("base"), keyed(graph.folder, graph.purpose, graph.inputs)
+		if !listed || based != tc.withBase || graphed != tc.graphed {
+			t.Errorf("%s: list filled %v, base filled %v, graph filled %v", tc.name, listed, based, graphed)
 		}
 		m.Close()
 	}
