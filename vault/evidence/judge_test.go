@@ -115,24 +115,36 @@ func TestJudgeAgain(t *testing.T) {
 }
 
 // TestJudgeRuns: repeat: N pools the runs' captures; each run is one
-// sample of the mean, so three runs straddling the threshold are within
-// noise, and one failed run decides nothing.
+// sample of the mean, so six runs straddling the threshold are within
+// noise, three are too few to judge at 95% whatever they read, and one
+// failed run decides nothing.
 func TestJudgeRuns(t *testing.T) {
-	f := Falsifier{N: 1, Criterion: "rate < 95", Captures: []string{"rate = ([0-9.]+) tok/s"}, CaptureLines: []int{3}, Repeat: "3"}
+	f := Falsifier{N: 1, Criterion: "rate < 97", Captures: []string{"rate = ([0-9.]+) tok/s"}, CaptureLines: []int{3}, Repeat: "6"}
 	outs := [][]byte{[]byte("rate = 90 tok/s"), []byte("rate = 100 tok/s"), []byte("rate = 110 tok/s")}
-	ok := []Outcome{{}, {}, {}}
+	outs = append(outs, outs...)
+	ok := []Outcome{{}, {}, {}, {}, {}, {}}
 	s := Settings{RunID: "20261204T000000Z-0001"}
 	j := JudgeRuns(f, ok, outs, s)
-	// Of the 27 equally likely resamples, 4 have a mean under 95.
-	if j.Verdict != VerdictInconclusive || !strings.Contains(j.Statement, "rate = 100 (95% interval ") || !strings.Contains(j.Statement, "n = 3: runs (repeat: 3)") ||
-		j.Result.Refuting < 200 || j.Result.Refuting > 400 {
+	// A resample's mean is under 97 about one time in six.
+	if j.Verdict != VerdictInconclusive || !strings.Contains(j.Statement, "rate = 100 (95% interval ") || !strings.Contains(j.Statement, "n = 6: runs (repeat: 6)") ||
+		j.Result.Refuting < 150 || j.Result.Refuting > 600 {
 		t.Errorf("straddling runs: %s %q (%d refuting)", j.Verdict, j.Statement, j.Result.Refuting)
 	}
 	f.Criterion = "rate < 120"
-	if j := JudgeRuns(f, ok, outs, s); j.Verdict != VerdictRefutes {
+	if j := JudgeRuns(f, ok, outs, s); j.Verdict != VerdictRefutes || !strings.Contains(j.Statement, "100% of 2,000 resamples agree") {
 		t.Errorf("every run under 120: %s %q", j.Verdict, j.Statement)
 	}
-	if j := JudgeRuns(f, []Outcome{{}, {Exit: 1}, {}}, outs, s); j.Verdict != VerdictInconclusive || !strings.Contains(j.Statement, "exited 1 (run 2 of 3)") {
+	f.Repeat = "3"
+	want := "rate = 100 (n = 3: runs (repeat: 3)); refuted if `rate < 120`: too few samples to judge at 95% (6 needed)"
+	if j := JudgeRuns(f, ok[:3], outs[:3], s); j.Verdict != VerdictInconclusive || j.Statement != want {
+		t.Errorf("three runs, every one under 120: %s %q, want inconclusive %q", j.Verdict, j.Statement, want)
+	}
+	f.Confidence = "75%" // three samples are enough at 75%
+	if j := JudgeRuns(f, ok[:3], outs[:3], s); j.Verdict != VerdictRefutes {
+		t.Errorf("three runs at 75%%: %s %q", j.Verdict, j.Statement)
+	}
+	f.Confidence = ""
+	if j := JudgeRuns(f, []Outcome{{}, {Exit: 1}, {}}, outs[:3], s); j.Verdict != VerdictInconclusive || !strings.Contains(j.Statement, "exited 1 (run 2 of 3)") {
 		t.Errorf("a failed run: %s %q", j.Verdict, j.Statement)
 	}
 	f.Repeat = "0"

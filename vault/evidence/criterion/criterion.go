@@ -203,6 +203,26 @@ type Result struct {
 	Resamples  int
 	Refuting   int
 	Confidence float64
+	// Unjudged says why the samples a value stands on cannot settle a
+	// verdict at Confidence, however they fall ("" when they can): too
+	// few of them (MinSamples), or more than zk resamples.
+	Unjudged string
+}
+
+// MinSamples is the fewest samples a verdict at confidence can stand on.
+// Of n samples, the widest interval they give, their least to their
+// greatest, holds the middle of what they were drawn from with
+// probability 1 − 2·0.5ⁿ whatever its shape; with fewer samples than make
+// that confidence, no interval drawn from them alone can claim it, and
+// their resamples' agreement is no evidence (two samples' 2,000 resamples
+// take three values). At 95% that is 6, benchstat's "need >= 6 samples
+// for confidence interval at level 0.95".
+func MinSamples(confidence float64) int {
+	n := 1
+	for 1-2*math.Pow(0.5, float64(n)) < confidence {
+		n++
+	}
+	return n
 }
 
 // Agree is the share of resamples that agree with the verdict the
@@ -222,7 +242,7 @@ func (r Result) Agree() float64 {
 // them agree with it. A criterion whose values carry no samples is
 // decided by its one reading.
 func (r Result) Decided() bool {
-	return r.Resamples == 0 || r.Agree() >= r.Confidence
+	return r.Unjudged == "" && (r.Resamples == 0 || r.Agree() >= r.Confidence)
 }
 
 // Eval evaluates the criterion against the values read from an output.
@@ -267,6 +287,13 @@ func (c *Criterion) Eval(e measure.Env, opt Options) (Result, error) {
 			return Result{}, err
 		}
 		res.Read = append(res.Read, rd)
+	}
+	// A value that is no number (a benchmark's NaN ns/op, an overflow)
+	// compares false against anything: it would support the claim.
+	for _, rd := range res.Read {
+		if f, ok := rd.Value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			return Result{}, fmt.Errorf("%s = %s, not a measurement", rd.Expr, FormatValue(f))
+		}
 	}
 	out, err := expr.Run(prog, e.Values)
 	if err != nil {
@@ -344,6 +371,18 @@ func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv fu
 	if len(used) == 0 {
 		return nil // what the criterion reads is one reading
 	}
+	need := MinSamples(opt.Confidence)
+	for _, s := range used {
+		switch n := len(s.Samples); {
+		case n < need:
+			res.Unjudged = fmt.Sprintf("too few samples to judge at %s (%d needed)", percent(opt.Confidence), need)
+		case n > measure.MaxSamples:
+			res.Unjudged = fmt.Sprintf("more samples than zk resamples (at most %s)", thousands(measure.MaxSamples))
+		}
+		if res.Unjudged != "" {
+			return nil
+		}
+	}
 	e.Seed(opt.Seed)
 	defer func() {
 		for _, s := range used {
@@ -367,9 +406,17 @@ func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv fu
 			if len(res.Read[i].Of) == 0 {
 				continue
 			}
-			if v, ok := number(p); ok && !math.IsNaN(v) {
-				vals[i] = append(vals[i], v)
+			v, ok := number(p)
+			if !ok {
+				continue
 			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				// A resample's figure overflowed (samples near the
+				// largest float): its comparison would count as either
+				// side by chance.
+				return fmt.Errorf("%s = %s in a resample, not a measurement", res.Read[i].Expr, FormatValue(v))
+			}
+			vals[i] = append(vals[i], v)
 		}
 	}
 	res.Resamples = opt.Resamples
@@ -461,13 +508,15 @@ func (r Result) Describe(src string) string {
 		if rd.Unit != "" {
 			p += " " + rd.Unit
 		}
+		var of []string
+		for _, s := range rd.Of {
+			of = append(of, fmt.Sprintf("n = %d: %s", s.N, s.Of))
+		}
 		switch {
 		case len(rd.Of) > 0 && r.Resamples > 0:
-			var of []string
-			for _, s := range rd.Of {
-				of = append(of, fmt.Sprintf("n = %d: %s", s.N, s.Of))
-			}
 			p += fmt.Sprintf(" (%s interval %s–%s, %s)", percent(r.Confidence), roundDown(rd.Lo), roundUp(rd.Hi), strings.Join(of, "; "))
+		case len(rd.Of) > 0:
+			p += " (" + strings.Join(of, "; ") + ")"
 		case rd.Count > 0:
 			p += fmt.Sprintf(" (n = %d)", rd.Count)
 		}
@@ -478,6 +527,8 @@ func (r Result) Describe(src string) string {
 		verdict = "refuted"
 	}
 	switch {
+	case r.Unjudged != "":
+		verdict = r.Unjudged
 	case r.Resamples == 0:
 	case r.Decided():
 		verdict += fmt.Sprintf(", %s of %s resamples agree (%s needed)", percentFloor(r.Agree()), thousands(r.Resamples), percent(r.Confidence))

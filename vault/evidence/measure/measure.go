@@ -154,7 +154,7 @@ func (e *Env) finish(data []byte) {
 		e.Values[Bench] = b
 		for _, name := range slices.Sorted(maps.Keys(runs)) {
 			for _, unit := range slices.Sorted(maps.Keys(runs[name])) {
-				if xs := runs[name][unit]; len(xs) >= 2 && len(xs) <= MaxSamples {
+				if xs := runs[name][unit]; len(xs) > 0 {
 					e.Sampled = append(e.Sampled, newSampled(fmt.Sprintf("go test runs of %s (-count)", name), xs, b[name].(map[string]any), unit, statMean))
 				}
 			}

@@ -241,8 +241,10 @@ func numbers(v any) ([]float64, bool) {
 	return out, true
 }
 
-// MaxSamples bounds the samples of one figure zk resamples: beyond it
-// the figure is read as one value.
+// MaxSamples bounds the samples of one figure zk resamples: a criterion
+// that reads a figure of more is not judged (criterion.Result.Unjudged).
+// A figure of fewer than its confidence needs is not either: each is
+// registered whatever its count, so that the verdict can say so.
 const MaxSamples = 100_000
 
 // findSampled registers the figures of e's values that carry samples.
@@ -266,7 +268,7 @@ func (e *Env) findSampled() {
 					continue
 				}
 				xs, ok := numbers(st["samples"])
-				if !ok || len(xs) < 2 || len(xs) > MaxSamples {
+				if !ok {
 					continue
 				}
 				of, _ := st["of"].(string)
@@ -285,7 +287,7 @@ func (e *Env) findSampled() {
 				continue
 			}
 			xs, ok := numbers(rm["times"])
-			if !ok || len(xs) < 2 || len(xs) > MaxSamples {
+			if !ok {
 				continue
 			}
 			cmd, _ := rm["command"].(string)
