@@ -44,6 +44,7 @@ func Commented() []byte {
 	w("# numbers = %s\n\n", strconv.Quote(d.Numbers))
 	w("# The share of bootstrap resamples that must agree for a verdict when the\n")
 	w("# falsifier does not say (confidence: under it); fewer: inconclusive, within noise.\n")
+	w("# A verdict also needs enough samples for it: 6 at 95%%, 8 at 99%%.\n")
 	w("# confidence = %s\n\n", strconv.Quote(d.Confidence))
 	w("# Each rule's severity: \"error\", \"warning\" or \"off\".\n")
 	w("[%s.rules]\n", Table)

@@ -2,6 +2,7 @@ package criterion
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -258,5 +259,86 @@ func TestThreeLevelsResampled(t *testing.T) {
 	one := eval(t, "level(1).per_stream.p50 >= 250", threeLevels(t), opt95)
 	if len(one.Read[0].Of) != 1 || one.Read[0].Of[0].N != 11 || one.Read[0].Of[0].Of != "requests completed in the window at concurrency 1" {
 		t.Errorf("result %+v", one)
+	}
+}
+
+// TestMinSamples: the fewest samples whose widest interval, least to
+// greatest, holds the middle with at least the confidence (1 − 2·0.5ⁿ).
+func TestMinSamples(t *testing.T) {
+	for _, tc := range []struct {
+		confidence float64
+		want       int
+	}{{0.51, 3}, {0.75, 3}, {0.76, 4}, {0.9, 5}, {0.95, 6}, {0.96875, 6}, {0.97, 7}, {0.99, 8}, {0.999, 11}} {
+		if got := MinSamples(tc.confidence); got != tc.want {
+			t.Errorf("MinSamples(%v) = %d, want %d", tc.confidence, got, tc.want)
+		}
+	}
+}
+
+// TestTooFewSamples: a figure of fewer samples than the confidence needs
+// gives no verdict, however far from the threshold they all lie, and the
+// statement says how many it needs; one sample more decides. One sample
+// (a hyperfine run, a benchmark run once) is counted, not one reading.
+func TestTooFewSamples(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		out     []byte
+		crit    string
+		decided bool
+		n       int
+	}{
+		{"one hyperfine run", hyperfineJSON(t, []float64{0.25}), "hyperfine.results[0].mean > 0.2", false, 1},
+		{"two hyperfine runs", hyperfineJSON(t, []float64{0.21, 0.22}), "hyperfine.results[0].mean > 0.2", false, 2},
+		{"five hyperfine runs", hyperfineJSON(t, []float64{0.3, 0.31, 0.3, 0.32, 0.3}), "hyperfine.results[0].mean > 0.2", false, 5},
+		{"six hyperfine runs", hyperfineJSON(t, []float64{0.3, 0.31, 0.3, 0.32, 0.3, 0.31}), "hyperfine.results[0].mean > 0.2", true, 6},
+		{"a benchmark run once", []byte("BenchmarkParse-8 \t 1000\t 2500000 ns/op\n"), `bench.BenchmarkParse["ns/op"] > 2e6`, false, 1},
+	} {
+		res := eval(t, tc.crit, tc.out, opt95)
+		if res.Decided() != tc.decided || len(res.Read) != 1 || len(res.Read[0].Of) != 1 || res.Read[0].Of[0].N != tc.n {
+			t.Errorf("%s: decided %v, read %+v; want decided %v on n = %d", tc.name, res.Decided(), res.Read, tc.decided, tc.n)
+			continue
+		}
+		d := res.Describe("`x`")
+		if few := strings.HasSuffix(d, ": too few samples to judge at 95% (6 needed)"); few == tc.decided || !strings.Contains(d, fmt.Sprintf("n = %d: ", tc.n)) {
+			t.Errorf("%s: %q", tc.name, d)
+		}
+	}
+}
+
+// TestNotANumberIsNotEvaluated: a value compared that is NaN or infinite
+// (go test prints a metric of 0/0 as NaN) is no measurement: NaN compares
+// false, and would support the claim.
+func TestNotANumberIsNotEvaluated(t *testing.T) {
+	for _, v := range []string{"NaN", "+Inf", "-Inf"} {
+		var b strings.Builder
+		for range 6 {
+			b.WriteString("BenchmarkParse-2 \t 100\t " + v + " ns/op\n")
+		}
+		c, err := Compile(`bench.BenchmarkParse["ns/op"] > 2e6`, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Eval(measure.Read([]byte(b.String()), 0, nil), opt95)
+		if err == nil || !strings.Contains(err.Error(), "not a measurement") {
+			t.Errorf("%s ns/op: %v, want not evaluated", v, err)
+		}
+	}
+}
+
+// TestHugeSamples: samples near the largest float are judged, not turned
+// into NaN by a sum that overflows (three at 1e308 gave an interval
+// "NaN–NaN" and a stddev of identical samples "within noise").
+func TestHugeSamples(t *testing.T) {
+	xs := []float64{1e308, 1e308, 1e308, 1e308, 1e308, 1e308}
+	b, err := json.Marshal(map[string]any{"results": []any{map[string]any{
+		"command": "x", "mean": 1e308, "stddev": 0.0, "median": 1e308, "min": 1e308, "max": 1e308, "times": xs}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, crit := range []string{"hyperfine.results[0].mean > 1e307", "hyperfine.results[0].stddev > 0.2"} {
+		res := eval(t, crit, b, opt95)
+		if !res.Decided() || res.Refuted != strings.Contains(crit, "mean") || math.IsNaN(res.Read[0].Lo) {
+			t.Errorf("%s: %s", crit, res.Describe("`x`"))
+		}
 	}
 }

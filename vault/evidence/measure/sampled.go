@@ -169,6 +169,14 @@ func (s *Sampled) write(xs []float64) {
 		mean += x
 	}
 	mean /= n
+	if math.IsInf(mean, 0) {
+		// The sum overflowed (samples near the largest float): the mean
+		// of each sample's share does not, where the sum of all does.
+		mean = 0
+		for _, x := range xs {
+			mean += x / n
+		}
+	}
 	set := func(f string, v func() float64) {
 		if s.only == nil || s.only[f] {
 			s.obj[f] = v()
