@@ -12,6 +12,7 @@ import (
 
 	"github.com/zk-claims/zk/checkcache"
 	"github.com/zk-claims/zk/internal/cachecodec"
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/query"
 )
@@ -540,7 +541,8 @@ func decodeGraphEntries(b string) ([]graphEntry, error) {
 
 // printedAsIs reports whether s can be printed as it is, as a graph's
 // text is: every byte a space or above but line feeds, valid UTF-8, no
-// line or paragraph separator (what JSON's quoting leaves out). Eight
+// line or paragraph separator, C1 control or bidirectional override
+// (what the front end's quoting leaves out: printable.JSON). Eight
 // bytes at a time: a line feed is made a byte of 0x20 or above (its 0x20
 // bit set) before the test for a byte below 0x20, both exact per byte.
 func printedAsIs(s string) bool {
@@ -570,8 +572,8 @@ func printedAsIs(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
 	}
-	for i := 0; i+2 < len(s); i++ {
-		if s[i] == 0xe2 && s[i+1] == 0x80 && (s[i+2] == 0xa8 || s[i+2] == 0xa9) {
+	for _, r := range s {
+		if r >= utf8.RuneSelf && (r == '\u2028' || r == '\u2029' || r != utf8.RuneError && printable.Unsafe(r)) {
 			return false
 		}
 	}

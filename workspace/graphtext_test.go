@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/checkcache"
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -25,7 +26,12 @@ func TestPrintedAsIs(t *testing.T) {
 				return false
 			}
 		}
-		return strings.ToValidUTF8(s, "\x00") == s && !strings.ContainsAny(s, "\u2028\u2029")
+		for _, r := range s {
+			if r >= 0x80 && r != 0xfffd && (r == 0x2028 || r == 0x2029 || printable.Unsafe(r)) {
+				return false
+			}
+		}
+		return strings.ToValidUTF8(s, "\x00") == s
 	}
 	for _, fill := range []byte{'a', '\n', ' ', 0x1f, 0x7f} {
 		for n := range 18 {
@@ -40,7 +46,7 @@ func TestPrintedAsIs(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range []string{"日本\n", "a\u2028b", "abcdefgh\u2029", "\xe2\x82", "ok \"quoted\" \\u0001"} {
+	for _, s := range []string{"日本\n", "a\u2028b", "abcdefgh\u2029", "\xe2\x82", "ok \"quoted\" \\u0001", "a\u009bb", "\u202eevil", "x\u2066", "\ufffd"} {
 		if got, w := printedAsIs(s), want(s); got != w {
 			t.Errorf("printedAsIs(%q) = %v, want %v", s, got, w)
 		}

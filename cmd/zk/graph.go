@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
@@ -128,7 +129,7 @@ func writeGraphNodes(bw *bufio.Writer, nodes []view.GraphNode) {
 // without): the model file's section for zk graph keeps them so
 // (workspace.GraphText), and the graph's edges are every note's, one
 // after the other.
-var graphJSON = workspace.GraphFormat{Name: "json v2", Lead: 1, AppendEdges: func(b []byte, edges []vault.Edge) []byte {
+var graphJSON = workspace.GraphFormat{Name: "json v3", Lead: 1, AppendEdges: func(b []byte, edges []vault.Edge) []byte {
 	var from edgeFrom
 	for _, e := range edges {
 		b = from.appendEdgeJSON(append(b, ",\n    "...), view.NewEdge(e))
@@ -221,7 +222,9 @@ var jsonPlain = func() (t [256]bool) {
 
 // appendJSONString is s quoted as encoding/json quotes it with HTML
 // escaping off: \" and \\, the short escapes, other control bytes as
-// \u00xx, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
+// \u00xx, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped; and, as
+// writeJSON writes it (printable.JSON), C1 controls and bidirectional
+// overrides as \uXXXX.
 func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
@@ -266,6 +269,12 @@ func appendJSONString(b []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(append(b, s[start:i]...), `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r != utf8.RuneError && printable.Unsafe(r) { // as writeJSON escapes them
+			b = append(append(b, s[start:i]...), '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 			i += size
 			start = i
 			continue

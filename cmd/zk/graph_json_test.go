@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -84,19 +83,18 @@ func TestPlain8(t *testing.T) {
 	}
 }
 
-// TestAppendJSONStringIsEncodingJSON: a string is quoted as the one JSON
-// encoder quotes it, whatever its length and wherever its bytes to escape.
+// TestAppendJSONStringIsEncodingJSON: a string is quoted as writeJSON
+// quotes it (encoding/json, then printable.JSON), whatever its length and
+// wherever its bytes to escape.
 func TestAppendJSONStringIsEncodingJSON(t *testing.T) {
-	pieces := []string{"plain text", "日本", "\u2028", "\xe2\x82", "\x00", "\x1f", "\"", "\\", "<&>", "\x7f", "\xff", "abcdefgh", "\t\n"}
+	pieces := []string{"plain text", "日本", "\u2028", "\xe2\x82", "\x00", "\x1f", "\"", "\\", "<&>", "\x7f", "\xff", "abcdefgh", "\t\n", "\u009b", "\u202e", "\u2066"}
 	for i := range 4000 {
 		var s strings.Builder
 		for k := i; k > 0; k /= len(pieces) {
 			s.WriteString(pieces[k%len(pieces)])
 		}
 		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(s.String()); err != nil {
+		if err := writeJSON(&want, s.String()); err != nil {
 			t.Fatal(err)
 		}
 		if got := string(appendJSONString(nil, s.String())) + "\n"; got != want.String() {

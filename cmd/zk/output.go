@@ -70,13 +70,26 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// writeJSON prints v as indented JSON, without HTML escaping: the one JSON
+// writeJSON prints v as indented JSON, without HTML escaping, C1 controls
+// and bidirectional overrides escaped (printable.JSON): the one JSON
 // encoder of every --format json.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(printableJSON{w})
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// printableJSON writes each JSON text it is given through printable.JSON:
+// json.Encoder.Encode writes a value's whole text in one Write, so no
+// character is cut between two.
+type printableJSON struct{ w io.Writer }
+
+func (p printableJSON) Write(b []byte) (int, error) {
+	if _, err := p.w.Write(printable.JSON(b)); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 // writeJSONArray prints what writeJSON prints for doc with its array
@@ -116,7 +129,7 @@ func writeJSONArray(w io.Writer, doc any, key string, n int, elem func(int) any)
 			bw.WriteByte(',')
 		}
 		bw.WriteString("\n" + indent)
-		if _, err := bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); err != nil {
+		if _, err := bw.Write(printable.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))); err != nil {
 			return err // a closed pipe: the rest is not encoded for nothing
 		}
 	}

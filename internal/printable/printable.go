@@ -68,6 +68,52 @@ func plainASCII(s string, lines bool) bool {
 	return true
 }
 
+// JSON is the JSON text b with every character Of escapes that JSON
+// leaves as it is (C1 controls, bidirectional overrides: encoding/json
+// escapes only those below a space) written as a \uXXXX escape, which
+// decodes to the same string: a note's name in zk's JSON output cannot
+// rewrite or reorder the terminal it is printed on. Outside its strings
+// JSON text is ASCII, so each such character is inside one. b is returned
+// as it is when it holds none.
+func JSON(b []byte) []byte {
+	first := -1
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError && unsafeRune(r) {
+			first = i
+			break
+		}
+		i += size
+	}
+	if first < 0 {
+		return b
+	}
+	const hex = "0123456789abcdef"
+	out := append(make([]byte, 0, len(b)+16), b[:first]...)
+	for i := first; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			out = append(out, b[i])
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r != utf8.RuneError && unsafeRune(r) {
+			out = append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+// Unsafe reports whether Of escapes r.
+func Unsafe(r rune) bool { return unsafeRune(r) }
+
 func unsafeRune(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == utf8.RuneError ||
 		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c

@@ -1,6 +1,10 @@
 package printable
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 // TestOf: what could move the cursor, recolour or rewrite the terminal,
 // split a line or reorder what is shown comes out as a Go escape; the
@@ -36,6 +40,31 @@ func TestLines(t *testing.T) {
 	} {
 		if got := Lines(tc.in); got != tc.want {
 			t.Errorf("Lines(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestJSON: what Of escapes and encoding/json leaves raw is written as a
+// \uXXXX escape that decodes to the same string; other text, and a text
+// with nothing to escape (returned as it is), is untouched.
+func TestJSON(t *testing.T) {
+	for _, s := range []string{"plain", "日本語 ✓", "csi \u009b2J", "\u202eevil\u202c", "\u2066iso\u2069", "nel\u0085", "lrm\u200e alm\u061c", "\ufffd", "\u2028"} {
+		b, err := json.Marshal(map[string]string{"k": s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := JSON(b)
+		var back map[string]string
+		if err := json.Unmarshal(got, &back); err != nil || back["k"] != s {
+			t.Errorf("JSON(%s) = %s: decodes to %q (%v)", b, got, back["k"], err)
+		}
+		for _, r := range string(got) {
+			if r >= 0x80 && r != 0xfffd && Unsafe(r) {
+				t.Errorf("JSON(%s) = %s: %U left raw", b, got, r)
+			}
+		}
+		if strings.Contains(string(got), `\u`) != strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 && r != 0xfffd && Unsafe(r) }) && s != "\u2028" {
+			t.Errorf("JSON(%s) = %s", b, got)
 		}
 	}
 }
