@@ -34,8 +34,9 @@ const (
 	// Hyperfine is hyperfine --export-json output.
 	Hyperfine = "hyperfine"
 	// Bench is go test -bench output: benchmark name (without the -N
-	// GOMAXPROCS suffix) → unit (ns/op, B/op, a custom metric) → the
-	// mean over its runs.
+	// GOMAXPROCS suffix, unless the output holds it at several; with its
+	// package first when several packages hold it) → unit (ns/op, B/op,
+	// a custom metric) → the mean over its runs.
 	Bench = "bench"
 )
 
@@ -212,7 +213,12 @@ func ReadBench(data []byte) (map[string]any, bool) {
 // readBench is ReadBench, with each mean's runs: name → unit → values.
 func readBench(data []byte) (map[string]any, map[string]map[string][]float64, bool) {
 	rd := benchfmt.NewReader(bytes.NewReader(data), "")
-	sums := map[string]map[string][]float64{}
+	// Runs are pooled by package, name and GOMAXPROCS: -count's runs of
+	// one benchmark are samples of one figure, and two packages'
+	// BenchmarkParse, or -cpu 1,2,4's three, are not.
+	type bench struct{ pkg, name, procs string }
+	runs := map[bench]map[string][]float64{}
+	var order []bench
 	for rd.Scan() {
 		r, ok := rd.Result().(*benchfmt.Result)
 		if !ok {
@@ -220,22 +226,45 @@ func readBench(data []byte) (map[string]any, map[string]map[string][]float64, bo
 		}
 		// benchfmt drops the "Benchmark" prefix; a criterion names the
 		// benchmark as go test prints it.
-		name := "Benchmark" + string(r.Name.Full())
-		if i := strings.LastIndexByte(name, '-'); i > 0 {
-			if _, err := strconv.Atoi(name[i+1:]); err == nil {
-				name = name[:i]
+		k := bench{pkg: r.GetConfig("pkg"), name: "Benchmark" + string(r.Name.Full())}
+		if i := strings.LastIndexByte(k.name, '-'); i > 0 {
+			if _, err := strconv.Atoi(k.name[i+1:]); err == nil {
+				k.name, k.procs = k.name[:i], k.name[i:]
 			}
 		}
-		if sums[name] == nil {
-			sums[name] = map[string][]float64{}
+		if runs[k] == nil {
+			runs[k] = map[string][]float64{}
+			order = append(order, k)
 		}
 		for _, v := range r.Values {
 			val, unit := v.Value, v.Unit
 			if v.OrigUnit != "" {
 				val, unit = v.OrigValue, v.OrigUnit
 			}
-			sums[name][unit] = append(sums[name][unit], val)
+			runs[k][unit] = append(runs[k][unit], val)
 		}
+	}
+	// A benchmark is named as go test prints it, without its -N, when
+	// that names one; else with its -N when that does (-cpu 1,2,4), else
+	// with its package ("example.com/p.BenchmarkParse-2").
+	pkgs, procs := map[string]map[string]bool{}, map[string]map[string]bool{}
+	for _, k := range order {
+		if pkgs[k.name] == nil {
+			pkgs[k.name], procs[k.name] = map[string]bool{}, map[string]bool{}
+		}
+		pkgs[k.name][k.pkg], procs[k.name][k.pkg+"\x00"+k.procs] = true, true
+	}
+	sums := map[string]map[string][]float64{}
+	for _, k := range order {
+		name := k.name
+		switch {
+		case len(procs[k.name]) == 1:
+		case len(pkgs[k.name]) == 1:
+			name += k.procs
+		default:
+			name = k.pkg + "." + name + k.procs
+		}
+		sums[name] = runs[k]
 	}
 	if len(sums) == 0 || rd.Err() != nil {
 		return nil, nil, false

@@ -1,6 +1,8 @@
 package measure
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,5 +98,37 @@ func TestLevel(t *testing.T) {
 	}
 	if _, err := Level("x", 1); err == nil {
 		t.Error("Level of a string: no error")
+	}
+}
+
+// TestReadBenchKeepsApart: runs are pooled only within one benchmark of
+// one package at one GOMAXPROCS; two packages' BenchmarkParse, -cpu's
+// levels and sub-benchmarks that differ only in a number are named apart,
+// never averaged into one figure labelled as -count runs.
+func TestReadBenchKeepsApart(t *testing.T) {
+	for _, tc := range []struct {
+		name, out string
+		want      map[string]float64 // name → ns/op mean
+	}{
+		{"-count runs", "BenchmarkParse-2 1 100 ns/op\nBenchmarkParse-2 1 300 ns/op\n", map[string]float64{"BenchmarkParse": 200}},
+		{"two packages", "pkg: a/x\nBenchmarkParse-2 1 100 ns/op\npkg: a/y\nBenchmarkParse-2 1 300 ns/op\n",
+			map[string]float64{"a/x.BenchmarkParse-2": 100, "a/y.BenchmarkParse-2": 300}},
+		{"-cpu 1,2", "BenchmarkParse 1 100 ns/op\nBenchmarkParse-2 1 60 ns/op\n", map[string]float64{"BenchmarkParse": 100, "BenchmarkParse-2": 60}},
+		{"sizes, GOMAXPROCS 1", "BenchmarkDecode/size-1024 1 10 ns/op\nBenchmarkDecode/size-4096 1 40 ns/op\n",
+			map[string]float64{"BenchmarkDecode/size-1024": 10, "BenchmarkDecode/size-4096": 40}},
+		{"sizes, GOMAXPROCS 2", "BenchmarkDecode/size-1024-2 1 10 ns/op\nBenchmarkDecode/size-4096-2 1 40 ns/op\n",
+			map[string]float64{"BenchmarkDecode/size-1024": 10, "BenchmarkDecode/size-4096": 40}},
+	} {
+		b, _, ok := readBench([]byte(tc.out))
+		if !ok || len(b) != len(tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, slices.Sorted(maps.Keys(b)), tc.want)
+			continue
+		}
+		for name, mean := range tc.want {
+			got, _ := b[name].(map[string]any)["ns/op"].(float64)
+			if got != mean {
+				t.Errorf("%s: %s = %v, want %v (read %v)", tc.name, name, got, mean, b)
+			}
+		}
 	}
 }
