@@ -88,8 +88,14 @@ func LatestRuns(n *vault.Note, ledger []LedgerEntry) Standing {
 }
 
 // LatestRunsOf is LatestRuns for the note's falsifiers fs, read already.
-// A block edited since it was recorded is not counted (evidence/run-edited
-// reports it): its verdict is no longer the record's.
+// A block edited since it was recorded (evidence/run-edited reports it)
+// is not counted by what it says now, which is no longer the record's,
+// with one exception: a block the ledger says refuted still refutes, for
+// its falsifier as the ledger names it (trustLedger). The ledger is zk's
+// own record, appended when the run was; an edit of the block (a line
+// added, its end marker deleted, the falsifier's text replaced in it too)
+// cannot turn a refutation into nothing. An edited block the ledger says
+// supported, or that it does not know, answers nothing.
 func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry) Standing {
 	var st Standing
 	if len(fs) > 0 {
@@ -103,7 +109,16 @@ func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry) Standing 
 	}
 	var runs []Run
 	for _, r := range ParseRuns(n.Src) {
-		if r.Problem == "" && (r.Falsifier != "" || r.FalsifierID != "") {
+		if r.Problem != "" {
+			e, ok := ledgerRefuting(ledger, r.ID)
+			if !ok {
+				continue
+			}
+			r = trustLedger(r, e)
+			runs = append(runs, r) // placed by its ids, else the ledger's number
+			continue
+		}
+		if r.Falsifier != "" || r.FalsifierID != "" {
 			runs = append(runs, r)
 		}
 	}
@@ -126,7 +141,8 @@ func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry) Standing 
 	// blocks before ids that quote the same text.
 	alias := map[string]string{}
 	for _, r := range runs {
-		if r.FalsifierID != "" && r.Falsifier != "" {
+		// An edited block's text is not the record's: it names nothing.
+		if r.FalsifierID != "" && r.Falsifier != "" && r.Problem == "" {
 			alias[oneLine(r.Falsifier)] = r.FalsifierID
 		}
 	}
@@ -208,6 +224,30 @@ func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry) Standing 
 		}
 	}
 	return st
+}
+
+// ledgerRefuting is the ledger's entry that says run id refuted, if
+// there is one.
+func ledgerRefuting(ledger []LedgerEntry, id string) (LedgerEntry, bool) {
+	for _, e := range ledger {
+		if e.ID == id && e.Verdict == VerdictRefutes {
+			return e, true
+		}
+	}
+	return LedgerEntry{}, false
+}
+
+// trustLedger is an edited block r (r.Problem set) as the ledger's entry
+// e records it: it refutes, for the falsifier whose id the ledger names
+// (the block's may have been edited), and says nothing else that can be
+// read as the record's (its statement, what judged it).
+func trustLedger(r Run, e LedgerEntry) Run {
+	r.Verdict = VerdictRefutes
+	if e.FalsifierID != "" {
+		r.FalsifierID = e.FalsifierID
+	}
+	r.Criterion, r.JudgedWith, r.Before = "", "", ""
+	return r
 }
 
 // settle orders l's records oldest first (by start, then by place in the

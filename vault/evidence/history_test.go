@@ -25,6 +25,17 @@ func block(m int, text, id string, v Verdict) string {
 	return string(RenderRun(r, "\n")) + "\n"
 }
 
+// edited is a block with a line added inside its callout: its checksum
+// no longer matches.
+func edited(b string) string {
+	return strings.Replace(b, "> - **Command:**", "> a line added\n> - **Command:**", 1)
+}
+
+// noEnd is a block without its end marker.
+func noEnd(b string) string {
+	return regexp.MustCompile(`(?m)^<!-- zk:run-end .*\n`).ReplaceAllString(b, "")
+}
+
 func runID(m int) string { return fmt.Sprintf("20261201T10%02d00Z-%04x", m, m) }
 
 func noteOf(items string, blocks ...string) *vault.Note {
@@ -80,6 +91,31 @@ func TestLatestRunsIdentity(t *testing.T) {
 		{"oldest first, whatever the order in the note", "- A. ^f-0001\n",
 			[]string{block(2, "A.", "f-0001", VerdictSupports), block(1, "A.", "f-0001", VerdictRefutes)},
 			nil, []string{runID(1) + " " + runID(2)}, nil},
+		// An edited block counts only as the ledger's refutation.
+		{"edited, the ledger says it refuted: it still refutes", "- A. ^f-0001\n",
+			[]string{edited(block(1, "A.", "f-0001", VerdictRefutes))},
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{runID(1) + " !" + runID(1)}, nil},
+		{"edited to say supports, the ledger says it refuted", "- A. ^f-0001\n",
+			[]string{edited(strings.Replace(block(1, "A.", "f-0001", VerdictRefutes), "[!failure]", "[!success]", 1))},
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{runID(1) + " !" + runID(1)}, nil},
+		{"end marker deleted: placed by the ledger's id", "- B. ^f-0002\n- A. ^f-0001\n",
+			[]string{noEnd(block(1, "A.", "f-0001", VerdictRefutes))},
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{"", runID(1) + " !" + runID(1)}, nil},
+		{"end marker deleted, before ids: placed by the ledger's number", "- B.\n- A.\n",
+			[]string{noEnd(block(1, "A.", "", VerdictRefutes))},
+			[]LedgerEntry{{ID: runID(1), Falsifier: 2, Verdict: VerdictRefutes}}, []string{"", runID(1) + " !" + runID(1)}, nil},
+		{"edited, its falsifier deleted: the refutation stands as deleted", "- B. ^f-0002\n",
+			[]string{edited(block(1, "A.", "f-0001", VerdictRefutes))},
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{""}, []string{runID(1) + " !" + runID(1)}},
+		{"edited, answered by a later supporting run", "- A. ^f-0001\n",
+			[]string{edited(block(1, "A.", "f-0001", VerdictRefutes)), block(2, "A.", "f-0001", VerdictSupports)},
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{runID(1) + " " + runID(2)}, nil},
+		{"edited, the ledger says it supported: not counted", "- A. ^f-0001\n",
+			[]string{block(1, "A.", "f-0001", VerdictRefutes), edited(block(2, "A.", "f-0001", VerdictSupports))},
+			[]LedgerEntry{{ID: runID(2), FalsifierID: "f-0001", Verdict: VerdictSupports}}, []string{runID(1) + " !" + runID(1)}, nil},
+		{"edited, not in the ledger: not counted", "- A. ^f-0001\n",
+			[]string{edited(block(1, "A.", "f-0001", VerdictRefutes))},
+			nil, []string{""}, nil},
 	}
 	show := func(ls []Latest) []string {
 		var out []string

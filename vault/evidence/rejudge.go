@@ -86,7 +86,9 @@ func (f Falsifier) JudgedWith() string {
 // criterion.
 func (l Latest) CriterionChanged() bool {
 	r, f := l.Run, l.Falsifier
-	if r.ID == "" || f.N == 0 || f.Criterion == "" {
+	// An edited block (counted for the ledger's refutation) states no
+	// criterion that is the record's.
+	if r.ID == "" || f.N == 0 || f.Criterion == "" || r.Problem != "" {
 		return false
 	}
 	if r.Criterion == "" {

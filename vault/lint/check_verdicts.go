@@ -56,6 +56,9 @@ func (nc *noteCheck) refuted() {
 		r := l.Refuting
 		var msg string
 		switch {
+		case r.Problem != "":
+			msg = fmt.Sprintf("falsifier %d's run %s refutes the claim, as the ledger (%s) recorded it: an edit of its block answers nothing (%s)",
+				l.Falsifier.N, r.ID, evidence.LedgerFile, r.Problem)
 		case r.Rejudges != "":
 			msg = fmt.Sprintf("falsifier %d's run %s, judged again (%s), refutes the claim", l.Falsifier.N, r.Rejudges, r.ID)
 		case r.ID == l.Run.ID:
@@ -84,6 +87,10 @@ func (nc *noteCheck) refutedDeleted() {
 			continue
 		}
 		msg := fmt.Sprintf("run %s refuted the claim and its falsifier (%s) is no longer in the note", l.Refuting.ID, deletedName(l.Falsifier))
+		if l.Refuting.Problem != "" {
+			msg += fmt.Sprintf(", as the ledger (%s) recorded it: an edit of its block answers nothing (%s)",
+				evidence.LedgerFile, l.Refuting.Problem)
+		}
 		if l.Refuting.Criterion != "" {
 			msg += ": " + l.Refuting.Criterion
 		}
