@@ -11,6 +11,7 @@ import (
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/internal/shutdown"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/move"
 )
 
@@ -115,7 +116,26 @@ func (w *Workspace) ApplyMove(ctx context.Context, p MovePlan, ao move.ApplyOpti
 	ao.Key = key
 	release := shutdown.Hold(ctx)
 	defer release()
-	return move.Apply(w.Vault, p.Plan, ao)
+	// The ledger's entries are by note path: read before the move, they
+	// are moved with their notes after it (evidence.LedgerMove), else the
+	// refutations of a note moved would no longer be checked against it.
+	ledger := w.ledger()
+	if err := move.Apply(w.Vault, p.Plan, ao); err != nil {
+		return err
+	}
+	if len(ledger) == 0 {
+		return nil
+	}
+	var moves []evidence.LedgerMove
+	for _, r := range p.Plan.Renames {
+		moves = append(moves, evidence.LedgerMoves(ledger, r.From, r.To, r.Folder)...)
+	}
+	if err := evidence.AppendLedgerMoves(w.Vault, moves); err != nil {
+		// The move is done; what is lost is the ledger following it, which
+		// zk check then finds by the run's block or falsifier id.
+		w.warn("%s not updated: %s", evidence.LedgerFile, err)
+	}
+	return nil
 }
 
 // newHeading is the heading a "NOTE#New" (or "#New") argument names.

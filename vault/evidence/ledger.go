@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/vault"
@@ -27,6 +29,11 @@ const ledgerMax = 64 << 20
 // through no symlink (one pointing at a note would have every run append
 // a line to that note).
 func AppendLedger(v *vault.Vault, e LedgerEntry) error {
+	return appendLedgerBytes(v, LedgerLine(e))
+}
+
+// appendLedgerBytes appends lines b to the ledger in one write.
+func appendLedgerBytes(v *vault.Vault, b []byte) error {
 	if err := ownfile.MkdirAll(v.Root(), RunsDir, 0o755); err != nil {
 		return err
 	}
@@ -34,7 +41,7 @@ func AppendLedger(v *vault.Vault, e LedgerEntry) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(LedgerLine(e))
+	_, err = f.Write(b)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -61,22 +68,90 @@ type LedgerEntry struct {
 	// it; empty in lines written before ids.
 	FalsifierID string  `json:"falsifier_id,omitempty"`
 	Verdict     Verdict `json:"verdict"`
+	// Line is the entry's line in the ledger, from 1 (ReadLedger): where a
+	// refutation whose note is gone is reported.
+	Line int `json:"-"`
 }
 
-// ReadLedger reads the ledger's lines by note path. A line that does not
-// parse (a write cut short) is skipped.
+// LedgerMove is a ledger line that says zk mv renamed a note: the entries
+// before it of the note at Moved are the note's at To. A run's entry names
+// the note it was recorded in, and the ledger is only appended to, so a
+// move is a line of its own rather than an edit of the entries it moves.
+// zk before it skips the line (it has no id).
+type LedgerMove struct {
+	Moved string `json:"moved"`
+	To    string `json:"to"`
+}
+
+// ReadLedger reads the ledger's lines by note path, each entry under the
+// path its note has after the moves recorded after it (LedgerMove). A
+// line that does not parse (a write cut short) is skipped.
 func ReadLedger(data []byte) map[string][]LedgerEntry {
 	out := map[string][]LedgerEntry{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	line := 0
 	for sc.Scan() {
-		var e LedgerEntry
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.ID == "" || e.Note == "" {
+		line++
+		var l struct {
+			LedgerEntry
+			LedgerMove
+		}
+		if json.Unmarshal(sc.Bytes(), &l) != nil {
 			continue
 		}
+		if m := l.LedgerMove; m.Moved != "" && m.To != "" && m.Moved != m.To && l.ID == "" {
+			moved, ok := out[m.Moved]
+			if !ok {
+				continue
+			}
+			delete(out, m.Moved)
+			for i := range moved {
+				moved[i].Note = m.To
+			}
+			out[m.To] = append(out[m.To], moved...)
+			continue
+		}
+		e := l.LedgerEntry
+		if e.ID == "" || e.Note == "" {
+			continue
+		}
+		e.Line = line
 		out[e.Note] = append(out[e.Note], e)
 	}
 	return out
+}
+
+// LedgerMoves are the move lines (LedgerMove) that keep the entries of
+// ledger (ReadLedger's) with their notes when from is renamed to: the
+// note at from, or, for a folder, each note under it. The entries then
+// stay with their note, and evidence/run-vanished checks it at its new
+// path.
+func LedgerMoves(ledger map[string][]LedgerEntry, from, to string, folder bool) []LedgerMove {
+	var out []LedgerMove
+	for p := range ledger {
+		switch {
+		case p == from:
+			out = append(out, LedgerMove{Moved: p, To: to})
+		case folder && strings.HasPrefix(p, from+"/"):
+			out = append(out, LedgerMove{Moved: p, To: to + strings.TrimPrefix(p, from)})
+		}
+	}
+	slices.SortFunc(out, func(a, b LedgerMove) int { return strings.Compare(a.Moved, b.Moved) })
+	return out
+}
+
+// AppendLedgerMoves appends moves to the vault's ledger in one write.
+func AppendLedgerMoves(v *vault.Vault, moves []LedgerMove) error {
+	if len(moves) == 0 {
+		return nil
+	}
+	var b []byte
+	for _, m := range moves {
+		l, _ := json.Marshal(m) // strings only: cannot fail
+		b = append(append(b, l...), '\n')
+	}
+	return appendLedgerBytes(v, b)
 }
 
 // LedgerLine is e as the ledger's line, with its newline.
