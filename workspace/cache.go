@@ -43,7 +43,9 @@ const (
 	InToday
 	// InLedger is the run ledger: a run recorded, or its block saved
 	// aside, changes what evidence/run-vanished finds, and its numbers tie
-	// run blocks recorded before falsifier ids to their falsifier.
+	// run blocks recorded before falsifier ids to their falsifier; with it
+	// where a refutation was placed away from its own note
+	// (evidence.Rehome), which other notes decide.
 	InLedger
 	// InUntrusted is the files under .zk/ zk will not act on, which
 	// file/untrusted reports.
@@ -120,6 +122,13 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 	if set&InLedger != 0 {
 		ledger, _ := ReadLedger(v)
 		add("ledger", ledger)
+		// Where a refutation was placed away from its own note (renamed
+		// outside zk, merged into another, deleted) depends on other
+		// notes than the one it is checked in: a change of it checks
+		// every note again.
+		for _, m := range w.homedLedger().Moved {
+			add("ledger home", []byte(m))
+		}
 	}
 	if set&InUntrusted != 0 {
 		_, untrusted := ReadLedger(v)

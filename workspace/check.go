@@ -17,20 +17,22 @@ import (
 // check and zk lsp check notes.
 func (w *Workspace) LintOptions() lint.Options {
 	cfg := w.Config
-	ledger, untrusted := ReadLedger(w.Vault)
+	_, untrusted := ReadLedger(w.Vault)
 	untrusted = append(untrusted, move.SetAside(w.Vault)...)
+	ledger := w.homedLedger()
 	return lint.Options{
-		Today:      w.Today,
-		Types:      w.Types,
-		Relations:  cfg.Relations,
-		Severity:   cfg.Severities(),
-		Comments:   cfg.CheckComments,
-		TendedKeys: cfg.TendedKeys,
-		Interval:   cfg.Interval(),
-		Ledger:     evidence.ReadLedger(ledger),
-		Untrusted:  untrusted,
-		Judging:    cfg.Judging(""),
-		ReadLog:    func(id string, k int) ([]byte, error) { return evidence.ReadLog(w.Vault, id, k) },
+		Today:         w.Today,
+		Types:         w.Types,
+		Relations:     cfg.Relations,
+		Severity:      cfg.Severities(),
+		Comments:      cfg.CheckComments,
+		TendedKeys:    cfg.TendedKeys,
+		Interval:      cfg.Interval(),
+		Ledger:        ledger.Notes,
+		LedgerOrphans: ledger.Orphans,
+		Untrusted:     untrusted,
+		Judging:       cfg.Judging(""),
+		ReadLog:       func(id string, k int) ([]byte, error) { return evidence.ReadLog(w.Vault, id, k) },
 
 		PropertyTypes: w.PropTypes,
 	}

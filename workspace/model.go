@@ -38,8 +38,38 @@ func (w *Workspace) details(ctx context.Context, files []vault.File) ([]query.De
 // ledger is the run ledger by note path (evidence.ReadLedger), none when
 // it cannot be read.
 func (w *Workspace) ledger() map[string][]evidence.LedgerEntry {
+	return w.homedLedger().Notes
+}
+
+// homedLedger is the run ledger by the note each entry is checked
+// against now (evidence.Rehome): a refutation follows its block, or its
+// falsifier id, to the note that holds it when its own note was renamed
+// outside zk or merged into another.
+func (w *Workspace) homedLedger() evidence.Homed {
 	b, _ := ReadLedger(w.Vault)
-	return evidence.ReadLedger(b)
+	v := w.Vault
+	read := func(p string) ([]byte, bool) {
+		if !vault.IsNotePath(p) {
+			return nil, false
+		}
+		src, err := v.ReadFile(p, v.MaxNoteSize)
+		return src, err == nil
+	}
+	each := func(f func(p string, src []byte)) {
+		files, _, err := v.Files(context.Background())
+		if err != nil {
+			return
+		}
+		for _, file := range files {
+			if !file.IsNote() {
+				continue
+			}
+			if src, err := v.ReadFile(file.Path, v.MaxNoteSize); err == nil {
+				f(file.Path, src)
+			}
+		}
+	}
+	return evidence.Rehome(evidence.ReadLedger(b), read, each)
 }
 
 // detailsNote is how the details read with ledger are cached.

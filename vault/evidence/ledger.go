@@ -181,3 +181,121 @@ func Vanished(src []byte, ledger []LedgerEntry) []LedgerEntry {
 	}
 	return out
 }
+
+// Homed is the ledger as the vault is now (Rehome): its entries by the
+// note each is checked against, and the refutations whose note, block
+// and falsifier are gone from every note (Orphans).
+type Homed struct {
+	Notes   map[string][]LedgerEntry
+	Orphans []LedgerEntry
+	// Moved says where each refuting entry Rehome placed elsewhere than
+	// its note went ("id note"), or that it is an orphan: what a cache of
+	// findings read with Notes must take in its key, since it depends on
+	// other notes than the entry's own.
+	Moved []string
+}
+
+// Rehome places each refuting entry of ledger (ReadLedger's) whose block
+// is not in the note it names (notes exist and read say what notes there
+// are and what they hold) where the vault keeps it now: in the note that
+// holds its block (a note renamed outside zk, a block moved with its
+// falsifier); else in its own note, when it is there and its falsifier id
+// is there or nowhere else; else in the one note that holds its falsifier
+// id (a note renamed outside zk and its block deleted, a falsifier merged
+// into another note with its id); else in its own note, when it is there;
+// else it is an orphan: the refutation of a note deleted outright. The
+// other notes are read (all, through each) only when some refuting entry's
+// block is not in its note: most vaults never pay for it.
+func Rehome(ledger map[string][]LedgerEntry, read func(p string) ([]byte, bool), each func(f func(p string, src []byte))) Homed {
+	type lost struct {
+		e              LedgerEntry
+		exists, hasID  bool
+		blocks, holdID []string
+	}
+	var out []*lost
+	for p, es := range ledger {
+		var src []byte
+		var exists, readOnce bool
+		for _, e := range es {
+			if e.Verdict != VerdictRefutes {
+				continue
+			}
+			if !readOnce {
+				src, exists = read(p)
+				readOnce = true
+			}
+			if exists && bytes.Contains(src, runStartMarker(e.ID)) {
+				continue
+			}
+			out = append(out, &lost{e: e, exists: exists, hasID: exists && e.FalsifierID != "" && hasBlockID(src, e.FalsifierID)})
+		}
+	}
+	if len(out) == 0 {
+		return Homed{Notes: ledger}
+	}
+	each(func(p string, src []byte) {
+		for _, l := range out {
+			if p == l.e.Note {
+				continue
+			}
+			if bytes.Contains(src, runStartMarker(l.e.ID)) {
+				l.blocks = append(l.blocks, p)
+			}
+			if l.e.FalsifierID != "" && hasBlockID(src, l.e.FalsifierID) {
+				l.holdID = append(l.holdID, p)
+			}
+		}
+	})
+	h := Homed{Notes: make(map[string][]LedgerEntry, len(ledger))}
+	for p, es := range ledger {
+		h.Notes[p] = es
+	}
+	slices.SortFunc(out, func(a, b *lost) int { return a.e.Line - b.e.Line })
+	for _, l := range out {
+		slices.Sort(l.blocks)
+		home := ""
+		switch {
+		case len(l.blocks) > 0:
+			home = l.blocks[0]
+		case l.exists && (l.hasID || len(l.holdID) == 0 || l.e.FalsifierID == ""):
+			continue // its own note: evidence/run-vanished there, as always
+		case len(l.holdID) == 1:
+			home = l.holdID[0]
+		case l.exists:
+			continue
+		}
+		es := h.Notes[l.e.Note]
+		h.Notes[l.e.Note] = slices.DeleteFunc(slices.Clone(es), func(e LedgerEntry) bool { return e.Line == l.e.Line })
+		if len(h.Notes[l.e.Note]) == 0 {
+			delete(h.Notes, l.e.Note)
+		}
+		if home == "" {
+			h.Orphans = append(h.Orphans, l.e)
+			h.Moved = append(h.Moved, l.e.ID+" -")
+			continue
+		}
+		h.Notes[home] = append(slices.Clone(h.Notes[home]), l.e)
+		h.Moved = append(h.Moved, l.e.ID+" "+home)
+	}
+	return h
+}
+
+// runStartMarker is the start of run id's block, as a note holds it.
+func runStartMarker(id string) []byte { return []byte("<!-- zk:run id=" + id + " ") }
+
+// hasBlockID says src holds block id as an Obsidian block id: "^id" not
+// followed by another character of an id.
+func hasBlockID(src []byte, id string) bool {
+	pat := []byte("^" + id)
+	for i := 0; ; {
+		j := bytes.Index(src[i:], pat)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(pat)
+		if end == len(src) || !IsBlockID(string(src[end:end+1])) {
+			return true
+		}
+		i = end
+	}
+}

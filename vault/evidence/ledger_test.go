@@ -56,3 +56,60 @@ func TestLedgerMoves(t *testing.T) {
 		t.Errorf("ReadLedger after the moves = %v", ReadLedger(b))
 	}
 }
+
+func TestRehome(t *testing.T) {
+	const runA = "20261201T100100Z-0001"
+	block := "<!-- zk:run id=" + runA + " v=1 -->\n"
+	entry := LedgerEntry{ID: runA, Note: "A.md", FalsifierID: "f-0001", Verdict: VerdictRefutes, Line: 1}
+	tests := []struct {
+		name  string
+		notes map[string]string
+		want  string // the entry's home, "-" an orphan
+	}{
+		{"its block in its note", map[string]string{"A.md": block, "B.md": "- x ^f-0001\n"}, "A.md"},
+		{"its block gone, its falsifier in its note", map[string]string{"A.md": "- x ^f-0001\n", "B.md": "- y ^f-0001\n"}, "A.md"},
+		{"renamed: its block elsewhere", map[string]string{"R.md": "- x ^f-0001\n" + block}, "R.md"},
+		{"renamed, its block deleted: its falsifier id", map[string]string{"R.md": "- x ^f-0001\n", "S.md": "- y ^f-00012\n"}, "R.md"},
+		{"merged: its falsifier id in another note, its own without it", map[string]string{"A.md": "# A\n", "B.md": "- x ^f-0001\n"}, "B.md"},
+		{"its falsifier id in two other notes, its own there", map[string]string{"A.md": "# A\n", "B.md": "^f-0001\n", "C.md": "^f-0001\n"}, "A.md"},
+		{"its falsifier id in two other notes, its own gone", map[string]string{"B.md": "^f-0001\n", "C.md": "^f-0001\n"}, "-"},
+		{"all gone", map[string]string{"B.md": "# B\n"}, "-"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ledger := map[string][]LedgerEntry{"A.md": {entry, {ID: "other", Note: "A.md", Verdict: VerdictSupports, Line: 2}}}
+			reads := 0
+			read := func(p string) ([]byte, bool) { s, ok := tt.notes[p]; return []byte(s), ok }
+			each := func(f func(string, []byte)) {
+				reads++
+				for p, s := range tt.notes {
+					f(p, []byte(s))
+				}
+			}
+			h := Rehome(ledger, read, each)
+			got := "-"
+			for p, es := range h.Notes {
+				for _, e := range es {
+					if e.ID == runA {
+						got = p
+					}
+				}
+			}
+			if got != tt.want {
+				t.Errorf("home %s, want %s", got, tt.want)
+			}
+			if (len(h.Orphans) == 1) != (tt.want == "-") {
+				t.Errorf("orphans %v", h.Orphans)
+			}
+			if (len(h.Moved) > 0) != (tt.want != "A.md") {
+				t.Errorf("moved %v: the cache key must say where it went", h.Moved)
+			}
+			if tt.want == "A.md" && strings.Contains(tt.notes["A.md"], block) && reads != 0 {
+				t.Errorf("the vault read for an entry whose block is in its note")
+			}
+			if len(ledger["A.md"]) != 2 {
+				t.Errorf("the ledger given was changed: %v", ledger)
+			}
+		})
+	}
+}

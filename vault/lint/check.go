@@ -54,6 +54,10 @@ type Options struct {
 	// Ledger is the run ledger (evidence.ReadLedger) by note path, for
 	// evidence/run-vanished; nil skips the rule.
 	Ledger map[string][]evidence.LedgerEntry
+	// LedgerOrphans are the ledger's refutations whose note, block and
+	// falsifier are gone from every note (evidence.Rehome): reported at
+	// their ledger line, since no note is left to report them in.
+	LedgerOrphans []evidence.LedgerEntry
 	// Judging is the config's part of how a run is judged (evidence.
 	// Settings), and ReadLog reads the log of run k of run id
 	// (evidence.ReadLog): with them falsifiers/criterion-changed judges a
@@ -208,7 +212,28 @@ func (c *checker) vaultFindings(skips []vault.Skip) []Finding {
 	for _, u := range c.opts.Untrusted {
 		out = c.add(out, Finding{Path: u.Path, Line: 1, Column: 1, Rule: RuleFileUntrusted, Message: u.Reason})
 	}
+	out = c.orphans(out)
 	return c.collisions(out)
+}
+
+// orphans appends the findings of the ledger's refutations whose note is
+// gone (Options.LedgerOrphans), at their ledger line: deleting a refuted
+// note, its block and its falsifier with it, answers nothing either. A
+// check of some notes reports those recorded in a note it covers.
+func (c *checker) orphans(out []Finding) []Finding {
+	for _, e := range c.opts.LedgerOrphans {
+		if c.opts.Only != nil && !c.opts.Only(e.Note) {
+			continue
+		}
+		fal := fmt.Sprint(e.Falsifier)
+		if e.FalsifierID != "" {
+			fal += ", " + e.FalsifierID
+		}
+		out = c.add(out, Finding{Path: evidence.LedgerFile, Line: e.Line, Column: 1, Rule: RuleRunVanished,
+			Message: fmt.Sprintf("run %s refuted the claim of %s (falsifier %s), and the note, its block and its falsifier are gone from the vault; its log is .zk/runs/%s.log",
+				e.ID, e.Note, fal, e.ID)})
+	}
+	return out
 }
 
 // skipped appends the finding of a file skipped, if it is a note or a

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 // NoteState is what a whole check keeps of a note so that a later one
@@ -546,6 +547,7 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 		for _, u := range s.c.opts.Untrusted {
 			head = s.c.add(head, Finding{Path: u.Path, Line: 1, Column: 1, Rule: RuleFileUntrusted, Message: u.Reason})
 		}
+		head = s.c.orphans(head) // prev's, at the ledger (no note), are left out below
 		if fileSet {
 			for _, p := range append(slices.Clip(gone), came...) {
 				resolver.Resolve(p, "") // asks for the files of its name: a lazy resolver's collisions are those asked for
@@ -571,7 +573,8 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	for i, f := range prev.Findings {
 		keep := false
 		switch _, again := own[f.Path]; {
-		case f.Rule == RuleFileUntrusted, f.Rule == RuleNameCollision && (!lazy || nameKeys[vault.NameKey(f.Path)]):
+		case f.Rule == RuleFileUntrusted, f.Rule == RuleRunVanished && f.Path == evidence.LedgerFile,
+			f.Rule == RuleNameCollision && (!lazy || nameKeys[vault.NameKey(f.Path)]):
 			// vaultFindings' again, or the collisions of the names that came or went
 		case again && f.Rule != RuleNameCollision:
 			// the note's own again
