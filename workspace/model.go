@@ -3,8 +3,11 @@ package workspace
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"iter"
 	"slices"
+	"sync"
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
@@ -48,6 +51,28 @@ func (w *Workspace) ledger() map[string][]evidence.LedgerEntry {
 func (w *Workspace) homedLedger() evidence.Homed {
 	b, _ := ReadLedger(w.Vault)
 	v := w.Vault
+	files, _, err := v.Files(context.Background())
+	if err != nil {
+		files = nil
+	}
+	// A command asks for it several times (its cache keys, its check),
+	// and the language server on every change: made once for a ledger
+	// and the notes' stamps, as a refutation whose block is not in its
+	// note reads every note to find it.
+	sum := sha256.New()
+	sum.Write(b)
+	for _, f := range files {
+		if f.IsNote() {
+			fmt.Fprintf(sum, "\x00%s\x00%d\x00%d", f.Path, f.Size, f.ModTime.UnixNano())
+		}
+	}
+	var of [sha256.Size]byte
+	sum.Sum(of[:0])
+	w.homed.Lock()
+	defer w.homed.Unlock()
+	if w.homed.h != nil && w.homed.of == of {
+		return *w.homed.h
+	}
 	read := func(p string) ([]byte, bool) {
 		if !vault.IsNotePath(p) {
 			return nil, false
@@ -56,20 +81,24 @@ func (w *Workspace) homedLedger() evidence.Homed {
 		return src, err == nil
 	}
 	each := func(f func(p string, src []byte)) {
-		files, _, err := v.Files(context.Background())
-		if err != nil {
-			return
-		}
+		var notes []string
 		for _, file := range files {
-			if !file.IsNote() {
-				continue
-			}
-			if src, err := v.ReadFile(file.Path, v.MaxNoteSize); err == nil {
-				f(file.Path, src)
+			if file.IsNote() {
+				notes = append(notes, file.Path)
 			}
 		}
+		var mu sync.Mutex
+		vault.Parallel(len(notes), func(i int) {
+			if src, err := v.ReadFile(notes[i], v.MaxNoteSize); err == nil {
+				mu.Lock()
+				f(notes[i], src)
+				mu.Unlock()
+			}
+		})
 	}
-	return evidence.Rehome(evidence.ReadLedger(b), read, each)
+	h := evidence.Rehome(evidence.ReadLedger(b), read, each)
+	w.homed.of, w.homed.h = of, &h
+	return h
 }
 
 // detailsNote is how the details read with ledger are cached.

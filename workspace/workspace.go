@@ -9,12 +9,14 @@
 package workspace
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -23,6 +25,7 @@ import (
 	"github.com/zk-claims/zk/internal/english"
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/move"
 	"github.com/zk-claims/zk/vault/property"
 )
@@ -53,6 +56,12 @@ type Workspace struct {
 	mapCache bool
 	// graph: Options.Graph.
 	graph *GraphFormat
+	// homed is the last homedLedger, and what it was made of.
+	homed struct {
+		sync.Mutex
+		of [sha256.Size]byte
+		h  *evidence.Homed
+	}
 }
 
 // Close closes the vault.
