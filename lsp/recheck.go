@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"strings"
+
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
@@ -25,10 +27,19 @@ func (s *Server) recheckDependents(p string) {
 
 // recheckNotes checks again the notes qs (not open), publishing the
 // diagnostics of each whose findings differ from those last published
-// for it. The caller holds recheck.
+// for it. A note that can no longer be read (deleted) has its
+// diagnostics cleared, if any were published: the client lists them
+// until told otherwise. The caller holds recheck.
 func (s *Server) recheckNotes(qs []string) {
 	for _, q := range qs {
+		if s.isOpen(q) {
+			continue // its diagnostics are of the editor's text, not the disk's
+		}
 		n, fs, ok := s.live.Recheck(q)
+		if n == nil {
+			s.clearSent(q)
+			continue
+		}
 		if !ok {
 			continue
 		}
@@ -48,4 +59,35 @@ func (s *Server) recheckNotes(qs []string) {
 			notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: s.uriOf(q), Diagnostics: diags})
 		}
 	}
+}
+
+// clearSent publishes no diagnostics for the note at p, not open, if it
+// had some published, and forgets them.
+func (s *Server) clearSent(p string) {
+	s.mu.Lock()
+	_, had := s.sent[p]
+	delete(s.sent, p)
+	notify := s.notify
+	s.mu.Unlock()
+	if had {
+		notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: s.uriOf(p), Diagnostics: []protocol.Diagnostic{}})
+	}
+}
+
+// sentUnder are the notes not open with diagnostics published that are
+// at one of ps or in a folder at one: a client may tell of a folder
+// deleted and not of each note in it.
+func (s *Server) sentUnder(ps []string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for q := range s.sent {
+		for _, p := range ps {
+			if q == p || strings.HasPrefix(q, p+"/") {
+				out = append(out, q)
+				break
+			}
+		}
+	}
+	return out
 }

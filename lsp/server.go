@@ -567,7 +567,9 @@ func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocument
 // didChangeWatchedFiles takes notes changed outside the editor: a new
 // walk when files came or went, and each changed note read again. Then,
 // as after a save, the notes not open that link to or rest on a note
-// changed or deleted are checked again (recheck.go), and the open ones.
+// changed or deleted are checked again (recheck.go), and the open ones;
+// so are the notes changed themselves when not open, and a note deleted
+// has the diagnostics published for it cleared.
 func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChangeWatchedFilesParams) error {
 	if s.wait() != nil {
 		return nil
@@ -601,10 +603,15 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 	go func() {
 		s.recheck.Lock()
 		defer s.recheck.Unlock()
-		qs := again
+		// The notes changed are checked again themselves, not only
+		// their dependents (which Affected gives without them), and
+		// the notes deleted that had diagnostics published, which are
+		// cleared (recheckNotes).
+		qs := append(again, changed...)
 		if len(changed) > 0 {
 			qs = append(qs, s.affected(changed...)...)
 		}
+		qs = append(qs, s.sentUnder(c.Deleted)...)
 		slices.Sort(qs)
 		s.recheckNotes(slices.Compact(qs))
 	}()

@@ -563,8 +563,9 @@ func (l *Live) Affected(skip func(string) bool, ps ...string) []string {
 	return slices.DeleteFunc(out, func(q string) bool { return skip != nil && skip(q) })
 }
 
-// Recheck is zk check's findings on the note at p as it is on disk
-// (false when it cannot be read).
+// Recheck is zk check's findings on the note at p as it is on disk; n
+// is nil when it cannot be read (deleted), and ok false when it was not
+// checked.
 func (l *Live) Recheck(p string) (n *vault.Note, fs []lint.Finding, ok bool) {
 	n, err := l.v.ReadNote(p)
 	if err != nil {

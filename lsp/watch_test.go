@@ -1,0 +1,138 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/zk-claims/zk/vault/lint"
+)
+
+// watched tells the server, as a client's file watcher does, that the
+// files ps changed on disk (typ each).
+func (c *client) watched(changes map[string]protocol.UInteger) {
+	c.t.Helper()
+	var list []map[string]any
+	for p, typ := range changes {
+		list = append(list, map[string]any{"uri": c.uri(p), "type": typ})
+	}
+	if err := c.conn.Notify(context.Background(), protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{"changes": list}); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// diagsUntil collects the diagnostics published until those of p come
+// and until(them) holds, and returns every one collected, in order.
+func (c *client) diagsUntil(p string, until func(published) bool) []published {
+	c.t.Helper()
+	var got []published
+	for {
+		select {
+		case d := <-c.diags:
+			got = append(got, d)
+			if d.URI == c.uri(p) && until(d) {
+				return got
+			}
+		case <-time.After(10 * time.Second):
+			c.t.Fatalf("no diagnostics for %s as wanted within 10 s; had %+v", p, got)
+		}
+	}
+}
+
+func (c *client) write(p, text string) {
+	c.t.Helper()
+	if err := os.WriteFile(filepath.Join(c.dir, filepath.FromSlash(p)), []byte(text), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *client) remove(p string) {
+	c.t.Helper()
+	if err := os.Remove(filepath.Join(c.dir, filepath.FromSlash(p))); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func hasCode(code string) func(published) bool {
+	return func(d published) bool { return slices.Contains(codes(d), code) }
+}
+
+func noFindings(d published) bool { return len(d.Diagnostics) == 0 }
+
+// TestWatchedChangeRechecksTheNoteItself: a closed note whose broken link
+// was published is fixed on disk; told of the change, the server checks
+// that note again, not only the notes that link to it, and its error
+// goes. A closed note deleted on disk has its published diagnostics
+// cleared, and is published again if it comes back. A note open in the
+// editor keeps the diagnostics of its text, whatever is on disk.
+func TestWatchedChangeRechecksTheNoteItself(t *testing.T) {
+	files := map[string]string{
+		"A.md":    "# A\n",
+		"B.md":    "# B\n",
+		"MOC.md":  "# MOC\n\n- [[A]]\n- [[B]]\n",
+		"Zed.md":  "# Zed\n\nSee [[A]].\n",
+		"Open.md": "# Open\n\nSee [[B]].\n",
+	}
+	c := startServerWith(t, files, nil, map[string]any{})
+	c.openText("Open.md", files["Open.md"])
+	if got := codes(c.nextDiags("Open.md")); len(got) != 0 {
+		t.Fatalf("Open.md on open: %v, want none", got)
+	}
+
+	// A deleted: MOC.md and Zed.md, closed, have their broken links
+	// published (the notes that linked to it).
+	c.remove("A.md")
+	c.watched(map[string]protocol.UInteger{"A.md": protocol.FileChangeTypeDeleted})
+	c.diagsUntil("MOC.md", hasCode(lint.RuleBrokenLink))
+	c.diagsUntil("Zed.md", hasCode(lint.RuleBrokenLink))
+
+	// MOC.md fixed on disk: its broken link goes.
+	c.write("MOC.md", "# MOC\n\n- [[B]]\n")
+	c.watched(map[string]protocol.UInteger{"MOC.md": protocol.FileChangeTypeChanged})
+	c.diagsUntil("MOC.md", noFindings)
+
+	// Zed.md deleted, and Open.md changed on disk to a broken link while
+	// the editor holds its text without one. The notes are checked again
+	// in path order, so any publish for Open.md comes before Zed.md's.
+	c.remove("Zed.md")
+	c.write("Open.md", "# Open\n\nSee [[Nowhere]].\n")
+	c.watched(map[string]protocol.UInteger{"Zed.md": protocol.FileChangeTypeDeleted, "Open.md": protocol.FileChangeTypeChanged})
+	for _, d := range c.diagsUntil("Zed.md", noFindings) {
+		if d.URI == c.uri("Open.md") && len(d.Diagnostics) > 0 {
+			t.Errorf("Open.md, open without a broken link, published with the disk's findings: %v", codes(d))
+		}
+	}
+
+	// Zed.md back as it was: its diagnostics were forgotten with it, so
+	// the same ones are published again.
+	c.write("Zed.md", files["Zed.md"])
+	c.watched(map[string]protocol.UInteger{"Zed.md": protocol.FileChangeTypeCreated})
+	c.diagsUntil("Zed.md", hasCode(lint.RuleBrokenLink))
+}
+
+// TestWatchedFolderDeletedClearsItsNotes: a client may tell of a folder
+// deleted and not of each note in it; the notes in it whose diagnostics
+// were published have them cleared.
+func TestWatchedFolderDeletedClearsItsNotes(t *testing.T) {
+	files := map[string]string{
+		"A.md":     "# A\n",
+		"B.md":     "# B\n",
+		"dir/C.md": "# C\n\nSee [[A]].\n",
+	}
+	c := startServerWith(t, files, nil, map[string]any{})
+	c.openText("B.md", files["B.md"])
+	c.nextDiags("B.md")
+	c.remove("A.md")
+	c.watched(map[string]protocol.UInteger{"A.md": protocol.FileChangeTypeDeleted})
+	c.diagsUntil("dir/C.md", hasCode(lint.RuleBrokenLink))
+	if err := os.RemoveAll(filepath.Join(c.dir, "dir")); err != nil {
+		t.Fatal(err)
+	}
+	c.watched(map[string]protocol.UInteger{"dir": protocol.FileChangeTypeDeleted})
+	c.diagsUntil("dir/C.md", noFindings)
+}
