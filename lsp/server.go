@@ -875,9 +875,13 @@ func (s *Server) noteOf(uri protocol.DocumentUri) (*vault.Note, error) {
 	return s.note(p)
 }
 
-// linkAt is the link or embed of n at byte offset off.
+// linkAt is the link of n at byte offset off: a link or embed of its
+// body, or a frontmatter link (up: "[[Note]]"), every link zk's graph
+// holds (vault.Note.GraphLinks) as references count them. A frontmatter
+// link whose text is not in the frontmatter as parsed has an empty span,
+// and is never under the cursor.
 func linkAt(n *vault.Note, off int) (vault.Link, bool) {
-	for l := range n.LinksAndEmbeds() {
+	for l := range n.GraphLinks() {
 		if l.Span.Start.Offset <= off && off < l.Span.End.Offset {
 			return l, true
 		}

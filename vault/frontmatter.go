@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -258,6 +259,95 @@ func frontmatterLinks(values map[string]any, keys []string) []FrontmatterLink {
 		visit(k, values[k])
 	}
 	return out
+}
+
+// FrontmatterLinkOffsets are the offsets in n.Src of the "[[" of each of
+// n.FrontmatterLinks, in order, each found after the one before, or -1
+// where its text is not in the frontmatter as parsed (a YAML escape in a
+// double-quoted string, a folded line). FrontmatterLinks carry no place
+// of their own: they are read from the YAML's values, not its text.
+func (n *Note) FrontmatterLinkOffsets() []int {
+	out := make([]int, len(n.FrontmatterLinks))
+	f := n.newFMLinkFinder()
+	for i, l := range n.FrontmatterLinks {
+		out[i] = f.next(l.Original)
+	}
+	return out
+}
+
+// fmLinkFinder finds a note's frontmatter links in its frontmatter's
+// text, each after the last found, and the lines they are on.
+type fmLinkFinder struct {
+	n         *Note
+	from, end int // where the next search starts and the frontmatter ends
+	line, at  int // the line of offset at, counted on from the last place asked for
+}
+
+func (n *Note) newFMLinkFinder() *fmLinkFinder {
+	f := &fmLinkFinder{n: n}
+	if fm := n.Frontmatter; fm != nil {
+		f.from, f.end = fm.Span.Start.Offset, min(fm.Span.End.Offset, len(n.Src))
+		f.line, f.at = fm.Span.Start.Line, fm.Span.Start.Offset
+	}
+	return f
+}
+
+// next is the offset of the link text original after the last found, or
+// -1.
+func (f *fmLinkFinder) next(original string) int {
+	if f.n.Frontmatter == nil || f.from > f.end {
+		return -1
+	}
+	j := bytes.Index(f.n.Src[f.from:f.end], []byte(original))
+	if j < 0 {
+		return -1
+	}
+	off := f.from + j
+	f.from = off + len(original)
+	return off
+}
+
+// pos is the place of off, at or after the last asked for: its line
+// counted on from there, not searched for from the top.
+func (f *fmLinkFinder) pos(off int) Pos {
+	if off < f.at { // not in order: counted from the frontmatter's start
+		f.line, f.at = f.n.Frontmatter.Span.Start.Line, f.n.Frontmatter.Span.Start.Offset
+	}
+	f.line += bytes.Count(f.n.Src[f.at:off], []byte{'\n'})
+	f.at = off
+	start := bytes.LastIndexByte(f.n.Src[:off], '\n') + 1
+	return Pos{Line: f.line, Col: off - start, Offset: off}
+}
+
+// keyLine is the start of the line of the property key names ("cast.0"
+// is the list "cast"'s), or of the frontmatter when none is found: where
+// zk check reports a frontmatter link.
+func (f *fmLinkFinder) keyLine(key string) Pos {
+	fm := f.n.Frontmatter
+	if fm == nil {
+		return Pos{}
+	}
+	line := fm.Span.Start.Line
+	for k := key; ; {
+		if i := slices.Index(fm.Keys, k); i >= 0 && i < len(fm.KeyLines) {
+			line = fm.KeyLines[i]
+			break
+		}
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	off := fm.Span.Start.Offset
+	for ln := fm.Span.Start.Line; ln < line && off < len(f.n.Src); ln++ {
+		i := bytes.IndexByte(f.n.Src[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+	}
+	return Pos{Line: line, Offset: off}
 }
 
 // wikiInString returns each [[...]] in s.

@@ -100,19 +100,17 @@ func NoteEdges(n *Note, r *Resolver) []Edge {
 		entries[e.Link.Span.Start.Offset] = e
 	}
 	out := make([]Edge, 0, len(n.Links)+len(n.Embeds)+len(n.FrontmatterLinks))
-	for l := range n.LinksAndEmbeds() {
+	for l := range n.GraphLinks() {
 		e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeLink, Line: l.Span.Start.Line}
-		if l.Embed {
+		switch {
+		case l.Frontmatter:
+			e.Kind, e.Line = EdgeFrontmatter, -1
+		case l.Embed:
 			e.Kind = EdgeEmbed
 		}
-		if le, ok := entries[l.Span.Start.Offset]; ok {
+		if le, ok := entries[l.Span.Start.Offset]; ok && !l.Frontmatter {
 			e.Relation, e.Qualifier, e.Justification = le.Relation, le.Qualifier, le.Justification
 		}
-		e.To, _ = r.Resolve(l.Path, n.Path)
-		out = append(out, e)
-	}
-	for _, l := range n.FrontmatterLinks {
-		e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeFrontmatter, Line: -1}
 		e.To, _ = r.Resolve(l.Path, n.Path)
 		out = append(out, e)
 	}
@@ -146,10 +144,7 @@ func LinkedFiles(n *Note, r *Resolver) []string {
 		}
 		out = append(out, to)
 	}
-	for l := range n.LinksAndEmbeds() {
-		add(l.Path)
-	}
-	for _, l := range n.FrontmatterLinks {
+	for l := range n.GraphLinks() {
 		add(l.Path)
 	}
 	return out

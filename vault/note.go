@@ -36,6 +36,10 @@ type Link struct {
 	Kind LinkKind
 	// Embed is true for ![[...]] and ![...](...).
 	Embed bool
+	// Frontmatter is true for a link in a frontmatter property, one of
+	// FrontmatterLinks as GraphLinks yields it: a wikilink, never an
+	// embed. (Beside Embed, it takes no room of its own.)
+	Frontmatter bool
 	// Link is what Obsidian records as the link text: path plus subpath,
 	// percent-decoded for markdown links ("Note#Heading", "#^id").
 	Link string
@@ -195,7 +199,8 @@ func (n *Note) AllLinks() []Link {
 }
 
 // LinksAndEmbeds yields what AllLinks returns, in the same order, without
-// the copy: a note of 200,000 links is 34 MB of them.
+// the copy: a note of 200,000 links is 34 MB of them. Its frontmatter
+// links are not among them: GraphLinks yields both.
 func (n *Note) LinksAndEmbeds() iter.Seq[Link] {
 	return func(yield func(Link) bool) {
 		i, j := 0, 0
@@ -260,4 +265,43 @@ func (n *Note) AllTags() []string {
 		add(t.Tag)
 	}
 	return out
+}
+
+// GraphLinks yields every link of n that zk's graph is made of, what zk
+// links and zk backlinks list and a backlink count counts (NoteEdges,
+// LinkedFiles): its body's links and embeds as LinksAndEmbeds yields
+// them, then its frontmatter links (FrontmatterLinks) as wikilinks with
+// Frontmatter set, each spanning its text in the frontmatter
+// (FrontmatterLinkOffsets), or, where that text is not there as parsed
+// (a YAML escape, a folded line), empty at the start of its property's
+// line, where zk check reports it. One home for the set, so that the
+// language server's references and the CLI's backlinks cannot differ.
+func (n *Note) GraphLinks() iter.Seq[Link] {
+	return func(yield func(Link) bool) {
+		for l := range n.LinksAndEmbeds() {
+			if !yield(l) {
+				return
+			}
+		}
+		if len(n.FrontmatterLinks) == 0 {
+			return
+		}
+		f := n.newFMLinkFinder()
+		for _, fl := range n.FrontmatterLinks {
+			l := Link{Kind: Wikilink, Frontmatter: true, Link: fl.Link, Path: fl.Path, Subpath: fl.Subpath,
+				Original: fl.Original, DisplayText: fl.DisplayText}
+			if len(fl.Original) >= 4 {
+				_, _, l.HasDisplay = splitWikiInner(fl.Original[2 : len(fl.Original)-2])
+			}
+			if off := f.next(fl.Original); off >= 0 {
+				l.Span = Span{Start: f.pos(off), End: f.pos(off + len(fl.Original))}
+			} else {
+				at := f.keyLine(fl.Key)
+				l.Span = Span{Start: at, End: at}
+			}
+			if !yield(l) {
+				return
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"fmt"
 	"reflect"
 	"runtime"
 	"strings"
@@ -208,6 +209,34 @@ func TestFrontmatterLinks(t *testing.T) {
 	}
 	if want := []string{"link=Episode IV|Episode IV", "cast.0=Episode IV|Four"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("frontmatter links = %q, want %q", got, want)
+	}
+}
+
+// TestGraphLinks: a note's graph links are its body's links and embeds,
+// then its frontmatter links with their spans in the source (byte
+// columns), or, where the link's text is not there as parsed (a YAML
+// escape), an empty span at the start of its property's line.
+func TestGraphLinks(t *testing.T) {
+	src := "---\nup: \"[[A]]\"\ncast:\n  - \"é [[B#H|Bee]]\"\nesc: \"[[\\x43]]\"\n---\n# T\n\n[[D]] ![[E]]\n"
+	n := parse(src)
+	var got []string
+	for l := range n.GraphLinks() {
+		got = append(got, fmt.Sprintf("%s fm=%v embed=%v display=%v %d:%d@%d-%d", l.Link, l.Frontmatter, l.Embed, l.HasDisplay,
+			l.Span.Start.Line, l.Span.Start.Col, l.Span.Start.Offset, l.Span.End.Offset))
+	}
+	b := strings.Index(src, "[[B")
+	want := []string{
+		"D fm=false embed=false display=false 8:0@68-73",
+		"E fm=false embed=true display=false 8:6@74-80",
+		"A fm=true embed=false display=false 1:5@9-14",
+		fmt.Sprintf("B#H fm=true embed=false display=true 3:8@%d-%d", b, b+len("[[B#H|Bee]]")),
+		"C fm=true embed=false display=false 4:0@43-43",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("graph links:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got, want := n.FrontmatterLinkOffsets(), []int{9, b, -1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("frontmatter link offsets %v, want %v", got, want)
 	}
 }
 

@@ -50,18 +50,15 @@ type LinkRef struct {
 	Start, End Pos
 }
 
-// LinksOf are n's links and embeds, resolved against r or not (To ""),
-// in source order (frontmatter links have no place in the text, and are
-// left out).
+// LinksOf are n's links, resolved against r or not (To ""), with their
+// places: every link zk's graph holds (vault.Note.GraphLinks), so that
+// references and code lens counts are zk backlinks' — its body's links
+// and embeds in source order, then its frontmatter links.
 func LinksOf(n *vault.Note, r *vault.Resolver) []LinkRef {
-	links := n.AllLinks()
-	out := make([]LinkRef, 0, len(links))
-	offs := make([]int, 0, 2*len(links))
-	for _, l := range links {
-		offs = append(offs, l.Span.Start.Offset, l.Span.End.Offset)
-	}
-	pos := Positions(n.Src, offs)
-	for _, l := range links {
+	k := len(n.Links) + len(n.Embeds) + len(n.FrontmatterLinks)
+	out := make([]LinkRef, 0, k)
+	offs := make([]int, 0, 2*k)
+	for l := range n.GraphLinks() {
 		rf := LinkRef{From: n.Path, To: n.Path}
 		if l.Path != "" {
 			if t, ok := r.Resolve(l.Path, n.Path); ok {
@@ -73,8 +70,12 @@ func LinksOf(n *vault.Note, r *vault.Resolver) []LinkRef {
 		if l.Subpath != "" {
 			rf.Sub = strings.Clone(l.Subpath) // not a slice of the note's text, which would stay alive
 		}
-		rf.Start, rf.End = pos[2*len(out)], pos[2*len(out)+1]
+		offs = append(offs, l.Span.Start.Offset, l.Span.End.Offset)
 		out = append(out, rf)
+	}
+	pos := Positions(n.Src, offs)
+	for i := range out {
+		out[i].Start, out[i].End = pos[2*i], pos[2*i+1]
 	}
 	return out
 }
@@ -164,9 +165,10 @@ type EntryCache interface {
 	Close()
 }
 
-// entriesPurpose names the entries' cache in its key; another encoding
-// is another purpose.
-const entriesPurpose = "zk lsp note entries v1"
+// entriesPurpose names the entries' cache in its key; another encoding,
+// or another set of links in it, is another purpose (v2: frontmatter
+// links, which v1's entries lack).
+const entriesPurpose = "zk lsp note entries v2"
 
 // liveInputs: a note's entry holds what zk check keeps of it (its
 // summary, under the config's severities; its runs tied by the ledger);

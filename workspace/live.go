@@ -323,7 +323,7 @@ func (l *Live) Answered() { l.checkedOnce.Do(func() { close(l.checked) }) }
 // can name, and the notes they name are read on demand.
 func (l *Live) firstSession(n *vault.Note, cached []string) (*lint.Session, *vault.Resolver) {
 	var links []string
-	for lk := range n.LinksAndEmbeds() {
+	for lk := range n.GraphLinks() { // its frontmatter links too, which zk check checks
 		links = append(links, lk.Path)
 	}
 	res := vault.ResolverFor(cached, n.Path, links)

@@ -61,10 +61,7 @@ func (w *Workspace) Links(ctx context.Context, arg string) (string, []vault.Edge
 	// A resolver over the files its links can name, not an index of them
 	// all: it resolves each link as one of every file does.
 	var links []string
-	for l := range n.LinksAndEmbeds() {
-		links = append(links, l.Path)
-	}
-	for _, l := range n.FrontmatterLinks {
+	for l := range n.GraphLinks() {
 		links = append(links, l.Path)
 	}
 	return p, vault.NoteEdges(n, vault.ResolverFor(vault.Paths(files), p, links)), nil

@@ -537,28 +537,10 @@ func markdownDest(src []byte, start, end int) (from, to int, angle, ok bool) {
 }
 
 // frontmatterSpans finds each frontmatter link's "[[" in the note's
-// source, in order, or -1 where its text is not there as parsed (a YAML
-// escape in a double-quoted string, a folded line).
-func frontmatterSpans(n *vault.Note) []int {
-	out := make([]int, len(n.FrontmatterLinks))
-	if n.Frontmatter == nil {
-		for i := range out {
-			out[i] = -1
-		}
-		return out
-	}
-	from, end := n.Frontmatter.Span.Start.Offset, n.Frontmatter.Span.End.Offset
-	for i, l := range n.FrontmatterLinks {
-		j := bytes.Index(n.Src[from:end], []byte(l.Original))
-		if j < 0 {
-			out[i] = -1
-			continue
-		}
-		out[i] = from + j
-		from += j + len(l.Original)
-	}
-	return out
-}
+// source, in order, or -1 where its text is not there as parsed
+// (vault.Note.FrontmatterLinkOffsets, where the language server finds
+// them too).
+func frontmatterSpans(n *vault.Note) []int { return n.FrontmatterLinkOffsets() }
 
 // Heading plans renaming the heading oldH of the note at notePath to newH,
 // with every link to it across the vault ([[Note#Old]], [[#Old]] inside

@@ -521,10 +521,7 @@ const fewNotes = 8
 // as LinkedFiles resolves them.
 func linkPaths(n *vault.Note) []string {
 	var out []string
-	for l := range n.LinksAndEmbeds() {
-		out = append(out, l.Path)
-	}
-	for _, l := range n.FrontmatterLinks {
+	for l := range n.GraphLinks() {
 		out = append(out, l.Path)
 	}
 	return out
