@@ -276,15 +276,18 @@ func (n *Note) FrontmatterLinkOffsets() []int {
 }
 
 // fmLinkFinder finds a note's frontmatter links in its frontmatter's
-// text, each after the last found, and the lines they are on.
+// text, each after the last found, and the lines they are on. A value on
+// the stack, and a search that converts no link to bytes: the graph's
+// edges of every note are made through it (GraphLinks).
 type fmLinkFinder struct {
-	n         *Note
+	src       []byte
+	fm        *Frontmatter
 	from, end int // where the next search starts and the frontmatter ends
 	line, at  int // the line of offset at, counted on from the last place asked for
 }
 
-func (n *Note) newFMLinkFinder() *fmLinkFinder {
-	f := &fmLinkFinder{n: n}
+func (n *Note) newFMLinkFinder() fmLinkFinder {
+	f := fmLinkFinder{src: n.Src, fm: n.Frontmatter}
 	if fm := n.Frontmatter; fm != nil {
 		f.from, f.end = fm.Span.Start.Offset, min(fm.Span.End.Offset, len(n.Src))
 		f.line, f.at = fm.Span.Start.Line, fm.Span.Start.Offset
@@ -295,27 +298,33 @@ func (n *Note) newFMLinkFinder() *fmLinkFinder {
 // next is the offset of the link text original after the last found, or
 // -1.
 func (f *fmLinkFinder) next(original string) int {
-	if f.n.Frontmatter == nil || f.from > f.end {
+	if f.fm == nil || !strings.HasPrefix(original, "[[") {
 		return -1
 	}
-	j := bytes.Index(f.n.Src[f.from:f.end], []byte(original))
-	if j < 0 {
-		return -1
+	for at := f.from; at < f.end; {
+		j := bytes.Index(f.src[at:f.end], []byte("[["))
+		if j < 0 {
+			return -1
+		}
+		off := at + j
+		if off+len(original) <= f.end && string(f.src[off:off+len(original)]) == original {
+			f.from = off + len(original)
+			return off
+		}
+		at = off + 1
 	}
-	off := f.from + j
-	f.from = off + len(original)
-	return off
+	return -1
 }
 
 // pos is the place of off, at or after the last asked for: its line
 // counted on from there, not searched for from the top.
 func (f *fmLinkFinder) pos(off int) Pos {
 	if off < f.at { // not in order: counted from the frontmatter's start
-		f.line, f.at = f.n.Frontmatter.Span.Start.Line, f.n.Frontmatter.Span.Start.Offset
+		f.line, f.at = f.fm.Span.Start.Line, f.fm.Span.Start.Offset
 	}
-	f.line += bytes.Count(f.n.Src[f.at:off], []byte{'\n'})
+	f.line += bytes.Count(f.src[f.at:off], []byte{'\n'})
 	f.at = off
-	start := bytes.LastIndexByte(f.n.Src[:off], '\n') + 1
+	start := bytes.LastIndexByte(f.src[:off], '\n') + 1
 	return Pos{Line: f.line, Col: off - start, Offset: off}
 }
 
@@ -323,7 +332,7 @@ func (f *fmLinkFinder) pos(off int) Pos {
 // is the list "cast"'s), or of the frontmatter when none is found: where
 // zk check reports a frontmatter link.
 func (f *fmLinkFinder) keyLine(key string) Pos {
-	fm := f.n.Frontmatter
+	fm := f.fm
 	if fm == nil {
 		return Pos{}
 	}
@@ -340,8 +349,8 @@ func (f *fmLinkFinder) keyLine(key string) Pos {
 		k = k[:i]
 	}
 	off := fm.Span.Start.Offset
-	for ln := fm.Span.Start.Line; ln < line && off < len(f.n.Src); ln++ {
-		i := bytes.IndexByte(f.n.Src[off:], '\n')
+	for ln := fm.Span.Start.Line; ln < line && off < len(f.src); ln++ {
+		i := bytes.IndexByte(f.src[off:], '\n')
 		if i < 0 {
 			break
 		}
