@@ -116,13 +116,15 @@ func TestWatchedChangeRechecksTheNoteItself(t *testing.T) {
 }
 
 // TestWatchedFolderDeletedClearsItsNotes: a client may tell of a folder
-// deleted and not of each note in it; the notes in it whose diagnostics
-// were published have them cleared.
+// deleted and not of each note in it. The notes in it whose diagnostics
+// were published have them cleared, their links leave the references,
+// and the notes that linked to them are checked again.
 func TestWatchedFolderDeletedClearsItsNotes(t *testing.T) {
 	files := map[string]string{
 		"A.md":     "# A\n",
 		"B.md":     "# B\n",
-		"dir/C.md": "# C\n\nSee [[A]].\n",
+		"dir/C.md": "# C\n\nSee [[A]] and [[B]].\n",
+		"E.md":     "# E\n\nSee [[C]].\n",
 	}
 	c := startServerWith(t, files, nil, map[string]any{})
 	c.openText("B.md", files["B.md"])
@@ -130,9 +132,18 @@ func TestWatchedFolderDeletedClearsItsNotes(t *testing.T) {
 	c.remove("A.md")
 	c.watched(map[string]protocol.UInteger{"A.md": protocol.FileChangeTypeDeleted})
 	c.diagsUntil("dir/C.md", hasCode(lint.RuleBrokenLink))
+	if got := c.refsAt("B.md", protocol.Position{}, false); !slices.Equal(got, []string{"dir/C.md:2:14"}) {
+		t.Fatalf("references to B.md: %v, want dir/C.md's link", got)
+	}
 	if err := os.RemoveAll(filepath.Join(c.dir, "dir")); err != nil {
 		t.Fatal(err)
 	}
 	c.watched(map[string]protocol.UInteger{"dir": protocol.FileChangeTypeDeleted})
-	c.diagsUntil("dir/C.md", noFindings)
+	got := c.diagsUntil("dir/C.md", noFindings)
+	if !slices.ContainsFunc(got, func(d published) bool { return d.URI == c.uri("E.md") && hasCode(lint.RuleBrokenLink)(d) }) {
+		c.diagsUntil("E.md", hasCode(lint.RuleBrokenLink))
+	}
+	if got := c.refsAt("B.md", protocol.Position{}, false); len(got) != 0 {
+		t.Errorf("references to B.md after dir/ was deleted: %v, want none", got)
+	}
 }

@@ -593,11 +593,21 @@ func (l *Live) FilesChanged(ctx context.Context, c FileChanges, skip func(string
 		return nil, nil, err
 	}
 	// The notes deleted are still in the graph: their dependents are
-	// known only before the new walk forgets them.
+	// known only before the new walk forgets them. A path that is not a
+	// note's may be a folder's, deleted with its notes: a client may
+	// tell of the folder and not of each note in it.
+	l.mu.Lock()
+	known := l.notes // sorted
+	l.mu.Unlock()
 	var deleted []string
 	for _, p := range c.Deleted {
 		if vault.IsNotePath(p) {
 			deleted = append(deleted, p)
+			continue
+		}
+		i, _ := slices.BinarySearch(known, p+"/")
+		for ; i < len(known) && strings.HasPrefix(known[i], p+"/"); i++ {
+			deleted = append(deleted, known[i])
 		}
 	}
 	var gone []string
