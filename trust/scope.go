@@ -67,7 +67,8 @@ const maxDepth = 8
 //
 //   - every argument, every space-separated word of one and the value of
 //     --flag=value that names a regular file, from the vault's folder,
-//     through symlinks wherever they lead, inside the vault or not;
+//     through symlinks wherever they lead, inside the vault or not (a ..
+//     after a symlink goes up from where it leads, as the kernel reads it);
 //   - the string a shell runs (sh, bash, dash, zsh... -c, found at any
 //     position so that env X=1 sh -c and timeout 9 sh -c count), the string
 //     after -c of another program (flock -c, su -c) and env -S's string,
@@ -490,9 +491,19 @@ func (in *inspector) file(name string) {
 	if name == "" || in.err != nil || strings.ContainsRune(name, 0) {
 		return
 	}
-	p := name
+	p, base := name, in.dir
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(in.dir, p)
+		p = in.dir + string(filepath.Separator) + p
+	}
+	if dotdot(name) {
+		// The kernel reads lib/link/../x.sh in the folder above where the
+		// symlink lib/link leads, not lib/x.sh as filepath.Clean has it:
+		// the file hashed must be the one that runs.
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return // not there
+		}
+		p, base = real, in.realDir
 	}
 	p = filepath.Clean(p)
 	if in.seen[p] {
@@ -503,7 +514,7 @@ func (in *inspector) file(name string) {
 	if err != nil || !st.Mode().IsRegular() {
 		return // not there, a folder, a device, a FIFO: nothing to hash
 	}
-	key := in.display(p, in.dir)
+	key := in.display(p, base)
 	target := ""
 	if real, err := filepath.EvalSymlinks(p); err == nil {
 		if t := in.display(real, in.realDir); t != key {
@@ -515,9 +526,15 @@ func (in *inspector) file(name string) {
 		in.err = fmt.Errorf("trust: %s: %w", key, err)
 		return
 	}
-	if sum != "" {
+	// Two names may lead to one key (run.sh, lib/../run.sh): it is listed once.
+	if sum != "" && !slices.ContainsFunc(in.scope.Files, func(f File) bool { return f.Name == key }) {
 		in.scope.Files = append(in.scope.Files, File{Name: key, Target: target, Sum: sum})
 	}
+}
+
+// dotdot says whether name has a .. element.
+func dotdot(name string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(name), "/"), "..")
 }
 
 // display is p as a vault path when it is under dir, else as it is.

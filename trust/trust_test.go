@@ -90,11 +90,14 @@ func TestCheckFiles(t *testing.T) {
 // through symlinks wherever they lead and through sh -c strings as the
 // shell reads them, and calls opaque what cannot be told.
 func TestInspect(t *testing.T) {
-	dir := vaulttest.Dir(t, map[string]string{"run.sh": "echo 1\n", "lib/x.sh": "x\n", "data.csv": "1,2\n", "out.txt": "o\n"})
+	dir := vaulttest.Dir(t, map[string]string{"run.sh": "echo 1\n", "lib/x.sh": "x\n", "data.csv": "1,2\n", "out.txt": "o\n",
+		"sub/x.sh": "y\n", "sub/deep/keep": ""})
 	elsewhere := t.TempDir()
 	outside := filepath.Join(elsewhere, "out.sh")
 	os.WriteFile(outside, []byte("x"), 0o644)
 	os.Symlink(outside, filepath.Join(dir, "link.sh"))
+	// lib/d/../x.sh is sub/x.sh to the kernel, lib/x.sh to filepath.Clean.
+	os.Symlink(filepath.Join("..", "sub", "deep"), filepath.Join(dir, "lib", "d"))
 	if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
 		t.Fatal(err)
 	}
@@ -118,6 +121,8 @@ func TestInspect(t *testing.T) {
 		{[]string{"sh", "link.sh"}, []string{"link.sh"}, ""},
 		{[]string{"sh", "../" + filepath.Base(elsewhere) + "/out.sh"}, []string{outside}, ""},
 		{[]string{"sh", outside}, []string{outside}, ""},
+		{[]string{"sh", "lib/d/../x.sh"}, []string{"sub/x.sh"}, ""},
+		{sh("sh lib/d/../x.sh"), []string{"sub/x.sh"}, ""},
 		{[]string{"ls", "lib", ".", "fifo", "missing.sh"}, nil, ""},
 		{[]string{"go", "test", "./..."}, nil, ""},
 		{sh(`sh r""un.sh`), []string{"run.sh"}, ""},
