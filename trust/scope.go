@@ -68,7 +68,9 @@ const maxDepth = 8
 //   - every argument, every space-separated word of one and the value of
 //     --flag=value that names a regular file, from the vault's folder,
 //     through symlinks wherever they lead, inside the vault or not (a ..
-//     after a symlink goes up from where it leads, as the kernel reads it);
+//     after a symlink goes up from where it leads, as the kernel reads it),
+//     and from the folder a command is run in too (env -C DIR, sudo -D,
+//     git, make, go -C: chdirs; and, opaque as it is, cd DIR);
 //   - the string a shell runs (sh, bash, dash, zsh... -c, found at any
 //     position so that env X=1 sh -c and timeout 9 sh -c count), the string
 //     after -c of another program (flock -c, su -c) and env -S's string,
@@ -80,11 +82,12 @@ const maxDepth = 8
 // said so in Scope.Opaque: a word the shell expands (a variable, a command
 // substitution, a glob, a brace expansion, a leading ~), cd, eval and the
 // builtins that run strings, an assignment to PATH, a shell or
-// interpreter reading its program from its input, another interpreter's
-// inline code (python -c, perl -e, node -e), find -exec, a string the
-// parser refuses. What a file that runs runs in turn (a script calling
-// another, make reading its Makefile) is that file's content, hashed, not
-// followed. A named file over 64 MiB is an error, not a file left out.
+// interpreter reading its program from its input, xargs adding what it
+// reads to the command, chroot, another interpreter's inline code (python
+// -c, perl -e, node -e), find -exec, a string the parser refuses. What a
+// file that runs runs in turn (a script calling another, make reading its
+// Makefile) is that file's content, hashed, not followed. A named file
+// over 64 MiB is an error, not a file left out.
 func Inspect(vaultDir string, argv []string) (Scope, error) {
 	in := &inspector{dir: vaultDir, seen: map[string]bool{}, parsed: map[string]bool{}}
 	if real, err := filepath.EvalSymlinks(vaultDir); err == nil {
@@ -92,6 +95,8 @@ func Inspect(vaultDir string, argv []string) (Scope, error) {
 	} else {
 		in.realDir = vaultDir
 	}
+	in.dirs = []folder{{vaultDir, vaultDir}}
+	in.dirSeen = map[string]bool{in.realDir: true}
 	in.argv(argv, 0, true)
 	if in.err != nil {
 		return Scope{}, in.err
@@ -102,11 +107,24 @@ func Inspect(vaultDir string, argv []string) (Scope, error) {
 
 type inspector struct {
 	dir, realDir string
+	dirs         []folder        // the folders names are read from
+	dirSeen      map[string]bool // their real paths
 	seen         map[string]bool // names looked at
 	parsed       map[string]bool // strings parsed as shell
 	scope        Scope
 	err          error
 }
+
+// folder is one folder a command's names are read from: the vault's, or
+// one it runs a command in (env -C DIR, cd DIR).
+type folder struct {
+	path string // what a name is joined to
+	base string // what a file under it is shown relative to
+}
+
+// maxDirs bounds the folders names are read from: each is a stat of every
+// word.
+const maxDirs = 16
 
 func (in *inspector) opaque(format string, args ...any) {
 	why := fmt.Sprintf(format, args...)
@@ -159,6 +177,76 @@ var wrappers = map[string]bool{
 	"chrt": true, "taskset": true, "caffeinate": true, "systemd-run": true,
 }
 
+// chdirs lists programs that run in a folder one of their options names,
+// and that option: the files the command names are read from there as
+// well as from the vault's folder (env -C scripts sh run.sh runs
+// scripts/run.sh; git -C, make -C, go -C read their arguments there).
+// Both are read loosely, so that no spelling getopt takes is missed: the
+// letter wherever it stands in a word of clustered options (env -iC), its
+// value the rest of the word or the next one; the long option however
+// abbreviated (env --ch=DIR), its value after = or the next word. A folder
+// read wrongly costs a stat of each word, if it is one at all; a folder
+// missed, a file that runs left unhashed.
+var chdirs = map[string]struct {
+	short byte // 0 for none
+	long  []string
+}{
+	"env":  {'C', []string{"--chdir"}},
+	"sudo": {'D', []string{"--chdir"}},
+	"git":  {'C', nil}, "go": {'C', []string{"--C"}}, "cargo": {'C', nil}, "ninja": {'C', nil},
+	"make": {'C', []string{"--directory"}}, "gmake": {'C', []string{"--directory"}}, "bmake": {'C', nil},
+	"npm": {'C', []string{"--prefix"}}, "pnpm": {'C', []string{"--dir"}}, "yarn": {0, []string{"--cwd"}},
+	"bun": {0, []string{"--cwd"}}, "just": {'d', []string{"--working-directory"}},
+	"gradle": {'p', []string{"--project-dir"}}, "gradlew": {'p', []string{"--project-dir"}},
+	"ruby": {'C', nil}, "perl": {'x', nil},
+	"systemd-run": {0, []string{"--working-directory"}}, "unshare": {0, []string{"--wd"}},
+	"nsenter": {'w', []string{"--wd"}}, "pwsh": {0, []string{"-workingdirectory", "-wd"}},
+}
+
+// optionValues is every value args may give the option -short or --long,
+// read loosely as chdirs says.
+func optionValues(args []string, short byte, long []string) []string {
+	var vs []string
+	next := func(j int) {
+		if j+1 < len(args) {
+			vs = append(vs, args[j+1])
+		}
+	}
+	for j, a := range args {
+		name, v, eq := strings.Cut(a, "=")
+		if slices.ContainsFunc(long, func(l string) bool { return abbreviates(name, l) }) {
+			if eq {
+				vs = append(vs, v)
+			} else {
+				next(j)
+			}
+			continue
+		}
+		if short == 0 || len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		if k := strings.IndexByte(a[1:], short); k >= 0 {
+			// go's flag package takes -C=DIR.
+			if rest := strings.TrimPrefix(a[k+2:], "="); rest != "" {
+				vs = append(vs, rest)
+			} else {
+				next(j)
+			}
+		}
+	}
+	return vs
+}
+
+// abbreviates says whether name, an option as written, is the long option
+// long or an abbreviation of it as getopt takes one (--ch for --chdir).
+// Case is ignored, as pwsh ignores it, and an option pwsh spells with one
+// dash may be given two.
+func abbreviates(name, long string) bool {
+	n, l := strings.TrimLeft(name, "-"), strings.TrimLeft(long, "-")
+	dn, dl := len(name)-len(n), len(long)-len(l)
+	return n != "" && (dn == dl || dl == 1 && dn == 2) && strings.HasPrefix(strings.ToLower(l), strings.ToLower(n))
+}
+
 // argv inspects one command's words. top is true for the command zk runs
 // itself, whose input is empty.
 func (in *inspector) argv(words []string, depth int, top bool) {
@@ -179,6 +267,14 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		switch first {
 		case "cd", "pushd", "popd":
 			in.opaque("`%s` changes the folder later paths are read from", first)
+			// Where it goes and when is the script's to say; the names of
+			// what follows are read from there too, so that an approval
+			// made with --opaque still binds cd lib && sh x.sh's lib/x.sh.
+			for _, a := range words[1:] {
+				if !strings.HasPrefix(a, "-") {
+					in.chdir(a)
+				}
+			}
 		case "eval", "alias", "trap", "hash", "enable", "fc", "builtin", "unalias":
 			in.opaque("`%s` runs or redefines commands from strings", first)
 		}
@@ -187,6 +283,11 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		base := filepath.Base(w)
 		// A command is run at position 0, or after a wrapper.
 		command := i == 0 || wrappers[first]
+		if o, ok := chdirs[base]; ok && command {
+			for _, d := range optionValues(words[i+1:], o.short, o.long) {
+				in.chdir(d)
+			}
+		}
 		if lang, ok := shells[base]; ok && command {
 			in.shell(words[i+1:], lang, depth, top)
 			return
@@ -205,6 +306,15 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		switch {
 		case base == "env" && command:
 			in.env(words[i+1:], depth)
+		case (base == "chroot" || base == "sudo" && len(optionValues(words[i+1:], 'R', []string{"--chroot"})) > 0) && command:
+			// Every path, absolute ones too, is read under another root.
+			in.opaque("`%s` runs the command under another root folder", base)
+		case base == "xargs" && command:
+			// Top-level, its input is empty; else it appends to the command
+			// words zk cannot see, from its input or -a's file.
+			if !top || len(optionValues(words[i+1:], 'a', []string{"--arg-file"})) > 0 {
+				in.opaque("`xargs` adds to the command words it reads when it runs")
+			}
 		case base == "find" && command:
 			for _, a := range words[i+1:] {
 				switch a {
@@ -222,15 +332,14 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 // env inspects env's arguments: -S splits a string as a shell would, and
 // an assignment may change where commands are found.
 func (in *inspector) env(args []string, depth int) {
-	for j, a := range args {
-		switch {
-		case (a == "-S" || a == "--split-string") && j+1 < len(args):
-			in.script(args[j+1], syntax.LangBash, depth)
-		case strings.HasPrefix(a, "--split-string="):
-			in.script(strings.TrimPrefix(a, "--split-string="), syntax.LangBash, depth)
-		case strings.HasPrefix(a, "-S") && len(a) > 2:
-			in.script(a[2:], syntax.LangBash, depth)
-		}
+	for _, src := range optionValues(args, 'S', []string{"--split-string"}) {
+		in.script(src, syntax.LangBash, depth)
+	}
+	// BSD env -P: where the command is looked up.
+	for _, p := range optionValues(args, 'P', nil) {
+		in.opaque("`env -P %s` changes where commands are looked up", p)
+	}
+	for _, a := range args {
 		if name, _, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(a, "-") && searchVar(name) {
 			in.opaque("`%s` changes where commands are looked up", a)
 		}
@@ -485,17 +594,57 @@ func (in *inspector) names(arg string) {
 	}
 }
 
-// file hashes the regular file at name, from the vault's folder, through
-// any symlink.
+// file hashes the regular file at name, from each folder names are read
+// from, through any symlink.
 func (in *inspector) file(name string) {
 	if name == "" || in.err != nil || strings.ContainsRune(name, 0) {
 		return
 	}
-	p, base := name, in.dir
-	if !filepath.IsAbs(p) {
-		p = in.dir + string(filepath.Separator) + p
+	if filepath.IsAbs(name) {
+		in.hash(name, in.dir)
+		return
 	}
-	if dotdot(name) {
+	for _, d := range in.dirs {
+		in.hash(d.path+string(filepath.Separator)+name, d.base)
+	}
+}
+
+// chdir adds dir, read from each folder names are read from, to them: a
+// command run there names its files from there. dir is resolved as the
+// kernel resolves it, through symlinks, a .. after one going up from where
+// it leads.
+func (in *inspector) chdir(dir string) {
+	if dir == "" || strings.ContainsRune(dir, 0) {
+		return
+	}
+	for _, d := range slices.Clone(in.dirs) {
+		p := dir
+		if !filepath.IsAbs(p) {
+			p = d.path + string(filepath.Separator) + dir
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || in.dirSeen[real] {
+			continue
+		}
+		if st, err := os.Stat(real); err != nil || !st.IsDir() {
+			continue
+		}
+		if len(in.dirs) == maxDirs {
+			in.opaque("runs commands in over %d folders", maxDirs)
+			return
+		}
+		in.dirSeen[real] = true
+		in.dirs = append(in.dirs, folder{real, in.realDir})
+	}
+}
+
+// hash hashes the regular file at p, shown relative to base when it is
+// under it.
+func (in *inspector) hash(p, base string) {
+	if in.err != nil {
+		return
+	}
+	if dotdot(p) {
 		// The kernel reads lib/link/../x.sh in the folder above where the
 		// symlink lib/link leads, not lib/x.sh as filepath.Clean has it:
 		// the file hashed must be the one that runs.

@@ -36,14 +36,16 @@ zk run NOTE --falsifier N may run them.
 An approval is for that exact command text, in that note, in that vault: edit
 the command and it must be approved again. It also covers the content of
 every file the command names (an argument, a word of one, or the value of
---flag=FILE, taken from the vault root: sh run.sh names run.sh), through
+--flag=FILE, taken from the vault root: sh run.sh names run.sh, and from
+the folder env -C, sudo -D, git -C, make -C or cd runs it in), through
 symlinks wherever they lead, and of every file named by the commands of an
 sh -c '...' string, read as the shell reads it (sh -c 'sh r""un.sh' names
 run.sh): edit such a file and zk run asks for a new approval. A command
 whose files zk cannot tell (a variable, a glob, cd, eval, a shell reading
-its input, python -c, a string that does not parse) is shown as opaque,
-with the reason, and approved only with --opaque. What a script runs in
-turn (a script that runs another) is its content, not followed.
+its input, xargs in a pipe, python -c, a string that does not parse) is
+shown as opaque, with the reason, and approved only with --opaque. What a
+script runs in turn (a script that runs another) is its content, not
+followed.
 Control characters in what is shown are printed escaped (\x1b, \n), so
 that a note cannot make one command look like another.
 
