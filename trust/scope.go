@@ -141,31 +141,76 @@ var shells = map[string]syntax.LangVariant{
 	"zsh": syntax.LangZsh, "rbash": syntax.LangBash,
 }
 
-// inline lists interpreters and the flags that give them a program as an
-// argument: code zk does not read.
+// inline lists interpreters and the options that make them run code zk
+// does not read: a program given as an argument (python -c, perl -e), or
+// a module found along a search path that starts in the working folder or
+// that the option extends (python -m, where a vault's json/tool.py shadows
+// the standard library's json.tool; perl -I, -M; ruby -I, -r; node -r,
+// --import; lua -l), as PYTHONPATH and its kin are (searchVar).
+//
+// Every word after the interpreter is read so, its script's arguments too
+// (python3 x.py -m 5 is opaque): an option missed is code run unread, a
+// word misread only a warning. A letter counts wherever it stands in a
+// word of clustered options (perl -ne is -e, python3 -Im is -m), up to one
+// whose value is the rest of the word (python3 -Wignore::DeprecationWarning
+// has no -c); a long option however abbreviated (--ev=, pwsh's -Com).
 // The names are compiled at their first use, not at every zk's start.
-var inline = []struct {
-	name  func() *regexp.Regexp
-	flags []string
-}{
-	{lazyre.New(`^(python|pypy)[0-9.]*$`), []string{"-c"}},
-	{lazyre.New(`^perl[0-9.]*$`), []string{"-e", "-E"}},
-	{lazyre.New(`^ruby[0-9.]*$`), []string{"-e"}},
-	{lazyre.New(`^(node|nodejs|bun)$`), []string{"-e", "--eval", "-p", "--print"}},
-	{lazyre.New(`^deno$`), []string{"eval"}},
-	{lazyre.New(`^php[0-9.]*$`), []string{"-r"}},
-	{lazyre.New(`^(Rscript|lua|luajit|julia|osascript)$`), []string{"-e"}},
-	{lazyre.New(`^(pwsh|powershell)$`), []string{"-c", "-command", "-encodedcommand"}},
+var inline = []interp{
+	{name: lazyre.New(`^(python|pypy)[0-9.]*$`), short: "cm", valued: "QWX"},
+	{name: lazyre.New(`^perl[0-9.]*$`), short: "EIMdem", valued: "DFix"},
+	{name: lazyre.New(`^ruby[0-9.]*$`), short: "Ier", valued: "CEFWix"},
+	{name: lazyre.New(`^(node|nodejs|bun)$`), short: "epr", valued: "C",
+		long: []string{"--eval", "--print", "--require", "--import", "--loader", "--experimental-loader", "--preload"}},
+	{name: lazyre.New(`^deno$`), long: []string{"--eval"}, words: []string{"eval"}},
+	{name: lazyre.New(`^php[0-9.]*$`), short: "BERr", valued: "FScdftz"},
+	{name: lazyre.New(`^(lua|luajit)[0-9.]*$`), short: "ejl"},
+	{name: lazyre.New(`^julia$`), short: "Eem", valued: "CHJLOgpt", long: []string{"--eval", "--print", "--module"}},
+	{name: lazyre.New(`^(Rscript|osascript)$`), short: "e", valued: "ls"},
+	{name: lazyre.New(`^(pwsh|powershell)$`), long: []string{"-command", "-commandwithargs", "-cwa", "-encodedcommand", "-ec"}},
+}
+
+// interp is one interpreter of inline.
+type interp struct {
+	name   func() *regexp.Regexp
+	short  string   // option letters that run code
+	valued string   // other option letters whose value is the rest of their word
+	long   []string // long options that run code
+	words  []string // words that do, wherever they stand (deno eval)
 }
 
 // interpreter is the inline entry for name, or -1.
 func interpreter(name string) int {
-	return slices.IndexFunc(inline, func(e struct {
-		name  func() *regexp.Regexp
-		flags []string
-	}) bool {
-		return e.name().MatchString(name)
-	})
+	return slices.IndexFunc(inline, func(e interp) bool { return e.name().MatchString(name) })
+}
+
+// code is every option of args that runs code the interpreter e does not
+// read, as inline says to read them.
+func (e interp) code(args []string) []string {
+	var opts []string
+	for _, a := range args {
+		if slices.Contains(e.words, a) {
+			opts = append(opts, a)
+			continue
+		}
+		name, _, _ := strings.Cut(a, "=")
+		if k := slices.IndexFunc(e.long, func(l string) bool { return abbreviates(name, l) }); k >= 0 {
+			opts = append(opts, e.long[k])
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		for _, c := range a[1:] {
+			if strings.ContainsRune(e.short, c) {
+				opts = append(opts, "-"+string(c))
+				break
+			}
+			if strings.ContainsRune(e.valued, c) {
+				break
+			}
+		}
+	}
+	return opts
 }
 
 // wrappers run their operands as a command: a shell after one is run as
@@ -293,10 +338,8 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 			return
 		}
 		if k := interpreter(base); k >= 0 && command {
-			for _, a := range words[i+1:] {
-				if slices.Contains(inline[k].flags, strings.ToLower(a)) {
-					in.opaque("`%s %s` runs code zk does not read", base, a)
-				}
+			for _, o := range inline[k].code(words[i+1:]) {
+				in.opaque("`%s %s` runs code zk does not read", base, o)
 			}
 			if !top && !hasOperand(words[i+1:]) {
 				in.opaque("`%s` runs what it reads from its input", base)

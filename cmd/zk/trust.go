@@ -42,8 +42,8 @@ symlinks wherever they lead, and of every file named by the commands of an
 sh -c '...' string, read as the shell reads it (sh -c 'sh r""un.sh' names
 run.sh): edit such a file and zk run asks for a new approval. A command
 whose files zk cannot tell (a variable, a glob, cd, eval, a shell reading
-its input, xargs in a pipe, python -c, a string that does not parse) is
-shown as opaque, with the reason, and approved only with --opaque. What a
+its input, xargs in a pipe, python -c or -m, a string that does not parse)
+is shown as opaque, with the reason, and approved only with --opaque. What a
 script runs in turn (a script that runs another) is its content, not
 followed.
 Control characters in what is shown are printed escaped (\x1b, \n), so
