@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"mvdan.cc/sh/v3/pattern"
@@ -89,7 +90,63 @@ const maxDepth = 8
 // Makefile) is that file's content, hashed, not followed. A named file
 // over 64 MiB is an error, not a file left out.
 func Inspect(vaultDir string, argv []string) (Scope, error) {
-	in := &inspector{dir: vaultDir, seen: map[string]bool{}, parsed: map[string]bool{}}
+	return inspect(vaultDir, argv, nil)
+}
+
+// Memo remembers the files Inspect hashed over one pass of many commands
+// (zk run --due choosing what to run, zk trust listing a note's commands),
+// so that a file 200 of them name is read once, not 200 times. What it
+// remembers for a path is what reading it gave then: the hash of the
+// bytes read, and where the path led when they were. A file edited during
+// the pass keeps its first hash, so a Memo must not outlive the pass, and
+// nothing about to run a command uses one: zk run checks its approval
+// against the files as they are then. Safe for concurrent use.
+type Memo struct {
+	mu    sync.Mutex
+	files map[string]hashed
+}
+
+// hashed is what reading one path gave.
+type hashed struct {
+	real string // where it led through symlinks; "" if that failed
+	sum  string // hashFile's
+	err  error
+}
+
+// NewMemo returns an empty Memo.
+func NewMemo() *Memo { return &Memo{files: map[string]hashed{}} }
+
+// Inspect is Inspect, reading only the files m has not read.
+func (m *Memo) Inspect(vaultDir string, argv []string) (Scope, error) {
+	return inspect(vaultDir, argv, m)
+}
+
+// read resolves and hashes the file at p, or says what that gave before.
+// A nil Memo reads it every time.
+func (m *Memo) read(p string) hashed {
+	if m != nil {
+		m.mu.Lock()
+		h, ok := m.files[p]
+		m.mu.Unlock()
+		if ok {
+			return h
+		}
+	}
+	var h hashed
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		h.real = real
+	}
+	h.sum, h.err = hashFile(p)
+	if m != nil {
+		m.mu.Lock()
+		m.files[p] = h
+		m.mu.Unlock()
+	}
+	return h
+}
+
+func inspect(vaultDir string, argv []string, memo *Memo) (Scope, error) {
+	in := &inspector{dir: vaultDir, memo: memo, seen: map[string]bool{}, parsed: map[string]bool{}}
 	if real, err := filepath.EvalSymlinks(vaultDir); err == nil {
 		in.realDir = real
 	} else {
@@ -107,6 +164,7 @@ func Inspect(vaultDir string, argv []string) (Scope, error) {
 
 type inspector struct {
 	dir, realDir string
+	memo         *Memo
 	dirs         []folder        // the folders names are read from
 	dirSeen      map[string]bool // their real paths
 	seen         map[string]bool // names looked at
@@ -707,15 +765,16 @@ func (in *inspector) hash(p, base string) {
 		return // not there, a folder, a device, a FIFO: nothing to hash
 	}
 	key := in.display(p, base)
+	h := in.memo.read(p)
 	target := ""
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		if t := in.display(real, in.realDir); t != key {
+	if h.real != "" {
+		if t := in.display(h.real, in.realDir); t != key {
 			target = t
 		}
 	}
-	sum, err := hashFile(p)
-	if err != nil {
-		in.err = fmt.Errorf("trust: %s: %w", key, err)
+	sum := h.sum
+	if h.err != nil {
+		in.err = fmt.Errorf("trust: %s: %w", key, h.err)
 		return
 	}
 	// Two names may lead to one key (run.sh, lib/../run.sh): it is listed once.

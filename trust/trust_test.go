@@ -252,3 +252,43 @@ func TestCheckOpaque(t *testing.T) {
 		t.Errorf("approved as opaque: %+v", v)
 	}
 }
+
+// A Memo reads a file once however many commands name it, and gives each
+// the hash of the bytes it read then; an edit after is seen by Inspect and
+// a new Memo, not by the Memo that read the file before it.
+func TestMemo(t *testing.T) {
+	const size = 1 << 20
+	dir := vaulttest.Dir(t, map[string]string{"b.bin": strings.Repeat("x", size), "run.sh": "echo 1\n"})
+	m := NewMemo()
+	commands := [][]string{{"cat", "b.bin"}, {"sh", "-c", "cat b.bin"}, {"env", "-C", ".", "cat", "b.bin"}, {"cat", "./b.bin", "run.sh"}}
+	before := vaulttest.BytesRead(t)
+	var first string
+	for range 10 {
+		for _, argv := range commands {
+			s, err := m.Inspect(dir, argv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == "" {
+				first = s.Files[0].Sum
+			}
+			if s.Files[0].Name != "b.bin" || s.Files[0].Sum != first {
+				t.Fatalf("%s: %+v, want b.bin as first read", strings.Join(argv, " "), s.Files)
+			}
+		}
+	}
+	if read := vaulttest.BytesRead(t) - before; read > 2*size {
+		t.Errorf("40 commands naming a %d-byte file read %d bytes, want it read once", size, read)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b.bin"), []byte("y"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := m.Inspect(dir, []string{"cat", "b.bin"}); s.Files[0].Sum != first {
+		t.Errorf("the memo read b.bin again: %s, want %s", s.Files[0].Sum, first)
+	}
+	for name, inspect := range map[string]func(string, []string) (Scope, error){"Inspect": Inspect, "a new Memo": NewMemo().Inspect} {
+		if s, _ := inspect(dir, []string{"cat", "b.bin"}); s.Files[0].Sum == first {
+			t.Errorf("%s: the edit to b.bin not seen", name)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/trust"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 )
@@ -105,6 +106,9 @@ func (w *Workspace) Due(ctx context.Context, req DueRequest) (DueResult, error) 
 	}
 	var jobs []job
 	out := DueResult{Notes: len(paths)}
+	// A file many falsifiers name is hashed once for them all; each run
+	// still checks its approval against the files as they are then.
+	memo := trust.NewMemo()
 	for _, p := range paths {
 		src, err := v.ReadFile(p, v.MaxNoteSize)
 		if err != nil {
@@ -120,7 +124,7 @@ func (w *Workspace) Due(ctx context.Context, req DueRequest) (DueResult, error) 
 				out.Rows = append(out.Rows, DueRow{Note: p, N: f.N, Verdict: "unreadable", Statement: err.Error()})
 				continue
 			}
-			store, a, err := ApprovalOf(v, p, f.Command, argv)
+			store, a, _, err := ApprovalScope(v, memo, p, f.Command, argv)
 			if err != nil {
 				return DueResult{}, err
 			}

@@ -3,10 +3,13 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/zk-claims/zk/runner"
+	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
 const dueNote = `# Due
@@ -89,5 +92,34 @@ func TestRunRefusalsAndDue(t *testing.T) {
 	runs := nr.Runs
 	if err != nil || len(runs) != 1 || runs[0].ID != ran[0].Run.ID {
 		t.Errorf("runs in the note: %+v, %v; want the one run %s", runs, err, ran[0].Run.ID)
+	}
+}
+
+// manyFalsifiers is a note whose n falsifiers all run command.
+func manyFalsifiers(n int, command string) string {
+	var b strings.Builder
+	b.WriteString("# Due\n\n## Claim\n\nA claim.\n\n## Tests / falsifiers\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "- Falsifier %d.\n  - run: `%s`\n", i+1, command)
+	}
+	b.WriteString("\n## Evidence\n\n## Maintenance\n\n- Last tended: 2026-01-01\n")
+	return b.String()
+}
+
+// Due, choosing what to run, hashes a file many falsifiers name once, not
+// once per falsifier (200 naming a 60 MB file read 12 GB).
+func TestDueHashesEachFileOnce(t *testing.T) {
+	const n, size = 20, 1 << 20
+	w, _ := open(t, map[string]string{".obsidian/app.json": "{}", "Due.md": manyFalsifiers(n, "cat b.bin"),
+		"b.bin": strings.Repeat("x", size)}, Writing)
+	approve(t, w, "Due.md", "cat b.bin")
+	before := vaulttest.BytesRead(t)
+	res, err := w.Due(context.Background(), DueRequest{All: true, DryRun: true})
+	read := vaulttest.BytesRead(t) - before
+	if err != nil || res.Runs != n {
+		t.Fatalf("due = %+v, %v; want %d would run", res, err, n)
+	}
+	if read > 2*size {
+		t.Errorf("%d falsifiers naming a %d-byte file read %d bytes, want it read once", n, size, read)
 	}
 }

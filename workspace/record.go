@@ -154,12 +154,14 @@ func checkCriterion(notePath string, f evidence.Falsifier) error {
 // content's hashes as they are now, and says whether zk can tell them all;
 // and the store that holds approvals.
 func ApprovalOf(v *vault.Vault, notePath, command string, argv []string) (*trust.Store, trust.Approval, error) {
-	store, a, _, err := ApprovalScope(v, notePath, command, argv)
+	store, a, _, err := ApprovalScope(v, nil, notePath, command, argv)
 	return store, a, err
 }
 
-// ApprovalScope is ApprovalOf with what the approval covers, to show.
-func ApprovalScope(v *vault.Vault, notePath, command string, argv []string) (*trust.Store, trust.Approval, trust.Scope, error) {
+// ApprovalScope is ApprovalOf with what the approval covers, to show. A
+// memo shared by the approvals of one pass reads each file they name once
+// (trust.Memo); nil reads them all now.
+func ApprovalScope(v *vault.Vault, memo *trust.Memo, notePath, command string, argv []string) (*trust.Store, trust.Approval, trust.Scope, error) {
 	path, err := trust.DefaultPath()
 	if err != nil {
 		return nil, trust.Approval{}, trust.Scope{}, err
@@ -168,7 +170,7 @@ func ApprovalScope(v *vault.Vault, notePath, command string, argv []string) (*tr
 	if err != nil {
 		return nil, trust.Approval{}, trust.Scope{}, fmt.Errorf("vault: %w", err)
 	}
-	scope, err := trust.Inspect(v.Dir, argv)
+	scope, err := memo.Inspect(v.Dir, argv)
 	if err != nil {
 		return nil, trust.Approval{}, trust.Scope{}, err
 	}

@@ -94,7 +94,8 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 	var (
 		store   *trust.Store
 		pending []trust.Approval
-		refused []int // opaque, without --opaque
+		refused []int             // opaque, without --opaque
+		memo    = trust.NewMemo() // a file many commands name is hashed once
 	)
 	for _, f := range fs {
 		if f.Command == "" {
@@ -104,7 +105,7 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", printable.Of(p), f.CommandLine+1, err)
 		}
-		st, a, scope, err := workspace.ApprovalScope(v, p, f.Command, argv)
+		st, a, scope, err := workspace.ApprovalScope(v, memo, p, f.Command, argv)
 		if err != nil {
 			return err
 		}

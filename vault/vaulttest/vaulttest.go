@@ -90,6 +90,29 @@ func StatFloor(tb testing.TB, dir string) {
 	}
 }
 
+// BytesRead is how many bytes this process has read so far (rchar in
+// /proc/self/io, children it reaped included): a test of how often a file
+// is read compares two. It skips the test where there is no such count.
+// Tests that run in parallel read into it too.
+func BytesRead(tb testing.TB) int64 {
+	tb.Helper()
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		tb.Skipf("no count of bytes read: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				tb.Fatalf("/proc/self/io: %v", err)
+			}
+			return n
+		}
+	}
+	tb.Skip("no rchar in /proc/self/io")
+	return 0
+}
+
 // BenchSizes are the vault sizes a benchmark generates: $ZK_BENCH_NOTES
 // (a comma-separated list, "10000,100000"), else def.
 func BenchSizes(tb testing.TB, def ...int) []int {
