@@ -214,23 +214,46 @@ func shellWord(s string) string {
 }
 
 // refutedBy says why a note is refuted ("falsifier 1, run ID"), or is
-// empty: what links/rests-on-refuted needs of every note.
+// empty: what links/rests-on-refuted needs of every note. Its parts are
+// clipped (whyMax): the finding of every note that rests on this one
+// repeats it, and a block's run id, a falsifier's id or text are as long
+// as the note makes them.
 func (nc *noteCheck) refutedBy() string {
 	if !nc.ran() {
 		return ""
 	}
 	l, ok := nc.runs().Refuted()
+	run := clip(l.Refuting.ID, whyMax)
 	switch {
 	case !ok:
 		return ""
 	case l.Falsifier.N == 0:
-		id := l.Falsifier.ID
+		id := clip(l.Falsifier.ID, whyMax)
 		if id == "" {
-			id = strconv.Quote(l.Falsifier.Text)
+			id = strconv.Quote(clip(l.Falsifier.Text, whyMax))
 		}
-		return fmt.Sprintf("deleted falsifier %s, run %s", id, l.Refuting.ID)
+		return fmt.Sprintf("deleted falsifier %s, run %s", id, run)
 	}
-	return fmt.Sprintf("falsifier %d, run %s", l.Falsifier.N, l.Refuting.ID)
+	return fmt.Sprintf("falsifier %d, run %s", l.Falsifier.N, run)
+}
+
+// whyMax is how many characters of a run id, a falsifier's id or its
+// text refutedBy keeps: more than a run id zk writes (21) or a
+// falsifier's sentence usually has.
+const whyMax = 120
+
+// clip is s cut to its first n characters (runes), "…" marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
 }
 
 // restEdge is a Links entry by which a note may rest on another: link is
@@ -316,7 +339,7 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 			}
 		}
 	}
-	rests := func(p string) []restEdge { return c.summaries[p].restsOn }
+	chains := newChainWalk(dist, func(p string) []restEdge { return c.summaries[p].restsOn })
 	var out []Finding
 	for _, r := range results {
 		if !r.checked {
@@ -327,49 +350,123 @@ func (c *checker) restsOnRefuted(results []noteResult) []Finding {
 			if _, ok := dist[e.target]; !ok {
 				continue
 			}
-			fs = c.add(fs, c.restsOnFinding(r.path, e, shortestChain(e.target, dist, rests)))
+			fs = c.add(fs, c.restsOnFinding(r.path, e, chains.of(e.target)))
 		}
 		out = append(out, r.ignores.filter(fs)...)
 	}
 	return out
 }
 
-// shortestChain is the chain of rests-on entries from start to a refuted
-// note, both included, given each note's distance to the nearest refuted
-// one (dist; start's is known): of the shortest chains, the one whose
-// paths come first in order, step by step. Check and a Session compute
-// dist over different parts of the vault, and name the same chain.
-func shortestChain(start string, dist map[string]int, rests func(string) []restEdge) []string {
-	chain := []string{start}
-	for p := start; dist[p] > 0; {
-		best := ""
-		for _, e := range rests(p) {
-			if d, ok := dist[e.target]; ok && e.target != "" && d == dist[p]-1 && (best == "" || e.target < best) {
-				best = e.target
-			}
-		}
-		if best == "" {
-			break // cannot happen: dist is a distance
-		}
-		chain = append(chain, best)
-		p = best
+// chainHead is how many notes of a chain to a refuted note a message
+// names from its start. A chain of up to one more is named whole, as the
+// chains of a vault are (a hop or three); of a longer one the message
+// names its first chainHead notes, the refuted note at its end and how
+// many notes it has. Every note on a chain has such a message, and
+// naming the whole chain in each made zk check's output grow with the
+// square of its length (734 MB for a chain of 3,000 notes).
+const chainHead = 3
+
+// chain is a chain of rests-on entries to a refuted note, as a message
+// names it: its first notes (head, chainHead at most, from the entry's
+// target on), its refuted note (end) and how many notes it has (n, both
+// ends included).
+type chain struct {
+	head []string
+	end  string
+	n    int
+}
+
+// chainWalk finds, from any note, the chain of rests-on entries to a
+// refuted note that a message names, given each note's distance to the
+// nearest refuted one (dist): of the shortest chains, the one whose paths
+// come first in order, step by step. Check and a Session compute dist
+// over different parts of the vault, and name the same chain. Each note's
+// next step and the refuted note its chain ends at are kept once found,
+// so that the chains of every note of the vault cost a walk of its
+// entries, not of every chain from its start.
+type chainWalk struct {
+	dist  map[string]int
+	rests func(string) []restEdge
+	next  map[string]string
+	end   map[string]string
+}
+
+func newChainWalk(dist map[string]int, rests func(string) []restEdge) *chainWalk {
+	return &chainWalk{dist: dist, rests: rests, next: map[string]string{}, end: map[string]string{}}
+}
+
+// step is the note after p on p's chain, or "" for a refuted note.
+func (w *chainWalk) step(p string) string {
+	if w.dist[p] == 0 {
+		return ""
 	}
-	return chain
+	if q, ok := w.next[p]; ok {
+		return q
+	}
+	best := ""
+	for _, e := range w.rests(p) {
+		if d, ok := w.dist[e.target]; ok && e.target != "" && d == w.dist[p]-1 && (best == "" || e.target < best) {
+			best = e.target
+		}
+	}
+	w.next[p] = best // "" cannot happen: dist is a distance
+	return best
+}
+
+// of is the chain from start (whose distance is known) to a refuted note.
+func (w *chainWalk) of(start string) chain {
+	ch := chain{n: w.dist[start] + 1}
+	for p := start; p != "" && len(ch.head) < chainHead; p = w.step(p) {
+		ch.head = append(ch.head, p)
+	}
+	// The refuted note: walked to once from any note, and kept for every
+	// note walked through.
+	var walked []string
+	p := start
+	for {
+		if e, ok := w.end[p]; ok {
+			p = e
+			break
+		}
+		walked = append(walked, p)
+		q := w.step(p)
+		if q == "" {
+			break
+		}
+		p = q
+	}
+	for _, q := range walked {
+		w.end[q] = p
+	}
+	ch.end = p
+	return ch
 }
 
 // restsOnFinding is the finding of the entry e of the note at path,
-// which rests on a refuted note through chain: the paths from e's target
-// to the refuted note, both included.
-func (c *checker) restsOnFinding(path string, e restEdge, chain []string) Finding {
-	names := make([]string, len(chain))
-	for i, p := range chain {
-		names[i] = c.summaries[p].name
-	}
-	why := c.summaries[chain[len(chain)-1]].refuted
-	msg := fmt.Sprintf("%s %s, which is refuted (%s)", e.relation, quoteNames(names[:1]), why)
-	if len(chain) > 1 {
-		msg = fmt.Sprintf("%s %s, which rests on a refuted note: %s (refuted: %s)", e.relation, quoteNames(names[:1]),
+// which rests on a refuted note through ch, from e's target on.
+func (c *checker) restsOnFinding(path string, e restEdge, ch chain) Finding {
+	name := func(p string) string { return c.summary(p).name }
+	why := c.summary(ch.end).refuted
+	msg := fmt.Sprintf("%s [[%s]], which is refuted (%s)", e.relation, name(ch.head[0]), why)
+	switch {
+	case ch.n <= 1:
+	case ch.n <= chainHead+1: // every note named
+		names := make([]string, 0, ch.n)
+		for _, p := range ch.head {
+			names = append(names, name(p))
+		}
+		if len(ch.head) < ch.n {
+			names = append(names, name(ch.end))
+		}
+		msg = fmt.Sprintf("%s [[%s]], which rests on a refuted note: %s (refuted: %s)", e.relation, name(ch.head[0]),
 			quoteNames(names), why)
+	default:
+		names := make([]string, 0, chainHead+2)
+		for _, p := range ch.head {
+			names = append(names, name(p))
+		}
+		msg = fmt.Sprintf("%s [[%s]], which rests on a refuted note through a chain of %s: %s → … → [[%s]] (refuted: %s)",
+			e.relation, name(ch.head[0]), english.Plural(ch.n, "note"), quoteNames(names), name(ch.end), why)
 	}
 	return Finding{Path: path, Line: e.line, Column: e.column, EndLine: e.endLine, EndColumn: e.endColumn,
 		Rule: RuleRestsOnRefuted, Message: msg}

@@ -268,7 +268,7 @@ func (s *Session) resolveAll() {
 // restsOnRefuted reports the entries of the checked note r that rest on
 // a refuted note, as Check does for the whole vault, but walking forward
 // from this note's entries only: the chain named is the one Check names
-// (shortestChain). The caller holds mu.
+// (chainWalk). The caller holds mu.
 func (s *Session) restsOnRefuted(r noteResult) []Finding {
 	if s.refuted == 0 || s.c.severity(RuleRestsOnRefuted) == Off {
 		return nil
@@ -279,20 +279,20 @@ func (s *Session) restsOnRefuted(r noteResult) []Finding {
 		if e.target == "" {
 			continue
 		}
-		if chain := s.chainToRefuted(e.target); chain != nil {
-			fs = s.c.add(fs, s.c.restsOnFinding(r.path, e, chain))
+		if ch, ok := s.chainToRefuted(e.target); ok {
+			fs = s.c.add(fs, s.c.restsOnFinding(r.path, e, ch))
 		}
 	}
 	return r.ignores.filter(fs)
 }
 
 // chainToRefuted is the chain of rests-on entries from the note at start
-// to a refuted note that Check names (shortestChain), or nil when there
-// is none. It visits the notes within the shortest chain's length of
+// to a refuted note that Check names (chainWalk), or false when there is
+// none. It visits the notes within the shortest chain's length of
 // start, level by level, and measures their distance to a refuted note
 // among themselves: every note of a shortest chain is among them, at its
 // true distance. The caller holds mu.
-func (s *Session) chainToRefuted(start string) []string {
+func (s *Session) chainToRefuted(start string) (chain, bool) {
 	seen := map[string]bool{start: true}
 	visited := []string{start}
 	var found []string
@@ -322,7 +322,7 @@ func (s *Session) chainToRefuted(start string) []string {
 		level = next
 	}
 	if found == nil {
-		return nil
+		return chain{}, false
 	}
 	rev := map[string][]string{}
 	for _, q := range visited {
@@ -347,7 +347,7 @@ func (s *Session) chainToRefuted(start string) []string {
 			}
 		}
 	}
-	return shortestChain(start, dist, func(p string) []restEdge { return s.c.summary(p).restsOn })
+	return newChainWalk(dist, func(p string) []restEdge { return s.c.summary(p).restsOn }).of(start), true
 }
 
 // Dependents are the notes whose findings of links/rests-on-refuted may
