@@ -243,8 +243,11 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	} else {
 		resolver = vault.NewResolver(paths)
 	}
-	// The session is this call's alone: its lock is not taken.
+	// The session is this call's alone: its lock is not taken. Its
+	// checks leave links/rests-on-refuted to the end, for every note
+	// checked again at once (restsOnDeferred).
 	s := OpenSession(resolver, opts)
+	s.deferRests = true
 	states := map[int]NoteState{} // the states of the notes checked again, by place
 	if lazy {
 		s.refuted = prev.Cached.Refuted()
@@ -531,6 +534,9 @@ func Recheck(ctx context.Context, v *vault.Vault, files []vault.File, skips []va
 	slices.Sort(second)
 	if err := check(second, false); err != nil {
 		return nil, false, err
+	}
+	for p, fs := range s.restsOnDeferred() {
+		own[p] = append(own[p], fs...)
 	}
 	if spent > suggestCells || bad || s.c.cached != nil && s.c.cached.bad {
 		return nil, false, nil // Check would have run out of suggestions where these did not; or the cache is damaged

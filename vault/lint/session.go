@@ -31,7 +31,16 @@ type Session struct {
 	resolved bool
 	// today, when set, is asked for the day at each Check (SetToday).
 	today func() time.Time
+	// deferRests, when set, has a check leave links/rests-on-refuted to
+	// restsOnDeferred, keeping in deferred what it needs of each note: a
+	// Recheck's, which checks many notes at once.
+	deferRests bool
+	deferred   []noteResult
 }
+
+// walkedHook, when set (by a test), is told how many notes each walk of
+// links/rests-on-refuted looks at: what its cost is counted in.
+var walkedHook func(n int)
 
 // NewSession reads every note of a walk of the vault (Files) for their
 // headings, block ids and aliases. each, when set, sees every note parsed,
@@ -182,7 +191,11 @@ func (s *Session) check(n *vault.Note) (noteResult, []Finding) {
 		links = s.c.linkFindings(links, r.path, l)
 	}
 	out = append(out, r.ignores.filter(links)...)
-	out = append(out, s.restsOnRefuted(r)...)
+	if s.deferRests {
+		s.deferred = append(s.deferred, noteResult{path: r.path, ignores: r.ignores, summary: noteSummary{restsOn: r.summary.restsOn}})
+	} else {
+		out = append(out, s.restsOnRefuted(r)...)
+	}
 	SortFindings(out)
 	return r, out
 }
@@ -286,6 +299,101 @@ func (s *Session) restsOnRefuted(r noteResult) []Finding {
 	return r.ignores.filter(fs)
 }
 
+// walkEachMax is how many notes restsOnDeferred walks forward from one by
+// one, as an editor's check of one note does; past it, it walks the
+// notes they reach once, for them all.
+var walkEachMax = 8
+
+// restsOnDeferred is the findings of links/rests-on-refuted of the notes
+// whose checks deferred them (deferRests), by path, with every note the
+// recheck read recorded. A few notes each walk forward to their nearest
+// refuted note (restsOnRefuted), which visits only the notes within
+// that many entries; more walk once every note their entries reach, and
+// back from the refuted ones among them, as Check does: each walking on
+// its own, the notes of one long chain each walked the rest of it (a
+// recheck of a 3,000-note chain edited in its middle took 7 s, its time
+// the square of the chain's length). The caller holds mu.
+func (s *Session) restsOnDeferred() map[string][]Finding {
+	rs := s.deferred
+	s.deferred = nil
+	out := map[string][]Finding{}
+	if s.refuted == 0 || s.c.severity(RuleRestsOnRefuted) == Off {
+		return out
+	}
+	if len(rs) <= walkEachMax {
+		for _, r := range rs {
+			if fs := s.restsOnRefuted(r); len(fs) > 0 {
+				out[r.path] = fs
+			}
+		}
+		return out
+	}
+	s.resolveAll()
+	// Every note the entries reach, each once: whatever is refuted among
+	// them is at its true distance from each, none being left out.
+	seen := map[string]bool{}
+	var reach []string
+	add := func(edges []restEdge) {
+		for _, e := range edges {
+			if e.target != "" && !seen[e.target] {
+				seen[e.target] = true
+				reach = append(reach, e.target)
+			}
+		}
+	}
+	for _, r := range rs {
+		add(r.summary.restsOn)
+	}
+	for i := 0; i < len(reach); i++ {
+		if sum := s.c.summary(reach[i]); sum != nil {
+			add(sum.restsOn)
+		}
+	}
+	if walkedHook != nil {
+		walkedHook(len(reach))
+	}
+	rev := map[string][]string{}
+	dist := map[string]int{}
+	var queue []string
+	for _, q := range reach {
+		sum := s.c.summary(q)
+		if sum == nil {
+			continue
+		}
+		if sum.refuted != "" {
+			dist[q] = 0
+			queue = append(queue, q)
+		}
+		for _, e := range sum.restsOn {
+			if e.target != "" {
+				rev[e.target] = append(rev[e.target], q)
+			}
+		}
+	}
+	for ; len(queue) > 0; queue = queue[1:] {
+		p := queue[0]
+		for _, q := range rev[p] {
+			if _, ok := dist[q]; !ok {
+				dist[q] = dist[p] + 1
+				queue = append(queue, q)
+			}
+		}
+	}
+	walk := newChainWalk(dist, func(p string) []restEdge { return s.c.summary(p).restsOn })
+	for _, r := range rs {
+		var fs []Finding
+		for _, e := range r.summary.restsOn {
+			if _, ok := dist[e.target]; ok && e.target != "" {
+				fs = s.c.add(fs, s.c.restsOnFinding(r.path, e, walk.of(e.target)))
+			}
+		}
+		if fs = r.ignores.filter(fs); len(fs) > 0 {
+			out[r.path] = fs
+		}
+	}
+	return out
+}
+
 // chainToRefuted is the chain of rests-on entries from the note at start
 // to a refuted note that Check names (chainWalk), or false when there is
 // none. It visits the notes within the shortest chain's length of
@@ -320,6 +428,9 @@ func (s *Session) chainToRefuted(start string) (chain, bool) {
 		}
 		visited = append(visited, next...)
 		level = next
+	}
+	if walkedHook != nil {
+		walkedHook(len(visited))
 	}
 	if found == nil {
 		return chain{}, false
