@@ -32,11 +32,17 @@ func (w *Workspace) LintOptions() lint.Options {
 		LedgerOrphans: ledger.Orphans,
 		Untrusted:     untrusted,
 		Judging:       cfg.Judging(""),
-		ReadLog:       func(id string, k int) ([]byte, error) { return evidence.ReadLog(w.Vault, id, k) },
+		ReadLog:       w.readLog,
 
 		PropertyTypes: w.PropTypes,
 	}
 }
+
+// readLog reads the log of run k of run id from the vault (through
+// readLogFile, which a test counts).
+func (w *Workspace) readLog(id string, k int) ([]byte, error) { return readLogFile(w.Vault, id, k) }
+
+var readLogFile = evidence.ReadLog
 
 // ReadLedger reads the run ledger: nil when there is none, or when it
 // cannot be read as zk's own (then untrusted says why, for zk check).

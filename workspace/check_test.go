@@ -2,17 +2,20 @@ package workspace
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/zk-claims/zk/checkcache"
 	"github.com/zk-claims/zk/templates"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/vaulttest"
 )
@@ -458,4 +461,72 @@ func TestCheckOfTheVaultFolderIsCached(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSharedRunJudgedAgainOnce: 20 notes share a run (a note copied
+// keeps its blocks) whose criterion changed since. zk check, through the
+// cache and without it, and zk runs read its log once each, not once for
+// each note: each read of a 24 MB JSON log decoded it again (3 s and 460
+// MB), and 21 notes ran zk check out of memory.
+func TestSharedRunJudgedAgainOnce(t *testing.T) {
+	const n, id = 20, "20261203T133032Z-2d8e"
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	block := evidence.RenderRun(evidence.Run{ID: id, Started: time.Date(2026, 12, 1, 13, 30, 32, 0, time.UTC),
+		Exit: 0, Verdict: evidence.VerdictSupports, Falsifier: "A is over 2.", FalsifierID: "f-1a2b",
+		Criterion: "json.a[0] = 1.5; refuted if `json.a[0] > 2`: not refuted", Log: ".zk/runs/" + id + ".log"}, "\n")
+	files := map[string]string{".zk/runs/" + id + ".log": `{"a":[1.5,1.5]}` + "\n"}
+	for i := range n {
+		files[fmt.Sprintf("c%02d.md", i)] = fmt.Sprintf("# c%02d\n\n## Tests / falsifiers\n\n- A is over 2. ^f-1a2b\n  - run: `echo`\n  - refuted if: `json.a[0] > 1`\n\n## Evidence\n\n%s\n", i, block)
+	}
+	w, _ := open(t, files, Reading)
+	var reads atomic.Int64 // Check's notes are judged from several goroutines
+	defer func(was func(*vault.Vault, string, int) ([]byte, error)) { readLogFile = was }(readLogFile)
+	readLogFile = func(v *vault.Vault, id string, k int) ([]byte, error) {
+		reads.Add(1)
+		return evidence.ReadLog(v, id, k)
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		run  func() (int, error)
+	}{
+		{"check", func() (int, error) {
+			res, err := w.Check(ctx, CheckRequest{})
+			return countRule(res.Findings, lint.RuleCriterionChanged, "on the same output it refutes the claim"), err
+		}},
+		{"check --no-cache", func() (int, error) {
+			res, err := w.Check(ctx, CheckRequest{NoCache: true})
+			return countRule(res.Findings, lint.RuleCriterionChanged, "on the same output it refutes the claim"), err
+		}},
+		{"runs", func() (int, error) {
+			vs, err := w.Verdicts(ctx)
+			k := 0
+			for _, v := range vs {
+				if v.Rejudged != nil && v.Rejudged.Now.Verdict == evidence.VerdictRefutes {
+					k++
+				}
+			}
+			return k, err
+		}},
+	} {
+		reads.Store(0)
+		judged, err := c.run()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if judged != n || reads.Load() != 1 {
+			t.Errorf("%s: %d notes' run judged again, its log read %d times; want %d, once", c.name, judged, reads.Load(), n)
+		}
+	}
+}
+
+// countRule counts the findings of rule whose message holds text.
+func countRule(fs []lint.Finding, rule, text string) int {
+	k := 0
+	for _, f := range fs {
+		if f.Rule == rule && strings.Contains(f.Message, text) {
+			k++
+		}
+	}
+	return k
 }

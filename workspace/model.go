@@ -372,6 +372,11 @@ func (w *Workspace) VerdictNotes(ctx context.Context) (each iter.Seq[[]Verdict],
 			ledger map[string][]evidence.LedgerEntry
 			fs     []query.Falsifier // each note's, decoded into one slice reused
 			out    []Verdict
+			// One Rejudger for every note: notes share runs (a note copied
+			// keeps its blocks), and each judged the same log again, read
+			// and decoded whole (21 copies of a note of a 24 MB log: 21
+			// reads of it, 3 s and 460 MB each).
+			rejudger *evidence.Rejudger
 		)
 		for _, n := range notes {
 			fs, out = n.AppendFalsifiers(fs[:0]), out[:0]
@@ -381,8 +386,9 @@ func (w *Workspace) VerdictNotes(ctx context.Context) (each iter.Seq[[]Verdict],
 			if slices.ContainsFunc(fs, func(f query.Falsifier) bool { return f.Changed && f.N > 0 }) {
 				if ledger == nil {
 					ledger = w.ledger()
+					rejudger = evidence.NewRejudger(w.readLog, w.Config.Judging(""), evidence.RejudgeBudget)
 				}
-				w.rejudgeVerdicts(n.Path, out, ledger)
+				w.rejudgeVerdicts(n.Path, out, ledger, rejudger)
 			}
 			// The notes come by path and their falsifiers by number: mostly
 			// in order already, which a check costs less than a stable
@@ -399,9 +405,9 @@ func (w *Workspace) VerdictNotes(ctx context.Context) (each iter.Seq[[]Verdict],
 
 // rejudgeVerdicts judges again, under the criterion written now, the
 // latest run of each falsifier of the note at p (its verdicts, out) whose
-// criterion changed since; a note gone since the walk keeps its rows as
-// recorded.
-func (w *Workspace) rejudgeVerdicts(p string, out []Verdict, ledger map[string][]evidence.LedgerEntry) {
+// criterion changed since, with rejudger (every note's); a note gone
+// since the walk keeps its rows as recorded.
+func (w *Workspace) rejudgeVerdicts(p string, out []Verdict, ledger map[string][]evidence.LedgerEntry, rejudger *evidence.Rejudger) {
 	nv, err := w.Vault.ReadNote(p)
 	if err != nil {
 		return
@@ -410,7 +416,7 @@ func (w *Workspace) rejudgeVerdicts(p string, out []Verdict, ledger map[string][
 		if !l.CriterionChanged() {
 			continue
 		}
-		rj := w.Rejudge(l)
+		rj := rejudger.Rejudge(l)
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].N == l.Falsifier.N {
 				out[i].Falsifier, out[i].Rejudged = query.FalsifierOf(l), &rj

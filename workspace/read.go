@@ -155,5 +155,5 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 // Rejudge judges l's latest run again under its criterion as written
 // now, with the config's settings, reading its log from the vault.
 func (w *Workspace) Rejudge(l evidence.Latest) evidence.Rejudgement {
-	return evidence.Rejudge(l, func(id string, k int) ([]byte, error) { return evidence.ReadLog(w.Vault, id, k) }, w.Config.Judging(""))
+	return evidence.Rejudge(l, w.readLog, w.Config.Judging(""))
 }

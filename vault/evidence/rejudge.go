@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence/criterion"
 )
 
 // A changed criterion is judged again (docs/falsifiers.md). A run's
@@ -125,13 +127,83 @@ type Rejudgement struct {
 // are the config's (their RunID is set to the run judged, which seeds
 // the resampling, so the judgement is the same each time).
 func Rejudge(l Latest, read func(id string, k int) ([]byte, error), settings Settings) Rejudgement {
+	return NewRejudger(read, settings, -1).rejudge(l, true)
+}
+
+// RejudgeBudget is how many bytes of logs a command over many notes (zk
+// check, zk runs) reads to judge runs again (a Rejudger's budget): twice
+// the largest log it reads (LogMax). A log is read whole and decoded (a
+// JSON output of 24 MB takes 3 s and 460 MB), so a vault of notes each
+// naming a log of its own, or one log under criteria each of its own,
+// costs such a command no more than this.
+const RejudgeBudget = 2 * LogMax
+
+// ErrRejudgeBudget is why a Rejudger judges a run no more: its budget of
+// bytes of logs is spent.
+var ErrRejudgeBudget = fmt.Errorf("%d MB of logs read to judge runs again, the most for one command", RejudgeBudget>>20)
+
+// A Rejudger judges runs again (Rejudge) for one command over many
+// notes: a check, zk runs. Notes share runs (a note copied keeps its
+// blocks, and with them the name of their log), and each note read the
+// log and decoded it again: a Rejudger judges a run under a criterion
+// once, its logs read and decoded once, and the notes that ask again get
+// that judgement. A run judged under criteria of their own is read for
+// each, and every read counts against a budget of bytes, past which it
+// reads no more. It judges one run at a time, so that the memory a
+// command takes is that of one judgement, however many of its notes
+// judge at once. It is safe for use from several goroutines.
+type Rejudger struct {
+	read     func(id string, k int) ([]byte, error)
+	settings Settings
+	mu       sync.Mutex
+	judged   map[judgeKey]judged
+	// left is how many bytes of logs it may still read; negative: any.
+	left int64
+}
+
+// judged is a judgement again and why there is none (Rejudgement's Now
+// and Err).
+type judged struct {
+	now Judgement
+	err error
+}
+
+// judgeKey is what a judgement again depends on: the run judged (its
+// log's name and how its command ended) and the falsifier's criterion
+// and the items that judge with it. A falsifier's lines do not count:
+// no judgement says them.
+type judgeKey struct {
+	run, status   string
+	exit, runs    int
+	cut, stopped  bool
+	n             int
+	criterion     string
+	captures      string
+	numbers, conf string
+	repeat        string
+}
+
+// NewRejudger is a Rejudger reading logs with read and judging by
+// settings (Rejudge's), reading budget bytes of logs at most (negative:
+// any; RejudgeBudget for a check).
+func NewRejudger(read func(id string, k int) ([]byte, error), settings Settings, budget int64) *Rejudger {
+	return &Rejudger{read: read, settings: settings, judged: map[judgeKey]judged{}, left: budget}
+}
+
+// Rejudge is Rejudge's judgement of l, made once for each run and
+// criterion. Its Now has no Result (the check reads the verdict and the
+// statement): a Result holds values of the output, which the Rejudger
+// would otherwise keep until the check ends.
+func (r *Rejudger) Rejudge(l Latest) Rejudgement { return r.rejudge(l, false) }
+
+func (r *Rejudger) rejudge(l Latest, result bool) Rejudgement {
 	rj := Rejudgement{Was: l.Run, Of: l.Run}
 	rj.WasCriterion, _ = StatedCriterion(l.Run.Criterion)
 	if id := l.Run.Rejudges; id != "" {
 		rj.Of = Run{}
-		for _, r := range l.Runs {
-			if r.ID == id {
-				rj.Of = r
+		for _, run := range l.Runs {
+			if run.ID == id {
+				rj.Of = run
 			}
 		}
 		if rj.Of.ID == "" {
@@ -139,36 +211,63 @@ func Rejudge(l Latest, read func(id string, k int) ([]byte, error), settings Set
 			return rj
 		}
 	}
-	if read == nil {
+	if r.read == nil {
 		rj.Err = errors.New("its log is not read here")
 		return rj
 	}
-	o := Outcome{Exit: rj.Of.Exit, Failed: rj.Of.Status}
+	f := l.Falsifier
+	k := judgeKey{run: rj.Of.ID, status: rj.Of.Status, exit: rj.Of.Exit, runs: rj.Of.Runs, cut: rj.Of.LogCut, stopped: rj.Of.Stopped,
+		n: f.N, criterion: f.Criterion, captures: fmt.Sprintf("%q", f.Captures), numbers: f.Numbers, conf: f.Confidence, repeat: f.Repeat}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	j, ok := r.judged[k]
+	if !ok {
+		j.now, j.err = r.judge(rj.Of, f)
+		if !result {
+			j.now.Result = criterion.Result{}
+		}
+		r.judged[k] = j
+	}
+	rj.Now, rj.Err = j.now, j.err
+	return rj
+}
+
+// judge judges the output of the run of, read from its logs, under f's
+// criterion as written now. The caller holds mu.
+func (r *Rejudger) judge(of Run, f Falsifier) (Judgement, error) {
+	o := Outcome{Exit: of.Exit, Failed: of.Status}
 	switch {
-	case rj.Of.LogCut:
+	case of.LogCut:
 		o.Failed = "printed more than its log kept"
-	case rj.Of.Stopped:
+	case of.Stopped:
 		o.Failed = "was repeated, and a repeat failed"
 	}
 	// A falsifier's repeat: N ran the command several times, each stdout
 	// its own log; their samples are pooled again, as they were.
 	outcomes, outputs := []Outcome{o}, [][]byte{nil}
-	for k := 2; k <= rj.Of.Runs; k++ {
+	for k := 2; k <= of.Runs; k++ {
 		outcomes, outputs = append(outcomes, Outcome{}), append(outputs, nil)
 	}
 	if o.Failed == "" {
 		for k := range outputs {
-			data, err := read(rj.Of.ID, k+1)
+			if r.left == 0 {
+				return Judgement{}, ErrRejudgeBudget
+			}
+			data, err := r.read(of.ID, k+1)
 			if err != nil {
-				rj.Err = err
-				return rj
+				return Judgement{}, err
+			}
+			if r.left > 0 {
+				// A log read past the budget is still judged: the budget
+				// bounds what is read after it is spent, by one log.
+				r.left = max(0, r.left-int64(len(data)))
 			}
 			outputs[k] = data
 		}
 	}
-	settings.RunID = rj.Of.ID
-	rj.Now = JudgeRuns(l.Falsifier, outcomes, outputs, settings)
-	return rj
+	settings := r.settings
+	settings.RunID = of.ID
+	return JudgeRuns(f, outcomes, outputs, settings), nil
 }
 
 // Run is the record of rj: a block, "Judged again", of the judgement

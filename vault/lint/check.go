@@ -62,7 +62,8 @@ type Options struct {
 	// Settings), and ReadLog reads the log of run k of run id
 	// (evidence.ReadLog): with them falsifiers/criterion-changed judges a
 	// run again under a criterion changed since; nil ReadLog reports the
-	// change without judging again.
+	// change without judging again. A check judges a run under a
+	// criterion once, for every note naming it (evidence.Rejudger).
 	Judging evidence.Settings
 	ReadLog func(id string, k int) ([]byte, error)
 	// PropertyTypes are the property types the vault declares
@@ -312,6 +313,10 @@ type checker struct {
 	// that may declare a folded alias besides those in aliases; absent
 	// are the notes it has none of.
 	cached *cachedSummaries
+	// rejudge judges runs again for falsifiers/criterion-changed, each
+	// run under each criterion once for a whole check (Check's,
+	// Recheck's; an editor's check of one note has one of its own).
+	rejudge *evidence.Rejudger
 }
 
 // cachedSummaries are a whole check's summaries read note by note
@@ -348,6 +353,7 @@ func (c *checker) summary(p string) *noteSummary {
 func newChecker(r *vault.Resolver, opts Options) *checker {
 	c := &checker{resolver: r, opts: opts, relations: map[string]bool{},
 		aliases: map[string][]string{}, summaries: map[string]*noteSummary{}, targets: newLinkTargets()}
+	c.rejudge = evidence.NewRejudger(opts.ReadLog, opts.Judging, evidence.RejudgeBudget)
 	c.vocab = opts.Relations
 	if c.vocab == nil {
 		c.vocab = DefaultRelations

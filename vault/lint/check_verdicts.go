@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -123,22 +124,35 @@ func (nc *noteCheck) criterionChanged() {
 		if !l.CriterionChanged() {
 			continue
 		}
-		rj := evidence.Rejudge(l, nc.c.opts.ReadLog, nc.c.opts.Judging)
+		// The check's Rejudger: notes that share a run (a note copied
+		// keeps its blocks) judge it once.
+		rj := nc.c.rejudge.Rejudge(l)
 		f := l.Falsifier
 		was := "no criterion"
 		if rj.WasCriterion != "" {
 			was = "`" + rj.WasCriterion + "`"
 		}
 		msg := fmt.Sprintf("falsifier %d's criterion is not the one its latest run (%s) was judged by: judged by %s it %s", f.N, rj.Of.ID, was, VerdictPhrase(rj.Was.Verdict))
-		if rj.Err != nil {
+		switch {
+		case errors.Is(rj.Err, evidence.ErrRejudgeBudget):
+			msg += fmt.Sprintf("; by `%s` it is not judged again here (%v): zk run --rejudge %s --falsifier %d judges it",
+				f.Criterion, rj.Err, shellWord(nc.n.Path), f.N)
+		case rj.Err != nil:
 			msg += fmt.Sprintf("; by `%s` it cannot be judged again (%v): run it again", f.Criterion, rj.Err)
-		} else {
+		default:
+			// The statement is clipped: it quotes values of the output
+			// (a string of it whole), and every note sharing the run
+			// repeats it.
 			msg += fmt.Sprintf("; judged again by `%s` on the same output it %s (%s); zk run --rejudge %s --falsifier %d records that",
-				f.Criterion, VerdictPhrase(rj.Now.Verdict), rj.Now.Statement, shellWord(nc.n.Path), f.N)
+				f.Criterion, VerdictPhrase(rj.Now.Verdict), clip(rj.Now.Statement, statementMax), shellWord(nc.n.Path), f.N)
 		}
 		nc.atLine(RuleCriterionChanged, f.CriterionLine, "%s", msg)
 	}
 }
+
+// statementMax is how many characters of a judgement's statement
+// falsifiers/criterion-changed quotes: those of a dozen readings.
+const statementMax = 2000
 
 // VerdictPhrase says what a record with verdict v does to the claim, as
 // a message puts it: "refutes the claim", "is inconclusive".

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 // Session checks one note at a time against the rest of the vault, for an
@@ -168,6 +169,10 @@ func (s *Session) addSummary(p string, sum *noteSummary) {
 func (s *Session) Check(n *vault.Note) []Finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// The runs it judges again are judged for this check alone: a
+	// session lives for days, and its logs are read as they are now, its
+	// budget of them (evidence.RejudgeBudget) spent on this note only.
+	s.c.rejudge = evidence.NewRejudger(s.c.opts.ReadLog, s.c.opts.Judging, evidence.RejudgeBudget)
 	_, out := s.check(n)
 	return out
 }
