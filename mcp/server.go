@@ -486,6 +486,22 @@ func falsifierArg(v any) (string, error) {
 	return "", fmt.Errorf("run_falsifier: falsifier is a number or a piece of its text, not %T", v)
 }
 
+// maxTimeoutS is the longest timeout_s a time.Duration holds (about 292
+// years): past it the seconds overflowed into a negative duration, and
+// an agent asking for 1e12 was told that its timeout was not positive.
+const maxTimeoutS = math.MaxInt64 / int64(time.Second)
+
+// timeoutArg is run_falsifier's timeout_s as the run's timeout: 0 for
+// the default. A positive timeout_s is rounded up to the nanosecond, so
+// that a tiny one is not taken for 0, the default of ten minutes; a
+// negative one is left for the use case to refuse in its terms.
+func timeoutArg(s float64) (time.Duration, error) {
+	if s > float64(maxTimeoutS) {
+		return 0, fmt.Errorf("run_falsifier: timeout_s %g is over the %d seconds (292 years) a timeout can be", s, maxTimeoutS)
+	}
+	return time.Duration(math.Ceil(s * float64(time.Second))), nil
+}
+
 type runFalsifierOutput struct {
 	Note string   `json:"note"`
 	Run  view.Run `json:"run"`
@@ -506,11 +522,15 @@ func (z *zkServer) runFalsifier(ctx context.Context, _ *sdk.CallToolRequest, in 
 	if err != nil {
 		return nil, runFalsifierOutput{}, err
 	}
+	timeout, err := timeoutArg(in.TimeoutS)
+	if err != nil {
+		return nil, runFalsifierOutput{}, err
+	}
 	live := &tail{max: maxToolOutput}
 	var res runFalsifierOutput
 	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
 		ran, err := w.Run(ctx, workspace.RunRequest{Note: in.Note, Falsifier: falsifier,
-			Timeout: time.Duration(in.TimeoutS * float64(time.Second)), MaxLog: 1 << 20, Tend: in.Tend, Live: live})
+			Timeout: timeout, MaxLog: 1 << 20, Tend: in.Tend, Live: live})
 		if err != nil {
 			return err
 		}

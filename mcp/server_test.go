@@ -406,6 +406,9 @@ func TestMCPErrorsInToolTerms(t *testing.T) {
 		{"run_falsifier", map[string]any{"note": "Rates", "falsifier": 1.5}, "want one of \"integer, string\""},
 		{"run_falsifier", map[string]any{"note": "Rates", "falsifier": 0}, "falsifier 0 is not a falsifier's number"},
 		{"run_falsifier", map[string]any{"note": "Rates", "timeout_s": -1}, "timeout_s must be positive"},
+		// Past a time.Duration's range, not an overflow into a negative one.
+		{"run_falsifier", map[string]any{"note": "Rates", "timeout_s": 1e12}, "timeout_s 1e+12 is over the 9223372036 seconds"},
+		{"run_falsifier", map[string]any{"note": "Rates", "timeout_s": 9.3e9}, "timeout_s 9.3e+09 is over"},
 		{"list", map[string]any{"transitive": true}, "transitive needs links_to or linked_from"},
 		{"list", map[string]any{"due_within": "soon"}, "list: due_within:"},
 		{"stale", map[string]any{"within": "soon"}, "stale: within:"},
@@ -417,5 +420,26 @@ func TestMCPErrorsInToolTerms(t *testing.T) {
 		if !strings.Contains(text, tc.want) || strings.Contains(text, " --") || strings.Contains(text, "mv:") || strings.Contains(text, "NOTE") {
 			t.Errorf("%s %v: %q, want %q and no flag", tc.tool, tc.args, text, tc.want)
 		}
+	}
+}
+
+// timeout_s is taken to the nanosecond, up to the longest duration: a
+// tiny one stays positive rather than falling to 0, the default.
+func TestTimeoutArg(t *testing.T) {
+	for _, tc := range []struct {
+		s    float64
+		want time.Duration
+	}{
+		{0, 0},
+		{1.5, 1500 * time.Millisecond},
+		{1e-12, time.Nanosecond},
+		{float64(maxTimeoutS), time.Duration(maxTimeoutS) * time.Second},
+	} {
+		if got, err := timeoutArg(tc.s); err != nil || got != tc.want {
+			t.Errorf("timeoutArg(%g) = %v, %v, want %v", tc.s, got, err, tc.want)
+		}
+	}
+	if got, err := timeoutArg(float64(maxTimeoutS) + 1); err == nil {
+		t.Errorf("timeoutArg past the bound = %v, want an error", got)
 	}
 }
