@@ -105,6 +105,10 @@ type moveOutput struct {
 // a call carrying the token applies the plan only if it is still the one
 // the token names, so that what is applied is what was shown.
 func (z *zkServer) move(ctx context.Context, req *sdk.CallToolRequest, in moveInput) (*sdk.CallToolResult, moveOutput, error) {
+	if in.Confirm != "" {
+		// Even a move that failed part way may have moved some files.
+		defer z.notesChanged(ctx)
+	}
 	ctx = readingProgress(ctx, req)
 	var out moveOutput
 	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {

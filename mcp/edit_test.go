@@ -371,3 +371,85 @@ func TestMCPReadingProgress(t *testing.T) {
 		}
 	}
 }
+
+// The notes listed as resources follow the vault: a note the new tool
+// creates is listed, a note the move tool moves is listed at its new URI
+// and no more at its old, and the client is told each time that the list
+// changed (the listChanged capability the server advertises); a note
+// written outside zk is listed at the client's next listing.
+func TestMCPResourcesFollowTheVault(t *testing.T) {
+	changed := make(chan struct{}, 10)
+	cs, dir := newMCPSessionWith(t, nil, &sdk.ClientOptions{ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
+		changed <- struct{}{}
+	}})
+	ctx := context.Background()
+	if !cs.InitializeResult().Capabilities.Resources.ListChanged {
+		t.Fatal("the server does not advertise resources.listChanged")
+	}
+	listed := func() map[string]bool {
+		t.Helper()
+		out := map[string]bool{}
+		for r, err := range cs.Resources(ctx, nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[r.URI] = true
+		}
+		return out
+	}
+	// Told, not only listed anew when asked.
+	waitChanged := func(after string) {
+		t.Helper()
+		select {
+		case <-changed:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("after %s, no notifications/resources/list_changed", after)
+		}
+	}
+	if got := listed(); len(got) != 2 {
+		t.Fatalf("resources = %v, want the two notes", got)
+	}
+	for len(changed) > 0 { // the first listing's, if any
+		<-changed
+	}
+
+	var made newOutput
+	callTool(t, cs, "new", map[string]any{"title": "Fresh"}, &made, false)
+	waitChanged("new")
+	if got := listed(); !got[noteURI(made.Path)] || len(got) != 3 {
+		t.Errorf("after new %s: resources = %v", made.Path, got)
+	}
+
+	var plan moveOutput
+	callTool(t, cs, "move", map[string]any{"from": "Speedups.md", "to": "Moved/Speedups.md"}, &plan, false)
+	callTool(t, cs, "move", map[string]any{"from": "Speedups.md", "to": "Moved/Speedups.md", "confirm": plan.Confirm}, nil, false)
+	waitChanged("move")
+	got := listed()
+	if got["zk://note/Speedups.md"] || !got["zk://note/Moved/Speedups.md"] {
+		t.Errorf("after move: resources = %v, want Moved/Speedups.md and not Speedups.md", got)
+	}
+	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "zk://note/Moved/Speedups.md"}); err != nil {
+		t.Errorf("read the moved note: %v", err)
+	}
+
+	writeNote(t, dir, "Outside.md", "# Outside\n")
+	if got := listed(); !got["zk://note/Outside.md"] {
+		t.Errorf("a note written outside zk: resources = %v", got)
+	}
+}
+
+// A vault zk cannot open (its .zk/config.toml does not parse) still gets
+// a server that answers initialize: each tool, and the resources' list,
+// says what is wrong, where the server exited before the client's
+// initialize and the client saw a dead server.
+func TestMCPMalformedConfigAnswered(t *testing.T) {
+	cs, _ := newMCPSessionWith(t, func(dir string) {
+		writeNote(t, dir, ".zk/config.toml", "[claims\n")
+	})
+	if text := callTool(t, cs, "check", nil, nil, true); !strings.Contains(text, "config.toml") {
+		t.Errorf("check on a malformed config: %q, want it to name config.toml", text)
+	}
+	if _, err := cs.ListResources(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "config.toml") {
+		t.Errorf("resources/list on a malformed config: %v, want it to name config.toml", err)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,10 +59,7 @@ type Options struct {
 // Serve serves the vault on in and out until the client closes the
 // connection.
 func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
-	srv, err := New(ctx, opts)
-	if err != nil {
-		return err
-	}
+	srv := New(opts)
 	t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
 	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp: %w", err)
@@ -74,13 +72,24 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 // zkServer holds what the tools share: the options, the vault pinned in
-// them.
+// them, and the notes listed as resources.
 type zkServer struct {
 	opts Options
+	srv  *sdk.Server
+
+	// listedMu guards listed, the URIs of the notes the server lists as
+	// resources: nil until the client first lists them.
+	listedMu sync.Mutex
+	listed   map[string]bool
 }
 
 // New is the server with its tools, and the vault's notes as resources.
-func New(ctx context.Context, opts Options) (*sdk.Server, error) {
+// It reads nothing of the vault: each tool call opens it, and the notes
+// are listed when the client lists the resources, so that a vault zk
+// cannot open (a .zk/config.toml that does not parse) is said so in
+// each answer rather than by a server that exits before the client's
+// initialize.
+func New(opts Options) *sdk.Server {
 	z := &zkServer{opts: opts}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "zk", Version: opts.Version}, &sdk.ServerOptions{
 		PageSize: resourcePage, // page.go
@@ -89,7 +98,8 @@ func New(ctx context.Context, opts Options) (*sdk.Server, error) {
 			"run_falsifier runs only commands the user approved with `zk trust`; you cannot approve one: ask the user.",
 	})
 	// Arguments are bounded before any tool decodes them (budget.go).
-	srv.AddReceivingMiddleware(budgets)
+	srv.AddReceivingMiddleware(budgets, z.freshResources)
+	z.srv = srv
 	readOnly := readOnlyTool // edit.go
 	sdk.AddTool(srv, &sdk.Tool{Name: "check", Annotations: readOnly,
 		Description: "Lint notes against their type's template and every link against the vault (zk check --format json). " +
@@ -116,10 +126,9 @@ func New(ctx context.Context, opts Options) (*sdk.Server, error) {
 			"Only a command the user approved with `zk trust` runs; an unapproved one is refused, and only the user can approve it."}, z.runFalsifier)
 	addListTool(srv, z)
 	addEditTools(srv, z)
-	if err := z.addNoteResources(ctx, srv); err != nil {
-		return nil, err
-	}
-	return srv, nil
+	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: noteURIPrefix + "{+path}", Name: "note",
+		Description: "a note of the vault, by its vault path", MIMEType: "text/markdown"}, z.readResource)
+	return srv
 }
 
 // with opens the workspace for one tool call and runs f over it. A
@@ -440,6 +449,7 @@ func (z *zkServer) newNote(ctx context.Context, _ *sdk.CallToolRequest, in newIn
 	if err != nil {
 		return nil, newOutput{}, err
 	}
+	z.notesChanged(ctx)
 	return nil, out, nil
 }
 
@@ -584,9 +594,13 @@ func noteURI(p string) string {
 	return noteURIPrefix + strings.Join(segs, "/")
 }
 
-// addNoteResources lists each note of the vault as a resource, and reads
-// any note (one created since, too) through the template zk://note/{+path}.
-func (z *zkServer) addNoteResources(ctx context.Context, srv *sdk.Server) error {
+// syncNotes lists each note of the vault as it is now as a resource: a
+// note created, moved or deleted since the last listing, by a tool or
+// outside zk, is added or removed, and the SDK tells the client the list
+// changed (notifications/resources/list_changed, which the server's
+// listChanged capability promises). Any note, one created since too, is
+// read through the template zk://note/{+path}.
+func (z *zkServer) syncNotes(ctx context.Context) error {
 	var files []vault.File
 	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
 		var err error
@@ -597,12 +611,56 @@ func (z *zkServer) addNoteResources(ctx context.Context, srv *sdk.Server) error 
 		return err
 	}
 	_, notes := vault.SplitFiles(files)
+	z.listedMu.Lock()
+	defer z.listedMu.Unlock()
+	now := make(map[string]bool, len(notes))
 	for _, f := range notes {
-		srv.AddResource(&sdk.Resource{URI: noteURI(f.Path), Name: f.Path, Title: strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path)), MIMEType: "text/markdown"}, z.readResource)
+		uri := noteURI(f.Path)
+		now[uri] = true
+		if !z.listed[uri] { // AddResource says the list changed even when it replaces one alike
+			z.srv.AddResource(&sdk.Resource{URI: uri, Name: f.Path, Title: strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path)), MIMEType: "text/markdown"}, z.readResource)
+		}
 	}
-	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: noteURIPrefix + "{+path}", Name: "note",
-		Description: "a note of the vault, by its vault path", MIMEType: "text/markdown"}, z.readResource)
+	var gone []string
+	for uri := range z.listed {
+		if !now[uri] {
+			gone = append(gone, uri)
+		}
+	}
+	if len(gone) > 0 {
+		z.srv.RemoveResources(gone...)
+	}
+	z.listed = now
 	return nil
+}
+
+// notesChanged lists the notes again after a tool that may have created
+// or moved some, once the client has listed them: it is then told the
+// list changed, and a moved note's old URI is listed no more. A failure
+// leaves the list to the client's next listing, which walks the vault
+// again.
+func (z *zkServer) notesChanged(ctx context.Context) {
+	z.listedMu.Lock()
+	listed := z.listed != nil
+	z.listedMu.Unlock()
+	if listed {
+		z.syncNotes(ctx) //nolint:errcheck // the tool's answer stands; the next resources/list says what failed
+	}
+}
+
+// freshResources lists the notes again at the first page of each
+// resources/list, so that the list is the vault's as it is now (notes
+// created or moved outside zk since, too); the later pages are read from
+// the same list, as the cursor of the first names it.
+func (z *zkServer) freshResources(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if r, ok := req.(*sdk.ListResourcesRequest); ok && (r.Params == nil || r.Params.Cursor == "") {
+			if err := z.syncNotes(ctx); err != nil {
+				return nil, err
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 func (z *zkServer) readResource(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
