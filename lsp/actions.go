@@ -254,7 +254,7 @@ func (s *Server) createAction(n *vault.Note, l vault.Link, d protocol.Diagnostic
 	s.mu.Lock()
 	canCreate := s.canCreate
 	s.mu.Unlock()
-	if s.opts.NewNote == nil || !canCreate || l.Path == "" || (path.Ext(l.Path) != "" && path.Ext(l.Path) != ".md") {
+	if s.opts.NewNote == nil || s.opts.ReadOnly || !canCreate || l.Path == "" || (path.Ext(l.Path) != "" && path.Ext(l.Path) != ".md") {
 		return protocol.CodeAction{}, false
 	}
 	linkpath := strings.TrimSuffix(strings.TrimPrefix(strings.ReplaceAll(l.Path, `\`, "/"), "/"), ".md")

@@ -46,6 +46,9 @@ const (
 // commands are the commands this server runs.
 func (s *Server) commands() []string {
 	out := []string{CommandReferences}
+	if s.opts.ReadOnly {
+		return out
+	}
 	if s.opts.Create != nil {
 		out = append(out, CommandNew)
 	}
@@ -74,6 +77,13 @@ func invalidParams(format string, args ...any) error {
 }
 
 func (s *Server) executeCommand(ctx *glsp.Context, params *protocol.ExecuteCommandParams) (any, error) {
+	if s.opts.ReadOnly && (params.Command == CommandNew || params.Command == CommandTend || params.Command == CommandRejudge) {
+		// zk.tend edits even a note open in the editor: a write all the
+		// same, which zk makes in no folder but a vault.
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: fmt.Sprintf(
+			"%s writes, and %s is no vault (no .obsidian/ or .zk/ in it or above it): zk writes nothing there; make it one with zk init, or start zk lsp with --vault",
+			params.Command, s.v.Dir)}
+	}
 	switch params.Command {
 	case CommandReferences:
 		var uri string

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -101,6 +102,9 @@ func linkName(p string) string {
 }
 
 func (s *Server) prepareRename(_ *glsp.Context, params *protocol.PrepareRenameParams) (any, error) {
+	if s.opts.ReadOnly {
+		return nil, errReadOnlyRename
+	}
 	if err := s.wait(); err != nil {
 		return nil, err
 	}
@@ -115,7 +119,14 @@ func (s *Server) prepareRename(_ *glsp.Context, params *protocol.PrepareRenamePa
 	return protocol.RangeWithPlaceholder{Range: t.rng, Placeholder: t.text}, nil
 }
 
+// errReadOnlyRename refuses a rename in a folder that is no vault, as zk
+// mv refuses it there; initialize offered none.
+var errReadOnlyRename = errors.New("rename moves files and rewrites links, as zk mv does, which zk does only in a vault (a folder with .obsidian/ or .zk/)")
+
 func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+	if s.opts.ReadOnly {
+		return nil, errReadOnlyRename
+	}
 	if err := s.wait(); err != nil {
 		return nil, err
 	}

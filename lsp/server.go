@@ -44,8 +44,23 @@ import (
 
 // Options configure a server.
 type Options struct {
-	// Vault is the vault served; the caller opens and closes it.
+	// Vault is the vault served; the caller opens and closes it. nil
+	// leaves it to Open, at initialize.
 	Vault *vault.Vault
+	// Open, when Vault is nil, opens the vault at initialize from the
+	// folder the client names as its root: its first workspace folder,
+	// else its rootUri, else its rootPath ("" when it names none). An
+	// editor starts the server in a folder of its own choosing (Neovim in
+	// its working directory, whatever root it names), so the root it
+	// names, not the process's folder, says which vault it edits. Open
+	// returns the options to serve it with, which replace these (their
+	// Vault set; their Open unused); the caller closes the vault.
+	Open func(root string) (Options, error)
+	// ReadOnly serves a folder that is no vault (no .obsidian/ or .zk/),
+	// which zk writes nothing in, as its commands write nothing there:
+	// the commands that write (zk.new, zk.tend, zk.rejudge), the action
+	// that creates a note and rename are neither offered nor run.
+	ReadOnly bool
 	// Lint are zk check's options for this vault (its types, relations,
 	// severities, and Only leaving out the templates folder).
 	Lint lint.Options
@@ -92,6 +107,11 @@ type Options struct {
 	// note; beforeWalk before the walk: a test holds the start there.
 	beforeLoad, beforeWalk func()
 }
+
+// ErrExitWithoutShutdown is Serve's error when the client said exit
+// without asking for shutdown first: the protocol has the server exit
+// with code 1 then.
+var ErrExitWithoutShutdown = errors.New("lsp: exit without shutdown")
 
 // DefaultDebounce lets a typist finish a word before the note is checked.
 const DefaultDebounce = 150 * time.Millisecond
@@ -142,6 +162,15 @@ type Server struct {
 	// a request after it in the same chunk waits for the server's next
 	// message.
 	ask func(method string, params any)
+
+	// scan starts Scan in the background, under Serve's context: at
+	// once when the vault is given, else once initialize opened it.
+	// openErr is why initialize could not open the vault, which Serve
+	// returns. ready is set once initialize succeeded; read and
+	// written, as scan and openErr, on the connection's goroutine.
+	scan    func()
+	openErr error
+	ready   bool
 }
 
 // document is a note open in the editor: its text as the editor holds it.
@@ -165,18 +194,28 @@ type document struct {
 	sent string
 }
 
-// New returns a server for the vault; Scan must run before it answers.
+// New returns a server for the vault, or for the one Options.Open opens
+// at initialize; Scan must run before it answers (Serve runs it).
 func New(opts Options) *Server {
+	s := &Server{docs: map[string]*document{}, timers: map[string]*time.Timer{}, sent: map[string]string{},
+		notify: func(string, any) {}, ask: func(string, any) {}}
+	s.parsers.New = func() any { return vault.NewParser() }
+	s.opts = opts
+	if opts.Vault != nil {
+		s.use(opts)
+	}
+	return s
+}
+
+// use takes opts, their Vault set, as the server's: the vault it serves.
+// Called before Serve, or by initialize before any other request.
+func (s *Server) use(opts Options) {
 	if opts.Debounce == 0 {
 		opts.Debounce = DefaultDebounce
 	}
-	s := &Server{opts: opts, v: opts.Vault,
-		docs: map[string]*document{}, timers: map[string]*time.Timer{}, sent: map[string]string{},
-		notify: func(string, any) {}, ask: func(string, any) {}}
+	s.opts, s.v = opts, opts.Vault
 	s.live = workspace.NewLive(workspace.LiveOptions{Vault: opts.Vault, Lint: opts.Lint, Today: s.today, Cache: opts.Cache,
 		BeforeWalk: opts.beforeWalk, BeforeRead: opts.beforeLoad})
-	s.parsers.New = func() any { return vault.NewParser() }
-	return s
 }
 
 // Scan reads the vault once (workspace.Live.Start): a note opened is
@@ -232,13 +271,21 @@ func (s *Server) waitEarly() error { return s.live.WaitEarly() }
 func (s *Server) waitNamed() error { return s.live.WaitNamed() }
 
 // Serve answers one client on rw until it exits or ctx ends. The scan
-// of the vault starts at once, so that it overlaps the client's start.
+// of the vault starts at once when the vault is given, so that it
+// overlaps the client's start, else once initialize opened it. Its error
+// is initialize's failure to open the vault, or ErrExitWithoutShutdown.
 func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go s.Scan(ctx) //nolint:errcheck // the error is kept in scanErr and returned by wait
+	s.scan = func() {
+		go s.Scan(ctx) //nolint:errcheck // the error is kept in scanErr and returned by wait
+	}
+	if s.live != nil {
+		s.scan()
+	}
 	h := s.handler()
 	texts := &changeTexts{}
+	var shutdown, exitEarly bool // read and written on the connection's one goroutine
 	// The connection is the handler's to give: the first messages can be
 	// handled before NewConn returns, and a note opened then would have
 	// its diagnostics sent nowhere.
@@ -251,7 +298,19 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 				s.ask = func(method string, params any) { c.DispatchCall(ctx, method, params) } //nolint:errcheck // the answer is not needed; a client gone is seen by DisconnectNotify
 				s.mu.Unlock()
 			})
+			if req.Method != protocol.MethodInitialize && req.Method != protocol.MethodExit && !s.ready {
+				// Nothing to answer from before the vault is open: the
+				// protocol's error for a request before initialize.
+				if req.Notif {
+					return nil, nil
+				}
+				return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "the server is not initialized: send initialize first"}
+			}
 			switch req.Method { // bounded.go
+			case protocol.MethodShutdown:
+				shutdown = true
+			case protocol.MethodExit:
+				exitEarly = !shutdown
 			case tooLargeMethod:
 				return s.tooLarge(req)
 			case changeMethod:
@@ -269,8 +328,18 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 		t.Stop()
 	}
 	s.mu.Unlock()
+	if s.openErr != nil {
+		return s.openErr
+	}
+	if exitEarly {
+		return ErrExitWithoutShutdown
+	}
 	return nil
 }
+
+// codeServerNotInitialized is the protocol's error for a request before
+// initialize.
+const codeServerNotInitialized = -32002
 
 // dispatch hands a request to glsp's protocol handler and turns its
 // answer into JSON-RPC's, as glsp's own server does.
@@ -356,6 +425,26 @@ func (s *Server) initialized(ctx *glsp.Context, _ *protocol.InitializedParams) e
 }
 
 func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) (any, error) {
+	if s.ready {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: "initialize: already initialized"}
+	}
+	if s.live == nil {
+		if s.opts.Open == nil {
+			return nil, errors.New("initialize: no vault to serve")
+		}
+		opts, err := s.opts.Open(clientRoot(params))
+		if err == nil && opts.Vault == nil {
+			err = errors.New("no vault opened")
+		}
+		if err != nil {
+			// Kept for Serve to return: zk lsp exits 2, as when --vault
+			// names a vault it cannot open.
+			s.openErr = fmt.Errorf("initialize: %w", err)
+			return nil, s.openErr
+		}
+		s.use(opts)
+		s.scan()
+	}
 	if ws := params.Capabilities.Workspace; ws != nil && ws.WorkspaceEdit != nil {
 		s.mu.Lock()
 		s.canCreate = slices.Contains(ws.WorkspaceEdit.ResourceOperations, protocol.ResourceOperationKindCreate)
@@ -379,6 +468,11 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 	}
 	full := protocol.TextDocumentSyncKindFull
 	yes := true
+	var rename any = protocol.RenameOptions{PrepareProvider: &yes}
+	if s.opts.ReadOnly {
+		rename = nil // rename is zk mv's, which writes
+	}
+	s.ready = true
 	return protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: protocol.TextDocumentSyncOptions{
@@ -390,13 +484,37 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 			ReferencesProvider:      true,
 			DocumentSymbolProvider:  true,
 			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"[", "#", "^", " "}},
-			RenameProvider:          protocol.RenameOptions{PrepareProvider: &yes},
+			RenameProvider:          rename,
 			CodeActionProvider:      protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 			CodeLensProvider:        &protocol.CodeLensOptions{},
 			ExecuteCommandProvider:  &protocol.ExecuteCommandOptions{Commands: s.commands()},
 		},
 		ServerInfo: &protocol.InitializeResultServerInfo{Name: "zk", Version: &s.opts.Version},
 	}, nil
+}
+
+// clientRoot is the folder a client names as its workspace's root: its
+// first workspace folder, else its rootUri, else its rootPath (the
+// protocol's order: each later one deprecated for the one before); ""
+// when it names none, or none a file: URI.
+func clientRoot(params *protocol.InitializeParams) string {
+	fromURI := func(uri string) string {
+		u, err := url.Parse(uri)
+		if err != nil || u.Scheme != "file" || u.Path == "" {
+			return ""
+		}
+		return filepath.FromSlash(u.Path)
+	}
+	if len(params.WorkspaceFolders) > 0 {
+		return fromURI(params.WorkspaceFolders[0].URI)
+	}
+	if params.RootURI != nil {
+		return fromURI(*params.RootURI)
+	}
+	if params.RootPath != nil {
+		return *params.RootPath
+	}
+	return ""
 }
 
 // vaultPath is the vault path of a file: URI, or false for a file outside

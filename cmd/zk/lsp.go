@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,8 +33,12 @@ sets a note's Last tended date as zk tend does, zk.rejudge judges a
 note's falsifiers again as zk run --rejudge does, zk.references lists
 references; none runs a command written in a note.
 
-Start it in the vault's folder, or give --vault. The vault is read once at
-start, from zk's cache for every note unchanged since zk last read it; a
+The vault is the one --vault names, else the nearest folder up from the
+editor's root (its first workspace folder, else rootUri) holding
+.obsidian/ or .zk/, else up from the working directory when the editor
+names no root; a folder with neither is served only to read (no command
+or action that writes, no rename). The vault is read once at start,
+from zk's cache for every note unchanged since zk last read it; a
 note opened is checked at once against the files zk's cache names (else
 once the vault's files are listed), and again, if that changes its
 findings, once the files are listed and once every note is known. A save,
@@ -42,6 +48,7 @@ against the day of each check (--today or $ZK_TODAY pins it).
 
 EXIT STATUS
   0  the editor closed the connection
+  1  the editor said exit without asking for shutdown first
   2  the vault could not be opened`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -51,13 +58,68 @@ EXIT STATUS
 }
 
 func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
-	w, err := root.open(s, workspace.Reading, "")
-	if err != nil {
+	// A --today or $ZK_TODAY that does not parse is said at start, not
+	// to the editor's initialize.
+	if _, err := root.now(); err != nil {
 		return err
 	}
-	defer w.Close()
-	srv := lsp.New(lspOptions(root, w))
-	return srv.Serve(ctx, stdio{s.in, s.out})
+	var mu sync.Mutex // w is set on the connection's goroutine, closed on this one
+	var w *workspace.Workspace
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if w != nil {
+			w.Close()
+		}
+	}()
+	var opts lsp.Options
+	if root.vaultDir != "" {
+		// --vault names the vault whatever root the editor names: opened
+		// at once, so that its scan overlaps the editor's start.
+		var err error
+		if w, err = root.open(s, workspace.Reading, ""); err != nil {
+			return err
+		}
+		opts = lspOptions(root, w)
+	} else {
+		opts.Open = func(clientRoot string) (lsp.Options, error) {
+			opened, err := openLSPVault(root, s, clientRoot)
+			if err != nil {
+				return lsp.Options{}, err
+			}
+			mu.Lock()
+			w = opened
+			mu.Unlock()
+			return lspOptions(root, opened), nil
+		}
+	}
+	err := lsp.New(opts).Serve(ctx, stdio{s.in, s.out})
+	if errors.Is(err, lsp.ErrExitWithoutShutdown) {
+		return errFindings // exit 1, as the protocol asks, and nothing to print
+	}
+	return err
+}
+
+// openLSPVault opens the vault zk lsp serves when --vault names none,
+// from the root the editor names at initialize: the nearest folder up
+// from it holding .obsidian/ or .zk/, as every command finds the vault
+// from a path, else the root itself, only to read. An editor starts the
+// server in a folder of its own (Neovim in its working directory), so
+// the working directory is the rule only when the editor names no root
+// (clientRoot "").
+func openLSPVault(root *rootOptions, s *streams, clientRoot string) (*workspace.Workspace, error) {
+	if clientRoot == "" {
+		return root.open(s, workspace.Reading, "")
+	}
+	dir, marked := workspace.Marked(clientRoot)
+	if !marked {
+		dir = clientRoot
+		s.notify(workspace.Notice{Text: "no .obsidian/ or .zk/ found up from the editor's root; using " + clientRoot +
+			" as the vault, only to read (the commands that write are not offered)"})
+	}
+	at := *root
+	at.vaultDir = dir // lspOptions reads root's own, unset: a folder found unmarked stays read-only
+	return at.open(s, workspace.Reading, "")
 }
 
 // lspOptions are zk lsp's server options: zk check's, but for today,
@@ -80,8 +142,12 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 	}
 	// The commands that write (zk.new, zk.tend, zk.rejudge) write only in a vault, as
 	// zk new and zk tend do: a folder with no .obsidian/ or .zk/ is not
-	// made one by an editor's command.
-	if _, marked := workspace.Marked(w.Vault.Dir); marked || root.vaultDir != "" {
+	// made one by an editor's command. ReadOnly also withholds zk.tend's
+	// edit of a note open in the editor, the action that creates a note
+	// and rename (zk mv's).
+	_, marked := workspace.Marked(w.Vault.Dir)
+	opts.ReadOnly = !marked && root.vaultDir == ""
+	if !opts.ReadOnly {
 		opts.Create = func(ctx context.Context, typ, title string) (string, error) {
 			return w.New(ctx, workspace.NewRequest{Type: typ, Title: title, Now: time.Now()})
 		}
