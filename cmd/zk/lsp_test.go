@@ -3,12 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/zk-claims/zk/lsp"
 	"github.com/zk-claims/zk/vault"
@@ -202,4 +209,127 @@ func (c countingCache) Entries(ctx context.Context, files []vault.File, read fun
 			hashed(n)
 		})
 	})
+}
+
+// lspSession is a client of runLSP in this process, over pipes.
+type lspSession struct {
+	conn  *jsonrpc2.Conn
+	diags chan string // the URI and codes of each publishDiagnostics
+	done  chan error  // runLSP's error
+	init  string
+}
+
+func startLSP(t *testing.T, root *rootOptions, errb *bytes.Buffer, initParams map[string]any) *lspSession {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &lspSession{diags: make(chan string, 100), done: make(chan error, 1)}
+	go func() {
+		l.done <- runLSP(ctx, root, &streams{in: inR, out: outW, err: errb})
+		outW.Close()
+	}()
+	l.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(struct {
+		io.Reader
+		io.WriteCloser
+	}{outR, inW}, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+		if req.Method == "textDocument/publishDiagnostics" {
+			l.diags <- string(*req.Params)
+		}
+		return nil, nil
+	}))
+	t.Cleanup(func() { l.conn.Close(); cancel() })
+	var init json.RawMessage
+	if err := l.conn.Call(ctx, "initialize", initParams, &init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	l.init = string(init)
+	return l
+}
+
+// open opens the note at full and waits for its diagnostics.
+func (l *lspSession) open(t *testing.T, full string) string {
+	t.Helper()
+	b, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := lspURI(full)
+	if err := l.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "markdown", "version": 1, "text": string(b)}}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case d := <-l.diags:
+			if strings.Contains(d, `"uri":"`+uri+`"`) {
+				return d
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no diagnostics for %s", full)
+		}
+	}
+}
+
+func lspURI(full string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(full)}).String()
+}
+
+// Without --vault, zk lsp serves the vault the editor names as its root:
+// the nearest folder up from it holding .obsidian/ or .zk/, whatever
+// folder the editor started it in (Neovim starts it in its own working
+// directory: from a home folder zk once walked all of it, read-only, and
+// published nothing of the vault). A root that is in no vault is served
+// only to read: zk.tend refuses even a note open in the editor.
+func TestLSPVaultFromTheEditorsRoot(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config-home"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	vaultDir := vaulttest.Dir(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"Notes/A.md":         "# A\n\nSee [[Missing]].\n",
+	})
+	plain := vaulttest.Dir(t, map[string]string{"B.md": "# B\n\n## Maintenance\n\n- Last tended: 2020-01-01\n"})
+	t.Chdir(home) // the editor's folder, no vault
+	root := &rootOptions{today: "2026-12-02", getenv: func(string) string { return "" }}
+
+	var errb bytes.Buffer
+	l := startLSP(t, root, &errb, map[string]any{"processId": nil, "rootUri": lspURI(filepath.Join(vaultDir, "Notes")), "capabilities": map[string]any{}})
+	if d := l.open(t, filepath.Join(vaultDir, "Notes", "A.md")); !strings.Contains(d, "links/broken") {
+		t.Errorf("diagnostics of the root's note: %s, want links/broken", d)
+	}
+	if !strings.Contains(l.init, "zk.tend") {
+		t.Errorf("in the vault, initialize offers no zk.tend: %s", l.init)
+	}
+	if strings.Contains(errb.String(), "no .obsidian/") {
+		t.Errorf("stderr: %s", errb.String())
+	}
+
+	var errb2 bytes.Buffer
+	l = startLSP(t, root, &errb2, map[string]any{"processId": nil, "rootUri": lspURI(plain), "capabilities": map[string]any{}})
+	if !strings.Contains(l.init, `"commands":["zk.references"]`) {
+		t.Errorf("in a folder that is no vault, initialize offers %s, want zk.references alone", l.init)
+	}
+	l.open(t, filepath.Join(plain, "B.md"))
+	var out json.RawMessage
+	if err := l.conn.Call(context.Background(), "workspace/executeCommand", map[string]any{"command": "zk.tend",
+		"arguments": []any{lspURI(filepath.Join(plain, "B.md"))}}, &out); err == nil || !strings.Contains(err.Error(), "no vault") {
+		t.Errorf("zk.tend in a folder that is no vault: %s %v, want it refused", out, err)
+	}
+	if !strings.Contains(errb2.String(), "using "+plain+" as the vault, only to read") {
+		t.Errorf("stderr: %q, want the read-only notice", errb2.String())
+	}
+
+	// exit without shutdown: exit 1, as the protocol asks.
+	if err := l.conn.Notify(context.Background(), "exit", nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-l.done:
+		if !errors.Is(err, errFindings) {
+			t.Errorf("exit without shutdown: %v, want exit 1", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("zk lsp did not stop at exit")
+	}
 }
