@@ -320,6 +320,20 @@ func TestLSPVaultFromTheEditorsRoot(t *testing.T) {
 		t.Errorf("stderr: %q, want the read-only notice", errb2.String())
 	}
 
+	// An editor that names no root: the working directory's vault, here
+	// none, so read-only again.
+	t.Chdir(plain)
+	var errb3 bytes.Buffer
+	l = startLSP(t, root, &errb3, map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}})
+	l.open(t, filepath.Join(plain, "B.md"))
+	if err := l.conn.Call(context.Background(), "workspace/executeCommand", map[string]any{"command": "zk.tend",
+		"arguments": []any{lspURI(filepath.Join(plain, "B.md"))}}, &out); err == nil || !strings.Contains(err.Error(), "no vault") {
+		t.Errorf("zk.tend with no root, from a folder that is no vault: %s %v, want it refused", out, err)
+	}
+	if !strings.Contains(errb3.String(), "no .obsidian/ or .zk/ found; using "+plain) {
+		t.Errorf("stderr: %q, want the working directory's notice", errb3.String())
+	}
+
 	// exit without shutdown: exit 1, as the protocol asks.
 	if err := l.conn.Notify(context.Background(), "exit", nil); err != nil {
 		t.Fatal(err)
