@@ -232,12 +232,15 @@ func startLSP(t *testing.T, root *rootOptions, errb *bytes.Buffer, initParams ma
 	l.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(struct {
 		io.Reader
 		io.WriteCloser
-	}{outR, inW}, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	}{outR, inW}, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+		// Answered off the reading goroutine, as an editor reads while it
+		// answers: over a pipe, an answer written from the reader waits
+		// for the server, which may be writing its own answer meanwhile.
 		if req.Method == "textDocument/publishDiagnostics" {
 			l.diags <- string(*req.Params)
 		}
 		return nil, nil
-	}))
+	})))
 	t.Cleanup(func() { l.conn.Close(); cancel() })
 	var init json.RawMessage
 	if err := l.conn.Call(ctx, "initialize", initParams, &init); err != nil {
