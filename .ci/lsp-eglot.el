@@ -60,8 +60,10 @@
 ;; language after the mode ("markdown").
 (define-derived-mode markdown-mode text-mode "Markdown")
 (add-to-list 'auto-mode-alist '("\\.md\\'" . markdown-mode))
-(setq eglot-server-programs `((markdown-mode . (,zk-ci-zk "lsp" "--vault" ,zk-ci-vault))))
-;; The vault is the project: notes of every folder share one server.
+(setq eglot-server-programs `((markdown-mode . (,zk-ci-zk "lsp"))))
+;; The vault is the project: notes of every folder share one server, and
+;; zk takes the vault from the project's root eglot sends (rootUri), no
+;; --vault needed.
 (add-hook 'project-find-functions
           (lambda (dir)
             (when (string-prefix-p zk-ci-vault (file-name-as-directory (expand-file-name dir)))

@@ -14,7 +14,9 @@ local function check(cond, msg)
   return cond
 end
 
-local client_id = vim.lsp.start_client({ cmd = { zk, 'lsp', '--vault', vault }, root_dir = vault, name = 'zk' })
+-- No --vault: zk takes the vault from root_dir (sent as rootUri), not from
+-- Neovim's working directory, which is the repository's root here.
+local client_id = vim.lsp.start_client({ cmd = { zk, 'lsp' }, root_dir = vault, name = 'zk' })
 check(client_id, 'zk lsp did not start')
 vim.cmd('edit ' .. vim.fn.fnameescape(vault .. '/' .. note))
 local buf = vim.api.nvim_get_current_buf()
