@@ -4,7 +4,7 @@
 // Usage: node mcp-client.mjs ZK_BINARY VAULT_DIR
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ProgressNotificationSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -104,10 +104,28 @@ await call("append_section", { note: "Unapproved", section: "Evidence", text: "-
 const edited = (await call("read_note", { note: "Unapproved" })).text;
 assert.match(edited, /^---\nstatus: draft\n---\n/);
 assert.match(edited, /## Evidence\n\n- appended by an agent\n/);
+// The notes listed as resources follow a move, and the client is told.
+let listChanged = 0;
+client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { listChanged++; });
+const resourceNames = async () => {
+  const names = new Set();
+  let cursor;
+  do {
+    const page = await client.listResources(cursor ? { cursor } : {});
+    for (const r of page.resources) names.add(r.name);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return names;
+};
+await resourceNames();
 const plan = await call("move", { from: "Percentiles Cannot Be Averaged Across Hosts", to: "Inbox/" });
 assert.ok(plan.dry_run && plan.confirm, "move: no dry run");
 const moved = await call("move", { from: "Percentiles Cannot Be Averaged Across Hosts", to: "Inbox/", confirm: plan.confirm });
 assert.ok(existsSync(join(vault, moved.moved[0].to)), "move: not moved");
+for (const until = Date.now() + 10000; listChanged === 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 20));
+assert.ok(listChanged > 0, "move: no notifications/resources/list_changed");
+const after = await resourceNames();
+assert.ok(after.has(moved.moved[0].to) && !after.has(moved.moved[0].from), "move: the resources list the note where it was");
 
 // The falsifier's command was never approved with zk trust: refused, not run.
 const refused = await client.callTool({ name: "run_falsifier", arguments: { note: "Unapproved", falsifier: "1" } });

@@ -59,7 +59,7 @@ type Options struct {
 // Serve serves the vault on in and out until the client closes the
 // connection.
 func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
-	srv := New(opts)
+	srv := New(ctx, opts)
 	t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
 	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp: %w", err)
@@ -83,13 +83,13 @@ type zkServer struct {
 	listed   map[string]bool
 }
 
-// New is the server with its tools, and the vault's notes as resources.
-// It reads nothing of the vault: each tool call opens it, and the notes
-// are listed when the client lists the resources, so that a vault zk
-// cannot open (a .zk/config.toml that does not parse) is said so in
-// each answer rather than by a server that exits before the client's
-// initialize.
-func New(opts Options) *sdk.Server {
+// New is the server with its tools, and the vault's notes as resources,
+// listed now if the vault opens (before any client connects, so that no
+// client is told of a change) and again at each listing. A vault zk
+// cannot open (a .zk/config.toml that does not parse) is said so in each
+// answer, each tool call opening it anew, rather than by a server that
+// exits before the client's initialize.
+func New(ctx context.Context, opts Options) *sdk.Server {
 	z := &zkServer{opts: opts}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "zk", Version: opts.Version}, &sdk.ServerOptions{
 		PageSize: resourcePage, // page.go
@@ -128,6 +128,7 @@ func New(opts Options) *sdk.Server {
 	addEditTools(srv, z)
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: noteURIPrefix + "{+path}", Name: "note",
 		Description: "a note of the vault, by its vault path", MIMEType: "text/markdown"}, z.readResource)
+	z.syncNotes(ctx) //nolint:errcheck // the first resources/list lists them again, and says what failed
 	return srv
 }
 

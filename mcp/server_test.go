@@ -87,7 +87,7 @@ func newMCPSessionWith(t *testing.T, add func(dir string), copts ...*sdk.ClientO
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
 	t.Setenv("HOME", filepath.Join(dir, ".home"))
 	ctx := context.Background()
-	srv := New(testOptions(dir))
+	srv := New(ctx, testOptions(dir))
 	st, ct := sdk.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
