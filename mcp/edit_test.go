@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zk-claims/zk/view"
@@ -450,7 +452,9 @@ func TestMCPMalformedConfigAnswered(t *testing.T) {
 	if text := callTool(t, cs, "check", nil, nil, true); !strings.Contains(text, "config.toml") {
 		t.Errorf("check on a malformed config: %q, want it to name config.toml", text)
 	}
-	if _, err := cs.ListResources(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "config.toml") {
-		t.Errorf("resources/list on a malformed config: %v, want it to name config.toml", err)
+	_, err := cs.ListResources(context.Background(), nil)
+	var e *jsonrpc.Error
+	if !errors.As(err, &e) || e.Code != jsonrpc.CodeInternalError || !strings.Contains(e.Message, "config.toml") {
+		t.Errorf("resources/list on a malformed config: %v, want an internal error naming config.toml", err)
 	}
 }

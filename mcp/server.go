@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zk-claims/zk/index"
@@ -657,7 +658,8 @@ func (z *zkServer) freshResources(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if r, ok := req.(*sdk.ListResourcesRequest); ok && (r.Params == nil || r.Params.Cursor == "") {
 			if err := z.syncNotes(ctx); err != nil {
-				return nil, err
+				// In the protocol's terms: a bare error goes out as code 0.
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 			}
 		}
 		return next(ctx, method, req)
