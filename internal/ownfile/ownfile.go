@@ -75,13 +75,20 @@ func CheckDirs(root *os.Root, rel string) error {
 
 // kind refuses a symlink, and anything but a folder (dir) or a regular
 // file (!dir).
-func kind(info fs.FileInfo, dir bool) error {
+func kind(info fs.FileInfo, dir bool) error { return Kind(info.Mode(), dir) }
+
+// Kind is the check OpenFile makes of what it opens, by a file's mode
+// type alone: it refuses a symlink (ErrSymlink), and anything but a
+// folder (dir) or a regular file (!dir, ErrNotRegular). It is for a
+// folder's listing (fs.DirEntry.Type), checked without a stat of each
+// entry.
+func Kind(mode fs.FileMode, dir bool) error {
 	switch {
-	case info.Mode()&fs.ModeSymlink != 0:
+	case mode&fs.ModeSymlink != 0:
 		return ErrSymlink
-	case dir && !info.IsDir():
+	case dir && !mode.IsDir():
 		return errors.New("is not a folder")
-	case !dir && !info.Mode().IsRegular():
+	case !dir && !mode.IsRegular():
 		return ErrNotRegular
 	}
 	return nil

@@ -1,12 +1,14 @@
 package ownfile
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // vault makes a folder with .zk/ files of every shape a shipped vault
@@ -133,4 +135,69 @@ func TestOpenFileAppendsOnlyToARegularFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
+}
+
+// TestLock: a lock file is opened as OpenFile opens one: a symlink (to a
+// note, or to a file outside that does not exist yet) is refused and
+// nothing is made where it points, as is a FIFO (without waiting on it)
+// or a folder; a regular one is locked, and a second taker is told it is
+// busy, or stops when its context is done.
+func TestLock(t *testing.T) {
+	root := vault(t)
+	outside := filepath.Join(t.TempDir(), "journal.key")
+	if err := os.Symlink(outside, filepath.Join(root.Name(), ".zk", "outside.lock")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rel  string
+		want error
+	}{
+		{".zk/ledger.jsonl", ErrSymlink},
+		{".zk/outside.lock", ErrSymlink},
+		{".zk/runs/due.lock", ErrSymlink},
+		{".zk/fifo", ErrNotRegular},
+		{".zk/backups", ErrNotRegular},
+	} {
+		if tc.rel == ".zk/fifo" && runtime.GOOS == "windows" {
+			continue
+		}
+		if unlock, err := Lock(root, tc.rel, 0); !errors.Is(err, tc.want) {
+			if err == nil {
+				unlock()
+			}
+			t.Errorf("Lock(%s) = %v, want %v", tc.rel, err, tc.want)
+		}
+	}
+	if _, err := os.Lstat(outside); err == nil {
+		t.Error("the lock's symlink was followed: its target was made")
+	}
+	if _, err := root.Lstat(filepath.Join("notes", "due.lock")); err == nil {
+		t.Error("the lock was made through the symlinked folder")
+	}
+	if b, _ := root.ReadFile(filepath.Join("notes", "Victim.md")); string(b) != "# Victim\n" {
+		t.Errorf("the note changed: %q", b)
+	}
+
+	unlock, err := Lock(root, ".zk/write.lock", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lock(root, ".zk/write.lock", 20*time.Millisecond); !errors.Is(err, ErrBusy) {
+		t.Errorf("a second Lock while held: %v, want ErrBusy", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	start := time.Now()
+	if _, err := LockContext(ctx, root, ".zk/write.lock", time.Minute); !errors.Is(err, context.Canceled) {
+		t.Errorf("LockContext while held, cancelled: %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("LockContext returned %v after its context was cancelled", d)
+	}
+	unlock()
+	unlock, err = Lock(root, ".zk/write.lock", 0)
+	if err != nil {
+		t.Fatalf("Lock after the unlock: %v", err)
+	}
+	unlock()
 }
