@@ -2,14 +2,13 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
-	"path/filepath"
 	"strconv"
 	"time"
 
-	"github.com/gofrs/flock"
-
+	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/runner"
 	"github.com/zk-claims/zk/trust"
 	"github.com/zk-claims/zk/vault"
@@ -67,18 +66,20 @@ type DueResult struct {
 // RefusedError.
 func (w *Workspace) Due(ctx context.Context, req DueRequest) (DueResult, error) {
 	v := w.Vault
-	if err := v.Root().MkdirAll(filepath.FromSlash(evidence.RunsDir), 0o755); err != nil {
+	// The folder and the lock came with the vault: neither is followed
+	// through a symlink (a due.lock linked to the user's journal key had
+	// zk create and truncate it), and a FIFO is refused, not waited on.
+	if err := ownfile.MkdirAll(v.Root(), evidence.RunsDir, 0o755); err != nil {
 		return DueResult{}, fmt.Errorf("create %s: %w", evidence.RunsDir, err)
 	}
-	lock := flock.New(filepath.Join(v.Dir, filepath.FromSlash(dueLock)), flock.SetPermissions(0o600))
-	ok, err := lock.TryLock()
-	if err != nil {
-		return DueResult{}, fmt.Errorf("lock %s: %w", dueLock, err)
-	}
-	if !ok {
+	unlock, err := ownfile.Lock(v.Root(), dueLock, 0)
+	if errors.Is(err, ownfile.ErrBusy) {
 		return DueResult{}, &RefusedError{Err: fmt.Errorf("another zk run --due holds %s; not starting a second", dueLock)}
 	}
-	defer lock.Unlock()
+	if err != nil {
+		return DueResult{}, fmt.Errorf("due lock: %w", err)
+	}
+	defer unlock()
 
 	files, _, err := v.Files(ctx)
 	if err != nil {
