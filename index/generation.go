@@ -24,6 +24,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/internal/ownfile"
 )
 
 // generation is one open bleve index: a gen-<n> folder. Every call into
@@ -260,18 +261,31 @@ func (g *generation) linkingTo(paths []string) (map[string]bool, error) {
 // each is checked once; zk-checked remembers which, by name, size and
 // mtime. A file zk may not read is a permission problem, not damage.
 func verifySegments(genDir string, record bool, wait time.Duration) error {
+	root, err := checkShape(genDir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	storeDir := filepath.Join(genDir, "store")
 	ents, err := os.ReadDir(storeDir)
 	if errors.Is(err, fs.ErrNotExist) {
-		if _, serr := os.Stat(genDir); errors.Is(serr, fs.ErrNotExist) {
+		if _, serr := os.Lstat(genDir); errors.Is(serr, fs.ErrNotExist) {
 			return fmt.Errorf("%s: %w", genDir, fs.ErrNotExist) // replaced meanwhile
 		}
 	}
 	if err != nil {
 		return notDamage(genDir, err)
 	}
+	// Every entry before any is opened: root.bolt sorts after the
+	// segments, and a FIFO there would hang bbolt.
+	for _, e := range ents {
+		if err := ownfile.Kind(e.Type(), false); err != nil {
+			return shapeDamage(genDir, path.Join("store", e.Name()), err)
+		}
+	}
 	checked := map[string]bool{}
-	if b, err := os.ReadFile(filepath.Join(genDir, checkedName)); err == nil {
+	// A record zk cannot use only costs the segments a check again.
+	if b, err := ownfile.Read(root, checkedName, checkedMax); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			checked[l] = true
 		}
@@ -314,6 +328,77 @@ func verifySegments(genDir string, record bool, wait time.Duration) error {
 		atomicfile.Write(filepath.Join(genDir, checkedName), []byte(strings.Join(lines, "\n")), 0o644)
 	}
 	return nil
+}
+
+// metaMax caps bleve's index_meta.json, which bleve reads whole (zk's
+// are a few hundred bytes).
+const metaMax = 1 << 20
+
+// checkShape checks that the generation is what zk and bleve make of
+// one, before either opens a file of it: a real folder of regular files
+// and the real folder store/, itself of regular files (verifySegments
+// checks those as it lists them). An index folder may be inside the
+// vault (index-dir), so a generation may arrive with it: a segment or
+// root.bolt linked to a file elsewhere would have bleve read, lock or
+// write that file, a FIFO would hang it, and an index_meta.json linked to
+// /dev/zero would have it read without end. Such a generation is
+// damaged, so moved aside (the link renamed, nothing it names touched)
+// and rebuilt. It returns the generation opened as a root, for reading
+// zk's own file in it.
+func checkShape(genDir string) (*os.Root, error) {
+	info, err := os.Lstat(genDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", genDir, fs.ErrNotExist) // replaced meanwhile
+	}
+	if err != nil {
+		return nil, notDamage(genDir, err)
+	}
+	if err := ownfile.Kind(info.Mode(), true); err != nil {
+		return nil, shapeDamage(genDir, "", err)
+	}
+	root, err := os.OpenRoot(genDir)
+	if err != nil {
+		return nil, notDamage(genDir, err)
+	}
+	ents, err := readDir(root)
+	if err != nil {
+		root.Close()
+		return nil, notDamage(genDir, err)
+	}
+	for _, e := range ents {
+		name := e.Name()
+		err := ownfile.Kind(e.Type(), name == "store")
+		if err == nil && name == "index_meta.json" {
+			if info, ierr := e.Info(); ierr == nil && info.Size() > metaMax {
+				err = fmt.Errorf("%w (%d bytes, at most %d)", ownfile.ErrTooLarge, info.Size(), metaMax)
+			}
+		}
+		if err != nil {
+			root.Close()
+			return nil, shapeDamage(genDir, name, err)
+		}
+	}
+	return root, nil
+}
+
+// readDir lists root's folder.
+func readDir(root *os.Root) ([]fs.DirEntry, error) {
+	d, err := root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir(-1)
+}
+
+// shapeDamage is a generation holding rel (a path inside it; "": the
+// generation itself) in a shape zk does not open.
+func shapeDamage(genDir, rel string, err error) error {
+	at := filepath.Base(genDir)
+	if rel != "" {
+		at = path.Join(at, rel)
+	}
+	return &DamagedError{Dir: genDir, Err: &ownfile.PathError{Path: at, At: at, Err: err}}
 }
 
 // notDamage sorts a failure to read a generation: a permission error or

@@ -236,7 +236,7 @@ func TestBusy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.Unlock()
+	defer held()
 	if _, err := Update(context.Background(), v, opts, false); !errors.Is(err, ErrBusy) {
 		t.Fatalf("update while locked: err = %v, want ErrBusy", err)
 	}

@@ -267,7 +267,7 @@ func (s *store) refresh(ctx context.Context, v *vault.Vault, opts Options, req R
 		res.Stale = changed
 		return nil, nil
 	}
-	fl, err := s.lock(ctx, 0)
+	unlock, err := s.lock(ctx, 0)
 	if errors.Is(err, ErrBusy) {
 		res.Stale = changed // another zk is updating it right now
 		return nil, nil
@@ -275,7 +275,7 @@ func (s *store) refresh(ctx context.Context, v *vault.Vault, opts Options, req R
 	if err != nil {
 		return nil, err
 	}
-	defer fl.Unlock()
+	defer unlock()
 	r.close()
 	st, err := s.update(ctx, v, opts, "")
 	if err != nil {
@@ -290,11 +290,11 @@ func (s *store) refresh(ctx context.Context, v *vault.Vault, opts Options, req R
 // repair rebuilds a damaged generation under the writer lock, unless
 // another zk replaced it meanwhile.
 func (s *store) repair(ctx context.Context, v *vault.Vault, opts Options, de *DamagedError) (Stats, error) {
-	fl, err := s.lock(ctx, opts.Wait)
+	unlock, err := s.lock(ctx, opts.Wait)
 	if err != nil {
 		return Stats{}, err
 	}
-	defer fl.Unlock()
+	defer unlock()
 	if gen, _ := s.current(); gen == "" || s.path(gen) != de.Dir {
 		return s.update(ctx, v, opts, "") // another zk replaced it meanwhile
 	}
@@ -357,11 +357,11 @@ func (s *store) openCurrent(ctx context.Context, v *vault.Vault, opts Options, r
 // rebuildLocked takes the writer lock and updates, which builds the
 // index when the live generation is missing or unusable.
 func (s *store) rebuildLocked(ctx context.Context, v *vault.Vault, opts Options) (Stats, error) {
-	fl, err := s.lock(ctx, opts.Wait)
+	unlock, err := s.lock(ctx, opts.Wait)
 	if err != nil {
 		return Stats{}, err
 	}
-	defer fl.Unlock()
+	defer unlock()
 	return s.update(ctx, v, opts, "")
 }
 

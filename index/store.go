@@ -14,9 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/internal/ownfile"
 )
 
 // Errors callers match on.
@@ -73,6 +72,12 @@ func (e *PermissionError) Unwrap() error { return e.Err }
 //	lock            held (flock) by the one zk that writes
 //	gen-<n>/        a bleve index (index_meta.json, store/), plus zk-checked
 //	gen-<n>.broken/ the last damaged generation, kept for a bug report
+//
+// The folder may be inside the vault (index-dir in its config), so every
+// file of it can arrive with the vault: zk's own files in it are opened
+// as internal/ownfile opens those under .zk/ (never through a symlink,
+// regular files only, reads capped), and a generation is checked to be
+// real folders and regular files before bleve opens it (checkShape).
 const (
 	markerName  = "zk-index.json"
 	currentName = "CURRENT"
@@ -81,6 +86,16 @@ const (
 	brokenExt   = ".broken"
 	checkedName = "zk-checked"
 	markerKind  = "zk-index"
+)
+
+// Caps on the reads of the index folder's own files, far above what zk
+// writes: a marker holds the vault's path and the languages key, which
+// a config of at most 1 MiB makes, escaped as JSON; CURRENT holds a
+// generation's name; zk-checked a line per segment.
+const (
+	markerMax  = 8 << 20
+	currentMax = 1 << 10
+	checkedMax = 4 << 20
 )
 
 // marker is the content of zk-index.json.
@@ -187,9 +202,21 @@ func (s *store) writeMarker() error {
 
 func (s *store) path(name string) string { return filepath.Join(s.dir, name) }
 
+// read reads the index folder's own file name as ownfile reads a
+// vault's: a marker linked to /dev/zero ran zk out of memory, and a FIFO
+// hung it.
+func (s *store) read(name string, max int64) ([]byte, error) {
+	root, err := os.OpenRoot(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return ownfile.Read(root, name, max)
+}
+
 func (s *store) marker() (marker, error) {
 	var m marker
-	b, err := os.ReadFile(s.path(markerName))
+	b, err := s.read(markerName, markerMax)
 	if err != nil {
 		return m, err
 	}
@@ -202,7 +229,7 @@ func (s *store) marker() (marker, error) {
 // current returns the live generation's name ("" when there is none)
 // and why it may not be used as it is ("" when it may).
 func (s *store) current() (gen string, stale string) {
-	b, err := os.ReadFile(s.path(currentName))
+	b, err := s.read(currentName, currentMax)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", ""
 	}
@@ -238,25 +265,23 @@ func isGenName(name string) bool {
 	return err == nil
 }
 
-// lock takes the writer lock, waiting at most wait. A zero wait tries once.
-func (s *store) lock(ctx context.Context, wait time.Duration) (*flock.Flock, error) {
-	fl := flock.New(s.path(lockName), flock.SetPermissions(0o600))
-	ok, err := fl.TryLock()
-	if err == nil && !ok && wait > 0 {
-		ctx, cancel := context.WithTimeout(ctx, wait)
-		defer cancel()
-		ok, err = fl.TryLockContext(ctx, 25*time.Millisecond)
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = nil
-		}
+// lock takes the writer lock, waiting at most wait. A zero wait tries
+// once. A lock file that is a symlink or not a regular file is refused,
+// not followed (one linked out of the vault had zk create the file it
+// named) nor waited on.
+func (s *store) lock(ctx context.Context, wait time.Duration) (unlock func(), err error) {
+	root, err := os.OpenRoot(s.dir)
+	if err == nil {
+		defer root.Close()
+		unlock, err = ownfile.LockContext(ctx, root, lockName, wait)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("index lock: %w", err)
-	}
-	if !ok {
+	if errors.Is(err, ownfile.ErrBusy) {
 		return nil, ErrBusy
 	}
-	return fl, nil
+	if err != nil {
+		return nil, fmt.Errorf("index lock %s: %w", s.path(lockName), err)
+	}
+	return unlock, nil
 }
 
 // publish makes gen the live generation: the marker, then CURRENT, each

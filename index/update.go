@@ -101,11 +101,11 @@ func Update(ctx context.Context, v *vault.Vault, opts Options, rebuild bool) (St
 		return Stats{}, err
 	}
 	s.tended, s.langs = opts.TendedKey, newLangFolders(opts.Languages).key()
-	fl, err := s.lock(ctx, opts.Wait)
+	unlock, err := s.lock(ctx, opts.Wait)
 	if err != nil {
 		return Stats{Dir: s.dir}, err
 	}
-	defer fl.Unlock()
+	defer unlock()
 	why := ""
 	if rebuild {
 		why = "--rebuild"
