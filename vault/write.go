@@ -87,6 +87,8 @@ const (
 	DefaultBackups     = 10
 	DefaultQuiet       = time.Second
 	DefaultLockTimeout = 5 * time.Second
+	// WriteLock is the vault's writer lock (lockWrites).
+	WriteLock = ".zk/write.lock"
 	// backupDir is where previous versions of notes are kept, one folder per
 	// note named by its vault path.
 	backupDir = ".zk/backups"

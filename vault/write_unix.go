@@ -20,7 +20,7 @@ func lockWrites(root *os.Root, timeout time.Duration) (unlock func(), err error)
 	if err := ownfile.MkdirAll(root, ".zk", 0o700); err != nil {
 		return nil, err
 	}
-	unlock, err = ownfile.Lock(root, ".zk/write.lock", timeout)
+	unlock, err = ownfile.Lock(root, WriteLock, timeout)
 	if errors.Is(err, ownfile.ErrBusy) {
 		return nil, ErrLocked
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
-	"github.com/zk-claims/zk/vault/move"
 	"github.com/zk-claims/zk/vault/property"
 )
 
@@ -131,8 +130,7 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 		}
 	}
 	if set&InUntrusted != 0 {
-		_, untrusted := ReadLedger(v)
-		for _, u := range append(untrusted, move.SetAside(v)...) {
+		for _, u := range untrustedFiles(v) {
 			add("untrusted", []byte(u.Path), []byte(u.Reason))
 		}
 	}

@@ -2,11 +2,14 @@ package workspace
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/lint"
@@ -17,8 +20,7 @@ import (
 // check and zk lsp check notes.
 func (w *Workspace) LintOptions() lint.Options {
 	cfg := w.Config
-	_, untrusted := ReadLedger(w.Vault)
-	untrusted = append(untrusted, move.SetAside(w.Vault)...)
+	untrusted := untrustedFiles(w.Vault)
 	ledger := w.homedLedger()
 	return lint.Options{
 		Today:         w.Today,
@@ -43,6 +45,37 @@ func (w *Workspace) LintOptions() lint.Options {
 func (w *Workspace) readLog(id string, k int) ([]byte, error) { return readLogFile(w.Vault, id, k) }
 
 var readLogFile = evidence.ReadLog
+
+// untrustedFiles is what file/untrusted reports: the ledger when it
+// cannot be read as zk's own, the move journals set aside, and the lock
+// files zk would refuse to take.
+func untrustedFiles(v *vault.Vault) []vault.Skip {
+	_, out := ReadLedger(v)
+	out = append(out, move.SetAside(v)...)
+	return append(out, untrustedLocks(v)...)
+}
+
+// locks are the lock files zk takes under .zk/, with the commands that
+// take them.
+var locks = []struct{ file, takers string }{
+	{vault.WriteLock, "every command that writes a note"},
+	{move.LockFile, "zk mv"},
+	{dueLock, "zk run --due"},
+}
+
+// untrustedLocks reports each lock file that came with the vault in a
+// shape zk refuses to lock (a symlink, a FIFO, a folder, on the way to it
+// too): the commands that take it stop with an error, and zk check says
+// why before they do.
+func untrustedLocks(v *vault.Vault) []vault.Skip {
+	var out []vault.Skip
+	for _, l := range locks {
+		if _, err := ownfile.Stat(v.Root(), l.file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			out = append(out, vault.Skip{Path: l.file, Reason: "not taken as a lock, so " + l.takers + " refuses to start: " + err.Error()})
+		}
+	}
+	return out
+}
 
 // ReadLedger reads the run ledger: nil when there is none, or when it
 // cannot be read as zk's own (then untrusted says why, for zk check).

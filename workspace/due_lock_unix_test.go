@@ -7,11 +7,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/zk-claims/zk/internal/ownfile"
+	"github.com/zk-claims/zk/vault/lint"
 )
 
 // zk run --due's lock, .zk/runs/due.lock, came with the vault like the
@@ -97,5 +99,52 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A lock file zk would refuse to take (a symlink, a FIFO, a folder, or
+// one behind a linked folder) is reported by zk check as file/untrusted,
+// saying which commands it stops, the cached check too; lock files as zk
+// leaves them are not.
+func TestCheckReportsHostileLocks(t *testing.T) {
+	w, _ := open(t, map[string]string{".obsidian/app.json": "{}", "notes/A.md": "# A\n",
+		".zk/journal/keep": "", ".zk/runs/keep": ""}, Reading)
+	dir := w.Vault.Dir
+	for _, l := range locks {
+		must(t, os.WriteFile(filepath.Join(dir, filepath.FromSlash(l.file)), nil, 0o600))
+	}
+	got := func() map[string]string {
+		t.Helper()
+		res, err := w.Check(context.Background(), CheckRequest{}) // through the cache: its key holds them
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, f := range res.Findings {
+			if f.Rule == lint.RuleFileUntrusted {
+				out[f.Path] = f.Message
+			}
+		}
+		return out
+	}
+	if u := got(); len(u) != 0 {
+		t.Fatalf("regular lock files reported: %v", u)
+	}
+
+	must(t, os.Remove(filepath.Join(dir, ".zk", "write.lock")))
+	must(t, os.Symlink(filepath.Join(t.TempDir(), "journal.key"), filepath.Join(dir, ".zk", "write.lock")))
+	must(t, os.Remove(filepath.Join(dir, ".zk", "journal", "lock")))
+	must(t, syscall.Mkfifo(filepath.Join(dir, ".zk", "journal", "lock"), 0o644))
+	must(t, os.RemoveAll(filepath.Join(dir, ".zk", "runs")))
+	must(t, os.Symlink("../notes", filepath.Join(dir, ".zk", "runs")))
+	u := got()
+	for file, want := range map[string]string{
+		".zk/write.lock":    "so every command that writes a note refuses to start: .zk/write.lock is a symbolic link",
+		".zk/journal/lock":  "so zk mv refuses to start: .zk/journal/lock is not a regular file",
+		".zk/runs/due.lock": "so zk run --due refuses to start: .zk/runs/due.lock: .zk/runs is a symbolic link",
+	} {
+		if !strings.Contains(u[file], want) {
+			t.Errorf("file/untrusted for %s: %q, want it to say %q", file, u[file], want)
+		}
 	}
 }

@@ -3,11 +3,13 @@ package move
 import (
 	"errors"
 	"os"
-	"path"
 	"time"
 
 	"github.com/zk-claims/zk/internal/ownfile"
 )
+
+// LockFile is the lock a move holds (lockJournal).
+const LockFile = journalDir + "/lock"
 
 // errBusy: another zk process holds the journal's lock.
 var errBusy = errors.New("another zk process is moving files in this vault")
@@ -16,7 +18,7 @@ var errBusy = errors.New("another zk process is moving files in this vault")
 // to its removal, so that the next zk command does not "recover" a move
 // still under way. It waits up to timeout (0: not at all).
 func lockJournal(root *os.Root, timeout time.Duration) (func(), error) {
-	unlock, err := ownfile.Lock(root, path.Join(journalDir, "lock"), timeout)
+	unlock, err := ownfile.Lock(root, LockFile, timeout)
 	if errors.Is(err, ownfile.ErrBusy) {
 		return nil, errBusy
 	}
