@@ -1,10 +1,9 @@
 package workspace
 
 import (
+	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"fmt"
 	"iter"
 	"slices"
 	"sync"
@@ -51,26 +50,15 @@ func (w *Workspace) ledger() map[string][]evidence.LedgerEntry {
 func (w *Workspace) homedLedger() evidence.Homed {
 	b, _ := ReadLedger(w.Vault)
 	v := w.Vault
-	files, _, err := v.Files(context.Background())
-	if err != nil {
-		files = nil
-	}
-	// A command asks for it several times (its cache keys, its check),
-	// and the language server on every change: made once for a ledger
-	// and the notes' stamps, as a refutation whose block is not in its
-	// note reads every note to find it.
-	sum := sha256.New()
-	sum.Write(b)
-	for _, f := range files {
-		if f.IsNote() {
-			fmt.Fprintf(sum, "\x00%s\x00%d\x00%d", f.Path, f.Size, f.ModTime.UnixNano())
-		}
-	}
-	var of [sha256.Size]byte
-	sum.Sum(of[:0])
+	// A command asks for it several times (its cache keys, its check,
+	// its readers), and a refutation whose block is not in its note reads
+	// every note to find it: made once for the ledger's bytes. A
+	// workspace lives for one command or tool call (the language server
+	// takes its check's options once), in which the notes do not move
+	// but by zk mv, whose move line changes the ledger.
 	w.homed.Lock()
 	defer w.homed.Unlock()
-	if w.homed.h != nil && w.homed.of == of {
+	if w.homed.h != nil && bytes.Equal(w.homed.ledger, b) {
 		return *w.homed.h
 	}
 	read := func(p string) ([]byte, bool) {
@@ -81,6 +69,10 @@ func (w *Workspace) homedLedger() evidence.Homed {
 		return src, err == nil
 	}
 	each := func(f func(p string, src []byte)) {
+		files, _, err := v.Files(context.Background())
+		if err != nil {
+			return
+		}
 		var notes []string
 		for _, file := range files {
 			if file.IsNote() {
@@ -97,7 +89,7 @@ func (w *Workspace) homedLedger() evidence.Homed {
 		})
 	}
 	h := evidence.Rehome(evidence.ReadLedger(b), read, each)
-	w.homed.of, w.homed.h = of, &h
+	w.homed.ledger, w.homed.h = b, &h
 	return h
 }
 

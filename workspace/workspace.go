@@ -9,7 +9,6 @@
 package workspace
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -59,8 +58,8 @@ type Workspace struct {
 	// homed is the last homedLedger, and what it was made of.
 	homed struct {
 		sync.Mutex
-		of [sha256.Size]byte
-		h  *evidence.Homed
+		ledger []byte
+		h      *evidence.Homed
 	}
 }
 
