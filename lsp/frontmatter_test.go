@@ -121,15 +121,7 @@ func TestFrontmatterLinkBeforeTheWalk(t *testing.T) {
 		"B.md": "# B\n",
 		"C.md": "# C\n",
 	}
-	walking, release := make(chan struct{}), make(chan struct{})
-	loaded := make(chan struct{})
-	c := startServerWith(t, files, func(o *Options) {
-		o.Cache = func() workspace.EntryCache { return namesCache{"A.md", "B.md", "C.md"} }
-		o.beforeWalk = func() { close(walking); <-release }
-		o.beforeLoad = func() { <-loaded }
-	}, map[string]any{})
-	defer close(loaded)
-	<-walking
+	c, release := startHeldAtTheWalk(t, files, namesCache{"A.md", "B.md", "C.md"})
 	c.openText("A.md", files["A.md"])
 	first := c.nextDiags("A.md")
 	close(release)

@@ -147,15 +147,7 @@ func TestFirstDiagnosticsFromTheCachedFiles(t *testing.T) {
 		"B.md":   "# B\n",
 		"New.md": "# New\n",
 	}
-	walking, release := make(chan struct{}), make(chan struct{})
-	loaded := make(chan struct{})
-	c := startServerWith(t, files, func(o *Options) {
-		o.Cache = func() workspace.EntryCache { return namesCache{"A.md", "B.md", "Gone.md"} }
-		o.beforeWalk = func() { close(walking); <-release }
-		o.beforeLoad = func() { <-loaded }
-	}, map[string]any{})
-	defer close(loaded)
-	<-walking
+	c, release := startHeldAtTheWalk(t, files, namesCache{"A.md", "B.md", "Gone.md"})
 	c.openText("A.md", files["A.md"])
 	first := c.nextDiags("A.md")
 	close(release)
@@ -175,6 +167,24 @@ func TestFirstDiagnosticsFromTheCachedFiles(t *testing.T) {
 	if got := broken(after); len(got) != 1 || !strings.Contains(got[0], "Gone") {
 		t.Errorf("after the walk: broken links %q, want the one to Gone", got)
 	}
+}
+
+// startHeldAtTheWalk starts a server over files whose cache names cached,
+// and returns when its walk of the vault is about to start: the walk
+// waits until release is closed, and the reading of every note after it
+// until the test ends, so that a test sees the answers made from the
+// cached files, then those of the walk, before any note is read.
+func startHeldAtTheWalk(t *testing.T, files map[string]string, cached namesCache) (c *client, release chan struct{}) {
+	t.Helper()
+	walking, release, loaded := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	c = startServerWith(t, files, func(o *Options) {
+		o.Cache = func() workspace.EntryCache { return cached }
+		o.beforeWalk = func() { close(walking); <-release }
+		o.beforeLoad = func() { <-loaded }
+	}, map[string]any{})
+	t.Cleanup(func() { close(loaded) }) // before the server's own clean-up, registered first
+	<-walking
+	return c, release
 }
 
 // closedCache names files, as a cache written earlier would, and counts
