@@ -125,7 +125,7 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 		// outside zk, merged into another, deleted) depends on other
 		// notes than the one it is checked in: a change of it checks
 		// every note again.
-		for _, m := range w.homedLedger().Moved {
+		for _, m := range w.homedLedgerOf(ledger).Moved {
 			add("ledger home", []byte(m))
 		}
 	}

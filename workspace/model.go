@@ -49,6 +49,11 @@ func (w *Workspace) ledger() map[string][]evidence.LedgerEntry {
 // outside zk or merged into another.
 func (w *Workspace) homedLedger() evidence.Homed {
 	b, _ := ReadLedger(w.Vault)
+	return w.homedLedgerOf(b)
+}
+
+// homedLedgerOf is homedLedger of the ledger's bytes b, read already.
+func (w *Workspace) homedLedgerOf(b []byte) evidence.Homed {
 	v := w.Vault
 	// A command asks for it several times (its cache keys, its check,
 	// its readers), and a refutation whose block is not in its note reads
