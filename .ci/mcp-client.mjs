@@ -33,7 +33,7 @@ client.setNotificationHandler(ProgressNotificationSchema, (n) => {
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
-assert.deepEqual(names, ["append_section", "backlinks", "base", "check", "links", "list", "move", "new", "properties", "read_note", "run_falsifier", "runs", "search", "set_property", "stale", "tend"]);
+assert.deepEqual(names, ["append_section", "backlinks", "base", "check", "links", "list", "move", "new", "properties", "read_note", "rejudge", "run_falsifier", "runs", "search", "set_property", "stale", "tend"]);
 for (const t of tools) {
   assert.ok(t.inputSchema?.type === "object", `${t.name}: no input schema`);
   assert.ok(t.outputSchema?.type === "object", `${t.name}: no output schema`);
@@ -95,6 +95,8 @@ const listed = await call("list", { type: ["permanent"], where: ["tend-every"], 
 assert.ok(listed.notes.length > 0 && listed.notes.every((n) => n.type === "permanent" && n.fields["tend-every"]), "list: no permanent note with tend-every");
 const runs = await call("runs", { note: "Unapproved" });
 assert.deepEqual(runs.runs, []);
+// Nothing's criterion changed since a run: nothing judged again, nothing written.
+assert.deepEqual((await call("rejudge", { note: "Unapproved" })).runs, []);
 const props = await call("properties", {});
 assert.ok(props.properties.some((p) => p.name === "tags"), "properties: no tags");
 // Edits and a move, of notes written before this second (a note written

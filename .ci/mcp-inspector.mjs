@@ -39,7 +39,7 @@ function call(tool, args = {}) {
 const { json: listed } = inspect("--method", "tools/list");
 const names = listed.tools.map((t) => t.name).sort();
 assert.deepEqual(names, ["append_section", "backlinks", "base", "check", "links", "list", "move", "new", "properties", "read_note",
-  "run_falsifier", "runs", "search", "set_property", "stale", "tend"]);
+  "rejudge", "run_falsifier", "runs", "search", "set_property", "stale", "tend"]);
 for (const t of listed.tools) {
   assert.ok(t.annotations, `${t.name}: no annotations`);
   if (["check", "stale", "search", "links", "backlinks", "read_note", "runs", "list", "properties", "base"].includes(t.name)) {
@@ -69,6 +69,7 @@ assert.ok(existsSync(join(vault, created.path)), `new: ${created.path} missing`)
 assert.ok(created.path.startsWith("3. Resources/Permanent Notes/"), `new: ${created.path}`);
 assert.ok(call("list", { type: ["permanent"], limit: 2 }).notes.length === 2);
 assert.deepEqual(call("runs", { note: "Unapproved" }).runs, []);
+assert.deepEqual(call("rejudge", { note: "Unapproved" }).runs, []);
 assert.ok(call("properties").properties.some((p) => p.name === "tags"));
 const rated = call("base", { base: "Tended.base", limit: 3 });
 assert.equal(rated.groups.flatMap((g) => g.rows).length, 3);

@@ -12,6 +12,8 @@ var sampleFindings = []lint.Finding{
 	{Path: "a.md", Line: 1, Column: 1, Rule: "structure/title", Severity: lint.Error, Message: "no title"},
 	{Path: "a.md", Line: 27, Column: 3, EndLine: 27, EndColumn: 40, Rule: "links/broken", Severity: lint.Error, Message: "[[x]]: no note or file \"x\" in the vault"},
 	{Path: "ü/b.md", Line: 37, Column: 16, Rule: "maintenance/stale", Severity: lint.Warning, Message: ""},
+	{Path: "ü/b.md", Line: 40, Column: 1, Rule: "falsifiers/criterion-changed", Severity: lint.Warning, Message: "judged again",
+		Next: lint.Next{Step: lint.StepRejudge, Falsifier: 3}},
 }
 
 func TestFindingsRoundTrip(t *testing.T) {
@@ -30,6 +32,15 @@ func TestFindingsRoundTrip(t *testing.T) {
 		if notes != tt.notes || !reflect.DeepEqual(got, tt.findings) {
 			t.Errorf("round trip: %d %+v, want %d %+v", notes, got, tt.notes, tt.findings)
 		}
+	}
+}
+
+// A next step zk does not know is damage: a front end would word it as
+// nothing.
+func TestFindingsUnknownStep(t *testing.T) {
+	fs := []lint.Finding{{Path: "a.md", Rule: "r", Message: "m", Next: lint.Next{Step: lint.LastStep + 1, Falsifier: 1}}}
+	if _, _, err := DecodeFindings(EncodeFindings(1, fs)); err == nil {
+		t.Error("a finding whose step is past lint.LastStep decoded")
 	}
 }
 

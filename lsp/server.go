@@ -845,6 +845,8 @@ func findingsKey(fs []lint.Finding) string {
 		b = append(b, f.Rule...)
 		b = append(b, ' ')
 		b = append(b, f.Message...)
+		b = append(b, ' ', '0'+byte(f.Next.Step), ' ')
+		b = strconv.AppendInt(b, int64(f.Next.Falsifier), 10)
 		b = append(b, '\n')
 		h.Write(b)
 	}
@@ -890,7 +892,7 @@ func (s *Server) diagnosticAt(starts, ends *positioner, f lint.Finding) protocol
 	}
 	source := "zk"
 	d := protocol.Diagnostic{Range: protocol.Range{Start: start, End: end}, Severity: &sev,
-		Code: &protocol.IntegerOrString{Value: f.Rule}, Source: &source, Message: f.Message}
+		Code: &protocol.IntegerOrString{Value: f.Rule}, Source: &source, Message: f.Text(lint.CommandLine)}
 	if s.opts.HelpURL != nil {
 		d.CodeDescription = &protocol.CodeDescription{HRef: s.opts.HelpURL(f.Rule)}
 	}

@@ -125,6 +125,7 @@ func New(ctx context.Context, opts Options) *sdk.Server {
 	sdk.AddTool(srv, &sdk.Tool{Name: "run_falsifier", Annotations: runningTool, InputSchema: runFalsifierSchema,
 		Description: "Run the command written under one of a note's falsifiers and record the result in its Evidence section (zk run NOTE --falsifier N). " +
 			"Only a command the user approved with `zk trust` runs; an unapproved one is refused, and only the user can approve it."}, z.runFalsifier)
+	sdk.AddTool(srv, rejudgeTool, z.rejudge)
 	addListTool(srv, z)
 	addEditTools(srv, z)
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: noteURIPrefix + "{+path}", Name: "note",
@@ -217,7 +218,7 @@ func (z *zkServer) check(ctx context.Context, req *sdk.CallToolRequest, in check
 		if err != nil {
 			return err
 		}
-		out.Check = view.NewCheck(res)
+		out.Check = view.NewCheck(res, toolCall)
 		out.Findings, out.pageOutput, err = pageOf(out.Findings, in.pageInput)
 		return err
 	})
@@ -481,9 +482,9 @@ var runFalsifierSchema = map[string]any{
 	"additionalProperties": false,
 }
 
-// falsifierArg is run_falsifier's falsifier as zk run's --falsifier
-// takes it: a number as its digits.
-func falsifierArg(v any) (string, error) {
+// falsifierArg is a tool's falsifier as zk run's --falsifier takes it: a
+// number as its digits.
+func falsifierArg(tool string, v any) (string, error) {
 	switch x := v.(type) {
 	case nil:
 		return "", nil
@@ -491,11 +492,11 @@ func falsifierArg(v any) (string, error) {
 		return x, nil
 	case float64:
 		if x != math.Trunc(x) || x < 1 || x > 1e9 {
-			return "", fmt.Errorf("run_falsifier: falsifier %v is not a falsifier's number (1 is the first)", x)
+			return "", fmt.Errorf("%s: falsifier %v is not a falsifier's number (1 is the first)", tool, x)
 		}
 		return strconv.Itoa(int(x)), nil
 	}
-	return "", fmt.Errorf("run_falsifier: falsifier is a number or a piece of its text, not %T", v)
+	return "", fmt.Errorf("%s: falsifier is a number or a piece of its text, not %T", tool, v)
 }
 
 // maxTimeoutS is the longest timeout_s a time.Duration holds (about 292
@@ -530,7 +531,7 @@ const maxToolOutput = 64 << 10
 // the trust store approves that text for that note. No argv from the
 // agent ever reaches the runner.
 func (z *zkServer) runFalsifier(ctx context.Context, _ *sdk.CallToolRequest, in runFalsifierInput) (*sdk.CallToolResult, runFalsifierOutput, error) {
-	falsifier, err := falsifierArg(in.Falsifier)
+	falsifier, err := falsifierArg("run_falsifier", in.Falsifier)
 	if err != nil {
 		return nil, runFalsifierOutput{}, err
 	}

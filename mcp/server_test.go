@@ -156,7 +156,7 @@ func TestMCPListsEveryTool(t *testing.T) {
 			t.Errorf("%s: input schema %v, output schema %v: want both typed", tool.Name, tool.InputSchema != nil, tool.OutputSchema != nil)
 		}
 	}
-	for _, want := range []string{"check", "stale", "search", "links", "backlinks", "read_note", "tend", "new", "runs", "run_falsifier", "list"} {
+	for _, want := range []string{"check", "stale", "search", "links", "backlinks", "read_note", "tend", "new", "runs", "run_falsifier", "rejudge", "list"} {
 		if !got[want] {
 			t.Errorf("tool %s not listed", want)
 		}

@@ -38,17 +38,18 @@ type Check struct {
 	} `json:"summary"`
 }
 
-// NewFinding is the view of one finding.
-func NewFinding(f lint.Finding) Finding {
-	return Finding{f.Path, f.Line, f.Column, f.Rule, f.Severity.String(), f.Message}
+// NewFinding is the view of one finding, its next step worded by word:
+// the CLI's as a command line, the MCP server's as a tool call.
+func NewFinding(f lint.Finding, word lint.Wording) Finding {
+	return Finding{f.Path, f.Line, f.Column, f.Rule, f.Severity.String(), f.Text(word)}
 }
 
-// NewCheck is the view of a check's result.
-func NewCheck(r workspace.CheckResult) Check {
+// NewCheck is the view of a check's result, with NewFinding's wording.
+func NewCheck(r workspace.CheckResult, word lint.Wording) Check {
 	out := NewCheckSummary(r)
 	out.Findings = make([]Finding, len(r.Findings))
 	for i, f := range r.Findings {
-		out.Findings[i] = NewFinding(f)
+		out.Findings[i] = NewFinding(f, word)
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/base"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/query"
 	"github.com/zk-claims/zk/vault/tending"
 	"github.com/zk-claims/zk/workspace"
@@ -20,7 +21,7 @@ import (
 // script's `.notes[]` or a length must not fail on an empty vault.
 func TestEmptyListsAreArrays(t *testing.T) {
 	for name, v := range map[string]any{
-		"check":      NewCheck(workspace.CheckResult{}),
+		"check":      NewCheck(workspace.CheckResult{}, lint.CommandLine),
 		"stale":      NewStale(time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), tending.StaleReport{}),
 		"search":     NewSearch(&index.Result{}),
 		"links":      Links{Edges: NewEdges(nil)},

@@ -223,8 +223,9 @@ var encodeStates = checkcache.EncodeStates
 // another encoding of its result is another purpose (v6: a state's
 // targets hold where its rests-on entries lead, which a recheck after
 // files came or went looks notes up by; v7: a state's targets come
-// before its summary, and its flags say it is refuted).
-const checkPurpose = "zk check v7"
+// before its summary, and its flags say it is refuted; v8: a finding
+// carries its next step, lint.Next).
+const checkPurpose = "zk check v8"
 
 // checkCached checks the whole vault through check's sections of the
 // model file (checkcache.FindingsSection, StatesSection): when no file

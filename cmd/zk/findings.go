@@ -44,7 +44,7 @@ func writeText(w io.Writer, r checkReport, color bool) error {
 			b = append(b, ' ')
 			b = append(b, f.Rule...)
 			b = append(b, ' ')
-			b = append(b, printable.Of(f.Message)...)
+			b = append(b, printable.Of(f.Text(lint.CommandLine))...)
 			b = append(b, '\n')
 		} else {
 			sev := ansiYellow
@@ -52,7 +52,7 @@ func writeText(w io.Writer, r checkReport, color bool) error {
 				sev = ansiRed
 			}
 			b = fmt.Appendf(b, "%s%s:%d:%d:%s %s%s%s %s%s%s %s\n", ansiBold, printable.Of(f.Path), f.Line, f.Column, ansiReset,
-				sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, printable.Of(f.Message))
+				sev, f.Severity, ansiReset, ansiDim, f.Rule, ansiReset, printable.Of(f.Text(lint.CommandLine)))
 		}
 		if len(b) >= chunk {
 			if _, err := w.Write(b); err != nil {
@@ -70,7 +70,7 @@ func writeText(w io.Writer, r checkReport, color bool) error {
 
 // writeCheckJSON prints view.NewCheck's document a finding at a time.
 func writeCheckJSON(w io.Writer, r checkReport, _ bool) error {
-	return writeJSONArray(w, view.NewCheckSummary(r.CheckResult), "findings", len(r.Findings), func(i int) any { return view.NewFinding(r.Findings[i]) })
+	return writeJSONArray(w, view.NewCheckSummary(r.CheckResult), "findings", len(r.Findings), func(i int) any { return view.NewFinding(r.Findings[i], lint.CommandLine) })
 }
 
 // rulesURL is where each rule's help lives: the README's zk check section,
@@ -190,7 +190,7 @@ func sarifHead() (sarifLog, map[string]int) {
 
 // sarifResultOf is finding f of report r as a SARIF result.
 func sarifResultOf(r checkReport, f lint.Finding, index map[string]int) sarifResult {
-	res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{f.Message}}
+	res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{f.Text(lint.CommandLine)}}
 	var loc sarifLocation
 	loc.PhysicalLocation.ArtifactLocation.URI = sarifURI(r.path(f.Path))
 	loc.PhysicalLocation.ArtifactLocation.URIBaseID = "%SRCROOT%"
@@ -234,7 +234,7 @@ func writeGitHub(w io.Writer, r checkReport, _ bool) error {
 			props = append(props, "endLine="+strconv.Itoa(f.EndLine), "endColumn="+strconv.Itoa(f.EndColumn))
 		}
 		props = append(props, "title="+ghProperty(f.Rule))
-		fmt.Fprintf(b, "::%s %s::%s\n", f.Severity, strings.Join(props, ","), ghMessage(f.Message))
+		fmt.Fprintf(b, "::%s %s::%s\n", f.Severity, strings.Join(props, ","), ghMessage(f.Text(lint.CommandLine)))
 	}
 	return b.Flush()
 }

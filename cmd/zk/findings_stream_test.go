@@ -23,7 +23,7 @@ func TestStreamedFindingsAreWriteJSONs(t *testing.T) {
 		r := checkReport{CheckResult: workspace.CheckResult{Findings: findings, Notes: 7}, Vault: "/v", WorkDir: "/v"}
 
 		var whole, streamed bytes.Buffer
-		if err := writeJSON(&whole, view.NewCheck(r.CheckResult)); err != nil {
+		if err := writeJSON(&whole, view.NewCheck(r.CheckResult, lint.CommandLine)); err != nil {
 			t.Fatal(err)
 		}
 		if err := writeCheckJSON(&streamed, r, false); err != nil {

@@ -23,7 +23,10 @@ type Finding struct {
 	EndLine, EndColumn int
 	Rule               string
 	Severity           Severity
-	Message            string
+	// Message says what is wrong; Next, the step it proposes, is worded
+	// by each front end in its own terms (Text).
+	Message string
+	Next    Next
 }
 
 // DefaultRelations is the relation vocabulary of docs/design.md.
@@ -508,6 +511,15 @@ func (nc *noteCheck) at(rule string, start, end int, format string, args ...any)
 func (nc *noteCheck) atLine(rule string, line int, format string, args ...any) {
 	off := nc.lines.LineStart(line)
 	nc.at(rule, off, off, format, args...)
+}
+
+// atLineNext is atLine for a finding that proposes a next step.
+func (nc *noteCheck) atLineNext(rule string, line int, next Next, format string, args ...any) {
+	n := len(nc.out)
+	nc.atLine(rule, line, format, args...)
+	if len(nc.out) > n {
+		nc.out[n].Next = next
+	}
 }
 
 // lineCol is the 1-based line and rune column of a byte offset.

@@ -133,20 +133,22 @@ func (nc *noteCheck) criterionChanged() {
 			was = "`" + rj.WasCriterion + "`"
 		}
 		msg := fmt.Sprintf("falsifier %d's criterion is not the one its latest run (%s) was judged by: judged by %s it %s", f.N, rj.Of.ID, was, VerdictPhrase(rj.Was.Verdict))
+		next := Next{Step: StepRejudge, Falsifier: f.N}
 		switch {
 		case errors.Is(rj.Err, evidence.ErrRejudgeBudget):
-			msg += fmt.Sprintf("; by `%s` it is not judged again here (%v): zk run --rejudge %s --falsifier %d judges it",
-				f.Criterion, rj.Err, shellWord(nc.n.Path), f.N)
+			msg += fmt.Sprintf("; by `%s` it is not judged again here (%v)", f.Criterion, rj.Err)
+			next.Step = StepRejudgeUnjudged
 		case rj.Err != nil:
+			next.Step = NoStep
 			msg += fmt.Sprintf("; by `%s` it cannot be judged again (%v): run it again", f.Criterion, rj.Err)
 		default:
 			// The statement is clipped: it quotes values of the output
 			// (a string of it whole), and every note sharing the run
 			// repeats it.
-			msg += fmt.Sprintf("; judged again by `%s` on the same output it %s (%s); zk run --rejudge %s --falsifier %d records that",
-				f.Criterion, VerdictPhrase(rj.Now.Verdict), clip(rj.Now.Statement, statementMax), shellWord(nc.n.Path), f.N)
+			msg += fmt.Sprintf("; judged again by `%s` on the same output it %s (%s)",
+				f.Criterion, VerdictPhrase(rj.Now.Verdict), clip(rj.Now.Statement, statementMax))
 		}
-		nc.atLine(RuleCriterionChanged, f.CriterionLine, "%s", msg)
+		nc.atLineNext(RuleCriterionChanged, f.CriterionLine, next, "%s", msg)
 	}
 }
 
@@ -190,8 +192,8 @@ func (nc *noteCheck) neverRun() {
 // command and a criterion.
 func (nc *noteCheck) neverRunOne(f evidence.Falsifier) {
 	if f.Command != "" && f.Criterion != "" {
-		nc.atLine(RuleNeverRun, f.Line, "falsifier %d has a command and a criterion but no recorded run; zk run %s --falsifier %d",
-			f.N, shellWord(nc.n.Path), f.N)
+		nc.atLineNext(RuleNeverRun, f.Line, Next{Step: StepRun, Falsifier: f.N},
+			"falsifier %d has a command and a criterion but no recorded run", f.N)
 	}
 }
 
@@ -217,14 +219,6 @@ func (nc *noteCheck) staleRun() {
 				l.Falsifier.N, ran.Format(time.DateOnly), iv, due.Format(time.DateOnly), english.Plural(tending.DaysBetween(due, today), "day"))
 		}
 	}
-}
-
-// shellWord quotes a note path for a command line the message suggests.
-func shellWord(s string) string {
-	if strings.ContainsAny(s, " '\"$`\\&;|<>()*?[]#~!") {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	return s
 }
 
 // refutedBy says why a note is refuted ("falsifier 1, run ID"), or is
