@@ -71,8 +71,7 @@ type propertiesPage struct {
 
 func (z *zkServer) properties(ctx context.Context, req *sdk.CallToolRequest, in pageInput) (*sdk.CallToolResult, propertiesPage, error) {
 	ctx = readingProgress(ctx, req)
-	var out propertiesPage
-	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *propertiesPage) error {
 		sums, err := w.Properties(ctx)
 		if err != nil {
 			return err
@@ -81,10 +80,6 @@ func (z *zkServer) properties(ctx context.Context, req *sdk.CallToolRequest, in 
 		out.List, out.pageOutput, err = pageOf(out.List, in)
 		return err
 	})
-	if err != nil {
-		return nil, propertiesPage{}, err
-	}
-	return nil, out, nil
 }
 
 type moveInput struct {
@@ -110,8 +105,7 @@ func (z *zkServer) move(ctx context.Context, req *sdk.CallToolRequest, in moveIn
 		defer z.notesChanged(ctx)
 	}
 	ctx = readingProgress(ctx, req)
-	var out moveOutput
-	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *moveOutput) error {
 		plan, err := w.PlanMove(ctx, in.From, in.To)
 		if err != nil {
 			return err
@@ -134,10 +128,6 @@ func (z *zkServer) move(ctx context.Context, req *sdk.CallToolRequest, in moveIn
 		}
 		return w.ApplyMove(ctx, plan, move.ApplyOptions{})
 	})
-	if err != nil {
-		return nil, moveOutput{}, err
-	}
-	return nil, out, nil
 }
 
 // planToken names a plan: the hash of everything it would do.
@@ -163,16 +153,11 @@ type editOutput struct {
 }
 
 func (z *zkServer) appendSection(ctx context.Context, _ *sdk.CallToolRequest, in appendInput) (*sdk.CallToolResult, editOutput, error) {
-	var out editOutput
-	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *editOutput) error {
 		e, err := w.AppendSection(ctx, workspace.AppendRequest{Note: in.Note, Section: in.Section, Text: in.Text})
-		out = editOutput{Path: e.Path, Unchanged: e.Unchanged}
+		*out = editOutput{Path: e.Path, Unchanged: e.Unchanged}
 		return err
 	})
-	if err != nil {
-		return nil, editOutput{}, err
-	}
-	return nil, out, nil
 }
 
 type setPropertyInput struct {
@@ -186,16 +171,11 @@ func (z *zkServer) setProperty(ctx context.Context, _ *sdk.CallToolRequest, in s
 	if err != nil {
 		return nil, editOutput{}, fmt.Errorf("set_property: value: %w", err)
 	}
-	var out editOutput
-	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *editOutput) error {
 		e, err := w.SetProperty(ctx, workspace.PropertyRequest{Note: in.Note, Key: in.Key, Value: value})
-		out = editOutput{Path: e.Path, Unchanged: e.Unchanged}
+		*out = editOutput{Path: e.Path, Unchanged: e.Unchanged}
 		return err
 	})
-	if err != nil {
-		return nil, editOutput{}, err
-	}
-	return nil, out, nil
 }
 
 // yamlValue is a JSON value as a property holds it: a whole number an
@@ -243,8 +223,7 @@ type basePage struct {
 
 func (z *zkServer) base(ctx context.Context, req *sdk.CallToolRequest, in baseInput) (*sdk.CallToolResult, basePage, error) {
 	ctx = readingProgress(ctx, req)
-	var out basePage
-	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *basePage) error {
 		r, err := w.Base(ctx, workspace.BaseRequest{Base: in.Base, View: in.View, Embed: in.Embed, This: in.This})
 		if err != nil {
 			if len(r.Warnings) > 0 {
@@ -281,8 +260,4 @@ func (z *zkServer) base(ctx context.Context, req *sdk.CallToolRequest, in baseIn
 		out.Groups = groups
 		return nil
 	})
-	if err != nil {
-		return nil, basePage{}, err
-	}
-	return nil, out, nil
 }

@@ -50,19 +50,14 @@ func (z *zkServer) rejudge(ctx context.Context, _ *sdk.CallToolRequest, in rejud
 	if err != nil {
 		return nil, rejudgeOutput{}, err
 	}
-	out := rejudgeOutput{Runs: []view.Run{}}
-	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *rejudgeOutput) error {
 		res, err := w.RejudgeRuns(ctx, workspace.RejudgeRequest{Note: in.Note, Falsifier: falsifier})
-		out.Note = res.Note
+		out.Note, out.Runs = res.Note, []view.Run{}
 		for _, r := range res.Runs {
 			out.Runs = append(out.Runs, view.NewRun(r))
 		}
 		return err
 	})
-	if err != nil {
-		return nil, rejudgeOutput{}, err
-	}
-	return nil, out, nil
 }
 
 // toolCall words a finding's next step as the call of this server's tool

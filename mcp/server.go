@@ -162,6 +162,17 @@ func (z *zkServer) with(how workspace.Access, f func(*workspace.Workspace) error
 	return err
 }
 
+// answer is a tool's answer: f fills its result over the workspace
+// opened for the call (with), else the call's error, with no result.
+func answer[T any](z *zkServer, how workspace.Access, f func(w *workspace.Workspace, out *T) error) (*sdk.CallToolResult, T, error) {
+	var out T
+	if err := z.with(how, func(w *workspace.Workspace) error { return f(w, &out) }); err != nil {
+		var none T
+		return nil, none, err
+	}
+	return nil, out, nil
+}
+
 // noticeLine is a notice as a command prints it on stderr.
 func noticeLine(n workspace.Notice) string {
 	if n.Warning {
@@ -212,8 +223,7 @@ type checkPage struct {
 
 func (z *zkServer) check(ctx context.Context, req *sdk.CallToolRequest, in checkInput) (*sdk.CallToolResult, checkPage, error) {
 	ctx = readingProgress(ctx, req)
-	var out checkPage
-	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *checkPage) error {
 		res, err := w.Check(ctx, workspace.CheckRequest{Paths: in.Paths})
 		if err != nil {
 			return err
@@ -222,10 +232,6 @@ func (z *zkServer) check(ctx context.Context, req *sdk.CallToolRequest, in check
 		out.Findings, out.pageOutput, err = pageOf(out.Findings, in.pageInput)
 		return err
 	})
-	if err != nil {
-		return nil, checkPage{}, err
-	}
-	return nil, out, nil
 }
 
 type staleInput struct {
@@ -242,8 +248,7 @@ type stalePage struct {
 
 func (z *zkServer) stale(ctx context.Context, req *sdk.CallToolRequest, in staleInput) (*sdk.CallToolResult, stalePage, error) {
 	ctx = readingProgress(ctx, req)
-	var out stalePage
-	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *stalePage) error {
 		r, err := w.Stale(ctx, workspace.StaleRequest{Within: in.Within})
 		if err != nil {
 			return err
@@ -252,10 +257,6 @@ func (z *zkServer) stale(ctx context.Context, req *sdk.CallToolRequest, in stale
 		out.Notes, out.pageOutput, err = pageOf(out.Notes, in.pageInput)
 		return err
 	})
-	if err != nil {
-		return nil, stalePage{}, err
-	}
-	return nil, out, nil
 }
 
 type searchInput struct {
@@ -282,8 +283,7 @@ func (z *zkServer) search(ctx context.Context, req *sdk.CallToolRequest, in sear
 	if in.Limit == 0 {
 		limit = 10
 	}
-	var out searchPage
-	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *searchPage) error {
 		res, err := w.Search(ctx, workspace.SearchRequest{Query: in.Query, Limit: offset + limit,
 			Index: workspace.IndexOptions{Dir: z.opts.IndexDir, Wait: index.DefaultWait,
 				Progress: progressOf(ctx, req, "indexing the vault's notes")}})
@@ -297,10 +297,6 @@ func (z *zkServer) search(ctx context.Context, req *sdk.CallToolRequest, in sear
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, searchPage{}, err
-	}
-	return nil, out, nil
 }
 
 // notePageInput is a note and a page of what is listed of it.
@@ -323,8 +319,7 @@ type backlinksPage struct {
 
 func (z *zkServer) links(ctx context.Context, req *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, linksPage, error) {
 	ctx = readingProgress(ctx, req)
-	var out linksPage
-	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *linksPage) error {
 		p, edges, err := w.Links(ctx, in.Note)
 		if err != nil {
 			return err
@@ -333,16 +328,11 @@ func (z *zkServer) links(ctx context.Context, req *sdk.CallToolRequest, in noteP
 		out.Edges, out.pageOutput, err = pageOf(view.NewEdges(edges), in.pageInput)
 		return err
 	})
-	if err != nil {
-		return nil, linksPage{}, err
-	}
-	return nil, out, nil
 }
 
 func (z *zkServer) backlinks(ctx context.Context, req *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, backlinksPage, error) {
 	ctx = readingProgress(ctx, req)
-	var out backlinksPage
-	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *backlinksPage) error {
 		p, edges, err := w.Backlinks(ctx, in.Note)
 		if err != nil {
 			return err
@@ -351,10 +341,6 @@ func (z *zkServer) backlinks(ctx context.Context, req *sdk.CallToolRequest, in n
 		out.Edges, out.pageOutput, err = pageOf(view.NewEdges(edges), in.pageInput)
 		return err
 	})
-	if err != nil {
-		return nil, backlinksPage{}, err
-	}
-	return nil, out, nil
 }
 
 // runsPage is zk runs --format json with a page of its runs, oldest
@@ -365,8 +351,7 @@ type runsPage struct {
 }
 
 func (z *zkServer) runs(ctx context.Context, _ *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, runsPage, error) {
-	var out runsPage
-	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *runsPage) error {
 		nr, err := w.Runs(ctx, in.Note)
 		if err != nil {
 			return err
@@ -375,10 +360,6 @@ func (z *zkServer) runs(ctx context.Context, _ *sdk.CallToolRequest, in notePage
 		out.Runs, out.pageOutput, err = pageOf(out.Runs, in.pageInput)
 		return err
 	})
-	if err != nil {
-		return nil, runsPage{}, err
-	}
-	return nil, out, nil
 }
 
 type readNoteInput struct {
@@ -394,13 +375,11 @@ type readNoteOutput struct {
 }
 
 func (z *zkServer) readNote(ctx context.Context, _ *sdk.CallToolRequest, in readNoteInput) (*sdk.CallToolResult, readNoteOutput, error) {
-	var out readNoteOutput
-	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *readNoteOutput) error {
 		n, err := w.ReadNote(ctx, in.Note, in.Section)
-		out = readNoteOutput{Path: n.Path, Section: n.Section, Text: n.Text, Headings: n.Headings}
+		*out = readNoteOutput{Path: n.Path, Section: n.Section, Text: n.Text, Headings: n.Headings}
 		return err
 	})
-	return nil, out, err
 }
 
 type tendInput struct {
@@ -421,16 +400,11 @@ func (z *zkServer) tend(ctx context.Context, _ *sdk.CallToolRequest, in tendInpu
 	if err := workspace.CheckTend(req, toolTerm); err != nil {
 		return nil, tendOutput{}, err // before the vault is opened
 	}
-	var out tendOutput
-	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *tendOutput) error {
 		t, err := w.Tend(ctx, req)
-		out = tendOutput{Path: t.Path, Date: t.Date, Was: t.Was, Unchanged: t.Unchanged}
+		*out = tendOutput{Path: t.Path, Date: t.Date, Was: t.Was, Unchanged: t.Unchanged}
 		return err
 	})
-	if err != nil {
-		return nil, tendOutput{}, err
-	}
-	return nil, out, nil
 }
 
 type newInput struct {
@@ -540,8 +514,7 @@ func (z *zkServer) runFalsifier(ctx context.Context, _ *sdk.CallToolRequest, in 
 		return nil, runFalsifierOutput{}, err
 	}
 	live := &tail{max: maxToolOutput}
-	var res runFalsifierOutput
-	err = z.with(workspace.Writing, func(w *workspace.Workspace) error {
+	return answer(z, workspace.Writing, func(w *workspace.Workspace, res *runFalsifierOutput) error {
 		ran, err := w.Run(ctx, workspace.RunRequest{Note: in.Note, Falsifier: falsifier,
 			Timeout: timeout, MaxLog: 1 << 20, Tend: in.Tend, Live: live})
 		if err != nil {
@@ -560,13 +533,9 @@ func (z *zkServer) runFalsifier(ctx context.Context, _ *sdk.CallToolRequest, in 
 		if res.Run.ID == "" {
 			return errors.New("run_falsifier: the run was not recorded in the note (see .zk/runs/)")
 		}
+		res.Note, res.Output = in.Note, live.String()
 		return nil
 	})
-	if err != nil {
-		return nil, runFalsifierOutput{}, err
-	}
-	res.Note, res.Output = in.Note, live.String()
-	return nil, res, nil
 }
 
 // tail keeps the last max bytes written to it.
