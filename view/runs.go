@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/query"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -54,6 +55,10 @@ type History struct {
 	VerdictRow
 	Series []Point         `json:"series"`
 	Change evidence.Change `json:"change,omitempty"`
+	// Unanswered says why a later run that supported the claim does not
+	// answer the refutation that stands (evidence.Answer), as
+	// falsifiers/refuted says it; empty when there is none.
+	Unanswered string `json:"unanswered,omitempty"`
 }
 
 // Point is one measurement of a falsifier's history.
@@ -106,6 +111,9 @@ func NewRuns(nr workspace.NoteRuns) NoteRuns {
 			hv.Series = append(hv.Series, Point{Run: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Verdict: r.Verdict, Criterion: c, Values: vs})
 		}
 		hv.Change = change
+		if l.Refuting.ID != "" && l.Unanswered.Run.ID != "" {
+			hv.Unanswered = "the refutation by run " + l.Refuting.ID + " stands" + lint.Unanswered(nr.Path, l)
+		}
 		out.Falsifiers = append(out.Falsifiers, hv)
 	}
 	for _, l := range nr.Standing.Falsifiers {

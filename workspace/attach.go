@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/zk-claims/zk/result"
 	"github.com/zk-claims/zk/runner"
@@ -17,7 +18,11 @@ type AttachRequest struct {
 	Note, Falsifier string
 	Name            string
 	Data            []byte
-	Tend            bool
+	// Modified is when the file was last modified: the latest its result
+	// can have been measured, recorded in the block (Measured), so that
+	// an older result answers no newer refutation; zero when unknown.
+	Modified time.Time
+	Tend     bool
 }
 
 // Attach records a result made elsewhere in the note's Evidence section,
@@ -38,6 +43,9 @@ func (w *Workspace) Attach(ctx context.Context, req AttachRequest) (RunResult, e
 		return RunResult{}, err
 	}
 	r.Attached, r.Verdict, r.Falsifier, r.FalsifierID, r.Command = true, evidence.VerdictAttached, fals.Text, fals.ID, attachedName(v.Dir, req.Name)
+	if !req.Modified.IsZero() {
+		r.Measured = req.Modified.UTC().Truncate(time.Second)
+	}
 	_, err = copyFile.Write(req.Data)
 	if ferr := copyFile.Finish(); err == nil {
 		err = ferr

@@ -193,7 +193,7 @@ func (w *Workspace) latestVerdict(p string, n int) (string, string) {
 	if err != nil {
 		return "?", err.Error()
 	}
-	for _, l := range evidence.LatestRuns(vault.NewParser().Parse(p, src), nil).Falsifiers {
+	for _, l := range evidence.LatestRuns(vault.NewParser().Parse(p, src), nil, nil).Falsifiers {
 		if l.Falsifier.N == n && l.Run.ID != "" {
 			v := string(l.Run.Verdict)
 			if l.Run.Verdict == evidence.VerdictNone {

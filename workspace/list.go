@@ -194,7 +194,7 @@ func (w *Workspace) recordOptions(need query.Need, cached bool) query.Options {
 		Need:       need,
 	}
 	if need&query.NeedVerdicts != 0 || cached {
-		opts.Ledger = w.ledger()
+		opts.Ledger, opts.Rejudge = w.ledger(), w.answerJudge()
 	}
 	return opts
 }

@@ -103,10 +103,10 @@ func (w *Workspace) detailsNote(ctx context.Context, files []vault.File, ledger 
 	return perNote[query.Detail]{
 		folder: "details", purpose: detailPurpose, inputs: detailInputs,
 		read: func(reuse func(string) (query.Detail, bool), hashed func(*vault.Note)) ([]query.Detail, error) {
-			return query.ReadDetails(ctx, w.Vault, files, ledger, reuse, hashed)
+			return query.ReadDetails(ctx, w.Vault, files, ledger, w.answerJudge(), reuse, hashed)
 		},
 		one: func(n *vault.Note, r func() *vault.Resolver) query.Detail {
-			return query.ReadDetail(n, r(), ledger[n.Path])
+			return query.ReadDetail(n, r(), ledger[n.Path], w.answerJudge())
 		},
 		encode:     func(ds []query.Detail) ([]byte, error) { return query.EncodeDetails(ds), nil },
 		decode:     query.DecodeDetails,
@@ -133,9 +133,11 @@ func (w *Workspace) runsNote(ctx context.Context, files []vault.File, ledger map
 	return perNote[query.Runs]{
 		folder: "runs", purpose: runsPurpose, inputs: detailInputs,
 		read: func(reuse func(string) (query.Runs, bool), hashed func(*vault.Note)) ([]query.Runs, error) {
-			return query.ReadRuns(ctx, w.Vault, files, ledger, reuse, hashed)
+			return query.ReadRuns(ctx, w.Vault, files, ledger, w.answerJudge(), reuse, hashed)
 		},
-		one:        func(n *vault.Note, _ func() *vault.Resolver) query.Runs { return query.ReadRun(n, ledger[n.Path]) },
+		one: func(n *vault.Note, _ func() *vault.Resolver) query.Runs {
+			return query.ReadRun(n, ledger[n.Path], w.answerJudge())
+		},
 		encode:     func(rs []query.Runs) ([]byte, error) { return query.EncodeRuns(rs), nil },
 		decode:     query.DecodeRuns,
 		decodeText: query.DecodeRunsText,
@@ -409,7 +411,7 @@ func (w *Workspace) rejudgeVerdicts(p string, out []Verdict, ledger map[string][
 	if err != nil {
 		return
 	}
-	for _, l := range evidence.LatestRuns(nv, ledger[p]).Falsifiers {
+	for _, l := range evidence.LatestRuns(nv, ledger[p], rejudger).Falsifiers {
 		if !l.CriterionChanged() {
 			continue
 		}

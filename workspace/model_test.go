@@ -51,7 +51,7 @@ func TestModelAgreesWithReadingEveryNote(t *testing.T) {
 		_, notes := vault.SplitFiles(files)
 		skip := w.SkipTemplates(nil)
 		w.Vault.Each(ctx, notes, func(_ int, n *vault.Note) {
-			st := evidence.LatestRuns(n, nil)
+			st := evidence.LatestRuns(n, nil, nil)
 			mu.Lock()
 			defer mu.Unlock()
 			if skip(n.Path) && n.Frontmatter != nil {

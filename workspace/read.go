@@ -136,7 +136,7 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 		return NoteRuns{}, err
 	}
 	n := vault.NewParser().Parse(p, src)
-	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger()[p])}
+	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger()[p], w.answerJudge())}
 	// Oldest first, as the README and zk runs --help say: a note's
 	// blocks are in the order they were written, which a hand edit or a
 	// block pasted from elsewhere (zk attach of an older result) breaks.
@@ -150,6 +150,14 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 		}
 	}
 	return nr, nil
+}
+
+// answerJudge is a Rejudger for one reading of the vault's verdicts: it
+// judges a refuting run's output under the criterion of a later run that
+// supported the claim under another, to tell whether that run answers
+// the refutation (evidence.Answer), as zk check's does.
+func (w *Workspace) answerJudge() *evidence.Rejudger {
+	return evidence.NewRejudger(w.readLog, w.Config.Judging(""), evidence.RejudgeBudget)
 }
 
 // Rejudge judges l's latest run again under its criterion as written

@@ -17,6 +17,7 @@ import (
 	"github.com/zk-claims/zk/trust"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/tending"
 )
 
@@ -102,7 +103,28 @@ func (w *Workspace) record(e *evidenceNote, r evidence.Run) (evidence.Run, error
 		return r, refused(err)
 	}
 	w.ledgerAppend(e.path, r, e.falsifier)
+	w.warnUnanswered(e.path, r)
 	return r, nil
+}
+
+// warnUnanswered warns when r, just recorded in the note at p, supports
+// the claim and yet does not answer the refutation standing before it
+// (evidence.Answer): zk run and zk attach exit 0 for a run that
+// supports, and the refutation, which zk check keeps reporting, must not
+// pass for answered.
+func (w *Workspace) warnUnanswered(p string, r evidence.Run) {
+	if r.Verdict != evidence.VerdictSupports {
+		return
+	}
+	n, err := w.Vault.ReadNote(p)
+	if err != nil {
+		return
+	}
+	for _, l := range evidence.LatestRuns(n, w.ledger()[p], w.answerJudge()).Falsifiers {
+		if l.Refuting.ID != "" && l.Unanswered.Run.ID == r.ID {
+			w.warn("falsifier %d's refutation by run %s still stands%s", l.Falsifier.N, l.Refuting.ID, lint.Unanswered(p, l))
+		}
+	}
 }
 
 // ledgerAppend notes in .zk/runs/ledger.jsonl that the note took run r,

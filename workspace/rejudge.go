@@ -38,7 +38,8 @@ type Judged struct {
 
 // RejudgeRuns judges again, under the criterion as written now, the latest
 // run of the falsifier req names, or of every falsifier whose criterion
-// changed since it ran, and records each judgement as a "Judged again"
+// changed since it ran (its standing refutation instead, when a later
+// run did not answer it: evidence.Latest.ToJudge), and records each judgement as a "Judged again"
 // block (evidence.Rejudgement.Run) in one write, noting it in the ledger.
 // A falsifier without a criterion or a run, and a run whose log is gone,
 // are refused (UsageError, error) before anything is written.
@@ -53,11 +54,16 @@ func (w *Workspace) RejudgeRuns(ctx context.Context, req RejudgeRequest) (Rejudg
 	}
 	p := e.path
 	out := RejudgeResult{Note: p}
-	st := evidence.LatestRuns(e.note, w.ledger()[p])
+	st := evidence.LatestRuns(e.note, w.ledger()[p], w.answerJudge())
 	var todo []evidence.Latest
 	for _, l := range st.Falsifiers {
+		// A standing refutation judged by another criterion than the one
+		// written now is what is judged again: the record of that
+		// revision lets a run under it answer the refutation.
+		revises := l.ToJudge().Run.ID != l.Run.ID
+		l = l.ToJudge()
 		switch {
-		case req.Falsifier == "" && l.CriterionChanged():
+		case req.Falsifier == "" && (revises || l.CriterionChanged()):
 			todo = append(todo, l)
 		case req.Falsifier != "" && l.Falsifier.N == e.falsifier.N:
 			if l.Falsifier.Criterion == "" {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -63,7 +64,7 @@ EXIT STATUS
 }
 
 func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
-	data, err := readResult(opts.file)
+	data, modified, err := readResult(opts.file)
 	if err != nil {
 		return err
 	}
@@ -72,7 +73,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	res, err := w.Attach(ctx, workspace.AttachRequest{Note: opts.note, Falsifier: opts.falsifier, Name: opts.file, Data: data, Tend: opts.tend})
+	res, err := w.Attach(ctx, workspace.AttachRequest{Note: opts.note, Falsifier: opts.falsifier, Name: opts.file, Data: data, Modified: modified, Tend: opts.tend})
 	if err != nil {
 		return err
 	}
@@ -92,34 +93,35 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 // file (a FIFO or a device would block, or never end) and one too large to
 // be a result. The name is looked at before it is opened, and opened
 // without blocking, so that a FIFO swapped in between cannot hang zk
-// either; what is read is the file that was checked.
-func readResult(name string) ([]byte, error) {
+// either; what is read is the file that was checked. Its modification
+// time is returned with it: the latest the result can have been measured.
+func readResult(name string) ([]byte, time.Time, error) {
 	if st, err := os.Stat(name); err != nil {
-		return nil, fmt.Errorf("attach: %w", err)
+		return nil, time.Time{}, fmt.Errorf("attach: %w", err)
 	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, vault.FileKind(st.Mode()))
+		return nil, time.Time{}, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, vault.FileKind(st.Mode()))
 	}
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, fmt.Errorf("attach: %w", err)
+		return nil, time.Time{}, fmt.Errorf("attach: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("attach: %w", err)
+		return nil, time.Time{}, fmt.Errorf("attach: %w", err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, vault.FileKind(st.Mode()))
+		return nil, time.Time{}, fmt.Errorf("attach: %s is not a regular file (%s); attach a file holding the result", name, vault.FileKind(st.Mode()))
 	}
 	if st.Size() > maxAttach {
-		return nil, fmt.Errorf("attach: %s is %d bytes, over the %d-byte cap", name, st.Size(), maxAttach)
+		return nil, time.Time{}, fmt.Errorf("attach: %s is %d bytes, over the %d-byte cap", name, st.Size(), maxAttach)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxAttach+1))
 	if err != nil {
-		return nil, fmt.Errorf("attach: %w", err)
+		return nil, time.Time{}, fmt.Errorf("attach: %w", err)
 	}
 	if len(data) > maxAttach {
-		return nil, fmt.Errorf("attach: %s grew past the %d-byte cap while read", name, maxAttach)
+		return nil, time.Time{}, fmt.Errorf("attach: %s grew past the %d-byte cap while read", name, maxAttach)
 	}
-	return data, nil
+	return data, st.ModTime(), nil
 }

@@ -132,7 +132,7 @@ func writeHistories(s *streams, nr workspace.NoteRuns, views []view.History, wid
 		} else {
 			l = byN[hv.Falsifier]
 		}
-		if !hv.Deleted && hv.CriterionChanged == nil && !slices.ContainsFunc(hv.Series, func(p view.Point) bool { return len(p.Values) > 0 }) {
+		if !hv.Deleted && hv.CriterionChanged == nil && hv.Unanswered == "" && !slices.ContainsFunc(hv.Series, func(p view.Point) bool { return len(p.Values) > 0 }) {
 			continue // no values to follow: the runs above say it all
 		}
 		if hv.ID != "" {
@@ -178,6 +178,9 @@ func writeHistories(s *streams, nr workspace.NoteRuns, views []view.History, wid
 		}
 		if c := hv.CriterionChanged; c != nil {
 			say("  ", printable.Of(changeSentence(c, hv.Note, hv.Falsifier)))
+		}
+		if hv.Unanswered != "" {
+			say("  ", printable.Of(hv.Unanswered))
 		}
 	}
 	return nil

@@ -136,7 +136,13 @@ type Run struct {
 	Command string
 	// Format names the format of an attached result zk read, such as
 	// "hyperfine"; empty for text.
-	Format      string
+	Format string
+	// Measured is, for an attached result, when its file was last
+	// modified: the latest the measurement can have been made, which
+	// decides whether it can answer a refutation (an older result answers
+	// no newer refutation). Zero when the block does not say (attached
+	// before zk recorded it).
+	Measured    time.Time
 	Environment string
 	// Output is the captured output, for zk run.
 	Output *Output
@@ -273,6 +279,9 @@ func runBody(r Run) []string {
 		if r.Format != "" {
 			field("Format", oneLine(r.Format))
 		}
+		if !r.Measured.IsZero() {
+			field("Measured", r.Measured.UTC().Format(measuredLayout)+" (the file's modification time)")
+		}
 	default:
 		field("Command", inlineCode(r.Command))
 	}
@@ -370,6 +379,10 @@ func plural(n int, word string) string {
 	}
 	return strconv.Itoa(n) + " " + word + "s"
 }
+
+// measuredLayout is how a block writes an attached result's Measured
+// time: to the second, as a run's id dates it.
+const measuredLayout = "2006-01-02 15:04:05 UTC"
 
 // formatDuration writes d to three significant figures, as a person reads
 // a stopwatch: "0.153 s", "12.4 s", "2m14s".
@@ -672,6 +685,11 @@ func readRun(r *Run, body []string) {
 			r.Environment = m[2]
 		case "Format":
 			r.Format = m[2]
+		case "Measured":
+			when, _, _ := strings.Cut(m[2], " (")
+			if t, err := time.Parse(measuredLayout, when); err == nil {
+				r.Measured = t
+			}
 		case "Criterion":
 			r.Criterion = m[2]
 		case "Judged with":

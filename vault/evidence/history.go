@@ -25,7 +25,10 @@ import (
 // A refutation stands until a later judged run of the same falsifier (a
 // run or attached result whose criterion gave supports) answers it: a
 // run without a criterion, an inconclusive one, a judgement again of an
-// old output, or deleting the falsifier answer nothing.
+// old output, or deleting the falsifier answer nothing. Nor does a run
+// judged by a criterion the refuting run's own output passes, unless a
+// judgement again recorded that revision first, nor a result attached
+// from a file older than the refuting run (answer.go).
 
 // Latest is a falsifier and what its runs say.
 type Latest struct {
@@ -37,8 +40,12 @@ type Latest struct {
 	// again): the measurement evidence/stale-run dates.
 	Measured Run
 	// Refuting is the refutation that stands: its latest refuting record
-	// with no later judged run supporting the claim; ID empty when none.
+	// with no later judged run answering it; ID empty when none.
 	Refuting Run
+	// Unanswered is the latest run since Refuting that supported the
+	// claim and did not answer it (Answer says why); its Run.ID is empty
+	// when there is none.
+	Unanswered Answer
 	// Runs are all its records, oldest first.
 	Runs []Run
 }
@@ -82,9 +89,11 @@ func (s Standing) Refuted() (Latest, bool) {
 
 // LatestRuns reads what the runs of n say of each of its falsifiers;
 // ledger (the note's entries, may be nil) ties blocks recorded before ids
-// by number.
-func LatestRuns(n *vault.Note, ledger []LedgerEntry) Standing {
-	return LatestRunsOf(n, Falsifiers(n), ledger)
+// by number; rj judges a refuting run's output under the criterion of a
+// later run that supported the claim under another (answer.go): nil
+// reads no log, and such a run answers nothing.
+func LatestRuns(n *vault.Note, ledger []LedgerEntry, rj *Rejudger) Standing {
+	return LatestRunsOf(n, Falsifiers(n), ledger, rj)
 }
 
 // LatestRunsOf is LatestRuns for the note's falsifiers fs, read already.
@@ -96,7 +105,7 @@ func LatestRuns(n *vault.Note, ledger []LedgerEntry) Standing {
 // added, its end marker deleted, the falsifier's text replaced in it too)
 // cannot turn a refutation into nothing. An edited block the ledger says
 // supported, or that it does not know, answers nothing.
-func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry) Standing {
+func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry, rj *Rejudger) Standing {
 	var st Standing
 	if len(fs) > 0 {
 		st.Falsifiers = make([]Latest, len(fs))
@@ -211,11 +220,11 @@ func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry) Standing 
 		l.Runs = append(l.Runs, r)
 	}
 	for i := range st.Falsifiers {
-		st.Falsifiers[i].settle()
+		st.Falsifiers[i].settle(rj)
 	}
 	for i := range st.Deleted {
 		l := &st.Deleted[i]
-		l.settle()
+		l.settle(rj)
 		l.Falsifier = Falsifier{Text: l.Run.Falsifier, ID: l.Run.FalsifierID}
 		for _, r := range l.Runs {
 			if l.Falsifier.ID == "" && r.FalsifierID != "" {
@@ -251,19 +260,24 @@ func trustLedger(r Run, e LedgerEntry) Run {
 }
 
 // settle orders l's records oldest first (by start, then by place in the
-// note) and reads what they say.
-func (l *Latest) settle() {
+// note) and reads what they say; rj judges a refuting run again for a
+// supporting one judged by another criterion (answer).
+func (l *Latest) settle(rj *Rejudger) {
 	slices.SortStableFunc(l.Runs, func(a, b Run) int { return a.Started.Compare(b.Started) })
-	for _, r := range l.Runs {
+	for k, r := range l.Runs {
 		l.Run = r
 		if r.Rejudges == "" {
 			l.Measured = r
 		}
 		switch {
 		case r.Verdict == VerdictRefutes:
-			l.Refuting = r
-		case r.Verdict == VerdictSupports && r.Rejudges == "":
-			l.Refuting = Run{}
+			l.Refuting, l.Unanswered = r, Answer{}
+		case r.Verdict == VerdictSupports && r.Rejudges == "" && l.Refuting.ID != "":
+			if a := l.answer(k, rj); a.Answers {
+				l.Refuting, l.Unanswered = Run{}, Answer{}
+			} else {
+				l.Unanswered = a
+			}
 		}
 	}
 }
@@ -338,7 +352,7 @@ func IdentifyFalsifier(src []byte, notePath string, r Run) ([]byte, Run) {
 	}
 	// The id this falsifier's runs carry, if its item lost it.
 	prefer := ""
-	for _, l := range LatestRunsOf(n, fs, nil).Falsifiers {
+	for _, l := range LatestRunsOf(n, fs, nil, nil).Falsifiers {
 		if l.Falsifier.N == f.N {
 			for _, x := range l.Runs {
 				if x.FalsifierID != "" {

@@ -107,9 +107,12 @@ func TestLatestRunsIdentity(t *testing.T) {
 		{"edited, its falsifier deleted: the refutation stands as deleted", "- B. ^f-0002\n",
 			[]string{edited(block(1, "A.", "f-0001", VerdictRefutes))},
 			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{""}, []string{runID(1) + " !" + runID(1)}},
-		{"edited, answered by a later supporting run", "- A. ^f-0001\n",
+		// Its criterion is no longer the record's: a later supporting run
+		// answers it only as its log, judged again, says (TestAnswers);
+		// no log is read here.
+		{"edited, a later supporting run answers only on its log", "- A. ^f-0001\n",
 			[]string{edited(block(1, "A.", "f-0001", VerdictRefutes)), block(2, "A.", "f-0001", VerdictSupports)},
-			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{runID(1) + " " + runID(2)}, nil},
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{runID(1) + " " + runID(2) + " !" + runID(1)}, nil},
 		{"edited, the ledger says it supported: not counted", "- A. ^f-0001\n",
 			[]string{block(1, "A.", "f-0001", VerdictRefutes), edited(block(2, "A.", "f-0001", VerdictSupports))},
 			[]LedgerEntry{{ID: runID(2), FalsifierID: "f-0001", Verdict: VerdictSupports}}, []string{runID(1) + " !" + runID(1)}, nil},
@@ -134,7 +137,7 @@ func TestLatestRunsIdentity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := LatestRuns(noteOf(tt.items, tt.blocks...), tt.ledger)
+			st := LatestRuns(noteOf(tt.items, tt.blocks...), tt.ledger, nil)
 			if got := show(st.Falsifiers); fmt.Sprint(got) != fmt.Sprint(tt.want) {
 				t.Errorf("falsifiers %q, want %q", got, tt.want)
 			}

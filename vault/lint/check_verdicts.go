@@ -23,7 +23,7 @@ var RestsOnRelations = []string{"extends", "evidence-for", "supports", "refines"
 // them.
 func (nc *noteCheck) runs() *evidence.Standing {
 	if nc.standing == nil {
-		st := evidence.LatestRunsOf(nc.n, nc.falsifierList(), nc.c.opts.Ledger[nc.n.Path])
+		st := evidence.LatestRunsOf(nc.n, nc.falsifierList(), nc.c.opts.Ledger[nc.n.Path], nc.c.rejudge)
 		nc.standing = &st
 	}
 	return nc.standing
@@ -67,14 +67,53 @@ func (nc *noteCheck) refuted() {
 		default:
 			msg = fmt.Sprintf("falsifier %d's run %s refutes the claim", l.Falsifier.N, r.ID)
 		}
-		if r.ID != l.Run.ID {
+		if r.ID != l.Run.ID && l.Unanswered.Run.ID == "" {
 			msg += " (no later judged run answers it)"
 		}
 		if l.Refuting.Criterion != "" {
 			msg += ": " + l.Refuting.Criterion
 		}
+		msg += Unanswered(nc.n.Path, l)
 		nc.atLine(RuleRefuted, l.Falsifier.Line, "%s", msg)
 	}
+}
+
+// Unanswered says why the latest run since l's refutation that supported
+// the claim does not answer it (evidence.Answer), as falsifiers/refuted
+// and zk run say it after the refutation ("; run X supports it only
+// under ..."), or is empty when there is none: it was judged by a
+// criterion the refuting run's own output passes (or cannot be judged
+// by), or it is a result older than the refuting run. path is the note's.
+func Unanswered(path string, l evidence.Latest) string {
+	a, f := l.Unanswered, l.Falsifier
+	if a.Run.ID == "" {
+		return ""
+	}
+	what := "run " + a.Run.ID
+	if a.Run.Attached {
+		what = "result " + a.Run.ID
+	}
+	rejudge := fmt.Sprintf("zk run --rejudge %s --falsifier %d", shellWord(path), f.N)
+	switch {
+	case !a.Early.IsZero():
+		return fmt.Sprintf("; %s supports it, but its file was last modified %s, before the refuting run measured (%s): an older result answers no newer refutation",
+			what, a.Run.Measured.UTC().Format(time.DateTime+" UTC"), a.Early.UTC().Format(time.DateTime+" UTC"))
+	case errors.Is(a.Err, evidence.ErrRejudgeBudget):
+		return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output is not judged again here (%v): %s judges it",
+			what, a.Criterion, a.Err, rejudge)
+	case a.Err != nil:
+		again := "under the criterion that refuted it"
+		if c, ok := evidence.StatedCriterion(l.Refuting.Criterion); ok {
+			again = "under `" + c + "`"
+		}
+		return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output cannot be judged again (%v): that needs its log, or run the falsifier again %s",
+			what, a.Criterion, a.Err, again)
+	case a.Judged.Verdict == evidence.VerdictSupports:
+		return fmt.Sprintf("; %s supports it only under `%s`, which the refuting run's own output passes (%s): a criterion moved past the data that refuted it answers nothing; %s records that revision, and a run after it answers",
+			what, a.Criterion, clip(a.Judged.Statement, statementMax), rejudge)
+	}
+	return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output %s (%s): a criterion that cannot judge the data that refuted it answers nothing; %s records that revision, and a run after it answers",
+		what, a.Criterion, VerdictPhrase(a.Judged.Verdict), clip(a.Judged.Statement, statementMax), rejudge)
 }
 
 // refutedDeleted reports a refutation that stands whose falsifier is no

@@ -47,6 +47,11 @@ type Options struct {
 	// ties run blocks recorded before falsifier ids by number, as zk
 	// check does (NeedVerdicts); nil ties them by text only.
 	Ledger map[string][]evidence.LedgerEntry
+	// Rejudge judges a refuting run's output under the criterion of a
+	// later run that supported the claim under another (evidence.Answer):
+	// whether that run answers the refutation; nil reads no log, and
+	// such a run answers nothing.
+	Rejudge *evidence.Rejudger
 }
 
 // Note is what a query keeps of one note: small, so that a vault of
@@ -110,7 +115,7 @@ func Read(n *vault.Note, r *vault.Resolver, opts Options) Note {
 		out.cadence = encodeCadence(c)
 	}
 	if opts.Need&NeedVerdicts != 0 {
-		st := evidence.LatestRuns(n, opts.Ledger[n.Path])
+		st := evidence.LatestRuns(n, opts.Ledger[n.Path], opts.Rejudge)
 		for _, l := range st.Falsifiers {
 			v := NeverRun
 			if l.Run.ID != "" {

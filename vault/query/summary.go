@@ -23,10 +23,11 @@ type Detail struct {
 
 // ReadDetail is n's detail; r resolves its links, ledger ties its run
 // blocks recorded before falsifier ids (evidence.ReadLedger's entries for
-// n), as zk check ties them.
-func ReadDetail(n *vault.Note, r *vault.Resolver, ledger []evidence.LedgerEntry) Detail {
+// n), as zk check ties them, and rj judges a refuting run again when a
+// later run supported the claim under another criterion (Options.Rejudge).
+func ReadDetail(n *vault.Note, r *vault.Resolver, ledger []evidence.LedgerEntry, rj *evidence.Rejudger) Detail {
 	return Detail{Path: n.Path, edges: encodeEdges(vault.NoteEdges(n, r)),
-		falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger)))}
+		falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger, rj)))}
 }
 
 // ReadDetails is the detail of every note of a walk of the vault (Files),
@@ -34,10 +35,10 @@ func ReadDetail(n *vault.Note, r *vault.Resolver, ledger []evidence.LedgerEntry)
 // ledger by note path. A detail resolves the note's links, embeds and
 // frontmatter links alone (NoteEdges): a few notes read again after an
 // edit each get a resolver over the files those can name (resolveLinks).
-func ReadDetails(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
+func ReadDetails(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry, rj *evidence.Rejudger,
 	reuse func(path string) (Detail, bool), hashed func(*vault.Note)) ([]Detail, error) {
 	return readEach(ctx, v, files, nil, resolveLinks, reuse, hashed, func(n *vault.Note, r *vault.Resolver) Detail {
-		return ReadDetail(n, r, ledger[n.Path])
+		return ReadDetail(n, r, ledger[n.Path], rj)
 	})
 }
 
@@ -288,16 +289,16 @@ type Runs struct {
 // ReadRuns is what zk runs keeps of every note of a walk of the vault
 // (Files), templates too, as ReadDetails reads their details; reuse,
 // hashed and ledger are as ReadDetails'.
-func ReadRuns(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry,
+func ReadRuns(ctx context.Context, v *vault.Vault, files []vault.File, ledger map[string][]evidence.LedgerEntry, rj *evidence.Rejudger,
 	reuse func(path string) (Runs, bool), hashed func(*vault.Note)) ([]Runs, error) {
 	return readEach(ctx, v, files, nil, resolveNone, reuse, hashed, func(n *vault.Note, _ *vault.Resolver) Runs {
-		return ReadRun(n, ledger[n.Path])
+		return ReadRun(n, ledger[n.Path], rj)
 	})
 }
 
-// ReadRun is what zk runs keeps of n; ledger is as ReadDetail's.
-func ReadRun(n *vault.Note, ledger []evidence.LedgerEntry) Runs {
-	return Runs{Path: n.Path, falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger)))}
+// ReadRun is what zk runs keeps of n; ledger and rj are as ReadDetail's.
+func ReadRun(n *vault.Note, ledger []evidence.LedgerEntry, rj *evidence.Rejudger) Runs {
+	return Runs{Path: n.Path, falsifiers: encodeFalsifiers(falsifiersOf(evidence.LatestRuns(n, ledger, rj)))}
 }
 
 // Falsifiers are the note's falsifiers as zk runs lists the vault's

@@ -151,11 +151,11 @@ func TestReadFewResolvesAsEveryFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allDetails, err := ReadDetails(ctx, v, walk, nil, nil, nil)
+	allDetails, err := ReadDetails(ctx, v, walk, nil, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fewDetails, err := ReadDetails(ctx, v, walk, nil, func(p string) (Detail, bool) { return Detail{Path: p}, few(p) }, nil)
+	fewDetails, err := ReadDetails(ctx, v, walk, nil, nil, func(p string) (Detail, bool) { return Detail{Path: p}, few(p) }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
