@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/zk-claims/zk/checkcache"
 	"github.com/zk-claims/zk/config"
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/property"
 )
@@ -52,8 +54,16 @@ const (
 	// InZone is the time zone dates are read in (a base's date properties
 	// are instants in it).
 	InZone
+	// InRunLogs is the runs' logs a verdict may read: whether a later
+	// run answers a refutation under another criterion is decided by
+	// judging the refuting run's log again (evidence.Answer), and
+	// falsifiers/criterion-changed judges the latest run's. It is the
+	// .zk/runs folder's modification time (a log added, renamed or
+	// deleted) and the size and time of the log of every run the ledger
+	// says refuted (a log rewritten in place).
+	InRunLogs
 
-	allInputs = InBuild | InConfig | InTemplates | InPropTypes | InToday | InLedger | InUntrusted | InZone
+	allInputs = InBuild | InConfig | InTemplates | InPropTypes | InToday | InLedger | InUntrusted | InZone | InRunLogs
 )
 
 // The inputs of each cache.
@@ -63,13 +73,14 @@ const (
 	checkInputs = allInputs &^ InZone
 	// listInputs: a note's list record holds dates that a query compares
 	// with today when it runs, and its verdicts read the ledger (runs
-	// recorded before falsifier ids); no record reads the property types.
-	listInputs = InBuild | InConfig | InTemplates | InLedger
+	// recorded before falsifier ids) and the logs of refuting runs; no
+	// record reads the property types.
+	listInputs = InBuild | InConfig | InTemplates | InLedger | InRunLogs
 	// detailInputs: a note's details (its links resolved, its
 	// falsifiers' standing) read the ledger, whose numbers tie runs
-	// recorded before falsifier ids; links resolve against the files,
+	// recorded before falsifier ids, and the logs of refuting runs; links resolve against the files,
 	// which the stamps hold.
-	detailInputs = InBuild | InLedger
+	detailInputs = InBuild | InLedger | InRunLogs
 	// indexInputs: the index's documents hold each note's Last tended
 	// date, read under the config's keys and the type's section, and its
 	// language; the index keeps its own format version, so zk's build is
@@ -118,8 +129,11 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 	if set&InZone != 0 {
 		add("zone", zoneKey(w.zone()))
 	}
+	var ledger []byte
+	if set&(InLedger|InRunLogs) != 0 {
+		ledger, _ = ReadLedger(v)
+	}
 	if set&InLedger != 0 {
-		ledger, _ := ReadLedger(v)
 		add("ledger", ledger)
 		// Where a refutation was placed away from its own note (renamed
 		// outside zk, merged into another, deleted) depends on other
@@ -128,6 +142,9 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 		for _, m := range w.homedLedgerOf(ledger).Moved {
 			add("ledger home", []byte(m))
 		}
+	}
+	if set&InRunLogs != 0 {
+		add("run logs", w.runLogsStamp(ledger))
 	}
 	if set&InUntrusted != 0 {
 		for _, u := range untrustedFiles(v) {
@@ -144,6 +161,38 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 		}
 	}
 	return parts, nil
+}
+
+// runLogsStamp tells the logs a verdict may read (InRunLogs) from what
+// they were: the .zk/runs folder's modification time, which a log added,
+// renamed or deleted changes, and the size and modification time of the
+// log of each run the ledger (its bytes, read already) says refuted,
+// which a log rewritten in place changes. A stat each: a vault's refuting
+// runs are few, and a key is made by every command.
+func (w *Workspace) runLogsStamp(ledger []byte) []byte {
+	stamp := func(b []byte, p string) []byte {
+		st, err := w.Vault.Root().Lstat(filepath.FromSlash(p))
+		if err != nil {
+			return append(b, " -\n"...)
+		}
+		return fmt.Appendf(b, " %v %d %d\n", st.Mode(), st.Size(), st.ModTime().UnixNano())
+	}
+	b := stamp([]byte(evidence.RunsDir), evidence.RunsDir)
+	var ids []string
+	for _, es := range w.homedLedgerOf(ledger).Notes {
+		for _, e := range es {
+			if e.Verdict == evidence.VerdictRefutes {
+				ids = append(ids, e.ID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range slices.Compact(ids) {
+		if p, ok := evidence.LogOf(id, 1); ok {
+			b = stamp(append(b, p...), p)
+		}
+	}
+	return b
 }
 
 // zone is the time zone a base reads dates in.

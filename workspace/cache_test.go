@@ -16,10 +16,12 @@ import (
 func TestEveryInputChangesTheKey(t *testing.T) {
 	tmpl, _ := templates.Default("permanent")
 	base := map[string]string{
-		".obsidian/app.json":         "{}",
-		".zk/config.toml":            "[claims.types.permanent]\nfolder = \"Notes\"\n",
-		".zk/templates/permanent.md": string(tmpl),
-		"Notes/A.md":                 "# A\n",
+		".obsidian/app.json":                 "{}",
+		".zk/config.toml":                    "[claims.types.permanent]\nfolder = \"Notes\"\n",
+		".zk/templates/permanent.md":         string(tmpl),
+		"Notes/A.md":                         "# A\n",
+		".zk/runs/ledger.jsonl":              `{"id":"20261201T100000Z-0001","note":"Notes/A.md","verdict":"refutes"}` + "\n",
+		".zk/runs/20261201T100000Z-0001.log": "rate = 99.9\n",
 	}
 	write := func(t *testing.T, w *Workspace, p, text string) {
 		full := filepath.Join(w.Vault.Dir, filepath.FromSlash(p))
@@ -67,6 +69,14 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{InZone, func(t *testing.T, w *Workspace) { w.Zone = time.FixedZone("UTC+1", 3600) }},
 		{InUntrusted, func(t *testing.T, w *Workspace) {
 			write(t, w, ".zk/journal/x.foreign.json", "{}")
+		}},
+		// A refuting run's log, which decides whether a later run under
+		// another criterion answers it, deleted: the folder of logs
+		// changes, the ledger does not.
+		{InRunLogs, func(t *testing.T, w *Workspace) {
+			if err := os.Remove(filepath.Join(w.Vault.Dir, ".zk", "runs", "20261201T100000Z-0001.log")); err != nil {
+				t.Fatal(err)
+			}
 		}},
 	}
 	var covered Inputs

@@ -171,9 +171,10 @@ type EntryCache interface {
 const entriesPurpose = "zk lsp note entries v2"
 
 // liveInputs: a note's entry holds what zk check keeps of it (its
-// summary, under the config's severities; its runs tied by the ledger);
+// summary, under the config's severities; its runs tied by the ledger,
+// its refutations answered as the logs of refuting runs say);
 // links resolve against the files, which the stamps hold.
-const liveInputs = InBuild | InConfig | InTemplates | InLedger
+const liveInputs = InBuild | InConfig | InTemplates | InLedger | InRunLogs
 
 // LiveCache opens Live's section of the model file (its folder "lsp"),
 // kept as the reading commands keep theirs (cachedNotes), before the
