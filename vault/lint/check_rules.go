@@ -165,7 +165,7 @@ func Rules() []Rule {
 			Help:  "A run record is evidence: undo the edit (zk runs NOTE lists the runs; .zk/backups/ holds earlier versions), or run the falsifier again with zk run.",
 			check: (*noteCheck).runEdited},
 		{ID: RuleRefuted, Default: Error, Summary: "a falsifier's refutation stands: a run refuted the claim (its block says so, or the ledger for a block edited) and no later judged run answers it",
-			Help:  "Revise the claim or its scope so the result no longer refutes it, or answer the run: run the falsifier again if the run was wrong, and say why in Evidence.",
+			Help:  "Revise the claim or its scope so the result no longer refutes it, or answer the run: run the falsifier again if the run was wrong, and say why in Evidence. A run under a criterion the refuting output passes answers only after zk run --rejudge NOTE --falsifier N records that revision; a result older than the refuting run answers nothing.",
 			check: (*noteCheck).refuted},
 		{ID: RuleRefutedDeleted, Default: Error, Summary: "a run that refutes the claim stands, and its falsifier is no longer in the note",
 			Help:  "Put the falsifier back (the block quotes its text and id: end its item with ^ID) and run it again, or revise the claim: deleting a falsifier does not answer its refutation.",
