@@ -69,7 +69,7 @@ func toolCall(path string, n lint.Next) string {
 	switch n.Step {
 	case lint.StepRun:
 		return "run_falsifier " + args + " (it runs only a command the user approved with zk trust)"
-	case lint.StepRejudge, lint.StepRejudgeUnjudged:
+	case lint.StepRejudge, lint.StepRejudgeUnjudged, lint.StepRevise:
 		return "rejudge " + args
 	}
 	return ""

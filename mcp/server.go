@@ -356,7 +356,7 @@ func (z *zkServer) runs(ctx context.Context, _ *sdk.CallToolRequest, in notePage
 		if err != nil {
 			return err
 		}
-		out.NoteRuns = view.NewRuns(nr)
+		out.NoteRuns = view.NewRuns(nr, toolCall)
 		out.Runs, out.pageOutput, err = pageOf(out.Runs, in.pageInput)
 		return err
 	})

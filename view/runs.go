@@ -93,8 +93,9 @@ func NewValues(vs []evidence.Value) []Value {
 	return out
 }
 
-// NewRuns is the view of a note's runs.
-func NewRuns(nr workspace.NoteRuns) NoteRuns {
+// NewRuns is the view of a note's runs, the step a standing refutation
+// proposes worded by word (lint.Wording).
+func NewRuns(nr workspace.NoteRuns, word lint.Wording) NoteRuns {
 	out := NoteRuns{Runs: make([]Run, len(nr.Runs)), Falsifiers: []History{}}
 	for i, r := range nr.Runs {
 		out.Runs[i] = NewRun(r)
@@ -112,7 +113,7 @@ func NewRuns(nr workspace.NoteRuns) NoteRuns {
 		}
 		hv.Change = change
 		if l.Refuting.ID != "" && l.Unanswered.Run.ID != "" {
-			hv.Unanswered = "the refutation by run " + l.Refuting.ID + " stands" + lint.Unanswered(nr.Path, l)
+			hv.Unanswered = "the refutation by run " + l.Refuting.ID + " stands" + lint.UnansweredText(nr.Path, l, word)
 		}
 		out.Falsifiers = append(out.Falsifiers, hv)
 	}

@@ -25,7 +25,7 @@ func TestEmptyListsAreArrays(t *testing.T) {
 		"stale":      NewStale(time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), tending.StaleReport{}),
 		"search":     NewSearch(&index.Result{}),
 		"links":      Links{Edges: NewEdges(nil)},
-		"runs":       NewRuns(workspace.NoteRuns{}),
+		"runs":       NewRuns(workspace.NoteRuns{}, lint.CommandLine),
 		"verdicts":   NewVerdicts(nil),
 		"list":       NewList(query.Result{}, nil),
 		"properties": NewProperties(nil),

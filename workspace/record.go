@@ -122,7 +122,7 @@ func (w *Workspace) warnUnanswered(p string, r evidence.Run) {
 	}
 	for _, l := range evidence.LatestRuns(n, w.ledger()[p], w.answerJudge()).Falsifiers {
 		if l.Refuting.ID != "" && l.Unanswered.Run.ID == r.ID {
-			w.warn("falsifier %d's refutation by run %s still stands%s", l.Falsifier.N, l.Refuting.ID, lint.Unanswered(p, l))
+			w.warn("falsifier %d's refutation by run %s still stands%s", l.Falsifier.N, l.Refuting.ID, lint.UnansweredText(p, l, lint.CommandLine))
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -68,7 +69,7 @@ func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	rv := view.NewRuns(nr)
+	rv := view.NewRuns(nr, lint.CommandLine)
 	if opts.format == "json" {
 		return writeJSON(s.out, rv)
 	}

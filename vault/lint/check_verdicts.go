@@ -73,47 +73,53 @@ func (nc *noteCheck) refuted() {
 		if l.Refuting.Criterion != "" {
 			msg += ": " + l.Refuting.Criterion
 		}
-		msg += Unanswered(nc.n.Path, l)
-		nc.atLine(RuleRefuted, l.Falsifier.Line, "%s", msg)
+		why, next := Unanswered(l)
+		nc.atLineNext(RuleRefuted, l.Falsifier.Line, next, "%s", msg+why)
 	}
 }
 
 // Unanswered says why the latest run since l's refutation that supported
 // the claim does not answer it (evidence.Answer), as falsifiers/refuted
 // and zk run say it after the refutation ("; run X supports it only
-// under ..."), or is empty when there is none: it was judged by a
-// criterion the refuting run's own output passes (or cannot be judged
-// by), or it is a result older than the refuting run. path is the note's.
-func Unanswered(path string, l evidence.Latest) string {
+// under ..."), with the step it proposes, or is empty when there is none:
+// it was judged by a criterion the refuting run's own output passes (or
+// cannot be judged by), or it is a result older than the refuting run.
+func Unanswered(l evidence.Latest) (string, Next) {
 	a, f := l.Unanswered, l.Falsifier
 	if a.Run.ID == "" {
-		return ""
+		return "", Next{}
 	}
 	what := "run " + a.Run.ID
 	if a.Run.Attached {
 		what = "result " + a.Run.ID
 	}
-	rejudge := fmt.Sprintf("zk run --rejudge %s --falsifier %d", shellWord(path), f.N)
 	switch {
 	case !a.Early.IsZero():
 		return fmt.Sprintf("; %s supports it, but its file was last modified %s, before the refuting run measured (%s): an older result answers no newer refutation",
-			what, a.Run.Measured.UTC().Format(time.DateTime+" UTC"), a.Early.UTC().Format(time.DateTime+" UTC"))
+			what, a.Run.Measured.UTC().Format(time.DateTime+" UTC"), a.Early.UTC().Format(time.DateTime+" UTC")), Next{}
 	case errors.Is(a.Err, evidence.ErrRejudgeBudget):
-		return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output is not judged again here (%v): %s judges it",
-			what, a.Criterion, a.Err, rejudge)
+		return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output is not judged again here (%v)",
+			what, a.Criterion, a.Err), Next{Step: StepRejudgeUnjudged, Falsifier: f.N}
 	case a.Err != nil:
 		again := "under the criterion that refuted it"
 		if c, ok := evidence.StatedCriterion(l.Refuting.Criterion); ok {
 			again = "under `" + c + "`"
 		}
 		return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output cannot be judged again (%v): that needs its log, or run the falsifier again %s",
-			what, a.Criterion, a.Err, again)
+			what, a.Criterion, a.Err, again), Next{}
 	case a.Judged.Verdict == evidence.VerdictSupports:
-		return fmt.Sprintf("; %s supports it only under `%s`, which the refuting run's own output passes (%s): a criterion moved past the data that refuted it answers nothing; %s records that revision, and a run after it answers",
-			what, a.Criterion, clip(a.Judged.Statement, statementMax), rejudge)
+		return fmt.Sprintf("; %s supports it only under `%s`, which the refuting run's own output passes (%s): a criterion moved past the data that refuted it answers nothing",
+			what, a.Criterion, clip(a.Judged.Statement, statementMax)), Next{Step: StepRevise, Falsifier: f.N}
 	}
-	return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output %s (%s): a criterion that cannot judge the data that refuted it answers nothing; %s records that revision, and a run after it answers",
-		what, a.Criterion, VerdictPhrase(a.Judged.Verdict), clip(a.Judged.Statement, statementMax), rejudge)
+	return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output %s (%s): a criterion that cannot judge the data that refuted it answers nothing",
+		what, a.Criterion, VerdictPhrase(a.Judged.Verdict), clip(a.Judged.Statement, statementMax)), Next{Step: StepRevise, Falsifier: f.N}
+}
+
+// UnansweredText is Unanswered's text with its step worded by word, for
+// the note at path.
+func UnansweredText(path string, l evidence.Latest, word Wording) string {
+	text, next := Unanswered(l)
+	return Finding{Path: path, Message: text, Next: next}.Text(word)
 }
 
 // refutedDeleted reports a refutation that stands whose falsifier is no

@@ -31,9 +31,13 @@ const (
 	// StepRejudgeUnjudged is StepRejudge for a run the check did not
 	// judge again itself (past its budget of logs): the step judges it.
 	StepRejudgeUnjudged
+	// StepRevise is StepRejudge recording a revision: the standing
+	// refutation's run judged under the criterion as written, after which
+	// a run under that criterion answers it.
+	StepRevise
 
 	// LastStep is the last Step there is, for a decoder to refuse others.
-	LastStep = StepRejudgeUnjudged
+	LastStep = StepRevise
 )
 
 // Wording words a finding's next step for one front end: the name of
@@ -52,6 +56,8 @@ func (f Finding) Text(word Wording) string {
 		s += " records that"
 	case StepRejudgeUnjudged:
 		s += " judges it"
+	case StepRevise:
+		s += " records that revision, and a run after it answers"
 	}
 	return s
 }
@@ -62,7 +68,7 @@ func CommandLine(path string, n Next) string {
 	switch n.Step {
 	case StepRun:
 		return "zk run " + shellWord(path) + " --falsifier " + strconv.Itoa(n.Falsifier)
-	case StepRejudge, StepRejudgeUnjudged:
+	case StepRejudge, StepRejudgeUnjudged, StepRevise:
 		return "zk run --rejudge " + shellWord(path) + " --falsifier " + strconv.Itoa(n.Falsifier)
 	}
 	return ""

@@ -16,6 +16,9 @@ func TestFindingText(t *testing.T) {
 			`judged again; zk run --rejudge 'Notes/It'\''s here.md' --falsifier 1 records that`, "judged again; the tool records that"},
 		{"unjudged", Finding{Path: "a b.md", Message: "not judged again here", Next: Next{Step: StepRejudgeUnjudged, Falsifier: 4}},
 			"not judged again here; zk run --rejudge 'a b.md' --falsifier 4 judges it", "not judged again here; the tool judges it"},
+		{"revise", Finding{Path: "a.md", Message: "moved past the data", Next: Next{Step: StepRevise, Falsifier: 1}},
+			"moved past the data; zk run --rejudge a.md --falsifier 1 records that revision, and a run after it answers",
+			"moved past the data; the tool records that revision, and a run after it answers"},
 	} {
 		if got := tt.f.Text(CommandLine); got != tt.cli {
 			t.Errorf("%s: Text(CommandLine) = %q, want %q", tt.name, got, tt.cli)
