@@ -87,8 +87,21 @@ const (
 	maxStopHold = 5 * time.Second
 )
 
+// stopSignals are the signals that stop a command: SIGHUP only where it
+// was not ignored when zk started. Under nohup a handler of zk's own
+// would undo nohup's ignore, and the falsifier a user left running when
+// they logged out would be killed and recorded as interrupted; left
+// alone, the ignore is inherited by the command zk runs too.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
+}
+
 func run(ctx context.Context, args []string, s *streams) int {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
 	defer stop()
 	ctx, holds := shutdown.WithHolds(ctx)
 	root := newRootCmd(s)
