@@ -139,7 +139,7 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 		// outside zk, merged into another, deleted) depends on other
 		// notes than the one it is checked in: a change of it checks
 		// every note again.
-		for _, m := range w.homedLedgerOf(ledger).Moved {
+		for _, m := range w.homedLedgerOf(ledger, true, nil).Moved {
 			add("ledger home", []byte(m))
 		}
 	}
@@ -179,7 +179,10 @@ func (w *Workspace) runLogsStamp(ledger []byte) []byte {
 	}
 	b := stamp([]byte(evidence.RunsDir), evidence.RunsDir)
 	var ids []string
-	for _, es := range w.homedLedgerOf(ledger).Notes {
+	// The refuting runs are the ledger's whichever note each is placed
+	// in (Rehome moves entries between notes, never adds one): read
+	// unplaced, so that a key needs no look at the notes.
+	for _, es := range evidence.ReadLedger(ledger) {
 		for _, e := range es {
 			if e.Verdict == evidence.VerdictRefutes {
 				ids = append(ids, e.ID)

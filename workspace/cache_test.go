@@ -47,6 +47,7 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{"properties", propertiesPurpose, propertiesInputs},
 		{"lsp", entriesPurpose, liveInputs},
 		{"graph", graphPurpose, graphInputs},
+		{"holds", holdsPurpose, holdsInputs},
 	}
 	cases := []struct {
 		input  Inputs

@@ -18,10 +18,14 @@ import (
 
 // LintOptions are the checker's options from the vault's config, as zk
 // check and zk lsp check notes.
-func (w *Workspace) LintOptions() lint.Options {
+func (w *Workspace) LintOptions() lint.Options { return w.lintOptions(true, nil) }
+
+// lintOptions is LintOptions; cached and files, the walk, are
+// homedLedgerBy's.
+func (w *Workspace) lintOptions(cached bool, files []vault.File) lint.Options {
 	cfg := w.Config
 	untrusted := untrustedFiles(w.Vault)
-	ledger := w.homedLedger()
+	ledger := w.homedLedgerBy(cached, files)
 	return lint.Options{
 		Today:         w.Today,
 		Types:         w.Types,
@@ -118,7 +122,7 @@ func (r CheckResult) Count(sev lint.Severity) int {
 // checked through the cache, whether no path or the vault's own folder
 // names them (zk check . from the vault).
 func (w *Workspace) Check(ctx context.Context, req CheckRequest) (CheckResult, error) {
-	copts := w.LintOptions()
+	copts := w.lintOptions(!req.NoCache, nil)
 	if !req.NoCache && (len(req.Paths) == 0 || slices.ContainsFunc(req.Paths, w.isVaultDir)) {
 		return w.checkCached(ctx, copts)
 	}

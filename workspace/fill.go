@@ -46,8 +46,8 @@ type filler interface {
 // of folder, m the model file as opened (nil for none): one per other
 // reader with a perNote.one whose section m lacks under its key now.
 func (w *Workspace) fills(ctx context.Context, files []vault.File, m *checkcache.Model, folder string) []filler {
-	ledger := w.ledger() // read once, for the three readers that tie runs by it
-	records := w.recordOptions(0, false)
+	ledger := w.ledger(files) // read once, for the three readers that tie runs by it
+	records := w.recordOptions(0, false, files)
 	records.Ledger = ledger // as recordOptions reads it for a cached read
 	var out []filler
 	out = appendFill(out, w, m, files, folder, w.recordsNote(ctx, files, records, nil, nil))
@@ -70,6 +70,13 @@ func (w *Workspace) fills(ctx context.Context, files []vault.File, m *checkcache
 	// sixth of its CPU and the cache a third of its size.
 	if w.graph != nil && m != nil && m.Has("graph") {
 		out = appendFill(out, w, m, files, folder, graphNote(*w.graph))
+	}
+	// What each note holds that a refutation follows, likewise only where
+	// it is read: once a refutation's block was not in its note (the
+	// model file has a section of it, under any key). Most vaults never
+	// look, and would carry 10,000 paths and hashes of it for nothing.
+	if m != nil && m.Has("holds") {
+		out = appendFill(out, w, m, files, folder, w.holdsNote(ctx, files))
 	}
 	return out
 }

@@ -16,24 +16,25 @@ import (
 
 // fillVault is a vault whose every reader's answer depends on its notes'
 // bytes: links (list, graph, backlinks, stale, base), properties' types
-// (properties, base), a falsifier (runs) and a tended date (stale).
+// (properties, base), a falsifier and its id (runs, holds) and a tended
+// date (stale).
 var fillVault = map[string]string{
 	".obsidian/app.json":     "{}",
 	".zk/config.toml":        "[claims]\ntemplates = \"Templates\"\n",
 	"Templates/permanent.md": "---\nrating: 1\n---\n# {{title}}\n\n## Links\n\n- [[B]] — extends: a template's link\n\n## Maintenance\n\n- Last tended: {{date}}\n",
-	"A.md":                   "---\nrating: 3\n---\n# A\n[[B]]\n## Tests / falsifiers\n- refuted if it fails\n## Maintenance\n\n- Last tended: 2026-01-01\n",
+	"A.md":                   "---\nrating: 3\n---\n# A\n[[B]]\n## Tests / falsifiers\n- refuted if it fails ^f-0001\n## Maintenance\n\n- Last tended: 2026-01-01\n",
 	"B.md":                   "---\nrating: 4\n---\n# B\n[[A]]\n",
 	"C.md":                   "# C\n[[B]] [[A]]\n",
 	"All.base":               "views:\n  - type: table\n    name: All\n    order:\n      - file.name\n      - rating\n      - file.links\n",
 }
 
 // twiddle gives every note of the vault at dir but its template other bytes of the same
-// length (another link target, property type, falsifier and date), its
+// length (another link target, property type, falsifier, its id and date), its
 // time as it was: a reader that trusts the model file's stamps answers
 // from what it cached, and one that parses a note answers otherwise.
 func twiddle(t *testing.T, dir string) {
 	t.Helper()
-	swap := strings.NewReplacer("[[B]]", "[[C]]", "rating: 3", "rating: z", "it fails", "it hangs", "2026-01-01", "2026-11-30")
+	swap := strings.NewReplacer("[[B]]", "[[C]]", "rating: 3", "rating: z", "it fails", "it hangs", "^f-0001", "^f-0002", "2026-01-01", "2026-11-30")
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") || strings.Contains(p, "Templates") {
 			return err // a template is an input of the keys, not a note read
@@ -120,6 +121,7 @@ func fillReaders(ctx context.Context) []struct {
 			}
 			return showResult(r.Result), nil
 		}},
+		{"holds", func(w *Workspace) (any, error) { return holdsOf(ctx, w) }},
 	}
 }
 
@@ -127,9 +129,10 @@ func fillReaders(ctx context.Context) []struct {
 // sections of the model file: each of them then answers without parsing
 // a note (their notes twiddled behind the stamps, they still answer as of
 // the bytes first read), and answers what reading every note answers. On
-// a fresh cache the graph's printed edges are not filled (only where the
-// graph was read: TestCostlySectionsFilledWhereRead); after an upgrade of
-// zk (every key another), every section is, the graph's too.
+// a fresh cache the graph's printed edges and the notes' holds are not
+// filled (only where they were read: TestCostlySectionsFilledWhereRead);
+// after an upgrade of zk (every key another), every section is, theirs
+// too. The holds' own read parses no note, and fills none.
 func TestOneReadFillsEveryReader(t *testing.T) {
 	ctx := context.Background()
 	readers := fillReaders(ctx)
@@ -168,8 +171,8 @@ func TestOneReadFillsEveryReader(t *testing.T) {
 					case r.name == first.name,
 						first.name == "backlinks" && r.name == "graph", first.name == "graph" && r.name == "backlinks":
 						continue // the one reader's own section: not a fill
-					case r.name == "graph text" && !upgraded:
-						continue // not filled on a fresh cache
+					case (r.name == "graph text" || r.name == "holds") && !upgraded, first.name == "holds":
+						continue // not filled on a fresh cache; the holds' read fills none
 					}
 					got, err := r.answer(w)
 					if err != nil {
@@ -208,7 +211,8 @@ func TestTwiddleChangesEveryAnswer(t *testing.T) {
 // Bases' entries and the graph's printed edges, the costliest sections,
 // are filled only where they are read: Bases' in a vault holding a .base
 // file, or once a base was evaluated there; the graph's once the graph
-// was printed there.
+// was printed there. The notes' holds, once a refutation was looked for
+// among them: never here.
 func TestCostlySectionsFilledWhereRead(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -246,6 +250,9 @@ func TestCostlySectionsFilledWhereRead(t *testing.T) {
 		listed, based, graphed := keyed(list.folder, list.purpose, list.inputs), m.Has("base"), keyed(graph.folder, graph.purpose, graph.inputs)
 		if !listed || based != tc.withBase || graphed != tc.graphed {
 			t.Errorf("%s: list filled %v, base filled %v, graph filled %v", tc.name, listed, based, graphed)
+		}
+		if m.Has("holds") { // no refutation looked for in any note here
+			t.Errorf("%s: the notes' holds filled", tc.name)
 		}
 		m.Close()
 	}

@@ -252,7 +252,7 @@ const (
 // is dropped until it is named here.
 func carryOf(folder string) int {
 	switch folder {
-	case "runs", "properties":
+	case "runs", "properties", "holds":
 		return carryOwn
 	case "list", "details", "graph", "base", "lsp":
 		return carryNames

@@ -127,7 +127,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, er
 		}
 	}
 	q.Today = w.Today
-	opts := w.recordOptions(query.FieldNeeds(req.Fields)|query.SortNeeds(q.Sort), !req.NoCache)
+	opts := w.recordOptions(query.FieldNeeds(req.Fields)|query.SortNeeds(q.Sort), !req.NoCache, files)
 	var res query.Result
 	if req.NoCache {
 		res, err = query.Select(ctx, v, files, q, opts)
@@ -183,8 +183,9 @@ func folderExists(v *vault.Vault, files []vault.File, dir string) bool {
 // template is not a note of its type), and what the query needs. With
 // cached, or when the verdicts are needed, the run ledger, whose numbers
 // tie runs recorded before falsifier ids, as zk check ties them: every
-// record cached is read with it, whoever reads it.
-func (w *Workspace) recordOptions(need query.Need, cached bool) query.Options {
+// record cached is read with it, whoever reads it. files are the walk
+// (homedLedgerBy).
+func (w *Workspace) recordOptions(need query.Need, cached bool, files []vault.File) query.Options {
 	templates := w.SkipTemplates(nil)
 	opts := query.Options{
 		Skip:       func(p string) bool { return !templates(p) },
@@ -194,7 +195,7 @@ func (w *Workspace) recordOptions(need query.Need, cached bool) query.Options {
 		Need:       need,
 	}
 	if need&query.NeedVerdicts != 0 || cached {
-		opts.Ledger, opts.Rejudge = w.ledger(), w.answerJudge()
+		opts.Ledger, opts.Rejudge = w.homedLedgerBy(cached, files).Notes, w.answerJudge()
 	}
 	return opts
 }
@@ -270,6 +271,10 @@ type perNote[T any] struct {
 	// among the others, -1 for none): zk stale's entries hold files by
 	// index. false when it cannot: the note is read again.
 	remap func(e T, move func(int) int) (T, bool)
+	// bytesOnly says that read reads the notes' bytes and parses none:
+	// it fills no other reader's section (fill.go), which needs notes
+	// parsed.
+	bytesOnly bool
 }
 
 // cachedNotes is what c reads of every note, through the vault's model
@@ -458,7 +463,7 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 		names    map[int]string // the link names of each note read (c.names, or a filler's), by index in files
 		fillNote func(*vault.Note)
 	)
-	if p.entries == nil && c.one != nil { // a read of every note: it fills the other readers' missing sections
+	if p.entries == nil && c.one != nil && !c.bytesOnly { // a read of every note: it fills the other readers' missing sections
 		p.fills = p.w.fills(ctx, files, p.m, c.folder)
 		if len(p.fills) > 0 {
 			fillNote = fillEach(p.fills, files)

@@ -203,7 +203,7 @@ func TestOneReaderSavingLeavesNoStaleEntryToAnother(t *testing.T) {
 func TestDamagedSectionReadsEveryNote(t *testing.T) {
 	files := map[string]string{
 		".obsidian/app.json": "{}",
-		"A.md":               "# A\n[[B]]\n## Tests / falsifiers\n- refuted if it fails\n",
+		"A.md":               "# A\n[[B]]\n## Tests / falsifiers\n- refuted if it fails ^f-0001\n",
 		"B.md":               "# B\n## Maintenance\n- Last tended: 2020-01-01\n",
 		"All.base":           "views:\n  - type: table\n    name: All\n    order: [file.name, file.tags]\n",
 		"C.md":               "---\nrating: 3\ntags: [a]\n---\n# C\n",
@@ -242,6 +242,16 @@ func TestDamagedSectionReadsEveryNote(t *testing.T) {
 			return showResult(res.Result), nil
 		}, count},
 		{"properties", "zk-property-types\x01", func(w *Workspace) (any, error) { return w.Properties(ctx) }, count},
+		{"holds", "zk-note-holds\x01", func(w *Workspace) (any, error) { return holdsOf(ctx, w) }, count},
+		{"holds' ids", "zk-note-holds\x01", func(w *Workspace) (any, error) { return holdsOf(ctx, w) },
+			func(t *testing.T, b []byte, at int) {
+				// A's falsifier id, made one no note could hold.
+				r := bytes.Index(b[at:], []byte("f-0001"))
+				if r < 0 {
+					t.Fatal("no id f-0001")
+				}
+				b[at+r] = ' '
+			}},
 		{"property type", "zk-property-types\x01", func(w *Workspace) (any, error) { return w.Properties(ctx) },
 			func(t *testing.T, b []byte, at int) {
 				// C's rating: its name, then its type (an index in

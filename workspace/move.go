@@ -119,7 +119,7 @@ func (w *Workspace) ApplyMove(ctx context.Context, p MovePlan, ao move.ApplyOpti
 	// The ledger's entries are by note path: read before the move, they
 	// are moved with their notes after it (evidence.LedgerMove), else the
 	// refutations of a note moved would no longer be checked against it.
-	ledger := w.ledger()
+	ledger := w.ledger(nil)
 	if err := move.Apply(w.Vault, p.Plan, ao); err != nil {
 		return err
 	}

@@ -136,7 +136,7 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 		return NoteRuns{}, err
 	}
 	n := vault.NewParser().Parse(p, src)
-	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger()[p], w.answerJudge())}
+	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger(nil)[p], w.answerJudge())}
 	// Oldest first, as the README and zk runs --help say: a note's
 	// blocks are in the order they were written, which a hand edit or a
 	// block pasted from elsewhere (zk attach of an older result) breaks.

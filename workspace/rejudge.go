@@ -54,7 +54,7 @@ func (w *Workspace) RejudgeRuns(ctx context.Context, req RejudgeRequest) (Rejudg
 	}
 	p := e.path
 	out := RejudgeResult{Note: p}
-	st := evidence.LatestRuns(e.note, w.ledger()[p], w.answerJudge())
+	st := evidence.LatestRuns(e.note, w.ledger(nil)[p], w.answerJudge())
 	var todo []evidence.Latest
 	for _, l := range st.Falsifiers {
 		// A standing refutation judged by another criterion than the one

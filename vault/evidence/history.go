@@ -289,11 +289,16 @@ func IsBlockID(s string) bool {
 		return false
 	}
 	for _, c := range []byte(s) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+		if !isIDByte(c) {
 			return false
 		}
 	}
 	return true
+}
+
+// isIDByte says c may be in a block id (IsBlockID).
+func isIDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
 }
 
 // newFalsifierID makes a block id for a falsifier, "f-" and four random

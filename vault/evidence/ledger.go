@@ -199,14 +199,16 @@ type Homed struct {
 // is not in the note it names (notes exist and read say what notes there
 // are and what they hold) where the vault keeps it now: in the note that
 // holds its block (a note renamed outside zk, a block moved with its
-// falsifier); else in its own note, when it is there and its falsifier id
-// is there or nowhere else; else in the one note that holds its falsifier
-// id (a note renamed outside zk and its block deleted, a falsifier merged
-// into another note with its id); else in its own note, when it is there;
-// else it is an orphan: the refutation of a note deleted outright. The
-// other notes are read (all, through each) only when some refuting entry's
-// block is not in its note: most vaults never pay for it.
-func Rehome(ledger map[string][]LedgerEntry, read func(p string) ([]byte, bool), each func(f func(p string, src []byte))) Homed {
+// falsifier; of several, the first by path); else in its own note, when it
+// is there and its falsifier id is there or nowhere else; else in the one
+// note that holds its falsifier id (a note renamed outside zk and its
+// block deleted, a falsifier merged into another note with its id); else
+// in its own note, when it is there; else it is an orphan: the refutation
+// of a note deleted outright. The other notes are looked at (all, through
+// each, as what each holds: Held) only when some refuting entry's block is
+// not in its note: most vaults never pay for it. A run id or falsifier id
+// that is no block id (none zk writes) is found in no other note.
+func Rehome(ledger map[string][]LedgerEntry, read func(p string) ([]byte, bool), each func(f func(p string, h Held))) Homed {
 	type lost struct {
 		e              LedgerEntry
 		exists, hasID  bool
@@ -233,15 +235,15 @@ func Rehome(ledger map[string][]LedgerEntry, read func(p string) ([]byte, bool),
 	if len(out) == 0 {
 		return Homed{Notes: ledger}
 	}
-	each(func(p string, src []byte) {
+	each(func(p string, h Held) {
 		for _, l := range out {
 			if p == l.e.Note {
 				continue
 			}
-			if bytes.Contains(src, runStartMarker(l.e.ID)) {
+			if h.HasRun(l.e.ID) {
 				l.blocks = append(l.blocks, p)
 			}
-			if l.e.FalsifierID != "" && hasBlockID(src, l.e.FalsifierID) {
+			if l.e.FalsifierID != "" && h.HasBlock(l.e.FalsifierID) {
 				l.holdID = append(l.holdID, p)
 			}
 		}
@@ -280,8 +282,84 @@ func Rehome(ledger map[string][]LedgerEntry, read func(p string) ([]byte, bool),
 	return h
 }
 
+// runStart opens a run's block, its id after it.
+const runStart = "<!-- zk:run id="
+
 // runStartMarker is the start of run id's block, as a note holds it.
-func runStartMarker(id string) []byte { return []byte("<!-- zk:run id=" + id + " ") }
+func runStartMarker(id string) []byte { return []byte(runStart + id + " ") }
+
+// Held is what a note holds that Rehome follows a refutation to: the ids
+// of the run blocks it holds and its block ids (a falsifier's id is the
+// block id of its item, zk's "f-3f9c" or one the item had), each list
+// sorted, without repeats, joined by spaces. It is made of the note's
+// bytes alone (HeldIn), so a cache of it per note is good while the
+// note's bytes are, and placing a refutation whose note is gone is a
+// lookup of every note's, not a read of every note.
+type Held struct{ Runs, Blocks string }
+
+// HeldIn is what src holds (Held). Of an id that is a block id
+// (IsBlockID), HasRun says what bytes.Contains(src, runStartMarker(id))
+// says, and HasBlock what hasBlockID(src, id) says: each records, after
+// each "<!-- zk:run id=" (a space after it) or "^", the longest run of a
+// block id's characters there, when it is a block id.
+func HeldIn(src []byte) Held {
+	var runs, blocks []string
+	after := func(at int) (string, int) { // the id's characters from at, and where they end
+		end := at
+		for end < len(src) && end-at <= 64 && isIDByte(src[end]) {
+			end++
+		}
+		return string(src[at:end]), end
+	}
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte(runStart))
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if id, end := after(i - 1 + len(runStart)); end < len(src) && src[end] == ' ' && IsBlockID(id) {
+			runs = append(runs, id)
+		}
+	}
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '^')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if id, end := after(i); (end == len(src) || !isIDByte(src[end])) && IsBlockID(id) {
+			blocks = append(blocks, id)
+		}
+	}
+	return Held{Runs: idList(runs), Blocks: idList(blocks)}
+}
+
+// idList is ids sorted, without repeats, joined by spaces.
+func idList(ids []string) string {
+	slices.Sort(ids)
+	return strings.Join(slices.Compact(ids), " ")
+}
+
+// HasRun says the note holds the block of run id.
+func (h Held) HasRun(id string) bool { return inIDList(h.Runs, id) }
+
+// HasBlock says the note holds block id id.
+func (h Held) HasBlock(id string) bool { return inIDList(h.Blocks, id) }
+
+// inIDList says list (idList's) holds id, a block id.
+func inIDList(list, id string) bool {
+	if !IsBlockID(id) {
+		return false
+	}
+	for list != "" {
+		var one string
+		one, list, _ = strings.Cut(list, " ")
+		if one == id {
+			return true
+		}
+	}
+	return false
+}
 
 // hasBlockID says src holds block id as an Obsidian block id: "^id" not
 // followed by another character of an id.

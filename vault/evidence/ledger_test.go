@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -74,16 +75,19 @@ func TestRehome(t *testing.T) {
 		{"its falsifier id in two other notes, its own there", map[string]string{"A.md": "# A\n", "B.md": "^f-0001\n", "C.md": "^f-0001\n"}, "A.md"},
 		{"its falsifier id in two other notes, its own gone", map[string]string{"B.md": "^f-0001\n", "C.md": "^f-0001\n"}, "-"},
 		{"all gone", map[string]string{"B.md": "# B\n"}, "-"},
+		// A copy of a renamed note: the block in two notes, the first by
+		// path holds it.
+		{"copied: its block in two notes", map[string]string{"S.md": "- x ^f-0001\n" + block, "R.md": "- x ^f-0001\n" + block}, "R.md"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ledger := map[string][]LedgerEntry{"A.md": {entry, {ID: "other", Note: "A.md", Verdict: VerdictSupports, Line: 2}}}
 			reads := 0
 			read := func(p string) ([]byte, bool) { s, ok := tt.notes[p]; return []byte(s), ok }
-			each := func(f func(string, []byte)) {
+			each := func(f func(string, Held)) {
 				reads++
 				for p, s := range tt.notes {
-					f(p, []byte(s))
+					f(p, HeldIn([]byte(s)))
 				}
 			}
 			h := Rehome(ledger, read, each)
@@ -112,4 +116,79 @@ func TestRehome(t *testing.T) {
 			}
 		})
 	}
+}
+
+// HeldIn's lookups say what a read of the note's bytes says, for every id
+// zk writes (a block id): the run's block start, the block id as Obsidian
+// ends a block with it.
+func TestHeldIn(t *testing.T) {
+	long := strings.Repeat("a", 64)
+	tests := []struct {
+		src       string
+		runs, ids string
+		notRuns   []string
+		notBlocks []string
+	}{
+		{"", "", "", []string{"r1"}, []string{"f-0001"}},
+		{"<!-- zk:run id=r1 v=1 -->\n- x ^f-0001\n", "r1", "f-0001", []string{"r", "r12"}, []string{"f-000", "f-00012"}},
+		// No space after the id: not a block's start.
+		{"<!-- zk:run id=r1", "", "", []string{"r1"}, nil},
+		{"<!-- zk:run id=r1-->", "", "", []string{"r1"}, nil},
+		// Repeats, and ids in any order: sorted, once each.
+		{"^b ^a ^b <!-- zk:run id=z x <!-- zk:run id=y x <!-- zk:run id=z x", "y z", "a b", nil, nil},
+		// A block id ends at a character no id holds, or the end.
+		{"x^f-1.\nfootnote[^2]\n^end", "", "2 end f-1", nil, []string{"f", "en"}},
+		{"^" + long + " ^" + long + "b", "", long, nil, []string{long + "b"}},
+		// A marker inside a marker's id.
+		{"<!-- zk:run id=ab<!-- zk:run id=cd x", "cd", "", []string{"ab"}, nil},
+		{"^^a ^", "", "a", nil, nil},
+	}
+	for _, tt := range tests {
+		h := HeldIn([]byte(tt.src))
+		if h.Runs != tt.runs || h.Blocks != tt.ids {
+			t.Errorf("HeldIn(%q) = %+v, want runs %q, blocks %q", tt.src, h, tt.runs, tt.ids)
+		}
+		for _, id := range strings.Fields(tt.runs) {
+			if !h.HasRun(id) {
+				t.Errorf("%q: HasRun(%q) false", tt.src, id)
+			}
+		}
+		for _, id := range strings.Fields(tt.ids) {
+			if !h.HasBlock(id) {
+				t.Errorf("%q: HasBlock(%q) false", tt.src, id)
+			}
+		}
+		for _, id := range tt.notRuns {
+			if h.HasRun(id) {
+				t.Errorf("%q: HasRun(%q) true", tt.src, id)
+			}
+		}
+		for _, id := range tt.notBlocks {
+			if h.HasBlock(id) {
+				t.Errorf("%q: HasBlock(%q) true", tt.src, id)
+			}
+		}
+	}
+}
+
+// FuzzHeldIn: for any note and any block id, what HeldIn holds is what a
+// read of the note's bytes finds (Rehome's lookups before Held).
+func FuzzHeldIn(f *testing.F) {
+	f.Add("<!-- zk:run id=r1 v=1 -->\n- x ^f-0001\n", "r1")
+	f.Add("- x ^f-0001\n", "f-0001")
+	f.Add("^f-00012 <!-- zk:run id=f-0001", "f-0001")
+	f.Add("<!-- zk:run id=ab<!-- zk:run id=cd x ^^cd", "cd")
+	f.Fuzz(func(t *testing.T, note, id string) {
+		if !IsBlockID(id) {
+			return // none zk writes: found in no other note
+		}
+		src := []byte(note)
+		h := HeldIn(src)
+		if got, want := h.HasRun(id), bytes.Contains(src, runStartMarker(id)); got != want {
+			t.Errorf("HasRun(%q) = %v, the bytes say %v (%+v)", id, got, want, h)
+		}
+		if got, want := h.HasBlock(id), hasBlockID(src, id); got != want {
+			t.Errorf("HasBlock(%q) = %v, the bytes say %v (%+v)", id, got, want, h)
+		}
+	})
 }
