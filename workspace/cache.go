@@ -288,30 +288,22 @@ const checkPurpose = "zk check v8"
 // a file added, removed or renamed checks again the notes it can change
 // and writes the file anew. A cache that cannot be read or written costs
 // a full check and a warning, never the check itself.
-func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckResult, error) {
+func (w *Workspace) checkCached(ctx context.Context, copts lint.Options, walk checkWalk) (CheckResult, error) {
 	v := w.Vault
+	files, skips, started := walk.files, walk.skips, walk.started
 	file, err := checkcache.ModelFile(v.Dir)
 	if err != nil {
-		files, skips, err := v.Files(ctx)
-		if err != nil {
-			return CheckResult{}, err
-		}
 		return w.checkVault(ctx, files, skips, copts, nil, nil)
 	}
 	key, err := w.inputKey(checkPurpose, checkInputs)
 	if err != nil {
 		return CheckResult{}, err
 	}
-	started := time.Now() // before the walk: the stamps are the walk's
 	m, err := w.openModel(file)
 	if err != nil {
 		m = nil // none, or none to trust: a whole check writes it anew
 	} else {
 		defer m.Close()
-	}
-	files, skips, err := v.Files(ctx)
-	if err != nil {
-		return CheckResult{}, err
 	}
 	var mu sync.Mutex
 	hashes := map[string][sha256.Size]byte{}
@@ -384,8 +376,16 @@ func (w *Workspace) checkCached(ctx context.Context, copts lint.Options) (CheckR
 	return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}, nil
 }
 
+// checkWalk is the one walk a check reads (Workspace.Check): the files,
+// the skipped, and when it began, which the stamps are dated by.
+type checkWalk struct {
+	files   []vault.File
+	skips   []vault.Skip
+	started time.Time
+}
+
 // checkSave is what a check through the model file knows of it: the
-// file, as opened before the walk (m; nil when there is none to trust),
+// file, as opened after the walk (m; nil when there is none to trust),
 // check's key, the walk's files and when it began, and, once compared,
 // check's hash of each stamped file (was, by index in m.Stamps) and what
 // is known of each walked file's bytes (content, by index in files; zero

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/vault"
@@ -121,14 +122,19 @@ func (r CheckResult) Count(sev lint.Severity) int {
 // type's template and every link against the vault. Every note is
 // checked through the cache, whether no path or the vault's own folder
 // names them (zk check . from the vault).
+//
+// The vault is walked once, first: the checker, its cache's stamps and
+// the ledger's refutations placed among the notes (homedLedgerBy) all
+// read that walk.
 func (w *Workspace) Check(ctx context.Context, req CheckRequest) (CheckResult, error) {
-	copts := w.lintOptions(!req.NoCache, nil)
-	if !req.NoCache && (len(req.Paths) == 0 || slices.ContainsFunc(req.Paths, w.isVaultDir)) {
-		return w.checkCached(ctx, copts)
-	}
+	started := time.Now() // before the walk: the stamps are the walk's
 	files, skips, err := w.Vault.Files(ctx)
 	if err != nil {
 		return CheckResult{}, err
+	}
+	copts := w.lintOptions(!req.NoCache, files)
+	if !req.NoCache && (len(req.Paths) == 0 || slices.ContainsFunc(req.Paths, w.isVaultDir)) {
+		return w.checkCached(ctx, copts, checkWalk{files: files, skips: skips, started: started})
 	}
 	return w.checkVault(ctx, files, skips, copts, req.Paths, nil)
 }
