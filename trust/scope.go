@@ -72,6 +72,14 @@ const maxDepth = 8
 //     after a symlink goes up from where it leads, as the kernel reads it),
 //     and from the folder a command is run in too (env -C DIR, sudo -D,
 //     git, make, go -C: chdirs; and, opaque as it is, cd DIR);
+//   - the files a program reads on its own and runs, named by no word:
+//     make's Makefile, a justfile, package.json (and the scripts npm test
+//     and the like run, read as sh -c strings), pyproject.toml, a Gemfile,
+//     a flake, an .envrc (reads), from the folder it runs in, or above it
+//     as the program looks; one not there is bound by its absence;
+//   - the command a runner starts (uv run, poetry run, conda run -n ENV,
+//     npx, pnpm exec, bundle exec, nix develop -c, direnv exec DIR:
+//     runners), inspected as the command it is;
 //   - the string a shell runs (sh, bash, dash, zsh... -c, found at any
 //     position so that env X=1 sh -c and timeout 9 sh -c count), the string
 //     after -c of another program (flock -c, su -c) and env -S's string,
@@ -85,10 +93,13 @@ const maxDepth = 8
 // builtins that run strings, an assignment to PATH, a shell or
 // interpreter reading its program from its input, xargs adding what it
 // reads to the command, chroot, another interpreter's inline code (python
-// -c, perl -e, node -e), find -exec, a string the parser refuses. What a
-// file that runs runs in turn (a script calling another, make reading its
-// Makefile) is that file's content, hashed, not followed. A named file
-// over 64 MiB is an error, not a file left out.
+// -c, perl -e, node -e; a script's own options after it are not), find
+// -exec, a string the parser refuses. What a file that runs runs in turn
+// (a script calling another, a Makefile's recipe naming a script) is that
+// file's content, hashed, not followed; so is the tree of code a build or
+// test tool runs (go test ./..., cargo test, pytest, node_modules/.bin):
+// not hashed, and not opaque either. A named file over 64 MiB is an
+// error, not a file left out.
 func Inspect(vaultDir string, argv []string) (Scope, error) {
 	return inspect(vaultDir, argv, nil)
 }
@@ -206,25 +217,32 @@ var shells = map[string]syntax.LangVariant{
 // the standard library's json.tool; perl -I, -M; ruby -I, -r; node -r,
 // --import; lua -l), as PYTHONPATH and its kin are (searchVar).
 //
-// Every word after the interpreter is read so, its script's arguments too
-// (python3 x.py -m 5 is opaque): an option missed is code run unread, a
-// word misread only a warning. A letter counts wherever it stands in a
-// word of clustered options (perl -ne is -e, python3 -Im is -m), up to one
-// whose value is the rest of the word (python3 -Wignore::DeprecationWarning
-// has no -c); a long option however abbreviated (--ev=, pwsh's -Com).
-// The names are compiled at their first use, not at every zk's start.
+// The words are read up to the interpreter's operand, its script or - (its
+// input), or the one after --: what follows are the script's arguments
+// (python3 x.py -m 5 runs no module). Where it is unsure, it reads on: a
+// word after an option that may take one as its value (code or valued,
+// last in its word: python3 -W ignore; any long option it does not know,
+// with no =) is taken for that value, not the operand, so that an option
+// after it is still read; an option missed is code run unread, a word
+// misread only a warning. A letter counts wherever it stands in a word of
+// clustered options (perl -ne is -e, python3 -Im is -m), up to one whose
+// value is the rest of the word (python3 -Wignore::DeprecationWarning has
+// no -c); a long option however abbreviated (--ev=, pwsh's -Com). The
+// names are compiled at their first use, not at every zk's start.
 var inline = []interp{
 	{name: lazyre.New(`^(python|pypy)[0-9.]*$`), short: "cm", valued: "QWX"},
 	{name: lazyre.New(`^perl[0-9.]*$`), short: "EIMdem", valued: "DFix"},
 	{name: lazyre.New(`^ruby[0-9.]*$`), short: "Ier", valued: "CEFWix"},
-	{name: lazyre.New(`^(node|nodejs|bun)$`), short: "epr", valued: "C",
-		long: []string{"--eval", "--print", "--require", "--import", "--loader", "--experimental-loader", "--preload"}},
-	{name: lazyre.New(`^deno$`), long: []string{"--eval"}, words: []string{"eval"}},
+	{name: lazyre.New(`^(node|nodejs)$`), short: "epr", valued: "C",
+		long: []string{"--eval", "--print", "--require", "--import", "--loader", "--experimental-loader"}},
+	{name: lazyre.New(`^bun$`), short: "epr", sub: true,
+		long: []string{"--eval", "--print", "--require", "--import", "--preload"}},
+	{name: lazyre.New(`^deno$`), long: []string{"--eval"}, words: []string{"eval"}, sub: true},
 	{name: lazyre.New(`^php[0-9.]*$`), short: "BERr", valued: "FScdftz"},
 	{name: lazyre.New(`^(lua|luajit)[0-9.]*$`), short: "ejl"},
 	{name: lazyre.New(`^julia$`), short: "Eem", valued: "CHJLOgpt", long: []string{"--eval", "--print", "--module"}},
 	{name: lazyre.New(`^(Rscript|osascript)$`), short: "e", valued: "ls"},
-	{name: lazyre.New(`^(pwsh|powershell)$`), long: []string{"-command", "-commandwithargs", "-cwa", "-encodedcommand", "-ec"}},
+	{name: lazyre.New(`^(pwsh|powershell)$`), long: []string{"-command", "-commandwithargs", "-cwa", "-encodedcommand", "-ec"}, longOnly: true},
 }
 
 // interp is one interpreter of inline.
@@ -234,6 +252,11 @@ type interp struct {
 	valued string   // other option letters whose value is the rest of their word
 	long   []string // long options that run code
 	words  []string // words that do, wherever they stand (deno eval)
+	// sub: its first operand may be a subcommand (deno run, bun test), the
+	// script the next.
+	sub bool
+	// longOnly: an option of one dash is a word, not letters (pwsh -File).
+	longOnly bool
 }
 
 // interpreter is the inline entry for name, or -1.
@@ -241,34 +264,57 @@ func interpreter(name string) int {
 	return slices.IndexFunc(inline, func(e interp) bool { return e.name().MatchString(name) })
 }
 
-// code is every option of args that runs code the interpreter e does not
-// read, as inline says to read them.
-func (e interp) code(args []string) []string {
+// code is every option of args, up to the interpreter's operand, that
+// runs code the interpreter e does not read, as inline says to read them,
+// and the index in args of that operand (its script), or -1.
+func (e interp) code(args []string) ([]string, int) {
 	var opts []string
-	for _, a := range args {
+	value := false // the word may be the value of the option before it
+	sub := e.sub
+	for j, a := range args {
 		if slices.Contains(e.words, a) {
 			opts = append(opts, a)
+		}
+		if a == "--" {
+			if j+1 < len(args) {
+				return opts, j + 1
+			}
+			return opts, -1
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			switch {
+			case value:
+				value = false
+			case sub:
+				sub = false
+			default:
+				return opts, j
+			}
 			continue
 		}
-		name, _, _ := strings.Cut(a, "=")
+		value = false
+		name, _, eq := strings.Cut(a, "=")
 		if k := slices.IndexFunc(e.long, func(l string) bool { return abbreviates(name, l) }); k >= 0 {
 			opts = append(opts, e.long[k])
+			value = !eq
 			continue
 		}
-		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+		if strings.HasPrefix(a, "--") || e.longOnly {
+			value = !eq // one it does not know may take a value
 			continue
 		}
-		for _, c := range a[1:] {
-			if strings.ContainsRune(e.short, c) {
-				opts = append(opts, "-"+string(c))
-				break
+		for k := 1; k < len(a); k++ {
+			code := strings.IndexByte(e.short, a[k]) >= 0
+			if code {
+				opts = append(opts, "-"+a[k:k+1])
 			}
-			if strings.ContainsRune(e.valued, c) {
+			if code || strings.IndexByte(e.valued, a[k]) >= 0 {
+				value = k == len(a)-1 // its value is the next word
 				break
 			}
 		}
 	}
-	return opts
+	return opts, -1
 }
 
 // wrappers run their operands as a command: a shell after one is run as
@@ -290,25 +336,30 @@ var wrappers = map[string]bool{
 // abbreviated (env --ch=DIR), its value after = or the next word. A folder
 // read wrongly costs a stat of each word, if it is one at all; a folder
 // missed, a file that runs left unhashed.
+// A runner's project folder (uv --project, poetry -P) is read as one too:
+// what it runs and the files it reads on its own (reads) are found there.
 var chdirs = map[string]struct {
-	short byte // 0 for none
+	short string // option letters; "" for none
 	long  []string
 }{
-	"env":  {'C', []string{"--chdir"}},
-	"sudo": {'D', []string{"--chdir"}},
-	"git":  {'C', nil}, "go": {'C', []string{"--C"}}, "cargo": {'C', nil}, "ninja": {'C', nil},
-	"make": {'C', []string{"--directory"}}, "gmake": {'C', []string{"--directory"}}, "bmake": {'C', nil},
-	"npm": {'C', []string{"--prefix"}}, "pnpm": {'C', []string{"--dir"}}, "yarn": {0, []string{"--cwd"}},
-	"bun": {0, []string{"--cwd"}}, "just": {'d', []string{"--working-directory"}},
-	"gradle": {'p', []string{"--project-dir"}}, "gradlew": {'p', []string{"--project-dir"}},
-	"ruby": {'C', nil}, "perl": {'x', nil},
-	"systemd-run": {0, []string{"--working-directory"}}, "unshare": {0, []string{"--wd"}},
-	"nsenter": {'w', []string{"--wd"}}, "pwsh": {0, []string{"-workingdirectory", "-wd"}},
+	"env":  {"C", []string{"--chdir"}},
+	"sudo": {"D", []string{"--chdir"}},
+	"git":  {"C", nil}, "go": {"C", []string{"--C"}}, "cargo": {"C", nil}, "ninja": {"C", nil},
+	"make": {"C", []string{"--directory"}}, "gmake": {"C", []string{"--directory"}}, "bmake": {"C", nil},
+	"npm": {"C", []string{"--prefix"}}, "pnpm": {"C", []string{"--dir"}}, "yarn": {"", []string{"--cwd"}},
+	"bun": {"", []string{"--cwd"}}, "just": {"d", []string{"--working-directory"}},
+	"gradle": {"p", []string{"--project-dir"}}, "gradlew": {"p", []string{"--project-dir"}},
+	"ruby": {"C", nil}, "perl": {"x", nil},
+	"systemd-run": {"", []string{"--working-directory"}}, "unshare": {"", []string{"--wd"}},
+	"nsenter": {"w", []string{"--wd"}}, "pwsh": {"", []string{"-workingdirectory", "-wd"}},
+	"uv": {"", []string{"--directory", "--project"}}, "poetry": {"CP", []string{"--directory", "--project"}},
+	"pdm": {"p", []string{"--project"}}, "conda": {"", []string{"--cwd"}}, "mamba": {"", []string{"--cwd"}},
+	"micromamba": {"", []string{"--cwd"}},
 }
 
-// optionValues is every value args may give the option -short or --long,
-// read loosely as chdirs says.
-func optionValues(args []string, short byte, long []string) []string {
+// optionValues is every value args may give an option -short (any of its
+// letters) or --long, read loosely as chdirs says.
+func optionValues(args []string, short string, long []string) []string {
 	var vs []string
 	next := func(j int) {
 		if j+1 < len(args) {
@@ -325,10 +376,10 @@ func optionValues(args []string, short byte, long []string) []string {
 			}
 			continue
 		}
-		if short == 0 || len(a) < 2 || a[0] != '-' || a[1] == '-' {
+		if short == "" || len(a) < 2 || a[0] != '-' || a[1] == '-' {
 			continue
 		}
-		if k := strings.IndexByte(a[1:], short); k >= 0 {
+		if k := strings.IndexAny(a[1:], short); k >= 0 {
 			// go's flag package takes -C=DIR.
 			if rest := strings.TrimPrefix(a[k+2:], "="); rest != "" {
 				vs = append(vs, rest)
@@ -384,60 +435,104 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 	}
 	for i, w := range words {
 		base := filepath.Base(w)
-		// A command is run at position 0, or after a wrapper.
-		command := i == 0 || wrappers[first]
-		if o, ok := chdirs[base]; ok && command {
-			for _, d := range optionValues(words[i+1:], o.short, o.long) {
+		if i > 0 && (w == "-c" || w == "--command") && i+1 < len(words) {
+			// Another program's command string: flock -c, su -c, script -c.
+			in.script(words[i+1], syntax.LangBash, depth)
+			continue
+		}
+		// A command is run at position 0, or after a wrapper (a runner's
+		// is inspected as words of its own).
+		if i > 0 && !wrappers[first] {
+			continue
+		}
+		args := words[i+1:]
+		if o, ok := chdirs[base]; ok {
+			for _, d := range optionValues(args, o.short, o.long) {
 				in.chdir(d)
 			}
 		}
-		if lang, ok := shells[base]; ok && command {
-			in.shell(words[i+1:], lang, depth, top)
+		r, ok := runners[base]
+		var starts []int
+		if ok {
+			starts, ok = in.runner(r, base, args, depth)
+		}
+		if rd, found := reads[base]; found {
+			in.reads(rd, args, depth)
+		}
+		if ok {
+			for _, s := range starts {
+				cmd := args[s:]
+				// hatch run test:pytest runs pytest in the environment test.
+				if _, c, env := strings.Cut(cmd[0], ":"); r.env && env {
+					cmd = append([]string{c}, cmd[1:]...)
+				}
+				in.argv(cmd, depth, top)
+			}
 			return
 		}
-		if k := interpreter(base); k >= 0 && command {
-			for _, o := range inline[k].code(words[i+1:]) {
+		if lang, ok := shells[base]; ok {
+			in.loose(words, i, in.shell(args, lang, depth, top), depth, top)
+			return
+		}
+		if k := interpreter(base); k >= 0 {
+			opts, op := inline[k].code(args)
+			for _, o := range opts {
 				in.opaque("`%s %s` runs code zk does not read", base, o)
 			}
-			if !top && !hasOperand(words[i+1:]) {
+			if !top && !hasOperand(args) {
 				in.opaque("`%s` runs what it reads from its input", base)
 			}
+			in.loose(words, i, op, depth, top)
 			return
 		}
 		switch {
-		case base == "env" && command:
-			in.env(words[i+1:], depth)
-		case (base == "chroot" || base == "sudo" && len(optionValues(words[i+1:], 'R', []string{"--chroot"})) > 0) && command:
+		case base == "env":
+			in.env(args, depth)
+		case base == "chroot" || base == "sudo" && len(optionValues(args, "R", []string{"--chroot"})) > 0:
 			// Every path, absolute ones too, is read under another root.
 			in.opaque("`%s` runs the command under another root folder", base)
-		case base == "xargs" && command:
+		case base == "xargs":
 			// Top-level, its input is empty; else it appends to the command
 			// words zk cannot see, from its input or -a's file.
-			if !top || len(optionValues(words[i+1:], 'a', []string{"--arg-file"})) > 0 {
+			if !top || len(optionValues(args, "a", []string{"--arg-file"})) > 0 {
 				in.opaque("`xargs` adds to the command words it reads when it runs")
 			}
-		case base == "find" && command:
-			for _, a := range words[i+1:] {
+		case base == "find":
+			for _, a := range args {
 				switch a {
 				case "-exec", "-execdir", "-ok", "-okdir":
 					in.opaque("`find %s` runs the files it finds", a)
 				}
 			}
-		case i > 0 && (w == "-c" || w == "--command") && i+1 < len(words):
-			// Another program's command string: flock -c, su -c, script -c.
-			in.script(words[i+1], syntax.LangBash, depth)
 		}
+	}
+}
+
+// loose inspects, after a shell or interpreter found at words[i] behind a
+// wrapper, its operand op (an index in words[i+1:], or -1) as a command
+// too when it is one: words[i] may be the value of one of the wrapper's
+// options (sudo -u python3 python3 -m x), and what runs the word after it.
+func (in *inspector) loose(words []string, i, op, depth int, top bool) {
+	if i == 0 || op < 0 {
+		return
+	}
+	rest := words[i+1+op:]
+	base := filepath.Base(rest[0])
+	_, shell := shells[base]
+	_, runner := runners[base]
+	if shell || runner || wrappers[base] || interpreter(base) >= 0 {
+		in.argv(rest, depth, top)
 	}
 }
 
 // env inspects env's arguments: -S splits a string as a shell would, and
 // an assignment may change where commands are found.
 func (in *inspector) env(args []string, depth int) {
-	for _, src := range optionValues(args, 'S', []string{"--split-string"}) {
+	for _, src := range optionValues(args, "S", []string{"--split-string"}) {
 		in.script(src, syntax.LangBash, depth)
 	}
 	// BSD env -P: where the command is looked up.
-	for _, p := range optionValues(args, 'P', nil) {
+	for _, p := range optionValues(args, "P", nil) {
 		in.opaque("`env -P %s` changes where commands are looked up", p)
 	}
 	for _, a := range args {
@@ -453,8 +548,9 @@ func hasOperand(args []string) bool {
 }
 
 // shell inspects a shell's arguments: its -c string, or its script (a
-// named file, hashed by names), or its input.
-func (in *inspector) shell(args []string, lang syntax.LangVariant, depth int, inputEmpty bool) {
+// named file, hashed by names), or its input. It returns the index in args
+// of its operand (the string or the script), or -1.
+func (in *inspector) shell(args []string, lang syntax.LangVariant, depth int, inputEmpty bool) int {
 	c := false
 	for j := 0; j < len(args); j++ {
 		a := args[j]
@@ -463,10 +559,9 @@ func (in *inspector) shell(args []string, lang syntax.LangVariant, depth int, in
 			j++
 			if j < len(args) {
 				in.operand(args[j], c, lang, depth)
-			} else if c {
-				return
+				return j
 			}
-			return
+			return -1
 		case a == "-o" || a == "+o" || a == "-O" || a == "+O" || a == "--rcfile" || a == "--init-file":
 			j++ // takes a value
 		case strings.HasPrefix(a, "--"):
@@ -479,12 +574,13 @@ func (in *inspector) shell(args []string, lang syntax.LangVariant, depth int, in
 			}
 		default:
 			in.operand(a, c, lang, depth)
-			return
+			return j
 		}
 	}
 	if !c && !inputEmpty {
 		in.opaque("a shell with no script runs what it reads from its input")
 	}
+	return -1
 }
 
 func (in *inspector) operand(a string, c bool, lang syntax.LangVariant, depth int) {
@@ -798,27 +894,50 @@ func (in *inspector) display(p, dir string) string {
 }
 
 // hashFile is "sha256:HEX" of the regular file at p, or "" when p is no
-// regular file. It opens without blocking: a FIFO swapped in after the
-// stat must not hang zk.
+// regular file.
 func hashFile(p string) (string, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-			return "", nil
-		}
+	f, err := openRegular(p)
+	if f == nil || err != nil {
 		return "", err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return "", nil
-	}
-	if st.Size() > maxHashed {
-		return "", fmt.Errorf("over %d MiB; zk does not approve a command naming it", maxHashed>>20)
-	}
 	h := sha256.New()
 	if _, err := io.Copy(h, io.LimitReader(f, maxHashed+1)); err != nil {
 		return "", err
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// readFile is the content of the regular file at p, nil when p is no
+// regular file, as hashFile reads it.
+func readFile(p string) ([]byte, error) {
+	f, err := openRegular(p)
+	if f == nil || err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxHashed+1))
+}
+
+// openRegular opens the regular file at p of at most maxHashed bytes, or
+// gives nil when p is none. It opens without blocking: a FIFO swapped in
+// after the stat must not hang zk.
+func openRegular(p string) (*os.File, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil
+	}
+	if st.Size() > maxHashed {
+		f.Close()
+		return nil, fmt.Errorf("over %d MiB; zk does not approve a command naming it", maxHashed>>20)
+	}
+	return f, nil
 }

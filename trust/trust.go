@@ -6,7 +6,8 @@
 // an edited command needs a new approval (direnv's lesson). An approval
 // also holds the content hash of every file the command names, wherever
 // it leads (sh run.sh: run.sh; sh -c 'sh r""un.sh': run.sh, as the shell
-// reads it), so an edited script needs a new approval too; a command whose
+// reads it), or that it reads on its own (make test: the Makefile), so an
+// edited script needs a new approval too; a command whose
 // files zk cannot tell (Inspect) is approved only on the user's explicit
 // word, and says so (Approval.Opaque).
 package trust
@@ -49,9 +50,9 @@ type Approval struct {
 	Vault   string `json:"vault"`
 	Note    string `json:"note"`
 	Command string `json:"command"`
-	// Files maps each file the command names (its vault path, or its
-	// absolute path outside the vault) to "sha256:" and the hex hash of
-	// its content (see Inspect).
+	// Files maps each file the command names or its programs read on
+	// their own (its vault path, or its absolute path outside the vault)
+	// to "sha256:" and the hex hash of its content (see Inspect).
 	Files map[string]string `json:"files,omitempty"`
 	// Opaque: zk could not tell every file the command runs (Scope.Opaque),
 	// and the user approved it so.

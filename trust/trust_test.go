@@ -91,7 +91,12 @@ func TestCheckFiles(t *testing.T) {
 // shell reads them, and calls opaque what cannot be told.
 func TestInspect(t *testing.T) {
 	dir := vaulttest.Dir(t, map[string]string{"run.sh": "echo 1\n", "lib/x.sh": "x\n", "data.csv": "1,2\n", "out.txt": "o\n",
-		"sub/x.sh": "y\n", "sub/deep/keep": ""})
+		"sub/x.sh": "y\n", "sub/deep/keep": "",
+		// Files programs read on their own, not named by the command.
+		"Makefile": "test:\n\tsh run.sh\n", "Justfile": "test:\n  sh run.sh\n", "pyproject.toml": "[project]\n",
+		"pkg/tool.py": "", "Gemfile": "", "flake.nix": "{}\n", "flake.lock": "{}\n", "web/.npmrc": "", "lib/.envrc": "export X=1\n", "web/src/keep": "",
+		"fan/package.json": `{"scripts": {"a": "npm run a b c d", "b": "npm run a b c d", "c": "npm run a b c d", "d": "npm run a b c d"}}`,
+		"web/package.json": `{"scripts": {"test": "sh ../run.sh", "pretest": "cat ../data.csv", "bench": "python3 -m pkg.tool", "var": "sh $X"}}`})
 	elsewhere := t.TempDir()
 	outside := filepath.Join(elsewhere, "out.sh")
 	os.WriteFile(outside, []byte("x"), 0o644)
@@ -199,6 +204,72 @@ func TestInspect(t *testing.T) {
 		{[]string{"flock", "f", "-c", "sh $X"}, nil, "expands a variable"},
 		{[]string{"env", "-S", "sh ${X}"}, nil, "expands a variable"},
 		{[]string{"find", ".", "-exec", "sh", "{}", ";"}, nil, "`find -exec`"},
+		// Options after an interpreter's script are the script's.
+		{[]string{"python3", "run.sh", "-m", "5"}, []string{"run.sh"}, ""},
+		{[]string{"python3", "-u", "-W", "ignore", "run.sh", "-c", "1"}, []string{"run.sh"}, ""},
+		{[]string{"python3", "-", "-m"}, nil, ""},
+		{[]string{"python3", "-W", "ignore", "-m", "json.tool"}, nil, "`python3 -m` runs code"},
+		{[]string{"perl", "-w", "run.sh", "-e", "1"}, []string{"run.sh"}, ""},
+		{[]string{"ruby", "run.sh", "-r", "x"}, []string{"run.sh"}, ""},
+		{[]string{"node", "run.sh", "-e", "1"}, []string{"run.sh"}, ""},
+		{[]string{"node", "--title", "t", "run.sh", "--import=x"}, []string{"run.sh"}, ""},
+		{[]string{"php", "run.sh", "-r", "1"}, []string{"run.sh"}, ""},
+		{[]string{"lua", "run.sh", "-e", "1"}, []string{"run.sh"}, ""},
+		{[]string{"julia", "run.sh", "-e", "1"}, []string{"run.sh"}, ""},
+		{[]string{"Rscript", "run.sh", "-e", "1"}, []string{"run.sh"}, ""},
+		{[]string{"deno", "run", "run.sh", "eval"}, []string{"run.sh"}, ""},
+		{[]string{"deno", "eval", "1"}, nil, "`deno eval` runs code"},
+		// A wrapper's option value is no command: the one after it is.
+		{[]string{"sudo", "-u", "python3", "python3", "-m", "json.tool"}, nil, "`python3 -m` runs code"},
+		{[]string{"sudo", "-u", "sh", "sh", "-c", "sh $X"}, nil, "expands a variable"},
+		{[]string{"nice", "-n", "5", "python3", "run.sh", "-m", "5"}, []string{"run.sh"}, ""},
+		// Runners start the command their operands give.
+		{[]string{"uv", "run", "python", "-m", "pkg.tool"}, []string{"pyproject.toml"}, "`python -m` runs code"},
+		{[]string{"uv", "run", "--with", "pytest", "python3", "-m", "pkg.tool"}, []string{"pyproject.toml"}, "`python3 -m` runs code"},
+		{[]string{"uv", "run", "--frozen", "python3", "run.sh", "-m", "5"}, []string{"pyproject.toml", "run.sh"}, ""},
+		{[]string{"uv", "run", "-m", "pkg.tool", "python3", "run.sh", "-c", "1"}, []string{"pyproject.toml", "run.sh"}, "`uv run -m` runs code"},
+		{[]string{"uv", "run", "--frozen", "pytest", "-m", "slow"}, []string{"pyproject.toml"}, ""},
+		{[]string{"uv", "--directory", "lib", "run", "sh", "x.sh"}, []string{"lib/x.sh", "pyproject.toml"}, ""},
+		{[]string{"uv", "run", "sh", "-c", "sh $X"}, []string{"pyproject.toml"}, "expands a variable"},
+		{[]string{"timeout", "9", "uv", "run", "python", "-m", "x"}, []string{"pyproject.toml"}, "`python -m` runs code"},
+		{sh("uv run python -m x"), []string{"pyproject.toml"}, "`python -m` runs code"},
+		{[]string{"uv", "pip", "install", "python"}, []string{"pyproject.toml"}, ""},
+		{[]string{"poetry", "run", "python", "-m", "x"}, []string{"pyproject.toml"}, "`python -m` runs code"},
+		{[]string{"poetry", "-C", "lib", "run", "sh", "x.sh"}, []string{"lib/x.sh", "pyproject.toml"}, ""},
+		{[]string{"pipenv", "run", "python", "-m", "x"}, nil, "`python -m` runs code"},
+		{[]string{"pdm", "run", "-p", ".", "python", "-m", "x"}, []string{"pyproject.toml"}, "`python -m` runs code"},
+		{[]string{"hatch", "run", "test:python", "-m", "x"}, []string{"pyproject.toml"}, "`python -m` runs code"},
+		{[]string{"rye", "run", "python", "-m", "x"}, []string{"pyproject.toml"}, "`python -m` runs code"},
+		{[]string{"conda", "run", "-n", "python3", "python3", "-m", "x"}, nil, "`python3 -m` runs code"},
+		{[]string{"micromamba", "run", "--cwd", "lib", "sh", "x.sh"}, []string{"lib/x.sh"}, ""},
+		{[]string{"npx", "node", "-e", "1"}, nil, "`node -e` runs code"},
+		{[]string{"npx", "-p", "x", "-c", "sh $X"}, nil, "expands a variable"},
+		{[]string{"npm", "exec", "--call", "sh $X"}, nil, "expands a variable"},
+		{[]string{"bunx", "python3", "-m", "x"}, nil, "`python3 -m` runs code"},
+		{[]string{"pnpm", "exec", "python3", "-m", "x"}, nil, "`python3 -m` runs code"},
+		{[]string{"pnpm", "dlx", "-c", "sh $X"}, nil, "expands a variable"},
+		{[]string{"yarn", "exec", "python3", "-m", "x"}, nil, "`python3 -m` runs code"},
+		{[]string{"yarn", "dlx", "-p", "x", "node", "-e", "1"}, nil, "`node -e` runs code"},
+		{[]string{"bundle", "exec", "ruby", "-rjson", "run.sh"}, []string{"Gemfile", "run.sh"}, "`ruby -r` runs code"},
+		{[]string{"nix", "develop", "-c", "python3", "-m", "x"}, []string{"flake.lock", "flake.nix"}, "`python3 -m` runs code"},
+		{[]string{"nix", "shell", "nixpkgs#python3", "--command", "sh", "run.sh"}, []string{"flake.lock", "flake.nix", "run.sh"}, ""},
+		{[]string{"nix-shell", "--run", "sh $X"}, nil, "expands a variable"},
+		{[]string{"direnv", "exec", "lib", "sh", "x.sh"}, []string{"lib/.envrc", "lib/x.sh"}, ""},
+		{[]string{"direnv", "exec", "lib", "python3", "-m", "x"}, []string{"lib/.envrc"}, "`python3 -m` runs code"},
+		// Files a program reads by itself are bound as named ones are.
+		{[]string{"make", "test"}, []string{"Makefile"}, ""},
+		{[]string{"make", "-f", "lib/x.sh", "test"}, []string{"lib/x.sh"}, ""},
+		{[]string{"just", "test"}, []string{"Justfile"}, ""},
+		{[]string{"env", "-C", "lib", "just", "test"}, []string{"Justfile"}, ""},
+		{[]string{"just", "--justfile", "lib/x.sh", "test"}, []string{"lib/x.sh"}, ""},
+		{[]string{"uv", "run", "pytest"}, []string{"pyproject.toml"}, ""},
+		{[]string{"npm", "--prefix", "web", "test"}, []string{"data.csv", "run.sh", "web/.npmrc", "web/package.json"}, ""},
+		{[]string{"env", "-C", "web/src", "npm", "run", "test"}, []string{"data.csv", "run.sh", "web/.npmrc", "web/package.json"}, ""},
+		{[]string{"pnpm", "-C", "web", "bench"}, []string{"web/.npmrc", "web/package.json"}, "`python3 -m` runs code"},
+		{[]string{"yarn", "--cwd", "web", "run", "var"}, []string{"web/package.json"}, "expands a variable"},
+		{[]string{"go", "test", "-bench", "."}, nil, ""},
+		// Scripts that run each other are read once each, not 12^8 times.
+		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
 		s, err := Inspect(dir, tc.argv)
 		if err != nil {

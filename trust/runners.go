@@ -1,0 +1,319 @@
+package trust
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// runners start a command their operands give, after a subcommand (uv run
+// python -m x runs python -m x), each with options of its own that may
+// take a value (conda run -n NAME, uv run --with X): the command is
+// inspected as one at position 0 is. Where it is unsure of an option
+// (one it does not know, with no value after =), the next word may be its
+// value or the command, and zk inspects both: a command missed is code run
+// unread, a value read as a command at worst a warning (uv run --frozen
+// pytest -m slow would be uv run -m were --frozen not known to take none).
+var runners = map[string]runner{
+	"uv": {sub: []string{"run"}, valued: "p", code: []string{"-m", "--module"},
+		long: []string{"--with", "--with-editable", "--with-requirements", "--python", "--directory", "--project", "--package", "--extra", "--group", "--env-file", "--index"},
+		flags: []string{"-q", "-v", "-n", "-s", "-U", "--frozen", "--locked", "--no-sync", "--isolated", "--no-project", "--active", "--all-extras", "--no-dev",
+			"--only-dev", "--all-groups", "--all-packages", "--offline", "--exact", "--no-editable", "--no-cache", "--quiet", "--verbose", "--script", "--refresh", "--upgrade"}},
+	"poetry":     {sub: []string{"run"}, valued: "CP", long: []string{"--directory", "--project"}, flags: []string{"-q", "-v", "-n", "--quiet", "--verbose", "--no-interaction", "--no-ansi", "--no-plugins", "--no-cache"}},
+	"pipenv":     {sub: []string{"run"}, long: []string{"--python"}, flags: []string{"-q", "-v", "--quiet", "--verbose", "--site-packages"}},
+	"pdm":        {sub: []string{"run"}, valued: "p", long: []string{"--project", "--venv"}, flags: []string{"-g", "-s", "-q", "-v", "--global", "--site-packages", "--quiet", "--verbose"}},
+	"hatch":      {sub: []string{"run"}, valued: "e", long: []string{"--env"}, flags: []string{"-q", "-v", "--quiet", "--verbose", "--force-continue", "--ignore-compat"}, env: true},
+	"rye":        {sub: []string{"run"}, long: []string{"--pyproject"}, flags: []string{"-q", "-v", "--quiet", "--verbose"}},
+	"conda":      {sub: []string{"run"}, valued: "np", long: []string{"--name", "--prefix", "--cwd"}, flags: condaFlags},
+	"mamba":      {sub: []string{"run"}, valued: "np", long: []string{"--name", "--prefix", "--cwd"}, flags: condaFlags},
+	"micromamba": {sub: []string{"run"}, valued: "np", long: []string{"--name", "--prefix", "--cwd"}, flags: condaFlags},
+	"npx":        {valued: "pw", long: []string{"--package", "--workspace", "--prefix"}, script: []string{"-c", "--call"}, flags: npmFlags},
+	"npm":        {sub: []string{"exec", "x"}, valued: "Cpw", long: []string{"--package", "--workspace", "--prefix"}, script: []string{"-c", "--call"}, flags: npmFlags},
+	"bunx":       {valued: "p", long: []string{"--package"}, flags: []string{"--bun", "--silent", "--verbose"}},
+	"bun":        {sub: []string{"x"}, valued: "p", long: []string{"--package", "--cwd"}, flags: []string{"--bun", "--silent", "--verbose"}},
+	"pnpm": {sub: []string{"exec", "dlx"}, valued: "CF", long: []string{"--dir", "--filter", "--package"}, shell: []string{"-c", "--shell-mode"},
+		flags: []string{"-r", "-s", "-w", "--recursive", "--parallel", "--silent", "--workspace-root", "--stream"}},
+	"yarn":      {sub: []string{"exec", "dlx"}, valued: "p", long: []string{"--cwd", "--package"}, flags: []string{"-q", "--quiet", "--silent"}},
+	"bundle":    {sub: []string{"exec"}, long: []string{"--gemfile"}, flags: []string{"--keep-file-descriptors", "--verbose", "--no-color"}},
+	"nix":       {sub: []string{"develop", "shell"}, after: []string{"-c", "--command"}},
+	"nix-shell": {script: []string{"--run", "--command"}, none: true},
+	"direnv":    {sub: []string{"exec"}, dirs: 1},
+}
+
+var (
+	condaFlags = []string{"-v", "--no-capture-output", "--live-stream", "--dev", "--debug-wrapper-scripts"}
+	npmFlags   = []string{"-y", "-q", "--yes", "--no", "--quiet", "--silent", "--ws", "--workspaces"}
+)
+
+// runner is one program of runners.
+type runner struct {
+	sub    []string // the subcommands that start a command; none: the program itself
+	valued string   // option letters that take a value (the rest of their word, or the next)
+	long   []string // long options that take one (after =, or the next word)
+	code   []string // options that run code zk does not read (uv run -m MODULE)
+	script []string // options whose value is a shell string (npx -c, nix-shell --run)
+	shell  []string // options that have the command run as a shell string (pnpm exec -c)
+	flags  []string // options known to take no value
+	after  []string // options the command follows (nix develop -c); none: its first operand
+	dirs   int      // operands before the command naming the folder it is run for (direnv exec DIR)
+	none   bool     // its operands name no command (nix-shell's are files)
+	env    bool     // the command may be ENV:COMMAND (hatch run test:pytest)
+}
+
+// runner reads the arguments of the runner r, named name: the folders it
+// runs in, its options that run code or shell strings, and where in args
+// the command it starts may begin. ok is false when args start none (uv
+// pip, npm install).
+func (in *inspector) runner(r runner, name string, args []string, depth int) (starts []int, ok bool) {
+	matched, sub := len(r.sub) == 0, ""
+	dirs, value, shell := r.dirs, false, false
+	done := func() ([]int, bool) {
+		if shell && len(starts) > 0 {
+			// The words are one string the shell reads, joined as pnpm joins them.
+			in.script(strings.Join(args[starts[0]:], " "), syntax.LangBash, depth)
+		}
+		return starts, matched
+	}
+	// option handles an option, given as opt: code, a shell string (its
+	// value v, or the next word), or a value it takes. It says whether opt
+	// was one it knows.
+	option := func(opt, v string, hasV bool, j *int) bool {
+		is := func(opts []string) bool {
+			return slices.ContainsFunc(opts, func(o string) bool { return o == opt || len(opt) > 2 && abbreviates(opt, o) })
+		}
+		next := func() string {
+			if hasV {
+				return v
+			}
+			if *j+1 < len(args) {
+				*j++
+				return args[*j]
+			}
+			return ""
+		}
+		switch {
+		case matched && is(r.code):
+			in.opaque("`%s %s %s` runs code zk does not read", name, sub, opt)
+			next()
+			*j = len(args) // the rest are the module's arguments
+		case is(r.script):
+			if src := next(); src != "" {
+				in.script(src, syntax.LangBash, depth)
+			}
+		case is(r.shell):
+			shell = true
+		case slices.Contains(r.flags, opt):
+			// Spelt out: an abbreviation may be of a valued one too.
+		case is(r.long) || len(opt) == 2 && strings.Contains(r.valued, opt[1:]):
+			next()
+		default:
+			return false
+		}
+		return true
+	}
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		if matched && slices.Contains(r.after, a) {
+			if j+1 < len(args) {
+				starts = append(starts, j+1)
+			}
+			return done()
+		}
+		if a == "--" {
+			if matched && !r.none && len(r.after) == 0 && j+1 < len(args) {
+				starts = append(starts, j+1)
+			}
+			return done()
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			switch {
+			case !matched && slices.Contains(r.sub, a):
+				matched, sub = true, a
+			case !matched && !value:
+				return nil, false // not a subcommand that starts one
+			case !matched:
+			case dirs > 0:
+				in.chdir(a)
+				dirs--
+			case r.none || len(r.after) > 0:
+				// A file or a package, not the command.
+			default:
+				starts = append(starts, j)
+				if !value {
+					return done()
+				}
+				// Or the value of the option before it.
+			}
+			value = false
+			continue
+		}
+		value = false
+		if strings.HasPrefix(a, "--") {
+			opt, v, eq := strings.Cut(a, "=")
+			if !option(opt, v, eq, &j) {
+				value = !eq // one zk does not know may take a value
+			}
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			opt, rest := "-"+a[k:k+1], a[k+1:]
+			if !option(opt, rest, rest != "", &j) {
+				value = k == len(a)-1 // as a long one zk does not know
+			} else if !slices.Contains(r.shell, opt) && !slices.Contains(r.flags, opt) {
+				break // it took the rest of the word, or the next
+			}
+		}
+	}
+	return done()
+}
+
+// reads lists programs that run code from files they find by name in the
+// folder they run in, no argument naming them: make's Makefile, a
+// justfile, package.json's scripts, pyproject.toml, a flake, an .envrc,
+// and the configuration beside them that says what runs (.npmrc,
+// .yarnrc.yml's yarnPath, bunfig.toml's preload). They are hashed as a
+// named file is, from every folder names are read from, so that approving
+// make test approves the Makefile as it is; one not there is bound by its
+// absence (a file that appears later is a change). An option naming
+// another file instead (make -f FILE) names it, and the files are not
+// looked for.
+var reads = map[string]reading{
+	"make":      {files: []string{"GNUmakefile", "makefile", "Makefile"}, unless: "f", unlessLong: []string{"--file", "--makefile"}},
+	"gmake":     {files: []string{"GNUmakefile", "makefile", "Makefile"}, unless: "f", unlessLong: []string{"--file", "--makefile"}},
+	"bmake":     {files: []string{"BSDmakefile", "makefile", "Makefile"}, unless: "f"},
+	"just":      {files: []string{"justfile", ".justfile"}, fold: true, up: true, unless: "f", unlessLong: []string{"--justfile"}},
+	"rake":      {files: []string{"rakefile", "Rakefile", "rakefile.rb", "Rakefile.rb"}, up: true, unless: "f", unlessLong: []string{"--rakefile"}},
+	"npm":       {files: []string{"package.json"}, also: []string{".npmrc"}, up: true, scripts: true},
+	"npx":       {files: []string{"package.json"}, also: []string{".npmrc"}, up: true},
+	"pnpm":      {files: []string{"package.json"}, also: []string{".npmrc", ".pnpmfile.cjs"}, up: true, scripts: true},
+	"yarn":      {files: []string{"package.json"}, also: []string{".yarnrc.yml", ".yarnrc"}, up: true, scripts: true},
+	"bun":       {files: []string{"package.json"}, also: []string{"bunfig.toml"}, up: true, scripts: true},
+	"bunx":      {files: []string{"package.json"}, also: []string{"bunfig.toml"}, up: true},
+	"uv":        {files: []string{"pyproject.toml"}, also: []string{"uv.toml"}, up: true},
+	"poetry":    {files: []string{"pyproject.toml"}, also: []string{"poetry.toml"}, up: true},
+	"pdm":       {files: []string{"pyproject.toml"}, also: []string{"pdm.toml"}, up: true},
+	"hatch":     {files: []string{"pyproject.toml"}, also: []string{"hatch.toml"}, up: true},
+	"rye":       {files: []string{"pyproject.toml"}, up: true},
+	"pipenv":    {files: []string{"Pipfile"}, up: true},
+	"bundle":    {files: []string{"Gemfile", "gems.rb"}, also: []string{".bundle/config"}, up: true, unlessLong: []string{"--gemfile"}},
+	"nix":       {files: []string{"flake.nix"}, also: []string{"flake.lock"}, up: true},
+	"nix-shell": {files: []string{"shell.nix", "default.nix"}},
+	"direnv":    {files: []string{".envrc", ".env"}, up: true},
+}
+
+// reading is one program of reads.
+type reading struct {
+	files []string // what it looks for: the first found is the one it reads
+	also  []string // what it reads beside it, or in the folder it runs in
+	fold  bool     // the names match whatever their case (just's)
+	up    bool     // looked for in the folders above too, up to the first holding one
+	// unless and unlessLong are options naming the file to read instead.
+	unless     string
+	unlessLong []string
+	// scripts: package.json's scripts the arguments name are shell strings
+	// that run, inspected as sh -c's (npm test runs pretest, test and
+	// posttest).
+	scripts bool
+}
+
+// reads hashes the files the program rd describes reads on its own, and
+// inspects the scripts its arguments name.
+func (in *inspector) reads(rd reading, args []string, depth int) {
+	if len(rd.files) == 0 || len(optionValues(args, rd.unless, rd.unlessLong)) > 0 {
+		return
+	}
+	for _, d := range slices.Clone(in.dirs) {
+		for p := d.path; ; {
+			names := rd.files
+			if rd.fold {
+				names = folded(p, rd.files)
+			}
+			var found string
+			for _, n := range names {
+				f := p + string(filepath.Separator) + n
+				in.hash(f, d.base)
+				if st, err := os.Stat(f); found == "" && err == nil && st.Mode().IsRegular() {
+					found = f
+				}
+			}
+			if p == d.path || found != "" {
+				// Beside the file, or where it runs: not the user's own
+				// ~/.npmrc on the way up.
+				for _, n := range rd.also {
+					in.hash(p+string(filepath.Separator)+filepath.FromSlash(n), d.base)
+				}
+			}
+			if found != "" && rd.scripts {
+				in.scripts(found, d.base, args, depth)
+			}
+			parent := filepath.Dir(p)
+			if p == in.dir {
+				parent = filepath.Dir(in.realDir) // the program looks up from where it really is
+			}
+			if found != "" || !rd.up || parent == p || in.err != nil {
+				break
+			}
+			p = parent
+		}
+	}
+}
+
+// folded is the entries of dir whose names are one of names, whatever
+// their case, as just finds its justfile.
+func folded(dir string, names []string) []string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	entries, _ := f.Readdirnames(-1)
+	var out []string
+	for _, e := range entries {
+		if slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(e, n) }) {
+			out = append(out, e)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// scriptAliases are npm's other names for a script's (npm t is npm test).
+var scriptAliases = map[string][]string{"t": {"test"}, "tst": {"test"}, "restart": {"stop", "start"}}
+
+// scripts inspects, as sh -c strings run in its folder, the scripts of
+// the package.json at p that args may name, with their pre and post
+// scripts. Every word is taken for a script's name when one has it, so
+// that no option's value hides the script (npm --prefix web test).
+func (in *inspector) scripts(p, base string, args []string, depth int) {
+	b, err := readFile(p)
+	if err != nil || b == nil {
+		return // hashing it said why, or it is gone
+	}
+	var pkg struct {
+		Scripts map[string]any `json:"scripts"`
+	}
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		in.opaque("cannot read the scripts of %s: %v", in.display(p, base), err)
+		return
+	}
+	if len(pkg.Scripts) == 0 {
+		return
+	}
+	in.chdir(filepath.Dir(p))
+	for _, a := range args {
+		for _, name := range append([]string{a}, scriptAliases[a]...) {
+			for _, s := range []string{"pre" + name, name, "post" + name} {
+				// Once each: scripts running each other (a: npm run a b)
+				// would be read again at every level, their count the
+				// power of the depth.
+				if src, ok := pkg.Scripts[s].(string); ok && !in.parsed[src] {
+					in.script(src, syntax.LangBash, depth)
+				}
+			}
+		}
+	}
+}
