@@ -43,6 +43,9 @@ type rejudgeOutput struct {
 	// Runs are the "Judged again" records written, one per falsifier
 	// judged again; none when nothing's criterion changed.
 	Runs []view.Run `json:"runs"`
+	// Left are the falsifiers not judged again in this call, past the
+	// 128 MiB of logs one call reads: a call naming each judges it.
+	Left []int `json:"left,omitempty"`
 }
 
 func (z *zkServer) rejudge(ctx context.Context, _ *sdk.CallToolRequest, in rejudgeInput) (*sdk.CallToolResult, rejudgeOutput, error) {
@@ -55,6 +58,9 @@ func (z *zkServer) rejudge(ctx context.Context, _ *sdk.CallToolRequest, in rejud
 		out.Note, out.Runs = res.Note, []view.Run{}
 		for _, r := range res.Runs {
 			out.Runs = append(out.Runs, view.NewRun(r))
+		}
+		for _, l := range res.Left {
+			out.Left = append(out.Left, l.Falsifier.N)
 		}
 		return err
 	})

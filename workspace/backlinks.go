@@ -93,7 +93,7 @@ func (w *Workspace) inbound(ctx context.Context, files []vault.File, p string) (
 		index := indexOf(files)
 		var mu sync.Mutex
 		names := map[int]string{} // the link names of the notes read, by index in files
-		notes, err := query.ReadDetails(ctx, v, files, ledger, w.answerJudge(), func(q string) (query.Detail, bool) {
+		notes, err := query.ReadDetails(ctx, v, files, ledger, w.rejudger(), func(q string) (query.Detail, bool) {
 			if i := index(q); i >= 0 && good[i] {
 				return query.Detail{Path: q}, true // a stand-in: its entry is read from the file below
 			}

@@ -2,11 +2,13 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -529,4 +531,77 @@ func countRule(fs []lint.Finding, rule, text string) int {
 		}
 	}
 	return k
+}
+
+// TestNoteRejudgeBudget: one note of 50 falsifiers, each criterion
+// changed since its run, each run naming a log of its own. zk runs NOTE
+// and zk run NOTE --rejudge read logs up to evidence.RejudgeBudget (past
+// one log), as zk check does, where each read every log: 50 logs of 24
+// MB took 32 s. --rejudge records the judgements it made and leaves the
+// rest (Left) to a request naming each; naming one judges it.
+func TestNoteRejudgeBudget(t *testing.T) {
+	const n, size = 50, 8 << 20
+	var note strings.Builder
+	note.WriteString("# C\n\n## Tests / falsifiers\n\n")
+	var blocks strings.Builder
+	for i := range n {
+		fid := fmt.Sprintf("f-%04x", i)
+		fmt.Fprintf(&note, "- A %d is over 2. ^%s\n  - refuted if: `json.a[0] > 1`\n", i, fid)
+		id := fmt.Sprintf("20261203T13%02d%02dZ-2d8e", i/60, i%60)
+		blocks.Write(evidence.RenderRun(evidence.Run{ID: id, Started: time.Date(2026, 12, 1, 13, i/60, i%60, 0, time.UTC),
+			Exit: 0, Verdict: evidence.VerdictSupports, Falsifier: fmt.Sprintf("A %d is over 2.", i), FalsifierID: fid,
+			Criterion: "json.a[0] = 1.5; refuted if `json.a[0] > 2`: not refuted", Log: ".zk/runs/" + id + ".log"}, "\n"))
+		blocks.WriteString("\n")
+	}
+	note.WriteString("\n## Evidence\n\n" + blocks.String())
+	// Every log is the same 8 MiB of bytes, made once: the budget counts
+	// the bytes read, not the files.
+	log := []byte(`{"a":[1.5,1.5]}` + strings.Repeat(" ", size-15))
+	var reads atomic.Int64
+	defer func(was func(*vault.Vault, string, int) ([]byte, error)) { readLogFile = was }(readLogFile)
+	readLogFile = func(*vault.Vault, string, int) ([]byte, error) {
+		reads.Add(1)
+		return log, nil
+	}
+	const most = evidence.RejudgeBudget/size + 1
+	w, _ := open(t, map[string]string{".obsidian/app.json": "{}", "C.md": note.String()}, Writing)
+	ctx := context.Background()
+
+	nr, err := w.Runs(ctx, "C")
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged, left := 0, 0
+	for _, rj := range nr.Rejudged {
+		switch {
+		case rj.Err == nil && rj.Now.Verdict == evidence.VerdictRefutes:
+			judged++
+		case errors.Is(rj.Err, evidence.ErrRejudgeBudget):
+			left++
+		}
+	}
+	if reads.Load() > most || judged == 0 || judged+left != n {
+		t.Errorf("runs NOTE: read %d logs (at most %d), %d judged again, %d past the budget; want %d in all", reads.Load(), most, judged, left, n)
+	}
+
+	reads.Store(0)
+	res, err := w.RejudgeRuns(ctx, RejudgeRequest{Note: "C"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reads.Load() > most || len(res.Runs) != len(res.Judged) || len(res.Judged) == 0 || len(res.Judged)+len(res.Left) != n {
+		t.Errorf("run --rejudge: read %d logs (at most %d), %d judged and recorded (%d), %d left; want %d in all", reads.Load(), most, len(res.Judged), len(res.Runs), len(res.Left), n)
+	}
+	for _, j := range res.Left {
+		if !errors.Is(j.Err, evidence.ErrRejudgeBudget) {
+			t.Errorf("falsifier %d left: %v", j.Falsifier.N, j.Err)
+		}
+	}
+	if len(res.Left) > 0 {
+		reads.Store(0)
+		one, err := w.RejudgeRuns(ctx, RejudgeRequest{Note: "C", Falsifier: strconv.Itoa(res.Left[0].Falsifier.N)})
+		if err != nil || len(one.Judged) != 1 || len(one.Runs) != 1 || reads.Load() != 1 {
+			t.Errorf("run --rejudge --falsifier %d: %+v, %v, %d reads", res.Left[0].Falsifier.N, one, err, reads.Load())
+		}
+	}
 }

@@ -195,7 +195,7 @@ func (w *Workspace) recordOptions(need query.Need, cached bool, files []vault.Fi
 		Need:       need,
 	}
 	if need&query.NeedVerdicts != 0 || cached {
-		opts.Ledger, opts.Rejudge = w.homedLedgerBy(cached, files).Notes, w.answerJudge()
+		opts.Ledger, opts.Rejudge = w.homedLedgerBy(cached, files).Notes, w.rejudger()
 	}
 	return opts
 }

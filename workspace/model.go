@@ -209,10 +209,10 @@ func (w *Workspace) detailsNote(ctx context.Context, files []vault.File, ledger 
 	return perNote[query.Detail]{
 		folder: "details", purpose: detailPurpose, inputs: detailInputs,
 		read: func(reuse func(string) (query.Detail, bool), hashed func(*vault.Note)) ([]query.Detail, error) {
-			return query.ReadDetails(ctx, w.Vault, files, ledger, w.answerJudge(), reuse, hashed)
+			return query.ReadDetails(ctx, w.Vault, files, ledger, w.rejudger(), reuse, hashed)
 		},
 		one: func(n *vault.Note, r func() *vault.Resolver) query.Detail {
-			return query.ReadDetail(n, r(), ledger[n.Path], w.answerJudge())
+			return query.ReadDetail(n, r(), ledger[n.Path], w.rejudger())
 		},
 		encode:     func(ds []query.Detail) ([]byte, error) { return query.EncodeDetails(ds), nil },
 		decode:     query.DecodeDetails,
@@ -239,10 +239,10 @@ func (w *Workspace) runsNote(ctx context.Context, files []vault.File, ledger map
 	return perNote[query.Runs]{
 		folder: "runs", purpose: runsPurpose, inputs: detailInputs,
 		read: func(reuse func(string) (query.Runs, bool), hashed func(*vault.Note)) ([]query.Runs, error) {
-			return query.ReadRuns(ctx, w.Vault, files, ledger, w.answerJudge(), reuse, hashed)
+			return query.ReadRuns(ctx, w.Vault, files, ledger, w.rejudger(), reuse, hashed)
 		},
 		one: func(n *vault.Note, _ func() *vault.Resolver) query.Runs {
-			return query.ReadRun(n, ledger[n.Path], w.answerJudge())
+			return query.ReadRun(n, ledger[n.Path], w.rejudger())
 		},
 		encode:     func(rs []query.Runs) ([]byte, error) { return query.EncodeRuns(rs), nil },
 		decode:     query.DecodeRuns,
@@ -478,7 +478,7 @@ func (w *Workspace) VerdictNotes(ctx context.Context) (each iter.Seq[[]Verdict],
 			if slices.ContainsFunc(fs, func(f query.Falsifier) bool { return f.Changed && f.N > 0 }) {
 				if ledger == nil {
 					ledger = w.ledger(files)
-					rejudger = evidence.NewRejudger(w.readLog, w.Config.Judging(""), evidence.RejudgeBudget)
+					rejudger = w.rejudger()
 				}
 				w.rejudgeVerdicts(n.Path, out, ledger, rejudger)
 			}

@@ -136,32 +136,33 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 		return NoteRuns{}, err
 	}
 	n := vault.NewParser().Parse(p, src)
-	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger(nil)[p], w.answerJudge())}
+	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger(nil)[p], w.rejudger())}
 	// Oldest first, as the README and zk runs --help say: a note's
 	// blocks are in the order they were written, which a hand edit or a
 	// block pasted from elsewhere (zk attach of an older result) breaks.
 	slices.SortStableFunc(nr.Runs, func(a, b evidence.Run) int { return a.Started.Compare(b.Started) })
+	// One Rejudger for the note's falsifiers: each may name a log of its
+	// own (50 falsifiers of 24 MB logs read 1.2 GB, 32 s), and the
+	// budget holds for one note as for the vault.
+	var rejudger *evidence.Rejudger
 	for _, l := range nr.Standing.Falsifiers {
 		if l.CriterionChanged() {
 			if nr.Rejudged == nil {
-				nr.Rejudged = map[int]evidence.Rejudgement{}
+				nr.Rejudged, rejudger = map[int]evidence.Rejudgement{}, w.rejudger()
 			}
-			nr.Rejudged[l.Falsifier.N] = w.Rejudge(l)
+			nr.Rejudged[l.Falsifier.N] = rejudger.Rejudge(l)
 		}
 	}
 	return nr, nil
 }
 
-// answerJudge is a Rejudger for one reading of the vault's verdicts: it
-// judges a refuting run's output under the criterion of a later run that
-// supported the claim under another, to tell whether that run answers
-// the refutation (evidence.Answer), as zk check's does.
-func (w *Workspace) answerJudge() *evidence.Rejudger {
+// rejudger is a Rejudger for one command (zk check, zk runs with or
+// without a note, zk run --rejudge, an editor's zk.rejudge): it judges
+// runs again with the config's settings, reading their logs from the
+// vault, at most evidence.RejudgeBudget of them: under a criterion
+// changed since, and a refuting run under the criterion of a later run
+// that supported the claim, to tell whether that run answers it
+// (evidence.Answer).
+func (w *Workspace) rejudger() *evidence.Rejudger {
 	return evidence.NewRejudger(w.readLog, w.Config.Judging(""), evidence.RejudgeBudget)
-}
-
-// Rejudge judges l's latest run again under its criterion as written
-// now, with the config's settings, reading its log from the vault.
-func (w *Workspace) Rejudge(l evidence.Latest) evidence.Rejudgement {
-	return evidence.Rejudge(l, w.readLog, w.Config.Judging(""))
 }

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -28,6 +29,11 @@ type RejudgeResult struct {
 	// Runs the records written, in the same order (none for a dry run).
 	Judged []Judged
 	Runs   []evidence.Run
+	// Left are the falsifiers whose criterion changed that were not
+	// judged again: the logs read for those before them spent the
+	// command's budget (evidence.ErrRejudgeBudget, their Err). A request
+	// naming one (Falsifier) judges it.
+	Left []Judged
 }
 
 // Judged is one falsifier judged again.
@@ -39,10 +45,14 @@ type Judged struct {
 // RejudgeRuns judges again, under the criterion as written now, the latest
 // run of the falsifier req names, or of every falsifier whose criterion
 // changed since it ran (its standing refutation instead, when a later
-// run did not answer it: evidence.Latest.ToJudge), and records each judgement as a "Judged again"
-// block (evidence.Rejudgement.Run) in one write, noting it in the ledger.
+// run did not answer it: evidence.Latest.ToJudge), and records each
+// judgement as a "Judged again" block (evidence.Rejudgement.Run) in one
+// write, noting it in the ledger.
 // A falsifier without a criterion or a run, and a run whose log is gone,
-// are refused (UsageError, error) before anything is written.
+// are refused (UsageError, error) before anything is written. It reads
+// at most evidence.RejudgeBudget of logs, past one log, as zk check
+// does: the falsifiers past it are Left, each judged by a request of
+// its own.
 func (w *Workspace) RejudgeRuns(ctx context.Context, req RejudgeRequest) (RejudgeResult, error) {
 	pick := req.Falsifier
 	if pick == "" {
@@ -54,7 +64,8 @@ func (w *Workspace) RejudgeRuns(ctx context.Context, req RejudgeRequest) (Rejudg
 	}
 	p := e.path
 	out := RejudgeResult{Note: p}
-	st := evidence.LatestRuns(e.note, w.ledger(nil)[p], w.answerJudge())
+	rejudger := w.rejudger()
+	st := evidence.LatestRuns(e.note, w.ledger(nil)[p], rejudger)
 	var todo []evidence.Latest
 	for _, l := range st.Falsifiers {
 		// A standing refutation judged by another criterion than the one
@@ -79,7 +90,11 @@ func (w *Workspace) RejudgeRuns(ctx context.Context, req RejudgeRequest) (Rejudg
 		if err := checkCriterion(p, l.Falsifier); err != nil {
 			return out, err
 		}
-		rj := w.Rejudge(l)
+		rj := rejudger.Rejudge(l)
+		if req.Falsifier == "" && errors.Is(rj.Err, evidence.ErrRejudgeBudget) {
+			out.Left = append(out.Left, Judged{Falsifier: l.Falsifier, Rejudgement: rj})
+			continue
+		}
 		if rj.Err != nil {
 			return out, fmt.Errorf("falsifier %d of %s: run %s cannot be judged again: %w; run it again", l.Falsifier.N, p, rj.Of.ID, rj.Err)
 		}

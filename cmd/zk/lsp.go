@@ -165,6 +165,9 @@ func lspOptions(root *rootOptions, w *workspace.Workspace) lsp.Options {
 				}
 				out = append(out, line)
 			}
+			for _, j := range res.Left {
+				out = append(out, fmt.Sprintf("falsifier %d: not judged again here (%v): judge it alone", j.Falsifier.N, j.Err))
+			}
 			return out, err
 		}
 	}

@@ -13,7 +13,8 @@ import (
 
 // runRejudge is zk run --rejudge, an adapter over the workspace's
 // RejudgeRuns: it says what was judged again and exits by the worst
-// verdict recorded.
+// verdict recorded, 2 (as for an inconclusive one) when falsifiers were
+// left unjudged past the budget of logs read and none refutes.
 func runRejudge(ctx context.Context, opts *runOptions, s *streams) error {
 	switch {
 	case opts.argv != nil:
@@ -30,7 +31,19 @@ func runRejudge(ctx context.Context, opts *runOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if len(res.Judged) == 0 {
+	// The falsifiers past the budget of logs read are named, and count
+	// as an inconclusive judgement: what was asked is not all done.
+	var worst evidence.Verdict
+	defer func() {
+		for _, j := range res.Left {
+			fmt.Fprintf(s.err, "falsifier %d: run %s not judged again here (%v): zk run %s --rejudge --falsifier %d judges it\n",
+				j.Falsifier.N, j.Of.ID, j.Err, printable.Of(shellArg(res.Note)), j.Falsifier.N)
+		}
+	}()
+	if len(res.Left) > 0 {
+		worst = evidence.VerdictInconclusive
+	}
+	if len(res.Judged) == 0 && len(res.Left) == 0 {
 		fmt.Fprintf(s.err, "%s: nothing to judge again: every falsifier's latest run was judged by its criterion as written\n", printable.Of(res.Note))
 		return nil
 	}
@@ -38,9 +51,8 @@ func runRejudge(ctx context.Context, opts *runOptions, s *streams) error {
 		for _, j := range res.Judged {
 			fmt.Fprintf(s.out, "falsifier %d: run %s judged again %s: %s\n", j.Falsifier.N, j.Of.ID, lint.VerdictPhrase(j.Now.Verdict), printable.Of(j.Now.Statement))
 		}
-		return nil
+		return verdictErr(worst)
 	}
-	var worst evidence.Verdict
 	for i, r := range res.Runs {
 		fmt.Fprintf(s.err, "recorded judgement %s in %s: falsifier %d, run %s judged again: %s\n", r.ID, printable.Of(res.Note), res.Judged[i].Falsifier.N, r.Rejudges, verdictWord(r.Verdict))
 		fmt.Fprintf(s.err, "%s\n", printable.Of(r.Criterion))

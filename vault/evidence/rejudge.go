@@ -122,28 +122,21 @@ type Rejudgement struct {
 	Err error
 }
 
-// Rejudge judges the output of l's latest run again under l's criterion
-// as written now. read reads a run's log by its id (ReadLog); settings
-// are the config's (their RunID is set to the run judged, which seeds
-// the resampling, so the judgement is the same each time).
-func Rejudge(l Latest, read func(id string, k int) ([]byte, error), settings Settings) Rejudgement {
-	return NewRejudger(read, settings, -1).rejudge(l, true)
-}
-
-// RejudgeBudget is how many bytes of logs a command over many notes (zk
-// check, zk runs) reads to judge runs again (a Rejudger's budget): twice
-// the largest log it reads (LogMax). A log is read whole and decoded (a
-// JSON output of 24 MB takes 3 s and 460 MB), so a vault of notes each
-// naming a log of its own, or one log under criteria each of its own,
-// costs such a command no more than this.
+// RejudgeBudget is how many bytes of logs a command reads to judge runs
+// again (a Rejudger's budget): twice the largest log it reads (LogMax).
+// A log is read whole and decoded (a JSON output of 24 MB takes 3 s and
+// 460 MB), so a vault of notes each naming a log of its own, one log
+// under criteria each of its own, or one note of many falsifiers each
+// naming a log (zk runs NOTE, zk run NOTE --rejudge) costs a command no
+// more than this.
 const RejudgeBudget = 2 * LogMax
 
 // ErrRejudgeBudget is why a Rejudger judges a run no more: its budget of
 // bytes of logs is spent.
 var ErrRejudgeBudget = fmt.Errorf("%d MB of logs read to judge runs again, the most for one command", RejudgeBudget>>20)
 
-// A Rejudger judges runs again (Rejudge) for one command over many
-// notes: a check, zk runs. Notes share runs (a note copied keeps its
+// A Rejudger judges runs again for one command: a check, zk runs, zk
+// run --rejudge. Notes share runs (a note copied keeps its
 // blocks, and with them the name of their log), and each note read the
 // log and decoded it again: a Rejudger judges a run under a criterion
 // once, its logs read and decoded once, and the notes that ask again get
@@ -183,20 +176,20 @@ type judgeKey struct {
 	repeat        string
 }
 
-// NewRejudger is a Rejudger reading logs with read and judging by
-// settings (Rejudge's), reading budget bytes of logs at most (negative:
-// any; RejudgeBudget for a check).
+// NewRejudger is a Rejudger reading logs with read (ReadLog) and judging
+// by settings (their RunID is set to the run judged, which seeds the
+// resampling, so the judgement is the same each time), reading budget
+// bytes of logs at most (negative: any; RejudgeBudget for a command).
 func NewRejudger(read func(id string, k int) ([]byte, error), settings Settings, budget int64) *Rejudger {
 	return &Rejudger{read: read, settings: settings, judged: map[judgeKey]judged{}, left: budget}
 }
 
-// Rejudge is Rejudge's judgement of l, made once for each run and
-// criterion. Its Now has no Result (the check reads the verdict and the
-// statement): a Result holds values of the output, which the Rejudger
-// would otherwise keep until the check ends.
-func (r *Rejudger) Rejudge(l Latest) Rejudgement { return r.rejudge(l, false) }
-
-func (r *Rejudger) rejudge(l Latest, result bool) Rejudgement {
+// Rejudge judges the output of l's latest run (or of the run its latest
+// judgement again names) under l's criterion as written now, once for
+// each run and criterion. Its Now has no Result (a command reads the
+// verdict and the statement): a Result holds values of the output, which
+// the Rejudger would otherwise keep until the command ends.
+func (r *Rejudger) Rejudge(l Latest) Rejudgement {
 	rj := Rejudgement{Was: l.Run, Of: l.Run}
 	rj.WasCriterion, _ = StatedCriterion(l.Run.Criterion)
 	if id := l.Run.Rejudges; id != "" {
@@ -223,9 +216,7 @@ func (r *Rejudger) rejudge(l Latest, result bool) Rejudgement {
 	j, ok := r.judged[k]
 	if !ok {
 		j.now, j.err = r.judge(rj.Of, f)
-		if !result {
-			j.now.Result = criterion.Result{}
-		}
+		j.now.Result = criterion.Result{}
 		r.judged[k] = j
 	}
 	rj.Now, rj.Err = j.now, j.err

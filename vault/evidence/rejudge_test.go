@@ -59,10 +59,6 @@ func TestRejudgerJudgesOnce(t *testing.T) {
 	if rj := r.Rejudge(rejudgeLatest(id, "json.a[0] > 3")); rj.Now.Verdict != VerdictSupports || c.reads[id+"/1"] != 2 {
 		t.Errorf("another criterion: %+v, reads %v", rj, c.reads)
 	}
-	// Rejudge, for one note, keeps the Result.
-	if rj := Rejudge(rejudgeLatest(id, "json.a[0] > 1"), c.read, Settings{}); rj.Now.Result.Read == nil {
-		t.Errorf("Rejudge lost its Result: %+v", rj)
-	}
 }
 
 // A Rejudger reads logs up to its budget, the last read past it
