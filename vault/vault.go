@@ -54,6 +54,9 @@ type Vault struct {
 	// portableWalk makes the walk read folders as it does on systems
 	// without a reader of their own (tests compare the two).
 	portableWalk bool
+	// walkOpened, when a test sets it, is told each folder the walk
+	// opens and how many path elements the open resolves.
+	walkOpened func(path string, elems int)
 }
 
 // Open opens the vault rooted at dir.
@@ -211,6 +214,8 @@ type folderList struct {
 	path  string // a clean vault path
 	files []File
 	subs  []*folderList
+	// sys is how the system's reader opens the folder (walk_linux.go).
+	sys folderSys
 }
 
 // appendSorted appends the files of folder l and of every folder below
@@ -311,6 +316,7 @@ func (w *walk) keep(l *folderList, skips []Skip, p string, typ fs.FileMode, size
 		}
 		if !w.flat {
 			sub := &folderList{path: p}
+			w.inherit(l, sub)
 			l.subs = append(l.subs, sub)
 			w.wg.Add(1)
 			go w.dir(sub)

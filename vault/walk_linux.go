@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,20 +18,63 @@ import (
 // The walk on Linux. fs.ReadDir in an os.Root opens each folder one path
 // element at a time, makes a DirEntry and a FileInfo for every entry, dot
 // files and ignored ones too, and sorts every folder; all of that was a
-// quarter of an unchanged zk check's CPU. Here a folder is opened in one
-// call (openat2, beneath the vault's root: the kernel, as os.Root does,
-// refuses a path out of it), read with getdents into a reused buffer, and
-// only the entries kept are stat-ed (statx, by their name in that buffer,
-// relative to the folder): one string made per entry, its path.
+// quarter of an unchanged zk check's CPU. Here a folder is opened by its
+// name in its parent folder, still open (openat, no symlink followed: a
+// name from the parent's listing has no "/" and is no ".."), read with
+// getdents into a reused buffer, and only the entries kept are stat-ed
+// (statx, by their name in that buffer, relative to the folder): one
+// string made per entry, its path. Opened from the vault's root by its
+// path, as it was, a folder d deep cost d path elements: 4,000 nested
+// folders (past PATH_MAX, each then opened through the os.Root an element
+// at a time) had zk check take 30 s of CPU, 8,000 142 s.
 
 // sysWalk is the Linux reader's state for one walk.
 type sysWalk struct {
-	root   *os.File // the vault's root folder, the base every folder is opened from
-	rootFD int
+	root *os.File // the vault's root folder
+	// rootDir is the root folder as the base a folder is opened from,
+	// its one reference the walk's own.
+	rootDir *heldDir
+	// held counts the folders kept open for their subfolders to open
+	// from: at most heldMax, so that a vault of thousands of folders
+	// waiting to be read does not hold a descriptor for each.
+	held atomic.Int64
 	// fallback is set once openat2 is refused (a kernel before 5.6, a
-	// sandbox that filters it): from then on folders are read through
-	// the os.Root.
+	// sandbox that filters it): from then on a folder not opened by its
+	// name in its parent is read through the os.Root.
 	fallback atomic.Bool
+}
+
+// heldMax is how many folders a walk keeps open for their subfolders.
+// Past it, a folder's subfolders open by their path from its nearest
+// folder kept open (the vault's root at worst).
+const heldMax = 256
+
+// heldDir is an open folder that subfolders open from, closed when the
+// last of them (and its own reader) lets it go.
+type heldDir struct {
+	fd   int
+	refs atomic.Int32
+	w    *sysWalk // nil for the vault's root, which the walk closes
+}
+
+func (h *heldDir) release() {
+	if h.refs.Add(-1) == 0 && h.w != nil {
+		unix.Close(h.fd)
+		h.w.held.Add(-1)
+	}
+}
+
+// folderSys is how the Linux reader opens a folder: by rel, a path from
+// base's folder (nil: the vault's root, by the folder's path). base is
+// referenced for it until it is opened.
+type folderSys struct {
+	base *heldDir
+	rel  string
+	// kids and kidsRel are what its subfolders open from: its own
+	// descriptor (kidsRel ""), or past heldMax its own base, kidsRel its
+	// path from there; nil when it was read through the os.Root.
+	kids    *heldDir
+	kidsRel string
 }
 
 // open opens the vault's root folder for the walk; if it cannot be
@@ -43,12 +88,28 @@ func (w *walk) open() {
 		w.portable = true
 		return
 	}
-	w.sys.root, w.sys.rootFD = f, int(f.Fd())
+	w.sys.root = f
+	w.sys.rootDir = &heldDir{fd: int(f.Fd())}
+	w.sys.rootDir.refs.Store(1)
 }
 
 func (w *walk) close() {
 	if w.sys.root != nil {
 		w.sys.root.Close()
+	}
+}
+
+// inherit sets how sub, a subfolder of l found in its listing, is opened:
+// from what l lends its subfolders, which it keeps open for it.
+func (w *walk) inherit(l, sub *folderList) {
+	k := l.sys.kids
+	if k == nil {
+		return // from the vault's root, by its path
+	}
+	k.refs.Add(1)
+	sub.sys.base, sub.sys.rel = k, path.Base(sub.path)
+	if l.sys.kidsRel != "" {
+		sub.sys.rel = l.sys.kidsRel + "/" + sub.sys.rel
 	}
 }
 
@@ -58,11 +119,22 @@ var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &
 // read reads folder p (a clean vault path) and keeps its entries.
 func (w *walk) read(l *folderList) error {
 	p := l.path
-	if w.portable || w.sys.fallback.Load() {
+	if w.portable {
+		return w.readFS(l)
+	}
+	base, rel := l.sys.base, l.sys.rel
+	if base == nil {
+		base, rel = w.sys.rootDir, p
+		base.refs.Add(1)
+	}
+	// base is let go once the folder is read: past heldMax its
+	// subfolders open from it too, each holding it for itself.
+	defer base.release()
+	if w.sys.fallback.Load() && base == w.sys.rootDir {
 		return w.readFS(l)
 	}
 	w.sem <- struct{}{}
-	fd, err := openBeneath(w.sys.rootFD, p)
+	fd, err := w.openFrom(base, rel, p)
 	if err != nil {
 		<-w.sem
 		switch {
@@ -77,7 +149,21 @@ func (w *walk) read(l *folderList) error {
 		return &fs.PathError{Op: "open", Path: p, Err: err}
 	}
 	defer func() { <-w.sem }()
-	defer unix.Close(fd)
+	// Its subfolders open from it while fewer than heldMax folders are
+	// kept open; else from its base, by their path from there.
+	if w.sys.held.Add(1) <= heldMax {
+		h := &heldDir{fd: fd, w: &w.sys}
+		h.refs.Store(1)
+		l.sys.kids = h
+		defer h.release()
+	} else {
+		w.sys.held.Add(-1)
+		defer unix.Close(fd)
+		l.sys.kids, l.sys.kidsRel = base, rel
+		if base == w.sys.rootDir {
+			l.sys.kids, l.sys.kidsRel = nil, "" // from the root by path, as inherit does
+		}
+	}
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
 	buf := *bp
@@ -176,15 +262,34 @@ func direntCount(buf []byte) int {
 	return k
 }
 
-// openBeneath opens folder p of the vault whose root folder is open as
-// rootFD, refusing any path that leads out of it.
-func openBeneath(rootFD int, p string) (int, error) {
+// openFrom opens folder p of the vault by rel, its path from base's
+// folder: one name by openat, following no symlink (a name from the
+// parent's listing holds no "/" and is no ".."; a folder swapped for a
+// symlink since is refused); a path by openat2 beneath base's folder.
+func (w *walk) openFrom(base *heldDir, rel, p string) (int, error) {
+	if w.v.walkOpened != nil {
+		w.v.walkOpened(p, strings.Count(rel, "/")+1)
+	}
+	if strings.Contains(rel, "/") || rel == "." || base == w.sys.rootDir {
+		return openBeneath(base.fd, rel)
+	}
+	for {
+		fd, err := unix.Openat(base.fd, rel, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// openBeneath opens folder p of the folder open as dirFD (the vault's
+// root, or a folder of it), refusing any path that leads out of it.
+func openBeneath(dirFD int, p string) (int, error) {
 	how := unix.OpenHow{
 		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	for {
-		fd, err := unix.Openat2(rootFD, p, &how)
+		fd, err := unix.Openat2(dirFD, p, &how)
 		if err != unix.EINTR {
 			return fd, err
 		}

@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -116,5 +118,143 @@ func TestDirentCount(t *testing.T) {
 	files, _, err := v.Files(context.Background())
 	if err != nil || len(files) != n {
 		t.Fatalf("Files: %d files (%v), want %d", len(files), err, n)
+	}
+}
+
+// TestWalkNestedLinear: each folder is opened by its name in its parent,
+// one path element, where the walk opened it by its path from the
+// vault's root: 300 nested folders resolved 45,000 elements, and 4,000
+// (past PATH_MAX, opened through the os.Root an element at a time) cost
+// zk check 30 s of CPU. A vault of more folders than the walk keeps open
+// holds no more than heldMax of them open, and lists what the portable
+// walk lists.
+func TestWalkNestedLinear(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		wide, deep    int
+		maxElems      int
+		checkOpenFDs  bool
+		wantFileCount int
+	}{
+		{"300 nested", 1, 300, 2 * 301, false, 1},
+		{"600 chains of 3", 2*heldMax + 88, 3, 2 * (2*heldMax + 88) * 4, true, 2*heldMax + 88},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			root, err := os.OpenRoot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer root.Close()
+			for i := range tc.wide {
+				p := fmt.Sprintf("w%d", i) + strings.Repeat("/d", tc.deep-1)
+				if err := root.MkdirAll(p, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := root.WriteFile(p+"/n.md", []byte("# n\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fds := func() int {
+				ents, err := os.ReadDir("/proc/self/fd")
+				if err != nil {
+					t.Skip("no /proc/self/fd:", err)
+				}
+				return len(ents)
+			}
+			var want []string
+			for _, portable := range []bool{true, false} {
+				v, err := Open(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v.portableWalk = portable
+				var mu sync.Mutex
+				elems, opens, most, before := 0, 0, 0, fds()
+				v.walkOpened = func(_ string, n int) {
+					mu.Lock()
+					defer mu.Unlock()
+					elems += n
+					opens++
+					if tc.checkOpenFDs && opens%16 == 0 {
+						most = max(most, fds()-before)
+					}
+				}
+				files, skips, err := v.Files(context.Background())
+				v.Close()
+				if err != nil || len(skips) != 0 || len(files) != tc.wantFileCount {
+					t.Fatalf("portable=%v: %d files, skips %v, %v", portable, len(files), skips, err)
+				}
+				var paths []string
+				for _, f := range files {
+					paths = append(paths, f.Path)
+				}
+				if portable {
+					want = paths
+					continue
+				}
+				if !reflect.DeepEqual(paths, want) {
+					t.Errorf("the walk and the portable walk list other files")
+				}
+				if elems > tc.maxElems {
+					t.Errorf("%d opens resolved %d path elements, want at most %d", opens, elems, tc.maxElems)
+				}
+				if most > heldMax+Workers()+8 {
+					t.Errorf("%d descriptors open at once, want at most %d kept and %d reading", most, heldMax, Workers())
+				}
+			}
+		})
+	}
+}
+
+// TestWalkRefusesFolderSwappedForSymlink: a subfolder replaced by a
+// symlink between its parent's listing and its own open is not followed,
+// whether the link leads out of the vault or to a folder in it; the
+// folder is skipped, as one not read.
+func TestWalkRefusesFolderSwappedForSymlink(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.md"), []byte("# secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, inVault := range []bool{false, true} {
+		dir := t.TempDir()
+		for _, p := range []string{"a/b/n.md", "other/o.md"} {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, p), []byte("# n\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		target := outside
+		if inVault {
+			target = "../other" // relative: openat2 beneath the root followed it
+		}
+		v, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.walkOpened = func(p string, _ int) {
+			if p == "a/b" {
+				if err := os.RemoveAll(filepath.Join(dir, "a/b")); err != nil {
+					t.Error(err)
+				}
+				if err := os.Symlink(target, filepath.Join(dir, "a/b")); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		files, skips, err := v.Files(context.Background())
+		v.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, f := range files {
+			paths = append(paths, f.Path)
+		}
+		if !reflect.DeepEqual(paths, []string{"other/o.md"}) || len(skips) != 1 || skips[0].Path != "a/b" || !skips[0].Folder {
+			t.Errorf("in the vault %v: files %v, skips %+v; want other/o.md, a/b skipped", inVault, paths, skips)
+		}
 	}
 }
