@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"slices"
 	"strings"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -31,16 +32,18 @@ func (s *Server) recheckDependents(p string) {
 // diagnostics cleared, if any were published: the client lists them
 // until told otherwise. The caller holds recheck.
 func (s *Server) recheckNotes(qs []string) {
-	for _, q := range qs {
-		if s.isOpen(q) {
-			continue // its diagnostics are of the editor's text, not the disk's
-		}
-		n, fs, ok := s.live.Recheck(q)
+	// Checked together (workspace.Live.RecheckNotes): one by one, a save
+	// of the refuted note at the end of a chain of N had each of the N
+	// notes resting on it walk the rest of the chain, N²/2 notes.
+	qs = slices.DeleteFunc(slices.Clone(qs), s.isOpen) // an open note's diagnostics are of the editor's text, not the disk's
+	ns, fss, ok := s.live.RecheckNotes(qs)
+	if !ok {
+		return
+	}
+	for i, q := range qs {
+		n, fs := ns[i], fss[i]
 		if n == nil {
 			s.clearSent(q)
-			continue
-		}
-		if !ok {
 			continue
 		}
 		text := string(n.Src)

@@ -575,6 +575,47 @@ func (l *Live) Recheck(p string) (n *vault.Note, fs []lint.Finding, ok bool) {
 	return n, fs, ok
 }
 
+// RecheckNotes is Recheck of each of ps, checked together
+// (lint.Session.CheckNotes: the chains of links/rests-on-refuted found
+// once for them all, where each walked its own): each note read, its
+// findings, and ok false when the notes were not checked (CanCheck). A
+// note that cannot be read (deleted) is a nil note.
+func (l *Live) RecheckNotes(ps []string) (ns []*vault.Note, fss [][]lint.Finding, ok bool) {
+	l.mu.Lock()
+	session, res := l.session, l.res
+	l.mu.Unlock()
+	if session == nil { // the walk is not done: one at a time, as Check does then
+		ns, fss = make([]*vault.Note, len(ps)), make([][]lint.Finding, len(ps))
+		for i, p := range ps {
+			if ns[i], fss[i], ok = l.Recheck(p); ns[i] != nil && !ok {
+				return nil, nil, false
+			}
+		}
+		return ns, fss, true
+	}
+	ns = make([]*vault.Note, len(ps))
+	read := make([]*vault.Note, 0, len(ps))
+	for i, p := range ps {
+		n, err := l.v.ReadNote(p)
+		if err != nil {
+			continue
+		}
+		l.learnTargets(n, session, res)
+		ns[i] = n
+		read = append(read, n)
+	}
+	checked := session.CheckNotes(read)
+	fss = make([][]lint.Finding, len(ps))
+	k := 0
+	for i, n := range ns {
+		if n != nil {
+			fss[i] = checked[k]
+			k++
+		}
+	}
+	return ns, fss, true
+}
+
 // FileChanges are files changed outside the front end, by vault path.
 type FileChanges struct {
 	Created, Changed, Deleted []string

@@ -199,3 +199,47 @@ func TestRecheckLongChainLinear(t *testing.T) {
 		t.Errorf("recheck and check differ: %d and %d findings", len(g), len(w))
 	}
 }
+
+// TestCheckNotesChainLinear: the refuted note at the end of a chain of N
+// saved, an editor checks again the N notes resting on it
+// (Session.Dependents). Checked together (CheckNotes), their chains are
+// found by one walk of the notes they reach; checked one by one, as the
+// language server did, each walked the rest of the chain (N = 1,000:
+// 501,500 notes looked at). Their findings are each note's Check's.
+func TestCheckNotesChainLinear(t *testing.T) {
+	for _, n := range []int{100, 1000} {
+		notes := map[string]string{"C.md": vaulttest.RefutedC}
+		for i := range n {
+			next := "C"
+			if i+1 < n {
+				next = chainName(i + 1)
+			}
+			notes[chainName(i)+".md"] = fmt.Sprintf("# %s\n\n## Links\n\n- [[%s]] — supports: x\n", chainName(i), next)
+		}
+		s, v, _ := sessionVault(t, notes)
+		deps := s.Dependents("C.md")
+		if len(deps) != n {
+			t.Fatalf("N = %d: %d dependents", n, len(deps))
+		}
+		ns := make([]*vault.Note, len(deps))
+		for i, p := range deps {
+			ns[i] = readNote(t, v, p)
+		}
+		walked := 0
+		walkedHook = func(k int) { walked += k }
+		got := s.CheckNotes(ns)
+		walkedHook = nil
+		if walked > 2*(n+1) {
+			t.Errorf("N = %d: the checks' walks looked at %d notes, want %d at most", n, walked, 2*(n+1))
+		}
+		if restsMessages(got[0])[ns[0].Path] == "" {
+			t.Errorf("N = %d: %s has no finding of resting on C: %v", n, ns[0].Path, got[0])
+		}
+		for i, nt := range ns {
+			if want := s.Check(nt); !reflect.DeepEqual(got[i], want) {
+				t.Errorf("N = %d: %s checked together %v, alone %v", n, nt.Path, got[i], want)
+				break
+			}
+		}
+	}
+}

@@ -177,6 +177,35 @@ func (s *Session) Check(n *vault.Note) []Finding {
 	return out
 }
 
+// CheckNotes is Check of each of ns (read from disk: an editor's
+// recheck of the notes not open that a save may change), in order, with
+// links/rests-on-refuted found for them all at once at the end
+// (restsOnDeferred), as zk check's recheck does: checked one by one, each
+// note of a chain walked the rest of it to its refuted note, so that a
+// save of the refuted note at the end of a chain of N had the editor
+// walk N²/2 notes (TestCheckNotesChainLinear). One budget of logs read
+// to judge runs again serves them all, as it does a command.
+func (s *Session) CheckNotes(ns []*vault.Note) [][]Finding {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.c.rejudge = evidence.NewRejudger(s.c.opts.ReadLog, s.c.opts.Judging, evidence.RejudgeBudget)
+	s.deferRests = true
+	defer func() { s.deferRests = false }()
+	out := make([][]Finding, len(ns))
+	at := make(map[string]int, len(ns))
+	for i, n := range ns {
+		_, out[i] = s.check(n)
+		at[n.Path] = i
+	}
+	for p, fs := range s.restsOnDeferred() {
+		if i, ok := at[p]; ok {
+			out[i] = append(out[i], fs...)
+			SortFindings(out[i])
+		}
+	}
+	return out
+}
+
 // check is Check's work, returning also the note's result (its links
 // resolved, its summary). The caller holds mu.
 func (s *Session) check(n *vault.Note) (noteResult, []Finding) {
