@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/lang/da"
 	"github.com/blevesearch/bleve/v2/analysis/lang/de"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -34,9 +36,10 @@ import (
 // French stemmer never meets a Danish note.
 type language struct {
 	code string
-	// filters follow the tokenizer, NFC and lower-casing: elision,
-	// folding, stemming, in that order. Stemming runs on folded words, so
-	// "epingler" and "épingler" stem alike.
+	// filters follow the tokenizer, NFC, width folding and
+	// lower-casing: elision, folding, stemming, in that order; a stemmer
+	// is last. Stemming runs on folded words, so "epingler" and "épingler"
+	// stem alike.
 	filters []string
 	// cjk analyses into overlapping pairs of characters (bleve's cjk
 	// bigrams); a query word is matched as a phrase of its pairs.
@@ -61,7 +64,7 @@ var languages = map[string]language{
 	"sv": {code: "sv", filters: []string{filterFold, sv.SnowballStemmerName}, stop: sv.SwedishStopWords},
 	"no": {code: "no", filters: []string{filterFold, no.SnowballStemmerName}, stop: no.NorwegianStopWords},
 	"fi": {code: "fi", filters: []string{filterFold, fi.SnowballStemmerName}, stop: fi.FinnishStopWords},
-	"ru": {code: "ru", filters: []string{ru.SnowballStemmerName}},
+	"ru": {code: "ru", filters: []string{filterYo, ru.SnowballStemmerName}},
 	"zh": {code: "zh", cjk: true},
 	"ja": {code: "ja", cjk: true},
 	"ko": {code: "ko", cjk: true},
@@ -72,6 +75,15 @@ var languages = map[string]language{
 	"km":      {code: "km"},
 	"my":      {code: "my"},
 	langOther: {code: langOther, filters: []string{filterFold}},
+}
+
+// stemmer is the language's stemming filter, "" when it has none: the
+// last of its filters, unless that one folds.
+func (l language) stemmer() string {
+	if n := len(l.filters); n > 0 && l.filters[n-1] != filterFold && l.filters[n-1] != filterYo {
+		return l.filters[n-1]
+	}
+	return ""
 }
 
 // langOther is the analysis of a note in a language zk has none for.
@@ -107,6 +119,18 @@ func normLang(tag string) (string, bool) {
 // a word typed without them finds it.
 const filterFold = "zk-fold"
 
+// filterYo folds ё into е in Russian, as Russian search does: most text
+// writes е for both, so "елка" must find "ёлка" and the reverse. The rest
+// of filterFold is not for Cyrillic: й is a letter, not и with a mark.
+const filterYo = "zk-yo"
+
+// filterWidth folds fullwidth Latin letters and digits into ASCII and
+// halfwidth katakana into the usual katakana, in every language: bleve's
+// cjk_width filter, run only on words that hold such a character (all of
+// them are U+FF01 to U+FF9F, whose UTF-8 starts with 0xEF), since it
+// rebuilds every word it is given.
+const filterWidth = "zk-width"
+
 // registerAnalysis registers zk's own token filter with bleve, once: bleve
 // finds filters by name, in a process-wide registry, when it builds an
 // index's analyzers, at creation and at every open.
@@ -116,6 +140,16 @@ var registerAnalysis = sync.OnceValue(func() error {
 	}
 	if err := registry.RegisterTokenFilter(filterFold, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
 		return foldFilter{}, nil
+	}); err != nil {
+		return err
+	}
+	if err := registry.RegisterTokenFilter(filterYo, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return yoFilter{}, nil
+	}); err != nil {
+		return err
+	}
+	if err := registry.RegisterTokenFilter(filterWidth, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return widthFilter{cjk.NewCJKWidthFilter()}, nil
 	}); err != nil {
 		return err
 	}
@@ -175,6 +209,30 @@ func (f stemTwin) Filter(in analysis.TokenStream) analysis.TokenStream {
 
 // twinMark starts the unstemmed twin of a word.
 const twinMark = '='
+
+type yoFilter struct{}
+
+func (yoFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	for _, t := range in {
+		if bytes.Contains(t.Term, []byte("ё")) {
+			t.Term = bytes.ReplaceAll(t.Term, []byte("ё"), []byte("е"))
+		}
+	}
+	return in
+}
+
+type widthFilter struct{ width analysis.TokenFilter }
+
+func (f widthFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	one := make(analysis.TokenStream, 1)
+	for _, t := range in {
+		if bytes.IndexByte(t.Term, 0xef) >= 0 {
+			one[0] = t
+			f.width.Filter(one)
+		}
+	}
+	return in
+}
 
 type foldFilter struct{}
 
@@ -236,9 +294,12 @@ func fold(b []byte) []byte {
 	return out
 }
 
-// ligatures are the letters that do not decompose, spelled out.
-var ligatures = map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'đ': "d", 'ł': "l", 'þ': "th",
-	'Æ': "AE", 'Œ': "OE", 'Ø': "O", 'Đ': "D", 'Ł': "L", 'Þ': "TH"}
+// ligatures are the letters that do not decompose, spelled out, with the
+// Turkish dotless ı (so "isik" finds "ışık", as "IŞIK" does once
+// lower-cased), and the typographic apostrophe, which a word holds
+// between its letters as it holds ' ("O’Reilly" is "o'reilly").
+var ligatures = map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'đ': "d", 'ł': "l", 'þ': "th", 'ı': "i",
+	'Æ': "AE", 'Œ': "OE", 'Ø': "O", 'Đ': "D", 'Ł': "L", 'Þ': "TH", '’': "'"}
 
 // detectSample is how much of a note's text detection reads.
 const detectSample = 4 << 10

@@ -15,7 +15,7 @@ import (
 // Schema is the version of what zk puts in the index: the mapping, the
 // analyzers and the fields. An index stamped with another schema is
 // rebuilt, never read.
-const Schema = 6
+const Schema = 7
 
 // The searchable fields. A query names them as "claim:word".
 const (
@@ -52,6 +52,25 @@ const (
 	// filterNFC puts text in Unicode normal form C.
 	filterNFC = "zk-nfc"
 )
+
+// termAnalyzer names a language's analysis of one word as written, whole:
+// zk-term-fr (see termFilters). No field is indexed with it.
+func termAnalyzer(code string) string { return "zk-term-" + code }
+
+// termFilters are the filters of a language's analysis that a word goes
+// through as written: all but the CJK pairs and the stemmer. A prefix or
+// wildcard term is put through them, so that "Caf*" finds "café" as
+// "caf*" does, and "fuß*" finds "Fußnote": bleve matches such a term
+// against the indexed terms as typed.
+func termFilters(l language) []any {
+	filters := []any{filterNFC, filterWidth, lowercase.Name}
+	for _, f := range l.filters {
+		if f != l.stemmer() {
+			filters = append(filters, f)
+		}
+	}
+	return filters
+}
 
 // langAnalyzer names a language's analyzer: zk-fr. Each splits on
 // Unicode word boundaries (text without word spaces into pairs of
@@ -140,18 +159,15 @@ func newMapping() (mapping.IndexMapping, error) {
 		return nil, err
 	}
 	for code, l := range languages {
-		filters := []any{filterNFC, lowercase.Name}
+		filters := termFilters(l)
 		if l.cjk {
-			filters = []any{filterNFC, cjk.WidthName, lowercase.Name, cjk.BigramName}
+			filters = append(filters, cjk.BigramName)
 		}
-		for i, f := range l.filters {
-			if i == len(l.filters)-1 && f != filterFold { // the stemmer, last
-				if err := im.AddCustomTokenFilter(stemFilter(code), map[string]any{"type": filterStem, "stemmer": f}); err != nil {
-					return nil, err
-				}
-				f = stemFilter(code)
+		if stem := l.stemmer(); stem != "" {
+			if err := im.AddCustomTokenFilter(stemFilter(code), map[string]any{"type": filterStem, "stemmer": stem}); err != nil {
+				return nil, err
 			}
-			filters = append(filters, f)
+			filters = append(filters, stemFilter(code))
 		}
 		if err := im.AddCustomAnalyzer(langAnalyzer(code), map[string]any{
 			"type":          custom.Name,
@@ -160,11 +176,18 @@ func newMapping() (mapping.IndexMapping, error) {
 		}); err != nil {
 			return nil, err
 		}
+		if err := im.AddCustomAnalyzer(termAnalyzer(code), map[string]any{
+			"type":          custom.Name,
+			"tokenizer":     single.Name,
+			"token_filters": append([]any{filterCut}, termFilters(l)...),
+		}); err != nil {
+			return nil, err
+		}
 	}
 	if err := im.AddCustomAnalyzer(analyzerWhole, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     single.Name,
-		"token_filters": []any{filterCut, filterNFC, lowercase.Name, filterFold},
+		"token_filters": []any{filterCut, filterNFC, filterWidth, lowercase.Name, filterFold},
 	}); err != nil {
 		return nil, err
 	}

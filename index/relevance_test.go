@@ -36,6 +36,18 @@ var multilingual = map[string]string{
 	"km/ស្វែងរក.md":      "# ស្វែងរក\n\n## Claim\n\nអ្នកអាចស្វែងរកអត្ថបទនៅក្នុងកំណត់ចំណាំទាំងអស់។\n",
 	"km/ការកំណត់.md":     "# ការកំណត់\n\nបើកការកំណត់ដើម្បីប្តូររូបរាង។\n",
 	"misc/Thai words.md": "# Thai words\n\nThe Thai for search is ค้นหา, in a note written in English.\n",
+	// Korean writes its particles onto the word: 보관소를 is 보관소 and
+	// the object particle 를.
+	"ko/시작.md": "# 시작\n\n보관소를 열었습니다. 메모를 작성합니다. API를 씁니다.\n",
+	"ko/링크.md": "# 링크\n\n노트 사이에 링크를 만들 수 있습니다.\n",
+	// Case, accents and the letters that do not decompose, for prefixes.
+	"fr/Café.md":         "# Café\n\nUn café élégant, près de la gare, chez O’Reilly.\n",
+	"de/Fußnoten.md":     "# Fußnoten\n\nEine Fußnote steht unten auf der Seite.\n",
+	"ru/Заметки.md":      "# Заметки\n\nЁлка стоит в углу, и заметки можно закрепить.\n",
+	"misc/Σημειώσεις.md": "# Σημειώσεις\n\nΟι σημειώσεις μένουν στην κορυφή.\n",
+	"misc/Zażółć.md":     "# Zażółć\n\nZażółć gęślą jaźń.\n",
+	"misc/Işık.md":       "# Işık\n\nBu notta ışık var.\n",
+	"misc/Width.md":      "# Width\n\nThe code ＡＢＣ and the word ｶﾀｶﾅ, in a note written in English. #Widths\n",
 }
 
 func TestRelevance(t *testing.T) {
@@ -79,6 +91,43 @@ func TestRelevance(t *testing.T) {
 		{query: "ការកំណត់", lead: []string{"km/ការកំណត់.md"}, never: []string{"km/ស្វែងរក.md"}},
 		{query: "ប្រតិទិន", none: true},
 		{query: "lang:th", lead: []string{"th/การค้นหา.md", "th/การตั้งค่า.md", "th/ลิงก์.md"}, never: []string{"km/ស្វែងរក.md", "misc/Thai words.md"}},
+		// Korean: a word with its particle is found by the word, as a
+		// phrase of its syllable pairs, and not by a word that shares a
+		// syllable pair only.
+		{query: "보관소", lead: []string{"ko/시작.md"}, never: []string{"ko/링크.md"}},
+		{query: "메모", lead: []string{"ko/시작.md"}, never: []string{"ko/링크.md"}},
+		{query: "열었", lead: []string{"ko/시작.md"}},
+		{query: "작성", lead: []string{"ko/시작.md"}},
+		{query: "보관소를", lead: []string{"ko/시작.md"}},
+		{query: "링크", lead: []string{"ko/링크.md"}, never: []string{"ko/시작.md"}},
+		{query: "보관함", none: true},
+		{query: "api", lead: []string{"ko/시작.md"}},
+		// Prefixes and wildcards fold as words do: case, accents, ß.
+		{query: "Tasten*", lead: []string{"de/Tastenkürzel.md"}},
+		{query: "Zettel*", lead: []string{"en/Zettelkasten.md", "en/Linking.md"}},
+		{query: "Caf*", lead: []string{"fr/Café.md"}},
+		{query: "ÉLÉG*", lead: []string{"fr/Café.md"}},
+		{query: "élég*", lead: []string{"fr/Café.md"}},
+		{query: "ÉPING*", lead: []string{"fr/Épingler des notes.md"}},
+		{query: "fuß*", lead: []string{"de/Fußnoten.md"}},
+		{query: "FUSSN?TE*", lead: []string{"de/Fußnoten.md"}},
+		{query: "Fußnote*", lead: []string{"de/Fußnoten.md"}},
+		{query: "paramètres*", lead: []string{"fr/Épingler des notes.md", "fr/Raccourcis.md"}},
+		{query: "Зам*", lead: []string{"ru/Заметки.md"}},
+		{query: "Ёлк*", lead: []string{"ru/Заметки.md"}},
+		{query: "ΣΗΜ*", lead: []string{"misc/Σημειώσεις.md"}},
+		{query: "Zaż*", lead: []string{"misc/Zażółć.md"}},
+		{query: "title:Zett*", lead: []string{"en/Zettelkasten.md"}},
+		{query: "tag:WIDTH*", lead: []string{"misc/Width.md"}},
+		// The typographic apostrophe, ё, fullwidth and halfwidth forms and
+		// the Turkish dotless i fold.
+		{query: "o'reilly", lead: []string{"fr/Café.md"}},
+		{query: "елка", lead: []string{"ru/Заметки.md"}},
+		{query: "ЕЛКА", lead: []string{"ru/Заметки.md"}},
+		{query: "abc", lead: []string{"misc/Width.md"}},
+		{query: "カタカナ", lead: []string{"misc/Width.md"}},
+		{query: "isik", lead: []string{"misc/Işık.md"}},
+		{query: "IŞIK", lead: []string{"misc/Işık.md"}},
 		// Titles: an exact title leads.
 		{query: "zettelkasten", lead: []string{"en/Zettelkasten.md"}},
 		{query: "Parameter", lead: []string{"misc/Parameter tuning.md"}},

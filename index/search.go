@@ -791,6 +791,12 @@ func inLanguages(q query.FieldableQuery, fields, langs []string) query.Query {
 	for _, f := range fields {
 		for _, code := range langs {
 			c := withField(q, langField(f, code))
+			switch c := c.(type) {
+			case *query.PrefixQuery:
+				c.Prefix = asWritten(termAnalyzer(code), c.Prefix)
+			case *query.WildcardQuery:
+				c.Wildcard = asWritten(termAnalyzer(code), c.Wildcard)
+			}
 			if m, ok := c.(*query.MatchQuery); ok && (languages[code].cjk || hasUnspaced(m.Match)) && m.Fuzziness == 0 {
 				p := query.NewMatchPhraseQuery(m.Match)
 				p.SetField(m.FieldVal)
@@ -801,12 +807,63 @@ func inLanguages(q query.FieldableQuery, fields, langs []string) query.Query {
 				b.SetBoost(b.Boost() * fieldBoost[f])
 			}
 			any = append(any, c)
+			if twin := unstemmed(c, code); twin != nil {
+				any = append(any, twin)
+			}
 		}
 	}
 	if len(any) == 1 {
 		return any[0]
 	}
 	return query.NewDisjunctionQuery(any)
+}
+
+// unstemmed is a prefix or wildcard query on the unstemmed twins of a
+// stemmed language's words (stemTwin), nil for any other query: the
+// words themselves are indexed by their stems, which a prefix as long as
+// the word passes ("fußnote*" is not a prefix of the stem "fussnot").
+func unstemmed(c query.Query, code string) query.Query {
+	if languages[code].stemmer() == "" {
+		return nil
+	}
+	var twin query.FieldableQuery
+	switch c := c.(type) {
+	case *query.PrefixQuery:
+		twin = query.NewPrefixQuery(string(twinMark) + c.Prefix)
+		twin.(*query.PrefixQuery).SetBoost(c.Boost())
+	case *query.WildcardQuery:
+		twin = query.NewWildcardQuery(string(twinMark) + c.Wildcard)
+		twin.(*query.WildcardQuery).SetBoost(c.Boost())
+	default:
+		return nil
+	}
+	twin.SetField(c.(query.FieldableQuery).Field())
+	return twin
+}
+
+// termMapping is this zk's mapping, whose term analyzers put a prefix or
+// wildcard term through what its field's words went through (an index
+// built under another mapping is of another Schema, and rebuilt).
+var termMapping = sync.OnceValues(newMapping)
+
+// asWritten is term as analyzer writes it: bleve gives a prefix or
+// wildcard term to the index as typed, where a word is analysed, so
+// "Obsidian*" found nothing and "obsidian*" thousands of notes. The term
+// is one token to the analyzer, its * and ? kept (no filter touches
+// them); a term it cannot analyse stays as typed.
+func asWritten(analyzer, term string) string {
+	im, err := termMapping()
+	if err != nil {
+		return term
+	}
+	a := im.AnalyzerNamed(analyzer)
+	if a == nil {
+		return term
+	}
+	if ts := a.Analyze([]byte(term)); len(ts) == 1 && len(ts[0].Term) > 0 {
+		return string(ts[0].Term)
+	}
+	return term
 }
 
 // readIn are the languages a word is read in: those that write it as it
@@ -895,11 +952,20 @@ func wholeValue(q query.FieldableQuery) query.Query {
 	case *query.TermQuery:
 		q.Term = trim(q.Term)
 	case *query.PrefixQuery:
-		q.Prefix = trim(q.Prefix)
+		q.Prefix = lowerName(q.Field(), trim(q.Prefix))
 	case *query.WildcardQuery:
-		q.Wildcard = trim(q.Wildcard)
+		q.Wildcard = lowerName(q.Field(), trim(q.Wildcard))
 	}
 	return q
+}
+
+// lowerName puts a tag or link prefix as those fields are indexed (NFC,
+// lower case); a path is kept as written, as it is indexed.
+func lowerName(field, term string) string {
+	if field == FieldPath {
+		return term
+	}
+	return asWritten(analyzerName, term)
 }
 
 // bestFragment picks the window of a note's text with the most distinct

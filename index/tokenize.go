@@ -101,7 +101,10 @@ func (wordsTokenizer) Tokenize(input []byte) analysis.TokenStream {
 			}
 		}
 		flush()
-		if typ != seg.None {
+		switch {
+		case typ == seg.Letter && hasHangul(b):
+			out, pos = appendHangul(out, token, b, start, pos)
+		case typ != seg.None:
 			w := cutWord(b)
 			out = append(out, token(analysis.Token{Term: w, Start: start, End: start + len(w), Position: pos, Type: tokenType(typ)}))
 			pos++
@@ -126,6 +129,52 @@ func appendPairs(out analysis.TokenStream, token func(analysis.Token) *analysis.
 		pos++
 		i += size
 		size = next
+	}
+	return out, pos
+}
+
+// hasHangul reports whether a word holds a Hangul character. Every one is
+// three bytes or more in UTF-8, led by a byte of at least 0xe1: a word of
+// Latin, Greek or Cyrillic letters is passed over without decoding.
+func hasHangul(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		if b[i] >= 0xe1 {
+			if r, _ := utf8.DecodeRune(b[i:]); unicode.Is(unicode.Hangul, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appendHangul adds a word that holds Hangul as its runs of Hangul and of
+// other letters, one word each, the Hangul typed as ideographs: UAX #29
+// counts Hangul syllables as letters, so bleve's segmenter gave 보관소를
+// (보관소 and its particle 를) as one word of letters, which the CJK
+// bigram filter passes over (it pairs ideographs only), and a Korean note
+// was indexed by whole words: 보관소 did not find it. Typed so, a Korean
+// note's words are cut into pairs of syllables, as Chinese and Japanese
+// are, and "API를" is the words API and 를, as Lucene's tokenizer cuts it.
+func appendHangul(out analysis.TokenStream, token func(analysis.Token) *analysis.Token, word []byte, off, pos int) (analysis.TokenStream, int) {
+	for len(word) > 0 {
+		r, size := utf8.DecodeRune(word)
+		hangul := unicode.Is(unicode.Hangul, r)
+		n := size
+		for n < len(word) {
+			r, size := utf8.DecodeRune(word[n:])
+			if unicode.Is(unicode.Hangul, r) != hangul {
+				break
+			}
+			n += size
+		}
+		typ := analysis.AlphaNumeric
+		if hangul {
+			typ = analysis.Ideographic
+		}
+		w := cutWord(word[:n])
+		out = append(out, token(analysis.Token{Term: w, Start: off, End: off + len(w), Position: pos, Type: typ}))
+		pos++
+		word, off = word[n:], off+n
 	}
 	return out, pos
 }

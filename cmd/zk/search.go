@@ -45,9 +45,10 @@ query using them is refused, as is a word of punctuation alone).
 Put -- before a query that starts with -: zk search -- -draft claim:rate
 
 A word without a field searches the title, claim, scope, evidence and the
-rest of the text. Words are matched case-insensitively with English plurals
-folded (falsifier finds falsifiers); common words are kept, so phrases are
-exact.
+rest of the text. Words are matched case-insensitively with accents folded
+and English plurals folded (falsifier finds falsifiers), and so are
+prefixes and wildcards (Obsidian* finds obsidian); common words are kept,
+so phrases are exact.
 
 The index is brought up to date first when few notes changed (built, the
 first time); otherwise zk says how many notes it may be missing. zk index
