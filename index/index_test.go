@@ -439,3 +439,64 @@ func TestHostileNotes(t *testing.T) {
 		}
 	}
 }
+
+// A build cut short (a killed zk index --rebuild) leaves its generation
+// behind; the next update, with the writer lock that every build holds,
+// removes it, but not the live one, nor while another zk holds the lock.
+func TestAbandonedGenerationsSwept(t *testing.T) {
+	v := testVault(t, sample)
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx")}
+	ctx := context.Background()
+	if _, err := Update(ctx, v, opts, false); err != nil {
+		t.Fatal(err)
+	}
+	s, err := openStore(opts.Dir, v.Dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, _ := s.current()
+	abandoned := []string{"gen-1", "gen-2", "gen-3" + brokenExt, "gen-4" + brokenExt}
+	for _, g := range abandoned {
+		if err := os.MkdirAll(filepath.Join(s.path(g), "store"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(s.path(g), "index_meta.json"), []byte(`{"storage":"scorch"}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gens := func() []string {
+		t.Helper()
+		ents, err := os.ReadDir(opts.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), genPrefix) {
+				out = append(out, e.Name())
+			}
+		}
+		return out
+	}
+	unlock, err := s.lock(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Update(ctx, v, opts, false); !errors.Is(err, ErrBusy) {
+		t.Fatalf("update while another zk holds the lock = %v, want busy", err)
+	}
+	if got := gens(); len(got) != 5 {
+		t.Errorf("with the lock held elsewhere: %v, want every generation kept", got)
+	}
+	unlock()
+	st, err := Update(ctx, v, opts, false)
+	if err != nil || st.Built || st.Notes != 3 {
+		t.Fatalf("update = %+v, %v; want an unchanged index of 3 notes", st, err)
+	}
+	if got, want := gens(), []string{live, "gen-4" + brokenExt}; !slices.Equal(got, want) {
+		t.Errorf("after an update: %v, want %v (the live one and the newest broken one)", got, want)
+	}
+	if paths, _ := searchPaths(t, v, opts, "alpha"); len(paths) != 2 {
+		t.Errorf("alpha = %v after the sweep", paths)
+	}
+}

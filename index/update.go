@@ -123,6 +123,14 @@ func (s *store) update(ctx context.Context, v *vault.Vault, opts Options, why st
 		st, err := s.incremental(ctx, v, opts, gen)
 		var de *DamagedError
 		if !errors.As(err, &de) {
+			if err == nil {
+				// A build that was killed or interrupted left its
+				// generation: builds hold this lock, so no generation
+				// but the live one is being written, and until the next
+				// build nothing else would remove it (12 interrupted
+				// rebuilds of the help vault left four, 29 MB).
+				s.sweep(gen)
+			}
 			return st, err
 		}
 		return s.rebuild(ctx, v, opts, de)
