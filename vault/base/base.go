@@ -86,6 +86,9 @@ func Parse(src []byte) (*Base, error) {
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return nil, fmt.Errorf("base: %w", err)
 	}
+	if err := uniqueKeys(&doc); err != nil {
+		return nil, fmt.Errorf("base: %w", err)
+	}
 	b := &Base{Formulas: map[string]string{}, Properties: map[string]string{}, Summaries: map[string]string{}}
 	if len(doc.Content) == 0 {
 		return b, nil // an empty base: every file, one default view
@@ -119,6 +122,36 @@ func Parse(src []byte) (*Base, error) {
 		}
 	}
 	return b, nil
+}
+
+// uniqueKeys refuses a key written twice in one mapping, anywhere in the
+// file. Obsidian's YAML parser refuses such a file ("duplicated mapping
+// key"); zk's keeps both keys in its tree, and the last would silently
+// win (a second filters: widening the view unnoticed). An alias is not
+// followed: the mapping it names is checked where it is written.
+func uniqueKeys(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		seen := make(map[string]int, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+				continue
+			}
+			if first, ok := seen[k.Value]; ok {
+				return fmt.Errorf("line %d: duplicate key %q (first on line %d)", k.Line, k.Value, first)
+			}
+			seen[k.Value] = k.Line
+		}
+	}
+	if n.Kind == yaml.AliasNode {
+		return nil
+	}
+	for _, c := range n.Content {
+		if err := uniqueKeys(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func stringMap(n *yaml.Node, what string, f func(k, v string)) error {
