@@ -33,9 +33,10 @@ import (
 //     that every value follows Bases' types rather than Go's: each
 //     operator becomes __op (JavaScript's + on strings, dates plus
 //     durations, == between a link and a file), each member access __get,
-//     each method __method, each name __prop, and a list's filter(), map()
-//     and reduce() become expr's own predicate builtins, with Bases'
-//     value, index and acc as expr's #, #index and #acc.
+//     each method __method, each name (and note.x, note["x"]) __prop, and
+//     a list's filter(), map() and reduce() become expr's own predicate
+//     builtins, with Bases' value, index and acc as expr's #, #index and
+//     #acc.
 //   - anything else is refused by name (UnsupportedError), never guessed.
 
 // UnsupportedError names a function or construct zk does not evaluate.
@@ -154,6 +155,10 @@ func exprOptions() []expr.Option {
 			return r.charged(r.get(norm(p[1]), norm(p[2])))
 		}),
 		expr.Function("__prop", func(p ...any) (any, error) { return p[0].(*row).charged(p[0].(*row).prop(p[1].(string)), nil) }),
+		expr.Function("__noteget", func(p ...any) (any, error) {
+			r := p[0].(*row)
+			return r.charged(r.noteGet(norm(p[1])))
+		}),
 		expr.Function("__file", func(p ...any) (any, error) { return p[0].(*row).file, p[0].(*row).spend(0, 0) }),
 		expr.Function("__note", func(p ...any) (any, error) {
 			r := p[0].(*row)
@@ -296,6 +301,19 @@ func (rw *rewriter) node(n ast.Node, closure int) (ast.Node, error) {
 			if s, ok := x.Property.(*ast.StringNode); ok {
 				rw.formulas = append(rw.formulas, s.Value)
 			}
+		}
+		if id, ok := x.Node.(*ast.IdentifierNode); ok && id.Value == "note" {
+			// note.x and note["x"] read a property as a bare x does:
+			// the exact name, else ignoring case (docs/bases.md). Member
+			// access on the note's map would be exact.
+			if s, ok := x.Property.(*ast.StringNode); ok {
+				return call("__prop", str(s.Value)), nil
+			}
+			prop, err := rw.node(x.Property, closure)
+			if err != nil {
+				return nil, err
+			}
+			return call("__noteget", prop), nil
 		}
 		obj, err := rw.node(x.Node, closure)
 		if err != nil {

@@ -60,6 +60,18 @@ func (r *row) prop(name string) any {
 	return lookup(r.file.Props, name)
 }
 
+// noteGet is note[key] with a key computed: the property read as note.x
+// and a bare x read it.
+func (r *row) noteGet(key any) (any, error) {
+	switch k := key.(type) {
+	case string:
+		return r.prop(k), nil
+	case float64:
+		return r.prop(toString(k)), nil
+	}
+	return nil, fmt.Errorf("cannot index a object with a %s", typeName(key))
+}
+
 // lookup reads a property, by its exact name or else ignoring case, as
 // Obsidian's property names are.
 func lookup(props map[string]any, name string) any {

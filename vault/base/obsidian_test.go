@@ -84,6 +84,18 @@ func TestObsidianToday(t *testing.T) {
 		{"MDN String.replace: $& and $$", launch, `"ab".replace(/b/, "[$&$$]")`, `"a[b$]"`},
 		{"MDN String.replace: $9 with no group 9 is itself", launch, `"ab".replace(/b/, "$9")`, `"a$9"`},
 		{"Functions.md: format() with Moment.js tokens", launch, `date("2026-05-01").format("Q")`, `error: not supported: format(): the Moment.js token "Q"`},
+
+		// A property by name, in each of its three forms: the exact
+		// name, else ignoring case (docs/bases.md, Properties).
+		{"docs/bases.md: bare x", launch, `STATUS`, `"Doing"`},
+		{"docs/bases.md: note.x", launch, `note.STATUS`, `"Doing"`},
+		{"docs/bases.md: note.x", launch, `note.monthlyuses`, `10`},
+		{"docs/bases.md: note.x", launch, `note.Status.lower()`, `"doing"`},
+		{"docs/bases.md: note[\"x\"]", launch, `note["FIRST_NAME"]`, `"Ada"`},
+		{"docs/bases.md: note[\"x\"]", launch, `note["STA" + "TUS"]`, `"Doing"`},
+		{"docs/bases.md: note.x, exact", launch, `note.first_name`, `"Ada"`},
+		{"docs/bases.md: note.x, none", launch, `note.nosuch`, `null`},
+		{"Functions.md: an object's key is exact", launch, `{"a": 1}.A`, `null`},
 	} {
 		opts := Options{Now: testNow, This: tc.file}
 		v, err := Value(s, nil, tc.file, tc.expr, opts)
