@@ -70,13 +70,13 @@ func parseDuration(s string) (Duration, error) {
 		}
 		switch unit {
 		case "y", "year", "years":
-			d.Months += int(n * 12)
+			d.Months += n * 12
 		case "M", "month", "months":
-			d.Months += int(n)
+			d.Months += n
 		case "w", "week", "weeks":
-			d.Millis += n * 7 * 864e5
+			d.Days += n * 7
 		case "d", "day", "days":
-			d.Millis += n * 864e5
+			d.Days += n
 		case "h", "hour", "hours":
 			d.Millis += n * 36e5
 		case "m", "minute", "minutes":
@@ -93,13 +93,59 @@ func parseDuration(s string) (Duration, error) {
 	return d, nil
 }
 
-// addDuration moves a date by d (sign -1 subtracts). Adding a time span
-// to a plain date keeps it a date unless the span has a time part.
-func addDuration(t Date, d Duration, sign int) Date {
-	out := t.T.AddDate(0, sign*d.Months, 0)
-	out = out.Add(time.Duration(float64(sign) * d.Millis * float64(time.Millisecond)))
+// addDuration moves a date by d (sign -1 subtracts) as Moment.js's add()
+// and subtract() do, whatever order the duration was written in: the
+// months first, the day of the month kept unless the target month is
+// shorter, then its last day (2025-01-31 + 1M is 2025-02-28, where Go's
+// AddDate gives 2025-03-03); then the days, on the calendar (the time
+// of day kept); then the milliseconds. Months and days are whole, a
+// fraction rounded half away from zero, as Moment rounds them. Adding a
+// time span to a plain date keeps it a date unless the span has a time
+// part.
+func addDuration(t Date, d Duration, sign int) (Date, error) {
+	m, n := math.Round(d.Months)*float64(sign), math.Round(d.Days)*float64(sign)
+	ms := float64(sign) * d.Millis
+	if math.Abs(m) > maxMonths || math.Abs(n) > maxMonths*31 || math.Abs(ms) > maxMillis || math.IsNaN(m+n+ms) {
+		return Date{}, fmt.Errorf("a date moved by %s is out of range", toString(d))
+	}
+	out := t.T
+	if m != 0 {
+		out = addMonths(out, int(m))
+	}
+	if n != 0 {
+		out = out.AddDate(0, 0, int(n))
+	}
+	out = out.Add(time.Duration(ms * float64(time.Millisecond)))
 	hasTime := t.HasTime || math.Mod(d.Millis, 864e5) != 0
-	return Date{T: out, HasTime: hasTime}
+	return Date{T: out, HasTime: hasTime}, nil
+}
+
+// maxMonths and maxMillis bound how far a date moves: JavaScript's dates
+// end 100,000,000 days either side of 1970 (an Invalid Date past them),
+// a Go time.Duration at 292 years; a count past them would also overflow
+// an int where it is 32 bits.
+const (
+	maxMonths = 100_000_000 / 28
+	maxMillis = float64(math.MaxInt64 / int64(time.Millisecond))
+)
+
+// addMonths is t moved by n calendar months, the day of the month clamped
+// to the target month's last day (Moment.js's setMonth).
+func addMonths(t time.Time, n int) time.Time {
+	y, m, d := t.Date()
+	months := int(m) - 1 + n
+	y += months / 12
+	if months %= 12; months < 0 {
+		months += 12
+		y--
+	}
+	target := time.Month(months + 1)
+	// Day 0 of the next month is the target month's last day.
+	if last := time.Date(y, target+1, 0, 0, 0, 0, 0, time.UTC).Day(); d > last {
+		d = last
+	}
+	hh, mm, ss := t.Clock()
+	return time.Date(y, target, d, hh, mm, ss, t.Nanosecond(), t.Location())
 }
 
 // relative is Moment.js's fromNow(): "3 days ago", "in 2 hours", with

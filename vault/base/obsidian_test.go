@@ -96,6 +96,32 @@ func TestObsidianToday(t *testing.T) {
 		{"docs/bases.md: note.x, exact", launch, `note.first_name`, `"Ada"`},
 		{"docs/bases.md: note.x, none", launch, `note.nosuch`, `null`},
 		{"Functions.md: an object's key is exact", launch, `{"a": 1}.A`, `null`},
+
+		// Date arithmetic is Moment.js's add() and subtract(): months
+		// (a year is 12) first, the day of the month clamped to the
+		// target month's last day, then calendar days (d, w), then the
+		// time units; fractional months and days round half away from
+		// zero.
+		{"Moment.js add(): month-end clamped", launch, `date("2025-01-31") + "1M"`, `date(2025-02-28)`},
+		{"Moment.js subtract(): month-end clamped", launch, `date("2025-03-31") - "1M"`, `date(2025-02-28)`},
+		{"Moment.js add(): a leap day plus a year", launch, `date("2024-02-29") + "1y"`, `date(2025-02-28)`},
+		{"Moment.js add(): a leap year's January", launch, `date("2024-01-31") + "1M"`, `date(2024-02-29)`},
+		{"Moment.js add(): across a year", launch, `date("2025-12-31") + "2M"`, `date(2026-02-28)`},
+		{"Moment.js subtract(): across a year", launch, `date("2025-01-31") - "2M"`, `date(2024-11-30)`},
+		{"Moment.js add(): months before days", launch, `date("2025-01-30") + "1M 1d"`, `date(2025-03-01)`},
+		{"Moment.js add(): months before days, written after", launch, `date("2025-01-30") + "1d 1M"`, `date(2025-03-01)`},
+		{"Moment.js add(): months, days, then time", launch, `date("2025-01-31 22:00") + "1M 1d 3h"`, `date(2025-03-02 01:00:00)`},
+		{"Moment.js subtract(): months before days", launch, `date("2025-03-31") - "1M 1d"`, `date(2025-02-27)`},
+		{"Moment.js add(): a duration() value", launch, `date("2025-01-31") + duration("1M")`, `date(2025-02-28)`},
+		{"Moment.js add(): a duration() first", launch, `duration("1M") + date("2025-01-31")`, `date(2025-02-28)`},
+		{"Moment.js add(): a sum of durations", launch, `date("2025-01-31") + (duration("1M") + duration("1w"))`, `date(2025-03-07)`},
+		{"Moment.js add(): months round half away from zero", launch, `date("2025-01-15") + "1.5M"`, `date(2025-03-15)`},
+		{"Moment.js subtract(): months round half away from zero", launch, `date("2025-05-15") - "1.5M"`, `date(2025-03-15)`},
+		{"Moment.js add(): days round half away from zero", launch, `date("2025-01-15") + "1.5d"`, `date(2025-01-17)`},
+		{"Moment.js asMonths(): a duration keeps its fraction", launch, `duration("1.5M").months`, `1.5`},
+		{"JavaScript: a date past 100,000,000 days is invalid", launch, `date("2025-01-01") + "1000000y"`, `error: a date moved by`},
+		{"JavaScript: a date past 100,000,000 days is invalid", launch, `date("2025-01-01") - 1e300`, `error: a date moved by`},
+		{"Bases syntax.md: date + \"1M\"", launch, `date("2024-12-01") + "1M" + "4h" + "3m"`, `date(2025-01-01 04:03:00)`},
 	} {
 		opts := Options{Now: testNow, This: tc.file}
 		v, err := Value(s, nil, tc.file, tc.expr, opts)

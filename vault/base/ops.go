@@ -16,7 +16,7 @@ func negate(v any) (any, error) {
 	case float64:
 		return -x, nil
 	case Duration:
-		return Duration{Months: -x.Months, Millis: -x.Millis}, nil
+		return x.scaled(-1), nil
 	}
 	n, err := toNumber(v)
 	if err != nil {
@@ -95,14 +95,14 @@ func binaryOp(r *row, op string, a, b any) (any, error) {
 			if op == "-" {
 				sign = -1
 			}
-			return addDuration(d, dur, sign), nil
+			return addDuration(d, dur, sign)
 		}
 		if n, ok := b.(float64); ok {
 			sign := 1.0
 			if op == "-" {
 				sign = -1
 			}
-			return addDuration(d, Duration{Millis: sign * n}, 1), nil
+			return addDuration(d, Duration{Millis: sign * n}, 1)
 		}
 	}
 	if d, ok := a.(Duration); ok {
@@ -110,12 +110,12 @@ func binaryOp(r *row, op string, a, b any) (any, error) {
 		case "+", "-":
 			if e, ok := asDuration(b); ok {
 				if op == "-" {
-					e = Duration{Months: -e.Months, Millis: -e.Millis}
+					e = e.scaled(-1)
 				}
-				return Duration{Months: d.Months + e.Months, Millis: d.Millis + e.Millis}, nil
+				return d.plus(e), nil
 			}
 			if t, ok := b.(Date); ok && op == "+" {
-				return addDuration(t, d, 1), nil
+				return addDuration(t, d, 1)
 			}
 		case "*", "/":
 			if n, ok := b.(float64); ok {
@@ -123,7 +123,7 @@ func binaryOp(r *row, op string, a, b any) (any, error) {
 					return Duration{Millis: d.ms() / n}, nil
 				}
 				if n == math.Trunc(n) && math.Abs(n) < 1e6 {
-					return Duration{Months: d.Months * int(n), Millis: d.Millis * n}, nil
+					return d.scaled(n), nil
 				}
 				return Duration{Millis: d.ms() * n}, nil
 			}

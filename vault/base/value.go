@@ -35,11 +35,14 @@ type Date struct {
 	HasTime bool
 }
 
-// Duration is a span of time as Bases writes it ("1M", "2 weeks"):
-// calendar months and years are kept apart from fixed milliseconds, so
-// that date("2024-12-01") + "1M" is 2025-01-01 as in Obsidian.
+// Duration is a span of time as Bases writes it ("1M", "2 weeks"), kept
+// as Moment.js keeps one: calendar months (a year is 12), calendar days
+// (a week is 7) and fixed milliseconds apart, so that date("2024-12-01")
+// + "1M" is 2025-01-01 and date("2025-01-31") + "1M" is 2025-02-28 as in
+// Obsidian (addDuration).
 type Duration struct {
-	Months int
+	Months float64
+	Days   float64
 	Millis float64
 }
 
@@ -47,7 +50,17 @@ type Duration struct {
 // asMilliseconds() counts it when it must give a duration one number
 // (146097/4800 days: 400 years' days over their months).
 func (d Duration) ms() float64 {
-	return d.Millis + float64(d.Months)*146097/4800*864e5
+	return d.Millis + d.Days*864e5 + d.Months*146097/4800*864e5
+}
+
+// scaled is the duration times n, each part on its own.
+func (d Duration) scaled(n float64) Duration {
+	return Duration{Months: d.Months * n, Days: d.Days * n, Millis: d.Millis * n}
+}
+
+// plus is the sum of two durations, each part on its own.
+func (d Duration) plus(e Duration) Duration {
+	return Duration{Months: d.Months + e.Months, Days: d.Days + e.Days, Millis: d.Millis + e.Millis}
 }
 
 // field is a duration's field: the whole span in a unit, with a fraction
@@ -56,12 +69,13 @@ func (d Duration) ms() float64 {
 // fixed spans of milliseconds.
 func (d Duration) field(name string) (float64, bool) {
 	const day = 864e5
-	days := d.Millis/day + float64(d.Months)*146097/4800
+	days := d.Millis/day + d.Days + d.Months*146097/4800
+	months := d.Months + (d.Millis/day+d.Days)*4800/146097
 	switch name {
 	case "years":
-		return (float64(d.Months) + d.Millis/day*4800/146097) / 12, true
+		return months / 12, true
 	case "months":
-		return float64(d.Months) + d.Millis/day*4800/146097, true
+		return months, true
 	case "weeks":
 		return days / 7, true
 	case "days":
