@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // row is one evaluation: the file a filter or formula is evaluated for,
@@ -126,9 +125,10 @@ func (r *row) get(obj, key any) (any, error) {
 			}
 			return x[n], nil
 		case string:
-			rs := []rune(x)
-			if n := int(i); float64(n) == i && n >= 0 && n < len(rs) {
-				return string(rs[n]), nil
+			if n := int(i); float64(n) == i {
+				if c, ok := jsAt(x, n); ok {
+					return c, nil
+				}
 			}
 			return nil, nil
 		}
@@ -158,7 +158,7 @@ func (r *row) get(obj, key any) (any, error) {
 		return x[name], nil
 	case string:
 		if name == "length" {
-			return float64(utf8.RuneCountInString(x)), nil
+			return float64(jsLength(x)), nil
 		}
 	case []any:
 		if name == "length" {

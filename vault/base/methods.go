@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -258,12 +257,7 @@ func (r *row) stringMethod(s, name string, args []any, wrong func() error) (any,
 		}
 		return strings.Repeat(s, int(n)), nil
 	case "slice":
-		rs := []rune(s)
-		lo, hi, err := sliceBounds(len(rs), args)
-		if err != nil {
-			return nil, err
-		}
-		return string(rs[lo:hi]), nil
+		return jsSlice(s, args)
 	case "replace":
 		if len(args) != 2 {
 			return nil, errors.New("replace() takes 2 arguments")
@@ -533,10 +527,7 @@ func numberMethod(x float64, name string, args []any, wrong func() error) (any, 
 		if err != nil {
 			return nil, err
 		}
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return formatNumber(x), nil
-		}
-		return strconv.FormatFloat(x, 'f', d, 64), nil
+		return toFixed(x, d), nil
 	}
 	return nil, wrong()
 }

@@ -122,6 +122,28 @@ func TestObsidianToday(t *testing.T) {
 		{"JavaScript: a date past 100,000,000 days is invalid", launch, `date("2025-01-01") + "1000000y"`, `error: a date moved by`},
 		{"JavaScript: a date past 100,000,000 days is invalid", launch, `date("2025-01-01") - 1e300`, `error: a date moved by`},
 		{"Bases syntax.md: date + \"1M\"", launch, `date("2024-12-01") + "1M" + "4h" + "3m"`, `date(2025-01-01 04:03:00)`},
+
+		// Numbers and strings are JavaScript's: toFixed() rounds the
+		// number's exact binary value, a tie away from zero; a string's
+		// length and indexes count UTF-16 code units.
+		{"ECMA-262 Number.prototype.toFixed: a tie rounds up in magnitude", launch, `(-2.5).toFixed(0)`, `"-3"`},
+		{"ECMA-262 toFixed", launch, `(2.5).toFixed(0)`, `"3"`},
+		{"ECMA-262 toFixed", launch, `(0.125).toFixed(2)`, `"0.13"`},
+		{"ECMA-262 toFixed", launch, `(-1.5).toFixed(0)`, `"-2"`},
+		{"ECMA-262 toFixed: 1.005 is 1.00499... in binary", launch, `(1.005).toFixed(2)`, `"1.00"`},
+		{"ECMA-262 toFixed: a carry through the digits", launch, `(9.5).toFixed(0)`, `"10"`},
+		{"ECMA-262 toFixed: -0 has no sign", launch, `(-0).toFixed(1)`, `"0.0"`},
+		{"ECMA-262 toFixed: a small negative keeps it", launch, `(-0.0001).toFixed(2)`, `"-0.00"`},
+		{"ECMA-262 toFixed: 1e21 and over is ToString", launch, `(1e21).toFixed(2)`, `"1e+21"`},
+		{"ECMA-262 toFixed", launch, `(3.14159).toFixed(2)`, `"3.14"`},
+		{"ECMA-262 String length: UTF-16 code units", launch, `"😀".length`, `2`},
+		{"ECMA-262 String length", launch, `"a😀b".length`, `4`},
+		{"ECMA-262 String length: é is one unit", launch, `"héllo".length`, `5`},
+		{"ECMA-262 String.prototype.slice: code units", launch, `"a😀b".slice(1, 3)`, `"😀"`},
+		{"ECMA-262 slice", launch, `"a😀b".slice(3)`, `"b"`},
+		{"ECMA-262 slice", launch, `"a😀b".slice(-1)`, `"b"`},
+		{"ECMA-262 slice: half a pair is U+FFFD", launch, `"a😀b".slice(0, 2)`, "\"a\uFFFD\""},
+		{"ECMA-262 string index: code units", launch, `"a😀b"[3]`, `"b"`},
 	} {
 		opts := Options{Now: testNow, This: tc.file}
 		v, err := Value(s, nil, tc.file, tc.expr, opts)
