@@ -3,6 +3,9 @@ package base
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/zk-claims/zk/vault"
 )
 
 // TestObsidianToday holds zk to Bases as Obsidian's current release
@@ -181,5 +184,39 @@ func TestNullCheckboxesSortAsFalse(t *testing.T) {
 	want := "Projects/Archive.md Books/Dune.md Projects/Launch.md Books/Pamphlet.md Books/Textbook.md"
 	if strings.Join(got, " ") != want {
 		t.Errorf("rows %s, want %s", strings.Join(got, " "), want)
+	}
+}
+
+// TestDateArithmeticAcrossDST: a day added is a calendar day, the time of
+// day kept across a change of clocks, as Moment.js's add(1, "d") is; an
+// hour is a fixed span (Bases syntax.md's table; Moment's add()).
+func TestDateArithmeticAcrossDST(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skipf("no time zone database: %v", err)
+	}
+	v, err := vault.Open("testdata/vault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	s, err := Load(t.Context(), v, ny, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	launch := s.File("Projects/Launch.md")
+	// Clocks moved forward an hour at 2 a.m. on 2025-03-09 in New York.
+	for _, tc := range []struct{ expr, want string }{
+		{`date("2025-03-08 12:00") + "1d"`, `date(2025-03-09 12:00:00)`},
+		{`date("2025-03-08 12:00") + "1w"`, `date(2025-03-15 12:00:00)`},
+		{`date("2025-03-10 12:00") - "2d"`, `date(2025-03-08 12:00:00)`},
+		{`date("2025-03-08 12:00") + "1d 1h"`, `date(2025-03-09 13:00:00)`},
+		{`date("2025-03-08 12:00") + "24h"`, `date(2025-03-09 13:00:00)`},
+		{`date("2025-02-09 12:00") + "1M"`, `date(2025-03-09 12:00:00)`},
+	} {
+		got, err := Value(s, nil, launch, tc.expr, Options{Now: testNow})
+		if err != nil || show(got) != tc.want {
+			t.Errorf("%s = %s, %v, want %s", tc.expr, show(got), err, tc.want)
+		}
 	}
 }
