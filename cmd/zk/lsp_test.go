@@ -225,7 +225,9 @@ func startLSP(t *testing.T, root *rootOptions, errb *bytes.Buffer, initParams ma
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &lspSession{diags: make(chan string, 100), done: make(chan error, 1)}
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		l.done <- runLSP(ctx, root, &streams{in: inR, out: outW, err: errb})
 		outW.Close()
 	}()
@@ -241,7 +243,15 @@ func startLSP(t *testing.T, root *rootOptions, errb *bytes.Buffer, initParams ma
 		}
 		return nil, nil
 	})))
-	t.Cleanup(func() { l.conn.Close(); cancel() })
+	// The server is waited for: it may still be saving its cache into a
+	// folder of the test's, which t.TempDir removes after this cleanup
+	// (it failed "directory not empty" under load).
+	t.Cleanup(func() {
+		l.conn.Close()
+		cancel()
+		inW.Close()
+		<-stopped
+	})
 	var init json.RawMessage
 	if err := l.conn.Call(ctx, "initialize", initParams, &init); err != nil {
 		t.Fatalf("initialize: %v", err)
