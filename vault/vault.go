@@ -89,6 +89,17 @@ type File struct {
 	// statx, on ext4, btrfs, xfs, tmpfs); 0 elsewhere, and for a symlink.
 	// An integer, not a time.Time: every file of every walk carries it.
 	Birth int64
+	// ChangeTime is when the file's inode last changed (its ctime), in
+	// nanoseconds since the Unix epoch, and Dev and Ino are its device
+	// and inode, from the same stat (a symlink's: its target's), where
+	// the system gives them (Linux, macOS); 0 elsewhere (Windows). With
+	// Size and ModTime they tell a file unchanged without reading it
+	// (checkcache.Stamp): a same-size edit whose mtime is set back
+	// (touch -r, rsync -t, a sync client, git) still moves the ctime,
+	// which no program can set, and a file replaced by a rename is
+	// another inode.
+	ChangeTime int64
+	Dev, Ino   uint64
 	// Symlink is set when the path is a symbolic link (to a file inside
 	// the vault; links out of it are skipped).
 	Symlink bool
@@ -303,15 +314,15 @@ func joinBytes(dir string, name []byte) string {
 
 // keep adds one entry of folder l, not a dot file and not ignored, to the
 // folder's files or skips, records and walks a subfolder, and follows a
-// symlink inside the vault. typ is the entry's type; size, mtime, birth
-// (0: none) and err are its own (not followed) stat, when typ is a folder
-// or a regular file.
-func (w *walk) keep(l *folderList, skips []Skip, p string, typ fs.FileMode, size int64, mtime time.Time, birth int64, err error) []Skip {
+// symlink inside the vault. typ is the entry's type; st (its size,
+// times, device and inode; its Path unset) and err are its own (not
+// followed) stat, when typ is a folder or a regular file.
+func (w *walk) keep(l *folderList, skips []Skip, p string, typ fs.FileMode, st File, err error) []Skip {
 	switch {
 	case typ.IsDir():
 		if err == nil {
 			w.mu.Lock()
-			w.folders = append(w.folders, Folder{Path: p, ModTime: mtime})
+			w.folders = append(w.folders, Folder{Path: p, ModTime: st.ModTime})
 			w.mu.Unlock()
 		}
 		if !w.flat {
@@ -322,18 +333,19 @@ func (w *walk) keep(l *folderList, skips []Skip, p string, typ fs.FileMode, size
 			go w.dir(sub)
 		}
 	case typ&fs.ModeSymlink != 0:
-		st, err := w.v.root.Stat(p)
+		info, err := w.v.root.Stat(p)
 		switch {
 		case err != nil:
 			skips = append(skips, Skip{Path: p, Reason: "symlink: " + cleanErr(err)})
-		case !st.IsDir(): // a folder link is not followed
-			l.files = append(l.files, File{Path: p, Size: st.Size(), ModTime: st.ModTime(), Symlink: true})
+		case !info.IsDir(): // a folder link is not followed
+			l.files = append(l.files, statFile(p, info, true))
 		}
 	case typ.IsRegular():
 		if err != nil {
 			skips = append(skips, Skip{Path: p, Reason: cleanErr(err)})
 		} else {
-			l.files = append(l.files, File{Path: p, Size: size, ModTime: mtime, Birth: birth})
+			st.Path = p
+			l.files = append(l.files, st)
 		}
 	default:
 		if isNotePath(p) { // a note's name on a pipe, socket or device
@@ -377,17 +389,16 @@ func (w *walk) readFS(l *folderList) error {
 		if w.v.Ignore != nil && w.v.Ignore(p) {
 			continue
 		}
-		var size int64
-		var mtime time.Time
+		var st File
 		var err error
 		if typ := d.Type(); typ.IsDir() || typ.IsRegular() {
 			// In an os.Root, a folder's entries come stat-ed: Info is free.
 			var info fs.FileInfo
 			if info, err = d.Info(); err == nil {
-				size, mtime = info.Size(), info.ModTime()
+				st = statFile("", info, false)
 			}
 		}
-		skips = w.keep(l, skips, p, d.Type(), size, mtime, 0, err)
+		skips = w.keep(l, skips, p, d.Type(), st, err)
 	}
 	w.done(l, skips)
 	return nil
@@ -650,7 +661,7 @@ func (v *Vault) ReadNote(p string) (*Note, error) {
 		}
 		return nil, fmt.Errorf("read note: %w", err)
 	}
-	n, why := v.load(nil, NewParser(), File{Path: p, Size: st.Size(), ModTime: st.ModTime()}, nil)
+	n, why := v.load(nil, NewParser(), statFile(p, st, false), nil)
 	if n == nil {
 		return nil, fmt.Errorf("%s: %s", p, why)
 	}

@@ -220,19 +220,14 @@ func (w *walk) read(l *folderList) error {
 				continue
 			}
 			typ := direntMode(rec[18])
-			var size, birth int64
-			var mtime time.Time
+			var f File
 			var err error
 			if typ == unknownType || (typ.IsDir() || typ.IsRegular()) && (statEach || !probed) {
 				if err = statxAt(fd, &name[0], &st); err == nil {
 					typ = statxMode(st.Mode)
 					probed = true
 					if !w.names {
-						size = int64(st.Size)
-						mtime = time.Unix(st.Mtime.Sec, int64(st.Mtime.Nsec))
-						if st.Mask&unix.STATX_BTIME != 0 {
-							birth = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
-						}
+						f = statxFile(&st)
 					}
 				} else if err == unix.ENOENT {
 					continue // gone since the folder was read
@@ -241,7 +236,7 @@ func (w *walk) read(l *folderList) error {
 					err = &fs.PathError{Op: "lstat", Path: path, Err: err}
 				}
 			}
-			skips = w.keep(l, skips, path, typ, size, mtime, birth, err)
+			skips = w.keep(l, skips, path, typ, f, err)
 		}
 	}
 	w.done(l, skips)
@@ -298,14 +293,14 @@ func openBeneath(dirFD int, p string) (int, error) {
 
 // statxAt stats the entry of folder fd whose name starts at name (a NUL
 // ends it, as in a getdents buffer) without following it: no string is
-// made for the call. The birth time is asked too (Bases' file.ctime): the
-// file system returns it from the inode it reads anyway, or leaves
-// STATX_BTIME out of the answer's mask.
+// made for the call. The birth time is asked too (Bases' file.ctime), and
+// the status change time and inode (File.ChangeTime, Ino: the cache's
+// stamps): the file system returns them from the inode it reads anyway,
+// or leaves the birth time out of the answer's mask.
 func statxAt(fd int, name *byte, st *unix.Statx_t) error {
 	for {
 		_, _, e := unix.Syscall6(unix.SYS_STATX, uintptr(fd), uintptr(unsafe.Pointer(name)),
-			unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT, unix.STATX_TYPE|unix.STATX_SIZE|unix.STATX_MTIME|unix.STATX_BTIME,
-			uintptr(unsafe.Pointer(st)), 0)
+			unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT, statxMask, uintptr(unsafe.Pointer(st)), 0)
 		switch e {
 		case 0:
 			return nil
@@ -314,6 +309,24 @@ func statxAt(fd int, name *byte, st *unix.Statx_t) error {
 		}
 		return e
 	}
+}
+
+// statxMask is what the walk asks of each file's statx.
+const statxMask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_INO | unix.STATX_BTIME
+
+// statxFile is the File (its Path unset) of a statx answer: what
+// statFile makes of the same file's fs.FileInfo, where the walk reads
+// through the os.Root (the two are mixed in one walk, and must stamp a
+// file alike), with its birth time where the answer gives one. The
+// device is st_dev's, made of its major and minor numbers as the kernel
+// makes it for stat(2).
+func statxFile(st *unix.Statx_t) File {
+	f := File{Size: int64(st.Size), ModTime: time.Unix(st.Mtime.Sec, int64(st.Mtime.Nsec)),
+		ChangeTime: st.Ctime.Sec*1e9 + int64(st.Ctime.Nsec), Dev: unix.Mkdev(st.Dev_major, st.Dev_minor), Ino: st.Ino}
+	if st.Mask&unix.STATX_BTIME != 0 {
+		f.Birth = st.Btime.Sec*1e9 + int64(st.Btime.Nsec)
+	}
+	return f
 }
 
 // unknownType marks an entry whose type the folder listing does not give

@@ -258,3 +258,49 @@ func TestWalkRefusesFolderSwappedForSymlink(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkStamps: the walk's statx gives each file's ctime, device and
+// inode as stat(2) does, so the system walk and the portable one (a
+// folder past openat2's reach is read through the os.Root in the same
+// walk) stamp a file alike; a symlinked note's are its target's.
+func TestWalkStamps(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sub", "n.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("sub", "n.md"), filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(p, &st); err != nil {
+		t.Fatal(err)
+	}
+	want := File{ChangeTime: st.Ctim.Nano(), Dev: st.Dev, Ino: st.Ino}
+	if want.ChangeTime == 0 || want.Ino == 0 {
+		t.Fatalf("stat gives no ctime or inode: %+v", st)
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for _, portable := range []bool{false, true} {
+		v.portableWalk = portable
+		files, _, err := v.Files(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) != 2 {
+			t.Fatalf("portable=%v: files %+v", portable, files)
+		}
+		for _, f := range files {
+			if f.ChangeTime != want.ChangeTime || f.Dev != want.Dev || f.Ino != want.Ino {
+				t.Errorf("portable=%v: %s stamped ctime %d dev %d ino %d, want %d %d %d", portable, f.Path, f.ChangeTime, f.Dev, f.Ino, want.ChangeTime, want.Dev, want.Ino)
+			}
+		}
+	}
+}
