@@ -2,17 +2,18 @@
 // in one file per vault (the model file, ModelFile), so that a command on
 // an unchanged vault costs about as much as stat-ing its files.
 //
-// The file stamps every file of the vault once: size, modification time
-// and, for a note, the SHA-256 of its bytes when read. Each reader (zk
-// check's findings and its notes' states, zk list's records, zk graph's
-// details, the language server's entries) has a section of its own under
-// a key of everything else it depends on (zk's build, the config, the
-// templates, today...), holding the hash of the bytes each note's part was
-// made from. A part is reused only while that hash is the note's: a stamp
-// whose size or time differs, or whose time is too close to when it was
-// written to be trusted (a file changed twice within the file system's
-// clock resolution keeps its time), is settled by hashing the file again,
-// as git does with racy index entries. A file of another format version,
+// The file stamps every file of the vault once: size, modification and
+// status change times, device and inode (Stamp) and, for a note, the
+// SHA-256 of its bytes when read. Each reader (zk check's findings and
+// its notes' states, zk list's records, zk graph's details, the language
+// server's entries) has a section of its own under a key of everything
+// else it depends on (zk's build, the config, the templates, today...),
+// holding the hash of the bytes each note's part was made from. A part is
+// reused only while that hash is the note's: a stamp whose stat differs,
+// or whose time is too close to when it was written to be trusted (a file
+// changed twice within the file system's clock resolution keeps its
+// time), is settled by hashing the file again, as git does with racy
+// index entries. A file of another format version,
 // or damaged anywhere, is never trusted.
 package checkcache
 
@@ -48,24 +49,59 @@ func NewKey(parts ...[]byte) Key {
 	return k
 }
 
-// Stamp is what the cache remembers of one file.
+// Stamp is what the cache remembers of one file: its stat (StampOf) and
+// the hash of its bytes. It is the one stamp of every reader's cache, and
+// Same the one comparison of it with the walk's file.
 type Stamp struct {
 	Path    string
 	Size    int64
 	ModTime int64 // Unix nanoseconds
+	// ChangeTime (the ctime, Unix nanoseconds), Dev and Ino are
+	// vault.File's: zero where the system gives none (Windows), where
+	// size and modification time alone stamp a file.
+	ChangeTime int64
+	Dev, Ino   uint64
 	// Hash is the SHA-256 of a note's checked bytes; zero for other files,
 	// whose content no finding depends on.
 	Hash [sha256.Size]byte
 }
 
+// StampOf is the stamp of f as the walk stat-ed it, its Hash zero.
+func StampOf(f vault.File) Stamp {
+	return Stamp{Path: f.Path, Size: f.Size, ModTime: f.ModTime.UnixNano(), ChangeTime: f.ChangeTime, Dev: f.Dev, Ino: f.Ino}
+}
+
+// Same reports whether f is, by its stat, the file s stamps: the same
+// size, modification and status change times, device and inode (its path
+// and hash aside). A same-size edit given back its old mtime (touch -r,
+// rsync -t, git checkout, a sync client, or anyone writing the vault)
+// keeps size and mtime, not the ctime, which the kernel sets and no
+// program can set back; a file replaced by a rename (an editor's save,
+// zk's own writes) is another inode. A chmod or a new hard link moves
+// the ctime too, which costs a read of the file, not its findings.
+func (s Stamp) Same(f vault.File) bool { return s.sameStat(StampOf(f)) }
+
+func (s Stamp) sameStat(o Stamp) bool {
+	return s.Size == o.Size && s.ModTime == o.ModTime && s.ChangeTime == o.ChangeTime && s.Dev == o.Dev && s.Ino == o.Ino
+}
+
+// racy reports that s's modification time is too close to written (Unix
+// nanoseconds, when the stamp was made) to be trusted: a write in the
+// same clock tick as the stamp could keep it.
+func (s Stamp) racy(written int64) bool { return s.ModTime >= written-int64(RacyWindow) }
+
 // settled reports that f is the file stamped as s, at written (Unix
-// nanoseconds), by its size and modification time alone: both unchanged,
-// and the time older than RacyWindow before the stamp was written (a
-// write in the same clock tick as the stamp could keep both). Anything
-// else is settled by its bytes.
+// nanoseconds), by its stat alone: unchanged (Same), and its time older
+// than RacyWindow before the stamp was written (racy). Anything else is
+// settled by its bytes.
+//
+// The ctime is not held to the window, as git holds it to none: only an
+// edit within one tick of the kernel's clock of the file's last change,
+// after the stamp and with its mtime set back, keeps the stat whole, and
+// the window on it would have every file changed in the last two seconds
+// read again (and, in a test, every file made in it).
 func settled(written int64, s Stamp, f vault.File) bool {
-	mod := f.ModTime.UnixNano()
-	return s.Size == f.Size && s.ModTime == mod && mod < written-int64(RacyWindow)
+	return s.Same(f) && !s.racy(written)
 }
 
 // ModelFile is the model file of the vault at dir (an absolute path)

@@ -41,8 +41,15 @@ import (
 // files they were made over (Update.KeepFiles, Section.Paths).
 
 // ModelVersion is the model file's format; a file of another version is
-// ignored and overwritten.
-const ModelVersion = 2
+// ignored and overwritten. Version 3's stamps hold each file's status
+// change time, device and inode: version 2's, of size and mtime alone,
+// would settle a same-size edit given back its mtime, and are a miss.
+const ModelVersion = 3
+
+// stampBytes is one stamp's fixed part in the file (size, modification
+// and change times, device, inode, hash), its path aside: at least what
+// each stamp the file's header counts takes of it.
+const stampBytes = 5*8 + sha256.Size
 
 const modelMagic = "zk-model-cache\n"
 
@@ -128,8 +135,8 @@ type indexHash struct {
 	hash [sha256.Size]byte
 }
 
-// Settled reports that f is the file of stamp i by its size and
-// modification time alone (see the package's comment).
+// Settled reports that f is the file of stamp i by its stat alone
+// (Stamp.Same; see the package's comment).
 func (m *Model) Settled(i int, f vault.File) bool { return settled(m.writtenAt(i), m.Stamps[i], f) }
 
 // Kept is m as the reader of a section kept with its own files
@@ -223,7 +230,7 @@ func openModelFile(file string, mapped bool) (*Model, error) {
 // ModelFiles is how many files the model file stamps, from its header
 // alone: a command sizes its first garbage collection by it before
 // reading the file. It is bounded by the file's size as OpenModel bounds
-// it (a stamp takes at least 48 bytes); a missing or foreign file is an
+// it (a stamp takes at least stampBytes); a missing or foreign file is an
 // error.
 func ModelFiles(file string) (int, error) {
 	f, err := os.Open(file)
@@ -248,7 +255,7 @@ func ModelFiles(file string) (int, error) {
 	}
 	r.Uint64() // written
 	n := r.Uint64()
-	if n > uint64(st.Size())/(16+sha256.Size) {
+	if n > uint64(st.Size())/stampBytes {
 		return 0, errors.New("cache: bad model header")
 	}
 	return int(n), nil
@@ -339,7 +346,7 @@ func (m *Model) readAll() error {
 	}
 	written := int64(r.Uint64())
 	n, pathsLen, nsec, baseLen := r.Uint64(), r.Uint64(), r.Uint32(), int64(r.Uint64())
-	if nsec > maxSections || n > uint64(m.size)/(16+sha256.Size) || pathsLen > uint64(m.size) || baseLen < 0 || baseLen > m.size {
+	if nsec > maxSections || n > uint64(m.size)/stampBytes || pathsLen > uint64(m.size) || baseLen < 0 || baseLen > m.size {
 		return errors.New("cache: bad model header")
 	}
 	m.n = int(n)
@@ -368,7 +375,7 @@ func (m *Model) readAll() error {
 		m.dir = append(m.dir, e)
 	}
 	stampsAt := int64(modelFixed + r.Off())
-	end := stampsAt + int64(pathsLen) + int64(n)*(16+sha256.Size)
+	end := stampsAt + int64(pathsLen) + int64(n)*stampBytes
 	if end > baseLen {
 		return errors.New("cache: truncated")
 	}
@@ -386,7 +393,8 @@ func (m *Model) readAll() error {
 		return err
 	}
 	paths := b[:pathsLen]
-	sizes, mtimes, hashes := b[pathsLen:], b[int(pathsLen)+m.n*8:], b[int(pathsLen)+m.n*16:]
+	col := func(k int) []byte { return b[int(pathsLen)+m.n*8*k:] } // the k-th column of 8 bytes a stamp
+	sizes, mtimes, ctimes, devs, inos, hashes := col(0), col(1), col(2), col(3), col(4), col(5)
 	// One string; each path is a slice of it. Read into memory of its
 	// own, the bytes are the string; a mapping's are copied, the stamps
 	// being read anywhere (the language server keeps the paths), where no
@@ -406,8 +414,11 @@ func (m *Model) readAll() error {
 	m.Stamps, m.written = hugepage.Make[Stamp](m.n), written
 	for i := range m.Stamps {
 		m.Stamps[i] = Stamp{Path: pr.Str(),
-			Size:    int64(binary.LittleEndian.Uint64(sizes[i*8:])),
-			ModTime: int64(binary.LittleEndian.Uint64(mtimes[i*8:]))}
+			Size:       int64(binary.LittleEndian.Uint64(sizes[i*8:])),
+			ModTime:    int64(binary.LittleEndian.Uint64(mtimes[i*8:])),
+			ChangeTime: int64(binary.LittleEndian.Uint64(ctimes[i*8:])),
+			Dev:        binary.LittleEndian.Uint64(devs[i*8:]),
+			Ino:        binary.LittleEndian.Uint64(inos[i*8:])}
 		copy(m.Stamps[i].Hash[:], hashes[i*sha256.Size:])
 	}
 	if !pr.Done() {
@@ -449,13 +460,14 @@ func (m *Model) applyDelta(body []byte) bool {
 	written := int64(r.Uint64())
 	k := int(min(r.Uint32(), uint32(len(body))))
 	type stamp struct {
-		i         int
-		size, mod int64
-		hash      []byte
+		i int
+		s Stamp
 	}
-	stamps := make([]stamp, 0, min(k, len(body)/(4+16+sha256.Size)))
+	stamps := make([]stamp, 0, min(k, len(body)/(4+stampBytes)))
 	for range k {
-		s := stamp{i: int(r.Uint32()), size: int64(r.Uint64()), mod: int64(r.Uint64()), hash: r.Take(sha256.Size)}
+		s := stamp{i: int(r.Uint32())}
+		s.s = Stamp{Size: int64(r.Uint64()), ModTime: int64(r.Uint64()), ChangeTime: int64(r.Uint64()), Dev: r.Uint64(), Ino: r.Uint64()}
+		copy(s.s.Hash[:], r.Take(sha256.Size))
 		if r.Bad() || s.i >= m.n {
 			return false
 		}
@@ -490,8 +502,8 @@ func (m *Model) applyDelta(body []byte) bool {
 		return false
 	}
 	for _, s := range stamps {
-		m.Stamps[s.i].Size, m.Stamps[s.i].ModTime = s.size, s.mod
-		copy(m.Stamps[s.i].Hash[:], s.hash)
+		s.s.Path = m.Stamps[s.i].Path
+		m.Stamps[s.i] = s.s
 		if m.rewritten == nil {
 			m.rewritten = map[int]int64{}
 		}
@@ -845,7 +857,7 @@ func (m *Model) appendDelta(u Update) error {
 		// this delta, as a file written anew would date it. (The paths
 		// are the same: Appendable compared them.)
 		was := m.Stamps[i]
-		if st.Size != was.Size || st.ModTime != was.ModTime || st.Hash != was.Hash || st.ModTime >= m.writtenAt(i)-int64(RacyWindow) {
+		if !st.sameStat(was) || st.Hash != was.Hash || st.racy(m.writtenAt(i)) {
 			changed = append(changed, i)
 		}
 	}
@@ -855,6 +867,9 @@ func (m *Model) appendDelta(u Update) error {
 		body = binary.LittleEndian.AppendUint32(body, uint32(i))
 		body = binary.LittleEndian.AppendUint64(body, uint64(st.Size))
 		body = binary.LittleEndian.AppendUint64(body, uint64(st.ModTime))
+		body = binary.LittleEndian.AppendUint64(body, uint64(st.ChangeTime))
+		body = binary.LittleEndian.AppendUint64(body, st.Dev)
+		body = binary.LittleEndian.AppendUint64(body, st.Ino)
 		body = append(body, st.Hash[:]...)
 	}
 	body = binary.LittleEndian.AppendUint32(body, uint32(len(u.Sections)))
@@ -988,7 +1003,7 @@ func saveModel(file string, m *Model, u Update) error {
 	for _, x := range secs {
 		dirLen += 1 + len(x.name) + sha256.Size + 1 + 16
 	}
-	at := int64(modelFixed + dirLen + pathsLen + n*(16+sha256.Size))
+	at := int64(modelFixed + dirLen + pathsLen + n*stampBytes)
 	for i := range secs {
 		secs[i].off = at
 		for _, p := range pieces[i] {
@@ -1148,8 +1163,9 @@ func stampPathsLen(stamps []Stamp) int {
 }
 
 // stamps writes stamps as the model file holds them: every path
-// (length-prefixed), then every size, every time and every hash, each
-// column read in one piece. They are written a buffer at a time, not a
+// (length-prefixed), then every size, every modification time, every
+// change time, device, inode and every hash, each column read in one
+// piece. They are written a buffer at a time, not a
 // write a field (50,000 writes at 10,000 files, and a copy of each stamp
 // made on the heap to write its hash from).
 func (e *errWriter) stamps(stamps []Stamp) {
@@ -1169,9 +1185,16 @@ func (e *errWriter) stamps(stamps []Stamp) {
 		room(8)
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(stamps[i].Size))
 	}
-	for i := range stamps {
-		room(8)
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(stamps[i].ModTime))
+	for _, field := range []func(*Stamp) uint64{
+		func(s *Stamp) uint64 { return uint64(s.ModTime) },
+		func(s *Stamp) uint64 { return uint64(s.ChangeTime) },
+		func(s *Stamp) uint64 { return s.Dev },
+		func(s *Stamp) uint64 { return s.Ino },
+	} {
+		for i := range stamps {
+			room(8)
+			buf = binary.LittleEndian.AppendUint64(buf, field(&stamps[i]))
+		}
 	}
 	for i := range stamps {
 		room(sha256.Size)

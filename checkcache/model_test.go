@@ -2,12 +2,15 @@ package checkcache
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
+	"github.com/zk-claims/zk/internal/cachecodec"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 )
@@ -83,7 +86,7 @@ func TestSaveModelSweepsKilledWriters(t *testing.T) {
 
 func TestSaveModelKeepsTheOthers(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "m.cache")
-	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.png", Size: 3, ModTime: 4}}
+	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, ChangeTime: 5, Dev: 6, Ino: 7, Hash: Hash([]byte("a"))}, {Path: "b.png", Size: 3, ModTime: 4, ChangeTime: 8, Dev: 6, Ino: 9}}
 	list, details := section("list", 2, "records"), section("details", 2, "edges")
 	save(t, file, Update{Written: 10, Stamps: stamps, Sections: []Section{list}})
 	save(t, file, Update{Written: 11, Stamps: stamps, Sections: []Section{details}})
@@ -125,7 +128,7 @@ func TestSaveModelKeepsTheOthers(t *testing.T) {
 // merge them.
 func TestSaveModelDelta(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "m.cache")
-	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.md", Size: 1, ModTime: 4, Hash: Hash([]byte("b"))}}
+	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, ChangeTime: 3, Dev: 9, Ino: 10, Hash: Hash([]byte("a"))}, {Path: "b.md", Size: 1, ModTime: 4, ChangeTime: 4, Dev: 9, Ino: 11, Hash: Hash([]byte("b"))}}
 	list, details := section("list", 2, "records"), section("details", 2, "edges")
 	save(t, file, Update{Written: 10e9, Stamps: stamps, Sections: []Section{list}})
 	save(t, file, Update{Written: 10e9, Stamps: stamps, Sections: []Section{details}})
@@ -134,7 +137,9 @@ func TestSaveModelDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	edited := []Stamp{stamps[0], {Path: "b.md", Size: 2, ModTime: 5, Hash: Hash([]byte("bb"))}}
+	// b.md edited to other bytes of the same size under its old mtime: its
+	// ctime and inode (a save by rename) are the delta's.
+	edited := []Stamp{stamps[0], {Path: "b.md", Size: 1, ModTime: 4, ChangeTime: 5, Dev: 9, Ino: 12, Hash: Hash([]byte("c"))}}
 	m := openModel(t, file)
 	if !m.Appendable(edited, list.Key, "list") || m.Appendable(edited, NewKey([]byte("other")), "list") || m.Appendable(edited, list.Key, "list", "details") {
 		t.Fatal("appendable: same files and key only")
@@ -609,5 +614,71 @@ func TestRemapInPlaceCutShort(t *testing.T) {
 	}
 	if _, err := states.Remap(files, 3, nil); err != errFault {
 		t.Errorf("states remapped from a file cut short: %v", err)
+	}
+}
+
+// modelV2 is a model file as zk wrote it before stamps held a ctime,
+// device and inode (format 2): stamps of path, size and mtime alone, and
+// one section.
+func modelV2(stamps []Stamp, sec Section) []byte {
+	var paths, cols []byte
+	for _, st := range stamps {
+		paths = cachecodec.AppendStr(paths, st.Path)
+	}
+	for _, st := range stamps {
+		cols = binary.LittleEndian.AppendUint64(cols, uint64(st.Size))
+	}
+	for _, st := range stamps {
+		cols = binary.LittleEndian.AppendUint64(cols, uint64(st.ModTime))
+	}
+	for _, st := range stamps {
+		cols = append(cols, st.Hash[:]...)
+	}
+	body := hashBytes(sec.Hashes)
+	for _, e := range sec.Entries {
+		body = append(body, e...)
+	}
+	dirLen := 1 + len(sec.Name) + sha256.Size + 1 + 16
+	off := int64(modelFixed + dirLen + len(paths) + len(cols))
+	b := append([]byte(modelMagic), 2, 0, 0, 0)
+	b = binary.LittleEndian.AppendUint64(b, 1) // written
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(stamps)))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(paths)))
+	b = binary.LittleEndian.AppendUint32(b, 1)
+	b = binary.LittleEndian.AppendUint64(b, uint64(off+int64(len(body))))
+	b = append(b, byte(len(sec.Name)))
+	b = append(b, sec.Name...)
+	b = append(b, sec.Key[:]...)
+	b = append(b, 0)
+	b = binary.LittleEndian.AppendUint64(b, uint64(off))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(body)))
+	b = append(b, paths...)
+	b = append(b, cols...)
+	return append(b, body...)
+}
+
+// A model file of format 2, whose stamps would settle a same-size edit
+// under its old mtime, is never read: OpenModel, MapModel and ModelFiles
+// refuse it (an error, no panic), and a save writes the file anew in the
+// format of now.
+func TestModelOfAnEarlierVersionIsAMiss(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.cache")
+	stamps := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, Hash: Hash([]byte("a"))}, {Path: "b.png", Size: 3, ModTime: 4}}
+	list := section("list", 2, "records")
+	if err := os.WriteFile(file, modelV2(stamps, list), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, open := range map[string]func(string) (*Model, error){"OpenModel": OpenModel, "MapModel": MapModel} {
+		if m, err := open(file); err == nil || !strings.Contains(err.Error(), "model format 2, not 3") {
+			t.Errorf("%s of a format 2 file: %v, %v", name, m, err)
+		}
+	}
+	if n, err := ModelFiles(file); err == nil {
+		t.Errorf("ModelFiles of a format 2 file: %d", n)
+	}
+	now := []Stamp{{Path: "a.md", Size: 1, ModTime: 2, ChangeTime: 3, Dev: 4, Ino: 5, Hash: Hash([]byte("a"))}, {Path: "b.png", Size: 3, ModTime: 4, ChangeTime: 5, Dev: 4, Ino: 6}}
+	save(t, file, Update{Written: 10, Stamps: now, Sections: []Section{list}})
+	if m := openModel(t, file); !reflect.DeepEqual(m.Stamps, now) {
+		t.Errorf("saved over a format 2 file: stamps %+v", m.Stamps)
 	}
 }

@@ -515,7 +515,7 @@ func (c *checkSave) changed(read func(string) ([]byte, error)) (changed []string
 func (c *checkSave) stamps(hashes map[string][sha256.Size]byte) []checkcache.Stamp {
 	stamps := make([]checkcache.Stamp, len(c.files))
 	for i, f := range c.files {
-		stamps[i] = checkcache.Stamp{Path: f.Path, Size: f.Size, ModTime: f.ModTime.UnixNano()}
+		stamps[i] = checkcache.StampOf(f)
 		if c.content != nil {
 			stamps[i].Hash = c.content[i]
 		}

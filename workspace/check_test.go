@@ -605,3 +605,53 @@ func TestNoteRejudgeBudget(t *testing.T) {
 		}
 	}
 }
+
+// A note edited to bytes of the same size, its mtime set back as it was
+// (touch -r, rsync -t, git checkout, a sync client), is checked again:
+// the check through the cache finds what one without it finds, the new
+// broken link, where a stamp of size and mtime alone answered the
+// findings of the bytes before. An unchanged vault reads no note; the
+// edit, that note alone.
+func TestCheckSameSizeEditUnderItsOldMtime(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\n[[B]]\n",
+		"B.md":               "# B\n",
+	}, Reading)
+	ageFiles(t, w.Vault.Dir)
+	for _, step := range []struct {
+		name string
+		do   func()
+		read int
+	}{
+		{"first check", func() {}, 2},
+		{"unchanged", func() {}, 0},
+		{"A's link edited to one of the same size, its mtime as it was", func() {
+			p := filepath.Join(w.Vault.Dir, "A.md")
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("# A\n\n[[C]]\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}, 1},
+		{"unchanged again", func() {}, 0},
+	} {
+		step.do()
+		got, want := checkBoth(t, w)
+		if !slices.Equal(got.Findings, want.Findings) {
+			t.Errorf("%s: through the cache\n%+v\nwithout\n%+v", step.name, got.Findings, want.Findings)
+		}
+		if got.Read != step.read {
+			t.Errorf("%s: %d notes read, want %d", step.name, got.Read, step.read)
+		}
+	}
+	if got, _ := checkBoth(t, w); !slices.ContainsFunc(got.Findings, func(f lint.Finding) bool { return f.Rule == "links/broken" }) {
+		t.Errorf("no broken link found: %+v", got.Findings)
+	}
+}

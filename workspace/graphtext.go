@@ -201,7 +201,7 @@ func streamGraph(p *perNoteCache[graphEntry], files []vault.File) (GraphText, bo
 		case s.Path != f.Path:
 			return GraphText{}, false
 		case !f.IsNote():
-			if !m.Settled(i, f) && (s.Hash != [sha256.Size]byte{} || s.Size != f.Size || s.ModTime != f.ModTime.UnixNano()) {
+			if !m.Settled(i, f) && (s.Hash != [sha256.Size]byte{} || !s.Same(f)) {
 				return GraphText{}, false // to stamp again
 			}
 		case !m.Settled(i, f) || s.Hash == [sha256.Size]byte{} || sec.Hashes[i] != s.Hash:

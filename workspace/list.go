@@ -491,6 +491,9 @@ func (p *perNoteCache[T]) notes(ctx context.Context, files []vault.File,
 			}
 		}
 		parsed++
+		if p.w.parsed != nil {
+			p.w.parsed(n.Path)
+		}
 	})
 	if err != nil {
 		return nil, err
@@ -527,7 +530,7 @@ func (p *perNoteCache[T]) save(files []vault.File, st modelState, hashes [][sha2
 	w, c, m, key := p.w, p.c, p.m, p.key
 	stamps := make([]checkcache.Stamp, len(files))
 	for i, f := range files {
-		stamps[i] = checkcache.Stamp{Path: f.Path, Size: f.Size, ModTime: f.ModTime.UnixNano()}
+		stamps[i] = checkcache.StampOf(f)
 		switch {
 		case mine[i]:
 			stamps[i].Hash = hashes[i]
@@ -608,7 +611,7 @@ func (p *perNoteCache[T]) current(files []vault.File) ([]T, bool) {
 		switch {
 		case s.Path != f.Path:
 			return nil, false
-		case !settled && (s.Hash != [sha256.Size]byte{} || s.Size != f.Size || s.ModTime != f.ModTime.UnixNano()):
+		case !settled && (s.Hash != [sha256.Size]byte{} || !s.Same(f)):
 			return nil, false // to stamp again
 		case !f.IsNote() || !keeps(f.Path):
 			if h != ([sha256.Size]byte{}) {
@@ -741,7 +744,7 @@ func cachedHashes(m *checkcache.Model, files []vault.File, sec checkcache.Sectio
 			if s.Hash != ([sha256.Size]byte{}) {
 				st.state[i], st.content[i] = hashKnown, s.Hash
 			}
-		case s.Hash == ([sha256.Size]byte{}) && s.Size == f.Size && s.ModTime == f.ModTime.UnixNano():
+		case s.Hash == ([sha256.Size]byte{}) && s.Same(f):
 			// not a note, or one no reader read: nothing to trust
 		default:
 			st.fresh = false

@@ -55,6 +55,11 @@ type Workspace struct {
 	mapCache bool
 	// graph: Options.Graph.
 	graph *GraphFormat
+	// parsed, when a test sets it, is told the path of each note a
+	// reader of the model file parses (perNoteCache.notes) rather than
+	// takes from the file: what an unchanged vault answers from the
+	// cache, it is told nothing of.
+	parsed func(path string)
 	// homed is the last homedLedger, and what it was made of.
 	homed struct {
 		sync.Mutex
