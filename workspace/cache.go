@@ -167,15 +167,19 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 // they were: the .zk/runs folder's modification time, which a log added,
 // renamed or deleted changes, and the size and modification time of the
 // log of each run the ledger (its bytes, read already) says refuted,
-// which a log rewritten in place changes. A stat each: a vault's refuting
-// runs are few, and a key is made by every command.
+// which a log rewritten in place changes: stamped as the model file
+// stamps a note (checkcache.StampOf: its ctime, device and inode too, so
+// that a rewrite of the same size given back its mtime changes it). A
+// stat each: a vault's refuting runs are few, and a key is made by every
+// command.
 func (w *Workspace) runLogsStamp(ledger []byte) []byte {
 	stamp := func(b []byte, p string) []byte {
 		st, err := w.Vault.Root().Lstat(filepath.FromSlash(p))
 		if err != nil {
 			return append(b, " -\n"...)
 		}
-		return fmt.Appendf(b, " %v %d %d\n", st.Mode(), st.Size(), st.ModTime().UnixNano())
+		s := checkcache.StampOf(vault.FileOf(p, st))
+		return fmt.Appendf(b, " %v %d %d %d %d %d\n", st.Mode(), s.Size, s.ModTime, s.ChangeTime, s.Dev, s.Ino)
 	}
 	b := stamp([]byte(evidence.RunsDir), evidence.RunsDir)
 	var ids []string

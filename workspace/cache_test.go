@@ -79,6 +79,26 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		// The log rewritten in place to bytes of the same size, its mtime
+		// set back (touch -r): its ctime moved.
+		{InRunLogs, func(t *testing.T, w *Workspace) {
+			p := filepath.Join(w.Vault.Dir, ".zk", "runs", "20261201T100000Z-0001.log")
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(p)
+			if err != nil || len(b) == 0 {
+				t.Fatalf("log %q, %v", b, err)
+			}
+			b[0] ^= 1
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}},
 	}
 	var covered Inputs
 	for _, tc := range cases {
