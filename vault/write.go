@@ -92,6 +92,8 @@ const (
 	// backupDir is where previous versions of notes are kept, one folder per
 	// note named by its vault path.
 	backupDir = ".zk/backups"
+	// BackupDir is backupDir, for what sweeps it (a move's recovery).
+	BackupDir = backupDir
 	// tempPrefix names temporary files (research/reliability.md §1.2 on
 	// why it is short and fixed).
 	tempPrefix = atomicfile.TempPrefix
@@ -713,6 +715,21 @@ func (w *writer) sweep(dir string) {
 	w.s.sweep(dir, func() {
 		atomicfile.Sweep(w.root, filepath.FromSlash(dir), w.opts.Now(), tempMaxAge)
 	})
+}
+
+// SweepTemporary removes from each of dirs (vault paths) the temporary
+// files writers killed mid-write left there, as a write does in its own
+// folder: for the recovery of a move a kill cut short, whose writes it
+// does not all make again. A folder under .zk/ reached through a symlink
+// is not swept: it is not zk's.
+func (v *Vault) SweepTemporary(dirs []string) {
+	now := time.Now()
+	for _, d := range dirs {
+		if strings.HasPrefix(d, ".zk/") && ownfile.CheckDirs(v.root, path.Join(d, "x")) != nil {
+			continue
+		}
+		atomicfile.Sweep(v.root, filepath.FromSlash(d), now, tempMaxAge)
+	}
 }
 
 // backup keeps src, the version about to be replaced, under .zk/backups/

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -158,7 +159,13 @@ type BatchOptions struct {
 // results, one per edit, say which notes were written. Edits of notes that
 // are one file (a symlink and its target) are applied one after the other,
 // in edits' order.
-func (v *Vault) EditNotes(edits []NoteEdit, opts BatchOptions) ([]EditResult, error) {
+//
+// ctx ending stops the batch as a failure does, between notes: no note
+// starts after it, the notes under way finish (each is whole, old or new,
+// and leaves no temporary file), and the error is ctx's when no note
+// failed. A note is never abandoned halfway: its write is a few system
+// calls, and one cut short would leave its temporary file behind.
+func (v *Vault) EditNotes(ctx context.Context, edits []NoteEdit, opts BatchOptions) ([]EditResult, error) {
 	wo := opts.WriteOptions.withDefaults()
 	wo.Base, wo.Ours = nil, nil
 	workers := opts.Workers
@@ -208,11 +215,11 @@ func (v *Vault) EditNotes(edits []NoteEdit, opts BatchOptions) ([]EditResult, er
 		done   int
 		failed bool
 	)
-	// take hands out the next task, or none once one failed.
+	// take hands out the next task, or none once one failed or ctx ended.
 	take := func() []int {
 		mu.Lock()
 		defer mu.Unlock()
-		if failed || next == len(tasks) {
+		if failed || next == len(tasks) || ctx.Err() != nil {
 			return nil
 		}
 		next++
@@ -236,7 +243,7 @@ func (v *Vault) EditNotes(edits []NoteEdit, opts BatchOptions) ([]EditResult, er
 					// Under mu: no task starts while it runs.
 					opts.After(done)
 				}
-				stop := failed
+				stop := failed || ctx.Err() != nil
 				mu.Unlock()
 				if stop {
 					break
@@ -256,6 +263,11 @@ func (v *Vault) EditNotes(edits []NoteEdit, opts BatchOptions) ([]EditResult, er
 	for _, r := range results {
 		if r.Err != nil && !errors.Is(r.Err, ErrNotTried) {
 			return results, r.Err
+		}
+	}
+	for _, r := range results {
+		if errors.Is(r.Err, ErrNotTried) {
+			return results, ctx.Err() // only ctx leaves a note untried without a failure
 		}
 	}
 	return results, nil

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -31,7 +32,7 @@ func TestEditNotesWritesEach(t *testing.T) {
 	for _, workers := range []int{1, 4} {
 		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
 			v, dir, edits := batchVault(t, 12)
-			res, err := v.EditNotes(edits, BatchOptions{Workers: workers})
+			res, err := v.EditNotes(context.Background(), edits, BatchOptions{Workers: workers})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +82,7 @@ func TestEditNotesConcurrentEdit(t *testing.T) {
 					}
 				}
 				t.Cleanup(func() { testOnlyBeforeWriteOf = nil })
-				res, err := v.EditNotes(edits, BatchOptions{Workers: 4})
+				res, err := v.EditNotes(context.Background(), edits, BatchOptions{Workers: 4})
 				if serr := saved(); serr != nil {
 					t.Fatalf("the editor's save: %v", serr)
 				}
@@ -138,7 +139,7 @@ func TestEditNotesSameFile(t *testing.T) {
 		{Path: "l.md", Edit: strict("# T\nx\n", "# T\nx\ny\n")},
 		{Path: "t.md", Edit: strict("# T\nx\ny\n", "# T\nx\ny\nz\n")},
 	}
-	if _, err := v.EditNotes(edits, BatchOptions{Workers: 2, WriteOptions: WriteOptions{Quiet: -1}}); err != nil {
+	if _, err := v.EditNotes(context.Background(), edits, BatchOptions{Workers: 2, WriteOptions: WriteOptions{Quiet: -1}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readString(t, filepath.Join(dir, "t.md")); got != "# T\nx\ny\nz\n" {
@@ -151,7 +152,7 @@ func TestEditNotesSameFile(t *testing.T) {
 func TestEditNotesUnresolvable(t *testing.T) {
 	v, dir, edits := batchVault(t, 5)
 	edits[3].Path = "../outside.md"
-	res, err := v.EditNotes(edits, BatchOptions{})
+	res, err := v.EditNotes(context.Background(), edits, BatchOptions{})
 	if !errors.Is(err, ErrOutsideVault) {
 		t.Fatalf("err = %v", err)
 	}
@@ -166,7 +167,7 @@ func TestEditNotesUnresolvable(t *testing.T) {
 func TestEditNotesStops(t *testing.T) {
 	v, dir, edits := batchVault(t, 6)
 	edits[2].Edit = func([]byte) ([]byte, error) { return nil, errors.New("no") }
-	res, err := v.EditNotes(edits, BatchOptions{Workers: 1})
+	res, err := v.EditNotes(context.Background(), edits, BatchOptions{Workers: 1})
 	if err == nil || res[2].Err == nil {
 		t.Fatalf("err = %v", err)
 	}
@@ -212,7 +213,57 @@ func TestEditNotesSweepsBeforeWriting(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { testOnlyBeforeWriteOf = nil })
-	if _, err := v.EditNotes(edits, BatchOptions{Workers: 4}); err != nil {
+	if _, err := v.EditNotes(context.Background(), edits, BatchOptions{Workers: 4}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A batch whose context ends stops between notes, as a failure stops it:
+// no note starts after, those under way finish whole, none leaves a
+// temporary file, and the error is the context's. Counted by the writes
+// that finish after the cancel, not by time: with one worker none, with
+// four at most the three under way.
+func TestEditNotesStopsWhenCancelled(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
+			v, dir, edits := batchVault(t, 40)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			const cancelAt = 5
+			after := 0
+			res, err := v.EditNotes(ctx, edits, BatchOptions{Workers: workers, After: func(n int) {
+				if n == cancelAt {
+					cancel()
+				} else if n > cancelAt {
+					after++
+				}
+			}})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			if after > workers-1 {
+				t.Errorf("%d notes written after the cancel, want at most %d", after, workers-1)
+			}
+			written := 0
+			for i, e := range edits {
+				got := readString(t, filepath.Join(dir, e.Path))
+				switch {
+				case res[i].Written() && got == fmt.Sprintf("# N%d\nnew text\n", i):
+					written++
+				case errors.Is(res[i].Err, ErrNotTried) && got == fmt.Sprintf("# N%d\nold\n", i):
+				default:
+					t.Errorf("%s = %q, result %+v", e.Path, got, res[i])
+				}
+			}
+			if written != cancelAt+after {
+				t.Errorf("%d notes written, want %d", written, cancelAt+after)
+			}
+			filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if err == nil && strings.HasPrefix(d.Name(), tempPrefix) {
+					t.Errorf("temporary file left: %s", p)
+				}
+				return nil
+			})
+		})
 	}
 }

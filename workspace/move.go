@@ -106,8 +106,12 @@ func (w *Workspace) PlanMove(ctx context.Context, old, new string) (MovePlan, er
 }
 
 // ApplyMove applies a plan as zk mv does: journalled under the user's
-// sealing key, a stop (Ctrl-C, SIGTERM) held off until the files are
-// moved and the links written.
+// sealing key. A stop (Ctrl-C, SIGTERM: ctx ending) interrupts the move,
+// which is undone (move.Apply) and says so with move.ErrInterrupted; the
+// exit is held off (shutdown.Hold) only until the files under way are
+// whole and the undo has had its time, never until the move is done. A
+// move made is the command's result, whatever signal lands after it
+// (shutdown.Done).
 func (w *Workspace) ApplyMove(ctx context.Context, p MovePlan, ao move.ApplyOptions) error {
 	key, err := JournalKey(true)
 	if err != nil {
@@ -120,9 +124,10 @@ func (w *Workspace) ApplyMove(ctx context.Context, p MovePlan, ao move.ApplyOpti
 	// are moved with their notes after it (evidence.LedgerMove), else the
 	// refutations of a note moved would no longer be checked against it.
 	ledger := w.ledger(nil)
-	if err := move.Apply(w.Vault, p.Plan, ao); err != nil {
+	if err := move.Apply(ctx, w.Vault, p.Plan, ao); err != nil {
 		return err
 	}
+	shutdown.Done(ctx)
 	if len(ledger) == 0 {
 		return nil
 	}

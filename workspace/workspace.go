@@ -9,6 +9,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -275,7 +276,7 @@ func JournalKey(create bool) ([]byte, error) {
 // never acted on: zk check reports it.
 func recoverMoves(v *vault.Vault, notify func(Notice)) {
 	key, _ := JournalKey(false) // none: no move was ever made here, every journal is foreign
-	recs, err := move.Recover(v, vault.WriteOptions{}, key)
+	recs, err := move.Recover(context.Background(), v, vault.WriteOptions{}, key)
 	if err != nil {
 		notify(Notice{Warning: true, Text: err.Error()})
 	}
@@ -285,7 +286,10 @@ func recoverMoves(v *vault.Vault, notify func(Notice)) {
 			continue
 		}
 		verb := "finished an interrupted zk mv"
-		if r.Undone {
+		switch {
+		case r.Undone && r.Interrupted:
+			verb = "finished undoing an interrupted zk mv"
+		case r.Undone:
 			verb = "finished undoing a failed zk mv"
 		}
 		notify(Notice{Text: fmt.Sprintf("%s: %s written, %s renamed", verb, english.Plural(r.Files, "file"), english.Plural(r.Renames, "path"))})

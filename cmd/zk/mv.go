@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +26,15 @@ type mvOptions struct {
 	// SIGKILL after that many steps of the move: how the tests leave a
 	// move half done for the next zk command to finish.
 	killAfter int
+	// signalAfter, from $ZK_TEST_MV_SIGNAL_AFTER, sends the process
+	// SIGINT after that many steps of the move ("moved": once the move is
+	// made), and waits until the command's context has seen it: how the
+	// tests land a signal at a known step, not at a time.
+	signalAfter string
+	// undoWithin, from $ZK_TEST_MV_UNDO_WITHIN, is the move's
+	// ApplyOptions.UndoWithin: -1ns leaves the undo of an interrupted
+	// move to the next zk command.
+	undoWithin time.Duration
 }
 
 func newMvCmd(root *rootOptions, s *streams) *cobra.Command {
@@ -60,11 +70,14 @@ The move is all or nothing: a journal under .zk/journal/ is written before
 any file changes, each file is written atomically (the previous version
 kept under .zk/backups/), and a move cut short by a crash is finished by
 the next zk command. A file changed by another program meanwhile undoes
-the move. zk refuses when NEW exists, and a path outside the vault.
+the move. So does Ctrl-C (SIGINT, SIGTERM, SIGHUP): zk stops between two
+files and puts back what it wrote; what it cannot put back within the
+second it has, the next zk command does, and zk says which. zk refuses
+when NEW exists, and a path outside the vault.
 
 EXIT STATUS
   0  moved (or, with --dry-run, planned)
-  2  refused, not found, or a usage error`,
+  2  refused, not found, interrupted (the move undone), or a usage error`,
 		Args: nArgs(2, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.old, opts.new = args[0], args[1]
@@ -74,6 +87,14 @@ EXIT STATUS
 					return usageError{fmt.Errorf("ZK_TEST_MV_KILL_AFTER: %w", err)}
 				}
 				opts.killAfter = n
+			}
+			opts.signalAfter = root.getenv("ZK_TEST_MV_SIGNAL_AFTER")
+			if d := root.getenv("ZK_TEST_MV_UNDO_WITHIN"); d != "" {
+				within, err := time.ParseDuration(d)
+				if err != nil {
+					return usageError{fmt.Errorf("ZK_TEST_MV_UNDO_WITHIN: %w", err)}
+				}
+				opts.undoWithin = within
 			}
 			return runMv(cmd.Context(), opts, s)
 		},
@@ -101,12 +122,20 @@ func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
 			quantity(len(plan.Unwritable), "link"), printable.Of(strings.Join(plan.Unwritable, "\n  ")))
 	}
 	if !opts.dryRun {
-		ao := move.ApplyOptions{AfterFile: opts.kill}
-		if opts.killAfter > 0 {
-			ao.Workers = 1 // killed after exactly that many files
+		ao := move.ApplyOptions{UndoWithin: opts.undoWithin, AfterFile: func(step int) {
+			opts.kill(step)
+			if opts.signalAfter == strconv.Itoa(step) {
+				signalSelf(ctx)
+			}
+		}}
+		if opts.killAfter > 0 || opts.signalAfter != "" {
+			ao.Workers = 1 // killed or signalled after exactly that many files
 		}
 		if err := w.ApplyMove(ctx, plan, ao); err != nil {
 			return err
+		}
+		if opts.signalAfter == "moved" {
+			signalSelf(ctx)
 		}
 	}
 	if opts.format == "json" {
@@ -123,6 +152,18 @@ func (opts *mvOptions) kill(step int) {
 			p.Kill()
 		}
 		select {} // until the signal lands
+	}
+}
+
+// signalSelf sends the process SIGINT, as a user's Ctrl-C would, and
+// waits until ctx has seen it (the signal is delivered on another
+// thread): the step after it runs with the signal landed.
+func signalSelf(ctx context.Context) {
+	if p, err := os.FindProcess(os.Getpid()); err == nil && p.Signal(os.Interrupt) == nil {
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second): // a signal not caught: go on, and let the test fail
+		}
 	}
 }
 

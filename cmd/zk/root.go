@@ -123,7 +123,14 @@ func run(ctx context.Context, args []string, s *streams) int {
 			}
 		}
 	}
-	if ctx.Err() != nil && (err == nil || errors.Is(err, errFindings) || errors.Is(err, context.Canceled)) {
+	if ctx.Err() != nil && holds.Done() {
+		// A signal after the command's change was made (a move moved):
+		// its result stands, whatever part of it the command had not
+		// printed yet.
+		if errors.Is(err, context.Canceled) {
+			err = nil
+		}
+	} else if ctx.Err() != nil && (err == nil || errors.Is(err, errFindings) || errors.Is(err, context.Canceled)) {
 		// A signal: whatever the command printed or recorded, it did not
 		// finish. "context canceled" tells a user nothing.
 		fmt.Fprintln(s.err, "zk: interrupted")

@@ -17,6 +17,7 @@ type Holds struct {
 	mu   sync.Mutex
 	n    int
 	zero chan struct{} // closed when n drops to 0; nil while n is 0
+	done bool          // Done was called
 }
 
 type holdsKey struct{}
@@ -67,4 +68,23 @@ func (h *Holds) Wait(d time.Duration) {
 	case <-zero:
 	case <-time.After(d):
 	}
+}
+
+// Done says the command's change is made (a move's files moved, its
+// journal removed): a signal that lands after it stops nothing the
+// command was doing, and the front end reports the command's result,
+// not an interruption. Without Holds in ctx it does nothing.
+func Done(ctx context.Context) {
+	if h, _ := ctx.Value(holdsKey{}).(*Holds); h != nil {
+		h.mu.Lock()
+		h.done = true
+		h.mu.Unlock()
+	}
+}
+
+// Done reports whether Done was called in a context carrying h.
+func (h *Holds) Done() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.done
 }

@@ -2,6 +2,7 @@ package move
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -26,6 +27,18 @@ const journalDir = ".zk/journal"
 // undone (see Apply).
 var ErrChanged = errors.New("changed since the move was planned")
 
+// ErrInterrupted: the move's context ended (a signal, a cancelled
+// request) before the move was made; it is undone, now or by the next zk
+// command, and the error says which. It is not context.Canceled: a front
+// end that prints only "interrupted" for that would hide which.
+var ErrInterrupted = errors.New("interrupted")
+
+// DefaultUndoWithin is how long an interrupted move puts back what it
+// wrote before it returns, leaving the rest to the next zk command: zk
+// stops within a second of a signal, and the files under way when it
+// came, the undo mark and the exit take the rest of that second.
+const DefaultUndoWithin = 200 * time.Millisecond
+
 // ApplyOptions tune Apply.
 type ApplyOptions struct {
 	// Key seals the journal (LoadKey): the next zk command acts only on
@@ -45,6 +58,11 @@ type ApplyOptions struct {
 	// BeforeVerify, when set, runs after the last rename, before the
 	// files are read back: a test saves a file there as an editor would.
 	BeforeVerify func()
+	// UndoWithin is how long the undo may run once the move's context
+	// has ended, before Apply returns and leaves the rest to the next zk
+	// command (Recover); 0 means DefaultUndoWithin, a negative value
+	// leaves the whole undo to the next command.
+	UndoWithin time.Duration
 }
 
 // Apply carries out a plan, all or nothing. The journal is sealed and
@@ -59,7 +77,15 @@ type ApplyOptions struct {
 // changed keeps that program's version. A crash mid-move leaves the
 // journal, and the next zk command finishes the move (Recover); a crash
 // mid-undo, and it finishes the undo.
-func Apply(v *vault.Vault, p *Plan, o ApplyOptions) error {
+//
+// ctx ending before the move is made (the journal removed) interrupts it:
+// no file starts after, the files under way finish whole, and the move is
+// undone as a failed one is, the journal marked first (markUndo). The
+// undo has o.UndoWithin from the interruption; what it has not put back
+// by then, the next zk command does, and the ErrInterrupted error says
+// which. The user who stopped a move is never left with it half made, nor
+// finished behind their back.
+func Apply(ctx context.Context, v *vault.Vault, p *Plan, o ApplyOptions) error {
 	root := v.Root()
 	if err := ownfile.MkdirAll(root, journalDir, 0o700); err != nil {
 		return fmt.Errorf("move: %w", err)
@@ -69,7 +95,7 @@ func Apply(v *vault.Vault, p *Plan, o ApplyOptions) error {
 		return fmt.Errorf("move: %w", err)
 	}
 	defer unlock()
-	if err := preflight(v, p); err != nil {
+	if err := preflight(ctx, v, p); err != nil {
 		return err
 	}
 	j := journal{Version: journalVersion, State: stateApply, Renames: p.Renames}
@@ -80,33 +106,71 @@ func Apply(v *vault.Vault, p *Plan, o ApplyOptions) error {
 		return fmt.Errorf("move: %w", err)
 	}
 	name := journalName(time.Now().UnixNano())
-	if err := writeJournal(v, o.Key, name, j); err != nil {
+	if err := writeJournal(ctx, v, o.Key, name, j); err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return fmt.Errorf("move: %w before any file was written; nothing was changed", ErrInterrupted)
+		}
 		return fmt.Errorf("move: write the journal: %w", err)
+	}
+	// settle undoes the move once its journal says it is to be undone,
+	// for as long as ctx allows (undoCtx), and says what it did.
+	settle := func(cause error) error {
+		uctx, cancel := undoCtx(ctx, o.UndoWithin)
+		defer cancel()
+		rec := rollBack(uctx, v, j, o.Write)
+		switch {
+		case rec.Stopped:
+			// The journal, marked, is the next command's to finish.
+			return fmt.Errorf("%w; the next zk command finishes undoing it", cause)
+		case len(rec.Conflicts) > 0:
+			root.Rename(filepath.FromSlash(name), filepath.FromSlash(asideName(name, "failed")))
+			root.Remove(filepath.FromSlash(undoName(name)))
+			return fmt.Errorf("%w; undone but for %s (journal kept as %s)", cause, listSome(rec.Conflicts), asideName(name, "failed"))
+		}
+		removeJournal(root, name)
+		if len(rec.Kept) > 0 {
+			return fmt.Errorf("%w; undone (another program's save of %s is kept)", cause, listSome(rec.Kept))
+		}
+		return fmt.Errorf("%w; undone: nothing was changed", cause)
 	}
 	undo := func(cause error) error {
 		j.State = stateUndo
-		if err := writeJournal(v, o.Key, name, j); err != nil {
+		// Marked whatever the context: a failed move's undo must be the
+		// journal's state before anything is put back.
+		if err := writeJournal(context.WithoutCancel(ctx), v, o.Key, name, j); err != nil {
 			// Left in state apply, the journal would have the next
 			// command finish the move the user was told failed.
 			return fmt.Errorf("%w; and the journal could not be marked for undoing (%w): it was not undone, and the next zk command will finish the move", cause, err)
 		}
-		rec := rollBack(v, j, o.Write)
-		if len(rec.Conflicts) > 0 {
-			root.Rename(filepath.FromSlash(name), filepath.FromSlash(asideName(name, "failed")))
-			return fmt.Errorf("%w; undone but for %s (journal kept as %s)", cause, listSome(rec.Conflicts), asideName(name, "failed"))
-		}
-		root.Remove(filepath.FromSlash(name))
-		atomicfile.SyncDir(root, filepath.FromSlash(journalDir))
-		if len(rec.Kept) > 0 {
-			return fmt.Errorf("%w; undone (another program's save of %s is kept)", cause, listSome(rec.Kept))
-		}
-		return fmt.Errorf("%w; nothing was changed", cause)
+		return settle(cause)
 	}
-	if _, err := writeFiles(v, p.Files, false, o, o.AfterFile); err != nil {
+	// interrupted undoes the move the user stopped after written of its
+	// files, the journal marked first: if the undo cannot finish now,
+	// the next command finishes it, not the move.
+	interrupted := func(written int) error {
+		cause := fmt.Errorf("move: %w after %d of %d files", ErrInterrupted, written, len(p.Files))
+		if err := markUndo(v, o.Key, name); err != nil {
+			return fmt.Errorf("%w; and the journal could not be marked for undoing (%w): the next zk command finishes the move", cause, err)
+		}
+		return settle(cause)
+	}
+	results, err := writeFiles(ctx, v, p.Files, false, o, o.AfterFile)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			if countDone(results) == 0 {
+				// Nothing to undo: gone is the journal, and the move.
+				removeJournal(root, name)
+				return fmt.Errorf("move: %w before any file was written; nothing was changed", ErrInterrupted)
+			}
+			return interrupted(countDone(results))
+		}
 		return undo(fmt.Errorf("move: %w", err))
 	}
 	done := len(p.Files)
 	for k, r := range p.Renames {
+		if ctx.Err() != nil {
+			return interrupted(done)
+		}
 		if err := rename(root, r); err != nil {
 			return undo(fmt.Errorf("move: %w", err))
 		}
@@ -117,14 +181,54 @@ func Apply(v *vault.Vault, p *Plan, o ApplyOptions) error {
 	if o.BeforeVerify != nil {
 		o.BeforeVerify()
 	}
-	if err := verify(v, j); err != nil {
+	if err := verify(ctx, v, j); err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return interrupted(done)
+		}
 		return undo(fmt.Errorf("move: %w", err))
 	}
-	if err := root.Remove(filepath.FromSlash(name)); err != nil {
+	// Past here the move is made: a signal no longer undoes it.
+	if err := removeJournal(root, name); err != nil {
 		return fmt.Errorf("move: done, but the journal %s was not removed: %w", name, err)
 	}
-	atomicfile.SyncDir(root, filepath.FromSlash(journalDir))
 	return nil
+}
+
+// countDone counts the files of a batch that hold what it was to write.
+func countDone(results []vault.EditResult) int {
+	n := 0
+	for _, r := range results {
+		if r.Err == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// undoCtx is the context an undo runs under: it ends within d of ctx's
+// end (at once for a negative d, DefaultUndoWithin for 0), and never while
+// ctx runs. A move undone on a failure finishes its undo; one the user
+// interrupted, or whose undo the user interrupts, stops in time for zk to
+// exit within a second, its journal left to the next command.
+func undoCtx(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d == 0 {
+		d = DefaultUndoWithin
+	}
+	uctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	if d < 0 && ctx.Err() != nil {
+		cancel() // now, not from AfterFunc's goroutine: nothing is undone
+	}
+	stop := context.AfterFunc(ctx, func() {
+		if d < 0 {
+			cancel()
+			return
+		}
+		time.AfterFunc(d, cancel)
+	})
+	return uctx, func() {
+		stop()
+		cancel()
+	}
 }
 
 // listSome joins the first few of a list, and says how many more: a move
@@ -140,8 +244,11 @@ func listSome(items []string) string {
 // verify reads every file of a finished move back at its new path: an
 // editor that saved one during the move (its buffer, with the old links)
 // undid zk's edit of it, which would leave a link broken.
-func verify(v *vault.Vault, j journal) error {
+func verify(ctx context.Context, v *vault.Vault, j journal) error {
 	for _, f := range j.Files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		cur, err := readMoved(v, f.Path, j.Renames)
 		if err != nil {
 			return err
@@ -155,9 +262,18 @@ func verify(v *vault.Vault, j journal) error {
 
 // preflight checks, before the journal, that the plan still fits the
 // vault: every file as planned, every rename's source there (and, a file,
-// writable) and its destination free.
-func preflight(v *vault.Vault, p *Plan) error {
+// writable) and its destination free; and that ctx has not ended, which
+// stops the move before anything is written.
+func preflight(ctx context.Context, v *vault.Vault, p *Plan) (err error) {
+	defer func() {
+		if err == nil && ctx.Err() != nil {
+			err = fmt.Errorf("move: %w before any file was written; nothing was changed", ErrInterrupted)
+		}
+	}()
 	for _, fe := range p.Files {
+		if ctx.Err() != nil {
+			return nil // said by the deferred check
+		}
 		cur, err := v.ReadFile(fe.Path, v.MaxNoteSize)
 		if err != nil {
 			return fmt.Errorf("move: %w", err)
@@ -203,7 +319,7 @@ func replaceWith(p string, old, want []byte) func(src []byte) ([]byte, error) {
 // Going back, the file's New is what zk wrote there itself: a file holding
 // it is zk's, however recently written and however many files the move
 // wrote (the own-writes record keeps only the last few hundred).
-func writeFiles(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions, after func(int)) ([]vault.EditResult, error) {
+func writeFiles(ctx context.Context, v *vault.Vault, files []FileEdit, back bool, o ApplyOptions, after func(int)) ([]vault.EditResult, error) {
 	edits := make([]vault.NoteEdit, len(files))
 	for i, fe := range files {
 		old, want := fe.Old, fe.New
@@ -213,13 +329,14 @@ func writeFiles(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions, aft
 		}
 		edits[i] = vault.NoteEdit{Path: fe.Path, Edit: replaceWith(fe.Path, old, want), Base: old, Ours: ours}
 	}
-	return v.EditNotes(edits, vault.BatchOptions{WriteOptions: o.Write, Workers: o.Workers, After: after})
+	return v.EditNotes(ctx, edits, vault.BatchOptions{WriteOptions: o.Write, Workers: o.Workers, After: after})
 }
 
 // writeEach writes files as writeFiles does, but past failures: the files
 // a failure kept from being tried are tried again, until each is written
-// or has failed. It returns each file's error, nil where it was written.
-func writeEach(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions) []error {
+// or has failed, or ctx ends (those not tried then keep ErrNotTried). It
+// returns each file's error, nil where it was written.
+func writeEach(ctx context.Context, v *vault.Vault, files []FileEdit, back bool, o ApplyOptions) []error {
 	errs := make([]error, len(files))
 	todo := make([]int, len(files))
 	for i := range todo {
@@ -230,7 +347,7 @@ func writeEach(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions) []er
 		for k, i := range todo {
 			batch[k] = files[i]
 		}
-		results, _ := writeFiles(v, batch, back, o, nil)
+		results, _ := writeFiles(ctx, v, batch, back, o, nil)
 		var rest []int
 		for k, r := range results {
 			if errors.Is(r.Err, vault.ErrNotTried) {
@@ -239,9 +356,9 @@ func writeEach(v *vault.Vault, files []FileEdit, back bool, o ApplyOptions) []er
 			}
 			errs[todo[k]] = r.Err
 		}
-		if len(rest) == len(todo) {
+		if len(rest) == len(todo) || ctx.Err() != nil {
 			for _, i := range rest {
-				errs[i] = vault.ErrNotTried // cannot happen: a failure is some file's
+				errs[i] = vault.ErrNotTried // ctx ended; else cannot happen: a failure is some file's
 			}
 			break
 		}
@@ -283,6 +400,13 @@ type Recovered struct {
 	// Undone says the journal was of a move being undone, which Recover
 	// finished undoing; else it finished the move.
 	Undone bool
+	// Interrupted says the move being undone was one the user stopped
+	// (a signal), not one that failed.
+	Interrupted bool
+	// Stopped says ctx ended before Recover was done with the journal:
+	// what it did is kept, each file whole, and the journal is left for
+	// the next zk command to go on with.
+	Stopped bool
 	// Files and Renames count the writes and renames Recover made.
 	Files, Renames int
 	// Conflicts are files that hold neither the content before the move
@@ -311,8 +435,11 @@ type Recovered struct {
 // was being undone is undone. A file edited since the crash is left alone
 // and reported. Any other journal is set aside, never acted on. It costs
 // one stat when no journal is there, and does nothing while another zk
-// process holds the journal's lock (a move under way).
-func Recover(v *vault.Vault, w vault.WriteOptions, key []byte) ([]Recovered, error) {
+// process holds the journal's lock (a move under way). The folders of the
+// journal's files, their backups' and the journal's own are swept of the
+// temporary files a killed writer left there. ctx ending stops it between
+// files, the journal kept (Recovered.Stopped).
+func Recover(ctx context.Context, v *vault.Vault, w vault.WriteOptions, key []byte) ([]Recovered, error) {
 	root := v.Root()
 	info, err := root.Lstat(filepath.FromSlash(journalDir))
 	if err != nil {
@@ -331,13 +458,17 @@ func Recover(v *vault.Vault, w vault.WriteOptions, key []byte) ([]Recovered, err
 	if err != nil && len(ents) == 0 {
 		return nil, nil
 	}
-	var names []string
+	var names, marks []string
 	for _, e := range ents {
-		if n := e.Name(); strings.HasPrefix(n, "mv-") && strings.HasSuffix(n, ".json") && !isSetAside(n) {
+		n := e.Name()
+		switch {
+		case strings.HasPrefix(n, "mv-") && strings.HasSuffix(n, ".json") && !isSetAside(n):
 			names = append(names, n)
+		case strings.HasPrefix(n, "mv-") && strings.HasSuffix(n, ".undo"):
+			marks = append(marks, n)
 		}
 	}
-	if len(names) == 0 {
+	if len(names) == 0 && len(marks) == 0 {
 		return nil, nil
 	}
 	unlock, err := lockJournal(root, 0)
@@ -345,6 +476,13 @@ func Recover(v *vault.Vault, w vault.WriteOptions, key []byte) ([]Recovered, err
 		return nil, nil // a move under way holds it
 	}
 	defer unlock()
+	for _, m := range marks {
+		// A mark whose journal is gone: a crash between the removal of
+		// the two (removeJournal).
+		if !slices.Contains(names, strings.TrimSuffix(m, ".undo")+".json") {
+			root.Remove(filepath.FromSlash(path.Join(journalDir, m)))
+		}
+	}
 	sort.Strings(names)
 	var out []Recovered
 	for _, n := range names {
@@ -358,22 +496,50 @@ func Recover(v *vault.Vault, w vault.WriteOptions, key []byte) ([]Recovered, err
 			out = append(out, Recovered{Journal: name, Foreign: err.Error()})
 			continue
 		}
+		sweepJournal(v, j)
 		var rec Recovered
 		if j.State == stateUndo {
-			rec = rollBack(v, j, w)
+			rec = rollBack(ctx, v, j, w)
 		} else {
-			rec = rollForward(v, j, w)
+			rec = rollForward(ctx, v, j, w)
 		}
-		rec.Journal = name
-		if len(rec.Conflicts) > 0 {
+		rec.Journal, rec.Interrupted = name, j.interrupted
+		switch {
+		case rec.Stopped:
+			// Kept as it is, for the next command to go on with.
+		case len(rec.Conflicts) > 0:
 			root.Rename(filepath.FromSlash(name), filepath.FromSlash(asideName(name, "failed")))
-		} else if err := root.Remove(filepath.FromSlash(name)); err != nil {
-			return out, fmt.Errorf("recover a move: %w", err)
+			root.Remove(filepath.FromSlash(undoName(name)))
+			atomicfile.SyncDir(root, filepath.FromSlash(journalDir))
+		default:
+			if err := removeJournal(root, name); err != nil {
+				return out, fmt.Errorf("recover a move: %w", err)
+			}
 		}
-		atomicfile.SyncDir(root, filepath.FromSlash(journalDir))
 		out = append(out, rec)
+		if rec.Stopped {
+			break
+		}
 	}
 	return out, nil
+}
+
+// sweepJournal removes the temporary files a killed zk left where a
+// move's writes go: the folders of its files before and after the move,
+// their backups' folders, and the journal's own (a journal cut short mid
+// write). A write sweeps its folder too, but a recovery writes only the
+// files not yet done, and a kill mid-batch leaves temporary files beside
+// those that were.
+func sweepJournal(v *vault.Vault, j journal) {
+	dirs := []string{journalDir}
+	for _, f := range j.Files {
+		dirs = append(dirs, path.Dir(f.Path), path.Join(vault.BackupDir, f.Path))
+	}
+	for _, r := range j.Renames {
+		dirs = append(dirs, path.Dir(r.From), path.Dir(r.To))
+	}
+	slices.Sort(dirs)
+	v.SweepTemporary(slices.Compact(dirs))
 }
 
 // ownErr says why .zk/journal is not read.
@@ -384,12 +550,17 @@ func ownErr(err error, info fs.FileInfo) error {
 	return fmt.Errorf("%s is not a folder", journalDir)
 }
 
-// rollForward finishes the move j records.
-func rollForward(v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
+// rollForward finishes the move j records, or as much of it as it can
+// before ctx ends.
+func rollForward(ctx context.Context, v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
 	root := v.Root()
 	var rec Recovered
 	var todo []FileEdit // the files still as they were before the move
 	for _, f := range j.Files {
+		if ctx.Err() != nil {
+			rec.Stopped = true
+			return rec
+		}
 		cur, err := v.ReadFile(f.Path, v.MaxNoteSize)
 		if err != nil {
 			// A file whose rename already happened is read at its new path.
@@ -405,12 +576,18 @@ func rollForward(v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
 			rec.Conflicts = append(rec.Conflicts, f.Path+": edited since the move was interrupted; left as it is")
 		}
 	}
-	for _, err := range writeEach(v, todo, false, ApplyOptions{Write: w}) {
-		if err != nil {
+	for _, err := range writeEach(ctx, v, todo, false, ApplyOptions{Write: w}) {
+		switch {
+		case errors.Is(err, vault.ErrNotTried) && ctx.Err() != nil:
+			rec.Stopped = true
+		case err != nil:
 			rec.Conflicts = append(rec.Conflicts, err.Error())
-			continue
+		default:
+			rec.Files++
 		}
-		rec.Files++
+	}
+	if rec.Stopped {
+		return rec
 	}
 	for _, r := range j.Renames {
 		from, errFrom := root.Lstat(filepath.FromSlash(r.From))
@@ -433,8 +610,9 @@ func rollForward(v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
 // rollBack undoes the move j records, whatever part of it was done:
 // renames reversed, last first, then every file that holds what the move
 // wrote given its content before. A file holding neither (another
-// program saved it) keeps that program's version and is reported.
-func rollBack(v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
+// program saved it) keeps that program's version and is reported. ctx
+// ending stops it between files (Recovered.Stopped), each file whole.
+func rollBack(ctx context.Context, v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
 	root := v.Root()
 	rec := Recovered{Undone: true}
 	for _, r := range slices.Backward(j.Renames) {
@@ -451,6 +629,10 @@ func rollBack(v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
 	}
 	var todo []FileEdit // the files holding what the move wrote
 	for _, f := range j.Files {
+		if ctx.Err() != nil {
+			rec.Stopped = true
+			return rec
+		}
 		cur, err := v.ReadFile(f.Path, v.MaxNoteSize)
 		switch {
 		case err != nil:
@@ -462,7 +644,11 @@ func rollBack(v *vault.Vault, j journal, w vault.WriteOptions) Recovered {
 			rec.Kept = append(rec.Kept, f.Path)
 		}
 	}
-	for i, err := range writeEach(v, todo, true, ApplyOptions{Write: w}) {
+	for i, err := range writeEach(ctx, v, todo, true, ApplyOptions{Write: w}) {
+		if errors.Is(err, vault.ErrNotTried) && ctx.Err() != nil {
+			rec.Stopped = true // still holds what the move wrote: the next command puts it back
+			continue
+		}
 		if err != nil {
 			// Another program saved the file between the read above and
 			// the write (an editor's save refused as mid-write, or seen

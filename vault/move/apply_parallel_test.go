@@ -47,7 +47,7 @@ func TestApplyParallelUndoesOnChange(t *testing.T) {
 	// At the first file done at most 16 have started (no file starts
 	// while AfterFile runs), so the 31st, L30.md, has not.
 	edited := long + "edited\n"
-	err = Apply(v, p, ApplyOptions{Key: testKey, Workers: 16, Write: vault.WriteOptions{Quiet: -1}, AfterFile: func(i int) {
+	err = Apply(context.Background(), v, p, ApplyOptions{Key: testKey, Workers: 16, Write: vault.WriteOptions{Quiet: -1}, AfterFile: func(i int) {
 		if i == 1 {
 			if err := os.WriteFile(dir+"/L30.md", []byte(edited), 0o644); err != nil {
 				t.Error(err)
@@ -83,7 +83,7 @@ func TestRecoverAfterParallelKill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		Apply(v, p, ApplyOptions{Key: testKey, Workers: 4, AfterFile: func(i int) {
+		Apply(context.Background(), v, p, ApplyOptions{Key: testKey, Workers: 4, AfterFile: func(i int) {
 			if i == n {
 				if self, err := os.FindProcess(os.Getpid()); err == nil {
 					self.Kill()
@@ -100,7 +100,7 @@ func TestRecoverAfterParallelKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
+	if err := Apply(context.Background(), v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []int{1, 17, 40} {
@@ -126,7 +126,7 @@ func TestRecoverAfterParallelKill(t *testing.T) {
 				t.Errorf("%d files written at the kill, want at least %d", written, n)
 			}
 			v, _ := open(t, dir)
-			recs, err := Recover(v, vault.WriteOptions{}, testKey)
+			recs, err := Recover(context.Background(), v, vault.WriteOptions{}, testKey)
 			if err != nil || len(recs) != 1 || len(recs[0].Conflicts) != 0 {
 				t.Fatalf("%+v, %v", recs, err)
 			}

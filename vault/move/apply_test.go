@@ -57,7 +57,7 @@ func TestApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
+	if err := Apply(context.Background(), v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	if exists(dir, "Old.md") || read(t, dir, "Sub/New.md") != "# New\n\n[[New#H]]\n" {
@@ -80,7 +80,7 @@ func TestApplyUndoesOnChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	// B.md changes after A.md is written (files go in path order).
-	err = Apply(v, p, ApplyOptions{Key: testKey, AfterFile: func(i int) {
+	err = Apply(context.Background(), v, p, ApplyOptions{Key: testKey, AfterFile: func(i int) {
 		if i == 1 {
 			os.WriteFile(filepath.Join(dir, "B.md"), []byte("# B\n\n[x](Old.md) edited\n"), 0o644)
 		}
@@ -123,7 +123,7 @@ func applyCrashing(t *testing.T, v *vault.Vault, p *Plan, n int) {
 			}
 		}
 	}()
-	Apply(v, p, ApplyOptions{Key: testKey, Workers: 1, AfterFile: func(i int) {
+	Apply(context.Background(), v, p, ApplyOptions{Key: testKey, Workers: 1, AfterFile: func(i int) {
 		if i == n {
 			panic(crash{})
 		}
@@ -137,7 +137,7 @@ func TestRecoverRollsForward(t *testing.T) {
 	want := vaulttest.Dir(t, twoNotes)
 	v, fs := open(t, want)
 	p, _ := Move(context.Background(), v, fs, "Old.md", "Sub/New.md", Format{})
-	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
+	if err := Apply(context.Background(), v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	steps := len(p.Files) + len(p.Renames)
@@ -149,7 +149,7 @@ func TestRecoverRollsForward(t *testing.T) {
 		if got := journals(t, dir); len(got) != 1 {
 			t.Fatalf("step %d: journals %v", n, got)
 		}
-		recs, err := Recover(v, vault.WriteOptions{}, testKey)
+		recs, err := Recover(context.Background(), v, vault.WriteOptions{}, testKey)
 		if err != nil || len(recs) != 1 || len(recs[0].Conflicts) != 0 {
 			t.Fatalf("step %d: %+v, %v", n, recs, err)
 		}
@@ -175,7 +175,7 @@ func TestRecoverConflict(t *testing.T) {
 	p, _ := Move(context.Background(), v, fs, "Old.md", "New.md", Format{})
 	applyCrashing(t, v, p, 1)
 	os.WriteFile(filepath.Join(dir, "B.md"), []byte("mine\n"), 0o644)
-	recs, err := Recover(v, vault.WriteOptions{Quiet: -1}, testKey)
+	recs, err := Recover(context.Background(), v, vault.WriteOptions{Quiet: -1}, testKey)
 	if err != nil || len(recs) != 1 || len(recs[0].Conflicts) != 1 || !strings.Contains(recs[0].Conflicts[0], "B.md: edited") {
 		t.Fatalf("%+v, %v", recs, err)
 	}
@@ -186,7 +186,7 @@ func TestRecoverConflict(t *testing.T) {
 		t.Errorf("journals %v", got)
 	}
 	// Kept aside, it is not tried again.
-	if recs, err := Recover(v, vault.WriteOptions{}, testKey); err != nil || len(recs) != 0 {
+	if recs, err := Recover(context.Background(), v, vault.WriteOptions{}, testKey); err != nil || len(recs) != 0 {
 		t.Errorf("again: %+v, %v", recs, err)
 	}
 }
@@ -194,7 +194,7 @@ func TestRecoverConflict(t *testing.T) {
 func TestRecoverNothing(t *testing.T) {
 	dir := vaulttest.Dir(t, twoNotes)
 	v, _ := open(t, dir)
-	if recs, err := Recover(v, vault.WriteOptions{}, testKey); err != nil || recs != nil {
+	if recs, err := Recover(context.Background(), v, vault.WriteOptions{}, testKey); err != nil || recs != nil {
 		t.Errorf("%+v, %v", recs, err)
 	}
 	if exists(dir, ".zk") {

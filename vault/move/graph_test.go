@@ -51,7 +51,7 @@ func moveKeepsGraph(t *testing.T, dir, oldP, newP string, f Format) *Plan {
 	if len(p.Unwritable) > 0 {
 		t.Errorf("unwritable links: %q", p.Unwritable)
 	}
-	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
+	if err := Apply(context.Background(), v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	rename := func(s string) string {
@@ -246,7 +246,7 @@ func TestGraphKeptHeadingExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
+	if err := Apply(context.Background(), v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	if got := headingEdges(t, dir); !reflect.DeepEqual(got, before) {

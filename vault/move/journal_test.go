@@ -80,7 +80,7 @@ func TestRecoverRefusesForeignJournals(t *testing.T) {
 				t.Fatal(err)
 			}
 			v, _ := open(t, dir)
-			recs, err := Recover(v, vault.WriteOptions{}, testKey)
+			recs, err := Recover(context.Background(), v, vault.WriteOptions{}, testKey)
 			if err != nil || len(recs) != 1 || recs[0].Foreign == "" {
 				t.Fatalf("Recover = %+v, %v; want one journal set aside", recs, err)
 			}
@@ -93,7 +93,7 @@ func TestRecoverRefusesForeignJournals(t *testing.T) {
 			if !exists(dir, ".zk/journal/mv-1-1.foreign.json") || exists(dir, ".zk/journal/mv-1-1.json") {
 				t.Errorf("not set aside: %v", journals(t, dir))
 			}
-			if recs, err := Recover(v, vault.WriteOptions{}, testKey); err != nil || len(recs) != 0 {
+			if recs, err := Recover(context.Background(), v, vault.WriteOptions{}, testKey); err != nil || len(recs) != 0 {
 				t.Errorf("set aside, it is read again: %+v, %v", recs, err)
 			}
 		})
@@ -107,7 +107,7 @@ func TestRecoverWithoutKeyOrWithLinkedFolder(t *testing.T) {
 	v, fs := open(t, dir)
 	p, _ := Move(context.Background(), v, fs, "Old.md", "New.md", Format{})
 	applyCrashing(t, v, p, 1)
-	recs, err := Recover(v, vault.WriteOptions{}, nil)
+	recs, err := Recover(context.Background(), v, vault.WriteOptions{}, nil)
 	if err != nil || len(recs) != 1 || recs[0].Foreign == "" {
 		t.Fatalf("no key: %+v, %v", recs, err)
 	}
@@ -118,7 +118,7 @@ func TestRecoverWithoutKeyOrWithLinkedFolder(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, ".zk"), 0o755)
 	os.Symlink("../elsewhere", filepath.Join(dir, ".zk", "journal"))
 	v, _ = open(t, dir)
-	recs, err = Recover(v, vault.WriteOptions{}, testKey)
+	recs, err = Recover(context.Background(), v, vault.WriteOptions{}, testKey)
 	if err != nil || len(recs) != 1 || recs[0].Foreign == "" {
 		t.Fatalf("linked folder: %+v, %v", recs, err)
 	}
@@ -162,7 +162,7 @@ func TestApplyUndoesAThousandFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Apply(v, p, ApplyOptions{Key: testKey, Workers: 4, Write: vault.WriteOptions{Quiet: time.Hour}})
+	err = Apply(context.Background(), v, p, ApplyOptions{Key: testKey, Workers: 4, Write: vault.WriteOptions{Quiet: time.Hour}})
 	if !errors.Is(err, vault.ErrReadOnly) || !strings.Contains(err.Error(), "nothing was changed") {
 		t.Fatalf("err = %v", err)
 	}
@@ -184,7 +184,7 @@ func TestApplyUndoesWhenAnEditorSavesDuringIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	saved := "# 7\n\n[[Old]] and a line the editor added\n"
-	err = Apply(v, p, ApplyOptions{Key: testKey, BeforeVerify: func() {
+	err = Apply(context.Background(), v, p, ApplyOptions{Key: testKey, BeforeVerify: func() {
 		os.WriteFile(filepath.Join(dir, "b", "0007.md"), []byte(saved), 0o644)
 	}})
 	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "0007.md is kept") {
@@ -210,14 +210,14 @@ func TestRecoverFinishesAnUndo(t *testing.T) {
 	for _, fe := range p.Files {
 		j.Files = append(j.Files, journalFile{Path: fe.Path, Old: fe.Old, New: fe.New})
 	}
-	if err := Apply(v, p, ApplyOptions{Key: testKey}); err != nil {
+	if err := Apply(context.Background(), v, p, ApplyOptions{Key: testKey}); err != nil {
 		t.Fatal(err)
 	}
 	j.State = stateUndo
-	if err := writeJournal(v, testKey, journalName(1), j); err != nil {
+	if err := writeJournal(context.Background(), v, testKey, journalName(1), j); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := Recover(v, vault.WriteOptions{}, testKey)
+	recs, err := Recover(context.Background(), v, vault.WriteOptions{}, testKey)
 	if err != nil || len(recs) != 1 || !recs[0].Undone || len(recs[0].Conflicts) != 0 {
 		t.Fatalf("%+v, %v", recs, err)
 	}
@@ -268,7 +268,7 @@ func TestApplyWithAnEditorEndsBeforeOrAfter(t *testing.T) {
 		edited := fmt.Sprintf("b/%04d.md", (trial*37)%n)
 		saved := strings.Replace(files[edited], "\n\n", "\n\nthe editor's line\n", 1)
 		at := (trial * 23) % (n + 2) // after that many steps of the move
-		err = Apply(v, p, ApplyOptions{Key: testKey, Workers: 1, AfterFile: func(i int) {
+		err = Apply(context.Background(), v, p, ApplyOptions{Key: testKey, Workers: 1, AfterFile: func(i int) {
 			if i == at {
 				os.WriteFile(filepath.Join(dir, filepath.FromSlash(edited)), []byte(saved), 0o644)
 			}

@@ -73,7 +73,7 @@ func BenchmarkMove(b *testing.B) {
 				}
 				mid := time.Now()
 				plan += mid.Sub(start)
-				if err := Apply(v, p, ApplyOptions{Key: testKey, Workers: workers}); err != nil {
+				if err := Apply(context.Background(), v, p, ApplyOptions{Key: testKey, Workers: workers}); err != nil {
 					b.Fatal(err)
 				}
 				apply += time.Since(mid)

@@ -89,7 +89,7 @@ func TestApplyAThousandFilesEndsBeforeOrAfter(t *testing.T) {
 			savedAt <- save{done: true, beforeVerify: !verifying.Load()}
 		}()
 		start := time.Now()
-		err = Apply(v, p, ApplyOptions{Key: testKey, BeforeVerify: func() { verifying.Store(true) }})
+		err = Apply(context.Background(), v, p, ApplyOptions{Key: testKey, BeforeVerify: func() { verifying.Store(true) }})
 		if trial == 0 {
 			took = time.Since(start)
 		}
@@ -143,7 +143,7 @@ func TestApplyAThousandFilesEndsBeforeOrAfter(t *testing.T) {
 			t.Fatalf("trial %d: journals left: %v", trial, j)
 		}
 		// The next command finds nothing to roll forward or back.
-		if recs, err := Recover(v, vault.WriteOptions{}, testKey); err != nil || len(recs) != 0 {
+		if recs, err := Recover(context.Background(), v, vault.WriteOptions{}, testKey); err != nil || len(recs) != 0 {
 			t.Fatalf("trial %d: the next command recovered %+v, %v", trial, recs, err)
 		}
 		switch {
