@@ -71,7 +71,7 @@ type propertiesPage struct {
 
 func (z *zkServer) properties(ctx context.Context, req *sdk.CallToolRequest, in pageInput) (*sdk.CallToolResult, propertiesPage, error) {
 	ctx = readingProgress(ctx, req)
-	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *propertiesPage) error {
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *propertiesPage) error {
 		sums, err := w.Properties(ctx)
 		if err != nil {
 			return err
@@ -105,7 +105,7 @@ func (z *zkServer) move(ctx context.Context, req *sdk.CallToolRequest, in moveIn
 		defer z.notesChanged(ctx)
 	}
 	ctx = readingProgress(ctx, req)
-	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *moveOutput) error {
+	return answer(ctx, z, workspace.Writing, func(w *workspace.Workspace, out *moveOutput) error {
 		plan, err := w.PlanMove(ctx, in.From, in.To)
 		if err != nil {
 			return err
@@ -153,7 +153,7 @@ type editOutput struct {
 }
 
 func (z *zkServer) appendSection(ctx context.Context, _ *sdk.CallToolRequest, in appendInput) (*sdk.CallToolResult, editOutput, error) {
-	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *editOutput) error {
+	return answer(ctx, z, workspace.Writing, func(w *workspace.Workspace, out *editOutput) error {
 		e, err := w.AppendSection(ctx, workspace.AppendRequest{Note: in.Note, Section: in.Section, Text: in.Text})
 		*out = editOutput{Path: e.Path, Unchanged: e.Unchanged}
 		return err
@@ -171,7 +171,7 @@ func (z *zkServer) setProperty(ctx context.Context, _ *sdk.CallToolRequest, in s
 	if err != nil {
 		return nil, editOutput{}, fmt.Errorf("set_property: value: %w", err)
 	}
-	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *editOutput) error {
+	return answer(ctx, z, workspace.Writing, func(w *workspace.Workspace, out *editOutput) error {
 		e, err := w.SetProperty(ctx, workspace.PropertyRequest{Note: in.Note, Key: in.Key, Value: value})
 		*out = editOutput{Path: e.Path, Unchanged: e.Unchanged}
 		return err
@@ -223,7 +223,7 @@ type basePage struct {
 
 func (z *zkServer) base(ctx context.Context, req *sdk.CallToolRequest, in baseInput) (*sdk.CallToolResult, basePage, error) {
 	ctx = readingProgress(ctx, req)
-	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *basePage) error {
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *basePage) error {
 		r, err := w.Base(ctx, workspace.BaseRequest{Base: in.Base, View: in.View, Embed: in.Embed, This: in.This})
 		if err != nil {
 			if len(r.Warnings) > 0 {

@@ -51,7 +51,7 @@ func (z *zkServer) list(ctx context.Context, call *sdk.CallToolRequest, in listI
 	req := workspace.ListRequest{Types: in.Types, Folders: in.Folders, Tags: in.Tags, Where: in.Where, Verdicts: in.Verdicts, Fields: in.Fields,
 		LinksTo: in.LinksTo, LinkedFrom: in.LinkedFrom, DueWithin: in.DueWithin, Sort: in.Sort,
 		Transitive: in.Transitive, Orphans: in.Orphans, DeadEnds: in.DeadEnds, Stale: in.Stale, Reverse: in.Reverse}
-	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *listPage) error {
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *listPage) error {
 		res, err := w.List(ctx, req)
 		if err != nil {
 			return err

@@ -53,7 +53,7 @@ func (z *zkServer) rejudge(ctx context.Context, _ *sdk.CallToolRequest, in rejud
 	if err != nil {
 		return nil, rejudgeOutput{}, err
 	}
-	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *rejudgeOutput) error {
+	return answer(ctx, z, workspace.Writing, func(w *workspace.Workspace, out *rejudgeOutput) error {
 		res, err := w.RejudgeRuns(ctx, workspace.RejudgeRequest{Note: in.Note, Falsifier: falsifier})
 		out.Note, out.Runs = res.Note, []view.Run{}
 		for _, r := range res.Runs {

@@ -139,13 +139,13 @@ func New(ctx context.Context, opts Options) *sdk.Server {
 // prints there, are added to the error f returns, and that error is worded
 // in the tool's terms (toolError). A success drops them, as a command's
 // stdout would not hold them.
-func (z *zkServer) with(how workspace.Access, f func(*workspace.Workspace) error) error {
+func (z *zkServer) with(ctx context.Context, how workspace.Access, f func(*workspace.Workspace) error) error {
 	today, err := z.opts.Today()
 	if err != nil {
 		return err
 	}
 	var notes []string
-	w, err := workspace.Open(workspace.Options{Dir: z.opts.Dir, Access: how, Today: today, Pinned: z.opts.Pinned,
+	w, err := workspace.Open(ctx, workspace.Options{Dir: z.opts.Dir, Access: how, Today: today, Pinned: z.opts.Pinned,
 		Version: z.opts.Version, Term: toolTerm,
 		Notify: func(n workspace.Notice) { notes = append(notes, noticeLine(n)) }})
 	if err == nil {
@@ -164,9 +164,9 @@ func (z *zkServer) with(how workspace.Access, f func(*workspace.Workspace) error
 
 // answer is a tool's answer: f fills its result over the workspace
 // opened for the call (with), else the call's error, with no result.
-func answer[T any](z *zkServer, how workspace.Access, f func(w *workspace.Workspace, out *T) error) (*sdk.CallToolResult, T, error) {
+func answer[T any](ctx context.Context, z *zkServer, how workspace.Access, f func(w *workspace.Workspace, out *T) error) (*sdk.CallToolResult, T, error) {
 	var out T
-	if err := z.with(how, func(w *workspace.Workspace) error { return f(w, &out) }); err != nil {
+	if err := z.with(ctx, how, func(w *workspace.Workspace) error { return f(w, &out) }); err != nil {
 		var none T
 		return nil, none, err
 	}
@@ -223,7 +223,7 @@ type checkPage struct {
 
 func (z *zkServer) check(ctx context.Context, req *sdk.CallToolRequest, in checkInput) (*sdk.CallToolResult, checkPage, error) {
 	ctx = readingProgress(ctx, req)
-	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *checkPage) error {
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *checkPage) error {
 		res, err := w.Check(ctx, workspace.CheckRequest{Paths: in.Paths})
 		if err != nil {
 			return err
@@ -248,7 +248,7 @@ type stalePage struct {
 
 func (z *zkServer) stale(ctx context.Context, req *sdk.CallToolRequest, in staleInput) (*sdk.CallToolResult, stalePage, error) {
 	ctx = readingProgress(ctx, req)
-	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *stalePage) error {
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *stalePage) error {
 		r, err := w.Stale(ctx, workspace.StaleRequest{Within: in.Within})
 		if err != nil {
 			return err
@@ -283,7 +283,7 @@ func (z *zkServer) search(ctx context.Context, req *sdk.CallToolRequest, in sear
 	if in.Limit == 0 {
 		limit = 10
 	}
-	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *searchPage) error {
+	return answer(ctx, z, workspace.Writing, func(w *workspace.Workspace, out *searchPage) error {
 		res, err := w.Search(ctx, workspace.SearchRequest{Query: in.Query, Limit: offset + limit,
 			Index: workspace.IndexOptions{Dir: z.opts.IndexDir, Wait: index.DefaultWait,
 				Progress: progressOf(ctx, req, "indexing the vault's notes")}})
@@ -319,7 +319,7 @@ type backlinksPage struct {
 
 func (z *zkServer) links(ctx context.Context, req *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, linksPage, error) {
 	ctx = readingProgress(ctx, req)
-	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *linksPage) error {
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *linksPage) error {
 		p, edges, err := w.Links(ctx, in.Note)
 		if err != nil {
 			return err
@@ -332,7 +332,7 @@ func (z *zkServer) links(ctx context.Context, req *sdk.CallToolRequest, in noteP
 
 func (z *zkServer) backlinks(ctx context.Context, req *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, backlinksPage, error) {
 	ctx = readingProgress(ctx, req)
-	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *backlinksPage) error {
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *backlinksPage) error {
 		p, edges, err := w.Backlinks(ctx, in.Note)
 		if err != nil {
 			return err
@@ -351,7 +351,7 @@ type runsPage struct {
 }
 
 func (z *zkServer) runs(ctx context.Context, _ *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, runsPage, error) {
-	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *runsPage) error {
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *runsPage) error {
 		nr, err := w.Runs(ctx, in.Note)
 		if err != nil {
 			return err
@@ -375,7 +375,7 @@ type readNoteOutput struct {
 }
 
 func (z *zkServer) readNote(ctx context.Context, _ *sdk.CallToolRequest, in readNoteInput) (*sdk.CallToolResult, readNoteOutput, error) {
-	return answer(z, workspace.Reading, func(w *workspace.Workspace, out *readNoteOutput) error {
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *readNoteOutput) error {
 		n, err := w.ReadNote(ctx, in.Note, in.Section)
 		*out = readNoteOutput{Path: n.Path, Section: n.Section, Text: n.Text, Headings: n.Headings}
 		return err
@@ -400,7 +400,7 @@ func (z *zkServer) tend(ctx context.Context, _ *sdk.CallToolRequest, in tendInpu
 	if err := workspace.CheckTend(req, toolTerm); err != nil {
 		return nil, tendOutput{}, err // before the vault is opened
 	}
-	return answer(z, workspace.Writing, func(w *workspace.Workspace, out *tendOutput) error {
+	return answer(ctx, z, workspace.Writing, func(w *workspace.Workspace, out *tendOutput) error {
 		t, err := w.Tend(ctx, req)
 		*out = tendOutput{Path: t.Path, Date: t.Date, Was: t.Was, Unchanged: t.Unchanged}
 		return err
@@ -418,7 +418,7 @@ type newOutput struct {
 
 func (z *zkServer) newNote(ctx context.Context, _ *sdk.CallToolRequest, in newInput) (*sdk.CallToolResult, newOutput, error) {
 	var out newOutput
-	err := z.with(workspace.Writing, func(w *workspace.Workspace) error {
+	err := z.with(ctx, workspace.Writing, func(w *workspace.Workspace) error {
 		p, err := w.New(ctx, workspace.NewRequest{Type: in.Type, Title: in.Title, Now: time.Now()})
 		out.Path = p
 		return err
@@ -514,7 +514,7 @@ func (z *zkServer) runFalsifier(ctx context.Context, _ *sdk.CallToolRequest, in 
 		return nil, runFalsifierOutput{}, err
 	}
 	live := &tail{max: maxToolOutput}
-	return answer(z, workspace.Writing, func(w *workspace.Workspace, res *runFalsifierOutput) error {
+	return answer(ctx, z, workspace.Writing, func(w *workspace.Workspace, res *runFalsifierOutput) error {
 		ran, err := w.Run(ctx, workspace.RunRequest{Note: in.Note, Falsifier: falsifier,
 			Timeout: timeout, MaxLog: 1 << 20, Tend: in.Tend, Live: live})
 		if err != nil {
@@ -574,7 +574,7 @@ func noteURI(p string) string {
 // read through the template zk://note/{+path}.
 func (z *zkServer) syncNotes(ctx context.Context) error {
 	var files []vault.File
-	err := z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	err := z.with(ctx, workspace.Reading, func(w *workspace.Workspace) error {
 		var err error
 		files, _, err = w.Vault.Files(ctx)
 		return err
@@ -648,7 +648,7 @@ func (z *zkServer) readResource(ctx context.Context, req *sdk.ReadResourceReques
 	}
 	var src []byte
 	found := true
-	err = z.with(workspace.Reading, func(w *workspace.Workspace) error {
+	err = z.with(ctx, workspace.Reading, func(w *workspace.Workspace) error {
 		files, _, err := w.Vault.Files(ctx)
 		if err != nil {
 			return err

@@ -359,7 +359,7 @@ func TestMCPNoteResources(t *testing.T) {
 func mustOpenVault(t *testing.T, dir string) *vault.Vault {
 	t.Helper()
 	today, _ := workspace.ParseDay("2026-12-02")
-	w, err := workspace.Open(workspace.Options{Dir: dir, Access: workspace.Reading, Today: today, Pinned: true})
+	w, err := workspace.Open(context.Background(), workspace.Options{Dir: dir, Access: workspace.Reading, Today: today, Pinned: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -172,7 +172,7 @@ func TestBaseFromTheModelFile(t *testing.T) {
 	same("another time zone")
 
 	edit(".obsidian/types.json", `{"types":{"code":"text","due":"text"}}`, old)
-	w2, err := Open(Options{Dir: dir, Version: "test", Today: w.Today, Pinned: true})
+	w2, err := Open(context.Background(), Options{Dir: dir, Version: "test", Today: w.Today, Pinned: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 // it.
 func reopen(t *testing.T, w *Workspace) *Workspace {
 	t.Helper()
-	o, err := Open(Options{Dir: w.Vault.Dir, Access: Reading, Version: w.version, Today: w.Today, Pinned: true})
+	o, err := Open(context.Background(), Options{Dir: w.Vault.Dir, Access: Reading, Version: w.version, Today: w.Today, Pinned: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ type Options struct {
 // With no marker anywhere, reading uses the working directory and says
 // so; writing refuses (ErrNoVault). A move a crash cut short is finished
 // before anything reads the vault.
-func Open(o Options) (*Workspace, error) {
+func Open(ctx context.Context, o Options) (*Workspace, error) {
 	notify := o.Notify
 	if notify == nil {
 		notify = func(Notice) {}
@@ -143,7 +143,7 @@ func Open(o Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	recoverMoves(v, notify)
+	recoverMoves(ctx, v, notify)
 	cfg, warnings, err := config.Load(v.Dir)
 	if err != nil {
 		v.Close()
@@ -274,9 +274,9 @@ func JournalKey(create bool) ([]byte, error) {
 // recoverMoves finishes a move a crash cut short (move.Recover), saying
 // so; every Open runs it. A journal zk cannot prove its own is set aside,
 // never acted on: zk check reports it.
-func recoverMoves(v *vault.Vault, notify func(Notice)) {
+func recoverMoves(ctx context.Context, v *vault.Vault, notify func(Notice)) {
 	key, _ := JournalKey(false) // none: no move was ever made here, every journal is foreign
-	recs, err := move.Recover(context.Background(), v, vault.WriteOptions{}, key)
+	recs, err := move.Recover(ctx, v, vault.WriteOptions{}, key)
 	if err != nil {
 		notify(Notice{Warning: true, Text: err.Error()})
 	}

@@ -19,7 +19,7 @@ func open(t *testing.T, files map[string]string, how Access) (*Workspace, *[]Not
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 	var notices []Notice
-	w, err := Open(Options{Dir: vaulttest.Dir(t, files), Access: how, Version: "test",
+	w, err := Open(context.Background(), Options{Dir: vaulttest.Dir(t, files), Access: how, Version: "test",
 		Today: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), Pinned: true,
 		Notify: func(n Notice) { notices = append(notices, n) }})
 	if err != nil {
@@ -73,13 +73,13 @@ func TestFindNoteErrorsAreTyped(t *testing.T) {
 
 func TestOpenRefusesToWriteOutsideAVault(t *testing.T) {
 	t.Chdir(t.TempDir())
-	_, err := Open(Options{Access: Writing})
+	_, err := Open(context.Background(), Options{Access: Writing})
 	var re *RefusedError
 	if !errors.As(err, &re) || !errors.Is(err, ErrNoVault) {
 		t.Fatalf("open an unmarked folder for writing: %v, want a RefusedError of ErrNoVault", err)
 	}
 	var notices []Notice
-	w, err := Open(Options{Access: Reading, Notify: func(n Notice) { notices = append(notices, n) }})
+	w, err := Open(context.Background(), Options{Access: Reading, Notify: func(n Notice) { notices = append(notices, n) }})
 	if err != nil {
 		t.Fatal(err)
 	}

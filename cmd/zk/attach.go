@@ -68,7 +68,7 @@ func runAttach(ctx context.Context, opts *attachOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	w, err := opts.root.open(s, workspace.Writing, opts.note)
+	w, err := opts.root.open(ctx, s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}

@@ -84,7 +84,7 @@ EXIT STATUS
 }
 
 func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
-	w, err := opts.root.open(s, workspace.Reading, opts.arg)
+	w, err := opts.root.open(ctx, s, workspace.Reading, opts.arg)
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	case "never":
 		failAt = lint.Off
 	}
-	w, err := opts.root.open(s, workspace.Reading, firstArg(opts.paths))
+	w, err := opts.root.open(ctx, s, workspace.Reading, firstArg(opts.paths))
 	if err != nil {
 		return err
 	}

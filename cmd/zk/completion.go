@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -141,16 +142,16 @@ func filesAny(*cobra.Command, []string, string) ([]cobra.Completion, cobra.Shell
 
 // completionWorkspace opens the vault quietly: a completion speaks only
 // through stdout.
-func completionWorkspace(root *rootOptions, s *streams, hint string) (*workspace.Workspace, error) {
+func completionWorkspace(ctx context.Context, root *rootOptions, s *streams, hint string) (*workspace.Workspace, error) {
 	quiet := *s
 	quiet.err = io.Discard
-	return root.open(&quiet, workspace.Reading, hint)
+	return root.open(ctx, &quiet, workspace.Reading, hint)
 }
 
 // completionFiles opens the vault quietly (completionWorkspace) and lists
 // its files, closing it again if that fails.
 func completionFiles(cmd *cobra.Command, root *rootOptions, s *streams, hint string) (*workspace.Workspace, []vault.File, error) {
-	w, err := completionWorkspace(root, s, hint)
+	w, err := completionWorkspace(cmd.Context(), root, s, hint)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -204,7 +205,7 @@ func completeToday(root *rootOptions) cobra.CompletionFunc {
 // completeTypes offers the vault's note types (and none, for zk list).
 func completeTypes(root *rootOptions, s *streams) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		w, err := completionWorkspace(root, s, "")
+		w, err := completionWorkspace(cmd.Context(), root, s, "")
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}

@@ -18,7 +18,7 @@ func runDue(ctx context.Context, opts *runOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	w, err := opts.root.open(s, workspace.Writing, "")
+	w, err := opts.root.open(ctx, s, workspace.Writing, "")
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ EXIT STATUS
 }
 
 func runGraph(ctx context.Context, opts *graphOptions, s *streams) error {
-	w, err := opts.root.open(s, workspace.Reading, "")
+	w, err := opts.root.open(ctx, s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}

@@ -132,7 +132,7 @@ func TestGraphTextIsGraphJSON(t *testing.T) {
 		if err := runGraph(context.Background(), &graphOptions{root: root, format: "json"}, s); err != nil {
 			t.Fatal(err)
 		}
-		w, err := root.open(s, workspace.Reading, "")
+		w, err := root.open(context.Background(), s, workspace.Reading, "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,7 +56,7 @@ EXIT STATUS
 
 func runIndex(ctx context.Context, opts *indexOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	w, err := opts.root.open(s, workspace.Writing, "")
+	w, err := opts.root.open(ctx, s, workspace.Writing, "")
 	if err != nil {
 		return err
 	}

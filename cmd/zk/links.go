@@ -105,7 +105,7 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 // linkEdges are the note's outgoing edges, or with opts.incoming its
 // incoming ones, and the note's vault path.
 func linkEdges(ctx context.Context, opts *linksOptions, s *streams) ([]vault.Edge, string, error) {
-	w, err := opts.root.open(s, workspace.Reading, opts.note)
+	w, err := opts.root.open(ctx, s, workspace.Reading, opts.note)
 	if err != nil {
 		return nil, "", err
 	}

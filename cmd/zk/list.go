@@ -114,7 +114,7 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 	if _, err := workspace.ParseList(req, flagTerm); err != nil {
 		return err // before the vault is opened
 	}
-	w, err := opts.root.open(s, workspace.Reading, "")
+	w, err := opts.root.open(ctx, s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}

@@ -77,13 +77,13 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 		// --vault names the vault whatever root the editor names: opened
 		// at once, so that its scan overlaps the editor's start.
 		var err error
-		if w, err = root.open(s, workspace.Reading, ""); err != nil {
+		if w, err = root.open(ctx, s, workspace.Reading, ""); err != nil {
 			return err
 		}
 		opts = lspOptions(root, w)
 	} else {
 		opts.Open = func(clientRoot string) (lsp.Options, error) {
-			opened, err := openLSPVault(root, s, clientRoot)
+			opened, err := openLSPVault(ctx, root, s, clientRoot)
 			if err != nil {
 				return lsp.Options{}, err
 			}
@@ -107,9 +107,9 @@ func runLSP(ctx context.Context, root *rootOptions, s *streams) error {
 // server in a folder of its own (Neovim in its working directory), so
 // the working directory is the rule only when the editor names no root
 // (clientRoot "").
-func openLSPVault(root *rootOptions, s *streams, clientRoot string) (*workspace.Workspace, error) {
+func openLSPVault(ctx context.Context, root *rootOptions, s *streams, clientRoot string) (*workspace.Workspace, error) {
 	if clientRoot == "" {
-		return root.open(s, workspace.Reading, "")
+		return root.open(ctx, s, workspace.Reading, "")
 	}
 	dir, marked := workspace.Marked(clientRoot)
 	if !marked {
@@ -119,7 +119,7 @@ func openLSPVault(root *rootOptions, s *streams, clientRoot string) (*workspace.
 	}
 	at := *root
 	at.vaultDir = dir // lspOptions reads root's own, unset: a folder found unmarked stays read-only
-	return at.open(s, workspace.Reading, "")
+	return at.open(ctx, s, workspace.Reading, "")
 }
 
 // lspOptions are zk lsp's server options: zk check's, but for today,

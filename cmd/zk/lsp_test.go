@@ -34,7 +34,7 @@ func TestLSPNewNoteIsZkNewsNote(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
 	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
 	var errb bytes.Buffer
-	w, err := root.open(&streams{out: &bytes.Buffer{}, err: &errb}, workspace.Reading, "")
+	w, err := root.open(context.Background(), &streams{out: &bytes.Buffer{}, err: &errb}, workspace.Reading, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestLSPTodayPinnedOnlyWhenAsked(t *testing.T) {
 				}
 				return ""
 			}}
-			w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
+			w, err := root.open(context.Background(), &streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestLSPCommandsWriteAsTheCommands(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config-home"))
 	root := &rootOptions{today: "2026-12-02", getenv: func(string) string { return "" }}
 	t.Chdir(dir)
-	w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
+	w, err := root.open(context.Background(), &streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestLSPCommandsWriteAsTheCommands(t *testing.T) {
 
 	plain := t.TempDir()
 	t.Chdir(plain)
-	w2, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
+	w2, err := root.open(context.Background(), &streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestLSPStartParsesOnlyChangedNotes(t *testing.T) {
 	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
 	start := func() []string {
 		t.Helper()
-		w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
+		w, err := root.open(context.Background(), &streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestLSPStartParsesOnlyChangedNotes(t *testing.T) {
 		t.Errorf("first start parsed %v, want every note", got)
 	}
 	// The next start names the files at once, from the model file's stamps.
-	w, err := root.open(&streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
+	w, err := root.open(context.Background(), &streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}}, workspace.Reading, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,7 +106,7 @@ EXIT STATUS
 }
 
 func runMv(ctx context.Context, opts *mvOptions, s *streams) error {
-	w, err := opts.root.open(s, workspace.Writing, strings.SplitN(opts.old, "#", 2)[0])
+	w, err := opts.root.open(ctx, s, workspace.Writing, strings.SplitN(opts.old, "#", 2)[0])
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ EXIT STATUS
 }
 
 func runNew(ctx context.Context, opts *newOptions, s *streams) error {
-	w, err := opts.root.open(s, workspace.Writing, "")
+	w, err := opts.root.open(ctx, s, workspace.Writing, "")
 	if err != nil {
 		return err
 	}

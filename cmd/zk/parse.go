@@ -45,7 +45,7 @@ EXIT STATUS
 }
 
 func runParse(ctx context.Context, opts *parseOptions, s *streams) error {
-	w, err := opts.root.open(s, workspace.Reading, opts.note)
+	w, err := opts.root.open(ctx, s, workspace.Reading, opts.note)
 	if err != nil {
 		return err
 	}

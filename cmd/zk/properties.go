@@ -48,7 +48,7 @@ EXIT STATUS
 
 func runProperties(ctx context.Context, opts *propertiesOptions, s *streams) error {
 	tuneGC(streamHeapLimit)
-	w, err := opts.root.open(s, workspace.Reading, "")
+	w, err := opts.root.open(ctx, s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}

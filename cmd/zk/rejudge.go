@@ -22,7 +22,7 @@ func runRejudge(ctx context.Context, opts *runOptions, s *streams) error {
 	case opts.tend:
 		return usageError{errors.New("run: --rejudge records no measurement: --tend goes with a run")}
 	}
-	w, err := opts.root.open(s, workspace.Writing, opts.note)
+	w, err := opts.root.open(ctx, s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}

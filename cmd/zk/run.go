@@ -166,7 +166,7 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		return err
 	}
 	req.Live = s.out
-	w, err := opts.root.open(s, workspace.Writing, opts.note)
+	w, err := opts.root.open(ctx, s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ EXIT STATUS
 }
 
 func runRuns(ctx context.Context, opts *runsOptions, s *streams) error {
-	w, err := opts.root.open(s, workspace.Reading, opts.note)
+	w, err := opts.root.open(ctx, s, workspace.Reading, opts.note)
 	if err != nil {
 		return err
 	}

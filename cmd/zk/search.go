@@ -87,7 +87,7 @@ func runSearch(ctx context.Context, opts *searchOptions, s *streams) error {
 	if opts.limit < 1 {
 		return usageError{fmt.Errorf("search: --limit must be at least 1")}
 	}
-	w, err := opts.root.open(s, workspace.Writing, "")
+	w, err := opts.root.open(ctx, s, workspace.Writing, "")
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,7 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	if _, err := workspace.ParseStale(req, flagTerm); err != nil {
 		return err // before the vault is opened
 	}
-	w, err := opts.root.open(s, workspace.Reading, "")
+	w, err := opts.root.open(ctx, s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}

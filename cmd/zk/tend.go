@@ -53,7 +53,7 @@ func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
 	if err := workspace.CheckTend(req, flagTerm); err != nil {
 		return err // before the vault is opened
 	}
-	w, err := opts.root.open(s, workspace.Writing, opts.note)
+	w, err := opts.root.open(ctx, s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}

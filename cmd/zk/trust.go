@@ -69,7 +69,7 @@ EXIT STATUS
 }
 
 func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
-	w, err := opts.root.open(s, workspace.Writing, opts.note)
+	w, err := opts.root.open(ctx, s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}

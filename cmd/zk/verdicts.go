@@ -31,7 +31,7 @@ func changeSentence(c *view.Changed, note string, n int) string {
 
 // runVerdicts lists the latest verdict of every falsifier in the vault.
 func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
-	w, err := opts.root.open(s, workspace.Reading, "")
+	w, err := opts.root.open(ctx, s, workspace.Reading, "")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -15,14 +16,14 @@ import (
 // (workspace.Open): --vault, else the nearest folder holding .obsidian/
 // or .zk/ up from hint (a command's first NOTE or PATH argument; "" for
 // none), else up from the working directory. Its notices go to stderr.
-func (o *rootOptions) open(s *streams, how workspace.Access, hint string) (*workspace.Workspace, error) {
+func (o *rootOptions) open(ctx context.Context, s *streams, how workspace.Access, hint string) (*workspace.Workspace, error) {
 	today, err := o.now()
 	if err != nil {
 		return nil, err
 	}
 	// MapCache: a command's process ends with it, and the language
 	// server opens the model file once (the MCP server opens its own).
-	w, err := workspace.Open(workspace.Options{Dir: o.vaultDir, Hint: hint, Access: how,
+	w, err := workspace.Open(ctx, workspace.Options{Dir: o.vaultDir, Hint: hint, Access: how,
 		Today: today, Pinned: o.pinned(), Version: buildVersion(), Notify: s.notify, Term: flagTerm, MapCache: true, Graph: &graphJSON})
 	if errors.Is(err, workspace.ErrNoVault) {
 		return nil, fmt.Errorf("%w; this command writes in the vault (a note, or zk's files under .zk/), so it takes no unmarked folder for one: name the vault with --vault DIR, or make this folder one with zk init", err)

@@ -161,6 +161,16 @@ func TestApplyInterruptedLeavesTheUndo(t *testing.T) {
 	if written != at {
 		t.Errorf("%d files moved before Recover, want %d", written, at)
 	}
+	// A recovery itself signalled (the next command's, stopped at once)
+	// writes nothing and keeps the journal and its mark for the next.
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	if recs, err := Recover(stopped, v, vault.WriteOptions{}, testKey); err == nil && (len(recs) != 1 || !recs[0].Stopped || recs[0].Files != 0) {
+		t.Errorf("Recover, stopped: %+v, want it stopped before any file", recs)
+	}
+	if got := journals(t, dir); len(got) != 2 {
+		t.Fatalf("journal after a stopped Recover: %v, want the journal and its undo mark", got)
+	}
 	recs, err := Recover(context.Background(), v, vault.WriteOptions{}, testKey)
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("Recover: %+v, %v", recs, err)
