@@ -108,9 +108,12 @@ func Read(data []byte, exit int, captures []Capture) Env {
 	e := Env{Values: map[string]any{Exit: exit}, Absent: map[string]string{}}
 	trimmed := bytes.TrimSpace(data)
 	var v any
-	if err := json.Unmarshal(trimmed, &v); err == nil && len(trimmed) > 0 {
+	switch n := jsonValues(trimmed, MaxJSONValues); {
+	case n > MaxJSONValues:
+		e.Absent[JSON] = fmt.Sprintf("the output is JSON of over %d values, more than zk decodes", MaxJSONValues)
+	case json.Unmarshal(trimmed, &v) == nil && len(trimmed) > 0:
 		e.setJSON(v)
-	} else {
+	default:
 		e.Absent[JSON] = "the output is not one JSON value"
 	}
 	e.finish(data)
@@ -122,6 +125,41 @@ func Read(data []byte, exit int, captures []Capture) Env {
 		}
 	}
 	return e
+}
+
+// MaxJSONValues is the most values (objects, arrays and the scalars in
+// them) of an output zk decodes as JSON. Decoded whole into Go's maps
+// and slices, a value costs some 330 bytes: a 64 MiB log of small
+// objects, within a log's cap, took 2.2 GB and ran zk out of memory, as
+// zk check judging it again. Half a million is some 170 MB, and more
+// than any output of hyperfine, go test -bench or zk probe holds.
+const MaxJSONValues = 1 << 19
+
+// jsonValues counts the values of b read as JSON, up to one past max:
+// the objects and arrays opened and the values after a comma, outside
+// strings. It needs no valid JSON (Unmarshal says that) and allocates
+// nothing.
+func jsonValues(b []byte, max int) int {
+	n, inString := 1, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[' || c == ',':
+			if n++; n > max {
+				return n
+			}
+		}
+	}
+	return n
 }
 
 // setJSON sets the output's JSON value, and what it is: zk probe's,

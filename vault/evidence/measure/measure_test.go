@@ -132,3 +132,40 @@ func TestReadBenchKeepsApart(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONValues(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int
+	}{
+		{`1`, 1},
+		{`[1,2,3]`, 4},
+		{`{"a":[1,{"b":2}]}`, 5},
+		{`{"a,b":"x,{[y"}`, 2},
+		{`["a\",b",1]`, 3},
+		{`["a\\",1]`, 3},
+		{`not json, at all`, 2},
+	} {
+		if got := jsonValues([]byte(tt.in), 100); got != tt.want {
+			t.Errorf("jsonValues(%s) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+	if got := jsonValues([]byte("[1,2,3,4,5]"), 3); got != 4 {
+		t.Errorf("jsonValues past max = %d, want max+1", got)
+	}
+}
+
+// An output of more JSON values than zk decodes is not decoded: decoded
+// whole, a 64 MiB log of small objects took 2.2 GB. Its json is absent,
+// saying why; one within the cap is read.
+func TestReadRefusesJSONOfTooManyValues(t *testing.T) {
+	big := "[" + strings.Repeat("0,", MaxJSONValues) + "0]"
+	e := Read([]byte(big), 0, nil)
+	if _, ok := e.Values[JSON]; ok || !strings.Contains(e.Absent[JSON], "over 524288 values") {
+		t.Errorf("%d values: json read %v, absent %q", MaxJSONValues+1, ok, e.Absent[JSON])
+	}
+	small := "[" + strings.Repeat("0,", MaxJSONValues-2) + "0]"
+	if e := Read([]byte(small), 0, nil); e.Values[JSON] == nil {
+		t.Errorf("%d values: json absent: %q", MaxJSONValues-1, e.Absent[JSON])
+	}
+}
