@@ -3,6 +3,7 @@ package vault
 import (
 	"io"
 	"os"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -58,9 +59,34 @@ func (s *sysDirs) openDir(v *Vault, dir string) int {
 		}
 		s.root, s.fds = f, map[string]int{}
 	}
+	if dir != "" {
+		// By its name in its parent, the parent opened first the same way:
+		// a folder nested d deep opened by its path from the root cost d
+		// steps, and a vault of folders nested thousands deep with a note
+		// in each was quadratic (4,000: 31 s). A name of one element
+		// opened with O_NOFOLLOW cannot leave its parent; a folder that is
+		// a symlink is left to openBeneath, as before.
+		parent, name := splitDir(dir)
+		pfd, open := s.fds[parent]
+		if !open {
+			pfd = s.openDir(v, parent)
+		}
+		if pfd >= 0 && name != ".." && name != "." {
+			if fd, err := openChild(pfd, name); err == nil {
+				if v.walkOpened != nil {
+					v.walkOpened(dir, 1)
+				}
+				s.fds[dir] = fd
+				return fd
+			}
+		}
+	}
 	p := "."
 	if dir != "" {
 		p = dir[:len(dir)-1]
+	}
+	if v.walkOpened != nil {
+		v.walkOpened(dir, strings.Count(p, "/")+1)
 	}
 	fd, err := openBeneath(int(s.root.Fd()), p)
 	if err != nil {
@@ -71,6 +97,24 @@ func (s *sysDirs) openDir(v *Vault, dir string) int {
 	}
 	s.fds[dir] = fd
 	return fd
+}
+
+// splitDir splits a folder's vault path ending in '/' into its parent's
+// ("" for the root) and its name.
+func splitDir(dir string) (parent, name string) {
+	d := dir[:len(dir)-1]
+	i := strings.LastIndexByte(d, '/')
+	return dir[:i+1], d[i+1:]
+}
+
+// openChild opens the folder name of folder fd, no symlink followed.
+func openChild(fd int, name string) (int, error) {
+	for {
+		cfd, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return cfd, err
+		}
+	}
 }
 
 func (s *sysDirs) close() {

@@ -54,8 +54,9 @@ type Vault struct {
 	// portableWalk makes the walk read folders as it does on systems
 	// without a reader of their own (tests compare the two).
 	portableWalk bool
-	// walkOpened, when a test sets it, is told each folder the walk
-	// opens and how many path elements the open resolves.
+	// walkOpened, when a test sets it, is told each folder the walk or
+	// the notes' reader opens and how many path elements the open
+	// resolves.
 	walkOpened func(path string, elems int)
 }
 
