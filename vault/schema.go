@@ -145,8 +145,9 @@ func BidiControl(s string) (rune, bool) {
 // FileName turns a note title into a file name without extension that
 // every OS and Obsidian accept: unsafe characters become spaces, control
 // characters go, runs of spaces collapse, leading dots (hidden files) and
-// trailing dots and spaces (Windows) are trimmed, and the name is cut to
-// 200 bytes at a rune boundary. It returns "" when nothing is left.
+// the spaces among them ("../x" is "x", not " x") and trailing dots and
+// spaces (Windows) are trimmed, and the name is cut to 200 bytes at a
+// rune boundary. It returns "" when nothing is left.
 func FileName(title string) string {
 	var b strings.Builder
 	space := false
@@ -164,7 +165,7 @@ func FileName(title string) string {
 		}
 		b.WriteRune(r)
 	}
-	name := strings.TrimLeft(b.String(), ".")
+	name := strings.TrimLeft(b.String(), ". ")
 	name = strings.TrimRight(name, ". ")
 	for len(name) > 200 {
 		_, size := utf8.DecodeLastRuneInString(name)

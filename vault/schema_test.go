@@ -12,6 +12,8 @@ func TestFileName(t *testing.T) {
 		{"a/b\\c|d#e^f[g]h<i>j", "a b c d e f g h i j"},
 		{"  spaced \t out  ", "spaced out"},
 		{".hidden", "hidden"},
+		{"../escape", "escape"},
+		{". . .x", "x"},
 		{"ends with dots...", "ends with dots"},
 		{"tab\x00and\x1bcontrol", "tabandcontrol"},
 		{"CON", "CON note"},
