@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/zk-claims/zk/vault"
@@ -318,8 +319,10 @@ type checker struct {
 	cached *cachedSummaries
 	// rejudge judges runs again for falsifiers/criterion-changed, each
 	// run under each criterion once for a whole check (Check's,
-	// Recheck's; an editor's check of one note has one of its own).
-	rejudge *evidence.Rejudger
+	// Recheck's; an editor's check of one note has one of its own). An
+	// atomic pointer: a session's check replaces it while its start
+	// summarises notes unlocked, on other goroutines, which read it.
+	rejudge atomic.Pointer[evidence.Rejudger]
 }
 
 // cachedSummaries are a whole check's summaries read note by note
@@ -356,7 +359,7 @@ func (c *checker) summary(p string) *noteSummary {
 func newChecker(r *vault.Resolver, opts Options) *checker {
 	c := &checker{resolver: r, opts: opts, relations: map[string]bool{},
 		aliases: map[string][]string{}, summaries: map[string]*noteSummary{}, targets: newLinkTargets()}
-	c.rejudge = evidence.NewRejudger(opts.ReadLog, opts.Judging, evidence.RejudgeBudget)
+	c.rejudge.Store(evidence.NewRejudger(opts.ReadLog, opts.Judging, evidence.RejudgeBudget))
 	c.vocab = opts.Relations
 	if c.vocab == nil {
 		c.vocab = DefaultRelations

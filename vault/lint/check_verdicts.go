@@ -23,7 +23,7 @@ var RestsOnRelations = []string{"extends", "evidence-for", "supports", "refines"
 // them.
 func (nc *noteCheck) runs() *evidence.Standing {
 	if nc.standing == nil {
-		st := evidence.LatestRunsOf(nc.n, nc.falsifierList(), nc.c.opts.Ledger[nc.n.Path], nc.c.rejudge)
+		st := evidence.LatestRunsOf(nc.n, nc.falsifierList(), nc.c.opts.Ledger[nc.n.Path], nc.c.rejudge.Load())
 		nc.standing = &st
 	}
 	return nc.standing
@@ -171,7 +171,7 @@ func (nc *noteCheck) criterionChanged() {
 		}
 		// The check's Rejudger: notes that share a run (a note copied
 		// keeps its blocks) judge it once.
-		rj := nc.c.rejudge.Rejudge(l)
+		rj := nc.c.rejudge.Load().Rejudge(l)
 		f := l.Falsifier
 		was := "no criterion"
 		if rj.WasCriterion != "" {

@@ -172,7 +172,7 @@ func (s *Session) Check(n *vault.Note) []Finding {
 	// The runs it judges again are judged for this check alone: a
 	// session lives for days, and its logs are read as they are now, its
 	// budget of them (evidence.RejudgeBudget) spent on this note only.
-	s.c.rejudge = evidence.NewRejudger(s.c.opts.ReadLog, s.c.opts.Judging, evidence.RejudgeBudget)
+	s.c.rejudge.Store(evidence.NewRejudger(s.c.opts.ReadLog, s.c.opts.Judging, evidence.RejudgeBudget))
 	_, out := s.check(n)
 	return out
 }
@@ -188,7 +188,7 @@ func (s *Session) Check(n *vault.Note) []Finding {
 func (s *Session) CheckNotes(ns []*vault.Note) [][]Finding {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.c.rejudge = evidence.NewRejudger(s.c.opts.ReadLog, s.c.opts.Judging, evidence.RejudgeBudget)
+	s.c.rejudge.Store(evidence.NewRejudger(s.c.opts.ReadLog, s.c.opts.Judging, evidence.RejudgeBudget))
 	s.deferRests = true
 	defer func() { s.deferRests = false }()
 	out := make([][]Finding, len(ns))
