@@ -136,19 +136,20 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 		return NoteRuns{}, err
 	}
 	n := vault.NewParser().Parse(p, src)
-	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger(nil)[p], w.rejudger())}
+	// One Rejudger for the note's falsifiers, the answers to their
+	// refutations and their changed criteria alike: each may name a log
+	// of its own (50 falsifiers of 24 MB logs read 1.2 GB, 32 s), and the
+	// budget holds for one note as for the vault.
+	rejudger := w.rejudger()
+	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger(nil)[p], rejudger)}
 	// Oldest first, as the README and zk runs --help say: a note's
 	// blocks are in the order they were written, which a hand edit or a
 	// block pasted from elsewhere (zk attach of an older result) breaks.
 	slices.SortStableFunc(nr.Runs, func(a, b evidence.Run) int { return a.Started.Compare(b.Started) })
-	// One Rejudger for the note's falsifiers: each may name a log of its
-	// own (50 falsifiers of 24 MB logs read 1.2 GB, 32 s), and the
-	// budget holds for one note as for the vault.
-	var rejudger *evidence.Rejudger
 	for _, l := range nr.Standing.Falsifiers {
 		if l.CriterionChanged() {
 			if nr.Rejudged == nil {
-				nr.Rejudged, rejudger = map[int]evidence.Rejudgement{}, w.rejudger()
+				nr.Rejudged = map[int]evidence.Rejudgement{}
 			}
 			nr.Rejudged[l.Falsifier.N] = rejudger.Rejudge(l)
 		}
