@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/zk-claims/zk/workspace"
 )
 
 const rejudgeNote = `# C
@@ -32,14 +30,7 @@ func TestMCPRejudge(t *testing.T) {
 	cs, dir := newMCPSessionWith(t, func(dir string) {
 		writeOld(t, filepath.Join(dir, "C.md"), rejudgeNote)
 	})
-	store, a, err := workspace.ApprovalOf(mustOpenVault(t, dir), "C.md", "sh -c 'echo rate = 99.91 tok/s'", []string{"sh", "-c", "echo rate = 99.91 tok/s"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Approved = time.Now()
-	if err := store.Approve(a); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, dir, "C.md", "echo rate = 99.91 tok/s")
 	var ran runFalsifierOutput
 	callTool(t, cs, "run_falsifier", map[string]any{"note": "C.md", "falsifier": 1}, &ran, false)
 	if ran.Run.Verdict != "supports" {

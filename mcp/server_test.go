@@ -307,14 +307,7 @@ func TestMCPRunFalsifierNeedsApproval(t *testing.T) {
 	}
 
 	// The user approves it, as zk trust would.
-	store, a, err := workspace.ApprovalOf(mustOpenVault(t, dir), "Rates.md", "sh -c 'echo ok'", []string{"sh", "-c", "echo ok"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Approved = time.Now()
-	if err := store.Approve(a); err != nil {
-		t.Fatal(err)
-	}
+	approve(t, dir, "Rates.md", "echo ok")
 	var out runFalsifierOutput
 	// Its number, as an integer: the schema says "its number", and an
 	// agent sends 1.
@@ -325,6 +318,20 @@ func TestMCPRunFalsifierNeedsApproval(t *testing.T) {
 	callTool(t, cs, "runs", map[string]any{"note": "Rates"}, &runs, false)
 	if len(runs.Runs) != 1 || runs.Runs[0].ID != out.Run.ID {
 		t.Errorf("runs after the run = %+v, want the run %s", runs.Runs, out.Run.ID)
+	}
+}
+
+// approve approves the falsifier command sh -c SCRIPT of the note at
+// p, as the user's zk trust would.
+func approve(t *testing.T, dir, p, script string) {
+	t.Helper()
+	store, a, err := workspace.ApprovalOf(mustOpenVault(t, dir), p, "sh -c '"+script+"'", []string{"sh", "-c", script})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Approved = time.Now()
+	if err := store.Approve(a); err != nil {
+		t.Fatal(err)
 	}
 }
 
