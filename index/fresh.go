@@ -186,7 +186,7 @@ func (r *reader) checkFresh(ctx context.Context, v *vault.Vault, maxNotes int, d
 		if complete {
 			stat = append(stat, e)
 		} else {
-			current = append(current, vault.File{Path: e.Path, Size: e.Size, ModTime: time.Unix(0, e.ModTime)})
+			current = append(current, e.file())
 		}
 	}
 	why := ""
@@ -204,7 +204,7 @@ func (r *reader) checkFresh(ctx context.Context, v *vault.Vault, maxNotes int, d
 		} else {
 			complete, why = false, "notes edited in place since the index was updated may not be seen: the stat of every note was not done when the answer was"
 			for _, e := range stat {
-				current = append(current, vault.File{Path: e.Path, Size: e.Size, ModTime: time.Unix(0, e.ModTime)})
+				current = append(current, e.file())
 			}
 		}
 	} else {
@@ -286,8 +286,8 @@ func statGroup(v *vault.Vault, es []entry, out []vault.File, done, stop <-chan s
 			default:
 			}
 		}
-		if size, mtime, ok := st.stat(e.Path); ok {
-			out[i] = vault.File{Path: e.Path, Size: size, ModTime: mtime}
+		if f, ok := st.stat(e.Path); ok {
+			out[i] = f
 		}
 	}
 	return true

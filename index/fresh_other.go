@@ -4,7 +4,6 @@ package index
 
 import (
 	"path/filepath"
-	"time"
 
 	"github.com/zk-claims/zk/vault"
 )
@@ -16,11 +15,11 @@ func newFolderStat(v *vault.Vault, dir string) folderStat { return folderStat{v:
 
 func (folderStat) close() {}
 
-// stat returns a note's size and time as the vault's walk records them.
-func (s folderStat) stat(p string) (int64, time.Time, bool) {
+// stat returns a note's stat as the vault's walk records it.
+func (s folderStat) stat(p string) (vault.File, bool) {
 	info, err := s.v.Root().Stat(filepath.FromSlash(p))
 	if err != nil || !info.Mode().IsRegular() {
-		return 0, time.Time{}, false
+		return vault.File{}, false
 	}
-	return info.Size(), info.ModTime(), true
+	return vault.FileOf(p, info), true
 }

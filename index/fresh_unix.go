@@ -35,25 +35,26 @@ func (s folderStat) close() {
 	}
 }
 
-// stat returns a note's size and time as the vault's walk records them:
-// a symlinked note's are its target's.
-func (s folderStat) stat(p string) (int64, time.Time, bool) {
+// stat returns a note's stat as the vault's walk records it (size,
+// times, device and inode): a symlinked note's are its target's.
+func (s folderStat) stat(p string) (vault.File, bool) {
 	if s.dir == nil {
-		return 0, time.Time{}, false
+		return vault.File{}, false
 	}
 	var st unix.Stat_t
 	if err := unix.Fstatat(int(s.dir.Fd()), path.Base(p), &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return 0, time.Time{}, false
+		return vault.File{}, false
 	}
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		return st.Size, time.Unix(st.Mtim.Unix()), true
+		return vault.File{Path: p, Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()),
+			ChangeTime: st.Ctim.Nano(), Dev: uint64(st.Dev), Ino: uint64(st.Ino)}, true
 	case unix.S_IFLNK:
 		info, err := s.v.Root().Stat(filepath.FromSlash(p))
 		if err != nil || !info.Mode().IsRegular() {
-			return 0, time.Time{}, false
+			return vault.File{}, false
 		}
-		return info.Size(), info.ModTime(), true
+		return vault.FileOf(p, info), true
 	}
-	return 0, time.Time{}, false
+	return vault.File{}, false
 }

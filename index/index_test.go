@@ -165,6 +165,33 @@ func TestSearchFreshness(t *testing.T) {
 	}
 }
 
+// A note edited to bytes of the same size, its mtime given back (touch
+// -r, rsync -t, git checkout, a sync client), is seen by the next search
+// and indexed again: its ctime moved, which no program sets back. A stamp
+// of size and mtime alone kept the old text.
+func TestSearchSeesASameSizeEditUnderItsOldMtime(t *testing.T) {
+	v := testVault(t, sample)
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx")}
+	if _, err := Update(context.Background(), v, opts, false); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(v.Dir, "C.md")
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("# C\n\nCharlie, #taggee\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	got, res := searchPaths(t, v, opts, "taggee")
+	if !slices.Equal(got, []string{"C.md"}) || res.Updated == nil || res.Updated.Changed != 1 {
+		t.Errorf("after a same-size edit under its old mtime: hits %v, updated %+v; want C.md, changed 1", got, res.Updated)
+	}
+}
+
 // Over MaxCheckNotes a search stats the folders, not the notes: a note
 // added, removed or renamed is seen at any size (its folder's time
 // moves), an edit written into an existing note only where every note is

@@ -21,7 +21,12 @@ type entry struct {
 	Path    string
 	Size    int64
 	ModTime int64 // Unix nanoseconds
-	Hash    [16]byte
+	// ChangeTime, Dev and Ino are vault.File's, zero where the system
+	// gives none: a same-size edit given back its old mtime keeps size
+	// and mtime, not the ctime (checkcache.Stamp says why).
+	ChangeTime int64
+	Dev, Ino   uint64
+	Hash       [16]byte
 	// Skipped is set for a note that is not indexed (not text, too large),
 	// so that it is not read again while it stays the same.
 	Skipped bool
@@ -52,7 +57,7 @@ var (
 // errBadManifest is a manifest that does not decode: the index is damaged.
 var errBadManifest = errors.New("index manifest is corrupt")
 
-const manifestMagic = "zkm1"
+const manifestMagic = "zkm2"
 
 func contentHash(src []byte) [16]byte {
 	sum := sha256.Sum256(src)
@@ -73,6 +78,9 @@ func (m *manifest) encode() []byte {
 		b = cachecodec.AppendStr(b, e.Path)
 		b = binary.AppendVarint(b, e.Size)
 		b = binary.AppendVarint(b, e.ModTime)
+		b = binary.AppendVarint(b, e.ChangeTime)
+		b = binary.AppendUvarint(b, e.Dev)
+		b = binary.AppendUvarint(b, e.Ino)
 		b = append(b, e.Hash[:]...)
 		flag := byte(0)
 		if e.Skipped {
@@ -93,10 +101,10 @@ func decodeManifest(b []byte) (*manifest, error) {
 	}
 	r := cachecodec.NewReader(string(body[len(manifestMagic):])) // one string; each path a slice of it
 	m := &manifest{Written: r.Varint()}
-	count := r.Count(2 + 1 + 1 + 16 + 1) // a path (never empty) and its length, a size, a time, a hash, a flag
+	count := r.Count(2 + 1 + 1 + 3 + 16 + 1) // a path (never empty) and its length, a size, a time, a stat's three, a hash, a flag
 	m.Entries = make([]entry, 0, count)
 	for range count {
-		e := entry{Path: r.Str(), Size: r.Varint(), ModTime: r.Varint()}
+		e := entry{Path: r.Str(), Size: r.Varint(), ModTime: r.Varint(), ChangeTime: r.Varint(), Dev: r.Uvarint(), Ino: r.Uvarint()}
 		copy(e.Hash[:], r.Take(16))
 		e.Skipped = r.Byte() == 1
 		m.Entries = append(m.Entries, e)
@@ -105,6 +113,22 @@ func decodeManifest(b []byte) (*manifest, error) {
 		return nil, errBadManifest
 	}
 	return m, nil
+}
+
+// entryOf is the entry of note file f, its content hashed as h.
+func entryOf(f vault.File, h [16]byte) entry {
+	return entry{Path: f.Path, Size: f.Size, ModTime: f.ModTime.UnixNano(), ChangeTime: f.ChangeTime, Dev: f.Dev, Ino: f.Ino, Hash: h}
+}
+
+// file is the note file e stamps, as the walk would list it unchanged.
+func (e entry) file() vault.File {
+	return vault.File{Path: e.Path, Size: e.Size, ModTime: time.Unix(0, e.ModTime), ChangeTime: e.ChangeTime, Dev: e.Dev, Ino: e.Ino}
+}
+
+// sameStat reports whether f is, by its stat, the file e stamps, as
+// checkcache.Stamp.Same does for the check's cache.
+func (e entry) sameStat(f vault.File) bool {
+	return e.Size == f.Size && e.ModTime == f.ModTime.UnixNano() && e.ChangeTime == f.ChangeTime && e.Dev == f.Dev && e.Ino == f.Ino
 }
 
 // lookup returns the entry for a path.
@@ -146,7 +170,7 @@ func (m *manifest) compare(files []vault.File) diff {
 			e := m.Entries[i]
 			i++
 			switch {
-			case e.Size != f.Size || e.ModTime != f.ModTime.UnixNano():
+			case !e.sameStat(f):
 				d.suspect = append(d.suspect, f)
 			case e.ModTime >= racy:
 				d.racy = append(d.racy, f)

@@ -14,8 +14,9 @@ import (
 
 // Schema is the version of what zk puts in the index: the mapping, the
 // analyzers and the fields. An index stamped with another schema is
-// rebuilt, never read.
-const Schema = 7
+// rebuilt, never read (8: the manifest stamps a note's ctime, device
+// and inode too).
+const Schema = 8
 
 // The searchable fields. A query names them as "claim:word".
 const (

@@ -429,7 +429,7 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 		path := res.file.Path
 		old, had := entries[path]
 		had = had && !old.Skipped
-		e := entry{Path: path, Size: res.file.Size, ModTime: res.file.ModTime.UnixNano(), Hash: res.hash}
+		e := entryOf(res.file, res.hash)
 		switch {
 		case res.note == nil:
 			e.Skipped = true

@@ -26,11 +26,12 @@ func newIndexCmd(root *rootOptions, s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "index",
 		Short: "Bring the search index up to date",
-		Long: `Bring the vault's search index up to date. Only notes whose size, mtime
-or content changed are read again; added, renamed and deleted notes are
-picked up. The index is a disposable cache of the notes: one that is
-missing, from another zk version, from another vault or damaged is rebuilt
-from them (a damaged one is kept aside as gen-N.broken).
+		Long: `Bring the vault's search index up to date. Only notes whose size,
+times, inode or content changed are read again; added, renamed and
+deleted notes are picked up. The index is a disposable cache of the
+notes: one that is missing, from another zk version, from another vault
+or damaged is rebuilt from them (a damaged one is kept aside as
+gen-N.broken).
 
 The index lives outside the vault, under the user cache folder, one folder
 per vault; $ZK_INDEX_DIR names another folder. A second zk waits up to
