@@ -79,10 +79,14 @@ func StampOf(f vault.File) Stamp {
 // program can set back; a file replaced by a rename (an editor's save,
 // zk's own writes) is another inode. A chmod or a new hard link moves
 // the ctime too, which costs a read of the file, not its findings.
-func (s Stamp) Same(f vault.File) bool { return s.sameStat(StampOf(f)) }
+func (s Stamp) Same(f vault.File) bool { return s.file().SameStat(f) }
 
-func (s Stamp) sameStat(o Stamp) bool {
-	return s.Size == o.Size && s.ModTime == o.ModTime && s.ChangeTime == o.ChangeTime && s.Dev == o.Dev && s.Ino == o.Ino
+func (s Stamp) sameStat(o Stamp) bool { return s.file().SameStat(o.file()) }
+
+// file is the file s stamps, as the walk lists it (vault.File.SameStat
+// is the rule).
+func (s Stamp) file() vault.File {
+	return vault.File{Path: s.Path, Size: s.Size, ModTime: time.Unix(0, s.ModTime), ChangeTime: s.ChangeTime, Dev: s.Dev, Ino: s.Ino}
 }
 
 // racy reports that s's modification time is too close to written (Unix

@@ -125,12 +125,6 @@ func (e entry) file() vault.File {
 	return vault.File{Path: e.Path, Size: e.Size, ModTime: time.Unix(0, e.ModTime), ChangeTime: e.ChangeTime, Dev: e.Dev, Ino: e.Ino}
 }
 
-// sameStat reports whether f is, by its stat, the file e stamps, as
-// checkcache.Stamp.Same does for the check's cache.
-func (e entry) sameStat(f vault.File) bool {
-	return e.Size == f.Size && e.ModTime == f.ModTime.UnixNano() && e.ChangeTime == f.ChangeTime && e.Dev == f.Dev && e.Ino == f.Ino
-}
-
 // lookup returns the entry for a path.
 func (m *manifest) lookup(p string) (entry, bool) {
 	i, ok := slices.BinarySearchFunc(m.Entries, p, func(e entry, p string) int { return strings.Compare(e.Path, p) })
@@ -170,7 +164,7 @@ func (m *manifest) compare(files []vault.File) diff {
 			e := m.Entries[i]
 			i++
 			switch {
-			case !e.sameStat(f):
+			case !e.file().SameStat(f):
 				d.suspect = append(d.suspect, f)
 			case e.ModTime >= racy:
 				d.racy = append(d.racy, f)

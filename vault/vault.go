@@ -106,6 +106,14 @@ type File struct {
 	Symlink bool
 }
 
+// SameStat reports whether f and o are, by their stats, one file
+// unchanged: the same size, modification and status change times, device
+// and inode. The one rule of every stamp zk keeps (the check cache's,
+// the search index's manifest), so that a stat field added counts in all.
+func (f File) SameStat(o File) bool {
+	return f.Size == o.Size && f.ModTime.Equal(o.ModTime) && f.ChangeTime == o.ChangeTime && f.Dev == o.Dev && f.Ino == o.Ino
+}
+
 // IsNote reports whether the file is a markdown note.
 func (f File) IsNote() bool { return isNotePath(f.Path) }
 
