@@ -272,10 +272,10 @@ func parseViews(n *yaml.Node, b *Base) error {
 					err = errors.New("limit must be 0 or more")
 				}
 			case "sort":
-				err = val.Decode(&v.Sort)
+				v.Sort, err = parseSorts(val, &ignored)
 			case "groupBy":
 				var g Sort
-				if err = val.Decode(&g); err == nil && g.Property != "" {
+				if g, err = parseSort(val, "groupBy", &ignored); err == nil && g.Property != "" {
 					v.GroupBy = &g
 				}
 			case "summaries":
@@ -317,22 +317,70 @@ func derefSort(s *Sort) []Sort {
 	return []Sort{*s}
 }
 
-// UnmarshalYAML reads a sort entry: {property, direction}, or a bare
-// property name.
-func (s *Sort) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.ScalarNode {
+// parseSorts reads a view's sort: a list of sort entries. An entry
+// without a property (only keys zk does not read) sorts by nothing and is
+// left out; its keys are named in ignored.
+func parseSorts(n *yaml.Node, ignored *[]string) ([]Sort, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil, nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, errors.New("sort must be a list")
+	}
+	var out []Sort
+	for _, e := range n.Content {
+		s, err := parseSort(e, "sort", ignored)
+		if err != nil {
+			return nil, err
+		}
+		if s.Property != "" {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// parseSort reads a sort entry or a groupBy: {property, direction}, or a
+// bare property name. column: is read as property: Obsidian wrote a sort
+// so before its Sort menu (1.9.3: "Views can now be sorted by properties
+// not visible in the current view"), and such bases are still in use and
+// still written (kepano/kepano-obsidian's Templates/Bases, TaskNotes'
+// generated views). Any other key is named in ignored as what.key: a
+// misspelt property: would otherwise leave the view unsorted unnoticed.
+func parseSort(n *yaml.Node, what string, ignored *[]string) (Sort, error) {
+	var s Sort
+	switch n.Kind {
+	case yaml.ScalarNode:
 		s.Property = n.Value
-		return nil
+		return s, nil
+	case yaml.MappingNode:
+	default:
+		return s, fmt.Errorf("line %d: a %s entry must be a mapping or a property name", n.Line, what)
 	}
-	var raw struct {
-		Property  string `yaml:"property"`
-		Direction string `yaml:"direction"`
+	var column string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var dst *string
+		switch k.Value {
+		case "property":
+			dst = &s.Property
+		case "column":
+			dst = &column
+		case "direction":
+			dst = &s.Direction
+		default:
+			*ignored = append(*ignored, what+"."+k.Value)
+			continue
+		}
+		if v.Kind != yaml.ScalarNode {
+			return s, fmt.Errorf("line %d: %s.%s must be a string", v.Line, what, k.Value)
+		}
+		*dst = v.Value
 	}
-	if err := n.Decode(&raw); err != nil {
-		return err
+	if s.Property == "" {
+		s.Property = column
 	}
-	s.Property, s.Direction = raw.Property, raw.Direction
-	return nil
+	return s, nil
 }
 
 // Block is a ```base code block of a note: its source, and the line of

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -227,5 +228,45 @@ func TestUnreadViewKeys(t *testing.T) {
 	want := `line 2: view "V": not read by zk: filter, rowHeight`
 	if !slices.Contains(b.Views[0].Warnings, want) || len(b.Warnings) != 0 {
 		t.Errorf("view warnings %q, base warnings %q, want %q for the view only", b.Views[0].Warnings, b.Warnings, want)
+	}
+}
+
+// TestSortEntryKeys: a sort entry written with column: instead of
+// property: sorts by it, as the bases Obsidian wrote before its Sort menu
+// (1.9.3) are still read (kepano/kepano-obsidian's Templates/Bases has six,
+// TaskNotes generates its default views so); a key zk does not read is a
+// warning naming it, where the entry was dropped silently and the view
+// left unsorted.
+func TestSortEntryKeys(t *testing.T) {
+	s := loadTestVault(t)
+	const src = `filters:
+  and:
+    - 'file.ext == "md"'
+    - file.hasProperty("status")
+views:
+  - type: table
+    name: Column
+    sort:
+      - column: price
+        direction: DESC
+    limit: 3
+  - type: table
+    name: Unknown
+    sort:
+      - field: price
+        order: DESC
+`
+	res := evalBase(t, s, src, Options{View: "Column"})
+	if got, want := names(res.Rows), []string{"Projects/Launch.md", "Books/Textbook.md", "Books/Dune.md"}; !slices.Equal(got, want) {
+		t.Errorf("column: rows %q, want %q (as property: price)", got, want)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("column: warnings %q, want none", res.Warnings)
+	}
+	res = evalBase(t, s, src, Options{View: "Unknown"})
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool {
+		return strings.Contains(w, `view "Unknown"`) && strings.Contains(w, "sort.field, sort.order")
+	}) {
+		t.Errorf("unknown sort keys: warnings %q, want one naming field and order", res.Warnings)
 	}
 }
