@@ -159,6 +159,10 @@ func exprOptions() []expr.Option {
 			r := p[0].(*row)
 			return r.charged(r.noteGet(norm(p[1])))
 		}),
+		expr.Function("__thisnoteget", func(p ...any) (any, error) {
+			r := p[0].(*row)
+			return r.charged(r.thisNoteGet(norm(p[1])))
+		}),
 		expr.Function("__file", func(p ...any) (any, error) { return p[0].(*row).file, p[0].(*row).spend(0, 0) }),
 		expr.Function("__note", func(p ...any) (any, error) {
 			r := p[0].(*row)
@@ -300,6 +304,18 @@ func (rw *rewriter) node(n ast.Node, closure int) (ast.Node, error) {
 		if id, ok := x.Node.(*ast.IdentifierNode); ok && id.Value == "formula" && closure == 0 {
 			if s, ok := x.Property.(*ast.StringNode); ok {
 				rw.formulas = append(rw.formulas, s.Value)
+			}
+		}
+		if m, ok := x.Node.(*ast.MemberNode); ok && !m.Optional {
+			// this.note.x and this.note["x"] read this's property as
+			// note.x reads the row's.
+			id, isIdent := m.Node.(*ast.IdentifierNode)
+			if s, ok := m.Property.(*ast.StringNode); ok && isIdent && id.Value == "this" && s.Value == "note" {
+				prop, err := rw.node(x.Property, closure)
+				if err != nil {
+					return nil, err
+				}
+				return call("__thisnoteget", prop), nil
 			}
 		}
 		if id, ok := x.Node.(*ast.IdentifierNode); ok && id.Value == "note" {

@@ -71,18 +71,44 @@ func (r *row) noteGet(key any) (any, error) {
 	return nil, fmt.Errorf("cannot index a object with a %s", typeName(key))
 }
 
+// thisNoteGet is this.note.x and this.note[key]: this's property read
+// as note.x reads the row's, the exact name else ignoring case. Member
+// access on this.note's map would be exact.
+func (r *row) thisNoteGet(key any) (any, error) {
+	if r.ev.this == nil {
+		return nil, nil
+	}
+	switch k := key.(type) {
+	case string:
+	case float64:
+		key = toString(k)
+	default:
+		return nil, fmt.Errorf("cannot index a object with a %s", typeName(key))
+	}
+	r.ev.this.load()
+	return lookup(r.ev.this.Props, key.(string)), nil
+}
+
 // lookup reads a property, by its exact name or else ignoring case, as
-// Obsidian's property names are.
+// Obsidian's property names are. Of names that differ only in case
+// (STATUS and Status in one note) it reads the first in byte order, the
+// same one every time: the map's order would change from run to run.
+// Which one Obsidian reads is not documented.
 func lookup(props map[string]any, name string) any {
 	if v, ok := props[name]; ok {
 		return v
 	}
-	for k, v := range props {
-		if strings.EqualFold(k, name) {
-			return v
+	var key string
+	found := false
+	for k := range props {
+		if strings.EqualFold(k, name) && (!found || k < key) {
+			key, found = k, true
 		}
 	}
-	return nil
+	if !found {
+		return nil
+	}
+	return props[key]
 }
 
 // formula evaluates formula name for this row, once.

@@ -65,3 +65,37 @@ func TestLoadDeclaredText(t *testing.T) {
 		t.Errorf("when = %#v, want a date", props["when"])
 	}
 }
+
+// TestLookupCaseVariantsIsStable: a note whose properties differ only in
+// case (STATUS and Status) gives note.status the same one every time, as
+// Obsidian gives one value; zk picked whichever its map gave first, so a
+// view of such a note changed from run to run.
+func TestLookupCaseVariantsIsStable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "n.md"), []byte("---\nSTATUS: upper\nStatus: title\nsTaTuS: mixed\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	s, err := Load(context.Background(), v, time.UTC, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := s.File("n.md")
+	seen := map[any]bool{}
+	for range 64 {
+		for _, x := range []string{`status`, `note.status`, `note["status"]`, `this.status`, `this.note.status`} {
+			got, err := Value(s, nil, n, x, Options{Now: testNow, This: n})
+			if err != nil {
+				t.Fatalf("%s: %v", x, err)
+			}
+			seen[got] = true
+		}
+	}
+	if len(seen) != 1 || !seen["upper"] {
+		t.Errorf("status read as %v, want upper alone (the first of the names in byte order)", seen)
+	}
+}

@@ -98,6 +98,11 @@ func TestObsidianToday(t *testing.T) {
 		{"docs/bases.md: note[\"x\"]", launch, `note["STA" + "TUS"]`, `"Doing"`},
 		{"docs/bases.md: note.x, exact", launch, `note.first_name`, `"Ada"`},
 		{"docs/bases.md: note.x, none", launch, `note.nosuch`, `null`},
+		{"docs/bases.md: this.note.x as note.x", launch, `this.note.STATUS`, `"Doing"`},
+		{"docs/bases.md: this.note.x as note.x", launch, `this.note.monthlyuses`, `10`},
+		{"docs/bases.md: this.note[\"x\"] as note[\"x\"]", launch, `this.note["first_NAME"]`, `"Ada"`},
+		{"docs/bases.md: this.note.x, exact", launch, `this.note.status`, `"Doing"`},
+		{"docs/bases.md: this.note.x, none", launch, `this.note.nosuch`, `null`},
 		{"Functions.md: an object's key is exact", launch, `{"a": 1}.A`, `null`},
 
 		// Date arithmetic is Moment.js's add() and subtract(): months
