@@ -366,7 +366,13 @@ func Evaluate(ctx context.Context, snap *Snapshot, b *Base, opts Options) (*Resu
 				}
 				f.Files++
 				if zkLimit(err) {
-					ev.warn(fmt.Sprintf("%s: %s", id, err))
+					// A formula that does not compile said so, named,
+					// when it was compiled: the same warning, once.
+					msg := err.Error()
+					if !strings.HasPrefix(msg, id+": ") {
+						msg = id + ": " + msg
+					}
+					ev.warn(msg)
 				}
 			}
 			out.Values[c] = v

@@ -2,6 +2,7 @@ package base
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -134,5 +135,16 @@ func TestFormulaChains(t *testing.T) {
 		if (err == nil && show(got) != tc.want) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%s: %v, %v, want %s", tc.expr, show(got), err, tc.want)
 		}
+	}
+}
+
+// TestUnsupportedFormulaWarnsOnce: a formula with a function zk does not
+// evaluate, shown as a column, is one warning naming it once; it was two,
+// the second "formula.x: formula.x: ...".
+func TestUnsupportedFormulaWarnsOnce(t *testing.T) {
+	s := loadTestVault(t)
+	res := evalBase(t, s, "formulas:\n  x: file.name.equals(\"a\")\nviews:\n  - type: table\n    order: [file.name, formula.x]\n", Options{})
+	if want := []string{"formula.x: not supported: function equals()"}; !slices.Equal(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
 	}
 }
