@@ -115,7 +115,7 @@ func (r *row) method(recv any, name string, args []any) (any, error) {
 				display = args[0]
 			}
 			return fileLink(x, display), nil
-		case "hasLink":
+		case "hasLink", "linksTo": // file.linksTo(): release notes 1.12.2
 			if err := nargs(1, 1); err != nil {
 				return nil, err
 			}

@@ -149,6 +149,7 @@ func Functions() []Func {
 		{On: "file", Name: "file", Field: true, Source: srcSyntax},
 		{On: "file", Name: "asLink", Source: srcFunctions},
 		{On: "file", Name: "hasLink", Source: srcFunctions + "; 1.9.3 release notes", Note: "links and embeds; a link with a subpath (`Note#Heading`) names its note"},
+		{On: "file", Name: "linksTo", Partial: "a Canvas file's embedded files are not read: on a .canvas it is false", Source: "1.12.2 release notes (\"`file.linksTo()` treats files embedded within a Canvas as links\")", Note: "as hasLink(); not in Functions.md, which lists linksTo() on a link"},
 		{On: "file", Name: "hasProperty", Source: srcFunctions + "; 1.9.8 release notes"},
 		{On: "file", Name: "hasTag", Source: srcFunctions + "; 1.9.14 release notes", Note: "nested tags (`#a/b` has `a`), ignoring case"},
 		{On: "file", Name: "inFolder", Source: srcFunctions + "; 1.9.1 release notes"},
