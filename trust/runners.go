@@ -182,23 +182,23 @@ func (in *inspector) runner(r runner, name string, args []string, depth int) (st
 // another file instead (make -f FILE) names it, and the files are not
 // looked for.
 var reads = map[string]reading{
-	"make":      {files: []string{"GNUmakefile", "makefile", "Makefile"}, unless: "f", unlessLong: []string{"--file", "--makefile"}},
-	"gmake":     {files: []string{"GNUmakefile", "makefile", "Makefile"}, unless: "f", unlessLong: []string{"--file", "--makefile"}},
-	"bmake":     {files: []string{"BSDmakefile", "makefile", "Makefile"}, unless: "f"},
-	"just":      {files: []string{"justfile", ".justfile"}, fold: true, up: true, unless: "f", unlessLong: []string{"--justfile"}},
+	"make":      {files: []string{"GNUmakefile", "makefile", "Makefile"}, unless: "f", unlessLong: []string{"--file", "--makefile"}, recipes: true},
+	"gmake":     {files: []string{"GNUmakefile", "makefile", "Makefile"}, unless: "f", unlessLong: []string{"--file", "--makefile"}, recipes: true},
+	"bmake":     {files: []string{"BSDmakefile", "makefile", "Makefile"}, unless: "f", recipes: true},
+	"just":      {files: []string{"justfile", ".justfile"}, fold: true, up: true, unless: "f", unlessLong: []string{"--justfile"}, recipes: true},
 	"rake":      {files: []string{"rakefile", "Rakefile", "rakefile.rb", "Rakefile.rb"}, up: true, unless: "f", unlessLong: []string{"--rakefile"}},
-	"npm":       {files: []string{"package.json"}, also: []string{".npmrc"}, up: true, scripts: true},
-	"npx":       {files: []string{"package.json"}, also: []string{".npmrc"}, up: true},
-	"pnpm":      {files: []string{"package.json"}, also: []string{".npmrc", ".pnpmfile.cjs"}, up: true, scripts: true},
-	"yarn":      {files: []string{"package.json"}, also: []string{".yarnrc.yml", ".yarnrc"}, up: true, scripts: true},
-	"bun":       {files: []string{"package.json"}, also: []string{"bunfig.toml"}, up: true, scripts: true},
-	"bunx":      {files: []string{"package.json"}, also: []string{"bunfig.toml"}, up: true},
-	"uv":        {files: []string{"pyproject.toml"}, also: []string{"uv.toml"}, up: true},
-	"poetry":    {files: []string{"pyproject.toml"}, also: []string{"poetry.toml"}, up: true},
-	"pdm":       {files: []string{"pyproject.toml"}, also: []string{"pdm.toml"}, up: true},
-	"hatch":     {files: []string{"pyproject.toml"}, also: []string{"hatch.toml"}, up: true},
-	"rye":       {files: []string{"pyproject.toml"}, up: true},
-	"pipenv":    {files: []string{"Pipfile"}, up: true},
+	"npm":       {files: []string{"package.json"}, also: []string{".npmrc"}, up: true, scripts: true, tree: nodeTree},
+	"npx":       {files: []string{"package.json"}, also: []string{".npmrc"}, up: true, tree: nodeTree},
+	"pnpm":      {files: []string{"package.json"}, also: []string{".npmrc", ".pnpmfile.cjs"}, up: true, scripts: true, tree: nodeTree},
+	"yarn":      {files: []string{"package.json"}, also: []string{".yarnrc.yml", ".yarnrc"}, up: true, scripts: true, tree: nodeTree},
+	"bun":       {files: []string{"package.json"}, also: []string{"bunfig.toml"}, up: true, scripts: true, tree: nodeTree},
+	"bunx":      {files: []string{"package.json"}, also: []string{"bunfig.toml"}, up: true, tree: nodeTree},
+	"uv":        {files: []string{"pyproject.toml"}, also: []string{"uv.toml"}, up: true, tree: pythonTree},
+	"poetry":    {files: []string{"pyproject.toml"}, also: []string{"poetry.toml"}, up: true, tree: pythonTree},
+	"pdm":       {files: []string{"pyproject.toml"}, also: []string{"pdm.toml"}, up: true, tree: pythonTree},
+	"hatch":     {files: []string{"pyproject.toml"}, also: []string{"hatch.toml"}, up: true, tree: pythonTree},
+	"rye":       {files: []string{"pyproject.toml"}, up: true, tree: pythonTree},
+	"pipenv":    {files: []string{"Pipfile"}, up: true, tree: pythonTree},
 	"bundle":    {files: []string{"Gemfile", "gems.rb"}, also: []string{".bundle/config"}, up: true, unlessLong: []string{"--gemfile"}},
 	"nix":       {files: []string{"flake.nix"}, also: []string{"flake.lock"}, up: true},
 	"nix-shell": {files: []string{"shell.nix", "default.nix"}},
@@ -218,6 +218,13 @@ type reading struct {
 	// that run, inspected as sh -c's (npm test runs pretest, test and
 	// posttest).
 	scripts bool
+	// recipes: the file's recipes are shell lines that may name files
+	// (a Makefile's sh scripts/x.sh), bound as named ones (recipeFiles).
+	recipes bool
+	// tree: the code under the found file's folder that what runs there
+	// imports (a project's Python modules, a package's JavaScript), bound
+	// whole (trees.go).
+	tree treeKind
 }
 
 // reads hashes the files the program rd describes reads on its own, and
@@ -249,6 +256,14 @@ func (in *inspector) reads(rd reading, args []string, depth int) {
 			}
 			if found != "" && rd.scripts {
 				in.scripts(found, d.base, args, depth)
+			}
+			if found != "" && rd.recipes {
+				in.recipeFiles(found)
+			}
+			if found != "" && rd.tree != noTree {
+				if real, err := filepath.EvalSymlinks(filepath.Dir(found)); err == nil {
+					in.request(rd.tree, real)
+				}
 			}
 			parent := filepath.Dir(p)
 			if p == in.dir {
@@ -313,6 +328,33 @@ func (in *inspector) scripts(p, base string, args []string, depth int) {
 				if src, ok := pkg.Scripts[s].(string); ok && !in.parsed[src] {
 					in.script(src, syntax.LangBash, depth)
 				}
+			}
+		}
+	}
+}
+
+// recipeFiles binds the files the recipes of the Makefile or justfile at
+// p name, each word of a recipe line (a line starting with a tab or, in a
+// justfile, a space) and of an include line read as a name from every
+// folder names are read from: a recipe's sh scripts/test.sh runs
+// scripts/test.sh. A word with a variable ($(X), {{x}}) names nothing zk
+// can tell; a recipe is make's or just's to run, not read as a shell
+// string (its variables would make every make command opaque).
+func (in *inspector) recipeFiles(p string) {
+	b, err := readFile(p)
+	if err != nil || b == nil {
+		return // hashing it said why, or it is gone
+	}
+	for line := range strings.Lines(string(b)) {
+		recipe := strings.HasPrefix(line, "\t") || strings.HasPrefix(line, " ")
+		words := strings.Fields(line)
+		if len(words) == 0 || !recipe && words[0] != "include" && words[0] != "-include" && words[0] != "sinclude" {
+			continue
+		}
+		for _, w := range words {
+			w = strings.Trim(strings.TrimLeft(w, "@-+"), `'"`)
+			if !strings.ContainsAny(w, "$`{}") {
+				in.file(w)
 			}
 		}
 	}

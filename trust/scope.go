@@ -27,6 +27,10 @@ type Scope struct {
 	// Files lists, sorted by name, every regular file the command names,
 	// wherever it leads.
 	Files []File
+	// Trees lists, sorted by name, the trees of code the tools the command
+	// runs find on their own (go test ./..., cargo test, pytest, npm test),
+	// each hashed whole (trees.go).
+	Trees []Tree
 	// Opaque says, once per cause, why zk cannot tell every file the
 	// command runs (a variable, a glob, cd, a string the shell parser
 	// refuses). A command with any is approved only on the user's explicit
@@ -57,6 +61,33 @@ func (s Scope) Sums() map[string]string {
 		m[f.Name] = f.Sum
 	}
 	return m
+}
+
+// TreeSums is s.Trees as an Approval's Trees map, nil when there are none.
+func (s Scope) TreeSums() map[string]string {
+	if len(s.Trees) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(s.Trees))
+	for _, t := range s.Trees {
+		m[t.Name] = t.Sum
+	}
+	return m
+}
+
+// Bind is a with what approving it covers: s's files and trees, and
+// whether s is opaque. The trees' manifests go with it, so that the store
+// can keep them, and a check say which file of a tree changed.
+func (s Scope) Bind(a Approval) Approval {
+	a.Files, a.Trees, a.Opaque = s.Sums(), s.TreeSums(), len(s.Opaque) > 0
+	a.manifests = nil
+	for _, t := range s.Trees {
+		if a.manifests == nil {
+			a.manifests = map[string][]byte{}
+		}
+		a.manifests[t.Sum] = t.Manifest
+	}
+	return a
 }
 
 // maxDepth bounds shells inside shells (sh -c "sh -c '...'").
@@ -101,7 +132,7 @@ const maxDepth = 8
 // not hashed, and not opaque either. A named file over 64 MiB is an
 // error, not a file left out.
 func Inspect(vaultDir string, argv []string) (Scope, error) {
-	return inspect(vaultDir, argv, nil)
+	return inspect(vaultDir, argv, nil, defaultLimits)
 }
 
 // Memo remembers the files Inspect hashed over one pass of many commands
@@ -115,6 +146,14 @@ func Inspect(vaultDir string, argv []string) (Scope, error) {
 type Memo struct {
 	mu    sync.Mutex
 	files map[string]hashed
+	trees map[string]builtTree
+}
+
+// builtTree is what building one tree gave.
+type builtTree struct {
+	tree   Tree
+	opaque []string
+	err    error
 }
 
 // hashed is what reading one path gave.
@@ -125,11 +164,11 @@ type hashed struct {
 }
 
 // NewMemo returns an empty Memo.
-func NewMemo() *Memo { return &Memo{files: map[string]hashed{}} }
+func NewMemo() *Memo { return &Memo{files: map[string]hashed{}, trees: map[string]builtTree{}} }
 
 // Inspect is Inspect, reading only the files m has not read.
 func (m *Memo) Inspect(vaultDir string, argv []string) (Scope, error) {
-	return inspect(vaultDir, argv, m)
+	return inspect(vaultDir, argv, m, defaultLimits)
 }
 
 // read resolves and hashes the file at p, or says what that gave before.
@@ -156,8 +195,8 @@ func (m *Memo) read(p string) hashed {
 	return h
 }
 
-func inspect(vaultDir string, argv []string, memo *Memo) (Scope, error) {
-	in := &inspector{dir: vaultDir, memo: memo, seen: map[string]bool{}, parsed: map[string]bool{}}
+func inspect(vaultDir string, argv []string, memo *Memo, limits treeLimits) (Scope, error) {
+	in := &inspector{dir: vaultDir, memo: memo, limits: limits, seen: map[string]bool{}, parsed: map[string]bool{}}
 	if real, err := filepath.EvalSymlinks(vaultDir); err == nil {
 		in.realDir = real
 	} else {
@@ -166,6 +205,7 @@ func inspect(vaultDir string, argv []string, memo *Memo) (Scope, error) {
 	in.dirs = []folder{{vaultDir, vaultDir}}
 	in.dirSeen = map[string]bool{in.realDir: true}
 	in.argv(argv, 0, true)
+	in.buildTrees()
 	if in.err != nil {
 		return Scope{}, in.err
 	}
@@ -180,6 +220,9 @@ type inspector struct {
 	dirSeen      map[string]bool // their real paths
 	seen         map[string]bool // names looked at
 	parsed       map[string]bool // strings parsed as shell
+	trees        map[string]*treeRequest
+	budget       budget // what the trees have read
+	limits       treeLimits
 	scope        Scope
 	err          error
 }
@@ -459,6 +502,14 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		if rd, found := reads[base]; found {
 			in.reads(rd, args, depth)
 		}
+		switch base {
+		case "go":
+			in.goCode(args)
+		case "cargo":
+			in.cargoCode(args)
+		case "pytest", "py.test":
+			in.pythonCode()
+		}
 		if ok {
 			for _, s := range starts {
 				cmd := args[s:]
@@ -476,6 +527,12 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		}
 		if k := interpreter(base); k >= 0 {
 			opts, op := inline[k].code(args)
+			if k == 0 && slices.Equal(opts, []string{"-m"}) && slices.Contains(testModules, pythonModule(args)) {
+				// python -m pytest: the tree it runs is bound, the
+				// folder's modules that would stand for pytest's among it.
+				opts = nil
+				in.pythonCode()
+			}
 			for _, o := range opts {
 				in.opaque("`%s %s` runs code zk does not read", base, o)
 			}

@@ -18,11 +18,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
@@ -54,10 +56,17 @@ type Approval struct {
 	// their own (its vault path, or its absolute path outside the vault)
 	// to "sha256:" and the hex hash of its content (see Inspect).
 	Files map[string]string `json:"files,omitempty"`
+	// Trees maps each tree of code the command runs (Scope.Trees, by its
+	// name) to "sha256:" and the hex hash of its manifest.
+	Trees map[string]string `json:"trees,omitempty"`
 	// Opaque: zk could not tell every file the command runs (Scope.Opaque),
 	// and the user approved it so.
 	Opaque   bool      `json:"opaque,omitempty"`
 	Approved time.Time `json:"approved"`
+	// manifests are the trees' manifests by their sums (Scope.Bind): the
+	// store keeps them beside the approvals, so that a check can name the
+	// file of a tree that changed.
+	manifests map[string][]byte
 }
 
 // Verdict is what the store says of an approval.
@@ -66,7 +75,10 @@ type Verdict struct {
 	// it names holds what it held then.
 	Approved bool
 	// Changed lists, sorted, the files named by an approved command text
-	// that changed, appeared or went since it was approved.
+	// that changed, appeared or went since it was approved: of a tree it
+	// runs, the files of it that did, or the tree's name when the store
+	// no longer has its manifest as approved (or it was approved before zk
+	// bound trees).
 	Changed []string
 	// Opaque: the command text was approved before zk told the user it
 	// cannot tell which files it runs; it needs approving as such.
@@ -135,6 +147,29 @@ func (s *Store) Check(a Approval) (Verdict, error) {
 			changed = append(changed, p)
 		}
 	}
+	for name, sum := range a.Trees {
+		old, ok := prev.Trees[name]
+		if old == sum {
+			continue
+		}
+		var files []string
+		if ok {
+			files = s.treeChanges(old, a.manifests[sum])
+		}
+		if len(files) == 0 {
+			files = []string{name}
+		}
+		for _, f := range files {
+			if !slices.Contains(changed, f) {
+				changed = append(changed, f)
+			}
+		}
+	}
+	for name := range prev.Trees {
+		if _, ok := a.Trees[name]; !ok {
+			changed = append(changed, name)
+		}
+	}
 	slices.Sort(changed)
 	opaque := a.Opaque && !prev.Opaque
 	return Verdict{Approved: len(changed) == 0 && !opaque, Changed: changed, Opaque: opaque}, nil
@@ -153,6 +188,11 @@ func (s *Store) Approve(as ...Approval) error {
 	}
 	for _, a := range as {
 		f.Approved[a.Key()] = a
+		for _, sum := range a.Trees {
+			if err := s.keepManifest(sum, a.manifests[sum]); err != nil {
+				return err
+			}
+		}
 	}
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
@@ -164,7 +204,79 @@ func (s *Store) Approve(as ...Approval) error {
 	if err := atomicfile.Write(s.path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
+	s.pruneManifests(f)
 	return nil
+}
+
+// manifests is the folder the trees' manifests are kept in, beside the
+// approvals file, each named by the hex of its sum.
+func (s *Store) manifests() string { return filepath.Join(filepath.Dir(s.path), "trust-trees") }
+
+// maxManifest bounds a manifest read back: a line a file of a tree within
+// maxTreeFiles.
+const maxManifest = 32 << 20
+
+// keepManifest writes the manifest m of sum, unless it is kept already.
+// A manifest only names what changed: the approval's sum decides.
+func (s *Store) keepManifest(sum string, m []byte) error {
+	hexSum, ok := strings.CutPrefix(sum, "sha256:")
+	if !ok || m == nil {
+		return nil
+	}
+	p := filepath.Join(s.manifests(), hexSum)
+	if _, err := os.Lstat(p); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(s.manifests(), 0o700); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	if err := atomicfile.Write(p, m, 0o600); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	return nil
+}
+
+// treeChanges is the files that differ between the manifest kept for the
+// sum old and cur; nil when it is not kept, or not what old says it was.
+func (s *Store) treeChanges(old string, cur []byte) []string {
+	hexSum, ok := strings.CutPrefix(old, "sha256:")
+	if !ok || cur == nil || strings.ContainsAny(hexSum, `/\.`) {
+		return nil
+	}
+	f, err := os.Open(filepath.Join(s.manifests(), hexSum))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	m, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
+	if err != nil || len(m) > maxManifest {
+		return nil
+	}
+	if h := sha256.Sum256(m); hex.EncodeToString(h[:]) != hexSum {
+		return nil
+	}
+	return diffManifests(m, cur)
+}
+
+// pruneManifests removes the manifests no approval in f holds: each
+// approval of a changed tree leaves its old one behind. Best effort: one
+// left is only disk.
+func (s *Store) pruneManifests(f *file) {
+	keep := map[string]bool{}
+	for _, a := range f.Approved {
+		for _, sum := range a.Trees {
+			keep[strings.TrimPrefix(sum, "sha256:")] = true
+		}
+	}
+	es, err := os.ReadDir(s.manifests())
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		if n := e.Name(); len(n) == 64 && !keep[n] && e.Type().IsRegular() {
+			os.Remove(filepath.Join(s.manifests(), n))
+		}
+	}
 }
 
 func (s *Store) load() (*file, error) {

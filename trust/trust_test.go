@@ -257,10 +257,10 @@ func TestInspect(t *testing.T) {
 		{[]string{"direnv", "exec", "lib", "sh", "x.sh"}, []string{"lib/.envrc", "lib/x.sh"}, ""},
 		{[]string{"direnv", "exec", "lib", "python3", "-m", "x"}, []string{"lib/.envrc"}, "`python3 -m` runs code"},
 		// Files a program reads by itself are bound as named ones are.
-		{[]string{"make", "test"}, []string{"Makefile"}, ""},
+		{[]string{"make", "test"}, []string{"Makefile", "run.sh"}, ""}, // its recipe runs run.sh
 		{[]string{"make", "-f", "lib/x.sh", "test"}, []string{"lib/x.sh"}, ""},
-		{[]string{"just", "test"}, []string{"Justfile"}, ""},
-		{[]string{"env", "-C", "lib", "just", "test"}, []string{"Justfile"}, ""},
+		{[]string{"just", "test"}, []string{"Justfile", "run.sh"}, ""},
+		{[]string{"env", "-C", "lib", "just", "test"}, []string{"Justfile", "run.sh"}, ""},
 		{[]string{"just", "--justfile", "lib/x.sh", "test"}, []string{"lib/x.sh"}, ""},
 		{[]string{"uv", "run", "pytest"}, []string{"pyproject.toml"}, ""},
 		{[]string{"npm", "--prefix", "web", "test"}, []string{"data.csv", "run.sh", "web/.npmrc", "web/package.json"}, ""},

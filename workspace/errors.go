@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 )
@@ -101,17 +103,25 @@ func (e *NotApprovedError) Error() string {
 }
 
 // ChangedFiles says which approved files changed, each name printable:
-// "run.sh changed", "a.sh and b.sh changed".
+// "run.sh changed", "a.sh and b.sh changed"; past maxChangedNames, how
+// many more ("a.go, ... and 37 other files changed"): a tree's files may
+// all have.
 func ChangedFiles(names []string) string {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = printable.Of(n)
+	quoted := make([]string, min(len(names), maxChangedNames))
+	for i := range quoted {
+		quoted[i] = printable.Of(names[i])
+	}
+	if more := len(names) - len(quoted); more > 0 {
+		return strings.Join(quoted, ", ") + " and " + humanize.Comma(int64(more)) + " other files changed"
 	}
 	if len(quoted) == 1 {
 		return quoted[0] + " changed"
 	}
 	return strings.Join(quoted[:len(quoted)-1], ", ") + " and " + quoted[len(quoted)-1] + " changed"
 }
+
+// maxChangedNames bounds the files ChangedFiles names.
+const maxChangedNames = 5
 
 // NoCommandError is a run asked of a falsifier with no command written
 // under it, and none given: Falsifier is 0 when the note lists no

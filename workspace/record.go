@@ -196,7 +196,7 @@ func ApprovalScope(v *vault.Vault, memo *trust.Memo, notePath, command string, a
 	if err != nil {
 		return nil, trust.Approval{}, trust.Scope{}, err
 	}
-	a := trust.Approval{Vault: dir, Note: notePath, Command: command, Files: scope.Sums(), Opaque: len(scope.Opaque) > 0}
+	a := scope.Bind(trust.Approval{Vault: dir, Note: notePath, Command: command})
 	return trust.Open(path), a, scope, nil
 }
 

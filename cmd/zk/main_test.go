@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,6 +33,9 @@ func TestScript(t *testing.T) {
 func scriptParams(t *testing.T, dir string) testscript.Params {
 	shared, _ := filepath.Abs("../../../shared")
 	examples, _ := filepath.Abs("../../examples")
+	// A script's go (trust-tree.txtar's go test) builds into the user's
+	// cache, not a new one it would fill with the standard library.
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	p := testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
@@ -45,6 +49,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			env.Setenv("NO_COLOR", "")
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("BASH_COMPLETION", bashCompletion())
+			if c := strings.TrimSpace(string(gocache)); c != "" {
+				env.Setenv("GOCACHE", c)
+			}
 			// The scripts' zk is this test binary: its version, build ID
 			// and all, is the one a script's zk reports.
 			env.Setenv("ZK_BUILD", buildVersion())

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/internal/printable"
@@ -134,6 +135,14 @@ func runTrust(ctx context.Context, opts *trustOptions, s *streams) error {
 				}
 				fmt.Fprintf(s.err, "    %s (%s)\n", name, file.Sum[:len("sha256:")+12])
 			}
+		}
+		for _, t := range scope.Trees {
+			files := "files"
+			if t.Files == 1 {
+				files = "file"
+			}
+			fmt.Fprintf(s.err, "  approving it approves %s as it is now, %s %s of %s (%s); if one changes, zk asks again\n",
+				printable.Of(t.Name), humanize.Comma(int64(t.Files)), files, humanize.IBytes(uint64(t.Bytes)), t.Sum[:len("sha256:")+12])
 		}
 		if a.Opaque {
 			fmt.Fprintf(s.err, "  zk cannot tell which files it runs: %s\n", printable.Of(strings.Join(scope.Opaque, "; ")))
