@@ -126,10 +126,11 @@ const maxDepth = 8
 // reads to the command, chroot, another interpreter's inline code (python
 // -c, perl -e, node -e; a script's own options after it are not), find
 // -exec, a string the parser refuses. What a file that runs runs in turn
-// (a script calling another, a Makefile's recipe naming a script) is that
-// file's content, hashed, not followed; so is the tree of code a build or
-// test tool runs (go test ./..., cargo test, pytest, node_modules/.bin):
-// not hashed, and not opaque either. A named file over 64 MiB is an
+// (a script calling another) is that file's content, hashed, not
+// followed; the words of a Makefile's recipes are read as names
+// (recipeFiles). The tree of code a build or test tool runs (go test
+// ./..., cargo test, pytest, npm test) is hashed whole into Scope.Trees
+// (trees.go). A named file over 64 MiB, or a tree over its bounds, is an
 // error, not a file left out.
 func Inspect(vaultDir string, argv []string) (Scope, error) {
 	return inspect(vaultDir, argv, nil, defaultLimits)

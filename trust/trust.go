@@ -6,8 +6,10 @@
 // an edited command needs a new approval (direnv's lesson). An approval
 // also holds the content hash of every file the command names, wherever
 // it leads (sh run.sh: run.sh; sh -c 'sh r""un.sh': run.sh, as the shell
-// reads it), or that it reads on its own (make test: the Makefile), so an
-// edited script needs a new approval too; a command whose
+// reads it), or that it reads on its own (make test: the Makefile), and
+// of the tree of code a build or test tool runs (go test ./...: the
+// module's packages), so an edited script or test needs a new approval
+// too; a command whose
 // files zk cannot tell (Inspect) is approved only on the user's explicit
 // word, and says so (Approval.Opaque).
 package trust

@@ -46,7 +46,10 @@ whose files zk cannot tell (a variable, a glob, cd, eval, a shell reading
 its input, xargs in a pipe, python -c or -m, a string that does not parse)
 is shown as opaque, with the reason, and approved only with --opaque. What a
 script runs in turn (a script that runs another) is its content, not
-followed.
+followed. The tree of code a build or test tool runs is covered too:
+go test's packages and those they import, cargo's crates, pytest's Python
+modules and conftest.py files, npm test's package code (node_modules
+aside); a changed file of it needs a new approval, and zk says which.
 Control characters in what is shown are printed escaped (\x1b, \n), so
 that a note cannot make one command look like another.
 
