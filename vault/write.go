@@ -40,9 +40,12 @@ var (
 	// is not: zk edits notes and nothing else (a .base, a .canvas, a
 	// .env would be spoiled by a Markdown edit).
 	ErrNotNote = errors.New("not a note (.md); zk edits notes only")
-	// ErrHardLinked: the note has other hard links, and the edit is one a
-	// rename would do, which would leave the other names with the old text.
-	ErrHardLinked = errors.New("the note has other hard links; zk would split them, so it does not write it")
+	// ErrHardLinked: the note has other hard links. zk cannot see where
+	// they are (another vault, a snapshot, a file outside the vault a
+	// shared vault's note was linked to), so it writes none: a write in
+	// place would change the file under every name, a rename would leave
+	// the others with the old text.
+	ErrHardLinked = errors.New("the note has other hard links, perhaps outside the vault; zk writes no note that has: make it a file of its own (cp -p NOTE x && mv x NOTE) to let zk write it")
 	// ErrLocked: another zk process held the vault's writer lock for longer
 	// than WriteOptions.LockTimeout.
 	ErrLocked = errors.New("another zk process is writing to this vault")
@@ -211,8 +214,8 @@ func (s Splice) inPlace() bool {
 // The previous version is kept under .zk/backups/ (at most opts.Backups per
 // note), the file mode is kept, and a symlinked note is written through to
 // its target when that is inside the vault. A note with other hard links
-// is only ever edited in place (ErrHardLinked otherwise), a note that is
-// not text or is over the vault's size cap never. zk writers take turns
+// (ErrHardLinked), a note that is not text or is over the vault's size cap
+// is never written. zk writers take turns
 // (ErrLocked after opts.LockTimeout). Every access goes through the
 // vault's os.Root.
 func (v *Vault) EditNote(notePath string, edit func(src []byte) ([]byte, error), opts WriteOptions) (WriteResult, error) {
@@ -307,11 +310,13 @@ func (v *Vault) editLocked(s *session, notePath, target string, edit func(src []
 			res.Unchanged = true
 			return res, nil
 		}
+		// Whatever the write: in place it would change the file under
+		// every other name, which may be outside the vault.
+		if n := links(info); n > 1 {
+			return res, fmt.Errorf("write %s: %w (%d names)", notePath, ErrHardLinked, n)
+		}
 		sp := SpliceOf(cur, out)
 		res.InPlace = sp.inPlace()
-		if !res.InPlace && hardLinked(info) {
-			return res, fmt.Errorf("write %s: %w", notePath, ErrHardLinked)
-		}
 		if opts.Backups > 0 && !bytes.Equal(backedUp, cur) {
 			// The version this write replaces: on a retry, the newer one.
 			if res.Backup, err = w.backup(target, cur, info); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -42,23 +43,43 @@ func TestEditNoteWaitsForAnotherWriter(t *testing.T) {
 	}
 }
 
-// TestEditNoteHardLinks: a date is overwritten in place, which every name
-// of the file sees; an edit that needs a rename is refused, since it would
-// leave the other names with the old text.
+// TestEditNoteHardLinks: a note with other names is written neither in
+// place (a date: the file under every name, perhaps outside the vault,
+// would change) nor by a rename (the others would keep the old text); an
+// edit that changes nothing is no write, and a note of its own again is
+// written.
 func TestEditNoteHardLinks(t *testing.T) {
-	v, dir := writeVault(t, map[string]string{"n.md": "# A\n- Last tended: 2026-01-01\n"})
-	if err := os.Link(filepath.Join(dir, "n.md"), filepath.Join(dir, "other.md")); err != nil {
+	const note = "# A\n- Last tended: 2026-01-01\n"
+	v, dir := writeVault(t, map[string]string{"n.md": note})
+	outside := filepath.Join(t.TempDir(), "precious.md")
+	if err := os.Link(filepath.Join(dir, "n.md"), outside); err != nil {
 		t.Skip("no hard links here:", err)
 	}
-	if _, err := v.EditNote("n.md", replaceEdit("2026-01-01", "2026-12-02"), WriteOptions{}); err != nil {
+	for _, c := range []struct{ name, from, to string }{
+		{"in place", "2026-01-01", "2026-12-02"},
+		{"by a rename", "# A\n", "# A\nmore\n"},
+	} {
+		_, err := v.EditNote("n.md", replaceEdit(c.from, c.to), WriteOptions{Quiet: -1})
+		if !errors.Is(err, ErrHardLinked) || !strings.Contains(err.Error(), "(2 names)") {
+			t.Errorf("%s: err = %v, want ErrHardLinked of 2 names", c.name, err)
+		}
+		for _, p := range []string{filepath.Join(dir, "n.md"), outside} {
+			if got := readString(t, p); got != note {
+				t.Errorf("%s: %s holds %q", c.name, p, got)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".zk", "backups")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused write kept a backup: %v", err)
+	}
+	if res, err := v.EditNote("n.md", replaceEdit("2026-01-01", "2026-01-01"), WriteOptions{Quiet: -1}); err != nil || !res.Unchanged {
+		t.Errorf("an edit that changes nothing: %+v, %v", res, err)
+	}
+	if err := os.Remove(outside); err != nil {
 		t.Fatal(err)
 	}
-	if got := readString(t, filepath.Join(dir, "other.md")); got != "# A\n- Last tended: 2026-12-02\n" {
-		t.Errorf("the other name holds %q", got)
-	}
-	_, err := v.EditNote("n.md", replaceEdit("# A\n", "# A\nmore\n"), WriteOptions{Quiet: -1})
-	if !errors.Is(err, ErrHardLinked) {
-		t.Errorf("err = %v, want ErrHardLinked", err)
+	if _, err := v.EditNote("n.md", replaceEdit("2026-01-01", "2026-12-02"), WriteOptions{Quiet: -1}); err != nil {
+		t.Errorf("a note of its own again: %v", err)
 	}
 }
 

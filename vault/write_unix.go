@@ -27,11 +27,13 @@ func lockWrites(root *os.Root, timeout time.Duration) (unlock func(), err error)
 	return unlock, err
 }
 
-// hardLinked reports whether the file has other names: replacing it by a
-// rename would leave them holding the old text.
-func hardLinked(info fs.FileInfo) bool {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	return ok && st.Nlink > 1
+// links is the file's number of names (hard links), 1 when the stat does
+// not say.
+func links(info fs.FileInfo) uint64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
 }
 
 // fileID is the file's device and inode: which file it is, whatever its
