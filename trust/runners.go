@@ -174,6 +174,7 @@ func (in *inspector) runner(r runner, name string, args []string, depth int) (st
 // reads lists programs that run code from files they find by name in the
 // folder they run in, no argument naming them: make's Makefile, a
 // justfile, package.json's scripts, pyproject.toml, a flake, an .envrc,
+// a repository's .git/config,
 // and the configuration beside them that says what runs (.npmrc,
 // .yarnrc.yml's yarnPath, bunfig.toml's preload). They are hashed as a
 // named file is, from every folder names are read from, so that approving
@@ -203,6 +204,12 @@ var reads = map[string]reading{
 	"nix":       {files: []string{"flake.nix"}, also: []string{"flake.lock"}, up: true},
 	"nix-shell": {files: []string{"shell.nix", "default.nix"}},
 	"direnv":    {files: []string{".envrc", ".env"}, up: true},
+	// A repository's config runs programs of its own (core.fsmonitor on
+	// git status and git diff, core.pager, diff.external, an alias, a
+	// filter's clean command); a vault unzipped or copied with its .git
+	// brings one. A .git that is a file (a worktree's, gitdir: PATH) is
+	// bound as it is.
+	"git": {files: []string{".git/config", ".git"}, up: true},
 }
 
 // reading is one program of reads.

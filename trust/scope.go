@@ -363,11 +363,25 @@ func (e interp) code(args []string) ([]string, int) {
 
 // wrappers run their operands as a command: a shell after one is run as
 // a command, its input the wrapper's.
+// Those that measure, trace or limit a command (prlimit, perf stat,
+// strace, valgrind, numactl, flock FILE) are the ones a falsifier is
+// likeliest to put before make bench: missing one left the Makefile
+// unbound.
 var wrappers = map[string]bool{
 	"env": true, "exec": true, "command": true, "nohup": true, "time": true,
 	"timeout": true, "nice": true, "xargs": true, "sudo": true, "doas": true,
 	"busybox": true, "setsid": true, "stdbuf": true, "ionice": true,
 	"chrt": true, "taskset": true, "caffeinate": true, "systemd-run": true,
+	"gtime": true, "prlimit": true, "perf": true, "strace": true, "ltrace": true,
+	"valgrind": true, "numactl": true, "flock": true, "setpriv": true,
+	"runuser": true, "pkexec": true, "sg": true, "chpst": true, "cgexec": true,
+	"cpulimit": true, "firejail": true, "bwrap": true, "unshare": true,
+	"nsenter": true, "setarch": true, "linux32": true, "linux64": true,
+	"faketime": true, "fakeroot": true, "eatmydata": true, "catchsegv": true,
+	"rr": true, "heaptrack": true, "uftrace": true, "trickle": true,
+	"torsocks": true, "proxychains": true, "proxychains4": true,
+	"unbuffer": true, "chronic": true, "xvfb-run": true, "dbus-run-session": true,
+	"systemd-inhibit": true, "schedtool": true, "tini": true, "dumb-init": true,
 }
 
 // chdirs lists programs that run in a folder one of their options names,
@@ -520,6 +534,10 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 				}
 				in.argv(cmd, depth, top)
 			}
+			return
+		}
+		if base == "hyperfine" {
+			in.hyperfine(args, depth)
 			return
 		}
 		if lang, ok := shells[base]; ok {

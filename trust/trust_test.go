@@ -94,7 +94,7 @@ func TestInspect(t *testing.T) {
 		"sub/x.sh": "y\n", "sub/deep/keep": "",
 		// Files programs read on their own, not named by the command.
 		"Makefile": "test:\n\tsh run.sh\n", "Justfile": "test:\n  sh run.sh\n", "pyproject.toml": "[project]\n",
-		"pkg/tool.py": "", "Gemfile": "", "flake.nix": "{}\n", "flake.lock": "{}\n", "web/.npmrc": "", "lib/.envrc": "export X=1\n", "web/src/keep": "",
+		"pkg/tool.py": "", "Gemfile": "", "flake.nix": "{}\n", ".git/config": "[core]\n\tfsmonitor = sh run.sh\n", "flake.lock": "{}\n", "web/.npmrc": "", "lib/.envrc": "export X=1\n", "web/src/keep": "",
 		"fan/package.json": `{"scripts": {"a": "npm run a b c d", "b": "npm run a b c d", "c": "npm run a b c d", "d": "npm run a b c d"}}`,
 		"web/package.json": `{"scripts": {"test": "sh ../run.sh", "pretest": "cat ../data.csv", "bench": "python3 -m pkg.tool", "var": "sh $X"}}`})
 	elsewhere := t.TempDir()
@@ -164,7 +164,7 @@ func TestInspect(t *testing.T) {
 		{[]string{"env", "-S", "env -C lib sh x.sh"}, []string{"lib/x.sh"}, ""},
 		{[]string{"env", "-iS", `sh r""un.sh`}, []string{"run.sh"}, ""},
 		{[]string{"env", "--split=sh $X"}, nil, "expands a variable"},
-		{[]string{"git", "-C", "lib", "apply", "x.sh"}, []string{"lib/x.sh"}, ""},
+		{[]string{"git", "-C", "lib", "apply", "x.sh"}, []string{".git/config", "lib/x.sh"}, ""},
 		{[]string{"make", "-C", "lib", "-f", "x.sh"}, []string{"lib/x.sh"}, ""},
 		{[]string{"make", "--directory=lib", "-f", "x.sh"}, []string{"lib/x.sh"}, ""},
 		{[]string{"go", "-C=lib", "run", "x.sh"}, []string{"lib/x.sh"}, ""},
@@ -268,6 +268,32 @@ func TestInspect(t *testing.T) {
 		{[]string{"pnpm", "-C", "web", "bench"}, []string{"web/.npmrc", "web/package.json"}, "`python3 -m` runs code"},
 		{[]string{"yarn", "--cwd", "web", "run", "var"}, []string{"web/package.json"}, "expands a variable"},
 		{[]string{"go", "test", "-bench", "."}, nil, ""},
+		// A repository's config runs programs (core.fsmonitor on git status).
+		{[]string{"git", "status"}, []string{".git/config"}, ""},
+		{sh("git diff --stat | wc -l"), []string{".git/config"}, ""},
+		// Behind what measures, traces or limits a command: its Makefile.
+		{[]string{"prlimit", "--as=4000000000", "make", "bench"}, []string{"Makefile"}, ""},
+		{[]string{"perf", "stat", "-x,", "make", "bench"}, []string{"Makefile"}, ""},
+		{[]string{"strace", "-f", "-o", "/dev/null", "make", "bench"}, []string{"Makefile"}, ""},
+		{[]string{"flock", "data.csv", "make", "bench"}, []string{"Makefile", "data.csv"}, ""},
+		{[]string{"valgrind", "python3", "-m", "x"}, nil, "`python3 -m` runs code"},
+		// hyperfine runs its operands and --prepare's (and the like)
+		// through a shell: read as sh -c strings, once per parameter value.
+		{[]string{"hyperfine", "--runs", "3", "make bench"}, []string{"Makefile"}, ""},
+		{[]string{"timeout", "60", "hyperfine", "-w2", "make bench"}, []string{"Makefile"}, ""},
+		{[]string{"hyperfine", "sh ru?.sh"}, nil, "`ru?.sh` is a glob"},
+		{[]string{"hyperfine", "-N", `sh r""un.sh`}, []string{"run.sh"}, ""},
+		{[]string{"hyperfine", "--prepare", "sh lib/x.sh", "true"}, []string{"lib/x.sh"}, ""},
+		{[]string{"hyperfine", "-c", "sh lib/x.sh", "true"}, []string{"lib/x.sh"}, ""},
+		{[]string{"hyperfine", "--setup=sh $X", "true"}, nil, "expands a variable"},
+		{[]string{"hyperfine", "--export-json", "/dev/stdout", "python3 -m x"}, nil, "`python3 -m` runs code"},
+		{[]string{"hyperfine", "-L", "s", "run.sh,lib/x.sh", "sh {s}"}, []string{"lib/x.sh", "run.sh"}, ""},
+		{[]string{"hyperfine", "-P", "n", "1", "3", "sh run.sh {n}"}, []string{"run.sh"}, ""},
+		{[]string{"hyperfine", "-P", "n", "1", "100000", "sh run.sh {n}"}, nil, "parameters make"},
+		{[]string{"hyperfine", "-P", "n", "-9223372036854775808", "9223372036854775807", "sh {n}"}, nil, "parameters make"},
+		{[]string{"hyperfine", "-P", "n", "0", "1", "-D", "0.5", "sh {n}"}, nil, "parameters make"},
+		{[]string{"hyperfine", "--shell=python3", "import os"}, nil, "`hyperfine --shell python3` runs"},
+		{[]string{"hyperfine", "-S", "bash --norc", "sh run.sh"}, []string{"run.sh"}, ""},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
@@ -361,5 +387,18 @@ func TestMemo(t *testing.T) {
 		if s, _ := inspect(dir, []string{"cat", "b.bin"}); s.Files[0].Sum == first {
 			t.Errorf("%s: the edit to b.bin not seen", name)
 		}
+	}
+}
+
+// TestHyperfineBounded: a command of many placeholders, each given a long
+// value, is not built: its size would be their product.
+func TestHyperfineBounded(t *testing.T) {
+	c := strings.Repeat("{n}", 100_000)
+	if _, ok := substitute(c, map[string][]string{"n": {strings.Repeat("x", 1000)}}); ok {
+		t.Error("100,000 placeholders of 1,000 bytes were substituted")
+	}
+	runs, ok := substitute("sh {a} {b}", map[string][]string{"a": {"1", "2"}, "b": {"x", "y"}, "c": nil})
+	if !ok || !slices.Equal(runs, []string{"sh 1 x", "sh 1 y", "sh 2 x", "sh 2 y"}) {
+		t.Errorf("runs %q, %v", runs, ok)
 	}
 }
