@@ -137,7 +137,7 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	res, err := runner.Run(ctx, runner.Command{
 		Argv:    out.Argv,
 		Dir:     v.Dir,
-		Env:     append(envWithout("ZK_VAULT", "ZK_NOTE"), "ZK_VAULT="+v.Dir, "ZK_NOTE="+p),
+		Env:     runEnv(os.Environ(), v.Dir, p),
 		Timeout: req.Timeout,
 		Live:    req.Live,
 		Log:     lw,
@@ -183,7 +183,7 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	if n, _ := fals.Repeats(); n > 1 && r.Status == "" && logErr == nil && !res.Truncated {
 		for k := 2; k <= n; k++ {
 			rr, err := runAgain(ctx, v, r.ID, k, runner.Command{
-				Argv: out.Argv, Dir: v.Dir, Env: append(envWithout("ZK_VAULT", "ZK_NOTE"), "ZK_VAULT="+v.Dir, "ZK_NOTE="+p),
+				Argv: out.Argv, Dir: v.Dir, Env: runEnv(os.Environ(), v.Dir, p),
 				Timeout: req.Timeout, Live: req.Live, MaxLog: req.MaxLog,
 			}, req.Timeout)
 			if err != nil {
@@ -366,18 +366,35 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 	return nil
 }
 
-// envWithout is this process's environment without the named variables.
-func envWithout(names ...string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		keep := true
-		for _, n := range names {
-			keep = keep && name != n
+// runEnv is the environment a falsifier's command runs in: env with
+// ZK_VAULT and ZK_NOTE set to the vault's folder and the note, and PATH
+// without its entries that are not absolute. An empty entry, ".", or
+// "bin" finds commands in the folder the command runs in, the vault's:
+// a script or a Makefile's recipe calling python3 would run a python3 the
+// vault put there, a file no approval names (Go's exec refuses that for
+// the command itself, ErrDot; a shell it starts does not).
+func runEnv(env []string, dir, note string) []string {
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		name, val, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "ZK_VAULT" || name == "ZK_NOTE":
+			continue
+		case name == "PATH":
+			kv = "PATH=" + absolutePath(val)
 		}
-		if keep {
-			out = append(out, kv)
+		out = append(out, kv)
+	}
+	return append(out, "ZK_VAULT="+dir, "ZK_NOTE="+note)
+}
+
+// absolutePath is the search path p with only its absolute entries.
+func absolutePath(p string) string {
+	var keep []string
+	for _, e := range filepath.SplitList(p) {
+		if filepath.IsAbs(e) {
+			keep = append(keep, e)
 		}
 	}
-	return out
+	return strings.Join(keep, string(filepath.ListSeparator))
 }

@@ -39,7 +39,8 @@ and check (zk check: evidence/run-edited).
 
 The command after -- is run directly, without a shell (write sh -c '...'
 for one), with no input, in the vault's root folder, with ZK_VAULT and
-ZK_NOTE set. Its output streams to the terminal as it comes. Its stdout is
+ZK_NOTE set and PATH's entries that are not absolute dropped (an empty
+one, or ".", would find commands in the vault). Its output streams to the terminal as it comes. Its stdout is
 the measurement the criterion reads, kept as .zk/runs/ID.log, its last
 lines in the note; its stderr is kept apart, as .zk/runs/ID.stderr.log,
 and a run that failed or decided nothing quotes its last line. A timeout
