@@ -40,11 +40,12 @@ and check (zk check: evidence/run-edited).
 The command after -- is run directly, without a shell (write sh -c '...'
 for one), with no input, in the vault's root folder, with ZK_VAULT and
 ZK_NOTE set and PATH's entries that are not absolute dropped (an empty
-one, or ".", would find commands in the vault). Its output streams to the terminal as it comes. Its stdout is
-the measurement the criterion reads, kept as .zk/runs/ID.log, its last
-lines in the note; its stderr is kept apart, as .zk/runs/ID.stderr.log,
-and a run that failed or decided nothing quotes its last line. A timeout
-kills the command's whole process group.
+one, or ".", would find commands in the vault). Its output streams to
+the terminal as it comes. Its stdout is the measurement the criterion
+reads, kept as .zk/runs/ID.log, its last lines in the note; its stderr
+is kept apart, as .zk/runs/ID.stderr.log, and a run that failed or
+decided nothing quotes its last line. A timeout kills the command's
+whole process group.
 
 Without --, zk runs the command written under the falsifier in the note
 (a nested "- run: ` + "`CMD`" + `" item or a zk-run fenced block), and only
