@@ -271,16 +271,17 @@ func TestInspect(t *testing.T) {
 		// A repository's config runs programs (core.fsmonitor on git status).
 		{[]string{"git", "status"}, []string{".git/config"}, ""},
 		{sh("git diff --stat | wc -l"), []string{".git/config"}, ""},
-		// Behind what measures, traces or limits a command: its Makefile.
-		{[]string{"prlimit", "--as=4000000000", "make", "bench"}, []string{"Makefile"}, ""},
-		{[]string{"perf", "stat", "-x,", "make", "bench"}, []string{"Makefile"}, ""},
-		{[]string{"strace", "-f", "-o", "/dev/null", "make", "bench"}, []string{"Makefile"}, ""},
-		{[]string{"flock", "data.csv", "make", "bench"}, []string{"Makefile", "data.csv"}, ""},
+		// Behind what measures, traces or limits a command: its Makefile
+		// (and run.sh, which a recipe of it runs: every recipe is read).
+		{[]string{"prlimit", "--as=4000000000", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"perf", "stat", "-x,", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"strace", "-f", "-o", "/dev/null", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"flock", "data.csv", "make", "bench"}, []string{"Makefile", "data.csv", "run.sh"}, ""},
 		{[]string{"valgrind", "python3", "-m", "x"}, nil, "`python3 -m` runs code"},
 		// hyperfine runs its operands and --prepare's (and the like)
 		// through a shell: read as sh -c strings, once per parameter value.
-		{[]string{"hyperfine", "--runs", "3", "make bench"}, []string{"Makefile"}, ""},
-		{[]string{"timeout", "60", "hyperfine", "-w2", "make bench"}, []string{"Makefile"}, ""},
+		{[]string{"hyperfine", "--runs", "3", "make bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"timeout", "60", "hyperfine", "-w2", "make bench"}, []string{"Makefile", "run.sh"}, ""},
 		{[]string{"hyperfine", "sh ru?.sh"}, nil, "`ru?.sh` is a glob"},
 		{[]string{"hyperfine", "-N", `sh r""un.sh`}, []string{"run.sh"}, ""},
 		{[]string{"hyperfine", "--prepare", "sh lib/x.sh", "true"}, []string{"lib/x.sh"}, ""},
