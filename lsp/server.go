@@ -171,6 +171,18 @@ type Server struct {
 	scan    func()
 	openErr error
 	ready   bool
+
+	// ctx is Serve's: it ends when the client is gone. bg are the
+	// goroutines Serve waits for before it returns (rescan's).
+	ctx context.Context
+	bg  sync.WaitGroup
+	// walking runs one new walk of the vault at a time (a change
+	// reported, a rescan). rescanning is set while a rescan runs, and
+	// rescanAgain when one was asked for meanwhile, stopped once Serve
+	// waits for bg; guarded by rescanMu.
+	walking                          sync.Mutex
+	rescanMu                         sync.Mutex
+	rescanning, rescanAgain, stopped bool
 }
 
 // document is a note open in the editor: its text as the editor holds it.
@@ -197,7 +209,7 @@ type document struct {
 // New returns a server for the vault, or for the one Options.Open opens
 // at initialize; Scan must run before it answers (Serve runs it).
 func New(opts Options) *Server {
-	s := &Server{docs: map[string]*document{}, timers: map[string]*time.Timer{}, sent: map[string]string{},
+	s := &Server{docs: map[string]*document{}, timers: map[string]*time.Timer{}, sent: map[string]string{}, ctx: context.Background(),
 		notify: func(string, any) {}, ask: func(string, any) {}}
 	s.parsers.New = func() any { return vault.NewParser() }
 	s.opts = opts
@@ -277,6 +289,7 @@ func (s *Server) waitNamed() error { return s.live.WaitNamed() }
 func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.ctx = ctx
 	s.scan = func() {
 		go s.Scan(ctx) //nolint:errcheck // the error is kept in scanErr and returned by wait
 	}
@@ -328,6 +341,11 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 		t.Stop()
 	}
 	s.mu.Unlock()
+	cancel()
+	s.rescanMu.Lock()
+	s.stopped = true
+	s.rescanMu.Unlock()
+	s.bg.Wait()
 	if s.openErr != nil {
 		return s.openErr
 	}
@@ -566,6 +584,7 @@ func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentPa
 	s.docs[p] = d
 	s.mu.Unlock()
 	s.publish(p)
+	s.rescan()
 	return nil
 }
 
@@ -657,6 +676,7 @@ func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentPa
 	}
 	go s.recheckDependents(p)
 	s.refreshLenses()
+	s.rescan()
 	return nil
 }
 
@@ -708,17 +728,29 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 			c.Changed = append(c.Changed, p)
 		}
 	}
+	s.walking.Lock()
 	again, changed, err := s.live.FilesChanged(context.Background(), c, s.isOpen)
+	s.walking.Unlock()
 	if err != nil {
 		return err
 	}
+	s.filesTaken(again, changed, c.Deleted, func(f func()) { go f() })
+	return nil
+}
+
+// filesTaken publishes what files changed on disk changed, once Live
+// took them (FilesChanged, Rescan): the open notes checked again, and
+// in the background (run runs it), the notes not open that again and
+// changed name, the dependents of those changed and the notes deleted
+// that had diagnostics published, which are cleared.
+func (s *Server) filesTaken(again, changed, deleted []string, run func(func())) {
 	s.mu.Lock()
 	open := s.openPaths()
 	s.mu.Unlock()
 	for _, q := range open {
 		s.publish(q)
 	}
-	go func() {
+	run(func() {
 		s.recheck.Lock()
 		defer s.recheck.Unlock()
 		// The notes changed are checked again themselves, not only
@@ -729,12 +761,58 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 		if len(changed) > 0 {
 			qs = append(qs, s.affected(changed...)...)
 		}
-		qs = append(qs, s.sentUnder(c.Deleted)...)
+		qs = append(qs, s.sentUnder(deleted)...)
 		slices.Sort(qs)
 		s.recheckNotes(slices.Compact(qs))
-	}()
+	})
 	s.refreshLenses()
-	return nil
+}
+
+// rescan walks the vault again in the background and takes the files
+// that came, went or changed since the last walk (workspace.Live.Rescan),
+// after a note is saved or opened: what a client that reports no change
+// on disk (Neovim on Linux; eglot 1.9 a rename or a new folder) would
+// never tell, a note made by zk new in a terminal or deleted by git. A
+// rescan asked for while one runs runs once after it: a session's
+// dozen notes opened at once cost two walks.
+func (s *Server) rescan() {
+	s.rescanMu.Lock()
+	if s.rescanning || s.stopped {
+		s.rescanAgain = true
+		s.rescanMu.Unlock()
+		return
+	}
+	s.rescanning = true
+	s.bg.Add(1) // under rescanMu: never once Serve waits (stopped)
+	s.rescanMu.Unlock()
+	go func() {
+		defer s.bg.Done()
+		for {
+			if s.wait() == nil && s.ctx.Err() == nil {
+				// The walk takes no lock: a change reported meanwhile
+				// waits only for the walk's changes to be taken.
+				w, err := s.live.Rescan(s.ctx)
+				var again, changed []string
+				var c workspace.FileChanges
+				if err == nil {
+					s.walking.Lock()
+					again, changed, c, err = s.live.TakeWalk(w, s.isOpen)
+					s.walking.Unlock()
+				}
+				if err == nil && len(c.Created)+len(c.Changed)+len(c.Deleted) > 0 {
+					s.filesTaken(again, changed, c.Deleted, func(f func()) { f() })
+				}
+			}
+			s.rescanMu.Lock()
+			if !s.rescanAgain || s.ctx.Err() != nil {
+				s.rescanning, s.rescanAgain = false, false
+				s.rescanMu.Unlock()
+				return
+			}
+			s.rescanAgain = false
+			s.rescanMu.Unlock()
+		}
+	}()
 }
 
 // publish checks an open note's text and sends its diagnostics.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,4 +147,58 @@ func TestWatchedFolderDeletedClearsItsNotes(t *testing.T) {
 	if got := c.refsAt("B.md", protocol.Position{}, false); len(got) != 0 {
 		t.Errorf("references to B.md after dir/ was deleted: %v, want none", got)
 	}
+}
+
+// brokenLinks are the messages of d's links/broken diagnostics.
+func brokenLinks(d published) []string {
+	var out []string
+	for _, x := range d.Diagnostics {
+		if x.Code == lint.RuleBrokenLink {
+			out = append(out, x.Message)
+		}
+	}
+	return out
+}
+
+// TestUnreportedFilesTakenInOnSaveAndOpen: a client that reports no
+// changes on disk (Neovim on Linux; eglot 1.9 drops a rename and a new
+// folder's files) learns of a note created or deleted outside the
+// editor when a note is saved or opened: the vault is walked again
+// then. Before, [[New]] stayed broken for the session, even once New.md
+// was opened and saved in the editor, and [[Old]] stayed mended after
+// Old.md was deleted, where zk check said the opposite.
+func TestUnreportedFilesTakenInOnSaveAndOpen(t *testing.T) {
+	files := map[string]string{
+		"Open.md": "# Open\n\nSee [[New]] and [[Old]].\n",
+		"Old.md":  "# Old\n",
+	}
+	c := startServerWith(t, files, nil, map[string]any{})
+	c.openText("Open.md", files["Open.md"])
+	if got := brokenLinks(c.nextDiags("Open.md")); len(got) != 1 || !strings.Contains(got[0], "[[New]]") {
+		t.Fatalf("Open.md on open: broken %v, want [[New]] alone", got)
+	}
+	c.write("New.md", "# New\n")
+	c.remove("Old.md")
+	save := func(p string) {
+		if err := c.conn.Notify(context.Background(), protocol.MethodTextDocumentDidSave, map[string]any{"textDocument": map[string]any{"uri": c.uri(p)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("Open.md")
+	c.diagsUntil("Open.md", func(d published) bool {
+		got := brokenLinks(d)
+		return len(got) == 1 && strings.Contains(got[0], "[[Old]]")
+	})
+
+	// Created outside the editor, then opened in it: the note that links
+	// to it is mended without a save.
+	c.write("Newer.md", "# Newer\n")
+	c.openText("Open.md", "# Open\n\nSee [[Newer]] and [[Newest]].\n")
+	c.diagsUntil("Open.md", func(d published) bool {
+		got := brokenLinks(d)
+		return len(got) == 1 && strings.Contains(got[0], "[[Newest]]")
+	})
+	c.write("Newest.md", "# Newest\n")
+	c.openText("Newest.md", "# Newest\n")
+	c.diagsUntil("Open.md", func(d published) bool { return len(brokenLinks(d)) == 0 })
 }

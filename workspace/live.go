@@ -44,6 +44,11 @@ type Live struct {
 	res     *vault.Resolver
 	cached  []string // the files the model file names, until the walk is done
 	notes   []string // the vault's notes
+	// files are the vault's files as last walked, their stamps what
+	// TakeWalk tells a file changed on disk by; gen counts the walks
+	// taken.
+	files []vault.File
+	gen   uint64
 	// links and lower are the shortest link to each of notes and it in
 	// lower case, nil until CompletionLinks asks for them.
 	links, lower []string
@@ -366,7 +371,8 @@ func (l *Live) learnTargets(n *vault.Note, session *lint.Session, res *vault.Res
 // (CompletionLinks), not at the start: most starts are not followed by a
 // [[. The caller holds mu.
 func (l *Live) setFiles(files []vault.File, res *vault.Resolver) {
-	l.res = res
+	l.res, l.files = res, files
+	l.gen++
 	l.notes = make([]string, 0, len(files)) // mostly notes: one allocation
 	for _, f := range files {
 		if f.IsNote() {
@@ -633,6 +639,71 @@ func (l *Live) FilesChanged(ctx context.Context, c FileChanges, skip func(string
 	if err != nil {
 		return nil, nil, err
 	}
+	return l.filesChanged(c, skip, files)
+}
+
+// Walk is a walk of the vault's files, made for TakeWalk.
+type Walk struct {
+	files []vault.File
+	gen   uint64 // the walks taken before it
+}
+
+// Rescan walks the vault for TakeWalk, which takes the files created,
+// deleted or changed since: for a front end whose client does not report
+// changes on disk (Neovim on Linux; eglot 1.9 none of a file renamed
+// within its folder or of a folder made after the start), to which a
+// note created outside the editor stayed unknown for the session, every
+// link to it broken. The walk takes nothing, so that it can run beside
+// the front end's other work (a second of it at 100,000 notes).
+func (l *Live) Rescan(ctx context.Context) (Walk, error) {
+	l.mu.Lock()
+	gen := l.gen
+	l.mu.Unlock()
+	files, _, err := l.v.Files(ctx)
+	return Walk{files: files, gen: gen}, err
+}
+
+// TakeWalk takes, as FilesChanged does, the files that w finds created,
+// deleted or changed (by their stamps, vault.File.SameStat) since the
+// walk before it, and returns what FilesChanged returns and the changes
+// found. A walk taken since w began (FilesChanged's) is as new as w: w
+// is dropped then, with no changes. The caller runs one TakeWalk or
+// FilesChanged at a time.
+func (l *Live) TakeWalk(w Walk, skip func(string) bool) (recheck, reread []string, c FileChanges, err error) {
+	l.mu.Lock()
+	last, gen := l.files, l.gen
+	l.mu.Unlock()
+	if gen != w.gen {
+		return nil, nil, c, nil
+	}
+	was := make(map[string]vault.File, len(last))
+	for _, f := range last {
+		was[f.Path] = f
+	}
+	for _, f := range w.files {
+		old, ok := was[f.Path]
+		delete(was, f.Path)
+		switch {
+		case !ok:
+			c.Created = append(c.Created, f.Path)
+			c.Changed = append(c.Changed, f.Path)
+		case !old.SameStat(f):
+			c.Changed = append(c.Changed, f.Path)
+		}
+	}
+	for p := range was {
+		c.Deleted = append(c.Deleted, p)
+	}
+	slices.Sort(c.Deleted)
+	if len(c.Created)+len(c.Changed)+len(c.Deleted) == 0 {
+		return nil, nil, c, nil
+	}
+	recheck, reread, err = l.filesChanged(c, skip, w.files)
+	return recheck, reread, c, err
+}
+
+// filesChanged is FilesChanged with the new walk's files.
+func (l *Live) filesChanged(c FileChanges, skip func(string) bool, files []vault.File) (recheck, reread []string, err error) {
 	// The notes deleted are still in the graph: their dependents are
 	// known only before the new walk forgets them. A path that is not a
 	// note's may be a folder's, deleted with its notes: a client may
