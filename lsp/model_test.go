@@ -2,11 +2,16 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -216,4 +221,58 @@ func TestScanReleasesTheCacheWhenTheWalkFails(t *testing.T) {
 	if closed != 1 {
 		t.Errorf("the cache was released %d times, want 1", closed)
 	}
+}
+
+// TestRequestsWaitingForTheVaultHoldNothing: while the vault is still
+// read at the start, a completion or code lens waits for it, and was
+// handled on the connection's one goroutine: the change typed after it,
+// its diagnostics, a hover, $/cancelRequest and shutdown all waited
+// (35 s at 100,000 notes). Now such a request is answered later, on its
+// own: the rest is answered meanwhile, a cancellation answers it with
+// RequestCancelled, and shutdown cancels those left.
+func TestRequestsWaitingForTheVaultHoldNothing(t *testing.T) {
+	files := map[string]string{"A.md": "# A\n\nSee [[B]].\n", "B.md": "# B\n"}
+	c, release := startHeldAtTheWalk(t, files, namesCache{"A.md", "B.md"})
+	close(release) // walked; every note's read is held until the test ends
+	c.openText("A.md", files["A.md"])
+	c.nextDiags("A.md")
+	ctx := context.Background()
+	at := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("A.md")}, Position: protocol.Position{Line: 2, Character: 7}}
+	completion, err := c.conn.DispatchCall(ctx, protocol.MethodTextDocumentCompletion, at, jsonrpc2.PickID(jsonrpc2.ID{Num: 777}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lens, err := c.conn.DispatchCall(ctx, protocol.MethodTextDocumentCodeLens, map[string]any{"textDocument": at.TextDocument})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A change typed meanwhile is checked, and a hover answered.
+	if err := c.conn.Notify(ctx, protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": c.uri("A.md"), "version": 2},
+		"contentChanges": []any{map[string]any{"text": "# A\n\nSee [[B]] and [[Nowhere]].\n"}}}); err != nil {
+		t.Fatal(err)
+	}
+	c.diagsUntil("A.md", hasCode(lint.RuleBrokenLink))
+	var hover json.RawMessage
+	c.call(protocol.MethodTextDocumentHover, at, &hover)
+	if !strings.Contains(string(hover), "B.md") {
+		t.Errorf("hover on [[B]]: %s", hover)
+	}
+
+	cancelled := func(w jsonrpc2.Waiter, what string) {
+		t.Helper()
+		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		var rpcErr *jsonrpc2.Error
+		if err := w.Wait(wctx, nil); !errors.As(err, &rpcErr) || rpcErr.Code != codeRequestCancelled {
+			t.Errorf("%s: %v, want the error RequestCancelled", what, err)
+		}
+	}
+	if err := c.conn.Notify(ctx, "$/cancelRequest", map[string]any{"id": 777}); err != nil {
+		t.Fatal(err)
+	}
+	cancelled(completion, "the completion cancelled")
+	c.call(protocol.MethodShutdown, nil, nil)
+	cancelled(lens, "the code lens at shutdown")
 }

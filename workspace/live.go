@@ -290,6 +290,10 @@ func (l *Live) WaitKnown() error {
 	return l.knownErr
 }
 
+// KnownDone is closed once every note's entry is read (or the read
+// failed): what WaitKnown waits for, for a wait that can give up.
+func (l *Live) KnownDone() <-chan struct{} { return l.known }
+
 // CanCheck reports whether a note can be checked now: against the
 // files the cache names, or the walk's.
 func (l *Live) CanCheck() bool {
