@@ -311,6 +311,45 @@ func TestMCPBase(t *testing.T) {
 	}
 }
 
+// The base tool reads the vault's .base files and no other: a path out of
+// the vault, absolute or through .., gets one answer whether a file is
+// there or not, and what a file there holds is never read (the command
+// line's zk base reads a .base file anywhere, its user's own).
+func TestMCPBaseStaysInTheVault(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	outside := filepath.Join(filepath.Dir(dir), "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(outside, "Secret.base")
+	if err := os.WriteFile(secret, []byte("views:\n  - type: table\n    name: SecretView\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeNote(t, dir, "Views/Books.base", "views:\n  - type: table\n    name: Rated\n")
+	rel, err := filepath.Rel(dir, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{secret, filepath.Join(outside, "Missing.base"), filepath.ToSlash(rel), "../outside/Missing.base"} {
+		text := callTool(t, cs, "base", map[string]any{"base": arg}, nil, true)
+		if want := arg + ": path is outside the vault"; text != want {
+			t.Errorf("base %s: %q, want %q", arg, text, want)
+		}
+	}
+	// A .base file of the vault, by its path or its name; one it has not
+	// is said so in the tool's terms, not as a failed open.
+	for _, arg := range []string{"Views/Books.base", "Books.base", "Books"} {
+		var out basePage
+		callTool(t, cs, "base", map[string]any{"base": arg}, &out, false)
+		if out.View != "Rated" {
+			t.Errorf("base %s: view %q, want Rated", arg, out.View)
+		}
+	}
+	if text := callTool(t, cs, "base", map[string]any{"base": "Nope.base"}, nil, true); !strings.Contains(text, `"Nope.base": no .base file of that path or name in`) {
+		t.Errorf("base Nope.base: %s", text)
+	}
+}
+
 // The tools that read every note (check, base, list, stale, properties,
 // move's plan) tell a client that gave a progress token how many they have read; a
 // search told only of an index build, and a base on a large vault was

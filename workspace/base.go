@@ -24,9 +24,13 @@ import (
 // picks one of a note's ("" the first, N the Nth, else the one showing
 // that view); View names the view ("" the first, or the one the embed
 // names); This is the note this refers to ("" the base file or the note
-// embedding it).
+// embedding it). Outside lets Base name a .base file outside the vault,
+// as the command line's user may; a front end serving someone else (an
+// agent) leaves it false, and a path out of the vault is then refused by
+// its text alone, as a note's is (FindNote).
 type BaseRequest struct {
 	Base, View, Embed, This string
+	Outside                 bool
 }
 
 // BaseResult is a base evaluated: where it is (for messages), the view's
@@ -43,7 +47,7 @@ type BaseResult struct {
 // warnings found before it.
 func (w *Workspace) Base(ctx context.Context, req BaseRequest) (BaseResult, error) {
 	var warns []string
-	bs, err := w.readBase(ctx, req.Base, req.Embed)
+	bs, err := w.readBase(ctx, req.Base, req.Embed, req.Outside)
 	if err != nil {
 		return BaseResult{}, err
 	}
@@ -164,9 +168,9 @@ type baseSource struct {
 }
 
 // readBase reads the base an argument names: a .base file (in the vault,
-// or anywhere), or a base a note embeds (the first, or the one embed
-// names).
-func (w *Workspace) readBase(ctx context.Context, arg, embed string) (*baseSource, error) {
+// or, when outside allows, anywhere), or a base a note embeds (the first,
+// or the one embed names).
+func (w *Workspace) readBase(ctx context.Context, arg, embed string, outside bool) (*baseSource, error) {
 	v := w.Vault
 	if !strings.EqualFold(filepath.Ext(arg), ".base") {
 		p, files, err := Locate(ctx, v, arg)
@@ -193,6 +197,9 @@ func (w *Workspace) readBase(ctx context.Context, arg, embed string) (*baseSourc
 	if embed != "" {
 		return nil, usage(fmt.Errorf("%s chooses among the bases a note embeds; %s is a base file", w.field("embed"), printable.Of(arg)))
 	}
+	if !outside {
+		return w.vaultBase(ctx, arg)
+	}
 	abs, err := filepath.Abs(arg)
 	if err != nil {
 		return nil, err
@@ -218,6 +225,31 @@ func (w *Workspace) readBase(ctx context.Context, arg, embed string) (*baseSourc
 		return nil, fmt.Errorf("base: %w", err)
 	}
 	return &baseSource{src: src, where: arg}, nil
+}
+
+// vaultBase reads the .base file of the vault that arg names: by its
+// path (filePath: one out of the vault is refused by its text, so that an
+// agent cannot read a file outside it, nor learn whether one is there),
+// else by its name as a wikilink writes it.
+func (w *Workspace) vaultBase(ctx context.Context, arg string) (*baseSource, error) {
+	v := w.Vault
+	files, _, err := v.FilePaths(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p, found, err := filePath(v, files, arg)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		p, found = vault.ResolverOf(files).Resolve(arg, "")
+		found = found && strings.EqualFold(path.Ext(p), ".base")
+	}
+	if !found {
+		return nil, usage(fmt.Errorf("%q: no .base file of that path or name in %s", arg, printable.Of(v.Dir)))
+	}
+	src, err := v.ReadFile(p, base.MaxSize)
+	return &baseSource{src: src, where: p, thisPath: p}, err
 }
 
 // noteBase is a base a note embeds, where the note has it: a ```base

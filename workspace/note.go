@@ -25,38 +25,11 @@ import (
 // whether some file outside the vault exists. files are the vault's,
 // sorted by path, as Vault.Files returns them.
 func FindNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
-	exact := func(p string) (string, bool, error) {
-		// A file's path exactly, as Resolver.HasExactly tells it, without
-		// indexing every file for one argument: files are sorted by path.
-		if _, ok := slices.BinarySearchFunc(files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) }); !ok {
-			return "", false, nil
+	if p, found, err := filePath(v, files, arg); found || err != nil {
+		if err == nil && !vault.IsNotePath(p) {
+			err = usage(fmt.Errorf("%s: %w", p, vault.ErrNotNote))
 		}
-		if !vault.IsNotePath(p) {
-			return "", true, usage(fmt.Errorf("%s: %w", p, vault.ErrNotNote))
-		}
-		return p, true, nil
-	}
-	// A file path, relative to the working directory.
-	cwdOutside := false
-	if abs, err := filepath.Abs(arg); err == nil {
-		if rel, ok := vault.Within(v.Dir, abs); ok {
-			if p, ok, err := exact(rel); ok {
-				return p, err
-			}
-		} else {
-			cwdOutside = true
-		}
-	}
-	// A path relative to the vault root.
-	clean := path.Clean(filepath.ToSlash(arg))
-	rootOutside := !vault.Local(clean)
-	if !rootOutside {
-		if p, ok, err := exact(clean); ok {
-			return p, err
-		}
-	}
-	if cwdOutside && rootOutside {
-		return "", usage(fmt.Errorf("%s: %w", arg, vault.ErrOutsideVault))
+		return p, err
 	}
 	// A name, as a wikilink writes it.
 	name := strings.TrimSuffix(strings.TrimSuffix(arg, "]]"), "|")
@@ -76,6 +49,42 @@ func FindNote(v *vault.Vault, files []vault.File, arg string) (string, error) {
 		return p, nil
 	}
 	return "", &NotFoundError{Arg: arg, Vault: v.Dir, Near: Near(files, name, 3)}
+}
+
+// filePath is the vault file a path argument names exactly: relative to
+// the working directory, else to the vault's root. A path that leads out
+// of the vault both ways is a UsageError wrapping vault.ErrOutsideVault,
+// told by its text alone, never by a look at the disk. found is false,
+// with no error, for a path of the vault that no file has (the caller
+// may then read arg as a name). files are sorted by path.
+func filePath(v *vault.Vault, files []vault.File, arg string) (p string, found bool, err error) {
+	// A file's path exactly, as Resolver.HasExactly tells it, without
+	// indexing every file for one argument.
+	exact := func(p string) bool {
+		_, ok := slices.BinarySearchFunc(files, p, func(f vault.File, p string) int { return strings.Compare(f.Path, p) })
+		return ok
+	}
+	// A file path, relative to the working directory.
+	cwdOutside := false
+	if abs, err := filepath.Abs(arg); err == nil {
+		if rel, ok := vault.Within(v.Dir, abs); ok {
+			if exact(rel) {
+				return rel, true, nil
+			}
+		} else {
+			cwdOutside = true
+		}
+	}
+	// A path relative to the vault root.
+	clean := path.Clean(filepath.ToSlash(arg))
+	rootOutside := !vault.Local(clean)
+	if !rootOutside && exact(clean) {
+		return clean, true, nil
+	}
+	if cwdOutside && rootOutside {
+		return "", false, usage(fmt.Errorf("%s: %w", arg, vault.ErrOutsideVault))
+	}
+	return "", false, nil
 }
 
 // Locate lists the vault's files and finds the note a note argument

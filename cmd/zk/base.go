@@ -89,7 +89,7 @@ func runBase(ctx context.Context, opts *baseOptions, s *streams) error {
 		return err
 	}
 	defer w.Close()
-	r, err := w.Base(ctx, workspace.BaseRequest{Base: opts.arg, View: opts.view, Embed: opts.embed, This: opts.this})
+	r, err := w.Base(ctx, workspace.BaseRequest{Base: opts.arg, View: opts.view, Embed: opts.embed, This: opts.this, Outside: true})
 	where, res := r.Where, r.Result
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(s.err, "zk: warning: %s\n", printable.Of(warn))
