@@ -412,6 +412,36 @@ func TestUpdateMovesDamageAside(t *testing.T) {
 	}
 }
 
+// A query bleve parses and its searchers refuse (a fuzziness past 2, a
+// regexp the index cannot compile) is a bad query, said before the index
+// is opened: it was taken for damage found by the search, and the index
+// was moved aside and rebuilt from the notes at each such query.
+func TestSearchOfAnUnsearchableQueryKeepsTheIndex(t *testing.T) {
+	v := testVault(t, sample)
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx")}
+	ctx := context.Background()
+	if _, err := Update(ctx, v, opts, false); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := openStore(opts.Dir, v.Dir, false)
+	live, _ := s.current()
+	for _, q := range []string{"claim~5", "/(/", `/a\b/`} {
+		res, err := Search(ctx, v, opts, Request{Query: q, Limit: 10, MaxUpdate: 100})
+		if !errors.Is(err, ErrQuery) {
+			t.Errorf("search %q: %v, want a bad query", q, err)
+		}
+		if res != nil && res.Updated != nil {
+			t.Errorf("search %q rebuilt the index: %+v", q, *res.Updated)
+		}
+		if gen, _ := s.current(); gen != live {
+			t.Errorf("search %q: the live generation is %s, was %s", q, gen, live)
+		}
+	}
+	if broken, _ := filepath.Glob(filepath.Join(opts.Dir, "gen-*"+brokenExt)); len(broken) != 0 {
+		t.Errorf("generations moved aside: %v", broken)
+	}
+}
+
 func TestRebuildFlag(t *testing.T) {
 	v := testVault(t, sample)
 	opts := Options{Dir: filepath.Join(t.TempDir(), "idx")}

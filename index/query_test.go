@@ -27,6 +27,15 @@ func TestQueryErrorSaysWhere(t *testing.T) {
 		"+&&":              `"&&" has no word to search for (punctuation alone matches no note)`,
 		"claim:\"--\"":     `"claim:--" has no word`,
 		"denominator +...": `"..." has no word`,
+		// bleve parses these and its searchers refuse them, inside the
+		// index (TestSearchOfAnUnsearchableQueryKeepsTheIndex).
+		"claim~3":       `claim~3: a word matches at most 2 edits away`,
+		"title:claim~9": `claim~9: a word matches at most 2 edits away`,
+		"claim~-1":      `claim~-1`,
+		"/(/":           "/(/: error parsing regexp: missing closing )",
+		"/a{1001}/":     "invalid repeat count",
+		`/a\b/`:         "/a\\b/: word boundaries are not allowed",
+		"/a*?/":         "lazy quantifiers are not allowed",
 	} {
 		_, err := parseQuery(q, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -37,7 +46,7 @@ func TestQueryErrorSaysWhere(t *testing.T) {
 
 // Shapes near the refused ones still search.
 func TestQueryParses(t *testing.T) {
-	for _, q := range []string{"f(x)", "(ab)", `"(a"`, `claim:"a OR b"`, "or", "c++", "claim:(x)", "tag:(", "path:\\)"} {
+	for _, q := range []string{"f(x)", "(ab)", `"(a"`, `claim:"a OR b"`, "or", "c++", "claim:(x)", "tag:(", "path:\\)", "claim~2", "claim~", "/cla.m/", "/[a-z]{1000}/"} {
 		if _, err := parseQuery(q, nil, nil); err != nil {
 			t.Errorf("parseQuery(%q) = %v, want no error", q, err)
 		}

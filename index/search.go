@@ -19,6 +19,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	vregexp "github.com/blevesearch/vellum/regexp"
 
 	"github.com/zk-claims/zk/internal/lazyre"
 	"github.com/zk-claims/zk/vault"
@@ -598,6 +600,9 @@ func parseQuery(s string, langs []string, attested func(word string) []string) (
 	if q, err = rewrite(q, langs, attested); err != nil {
 		return nil, err
 	}
+	if err := searchable(q); err != nil {
+		return nil, err
+	}
 	if filter != nil {
 		q = query.NewConjunctionQuery([]query.Query{q, filter})
 	}
@@ -747,6 +752,58 @@ func rewrite(q query.Query, langs []string, attested func(string) []string) (que
 		return q, nil
 	}
 	return q, nil
+}
+
+// searchable refuses what bleve's parser takes and its searchers do not:
+// a fuzziness past searcher.MaxFuzziness (word~3) or below 0, a regexp
+// that vellum, which matches it against the index's terms, cannot compile
+// (/(/, /a\b/, /a*?/). Left to the search, each failed inside the index,
+// which took the failure for damage: the index was moved aside and
+// rebuilt from the notes (15 s at 6,280 notes, at every such query), and
+// the answer said it was damaged.
+func searchable(q query.Query) error {
+	fuzzy := func(word string, f int) error {
+		if f < 0 || f > searcher.MaxFuzziness {
+			return fmt.Errorf("%w: %s~%d: a word matches at most %d edits away (word~1, word~2)", ErrQuery, word, f, searcher.MaxFuzziness)
+		}
+		return nil
+	}
+	switch q := q.(type) {
+	case *query.BooleanQuery:
+		for _, sub := range []query.Query{q.Must, q.Should, q.MustNot} {
+			if sub != nil {
+				if err := searchable(sub); err != nil {
+					return err
+				}
+			}
+		}
+	case *query.ConjunctionQuery:
+		for _, sub := range q.Conjuncts {
+			if err := searchable(sub); err != nil {
+				return err
+			}
+		}
+	case *query.DisjunctionQuery:
+		for _, sub := range q.Disjuncts {
+			if err := searchable(sub); err != nil {
+				return err
+			}
+		}
+	case *query.MatchQuery:
+		return fuzzy(q.Match, q.Fuzziness)
+	case *query.MatchPhraseQuery:
+		return fuzzy(q.MatchPhrase, q.Fuzziness)
+	case *query.FuzzyQuery:
+		return fuzzy(q.Term, q.Fuzziness)
+	case *query.RegexpQuery:
+		// As bleve's RegexpQuery hands it to the index: a leading ^
+		// dropped, compiled as scorch compiles it (vellum's regexp.New is
+		// its syntax.Parse and NewParsedWithLimit).
+		if _, err := vregexp.New(strings.TrimPrefix(q.Regexp, "^")); err != nil {
+			return fmt.Errorf("%w: /%s/: %v", ErrQuery, q.Regexp, err)
+		}
+	}
+	return nil
 }
 
 // hasWord refuses a word or phrase of a text field that holds no letter
