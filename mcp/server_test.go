@@ -321,6 +321,25 @@ func TestMCPRunFalsifierNeedsApproval(t *testing.T) {
 	}
 }
 
+// A run that timed out says so: an agent that gave timeout_s read exit
+// null and verdict none, as of a run that ended and was judged nothing.
+func TestMCPRunFalsifierTimedOut(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	note := strings.Replace(mcpVault["Rates.md"], "sh -c 'echo ok'", "sh -c 'sleep 30'", 1)
+	writeNote(t, dir, "Rates.md", note)
+	approve(t, dir, "Rates.md", "sleep 30")
+	var out runFalsifierOutput
+	callTool(t, cs, "run_falsifier", map[string]any{"note": "Rates", "timeout_s": 0.2}, &out, false)
+	if out.Run.Exit != nil || out.Run.Status != "timed out after 200ms" {
+		t.Errorf("run_falsifier, timed out: exit %v, status %q; want no exit and \"timed out after 200ms\"", out.Run.Exit, out.Run.Status)
+	}
+	var runs view.NoteRuns
+	callTool(t, cs, "runs", map[string]any{"note": "Rates"}, &runs, false)
+	if len(runs.Runs) != 1 || runs.Runs[0].Status != out.Run.Status {
+		t.Errorf("runs = %+v, want the run, its status %q", runs.Runs, out.Run.Status)
+	}
+}
+
 // approve approves the falsifier command sh -c SCRIPT of the note at
 // p, as the user's zk trust would.
 func approve(t *testing.T, dir, p, script string) {

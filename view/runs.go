@@ -11,9 +11,15 @@ import (
 
 // Run is one run in zk runs --format json (the README's shape).
 type Run struct {
-	ID        string  `json:"id"`
-	Started   string  `json:"started"`
-	Exit      *int    `json:"exit"`
+	ID      string `json:"id"`
+	Started string `json:"started"`
+	Exit    *int   `json:"exit"`
+	// Status is how a command that did not exit by itself ended, as the
+	// record's title says it: "timed out after 10m0s", "interrupted",
+	// "killed by SIGKILL", "could not start". Without it a run that timed
+	// out read as one that ran and was judged nothing (exit null, verdict
+	// none or inconclusive), to an agent that had asked for a timeout.
+	Status    string  `json:"status,omitempty"`
 	Duration  float64 `json:"duration_s"`
 	Falsifier string  `json:"falsifier"`
 	// FalsifierID is the falsifier's block id, as the block carries it.
@@ -33,7 +39,7 @@ type Run struct {
 func NewRun(r evidence.Run) Run {
 	v := Run{ID: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Duration: r.Duration.Seconds(),
 		Falsifier: r.Falsifier, FalsifierID: r.FalsifierID, Command: r.Command, Rejudges: r.Rejudges,
-		Verdict: r.Verdict, Statement: r.Criterion, Edited: r.Problem}
+		Verdict: r.Verdict, Statement: r.Criterion, Edited: r.Problem, Status: r.Status}
 	if r.Exit >= 0 && !r.Attached && r.Rejudges == "" {
 		exit := r.Exit
 		v.Exit = &exit
