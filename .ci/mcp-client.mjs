@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ProgressNotificationSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const [zk, vault] = process.argv.slice(2);
@@ -79,6 +79,22 @@ const built = [];
 const search = await call("search", { query: "denominator", limit: 3 }, built);
 assert.ok(search.hits.length > 0, "search found nothing");
 assert.ok(built.length > 0 && built.at(-1).progress === built.at(-1).total, `search: the index build's progress ${JSON.stringify(built)}`);
+// A query bleve parses and the index cannot run is a bad query, the index
+// kept (it was taken for damage and rebuilt at each such query).
+async function callRefused(name, args, pattern) {
+  const res = await client.callTool({ name, arguments: args });
+  const text = res.content.map((c) => c.text).join("\n");
+  assert.ok(res.isError, `${name} ${JSON.stringify(args)}: not refused: ${text}`);
+  assert.match(text, pattern, `${name} ${JSON.stringify(args)}`);
+  console.log(`ok ${name} refused: ${text.split("\n")[0]}`);
+}
+await callRefused("search", { query: "denominator~3" }, /bad query: denominator~3: a word matches at most 2 edits away/);
+await callRefused("search", { query: "/(/" }, /bad query: \/\(\/: error parsing regexp/);
+// base reads the vault's .base files only: a path out of it, there or not, is refused alike.
+const outside = join(vault, "..", "Outside.base");
+writeFileSync(outside, "views:\n  - type: table\n    name: OutsideView\n");
+await callRefused("base", { base: outside }, /path is outside the vault$/);
+await callRefused("base", { base: "../Missing.base" }, /^\.\.\/Missing\.base: path is outside the vault$/);
 const rows = await call("base", { base: "All.base", limit: 2 }, []);
 assert.ok(rows.items > 2 && rows.next_offset === 2, `base: ${JSON.stringify(rows)}`);
 const links = await call("links", { note: rate });
