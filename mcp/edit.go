@@ -190,8 +190,12 @@ func yamlValue(v any) (any, error) {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			if _, ok := e.([]any); ok {
+			switch e.(type) {
+			case []any:
 				return nil, errors.New("a list of lists is not a property Obsidian reads")
+			case nil:
+				// The write path would say "not <nil>", a Go type's name.
+				return nil, fmt.Errorf("item %d of the list is null: a list holds strings, numbers or booleans (null empties the whole property)", i+1)
 			}
 			y, err := yamlValue(e)
 			if err != nil {

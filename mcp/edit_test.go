@@ -169,6 +169,11 @@ func TestMCPSetProperty(t *testing.T) {
 	} {
 		callTool(t, cs, "set_property", bad, nil, true)
 	}
+	// An agent's error names JSON's values, not Go's types.
+	text := callTool(t, cs, "set_property", map[string]any{"note": "Rates", "key": "tags", "value": []any{"a", nil}}, nil, true)
+	if want := "set_property: value: item 2 of the list is null"; !strings.HasPrefix(text, want) || strings.Contains(text, "<nil>") {
+		t.Errorf("a null in a list: %q, want it to start %q", text, want)
+	}
 }
 
 // Every list-like result is a page: limit (default 100), offset, and
