@@ -290,6 +290,17 @@ func TestMCPNew(t *testing.T) {
 	if text := callTool(t, cs, "new", map[string]any{"title": "Tails Hide in Means"}, nil, true); !strings.Contains(text, "exists") {
 		t.Errorf("a second new of the same title says %q, want it refused", text)
 	}
+	// A control character in a title is refused, no note written: a NUL
+	// made a note no zk command reads (a binary file), a line break wrote
+	// the rest of the title into the note's text.
+	for title, want := range map[string]string{"Nul\x00Note": "U+0000", "Two\nLines": "U+000A", "Esc\x1b[2J": "U+001B"} {
+		if text := callTool(t, cs, "new", map[string]any{"title": title}, nil, true); !strings.Contains(text, "the title holds the control character "+want) {
+			t.Errorf("new %q: %q, want the control character %s refused", title, text, want)
+		}
+	}
+	if got, _ := os.ReadDir(home); len(got) != 2 {
+		t.Errorf("notes in %s after the refusals: %d, want 2", home, len(got))
+	}
 }
 
 func TestMCPRunFalsifierNeedsApproval(t *testing.T) {

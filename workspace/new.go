@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -63,6 +65,13 @@ func (w *Workspace) RenderNew(ctx context.Context, typ, title string, now time.T
 	}
 	if r, ok := vault.BidiControl(title); ok {
 		return "", nil, usage(fmt.Errorf("new: the title holds the bidirectional control character U+%04X, which makes a file name read as another; write the title without it", r))
+	}
+	if i := strings.IndexFunc(title, unicode.IsControl); i >= 0 {
+		// The file name drops it; the heading kept it: a NUL made the
+		// note a binary file no command reads, a line break wrote the
+		// rest of the title as the note's text.
+		r, _ := utf8.DecodeRuneInString(title[i:])
+		return "", nil, usage(fmt.Errorf("new: the title holds the control character U+%04X, which a note's heading cannot hold; write the title without it", r))
 	}
 	name := vault.FileName(title)
 	if name == "" {
