@@ -197,10 +197,12 @@ type Homed struct {
 
 // Rehome places each refuting entry of ledger (ReadLedger's) whose block
 // is not in the note it names (notes exist and read say what notes there
-// are and what they hold) where the vault keeps it now: in the note that
-// holds its block (a note renamed outside zk, a block moved with its
-// falsifier; of several, the first by path); else in its own note, when it
-// is there and its falsifier id is there or nowhere else; else in the one
+// are and what they hold) where the vault keeps it now: in its own note
+// when that is there and holds its falsifier id (its block moved
+// elsewhere alone); else in the note that holds its block (a note renamed
+// outside zk, a block moved with its falsifier; of several, the first by
+// path); else in its own note, when it is there and its falsifier id is
+// nowhere else (or it has none); else in the one
 // note that holds its falsifier id (a note renamed outside zk and its
 // block deleted, a falsifier merged into another note with its id); else
 // in its own note, when it is there; else it is an orphan: the refutation
@@ -257,9 +259,16 @@ func Rehome(ledger map[string][]LedgerEntry, read func(p string) ([]byte, bool),
 		slices.Sort(l.blocks)
 		home := ""
 		switch {
+		case l.exists && l.hasID:
+			// Its falsifier is still in its note: the refutation is of
+			// that note's claim, wherever its block went (cut and pasted
+			// into an archive of old runs, say). Followed, its block
+			// took the refutation with it, and the note whose claim it
+			// refutes checked clean.
+			continue
 		case len(l.blocks) > 0:
 			home = l.blocks[0]
-		case l.exists && (l.hasID || len(l.holdID) == 0 || l.e.FalsifierID == ""):
+		case l.exists && (len(l.holdID) == 0 || l.e.FalsifierID == ""):
 			continue // its own note: evidence/run-vanished there, as always
 		case len(l.holdID) == 1:
 			home = l.holdID[0]

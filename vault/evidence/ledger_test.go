@@ -78,6 +78,14 @@ func TestRehome(t *testing.T) {
 		// A copy of a renamed note: the block in two notes, the first by
 		// path holds it.
 		{"copied: its block in two notes", map[string]string{"S.md": "- x ^f-0001\n" + block, "R.md": "- x ^f-0001\n" + block}, "R.md"},
+		// The block cut from its note and pasted into another (an
+		// archive of old runs), its falsifier still in its note: the
+		// refutation is of its note's claim, and stays there, where its
+		// block is gone (evidence/run-vanished), not in the archive.
+		{"its block moved to another note, its falsifier in its own", map[string]string{"A.md": "- x ^f-0001\n", "Archive.md": block}, "A.md"},
+		{"its block moved to a note holding its falsifier id too, its falsifier in its own", map[string]string{"A.md": "- x ^f-0001\n", "B.md": "- x ^f-0001\n" + block}, "A.md"},
+		// Split: the falsifier went with its block.
+		{"its block and its falsifier moved to another note", map[string]string{"A.md": "# A\n", "B.md": "- x ^f-0001\n" + block}, "B.md"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
