@@ -183,6 +183,12 @@ type Run struct {
 	// Problem says why the block does not match its checksum, or is
 	// empty when it does.
 	Problem string
+	// Gone, set by LatestRuns only, marks the record of a refuting run
+	// the ledger keeps for the note and whose block is gone from it
+	// (evidence/run-vanished): it refutes, as the ledger says, and
+	// nothing else of it is known (its criterion, how its command
+	// ended), so nothing can judge its output again.
+	Gone bool
 	// Runs is how many times the command ran, as the block's Output
 	// field says (a falsifier's repeat: N); 1 when it says nothing.
 	Runs int
@@ -226,6 +232,13 @@ type Output struct {
 // NewRunID makes a run id from a start time and four random hex digits.
 func NewRunID(started time.Time, random [2]byte) string {
 	return started.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(random[:])
+}
+
+// startedOf is when run id started, as NewRunID wrote it; zero for an
+// id that does not say.
+func startedOf(id string) time.Time {
+	t, _ := time.Parse("20060102T150405Z", strings.SplitN(id, "-", 2)[0])
+	return t
 }
 
 // RenderRun renders r as a block, with lines ended by nl ("\n" or "\r\n").
@@ -628,9 +641,7 @@ func EditedRuns(src []byte) []Run {
 
 // readRun fills r from the lines of its block.
 func readRun(r *Run, body []string) {
-	if t, err := time.Parse("20060102T150405Z", strings.SplitN(r.ID, "-", 2)[0]); err == nil {
-		r.Started = t
-	}
+	r.Started = startedOf(r.ID)
 	for k, l := range body {
 		if k == 0 {
 			m := runTitleRe().FindStringSubmatch(l)

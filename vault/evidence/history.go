@@ -113,10 +113,16 @@ func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry, rj *Rejud
 			st.Falsifiers[i].Falsifier = f
 		}
 	}
-	if !bytes.Contains(n.Src, []byte("<!-- zk:run")) {
+	// A refutation whose block is gone from the note stands: deleting a
+	// block answers nothing, as editing it does not (trustLedger).
+	gone := Vanished(n.Src, ledger)
+	if len(gone) == 0 && !bytes.Contains(n.Src, []byte("<!-- zk:run")) {
 		return st
 	}
 	var runs []Run
+	for _, e := range gone {
+		runs = append(runs, goneRun(e))
+	}
 	for _, r := range ParseRuns(n.Src) {
 		if r.Problem != "" {
 			e, ok := ledgerRefuting(ledger, r.ID)
@@ -256,6 +262,18 @@ func trustLedger(r Run, e LedgerEntry) Run {
 		r.FalsifierID = e.FalsifierID
 	}
 	r.Criterion, r.JudgedWith, r.Before = "", "", ""
+	return r
+}
+
+// goneRun is the record of refuting run e whose block is gone from the
+// note, as the ledger keeps it: it refutes, for the falsifier whose id
+// the ledger names (else by the ledger's number), started when its id
+// says, and states nothing else.
+func goneRun(e LedgerEntry) Run {
+	r := Run{ID: e.ID, Started: startedOf(e.ID), Verdict: VerdictRefutes, Exit: -1, Gone: true, Problem: "its block is gone from the note"}
+	if IsBlockID(e.FalsifierID) {
+		r.FalsifierID = e.FalsifierID
+	}
 	return r
 }
 

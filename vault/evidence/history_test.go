@@ -119,6 +119,25 @@ func TestLatestRunsIdentity(t *testing.T) {
 		{"edited, not in the ledger: not counted", "- A. ^f-0001\n",
 			[]string{edited(block(1, "A.", "f-0001", VerdictRefutes))},
 			nil, []string{""}, nil},
+		// A refuting block deleted from the note (evidence/run-vanished)
+		// still refutes, as the ledger says, as an edited one does: every
+		// reader of verdicts (zk runs, zk list --verdict, links/
+		// rests-on-refuted) says refutes, where they said never run.
+		{"deleted block, the ledger says it refuted: it still refutes", "- B. ^f-0002\n- A. ^f-0001\n",
+			nil,
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{"", runID(1) + " !" + runID(1)}, nil},
+		{"deleted block, before ids: placed by the ledger's number", "- B.\n- A.\n",
+			[]string{block(2, "B.", "", VerdictSupports)},
+			[]LedgerEntry{{ID: runID(1), Falsifier: 2, Verdict: VerdictRefutes}}, []string{runID(2), runID(1) + " !" + runID(1)}, nil},
+		{"deleted block, a later supporting run answers only on its log", "- A. ^f-0001\n",
+			[]string{block(2, "A.", "f-0001", VerdictSupports)},
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{runID(1) + " " + runID(2) + " !" + runID(1)}, nil},
+		{"deleted block of a deleted falsifier: the refutation stands as deleted", "- B. ^f-0002\n",
+			nil,
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, []string{""}, []string{runID(1) + " !" + runID(1)}},
+		{"deleted block the ledger says supported: nothing", "- A. ^f-0001\n",
+			nil,
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictSupports}}, []string{""}, nil},
 	}
 	show := func(ls []Latest) []string {
 		var out []string

@@ -204,6 +204,12 @@ func (r *Rejudger) Rejudge(l Latest) Rejudgement {
 			return rj
 		}
 	}
+	if rj.Of.Gone {
+		// Its log may be there, but not how its command ended, which
+		// judging it needs: its block said.
+		rj.Err = fmt.Errorf("the block of run %s is gone from the note", rj.Of.ID)
+		return rj
+	}
 	if r.read == nil {
 		rj.Err = errors.New("its log is not read here")
 		return rj

@@ -29,7 +29,8 @@ func (nc *noteCheck) runs() *evidence.Standing {
 	return nc.standing
 }
 
-// ran reports whether the note holds a run block. Without one every
+// ran reports whether the note holds a run block, or the ledger a
+// refutation of it (whose block may be gone). Without one every
 // falsifier's standing is the falsifier alone, and the rules that read
 // runs have nothing to report: they return early rather than have
 // LatestRunsOf make a record of a kilobyte for each falsifier of every
@@ -37,11 +38,22 @@ func (nc *noteCheck) runs() *evidence.Standing {
 func (nc *noteCheck) ran() bool {
 	if nc.hasRuns == 0 {
 		nc.hasRuns = 1
-		if bytes.Contains(nc.n.Src, []byte("<!-- zk:run")) {
+		if bytes.Contains(nc.n.Src, []byte("<!-- zk:run")) || refutes(nc.c.opts.Ledger[nc.n.Path]) {
 			nc.hasRuns = 2
 		}
 	}
 	return nc.hasRuns == 2
+}
+
+// refutes says the ledger's entries for a note hold a refutation, which
+// stands in the note when its block is gone from it too.
+func refutes(entries []evidence.LedgerEntry) bool {
+	for _, e := range entries {
+		if e.Verdict == evidence.VerdictRefutes {
+			return true
+		}
+	}
+	return false
 }
 
 // refuted reports each falsifier whose refutation stands: its latest
@@ -57,6 +69,9 @@ func (nc *noteCheck) refuted() {
 		r := l.Refuting
 		var msg string
 		switch {
+		case r.Gone:
+			msg = fmt.Sprintf("falsifier %d's run %s refutes the claim, as the ledger (%s) recorded it, and its block is gone from the note: deleting a refutation answers nothing",
+				l.Falsifier.N, r.ID, evidence.LedgerFile)
 		case r.Problem != "":
 			msg = fmt.Sprintf("falsifier %d's run %s refutes the claim, as the ledger (%s) recorded it: an edit of its block answers nothing (%s)",
 				l.Falsifier.N, r.ID, evidence.LedgerFile, r.Problem)
@@ -94,6 +109,9 @@ func Unanswered(l evidence.Latest) (string, Next) {
 		what = "result " + a.Run.ID
 	}
 	switch {
+	case l.Refuting.Gone:
+		return fmt.Sprintf("; %s supports it, but the refuting run's block is gone from the note, and with it what judged that run: nothing can judge its output again, so put the block back (a zk write keeps the note's earlier version in .zk/backups/)",
+			what), Next{}
 	case !a.Early.IsZero():
 		return fmt.Sprintf("; %s supports it, but its file was last modified %s, before the refuting run measured (%s): an older result answers no newer refutation",
 			what, a.Run.Measured.UTC().Format(time.DateTime+" UTC"), a.Early.UTC().Format(time.DateTime+" UTC")), Next{}
@@ -129,8 +147,8 @@ func (nc *noteCheck) refutedDeleted() {
 		return
 	}
 	for _, l := range nc.runs().Deleted {
-		if l.Refuting.ID == "" {
-			continue
+		if l.Refuting.ID == "" || l.Refuting.Gone {
+			continue // a block gone: evidence/run-vanished reports it
 		}
 		msg := fmt.Sprintf("run %s refuted the claim and its falsifier (%s) is no longer in the note", l.Refuting.ID, deletedName(l.Falsifier))
 		if l.Refuting.Problem != "" {
