@@ -53,6 +53,7 @@ func (w *Workspace) Attach(ctx context.Context, req AttachRequest) (RunResult, e
 	if err != nil {
 		return RunResult{}, fmt.Errorf("write %s: %w", r.Log, err)
 	}
+	r.LogSums = []string{evidence.LogSum(req.Data)}
 	if md, ok, err := probeEvidence(v, p, r.ID, req.Data); err != nil {
 		return RunResult{}, err
 	} else if ok {

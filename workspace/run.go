@@ -2,8 +2,10 @@ package workspace
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -126,7 +128,7 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	if testOnlyLogWriter != nil {
 		file = testOnlyLogWriter(file)
 	}
-	lw := &logWriter{w: file}
+	lw := &logWriter{w: file, sum: sha256.New()}
 	// stderr is kept apart: stdout is the measurement a criterion reads.
 	errFile, err := evidence.NewErrLog(v, &r)
 	if err != nil {
@@ -196,6 +198,14 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 		}
 		r.Output.Runs, r.Output.Repeat = 1+len(more), n
 	}
+	if logErr == nil {
+		// What each log holds, so that a judgement again reads it only
+		// as the run wrote it.
+		r.LogSums = []string{evidence.SumOf(lw.sum.Sum(nil))}
+		for _, m := range more {
+			r.LogSums = append(r.LogSums, m.sum)
+		}
+	}
 	if err := judgeRun(v, &r, fals, res, logErr, w.Config.Judging(r.ID), more...); err != nil {
 		return RunResult{}, err
 	}
@@ -215,11 +225,12 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 }
 
 // logWriter is the run's log file, counting what reached it and keeping
-// the first error.
+// the first error; sum, when set, hashes what reached it.
 type logWriter struct {
 	w   io.Writer
 	n   int64
 	err error
+	sum hash.Hash
 }
 
 func (l *logWriter) Write(p []byte) (int, error) {
@@ -229,6 +240,9 @@ func (l *logWriter) Write(p []byte) (int, error) {
 	n, err := l.w.Write(p)
 	l.n += int64(n)
 	l.err = err
+	if l.sum != nil {
+		l.sum.Write(p[:n])
+	}
 	return n, err
 }
 
@@ -284,6 +298,7 @@ type repeated struct {
 	outcome evidence.Outcome
 	log     string
 	bytes   int64
+	sum     string // evidence.LogSum of its log
 }
 
 // runAgain runs c once more as run k of run id, its stdout to
@@ -299,7 +314,7 @@ func runAgain(ctx context.Context, v *vault.Vault, id string, k int, c runner.Co
 		logFile.Finish()
 		return repeated{}, err
 	}
-	lw, ew := &logWriter{w: logFile}, &logWriter{w: errFile}
+	lw, ew := &logWriter{w: logFile, sum: sha256.New()}, &logWriter{w: errFile}
 	c.Log, c.ErrLog = lw, ew
 	res, err := runner.Run(ctx, c)
 	ferr := logFile.Finish()
@@ -307,7 +322,7 @@ func runAgain(ctx context.Context, v *vault.Vault, id string, k int, c runner.Co
 	if res.ErrBytes == 0 {
 		v.Root().Remove(filepath.FromSlash(errPath))
 	}
-	rr := repeated{outcome: evidence.Outcome{Exit: res.Exit, Failed: statusOf(res, timeout)}, log: logPath, bytes: res.Bytes}
+	rr := repeated{outcome: evidence.Outcome{Exit: res.Exit, Failed: statusOf(res, timeout)}, log: logPath, bytes: res.Bytes, sum: evidence.SumOf(lw.sum.Sum(nil))}
 	switch {
 	case lw.err != nil || ferr != nil:
 		rr.outcome.Failed = "ran, but its log is incomplete, so its output is not all there"

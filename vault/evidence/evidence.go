@@ -156,6 +156,11 @@ type Run struct {
 	// any.
 	Log    string
 	ErrLog string
+	// LogSums name the bytes of each stdout log the record was judged on,
+	// in run order (Logs), or of an attached result's copy: LogSum's.
+	// Judging the record again reads a log only while it still holds
+	// them (Rejudger); empty in records written before them.
+	LogSums []string
 	// Criterion states the criterion, the values it read and what it
 	// found, or why it could not be evaluated; empty for a falsifier
 	// without one. It is inside the checksum, as the verdict is.
@@ -233,6 +238,17 @@ type Output struct {
 func NewRunID(started time.Time, random [2]byte) string {
 	return started.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(random[:])
 }
+
+// LogSum names the bytes of a log as a record keeps them: the first 16
+// hex digits of their SHA-256 (as sha256sum prints it), so a reader can
+// check a log by hand; SumOf is the same of a sum computed already.
+func LogSum(data []byte) string {
+	sum := sha256.Sum256(data)
+	return SumOf(sum[:])
+}
+
+// SumOf is LogSum of a log whose SHA-256 is sum.
+func SumOf(sum []byte) string { return "sha256:" + hex.EncodeToString(sum)[:16] }
 
 // startedOf is when run id started, as NewRunID wrote it; zero for an
 // id that does not say.
@@ -362,6 +378,9 @@ func runBody(r Run) []string {
 		field("Output", "judged again from the log "+inlineCode(r.Log)+"; nothing ran")
 	case r.Log != "":
 		field("Copy", inlineCode(r.Log))
+	}
+	if len(r.LogSums) > 0 && r.Rejudges == "" {
+		field("Log sum", strings.Join(r.LogSums, ", "))
 	}
 	body := append([]string(nil), cleanLines(r.Table)...)
 	if len(body) == 0 {
@@ -707,6 +726,8 @@ func readRun(r *Run, body []string) {
 			r.JudgedWith = m[2]
 		case "Before":
 			r.Before = m[2]
+		case "Log sum":
+			r.LogSums = strings.Split(m[2], ", ")
 		case "Output":
 			r.LogCut = strings.Contains(m[2], "; log cut at the size cap")
 			if k := runsRe().FindStringSubmatch(m[2]); k != nil {

@@ -167,6 +167,7 @@ type judged struct {
 // no judgement says them.
 type judgeKey struct {
 	run, status   string
+	sums          string
 	exit, runs    int
 	cut, stopped  bool
 	n             int
@@ -215,7 +216,7 @@ func (r *Rejudger) Rejudge(l Latest) Rejudgement {
 		return rj
 	}
 	f := l.Falsifier
-	k := judgeKey{run: rj.Of.ID, status: rj.Of.Status, exit: rj.Of.Exit, runs: rj.Of.Runs, cut: rj.Of.LogCut, stopped: rj.Of.Stopped,
+	k := judgeKey{run: rj.Of.ID, sums: strings.Join(rj.Of.LogSums, " "), status: rj.Of.Status, exit: rj.Of.Exit, runs: rj.Of.Runs, cut: rj.Of.LogCut, stopped: rj.Of.Stopped,
 		n: f.N, criterion: f.Criterion, captures: fmt.Sprintf("%q", f.Captures), numbers: f.Numbers, conf: f.Confidence, repeat: f.Repeat}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -253,6 +254,14 @@ func (r *Rejudger) judge(of Run, f Falsifier) (Judgement, error) {
 			data, err := r.read(of.ID, k+1)
 			if err != nil {
 				return Judgement{}, err
+			}
+			if k < len(of.LogSums) {
+				if got := LogSum(data); got != of.LogSums[k] {
+					// Not the output the run gave: a criterion judged
+					// on it would say what the run never measured.
+					p, _ := LogOf(of.ID, k+1)
+					return Judgement{}, fmt.Errorf("its log %s was changed since the run: %s, where its block recorded %s", p, got, of.LogSums[k])
+				}
 			}
 			if r.left > 0 {
 				// A log read past the budget is still judged: the budget

@@ -3,9 +3,11 @@ package evidence
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // rejudgeLatest is a falsifier under criterion whose latest run, id,
@@ -78,5 +80,69 @@ func TestRejudgerBudget(t *testing.T) {
 	}
 	if len(c.reads) != 2 {
 		t.Errorf("read %v, want the first two logs only", c.reads)
+	}
+}
+
+// A Rejudger judges a log only as the run wrote it: a record that says
+// what each of its logs held (Log sum) is not judged again on a log that
+// holds something else since, which would give a verdict on an output the
+// run never gave; a record from before the sums is judged as it was.
+func TestRejudgerReadsOnlyTheRunsLog(t *testing.T) {
+	const id = "20261203T133032Z-2d8e"
+	wrote, now := []byte(`{"a":[1.5,1.5]}`), []byte(`{"a":[2.5,2.5]}`)
+	tests := []struct {
+		name    string
+		sums    []string
+		runs    int
+		logs    map[int][]byte
+		wantErr string // "" judged
+	}{
+		{"unchanged", []string{LogSum(wrote)}, 1, map[int][]byte{1: wrote}, ""},
+		{"changed", []string{LogSum(wrote)}, 1, map[int][]byte{1: now}, "its log .zk/runs/" + id + ".log was changed since the run: " + LogSum(now) + ", where its block recorded " + LogSum(wrote)},
+		{"before sums: judged as it is", nil, 1, map[int][]byte{1: now}, ""},
+		{"repeat: the second log changed", []string{LogSum(wrote), LogSum(wrote)}, 2, map[int][]byte{1: wrote, 2: now}, "its log .zk/runs/" + id + ".2.log was changed since the run"},
+		{"repeat: each as written", []string{LogSum(wrote), LogSum(wrote)}, 2, map[int][]byte{1: wrote, 2: wrote}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			read := func(_ string, k int) ([]byte, error) { return tt.logs[k], nil }
+			l := rejudgeLatest(id, "json.a[0] > 1")
+			l.Run.LogSums, l.Run.Runs = tt.sums, tt.runs
+			l.Runs = []Run{l.Run}
+			rj := NewRejudger(read, Settings{}, RejudgeBudget).Rejudge(l)
+			switch {
+			case tt.wantErr == "" && (rj.Err != nil || rj.Now.Verdict != VerdictRefutes):
+				t.Errorf("judged again: %+v, want refutes", rj)
+			case tt.wantErr != "" && (rj.Err == nil || !strings.Contains(rj.Err.Error(), tt.wantErr)):
+				t.Errorf("error %v, want %q", rj.Err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// A record's log sums are in its block, inside its checksum, and read
+// back as written; a judgement again names the log it read, not its sums.
+func TestLogSumsRoundTrip(t *testing.T) {
+	// sha256sum of "a": ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb
+	if got := LogSum([]byte("a")); got != "sha256:ca978112ca1bbdca" {
+		t.Fatalf("LogSum %q", got)
+	}
+	r := Run{ID: "20261203T133032Z-2d8e", Started: time.Date(2026, 12, 3, 13, 30, 32, 0, time.UTC), Verdict: VerdictSupports,
+		Command: "true", Log: ".zk/runs/20261203T133032Z-2d8e.log", Output: &Output{Lines: 1, Tail: []string{"x"}},
+		LogSums: []string{LogSum([]byte("a")), LogSum([]byte("b"))}}
+	src := "# N\n\n## Evidence\n\n" + string(RenderRun(r, "\n")) + "\n"
+	got := ParseRuns([]byte(src))
+	if len(got) != 1 || got[0].Problem != "" || !slices.Equal(got[0].LogSums, r.LogSums) {
+		t.Fatalf("read back %+v, want sums %v", got, r.LogSums)
+	}
+	if !strings.Contains(src, "> - **Log sum:** "+r.LogSums[0]+", "+r.LogSums[1]+"\n") {
+		t.Errorf("block:\n%s", src)
+	}
+	if edited := strings.Replace(src, r.LogSums[0], LogSum([]byte("c")), 1); ParseRuns([]byte(edited))[0].Problem == "" {
+		t.Errorf("a sum edited in the block is not an edit of the record")
+	}
+	r.Rejudges, r.Output = "20261203T120000Z-0001", nil
+	if strings.Contains(string(RenderRun(r, "\n")), "Log sum") {
+		t.Errorf("a judgement again states sums of a log it did not write")
 	}
 }
