@@ -22,6 +22,10 @@
 #   HELP=/tmp/obsidian-help OLD=e28023b ROUNDS=3 bench/index.sh
 #                               # Obsidian's help vault (6,289 notes in 30
 #                               # languages) instead of a generated one
+#   VAULT=/tmp/cold/v100k QUERIES='00042|"cold latency"|percent*' bench/index.sh
+#                               # any vault, copied (its *.md files); each
+#                               # query of QUERIES ('|' between them) timed
+#                               # wall and CPU, new and, with OLD, old
 #
 # HELP names a copy of Obsidian's help vault, github.com/obsidianmd/
 # obsidian-help: `git clone --depth 1 https://github.com/obsidianmd/obsidian-help`
@@ -35,7 +39,8 @@ n=${N:-10000}
 runs=${RUNS:-10}
 . bench/lib.sh
 bench_zk
-if [ -n "${HELP:-}" ]; then
+if [ -n "${HELP:-}${VAULT:-}" ]; then
+  HELP=${VAULT:-$HELP}
   mkdir -p "$tmp/vault"
   (cd "$HELP" && find . -name '*.md' -not -path './.*' -print0 | tar --null -cf - -T -) | tar -xf - -C "$tmp/vault"
   mkdir -p "$tmp/vault/.obsidian"
@@ -56,15 +61,16 @@ edit_one() { echo "Edited line $RANDOM." >>"$edit_path"; }
 echo "vault: ${HELP:+the Obsidian help vault, }$n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-rss=""
+rss="" cpu=""
 t0=$EPOCHREALTIME
 if [ -x /usr/bin/time ]; then
-  rss=$(/usr/bin/time -f '%M' "$tmp/zk" --vault "$tmp/vault" index 2>&1 >/dev/null | tail -1)
+  read -r cpu rss < <(/usr/bin/time -f '%U %S %M' "$tmp/zk" --vault "$tmp/vault" index 2>&1 >/dev/null | tail -1 | awk '{print $1 + $2, $3}')
 else
   zk index 2>/dev/null
 fi
 t1=$EPOCHREALTIME
 cold=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')
+[ -n "$cpu" ] && echo "cold zk index CPU:   $cpu s (user + system), $(awk -v c="$cpu" -v w="$cold" 'BEGIN {printf "%.2f", c / w}') cores used on average, $(awk -v n="$n" -v c="$cpu" 'BEGIN {printf "%.0f", n / c}') notes a CPU second"
 idx_bytes=$(du -sb "$tmp/idx" | awk '{print $1}')
 echo "cold zk index:       $cold s, $(awk -v n="$n" -v s="$cold" 'BEGIN {printf "%.0f", n / s}') notes/s on $cpus cores" \
   "(index $(awk -v a="$idx_bytes" -v b="$md_bytes" 'BEGIN {printf "%.2f", a / b}')× the markdown, $((idx_bytes / n)) bytes a note${rss:+, peak RSS $((rss / 1024)) MB})"
@@ -98,6 +104,25 @@ for word in $words; do
     echo "  rg -l: ripgrep not installed, skipped"
   fi
 done
+# QUERIES: each query's median wall and CPU ms, --no-update (the query
+# alone) and with the freshness check, and its hits.
+queries() { # BIN INDEX_DIR LABEL
+  local q
+  [ -n "${QUERIES:-}" ] || return 0
+  IFS='|' read -r -a qs <<<"$QUERIES"
+  for q in "${qs[@]}"; do
+    local total
+    total=$(ZK_INDEX_DIR="$2" "$1" --vault "$tmp/vault" search --no-update --format json -- "$q" 2>/dev/null | awk -F': ' '/"total"/ {gsub(/,/, "", $2); print $2; exit}')
+    echo "  $3 zk search -- '$q' (${total:-0} of $n notes): --no-update $(ZK_INDEX_DIR="$2" median_ms nothing "$1" --vault "$tmp/vault" search --no-update -- "$q")," \
+      "CPU $(ZK_INDEX_DIR="$2" median_cpu nothing "$1" --vault "$tmp/vault" search --no-update -- "$q") ms;" \
+      "with the freshness check $(ZK_INDEX_DIR="$2" median_ms nothing "$1" --vault "$tmp/vault" search -- "$q")"
+  done
+}
+if [ -n "${QUERIES:-}" ]; then
+  echo
+  echo "queries, one at a time (concurrency 1), $runs runs each, median:"
+  queries "$tmp/zk" "$tmp/idx" new
+fi
 if [ -n "${OLD:-}" ]; then
   # The same vault, cold, new and old builds in turn (twice each: a
   # shared machine drifts), then search with --no-update.
@@ -127,6 +152,11 @@ if [ -n "${OLD:-}" ]; then
       "$(awk -v a="$c_new" -v b="$c_old" 'BEGIN {printf "%.2f", a / b}')× CPU," \
       "$(awk -v a="$s_new" -v b="$s_old" 'BEGIN {printf "%.2f", a / b}')× size"
   done
+  if [ -n "${QUERIES:-}" ]; then
+    echo "queries on the last round's indexes, new then old:"
+    queries "$tmp/zk" "$tmp/idx-new" new
+    queries "$tmp/zk-old" "$tmp/idx-old" old
+  fi
   word=${words##* }
   new_q=$(ZK_INDEX_DIR="$tmp/idx-new" median_ms nothing zk search --no-update "$word")
   old_q=$(ZK_INDEX_DIR="$tmp/idx-old" median_ms nothing "$tmp/zk-old" --vault "$tmp/vault" search --no-update "$word")

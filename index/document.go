@@ -2,9 +2,11 @@ package index
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/property"
 	"github.com/zk-claims/zk/vault/tending"
 )
 
@@ -33,15 +35,29 @@ type segment struct {
 // noteText is a note's text split into fields, with the segments that
 // map field offsets back to sections.
 type noteText struct {
-	title    string
+	// title is the note's title as shown: its H1, else its file name.
+	title string
+	// aliases are the values of its title-like properties (titleKeys),
+	// which are searched as its title is.
+	aliases  []string
 	fields   map[string]string
 	segments []segment
 }
 
+// titleKeys are the properties that name a note as its title does:
+// Obsidian's aliases (its quick switcher and link suggestions find a
+// note by them) and the title a publishing tool reads.
+var titleKeys = map[string]bool{"aliases": true, "alias": true, "title": true}
+
+// propSkipped are the properties whose text is not searched: the note's
+// language is zk's own setting, searched with lang:.
+var propSkipped = map[string]bool{"lang": true, "language": true}
+
 // splitText divides a note's text between the title and the section
-// fields. The frontmatter is left out (its tags have their own field), the
-// H1 that gives the title is the title, and a named section's own heading
-// line is dropped: every note has one, so it would only be noise.
+// fields. The frontmatter's text values go to the prop field (those of
+// titleKeys to the title), the H1 that gives the title is the title, and a
+// named section's own heading line is dropped: every note has one, so it
+// would only be noise.
 func splitText(n *vault.Note) noteText {
 	t := noteText{title: n.Name, fields: map[string]string{}}
 	var b = map[string]*strings.Builder{}
@@ -66,6 +82,19 @@ func splitText(n *vault.Note) noteText {
 	from := 0
 	if fm := n.Frontmatter; fm != nil {
 		from = min(fm.Span.End.Offset, len(n.Src))
+		for _, key := range fm.Keys {
+			if propSkipped[strings.ToLower(key)] {
+				continue
+			}
+			for _, v := range propText(fm.Values[key]) {
+				v = strings.ToValidUTF8(v, "\uFFFD")
+				if titleKeys[strings.ToLower(key)] {
+					t.aliases = append(t.aliases, v)
+				} else {
+					add(FieldProp, key, []byte(v))
+				}
+			}
+		}
 	}
 	secs := n.Sections
 	if len(secs) == 0 {
@@ -112,6 +141,30 @@ func splitText(n *vault.Note) noteText {
 	return t.finish(b)
 }
 
+// propText are the words of a property value: a text value, or each
+// text item of a list. Numbers, checkboxes, dates and dates & times are
+// left out (property.TypeOf, as Obsidian types them): "2026" or "3" would
+// find every note dated that year or rated so, which zk list --where
+// compares as numbers and dates; nested mappings, which Obsidian does not
+// show as properties, are left out too.
+func propText(v any) []string {
+	switch x := v.(type) {
+	case string:
+		if property.TypeOf(x) == property.Text && strings.TrimSpace(x) != "" {
+			return []string{x}
+		}
+	case []any:
+		var out []string
+		for _, item := range x {
+			if s, ok := item.(string); ok {
+				out = append(out, propText(s)...)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
 // has reports whether a named section already claimed the field: only the
 // first "## Claim" of a note is its claim.
 func (t *noteText) has(field string) bool {
@@ -146,16 +199,18 @@ func (t noteText) sectionAt(field string, off int) (segment, bool) {
 func newDoc(n *vault.Note, r *vault.Resolver, tended func(*vault.Note) (tending.Tended, bool), folders langFolders) doc {
 	t := splitText(n)
 	d := doc{
-		Path:     n.Path,
-		Lang:     noteLang(n, t, folders),
-		Title:    t.title,
-		Whole:    wholeTitles(t.title, n.Name),
-		Claim:    t.fields[FieldClaim],
-		Scope:    t.fields[FieldScope],
-		Evidence: t.fields[FieldEvidence],
-		Body:     t.fields[FieldBody],
-		Tags:     noteTags(n),
-		Links:    linkTargets(n, r),
+		Path:      n.Path,
+		Lang:      noteLang(n, t, folders),
+		Title:     t.title,
+		TitleText: t.field(FieldTitle),
+		Whole:     wholeTitles(t.title, n.Name, t.aliases),
+		Prop:      t.fields[FieldProp],
+		Claim:     t.fields[FieldClaim],
+		Scope:     t.fields[FieldScope],
+		Evidence:  t.fields[FieldEvidence],
+		Body:      t.fields[FieldBody],
+		Tags:      noteTags(n),
+		Links:     linkTargets(n, r),
 	}
 	if tended == nil {
 		tended = func(n *vault.Note) (tending.Tended, bool) { return tending.LastTended(n, "", nil) }
@@ -201,13 +256,16 @@ func noteLang(n *vault.Note, t noteText, folders langFolders) string {
 }
 
 // wholeTitles are the names a note is known by: its title and, when
-// the H1 says something else, its file name.
-func wholeTitles(title, name string) []string {
+// the H1 says something else, its file name, then its aliases.
+func wholeTitles(title, name string, aliases []string) []string {
 	name = strings.ToValidUTF8(name, "\uFFFD")
-	if strings.EqualFold(title, name) {
-		return []string{title}
+	out := []string{title}
+	for _, a := range append([]string{name}, aliases...) {
+		if !slices.ContainsFunc(out, func(s string) bool { return strings.EqualFold(s, a) }) {
+			out = append(out, a)
+		}
 	}
-	return []string{title, name}
+	return out
 }
 
 // noteTags are the note's inline and frontmatter tags without '#'. A

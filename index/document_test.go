@@ -180,3 +180,29 @@ func TestNoteTagsBounded(t *testing.T) {
 		}
 	}
 }
+
+// The frontmatter's text values are the prop field, each under its key,
+// aliases and a title property are searched as the title, and numbers,
+// checkboxes, dates and zk's lang are not text.
+func TestSplitTextProperties(t *testing.T) {
+	src := "---\naliases: [Quokka handbook, QH]\ntitle: Marsupials\nstatus: evergreen\nrating: 4\ndone: true\n" +
+		"created: 2024-05-06\nseen: 2024-05-06T10:00\nlang: fr\ntags: [wombat, a/b]\nsources: [Rottnest, 7]\nempty:\n---\n# Props\n\nBody.\n"
+	n := vault.NewParser().Parse("Props.md", []byte(src))
+	got := splitText(n)
+	if got.title != "Props" {
+		t.Errorf("title = %q, want the H1", got.title)
+	}
+	if want := "Props\nQuokka handbook\nQH\nMarsupials"; got.field(FieldTitle) != want {
+		t.Errorf("title text = %q, want %q", got.field(FieldTitle), want)
+	}
+	if want := "evergreen\nwombat\na/b\nRottnest"; got.fields[FieldProp] != want {
+		t.Errorf("prop = %q, want %q", got.fields[FieldProp], want)
+	}
+	if seg, ok := got.sectionAt(FieldProp, strings.Index(got.fields[FieldProp], "Rottnest")); !ok || seg.section != "sources" {
+		t.Errorf("section of Rottnest = %q, want its key", seg.section)
+	}
+	d := newDoc(n, nil, nil, nil)
+	if strings.Join(d.Whole, "|") != "Props|Quokka handbook|QH|Marsupials" {
+		t.Errorf("whole titles = %q", d.Whole)
+	}
+}

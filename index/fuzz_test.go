@@ -115,3 +115,25 @@ func FuzzFoldAsChain(f *testing.F) {
 		}
 	})
 }
+
+// Every word the tokenizer gives is the text at its offsets, with the
+// fullwidth forms of ASCII read as ASCII (and cut to maxTokenBytes): a
+// hit's fragment is marked at those offsets in the note as written.
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"", "Chapter ０１２ and Ｒ２Ｄ２.", "اگر می\u200cخواهید", "보관소를 API를", "ค้นหา", "标注系统",
+		"a\u200cb", "\xef\xbc", "０", strings.Repeat("ｘ", 200)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		in := []byte(s)
+		for _, tok := range (wordsTokenizer{}).Tokenize(in) {
+			if tok.Start < 0 || tok.End > len(in) || tok.Start >= tok.End {
+				t.Fatalf("%q: token %q at %d-%d, outside the text", s, tok.Term, tok.Start, tok.End)
+			}
+			written, _ := foldFullwidth(in[tok.Start:tok.End])
+			if string(written) != string(tok.Term) {
+				t.Fatalf("%q: token %q at %d-%d, where the text reads %q", s, tok.Term, tok.Start, tok.End, in[tok.Start:tok.End])
+			}
+		}
+	})
+}

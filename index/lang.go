@@ -13,11 +13,13 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/ar"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/lang/da"
 	"github.com/blevesearch/bleve/v2/analysis/lang/de"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/lang/es"
+	"github.com/blevesearch/bleve/v2/analysis/lang/fa"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fi"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fr"
 	"github.com/blevesearch/bleve/v2/analysis/lang/it"
@@ -26,6 +28,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/pt"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
 	"github.com/blevesearch/bleve/v2/analysis/lang/sv"
+	"github.com/blevesearch/bleve/v2/analysis/lang/tr"
+	"github.com/blevesearch/bleve/v2/analysis/token/apostrophe"
 	"github.com/blevesearch/bleve/v2/registry"
 	"golang.org/x/text/unicode/norm"
 )
@@ -65,6 +69,26 @@ var languages = map[string]language{
 	"no": {code: "no", filters: []string{filterFold, no.SnowballStemmerName}, stop: no.NorwegianStopWords},
 	"fi": {code: "fi", filters: []string{filterFold, fi.SnowballStemmerName}, stop: fi.FinnishStopWords},
 	"ru": {code: "ru", filters: []string{filterYo, ru.SnowballStemmerName}},
+	// Turkish writes a proper noun's suffixes after an apostrophe
+	// (Paris'te, Ankara'da): bleve's apostrophe filter drops them, as its
+	// Turkish analyzer does. Its Snowball stemmer is not used: it reads
+	// the dotless ı and the other letters folding makes ASCII, and the
+	// stemmer would have to run before the fold, where a prefix query
+	// could no longer be read as the words were.
+	"tr": {code: "tr", filters: []string{apostrophe.Name, filterFold}, stop: tr.TurkishStopWords},
+	// Arabic: bleve's normalisation (alef forms, yeh, teh marbuta, the
+	// vowel marks and tatweel) and its light stemmer, Lucene's, which
+	// takes off the article and the prefixes joined to it (ال, وال, بال,
+	// كال, فال, لل, و) and common suffixes: الكتاب and وكتاب find كتاب.
+	"ar": {code: "ar", filters: []string{filterFold, ar.NormalizeName, ar.StemmerName}},
+	// Persian: bleve's normalisation (Arabic's, then Persian yeh, keheh,
+	// heh), no stemmer, as bleve's Persian analyzer.
+	"fa": {code: "fa", filters: []string{filterFold, ar.NormalizeName, fa.NormalizeName}},
+	// Hebrew: neither bleve nor Lucene has an analysis; the points fold
+	// away (they are combining marks), and the one-letter prefixes (ה, ו,
+	// ב, ל, מ, ש, כ) stay on the word: without a dictionary, taking them
+	// off conflates words (מלך is not לך). *ספר finds הספר.
+	"he": {code: "he", filters: []string{filterFold}},
 	"zh": {code: "zh", cjk: true},
 	"ja": {code: "ja", cjk: true},
 	"ko": {code: "ko", cjk: true},
@@ -78,13 +102,17 @@ var languages = map[string]language{
 }
 
 // stemmer is the language's stemming filter, "" when it has none: the
-// last of its filters, unless that one folds.
+// last of its filters, unless that one only normalises (notStemmers).
 func (l language) stemmer() string {
-	if n := len(l.filters); n > 0 && l.filters[n-1] != filterFold && l.filters[n-1] != filterYo {
+	if n := len(l.filters); n > 0 && !notStemmers[l.filters[n-1]] {
 		return l.filters[n-1]
 	}
 	return ""
 }
+
+// notStemmers are the filters a language's analysis may end with that
+// are not stemmers: they apply to prefix and wildcard terms too.
+var notStemmers = map[string]bool{filterFold: true, filterYo: true, ar.NormalizeName: true, fa.NormalizeName: true}
 
 // langOther is the analysis of a note in a language zk has none for.
 const langOther = "und"
@@ -97,6 +125,8 @@ var langAliases = map[string]string{
 	"norwegian": "no", "norsk": "no", "nb": "no", "nn": "no", "finnish": "fi", "suomi": "fi", "russian": "ru",
 	"chinese": "zh", "中文": "zh", "japanese": "ja", "日本語": "ja", "korean": "ko", "한국어": "ko",
 	"thai": "th", "ไทย": "th", "lao": "lo", "khmer": "km", "ខ្មែរ": "km", "burmese": "my", "myanmar": "my",
+	"turkish": "tr", "türkçe": "tr", "turkce": "tr", "arabic": "ar", "العربية": "ar", "persian": "fa", "farsi": "fa",
+	"فارسی": "fa", "hebrew": "he", "עברית": "he", "iw": "he",
 }
 
 // normLang turns a language tag ("fr", "fr-CA", "pt_BR", "French") into
@@ -186,8 +216,8 @@ func (f stemTwin) Filter(in analysis.TokenStream) analysis.TokenStream {
 	var seen map[string]bool
 	var buf []byte
 	for _, t := range in {
-		if t.Type == pairType {
-			out = append(out, t)
+		if t.Type == pairType || t.Type == analysis.Double || t.Type == analysis.Single {
+			out = append(out, t) // pairs of characters: no stemmer's
 			continue
 		}
 		buf = append(buf[:0], t.Term...)
@@ -238,7 +268,10 @@ type foldFilter struct{}
 
 func (foldFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
 	for _, t := range in {
-		if t.Type != pairType {
+		// Neither pairs of unspaced text nor CJK and Hangul, which are
+		// paired after: decomposed, が would lose its voicing mark and
+		// read as か.
+		if t.Type != pairType && t.Type != analysis.Ideographic {
 			t.Term = fold(t.Term)
 		}
 	}
@@ -306,7 +339,8 @@ const detectSample = 4 << 10
 
 // detectLang guesses a note's language from its text: by script first
 // (kana is Japanese, Han without kana Chinese, Hangul Korean, Cyrillic
-// Russian; Thai, Lao, Khmer and Myanmar script their languages), and for Latin script by counting the common words of each
+// Russian, Arabic script Persian when it writes Persian's letters else
+// Arabic, Hebrew Hebrew; Thai, Lao, Khmer and Myanmar script their languages), and for Latin script by counting the common words of each
 // language zk stems (bleve's stop-word lists, from Snowball and Lucene).
 // Text too short or too mixed to tell is English, as zk analysed every
 // note before it knew languages.
@@ -317,7 +351,7 @@ func detectLang(text string) string {
 			text = text[:len(text)-1]
 		}
 	}
-	var latin, han, kana, hangul, cyrillic int
+	var latin, han, kana, hangul, cyrillic, arabic, persian, hebrew int
 	unspacedCount := map[string]int{}
 	for _, r := range text {
 		switch {
@@ -335,6 +369,11 @@ func detectLang(text string) string {
 			hangul++
 		case unicode.Is(unicode.Cyrillic, r):
 			cyrillic++
+		case unicode.Is(unicode.Arabic, r):
+			arabic++
+			persian += persianLetter(r)
+		case unicode.Is(unicode.Hebrew, r):
+			hebrew++
 		case unicode.Is(unicode.Latin, r):
 			latin++
 		}
@@ -350,6 +389,12 @@ func detectLang(text string) string {
 		return "zh"
 	case cyrillic > latin:
 		return "ru"
+	case arabic > latin && persian > 0:
+		return "fa"
+	case arabic > latin:
+		return "ar"
+	case hebrew > latin:
+		return "he"
 	}
 	bestUnspaced, most := "", latin
 	for _, code := range []string{"th", "lo", "km", "my", langOther} {
@@ -381,6 +426,20 @@ func detectLang(text string) string {
 	return best
 }
 
+// persianLetter is 1 for a letter Persian writes and Arabic does not,
+// or writes otherwise (پ چ ژ گ, and ک and ی for Arabic's ك and ي), -1 for
+// the Arabic forms of those two and its teh marbuta (ة), else 0: the sum
+// over a text says which of the two it is.
+func persianLetter(r rune) int {
+	switch r {
+	case 'پ', 'چ', 'ژ', 'گ', 'ک', 'ی':
+		return 1
+	case 'ك', 'ي', 'ة':
+		return -1
+	}
+	return 0
+}
+
 // unspacedLang is the language of a character of the unspaced scripts.
 func unspacedLang(r rune) string {
 	switch {
@@ -397,7 +456,7 @@ func unspacedLang(r rune) string {
 }
 
 // latinOrder breaks ties: the order of the languages detection prefers.
-var latinOrder = []string{"en", "fr", "de", "es", "it", "pt", "nl", "da", "sv", "no", "fi"}
+var latinOrder = []string{"en", "fr", "de", "es", "it", "pt", "nl", "da", "sv", "no", "fi", "tr"}
 
 // stopWords maps a common word to the languages it is common in.
 var stopWords = sync.OnceValue(func() map[string][]string {

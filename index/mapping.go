@@ -14,9 +14,10 @@ import (
 
 // Schema is the version of what zk puts in the index: the mapping, the
 // analyzers and the fields. An index stamped with another schema is
-// rebuilt, never read (8: the manifest stamps a note's ctime, device
-// and inode too).
-const Schema = 8
+// rebuilt, never read (9: frontmatter text in prop and the title's
+// aliases, CJK and Hangul pairs in every language, fullwidth forms
+// folded before words are split, Arabic, Persian, Turkish and Hebrew).
+const Schema = 9
 
 // The searchable fields. A query names them as "claim:word".
 const (
@@ -26,9 +27,12 @@ const (
 	FieldScope    = "scope"
 	FieldEvidence = "evidence"
 	FieldBody     = "body"
-	FieldTag      = "tag"
-	FieldLinks    = "links"
-	FieldTended   = "tended"
+	// FieldProp is the text of the frontmatter's properties: each text
+	// value and each text item of a list, keys left out.
+	FieldProp   = "prop"
+	FieldTag    = "tag"
+	FieldLinks  = "links"
+	FieldTended = "tended"
 	// FieldLang is the note's language code (en, fr, ja, und).
 	FieldLang = "lang"
 	// fieldTitleWhole is the whole title, and the note's file name, each
@@ -42,7 +46,7 @@ const (
 
 // textFields are the fields a query word without a field searches, in the
 // order a hit's fragment is preferred from.
-var textFields = []string{FieldClaim, FieldScope, FieldEvidence, FieldBody, FieldTitle}
+var textFields = []string{FieldClaim, FieldScope, FieldEvidence, FieldBody, FieldProp, FieldTitle}
 
 // Analyzer names registered in the mapping.
 const (
@@ -81,21 +85,25 @@ func termFilters(l language) []any {
 func langAnalyzer(code string) string { return "zk-" + code }
 
 // doc is what bleve indexes for one note. Each byte of the note's text is
-// in exactly one of Title, Claim, Scope, Evidence and Body; each of those
-// is indexed under the note's language (body_fr), see fields.
+// in exactly one of TitleText, Claim, Scope, Evidence, Body and Prop; each
+// of those is indexed under the note's language (body_fr), see fields.
 type doc struct {
-	Path     string
-	Lang     string
-	Title    string
-	Whole    []string
-	Claim    string
-	Scope    string
-	Evidence string
-	Body     string
-	Tags     []string
-	Links    []string
-	Tended   *time.Time
-	Hash     string
+	Path string
+	Lang string
+	// Title is the title shown (stored); TitleText is the title searched,
+	// with the note's aliases.
+	Title     string
+	TitleText string
+	Whole     []string
+	Claim     string
+	Scope     string
+	Evidence  string
+	Body      string
+	Prop      string
+	Tags      []string
+	Links     []string
+	Tended    *time.Time
+	Hash      string
 }
 
 // langField names a text field's copy for one language: body_fr.
@@ -106,7 +114,7 @@ func langField(field, lang string) string { return field + "_" + lang }
 // tag in the text and the tags: one word).
 func (d doc) longWords() int {
 	seen := map[string]bool{}
-	for _, text := range []string{d.Title, d.Claim, d.Scope, d.Evidence, d.Body} {
+	for _, text := range []string{d.TitleText, d.Claim, d.Scope, d.Evidence, d.Body, d.Prop} {
 		longWords(text, seen)
 	}
 	for _, vs := range [][]string{d.Whole, d.Tags, d.Links} {
@@ -131,7 +139,7 @@ func (d doc) fields() map[string]any {
 		FieldLang:       d.Lang,
 		fieldHash:       d.Hash,
 	}
-	for f, text := range map[string]string{FieldTitle: d.Title, FieldClaim: d.Claim, FieldScope: d.Scope, FieldEvidence: d.Evidence, FieldBody: d.Body} {
+	for f, text := range map[string]string{FieldTitle: d.TitleText, FieldClaim: d.Claim, FieldScope: d.Scope, FieldEvidence: d.Evidence, FieldBody: d.Body, FieldProp: d.Prop} {
 		if text != "" {
 			m[langField(f, d.Lang)] = text
 		}
@@ -160,10 +168,12 @@ func newMapping() (mapping.IndexMapping, error) {
 		return nil, err
 	}
 	for code, l := range languages {
-		filters := termFilters(l)
-		if l.cjk {
-			filters = append(filters, cjk.BigramName)
-		}
+		// CJK and Hangul go into pairs of characters in every language,
+		// by script: a Korean word in a note read as English was one word
+		// with its particle (보관소를), which 보관소 did not find, and
+		// Chinese characters were words one each, which 标注 found
+		// anywhere apart. The filter passes every other word as it is.
+		filters := append(termFilters(l), cjk.BigramName)
 		if stem := l.stemmer(); stem != "" {
 			if err := im.AddCustomTokenFilter(stemFilter(code), map[string]any{"type": filterStem, "stemmer": stem}); err != nil {
 				return nil, err

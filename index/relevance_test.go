@@ -9,7 +9,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 )
 
-// multilingual is a vault in seven languages, written for the test; a
+// multilingual is a vault in eleven languages, written for the test; a
 // note's language comes from its frontmatter, its folder or its text.
 var multilingual = map[string]string{
 	"en/Pinning notes.md":      "# Pinning notes\n\n## Claim\n\nPinned notes stay at the top of the list.\n\nYou can pin any note; the parameters are in the settings.\n",
@@ -48,6 +48,24 @@ var multilingual = map[string]string{
 	"misc/Zażółć.md":     "# Zażółć\n\nZażółć gęślą jaźń.\n",
 	"misc/Işık.md":       "# Işık\n\nBu notta ışık var.\n",
 	"misc/Width.md":      "# Width\n\nThe code ＡＢＣ and the word ｶﾀｶﾅ, in a note written in English. #Widths\n",
+	// Fullwidth digits, and ASCII ones a fullwidth query finds.
+	"misc/Fullwidth digits.md": "# Fullwidth digits\n\nChapter ０１２ of the manual, and the droid Ｒ２Ｄ２.\n",
+	"misc/Room.md":             "# Room\n\nThe meeting is in room 345 today.\n",
+	// CJK and Hangul in notes read as another language: pairs by script.
+	"misc/Korean words.md": "# Korean words\n\nThe Korean for the vault is 보관소를, with its particle, in a note written in English.\n",
+	"misc/Han apart.md":    "# Han apart\n\nThe characters 标 and 注 stand apart here, in a note written in English.\n",
+	"misc/Han together.md": "# Han together\n\nThe Chinese 标注系统 is written here, in a note written in English.\n",
+	// Frontmatter text: aliases as the title, other text in prop:; not
+	// numbers or dates.
+	"misc/Props.md": "---\naliases: [Quokka handbook]\nstatus: evergreen\nsummary: A marsupial from Rottnest\nrating: 4711\ncreated: 2024-05-06\ntags: [wombat]\n---\n# Props\n\nNothing else here.\n",
+	// Arabic: the article and the prefixes joined to it come off.
+	"ar/الكتب.md": "# الكتب\n\nقرأت الكتاب في المكتبة، والكتاب الآخر كتبته بالقلم.\n",
+	// Turkish: the suffix after an apostrophe comes off.
+	"tr/Seyahat.md": "# Seyahat\n\nAnkara'da ve Paris'te bir hafta kaldık, ama çok yorulduk.\n",
+	// Persian: the parts a zero-width non-joiner keeps apart are words.
+	"fa/یادداشت.md": "# یادداشت\n\nاگر می\u200cخواهید یادداشت را پیدا کنید، این را بخوانید.\n",
+	// Hebrew: the points fold; the prefixes stay (a leading * finds them).
+	"he/ספרים.md": "# ספרים\n\nהַסֵּפֶר נמצא על השולחן.\n",
 }
 
 func TestRelevance(t *testing.T) {
@@ -128,6 +146,34 @@ func TestRelevance(t *testing.T) {
 		{query: "カタカナ", lead: []string{"misc/Width.md"}},
 		{query: "isik", lead: []string{"misc/Işık.md"}},
 		{query: "IŞIK", lead: []string{"misc/Işık.md"}},
+		// Fullwidth digits fold to ASCII, before words are split: either
+		// form finds either.
+		{query: "012", lead: []string{"misc/Fullwidth digits.md"}},
+		{query: "０１２", lead: []string{"misc/Fullwidth digits.md"}},
+		{query: "r2d2", lead: []string{"misc/Fullwidth digits.md"}},
+		{query: "３４５", lead: []string{"misc/Room.md"}},
+		// Hangul and Han pair by script in a note read as English.
+		{query: "보관소", lead: []string{"misc/Korean words.md", "ko/시작.md"}},
+		{query: "标注", lead: []string{"zh/标注.md", "misc/Han together.md"}, never: []string{"misc/Han apart.md"}},
+		// Frontmatter: text values and list items in prop: and every word
+		// search; aliases as the title; numbers and dates not as words.
+		{query: "marsupial", lead: []string{"misc/Props.md"}},
+		{query: "prop:evergreen", lead: []string{"misc/Props.md"}},
+		{query: "wombat", lead: []string{"misc/Props.md"}},
+		{query: "title:quokka", lead: []string{"misc/Props.md"}},
+		{query: "Quokka handbook", lead: []string{"misc/Props.md"}},
+		{query: "4711", none: true},
+		{query: "prop:2024", none: true},
+		{query: "prop:notes", none: true},
+		// Arabic: the article and its prefixes; Turkish apostrophes;
+		// Hebrew points.
+		{query: "كتاب", lead: []string{"ar/الكتب.md"}},
+		{query: "قلم", lead: []string{"ar/الكتب.md"}},
+		{query: "خواهید", lead: []string{"fa/یادداشت.md"}},
+		{query: "Paris", lead: []string{"tr/Seyahat.md"}},
+		{query: "ankara", lead: []string{"tr/Seyahat.md"}},
+		{query: "הספר", lead: []string{"he/ספרים.md"}},
+		{query: "*ספר", lead: []string{"he/ספרים.md"}},
 		// Titles: an exact title leads.
 		{query: "zettelkasten", lead: []string{"en/Zettelkasten.md"}},
 		{query: "Parameter", lead: []string{"misc/Parameter tuning.md"}},
@@ -182,6 +228,10 @@ func TestDetectLang(t *testing.T) {
 		"คุณสามารถค้นหาข้อความในบันทึกทั้งหมดได้":                                "th",
 		"អ្នកអាចស្វែងរកអត្ថបទនៅក្នុងកំណត់ចំណាំទាំងអស់។":                          "km",
 		"The Thai for search is ค้นหา, in a note written in English.":            "en",
+		"قرأت الكتاب في المكتبة، والكتاب الآخر كتبته بالقلم.":                    "ar",
+		"این یک یادداشت است که می\u200cتوانید آن را پیدا کنید.":                  "fa",
+		"הספר נמצא על השולחן.":                                                   "he",
+		"Bu not için bir örnek ve daha fazlası var, ama çok değil.":              "tr",
 		"ok": "en",
 	} {
 		if got := detectLang(text); got != want {

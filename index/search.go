@@ -30,7 +30,7 @@ import (
 var ErrQuery = errors.New("bad query")
 
 // Fields are the field names a query may use.
-var Fields = []string{FieldClaim, FieldScope, FieldEvidence, FieldBody, FieldTitle, FieldTag, FieldLinks, FieldPath, FieldTended, FieldLang}
+var Fields = []string{FieldClaim, FieldScope, FieldEvidence, FieldBody, FieldProp, FieldTitle, FieldTag, FieldLinks, FieldPath, FieldTended, FieldLang}
 
 // Request is one search.
 type Request struct {
@@ -571,6 +571,15 @@ func parseQuery(s string, langs []string, attested func(word string) []string) (
 		only = append(only, code)
 	}
 	rest := strings.TrimSpace(langFilter().ReplaceAllString(s, " "))
+	// bleve's parser reads a run of digits as a number, with
+	// strconv.ParseFloat, which takes no fullwidth digit ("０１２" failed to
+	// parse): as ASCII, the word is what the notes' ０１２ is indexed as.
+	rest = strings.Map(func(r rune) rune {
+		if r >= '０' && r <= '９' {
+			return r - '０' + '0'
+		}
+		return r
+	}, rest)
 	if langs == nil {
 		langs = []string{"en"}
 	}
@@ -840,9 +849,10 @@ func hasWord(q query.FieldableQuery) error {
 }
 
 // inLanguages searches a word in each of fields, in each language's copy
-// of the field, weighted by fieldBoost. A word in a CJK language, or in a
-// script written without word spaces (Thai, Khmer…), is matched as a
-// phrase of its character pairs: the word, not any of its characters.
+// of the field, weighted by fieldBoost. A word in a CJK language, or that
+// holds Han, kana or Hangul (paired in every language), or in a script
+// written without word spaces (Thai, Khmer…), is matched as a phrase of
+// its character pairs: the word, not any of its characters.
 func inLanguages(q query.FieldableQuery, fields, langs []string) query.Query {
 	var any []query.Query
 	for _, f := range fields {
@@ -854,7 +864,7 @@ func inLanguages(q query.FieldableQuery, fields, langs []string) query.Query {
 			case *query.WildcardQuery:
 				c.Wildcard = asWritten(termAnalyzer(code), c.Wildcard)
 			}
-			if m, ok := c.(*query.MatchQuery); ok && (languages[code].cjk || hasUnspaced(m.Match)) && m.Fuzziness == 0 {
+			if m, ok := c.(*query.MatchQuery); ok && (languages[code].cjk || hasUnspaced(m.Match) || hasPaired(m.Match)) && m.Fuzziness == 0 {
 				p := query.NewMatchPhraseQuery(m.Match)
 				p.SetField(m.FieldVal)
 				p.SetBoost(m.Boost())
@@ -1077,9 +1087,14 @@ func bestFragment(t noteText, locs search.FieldTermLocationMap) (string, Fragmen
 	return section, cut(text, lo, hi, anchor.start, marks)
 }
 
+// field is the text indexed in a field; the title's is the title and
+// then, a line each, its aliases.
 func (t noteText) field(f string) string {
 	if f == FieldTitle {
-		return t.title
+		if len(t.aliases) == 0 {
+			return t.title
+		}
+		return t.title + "\n" + strings.Join(t.aliases, "\n")
 	}
 	return t.fields[f]
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"unicode"
 	"unicode/utf8"
 
@@ -61,6 +62,67 @@ const maxTokenBytes = 256
 type wordsTokenizer struct{}
 
 func (wordsTokenizer) Tokenize(input []byte) analysis.TokenStream {
+	folded, at := foldFullwidth(input)
+	if at == nil {
+		return tokenize(input)
+	}
+	// The words of the folded text, at the offsets of the text as written
+	// (a hit's fragment is cut from the note).
+	out := tokenize(folded)
+	for _, t := range out {
+		t.Start, t.End = at[t.Start], at[t.End]
+	}
+	return out
+}
+
+// foldFullwidth gives text with its fullwidth forms of ASCII (U+FF01 to
+// U+FF5E: ０, Ａ, ＃) as ASCII, and the offset in text of each offset of
+// the folded text (one more than its length); at is nil when text holds
+// none. Folded before the words are split, since UAX #29 counts the
+// fullwidth digits as no word at all (０１２ was dropped) and splits
+// Ｒ２Ｄ２ where it keeps R2D2 whole; so the fullwidth and the ASCII
+// spelling are the same words. Each such form is 3 bytes in UTF-8, led
+// by 0xEF: other text is passed over without decoding.
+func foldFullwidth(text []byte) ([]byte, []int) {
+	i := 0
+	for ; i+2 < len(text); i++ {
+		if text[i] == 0xef && fullwidthAt(text[i:]) {
+			break
+		}
+	}
+	if i+2 >= len(text) {
+		return text, nil
+	}
+	out := make([]byte, i, len(text))
+	copy(out, text[:i])
+	at := make([]int, i, len(text)+1)
+	for k := range at {
+		at[k] = k
+	}
+	for i < len(text) {
+		if text[i] == 0xef && fullwidthAt(text[i:]) {
+			r, _ := utf8.DecodeRune(text[i : i+3])
+			out = append(out, byte(r-0xff01+'!'))
+			at = append(at, i)
+			i += 3
+			continue
+		}
+		out = append(out, text[i])
+		at = append(at, i)
+		i++
+	}
+	return out, append(at, len(text))
+}
+
+// fullwidthAt reports whether b starts with a fullwidth form of ASCII:
+// U+FF01–FF3F is EF BC 81–BF, U+FF40–FF5E is EF BD 80–9E.
+func fullwidthAt(b []byte) bool {
+	return len(b) >= 3 && b[0] == 0xef &&
+		(b[1] == 0xbc && b[2] >= 0x81 && b[2] <= 0xbf || b[1] == 0xbd && b[2] >= 0x80 && b[2] <= 0x9e)
+}
+
+// tokenize splits text into words, see tokenizerWords.
+func tokenize(input []byte) analysis.TokenStream {
 	// Tokens are allocated in slabs, as bleve's tokenizer does: one
 	// allocation per token was a third of the tokenizer's time.
 	// A slab holds at most 1,024: a guess from the bytes left is far too
@@ -104,6 +166,16 @@ func (wordsTokenizer) Tokenize(input []byte) analysis.TokenStream {
 		switch {
 		case typ == seg.Letter && hasHangul(b):
 			out, pos = appendHangul(out, token, b, start, pos)
+		case typ == seg.Letter && bytes.Contains(b, zwnj) && hasArabicScript(b):
+			at := start
+			for _, part := range bytes.Split(b, zwnj) {
+				if len(part) > 0 {
+					w := cutWord(part)
+					out = append(out, token(analysis.Token{Term: w, Start: at, End: at + len(w), Position: pos, Type: analysis.AlphaNumeric}))
+					pos++
+				}
+				at += len(part) + len(zwnj)
+			}
 		case typ != seg.None:
 			w := cutWord(b)
 			out = append(out, token(analysis.Token{Term: w, Start: start, End: start + len(w), Position: pos, Type: tokenType(typ)}))
@@ -131,6 +203,39 @@ func appendPairs(out analysis.TokenStream, token func(analysis.Token) *analysis.
 		size = next
 	}
 	return out, pos
+}
+
+// zwnj is the zero-width non-joiner, which Persian writes between the
+// parts of a word that are not joined (می‌خواهید, "you want", is می and
+// خواهید): UAX #29 keeps the parts one word, so خواهید did not find it.
+// Each part is a word, as Lucene's Persian analyzer reads the joiner as a
+// space; a phrase of the parts still finds them together. Only in Arabic
+// script (Persian, Urdu, Kurdish: hasArabicScript).
+var zwnj = []byte("\u200c")
+
+// hasArabicScript reports whether b holds a letter of the Arabic block
+// (U+0600–06FF, led by 0xD8–0xDB in UTF-8): Indic scripts write the
+// joiner inside their words, to choose a glyph, and keep it.
+func hasArabicScript(b []byte) bool {
+	for _, c := range b {
+		if c >= 0xd8 && c <= 0xdb {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPaired reports whether s holds a character that every analysis
+// cuts into pairs by its script (Han, kana, Hangul): a query word that
+// does is matched as a phrase of its pairs, whatever the note's language.
+func hasPaired(s string) bool {
+	for _, r := range s {
+		if r >= 0x1100 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hangul, r) ||
+			unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasHangul reports whether a word holds a Hangul character. Every one is
