@@ -44,6 +44,8 @@ var multilingual = map[string]string{
 	"fr/Café.md":         "# Café\n\nUn café élégant, près de la gare, chez O’Reilly.\n",
 	"de/Fußnoten.md":     "# Fußnoten\n\nEine Fußnote steht unten auf der Seite.\n",
 	"ru/Заметки.md":      "# Заметки\n\nЁлка стоит в углу, и заметки можно закрепить.\n",
+	"ru/Файли.md":        "# Файли\n\nЗавантаження файлів вашого сховища можна зробити тут.\n",
+	"misc/Files.md":      "# Files\n\nThe word файлів in English text here, with the notes and the list.\n",
 	"misc/Σημειώσεις.md": "# Σημειώσεις\n\nΟι σημειώσεις μένουν στην κορυφή.\n",
 	"misc/Zażółć.md":     "# Zażółć\n\nZażółć gęślą jaźń.\n",
 	"misc/Işık.md":       "# Işık\n\nBu notta ışık var.\n",
@@ -140,6 +142,9 @@ func TestRelevance(t *testing.T) {
 		// The typographic apostrophe, ё, fullwidth and halfwidth forms and
 		// the Turkish dotless i fold.
 		{query: "o'reilly", lead: []string{"fr/Café.md"}},
+		// A word a note in another language holds too is still read as
+		// Russian writes it: й is not folded there.
+		{query: "файлів", lead: []string{"ru/Файли.md", "misc/Files.md"}},
 		{query: "елка", lead: []string{"ru/Заметки.md"}},
 		{query: "ЕЛКА", lead: []string{"ru/Заметки.md"}},
 		{query: "abc", lead: []string{"misc/Width.md"}},

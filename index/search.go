@@ -425,8 +425,7 @@ func (r *reader) langs() ([]string, error) {
 // stemTwin keeps and from the words no stemmer changed. A word no note
 // writes as it is gives nil: it is then read in every language.
 func (r *reader) attested(ctx context.Context, word string, langs []string) []string {
-	w := string(fold([]byte(strings.ToLower(norm.NFC.String(word)))))
-	for _, c := range w {
+	for _, c := range norm.NFC.String(word) {
 		if !unicode.IsLetter(c) {
 			return nil // not one word: read it every way
 		}
@@ -457,6 +456,12 @@ func (r *reader) attested(ctx context.Context, word string, langs []string) []st
 			if languages[code].cjk {
 				continue
 			}
+			// The word as this language writes its words, short of
+			// stemming: Russian does not fold й, which a fold for every
+			// language made и, so a Russian note was not among those that
+			// write "файлів" when an English note held it too, and the word
+			// was read in English only.
+			w := asWritten(termAnalyzer(code), word)
 			for _, f := range textFields {
 				if has(w, langField(f, code)) || has(string(twinMark)+w, langField(f, code)) {
 					out = append(out, code)
