@@ -40,13 +40,14 @@ runs=${RUNS:-10}
 . bench/lib.sh
 bench_zk
 if [ -n "${HELP:-}${VAULT:-}" ]; then
-  HELP=${VAULT:-$HELP}
+  src=${VAULT:-$HELP}
   mkdir -p "$tmp/vault"
-  (cd "$HELP" && find . -name '*.md' -not -path './.*' -print0 | tar --null -cf - -T -) | tar -xf - -C "$tmp/vault"
+  (cd "$src" && find . -name '*.md' -not -path './.*' -print0 | tar --null -cf - -T -) | tar -xf - -C "$tmp/vault"
   mkdir -p "$tmp/vault/.obsidian"
   find "$tmp/vault" -type f -exec touch -d '-1 hour' {} +
   n=$(find "$tmp/vault" -name '*.md' | wc -l)
   words=${WORDS:-Canvas ค้นหา}
+  [ -n "${VAULT:-}" ] && words=${WORDS:-00042 denominator}
 else
   gen_vault "$n" "$tmp/vault"
   words=${WORDS:-00042 denominator}
@@ -58,7 +59,7 @@ edit_path=$(find "$tmp/vault" -name '*.md' | sort | sed -n 7p)
 
 edit_one() { echo "Edited line $RANDOM." >>"$edit_path"; }
 
-echo "vault: ${HELP:+the Obsidian help vault, }$n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "vault: ${VAULT:-${HELP:+the Obsidian help vault}}${HELP:+, }${VAULT:+, }$n notes, $md_bytes bytes of markdown; $cpus cores; $runs runs per figure (median); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
 rss="" cpu=""
@@ -91,7 +92,7 @@ fi
 echo
 
 for word in $words; do
-  hits=$(grep -rl --include='*.md' "$word" "$tmp/vault" | wc -l)
+  hits=$( (grep -rl --include='*.md' -- "$word" "$tmp/vault" || true) | wc -l)
   fresh=$(median_ms nothing zk search "$word")
   quick=$(median_ms nothing zk search --no-update "$word")
   echo "zk search $word ($hits of $n notes match, top 10 shown)"
