@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net"
 	"net/url"
@@ -18,6 +19,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/vaulttest"
 	"github.com/zk-claims/zk/workspace"
@@ -216,6 +218,30 @@ func TestDiagnosticsOnOpenAndChange(t *testing.T) {
 	if got := codes(d); len(got) != 1 || got[0] != lint.RuleBrokenHeading || d.Version == nil || *d.Version != 2 {
 		t.Errorf("diagnostics after the change: %v (version %v), want one %s of version 2", got, d.Version, lint.RuleBrokenHeading)
 	}
+}
+
+// TestDiagnosticsOfAFlakyFalsifier: the editor reports a falsifier
+// whose verdict flipped twice (falsifiers/flaky) at its item, as zk
+// check does: the rule is the checker's.
+func TestDiagnosticsOfAFlakyFalsifier(t *testing.T) {
+	note := "# Flaky\n\n## Tests / falsifiers\n\n- The rate falls. ^f-0001\n  - refuted if: `x > 0`\n\n## Evidence\n\n"
+	for m, v := range []evidence.Verdict{evidence.VerdictRefutes, evidence.VerdictSupports, evidence.VerdictRefutes} {
+		found := map[evidence.Verdict]string{evidence.VerdictRefutes: "x = 1; refuted if `x > 0`: refuted", evidence.VerdictSupports: "x = 0; refuted if `x > 0`: not refuted"}[v]
+		note += string(evidence.RenderRun(evidence.Run{ID: fmt.Sprintf("20261201T10%02d00Z-%04x", m, m), Started: time.Date(2026, 12, 1, 10, m, 0, 0, time.UTC),
+			Verdict: v, Falsifier: "The rate falls.", FalsifierID: "f-0001", Command: "true", Criterion: found}, "\n")) + "\n"
+	}
+	c := startServerWith(t, map[string]string{"Flaky.md": note}, nil, map[string]any{})
+	c.openText("Flaky.md", note)
+	d := c.nextDiags("Flaky.md")
+	for _, x := range d.Diagnostics {
+		if x.Code == lint.RuleFlaky {
+			if x.Range.Start.Line != 4 || !strings.Contains(x.Message, "flipped 2 times over its last 3 judged runs") {
+				t.Errorf("falsifiers/flaky at line %d: %s", x.Range.Start.Line, x.Message)
+			}
+			return
+		}
+	}
+	t.Fatalf("diagnostics %v, want %s", codes(d), lint.RuleFlaky)
 }
 
 // A heading renamed in one open note breaks, once saved, the link of

@@ -158,6 +158,18 @@ type VerdictRow struct {
 	// now is not the one its latest run was judged by: that run judged
 	// again under it.
 	CriterionChanged *Changed `json:"criterion_changed,omitempty"`
+	// Flaky is set when its verdict flipped between refutes and supports
+	// twice or more over its latest judged runs under its criterion
+	// (falsifiers/flaky): how many runs, how they split, how many flips.
+	Flaky *Flaky `json:"flaky,omitempty"`
+}
+
+// Flaky is how a flaky falsifier's verdict alternated (evidence.Flips).
+type Flaky struct {
+	Runs     int `json:"runs"`
+	Refutes  int `json:"refutes"`
+	Supports int `json:"supports"`
+	Flips    int `json:"flips"`
 }
 
 // NewVerdictRow is the row of falsifier f of the note at notePath.
@@ -166,6 +178,9 @@ func NewVerdictRow(notePath string, f query.Falsifier) VerdictRow {
 	if f.Run != "" {
 		vv.Run, vv.Started, vv.Verdict, vv.Statement = f.Run, f.Started.UTC().Format(time.RFC3339), string(f.Verdict), f.Statement
 		vv.Criterion, _ = evidence.StatedCriterion(f.Statement)
+	}
+	if fl := f.Flips; fl.Flaky() {
+		vv.Flaky = &Flaky{Runs: fl.Runs, Refutes: fl.Refutes, Supports: fl.Supports, Flips: fl.Flips}
 	}
 	return vv
 }

@@ -26,8 +26,9 @@ import (
 // everyNote is perNote.keeps of a reader of every note, templates too.
 func everyNote(string) bool { return true }
 
-// detailPurpose names the details' cache in its key.
-const detailPurpose = "zk note details v1"
+// detailPurpose names the details' cache in its key (v2: a falsifier's
+// byte of flags says it is flaky, its flips following).
+const detailPurpose = "zk note details v2"
 
 // details is every note's details (query.Detail: its links resolved, its
 // falsifiers' standing), templates too, in walk order, through their
@@ -223,8 +224,9 @@ func (w *Workspace) detailsNote(ctx context.Context, files []vault.File, ledger 
 	}
 }
 
-// runsPurpose names zk runs' section of the model file in its key.
-const runsPurpose = "zk note runs v1"
+// runsPurpose names zk runs' section of the model file in its key (v2:
+// a falsifier's byte of flags says it is flaky, its flips following).
+const runsPurpose = "zk note runs v2"
 
 // runs is every note's falsifiers' standing (query.Runs), templates too,
 // in walk order, through their per-note cache: a section of its own, not

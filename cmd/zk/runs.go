@@ -38,9 +38,11 @@ exit by itself (timed out, killed) and for an attached result.
 
 Without a note, zk runs lists every falsifier of every note in the vault
 with its latest run: note, falsifier number, verdict (never-run when there
-is none), when, and the criterion's statement. --format json prints
+is none), when, and the criterion's statement; a verdict that flipped
+between refutes and supports twice or more under the criterion is marked
+(flaky), as zk check's falsifiers/flaky says. --format json prints
 {"falsifiers":[{"note","falsifier","text","criterion","run","started",
-"verdict","statement"}]}.
+"verdict","statement","flaky"}]}.
 
 EXIT STATUS
   0  listed (also when there are none)
@@ -133,7 +135,7 @@ func writeHistories(s *streams, nr workspace.NoteRuns, views []view.History, wid
 		} else {
 			l = byN[hv.Falsifier]
 		}
-		if !hv.Deleted && hv.CriterionChanged == nil && hv.Unanswered == "" && !slices.ContainsFunc(hv.Series, func(p view.Point) bool { return len(p.Values) > 0 }) {
+		if !hv.Deleted && hv.CriterionChanged == nil && hv.Unanswered == "" && hv.Flaky == nil && !slices.ContainsFunc(hv.Series, func(p view.Point) bool { return len(p.Values) > 0 }) {
 			continue // no values to follow: the runs above say it all
 		}
 		if hv.ID != "" {
@@ -182,6 +184,9 @@ func writeHistories(s *streams, nr workspace.NoteRuns, views []view.History, wid
 		}
 		if hv.Unanswered != "" {
 			say("  ", printable.Of(hv.Unanswered))
+		}
+		if hv.Flaky != nil {
+			say("  ", printable.Of(lint.FlakyMessage(l.Falsifier, l.Flips())))
 		}
 	}
 	return nil

@@ -73,7 +73,11 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		if vv.Deleted {
 			n, stated = "-", stated+" (falsifier deleted: "+cmp.Or(vv.ID, strconv.Quote(vv.Text))+")"
 		}
-		add(printable.Of(vv.Note), n, printable.Of(vv.Verdict), started, printable.Of(stated))
+		verdict := vv.Verdict
+		if vv.Flaky != nil {
+			verdict += " (flaky)" // falsifiers/flaky: zk runs NOTE says how
+		}
+		add(printable.Of(vv.Note), n, printable.Of(verdict), started, printable.Of(stated))
 		if c := vv.CriterionChanged; c != nil {
 			now, stated := "now "+c.Verdict, c.Statement
 			if c.Error != "" {

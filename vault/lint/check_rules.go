@@ -94,6 +94,7 @@ const (
 	RuleRestsOnRefuted    = "links/rests-on-refuted"
 	RuleRunVanished       = "evidence/run-vanished"
 	RuleCriterionChanged  = "falsifiers/criterion-changed"
+	RuleFlaky             = "falsifiers/flaky"
 )
 
 // Rules are every rule zk check knows, in the order zk reports them
@@ -176,6 +177,9 @@ func Rules() []Rule {
 		{ID: RuleCriterionChanged, Default: Warning, Summary: "a falsifier's criterion is not the one its latest run was judged by; the message judges the run again",
 			Help:  "The recorded verdict holds for the criterion it states, not for the one written now: zk run --rejudge NOTE --falsifier N records the judgement under the criterion as written (nothing runs), or run the falsifier again.",
 			check: (*noteCheck).criterionChanged},
+		{ID: RuleFlaky, Default: Warning, Summary: "a falsifier's verdict flipped between refutes and supports twice or more over its latest judged runs under its criterion",
+			Help:  "The latest run's verdict stands, but one reading of this falsifier cannot tell the claim from noise: give it - repeat: N, so that each run judges its criterion over N runs' samples, or measure what it reads more steadily.",
+			check: (*noteCheck).flaky},
 		{ID: RuleNeverRun, Default: Warning, Summary: "a falsifier with a command and a criterion that was never run",
 			Help:  "Approve the command (zk trust NOTE --falsifier N), then run it: zk run NOTE --falsifier N.",
 			check: (*noteCheck).neverRun},

@@ -215,6 +215,33 @@ func (nc *noteCheck) criterionChanged() {
 	}
 }
 
+// flaky reports a falsifier whose verdict flipped twice or more over its
+// latest judged runs under its criterion as judged now (evidence.Flips),
+// at its item: the latest run still answers, and the finding says how
+// little one reading of it tells.
+func (nc *noteCheck) flaky() {
+	if !nc.ran() {
+		return
+	}
+	for _, l := range nc.runs().Falsifiers {
+		if fl := l.Flips(); fl.Flaky() {
+			nc.atLine(RuleFlaky, l.Falsifier.Line, "%s", FlakyMessage(l.Falsifier, fl))
+		}
+	}
+}
+
+// FlakyMessage says how falsifier f's verdict flipped over its latest
+// runs (fl) and what settles it: falsifiers/flaky's message, which zk
+// runs repeats.
+func FlakyMessage(f evidence.Falsifier, fl evidence.Flips) string {
+	msg := fmt.Sprintf("falsifier %d's verdict flipped %d times over its last %s under this criterion (%d refute, %d support)",
+		f.N, fl.Flips, english.Plural(fl.Runs, "judged run"), fl.Refutes, fl.Supports)
+	if f.Repeat == "" {
+		return msg + ": a single reading cannot tell the claim from noise; give the falsifier `- repeat: N` to judge its criterion over N runs' samples, 6 or more at 95% (docs/falsifiers.md#noise-judging-on-resamples)"
+	}
+	return msg + ": the samples of its repeats cannot tell the claim from noise either; raise `repeat:`, or measure what it reads more steadily"
+}
+
 // statementMax is how many characters of a judgement's statement
 // falsifiers/criterion-changed quotes: those of a dozen readings.
 const statementMax = 2000

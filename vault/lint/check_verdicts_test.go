@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 )
 
 // TestRestsOnKeepsNotTheLine: a note's rests-on edges, kept for every
@@ -35,5 +36,24 @@ func TestRelationWordsKeepNotTheLine(t *testing.T) {
 	}
 	if unsafe.StringData(words[0]) == unsafe.StringData(entries[0].Relation) {
 		t.Error("the relation kept is a slice of the entry's line")
+	}
+}
+
+// TestFlakyMessage: the finding says how the runs split, and proposes
+// repeat: N to a falsifier without one, more of it to one with it.
+func TestFlakyMessage(t *testing.T) {
+	fl := evidence.Flips{Runs: 5, Refutes: 2, Supports: 3, Flips: 3}
+	tests := []struct {
+		name      string
+		falsifier evidence.Falsifier
+		want      string
+	}{
+		{"no repeat", evidence.Falsifier{N: 2}, "falsifier 2's verdict flipped 3 times over its last 5 judged runs under this criterion (2 refute, 3 support): a single reading cannot tell the claim from noise; give the falsifier `- repeat: N` to judge its criterion over N runs' samples, 6 or more at 95% (docs/falsifiers.md#noise-judging-on-resamples)"},
+		{"repeated already", evidence.Falsifier{N: 1, Repeat: "6"}, "falsifier 1's verdict flipped 3 times over its last 5 judged runs under this criterion (2 refute, 3 support): the samples of its repeats cannot tell the claim from noise either; raise `repeat:`, or measure what it reads more steadily"},
+	}
+	for _, tt := range tests {
+		if got := FlakyMessage(tt.falsifier, fl); got != tt.want {
+			t.Errorf("%s: FlakyMessage = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

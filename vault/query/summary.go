@@ -80,13 +80,26 @@ type Falsifier struct {
 	// again reads the note and the run's log, which a record does not
 	// keep.
 	Changed bool
+	// Flips is how its verdict alternates over its latest judged runs
+	// under its criterion (evidence.Latest.Flips), kept when it is flaky
+	// and zero otherwise: zk runs marks a flaky falsifier.
+	Flips evidence.Flips
 }
 
 // FalsifierOf is l as a record keeps it.
 func FalsifierOf(l evidence.Latest) Falsifier {
 	f, r := l.Falsifier, l.Shown()
 	return Falsifier{N: f.N, ID: f.ID, Text: f.Text, Criterion: f.Criterion, Run: r.ID, Started: r.Started,
-		Verdict: r.Verdict, Statement: r.Criterion, Changed: l.CriterionChanged()}
+		Verdict: r.Verdict, Statement: r.Criterion, Changed: l.CriterionChanged(), Flips: flakyFlips(l)}
+}
+
+// flakyFlips is l's Flips when they make it flaky, else zero: a record
+// keeps them only then.
+func flakyFlips(l evidence.Latest) evidence.Flips {
+	if fl := l.Flips(); fl.Flaky() {
+		return fl
+	}
+	return evidence.Flips{}
 }
 
 // falsifiersOf is every falsifier of a note's standing as zk runs lists
@@ -245,13 +258,24 @@ func appendFalsifiers(dst []Falsifier, s string) []Falsifier {
 		f.Started = d.time(time.UTC)
 		f.Verdict = evidence.Verdict(d.Str())
 		f.Statement = d.Str()
-		f.Changed = d.Byte() == 1
+		flags := d.Byte()
+		f.Changed = flags&flagChanged != 0
+		if flags&flagFlaky != 0 {
+			f.Flips.Runs, f.Flips.Refutes, f.Flips.Supports, f.Flips.Flips = int(d.Uvarint()), int(d.Uvarint()), int(d.Uvarint()), int(d.Uvarint())
+		}
 	}
 	if d.Bad() {
 		return dst[:start]
 	}
 	return dst
 }
+
+// A falsifier's flags, one byte of its record: its criterion changed
+// (Changed), and it is flaky, its Flips following.
+const (
+	flagChanged byte = 1 << iota
+	flagFlaky
+)
 
 func encodeFalsifiers(fs []Falsifier) string {
 	if len(fs) == 0 {
@@ -268,11 +292,19 @@ func encodeFalsifiers(fs []Falsifier) string {
 		e.time(f.Started)
 		e.str(string(f.Verdict))
 		e.str(f.Statement)
-		changed := byte(0)
+		flags := byte(0)
 		if f.Changed {
-			changed = 1
+			flags |= flagChanged
 		}
-		e.b = append(e.b, changed)
+		if f.Flips.Flaky() {
+			flags |= flagFlaky
+		}
+		e.b = append(e.b, flags)
+		if flags&flagFlaky != 0 {
+			for _, n := range []int{f.Flips.Runs, f.Flips.Refutes, f.Flips.Supports, f.Flips.Flips} {
+				e.uvarint(uint64(n))
+			}
+		}
 	}
 	return string(e.b)
 }

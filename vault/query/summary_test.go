@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zk-claims/zk/vault"
+	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/vaulttest"
 )
 
@@ -78,11 +79,12 @@ func TestFalsifierCount(t *testing.T) {
 // TestRunsCodec: zk runs' section reads back what it wrote, and a cut
 // anywhere is refused, never a panic.
 func TestRunsCodec(t *testing.T) {
-	fs := []Falsifier{{N: 1, ID: "a", Text: "t", Criterion: "c", Run: "r1", Verdict: "supports", Statement: "s"}, {N: 0, ID: "gone", Verdict: "refutes"}}
+	fs := []Falsifier{{N: 1, ID: "a", Text: "t", Criterion: "c", Run: "r1", Verdict: "supports", Statement: "s"}, {N: 0, ID: "gone", Verdict: "refutes"},
+		{N: 2, Text: "flaky", Criterion: "c", Run: "r2", Verdict: "refutes", Changed: true, Flips: evidence.Flips{Runs: 5, Refutes: 3, Supports: 2, Flips: 4}}}
 	runs := []Runs{{Path: "A.md", falsifiers: encodeFalsifiers(fs)}, {Path: "B.md"}}
 	b := EncodeRuns(runs)
 	got, err := DecodeRuns(b)
-	if err != nil || !reflect.DeepEqual(got, runs) || !reflect.DeepEqual(got[0].Falsifiers(), fs) || got[0].FalsifierCount() != 2 {
+	if err != nil || !reflect.DeepEqual(got, runs) || !reflect.DeepEqual(got[0].Falsifiers(), fs) || got[0].FalsifierCount() != 3 {
 		t.Fatalf("DecodeRuns = %+v, %v; want %+v", got, err, runs)
 	}
 	for cut := range len(b) {
