@@ -30,15 +30,7 @@ func TestCTimeIsBirthTime(t *testing.T) {
 		t.Skip("the temporary folder's file system keeps no birth time")
 	}
 	birth := time.Unix(st.Btime.Sec, int64(st.Btime.Nsec))
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	s, err := Load(context.Background(), v, time.UTC, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadDir(t, dir, time.UTC, nil)
 	f := s.File("n.md")
 	if !f.CTime.Equal(birth) || f.MTime.Year() != future.Year() {
 		t.Errorf("ctime %v, mtime %v: want ctime the birth time %v", f.CTime, f.MTime, birth)

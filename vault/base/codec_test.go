@@ -2,14 +2,11 @@ package base
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/zk-claims/zk/vault"
 )
 
 // codecNotes are the test vault's notes' entries, with a note whose
@@ -26,16 +23,7 @@ func codecNotes(t testing.TB, zone *time.Location) []*File {
 	if err := os.WriteFile(filepath.Join(dir, "Every.md"), []byte(note), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { v.Close() })
-	s, err := Load(context.Background(), v, zone, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.Notes()
+	return loadDir(t, dir, zone, nil).Notes()
 }
 
 // TestCodecRoundTrip: every entry decodes as it was encoded (encoded

@@ -21,15 +21,7 @@ func TestLoadSkipped(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "ok.md"), []byte("---\na: 1\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	s, err := Load(context.Background(), v, time.UTC, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadDir(t, dir, time.UTC, nil)
 	if s.Skipped["bin.md"] == "" || s.Skipped["ok.md"] != "" {
 		t.Errorf("skipped %q, want bin.md alone", s.Skipped)
 	}
@@ -48,15 +40,7 @@ func TestLoadDeclaredText(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "n.md"), []byte("---\ncode: 2024-01-02\nwhen: 2024-01-02\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	s, err := Load(context.Background(), v, time.UTC, map[string]property.Type{"code": property.Text})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadDir(t, dir, time.UTC, map[string]property.Type{"code": property.Text})
 	props := s.File("n.md").Props
 	if got, ok := props["code"].(string); !ok || got != "2024-01-02" {
 		t.Errorf("code = %#v, want the text 2024-01-02", props["code"])
@@ -75,15 +59,7 @@ func TestLookupCaseVariantsIsStable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "n.md"), []byte("---\nSTATUS: upper\nStatus: title\nsTaTuS: mixed\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := vault.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	s, err := Load(context.Background(), v, time.UTC, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadDir(t, dir, time.UTC, nil)
 	n := s.File("n.md")
 	seen := map[any]bool{}
 	for range 64 {
@@ -98,4 +74,19 @@ func TestLookupCaseVariantsIsStable(t *testing.T) {
 	if len(seen) != 1 || !seen["upper"] {
 		t.Errorf("status read as %v, want upper alone (the first of the names in byte order)", seen)
 	}
+}
+
+// loadDir is Load of the vault in dir, which the test's cleanup closes.
+func loadDir(t testing.TB, dir string, loc *time.Location, declared map[string]property.Type) *Snapshot {
+	t.Helper()
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	s, err := Load(context.Background(), v, loc, declared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
