@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -120,11 +121,7 @@ func (in *inspector) request(k treeKind, root string) *treeRequest {
 // buildTrees hashes the trees the command asked for into the scope, once
 // for a Memo's pass; their files count against the one budget.
 func (in *inspector) buildTrees() {
-	keys := make([]string, 0, len(in.trees))
-	for k := range in.trees {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(in.trees))
 	for _, k := range keys {
 		if in.err != nil {
 			return
@@ -520,11 +517,7 @@ func (in *inspector) build(r *treeRequest) (Tree, []string, error) {
 	if err != nil {
 		return Tree{}, nil, err
 	}
-	names := make([]string, 0, len(b.lines))
-	for n := range b.lines {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(b.lines))
 	var m strings.Builder
 	for _, n := range names {
 		m.WriteString(b.lines[n])
@@ -719,11 +712,7 @@ func (b *treeBuilder) goPackages(r *treeRequest) error {
 		}
 	}
 	named := func(d string) { enqueue(d, true) }
-	dirs := make([]string, 0, len(r.pkgs))
-	for d := range r.pkgs {
-		dirs = append(dirs, d)
-	}
-	slices.Sort(dirs)
+	dirs := slices.Sorted(maps.Keys(r.pkgs))
 	for _, d := range dirs {
 		if !r.pkgs[d] {
 			named(d)

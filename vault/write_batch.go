@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -82,11 +83,7 @@ func (s *session) syncDir(dir string) {
 // finish syncs the folders a batch wrote into and saves the own-writes
 // record; it runs under the writer lock, after every write of the session.
 func (s *session) finish() {
-	dirs := make([]string, 0, len(s.unsynced))
-	for d := range s.unsynced {
-		dirs = append(dirs, d)
-	}
-	slices.Sort(dirs)
+	dirs := slices.Sorted(maps.Keys(s.unsynced))
 	for _, d := range dirs {
 		atomicfile.SyncDir(s.w.root, d)
 	}
