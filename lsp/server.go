@@ -38,6 +38,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/workspace"
@@ -145,6 +146,9 @@ type Server struct {
 	// lensRefresh is set when the client refreshes code lenses on request:
 	// a save changes other notes' backlink counts.
 	canShow, lensRefresh bool
+	// toldOutside is set once the client was told that a note it opened
+	// is outside the vault (didOpen): said once a session, not per note.
+	toldOutside bool
 	// sent is the key of the diagnostics last published for each note
 	// not open, by path (recheck.go); recheck runs one re-check at a time.
 	sent    map[string]string
@@ -690,7 +694,11 @@ func (s *Server) parse(p, text string) *vault.Note {
 
 func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentParams) error {
 	p, ok := s.vaultPath(params.TextDocument.URI)
-	if !ok || !vault.IsNotePath(p) {
+	if !ok {
+		s.tellOutside(params.TextDocument.URI)
+		return nil
+	}
+	if !vault.IsNotePath(p) {
 		return nil
 	}
 	if err := s.waitEarly(); err != nil {
@@ -704,6 +712,27 @@ func (s *Server) didOpen(_ *glsp.Context, params *protocol.DidOpenTextDocumentPa
 	s.publish(p)
 	s.rescan()
 	return nil
+}
+
+// tellOutside says once a session that a Markdown file the editor
+// opened is outside the vault the server serves, where it would get no
+// diagnostics and no answers and the user could not tell why (a note
+// of another vault, or the editor started from the wrong folder).
+func (s *Server) tellOutside(uri string) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || !strings.EqualFold(path.Ext(u.Path), ".md") {
+		return
+	}
+	s.mu.Lock()
+	told := s.toldOutside
+	s.toldOutside = true
+	s.mu.Unlock()
+	if told {
+		return
+	}
+	s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
+		Message: fmt.Sprintf("zk: %s is outside the vault %s, so zk checks nothing in it; open the editor in its vault to have it checked",
+			printable.Of(path.Base(u.Path)), printable.Of(s.v.Dir))})
 }
 
 // openTooLarge keeps the note at p, opened or changed to a text of size

@@ -38,6 +38,7 @@ type client struct {
 	conn  *jsonrpc2.Conn
 	dir   string
 	diags chan published
+	shown chan string            // the messages of window/showMessage
 	calls chan *jsonrpc2.Request // the server's other requests to the client
 	init  json.RawMessage        // the server's answer to initialize
 	// asked are the methods of the server's requests, in the order read.
@@ -96,13 +97,18 @@ func startServerWith(t *testing.T, files map[string]string, set func(*Options), 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Serve(ctx, a); close(done) }()
-	c := &client{t: t, dir: dir, diags: make(chan published, 100), calls: make(chan *jsonrpc2.Request, 10)}
+	c := &client{t: t, dir: dir, diags: make(chan published, 100), shown: make(chan string, 10), calls: make(chan *jsonrpc2.Request, 10)}
 	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}),
 		answerAside{c, jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 			if req.Method == protocol.ServerTextDocumentPublishDiagnostics {
 				var p published
 				if err := json.Unmarshal(*req.Params, &p); err == nil {
 					c.diags <- p
+				}
+			} else if req.Method == protocol.ServerWindowShowMessage {
+				var m protocol.ShowMessageParams
+				if err := json.Unmarshal(*req.Params, &m); err == nil {
+					c.shown <- m.Message
 				}
 			} else if !req.Notif {
 				select {
@@ -653,5 +659,31 @@ func TestDefinitionAgreesWithCheckOnHeadings(t *testing.T) {
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("A.md")}, Position: protocol.Position{Line: 2, Character: uint32(col)}}}, &loc)
 	if loc == nil || loc.URI != c.uri("Why.md") || loc.Range.Start.Line != 2 {
 		t.Errorf("definition of [[Why#Why it holds]]: %+v, want Why.md line 3", loc)
+	}
+}
+
+// A note opened from outside the vault gets no diagnostics; the server
+// says why, once a session: before, nothing told the user that the
+// editor served another vault, or none of theirs.
+func TestNoteOutsideTheVaultSaysSoOnce(t *testing.T) {
+	c := startServer(t)
+	outside := t.TempDir()
+	for _, name := range []string{"Elsewhere.md", "Another.md"} {
+		u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(outside, name))}
+		if err := c.conn.Notify(context.Background(), protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
+			TextDocument: protocol.TextDocumentItem{URI: u.String(), LanguageID: "markdown", Version: 1, Text: "# E\n"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The server handles notifications in order: once Rates.md's
+	// diagnostics came, whatever the two opens before it sent came too.
+	c.open("Rates.md")
+	c.nextDiags("Rates.md")
+	var got []string
+	for len(c.shown) > 0 {
+		got = append(got, <-c.shown)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "Elsewhere.md is outside the vault") {
+		t.Errorf("messages shown: %q, want one saying Elsewhere.md is outside the vault", got)
 	}
 }
