@@ -141,7 +141,9 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 	// of its own (50 falsifiers of 24 MB logs read 1.2 GB, 32 s), and the
 	// budget holds for one note as for the vault.
 	rejudger := w.rejudger()
-	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, w.ledger(nil)[p], rejudger)}
+	ledger := w.ledger(nil)
+	nr := NoteRuns{Path: p, Runs: evidence.ParseRuns(src), Standing: evidence.LatestRuns(n, ledger[p], rejudger)}
+	evidence.PlaceForeign(&nr.Standing, ledger)
 	// Oldest first, as the README and zk runs --help say: a note's
 	// blocks are in the order they were written, which a hand edit or a
 	// block pasted from elsewhere (zk attach of an older result) breaks.

@@ -120,7 +120,10 @@ func (w *Workspace) warnUnanswered(p string, r evidence.Run) {
 	if err != nil {
 		return
 	}
-	for _, l := range evidence.LatestRuns(n, w.ledger(nil)[p], w.rejudger()).Falsifiers {
+	ledger := w.ledger(nil)
+	st := evidence.LatestRuns(n, ledger[p], w.rejudger())
+	evidence.PlaceForeign(&st, ledger)
+	for _, l := range st.Falsifiers {
 		if l.Refuting.ID != "" && l.Unanswered.Run.ID == r.ID {
 			w.warn("falsifier %d's refutation by run %s still stands%s", l.Falsifier.N, l.Refuting.ID, lint.UnansweredText(p, l, lint.CommandLine))
 		}

@@ -28,7 +28,16 @@ import (
 //     judgement again alone answers nothing;
 //   - a result attached from a file last modified before the refuting run
 //     was measured (Run.Measured) answers nothing, whatever its criterion:
-//     an older result answers no newer refutation.
+//     an older result answers no newer refutation;
+//   - a run the ledger does not place in this note answers nothing, when
+//     the ledger places the refutation here: a block is copied with its
+//     note (cp), and a supporting run of the copy pasted back into the
+//     original would answer the original's refutation with a run made
+//     elsewhere (Answer.Foreign). A refutation the ledger does not know
+//     (recorded before the ledger, or the ledger gone) is answered by
+//     its blocks alone, as it always was: there is nothing to place it
+//     by. A run whose ledger line could not be written answers nothing
+//     either, which errs on the side of the refutation.
 
 // Answer is what a run that supported the claim (Run) does to the
 // refutation standing before it.
@@ -50,13 +59,25 @@ type Answer struct {
 	// Early, for a result attached from a file modified before the
 	// refuting run was measured, is when that run was measured.
 	Early time.Time
+	// Foreign says the ledger places the refutation in this note and not
+	// Run: its block came from another note, or the ledger never took it.
+	// RecordedIn is the note the ledger places Run in, when it knows it
+	// (PlaceForeign); empty when the ledger does not know the run.
+	Foreign    bool
+	RecordedIn string
 }
 
 // answer is what l.Runs[k], a run that supported the claim, does to
-// l.Refuting; rj judges the refuting output again (nil: no log is read).
-func (l *Latest) answer(k int, rj *Rejudger) Answer {
+// l.Refuting; rj judges the refuting output again (nil: no log is read);
+// own are the ids of the runs the ledger places in this note (nil: the
+// ledger says nothing of it).
+func (l *Latest) answer(k int, rj *Rejudger, own map[string]bool) Answer {
 	y, ref := l.Runs[k], l.Refuting
 	a := Answer{Run: y}
+	if own[ref.ID] && !own[y.ID] {
+		a.Foreign = true
+		return a
+	}
 	if at := l.measuredAt(ref); y.Attached && !y.Measured.IsZero() && !at.IsZero() && y.Measured.Before(at) {
 		a.Early = at
 		return a

@@ -137,12 +137,19 @@ func TestAnswers(t *testing.T) {
 			true, "rate = 99.9; refuted if `rate >= 200`: not refuted", 1},
 		{"an edited block the ledger says refuted: its log judged again under the answering criterion", "rate < 100",
 			[]rateRun{refuted, {m: 2, v: VerdictSupports, rate: "120", criterion: "rate < 100"}}, logs,
-			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, false,
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}, {ID: runID(2), FalsifierID: "f-0001", Verdict: VerdictSupports}}, false,
 			false, "", 1},
 		{"an edited block the ledger says refuted, its log gone: it stands", "rate < 100",
 			[]rateRun{refuted, {m: 2, v: VerdictSupports, rate: "120", criterion: "rate < 100"}}, nil,
-			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, false,
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}, {ID: runID(2), FalsifierID: "f-0001", Verdict: VerdictSupports}}, false,
 			true, "is gone", 1},
+		// The ledger places the refutation in the note and not the run
+		// that supports it: its block was pasted from another note (a
+		// copy made with cp), and answers nothing here.
+		{"a run the ledger does not place in the note answers nothing", "rate < 100",
+			[]rateRun{refuted, {m: 2, v: VerdictSupports, rate: "120", criterion: "rate < 100"}}, logs,
+			[]LedgerEntry{{ID: runID(1), FalsifierID: "f-0001", Verdict: VerdictRefutes}}, false,
+			true, "foreign", 0},
 		{"a result attached from a file older than the refuting run answers nothing", "rate < 100",
 			[]rateRun{{m: 5, v: VerdictRefutes, rate: "99.9", criterion: "rate < 100"},
 				{m: 6, v: VerdictSupports, rate: "120", criterion: "rate < 100", attached: true, measured: 4}}, logs, nil, false,
@@ -179,6 +186,8 @@ func TestAnswers(t *testing.T) {
 			a := l.Unanswered
 			var why string
 			switch {
+			case a.Foreign:
+				why = "foreign"
 			case !a.Early.IsZero():
 				why = "early"
 			case a.Err != nil:

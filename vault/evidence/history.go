@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -225,12 +226,19 @@ func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry, rj *Rejud
 		}
 		l.Runs = append(l.Runs, r)
 	}
+	var own map[string]bool
+	if len(ledger) > 0 {
+		own = make(map[string]bool, len(ledger))
+		for _, e := range ledger {
+			own[e.ID] = true
+		}
+	}
 	for i := range st.Falsifiers {
-		st.Falsifiers[i].settle(rj)
+		st.Falsifiers[i].settle(rj, own)
 	}
 	for i := range st.Deleted {
 		l := &st.Deleted[i]
-		l.settle(rj)
+		l.settle(rj, own)
 		l.Falsifier = Falsifier{Text: l.Run.Falsifier, ID: l.Run.FalsifierID}
 		for _, r := range l.Runs {
 			if l.Falsifier.ID == "" && r.FalsifierID != "" {
@@ -239,6 +247,28 @@ func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry, rj *Rejud
 		}
 	}
 	return st
+}
+
+// PlaceForeign names, in st, the note the ledger (ReadLedger's, or
+// Rehome's Notes) places each run that did not answer a refutation
+// because it is not this note's (Answer.Foreign), so that what reports
+// it can say whose run it is. It looks through the whole ledger, and
+// only for such a run: there is seldom one.
+func PlaceForeign(st *Standing, ledger map[string][]LedgerEntry) {
+	for _, ls := range [][]Latest{st.Falsifiers, st.Deleted} {
+		for i := range ls {
+			a := &ls[i].Unanswered
+			if !a.Foreign || a.RecordedIn != "" {
+				continue
+			}
+			for _, p := range slices.Sorted(maps.Keys(ledger)) {
+				if slices.ContainsFunc(ledger[p], func(e LedgerEntry) bool { return e.ID == a.Run.ID }) {
+					a.RecordedIn = p
+					break
+				}
+			}
+		}
+	}
 }
 
 // ledgerRefuting is the ledger's entry that says run id refuted, if
@@ -279,8 +309,9 @@ func goneRun(e LedgerEntry) Run {
 
 // settle orders l's records oldest first (by start, then by place in the
 // note) and reads what they say; rj judges a refuting run again for a
-// supporting one judged by another criterion (answer).
-func (l *Latest) settle(rj *Rejudger) {
+// supporting one judged by another criterion (answer); own are the ids
+// of the runs the ledger places in the note (answer).
+func (l *Latest) settle(rj *Rejudger, own map[string]bool) {
 	slices.SortStableFunc(l.Runs, func(a, b Run) int { return a.Started.Compare(b.Started) })
 	for k, r := range l.Runs {
 		l.Run = r
@@ -291,7 +322,7 @@ func (l *Latest) settle(rj *Rejudger) {
 		case r.Verdict == VerdictRefutes:
 			l.Refuting, l.Unanswered = r, Answer{}
 		case r.Verdict == VerdictSupports && r.Rejudges == "" && l.Refuting.ID != "":
-			if a := l.answer(k, rj); a.Answers {
+			if a := l.answer(k, rj, own); a.Answers {
 				l.Refuting, l.Unanswered = Run{}, Answer{}
 			} else {
 				l.Unanswered = a

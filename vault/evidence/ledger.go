@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -255,6 +256,7 @@ func Rehome(ledger map[string][]LedgerEntry, read func(p string) ([]byte, bool),
 		h.Notes[p] = es
 	}
 	slices.SortFunc(out, func(a, b *lost) int { return a.e.Line - b.e.Line })
+	renamed := map[string]string{} // a note gone → where its refutations went
 	for _, l := range out {
 		slices.Sort(l.blocks)
 		home := ""
@@ -287,6 +289,26 @@ func Rehome(ledger map[string][]LedgerEntry, read func(p string) ([]byte, bool),
 		}
 		h.Notes[home] = append(slices.Clone(h.Notes[home]), l.e)
 		h.Moved = append(h.Moved, l.e.ID+" "+home)
+		if !l.exists {
+			if _, ok := renamed[l.e.Note]; !ok {
+				renamed[l.e.Note] = home
+			}
+		}
+	}
+	// A note gone whose refutation went to another note was renamed
+	// outside zk (or copied and deleted): its other runs went with it,
+	// to where its first refutation went, so that a run that answered
+	// the refutation there still answers it (a run answers only in the
+	// note the ledger places it in: answer.go).
+	for _, from := range slices.Sorted(maps.Keys(renamed)) {
+		es := h.Notes[from]
+		if len(es) == 0 {
+			continue
+		}
+		home := renamed[from]
+		h.Notes[home] = append(slices.Clone(h.Notes[home]), es...)
+		delete(h.Notes, from)
+		h.Moved = append(h.Moved, from+" -> "+home)
 	}
 	return h
 }

@@ -110,6 +110,21 @@ func TestRehome(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("home %s, want %s", got, tt.want)
 			}
+			// A note gone whose refutation went elsewhere was renamed:
+			// its other runs go with it, as the run that answered the
+			// refutation answers only in the note the ledger places it
+			// in (answer.go).
+			wantOther := "A.md"
+			if _, ok := tt.notes["A.md"]; !ok && tt.want != "-" {
+				wantOther = tt.want
+			}
+			for p, es := range h.Notes {
+				for _, e := range es {
+					if e.ID == "other" && p != wantOther {
+						t.Errorf("the supporting entry in %s, want %s", p, wantOther)
+					}
+				}
+			}
 			if (len(h.Orphans) == 1) != (tt.want == "-") {
 				t.Errorf("orphans %v", h.Orphans)
 			}

@@ -24,6 +24,7 @@ var RestsOnRelations = []string{"extends", "evidence-for", "supports", "refines"
 func (nc *noteCheck) runs() *evidence.Standing {
 	if nc.standing == nil {
 		st := evidence.LatestRunsOf(nc.n, nc.falsifierList(), nc.c.opts.Ledger[nc.n.Path], nc.c.rejudge.Load())
+		evidence.PlaceForeign(&st, nc.c.opts.Ledger)
 		nc.standing = &st
 	}
 	return nc.standing
@@ -109,6 +110,12 @@ func Unanswered(l evidence.Latest) (string, Next) {
 		what = "result " + a.Run.ID
 	}
 	switch {
+	case a.Foreign && a.RecordedIn != "":
+		return fmt.Sprintf("; %s supports it, but the ledger (%s) recorded it for %s, not this note: a run pasted from another note answers nothing here; run the falsifier in this note",
+			what, evidence.LedgerFile, a.RecordedIn), Next{}
+	case a.Foreign:
+		return fmt.Sprintf("; %s supports it, but the ledger (%s), which recorded the refutation in this note, did not record it here: a run pasted from elsewhere answers nothing; run the falsifier in this note",
+			what, evidence.LedgerFile), Next{}
 	case l.Refuting.Gone:
 		return fmt.Sprintf("; %s supports it, but the refuting run's block is gone from the note, and with it what judged that run: nothing can judge its output again, so put the block back (a zk write keeps the note's earlier version in .zk/backups/)",
 			what), Next{}
