@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -104,6 +105,66 @@ func (l Latest) CriterionChanged() bool {
 		return true
 	}
 	return r.FalsifierID != "" && oneLine(r.JudgedWith) != oneLine(f.JudgedWith())
+}
+
+// JudgingChanges says what judged record r besides its criterion's
+// expression that f judges by otherwise now: its captures, number
+// convention or confidence, each as "its confidence was `90%`, now
+// `99%`" ("none" for one not given). A change of these alone makes
+// CriterionChanged true while both criteria read the same, and a message
+// quoting only them would say nothing changed. Empty for a block that
+// records none of it (no falsifier id) or records it alike.
+func JudgingChanges(r Run, f Falsifier) []string {
+	if r.FalsifierID == "" || oneLine(r.JudgedWith) == oneLine(f.JudgedWith()) {
+		return nil
+	}
+	caps, numbers, conf, ok := parseJudgedWith(oneLine(r.JudgedWith))
+	if !ok {
+		return []string{"what judged it besides its criterion was " + oneLine(r.JudgedWith) + ", now " + orNone(f.JudgedWith())}
+	}
+	code := func(v string) string {
+		if v == "" {
+			return "none"
+		}
+		return inlineCode(v)
+	}
+	var out []string
+	nowCaps := make([]string, len(f.Captures))
+	for i, c := range f.Captures {
+		nowCaps[i] = uninlineCode(c)
+	}
+	if !slices.Equal(caps, nowCaps) {
+		word := "capture was"
+		if len(caps) > 1 || len(nowCaps) > 1 {
+			word = "captures were"
+		}
+		list := func(cs []string) string {
+			if len(cs) == 0 {
+				return "none"
+			}
+			q := make([]string, len(cs))
+			for i, c := range cs {
+				q[i] = inlineCode(c)
+			}
+			return strings.Join(q, ", ")
+		}
+		out = append(out, "its "+word+" "+list(caps)+", now "+list(nowCaps))
+	}
+	if n := uninlineCode(f.Numbers); numbers != n {
+		out = append(out, "its numbers were "+code(numbers)+", now "+code(n))
+	}
+	if c := uninlineCode(f.Confidence); conf != c {
+		out = append(out, "its confidence was "+code(conf)+", now "+code(c))
+	}
+	return out
+}
+
+// orNone is s, or "none" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // Rejudgement is a falsifier's latest record judged again under its

@@ -202,7 +202,13 @@ func (nc *noteCheck) criterionChanged() {
 		if rj.WasCriterion != "" {
 			was = "`" + rj.WasCriterion + "`"
 		}
-		msg := fmt.Sprintf("falsifier %d's criterion is not the one its latest run (%s) was judged by: judged by %s it %s", f.N, rj.Of.ID, was, VerdictPhrase(rj.Was.Verdict))
+		// What judged it besides the expression, named: changed alone,
+		// the two criteria quoted below read the same.
+		changed := ""
+		if ch := evidence.JudgingChanges(l.Run, f); len(ch) > 0 {
+			changed = " (" + strings.Join(ch, "; ") + ")"
+		}
+		msg := fmt.Sprintf("falsifier %d's criterion is not the one its latest run (%s) was judged by%s: judged by %s it %s", f.N, rj.Of.ID, changed, was, VerdictPhrase(rj.Was.Verdict))
 		next := Next{Step: StepRejudge, Falsifier: f.N}
 		switch {
 		case errors.Is(rj.Err, evidence.ErrRejudgeBudget):
