@@ -658,6 +658,21 @@ func EditedRuns(src []byte) []Run {
 	return out
 }
 
+// EditedRunsOf are the blocks of src edited since they were recorded
+// (EditedRuns) that name falsifier f, by its id or else its text: what
+// an edit left of them says whose they were, which is all there is to
+// say why f reads as never run (falsifiers/never-run beside
+// evidence/run-edited).
+func EditedRunsOf(src []byte, f Falsifier) []Run {
+	var out []Run
+	for _, r := range EditedRuns(src) {
+		if f.ID != "" && r.FalsifierID == f.ID || r.FalsifierID == "" && r.Falsifier != "" && oneLine(r.Falsifier) == oneLine(f.Text) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // readRun fills r from the lines of its block.
 func readRun(r *Run, body []string) {
 	r.Started = startedOf(r.ID)

@@ -292,11 +292,30 @@ func (nc *noteCheck) neverRun() {
 }
 
 // neverRunOne reports f, a falsifier with no recorded run, if it has a
-// command and a criterion.
+// command and a criterion. A run whose block was edited since is no
+// record that counts (evidence/run-edited says so at the block), and yet
+// "no recorded run" beside it reads as if zk lost it: the message says
+// the falsifier's runs are there, edited.
 func (nc *noteCheck) neverRunOne(f evidence.Falsifier) {
-	if f.Command != "" && f.Criterion != "" {
-		nc.atLineNext(RuleNeverRun, f.Line, Next{Step: StepRun, Falsifier: f.N},
-			"falsifier %d has a command and a criterion but no recorded run", f.N)
+	if f.Command == "" || f.Criterion == "" {
+		return
+	}
+	next := Next{Step: StepRun, Falsifier: f.N}
+	var edited []evidence.Run
+	if nc.ran() { // else the note holds no block: none to read
+		edited = evidence.EditedRunsOf(nc.n.Src, f)
+	}
+	switch len(edited) {
+	case 0:
+		nc.atLineNext(RuleNeverRun, f.Line, next, "falsifier %d has a command and a criterion but no recorded run", f.N)
+	case 1:
+		nc.atLineNext(RuleNeverRun, f.Line, next,
+			"falsifier %d has a command and a criterion, and its only run's block (run %s, line %d) was edited after it was recorded (%s): an edited block no longer counts",
+			f.N, edited[0].ID, edited[0].Line, RuleRunEdited)
+	default:
+		nc.atLineNext(RuleNeverRun, f.Line, next,
+			"falsifier %d has a command and a criterion, and the blocks of its %d runs were edited after they were recorded (%s): an edited block no longer counts",
+			f.N, len(edited), RuleRunEdited)
 	}
 }
 
