@@ -962,11 +962,10 @@ func dotdot(name string) bool {
 
 // display is p as a vault path when it is under dir, else as it is.
 func (in *inspector) display(p, dir string) string {
-	rel, err := filepath.Rel(dir, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return p
+	if rel, ok := under(p, dir); ok {
+		return filepath.ToSlash(rel)
 	}
-	return filepath.ToSlash(rel)
+	return p
 }
 
 // hashFile is "sha256:HEX" of the regular file at p, or "" when p is no

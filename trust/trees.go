@@ -331,8 +331,18 @@ func goPatternDir(pat, cwd, root, module string) (dir string, all, ok bool) {
 
 // within says whether p is root or under it.
 func within(p, root string) bool {
+	_, ok := under(p, root)
+	return ok
+}
+
+// under is p relative to root, when p is root or under it: vault.Within's
+// rule, kept here since trust does not import vault and its parser.
+func under(p, root string) (string, bool) {
 	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return rel, true
 }
 
 // goMod is the module path go.mod's text declares. A replace by a folder
