@@ -712,6 +712,10 @@ func clauseHint(c string) string {
 		return ": a field needs a value (title:word, tended:>\"2026-01-01\")"
 	case strings.Count(c, ":") > 1:
 		return ": one field per word; quote a value that holds a colon (path:\"a:b.md\")"
+	case strings.Contains(c, "/") && strings.Contains(c, "^"):
+		// bleve's lexer reads ^ as a boost inside a /regexp/ too, and
+		// /^a/ fails on an index out of range: the message says nothing.
+		return ": ^ is a boost (word^2), inside a /regexp/ too; a regexp matches a whole word already, so it needs no ^ or $"
 	}
 	return ""
 }
