@@ -200,11 +200,15 @@ type Changed struct {
 	Verdict   string `json:"verdict,omitempty"`
 	Statement string `json:"statement,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Changes name what judged Run besides its criterion's expression
+	// that the falsifier judges by otherwise now: its captures, numbers,
+	// confidence or repeat, was and now (evidence.JudgingChanges).
+	Changes []string `json:"changes,omitempty"`
 }
 
 // NewChanged is the view of a run judged again under criterion.
 func NewChanged(criterion string, rj evidence.Rejudgement) *Changed {
-	c := &Changed{Criterion: criterion, Run: rj.Of.ID, Was: string(rj.Was.Verdict), WasCriterion: rj.WasCriterion}
+	c := &Changed{Criterion: criterion, Run: rj.Of.ID, Was: string(rj.Was.Verdict), WasCriterion: rj.WasCriterion, Changes: rj.Changes}
 	if rj.Err != nil {
 		c.Error = rj.Err.Error()
 	} else {

@@ -510,7 +510,7 @@ func (w *Workspace) rejudgeVerdicts(p string, out []Verdict, ledger map[string][
 		if !l.CriterionChanged() {
 			continue
 		}
-		rj := rejudger.Rejudge(l)
+		rj := rejudger.Changed(l)
 		for i := len(out) - 1; i >= 0; i-- {
 			if out[i].N == l.Falsifier.N {
 				out[i].Falsifier, out[i].Rejudged = query.FalsifierOf(l), &rj

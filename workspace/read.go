@@ -153,7 +153,7 @@ func (w *Workspace) Runs(ctx context.Context, arg string) (NoteRuns, error) {
 			if nr.Rejudged == nil {
 				nr.Rejudged = map[int]evidence.Rejudgement{}
 			}
-			nr.Rejudged[l.Falsifier.N] = rejudger.Rejudge(l)
+			nr.Rejudged[l.Falsifier.N] = rejudger.Changed(l)
 		}
 	}
 	return nr, nil

@@ -34,6 +34,11 @@ type RejudgeResult struct {
 	// command's budget (evidence.ErrRejudgeBudget, their Err). A request
 	// naming one (Falsifier) judges it.
 	Left []Judged
+	// Rerun are the falsifiers whose latest run was judged over another
+	// number of runs than their repeat: asks now, and nothing else
+	// changed: judging its output again cannot give it other runs
+	// (evidence.ErrRepeatChanged), so they are named, not judged.
+	Rerun []evidence.Latest
 }
 
 // Judged is one falsifier judged again.
@@ -74,8 +79,10 @@ func (w *Workspace) RejudgeRuns(ctx context.Context, req RejudgeRequest) (Rejudg
 		revises := l.ToJudge().Run.ID != l.Run.ID
 		l = l.ToJudge()
 		switch {
-		case req.Falsifier == "" && (revises || l.CriterionChanged()):
+		case req.Falsifier == "" && (revises || l.ExpressionChanged()):
 			todo = append(todo, l)
+		case req.Falsifier == "" && l.RepeatChanged():
+			out.Rerun = append(out.Rerun, l)
 		case req.Falsifier != "" && l.Falsifier.N == e.falsifier.N:
 			if l.Falsifier.Criterion == "" {
 				return out, usage(fmt.Errorf("run: falsifier %d of %s has no criterion (- refuted if: `EXPR`) to judge by", l.Falsifier.N, p))

@@ -43,6 +43,13 @@ func runRejudge(ctx context.Context, opts *runOptions, s *streams) error {
 	if len(res.Left) > 0 {
 		worst = evidence.VerdictInconclusive
 	}
+	for _, l := range res.Rerun {
+		fmt.Fprintf(s.err, "falsifier %d: run %s not judged again%s: %v; zk run %s --falsifier %d runs it again\n",
+			l.Falsifier.N, l.Run.ID, lint.ChangesPhrase(evidence.JudgingChanges(l)), evidence.ErrRepeatChanged, printable.Of(shellArg(res.Note)), l.Falsifier.N)
+	}
+	if len(res.Judged) == 0 && len(res.Left) == 0 && len(res.Rerun) > 0 {
+		return nil
+	}
 	if len(res.Judged) == 0 && len(res.Left) == 0 {
 		fmt.Fprintf(s.err, "%s: nothing to judge again: every falsifier's latest run was judged by its criterion as written\n", printable.Of(res.Note))
 		return nil

@@ -21,9 +21,9 @@ func changeSentence(c *view.Changed, note string, n int) string {
 	if c.WasCriterion != "" {
 		was = "`" + c.WasCriterion + "`"
 	}
-	out := fmt.Sprintf("criterion changed: run %s, judged by %s, %s", c.Run, was, lint.VerdictPhrase(evidence.Verdict(c.Was)))
+	out := fmt.Sprintf("criterion changed%s: run %s, judged by %s, %s", lint.ChangesPhrase(c.Changes), c.Run, was, lint.VerdictPhrase(evidence.Verdict(c.Was)))
 	if c.Error != "" {
-		return out + fmt.Sprintf("; by `%s` it cannot be judged again: %s", c.Criterion, c.Error)
+		return out + fmt.Sprintf("; by `%s` it cannot be judged again: %s; run it again", c.Criterion, c.Error)
 	}
 	return out + fmt.Sprintf("; judged again by `%s` it %s (%s); zk run --rejudge %s --falsifier %d records that",
 		c.Criterion, lint.VerdictPhrase(evidence.Verdict(c.Verdict)), c.Statement, shellArg(note), n)
@@ -79,11 +79,11 @@ func runVerdicts(ctx context.Context, opts *runsOptions, s *streams) error {
 		}
 		add(printable.Of(vv.Note), n, printable.Of(verdict), started, printable.Of(stated))
 		if c := vv.CriterionChanged; c != nil {
-			now, stated := "now "+c.Verdict, c.Statement
+			now, stated := "now "+c.Verdict, c.Statement+lint.ChangesPhrase(c.Changes)+" (zk run --rejudge records it)"
 			if c.Error != "" {
-				now, stated = "now ?", "refuted if `"+c.Criterion+"`: cannot be judged again: "+c.Error
+				now, stated = "now ?", "refuted if `"+c.Criterion+"`"+lint.ChangesPhrase(c.Changes)+": cannot be judged again: "+c.Error+"; run it again"
 			}
-			add(printable.Of(vv.Note), n, printable.Of(now), "criterion-changed", printable.Of(stated+" (zk run --rejudge records it)"))
+			add(printable.Of(vv.Note), n, printable.Of(now), "criterion-changed", printable.Of(stated))
 		}
 	}
 	return t.write(s.out, opts.root.outWidth(s))

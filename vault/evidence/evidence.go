@@ -196,7 +196,9 @@ type Run struct {
 	Gone bool
 	// Runs is how many times the command ran, as the block's Output
 	// field says (a falsifier's repeat: N); 1 when it says nothing.
-	Runs int
+	// Repeat is how many runs its falsifier's repeat: asked for, which a
+	// failed run may have stopped short of (Stopped); 1 likewise.
+	Runs, Repeat int
 }
 
 // Logs lists the vault paths of a recorded run's stdout logs, in run
@@ -210,7 +212,7 @@ func (r Run) Logs() []string {
 	return logs
 }
 
-var runsRe = lazyre.New(`^run (\d+) (?:of \d+ )?times \(repeat: \d+\)`)
+var runsRe = lazyre.New(`^run (\d+) (?:of \d+ )?times \(repeat: (\d+)\)`)
 
 // Output is what a command printed, as a record keeps it.
 type Output struct {
@@ -614,7 +616,7 @@ func ParseRuns(src []byte) []Run {
 		if m == nil {
 			continue
 		}
-		r := Run{ID: m[1], Line: i, Exit: -1, Runs: 1}
+		r := Run{ID: m[1], Line: i, Exit: -1, Runs: 1, Repeat: 1}
 		end := -1
 		for j := i + 1; j < len(lines); j++ {
 			if runStartRe().MatchString(lines[j]) {
@@ -747,6 +749,7 @@ func readRun(r *Run, body []string) {
 			r.LogCut = strings.Contains(m[2], "; log cut at the size cap")
 			if k := runsRe().FindStringSubmatch(m[2]); k != nil {
 				r.Runs, _ = strconv.Atoi(k[1])
+				r.Repeat, _ = strconv.Atoi(k[2])
 				r.Stopped = strings.HasPrefix(m[2], "run "+k[1]+" of ")
 			}
 		case "Error":

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -84,10 +85,18 @@ func (f Falsifier) JudgedWith() string {
 // one its latest record was judged by: another expression, or other
 // captures, number convention or confidence (compared for blocks that
 // carry a falsifier id, which record them), or none at all then (a run
-// recorded before the criterion was written). A criterion deleted is no
+// recorded before the criterion was written), or another number of runs
+// than its repeat: asks now (RepeatChanged). A criterion deleted is no
 // change to judge again by: the record's verdict stands, beside its own
 // criterion.
 func (l Latest) CriterionChanged() bool {
+	return l.ExpressionChanged() || l.RepeatChanged()
+}
+
+// ExpressionChanged is CriterionChanged but for the number of runs: what
+// a judgement again of the record's output can judge otherwise (zk run
+// --rejudge records it).
+func (l Latest) ExpressionChanged() bool {
 	r, f := l.Run, l.Falsifier
 	// An edited block (counted for the ledger's refutation) states no
 	// criterion that is the record's.
@@ -107,26 +116,86 @@ func (l Latest) CriterionChanged() bool {
 	return r.FalsifierID != "" && oneLine(r.JudgedWith) != oneLine(f.JudgedWith())
 }
 
-// JudgingChanges says what judged record r besides its criterion's
-// expression that f judges by otherwise now: its captures, number
-// convention or confidence, each as "its confidence was `90%`, now
-// `99%`" ("none" for one not given). A change of these alone makes
-// CriterionChanged true while both criteria read the same, and a message
-// quoting only them would say nothing changed. Empty for a block that
-// records none of it (no falsifier id) or records it alike.
-func JudgingChanges(r Run, f Falsifier) []string {
-	if r.FalsifierID == "" || oneLine(r.JudgedWith) == oneLine(f.JudgedWith()) {
-		return nil
+// RepeatChanged says l's latest record was judged over another number of
+// runs of its command than the falsifier's repeat: asks now (none: one):
+// its verdict was reached on that many readings, and judging its output
+// again cannot give it others (ErrRepeatChanged). An attached result is
+// its own samples; a block edited or gone states nothing to compare.
+func (l Latest) RepeatChanged() bool {
+	was, ok := l.judgedRepeat()
+	if !ok || l.Falsifier.N == 0 || l.Falsifier.Criterion == "" {
+		return false
 	}
-	caps, numbers, conf, ok := parseJudgedWith(oneLine(r.JudgedWith))
-	if !ok {
-		return []string{"what judged it besides its criterion was " + oneLine(r.JudgedWith) + ", now " + orNone(f.JudgedWith())}
+	want, err := l.Falsifier.Repeats()
+	return err == nil && want != was
+}
+
+// judgedRepeat is the repeat: the output of l's latest record was run
+// with: a judgement again's is the run's it judged; false for an
+// attached result, a block edited or gone, or a record with no criterion
+// (nothing judged).
+func (l Latest) judgedRepeat() (int, bool) {
+	r := l.Run
+	if r.ID == "" || r.Problem != "" || r.Gone || r.Attached || r.Criterion == "" {
+		return 0, false
 	}
+	if r.Rejudges != "" {
+		for _, x := range l.Runs {
+			if x.ID == r.Rejudges && x.Rejudges == "" {
+				r = x
+			}
+		}
+		if r.Rejudges != "" || r.Problem != "" || r.Gone || r.Attached {
+			return 0, false
+		}
+	}
+	return max(r.Repeat, r.Runs, 1), true
+}
+
+// ErrRepeatChanged is why a record judged over another number of runs
+// than its falsifier's repeat: asks now is not judged again: its output
+// is that of the runs it had.
+var ErrRepeatChanged = errors.New("its output is that of the runs it had, and judging it again cannot give it others")
+
+// JudgingChanges says what judged l's latest record besides its
+// criterion's expression that its falsifier judges by otherwise now: its
+// captures, number convention, confidence or repeat, each as "its
+// confidence was `90%`, now `99%`" ("none" for one not given). A change
+// of these alone makes CriterionChanged true while both criteria read the
+// same, and a message quoting only them would say nothing changed. zk
+// check's falsifiers/criterion-changed and zk runs say them in these
+// words (Rejudgement.Changes). Empty when nothing else changed, or the
+// record does not say (captures, numbers and confidence are recorded by
+// blocks with a falsifier id).
+func JudgingChanges(l Latest) []string {
+	r, f := l.Run, l.Falsifier
+	var out []string
 	code := func(v string) string {
 		if v == "" {
 			return "none"
 		}
 		return inlineCode(v)
+	}
+	if r.FalsifierID != "" && oneLine(r.JudgedWith) != oneLine(f.JudgedWith()) {
+		out = append(out, judgedWithChanges(r, f, code)...)
+	}
+	if l.RepeatChanged() {
+		was, _ := l.judgedRepeat()
+		wasCode := "none"
+		if was > 1 {
+			wasCode = inlineCode(strconv.Itoa(was))
+		}
+		out = append(out, "its repeat was "+wasCode+", now "+code(uninlineCode(f.Repeat)))
+	}
+	return out
+}
+
+// judgedWithChanges is JudgingChanges of record r's captures, numbers
+// and confidence (its Judged with field) against f's.
+func judgedWithChanges(r Run, f Falsifier, code func(string) string) []string {
+	caps, numbers, conf, ok := parseJudgedWith(oneLine(r.JudgedWith))
+	if !ok {
+		return []string{"what judged it besides its criterion was " + oneLine(r.JudgedWith) + ", now " + orNone(f.JudgedWith())}
 	}
 	var out []string
 	nowCaps := make([]string, len(f.Captures))
@@ -181,6 +250,10 @@ type Rejudgement struct {
 	// Err says why there is none.
 	Now Judgement
 	Err error
+	// Changes, set by Changed, say what judged Was besides its
+	// criterion's expression that the falsifier judges by otherwise now
+	// (JudgingChanges).
+	Changes []string
 }
 
 // RejudgeBudget is how many bytes of logs a command reads to judge runs
@@ -213,6 +286,32 @@ type Rejudger struct {
 	judged   map[judgeKey]judged
 	// left is how many bytes of logs it may still read; negative: any.
 	left int64
+}
+
+// Changed is l's latest record judged again because its criterion
+// changed (CriterionChanged), as zk check's falsifiers/criterion-changed
+// and zk runs report it, with what changed besides the expression
+// (Changes). A record whose only change is its number of runs is not
+// judged again: its output is that of the runs it had (ErrRepeatChanged),
+// and a judgement of it under the same expression would only repeat its
+// verdict as if it answered the repeat: asked now.
+func (r *Rejudger) Changed(l Latest) Rejudgement {
+	var rj Rejudgement
+	if l.ExpressionChanged() {
+		rj = r.Rejudge(l)
+	} else {
+		rj = Rejudgement{Was: l.Run, Of: l.Run, Err: ErrRepeatChanged}
+		rj.WasCriterion, _ = StatedCriterion(l.Run.Criterion)
+		if id := l.Run.Rejudges; id != "" {
+			for _, x := range l.Runs {
+				if x.ID == id {
+					rj.Of = x
+				}
+			}
+		}
+	}
+	rj.Changes = JudgingChanges(l)
+	return rj
 }
 
 // judged is a judgement again and why there is none (Rejudgement's Now

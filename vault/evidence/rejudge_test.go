@@ -146,3 +146,45 @@ func TestLogSumsRoundTrip(t *testing.T) {
 		t.Errorf("a judgement again states sums of a log it did not write")
 	}
 }
+
+// A record judged over another number of runs than the falsifier's
+// repeat: asks now is a changed criterion, named as its repeat; a
+// judgement again is compared by the run it judged, a run stopped short
+// by what it asked, and an attached result never (its own samples).
+func TestRepeatChanged(t *testing.T) {
+	const stated = "rate = 50; refuted if `rate < 100`: refuted"
+	run := func(id string, runs, repeat int) Run {
+		return Run{ID: id, Runs: runs, Repeat: repeat, Verdict: VerdictRefutes, Criterion: stated}
+	}
+	again := Run{ID: "b", Rejudges: "a", Runs: 1, Repeat: 1, Verdict: VerdictRefutes, Criterion: stated}
+	attached := run("a", 1, 1)
+	attached.Attached = true
+	for _, tc := range []struct {
+		name   string
+		repeat string
+		runs   []Run
+		want   string // JudgingChanges, joined; "" for no change
+	}{
+		{"once, none asked", "", []Run{run("a", 1, 1)}, ""},
+		{"once, now three", "3", []Run{run("a", 1, 1)}, "its repeat was none, now `3`"},
+		{"three, now none", "", []Run{run("a", 3, 3)}, "its repeat was `3`, now none"},
+		{"three, now six", "6", []Run{run("a", 3, 3)}, "its repeat was `3`, now `6`"},
+		{"stopped at two of three", "3", []Run{run("a", 2, 3)}, ""},
+		{"a judgement again of three runs", "3", []Run{run("a", 3, 3), again}, ""},
+		{"a judgement again of one run, now three", "3", []Run{run("a", 1, 1), again}, "its repeat was none, now `3`"},
+		{"attached", "3", []Run{attached}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := Latest{Falsifier: Falsifier{N: 1, Criterion: "rate < 100", Repeat: tc.repeat}, Run: tc.runs[len(tc.runs)-1], Runs: tc.runs}
+			got := strings.Join(JudgingChanges(l), "; ")
+			if got != tc.want || l.RepeatChanged() != (tc.want != "") || l.CriterionChanged() != (tc.want != "") || l.ExpressionChanged() {
+				t.Errorf("JudgingChanges = %q, RepeatChanged %v, CriterionChanged %v, ExpressionChanged %v; want %q",
+					got, l.RepeatChanged(), l.CriterionChanged(), l.ExpressionChanged(), tc.want)
+			}
+			rj := NewRejudger(nil, Settings{}, -1).Changed(l)
+			if tc.want != "" && !errors.Is(rj.Err, ErrRepeatChanged) {
+				t.Errorf("Changed's error = %v, want ErrRepeatChanged", rj.Err)
+			}
+		})
+	}
+}

@@ -196,19 +196,13 @@ func (nc *noteCheck) criterionChanged() {
 		}
 		// The check's Rejudger: notes that share a run (a note copied
 		// keeps its blocks) judge it once.
-		rj := nc.c.rejudge.Load().Rejudge(l)
+		rj := nc.c.rejudge.Load().Changed(l)
 		f := l.Falsifier
 		was := "no criterion"
 		if rj.WasCriterion != "" {
 			was = "`" + rj.WasCriterion + "`"
 		}
-		// What judged it besides the expression, named: changed alone,
-		// the two criteria quoted below read the same.
-		changed := ""
-		if ch := evidence.JudgingChanges(l.Run, f); len(ch) > 0 {
-			changed = " (" + strings.Join(ch, "; ") + ")"
-		}
-		msg := fmt.Sprintf("falsifier %d's criterion is not the one its latest run (%s) was judged by%s: judged by %s it %s", f.N, rj.Of.ID, changed, was, VerdictPhrase(rj.Was.Verdict))
+		msg := fmt.Sprintf("falsifier %d's criterion is not the one its latest run (%s) was judged by%s: judged by %s it %s", f.N, rj.Of.ID, ChangesPhrase(rj.Changes), was, VerdictPhrase(rj.Was.Verdict))
 		next := Next{Step: StepRejudge, Falsifier: f.N}
 		switch {
 		case errors.Is(rj.Err, evidence.ErrRejudgeBudget):
@@ -226,6 +220,18 @@ func (nc *noteCheck) criterionChanged() {
 		}
 		nc.atLineNext(RuleCriterionChanged, f.CriterionLine, next, "%s", msg)
 	}
+}
+
+// ChangesPhrase names what judged a run besides its criterion's
+// expression that its falsifier judges by otherwise now (evidence.
+// JudgingChanges), as " (its confidence was `90%`, now `99%`)", or is
+// empty: changed alone, the two criteria a message quotes read the same.
+// falsifiers/criterion-changed and zk runs both say it so.
+func ChangesPhrase(changes []string) string {
+	if len(changes) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(changes, "; ") + ")"
 }
 
 // flaky reports a falsifier whose verdict flipped twice or more over its
