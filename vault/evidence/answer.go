@@ -23,9 +23,10 @@ import (
 //     the record's statement says of the output is not the output;
 //   - unless a judgement again of the refuting run under that criterion
 //     (zk run --rejudge) was recorded after the refutation and before the
-//     run: the revision of the criterion is then on record in the note,
-//     dated, and the run under the revised criterion answers. The
-//     judgement again alone answers nothing;
+//     run, in this note as the ledger places it: the revision of the
+//     criterion is then on record in the note, dated, and the run under
+//     the revised criterion answers. The judgement again alone answers
+//     nothing;
 //   - a result attached from a file last modified before the refuting run
 //     was measured (Run.Measured) answers nothing, whatever its criterion:
 //     an older result answers no newer refutation;
@@ -99,7 +100,7 @@ func (l *Latest) answer(k int, rj *Rejudger, own map[string]bool) Answer {
 			since = true
 			continue
 		}
-		if since && j.Rejudges == of && j.Verdict != VerdictRefutes && sameJudging(j, y) {
+		if since && j.Rejudges == of && j.Verdict != VerdictRefutes && sameJudging(j, y) && l.placed(j) {
 			a.Answers, a.Revised = true, j
 			return a
 		}
@@ -117,6 +118,17 @@ func (l *Latest) answer(k int, rj *Rejudger, own map[string]bool) Answer {
 	a.Of, a.Judged, a.Err = got.Of, got.Now, got.Err
 	a.Answers = got.Err == nil && got.Now.Verdict == VerdictRefutes
 	return a
+}
+
+// placed says the ledger places record j in this note, or may: it
+// places the standing refutation here and j too, or it does not know the
+// refutation (recorded before the ledger, or the ledger gone), which is
+// then answered by blocks alone. A judgement again pasted from a copy of
+// the note (which holds the same refuting block, and so names the same
+// run) records a revision made elsewhere: it answers nothing here, as a
+// pasted run does not.
+func (l *Latest) placed(j Run) bool {
+	return !l.own[l.Refuting.ID] || l.own[j.ID]
 }
 
 // measuredAt is when the output of record r was measured: a run's start,
@@ -235,7 +247,7 @@ func (l Latest) ToJudge() Latest {
 	since := false
 	for _, j := range l.Runs {
 		since = since || j.ID == r.ID
-		if since && j.Rejudges == of && j.ID != r.ID && judgedAsWritten(j, f) {
+		if since && j.Rejudges == of && j.ID != r.ID && judgedAsWritten(j, f) && l.placed(j) {
 			return l
 		}
 	}

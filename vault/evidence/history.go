@@ -49,6 +49,10 @@ type Latest struct {
 	Unanswered Answer
 	// Runs are all its records, oldest first.
 	Runs []Run
+	// own are the ids of the runs the ledger places in the note (nil: it
+	// says nothing of it), which settle read: a judgement again recording
+	// a revision counts only where the ledger places it too (ToJudge).
+	own map[string]bool
 }
 
 // Verdict is the falsifier's verdict as the vault states it: refutes
@@ -312,6 +316,7 @@ func goneRun(e LedgerEntry) Run {
 // supporting one judged by another criterion (answer); own are the ids
 // of the runs the ledger places in the note (answer).
 func (l *Latest) settle(rj *Rejudger, own map[string]bool) {
+	l.own = own
 	slices.SortStableFunc(l.Runs, func(a, b Run) int { return a.Started.Compare(b.Started) })
 	for k, r := range l.Runs {
 		l.Run = r
