@@ -259,6 +259,17 @@ func Rehome(ledger map[string][]LedgerEntry, read func(p string) ([]byte, bool),
 	renamed := map[string]string{} // a note gone → where its refutations went
 	for _, l := range out {
 		slices.Sort(l.blocks)
+		// A note the ledger placed runs of the same falsifier in before
+		// the refutation had that falsifier while the refutation was
+		// recorded elsewhere: a copy of the note (cp A.md B.md, B run and
+		// refuted, B deleted), not the note renamed, and its claim is
+		// not the one refuted. Followed by its id, the copy's refutation
+		// became the original's.
+		l.holdID = slices.DeleteFunc(l.holdID, func(p string) bool {
+			return slices.ContainsFunc(ledger[p], func(e LedgerEntry) bool {
+				return e.FalsifierID == l.e.FalsifierID && e.Line < l.e.Line
+			})
+		})
 		home := ""
 		switch {
 		case l.exists && l.hasID:

@@ -215,3 +215,48 @@ func FuzzHeldIn(f *testing.F) {
 		}
 	})
 }
+
+// A copy's refutation stays the copy's: the copy deleted, the original
+// holds the same falsifier id, and the ledger recorded runs of it in the
+// original before the refutation, so the original is no rename of the
+// copy. It became the original's refutation (falsifiers/refuted on a run
+// never made there); now it is an orphan, the refutation of a note
+// deleted. A note whose runs of that id came only after is followed, as
+// before.
+func TestRehomeLeavesACopysRefutation(t *testing.T) {
+	const runC = "20261201T100200Z-0002"
+	for _, tt := range []struct {
+		name     string
+		origLine int
+		want     string
+	}{
+		{"the original ran it before the copy's refutation", 1, "-"},
+		{"its runs came after", 3, "O.md"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ledger := map[string][]LedgerEntry{
+				"O.md": {{ID: "20261201T100100Z-0001", Note: "O.md", FalsifierID: "f-0001", Verdict: VerdictSupports, Line: tt.origLine}},
+				"C.md": {{ID: runC, Note: "C.md", FalsifierID: "f-0001", Verdict: VerdictRefutes, Line: 2}},
+			}
+			notes := map[string]string{"O.md": "- x ^f-0001\n"}
+			read := func(p string) ([]byte, bool) { s, ok := notes[p]; return []byte(s), ok }
+			each := func(f func(string, Held)) {
+				for p, s := range notes {
+					f(p, HeldIn([]byte(s)))
+				}
+			}
+			h := Rehome(ledger, read, each)
+			got := "-"
+			for p, es := range h.Notes {
+				for _, e := range es {
+					if e.ID == runC {
+						got = p
+					}
+				}
+			}
+			if got != tt.want {
+				t.Errorf("home %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
