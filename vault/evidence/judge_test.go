@@ -17,8 +17,8 @@ func TestJudge(t *testing.T) {
 	}{
 		{"no criterion, exit 0", Falsifier{N: 1}, Outcome{}, "hello", VerdictNone, ""},
 		{"no criterion, exit 1", Falsifier{N: 1}, Outcome{Exit: 1}, "", VerdictNone, ""},
-		{"holds", rate, Outcome{}, "rate = 66 tok/s", VerdictRefutes, "rate = 66; refuted if `rate < 100`: refuted"},
-		{"does not hold", rate, Outcome{}, "rate = 266 tok/s", VerdictSupports, "rate = 266; refuted if `rate < 100`: not refuted"},
+		{"holds", rate, Outcome{}, "rate = 66 tok/s", VerdictRefutes, "rate = 66 (n = 1: one reading, noise unknown); refuted if `rate < 100`: refuted"},
+		{"does not hold", rate, Outcome{}, "rate = 266 tok/s", VerdictSupports, "rate = 266 (n = 1: one reading, noise unknown); refuted if `rate < 100`: not refuted"},
 		{"missing", rate, Outcome{}, "nothing", VerdictInconclusive, "not evaluated: rate is missing"},
 		{"exit 1 is no measurement", rate, Outcome{Exit: 1}, "rate = 266 tok/s", VerdictInconclusive, "exited 1"},
 		{"timed out", rate, Outcome{Exit: -1, Failed: "timed out after 1s"}, "rate = 266 tok/s", VerdictInconclusive, "the command timed out after 1s"},

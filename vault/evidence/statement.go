@@ -16,20 +16,27 @@ type Value struct {
 	Value float64
 	Unit  string
 	// Lo and Hi bound the value's interval, when the record gives one
-	// (Interval); N is the sample count it gives, 0 for none.
+	// (Interval); N is the sample count it gives: 1 for one reading
+	// (stated so, or bare, as statements before that were), 0 when the
+	// record says nothing of it.
 	Interval bool
 	Lo, Hi   float64
 	N        int
 }
 
-// String writes v as a history shows it: "rate = 31 (interval 30–32)".
+// String writes v as a history shows it, with what it stands on: "rate
+// = 31 (interval 30–32, n = 12)", "rate = 31 (n = 1, noise unknown)".
 func (v Value) String() string {
 	s := v.Expr + " = " + strconv.FormatFloat(v.Value, 'f', -1, 64)
 	if v.Unit != "" {
 		s += " " + v.Unit
 	}
-	if v.Interval {
-		s += fmt.Sprintf(" (interval %s–%s)", strconv.FormatFloat(v.Lo, 'g', -1, 64), strconv.FormatFloat(v.Hi, 'g', -1, 64))
+	switch {
+	case v.Interval:
+		s += fmt.Sprintf(" (interval %s–%s, n = %d)", strconv.FormatFloat(v.Lo, 'g', -1, 64), strconv.FormatFloat(v.Hi, 'g', -1, 64), v.N)
+	case v.Expr == "exit":
+	case v.N > 0:
+		s += fmt.Sprintf(" (n = %d, noise unknown)", v.N)
 	}
 	return s
 }
@@ -86,11 +93,18 @@ func statedValue(part string) (Value, bool) {
 	}
 	v := Value{Expr: strings.TrimSpace(expr)}
 	rest = strings.TrimSpace(rest)
+	paren := false
 	if strings.HasSuffix(rest, ")") {
 		if open := matchingOpen(rest); open > 0 {
 			readParen(&v, rest[open+1:len(rest)-1])
 			rest = strings.TrimSpace(rest[:open])
+			paren = true
 		}
+	}
+	if !paren {
+		// A value stated bare is one reading: a statement written before
+		// statements said so (criterion.OneReading), or the exit status.
+		v.N = 1
 	}
 	num, unit, _ := strings.Cut(rest, " ")
 	f, err := strconv.ParseFloat(num, 64)

@@ -17,7 +17,7 @@ func TestParseStatementReadsDescribe(t *testing.T) {
 		want []Value
 	}{
 		{"one reading", criterion.Result{Refuted: true, Read: []criterion.Reading{{Expr: "rate", Value: 1234.5}}},
-			[]Value{{Expr: "rate", Value: 1234.5}}},
+			[]Value{{Expr: "rate", Value: 1234.5, N: 1}}},
 		{"a count and a unit", criterion.Result{Read: []criterion.Reading{{Expr: "level(1).per_stream.p50", Value: 92.4, Unit: "tokens/sec/user", Count: 54}}},
 			[]Value{{Expr: "level(1).per_stream.p50", Value: 92.4, Unit: "tokens/sec/user", N: 54}}},
 		{"resampled, two figures", criterion.Result{Refuted: false, Resamples: 2000, Refuting: 3, Confidence: 0.95, Read: []criterion.Reading{
@@ -31,7 +31,7 @@ func TestParseStatementReadsDescribe(t *testing.T) {
 			{Expr: "hyperfine.results[0].mean", Value: 0.20066666666666666, Of: []criterion.Samples{{N: 12, Of: "hyperfine runs of \"zk check\""}}, Lo: 0.1965, Hi: 0.2049},
 		}}, []Value{{Expr: "hyperfine.results[0].mean", Value: 0.20066666666666666, Interval: true, Lo: 0.1965, Hi: 0.2049, N: 12}}},
 		{"a string and an exit code", criterion.Result{Read: []criterion.Reading{{Expr: "json.name", Value: "a; b (c"}, {Expr: "exit", Value: 1}}},
-			[]Value{{Expr: "exit", Value: 1}}},
+			[]Value{{Expr: "exit", Value: 1, N: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -41,6 +41,22 @@ func TestParseStatementReadsDescribe(t *testing.T) {
 				t.Errorf("StatedValues(%q)\n got %+v\nwant %+v", stmt, got, tt.want)
 			}
 		})
+	}
+}
+
+// A statement written before statements said what a value stood on
+// states one reading bare: it is read as one reading, as is the exit
+// status; a paren that is no count says nothing of it.
+func TestStatedValuesOfOldStatements(t *testing.T) {
+	got := StatedValues("rate = 31; exit = 0; level(16).aggregate = 480.5 tokens/sec (all streams); refuted if `rate < 50`: refuted")
+	want := []Value{{Expr: "rate", Value: 31, N: 1}, {Expr: "exit", Value: 0, N: 1}, {Expr: "level(16).aggregate", Value: 480.5, Unit: "tokens/sec"}}
+	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+		t.Errorf("StatedValues\n got %+v\nwant %+v", got, want)
+	}
+	for v, s := range map[Value]string{got[0]: "rate = 31 (n = 1, noise unknown)", got[1]: "exit = 0", {Expr: "x", Value: 2, Interval: true, Lo: 1, Hi: 3, N: 12}: "x = 2 (interval 1–3, n = 12)"} {
+		if v.String() != s {
+			t.Errorf("String = %q, want %q", v.String(), s)
+		}
 	}
 }
 

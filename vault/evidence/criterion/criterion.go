@@ -500,7 +500,10 @@ func (c *Criterion) read(op string, e measure.Env, lv func(int) (map[string]any,
 // 64.1–67.9, n = 12: requests completed in the window at concurrency 1);
 // refuted if `…`: not refuted, 100% of 2,000 resamples agree (95%
 // needed)". Values are written as read, every digit; an interval to four
-// significant figures, rounded outwards.
+// significant figures, rounded outwards. Each value says what it stands
+// on: its samples, or one reading (OneReading), so that a verdict on one
+// printed figure does not read as one on resamples; the exit status is
+// what the run did and says nothing more.
 func (r Result) Describe(src string) string {
 	var parts []string
 	for _, rd := range r.Read {
@@ -519,6 +522,11 @@ func (r Result) Describe(src string) string {
 			p += " (" + strings.Join(of, "; ") + ")"
 		case rd.Count > 0:
 			p += fmt.Sprintf(" (n = %d)", rd.Count)
+		case rd.Expr == measure.Exit:
+			// What the run did, not a measurement of what varies: a
+			// test that fails now and then shows as falsifiers/flaky.
+		default:
+			p += " (" + OneReading(rd.Value) + ")"
 		}
 		parts = append(parts, p)
 	}
@@ -539,6 +547,20 @@ func (r Result) Describe(src string) string {
 	}
 	parts = append(parts, "refuted if "+src+": "+verdict)
 	return strings.Join(parts, "; ")
+}
+
+// OneReading says what a value with no samples behind it stands on: one
+// reading, whose verdict is its threshold crossing. Of a number it says
+// the noise is unknown: the output gives no spread to judge it by (a
+// capture, a JSON number, a probe's aggregate, printed once), so the
+// statement must not read as one judged on resamples; a string or a
+// truth value is read as it is.
+func OneReading(v any) string {
+	switch v.(type) {
+	case float64, int:
+		return "n = 1: one reading, noise unknown"
+	}
+	return "n = 1: one reading"
 }
 
 // FormatValue writes a value read exactly: every digit of a number as
