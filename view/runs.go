@@ -154,6 +154,11 @@ type VerdictRow struct {
 	// record's), or "never-run".
 	Verdict   string `json:"verdict"`
 	Statement string `json:"statement,omitempty"`
+	// N is the fewest samples a value the statement gives stands on: 1
+	// for one reading (a capture, a JSON number printed once), so that
+	// a verdict on one reading is told from one on resamples without
+	// parsing the statement; 0 when it gives none (not evaluated).
+	N int `json:"n,omitempty"`
 	// CriterionChanged is set when the falsifier's criterion as written
 	// now is not the one its latest run was judged by: that run judged
 	// again under it.
@@ -178,6 +183,11 @@ func NewVerdictRow(notePath string, f query.Falsifier) VerdictRow {
 	if f.Run != "" {
 		vv.Run, vv.Started, vv.Verdict, vv.Statement = f.Run, f.Started.UTC().Format(time.RFC3339), string(f.Verdict), f.Statement
 		vv.Criterion, _ = evidence.StatedCriterion(f.Statement)
+		for _, v := range evidence.StatedValues(f.Statement) {
+			if v.N > 0 && (vv.N == 0 || v.N < vv.N) {
+				vv.N = v.N
+			}
+		}
 	}
 	if fl := f.Flips; fl.Flaky() {
 		vv.Flaky = &Flaky{Runs: fl.Runs, Refutes: fl.Refutes, Supports: fl.Supports, Flips: fl.Flips}

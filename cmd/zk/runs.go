@@ -42,7 +42,8 @@ is none), when, and the criterion's statement; a verdict that flipped
 between refutes and supports twice or more under the criterion is marked
 (flaky), as zk check's falsifiers/flaky says. --format json prints
 {"falsifiers":[{"note","falsifier","text","criterion","run","started",
-"verdict","statement","flaky"}]}.
+"verdict","statement","n","flaky"}]}, n the fewest samples a value read
+stands on (1: one reading, its noise unknown).
 
 EXIT STATUS
   0  listed (also when there are none)
