@@ -276,3 +276,44 @@ func TestRequestsWaitingForTheVaultHoldNothing(t *testing.T) {
 	c.call(protocol.MethodShutdown, nil, nil)
 	cancelled(lens, "the code lens at shutdown")
 }
+
+// TestSaveAndWatchedChangesHoldNothing: a save and a change on disk
+// reported while the vault is still read at the start waited for it on
+// the connection's one goroutine, as the requests did before they were
+// answered later: the change typed after them, its diagnostics and
+// shutdown waited tens of seconds on 100,000 notes. Now they are taken
+// once the vault is read, in the order they came, and hold nothing.
+func TestSaveAndWatchedChangesHoldNothing(t *testing.T) {
+	files := map[string]string{"A.md": "# A\n\nSee [[B]].\n", "B.md": "# B\n", "C.md": "# C\n"}
+	walking, release, loaded := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	c := startServerWith(t, files, func(o *Options) {
+		o.Cache = func() workspace.EntryCache { return namesCache{"A.md", "B.md", "C.md"} }
+		o.beforeWalk = func() { close(walking); <-release }
+		o.beforeLoad = func() { <-loaded }
+	}, map[string]any{})
+	var once sync.Once
+	load := func() { once.Do(func() { close(loaded) }) }
+	t.Cleanup(load)
+	<-walking
+	close(release)
+	c.openText("A.md", files["A.md"])
+	c.nextDiags("A.md")
+	// Sent from a goroutine: over net.Pipe a message the server does not
+	// read holds its sender, and the test would hang, not fail.
+	ctx := context.Background()
+	c.write("C.md", "# C\n\nSee [[Nowhere]].\n")
+	go func() {
+		c.conn.Notify(ctx, protocol.MethodTextDocumentDidSave, map[string]any{"textDocument": map[string]any{"uri": c.uri("A.md")}}) //nolint:errcheck // seen by the diagnostics awaited
+		c.conn.Notify(ctx, protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{"changes": []any{ //nolint:errcheck
+			map[string]any{"uri": c.uri("C.md"), "type": protocol.FileChangeTypeChanged}}})
+		// A change typed meanwhile is checked.
+		c.conn.Notify(ctx, protocol.MethodTextDocumentDidChange, map[string]any{ //nolint:errcheck
+			"textDocument":   map[string]any{"uri": c.uri("A.md"), "version": 2},
+			"contentChanges": []any{map[string]any{"text": "# A\n\nSee [[B]] and [[Elsewhere]].\n"}}})
+	}()
+	c.diagsUntil("A.md", hasCode(lint.RuleBrokenLink))
+
+	// The change on disk is taken once the vault is read: C's broken link.
+	load()
+	c.diagsUntil("C.md", hasCode(lint.RuleBrokenLink))
+}

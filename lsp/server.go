@@ -188,6 +188,11 @@ type Server struct {
 	walking                          sync.Mutex
 	rescanMu                         sync.Mutex
 	rescanning, rescanAgain, stopped bool
+	// queued are the saves and changes on disk told while the vault is
+	// still read, taken in order once it is (whenKnown); draining is set
+	// while the goroutine that takes them runs. Guarded by rescanMu.
+	queued   []func()
+	draining bool
 }
 
 // document is a note open in the editor: its text as the editor holds it.
@@ -801,10 +806,11 @@ func (s *Server) didChange(_ *glsp.Context, params *protocol.DidChangeTextDocume
 
 // didSave takes the saved text as the note's: its links into the graph
 // for references, and a new check of every open note, whose links to
-// this one may have broken or mended.
+// this one may have broken or mended. The text is the one saved, taken
+// now, even when the vault is still being read and the rest waits.
 func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentParams) error {
 	p, ok := s.vaultPath(params.TextDocument.URI)
-	if !ok || s.wait() != nil {
+	if !ok {
 		return nil
 	}
 	s.mu.Lock()
@@ -813,18 +819,72 @@ func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentPa
 	if d != nil {
 		n = s.docNote(d)
 	}
-	open := s.openPaths()
 	s.mu.Unlock()
-	if d != nil {
-		s.live.Update(n)
-	}
-	for _, q := range open {
-		s.publish(q)
-	}
-	go s.recheckDependents(p)
-	s.refreshLenses()
-	s.rescan()
+	s.whenKnown(func() {
+		if s.wait() != nil {
+			return
+		}
+		if n != nil {
+			s.live.Update(n)
+		}
+		s.mu.Lock()
+		open := s.openPaths()
+		s.mu.Unlock()
+		for _, q := range open {
+			s.publish(q)
+		}
+		go s.recheckDependents(p)
+		s.refreshLenses()
+		s.rescan()
+	})
 	return nil
+}
+
+// whenKnown runs f once every note is read: at once when it is, else
+// from a goroutine of the session's once the vault is read, after the
+// ones queued before it, so that a save and a change on disk are taken
+// in the order they were told. A save or a change on disk told at the
+// start waited for the read on the connection's one goroutine, holding
+// every message after it (tens of seconds on 100,000 notes), as the
+// requests that need the whole vault did before answerLater.
+func (s *Server) whenKnown(f func()) {
+	s.rescanMu.Lock()
+	if s.stopped {
+		s.rescanMu.Unlock()
+		return
+	}
+	if !s.draining && isClosed(s.live.KnownDone()) {
+		s.rescanMu.Unlock()
+		f()
+		return
+	}
+	s.queued = append(s.queued, f)
+	if s.draining {
+		s.rescanMu.Unlock()
+		return
+	}
+	s.draining = true
+	s.bg.Add(1) // under rescanMu: never once Serve waits (stopped)
+	s.rescanMu.Unlock()
+	go func() {
+		defer s.bg.Done()
+		select {
+		case <-s.live.KnownDone():
+		case <-s.ctx.Done():
+		}
+		for {
+			s.rescanMu.Lock()
+			if len(s.queued) == 0 || s.ctx.Err() != nil {
+				s.queued, s.draining = nil, false
+				s.rescanMu.Unlock()
+				return
+			}
+			f := s.queued[0]
+			s.queued = s.queued[1:]
+			s.rescanMu.Unlock()
+			f()
+		}
+	}()
 }
 
 func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocumentParams) error {
@@ -856,9 +916,6 @@ func (s *Server) didClose(_ *glsp.Context, params *protocol.DidCloseTextDocument
 // so are the notes changed themselves when not open, and a note deleted
 // has the diagnostics published for it cleared.
 func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChangeWatchedFilesParams) error {
-	if s.wait() != nil {
-		return nil
-	}
 	var c workspace.FileChanges
 	for _, ch := range params.Changes {
 		p, ok := s.vaultPath(ch.URI)
@@ -875,13 +932,18 @@ func (s *Server) didChangeWatchedFiles(_ *glsp.Context, params *protocol.DidChan
 			c.Changed = append(c.Changed, p)
 		}
 	}
-	s.walking.Lock()
-	again, changed, err := s.live.FilesChanged(context.Background(), c, s.isOpen)
-	s.walking.Unlock()
-	if err != nil {
-		return err
-	}
-	s.filesTaken(again, changed, c.Deleted, func(f func()) { go f() })
+	s.whenKnown(func() {
+		if s.wait() != nil {
+			return
+		}
+		s.walking.Lock()
+		again, changed, err := s.live.FilesChanged(context.Background(), c, s.isOpen)
+		s.walking.Unlock()
+		if err != nil {
+			return
+		}
+		s.filesTaken(again, changed, c.Deleted, func(f func()) { go f() })
+	})
 	return nil
 }
 
