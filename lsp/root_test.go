@@ -214,3 +214,22 @@ func TestExitWithoutShutdown(t *testing.T) {
 		}
 	}
 }
+
+// After shutdown the protocol takes only exit: a request is answered
+// InvalidRequest (-32600), which glsp's handler answered as an internal
+// error (-32603, "server not initialized"), as if zk had failed; a second
+// shutdown is a request like any other.
+func TestRequestAfterShutdownIsInvalid(t *testing.T) {
+	c := startServer(t)
+	c.call(protocol.MethodShutdown, nil, nil)
+	at := map[string]any{"textDocument": map[string]any{"uri": c.uri("Rates.md")}, "position": map[string]any{"line": 0, "character": 2}}
+	for _, method := range []string{protocol.MethodTextDocumentHover, protocol.MethodShutdown, protocol.MethodTextDocumentCompletion, protocol.MethodInitialize} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		var rpcErr *jsonrpc2.Error
+		err := c.conn.Call(ctx, method, at, nil)
+		cancel()
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidRequest || !strings.Contains(rpcErr.Message, "shut") {
+			t.Errorf("%s after shutdown: %v, want InvalidRequest saying the server is shut down", method, err)
+		}
+	}
+}

@@ -308,7 +308,10 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	}
 	h := s.handler()
 	texts := &changeTexts{}
-	var shutdown, exitEarly bool // read and written on the connection's one goroutine
+	// shutdown is read by requests answered later too; exitEarly is read
+	// and written on the connection's one goroutine.
+	var shutdown atomic.Bool
+	var exitEarly bool
 	// The connection is the handler's to give: the first messages can be
 	// handled before NewConn returns, and a note opened then would have
 	// its diagnostics sent nowhere.
@@ -329,11 +332,21 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 				}
 				return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "the server is not initialized: send initialize first"}
 			}
+			if req.Method != protocol.MethodExit && shutdown.Load() {
+				// The protocol takes only exit after shutdown, and has
+				// a request then answered InvalidRequest: glsp's handler
+				// answered it as an internal error, "server not
+				// initialized", as if zk had failed.
+				if req.Notif {
+					return nil, nil
+				}
+				return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: "the server is shut down: only exit is taken after shutdown"}
+			}
 			switch req.Method { // bounded.go
 			case protocol.MethodShutdown:
-				shutdown = true
+				shutdown.Store(true)
 			case protocol.MethodExit:
-				exitEarly = !shutdown
+				exitEarly = !shutdown.Load()
 			case tooLargeMethod:
 				return s.tooLarge(req)
 			case changeMethod:
