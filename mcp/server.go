@@ -109,7 +109,8 @@ func New(ctx context.Context, opts Options) *sdk.Server {
 		Description: "The notes past their maintenance date, most overdue first, and the undated ones (zk stale --format json)."}, z.stale)
 	sdk.AddTool(srv, &sdk.Tool{Name: "search", Annotations: readOnly,
 		Description: "Full-text search of the vault, best match first (zk search --format json; bleve query syntax: " +
-			`"a phrase", +must, -not, prefix*, claim:word, tag:x, links:"Note"; no parentheses, AND or OR: a word is optional unless +word).`}, z.search)
+			`"a phrase", +must, -not, prefix*, claim:word, tag:x, links:"Note"; no parentheses, AND or OR: a word is optional unless +word). ` +
+			"Every note is compared with the index first; checked is false only when that took over a second, and unchecked says what hits may miss."}, z.search)
 	sdk.AddTool(srv, &sdk.Tool{Name: "links", Annotations: readOnly,
 		Description: "A note's outgoing links, each resolved as Obsidian resolves it, with its relation (zk links --format json)."}, z.links)
 	sdk.AddTool(srv, &sdk.Tool{Name: "backlinks", Annotations: readOnly,
@@ -284,7 +285,7 @@ func (z *zkServer) search(ctx context.Context, req *sdk.CallToolRequest, in sear
 		limit = 10
 	}
 	return answer(ctx, z, workspace.Writing, func(w *workspace.Workspace, out *searchPage) error {
-		res, err := w.Search(ctx, workspace.SearchRequest{Query: in.Query, Limit: offset + limit,
+		res, err := w.Search(ctx, workspace.SearchRequest{Query: in.Query, Limit: offset + limit, EveryNote: true,
 			Index: workspace.IndexOptions{Dir: z.opts.IndexDir, Wait: index.DefaultWait,
 				Progress: progressOf(ctx, req, "indexing the vault's notes")}})
 		if err != nil {

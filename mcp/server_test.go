@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -475,5 +476,54 @@ func TestTimeoutArg(t *testing.T) {
 	}
 	if got, err := timeoutArg(float64(maxTimeoutS) + 1); err == nil {
 		t.Errorf("timeoutArg past the bound = %v, want an error", got)
+	}
+}
+
+// TestSearchOfALargeVaultIsChecked: the search of a vault over 5,000
+// notes compared only its folders with the index, as zk search does to
+// answer a terminal in milliseconds, and answered "checked": false: a
+// note edited since the index was updated was not found by its new
+// words, and the agent could not tell which hits to trust. The server
+// compares every note (up to the search's budget of a second).
+func TestSearchOfALargeVaultIsChecked(t *testing.T) {
+	const n = 5_100
+	old := time.Now().Add(-time.Hour)
+	cs, dir := newMCPSessionWith(t, func(dir string) {
+		gen := filepath.Join(dir, "gen")
+		if err := os.MkdirAll(gen, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			p := filepath.Join(gen, fmt.Sprintf("N%05d.md", i))
+			if err := os.WriteFile(p, fmt.Appendf(nil, "# N%05d\n\nWord %d.\n", i, i), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Chtimes(gen, old, old); err != nil {
+			t.Fatal(err)
+		}
+	})
+	var out struct {
+		Total   int  `json:"total"`
+		Checked bool `json:"checked"`
+		Hits    []struct {
+			Path string `json:"path"`
+		} `json:"hits"`
+	}
+	callTool(t, cs, "search", map[string]any{"query": "word"}, &out, false) // builds the index
+	// An edit in place: the folder's time does not move.
+	edited := filepath.Join(dir, "gen", "N00042.md")
+	if err := os.WriteFile(edited, []byte("# N00042\n\nZebrafinch.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(filepath.Join(dir, "gen"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	callTool(t, cs, "search", map[string]any{"query": "zebrafinch"}, &out, false)
+	if !out.Checked || out.Total != 1 || len(out.Hits) != 1 || out.Hits[0].Path != "gen/N00042.md" {
+		t.Errorf("search zebrafinch in %d notes, one edited: %+v, want the edited note, checked", n, out)
 	}
 }

@@ -129,8 +129,8 @@ type Search struct {
 	// every note (Unchecked says what it did not compare).
 	Stale *int `json:"stale"`
 	// Checked is false when the search did not compare every note of the
-	// vault with the index (--no-update, or a vault over 5,000 notes,
-	// whose folders alone are compared).
+	// vault with the index (--no-update; zk search of a vault over 5,000
+	// notes, whose folders alone are compared; a compare over a second).
 	Checked   bool   `json:"checked"`
 	Unchecked string `json:"unchecked,omitempty"`
 }

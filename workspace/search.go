@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -42,6 +43,12 @@ type SearchRequest struct {
 	Limit    int
 	NoUpdate bool
 	Index    IndexOptions
+	// EveryNote compares every note of the vault with the index however
+	// many there are (within the search's budget of a second), where a
+	// vault over index.DefaultMaxCheckNotes has only its folders compared
+	// for a terminal's milliseconds: zk mcp's, whose agent cannot tell a
+	// stale hit and does not mind a tenth of a second.
+	EveryNote bool
 }
 
 // Search searches the vault's notes, best match first, bringing the index
@@ -58,6 +65,9 @@ func (w *Workspace) Search(ctx context.Context, req SearchRequest) (*index.Resul
 	ireq := index.Request{Query: req.Query, Limit: req.Limit, MaxUpdate: SearchMaxUpdate}
 	if req.NoUpdate {
 		ireq.MaxUpdate = -1
+	}
+	if req.EveryNote {
+		ireq.MaxCheckNotes, ireq.WaitCheckNotes = math.MaxInt, math.MaxInt
 	}
 	res, err := index.Search(ctx, w.Vault, iopts, ireq)
 	if errors.Is(err, index.ErrQuery) {
