@@ -270,3 +270,73 @@ func BenchmarkRequests(b *testing.B) {
 		percentiles(b, times)
 	})
 }
+
+// BenchmarkSave is the cost of a save, the walk of the vault it may ask
+// for included (the save answered and the walk ended): CPU time per save
+// (cpu-s, the process's, every goroutine) and wall time, on 10k and 100k
+// notes, for a client that watches the vault's files on request (VS
+// Code: watch=true) and one that does not (Neovim).
+func BenchmarkSave(b *testing.B) {
+	for _, n := range []int{benchNotes, 10 * benchNotes} {
+		for _, watch := range []bool{false, true} {
+			b.Run(fmt.Sprintf("notes=%d/watch=%v", n, watch), func(b *testing.B) {
+				dir := benchVault(b, n)
+				v, err := vault.Open(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer v.Close()
+				srv := New(Options{Vault: v, Debounce: time.Millisecond})
+				a, c := net.Pipe()
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { srv.Serve(ctx, a); close(done) }()
+				defer func() { cancel(); <-done }()
+				conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(c, jsonrpc2.VSCodeObjectCodec{}),
+					jsonrpc2.HandlerWithError(func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) { return nil, nil }))
+				defer conn.Close()
+				caps := map[string]any{}
+				if watch {
+					caps = map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
+				}
+				var init json.RawMessage
+				if err := conn.Call(ctx, protocol.MethodInitialize, map[string]any{"capabilities": caps}, &init); err != nil {
+					b.Fatal(err)
+				}
+				conn.Notify(ctx, string(protocol.MethodInitialized), map[string]any{})
+				p := vaultgen.Path(17)
+				src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				uri := fileURI(dir, p)
+				conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{
+					TextDocument: protocol.TextDocumentItem{URI: uri, LanguageID: "markdown", Version: 1, Text: string(src)}})
+				idle := func() {
+					var refs json.RawMessage // answered once the vault is read
+					conn.Call(ctx, protocol.MethodTextDocumentReferences, protocol.ReferenceParams{
+						TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}}, &refs)
+					for {
+						srv.rescanMu.Lock()
+						busy := srv.rescanning
+						srv.rescanMu.Unlock()
+						if !busy {
+							return
+						}
+						time.Sleep(time.Millisecond)
+					}
+				}
+				idle()
+				b.ResetTimer()
+				before := cpuTime()
+				for range b.N {
+					conn.Notify(ctx, protocol.MethodTextDocumentDidSave, map[string]any{"textDocument": map[string]any{"uri": uri}})
+					idle()
+				}
+				b.ReportMetric((cpuTime()-before).Seconds()/float64(b.N), "cpu-s/save")
+				b.ReportMetric(float64(n), "notes")
+				b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "cores")
+			})
+		}
+	}
+}

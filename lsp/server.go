@@ -108,6 +108,9 @@ type Options struct {
 	// beforeLoad, when set, runs between the walk and the read of every
 	// note; beforeWalk before the walk: a test holds the start there.
 	beforeLoad, beforeWalk func()
+	// onRescan, when set, runs when a walk of the vault after a save or
+	// an open is asked for (rescan), not when one is skipped.
+	onRescan func()
 }
 
 // ErrExitWithoutShutdown is Serve's error when the client said exit
@@ -193,6 +196,15 @@ type Server struct {
 	// while the goroutine that takes them runs. Guarded by rescanMu.
 	queued   []func()
 	draining bool
+	// watching is set while the client watches the vault's files on the
+	// server's request (initialized): the walk after a save or an open
+	// runs at most every walkGap then. walked is when the last walk
+	// ended and walkCost how long it took; guarded by rescanMu.
+	watching atomic.Bool
+	walked   time.Time
+	walkCost time.Duration
+	// call sends a request to the client and waits for its answer.
+	call func(method string, params, result any) error
 }
 
 // document is a note open in the editor: its text as the editor holds it.
@@ -220,7 +232,7 @@ type document struct {
 // at initialize; Scan must run before it answers (Serve runs it).
 func New(opts Options) *Server {
 	s := &Server{docs: map[string]*document{}, timers: map[string]*time.Timer{}, sent: map[string]string{}, ctx: context.Background(),
-		notify: func(string, any) {}, ask: func(string, any) {}}
+		notify: func(string, any) {}, ask: func(string, any) {}, call: func(string, any, any) error { return errors.New("no client") }}
 	s.parsers.New = func() any { return vault.NewParser() }
 	s.opts = opts
 	if opts.Vault != nil {
@@ -322,6 +334,7 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 				s.mu.Lock()
 				s.notify = func(method string, params any) { c.Notify(ctx, method, params) }    //nolint:errcheck // a client gone is seen by DisconnectNotify
 				s.ask = func(method string, params any) { c.DispatchCall(ctx, method, params) } //nolint:errcheck // the answer is not needed; a client gone is seen by DisconnectNotify
+				s.call = func(method string, params, result any) error { return c.Call(ctx, method, params, result) }
 				s.mu.Unlock()
 			})
 			if req.Method != protocol.MethodInitialize && req.Method != protocol.MethodExit && !s.ready {
@@ -571,16 +584,35 @@ func (s *Server) initialized(ctx *glsp.Context, _ *protocol.InitializedParams) e
 	watch := s.watch
 	s.mu.Unlock()
 	if watch {
-		go ctx.Call(string(protocol.ServerClientRegisterCapability), protocol.RegistrationParams{Registrations: []protocol.Registration{{
-			ID:     "zk-watch-vault",
-			Method: string(protocol.MethodWorkspaceDidChangeWatchedFiles),
-			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
-				Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}},
-			},
-		}}}, nil)
+		// Set now, before the answer, so that a save right after is
+		// not walked for; a client that refuses has it unset.
+		s.watching.Store(true)
+		s.mu.Lock()
+		call := s.call
+		s.mu.Unlock()
+		go func() {
+			err := call(string(protocol.ServerClientRegisterCapability), protocol.RegistrationParams{Registrations: []protocol.Registration{{
+				ID:     "zk-watch-vault",
+				Method: string(protocol.MethodWorkspaceDidChangeWatchedFiles),
+				RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
+					Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}},
+				},
+			}}}, nil)
+			if err != nil {
+				s.watching.Store(false)
+			}
+		}()
 	}
 	return nil
 }
+
+// walkGap is how long after a walk the next one waits when the client
+// watches the vault's files: a client that watches reports what changes
+// on disk itself, but not every one all of it (eglot 1.9 no rename
+// within a folder, no folder made after its start), so the walk still
+// runs, at most once a walkGap, at most 2% of a core however large the
+// vault. The caller holds rescanMu.
+func (s *Server) walkGap() time.Duration { return max(30*time.Second, 50*s.walkCost) }
 
 func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) (any, error) {
 	if s.ready {
@@ -999,10 +1031,20 @@ func (s *Server) filesTaken(again, changed, deleted []string, run func(func())) 
 // dozen notes opened at once cost two walks.
 func (s *Server) rescan() {
 	s.rescanMu.Lock()
+	if s.watching.Load() && (s.rescanning || time.Since(s.walked) < s.walkGap()) {
+		s.rescanMu.Unlock()
+		return
+	}
 	if s.rescanning || s.stopped {
+		if !s.rescanAgain && !s.stopped && s.opts.onRescan != nil {
+			s.opts.onRescan()
+		}
 		s.rescanAgain = true
 		s.rescanMu.Unlock()
 		return
+	}
+	if s.opts.onRescan != nil {
+		s.opts.onRescan()
 	}
 	s.rescanning = true
 	s.bg.Add(1) // under rescanMu: never once Serve waits (stopped)
@@ -1020,7 +1062,11 @@ func (s *Server) rescan() {
 			if s.ctx.Err() == nil && s.wait() == nil {
 				// The walk takes no lock: a change reported meanwhile
 				// waits only for the walk's changes to be taken.
+				start := time.Now()
 				w, err := s.live.Rescan(s.ctx)
+				s.rescanMu.Lock()
+				s.walked, s.walkCost = time.Now(), time.Since(start)
+				s.rescanMu.Unlock()
 				var again, changed []string
 				var c workspace.FileChanges
 				if err == nil {
