@@ -304,7 +304,7 @@ func TestSaveAndWatchedChangesHoldNothing(t *testing.T) {
 	c.write("C.md", "# C\n\nSee [[Nowhere]].\n")
 	go func() {
 		c.conn.Notify(ctx, protocol.MethodTextDocumentDidSave, map[string]any{"textDocument": map[string]any{"uri": c.uri("A.md")}}) //nolint:errcheck // seen by the diagnostics awaited
-		c.conn.Notify(ctx, protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{"changes": []any{ //nolint:errcheck
+		c.conn.Notify(ctx, protocol.MethodWorkspaceDidChangeWatchedFiles, map[string]any{"changes": []any{                           //nolint:errcheck
 			map[string]any{"uri": c.uri("C.md"), "type": protocol.FileChangeTypeChanged}}})
 		// A change typed meanwhile is checked.
 		c.conn.Notify(ctx, protocol.MethodTextDocumentDidChange, map[string]any{ //nolint:errcheck
