@@ -527,3 +527,32 @@ func TestSearchOfALargeVaultIsChecked(t *testing.T) {
 		t.Errorf("search zebrafinch in %d notes, one edited: %+v, want the edited note, checked", n, out)
 	}
 }
+
+// A tool's error never begins with the name of the command whose use
+// case it shares (run, for run_falsifier and rejudge: "run: timeout_s
+// must be positive", and rejudge's "run: falsifier 1 of Rates.md has no
+// criterion"), a command an agent has not, and asks for an argument,
+// never a flag.
+func TestMCPErrorsNameTheTool(t *testing.T) {
+	cs, _ := newMCPSessionWith(t, func(dir string) {
+		two := "# Two\n\n## Claim\n\nTwo ways to be wrong.\n\n## Evidence\n\nNone yet.\n\n## Tests / falsifiers\n\n- One.\n  - run: `true`\n- Two.\n  - run: `true`\n"
+		if err := os.WriteFile(filepath.Join(dir, "Two.md"), []byte(two), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"run_falsifier", map[string]any{"note": "Rates", "timeout_s": -1}, "timeout_s must be positive"},
+		{"rejudge", map[string]any{"note": "Rates", "falsifier": 1}, "falsifier 1 of Rates.md has no criterion"},
+		{"run_falsifier", map[string]any{"note": "Two"}, "say which with falsifier N"},
+		{"rejudge", map[string]any{"note": "Two"}, ""},
+	} {
+		text := callTool(t, cs, tc.tool, tc.args, nil, tc.want != "")
+		if !strings.Contains(text, tc.want) || strings.HasPrefix(text, "run: ") || strings.Contains(text, "--") {
+			t.Errorf("%s %v: %q, want %q, no run: and no flag", tc.tool, tc.args, text, tc.want)
+		}
+	}
+}

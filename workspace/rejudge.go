@@ -85,10 +85,10 @@ func (w *Workspace) RejudgeRuns(ctx context.Context, req RejudgeRequest) (Rejudg
 			out.Rerun = append(out.Rerun, l)
 		case req.Falsifier != "" && l.Falsifier.N == e.falsifier.N:
 			if l.Falsifier.Criterion == "" {
-				return out, usage(fmt.Errorf("run: falsifier %d of %s has no criterion (- refuted if: `EXPR`) to judge by", l.Falsifier.N, p))
+				return out, usage(fmt.Errorf("falsifier %d of %s has no criterion (- refuted if: `EXPR`) to judge by", l.Falsifier.N, p))
 			}
 			if l.Run.ID == "" {
-				return out, usage(fmt.Errorf("run: falsifier %d of %s has no recorded run to judge again", l.Falsifier.N, p))
+				return out, usage(fmt.Errorf("falsifier %d of %s has no recorded run to judge again", l.Falsifier.N, p))
 			}
 			todo = append(todo, l)
 		}

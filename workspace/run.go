@@ -79,7 +79,7 @@ func (w *Workspace) Run(ctx context.Context, req RunRequest) (RunResult, error) 
 		req.Timeout = runner.DefaultTimeout
 	}
 	if req.Timeout < 0 {
-		return RunResult{}, usage(fmt.Errorf("run: %s must be positive", w.field("timeout")))
+		return RunResult{}, usage(fmt.Errorf("%s must be positive", w.field("timeout")))
 	}
 	if req.MaxLog <= 0 {
 		req.MaxLog = runner.DefaultMaxLog
