@@ -292,8 +292,11 @@ func BenchmarkSave(b *testing.B) {
 				done := make(chan struct{})
 				go func() { srv.Serve(ctx, a); close(done) }()
 				defer func() { cancel(); <-done }()
+				// Asynchronous, as an editor reads while it answers: over
+				// net.Pipe the answer to the server's registration would
+				// wait for the server, writing a diagnostic meanwhile.
 				conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(c, jsonrpc2.VSCodeObjectCodec{}),
-					jsonrpc2.HandlerWithError(func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) { return nil, nil }))
+					jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) { return nil, nil })))
 				defer conn.Close()
 				caps := map[string]any{}
 				if watch {
