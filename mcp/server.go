@@ -15,6 +15,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -99,7 +100,7 @@ func New(ctx context.Context, opts Options) *sdk.Server {
 			"run_falsifier runs only commands the user approved with `zk trust`; you cannot approve one: ask the user.",
 	})
 	// Arguments are bounded before any tool decodes them (budget.go).
-	srv.AddReceivingMiddleware(budgets, z.freshResources)
+	srv.AddReceivingMiddleware(budgets, z.freshResources, notFoundAsJSON)
 	z.srv = srv
 	readOnly := readOnlyTool // edit.go
 	sdk.AddTool(srv, &sdk.Tool{Name: "check", Annotations: readOnly,
@@ -634,6 +635,30 @@ func (z *zkServer) freshResources(next sdk.MethodHandler) sdk.MethodHandler {
 			}
 		}
 		return next(ctx, method, req)
+	}
+}
+
+// notFoundAsJSON gives a resource read's not-found error data that is
+// JSON: the SDK's (ResourceNotFoundError, ours and its own for a URI no
+// resource matches) quotes the URI with Go's %q, whose "\x1b" is no
+// JSON, and a URI holding a control character or a byte that is not
+// UTF-8 made the server fail to write the answer and end the session.
+func notFoundAsJSON(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		var e *jsonrpc.Error
+		if r, ok := req.(*sdk.ReadResourceRequest); ok && errors.As(err, &e) && e.Data != nil && !json.Valid(e.Data) {
+			var uri string
+			if r.Params != nil {
+				uri = strings.ToValidUTF8(r.Params.URI, "\uFFFD")
+			}
+			data, merr := json.Marshal(map[string]string{"uri": uri})
+			if merr != nil {
+				data = nil
+			}
+			return res, &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: data}
+		}
+		return res, err
 	}
 }
 

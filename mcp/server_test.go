@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/zk-claims/zk/vault"
@@ -554,5 +556,28 @@ func TestMCPErrorsNameTheTool(t *testing.T) {
 		if !strings.Contains(text, tc.want) || strings.HasPrefix(text, "run: ") || strings.Contains(text, "--") {
 			t.Errorf("%s %v: %q, want %q, no run: and no flag", tc.tool, tc.args, text, tc.want)
 		}
+	}
+}
+
+// A resource read of a URI holding a control character or a byte that
+// is not UTF-8 is answered "not found", and the session goes on: the
+// SDK's not-found error quotes the URI with Go's %q ("\x1b"), which is
+// no JSON, and the server failed to write it and closed the session
+// ("marshaling jsonrpc message: ... invalid character 'x' in string
+// escape code"): one request by an agent ended it.
+func TestReadResourceOfAHostileURI(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	for _, uri := range []string{"zk://note/\x1b[2J.md", "zk://note/\xff.md", "file:///\x1b[2J", "zk://note/Rates.md\x00"} {
+		_, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: uri})
+		var e *jsonrpc.Error
+		if !errors.As(err, &e) || e.Code != sdk.CodeResourceNotFound {
+			t.Errorf("read %q: %v, want the error resource not found", uri, err)
+		}
+		if e != nil && !json.Valid(e.Data) {
+			t.Errorf("read %q: the error's data %q is no JSON", uri, e.Data)
+		}
+	}
+	if _, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: "zk://note/Rates.md"}); err != nil {
+		t.Errorf("read a note after them: %v", err)
 	}
 }
