@@ -535,7 +535,7 @@ func (z *zkServer) runFalsifier(ctx context.Context, _ *sdk.CallToolRequest, in 
 		if res.Run.ID == "" {
 			return errors.New("run_falsifier: the run was not recorded in the note (see .zk/runs/)")
 		}
-		res.Note, res.Output = in.Note, live.String()
+		res.Note, res.Output = ran.Note, live.String()
 		return nil
 	})
 }

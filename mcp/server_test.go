@@ -329,6 +329,11 @@ func TestMCPRunFalsifierNeedsApproval(t *testing.T) {
 	if out.Run.Verdict != "none" || out.Run.Exit == nil || *out.Run.Exit != 0 || out.Output != "ok\n" {
 		t.Errorf("run_falsifier = %+v", out)
 	}
+	// The note run, by its vault path as rejudge and runs give it, not
+	// the name the agent wrote.
+	if out.Note != "Rates.md" {
+		t.Errorf("run_falsifier's note = %q, want Rates.md", out.Note)
+	}
 	callTool(t, cs, "runs", map[string]any{"note": "Rates"}, &runs, false)
 	if len(runs.Runs) != 1 || runs.Runs[0].ID != out.Run.ID {
 		t.Errorf("runs after the run = %+v, want the run %s", runs.Runs, out.Run.ID)
