@@ -17,6 +17,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/vaulttest"
+	"github.com/zk-claims/zk/workspace"
 )
 
 // serveUninitialized serves opts on a pipe and returns the client's end,
@@ -231,5 +232,24 @@ func TestRequestAfterShutdownIsInvalid(t *testing.T) {
 		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidRequest || !strings.Contains(rpcErr.Message, "shut") {
 			t.Errorf("%s after shutdown: %v, want InvalidRequest saying the server is shut down", method, err)
 		}
+	}
+}
+
+// A command refused for what it was asked (an unknown note type, a title
+// that leaves no file name) is InvalidParams (-32602), as zk.tend's bad
+// argument is, where zk.new answered it InternalError (-32603), as if zk
+// had failed.
+func TestCommandRefusedIsInvalidParams(t *testing.T) {
+	c := startServerWith(t, testVault, func(o *Options) {
+		o.Create = func(context.Context, string, string) (string, error) {
+			return "", &workspace.UsageError{Err: errors.New(`unknown note type: "x" (known: permanent)`)}
+		}
+	}, map[string]any{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var rpcErr *jsonrpc2.Error
+	err := c.conn.Call(ctx, protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": "zk.new", "arguments": []any{map[string]any{"title": "T", "type": "x"}}}, nil)
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidParams || !strings.Contains(rpcErr.Message, "unknown note type") {
+		t.Errorf("zk.new of an unknown type: %v, want InvalidParams saying why", err)
 	}
 }

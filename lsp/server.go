@@ -544,6 +544,12 @@ func dispatch(ctx context.Context, h *protocol.Handler, c *jsonrpc2.Conn, req *j
 		if errors.As(err, &rpcErr) { // already in the protocol's terms
 			return nil, rpcErr
 		}
+		// What was asked is refused (zk.new of an unknown type): the
+		// client's to mend, not zk's failure.
+		var ue *workspace.UsageError
+		if errors.As(err, &ue) {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: err.Error()}
+		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
 	}
 	return r, nil
