@@ -168,19 +168,27 @@ func runRun(ctx context.Context, opts *runOptions, s *streams) error {
 		return err
 	}
 	req.Live = s.out
+	var term *printable.Terminal
+	if s.outTTY { // the command often prints the vault's files: escape their controls
+		term = printable.NewTerminal(s.out)
+		req.Live = term
+	}
 	w, err := opts.root.open(ctx, s, workspace.Writing, opts.note)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
 	res, err := w.Run(ctx, req)
+	if term != nil {
+		term.Flush()
+	}
 	if err != nil {
 		return runError(err)
 	}
 	if opts.dryRun {
-		fmt.Fprintf(s.out, "would run in %s (timeout %s): %s\n", res.Dir, res.Timeout, runner.Quote(res.Argv))
+		fmt.Fprintf(s.out, "would run in %s (timeout %s): %s\n", printable.Of(res.Dir), res.Timeout, printable.Of(runner.Quote(res.Argv)))
 		if res.Falsifier.Text != "" {
-			fmt.Fprintf(s.out, "testing falsifier %d: %s\n", res.Falsifier.N, res.Falsifier.Text)
+			fmt.Fprintf(s.out, "testing falsifier %d: %s\n", res.Falsifier.N, printable.Of(res.Falsifier.Text))
 		}
 		return nil
 	}
