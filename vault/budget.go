@@ -5,8 +5,11 @@ import (
 	"time"
 )
 
-// maxQuoteDepth is the blockquote nesting past which goldmark is not asked:
-// 100,000 '>' took it 6.9 s (research/reliability.md §5, case 6).
+// maxQuoteDepth is the nesting of blockquotes and list items opened on one
+// line past which goldmark is not asked: 100,000 '>' took it 6.9 s
+// (research/reliability.md §5, case 6), and 100,000 "- " (200 KB) its
+// whole budget, in every parse of a command (zk tend's four: over a
+// minute on a loaded machine).
 const maxQuoteDepth = 100
 
 // unguardedSize is the size below which a note is parsed without a
@@ -39,7 +42,7 @@ func (p *Parser) parseWithin(stop <-chan struct{}, notePath string, src []byte, 
 	if n, ok := fastParse(notePath, src, h); ok {
 		return n // linear: needs no deadline
 	}
-	if limit := maxDestinationWork(len(src)); quoteDepth(src) > maxQuoteDepth || openBrackets(src) > maxOpenBrackets ||
+	if limit := maxDestinationWork(len(src)); nestingDepth(src) > maxQuoteDepth || openBrackets(src) > maxOpenBrackets ||
 		destinationWork(src, limit) > limit || definitionWork(src, limit) > limit {
 		return fallbackParse(notePath, src)
 	}
@@ -215,16 +218,26 @@ func blockContent(line []byte) []byte {
 	}
 }
 
-func quoteDepth(src []byte) int {
+// nestingDepth is the most blockquotes and list items any line opens
+// ("> > x", "- - x", "> 1. - x"), read as blockContent reads them; it
+// stops counting past maxQuoteDepth.
+func nestingDepth(src []byte) int {
 	deepest := 0
 	for line := range bytes.Lines(src) {
 		d := 0
-		for _, c := range line {
-			if c == '>' {
+		for d <= maxQuoteDepth {
+			line = bytes.TrimLeft(line, " \t")
+			if len(line) > 0 && line[0] == '>' {
+				line = line[1:]
 				d++
-			} else if c != ' ' && c != '\t' {
+				continue
+			}
+			_, _, off, ok := listMarker(line)
+			if !ok || off >= len(line) || line[off-1] != ' ' {
 				break
 			}
+			line = line[off:]
+			d++
 		}
 		deepest = max(deepest, d)
 	}

@@ -330,3 +330,41 @@ func TestParseGivesUpWhenStopped(t *testing.T) {
 		t.Errorf("fallback %v, links %v; want the line scanner's one link", n.Fallback, n.Links)
 	}
 }
+
+func TestNestingDepth(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		want int
+	}{
+		{"none", "# Title\n\ntext\n", 0},
+		{"a list", "- a\n  - b\n", 1},
+		{"quotes", "> > > x\n", 3},
+		{"lists on one line", "- - - x\n", 3},
+		{"mixed", "> 1. - > * x\n", 5},
+		{"a dash that is not a marker", "-x - y\n", 0},
+		{"a thematic break's dashes", "- - -\n", 2},
+		{"the deepest line", "> x\n- - - - x\n> > y\n", 4},
+		{"counts stop past the bound", strings.Repeat("- ", 1000) + "x\n", maxQuoteDepth + 1},
+	} {
+		if got := nestingDepth([]byte(tc.src)); got != tc.want {
+			t.Errorf("%s: nestingDepth = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestParseSkipsDeepLists: list items nested on one line past
+// maxQuoteDepth go to the line scanner before goldmark, as quotes do:
+// 100,000 "- " took goldmark its whole 2 s budget in each of a command's
+// parses. A note nested a few deep is goldmark's.
+func TestParseSkipsDeepLists(t *testing.T) {
+	for _, deep := range []string{strings.Repeat("- ", 5000), strings.Repeat("> - 1. ", 2000)} {
+		src := []byte("# Deep\n\n[[Kept]]\n\n" + deep + "x\n")
+		if n := NewParser().ParseWithBudget("deep.md", src, time.Hour); !n.Fallback || len(n.Links) != 1 || n.Links[0].Link != "Kept" {
+			t.Errorf("%.12q…: fallback %v, links %v; want the line scanner's one link", deep, n.Fallback, n.Links)
+		}
+	}
+	if n := NewParser().Parse("ok.md", []byte("# Ok\n\n- a\n  - b\n- - - c [[Kept]]\n> - quoted\n")); n.Fallback {
+		t.Errorf("a note of ordinary lists fell back")
+	}
+}

@@ -106,7 +106,7 @@ func Rules() []Rule {
 			Help: "Convert the file to UTF-8 text, split it, or move it out of the vault; raise the size cap only if it really is a note."},
 		{ID: RuleFileUntrusted, Default: Warning, Summary: "a file under .zk/ that zk will not act on: a move journal it did not write here, a symlink, a FIFO, one too large",
 			Help: "It came with the vault, or from another machine: zk never acts on it. Look at it, then delete it; a journal zk wrote here and could not finish is kept as .failed.json instead."},
-		{ID: RuleFilePartlyRead, Default: Warning, Summary: "a note too costly to parse in full (over 2 s of CPU, quotes nested over 100 deep, over 65,536 brackets left open in a paragraph, or link destinations or reference definitions read quadratically), read by the plain scanner: its frontmatter, headings and wikilinks alone",
+		{ID: RuleFilePartlyRead, Default: Warning, Summary: "a note too costly to parse in full (over 2 s of CPU, quotes or list items nested over 100 deep on a line, over 65,536 brackets left open in a paragraph, or link destinations or reference definitions read quadratically), read by the plain scanner: its frontmatter, headings and wikilinks alone",
 			Help:  "Split the note or undo its deepest nesting; until then its Markdown links, embeds, blocks and block ids are not read, so check says nothing of them.",
 			check: (*noteCheck).partlyRead},
 		{ID: RuleFrontmatter, Default: Error, Summary: "the frontmatter YAML does not parse",
