@@ -2,12 +2,14 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -91,22 +93,48 @@ func filePath(v *vault.Vault, files []vault.File, arg string) (p string, found b
 // names (FindNote). It returns the note's vault path and the file list,
 // which the caller needs to resolve the note's links.
 func Locate(ctx context.Context, v *vault.Vault, arg string) (string, []vault.File, error) {
-	files, _, err := v.Files(ctx)
+	files, skips, err := v.Files(ctx)
 	if err != nil {
 		return "", nil, err
 	}
 	p, err := FindNote(v, files, arg)
-	return p, files, err
+	return p, files, skippedNote(v, skips, arg, err)
 }
 
 // LocatePaths is Locate for a command that reads the note it finds and
 // no other file, or resolves its links: the files are listed without a
 // stat of each (vault.FilePaths), their paths alone to be read.
 func LocatePaths(ctx context.Context, v *vault.Vault, arg string) (string, []vault.File, error) {
-	files, _, err := v.FilePaths(ctx)
+	files, skips, err := v.FilePaths(ctx)
 	if err != nil {
 		return "", nil, err
 	}
 	p, err := FindNote(v, files, arg)
-	return p, files, err
+	return p, files, skippedNote(v, skips, arg, err)
+}
+
+// skippedNote is err, FindNote's answer, unless that is a NotFoundError
+// for a path the vault's walk skipped (a named pipe, a socket, a device
+// named x.md, a symlink loop): then it says what is there, as the walk
+// found it, where "no such note" sent the user looking for a file ls lists.
+func skippedNote(v *vault.Vault, skips []vault.Skip, arg string, err error) error {
+	var nf *NotFoundError
+	if !errors.As(err, &nf) {
+		return err
+	}
+	var paths []string
+	if abs, aerr := filepath.Abs(arg); aerr == nil {
+		if rel, ok := vault.Within(v.Dir, abs); ok {
+			paths = append(paths, rel)
+		}
+	}
+	if clean := path.Clean(filepath.ToSlash(arg)); vault.Local(clean) {
+		paths = append(paths, clean)
+	}
+	for _, s := range skips {
+		if !s.Folder && slices.Contains(paths, s.Path) {
+			return usage(fmt.Errorf("%s: %s", printable.Of(s.Path), s.Reason))
+		}
+	}
+	return err
 }
