@@ -62,7 +62,7 @@ type Options struct {
 // connection.
 func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	srv := New(ctx, opts)
-	t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	t := drainTransport{&sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}}
 	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp: %w", err)
 	}
