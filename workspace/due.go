@@ -127,7 +127,12 @@ func (w *Workspace) Due(ctx context.Context, req DueRequest) (DueResult, error) 
 			}
 			store, a, _, err := ApprovalScope(v, memo, p, f.Command, argv)
 			if err != nil {
-				return DueResult{}, err
+				// One falsifier whose files cannot be hashed (a tree over
+				// the bounds, a file over 64 MiB) is that falsifier's
+				// failure, not the schedule's: the others still run.
+				out.Rows = append(out.Rows, DueRow{Note: p, N: f.N, Verdict: "not recorded", Statement: err.Error()})
+				out.Failed = true
+				continue
 			}
 			if trusted, err := store.Trusted(a); err != nil {
 				return DueResult{}, err
