@@ -209,7 +209,7 @@ var reads = map[string]reading{
 	// filter's clean command); a vault unzipped or copied with its .git
 	// brings one. A .git that is a file (a worktree's, gitdir: PATH) is
 	// bound as it is.
-	"git": {files: []string{".git/config", ".git"}, up: true},
+	"git": {files: []string{".git/config", ".git"}, up: true, git: true},
 }
 
 // reading is one program of reads.
@@ -228,6 +228,9 @@ type reading struct {
 	// recipes: the file's recipes are shell lines that may name files
 	// (a Makefile's sh scripts/x.sh), bound as named ones (recipeFiles).
 	recipes bool
+	// git: the file is a repository's, whose includes, named programs and
+	// hooks run too (gitRepo).
+	git bool
 	// tree: the code under the found file's folder that what runs there
 	// imports (a project's Python modules, a package's JavaScript), bound
 	// whole (trees.go).
@@ -266,6 +269,9 @@ func (in *inspector) reads(rd reading, args []string, depth int) {
 			}
 			if found != "" && rd.recipes {
 				in.recipeFiles(found)
+			}
+			if found != "" && rd.git {
+				in.gitRepo(p, d.base)
 			}
 			if found != "" && rd.tree != noTree {
 				if real, err := filepath.EvalSymlinks(filepath.Dir(found)); err == nil {

@@ -164,7 +164,7 @@ func TestInspect(t *testing.T) {
 		{[]string{"env", "-S", "env -C lib sh x.sh"}, []string{"lib/x.sh"}, ""},
 		{[]string{"env", "-iS", `sh r""un.sh`}, []string{"run.sh"}, ""},
 		{[]string{"env", "--split=sh $X"}, nil, "expands a variable"},
-		{[]string{"git", "-C", "lib", "apply", "x.sh"}, []string{".git/config", "lib/x.sh"}, ""},
+		{[]string{"git", "-C", "lib", "apply", "x.sh"}, []string{".git/config", "lib/x.sh", "run.sh"}, ""},
 		{[]string{"make", "-C", "lib", "-f", "x.sh"}, []string{"lib/x.sh"}, ""},
 		{[]string{"make", "--directory=lib", "-f", "x.sh"}, []string{"lib/x.sh"}, ""},
 		{[]string{"go", "-C=lib", "run", "x.sh"}, []string{"lib/x.sh"}, ""},
@@ -269,8 +269,9 @@ func TestInspect(t *testing.T) {
 		{[]string{"yarn", "--cwd", "web", "run", "var"}, []string{"web/package.json"}, "expands a variable"},
 		{[]string{"go", "test", "-bench", "."}, nil, ""},
 		// A repository's config runs programs (core.fsmonitor on git status).
-		{[]string{"git", "status"}, []string{".git/config"}, ""},
-		{sh("git diff --stat | wc -l"), []string{".git/config"}, ""},
+		// The config's fsmonitor = sh run.sh runs run.sh.
+		{[]string{"git", "status"}, []string{".git/config", "run.sh"}, ""},
+		{sh("git diff --stat | wc -l"), []string{".git/config", "run.sh"}, ""},
 		// Behind what measures, traces or limits a command: its Makefile
 		// (and run.sh, which a recipe of it runs: every recipe is read).
 		{[]string{"prlimit", "--as=4000000000", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
