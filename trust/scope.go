@@ -491,19 +491,38 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 			in.opaque("`%s` runs or redefines commands from strings", first)
 		}
 	}
+	loose := false
 	for i, w := range words {
 		base := filepath.Base(w)
 		if i > 0 && (w == "-c" || w == "--command") && i+1 < len(words) {
 			// Another program's command string: flock -c, su -c, script -c.
-			in.script(words[i+1], syntax.LangBash, depth)
+			if !in.parsed[words[i+1]] {
+				in.script(words[i+1], syntax.LangBash, depth)
+			}
 			continue
 		}
 		// A command is run at position 0, or after a wrapper (a runner's
 		// is inspected as words of its own).
 		if i > 0 && !wrappers[first] {
+			// After a program zk does not know (retry make bench, a
+			// wrapper of its own), the first word that is a program
+			// reading files on its own is read as the command it may
+			// run: a word misread binds more, a command missed runs
+			// its Makefile unbound. Once: the rest are its words.
+			if !loose && !known(first) && runsFiles(base, words[i+1:]) {
+				loose = true
+				in.argv(words[i:], depth, top)
+			}
 			continue
 		}
 		args := words[i+1:]
+		if o, ok := commandOpts[base]; ok {
+			for _, src := range optionValues(args, o.short, o.long) {
+				if !in.parsed[src] {
+					in.script(src, syntax.LangBash, depth)
+				}
+			}
+		}
 		if o, ok := chdirs[base]; ok {
 			for _, d := range optionValues(args, o.short, o.long) {
 				in.chdir(d)
@@ -567,6 +586,29 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		case base == "chroot" || base == "sudo" && len(optionValues(args, "R", []string{"--chroot"})) > 0:
 			// Every path, absolute ones too, is read under another root.
 			in.opaque("`%s` runs the command under another root folder", base)
+		case base == "sudo" && slices.ContainsFunc(leadingOptions(args, "ugCDhprtTUR"), loginOption("i", "--login")),
+			(base == "su" || base == "runuser") && slices.ContainsFunc(leadingOptions(args, "cgGsw"), func(a string) bool { return a == "-" || loginOption("l", "--login")(a) }):
+			// A login shell starts in the user's home folder: the names
+			// are read from another folder than the one zk reads.
+			opt := "-l"
+			if base == "sudo" {
+				opt = "-i"
+			}
+			in.opaque("`%s %s` runs the command in another user's home folder", base, opt)
+		case base == "watch":
+			in.watch(args, depth, top)
+			return
+		case base == "entr":
+			in.entr(args, depth, top)
+			return
+		case base == "parallel" || base == "sem" || base == "parset":
+			in.parallel(base, args, depth, top)
+			return
+		case base == "tmux" || base == "screen":
+			// Its commands run in a server that may be running already
+			// (where, and with what, zk cannot tell), after its config.
+			in.opaque("`%s` runs its commands in a terminal server zk does not read", base)
+			return
 		case base == "xargs":
 			// Top-level, its input is empty; else it appends to the command
 			// words zk cannot see, from its input or -a's file.
@@ -580,6 +622,170 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 					in.opaque("`find %s` runs the files it finds", a)
 				}
 			}
+		}
+	}
+}
+
+// commandOpts are programs an option of which gives a shell string they
+// run ($SHELL -c), read with optionValues so that a cluster (script -qc)
+// or a long one (--command=) is not missed.
+var commandOpts = map[string]struct {
+	short string
+	long  []string
+}{
+	"script": {"c", []string{"--command"}}, "flock": {"c", []string{"--command"}},
+	"su": {"c", []string{"--command"}}, "runuser": {"c", []string{"--command"}},
+}
+
+// loginOption says whether a word is the option -short (in a cluster too)
+// or --long, abbreviated as getopt takes it.
+func loginOption(short, long string) func(string) bool {
+	return func(a string) bool {
+		if strings.HasPrefix(a, "--") {
+			return abbreviates(a, long)
+		}
+		return len(a) > 1 && a[0] == '-' && strings.Contains(a[1:], short)
+	}
+}
+
+// leadingOptions is the options args start with, up to the first operand
+// (a word after an option letter of valued, last in its word, is its
+// value) or --: sudo make -i's -i is make's.
+func leadingOptions(args []string, valued string) []string {
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			if a == "-" {
+				j++ // su -: an option of its own
+			}
+			return args[:j]
+		}
+		if k := strings.IndexAny(a[1:], valued); !strings.HasPrefix(a, "--") && k == len(a)-2 {
+			j++ // the first valued letter takes the rest of its word, or the next
+		}
+	}
+	return args
+}
+
+// known says whether zk reads the program name's arguments: its words
+// name what it runs as zk reads them, not as loose commands.
+func known(name string) bool {
+	_, shell := shells[name]
+	_, runner := runners[name]
+	_, reading := reads[name]
+	_, cmd := commandOpts[name]
+	if shell || runner || reading || cmd || wrappers[name] || interpreter(name) >= 0 {
+		return true
+	}
+	switch name {
+	case "go", "cargo", "pytest", "py.test", "hyperfine", "find", "watch", "entr", "parallel", "sem", "parset", "tmux", "screen":
+		return true
+	}
+	return false
+}
+
+// runsFiles says whether name, with args after it, is a program that runs
+// files no word names (a Makefile, a tree of code), or a shell given a
+// string (bash -lc '...'), read as a command where it follows a program zk
+// does not know.
+func runsFiles(name string, args []string) bool {
+	if _, ok := reads[name]; ok {
+		return true
+	}
+	switch name {
+	case "go", "cargo", "pytest", "py.test":
+		return true
+	}
+	_, shell := shells[name]
+	return shell && len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0][1] != '-' && strings.Contains(args[0], "c")
+}
+
+// watch inspects watch's arguments: the command after its options, its
+// words joined into one string sh -c runs, or, with -x, run as they are.
+func (in *inspector) watch(args []string, depth int, top bool) {
+	exec := false
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		switch {
+		case a == "--":
+			j++
+		case a == "-x" || abbreviates(a, "--exec") && len(a) > 3:
+			exec = true
+			continue
+		case strings.HasPrefix(a, "--"):
+			if _, _, eq := strings.Cut(a, "="); !eq && (abbreviates(a, "--interval") || abbreviates(a, "--equexit")) && len(a) > 3 {
+				j++
+			}
+			continue
+		case len(a) > 1 && a[0] == '-':
+			if strings.Contains(a, "x") {
+				exec = true
+			}
+			// -n SECS, -q CYCLES: the letter takes the rest of the word, or the next.
+			if k := strings.IndexAny(a, "nq"); k == len(a)-1 {
+				j++
+			}
+			continue
+		}
+		if j >= len(args) {
+			return
+		}
+		if exec {
+			in.argv(args[j:], depth, top)
+		} else {
+			in.script(strings.Join(args[j:], " "), syntax.LangBash, depth)
+		}
+		return
+	}
+}
+
+// entr inspects entr's arguments: its command after its options (flags
+// all), or with -s its first operand, a string the shell runs.
+func (in *inspector) entr(args []string, depth int, top bool) {
+	shell := false
+	for j, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			if a == "--" {
+				j++
+			}
+			if j >= len(args) {
+				return
+			}
+			if shell {
+				in.script(args[j], syntax.LangBash, depth)
+			} else {
+				in.argv(args[j:], depth, top)
+			}
+			return
+		}
+		shell = shell || strings.Contains(a, "s")
+	}
+}
+
+// parallel inspects GNU parallel's (or sem's) arguments: it makes the
+// commands it runs from its command and the arguments it is given (after
+// :::, from files after ::::, from its input), put in at {} or at the end,
+// so what runs is opaque. Its command, read as a shell string, binds what
+// it can: parallel 'make {}' ::: bench still binds the Makefile.
+func (in *inspector) parallel(name string, args []string, depth int, top bool) {
+	in.opaque("`%s` makes the commands it runs from its arguments when it runs", name)
+	var ops []string
+	for _, a := range args {
+		if strings.HasPrefix(a, ":::") {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	in.script(strings.Join(ops, " "), syntax.LangBash, depth)
+	for k, a := range ops {
+		if runsFiles(filepath.Base(a), ops[k+1:]) {
+			in.argv(ops[k:], depth, top)
+			return
 		}
 	}
 }

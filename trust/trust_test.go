@@ -296,6 +296,23 @@ func TestInspect(t *testing.T) {
 		{[]string{"hyperfine", "-P", "n", "0", "1", "-D", "0.5", "sh {n}"}, nil, "parameters make"},
 		{[]string{"hyperfine", "--shell=python3", "import os"}, nil, "`hyperfine --shell python3` runs"},
 		{[]string{"hyperfine", "-S", "bash --norc", "sh run.sh"}, []string{"run.sh"}, ""},
+		// Programs that run another: read, or opaque; and after a program
+		// zk does not know, the first that reads files on its own.
+		{[]string{"watch", "-n", "1", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"watch", "-gx", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"watch", "--interval", "2", "sh r\\un.sh"}, []string{"run.sh"}, ""},
+		{[]string{"entr", "-c", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"entr", "-s", "sh $X"}, nil, "expands a variable"},
+		{[]string{"script", "-qfc", "make bench", "/dev/null"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"script", "--command=sh lib/x.sh", "/dev/null"}, []string{"lib/x.sh"}, ""},
+		{[]string{"retry", "-t", "3", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"retry", "bash", "-lc", "sh lib/x.sh"}, []string{"lib/x.sh"}, ""},
+		{[]string{"parallel", "-j2", "sh {}", ":::", "run.sh"}, []string{"run.sh"}, "`parallel` makes the commands"},
+		{[]string{"sem", "make", "bench"}, []string{"Makefile", "run.sh"}, "`sem` makes the commands"},
+		{[]string{"tmux", "new-session", "-d", "make bench"}, nil, "`tmux` runs its commands"},
+		{[]string{"sudo", "-u", "bob", "-i", "make", "bench"}, []string{"Makefile", "run.sh"}, "`sudo -i` runs"},
+		{[]string{"sudo", "make", "-i", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"su", "-", "bob", "-c", "make bench"}, []string{"Makefile", "run.sh"}, "`su -l` runs"},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
