@@ -207,6 +207,7 @@ func inspect(vaultDir string, argv []string, memo *Memo, limits treeLimits) (Sco
 	in.dirSeen = map[string]bool{in.realDir: true}
 	in.argv(argv, 0, true)
 	in.buildTrees()
+	in.checkOutputs()
 	if in.err != nil {
 		return Scope{}, in.err
 	}
@@ -222,6 +223,9 @@ type inspector struct {
 	seen         map[string]bool // names looked at
 	parsed       map[string]bool // strings parsed as shell
 	trees        map[string]*treeRequest
+	outputs      []output          // the files the command writes
+	outAt        map[*string]bool  // the words naming them, by where they are
+	bound        map[string]string // the files hashed, by path: their names
 	budget       budget // what the trees have read
 	limits       treeLimits
 	scope        Scope
@@ -467,9 +471,13 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 	}
 	// The words that are no shell string may name files; a shell string's
 	// names are its commands' words, as parsed.
+	// A file the command writes (an output option's value) is not read as
+	// a name (outputs.go): that word, here or in the words of a command
+	// around this one (a runner's: npx jest --outputFile=x), which share
+	// its backing array.
 	defer func() {
-		for _, w := range words {
-			if !in.parsed[w] {
+		for i, w := range words {
+			if !in.parsed[w] && !in.outAt[&words[i]] {
 				in.names(w)
 			}
 		}
@@ -516,6 +524,12 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 			continue
 		}
 		args := words[i+1:]
+		for j := range in.outputWords(base, args) {
+			if in.outAt == nil {
+				in.outAt = map[*string]bool{}
+			}
+			in.outAt[&args[j]] = true
+		}
 		if o, ok := commandOpts[base]; ok {
 			for _, src := range optionValues(args, o.short, o.long) {
 				if !in.parsed[src] {
@@ -1158,6 +1172,10 @@ func (in *inspector) hash(p, base string) {
 	// Two names may lead to one key (run.sh, lib/../run.sh): it is listed once.
 	if sum != "" && !slices.ContainsFunc(in.scope.Files, func(f File) bool { return f.Name == key }) {
 		in.scope.Files = append(in.scope.Files, File{Name: key, Target: target, Sum: sum})
+		if in.bound == nil {
+			in.bound = map[string]string{}
+		}
+		in.bound[p] = key
 	}
 }
 
