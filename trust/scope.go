@@ -226,7 +226,7 @@ type inspector struct {
 	outputs      []output          // the files the command writes
 	outAt        map[*string]bool  // the words naming them, by where they are
 	bound        map[string]string // the files hashed, by path: their names
-	budget       budget // what the trees have read
+	budget       budget            // what the trees have read
 	limits       treeLimits
 	scope        Scope
 	err          error
