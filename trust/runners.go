@@ -261,14 +261,16 @@ func (in *inspector) reads(rd reading, args []string, depth int) {
 				// Beside the file, or where it runs: not the user's own
 				// ~/.npmrc on the way up.
 				for _, n := range rd.also {
-					in.hash(p+string(filepath.Separator)+filepath.FromSlash(n), d.base)
+					f := p + string(filepath.Separator) + filepath.FromSlash(n)
+					in.hash(f, d.base)
+					in.configNames(f, p, d.base)
 				}
 			}
 			if found != "" && rd.scripts {
 				in.scripts(found, d.base, args, depth)
 			}
 			if found != "" && rd.recipes {
-				in.recipeFiles(found)
+				in.recipeFiles(found, d.base, 0)
 			}
 			if found != "" && rd.git {
 				in.gitRepo(p, d.base)
@@ -346,28 +348,69 @@ func (in *inspector) scripts(p, base string, args []string, depth int) {
 	}
 }
 
-// recipeFiles binds the files the recipes of the Makefile or justfile at
-// p name, each word of a recipe line (a line starting with a tab or, in a
-// justfile, a space) and of an include line read as a name from every
-// folder names are read from: a recipe's sh scripts/test.sh runs
-// scripts/test.sh. A word with a variable ($(X), {{x}}) names nothing zk
-// can tell; a recipe is make's or just's to run, not read as a shell
-// string (its variables would make every make command opaque).
-func (in *inspector) recipeFiles(p string) {
+// recipeFiles binds the files the Makefile or justfile at p names: each
+// word of every line (a recipe's sh scripts/test.sh, a $(shell sh
+// gen.sh), a justfile's `sh gen.sh`), split at blanks, quotes, parens and
+// the shell's operators, read as a name from every folder names are read
+// from; and, through its include lines, the makefiles it includes, read
+// the same way (to maxDepth). A word with a variable ($(X), {{x}}) names
+// nothing zk can tell; a recipe is make's or just's to run, not read as a
+// shell string (its variables would make every make command opaque).
+func (in *inspector) recipeFiles(p, base string, depth int) {
 	b, err := readFile(p)
-	if err != nil || b == nil {
+	if err != nil || b == nil || depth > maxDepth {
 		return // hashing it said why, or it is gone
 	}
 	for line := range strings.Lines(string(b)) {
-		recipe := strings.HasPrefix(line, "\t") || strings.HasPrefix(line, " ")
-		words := strings.Fields(line)
-		if len(words) == 0 || !recipe && words[0] != "include" && words[0] != "-include" && words[0] != "sinclude" {
+		words := strings.FieldsFunc(line, func(r rune) bool {
+			return r == ' ' || r == '\t' || r == '\n' || r == '\r' || strings.ContainsRune("()'\"`;|&<>,", r)
+		})
+		include := len(words) > 0 && (words[0] == "include" || words[0] == "-include" || words[0] == "sinclude")
+		for _, w := range words {
+			w = strings.TrimLeft(w, "@-+")
+			if w == "" || strings.ContainsAny(w, "$`{}") {
+				continue
+			}
+			in.file(w)
+			if include && w != "include" && w != "sinclude" {
+				for _, d := range slices.Clone(in.dirs) {
+					f := w
+					if !filepath.IsAbs(f) {
+						f = d.path + string(filepath.Separator) + w
+					}
+					if !in.included[f] {
+						if in.included == nil {
+							in.included = map[string]bool{}
+						}
+						in.included[f] = true
+						in.recipeFiles(f, base, depth+1)
+					}
+				}
+			}
+		}
+	}
+}
+
+// configNames binds the files the values of a tool's configuration at p
+// name (.npmrc's script-shell=, .yarnrc.yml's yarnPath:, a plugin's path,
+// .cargo/config.toml's runner = and linker =): each value of a key = value
+// or key: value line, and its words, read as names from every folder
+// names are read from and from dir, the folder the file configures.
+func (in *inspector) configNames(p, dir, base string) {
+	b, err := readFile(p)
+	if err != nil || b == nil {
+		return
+	}
+	for line := range strings.Lines(string(b)) {
+		i := strings.IndexAny(line, "=:")
+		if i < 0 {
 			continue
 		}
-		for _, w := range words {
-			w = strings.Trim(strings.TrimLeft(w, "@-+"), `'"`)
-			if !strings.ContainsAny(w, "$`{}") {
-				in.file(w)
+		v := strings.Trim(strings.TrimSpace(line[i+1:]), `"'[],`)
+		in.names(v)
+		for _, w := range append([]string{v}, strings.Fields(v)...) {
+			if w = strings.Trim(w, `"'[],`); w != "" && !strings.ContainsRune(w, 0) {
+				in.hash(in.join(dir, w), base)
 			}
 		}
 	}

@@ -225,6 +225,7 @@ type inspector struct {
 	trees        map[string]*treeRequest
 	outputs      []output          // the files the command writes
 	outAt        map[*string]bool  // the words naming them, by where they are
+	included     map[string]bool   // makefiles read through include lines
 	bound        map[string]string // the files hashed, by path: their names
 	budget       budget            // what the trees have read
 	limits       treeLimits
@@ -832,8 +833,13 @@ func (in *inspector) env(args []string, depth int) {
 		in.opaque("`env -P %s` changes where commands are looked up", p)
 	}
 	for _, a := range args {
-		if name, _, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(a, "-") && searchVar(name) {
+		name, v, ok := strings.Cut(a, "=")
+		switch {
+		case !ok || strings.HasPrefix(a, "-"):
+		case searchVar(name):
 			in.opaque("`%s` changes where commands are looked up", a)
+		case runVar(name, v):
+			in.opaque("`%s` has the command run a program or read a file zk does not", a)
 		}
 	}
 }
@@ -884,6 +890,28 @@ func (in *inspector) operand(a string, c bool, lang syntax.LangVariant, depth in
 		in.script(a, lang, depth)
 	}
 	// Else a script file, hashed by names.
+}
+
+// runVar says whether assigning name the value v has a tool the command
+// runs run a program or read a file of its own choosing, named by no word
+// zk reads as one: go's -toolexec in GOFLAGS, a compiler, cargo's and
+// rustc's wrappers and runners, git's, npm's and yarn's settings, a
+// pager, pytest's options and plugins.
+func runVar(name, v string) bool {
+	switch name {
+	case "GOFLAGS":
+		return strings.Contains(v, "exec") || strings.Contains(v, "vettool") || strings.Contains(v, "overlay") || strings.Contains(v, "modfile")
+	case "GOENV", "CC", "CXX", "FC", "AR", "LD", "PKG_CONFIG", "RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTDOC",
+		"RUSTFLAGS", "RUSTDOCFLAGS", "PAGER", "EDITOR", "VISUAL", "MAKEFLAGS", "MAKEFILES", "PYTEST_ADDOPTS", "PYTEST_PLUGINS",
+		"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "GOTOOLCHAIN", "GOROOT":
+		return true
+	}
+	for _, p := range []string{"CARGO_", "GIT_", "npm_config_", "NPM_CONFIG_", "YARN_", "CGO_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // searchVar says whether assigning name changes which files the commands
@@ -968,6 +996,10 @@ func (in *inspector) assigns(as []*syntax.Assign, text func(syntax.Node) string)
 	for _, a := range as {
 		if a.Name != nil && searchVar(a.Name.Value) {
 			in.opaque("`%s` changes where commands are looked up", text(a))
+			continue
+		}
+		if a.Name != nil && a.Value != nil && runVar(a.Name.Value, text(a.Value)) {
+			in.opaque("`%s` has the command run a program or read a file zk does not", text(a))
 			continue
 		}
 		if a.Array != nil || a.Index != nil {

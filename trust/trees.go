@@ -385,6 +385,21 @@ func (in *inspector) cargoCode(args []string) {
 			}
 		}
 	}
+	// cargo reads .cargo/config.toml (and .cargo/config) in the folder it
+	// runs in and in every one above (runner =, linker =, rustflags, an
+	// alias), whatever the manifest: bound, with the files its values name.
+	for _, cwd := range in.realDirs() {
+		for p := cwd; ; p = filepath.Dir(p) {
+			for _, n := range []string{"config.toml", "config"} {
+				f := filepath.Join(p, ".cargo", n)
+				in.hash(f, in.realDir)
+				in.configNames(f, p, in.realDir)
+			}
+			if filepath.Dir(p) == p {
+				break
+			}
+		}
+	}
 	for _, cwd := range starts {
 		pkg, _ := up(cwd, "Cargo.toml")
 		if pkg == "" {
