@@ -466,6 +466,10 @@ type treeFiles struct {
 	keep    func(dir, name string) bool
 }
 
+// pythonSkip are the dot folders a Python tree's walk does not enter.
+var pythonSkip = []string{".git", ".hg", ".svn", ".tox", ".nox", ".eggs", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+	".hypothesis", ".cache", ".zk", ".obsidian", ".trash", ".idea", ".vscode", ".npm", ".yarn", ".venv", ".conda", ".pixi"}
+
 var pythonExts = []string{".py", ".pyi", ".pyc", ".pyx", ".pxd", ".so", ".pyd", ".pth"}
 
 var nodeExts = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".json", ".node", ".wasm"}
@@ -473,7 +477,11 @@ var nodeExts = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".
 var treeFilesOf = map[treeKind]treeFiles{
 	pythonTree: {
 		skipDir: func(dir, name string) bool {
-			if strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules" || name == "site-packages" {
+			// A dot folder may be code: pytest's pythonpath = .hidden, a
+			// .pth file or a conftest.py puts it on the path. Skipped are
+			// those that hold none of the project's (a repository, caches,
+			// installed eggs, the vault's own).
+			if slices.Contains(pythonSkip, name) || name == "__pycache__" || name == "node_modules" || name == "site-packages" {
 				return true
 			}
 			_, err := os.Lstat(filepath.Join(dir, name, "pyvenv.cfg")) // a virtual environment
