@@ -35,7 +35,9 @@ var gitHooks = []string{
 // its common folder (commondir).
 func (in *inspector) gitRepo(top, base string) {
 	gitDir := top + string(filepath.Separator) + ".git"
-	if st, err := os.Lstat(gitDir); err == nil && !st.IsDir() {
+	// Stat, not Lstat: a .git that is a symlink to a folder is that
+	// repository, its hooks and includes too.
+	if st, err := os.Stat(gitDir); err == nil && !st.IsDir() {
 		b, err := readFile(gitDir)
 		if err != nil || b == nil {
 			return // hashing it said why
