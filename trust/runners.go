@@ -277,7 +277,8 @@ func (in *inspector) reads(rd reading, args []string, depth int) {
 			}
 			if found != "" && rd.tree != noTree {
 				if real, err := filepath.EvalSymlinks(filepath.Dir(found)); err == nil {
-					in.request(rd.tree, real)
+					// Python's are runners' (uv run), run in its venv.
+					in.request(rd.tree, real).venv = rd.tree == pythonTree
 				}
 			}
 			parent := filepath.Dir(p)

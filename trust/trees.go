@@ -101,6 +101,9 @@ type treeRequest struct {
 	// every package under it).
 	module string
 	pkgs   map[string]bool
+	// venv: a runner runs it (uv run, poetry run), in the project's
+	// virtual environment when it has one.
+	venv bool
 }
 
 // request records that the command runs the tree of kind k at root (a
@@ -132,7 +135,7 @@ func (in *inspector) buildTrees() {
 			pkgs = append(pkgs, fmt.Sprint(d, all))
 		}
 		slices.Sort(pkgs)
-		key := k + "\x00" + r.module + "\x00" + strings.Join(pkgs, "\x00")
+		key := k + "\x00" + r.module + "\x00" + strings.Join(pkgs, "\x00") + "\x00" + fmt.Sprint(r.venv)
 		var bt builtTree
 		var ok bool
 		if in.memo != nil {
@@ -550,6 +553,7 @@ func (in *inspector) build(r *treeRequest) (Tree, []string, error) {
 	if err != nil {
 		return Tree{}, nil, err
 	}
+	b.installed(r)
 	names := slices.Sorted(maps.Keys(b.lines))
 	var m strings.Builder
 	for _, n := range names {
@@ -560,6 +564,35 @@ func (in *inspector) build(r *treeRequest) (Tree, []string, error) {
 	sum := sha256.Sum256(b.tree.Manifest)
 	b.tree.Sum = "sha256:" + hex.EncodeToString(sum[:])
 	return b.tree, b.opaque, nil
+}
+
+// installed says, opaque, where the tree r runs installed code the vault
+// ships, which is not bound (it would be over the bounds, and is not the
+// project's): a node_modules in the package's folder or one above it in
+// the vault, which node and the scripts' programs (.bin/jest) run; a
+// virtual environment in the project's folder, which uv run or poetry run
+// runs its command in.
+func (b *treeBuilder) installed(r *treeRequest) {
+	switch {
+	case r.kind == nodeTree:
+		for p := r.root; ; p = filepath.Dir(p) {
+			if st, err := os.Stat(filepath.Join(p, "node_modules")); err == nil && st.IsDir() {
+				b.opaque = append(b.opaque, fmt.Sprintf("%s holds installed code zk does not bind", b.in.display(filepath.Join(p, "node_modules"), b.in.realDir)))
+				return
+			}
+			if p == b.in.realDir || !within(p, b.in.realDir) || filepath.Dir(p) == p {
+				return
+			}
+		}
+	case r.kind == pythonTree && r.venv:
+		es, _ := os.ReadDir(r.root)
+		for _, e := range es {
+			if _, err := os.Stat(filepath.Join(r.root, e.Name(), "pyvenv.cfg")); err == nil && e.IsDir() {
+				b.opaque = append(b.opaque, fmt.Sprintf("%s is a virtual environment whose installed code zk does not bind", b.in.display(filepath.Join(r.root, e.Name()), b.in.realDir)))
+				return
+			}
+		}
+	}
 }
 
 // entries lists dir, sorted, counting its entries against the budget.

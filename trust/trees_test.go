@@ -80,10 +80,12 @@ func TestInspectTrees(t *testing.T) {
 		{[]string{"env", "-C", "py/tests", "pytest"}, "the Python code in py", py, nil, ""},
 		{[]string{"env", "-C", "py/tests", "sh", "-c", "sh ../../mk/scripts/test.sh"}, "", nil, []string{"mk/scripts/test.sh"}, ""},
 		{[]string{"env", "-C", "py", "python3", "-m", "pytest", "tests"}, "the Python code in py", py, nil, ""},
-		{[]string{"env", "-C", "py", "uv", "run", "mytool"}, "the Python code in py", py, []string{"py/pyproject.toml"}, ""},
+		// uv run runs mytool from the project's .venv: installed code, opaque.
+		{[]string{"env", "-C", "py", "uv", "run", "mytool"}, "the Python code in py", py, []string{"py/pyproject.toml"}, "py/.venv is a virtual environment"},
 		{[]string{"env", "-C", "py", "python3", "-m", "json.tool"}, "", nil, nil, "`python3 -m` runs code"},
-		// npm test: the package's code and configuration, not node_modules.
-		{[]string{"npm", "--prefix", "web", "test"}, "the JavaScript code in web", []string{"web/package.json", "web/src/a.js", "web/test/t.test.js"}, []string{"web/package.json"}, ""},
+		// npm test: the package's code and configuration, not node_modules,
+		// which is opaque: the vault ships the programs its scripts run.
+		{[]string{"npm", "--prefix", "web", "test"}, "the JavaScript code in web", []string{"web/package.json", "web/src/a.js", "web/test/t.test.js"}, []string{"web/package.json"}, "web/node_modules holds installed code"},
 		// make: the files its recipes and includes name.
 		{[]string{"make", "-C", "mk", "test"}, "", nil, []string{"mk/Makefile", "mk/rules.mk", "mk/scripts/test.sh", "mk/x.c"}, ""},
 	} {
