@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/dustin/go-humanize"
+
+	"github.com/zk-claims/zk/internal/lazyre"
 )
 
 // A build or test tool runs a tree of code no word of the command names:
@@ -530,6 +532,8 @@ type treeBuilder struct {
 	tree  Tree
 	// opaque says why, for what leads out of the tree.
 	opaque []string
+	// pathOut: a manifest's path dependency outside the tree was said.
+	pathOut bool
 }
 
 // budget is what the trees of one command have read so far.
@@ -739,8 +743,54 @@ func (b *treeBuilder) cargo(dir, crate string) error {
 		if err := b.add(p, e, nil); err != nil {
 			return err
 		}
+		if e.Name() == "Cargo.toml" {
+			b.cargoPaths(p, dir)
+		}
 	}
 	return nil
+}
+
+// cargoPath finds a manifest's keys naming a folder or file of code cargo
+// builds: a path dependency's (or patch's) path =, a build script's
+// build =, a target's path =.
+var cargoPath = lazyre.New(`(?m)(?:^|[{,\s])(path|build)\s*=\s*["']([^"'\n]*)["']`)
+
+// cargoPaths says, opaque, which of the paths the manifest at p (in dir)
+// names lead out of the tree: code cargo builds and runs that the
+// approval does not bind (../lib's build.rs).
+func (b *treeBuilder) cargoPaths(p, dir string) {
+	src, err := readFile(p)
+	if err != nil || src == nil {
+		return
+	}
+	for _, m := range cargoPath().FindAllSubmatchIndex(src, -1) {
+		v := string(src[m[4]:m[5]])
+		if v == "" || strings.ContainsRune(v, 0) {
+			continue
+		}
+		q := v
+		if !filepath.IsAbs(q) {
+			q = filepath.Join(dir, q)
+		}
+		if real, err := filepath.EvalSymlinks(q); err == nil {
+			q = real
+		}
+		if !within(q, b.root) && !b.pathOut {
+			// One said is enough: a manifest of a million such lines
+			// must not make a million reasons, each compared with the
+			// others.
+			b.pathOut = true
+			// The line the key is on, as the manifest writes it.
+			start := bytes.LastIndexByte(src[:m[2]], '\n') + 1
+			end := bytes.IndexByte(src[m[2]:], '\n')
+			if end < 0 {
+				end = len(src) - m[2]
+			}
+			line := strings.TrimSpace(string(src[start : m[2]+end]))
+			b.opaque = append(b.opaque, fmt.Sprintf("%s in %s is a path dependency outside %s, whose code is not bound",
+				quoteSrc(line), b.in.display(p, b.in.realDir), b.in.display(b.root, b.in.realDir)))
+		}
+	}
 }
 
 // goPackages binds the packages r's patterns name and the module's
