@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,7 +95,7 @@ func (in *inspector) gitConfig(p, top, base string, depth int, seen map[string]b
 		return "" // hashing it said why, or it is not there
 	}
 	hooks := ""
-	for _, kv := range gitConfigValues(string(b)) {
+	for kv := range gitConfigValues(string(b)) {
 		switch {
 		case (kv.section == "include" || kv.section == "includeif") && kv.key == "path":
 			if h := in.gitConfig(in.join(filepath.Dir(p), kv.value), top, base, depth+1, seen); h != "" {
@@ -106,6 +107,9 @@ func (in *inspector) gitConfig(p, top, base string, depth int, seen map[string]b
 		}
 		// A value may name a program or script git runs (fsmonitor = sh
 		// fsmon.sh, alias.t = !sh t.sh): bound as named ones are.
+		if !in.readName(p) {
+			return hooks
+		}
 		in.names(kv.value)
 		for _, w := range append([]string{kv.value}, strings.Fields(kv.value)...) {
 			if w = strings.Trim(strings.TrimPrefix(w, "!"), `'"`); w != "" && !strings.ContainsRune(w, 0) {
@@ -123,33 +127,36 @@ type gitValue struct{ section, key, value string }
 // gitConfigValues reads a git config's variables as git does, loosely: a
 // section header ([core], [includeIf "gitdir:x"], [a.b]), a variable
 // after it on the same line or on its own, comments after # or ; outside
-// quotes, a line ending in \ continued on the next.
-func gitConfigValues(src string) []gitValue {
-	var out []gitValue
-	section := ""
-	src = strings.ReplaceAll(src, "\\\r\n", "")
-	src = strings.ReplaceAll(src, "\\\n", "")
-	for line := range strings.Lines(src) {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			end := closing(line)
-			if end < 0 {
+// quotes, a line ending in \ continued on the next. They are read as
+// they are asked for: a reader that stops reads no further.
+func gitConfigValues(src string) iter.Seq[gitValue] {
+	return func(yield func(gitValue) bool) {
+		section := ""
+		src = strings.ReplaceAll(src, "\\\r\n", "")
+		src = strings.ReplaceAll(src, "\\\n", "")
+		for line := range strings.Lines(src) {
+			line = strings.TrimSpace(line)
+			if strings.HasPrefix(line, "[") {
+				end := closing(line)
+				if end < 0 {
+					continue
+				}
+				name := line[1:end]
+				if i := strings.IndexAny(name, " \t\"."); i >= 0 {
+					name = name[:i]
+				}
+				section = asciiLower(name)
+				line = strings.TrimSpace(line[end+1:])
+			}
+			if line == "" || line[0] == '#' || line[0] == ';' {
 				continue
 			}
-			name := line[1:end]
-			if i := strings.IndexAny(name, " \t\"."); i >= 0 {
-				name = name[:i]
+			key, value, _ := strings.Cut(line, "=")
+			if !yield(gitValue{section, asciiLower(strings.TrimSpace(key)), unquoteGit(value)}) {
+				return
 			}
-			section = asciiLower(name)
-			line = strings.TrimSpace(line[end+1:])
 		}
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		key, value, _ := strings.Cut(line, "=")
-		out = append(out, gitValue{section, asciiLower(strings.TrimSpace(key)), unquoteGit(value)})
 	}
-	return out
 }
 
 // asciiLower lower-cases s's ASCII letters, as git does its names; other

@@ -372,6 +372,9 @@ func (in *inspector) recipeFiles(p, base string, depth int) {
 			if w == "" || strings.ContainsAny(w, "$`{}") {
 				continue
 			}
+			if !in.readName(p) {
+				return
+			}
 			in.file(w)
 			if include && w != "include" && w != "sinclude" {
 				for _, d := range slices.Clone(in.dirs) {
@@ -408,6 +411,9 @@ func (in *inspector) configNames(p, dir, base string) {
 			continue
 		}
 		v := strings.Trim(strings.TrimSpace(line[i+1:]), `"'[],`)
+		if !in.readName(p) {
+			return
+		}
 		in.names(v)
 		for _, w := range append([]string{v}, strings.Fields(v)...) {
 			if w = strings.Trim(w, `"'[],`); w != "" && !strings.ContainsRune(w, 0) {

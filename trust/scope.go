@@ -226,6 +226,7 @@ type inspector struct {
 	outputs      []output          // the files the command writes
 	outAt        map[*string]bool  // the words naming them, by where they are
 	included     map[string]bool   // makefiles read through include lines
+	read         int               // words of files read as names (readName)
 	bound        map[string]string // the files hashed, by path: their names
 	budget       budget            // what the trees have read
 	limits       treeLimits
@@ -238,6 +239,22 @@ type inspector struct {
 type folder struct {
 	path string // what a name is joined to
 	base string // what a file under it is shown relative to
+}
+
+// maxRead bounds the words of files (a Makefile's lines, a config's
+// values) read as names, over all of a command's files: each is a stat or
+// more, and a 30 MB Makefile of them took 90 s and 700 MB. Real ones hold
+// a few thousand; past it the rest are not read, and the command is opaque.
+const maxRead = 50_000
+
+// readName says whether one more word of a file named p may be read as a
+// name; past maxRead, no, and the command is opaque, once.
+func (in *inspector) readName(p string) bool {
+	in.read++
+	if in.read == maxRead+1 {
+		in.opaque("%s and the files it reads name over %d words; zk does not read them all", in.display(p, in.realDir), maxRead)
+	}
+	return in.read <= maxRead
 }
 
 // maxDirs bounds the folders names are read from: each is a stat of every
