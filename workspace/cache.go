@@ -35,7 +35,8 @@ const (
 	// InConfig is .zk/config.toml as read (types, severities, tended
 	// keys, intervals, languages, the templates folder).
 	InConfig
-	// InTemplates is each note type's name and template.
+	// InTemplates is each note type's name and template, and the folder
+	// of Obsidian's Templates plugin, whose notes are not checked.
 	InTemplates
 	// InPropTypes is .obsidian/types.json, which frontmatter/type-mismatch
 	// checks against.
@@ -159,6 +160,7 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 			}
 			add("template", []byte(name), tmpl)
 		}
+		add("obsidian templates", []byte(w.ObsidianTemplates))
 	}
 	return parts, nil
 }

@@ -191,14 +191,20 @@ func checkFilter(v *vault.Vault, files []vault.File, args []string) (func(string
 	}, nil
 }
 
-// SkipTemplates is only (nil: every note) without the templates folder:
-// a template is not a note of its type ({{title}} is no title), though
-// links to it still resolve.
+// SkipTemplates is only (nil: every note) without the templates folder
+// and Obsidian's Templates plugin's folder: a template is not a note of
+// its type ({{title}} is no title, {{date}} no date), though links to it
+// still resolve.
 func (w *Workspace) SkipTemplates(only func(string) bool) func(string) bool {
-	prefix := strings.Trim(filepath.ToSlash(w.Config.Templates), "/") + "/"
+	prefixes := []string{strings.Trim(filepath.ToSlash(w.Config.Templates), "/") + "/"}
+	if w.ObsidianTemplates != "" {
+		prefixes = append(prefixes, w.ObsidianTemplates+"/")
+	}
 	return func(p string) bool {
-		if len(p) >= len(prefix) && strings.EqualFold(p[:len(prefix)], prefix) {
-			return false
+		for _, prefix := range prefixes {
+			if len(p) >= len(prefix) && strings.EqualFold(p[:len(prefix)], prefix) {
+				return false
+			}
 		}
 		return only == nil || only(p)
 	}

@@ -81,6 +81,7 @@ func (w *Workspace) stale(ctx context.Context, files []vault.File, within vault.
 		Types:    w.Types,
 		Interval: w.Config.Interval(),
 		Keys:     w.Config.TendedKeys,
+		Only:     w.SkipTemplates(nil),
 	}
 	qopts := w.tendingOptions()
 	notes, err := cachedNotes(w, ctx, files, w.tendingNote(ctx, files))
@@ -152,6 +153,12 @@ func staleOf(notes []query.Tending, files []vault.File, sopts tending.StaleOptio
 			}
 		}
 	}
-	r := tending.StaleFrom(cadences, len(notes), sopts)
+	read := 0
+	for _, n := range notes {
+		if sopts.Listed(n.Path) {
+			read++
+		}
+	}
+	r := tending.StaleFrom(cadences, read, sopts)
 	return r, !damaged
 }

@@ -116,7 +116,7 @@ func staleVault(t *testing.T) (*Workspace, func(when string)) {
 			t.Fatal(err)
 		}
 		r, err := tending.Stale(ctx, w.Vault, files, tending.StaleOptions{Today: w.Today, Within: mustInterval(t, "1m"),
-			Types: w.Types, Interval: w.Config.Interval(), Keys: w.Config.TendedKeys})
+			Types: w.Types, Interval: w.Config.Interval(), Keys: w.Config.TendedKeys, Only: w.SkipTemplates(nil)})
 		if err != nil {
 			t.Fatal(err)
 		}

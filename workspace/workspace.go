@@ -10,10 +10,12 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -48,6 +50,11 @@ type Workspace struct {
 	PropTypes map[string]property.Type
 	// Zone is the time zone a base reads dates in (nil: the local one).
 	Zone *time.Location
+	// ObsidianTemplates is the folder Obsidian's Templates plugin takes
+	// templates from (.obsidian/templates.json), as a vault path; "" for
+	// none. Its notes are templates, as the config's templates folder's
+	// are: "- Last tended: {{date}}" in one is no bad date.
+	ObsidianTemplates string
 
 	version string
 	notify  func(Notice)
@@ -163,7 +170,7 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		notify(Notice{Warning: true, Text: fmt.Sprintf("%v (property types not checked)", err)})
 	}
 	return &Workspace{Vault: v, Config: cfg, Types: types, Today: o.Today, Pinned: o.Pinned,
-		PropTypes: propTypes, version: o.Version, notify: notify, term: o.Term, mapCache: o.MapCache, graph: o.Graph}, nil
+		PropTypes: propTypes, ObsidianTemplates: obsidianTemplates(v), version: o.Version, notify: notify, term: o.Term, mapCache: o.MapCache, graph: o.Graph}, nil
 }
 
 // ErrNoVault is a writing use case's refusal to treat an unmarked folder
@@ -259,6 +266,32 @@ func declaredTypes(v *vault.Vault) (map[string]property.Type, error) {
 		return nil, err
 	}
 	return property.Declared(data)
+}
+
+// obsidianTemplatesFile is where Obsidian's Templates plugin keeps its
+// settings: {"folder": "Templates", "dateFormat": ...}.
+const obsidianTemplatesFile = ".obsidian/templates.json"
+
+// obsidianTemplates is the folder .obsidian/templates.json names, as a
+// vault path without slashes at either end: "" when there is none, it
+// cannot be read, or it names the vault's root (where every note would
+// be a template); a .. cannot climb out of the root.
+func obsidianTemplates(v *vault.Vault) string {
+	data, err := v.ReadFile(obsidianTemplatesFile, 64<<10)
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		Folder string `json:"folder"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return ""
+	}
+	dir := path.Clean("/" + doc.Folder)[1:]
+	if dir == "" {
+		return ""
+	}
+	return dir
 }
 
 // JournalKey is this machine's move-journal key (move.LoadKey), made when

@@ -46,6 +46,10 @@ type StaleOptions struct {
 	// Keys are the frontmatter properties read as Last tended; nil means
 	// DefaultTendedKeys.
 	Keys []string
+	// Only, when set, says which notes are listed and counted as read:
+	// a template's "{{date}}" is no date to tend. Every note's links
+	// still count as backlinks.
+	Only func(path string) bool
 }
 
 // Due is a note past, or near, its maintenance date.
@@ -119,8 +123,10 @@ func Stale(ctx context.Context, v *vault.Vault, files []vault.File, opts StaleOp
 		targets := vault.LinkedFiles(n, res)
 		mu.Lock()
 		defer mu.Unlock()
-		r.Read++
-		r.add(e)
+		if opts.Listed(n.Path) {
+			r.Read++
+			r.add(e)
+		}
 		for _, t := range targets {
 			links[t]++
 		}
@@ -130,6 +136,9 @@ func Stale(ctx context.Context, v *vault.Vault, files []vault.File, opts StaleOp
 	}
 	return r.finish(func(p string) int { return links[p] }), nil
 }
+
+// Listed says whether the note at p is listed and counted (Only).
+func (o StaleOptions) Listed(p string) bool { return o.Only == nil || o.Only(p) }
 
 // Cadence is what a note says of its own tending, whatever today is: its
 // Last tended date (or why it has none), its interval and where that came
@@ -164,7 +173,8 @@ func CadenceOf(n *vault.Note, opts StaleOptions) Cadence {
 
 // StaleFrom is Stale's report from the notes' cadences, without reading a
 // note: notes gives each note's cadence and how many other notes link to
-// it, as Stale counts them, and read is how many notes there are. The
+// it, as Stale counts them, and read is how many notes there are (those
+// opts.Only lists, as Stale counts them). The
 // cadences come one at a time, not as a slice of every note's: a report
 // keeps only the notes due.
 func StaleFrom(notes iter.Seq2[Cadence, int], read int, opts StaleOptions) StaleReport {
@@ -173,6 +183,9 @@ func StaleFrom(notes iter.Seq2[Cadence, int], read int, opts StaleOptions) Stale
 	r := StaleReport{Read: read, Notes: make([]Due, 0, read)}
 	days := daysOf(opts)
 	for c, backlinks := range notes {
+		if !opts.Listed(c.Path) {
+			continue
+		}
 		e := c.entry(opts, days)
 		e.due.Backlinks = backlinks
 		r.add(e)
