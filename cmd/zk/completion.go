@@ -254,10 +254,19 @@ func hasPrefixFold(s, prefix string) bool {
 // word with a slash in it is a path: it completes to the notes' paths,
 // from the vault's root and from the working directory.
 func completeNote(root *rootOptions, s *streams) cobra.CompletionFunc {
+	notes := completeNotes(root, s)
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveDefault
 		}
+		return notes(cmd, args, toComplete)
+	}
+}
+
+// completeNotes completes every argument of a command taking NOTE... as
+// completeNote completes the one.
+func completeNotes(root *rootOptions, s *streams) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		w, files, err := completionFiles(cmd, root, s, "")
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError

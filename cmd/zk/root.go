@@ -58,6 +58,10 @@ const (
 // already wrote its findings to stdout.
 var errFindings = errors.New("findings")
 
+// errReported makes zk exit 2 without printing anything more: the command
+// already told each error on stderr as it went on past it.
+var errReported = errors.New("errors reported")
+
 // usageError is a mistake in how zk was called; it exits 2 like any error
 // but is worth telling apart in tests.
 type usageError struct{ err error }
@@ -130,7 +134,7 @@ func run(ctx context.Context, args []string, s *streams) int {
 		if errors.Is(err, context.Canceled) {
 			err = nil
 		}
-	} else if ctx.Err() != nil && (err == nil || errors.Is(err, errFindings) || errors.Is(err, context.Canceled)) {
+	} else if ctx.Err() != nil && (err == nil || errors.Is(err, errFindings) || errors.Is(err, errReported) || errors.Is(err, context.Canceled)) {
 		// A signal: whatever the command printed or recorded, it did not
 		// finish. "context canceled" tells a user nothing.
 		fmt.Fprintln(s.err, "zk: interrupted")
@@ -141,7 +145,7 @@ func run(ctx context.Context, args []string, s *streams) int {
 		return exitOK
 	case errors.Is(err, errFindings):
 		return exitFindings
-	case errors.Is(err, errInconclusive):
+	case errors.Is(err, errInconclusive), errors.Is(err, errReported):
 		return exitError
 	default:
 		// Errors quote notes, file names and commands: whatever part of

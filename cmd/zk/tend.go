@@ -11,17 +11,17 @@ import (
 )
 
 type tendOptions struct {
-	root *rootOptions
-	note string
-	date string
+	root  *rootOptions
+	notes []string
+	date  string
 }
 
 func newTendCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &tendOptions{root: root}
 	cmd := &cobra.Command{
-		Use:   "tend <note>",
+		Use:   "tend <note>...",
 		Short: "Set a note's Last tended date",
-		Long: `Set a note's Last tended date to today (or --date).
+		Long: `Set the Last tended date of each note named to today (or --date).
 
 The date is changed where the note already states it (the Maintenance line,
 a frontmatter property, a Dataview field or a garden footer) by overwriting
@@ -33,14 +33,16 @@ the file mode are kept, and the previous version is kept under
 
 A note that is empty or was modified within the last second (an editor or a
 sync client may be writing it) is left alone: try again in a moment.
+Of several notes, each is tended or not on its own: one that cannot be
+is named on stderr and the others are tended still.
 
 EXIT STATUS
   0  tended
-  2  the note was not found, is mid-write, or could not be written`,
-		Args:              nArgs(1, 1),
-		ValidArgsFunction: completeNote(root, s),
+  2  a note was not found, is mid-write, or could not be written`,
+		Args:              nArgs(1, -1),
+		ValidArgsFunction: completeNotes(root, s),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.note = args[0]
+			opts.notes = args
 			return runTend(cmd.Context(), opts, s)
 		},
 	}
@@ -49,15 +51,40 @@ EXIT STATUS
 }
 
 func runTend(ctx context.Context, opts *tendOptions, s *streams) error {
-	req := workspace.TendRequest{Note: opts.note, Date: opts.date}
-	if err := workspace.CheckTend(req, flagTerm); err != nil {
-		return err // before the vault is opened
+	for _, note := range opts.notes {
+		if err := workspace.CheckTend(workspace.TendRequest{Note: note, Date: opts.date}, flagTerm); err != nil {
+			return err // before the vault is opened
+		}
 	}
-	w, err := opts.root.open(ctx, s, workspace.Writing, opts.note)
+	w, err := opts.root.open(ctx, s, workspace.Writing, opts.notes[0])
 	if err != nil {
 		return err
 	}
 	defer w.Close()
+	failed := false
+	for _, note := range opts.notes {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		err := tendOne(ctx, w, workspace.TendRequest{Note: note, Date: opts.date}, s)
+		if err != nil && len(opts.notes) == 1 {
+			return err
+		}
+		if err != nil {
+			// Told now, beside the notes tended around it; the exit
+			// status says some note was not.
+			fmt.Fprintf(s.err, "zk: %s\n", printable.Lines(err.Error()))
+			failed = true
+		}
+	}
+	if failed {
+		return errReported
+	}
+	return nil
+}
+
+// tendOne tends one note and says what changed.
+func tendOne(ctx context.Context, w *workspace.Workspace, req workspace.TendRequest, s *streams) error {
 	out, err := w.Tend(ctx, req)
 	if err != nil {
 		return err
