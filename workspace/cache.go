@@ -154,7 +154,7 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 	}
 	if set&InTemplates != 0 {
 		for _, name := range cfg.TypeNames() {
-			tmpl, _, err := cfg.Template(name, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+			tmpl, _, err := cfg.Template(name, readTemplate(v))
 			if err != nil {
 				return nil, err
 			}

@@ -59,7 +59,7 @@ func (w *Workspace) RenderNew(ctx context.Context, typ, title string, now time.T
 	if w.Pinned {
 		now = w.Today
 	}
-	tmpl, _, err := cfg.Template(typ, func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	tmpl, _, err := cfg.Template(typ, readTemplate(v))
 	if err != nil {
 		return "", nil, usage(err)
 	}

@@ -160,7 +160,7 @@ func Open(ctx context.Context, o Options) (*Workspace, error) {
 		notify(Notice{Warning: true, Text: w})
 	}
 	v.Ignore = ignoreFunc(cfg.Ignore)
-	types, err := cfg.NoteTypes(func(p string) ([]byte, error) { return v.ReadFile(p, v.MaxNoteSize) })
+	types, err := cfg.NoteTypes(readTemplate(v))
 	if err != nil {
 		v.Close()
 		return nil, err
@@ -266,6 +266,40 @@ func declaredTypes(v *vault.Vault) (map[string]property.Type, error) {
 		return nil, err
 	}
 	return property.Declared(data)
+}
+
+// readTemplate reads a type's template by its vault path. Where no file
+// has the name the config gives, the one file of the folder whose name
+// differs from it only in case is read in its place: an Obsidian user's
+// Templates/Permanent.md is the permanent type's permanent.md, as it is on
+// the file systems of macOS and Windows, rather than left unread while the
+// template zk ships stands in for it unsaid.
+func readTemplate(v *vault.Vault) config.ReadFunc {
+	return func(p string) ([]byte, error) {
+		b, err := v.ReadFile(p, v.MaxNoteSize)
+		if !errors.Is(err, fs.ErrNotExist) {
+			return b, err
+		}
+		dir, name := path.Split(p)
+		entries, derr := fs.ReadDir(v.Root().FS(), path.Clean("./"+dir))
+		if derr != nil {
+			return nil, err
+		}
+		match := ""
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !strings.EqualFold(e.Name(), name) {
+				continue
+			}
+			if match != "" {
+				return nil, err // two alike but for case: neither is the one named
+			}
+			match = e.Name()
+		}
+		if match == "" {
+			return nil, err
+		}
+		return v.ReadFile(dir+match, v.MaxNoteSize)
+	}
 }
 
 // obsidianTemplatesFile is where Obsidian's Templates plugin keeps its
