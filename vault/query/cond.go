@@ -132,7 +132,8 @@ func unquote(s string) string {
 // numbers when both read as numbers, as dates when both read as dates (a
 // date value against a date & time compares the date alone), as
 // true/false for a checkbox, else as text ignoring case; a [[link]] value
-// compares as the name it links to.
+// compares as the name it links to. An order comparison with a number or
+// a date holds only for a value of that kind.
 func (c Cond) Holds(props map[string]any) bool {
 	v, ok := props[c.Key]
 	return c.holds(v, ok)
@@ -173,17 +174,41 @@ func (c Cond) holds(v any, ok bool) bool {
 			return true
 		}
 		for _, e := range l {
-			if r, ok := compare(e, c.Value); ok && c.Op.accepts(r) {
+			if r, ok := c.compare(e); ok && c.Op.accepts(r) {
 				return true
 			}
 		}
 		return false
 	}
-	r, ok := compare(v, c.Value)
+	r, ok := c.compare(v)
 	if !ok {
 		return c.Op == OpNe
 	}
 	return c.Op.accepts(r)
+}
+
+// compare is compare(v, c.Value), but false where c orders by a number or
+// a date and v is not one: "rating > 3" is no claim about a rating of
+// "five", which as text sorts after "3".
+func (c Cond) compare(v any) (int, bool) {
+	switch c.Op {
+	case OpLt, OpLe, OpGt, OpGe:
+		if k := literalKind(c.Value); k != kindText && valueKind(v) != k {
+			return 0, false
+		}
+	}
+	return compare(v, c.Value)
+}
+
+// valueKind is the kind of a property value, as literalKind is of text.
+func valueKind(v any) string {
+	switch x := v.(type) {
+	case int64, float64:
+		return kindNumber
+	case string:
+		return literalKind(x)
+	}
+	return kindText
 }
 
 func (o Op) accepts(r int) bool {

@@ -88,6 +88,12 @@ func TestCondHolds(t *testing.T) {
 		{"score < 3", true},
 		{"text4 > 3", true}, // a number written as text
 		{"rating = four", false},
+		{"status > 3", false},          // text is no number: not ordered by one ("draft" > "3" as text)
+		{"status > 2024-01-01", false}, // nor by a date
+		{"tags > 3", false},            // nor are a list's items
+		{"status > c", true},           // text by text
+		{"parent > 2024-01-01", false}, // a link is no date
+		{"text4 != 3", true},           // != still holds for what is not the value
 		{"created > 2024-02-28", true},
 		{"created < 2024-12-01", true},
 		{"created = 2024-03-01", true},
