@@ -38,11 +38,20 @@ func (w *Workspace) New(ctx context.Context, req NewRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if got, ok := vault.ResolverOf(files).Has(p); ok {
+	res := vault.ResolverOf(files)
+	if got, ok := res.Has(p); ok {
 		return "", &RefusedError{Err: fmt.Errorf("new: %s: %w", got, vault.ErrExists)}
 	}
 	if err := w.Vault.CreateFile(p, text); err != nil {
 		return "", refused(fmt.Errorf("new: %w", err))
+	}
+	// A title another note has, in another folder, is no error (Obsidian
+	// allows it), but the links that name it by name alone now have two
+	// notes to mean: said, as Obsidian's own "new note" says nothing of.
+	name := strings.TrimSuffix(path.Base(p), ".md")
+	if others := res.Candidates(name); len(others) > 0 {
+		w.warn("%s: %s is named %q too, so a link [[%s]] may now reach either; link by path, or rename one with zk mv",
+			p, strings.Join(others, ", "), name, name)
 	}
 	return p, nil
 }
