@@ -32,7 +32,8 @@ func FoldName(s string) string { return fold(s) }
 // IsNotePath reports whether a vault path names a note (a .md file).
 func IsNotePath(p string) bool { return isNotePath(p) }
 
-// TypeOf is the first of types that n matches, or nil.
+// TypeOf is the first of types that n's frontmatter names, else the
+// first whose paths match n's, or nil.
 func TypeOf(types []*NoteType, n *Note) *NoteType { return typeOf(types, n) }
 
 // LineStart is the offset of 0-based line ln, clamped to the source's

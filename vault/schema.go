@@ -91,14 +91,24 @@ type NoteType struct {
 // Permanent Notes.
 var DefaultTypePaths = []string{"**/Permanent Notes/**"}
 
-// Matches reports whether n is a note of type t.
+// Matches reports whether n is a note of type t: its path matches one of
+// t's globs, or its frontmatter names t.
 func (t *NoteType) Matches(n *Note) bool {
+	return t.matchesPath(n) || t.named(n)
+}
+
+func (t *NoteType) matchesPath(n *Note) bool {
 	p := strings.ToLower(n.Path)
 	for _, g := range t.Paths {
 		if ok, _ := doublestar.Match(strings.ToLower(g), p); ok {
 			return true
 		}
 	}
+	return false
+}
+
+// named reports whether n's frontmatter property gives t's value.
+func (t *NoteType) named(n *Note) bool {
 	if t.Property == "" || n.Frontmatter == nil || n.Frontmatter.Values == nil {
 		return false
 	}
@@ -188,7 +198,6 @@ func reservedName(name string) bool {
 	return len(base) == 4 && (strings.HasPrefix(base, "COM") || strings.HasPrefix(base, "LPT")) && base[3] >= '1' && base[3] <= '9'
 }
 
-// typeOf is the first of types that n matches, or nil.
 // TendedSection is the title of the section holding n's Last tended
 // line: the one the template of n's type puts it in, else
 // DefaultTendedSection.
@@ -205,9 +214,19 @@ func (t *NoteType) TendedSection() string {
 	return t.Schema.TendedIn
 }
 
+// typeOf is the first of types that n's frontmatter names, else the
+// first whose paths match n's, or nil.
 func typeOf(types []*NoteType, n *Note) *NoteType {
+	// The type a note's frontmatter names first, then the folders: a
+	// note that says type: literature is literature in Permanent Notes
+	// too, whichever of the two types comes first.
 	for _, t := range types {
-		if t.Matches(n) {
+		if t.named(n) {
+			return t
+		}
+	}
+	for _, t := range types {
+		if t.matchesPath(n) {
 			return t
 		}
 	}

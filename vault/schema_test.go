@@ -49,6 +49,33 @@ func TestParseSchema(t *testing.T) {
 	}
 }
 
+// A note's frontmatter naming its type wins over another type's folder,
+// whatever order the types come in: type: literature in Permanent Notes
+// is literature, type: permanent in Literature is permanent.
+func TestTypeOfFrontmatterBeforeFolder(t *testing.T) {
+	perm := &NoteType{Name: "permanent", Paths: DefaultTypePaths, Property: "type", Value: "permanent"}
+	lit := &NoteType{Name: "literature", Paths: []string{"Literature/**"}, Property: "type", Value: "literature"}
+	p := NewParser()
+	tests := []struct {
+		path, src string
+		want      *NoteType
+	}{
+		{"Permanent Notes/A.md", "---\ntype: literature\n---\n# A\n", lit},
+		{"Literature/A.md", "---\ntype: permanent\n---\n# A\n", perm},
+		{"Permanent Notes/A.md", "# A\n", perm},
+		{"Literature/A.md", "# A\n", lit},
+		{"Literature/A.md", "---\ntype: fleeting\n---\n# A\n", lit}, // no type of the name: the folder's
+		{"Inbox/A.md", "# A\n", nil},
+	}
+	for _, order := range [][]*NoteType{{perm, lit}, {lit, perm}} {
+		for _, tt := range tests {
+			if got := TypeOf(order, p.Parse(tt.path, []byte(tt.src))); got != tt.want {
+				t.Errorf("TypeOf(%s %q) = %v, want %v", tt.path, tt.src, got, tt.want)
+			}
+		}
+	}
+}
+
 func TestTypeMatches(t *testing.T) {
 	typ := &NoteType{Name: "permanent", Paths: DefaultTypePaths, Property: "type", Value: "permanent"}
 	p := NewParser()
