@@ -333,7 +333,7 @@ func (c *Config) Template(name string, read ReadFunc) (tmpl []byte, from string,
 	if b, ok := templates.Default(name); ok {
 		return b, "", nil
 	}
-	return nil, "", fmt.Errorf("template of type %s: no %s, and zk ships none", name, p)
+	return nil, "", fmt.Errorf("template of type %s: no %s, and zk ships none: write it, a note whose headings are the sections a note of the type must have, in order", name, p)
 }
 
 // ErrUnknownType is returned for a type the config does not define.

@@ -39,7 +39,7 @@ type SchemaSection struct {
 func (s SchemaSection) String() string { return strings.Repeat("#", s.Level) + " " + s.Title }
 
 // ErrEmptyTemplate is returned for a template without a single section.
-var ErrEmptyTemplate = errors.New("template has no sections")
+var ErrEmptyTemplate = errors.New("template has no sections: its headings are the sections a note of the type must have; give it one, such as \"## Maintenance\" over \"- Last tended: {{date}}\"")
 
 // ParseSchema reads the schema of a note type from its template.
 func ParseSchema(tmpl []byte) (*Schema, error) {
