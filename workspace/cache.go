@@ -160,7 +160,7 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 			}
 			add("template", []byte(name), tmpl)
 		}
-		add("obsidian templates", []byte(w.ObsidianTemplates))
+		add("obsidian templates", []byte(strings.Join(w.ObsidianTemplates, "\n")))
 	}
 	return parts, nil
 }

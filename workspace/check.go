@@ -192,13 +192,13 @@ func checkFilter(v *vault.Vault, files []vault.File, args []string) (func(string
 }
 
 // SkipTemplates is only (nil: every note) without the templates folder
-// and Obsidian's Templates plugin's folder: a template is not a note of
-// its type ({{title}} is no title, {{date}} no date), though links to it
-// still resolve.
+// and those of Obsidian's Templates and Templater plugins: a template is
+// not a note of its type ({{title}} is no title, {{date}} no date), though
+// links to it still resolve.
 func (w *Workspace) SkipTemplates(only func(string) bool) func(string) bool {
 	prefixes := []string{strings.Trim(filepath.ToSlash(w.Config.Templates), "/") + "/"}
-	if w.ObsidianTemplates != "" {
-		prefixes = append(prefixes, w.ObsidianTemplates+"/")
+	for _, dir := range w.ObsidianTemplates {
+		prefixes = append(prefixes, dir+"/")
 	}
 	return func(p string) bool {
 		for _, prefix := range prefixes {

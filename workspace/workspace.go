@@ -17,6 +17,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,11 +51,12 @@ type Workspace struct {
 	PropTypes map[string]property.Type
 	// Zone is the time zone a base reads dates in (nil: the local one).
 	Zone *time.Location
-	// ObsidianTemplates is the folder Obsidian's Templates plugin takes
-	// templates from (.obsidian/templates.json), as a vault path; "" for
-	// none. Its notes are templates, as the config's templates folder's
-	// are: "- Last tended: {{date}}" in one is no bad date.
-	ObsidianTemplates string
+	// ObsidianTemplates are the folders Obsidian's Templates plugin and
+	// the Templater plugin take templates from (.obsidian/templates.json,
+	// Templater's data.json), as vault paths. Their notes are templates,
+	// as the config's templates folder's are: "- Last tended: {{date}}"
+	// in one is no bad date.
+	ObsidianTemplates []string
 
 	version string
 	notify  func(Notice)
@@ -302,30 +304,37 @@ func readTemplate(v *vault.Vault) config.ReadFunc {
 	}
 }
 
-// obsidianTemplatesFile is where Obsidian's Templates plugin keeps its
-// settings: {"folder": "Templates", "dateFormat": ...}.
-const obsidianTemplatesFile = ".obsidian/templates.json"
+// templateSettings are where Obsidian's Templates plugin and the
+// Templater community plugin keep their settings, and the key naming the
+// folder of templates in each: {"folder": "Templates", ...}.
+var templateSettings = []struct{ file, key string }{
+	{".obsidian/templates.json", "folder"},
+	{".obsidian/plugins/templater-obsidian/data.json", "templates_folder"},
+}
 
-// obsidianTemplates is the folder .obsidian/templates.json names, as a
-// vault path without slashes at either end: "" when there is none, it
-// cannot be read, or it names the vault's root (where every note would
-// be a template); a .. cannot climb out of the root.
-func obsidianTemplates(v *vault.Vault) string {
-	data, err := v.ReadFile(obsidianTemplatesFile, 64<<10)
-	if err != nil {
-		return ""
+// obsidianTemplates are the folders the plugins' settings name, as vault
+// paths without slashes at either end, each once. A folder is left out
+// when its file is absent or cannot be read, or when it names the vault's
+// root (where every note would be a template); a .. cannot climb out of
+// the root.
+func obsidianTemplates(v *vault.Vault) []string {
+	var out []string
+	for _, ts := range templateSettings {
+		data, err := v.ReadFile(ts.file, 1<<20)
+		if err != nil {
+			continue
+		}
+		var doc map[string]any
+		if json.Unmarshal(data, &doc) != nil {
+			continue
+		}
+		folder, _ := doc[ts.key].(string)
+		dir := path.Clean("/" + folder)[1:]
+		if dir != "" && !slices.Contains(out, dir) {
+			out = append(out, dir)
+		}
 	}
-	var doc struct {
-		Folder string `json:"folder"`
-	}
-	if json.Unmarshal(data, &doc) != nil {
-		return ""
-	}
-	dir := path.Clean("/" + doc.Folder)[1:]
-	if dir == "" {
-		return ""
-	}
-	return dir
+	return out
 }
 
 // JournalKey is this machine's move-journal key (move.LoadKey), made when
