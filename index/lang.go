@@ -15,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ar"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cs"
 	"github.com/blevesearch/bleve/v2/analysis/lang/da"
 	"github.com/blevesearch/bleve/v2/analysis/lang/de"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -22,10 +23,14 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/fa"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fi"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fr"
+	"github.com/blevesearch/bleve/v2/analysis/lang/hu"
+	"github.com/blevesearch/bleve/v2/analysis/lang/id"
 	"github.com/blevesearch/bleve/v2/analysis/lang/it"
 	"github.com/blevesearch/bleve/v2/analysis/lang/nl"
 	"github.com/blevesearch/bleve/v2/analysis/lang/no"
+	"github.com/blevesearch/bleve/v2/analysis/lang/pl"
 	"github.com/blevesearch/bleve/v2/analysis/lang/pt"
+	"github.com/blevesearch/bleve/v2/analysis/lang/ro"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ru"
 	"github.com/blevesearch/bleve/v2/analysis/lang/sv"
 	"github.com/blevesearch/bleve/v2/analysis/lang/tr"
@@ -48,6 +53,13 @@ type language struct {
 	// cjk analyses into overlapping pairs of characters (bleve's cjk
 	// bigrams); a query word is matched as a phrase of its pairs.
 	cjk bool
+	// stemFirst stems the word as written, before the fold, which then
+	// folds the stem: the stemmer reads the letters folding takes off
+	// (Polish ą ę ł, Romanian ș ț ă, Hungarian ő ű), and Polish's, a
+	// table of real words, stems a folded one wrongly. The word is stemmed
+	// folded too, and both stems are indexed when they differ, so that a
+	// query typed without those letters still meets its word.
+	stemFirst bool
 	// stop holds the language's common words, for detection only.
 	stop []byte
 }
@@ -69,6 +81,20 @@ var languages = map[string]language{
 	"no": {code: "no", filters: []string{filterFold, no.SnowballStemmerName}, stop: no.NorwegianStopWords},
 	"fi": {code: "fi", filters: []string{filterFold, fi.SnowballStemmerName}, stop: fi.FinnishStopWords},
 	"ru": {code: "ru", filters: []string{filterYo, ru.SnowballStemmerName}},
+	// Ukrainian: neither bleve nor Snowball has a stemmer, and Russian's
+	// joins words that differ; the words are kept as written (й and ї are
+	// letters, not folded).
+	"uk": {code: "uk"},
+	// Bleve's Snowball stemmers (Romanian, Hungarian) and its Stempel
+	// (Polish, Lucene's), stemming the word as written (stemFirst).
+	"ro": {code: "ro", filters: []string{filterFold, ro.SnowballStemmerName}, stemFirst: true, stop: ro.RomanianStopWords},
+	"hu": {code: "hu", filters: []string{filterFold, hu.SnowballStemmerName}, stemFirst: true, stop: hu.HungarianStopWords},
+	"pl": {code: "pl", filters: []string{filterFold, filterStempel}, stemFirst: true, stop: pl.PolishStopWords},
+	// Indonesian, Czech and Greek: bleve, Lucene's port, has their common
+	// words but no stemmer, nor has Snowball's Go port; folded, unstemmed.
+	"id": {code: "id", filters: []string{filterFold}, stop: id.IndonesianStopWords},
+	"cs": {code: "cs", filters: []string{filterFold}, stop: cs.CzechStopWords},
+	"el": {code: "el", filters: []string{filterFold}},
 	// Turkish writes a proper noun's suffixes after an apostrophe
 	// (Paris'te, Ankara'da): bleve's apostrophe filter drops them, as its
 	// Turkish analyzer does. Its Snowball stemmer is not used: it reads
@@ -126,7 +152,10 @@ var langAliases = map[string]string{
 	"chinese": "zh", "中文": "zh", "japanese": "ja", "日本語": "ja", "korean": "ko", "한국어": "ko",
 	"thai": "th", "ไทย": "th", "lao": "lo", "khmer": "km", "ខ្មែរ": "km", "burmese": "my", "myanmar": "my",
 	"turkish": "tr", "türkçe": "tr", "turkce": "tr", "arabic": "ar", "العربية": "ar", "persian": "fa", "farsi": "fa",
-	"فارسی": "fa", "hebrew": "he", "עברית": "he", "iw": "he",
+	"فارسی": "fa", "hebrew": "he", "עברית": "he", "iw": "he", "ukrainian": "uk", "українська": "uk",
+	"romanian": "ro", "română": "ro", "romana": "ro", "hungarian": "hu", "magyar": "hu", "polish": "pl",
+	"polski": "pl", "indonesian": "id", "bahasa indonesia": "id", "in": "id", "czech": "cs", "čeština": "cs",
+	"cestina": "cs", "greek": "el", "ελληνικά": "el",
 }
 
 // normLang turns a language tag ("fr", "fr-CA", "pt_BR", "French") into
@@ -178,6 +207,11 @@ var registerAnalysis = sync.OnceValue(func() error {
 	}); err != nil {
 		return err
 	}
+	if err := registry.RegisterTokenFilter(filterStempel, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return stempelFilter{}, nil
+	}); err != nil {
+		return err
+	}
 	if err := registry.RegisterTokenFilter(filterWidth, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
 		return widthFilter{cjk.NewCJKWidthFilter()}, nil
 	}); err != nil {
@@ -189,7 +223,8 @@ var registerAnalysis = sync.OnceValue(func() error {
 		if err != nil {
 			return nil, err
 		}
-		return stemTwin{stem: stem}, nil
+		first, _ := config["first"].(bool)
+		return stemTwin{stem: stem, first: first}, nil
 	})
 })
 
@@ -204,7 +239,12 @@ func stemFilter(code string) string { return filterStem + "-" + code }
 // The twin says which languages write a query's word as it was typed
 // (attested): "parametres" is French, though the Danish stemmer would
 // also reduce it to the stem of "parametre".
-type stemTwin struct{ stem analysis.TokenFilter }
+type stemTwin struct {
+	stem analysis.TokenFilter
+	// first: the words come unfolded, and are stemmed before the fold
+	// and after it (language.stemFirst).
+	first bool
+}
 
 // Filter keeps a twin once per field: the look-up asks only whether a note
 // has it, and each occurrence would cost the index a posting location
@@ -220,10 +260,23 @@ func (f stemTwin) Filter(in analysis.TokenStream) analysis.TokenStream {
 			out = append(out, t) // pairs of characters: no stemmer's
 			continue
 		}
+		var written []byte // the stem of the word as written, folded
+		if f.first {
+			buf = append(buf[:0], t.Term...)
+			one[0] = t
+			f.stem.Filter(one)
+			written = fold(t.Term)
+			t.Term = fold(buf)
+		}
 		buf = append(buf[:0], t.Term...)
 		one[0] = t
 		f.stem.Filter(one)
 		out = append(out, t)
+		if written != nil && string(written) != string(t.Term) {
+			also := *t
+			also.Term = written
+			out = append(out, &also)
+		}
 		if string(t.Term) != string(buf) && !seen[string(buf)] {
 			if seen == nil {
 				seen = map[string]bool{}
@@ -239,6 +292,26 @@ func (f stemTwin) Filter(in analysis.TokenStream) analysis.TokenStream {
 
 // twinMark starts the unstemmed twin of a word.
 const twinMark = '='
+
+// filterStempel is bleve's Polish stemmer, Stempel, read on first use:
+// its table takes 60 ms and 10 MB to load, which every search would pay,
+// since bleve builds each analyzer when it opens the index, Polish notes
+// or none.
+const filterStempel = "zk-stempel"
+
+var stempel = sync.OnceValues(pl.NewPolishStemmerFilter)
+
+type stempelFilter struct{}
+
+// Filter leaves the words as they are if the table cannot be read (it is
+// compiled into zk: it can only be whole).
+func (stempelFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+	f, err := stempel()
+	if err != nil {
+		return in
+	}
+	return f.Filter(in)
+}
 
 type yoFilter struct{}
 
@@ -351,7 +424,7 @@ func detectLang(text string) string {
 			text = text[:len(text)-1]
 		}
 	}
-	var latin, han, kana, hangul, cyrillic, arabic, persian, hebrew int
+	var latin, han, kana, hangul, cyrillic, ukrainian, greek, arabic, persian, hebrew int
 	unspacedCount := map[string]int{}
 	for _, r := range text {
 		switch {
@@ -369,6 +442,9 @@ func detectLang(text string) string {
 			hangul++
 		case unicode.Is(unicode.Cyrillic, r):
 			cyrillic++
+			ukrainian += ukrainianLetter(r)
+		case unicode.Is(unicode.Greek, r):
+			greek++
 		case unicode.Is(unicode.Arabic, r):
 			arabic++
 			persian += persianLetter(r)
@@ -387,8 +463,12 @@ func detectLang(text string) string {
 		return "ko"
 	case cjk > latin:
 		return "zh"
+	case cyrillic > latin && ukrainian+ukrainianWords(text) > 0:
+		return "uk"
 	case cyrillic > latin:
 		return "ru"
+	case greek > latin:
+		return "el"
 	case arabic > latin && persian > 0:
 		return "fa"
 	case arabic > latin:
@@ -426,6 +506,35 @@ func detectLang(text string) string {
 	return best
 }
 
+// ukrainianLetter is 1 for a letter Ukrainian writes and Russian does
+// not (і ї є ґ), -1 for one Russian writes and Ukrainian does not (ы э ъ
+// ё), else 0: the sum over a text says which of the two it is.
+func ukrainianLetter(r rune) int {
+	switch unicode.ToLower(r) {
+	case 'і', 'ї', 'є', 'ґ':
+		return 1
+	case 'ы', 'э', 'ъ', 'ё':
+		return -1
+	}
+	return 0
+}
+
+// ukrainianWords is the count of the common words only Ukrainian writes
+// less those only Russian writes, for a text too short to hold the
+// letters that tell them apart.
+func ukrainianWords(text string) int {
+	n := 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "що", "це", "як", "та", "або", "але", "які", "який", "тут", "до", "від", "ви", "ми", "він", "вона":
+			n++
+		case "что", "это", "как", "или", "но", "какие", "какой", "здесь", "от", "вы", "мы", "он", "она":
+			n--
+		}
+	}
+	return n
+}
+
 // persianLetter is 1 for a letter Persian writes and Arabic does not,
 // or writes otherwise (پ چ ژ گ, and ک and ی for Arabic's ك and ي), -1 for
 // the Arabic forms of those two and its teh marbuta (ة), else 0: the sum
@@ -456,7 +565,7 @@ func unspacedLang(r rune) string {
 }
 
 // latinOrder breaks ties: the order of the languages detection prefers.
-var latinOrder = []string{"en", "fr", "de", "es", "it", "pt", "nl", "da", "sv", "no", "fi", "tr"}
+var latinOrder = []string{"en", "fr", "de", "es", "it", "pt", "nl", "da", "sv", "no", "fi", "tr", "ro", "hu", "pl", "cs", "id"}
 
 // stopWords maps a common word to the languages it is common in.
 var stopWords = sync.OnceValue(func() map[string][]string {
@@ -465,6 +574,9 @@ var stopWords = sync.OnceValue(func() map[string][]string {
 		for _, line := range strings.Split(string(languages[code].stop), "\n") {
 			if i := strings.IndexByte(line, '|'); i >= 0 {
 				line = line[:i]
+			}
+			if strings.HasPrefix(line, "#") {
+				continue
 			}
 			for _, w := range strings.Fields(line) {
 				m[w] = append(m[w], code)

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -16,8 +17,10 @@ import (
 // analyzers and the fields. An index stamped with another schema is
 // rebuilt, never read (9: frontmatter text in prop and the title's
 // aliases, CJK and Hangul pairs in every language, fullwidth forms
-// folded before words are split, Arabic, Persian, Turkish and Hebrew).
-const Schema = 9
+// folded before words are split, Arabic, Persian, Turkish and Hebrew;
+// 10: Romanian, Hungarian and Polish stemmed, Ukrainian, Indonesian,
+// Czech and Greek).
+const Schema = 10
 
 // The searchable fields. A query names them as "claim:word".
 const (
@@ -175,7 +178,10 @@ func newMapping() (mapping.IndexMapping, error) {
 		// anywhere apart. The filter passes every other word as it is.
 		filters := append(termFilters(l), cjk.BigramName)
 		if stem := l.stemmer(); stem != "" {
-			if err := im.AddCustomTokenFilter(stemFilter(code), map[string]any{"type": filterStem, "stemmer": stem}); err != nil {
+			if l.stemFirst { // the stemming filter folds
+				filters = slices.DeleteFunc(filters, func(f any) bool { return f == filterFold })
+			}
+			if err := im.AddCustomTokenFilter(stemFilter(code), map[string]any{"type": filterStem, "stemmer": stem, "first": l.stemFirst}); err != nil {
 				return nil, err
 			}
 			filters = append(filters, stemFilter(code))

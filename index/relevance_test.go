@@ -68,6 +68,18 @@ var multilingual = map[string]string{
 	"fa/یادداشت.md": "# یادداشت\n\nاگر می\u200cخواهید یادداشت را پیدا کنید، این را بخوانید.\n",
 	// Hebrew: the points fold; the prefixes stay (a leading * finds them).
 	"he/ספרים.md": "# ספרים\n\nהַסֵּפֶר נמצא על השולחן.\n",
+	// Romanian, Hungarian and Polish stem with the letters folding takes
+	// off (ș, ö, ą): a word is found by another form of it, written with
+	// its letters or without.
+	"ro/Orașe.md":    "# Orașe\n\nÎn orașele mari, cărțile din biblioteca orașului sunt multe.\n",
+	"hu/Házak.md":    "# Házak\n\nA házakban és a kertekben sok könyv van, és ez a könyvek helye.\n",
+	"pl/Książki.md":  "# Książki\n\nW mieście jest biblioteka, a w bibliotece są książki i czasopisma dla nas.\n",
+	"uk/Книги.md":    "# Книги\n\nУ бібліотеці є книги, і їх можна читати. Це наша бібліотека.\n",
+	"nl/Bed.md":      "# Bed\n\nHet ziekenhuisbed staat in de kamer en de patiënt ligt er al.\n",
+	"uk/Лист.md":     "# Лист\n\nЯ написав лист другові, і він відповів.\n",
+	"id/Catatan.md":  "# Catatan\n\nSaya menulis catatan ini untuk mereka yang ingin membaca dengan cepat.\n",
+	"cs/Poznámky.md": "# Poznámky\n\nPoznámky jsou v knihovně, a to je pro nás velmi dobré.\n",
+	"el/Βιβλία.md":   "# Βιβλία\n\nΤΑ ΒΙΒΛΙΑ ΕΙΝΑΙ ΣΤΗ ΒΙΒΛΙΟΘΗΚΗ ΚΑΙ ΟΙ ΣΗΜΕΙΩΣΕΙΣ ΣΤΟ ΤΡΑΠΕΖΙ.\n",
 }
 
 func TestRelevance(t *testing.T) {
@@ -179,6 +191,33 @@ func TestRelevance(t *testing.T) {
 		{query: "ankara", lead: []string{"tr/Seyahat.md"}},
 		{query: "הספר", lead: []string{"he/ספרים.md"}},
 		{query: "*ספר", lead: []string{"he/ספרים.md"}},
+		// Romanian, Hungarian, Polish: another form of the word, with or
+		// without its letters.
+		{query: "orașul", lead: []string{"ro/Orașe.md"}},
+		{query: "orasul", lead: []string{"ro/Orașe.md"}},
+		{query: "carte", lead: []string{"ro/Orașe.md"}},
+		{query: "házban", lead: []string{"hu/Házak.md"}},
+		{query: "ház", lead: []string{"hu/Házak.md"}},
+		{query: "könyvben", lead: []string{"hu/Házak.md"}},
+		{query: "książka", lead: []string{"pl/Książki.md"}},
+		{query: "bibliotekach", lead: []string{"pl/Książki.md"}},
+		{query: "ksiazki", lead: []string{"pl/Książki.md"}},
+		{query: "ksiazka", lead: []string{"pl/Książki.md"}},
+		// Compounds are not split: the head is a prefix.
+		{query: "ziekenhuis*", lead: []string{"nl/Bed.md"}},
+		{query: "ziekenhuis", none: true},
+		{query: "książ*", lead: []string{"pl/Książki.md"}},
+		// Ukrainian (ru/Файли.md is Ukrainian too, in a folder that says
+		// otherwise) is not stemmed as Russian: a word is found as written,
+		// and the Russian stemmer does not join it to another.
+		{query: "бібліотека", lead: []string{"uk/Книги.md"}},
+		{query: "листя", none: true}, // foliage, not a letter (лист)
+		{query: "lang:uk", lead: []string{"uk/Книги.md", "ru/Файли.md", "uk/Лист.md"}, never: []string{"ru/Заметки.md"}},
+		{query: "lang:id catatan", lead: []string{"id/Catatan.md"}},
+		{query: "lang:cs poznamky", lead: []string{"cs/Poznámky.md"}},
+		// Greek: the final sigma of a word in capitals.
+		{query: "σημειώσεις", lead: []string{"el/Βιβλία.md", "misc/Σημειώσεις.md"}},
+		{query: "lang:el βιβλια", lead: []string{"el/Βιβλία.md"}},
 		// Titles: an exact title leads.
 		{query: "zettelkasten", lead: []string{"en/Zettelkasten.md"}},
 		{query: "Parameter", lead: []string{"misc/Parameter tuning.md"}},
@@ -222,21 +261,29 @@ func TestRelevance(t *testing.T) {
 
 func TestDetectLang(t *testing.T) {
 	for text, want := range map[string]string{
-		"Pinned notes stay at the top of the list, and the settings are kept.":   "en",
-		"On peut épingler une note pour la garder en haut de la liste.":          "fr",
-		"Die Tastenkürzel für die Überschrift sind in den Einstellungen.":        "de",
-		"Las notas ancladas se quedan arriba de la lista y en la configuración.": "es",
-		"ノートに標注を付けることができます。":                                                     "ja",
-		"你可以在笔记中添加标注。":                                                           "zh",
-		"노트에 주석을 추가할 수 있습니다.":                                                    "ko",
-		"Заметки можно закрепить в начале списка.":                               "ru",
-		"คุณสามารถค้นหาข้อความในบันทึกทั้งหมดได้":                                "th",
-		"អ្នកអាចស្វែងរកអត្ថបទនៅក្នុងកំណត់ចំណាំទាំងអស់។":                          "km",
-		"The Thai for search is ค้นหา, in a note written in English.":            "en",
-		"قرأت الكتاب في المكتبة، والكتاب الآخر كتبته بالقلم.":                    "ar",
-		"این یک یادداشت است که می\u200cتوانید آن را پیدا کنید.":                  "fa",
-		"הספר נמצא על השולחן.":                                                   "he",
-		"Bu not için bir örnek ve daha fazlası var, ama çok değil.":              "tr",
+		"Pinned notes stay at the top of the list, and the settings are kept.":             "en",
+		"On peut épingler une note pour la garder en haut de la liste.":                    "fr",
+		"Die Tastenkürzel für die Überschrift sind in den Einstellungen.":                  "de",
+		"Las notas ancladas se quedan arriba de la lista y en la configuración.":           "es",
+		"ノートに標注を付けることができます。":                                                               "ja",
+		"你可以在笔记中添加标注。":                                                                     "zh",
+		"노트에 주석을 추가할 수 있습니다.":                                                              "ko",
+		"Заметки можно закрепить в начале списка.":                                         "ru",
+		"คุณสามารถค้นหาข้อความในบันทึกทั้งหมดได้":                                          "th",
+		"អ្នកអាចស្វែងរកអត្ថបទនៅក្នុងកំណត់ចំណាំទាំងអស់។":                                    "km",
+		"The Thai for search is ค้นหา, in a note written in English.":                      "en",
+		"قرأت الكتاب في المكتبة، والكتاب الآخر كتبته بالقلم.":                              "ar",
+		"این یک یادداشت است که می\u200cتوانید آن را پیدا کنید.":                            "fa",
+		"הספר נמצא על השולחן.":                                                             "he",
+		"Bu not için bir örnek ve daha fazlası var, ama çok değil.":                        "tr",
+		"În orașele mari, cărțile din biblioteca orașului sunt multe și sunt ale noastre.": "ro",
+		"A házakban és a kertekben sok könyv van, és ez a könyvek helye.":                  "hu",
+		"W mieście jest biblioteka, a w bibliotece są książki i czasopisma dla nas.":       "pl",
+		"У бібліотеці є книги, і їх можна читати. Це наша бібліотека.":                     "uk",
+		"Заметки можно закрепить, и это то, что нужно.":                                    "ru",
+		"Saya menulis catatan ini untuk mereka yang ingin membaca dengan cepat.":           "id",
+		"Poznámky jsou v knihovně, a to je pro nás velmi dobré, když jsou tam.":            "cs",
+		"Τα βιβλία είναι στη βιβλιοθήκη και οι σημειώσεις στο τραπέζι.":                    "el",
 		"ok": "en",
 	} {
 		if got := detectLang(text); got != want {
