@@ -97,6 +97,9 @@ func Parse(src []byte) (*Base, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("base: line %d: the top level must be a mapping", root.Line)
 	}
+	// display: is how Obsidian named columns before properties:
+	// displayName; a displayName, where both name a column, wins.
+	display := map[string]string{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		var err error
@@ -110,6 +113,8 @@ func Parse(src []byte) (*Base, error) {
 			})
 		case "properties":
 			err = parseProperties(v, b)
+		case "display":
+			err = stringMap(v, "display", func(id, name string) { display[id] = name })
 		case "summaries":
 			err = stringMap(v, "summaries", func(name, src string) { b.Summaries[name] = src })
 		case "views":
@@ -119,6 +124,11 @@ func Parse(src []byte) (*Base, error) {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("base: %w", err)
+		}
+	}
+	for id, name := range display {
+		if _, ok := b.Properties[id]; !ok {
+			b.Properties[id] = name
 		}
 	}
 	return b, nil
@@ -287,11 +297,12 @@ func parseViews(n *yaml.Node, b *Base) error {
 					ignored = append(ignored, k.Value)
 				}
 			default:
-				// Layouts keep their settings here (row height, card
-				// size, a map's coordinates); none changes which rows a
-				// view has, but a misspelt key (filter:) would, so each
-				// is named.
-				ignored = append(ignored, k.Value)
+				// Layouts keep their settings here (layoutKeys); none
+				// changes which rows a view has, but a misspelt key
+				// (filter:) would, so any other is named.
+				if !layoutKeys[k.Value] {
+					ignored = append(ignored, k.Value)
+				}
 			}
 			if err != nil {
 				return fmt.Errorf("line %d: view %s: %w", k.Line, k.Value, err)
@@ -308,6 +319,19 @@ func parseViews(n *yaml.Node, b *Base) error {
 		b.Views = append(b.Views, v)
 	}
 	return nil
+}
+
+// layoutKeys are the settings of a view's layout that Obsidian writes
+// (table: columnSize, rowHeight; cards: cardSize, imageFit,
+// imageAspectRatio) and Obsidian's Maps view does: where and how the rows
+// are drawn, never which rows there are. zk draws no layout and says
+// nothing of them; a warning on each would be on every base Obsidian
+// saves.
+var layoutKeys = map[string]bool{
+	"columnSize": true, "rowHeight": true,
+	"cardSize": true, "imageFit": true, "imageAspectRatio": true,
+	"coordinates": true, "markerIcon": true, "markerColor": true, "defaultZoom": true, "center": true,
+	"minZoom": true, "maxZoom": true, "mapHeight": true, "mapTiles": true, "mapTilesDark": true,
 }
 
 func derefSort(s *Sort) []Sort {

@@ -219,15 +219,28 @@ func TestSummaries(t *testing.T) {
 
 // TestUnreadViewKeys: a view key zk does not read is named in a warning,
 // so that a misspelt filter: cannot pass unnoticed; the warning is the
-// view's, said only when that view is evaluated.
+// view's, said only when that view is evaluated. The layout keys Obsidian
+// and its Maps view write (every table of kepano-obsidian's Templates/Bases
+// has a columnSize) change no row, and are not named.
 func TestUnreadViewKeys(t *testing.T) {
-	b, err := Parse([]byte("views:\n  - type: table\n    name: V\n    filter: 'price > 1'\n    rowHeight: tall\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `line 2: view "V": not read by zk: filter, rowHeight`
-	if !slices.Contains(b.Views[0].Warnings, want) || len(b.Warnings) != 0 {
-		t.Errorf("view warnings %q, base warnings %q, want %q for the view only", b.Views[0].Warnings, b.Warnings, want)
+	for _, tc := range []struct{ keys, want string }{
+		{"    filter: 'price > 1'\n    rowHeight: tall\n", `line 2: view "V": not read by zk: filter`},
+		{"    columnSize:\n      file.name: 248\n    rowHeight: tall\n", ""},
+		{"    cardSize: 200\n    imageFit: contain\n    imageAspectRatio: 1.5\n", ""},
+		{"    coordinates: note.coordinates\n    markerIcon: note.icon\n    markerColor: note.color\n    defaultZoom: 4\n    center: 48.8, 2.3\n    minZoom: 1\n    maxZoom: 18\n    mapHeight: 400\n    mapTiles: []\n    mapTilesDark: []\n", ""},
+		{"    columnSize: 3\n    colunmSize: 4\n", `line 2: view "V": not read by zk: colunmSize`},
+	} {
+		b, err := Parse([]byte("views:\n  - type: table\n    name: V\n" + tc.keys))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		if tc.want != "" {
+			want = []string{tc.want}
+		}
+		if !slices.Equal(b.Views[0].Warnings, want) || len(b.Warnings) != 0 {
+			t.Errorf("%q: view warnings %q, base warnings %q, want %q for the view only", tc.keys, b.Views[0].Warnings, b.Warnings, want)
+		}
 	}
 }
 
@@ -268,5 +281,27 @@ views:
 		return strings.Contains(w, `view "Unknown"`) && strings.Contains(w, "sort.field, sort.order")
 	}) {
 		t.Errorf("unknown sort keys: warnings %q, want one naming field and order", res.Warnings)
+	}
+}
+
+// TestOldDisplayBlock: a base saved by Obsidian before properties:
+// displayName (1.9) names its columns in a top-level display: block
+// (kepano-obsidian's Genre.base and Games.base); it heads the columns, and
+// a displayName in properties: wins where both name one.
+func TestOldDisplayBlock(t *testing.T) {
+	b, err := Parse([]byte("display:\n  note.rating: Rating\n  file.name: Name\n  year: Year\n  note.maker: Old\nproperties:\n  note.maker:\n    displayName: Maker\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Warnings) != 0 {
+		t.Errorf("warnings %q, want none", b.Warnings)
+	}
+	for id, want := range map[string]string{"rating": "Rating", "note.rating": "Rating", "file.name": "Name", "year": "Year", "maker": "Maker", "genre": "genre"} {
+		if got := displayName(b, id); got != want {
+			t.Errorf("displayName(%s) = %q, want %q", id, got, want)
+		}
+	}
+	if _, err := Parse([]byte("display: [a, b]\n")); err == nil || !strings.Contains(err.Error(), "display must be a mapping") {
+		t.Errorf("display as a list: %v, want an error", err)
 	}
 }
