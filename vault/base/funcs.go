@@ -350,10 +350,17 @@ func (r *row) global(name string, args []any) (any, error) {
 		if err := need(1, 1); err != nil {
 			return nil, err
 		}
+		// A property a note leaves empty has no date: null, an empty
+		// cell, not an error in the column of every such note.
 		switch x := arg(0).(type) {
+		case nil:
+			return nil, nil
 		case Date:
 			return x, nil
 		case string:
+			if strings.TrimSpace(x) == "" {
+				return nil, nil
+			}
 			if d, ok := parseDate(x, loc); ok {
 				return d, nil
 			}

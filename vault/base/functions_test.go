@@ -1,6 +1,9 @@
 package base
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestFunctionsExamples is every example of Obsidian's Functions.md
 // (en/Bases/Functions.md in obsidianmd/obsidian-help) with the result the
@@ -141,6 +144,37 @@ func TestFunctionsExamples(t *testing.T) {
 			continue
 		}
 		if show(got) != tc.want {
+			t.Errorf("%s = %s, want %s", tc.expr, show(got), tc.want)
+		}
+	}
+}
+
+// TestDateOfNothing: date() of a property a note leaves empty (due:, due:
+// "", or no due at all) is null, an empty cell, as a property without a
+// value is everywhere else; it was an error, #error in the column of every
+// such note. A string that is not a date is still an error.
+func TestDateOfNothing(t *testing.T) {
+	s := loadTestVault(t)
+	launch := s.File("Projects/Launch.md")
+	for _, tc := range []struct{ expr, want, err string }{
+		{expr: `date(nosuch)`, want: `null`},
+		{expr: `date(null)`, want: `null`},
+		{expr: `date("")`, want: `null`},
+		{expr: `date("  ")`, want: `null`},
+		{expr: `date(nosuch).isEmpty()`, want: `true`},
+		{expr: `if(date(nosuch), "dated", "undated")`, want: `"undated"`},
+		{expr: `date("soon")`, err: `date(): "soon" is not a date`},
+		{expr: `date(3 > 2)`, err: `date() takes a string, not a boolean`},
+	} {
+		got, err := Value(s, nil, launch, tc.expr, Options{Now: testNow})
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: %v, want error %q", tc.expr, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.expr, err)
+		case show(got) != tc.want:
 			t.Errorf("%s = %s, want %s", tc.expr, show(got), tc.want)
 		}
 	}
