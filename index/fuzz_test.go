@@ -137,3 +137,29 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAnalyze: every language's analysis takes any text without a panic,
+// and each word it gives lies inside the text (Stempel and the Snowball
+// stemmers read words as written since schema 10).
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"książki i czasopisma", "orașele cărțile", "házakban könyvek", "Ąę Łł ŻŹ", "ţ ș ț ă î â",
+		"ő ű", "\xff\xfe ą", "e\u0301", strings.Repeat("ą", 300), "листя і їх", "ΣΗΜΕΙΩΣΕΙΣ"} {
+		f.Add(s)
+	}
+	im, err := newMapping()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		// The text indexed is valid UTF-8 (splitText), and bleve's
+		// segmenter gives a word past the end of invalid text.
+		s = strings.ToValidUTF8(s, "\uFFFD")
+		for code := range languages {
+			for _, tok := range im.AnalyzerNamed(langAnalyzer(code)).Analyze([]byte(s)) {
+				if tok.Start < 0 || tok.End > len(s) || tok.Start > tok.End {
+					t.Fatalf("%s: %q at %d-%d, outside %d bytes", code, tok.Term, tok.Start, tok.End, len(s))
+				}
+			}
+		}
+	})
+}

@@ -412,9 +412,11 @@ const detectSample = 4 << 10
 
 // detectLang guesses a note's language from its text: by script first
 // (kana is Japanese, Han without kana Chinese, Hangul Korean, Cyrillic
-// Russian, Arabic script Persian when it writes Persian's letters else
-// Arabic, Hebrew Hebrew; Thai, Lao, Khmer and Myanmar script their languages), and for Latin script by counting the common words of each
-// language zk stems (bleve's stop-word lists, from Snowball and Lucene).
+// Ukrainian when its letters and words say so else Russian, Greek Greek,
+// Arabic script Persian when it writes Persian's letters else Arabic,
+// Hebrew Hebrew; Thai, Lao, Khmer and Myanmar script their languages), and
+// for Latin script by counting the common words of each language zk
+// knows (bleve's stop-word lists, from Snowball and Lucene).
 // Text too short or too mixed to tell is English, as zk analysed every
 // note before it knew languages.
 func detectLang(text string) string {
