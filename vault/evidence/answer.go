@@ -158,7 +158,7 @@ func sameJudging(a, b Run) bool {
 	if !ok || !ok2 || !SameCriterion(ac, bc) {
 		return false
 	}
-	return a.FalsifierID == "" || b.FalsifierID == "" || oneLine(a.JudgedWith) == oneLine(b.JudgedWith)
+	return a.FalsifierID == "" || b.FalsifierID == "" || sameJudgedWith(a.JudgedWith, b.JudgedWith)
 }
 
 // answering is the falsifier as record y was judged: its stated
@@ -167,7 +167,7 @@ func sameJudging(a, b Run) bool {
 func (l *Latest) answering(y Run, yc string) (Falsifier, error) {
 	f := l.Falsifier
 	g := Falsifier{N: f.N, Text: f.Text, ID: f.ID, Criterion: yc}
-	if y.FalsifierID == "" || oneLine(y.JudgedWith) == oneLine(f.JudgedWith()) {
+	if judgedWithAsNow(y, f) {
 		g.Captures, g.CaptureLines, g.Numbers, g.Confidence = f.Captures, f.CaptureLines, f.Numbers, f.Confidence
 		return g, nil
 	}
@@ -262,5 +262,5 @@ func judgedAsWritten(r Run, f Falsifier) bool {
 	if !ok || !SameCriterion(f.Criterion, c) {
 		return false
 	}
-	return r.FalsifierID == "" || oneLine(r.JudgedWith) == oneLine(f.JudgedWith())
+	return judgedWithAsNow(r, f)
 }

@@ -73,7 +73,7 @@ func judgedAsNow(f Falsifier, r Run) bool {
 	if !ok || !SameCriterion(f.Criterion, stated) {
 		return false
 	}
-	if r.FalsifierID != "" && oneLine(r.JudgedWith) != oneLine(f.JudgedWith()) {
+	if !judgedWithAsNow(r, f) {
 		return false
 	}
 	if r.Attached {

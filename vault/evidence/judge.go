@@ -265,8 +265,12 @@ func StatedCriterion(stmt string) (string, bool) {
 }
 
 // SameCriterion says a falsifier's criterion, as written now, is the
-// one a record states it was judged by.
-func SameCriterion(now, stated string) bool { return oneLine(now) == oneLine(stated) }
+// one a record states it was judged by: the same expression, however
+// spaced or parenthesised (criterion.Same).
+func SameCriterion(now, stated string) bool {
+	a, b := oneLine(now), oneLine(stated)
+	return a == b || criterion.Same(a, b)
+}
 
 // NotEvaluated is the statement of a criterion that was not evaluated,
 // and why.

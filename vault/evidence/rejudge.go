@@ -113,7 +113,7 @@ func (l Latest) ExpressionChanged() bool {
 	if !SameCriterion(f.Criterion, stated) {
 		return true
 	}
-	return r.FalsifierID != "" && oneLine(r.JudgedWith) != oneLine(f.JudgedWith())
+	return !judgedWithAsNow(r, f)
 }
 
 // RepeatChanged says l's latest record was judged over another number of
@@ -176,7 +176,7 @@ func JudgingChanges(l Latest) []string {
 		}
 		return inlineCode(v)
 	}
-	if r.FalsifierID != "" && oneLine(r.JudgedWith) != oneLine(f.JudgedWith()) {
+	if !judgedWithAsNow(r, f) {
 		out = append(out, judgedWithChanges(r, f, code)...)
 	}
 	if l.RepeatChanged() {
@@ -202,7 +202,9 @@ func judgedWithChanges(r Run, f Falsifier, code func(string) string) []string {
 	for i, c := range f.Captures {
 		nowCaps[i] = uninlineCode(c)
 	}
-	if !slices.Equal(caps, nowCaps) {
+	was, _ := meaningOf(r.JudgedWith)
+	now, _ := meaningOf(f.JudgedWith())
+	if !slices.Equal(was.caps, now.caps) {
 		word := "capture was"
 		if len(caps) > 1 || len(nowCaps) > 1 {
 			word = "captures were"
@@ -219,10 +221,10 @@ func judgedWithChanges(r Run, f Falsifier, code func(string) string) []string {
 		}
 		out = append(out, "its "+word+" "+list(caps)+", now "+list(nowCaps))
 	}
-	if n := uninlineCode(f.Numbers); numbers != n {
+	if n := uninlineCode(f.Numbers); was.numbers != now.numbers {
 		out = append(out, "its numbers were "+code(numbers)+", now "+code(n))
 	}
-	if c := uninlineCode(f.Confidence); conf != c {
+	if c := uninlineCode(f.Confidence); was.conf != now.conf {
 		out = append(out, "its confidence was "+code(conf)+", now "+code(c))
 	}
 	return out

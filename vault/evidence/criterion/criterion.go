@@ -617,3 +617,28 @@ func thousands(n int) string {
 	}
 	return s
 }
+
+// Same says criteria a and b are the same expression however each is
+// spaced or parenthesised: `rate<100` is `rate < 100` and `(rate < 100)`.
+// Their syntax trees are compared (ast.Dump holds no positions), so a
+// spacing edit of a note's criterion judges as before and is no changed
+// criterion, while any other edit, `100 > rate` included, is one. A
+// criterion that does not parse is the same only as its own text.
+func Same(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if a == b {
+		return true
+	}
+	if len(a) > MaxLen || len(b) > MaxLen {
+		return false
+	}
+	ta, err := parser.Parse(a)
+	if err != nil {
+		return false
+	}
+	tb, err := parser.Parse(b)
+	if err != nil {
+		return false
+	}
+	return ast.Dump(ta.Node) == ast.Dump(tb.Node)
+}

@@ -171,3 +171,30 @@ func BenchmarkEval(b *testing.B) {
 		}
 	}
 }
+
+// Same compares criteria as expressions: spacing and redundant
+// parentheses are not a change, anything else is.
+func TestSame(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"rate < 100", "rate < 100", true},
+		{"rate<100", "rate < 100", true},
+		{"(rate < 100)", "rate < 100", true},
+		{"level(1).per_stream.p50 >= 250", "level( 1 ).per_stream.p50>=250", true},
+		{"exit == 0 and rate > 1", "exit == 0 && rate > 1", false}, // another operator spelt: kept a change
+		{"rate < 100", "rate <= 100", false},
+		{"rate < 100", "100 > rate", false},
+		{"rate < 100", "rate < 100.0", false},
+		{"rate < 100", "Rate < 100", false},
+		{"a - (b - c) > 0", "a - b - c > 0", false},
+		{"rate <", "rate <", true},
+		{"rate <", "rate  <", false}, // does not parse: compared as text
+	}
+	for _, tt := range tests {
+		if got := Same(tt.a, tt.b); got != tt.same {
+			t.Errorf("Same(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.same)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package evidence
+
+import (
+	"slices"
+	"testing"
+)
+
+// What judges a run besides its criterion's expression is compared by
+// meaning: a cosmetic edit of the falsifier's items (a confidence written
+// as a share, the default written out, a capture's spacing, a code span)
+// judges as before and is no changed criterion, while a change of what
+// they mean still is, named as before.
+func TestJudgedWithByMeaning(t *testing.T) {
+	const crit = "rate < 100"
+	type items struct {
+		caps          []string
+		numbers, conf string
+		repeat        string
+	}
+	cases := []struct {
+		name     string
+		was, now items
+		changes  []string // nil: no change
+	}{
+		{"nothing", items{}, items{}, nil},
+		{"the default confidence written out", items{}, items{conf: "95%"}, nil},
+		{"the default confidence written out, then dropped", items{conf: "95%"}, items{}, nil},
+		{"a share for a percentage", items{conf: "95%"}, items{conf: "0.95"}, nil},
+		{"a confidence in a code span", items{conf: "99%"}, items{conf: "`99 %`"}, nil},
+		{"a percentage with a decimal", items{conf: "99%"}, items{conf: "99.0%"}, nil},
+		{"a capture's spacing", items{caps: []string{"`rate = ([0-9.]+) tok/s`"}}, items{caps: []string{"rate=([0-9.]+) tok/s"}}, nil},
+		{"a capture's class spelt otherwise", items{caps: []string{"`rate = ([0-9]+)`"}}, items{caps: []string{"`rate = (\\d+)`"}}, nil},
+		{"captures reordered", items{caps: []string{"`a = ([0-9]+)`", "`b = x([0-9]+)`"}}, items{caps: []string{"`b = x([0-9]+)`", "`a = ([0-9]+)`"}}, nil},
+		{"numbers in a code span", items{numbers: "1,234.5"}, items{numbers: "`1,234.5`"}, nil},
+		{"repeat: 1 for none", items{}, items{repeat: "1"}, nil},
+		{"repeat in a code span", items{repeat: "3"}, items{repeat: "`3`"}, nil},
+
+		{"another confidence", items{}, items{conf: "99%"}, []string{"its confidence was none, now `99%`"}},
+		{"another confidence, as a share", items{conf: "0.95"}, items{conf: "0.99"}, []string{"its confidence was `0.95`, now `0.99`"}},
+		{"the confidence dropped", items{conf: "90%"}, items{}, []string{"its confidence was `90%`, now none"}},
+		{"another capture pattern", items{caps: []string{"`rate = ([0-9.]+) tok/s`"}}, items{caps: []string{"`rate = ([0-9.]+)`"}}, []string{"its capture was `rate = ([0-9.]+) tok/s`, now `rate = ([0-9.]+)`"}},
+		{"a capture's case", items{caps: []string{"`rate = ([0-9.]+) tok/s`"}}, items{caps: []string{"`rate = ([0-9.]+) TOK/S`"}}, []string{"its capture was `rate = ([0-9.]+) tok/s`, now `rate = ([0-9.]+) TOK/S`"}},
+		{"a capture added", items{caps: []string{"`rate = ([0-9.]+)`"}}, items{caps: []string{"`rate = ([0-9.]+)`", "`n = n([0-9]+)`"}}, []string{"its captures were `rate = ([0-9.]+)`, now `rate = ([0-9.]+)`, `n = n([0-9]+)`"}},
+		{"numbers declared", items{}, items{numbers: "1,234.5"}, []string{"its numbers were none, now `1,234.5`"}},
+		{"numbers the other way", items{numbers: "1,234.5"}, items{numbers: "1.234,5"}, []string{"its numbers were `1,234.5`, now `1.234,5`"}},
+		{"repeat: 3 for none", items{}, items{repeat: "3"}, []string{"its repeat was none, now `3`"}},
+		{"an unreadable confidence is compared as written", items{conf: "high"}, items{conf: "higher"}, []string{"its confidence was `high`, now `higher`"}},
+	}
+	falsifier := func(it items) Falsifier {
+		return Falsifier{N: 1, Text: "The rate stays over 100.", ID: "f-1a2b", Criterion: crit,
+			Captures: it.caps, CaptureLines: make([]int, len(it.caps)), Numbers: it.numbers, Confidence: it.conf, Repeat: it.repeat}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			was := falsifier(c.was)
+			n, _ := was.Repeats()
+			r := Run{ID: "20261206T010203Z-1a2b", FalsifierID: "f-1a2b", Runs: n, Repeat: n, Verdict: VerdictSupports,
+				Criterion: "rate = 120; refuted if `" + crit + "`: not refuted", JudgedWith: was.JudgedWith()}
+			l := Latest{Falsifier: falsifier(c.now), Run: r, Runs: []Run{r}}
+			got := JudgingChanges(l)
+			if !slices.Equal(got, c.changes) {
+				t.Errorf("changes = %q, want %q", got, c.changes)
+			}
+			if l.CriterionChanged() != (c.changes != nil) {
+				t.Errorf("CriterionChanged() = %v, want %v", l.CriterionChanged(), c.changes != nil)
+			}
+			if judgedAsNow(l.Falsifier, r) == (c.changes != nil) {
+				t.Errorf("judgedAsNow = %v, want %v", judgedAsNow(l.Falsifier, r), c.changes == nil)
+			}
+			if judgedAsWritten(r, l.Falsifier) != (c.changes == nil || c.now.repeat != c.was.repeat) {
+				t.Errorf("judgedAsWritten = %v", judgedAsWritten(r, l.Falsifier))
+			}
+		})
+	}
+}
+
+// A change named beside a cosmetic one names only the change.
+func TestJudgingChangesNamesOnlyMeaning(t *testing.T) {
+	was := Falsifier{N: 1, ID: "f-1a2b", Criterion: "a < 1", Captures: []string{"`a = ([0-9]+)`", "`b = x([0-9]+)`"}, Confidence: "95%"}
+	now := was
+	now.Captures, now.Confidence = []string{"b = x(\\d+)", "a=([0-9]+)"}, "99%"
+	r := Run{ID: "20261206T010203Z-1a2b", FalsifierID: "f-1a2b", Runs: 1, Criterion: "a = 0; refuted if `a < 1`: refuted", JudgedWith: was.JudgedWith()}
+	got := JudgingChanges(Latest{Falsifier: now, Run: r})
+	if want := []string{"its confidence was `95%`, now `99%`"}; !slices.Equal(got, want) {
+		t.Errorf("changes = %q, want %q", got, want)
+	}
+}
+
+// A criterion respaced is the criterion its runs were judged by; another
+// is not.
+func TestCriterionRespacedIsNoChange(t *testing.T) {
+	r := Run{ID: "20261206T010203Z-1a2b", FalsifierID: "f-1a2b", Runs: 1, Verdict: VerdictSupports, Criterion: "rate = 120; refuted if `rate < 100`: not refuted"}
+	for crit, changed := range map[string]bool{"rate<100": false, "(rate < 100)": false, "rate <= 100": true} {
+		l := Latest{Falsifier: Falsifier{N: 1, ID: "f-1a2b", Criterion: crit}, Run: r, Runs: []Run{r}}
+		if l.CriterionChanged() != changed {
+			t.Errorf("%q: CriterionChanged() = %v, want %v", crit, l.CriterionChanged(), changed)
+		}
+	}
+}
