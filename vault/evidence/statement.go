@@ -132,8 +132,8 @@ func matchingOpen(s string) int {
 	return -1
 }
 
-// readParen reads "95% interval 64.1–67.9, n = 12: requests …" or
-// "n = 54" into v.
+// readParen reads "95% interval 64.1–67.9, n = 12: requests …", "n =
+// 1: one reading…" or "n = 54" into v.
 func readParen(v *Value, p string) {
 	if _, iv, ok := strings.Cut(p, "interval "); ok {
 		bounds, _, _ := strings.Cut(iv, ",")
@@ -143,6 +143,13 @@ func readParen(v *Value, p string) {
 		if ok && err1 == nil && err2 == nil {
 			v.Interval, v.Lo, v.Hi = true, l, h
 		}
+	}
+	if n, ok := strings.CutPrefix(p, "n = "); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+		// A count stated alone, by a statement written before it said
+		// so: a figure of a distribution the output carried no samples
+		// of, judged on its one reading.
+		v.N = 1
+		return
 	}
 	if _, n, ok := strings.Cut(p, "n = "); ok {
 		digits := n

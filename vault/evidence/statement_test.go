@@ -19,7 +19,7 @@ func TestParseStatementReadsDescribe(t *testing.T) {
 		{"one reading", criterion.Result{Refuted: true, Read: []criterion.Reading{{Expr: "rate", Value: 1234.5}}},
 			[]Value{{Expr: "rate", Value: 1234.5, N: 1}}},
 		{"a count and a unit", criterion.Result{Read: []criterion.Reading{{Expr: "level(1).per_stream.p50", Value: 92.4, Unit: "tokens/sec/user", Count: 54}}},
-			[]Value{{Expr: "level(1).per_stream.p50", Value: 92.4, Unit: "tokens/sec/user", N: 54}}},
+			[]Value{{Expr: "level(1).per_stream.p50", Value: 92.4, Unit: "tokens/sec/user", N: 1}}},
 		{"resampled, two figures", criterion.Result{Refuted: false, Resamples: 2000, Refuting: 3, Confidence: 0.95, Read: []criterion.Reading{
 			{Expr: "level(16).aggregate", Value: 505.25, Of: []criterion.Samples{{N: 12, Of: "requests completed in the window at concurrency 16"}, {N: 3, Of: "x; y"}}, Lo: 498.123, Hi: 512.987},
 			{Expr: "level(1).aggregate", Value: 92, Of: []criterion.Samples{{N: 11, Of: "requests"}}, Lo: 90.5, Hi: 93.5},
@@ -45,11 +45,13 @@ func TestParseStatementReadsDescribe(t *testing.T) {
 }
 
 // A statement written before statements said what a value stood on
-// states one reading bare: it is read as one reading, as is the exit
-// status; a paren that is no count says nothing of it.
+// states one reading bare, or a count alone: it is read as one reading,
+// as is the exit status; a paren that is no count says nothing of it.
 func TestStatedValuesOfOldStatements(t *testing.T) {
-	got := StatedValues("rate = 31; exit = 0; level(16).aggregate = 480.5 tokens/sec (all streams); refuted if `rate < 50`: refuted")
-	want := []Value{{Expr: "rate", Value: 31, N: 1}, {Expr: "exit", Value: 0, N: 1}, {Expr: "level(16).aggregate", Value: 480.5, Unit: "tokens/sec"}}
+	got := StatedValues("rate = 31; exit = 0; level(16).aggregate = 480.5 tokens/sec (all streams); level(1).per_stream.p50 = 95.73 tokens/sec/user (n = 11); refuted if `rate < 50`: refuted")
+	// A distribution's count stated alone, "(n = 11)", was a figure the
+	// output carried no samples of: its verdict, too, was one reading.
+	want := []Value{{Expr: "rate", Value: 31, N: 1}, {Expr: "exit", Value: 0, N: 1}, {Expr: "level(16).aggregate", Value: 480.5, Unit: "tokens/sec"}, {Expr: "level(1).per_stream.p50", Value: 95.73, Unit: "tokens/sec/user", N: 1}}
 	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
 		t.Errorf("StatedValues\n got %+v\nwant %+v", got, want)
 	}

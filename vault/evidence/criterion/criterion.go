@@ -521,7 +521,11 @@ func (r Result) Describe(src string) string {
 		case len(rd.Of) > 0:
 			p += " (" + strings.Join(of, "; ") + ")"
 		case rd.Count > 0:
-			p += fmt.Sprintf(" (n = %d)", rd.Count)
+			// A count beside a distribution whose samples are not in the
+			// output (zk probe's before it wrote them) gives no spread:
+			// the verdict is its figure's threshold crossing, one reading,
+			// however many samples the figure was computed from.
+			p += fmt.Sprintf(" (%s: the output counts %d samples but does not carry them)", OneReading(rd.Value), rd.Count)
 		case rd.Expr == measure.Exit:
 			// What the run did, not a measurement of what varies: a
 			// test that fails now and then shows as falsifiers/flaky.

@@ -32,7 +32,9 @@ func TestEval(t *testing.T) {
 		err             string // a piece of the error, when it cannot be evaluated
 	}{
 		{name: "probe supports", crit: "level(1).per_stream.p50 >= 250", out: probeOut,
-			describe: "level(1).per_stream.p50 = 66 tokens/sec/user (n = 9); refuted if level(1).per_stream.p50 >= 250: not refuted"},
+			describe: "level(1).per_stream.p50 = 66 tokens/sec/user (n = 1: one reading, noise unknown: the output counts 9 samples but does not carry them); refuted if level(1).per_stream.p50 >= 250: not refuted"},
+		// A count without the samples gives no noise: its verdict is a
+		// threshold crossing, and says so, as a single reading's does.
 		// A distribution's count is how many samples, of what "of" says,
 		// not a figure in the distribution's unit; its other numbers are.
 		{name: "probe count", crit: "level(1).per_stream.count < 5", out: probeOut,
@@ -40,7 +42,7 @@ func TestEval(t *testing.T) {
 		{name: "probe count of samples", crit: "level(1).per_stream.count < 5", out: probeSamplesOut, refuted: true,
 			describe: "level(1).per_stream.count = 3 requests completed in the window (n = 1: one reading, noise unknown); refuted if"},
 		{name: "probe avg", crit: "level(1).per_stream.avg < 5", out: probeOut,
-			describe: "level(1).per_stream.avg = 65.5 tokens/sec/user (n = 9); refuted if"},
+			describe: "level(1).per_stream.avg = 65.5 tokens/sec/user (n = 1: one reading, noise unknown: the output counts 9 samples but does not carry them); refuted if"},
 		{name: "probe unit", crit: `level(1).per_stream.unit == "x"`, out: probeOut,
 			describe: `level(1).per_stream.unit = "tokens/sec/user" (n = 1: one reading); refuted if`},
 		{name: "probe refutes", crit: "level(16).aggregate > 400", out: probeOut, refuted: true,
