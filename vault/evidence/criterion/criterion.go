@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,6 +167,10 @@ type Reading struct {
 	// Lo and Hi bound the value in Confidence of the resamples (the
 	// percentile bootstrap interval), when Of is not empty.
 	Lo, Hi float64
+	// Runs is how many runs of a repeated command all gave this value,
+	// one that no samples resample (a string, an array's number); 0 for
+	// one run.
+	Runs int
 }
 
 // Samples is how many samples a figure stands on, and what they are.
@@ -300,13 +305,87 @@ func (c *Criterion) Eval(e measure.Env, opt Options) (Result, error) {
 		return Result{}, runErr(c.Source, err)
 	}
 	res.Refuted = out.(bool)
-	if opt.Resamples <= 0 || len(e.Sampled) == 0 {
+	if err := c.alike(res.Read, e.Runs, false); err != nil {
+		return Result{}, err
+	}
+	if opt.Resamples <= 0 {
 		return res, nil
 	}
-	if err := c.resample(e, opt, prog, lv, levels, &res); err != nil {
+	if len(e.Sampled) > 0 {
+		if err := c.resample(e, opt, prog, lv, levels, &res); err != nil {
+			return Result{}, err
+		}
+	}
+	// A number the runs give but no samples resample (an element of an
+	// array, a bare JSON number) is the runs' mean or the first run's:
+	// like a string, it stands for them only if every run gave it.
+	if err := c.alike(res.Read, e.Runs, true); err != nil {
 		return Result{}, err
 	}
 	return res, nil
+}
+
+// alike checks the readings that are no number (numbers: those that
+// are, but that no samples resample) against each of the runs a repeated
+// command's output pools (runs; none for one run): such a value is the
+// first run's (or their mean), and stands for all only when every run
+// gave it, which its Reading then says (Runs). Runs that differ, or a run
+// without it, leave the criterion unevaluated: no run's value is the
+// measurement, and judging the first would state one reading as if it
+// were the falsifier's N.
+func (c *Criterion) alike(read []Reading, runs []measure.Env, numbers bool) error {
+	if len(runs) < 2 {
+		return nil
+	}
+	for i, rd := range read {
+		number := false
+		switch rd.Value.(type) {
+		case float64, int:
+			number = true
+		}
+		if number != numbers || len(rd.Of) > 0 || rd.Expr == measure.Exit {
+			continue
+		}
+		if number {
+			// Compared with the first run's, not with the mean.
+			lv := func(c int) (map[string]any, error) { return measure.Level(runs[0].Values[measure.Probe], c) }
+			prog, err := c.program(rd.Expr, lv, false)
+			if err != nil {
+				return err
+			}
+			if rd.Value, err = expr.Run(prog, runs[0].Values); err != nil || rd.Value == nil {
+				return fmt.Errorf("%s is missing from run 1 of %d (repeat: %d)", rd.Expr, len(runs), len(runs))
+			}
+		}
+		// Each value another run gave, at its first run (three at most:
+		// a message stays short however many runs differ).
+		var seen []string
+		var values []any
+		for k, run := range runs {
+			lv := func(c int) (map[string]any, error) { return measure.Level(run.Values[measure.Probe], c) }
+			prog, err := c.program(rd.Expr, lv, false)
+			if err != nil {
+				return err
+			}
+			v, err := expr.Run(prog, run.Values)
+			if err != nil || v == nil {
+				return fmt.Errorf("%s is missing from run %d of %d (repeat: %d)", rd.Expr, k+1, len(runs), len(runs))
+			}
+			if reflect.DeepEqual(v, rd.Value) || len(seen) >= 3 || slices.ContainsFunc(values, func(x any) bool { return reflect.DeepEqual(x, v) }) {
+				continue
+			}
+			if len(seen) == 0 {
+				seen = append(seen, FormatValue(rd.Value)+" in run 1")
+			}
+			seen = append(seen, fmt.Sprintf("%s in run %d", FormatValue(v), k+1))
+			values = append(values, v)
+		}
+		if len(seen) > 0 {
+			return fmt.Errorf("%s differs between the runs (repeat: %d): %s", rd.Expr, len(runs), strings.Join(seen, ", "))
+		}
+		read[i].Runs = len(runs)
+	}
+	return nil
 }
 
 // resample judges the criterion on opt.Resamples bootstrap resamples of
@@ -526,6 +605,8 @@ func (r Result) Describe(src string) string {
 			// the verdict is its figure's threshold crossing, one reading,
 			// however many samples the figure was computed from.
 			p += fmt.Sprintf(" (%s: the output counts %d samples but does not carry them)", OneReading(rd.Value), rd.Count)
+		case rd.Runs > 1:
+			p += fmt.Sprintf(" (n = %d: runs (repeat: %d), all alike)", rd.Runs, rd.Runs)
 		case rd.Expr == measure.Exit:
 			// What the run did, not a measurement of what varies: a
 			// test that fails now and then shows as falsifiers/flaky.

@@ -200,3 +200,71 @@ func TestSame(t *testing.T) {
 		}
 	}
 }
+
+// A value that is no number, read from a command run several times
+// (repeat: N), is not the first run's one reading: when every run gives
+// it, the statement says so; when the runs differ, no run's value is the
+// measurement, and the criterion is not evaluated, naming them.
+func TestEvalRepeatedString(t *testing.T) {
+	runs := func(outs ...string) measure.Env {
+		bs := make([][]byte, len(outs))
+		for i, o := range outs {
+			bs[i] = []byte(o)
+		}
+		return measure.ReadRuns(bs, 0, nil)
+	}
+	c, err := Compile(`json.status == "fail"`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Eval(runs(`{"status":"ok"}`, `{"status":"ok"}`, `{"status":"ok"}`), Options{Resamples: DefaultResamples, Confidence: DefaultConfidence, Seed: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Describe("`x`"), `json.status = "ok" (n = 3: runs (repeat: 3), all alike); refuted if `+"`x`"+`: not refuted`; got != want {
+		t.Errorf("alike: Describe = %q, want %q", got, want)
+	}
+	_, err = c.Eval(runs(`{"status":"ok"}`, `{"status":"fail"}`, `{"status":"ok"}`), Options{Resamples: DefaultResamples, Confidence: DefaultConfidence, Seed: "s"})
+	if want := `json.status differs between the runs (repeat: 3): "ok" in run 1, "fail" in run 2`; err == nil || err.Error() != want {
+		t.Errorf("differing: err = %v, want %q", err, want)
+	}
+	// One run is one reading, as before.
+	res, err = c.Eval(runs(`{"status":"ok"}`), Options{Resamples: DefaultResamples, Confidence: DefaultConfidence, Seed: "s"})
+	if err != nil || !strings.Contains(res.Describe("`x`"), `json.status = "ok" (n = 1: one reading)`) {
+		t.Errorf("one run: %q, %v", res.Describe("`x`"), err)
+	}
+}
+
+// A number the runs give that no samples resample (an element of an
+// array: the runs' mean) is alike in every run or not judged; a number
+// resampled over the runs is judged on its resamples as before.
+func TestEvalRepeatedArrayNumber(t *testing.T) {
+	runs := func(outs ...string) measure.Env {
+		bs := make([][]byte, len(outs))
+		for i, o := range outs {
+			bs[i] = []byte(o)
+		}
+		return measure.ReadRuns(bs, 0, nil)
+	}
+	opt := Options{Resamples: DefaultResamples, Confidence: DefaultConfidence, Seed: "s"}
+	c, err := Compile(`json.a[0] > 5`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Eval(runs(`{"a":[3]}`, `{"a":[3]}`, `{"a":[3]}`), opt)
+	if got, want := res.Describe("`x`"), "json.a[0] = 3 (n = 3: runs (repeat: 3), all alike); refuted if `x`: not refuted"; err != nil || got != want {
+		t.Errorf("alike: Describe = %q (%v), want %q", got, err, want)
+	}
+	_, err = c.Eval(runs(`{"a":[3]}`, `{"a":[9]}`, `{"a":[3]}`), opt)
+	if want := "json.a[0] differs between the runs (repeat: 3): 3 in run 1, 9 in run 2"; err == nil || err.Error() != want {
+		t.Errorf("differing: err = %v, want %q", err, want)
+	}
+	c, err = Compile(`json.b > 5`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = c.Eval(runs(`{"b":3}`, `{"b":4}`, `{"b":3}`), opt)
+	if err != nil || !strings.Contains(res.Describe("`x`"), "n = 3: runs (repeat: 3)); refuted if `x`: too few samples") {
+		t.Errorf("resampled: %q, %v", res.Describe("`x`"), err)
+	}
+}

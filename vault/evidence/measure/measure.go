@@ -100,6 +100,11 @@ type Env struct {
 	// Sampled are the figures in Values that are statistics of samples
 	// the output carries, in the order the output gives them.
 	Sampled []*Sampled
+	// Runs are each run's own values when the output is that of a
+	// command run several times (ReadRuns): Values holds the first run's
+	// value of what cannot be averaged (a string), which stands for the
+	// runs only if every run gave it.
+	Runs []Env
 }
 
 // Read reads data, the output of a command that exited with exit (-1:

@@ -27,7 +27,7 @@ func ReadRuns(outputs [][]byte, exit int, captures []Capture) Env {
 		runs[i] = Read(o, exit, captures)
 	}
 	of := fmt.Sprintf("runs (repeat: %d)", len(outputs))
-	e := Env{Values: map[string]any{Exit: exit}, Absent: map[string]string{}}
+	e := Env{Values: map[string]any{Exit: exit}, Absent: map[string]string{}, Runs: runs}
 	var scalars []*Sampled
 	if vals, why := each(runs, JSON); why == "" {
 		e.setJSON(pool(vals, of, &scalars))
