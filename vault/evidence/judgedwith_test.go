@@ -97,3 +97,21 @@ func TestCriterionRespacedIsNoChange(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSameJudgedWith: a record's Judged with field is the vault's text,
+// hostile as any; comparing it never panics, a field is alike to itself,
+// and the comparison does not depend on the order asked.
+func FuzzSameJudgedWith(f *testing.F) {
+	f.Add("capture `rate = ([0-9.]+) tok/s` · confidence `95%`", "capture `rate=([0-9.]+) tok/s`")
+	f.Add("numbers `1,234.5` · confidence `0.99`", "numbers `1.234,5`")
+	f.Add("capture ``a = (`+)`` · capture `b = (x`", "confidence `high`")
+	f.Add("capture `a = ((((((((((1))))))))))`", "")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if !sameJudgedWith(a, a) {
+			t.Fatalf("%q is not alike to itself", a)
+		}
+		if sameJudgedWith(a, b) != sameJudgedWith(b, a) {
+			t.Fatalf("sameJudgedWith(%q, %q) depends on the order", a, b)
+		}
+	})
+}

@@ -268,3 +268,16 @@ func TestEvalRepeatedArrayNumber(t *testing.T) {
 		t.Errorf("resampled: %q, %v", res.Describe("`x`"), err)
 	}
 }
+
+// FuzzSame: a record's stated criterion is the vault's text; comparing it
+// never panics, is reflexive and symmetric.
+func FuzzSame(f *testing.F) {
+	f.Add("rate < 100", "rate<100")
+	f.Add("level(1).per_stream.p50 >= 250", "(level(1).per_stream.p50) >= 250")
+	f.Add("json[\"a\"] > 1 and exit == 0", "")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if !Same(a, a) || Same(a, b) != Same(b, a) {
+			t.Fatalf("Same(%q, %q) is not reflexive or symmetric", a, b)
+		}
+	})
+}
