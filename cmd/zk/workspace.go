@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/workspace"
@@ -35,8 +36,17 @@ func (o *rootOptions) open(ctx context.Context, s *streams, how workspace.Access
 	if p := o.getenv("ZK_TEST_STALL_READ"); p != "" {
 		// A read that never returns (a network mount gone away) is what a
 		// signal must still stop; zk itself opens nothing that can block,
-		// so the signal tests stall here, on a FIFO nothing writes.
-		os.ReadFile(p)
+		// so the signal tests stall here, on a FIFO nothing writes. The
+		// stall ends after a minute all the same: a script that failed
+		// before its signal (a loaded machine past a wait's bound) leaves
+		// this process holding the script's output pipes, and the test
+		// binary then hung to its 10-minute timeout instead of failing.
+		stalled := make(chan struct{})
+		go func() { os.ReadFile(p); close(stalled) }()
+		select {
+		case <-stalled:
+		case <-time.After(time.Minute):
+		}
 	}
 	return w, nil
 }
