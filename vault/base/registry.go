@@ -40,7 +40,7 @@ func Functions() []Func {
 	return []Func{
 		// Global.
 		{Name: "escapeHTML", Source: srcFunctions},
-		{Name: "date", Source: srcFunctions + "; 1.10.3 release notes (ISO 8601 offsets)", Note: "`YYYY-MM-DD`, `YYYY-MM-DD HH:mm[:ss]`, with `T`, RFC 3339"},
+		{Name: "date", Source: srcFunctions + "; 1.10.3 release notes (ISO 8601 offsets)", Note: "`YYYY-MM-DD`, `YYYY-MM-DD HH:mm[:ss]`, with `T`, RFC 3339; of a property left empty (missing, `due:`, `\"\"`) null, an empty cell (Functions.md does not say)"},
 		{Name: "duration", Source: srcFunctions},
 		{Name: "file", Source: srcFunctions, Note: "a path, a link or a file"},
 		{Name: "html", Partial: "headless, the HTML's text, typed html", Source: srcFunctions},
