@@ -41,8 +41,9 @@ tend-every, else 90 days. "Today" is the clock, --today or $ZK_TODAY.
 
 Notes of a type (by default: under a folder named "Permanent Notes", or
 with frontmatter type: permanent) with no date, or a date that is not real,
-are listed separately: on stderr for --format text, under "undated" in json, in
-a section of their own in markdown.
+are listed separately: in a table of their own after a blank line (UNDATED,
+WHY) for --format text, under "undated" in json, in a section of their own
+in markdown.
 
 --format text prints an aligned table (days overdue, last tended,
 backlinks, note); json prints {"today","notes":[...],"undated":[...],
@@ -86,8 +87,9 @@ func runStale(ctx context.Context, opts *staleOptions, s *streams) error {
 	return writeStaleText(s, r.StaleReport, opts.within, opts.root.outWidth(s))
 }
 
-// writeStaleText prints the table on stdout and, on stderr, what kept a
-// note out of it, so that the table stays clean for a pipe.
+// writeStaleText prints the table on stdout, then the table of notes of a
+// type with no date zk can read; on stderr, what zk could not read of how
+// a note states its cadence.
 func writeStaleText(s *streams, r tending.StaleReport, within string, width int) error {
 	if len(r.Notes) > 0 {
 		t := table{header: []string{"DUE", "LAST TENDED", "BACKLINKS", "NOTE"}, right: map[int]bool{2: true}, keepLast: true,
@@ -122,11 +124,25 @@ func writeStaleText(s *streams, r tending.StaleReport, within string, width int)
 		}
 		fmt.Fprintf(s.err, "no notes past their date%s (%s read)\n", soon, quantity(r.Read, "note"))
 	}
-	for _, u := range r.Undated {
-		if u.Problem != "" {
-			fmt.Fprintf(s.err, "zk: %s:%d: bad Last tended date: %s\n", printable.Of(u.Path), u.Line+1, printable.Of(u.Problem))
-		} else {
-			fmt.Fprintf(s.err, "zk: %s: no Last tended date\n", printable.Of(u.Path))
+	if len(r.Undated) > 0 {
+		// The undated notes are data, as in json and markdown: a table of
+		// their own on stdout, after a blank line, not "zk:" lines on
+		// stderr that read as errors of a command that succeeded.
+		if len(r.Notes) > 0 {
+			if _, err := fmt.Fprintln(s.out); err != nil {
+				return err
+			}
+		}
+		t := table{header: []string{"UNDATED", "WHY"}, rows: make([][]string, 0, len(r.Undated))}
+		for _, u := range r.Undated {
+			if u.Problem != "" {
+				t.add(printable.Of(u.Path)+":"+strconv.Itoa(u.Line+1), "bad Last tended date: "+printable.Of(u.Problem))
+			} else {
+				t.add(printable.Of(u.Path), "no Last tended date")
+			}
+		}
+		if err := t.write(s.out, width); err != nil {
+			return err
 		}
 	}
 	for _, p := range r.Problems {
