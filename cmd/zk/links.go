@@ -36,13 +36,15 @@ file it resolves to (or "unresolved") and, for an entry of the note's Links
 section, its relation and justification.
 
 Text output is a table, a row per link: target (the vault path, or
-"unresolved:" and the link's path), line, kind, relation, link text.`
+"unresolved:" and the link's path), line ("-" for a frontmatter link,
+which Obsidian records without one), kind, relation, link text.`
 	if incoming {
 		use, short, long = "backlinks <note>", "List the notes that link to a note", `List every link into a note from the vault's notes, with the relation
 each linking note gives it in its Links section.
 
-Text output is a table, a row per link: source note, line, kind,
-relation, link text.`
+Text output is a table, a row per link: source note, line ("-" for a
+frontmatter link, which Obsidian records without one), kind, relation,
+link text.`
 	}
 	cmd := &cobra.Command{
 		Use:   use,
@@ -88,7 +90,12 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 		t = table{header: []string{"NOTE", "LINE", "KIND", "RELATION", "LINK"}, right: map[int]bool{1: true}}
 	}
 	for _, v := range views {
-		line := strconv.Itoa(v.Line)
+		// Obsidian records a frontmatter link without a line, and json
+		// leaves it out: "-", not a line 0 no editor has.
+		line := "-"
+		if v.Line > 0 {
+			line = strconv.Itoa(v.Line)
+		}
 		if opts.incoming {
 			t.add(printable.Of(v.From), line, v.Kind, printable.Of(dash(v.Relation)), printable.Of(v.Link))
 			continue
