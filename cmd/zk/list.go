@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,7 +59,8 @@ sorted by path unless --sort says otherwise. A filter given twice: --type,
 
 Columns are the path, the note's type and the --fields asked for:
 properties by name, or file.name, file.folder, file.mtime, file.tags,
-file.links, file.tended, file.due, file.verdicts. --format json prints
+file.links, file.tended, file.due, file.verdicts (a property no note
+listed has is an empty column, with a warning on stderr). --format json prints
 {"notes":[{"path","type","fields":{...}}],"matched","read"}; csv and tsv a
 header and a row per note; markdown a table whose first column links each
 note; paths one path per line, for xargs.
@@ -123,6 +125,38 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	if err := writeList(s, opts, res); err != nil {
+		return err
+	}
+	for _, f := range fieldsNoneHas(res.Notes, opts.fields) {
+		// An empty column is a right answer for a property no note listed
+		// has, but --fields tended for file.tended is the likelier reading.
+		hint := ""
+		if slices.Contains(query.FileFields, "file."+f) {
+			hint = fmt.Sprintf(" (the note's own %s is file.%s)", f, f)
+		}
+		fmt.Fprintf(s.err, "zk: warning: --fields %s: no note listed has the property%s\n", printable.Of(f), hint)
+	}
+	return nil
+}
+
+// fieldsNoneHas are the properties of fields (not file.* attributes) that
+// no note of notes has, when there are notes.
+func fieldsNoneHas(notes []query.Note, fields []string) []string {
+	var none []string
+	if len(notes) == 0 {
+		return nil // "no notes match" says it all
+	}
+	for _, f := range fields {
+		if strings.HasPrefix(f, "file.") || slices.ContainsFunc(notes, func(n query.Note) bool { _, ok := n.Properties[f]; return ok }) {
+			continue
+		}
+		none = append(none, f)
+	}
+	return none
+}
+
+func writeList(s *streams, opts *listOptions, res query.Result) error {
 	if opts.format == "text" { // from the records: no view of each made first
 		if len(res.Notes) == 0 {
 			fmt.Fprintf(s.err, "no notes match (%s read)\n", quantity(res.Read, "note"))
