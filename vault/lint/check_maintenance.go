@@ -1,9 +1,11 @@
 package lint
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/zk-claims/zk/internal/english"
+	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/tending"
 )
 
@@ -70,9 +72,18 @@ func (nc *noteCheck) stale() {
 	iv, src, _ := tending.IntervalOf(nc.n, nc.typ, nc.c.opts.Interval)
 	due := iv.After(d.Date)
 	if due.Before(today) {
-		every := iv.String()
-		if src == tending.IntervalFrontmatter {
-			every += " (" + tending.TendEveryKey + ")"
+		// Where the interval came from, in every case: a user who wants
+		// another one has to know which tend-every to edit.
+		// The config fills in 90d when it sets none, so a config's own
+		// 90d reads as the default too, which it is.
+		every := iv.String() + " (the default " + tending.TendEveryKey + ")"
+		switch {
+		case src == tending.IntervalFrontmatter:
+			every = iv.String() + " (its " + tending.TendEveryKey + ")"
+		case src == tending.IntervalType && nc.typ != nil:
+			every = fmt.Sprintf("%s (type %s's %s)", iv, nc.typ.Name, tending.TendEveryKey)
+		case iv != vault.DefaultInterval:
+			every = iv.String() + " (the config's " + tending.TendEveryKey + ")"
 		}
 		nc.at(RuleStale, d.start, d.end, "last tended %s, to be tended every %s: due %s, %s overdue",
 			d.Raw, every, due.Format(time.DateOnly), english.Plural(tending.DaysBetween(due, today), "day"))
