@@ -85,6 +85,16 @@ type Move struct {
 	Edits      []MoveEdit   `json:"edits"`
 	Captured   []string     `json:"captured"`
 	Unwritable []string     `json:"unwritable"`
+	// Retyped are the moved notes whose type the move changes.
+	Retyped []Retype `json:"retyped"`
+}
+
+// Retype is a note whose type a move changes: From and To are type
+// names, "" for no type.
+type Retype struct {
+	Note string `json:"note"`
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 // HeadingMove is a heading renamed in a note.
@@ -117,6 +127,10 @@ func NewMove(p workspace.MovePlan) Move {
 	}
 	for _, e := range p.Edits {
 		out.Edits = append(out.Edits, MoveEdit{Path: e.Path, Line: e.Line, Old: e.Old, New: e.New})
+	}
+	out.Retyped = []Retype{}
+	for _, r := range p.Retyped {
+		out.Retyped = append(out.Retyped, Retype{Note: r.Note, From: r.From, To: r.To})
 	}
 	return out
 }

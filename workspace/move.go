@@ -25,7 +25,14 @@ type MovePlan struct {
 	Files, Links         int
 	Edits                []MoveEdit
 	Captured, Unwritable []string
+	// Retyped are the notes whose type the move changes: a type's folder
+	// makes a note of it (the documented promotion, Inbox/Idea.md to
+	// Permanent Notes/), which a user should not learn from zk check.
+	Retyped []Retype
 }
+
+// Retype is a note whose type a move changes; "" is no type.
+type Retype struct{ Note, From, To string }
 
 // HeadingMove is a heading renamed in a note.
 type HeadingMove struct{ Note, From, To string }
@@ -83,6 +90,7 @@ func (w *Workspace) PlanMove(ctx context.Context, old, new string) (MovePlan, er
 			return MovePlan{}, err
 		}
 		out.Moved = plan.Renames
+		out.Retyped = w.retyped(ctx, files, plan.Renames)
 		for _, fe := range plan.Files {
 			for _, e := range fe.Edits {
 				if e.Link == "" { // the H1, the one heading a move edits
@@ -103,6 +111,48 @@ func (w *Workspace) PlanMove(ctx context.Context, old, new string) (MovePlan, er
 		}
 	}
 	return out, nil
+}
+
+// retyped are the moved notes whose type differs at their new path,
+// those of a folder moved too: each is read once, as the move reads
+// every note for its links.
+func (w *Workspace) retyped(ctx context.Context, files []vault.File, renames []move.Rename) []Retype {
+	var out []Retype
+	retype := func(from, to string) {
+		n, err := w.Vault.ReadNote(from)
+		if err != nil {
+			return // the move itself says what is wrong with it
+		}
+		moved := *n
+		moved.Path = to
+		if a, b := typeName(vault.TypeOf(w.Types, n)), typeName(vault.TypeOf(w.Types, &moved)); a != b {
+			out = append(out, Retype{Note: to, From: a, To: b})
+		}
+	}
+	for _, r := range renames {
+		if !r.Folder {
+			if vault.IsNotePath(r.From) {
+				retype(r.From, r.To)
+			}
+			continue
+		}
+		for _, f := range files {
+			if ctx.Err() != nil {
+				return out
+			}
+			if rest, ok := strings.CutPrefix(f.Path, r.From+"/"); ok && vault.IsNotePath(f.Path) {
+				retype(f.Path, r.To+"/"+rest)
+			}
+		}
+	}
+	return out
+}
+
+func typeName(t *vault.NoteType) string {
+	if t == nil {
+		return ""
+	}
+	return t.Name
 }
 
 // ApplyMove applies a plan as zk mv does: journalled under the user's

@@ -64,7 +64,10 @@ gets the new name as its H1, and links to that heading follow.
   zk mv Inbox/Idea.md "Permanent Notes/"
   zk mv "Note#Old heading" "Note#New heading"
 
-The last form renames a heading and rewrites every link to it.
+The last form renames a heading and rewrites every link to it. A note
+moved into or out of a type's folder changes type (the second form makes
+a permanent note); the move says so: "retyped NOTE: none → permanent",
+and json's "retyped".
 
 The move is all or nothing: a journal under .zk/journal/ is written before
 any file changes, each file is written atomically (the previous version
@@ -167,6 +170,13 @@ func signalSelf(ctx context.Context) {
 	}
 }
 
+func typeOrNone(t string) string {
+	if t == "" {
+		return "none"
+	}
+	return t
+}
+
 func printMv(s *streams, out view.Move, width int) {
 	verb, rewrote := "moved", "rewrote"
 	if out.DryRun {
@@ -202,6 +212,11 @@ func printMv(s *streams, out view.Move, width int) {
 		for _, e := range out.Edits {
 			change(fmt.Sprintf("%s:%d:", printable.Of(e.Path), e.Line), printable.Of(e.Old), printable.Of(e.New))
 		}
+	}
+	for _, r := range out.Retyped {
+		// A type's folder makes a note of that type: said here, not
+		// learned from zk check's new findings.
+		change(strings.Replace(verb, "move", "retype", 1)+" "+printable.Of(r.Note)+":", printable.Of(typeOrNone(r.From)), printable.Of(typeOrNone(r.To)))
 	}
 	fmt.Fprintf(s.out, "%s %s in %s\n", rewrote, quantity(out.Links, "link"), quantity(out.Files, "file"))
 	for _, c := range out.Captured {
