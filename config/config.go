@@ -54,6 +54,9 @@ type Config struct {
 	TendedKeys []string `toml:"tended-keys"`
 	// Relations is the vocabulary of Links-section relations.
 	Relations []string `toml:"relations"`
+	// RestsOn are the relations by which a note rests on its target: a
+	// refuted target warns the note (links/rests-on-refuted).
+	RestsOn []string `toml:"rests-on"`
 	// Templates is the vault folder holding type templates (NAME.md).
 	Templates string `toml:"templates"`
 	// Rules maps a rule id to "error", "warning" or "off".
@@ -119,6 +122,18 @@ func (c *Config) fill() {
 	}
 	if c.Relations == nil {
 		c.Relations = slices.Clone(lint.DefaultRelations)
+	}
+	if c.RestsOn == nil {
+		// The default ones the vocabulary keeps: a vocabulary that
+		// drops supports does not rest on it either.
+		for _, r := range lint.RestsOnRelations {
+			if slices.ContainsFunc(c.Relations, func(v string) bool { return strings.EqualFold(v, r) }) {
+				c.RestsOn = append(c.RestsOn, r)
+			}
+		}
+		if c.RestsOn == nil {
+			c.RestsOn = []string{}
+		}
 	}
 	if c.Ignore == nil {
 		c.Ignore = []string{}
@@ -248,6 +263,13 @@ func (c *Config) validate() error {
 	}
 	if _, err := evidence.ParseConfidence(c.Confidence); err != nil {
 		errs = append(errs, fmt.Errorf("%s.%w", Table, err))
+	}
+	for _, r := range c.RestsOn {
+		// A relation not in the vocabulary is one no entry may name
+		// (links/unknown-relation): most likely one the vocabulary renamed.
+		if !slices.ContainsFunc(c.Relations, func(v string) bool { return strings.EqualFold(v, r) }) {
+			errs = append(errs, fmt.Errorf("%s.rests-on: %q is not one of relations (%s)", Table, r, strings.Join(c.Relations, ", ")))
+		}
 	}
 	for id, s := range c.Rules {
 		if _, err := lint.ParseSeverity(s); err != nil {

@@ -31,6 +31,7 @@ func (w *Workspace) lintOptions(cached bool, files []vault.File) lint.Options {
 		Today:         w.Today,
 		Types:         w.Types,
 		Relations:     cfg.Relations,
+		RestsOn:       cfg.RestsOn,
 		Severity:      cfg.Severities(),
 		Comments:      cfg.CheckComments,
 		TendedKeys:    cfg.TendedKeys,

@@ -43,6 +43,9 @@ type Options struct {
 	Types []*vault.NoteType
 	// Relations is the Links vocabulary; nil means DefaultRelations.
 	Relations []string
+	// RestsOn are the relations by which a note rests on its target
+	// (links/rests-on-refuted); nil means RestsOnRelations.
+	RestsOn []string
 	// Severity overrides rules' default severities; Off silences one.
 	Severity map[string]Severity
 	// TendedKeys are the frontmatter properties read as Last tended; nil
@@ -302,6 +305,8 @@ type checker struct {
 	opts      Options
 	relations map[string]bool
 	vocab     []string
+	// restsOnVocab is Options.RestsOn, or its default.
+	restsOnVocab []string
 	// aliases maps a folded alias to the names of the notes declaring it,
 	// and summaries a note's path to its summary; both are filled by
 	// finish, once every note is read.
@@ -366,6 +371,14 @@ func newChecker(r *vault.Resolver, opts Options) *checker {
 	}
 	for _, r := range c.vocab {
 		c.relations[strings.ToLower(r)] = true
+	}
+	c.restsOnVocab = RestsOnRelations
+	if opts.RestsOn != nil {
+		// Lower-case, as a Links entry's relation is read.
+		c.restsOnVocab = make([]string, len(opts.RestsOn))
+		for i, r := range opts.RestsOn {
+			c.restsOnVocab[i] = strings.ToLower(r)
+		}
 	}
 	c.severities = map[string]Severity{}
 	for _, r := range Rules() {

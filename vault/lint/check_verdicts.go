@@ -15,8 +15,9 @@ import (
 	"github.com/zk-claims/zk/vault/tending"
 )
 
-// RestsOnRelations are the Links relations by which a note rests on its
-// target: if the target is refuted, the note's footing is gone too.
+// RestsOnRelations are the default relations by which a note rests on
+// its target (the config's rests-on replaces them): if the target is
+// refuted, the note's footing is gone too.
 var RestsOnRelations = []string{"extends", "evidence-for", "supports", "refines", "applies-in"}
 
 // runs is what the note's runs say, read once for the rules that need
@@ -405,7 +406,7 @@ type restEdge struct {
 func (c *checker) restsOn(n *vault.Note, lines vault.Lines, entries []vault.LinkEntry) []restEdge {
 	var out []restEdge
 	for _, e := range entries {
-		r := slices.Index(RestsOnRelations, e.Relation)
+		r := slices.Index(c.restsOnVocab, e.Relation)
 		if r >= 0 && e.Link.Path != "" && out == nil {
 			out = make([]restEdge, 0, len(entries)) // sized once, for every entry at most
 		}
@@ -416,7 +417,7 @@ func (c *checker) restsOn(n *vault.Note, lines vault.Lines, entries []vault.Link
 		// entry's whole line, justification and all, which every note's
 		// edges would otherwise keep until the link rules run (127 MB of
 		// a first check's 994 MB live at 300,000 notes).
-		ed := restEdge{link: e.Link.Path, relation: RestsOnRelations[r]}
+		ed := restEdge{link: e.Link.Path, relation: c.restsOnVocab[r]}
 		ed.line, ed.column = posOf(n, lines, e.Link.Span.Start.Offset)
 		ed.endLine, ed.endColumn = posOf(n, lines, e.Link.Span.End.Offset)
 		out = append(out, ed)
