@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/zk-claims/zk/vault"
@@ -130,6 +131,16 @@ func (nc *noteCheck) duplicateSections() {
 func (nc *noteCheck) missingSections() {
 	n, t, m := nc.n, nc.typ, nc.matchSections()
 	s := t.Schema
+	if len(s.Sections) > 1 && !slices.ContainsFunc(m.found, func(hi int) bool { return hi >= 0 }) {
+		// A note with none of them (an old note, a note of another
+		// tool's shape) is one fact, not a line per section at one place.
+		names := make([]string, len(s.Sections))
+		for i, want := range s.Sections {
+			names[i] = strconv.Quote(want.String())
+		}
+		nc.atLine(RuleMissingSection, nc.lastLine(), "no section of the %s template: missing %s (the template puts them in this order, at the end)", t.Name, strings.Join(names, ", "))
+		return
+	}
 	for i, want := range s.Sections {
 		if m.found[i] >= 0 {
 			continue
