@@ -141,18 +141,31 @@ func (nc *noteCheck) missingSections() {
 		nc.atLine(RuleMissingSection, nc.lastLine(), "no section of the %s template: missing %s (the template puts them in this order, at the end)", t.Name, strings.Join(names, ", "))
 		return
 	}
-	for i, want := range s.Sections {
+	// The sections missing from one place (before the same section, or
+	// at the end) are one finding: a note with only its Claim gets one
+	// line for the five after it, not five at one line and column.
+	for i := 0; i < len(s.Sections); i++ {
 		if m.found[i] >= 0 {
 			continue
 		}
 		line, where := nc.lastLine(), "at the end"
-		for j := i + 1; j < len(s.Sections); j++ {
+		j := i + 1
+		for ; j < len(s.Sections); j++ {
 			if m.found[j] >= 0 {
 				line, where = n.Headings[m.found[j]].Span.Start.Line, fmt.Sprintf("before %q", s.Sections[j].String())
 				break
 			}
 		}
-		nc.atLine(RuleMissingSection, line, "missing section %q (the %s template puts it %s)", want.String(), t.Name, where)
+		if j == i+1 {
+			nc.atLine(RuleMissingSection, line, "missing section %q (the %s template puts it %s)", s.Sections[i].String(), t.Name, where)
+			continue
+		}
+		names := make([]string, 0, j-i)
+		for k := i; k < j; k++ {
+			names = append(names, strconv.Quote(s.Sections[k].String()))
+		}
+		nc.atLine(RuleMissingSection, line, "missing sections %s (the %s template puts them %s, in this order)", strings.Join(names, ", "), t.Name, where)
+		i = j
 	}
 }
 
