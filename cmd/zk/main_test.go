@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -69,6 +71,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			case "man": // man(1) is installed, to render a page with man -l
 				_, err := exec.LookPath("man")
 				return err == nil, nil
+			case "hupignored": // go test runs under nohup: its processes, zk too, inherit SIGHUP ignored, and zk keeps it so
+				return signal.Ignored(syscall.SIGHUP), nil
 			case "shared": // $SHARED is set: ../shared is there
 				st, err := os.Stat(shared)
 				return err == nil && st.IsDir(), nil
