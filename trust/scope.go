@@ -231,6 +231,7 @@ type inspector struct {
 	budget       budget            // what the trees have read
 	limits       treeLimits
 	scope        Scope
+	opaqueSeen   map[string]bool // scope.Opaque's reasons
 	err          error
 }
 
@@ -261,11 +262,20 @@ func (in *inspector) readName(p string) bool {
 // word.
 const maxDirs = 16
 
+// opaque adds a reason the command is opaque, once: a set beside the
+// list, since a command may give hundreds of thousands (a script of
+// distinct variables, a tree of symlinks out), each compared with all the
+// others before, quadratic.
 func (in *inspector) opaque(format string, args ...any) {
 	why := fmt.Sprintf(format, args...)
-	if !slices.Contains(in.scope.Opaque, why) {
-		in.scope.Opaque = append(in.scope.Opaque, why)
+	if in.opaqueSeen[why] {
+		return
 	}
+	if in.opaqueSeen == nil {
+		in.opaqueSeen = map[string]bool{}
+	}
+	in.opaqueSeen[why] = true
+	in.scope.Opaque = append(in.scope.Opaque, why)
 }
 
 // shells run a string given with -c, or their first operand as a script,

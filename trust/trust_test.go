@@ -2,6 +2,7 @@ package trust
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -419,5 +420,21 @@ func TestHyperfineBounded(t *testing.T) {
 	runs, ok := substitute("sh {a} {b}", map[string][]string{"a": {"1", "2"}, "b": {"x", "y"}, "c": nil})
 	if !ok || !slices.Equal(runs, []string{"sh 1 x", "sh 1 y", "sh 2 x", "sh 2 y"}) {
 		t.Errorf("runs %q, %v", runs, ok)
+	}
+}
+
+// Each reason a command is opaque is kept once, at the cost of a look-up:
+// a script of distinct variables or a tree of symlinks out gives one a
+// word or a file. A linear scan of those kept made this quadratic: 40,000
+// reasons took 5 s, and the million here would run past go test's
+// ten-minute timeout; kept in a set, they take a fraction of a second.
+func TestOpaqueReasonsLinear(t *testing.T) {
+	const n = 1_000_000
+	in := &inspector{}
+	for i := range n + 1000 {
+		in.opaque("`$a%d` expands a variable", i%n)
+	}
+	if len(in.scope.Opaque) != n || in.scope.Opaque[n-1] != fmt.Sprintf("`$a%d` expands a variable", n-1) {
+		t.Fatalf("%d reasons kept, the last %q; want %d, each once, in order", len(in.scope.Opaque), in.scope.Opaque[len(in.scope.Opaque)-1], n)
 	}
 }
