@@ -637,6 +637,10 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 				opt = "-i"
 			}
 			in.opaque("`%s %s` runs the command in another user's home folder", base, opt)
+		case runsElsewhere(base, args) != "":
+			in.opaque("%s", runsElsewhere(base, args))
+		case base == "systemd-run":
+			in.systemdRun(args)
 		case base == "watch":
 			in.watch(args, depth, top)
 			return
@@ -930,7 +934,9 @@ func runVar(name, v string) bool {
 		return strings.Contains(v, "exec") || strings.Contains(v, "vettool") || strings.Contains(v, "overlay") || strings.Contains(v, "modfile")
 	case "GOENV", "CC", "CXX", "FC", "AR", "LD", "PKG_CONFIG", "RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTDOC",
 		"RUSTFLAGS", "RUSTDOCFLAGS", "PAGER", "EDITOR", "VISUAL", "MAKEFLAGS", "MAKEFILES", "PYTEST_ADDOPTS", "PYTEST_PLUGINS",
-		"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "GOTOOLCHAIN", "GOROOT":
+		"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "GOTOOLCHAIN", "GOROOT",
+		"KUBECONFIG", "DOCKER_CONFIG": // a kubeconfig's exec: runs a program, as a Docker config's plugin folders do
+
 		return true
 	}
 	for _, p := range []string{"CARGO_", "GIT_", "npm_config_", "NPM_CONFIG_", "YARN_", "CGO_"} {

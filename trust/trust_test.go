@@ -314,6 +314,28 @@ func TestInspect(t *testing.T) {
 		{[]string{"sudo", "-u", "bob", "-i", "make", "bench"}, []string{"Makefile", "run.sh"}, "`sudo -i` runs"},
 		{[]string{"sudo", "make", "-i", "bench"}, []string{"Makefile", "run.sh"}, ""},
 		{[]string{"su", "-", "bob", "-c", "make bench"}, []string{"Makefile", "run.sh"}, "`su -l` runs"},
+		// In a container, on another machine, in a cluster: what runs is
+		// not the vault's files as zk reads them (run.sh is /w/run.sh).
+		{[]string{"docker", "run", "--rm", "-v", ".:/w", "-w", "/w", "alpine", "sh", "/w/run.sh"}, nil, "`docker run` runs code in a container"},
+		{[]string{"docker", "compose", "up"}, nil, "`docker compose` runs code in a container"},
+		{[]string{"podman", "build", "."}, nil, "`podman build` runs code in a container"},
+		{sh("docker-compose run app make bench"), []string{"Makefile", "run.sh"}, "`docker-compose` runs code in containers"},
+		{[]string{"docker", "ps", "-a"}, nil, ""},
+		{[]string{"docker", "--config", "lib", "ps"}, nil, "`docker` runs code in a container"},
+		{[]string{"ssh", "host", "sh", "run.sh"}, []string{"run.sh"}, "`ssh` runs its command on another machine"},
+		{[]string{"kubectl", "exec", "pod", "--", "sh", "run.sh"}, []string{"run.sh"}, "`kubectl exec` runs code in a cluster"},
+		{[]string{"kubectl", "get", "pods"}, nil, ""},
+		{[]string{"kubectl", "get", "pods", "--kubeconfig=data.csv"}, []string{"data.csv"}, "`kubectl get` runs code in a cluster"},
+		{[]string{"env", "KUBECONFIG=data.csv", "kubectl", "get", "pods"}, []string{"data.csv"}, "`KUBECONFIG=data.csv` has the command run"},
+		// systemd-run's service runs in / or the home folder, but for these.
+		{[]string{"systemd-run", "--user", "--wait", "sh", "run.sh"}, []string{"run.sh"}, "`systemd-run` runs its command in / or the home folder"},
+		{[]string{"systemd-run", "--user", "--scope", "-p", "MemoryMax=1G", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"systemd-run", "-dqp", "CPUQuota=50%", "--unit", "x", "make", "bench"}, []string{"Makefile", "run.sh"}, ""},
+		{[]string{"systemd-run", "--working-directory=lib", "sh", "x.sh"}, []string{"lib/x.sh"}, ""},
+		{[]string{"systemd-run", "-p", "WorkingDirectory=-" + dir + "/lib", "sh", "x.sh"}, []string{"lib/x.sh"}, ""},
+		{[]string{"systemd-run", "-d", "-pExecStartPre=/bin/true", "make", "bench"}, []string{"/bin/true", "Makefile", "run.sh"}, "`systemd-run -p ExecStartPre` is a unit setting"},
+		{[]string{"systemd-run", "--same-dir", "-E", "LD_PRELOAD=x.so", "true"}, nil, "`systemd-run -E LD_PRELOAD=x.so` changes where"},
+		{[]string{"systemd-run", "--same-dir", "--mach", "box", "make", "bench"}, []string{"Makefile", "run.sh"}, "`systemd-run --mach` runs its command on another machine"},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
