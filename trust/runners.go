@@ -186,7 +186,7 @@ var reads = map[string]reading{
 	"make":      {files: []string{"GNUmakefile", "makefile", "Makefile"}, unless: "f", unlessLong: []string{"--file", "--makefile"}, recipes: true},
 	"gmake":     {files: []string{"GNUmakefile", "makefile", "Makefile"}, unless: "f", unlessLong: []string{"--file", "--makefile"}, recipes: true},
 	"bmake":     {files: []string{"BSDmakefile", "makefile", "Makefile"}, unless: "f", recipes: true},
-	"just":      {files: []string{"justfile", ".justfile"}, fold: true, up: true, unless: "f", unlessLong: []string{"--justfile"}, recipes: true},
+	"just":      {files: []string{"justfile", ".justfile"}, fold: true, up: true, unless: "f", unlessLong: []string{"--justfile"}, recipes: true, own: true},
 	"rake":      {files: []string{"rakefile", "Rakefile", "rakefile.rb", "Rakefile.rb"}, up: true, unless: "f", unlessLong: []string{"--rakefile"}},
 	"npm":       {files: []string{"package.json"}, also: []string{".npmrc"}, up: true, scripts: true, tree: nodeTree},
 	"npx":       {files: []string{"package.json"}, also: []string{".npmrc"}, up: true, tree: nodeTree},
@@ -228,6 +228,9 @@ type reading struct {
 	// recipes: the file's recipes are shell lines that may name files
 	// (a Makefile's sh scripts/x.sh), bound as named ones (recipeFiles).
 	recipes bool
+	// own: the recipes run in the folder of the file read (just's), where
+	// their names are read from too.
+	own bool
 	// git: the file is a repository's, whose includes, named programs and
 	// hooks run too (gitRepo).
 	git bool
@@ -240,7 +243,22 @@ type reading struct {
 // reads hashes the files the program rd describes reads on its own, and
 // inspects the scripts its arguments name.
 func (in *inspector) reads(rd reading, args []string, depth int) {
-	if len(rd.files) == 0 || len(optionValues(args, rd.unless, rd.unlessLong)) > 0 {
+	if len(rd.files) == 0 {
+		return
+	}
+	if named := optionValues(args, rd.unless, rd.unlessLong); len(named) > 0 {
+		// make -f FILE, just --justfile FILE: that file is read instead,
+		// its recipes as the one found would be (hashed by names).
+		for _, n := range named {
+			for _, d := range slices.Clone(in.dirs) {
+				if f := in.join(d.path, n); rd.recipes && n != "" {
+					if rd.own {
+						in.chdir(filepath.Dir(f))
+					}
+					in.recipeFiles(f, d.base, 0)
+				}
+			}
+		}
 		return
 	}
 	for _, d := range slices.Clone(in.dirs) {
@@ -270,6 +288,9 @@ func (in *inspector) reads(rd reading, args []string, depth int) {
 				in.scripts(found, d.base, args, depth)
 			}
 			if found != "" && rd.recipes {
+				if rd.own {
+					in.chdir(filepath.Dir(found))
+				}
 				in.recipeFiles(found, d.base, 0)
 			}
 			if found != "" && rd.git {
@@ -362,11 +383,27 @@ func (in *inspector) recipeFiles(p, base string, depth int) {
 	if err != nil || b == nil || depth > maxDepth {
 		return // hashing it said why, or it is gone
 	}
+	dotenv := ""
 	for line := range strings.Lines(string(b)) {
 		words := strings.FieldsFunc(line, func(r rune) bool {
 			return r == ' ' || r == '\t' || r == '\n' || r == '\r' || strings.ContainsRune("()'\"`;|&<>,", r)
 		})
 		include := len(words) > 0 && (words[0] == "include" || words[0] == "-include" || words[0] == "sinclude")
+		if len(words) > 1 {
+			switch strings.TrimSuffix(words[0], "?") {
+			case "import", "mod":
+				in.justModule(p, base, words, depth)
+			case "set":
+				if v, ok := strings.CutPrefix(words[1], "dotenv-"); ok {
+					if dotenv == "" {
+						dotenv = ".env"
+					}
+					if len(words) > 3 && words[2] == ":=" && (v == "filename" || v == "path") {
+						dotenv = v + "\x00" + words[3]
+					}
+				}
+			}
+		}
 		for _, w := range words {
 			w = strings.TrimLeft(w, "@-+")
 			if w == "" || strings.ContainsAny(w, "$`{}") {
@@ -393,6 +430,105 @@ func (in *inspector) recipeFiles(p, base string, depth int) {
 			}
 		}
 	}
+	if dotenv != "" {
+		in.justDotenv(filepath.Dir(p), base, dotenv)
+	}
+}
+
+// justModule reads a justfile's import or mod line, split into words, as
+// just reads it: the file named, from the folder of the justfile p
+// naming it (import 'x.just'; mod NAME 'PATH'), or, for mod NAME with no
+// path, NAME.just, NAME/mod.just or NAME/justfile (whatever its case)
+// beside p: each is bound (one not there by its absence) and read as a
+// justfile is, and a module's recipes run in its folder, where their
+// names are read from too. Before, the module's recipes ran unbound.
+func (in *inspector) justModule(p, base string, words []string, depth int) {
+	dir := filepath.Dir(p)
+	var files []string
+	name := words[1]
+	switch {
+	case strings.HasPrefix(words[0], "import"):
+		files = []string{in.join(dir, name)}
+	case len(words) > 2:
+		f := in.join(dir, words[2])
+		if st, err := os.Stat(f); err == nil && st.IsDir() {
+			in.chdir(f)
+			files = append([]string{filepath.Join(f, "mod.just")}, joinAll(f, folded(f, []string{"justfile", ".justfile"}))...)
+		} else {
+			in.chdir(filepath.Dir(f))
+			files = []string{f}
+		}
+	default:
+		m := filepath.Join(dir, name)
+		in.chdir(m)
+		files = append([]string{m + ".just", filepath.Join(m, "mod.just")}, joinAll(m, folded(m, []string{"justfile", ".justfile"}))...)
+	}
+	for _, f := range files {
+		in.hash(f, base)
+		if in.included[f] {
+			continue
+		}
+		if in.included == nil {
+			in.included = map[string]bool{}
+		}
+		in.included[f] = true
+		in.recipeFiles(f, base, depth+1)
+	}
+}
+
+// joinAll is each of names in dir.
+func joinAll(dir string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = filepath.Join(dir, n)
+	}
+	return out
+}
+
+// justDotenv binds the .env file a justfile's set dotenv-load (or
+// dotenv-filename, dotenv-path) has just load into its recipes'
+// environment: dotenv-path's from dir, else the first of the file's name
+// in dir or a folder above (one not there by its absence). An assignment
+// in it that changes where commands are looked up or has a tool run a
+// program (PATH=./bin, LD_PRELOAD=) is opaque, as env's is; the files its
+// values name are bound.
+func (in *inspector) justDotenv(dir, base, how string) {
+	kind, v, _ := strings.Cut(how, "\x00")
+	var f string
+	switch kind {
+	case "path":
+		f = in.join(dir, v)
+		in.hash(f, base)
+	default:
+		name := ".env"
+		if kind == "filename" {
+			name = v
+		}
+		for d := dir; ; d = filepath.Dir(d) {
+			f = filepath.Join(d, name)
+			in.hash(f, base)
+			if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() || filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	b, err := readFile(f)
+	if err != nil || b == nil {
+		return
+	}
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimPrefix(strings.TrimSpace(line), "export ")
+		name, val, ok := strings.Cut(line, "=")
+		name = strings.TrimSpace(name)
+		switch {
+		case !ok:
+		case searchVar(name):
+			in.opaque("`%s` in %s changes where commands are looked up", strings.TrimSpace(line), in.display(f, base))
+		case runVar(name, val):
+			in.opaque("`%s` in %s has the command run a program or read a file zk does not", strings.TrimSpace(line), in.display(f, base))
+		}
+	}
+	in.configNames(f, dir, base)
 }
 
 // configNames binds the files the values of a tool's configuration at p

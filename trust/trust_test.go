@@ -94,7 +94,10 @@ func TestInspect(t *testing.T) {
 	dir := vaulttest.Dir(t, map[string]string{"run.sh": "echo 1\n", "lib/x.sh": "x\n", "data.csv": "1,2\n", "out.txt": "o\n",
 		"sub/x.sh": "y\n", "sub/deep/keep": "",
 		// Files programs read on their own, not named by the command.
-		"Makefile": "test:\n\tsh run.sh\n", "Justfile": "test:\n  sh run.sh\n", "pyproject.toml": "[project]\n",
+		"Makefile": "test:\n\tsh run.sh\n", "Justfile": "test:\n  sh run.sh\n",
+		"j/justfile": "set dotenv-load\nimport 'lib/common.just'\nmod tools\nmod? web 'w'\n", "j/lib/common.just": "x:\n  sh c.sh\n", "j/c.sh": "",
+		"j/tools/mod.just": "t:\n  sh t.sh\n", "j/tools/t.sh": "", "j/w/JUSTFILE": "w:\n  cat w.txt\n", "j/w/w.txt": "", "j/.env": "X=1\n",
+		"k/justfile": "set dotenv-filename := '.env.k'\n", "k/.env.k": "PATH=./bin\n", "other.mk": "x:\n\tsh lib/x.sh\n", "pyproject.toml": "[project]\n",
 		"pkg/tool.py": "", "Gemfile": "", "flake.nix": "{}\n", ".git/config": "[core]\n\tfsmonitor = sh run.sh\n", "flake.lock": "{}\n", "web/.npmrc": "", "lib/.envrc": "export X=1\n", "web/src/keep": "",
 		"fan/package.json": `{"scripts": {"a": "npm run a b c d", "b": "npm run a b c d", "c": "npm run a b c d", "d": "npm run a b c d"}}`,
 		"web/package.json": `{"scripts": {"test": "sh ../run.sh", "pretest": "cat ../data.csv", "bench": "python3 -m pkg.tool", "var": "sh $X"}}`})
@@ -336,6 +339,11 @@ func TestInspect(t *testing.T) {
 		{[]string{"systemd-run", "-d", "-pExecStartPre=/bin/true", "make", "bench"}, []string{"/bin/true", "Makefile", "run.sh"}, "`systemd-run -p ExecStartPre` is a unit setting"},
 		{[]string{"systemd-run", "--same-dir", "-E", "LD_PRELOAD=x.so", "true"}, nil, "`systemd-run -E LD_PRELOAD=x.so` changes where"},
 		{[]string{"systemd-run", "--same-dir", "--mach", "box", "make", "bench"}, []string{"Makefile", "run.sh"}, "`systemd-run --mach` runs its command on another machine"},
+		// just's imports and modules, its .env, and a file named by -f are
+		// read as the justfile or Makefile found is.
+		{[]string{"just", "-f", "j/justfile", "x"}, []string{"j/.env", "j/c.sh", "j/justfile", "j/lib/common.just", "j/tools/mod.just", "j/tools/t.sh", "j/w/JUSTFILE", "j/w/w.txt"}, ""},
+		{[]string{"just", "--justfile", "k/justfile"}, []string{"k/.env.k", "k/justfile"}, "`PATH=./bin` in k/.env.k changes where commands are looked up"},
+		{[]string{"make", "-f", "other.mk", "x"}, []string{"lib/x.sh", "other.mk"}, ""},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
