@@ -534,6 +534,9 @@ type treeBuilder struct {
 	opaque []string
 	// pathOut: a manifest's path dependency outside the tree was said.
 	pathOut bool
+	// err is the first error of binding what a file's content names (a
+	// C include), found where no error can be returned.
+	err error
 }
 
 // budget is what the trees of one command have read so far.
@@ -918,9 +921,15 @@ func (b *treeBuilder) goPackage(dir, root string, tests bool) ([]string, error) 
 		if !slices.Contains(goSources, filepath.Ext(e.Name())) || !tests && strings.HasSuffix(e.Name(), "_test.go") {
 			continue
 		}
-		var use func([]byte)
+		// A C file's quoted includes, and a Go file's cgo preamble, may
+		// name code outside the folder (cgo.go).
+		use := func(src []byte) { b.cIncludes(dir, src) }
 		if strings.HasSuffix(e.Name(), ".go") {
 			use = func(src []byte) {
+				if bytes.Contains(src, []byte(`"C"`)) {
+					b.cIncludes(dir, src)
+					b.cgoFlags(dir, p, root, src)
+				}
 				embeds = append(embeds, goEmbeds(src)...)
 				f, _ := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
 				if f == nil {
@@ -935,6 +944,9 @@ func (b *treeBuilder) goPackage(dir, root string, tests bool) ([]string, error) 
 		}
 		if err := b.add(p, e, use); err != nil {
 			return nil, err
+		}
+		if b.err != nil {
+			return nil, b.err
 		}
 	}
 	for _, pat := range embeds {

@@ -33,6 +33,12 @@ func treeVault(t *testing.T) string {
 		"web/README.md": "", "web/node_modules/x/index.js": "",
 		"mk/Makefile": "include rules.mk\ntest:\n\t@sh scripts/test.sh $(ARGS)\n\t$(CC) -o x x.c\n", "mk/rules.mk": "",
 		"mk/scripts/test.sh": "echo\n", "mk/x.c": "",
+		// cgo compiles C from outside the package's folder.
+		"cg/go.mod": "module example.com/cg\n",
+		"cg/p/p.go": "package p\n\n// #cgo CFLAGS: -I${SRCDIR}/../inc\n// #cgo LDFLAGS: ../lib/libx.a\n// #include \"../shared/x.h\"\nimport \"C\"\n",
+		"cg/p/q.c":  "#include \"../deep/y.h\"\n", "cg/shared/x.h": "#include \"../deep/z.h\"\n", "cg/deep/y.h": "", "cg/deep/z.h": "",
+		"cg/inc/i.h": "", "cg/lib/libx.a": "", "cg/lib/other": "",
+		"cg/o/o.go": "package o\n\n/*\n#cgo CPPFLAGS: -I ../../mk\n*/\nimport \"C\"\n",
 	})
 }
 
@@ -86,6 +92,10 @@ func TestInspectTrees(t *testing.T) {
 		// npm test: the package's code and configuration, not node_modules,
 		// which is opaque: the vault ships the programs its scripts run.
 		{[]string{"npm", "--prefix", "web", "test"}, "the JavaScript code in web", []string{"web/package.json", "web/src/a.js", "web/test/t.test.js"}, []string{"web/package.json"}, "web/node_modules holds installed code"},
+		{[]string{"env", "-C", "cg", "go", "test", "./p"}, "the Go code of the module in cg",
+			[]string{"cg/deep/y.h", "cg/deep/z.h", "cg/go.mod", "cg/inc/i.h", "cg/lib/libx.a", "cg/p/p.go", "cg/p/q.c", "cg/shared/x.h"}, nil, ""},
+		{[]string{"env", "-C", "cg", "go", "test", "./o"}, "the Go code of the module in cg", []string{"cg/go.mod", "cg/o/o.go"}, nil,
+			"`#cgo CPPFLAGS: -I ../../mk` in cg/o/o.go names a folder outside the module in cg"},
 		// make: the files its recipes and includes name.
 		{[]string{"make", "-C", "mk", "test"}, "", nil, []string{"mk/Makefile", "mk/rules.mk", "mk/scripts/test.sh", "mk/x.c"}, ""},
 	} {
