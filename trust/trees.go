@@ -475,6 +475,10 @@ type treeFiles struct {
 var pythonSkip = []string{".git", ".hg", ".svn", ".tox", ".nox", ".eggs", ".mypy_cache", ".pytest_cache", ".ruff_cache",
 	".hypothesis", ".cache", ".zk", ".obsidian", ".trash", ".idea", ".vscode", ".npm", ".yarn", ".venv", ".conda", ".pixi"}
 
+// nodeSkip are the dot folders a JavaScript tree's walk does not enter.
+var nodeSkip = []string{".git", ".hg", ".svn", ".cache", ".zk", ".obsidian", ".trash", ".idea", ".vscode", ".npm", ".pnpm-store",
+	".yarn", ".next", ".nuxt", ".turbo", ".parcel-cache", ".svelte-kit", ".angular", ".venv", ".tox", ".mypy_cache", ".pytest_cache"}
+
 var pythonExts = []string{".py", ".pyi", ".pyc", ".pyx", ".pxd", ".so", ".pyd", ".pth"}
 
 var nodeExts = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".json", ".node", ".wasm"}
@@ -501,7 +505,12 @@ var treeFilesOf = map[treeKind]treeFiles{
 		},
 	},
 	nodeTree: {
-		skipDir: func(_, name string) bool { return strings.HasPrefix(name, ".") || name == "node_modules" },
+		// A dot folder may be code: a test runner's setup a config names
+		// (jest's setupFiles: ['./.jest/setup.js'], vitest's in .config/),
+		// .storybook's, .husky's hooks. Skipped are those that hold none
+		// of the project's (a repository, caches, build output, the
+		// vault's own) and installed code (node_modules).
+		skipDir: func(_, name string) bool { return slices.Contains(nodeSkip, name) || name == "node_modules" },
 		keep: func(_, name string) bool {
 			switch name {
 			case "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock", ".babelrc", ".swcrc", ".mocharc.yml", ".mocharc.yaml":

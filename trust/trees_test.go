@@ -30,7 +30,8 @@ func treeVault(t *testing.T) string {
 		"py/data.csv": "", "py/.venv/pyvenv.cfg": "", "py/.venv/lib/x.py": "", "py/env/pyvenv.cfg": "", "py/env/y.py": "",
 		"py/pkg/__pycache__/m.cpython-312.pyc": "",
 		"web/package.json":                     `{"scripts": {"test": "jest"}}`, "web/src/a.js": "", "web/test/t.test.js": "",
-		"web/README.md": "", "web/node_modules/x/index.js": "",
+		"web/README.md": "", "web/node_modules/x/index.js": "", "web/.jest/setup.js": "", "web/.config/vitest.config.ts": "",
+		"web/.git/hooks.js": "", "web/.next/server.js": "",
 		"mk/Makefile": "include rules.mk\ntest:\n\t@sh scripts/test.sh $(ARGS)\n\t$(CC) -o x x.c\n", "mk/rules.mk": "",
 		"mk/scripts/test.sh": "echo\n", "mk/x.c": "",
 		// cgo compiles C from outside the package's folder.
@@ -91,7 +92,7 @@ func TestInspectTrees(t *testing.T) {
 		{[]string{"env", "-C", "py", "python3", "-m", "json.tool"}, "", nil, nil, "`python3 -m` runs code"},
 		// npm test: the package's code and configuration, not node_modules,
 		// which is opaque: the vault ships the programs its scripts run.
-		{[]string{"npm", "--prefix", "web", "test"}, "the JavaScript code in web", []string{"web/package.json", "web/src/a.js", "web/test/t.test.js"}, []string{"web/package.json"}, "web/node_modules holds installed code"},
+		{[]string{"npm", "--prefix", "web", "test"}, "the JavaScript code in web", []string{"web/.config/vitest.config.ts", "web/.jest/setup.js", "web/package.json", "web/src/a.js", "web/test/t.test.js"}, []string{"web/package.json"}, "web/node_modules holds installed code"},
 		{[]string{"env", "-C", "cg", "go", "test", "./p"}, "the Go code of the module in cg",
 			[]string{"cg/deep/y.h", "cg/deep/z.h", "cg/go.mod", "cg/inc/i.h", "cg/lib/libx.a", "cg/p/p.go", "cg/p/q.c", "cg/shared/x.h"}, nil, ""},
 		{[]string{"env", "-C", "cg", "go", "test", "./o"}, "the Go code of the module in cg", []string{"cg/go.mod", "cg/o/o.go"}, nil,
