@@ -512,6 +512,16 @@ func (in *inspector) justDotenv(dir, base, how string) {
 			}
 		}
 	}
+	in.envFile(f, dir, base)
+}
+
+// envFile reads the file of assignments at p (a .env) a program loads
+// into the environment of what it runs, configuring dir: an assignment
+// that changes where commands are looked up or has a tool run a program
+// (PATH=./bin, NODE_OPTIONS=--require ./setup.js) is opaque, as env's is,
+// and the files its values name are bound. The file itself is bound by
+// whoever names it.
+func (in *inspector) envFile(f, dir, base string) {
 	b, err := readFile(f)
 	if err != nil || b == nil {
 		return

@@ -578,6 +578,17 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		if rd, found := reads[base]; found {
 			in.reads(rd, args, depth)
 		}
+		// An env file node or uv loads: its NODE_OPTIONS=--require
+		// ./setup.js ran setup.js unbound.
+		if o, ok := envFiles[base]; ok {
+			for _, v := range optionValues(args, "", o) {
+				for _, d := range slices.Clone(in.dirs) {
+					f := in.join(d.path, v)
+					in.hash(f, d.base)
+					in.envFile(f, d.path, d.base)
+				}
+			}
+		}
 		switch base {
 		case "go":
 			in.goCode(args)
@@ -670,6 +681,12 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 			}
 		}
 	}
+}
+
+// envFiles are programs an option of which names a file of assignments
+// they load into the environment of what they run (envFile).
+var envFiles = map[string][]string{
+	"node": {"--env-file", "--env-file-if-exists"}, "nodejs": {"--env-file", "--env-file-if-exists"}, "uv": {"--env-file"},
 }
 
 // commandOpts are programs an option of which gives a shell string they

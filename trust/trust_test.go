@@ -97,7 +97,8 @@ func TestInspect(t *testing.T) {
 		"Makefile": "test:\n\tsh run.sh\n", "Justfile": "test:\n  sh run.sh\n",
 		"j/justfile": "set dotenv-load\nimport 'lib/common.just'\nmod tools\nmod? web 'w'\n", "j/lib/common.just": "x:\n  sh c.sh\n", "j/c.sh": "",
 		"j/tools/mod.just": "t:\n  sh t.sh\n", "j/tools/t.sh": "", "j/w/JUSTFILE": "w:\n  cat w.txt\n", "j/w/w.txt": "", "j/.env": "X=1\n",
-		"k/justfile": "set dotenv-filename := '.env.k'\n", "k/.env.k": "PATH=./bin\n", "other.mk": "x:\n\tsh lib/x.sh\n", "pyproject.toml": "[project]\n",
+		"k/justfile": "set dotenv-filename := '.env.k'\n", "k/.env.k": "PATH=./bin\n", "other.mk": "x:\n\tsh lib/x.sh\n",
+		"n/.env": "NODE_OPTIONS=--require ./setup.js\n", "n/ok.env": "X=lib/x.sh\n", "pyproject.toml": "[project]\n",
 		"pkg/tool.py": "", "Gemfile": "", "flake.nix": "{}\n", ".git/config": "[core]\n\tfsmonitor = sh run.sh\n", "flake.lock": "{}\n", "web/.npmrc": "", "lib/.envrc": "export X=1\n", "web/src/keep": "",
 		"fan/package.json": `{"scripts": {"a": "npm run a b c d", "b": "npm run a b c d", "c": "npm run a b c d", "d": "npm run a b c d"}}`,
 		"web/package.json": `{"scripts": {"test": "sh ../run.sh", "pretest": "cat ../data.csv", "bench": "python3 -m pkg.tool", "var": "sh $X"}}`})
@@ -344,6 +345,10 @@ func TestInspect(t *testing.T) {
 		{[]string{"just", "-f", "j/justfile", "x"}, []string{"j/.env", "j/c.sh", "j/justfile", "j/lib/common.just", "j/tools/mod.just", "j/tools/t.sh", "j/w/JUSTFILE", "j/w/w.txt"}, ""},
 		{[]string{"just", "--justfile", "k/justfile"}, []string{"k/.env.k", "k/justfile"}, "`PATH=./bin` in k/.env.k changes where commands are looked up"},
 		{[]string{"make", "-f", "other.mk", "x"}, []string{"lib/x.sh", "other.mk"}, ""},
+		// An env file node loads may have it run code (NODE_OPTIONS).
+		{[]string{"node", "--env-file=n/.env", "run.sh"}, []string{"n/.env", "run.sh"}, "`NODE_OPTIONS=--require ./setup.js` in n/.env changes where"},
+		{[]string{"node", "--env-file", "n/ok.env", "run.sh"}, []string{"lib/x.sh", "n/ok.env", "run.sh"}, ""},
+		{[]string{"uv", "run", "--env-file", "n/.env", "sh", "run.sh"}, []string{"n/.env", "pyproject.toml", "run.sh"}, "`NODE_OPTIONS=--require ./setup.js` in n/.env changes where"},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
