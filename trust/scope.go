@@ -1160,8 +1160,14 @@ func quoteSrc(s string) string {
 func (in *inspector) names(arg string) {
 	ns := append([]string{arg}, strings.Fields(arg)...)
 	for _, n := range slices.Clone(ns) {
-		if _, v, ok := strings.Cut(n, "="); ok {
-			ns = append(ns, v)
+		// Each value after an =, nested too: go test
+		// -ldflags=-extld=./ld.sh runs ld.sh as its linker.
+		for {
+			_, v, ok := strings.Cut(n, "=")
+			if !ok {
+				break
+			}
+			ns, n = append(ns, v), v
 		}
 	}
 	for _, n := range ns {

@@ -281,6 +281,11 @@ func (in *inspector) goPatterns(sub string, args []string) []string {
 			switch name {
 			case "-exec", "-toolexec", "-vettool":
 				in.opaque("`go %s %s` runs a program zk does not read", sub, name)
+			case "-overlay", "-modfile":
+				// As in GOFLAGS (runVar): the file is bound, but not the
+				// sources it puts in place of the module's, or the
+				// replace lines of another go.mod.
+				in.opaque("`go %s %s` builds code a file names in place of the module's, not bound", sub, name)
 			}
 			if eq || slices.Contains(goBool, name) {
 				continue

@@ -349,6 +349,9 @@ func TestInspect(t *testing.T) {
 		{[]string{"node", "--env-file=n/.env", "run.sh"}, []string{"n/.env", "run.sh"}, "`NODE_OPTIONS=--require ./setup.js` in n/.env changes where"},
 		{[]string{"node", "--env-file", "n/ok.env", "run.sh"}, []string{"lib/x.sh", "n/ok.env", "run.sh"}, ""},
 		{[]string{"uv", "run", "--env-file", "n/.env", "sh", "run.sh"}, []string{"n/.env", "pyproject.toml", "run.sh"}, "`NODE_OPTIONS=--require ./setup.js` in n/.env changes where"},
+		{[]string{"go", "build", "-ldflags=-extld=./run.sh", "./..."}, []string{"run.sh"}, ""},
+		{[]string{"go", "test", "-overlay", "data.csv", "./..."}, []string{"data.csv"}, "`go test -overlay` builds code a file names"},
+		{[]string{"go", "test", "--modfile=data.csv", "./..."}, []string{"data.csv"}, "`go test -modfile` builds code a file names"},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
