@@ -4,6 +4,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -35,7 +36,12 @@ var gitHooks = []string{
 // is a file leads to the repository (gitdir: PATH), and a worktree's to
 // its common folder (commondir).
 func (in *inspector) gitRepo(top, base string) {
-	gitDir := top + string(filepath.Separator) + ".git"
+	in.gitRepoAt(top, top+string(filepath.Separator)+".git", base)
+}
+
+// gitRepoAt is gitRepo of the repository whose git folder (or .git file)
+// is gitDir.
+func (in *inspector) gitRepoAt(top, gitDir, base string) {
 	// Stat, not Lstat: a .git that is a symlink to a folder is that
 	// repository, its hooks and includes too.
 	if st, err := os.Stat(gitDir); err == nil && !st.IsDir() {
@@ -218,4 +224,40 @@ func unquoteGit(v string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// gitOptions reads git's options that name what it runs, which no
+// config file in the repository found says: -c core.hooksPath=DIR (the
+// hooks there run: git -c core.hooksPath=.h commit ran .h/pre-commit
+// unbound), -c include.path=FILE (a config read as the repository's),
+// --git-dir=DIR (another repository, its config and hooks); and
+// --exec-path=DIR, where git finds its commands: opaque.
+func (in *inspector) gitOptions(args []string) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--exec-path=") {
+			in.opaque("`%s` has git run its commands from a folder zk does not read", a)
+		}
+	}
+	for _, d := range slices.Clone(in.dirs) {
+		for _, c := range optionValues(args, "c", nil) {
+			key, v, ok := strings.Cut(c, "=")
+			if !ok || v == "" || strings.ContainsRune(v, 0) {
+				continue
+			}
+			key = asciiLower(key)
+			switch {
+			case key == "core.hookspath":
+				for _, h := range gitHooks {
+					in.hash(in.join(d.path, v)+string(filepath.Separator)+h, d.base)
+				}
+			case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
+				in.gitConfig(in.join(d.path, v), d.path, d.base, 1, map[string]bool{})
+			}
+		}
+		for _, g := range optionValues(args, "", []string{"--git-dir"}) {
+			if g != "" && !strings.ContainsRune(g, 0) {
+				in.gitRepoAt(d.path, in.join(d.path, g), d.base)
+			}
+		}
+	}
 }

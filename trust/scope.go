@@ -590,6 +590,8 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 			}
 		}
 		switch base {
+		case "git":
+			in.gitOptions(args)
 		case "go":
 			in.goCode(args)
 		case "cargo":

@@ -98,6 +98,7 @@ func TestInspect(t *testing.T) {
 		"j/justfile": "set dotenv-load\nimport 'lib/common.just'\nmod tools\nmod? web 'w'\n", "j/lib/common.just": "x:\n  sh c.sh\n", "j/c.sh": "",
 		"j/tools/mod.just": "t:\n  sh t.sh\n", "j/tools/t.sh": "", "j/w/JUSTFILE": "w:\n  cat w.txt\n", "j/w/w.txt": "", "j/.env": "X=1\n",
 		"k/justfile": "set dotenv-filename := '.env.k'\n", "k/.env.k": "PATH=./bin\n", "other.mk": "x:\n\tsh lib/x.sh\n",
+		"h/pre-commit": "", "other/.git/config": "[core]\n\tfsmonitor = sh fs.sh\n", "other/fs.sh": "", "g.cfg": "[core]\n\tpager = sh lib/x.sh\n",
 		"n/.env": "NODE_OPTIONS=--require ./setup.js\n", "n/ok.env": "X=lib/x.sh\n", "pyproject.toml": "[project]\n",
 		"pkg/tool.py": "", "Gemfile": "", "flake.nix": "{}\n", ".git/config": "[core]\n\tfsmonitor = sh run.sh\n", "flake.lock": "{}\n", "web/.npmrc": "", "lib/.envrc": "export X=1\n", "web/src/keep": "",
 		"fan/package.json": `{"scripts": {"a": "npm run a b c d", "b": "npm run a b c d", "c": "npm run a b c d", "d": "npm run a b c d"}}`,
@@ -352,6 +353,11 @@ func TestInspect(t *testing.T) {
 		{[]string{"go", "build", "-ldflags=-extld=./run.sh", "./..."}, []string{"run.sh"}, ""},
 		{[]string{"go", "test", "-overlay", "data.csv", "./..."}, []string{"data.csv"}, "`go test -overlay` builds code a file names"},
 		{[]string{"go", "test", "--modfile=data.csv", "./..."}, []string{"data.csv"}, "`go test -modfile` builds code a file names"},
+		// git's options naming what it runs, which no config file says.
+		{[]string{"git", "-c", "core.hooksPath=h", "commit", "-m", "x"}, []string{".git/config", "h/pre-commit", "run.sh"}, ""},
+		{[]string{"git", "-c", "include.path=../g.cfg", "-C", "other", "log"}, []string{".git/config", "g.cfg", "lib/x.sh", "other/.git/config", "other/fs.sh", "run.sh"}, ""},
+		{[]string{"git", "--git-dir=other/.git", "status"}, []string{".git/config", "other/.git/config", "run.sh"}, ""},
+		{[]string{"git", "--exec-path=lib", "status"}, []string{".git/config", "run.sh"}, "`--exec-path=lib` has git run its commands"},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
