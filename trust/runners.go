@@ -246,6 +246,9 @@ func (in *inspector) reads(rd reading, args []string, depth int) {
 	if len(rd.files) == 0 {
 		return
 	}
+	if rd.recipes && !rd.own {
+		in.makeInclude = append(in.makeInclude, optionValues(args, "I", []string{"--include-dir"})...)
+	}
 	if named := optionValues(args, rd.unless, rd.unlessLong); len(named) > 0 {
 		// make -f FILE, just --justfile FILE: that file is read instead,
 		// its recipes as the one found would be (hashed by names).
@@ -414,11 +417,18 @@ func (in *inspector) recipeFiles(p, base string, depth int) {
 			}
 			in.file(w)
 			if include && w != "include" && w != "sinclude" {
+				// make looks for an include in the folder it runs in,
+				// then in each -I folder.
+				var cands []string
 				for _, d := range slices.Clone(in.dirs) {
-					f := w
-					if !filepath.IsAbs(f) {
-						f = d.path + string(filepath.Separator) + w
+					cands = append(cands, in.join(d.path, w))
+					for _, inc := range in.makeInclude {
+						f := in.join(in.join(d.path, inc), w)
+						in.hash(f, d.base)
+						cands = append(cands, f)
 					}
+				}
+				for _, f := range cands {
 					if !in.included[f] {
 						if in.included == nil {
 							in.included = map[string]bool{}

@@ -226,6 +226,7 @@ type inspector struct {
 	outputs      []output          // the files the command writes
 	outAt        map[*string]bool  // the words naming them, by where they are
 	included     map[string]bool   // makefiles read through include lines
+	makeInclude  []string          // make's -I folders, where includes are looked for
 	read         int               // words of files read as names (readName)
 	bound        map[string]string // the files hashed, by path: their names
 	budget       budget            // what the trees have read

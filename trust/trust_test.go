@@ -99,6 +99,7 @@ func TestInspect(t *testing.T) {
 		"j/tools/mod.just": "t:\n  sh t.sh\n", "j/tools/t.sh": "", "j/w/JUSTFILE": "w:\n  cat w.txt\n", "j/w/w.txt": "", "j/.env": "X=1\n",
 		"k/justfile": "set dotenv-filename := '.env.k'\n", "k/.env.k": "PATH=./bin\n", "other.mk": "x:\n\tsh lib/x.sh\n",
 		"h/pre-commit": "", "other/.git/config": "[core]\n\tfsmonitor = sh fs.sh\n", "other/fs.sh": "", "g.cfg": "[core]\n\tpager = sh lib/x.sh\n",
+		"mkI/Makefile": "include rules.mk\n", "mkI/inc/rules.mk": "x:\n\tsh ../run.sh\n",
 		"n/.env": "NODE_OPTIONS=--require ./setup.js\n", "n/ok.env": "X=lib/x.sh\n", "pyproject.toml": "[project]\n",
 		"pkg/tool.py": "", "Gemfile": "", "flake.nix": "{}\n", ".git/config": "[core]\n\tfsmonitor = sh run.sh\n", "flake.lock": "{}\n", "web/.npmrc": "", "lib/.envrc": "export X=1\n", "web/src/keep": "",
 		"fan/package.json": `{"scripts": {"a": "npm run a b c d", "b": "npm run a b c d", "c": "npm run a b c d", "d": "npm run a b c d"}}`,
@@ -358,6 +359,8 @@ func TestInspect(t *testing.T) {
 		{[]string{"git", "-c", "include.path=../g.cfg", "-C", "other", "log"}, []string{".git/config", "g.cfg", "lib/x.sh", "other/.git/config", "other/fs.sh", "run.sh"}, ""},
 		{[]string{"git", "--git-dir=other/.git", "status"}, []string{".git/config", "other/.git/config", "run.sh"}, ""},
 		{[]string{"git", "--exec-path=lib", "status"}, []string{".git/config", "run.sh"}, "`--exec-path=lib` has git run its commands"},
+		// make looks for an include in its -I folders too.
+		{[]string{"make", "-C", "mkI", "-I", "inc", "x"}, []string{"Makefile", "mkI/Makefile", "mkI/inc/rules.mk", "run.sh"}, ""},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
