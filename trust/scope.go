@@ -204,6 +204,13 @@ func inspect(vaultDir string, argv []string, memo *Memo, limits treeLimits) (Sco
 		in.realDir = vaultDir
 	}
 	in.dirs = []folder{{vaultDir, vaultDir}}
+	// A tree walked into the folder of the approvals (a vault that is the
+	// home folder) would bind them, and every approval would change it.
+	if p, err := DefaultPath(); err == nil {
+		if real, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+			in.storeDir = real
+		}
+	}
 	in.dirSeen = map[string]bool{in.realDir: true}
 	in.argv(argv, 0, true)
 	in.buildTrees()
@@ -233,6 +240,7 @@ type inspector struct {
 	limits       treeLimits
 	scope        Scope
 	opaqueSeen   map[string]bool // scope.Opaque's reasons
+	storeDir     string          // the real folder of the approvals, not walked
 	err          error
 }
 
@@ -437,7 +445,7 @@ var chdirs = map[string]struct {
 	"sudo": {"D", []string{"--chdir"}},
 	"git":  {"C", nil}, "go": {"C", []string{"--C"}}, "cargo": {"C", nil}, "ninja": {"C", nil},
 	"make": {"C", []string{"--directory"}}, "gmake": {"C", []string{"--directory"}}, "bmake": {"C", nil},
-	"npm": {"C", []string{"--prefix"}}, "pnpm": {"C", []string{"--dir"}}, "yarn": {"", []string{"--cwd"}},
+	"npm": {"Cw", []string{"--prefix", "--workspace"}}, "pnpm": {"C", []string{"--dir"}}, "yarn": {"", []string{"--cwd"}},
 	"bun": {"", []string{"--cwd"}}, "just": {"d", []string{"--working-directory"}},
 	"gradle": {"p", []string{"--project-dir"}}, "gradlew": {"p", []string{"--project-dir"}},
 	"ruby": {"C", nil}, "perl": {"x", nil},
@@ -655,6 +663,9 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 			in.opaque("%s", runsElsewhere(base, args))
 		case base == "systemd-run":
 			in.systemdRun(args)
+		case workspaces(base, args) != "":
+			// Every workspace package's scripts run, each in its folder.
+			in.opaque("`%s %s` runs the scripts of every package of the workspace, which zk does not read", base, workspaces(base, args))
 		case base == "watch":
 			in.watch(args, depth, top)
 			return
@@ -684,6 +695,22 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 			}
 		}
 	}
+}
+
+// workspaces is the option of a package manager's arguments that has it
+// run a script in every package of a workspace (npm --workspaces, pnpm
+// -r, yarn workspaces foreach), or "".
+func workspaces(base string, args []string) string {
+	for _, a := range args {
+		switch {
+		case base == "npm" && (a == "--workspaces" || a == "--ws"),
+			base == "pnpm" && (a == "-r" || a == "--recursive" || a == "--filter" || strings.HasPrefix(a, "--filter=") || a == "-F"),
+			base == "yarn" && a == "foreach",
+			base == "lerna" && (a == "run" || a == "exec"):
+			return a
+		}
+	}
+	return ""
 }
 
 // envFiles are programs an option of which names a file of assignments

@@ -706,7 +706,7 @@ func (b *treeBuilder) walk(dir string, f treeFiles) error {
 	for _, e := range es {
 		p := filepath.Join(dir, e.Name())
 		if e.IsDir() {
-			if !f.skipDir(dir, e.Name()) {
+			if !f.skipDir(dir, e.Name()) && p != b.in.storeDir {
 				if err := b.walk(p, f); err != nil {
 					return err
 				}

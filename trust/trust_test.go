@@ -100,6 +100,7 @@ func TestInspect(t *testing.T) {
 		"k/justfile": "set dotenv-filename := '.env.k'\n", "k/.env.k": "PATH=./bin\n", "other.mk": "x:\n\tsh lib/x.sh\n",
 		"h/pre-commit": "", "other/.git/config": "[core]\n\tfsmonitor = sh fs.sh\n", "other/fs.sh": "", "g.cfg": "[core]\n\tpager = sh lib/x.sh\n",
 		"mkI/Makefile": "include rules.mk\n", "mkI/inc/rules.mk": "x:\n\tsh ../run.sh\n",
+		"ws/package.json": `{"workspaces": ["a"]}`, "ws/a/package.json": `{"scripts": {"test": "sh t.sh"}}`, "ws/a/t.sh": "",
 		"n/.env": "NODE_OPTIONS=--require ./setup.js\n", "n/ok.env": "X=lib/x.sh\n", "pyproject.toml": "[project]\n",
 		"pkg/tool.py": "", "Gemfile": "", "flake.nix": "{}\n", ".git/config": "[core]\n\tfsmonitor = sh run.sh\n", "flake.lock": "{}\n", "web/.npmrc": "", "lib/.envrc": "export X=1\n", "web/src/keep": "",
 		"fan/package.json": `{"scripts": {"a": "npm run a b c d", "b": "npm run a b c d", "c": "npm run a b c d", "d": "npm run a b c d"}}`,
@@ -361,6 +362,10 @@ func TestInspect(t *testing.T) {
 		{[]string{"git", "--exec-path=lib", "status"}, []string{".git/config", "run.sh"}, "`--exec-path=lib` has git run its commands"},
 		// make looks for an include in its -I folders too.
 		{[]string{"make", "-C", "mkI", "-I", "inc", "x"}, []string{"Makefile", "mkI/Makefile", "mkI/inc/rules.mk", "run.sh"}, ""},
+		// A workspace package's scripts, run in its folder.
+		{[]string{"npm", "--prefix", "ws", "test", "-w", "a"}, []string{"ws/a/package.json", "ws/a/t.sh", "ws/package.json"}, ""},
+		{[]string{"npm", "--prefix", "ws", "test", "--workspaces"}, []string{"ws/package.json"}, "`npm --workspaces` runs the scripts of every package"},
+		{[]string{"pnpm", "-r", "test"}, nil, "`pnpm -r` runs the scripts"},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
