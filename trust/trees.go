@@ -395,6 +395,16 @@ func (in *inspector) cargoCode(args []string) {
 			}
 		}
 	}
+	// --config FILE is read as .cargo/config.toml is (its runner =
+	// ./x.sh ran x.sh unbound); a key=value is a word, read as names.
+	for _, v := range optionValues(args, "", []string{"--config"}) {
+		for _, d := range slices.Clone(in.dirs) {
+			if f := in.join(d.path, v); !strings.ContainsRune(v, 0) {
+				in.hash(f, d.base)
+				in.configNames(f, d.path, d.base)
+			}
+		}
+	}
 	// cargo reads .cargo/config.toml (and .cargo/config) in the folder it
 	// runs in and in every one above (runner =, linker =, rustflags, an
 	// alias), whatever the manifest: bound, with the files its values name.

@@ -101,7 +101,8 @@ func TestInspect(t *testing.T) {
 		"h/pre-commit": "", "other/.git/config": "[core]\n\tfsmonitor = sh fs.sh\n", "other/fs.sh": "", "g.cfg": "[core]\n\tpager = sh lib/x.sh\n",
 		"mkI/Makefile": "include rules.mk\n", "mkI/inc/rules.mk": "x:\n\tsh ../run.sh\n",
 		"ws/package.json": `{"workspaces": ["a"]}`, "ws/a/package.json": `{"scripts": {"test": "sh t.sh"}}`, "ws/a/t.sh": "",
-		"n/.env": "NODE_OPTIONS=--require ./setup.js\n", "n/ok.env": "X=lib/x.sh\n", "pyproject.toml": "[project]\n",
+		"cargo.toml.x": "[target.x86_64-unknown-linux-gnu]\nrunner = \"sh lib/x.sh\"\n",
+		"n/.env":       "NODE_OPTIONS=--require ./setup.js\n", "n/ok.env": "X=lib/x.sh\n", "pyproject.toml": "[project]\n",
 		"pkg/tool.py": "", "Gemfile": "", "flake.nix": "{}\n", ".git/config": "[core]\n\tfsmonitor = sh run.sh\n", "flake.lock": "{}\n", "web/.npmrc": "", "lib/.envrc": "export X=1\n", "web/src/keep": "",
 		"fan/package.json": `{"scripts": {"a": "npm run a b c d", "b": "npm run a b c d", "c": "npm run a b c d", "d": "npm run a b c d"}}`,
 		"web/package.json": `{"scripts": {"test": "sh ../run.sh", "pretest": "cat ../data.csv", "bench": "python3 -m pkg.tool", "var": "sh $X"}}`})
@@ -366,6 +367,8 @@ func TestInspect(t *testing.T) {
 		{[]string{"npm", "--prefix", "ws", "test", "-w", "a"}, []string{"ws/a/package.json", "ws/a/t.sh", "ws/package.json"}, ""},
 		{[]string{"npm", "--prefix", "ws", "test", "--workspaces"}, []string{"ws/package.json"}, "`npm --workspaces` runs the scripts of every package"},
 		{[]string{"pnpm", "-r", "test"}, nil, "`pnpm -r` runs the scripts"},
+		// cargo --config FILE: its runner = binds what it names.
+		{[]string{"cargo", "--config", "cargo.toml.x", "build"}, []string{"cargo.toml.x", "lib/x.sh"}, ""},
 		// Scripts that run each other are read once each, not 12^8 times.
 		{[]string{"npm", "--prefix", "fan", "run", "a"}, []string{"fan/package.json"}, ""},
 	} {
