@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,16 +15,7 @@ import (
 // connection and dropped the answers not yet written: most runs of this
 // test lost the tools' answers, some the initialize answer too.
 func TestPipedRequestsAreAllAnswered(t *testing.T) {
-	dir := t.TempDir()
-	for p, text := range mcpVault {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeMCPVault(t)
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, ".cache-home"))
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`,

@@ -70,20 +70,7 @@ func newMCPSession(t *testing.T) (*sdk.ClientSession, string) {
 // before the server starts, and the client's options.
 func newMCPSessionWith(t *testing.T, add func(dir string), copts ...*sdk.ClientOptions) (*sdk.ClientSession, string) {
 	t.Helper()
-	dir := t.TempDir()
-	old := time.Now().Add(-time.Minute) // older than the one second a write waits for
-	for p, text := range mcpVault {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(full, old, old); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeMCPVault(t)
 	if add != nil {
 		add(dir)
 	}
@@ -108,6 +95,27 @@ func newMCPSessionWith(t *testing.T, add func(dir string), copts ...*sdk.ClientO
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs, dir
+}
+
+// writeMCPVault writes mcpVault into a new folder, its files older than
+// the one second a write waits for, and returns the folder.
+func writeMCPVault(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	old := time.Now().Add(-time.Minute)
+	for p, text := range mcpVault {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(full, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // testOptions are the server's options on the vault in dir, today
