@@ -583,7 +583,7 @@ func TestReadResourceOfAHostileURI(t *testing.T) {
 	for _, uri := range []string{"zk://note/\x1b[2J.md", "zk://note/\xff.md", "file:///\x1b[2J", "zk://note/Rates.md\x00"} {
 		_, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: uri})
 		var e *jsonrpc.Error
-		if !errors.As(err, &e) || e.Code != sdk.CodeResourceNotFound {
+		if !errors.As(err, &e) || e.Code != jsonrpc.CodeInvalidParams {
 			t.Errorf("read %q: %v, want the error resource not found", uri, err)
 		}
 		if e != nil && !json.Valid(e.Data) {
