@@ -111,6 +111,10 @@ type Options struct {
 	// onRescan, when set, runs when a walk of the vault after a save or
 	// an open is asked for (rescan), not when one is skipped.
 	onRescan func()
+	// onSaveTaken, when set, runs when a save has been taken (after the
+	// walk it asks for is asked for or skipped): a test counts saves
+	// taken, not answers, which a save's queue does not order.
+	onSaveTaken func()
 }
 
 // ErrExitWithoutShutdown is Serve's error when the client said exit
@@ -887,6 +891,9 @@ func (s *Server) didSave(_ *glsp.Context, params *protocol.DidSaveTextDocumentPa
 		go s.recheckDependents(p)
 		s.refreshLenses()
 		s.rescan()
+		if s.opts.onSaveTaken != nil {
+			s.opts.onSaveTaken()
+		}
 	})
 	return nil
 }
