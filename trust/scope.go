@@ -233,6 +233,7 @@ type inspector struct {
 	outputs      []output          // the files the command writes
 	outAt        map[*string]bool  // the words naming them, by where they are
 	included     map[string]bool   // makefiles read through include lines
+	loaded       map[string]bool   // scripts read for the files they load (loads)
 	makeInclude  []string          // make's -I folders, where includes are looked for
 	read         int               // words of files read as names (readName)
 	bound        map[string]string // the files hashed, by path: their names
@@ -629,6 +630,9 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		}
 		if k := interpreter(base); k >= 0 {
 			opts, op := inline[k].code(args)
+			if len(opts) == 0 && op >= 0 {
+				in.scriptCode(base, args[op], syntax.LangBash, depth)
+			}
 			if k == 0 && slices.Equal(opts, []string{"-m"}) && slices.Contains(testModules, pythonModule(args)) {
 				// python -m pytest: the tree it runs is bound, the
 				// folder's modules that would stand for pytest's among it.
@@ -966,8 +970,10 @@ func (in *inspector) shell(args []string, lang syntax.LangVariant, depth int, in
 func (in *inspector) operand(a string, c bool, lang syntax.LangVariant, depth int) {
 	if c {
 		in.script(a, lang, depth)
+		return
 	}
-	// Else a script file, hashed by names.
+	// Else a script file, hashed by names, and what it sources.
+	in.scriptCode("sh", a, lang, depth)
 }
 
 // runVar says whether assigning name the value v has a tool the command

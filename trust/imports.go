@@ -1,0 +1,248 @@
+package trust
+
+import (
+	"bytes"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/zk-claims/zk/internal/lazyre"
+)
+
+// A script an interpreter runs loads code of its own, named by no word of
+// the command: python3 bench.py imports lib.py beside it (and a json.py
+// there before the standard library's: the script's folder is first on
+// sys.path), node t.js requires ./lib, sh t.sh sources lib.sh. Binding the
+// script alone let an edit of what it loads run unasked. Python's and
+// node's lookups are too rich to read from the source (a package, a
+// relative import, an index.js), so the script's folder (Python) or
+// package (node) is bound as a tree, within the trees' bounds; a shell's,
+// perl's, ruby's and R's are a few kinds of line, read for the files they
+// name, transitively, each bound as a named file, and the command opaque
+// where one names a file zk cannot tell without running it. What a script
+// runs as a command in turn (sh other.sh, system("...")) is not followed.
+
+// scriptCode binds what the script name, which the interpreter base runs
+// (shells: lang's), loads of the vault.
+func (in *inspector) scriptCode(base, name string, lang syntax.LangVariant, depth int) {
+	if name == "" || name == "-" || strings.ContainsRune(name, 0) {
+		return
+	}
+	for _, d := range in.dirs {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(d.path, name)
+		}
+		// Python and node look up beside the script's real path.
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || !within(real, in.realDir) {
+			continue // not there, or not the vault's
+		}
+		dir := filepath.Dir(real)
+		switch {
+		case strings.HasPrefix(base, "python"), strings.HasPrefix(base, "pypy"):
+			in.request(pythonTree, dir)
+		case base == "node", base == "nodejs":
+			root, _ := up(dir, "package.json")
+			if root == "" || !within(root, in.realDir) {
+				root = dir
+			}
+			in.request(nodeTree, root)
+		default:
+			if k := loaderOf(base, lang); k != nil {
+				in.loads(k, real, d, depth)
+			}
+		}
+	}
+}
+
+// loader is how one language's lines name a file they load.
+type loader struct {
+	// line matches a line that loads a file, its first group the word
+	// that loads, its second the rest of the line.
+	line func() *regexp.Regexp
+	// resolve is the file the loading word lw and its literal argument
+	// arg name, relative to the script's folder (true) or the working
+	// folder (false); "" for none of the vault's (a library on a search
+	// path zk does not bind, as it binds no installed code).
+	resolve func(lw, arg string) (string, bool)
+	lang    syntax.LangVariant // a shell's, whose script is parsed
+}
+
+// loaderOf is the loader of the interpreter base, or nil.
+func loaderOf(base string, lang syntax.LangVariant) *loader {
+	if _, ok := shells[base]; ok {
+		return &loader{lang: lang} // parsed, not matched
+	}
+	switch {
+	case strings.HasPrefix(base, "perl"):
+		return &perlLoader
+	case strings.HasPrefix(base, "ruby"):
+		return &rubyLoader
+	case base == "Rscript":
+		return &rLoader
+	}
+	return nil
+}
+
+// relative is a name that starts ./ or ../: perl's do and require, and
+// ruby's require, read those from the working folder, and any other on
+// their search paths.
+func relative(n string) bool {
+	return strings.HasPrefix(n, "./") || strings.HasPrefix(n, "../")
+}
+
+var perlLoader = loader{
+	line: lazyre.New(`^\s*(require|do|use\s+lib)\b\s*\(?\s*(.*)`),
+	resolve: func(lw, arg string) (string, bool) {
+		if relative(arg) {
+			return arg, false
+		}
+		return "", false
+	},
+}
+
+var rubyLoader = loader{
+	line: lazyre.New(`^\s*(require_relative|require|load)\b\s*\(?\s*(.*)`),
+	resolve: func(lw, arg string) (string, bool) {
+		switch {
+		case lw == "require_relative":
+			return rbExt(arg), true
+		case lw == "load" && !filepath.IsAbs(arg):
+			return arg, false // load reads a relative name from the working folder
+		case relative(arg):
+			return rbExt(arg), false
+		}
+		return "", false
+	},
+}
+
+var rLoader = loader{
+	line: lazyre.New(`(?:^|[\s;({])((?:sys\.)?source)\s*\(\s*(?:file\s*=\s*)?(.*)`),
+	resolve: func(_, arg string) (string, bool) { return arg, false },
+}
+
+// rbExt is ruby's name for a file required without its extension.
+func rbExt(n string) string {
+	if filepath.Ext(n) == "" {
+		return n + ".rb"
+	}
+	return n
+}
+
+// loads reads the script at p (run from folder d) for the files it
+// loads, binds each, and reads those in turn.
+func (in *inspector) loads(k *loader, p string, d folder, depth int) {
+	if in.err != nil || in.loaded[p] {
+		return
+	}
+	if in.loaded == nil {
+		in.loaded = map[string]bool{}
+	}
+	in.loaded[p] = true
+	if depth >= maxDepth {
+		in.opaque("%s loads files nested over %d deep", in.display(p, in.realDir), maxDepth)
+		return
+	}
+	src, err := readFile(p)
+	if err != nil || src == nil {
+		return // hash reports it
+	}
+	shown := in.display(p, in.realDir)
+	bind := func(name string, script bool) {
+		if !in.readName(p) || name == "" {
+			return
+		}
+		q := name
+		if !filepath.IsAbs(q) {
+			if script {
+				q = filepath.Join(filepath.Dir(p), name)
+			} else {
+				q = filepath.Join(d.path, name)
+			}
+		}
+		in.hash(q, d.base)
+		if real, err := filepath.EvalSymlinks(q); err == nil && within(real, in.realDir) {
+			in.loads(k, real, d, depth+1)
+		}
+	}
+	if k.line == nil {
+		in.sources(src, k.lang, shown, bind)
+		return
+	}
+	for line := range bytes.Lines(src) {
+		s := strings.TrimSpace(string(line))
+		if strings.HasPrefix(s, "#") {
+			continue
+		}
+		m := k.line().FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		lw := strings.Join(strings.Fields(m[1]), " ")
+		if lw == "use lib" {
+			in.opaque("%s in %s adds folders to perl's search path, whose modules zk does not bind", quoteSrc(s), shown)
+			continue
+		}
+		arg, ok := stringLiteral(m[2])
+		if !ok {
+			if lw == "require" && bareword().MatchString(m[2]) {
+				continue // a module on the search path (perl's Foo::Bar), not the vault's
+			}
+			in.opaque("%s in %s names a file zk cannot tell without running it", quoteSrc(s), shown)
+			continue
+		}
+		name, script := k.resolve(lw, arg)
+		bind(name, script)
+	}
+}
+
+// sources parses a shell script and binds what its . and source commands
+// name, from the working folder (a name with no slash: as well, bash looks
+// there after PATH).
+func (in *inspector) sources(src []byte, lang syntax.LangVariant, shown string, bind func(string, bool)) {
+	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(bytes.NewReader(src), "")
+	if err != nil {
+		in.opaque("cannot parse %s as a shell script: %v", shown, err)
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || len(c.Args) < 2 {
+			return true
+		}
+		if w, _ := literal(c.Args[0], lang); w != "." && w != "source" {
+			return true
+		}
+		s, why := literal(c.Args[1], lang)
+		if why != "" {
+			in.opaque("%s in %s names a file zk cannot tell without running it", quoteSrc(string(src[c.Pos().Offset():c.End().Offset()])), shown)
+			return true
+		}
+		bind(s, false)
+		return true
+	})
+}
+
+// bareword is a perl module's name, which require looks up on @INC.
+var bareword = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z0-9_]+)*\s*;?\s*$`)
+
+// stringLiteral is the string a line's argument s starts with, quoted,
+// and false when it is no quoted string or one that interpolates (a
+// variable, an expression zk cannot tell without running it).
+func stringLiteral(s string) (string, bool) {
+	if s == "" || (s[0] != '\'' && s[0] != '"') {
+		return "", false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", false
+	}
+	v := s[1 : 1+end]
+	if strings.ContainsAny(v, "\\") || s[0] == '"' && strings.ContainsAny(v, "$@#{") {
+		return "", false
+	}
+	return v, true
+}
