@@ -120,7 +120,7 @@ var rubyLoader = loader{
 }
 
 var rLoader = loader{
-	line: lazyre.New(`(?:^|[\s;({])((?:sys\.)?source)\s*\(\s*(?:file\s*=\s*)?(.*)`),
+	line:    lazyre.New(`(?:^|[\s;({])((?:sys\.)?source)\s*\(\s*(?:file\s*=\s*)?(.*)`),
 	resolve: func(_, arg string) (string, bool) { return arg, false },
 }
 
