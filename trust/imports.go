@@ -2,6 +2,7 @@ package trust
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -58,6 +59,11 @@ func (in *inspector) scriptCode(base, name string, lang syntax.LangVariant, dept
 	}
 }
 
+// maxLoaded bounds the bytes of scripts read for the files they load, a
+// command's together: a shell script is parsed whole, and a 33 MB one took
+// 7.4 s and 1.2 GB. Real ones are a few kB; past it, the command is opaque.
+const maxLoaded = 1 << 20
+
 // loader is how one language's lines name a file they load.
 type loader struct {
 	// line matches a line that loads a file, its first group the word
@@ -95,7 +101,7 @@ func relative(n string) bool {
 }
 
 var perlLoader = loader{
-	line: lazyre.New(`^\s*(require|do|use\s+lib)\b\s*\(?\s*(.*)`),
+	line: lazyre.New(`(?:^|[;{}])\s*(require|do|use\s+lib)\b\s*\(?\s*([^;]*)`),
 	resolve: func(lw, arg string) (string, bool) {
 		if relative(arg) {
 			return arg, false
@@ -105,7 +111,7 @@ var perlLoader = loader{
 }
 
 var rubyLoader = loader{
-	line: lazyre.New(`^\s*(require_relative|require|load)\b\s*\(?\s*(.*)`),
+	line: lazyre.New(`(?:^|[;{}])\s*(require_relative|require|load)\b\s*\(?\s*([^;]*)`),
 	resolve: func(lw, arg string) (string, bool) {
 		switch {
 		case lw == "require_relative":
@@ -120,7 +126,7 @@ var rubyLoader = loader{
 }
 
 var rLoader = loader{
-	line:    lazyre.New(`(?:^|[\s;({])((?:sys\.)?source)\s*\(\s*(?:file\s*=\s*)?(.*)`),
+	line:    lazyre.New(`(?:^|[\s;({=])((?:sys\.)?source)\s*\(\s*(?:file\s*=\s*)?([^;]*)`),
 	resolve: func(_, arg string) (string, bool) { return arg, false },
 }
 
@@ -146,11 +152,18 @@ func (in *inspector) loads(k *loader, p string, d folder, depth int) {
 		in.opaque("%s loads files nested over %d deep", in.display(p, in.realDir), maxDepth)
 		return
 	}
-	src, err := readFile(p)
-	if err != nil || src == nil {
-		return // hash reports it
-	}
 	shown := in.display(p, in.realDir)
+	// Stat before reading: the bound is on what is held, not only parsed.
+	if st, err := os.Stat(p); err == nil {
+		if in.loadedBytes += st.Size(); in.loadedBytes > maxLoaded {
+			in.opaque("%s and the scripts it loads are over %d MiB; zk does not read them all for the files they load", shown, maxLoaded>>20)
+			return
+		}
+	}
+	src, err := readFile(p)
+	if err != nil || src == nil || int64(len(src)) > maxLoaded {
+		return // hash reports it; or it grew since the stat, and is read no more
+	}
 	bind := func(name string, script bool) {
 		if !in.readName(p) || name == "" {
 			return
@@ -177,25 +190,24 @@ func (in *inspector) loads(k *loader, p string, d folder, depth int) {
 		if strings.HasPrefix(s, "#") {
 			continue
 		}
-		m := k.line().FindStringSubmatch(s)
-		if m == nil {
-			continue
-		}
-		lw := strings.Join(strings.Fields(m[1]), " ")
-		if lw == "use lib" {
-			in.opaque("%s in %s adds folders to perl's search path, whose modules zk does not bind", quoteSrc(s), shown)
-			continue
-		}
-		arg, ok := stringLiteral(m[2])
-		if !ok {
-			if lw == "require" && bareword().MatchString(m[2]) {
-				continue // a module on the search path (perl's Foo::Bar), not the vault's
+		for _, m := range k.line().FindAllStringSubmatch(s, -1) {
+			lw := strings.Join(strings.Fields(m[1]), " ")
+			if lw == "use lib" {
+				in.opaque("%s in %s adds folders to perl's search path, whose modules zk does not bind", quoteSrc(s), shown)
+				continue
 			}
-			in.opaque("%s in %s names a file zk cannot tell without running it", quoteSrc(s), shown)
-			continue
+			arg, ok := stringLiteral(m[2])
+			switch {
+			case ok:
+				bind(k.resolve(lw, arg))
+			case lw == "do" && strings.HasPrefix(m[2], "{"),
+				lw == "require" && bareword().MatchString(m[2]):
+				// perl's do BLOCK; a module or version on the search path
+				// (Foo::Bar, 5.010), not the vault's.
+			default:
+				in.opaque("%s in %s names a file zk cannot tell without running it", quoteSrc(s), shown)
+			}
 		}
-		name, script := k.resolve(lw, arg)
-		bind(name, script)
 	}
 }
 
@@ -227,7 +239,7 @@ func (in *inspector) sources(src []byte, lang syntax.LangVariant, shown string, 
 }
 
 // bareword is a perl module's name, which require looks up on @INC.
-var bareword = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z0-9_]+)*\s*;?\s*$`)
+var bareword = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*(::[A-Za-z0-9_]+)*|v?[0-9][0-9._]*)\s*\)?\s*$`)
 
 // stringLiteral is the string a line's argument s starts with, quoted,
 // and false when it is no quoted string or one that interpolates (a

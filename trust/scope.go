@@ -234,6 +234,7 @@ type inspector struct {
 	outAt        map[*string]bool  // the words naming them, by where they are
 	included     map[string]bool   // makefiles read through include lines
 	loaded       map[string]bool   // scripts read for the files they load (loads)
+	loadedBytes  int64             // and their bytes
 	makeInclude  []string          // make's -I folders, where includes are looked for
 	read         int               // words of files read as names (readName)
 	bound        map[string]string // the files hashed, by path: their names

@@ -1,0 +1,95 @@
+package trust
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/zk-claims/zk/vault/vaulttest"
+)
+
+// TestScriptLoads: the files a script loads by its own lines are bound,
+// those of a search path zk does not bind are not, and a line naming its
+// file by what zk cannot tell is opaque.
+func TestScriptLoads(t *testing.T) {
+	dir := vaulttest.Dir(t, map[string]string{
+		"a.pl": "use strict; require 5.010;\nrequire Foo::Bar;\ndo { 1 } while 0;\nmy $x = 1; require './b.pl';\n# require './c.pl';\n",
+		"b.pl": "do \"./d.pl\";\n", "c.pl": "", "d.pl": "",
+		"inc.pl": "use lib '.';\n", "var.pl": "require $file;\n",
+		"r/a.rb": "require 'json'\nrequire_relative 'b'\nload './r/c.rb'\n", "r/b.rb": "require_relative('sub/d')\n",
+		"r/c.rb": "", "r/sub/d.rb": "", "r/var.rb": "require File.join(__dir__, 'b')\n", "r/interp.rb": "require_relative \"#{x}\"\n",
+		"a.R": "x <- source(\"b.R\")\nsys.source(file = 'c.R')\n", "b.R": "", "c.R": "", "var.R": "source(f)\n",
+		"a.sh": "if [ -f x ]; then . ./b.sh; fi\nsource 'c sh'\n", "b.sh": ". ./a.sh\n", "c sh": "", "var.sh": ". \"$D/b.sh\"\n",
+	})
+	for _, tc := range []struct {
+		argv   []string
+		files  []string
+		opaque string
+	}{
+		{[]string{"perl", "a.pl"}, []string{"a.pl", "b.pl", "d.pl"}, ""},
+		{[]string{"perl", "inc.pl"}, []string{"inc.pl"}, "adds folders to perl's search path"},
+		{[]string{"perl", "var.pl"}, []string{"var.pl"}, "`require $file;` in var.pl names a file zk cannot tell"},
+		{[]string{"ruby", "r/a.rb"}, []string{"r/a.rb", "r/b.rb", "r/c.rb", "r/sub/d.rb"}, ""},
+		{[]string{"ruby", "r/var.rb"}, []string{"r/var.rb"}, "names a file zk cannot tell"},
+		{[]string{"ruby", "r/interp.rb"}, []string{"r/interp.rb"}, "names a file zk cannot tell"},
+		{[]string{"Rscript", "a.R"}, []string{"a.R", "b.R", "c.R"}, ""},
+		{[]string{"Rscript", "var.R"}, []string{"var.R"}, "names a file zk cannot tell"},
+		{[]string{"bash", "a.sh"}, []string{"a.sh", "b.sh", "c sh"}, ""},
+		{[]string{"sh", "var.sh"}, []string{"var.sh"}, "names a file zk cannot tell"},
+		// Inline code is opaque already; its operand is no script.
+		{[]string{"perl", "-e", "1", "a.pl"}, []string{"a.pl"}, "runs code zk does not read"},
+	} {
+		s, err := Inspect(dir, tc.argv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, f := range s.Files {
+			names = append(names, f.Name)
+		}
+		cmd := strings.Join(tc.argv, " ")
+		if !slices.Equal(names, tc.files) {
+			t.Errorf("%s: files %q, want %q", cmd, names, tc.files)
+		}
+		switch {
+		case tc.opaque == "" && len(s.Opaque) > 0:
+			t.Errorf("%s: opaque %q, want none", cmd, s.Opaque)
+		case tc.opaque != "" && (len(s.Opaque) == 0 || !strings.Contains(s.Opaque[0], tc.opaque)):
+			t.Errorf("%s: opaque %q, want %q", cmd, s.Opaque, tc.opaque)
+		}
+	}
+}
+
+// TestScriptTrees: python binds the script's real folder, node its
+// package, each as a tree; a script outside the vault binds none.
+func TestScriptTrees(t *testing.T) {
+	dir := vaulttest.Dir(t, map[string]string{
+		"b/bench.py": "import lib\n", "b/lib.py": "", "b/json.py": "",
+		"w/package.json": "{}", "w/src/t.js": "require('../lib')\n", "w/lib.js": "",
+	})
+	for _, tc := range []struct {
+		argv []string
+		tree string
+	}{
+		{[]string{"python3", "b/bench.py"}, "the Python code in b"},
+		{[]string{"python3", "-X", "dev", "b/bench.py"}, "the Python code in b"},
+		{[]string{"node", "w/src/t.js"}, "the JavaScript code in w"},
+		{[]string{"python3", "/nonexistent/x.py"}, ""},
+	} {
+		s, err := Inspect(dir, tc.argv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tr := range s.Trees {
+			names = append(names, tr.Name)
+		}
+		want := []string{tc.tree}
+		if tc.tree == "" {
+			want = nil
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("%s: trees %q, want %q", strings.Join(tc.argv, " "), names, want)
+		}
+	}
+}
