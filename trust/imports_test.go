@@ -93,3 +93,22 @@ func TestScriptTrees(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLoadLines: a line of any bytes is read without a panic, and a
+// literal read from it holds no quote and nothing that interpolates.
+func FuzzLoadLines(f *testing.F) {
+	for _, s := range []string{`require './x.pl';`, `require_relative "#{x}"`, `x <- source(file = 'a.R')`, `do {`, `'`, `"a\"b"`, `require 5.010;`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		for _, k := range []*loader{&perlLoader, &rubyLoader, &rLoader} {
+			for _, m := range k.line().FindAllStringSubmatch(line, -1) {
+				v, ok := stringLiteral(m[2])
+				if ok && (strings.ContainsAny(v, m[2][:1]+`\`) || m[2][0] == '"' && strings.ContainsAny(v, "$@#{")) {
+					t.Fatalf("%q: literal %q interpolates or holds its quote", line, v)
+				}
+				k.resolve(m[1], v)
+			}
+		}
+	})
+}
