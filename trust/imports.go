@@ -2,6 +2,7 @@ package trust
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -257,4 +258,65 @@ func stringLiteral(s string) (string, bool) {
 		return "", false
 	}
 	return v, true
+}
+
+// shebang binds what the script name loads when it is run as a program
+// (./bench.py, or after a wrapper: timeout 5 ./bench.py): the kernel runs
+// the interpreter its #! line names on it, as python3 bench.py would. Only
+// a name with a slash runs a file of the vault (a bare one is looked up on
+// PATH), and only an executable one runs at all.
+func (in *inspector) shebang(name string, depth int) {
+	if !strings.ContainsRune(name, '/') || strings.ContainsRune(name, 0) {
+		return
+	}
+	for _, d := range in.dirs {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(d.path, name)
+		}
+		base := interpreterOf(p)
+		if base == "" {
+			continue
+		}
+		lang := syntax.LangBash
+		if l, ok := shells[base]; ok {
+			lang = l
+		}
+		in.scriptCode(base, p, lang, depth)
+	}
+}
+
+// interpreterOf is the name of the program the #! line of the executable
+// file at p runs (env's operand for #!/usr/bin/env python3), or "".
+func interpreterOf(p string) string {
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
+		return ""
+	}
+	f, err := openRegular(p)
+	if f == nil || err != nil {
+		return ""
+	}
+	defer f.Close()
+	// The kernel reads at most 256 bytes of the line.
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(f, buf)
+	line, ok := bytes.CutPrefix(buf[:n], []byte("#!"))
+	if !ok {
+		return ""
+	}
+	line, _, _ = bytes.Cut(line, []byte("\n"))
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return ""
+	}
+	base := filepath.Base(fields[0])
+	if base != "env" {
+		return base
+	}
+	for _, w := range fields[1:] {
+		if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+			return filepath.Base(w)
+		}
+	}
+	return ""
 }

@@ -1,6 +1,8 @@
 package trust
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -111,4 +113,35 @@ func FuzzLoadLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInterpreterOf: the program a #! line runs, through env; none for a
+// file that is not executable or has no #! line.
+func TestInterpreterOf(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		src  string
+		mode os.FileMode
+		want string
+	}{
+		{"#!/usr/bin/env python3\nimport lib\n", 0o755, "python3"},
+		{"#!/usr/bin/env -S FOO=1 node --x\n", 0o755, "node"},
+		{"#! /bin/sh -e\n", 0o755, "sh"},
+		{"#!/bin/bash", 0o755, "bash"},
+		{"#!/usr/bin/env python3\n", 0o644, ""},
+		{"import lib\n", 0o755, ""},
+		{"#!\n", 0o755, ""},
+		{"#!/usr/bin/env\n", 0o755, ""},
+	} {
+		p := filepath.Join(dir, "x")
+		if err := os.WriteFile(p, []byte(tc.src), tc.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, tc.mode); err != nil {
+			t.Fatal(err)
+		}
+		if got := interpreterOf(p); got != tc.want {
+			t.Errorf("%q (%o): %q, want %q", tc.src, tc.mode, got, tc.want)
+		}
+	}
 }

@@ -518,6 +518,7 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		for i, w := range words {
 			if !in.parsed[w] && !in.outAt[&words[i]] {
 				in.names(w)
+				in.shebang(w, depth)
 			}
 		}
 	}()
