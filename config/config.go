@@ -61,6 +61,9 @@ type Config struct {
 	Templates string `toml:"templates"`
 	// Rules maps a rule id to "error", "warning" or "off".
 	Rules map[string]string `toml:"rules"`
+	// Overrides set rules' severities in some paths, over Rules; of
+	// several that match a path, the last wins ([[claims.overrides]]).
+	Overrides []Override `toml:"overrides"`
 	// CheckComments makes zk check report the links inside %% comments,
 	// which Obsidian records but a reader never sees: off by default.
 	CheckComments bool `toml:"check-comments"`
@@ -86,6 +89,16 @@ type Config struct {
 	// frontmatter lang or language wins, and a note no glob matches has
 	// its language detected from its text.
 	Languages map[string]string `toml:"languages"`
+}
+
+// Override is one [[claims.overrides]]: the rules' severities in the
+// vault paths that match Paths (doublestar globs, case ignored, as
+// Ignore's). Per path rather than per type, because the rule adopters
+// most want scoped, links/broken, fires in notes of no type too (an
+// inbox), and a type's notes are mostly a folder anyway.
+type Override struct {
+	Paths []string          `toml:"paths"`
+	Rules map[string]string `toml:"rules"`
 }
 
 // Type is one note type, [claims.types.NAME].
@@ -244,10 +257,79 @@ func Parse(b []byte) (*Config, []string, error) {
 	}
 	slices.Sort(warnings)
 	c.fill()
-	if err := c.validate(); err != nil {
+	if err := errors.Join(c.validate(), c.validateOverrides(b)); err != nil {
 		return nil, warnings, err
 	}
 	return c, warnings, nil
+}
+
+// validateOverrides refuses an override that names no path, an unknown
+// rule, a severity or a glob zk cannot read: unlike [claims.rules]'s
+// unknown rule, which is warned, an override is new, and a typo in it
+// would pass for a scope that silences nothing. Each error names its
+// line in b, the file's text, where one can be found.
+func (c *Config) validateOverrides(b []byte) error {
+	var errs []error
+	heads := overrideHeads(b)
+	lines := strings.Split(string(b), "\n")
+	for i, o := range c.Overrides {
+		head, end := 0, len(lines)
+		if len(heads) == len(c.Overrides) {
+			head = heads[i]
+			if i+1 < len(heads) {
+				end = heads[i+1] - 1
+			}
+		}
+		// at is "line N: " for the first line of the override holding s
+		// (its header when none does), or "" when the overrides are
+		// written as an inline array.
+		at := func(s string) string {
+			if head == 0 {
+				return ""
+			}
+			for n := head; n <= end && n <= len(lines); n++ {
+				if strings.Contains(lines[n-1], s) {
+					return fmt.Sprintf("line %d: ", n)
+				}
+			}
+			return fmt.Sprintf("line %d: ", head)
+		}
+		name := fmt.Sprintf("[[%s.overrides]] #%d", Table, i+1)
+		if len(o.Paths) == 0 {
+			errs = append(errs, fmt.Errorf("%s%s: paths is empty: name the globs of the vault paths it sets the rules of", at("[["), name))
+		}
+		for _, g := range o.Paths {
+			if err := vault.ValidGlob(g); err != nil {
+				errs = append(errs, fmt.Errorf("%s%s: paths: %w", at(g), name, err))
+			}
+		}
+		ids := make([]string, 0, len(o.Rules))
+		for id := range o.Rules {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		for _, id := range ids {
+			if _, ok := lint.RuleByID(id); !ok {
+				errs = append(errs, fmt.Errorf("%s%s: rules: unknown rule %q (README's Rules lists them)", at(id), name, id))
+			} else if _, err := lint.ParseSeverity(o.Rules[id]); err != nil {
+				errs = append(errs, fmt.Errorf("%s%s: rules.%q: %w", at(id), name, id, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// overrideHeads are the lines (from 1) of the [[claims.overrides]]
+// headers in b, in order.
+func overrideHeads(b []byte) []int {
+	var out []int
+	for n, l := range strings.Split(string(b), "\n") {
+		l = strings.Join(strings.Fields(l), "")
+		if strings.HasPrefix(l, "[["+Table+".overrides]]") {
+			out = append(out, n+1)
+		}
+	}
+	return out
 }
 
 // validate checks every value that Parse cannot check by type.
@@ -314,11 +396,23 @@ func (c *Config) TypeNames() []string {
 }
 
 // Severities are the rule severities the config sets.
-func (c *Config) Severities() map[string]lint.Severity {
-	out := make(map[string]lint.Severity, len(c.Rules))
-	for id, s := range c.Rules {
+func (c *Config) Severities() map[string]lint.Severity { return severities(c.Rules) }
+
+func severities(rules map[string]string) map[string]lint.Severity {
+	out := make(map[string]lint.Severity, len(rules))
+	for id, s := range rules {
 		sev, _ := lint.ParseSeverity(s) // validated by Parse
 		out[id] = sev
+	}
+	return out
+}
+
+// RuleOverrides are the overrides' severities, in the file's order;
+// match builds a matcher of a list of globs (as ignore's).
+func (c *Config) RuleOverrides(match func(globs []string) func(string) bool) []lint.Override {
+	out := make([]lint.Override, len(c.Overrides))
+	for i, o := range c.Overrides {
+		out[i] = lint.Override{Match: match(o.Paths), Severity: severities(o.Rules)}
 	}
 	return out
 }

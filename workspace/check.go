@@ -33,6 +33,7 @@ func (w *Workspace) lintOptions(cached bool, files []vault.File) lint.Options {
 		Relations:     cfg.Relations,
 		RestsOn:       cfg.RestsOn,
 		Severity:      cfg.Severities(),
+		Overrides:     cfg.RuleOverrides(ignoreFunc),
 		Comments:      cfg.CheckComments,
 		TendedKeys:    cfg.TendedKeys,
 		Interval:      cfg.Interval(),

@@ -47,7 +47,9 @@ type Options struct {
 	// (links/rests-on-refuted); nil means RestsOnRelations.
 	RestsOn []string
 	// Severity overrides rules' default severities; Off silences one.
-	Severity map[string]Severity
+	// Overrides win over it in the paths they match (SeverityAt).
+	Severity  map[string]Severity
+	Overrides []Override
 	// TendedKeys are the frontmatter properties read as Last tended; nil
 	// means DefaultTendedKeys.
 	TendedKeys []string
@@ -312,9 +314,11 @@ type checker struct {
 	// finish, once every note is read.
 	aliases   map[string][]string
 	summaries map[string]*noteSummary
-	// severities are every rule's severity under the options, and rules
-	// the rules with a note function that are not off.
+	// severities are every rule's vault-wide severity under the options,
+	// live the rules on in some path (vault-wide or by an override), and
+	// rules the live rules with a note function.
 	severities map[string]Severity
+	live       map[string]bool
 	rules      []Rule
 	targets    *linkTargets
 	// cached, when set, gives the summary of a note not in summaries, as
@@ -380,26 +384,68 @@ func newChecker(r *vault.Resolver, opts Options) *checker {
 			c.restsOnVocab[i] = strings.ToLower(r)
 		}
 	}
-	c.severities = map[string]Severity{}
+	c.severities, c.live = map[string]Severity{}, map[string]bool{}
 	for _, r := range Rules() {
 		sev, ok := opts.Severity[r.ID]
 		if !ok {
 			sev = r.Default
 		}
 		c.severities[r.ID] = sev
-		if r.check != nil && sev != Off {
+		c.live[r.ID] = sev != Off || slices.ContainsFunc(opts.Overrides, func(o Override) bool {
+			s, ok := o.Severity[r.ID]
+			return ok && s != Off
+		})
+		if r.check != nil && c.live[r.ID] {
 			c.rules = append(c.rules, r)
 		}
 	}
 	return c
 }
 
-// severity is the rule's severity under the options.
-func (c *checker) severity(rule string) Severity { return c.severities[rule] }
+// Override sets rules' severities in the vault paths Match takes
+// ([[claims.overrides]]): a vault adopting zk wants links/broken an
+// error where its claims live and off in its inbox.
+type Override struct {
+	Match    func(path string) bool
+	Severity map[string]Severity
+}
 
-// add appends f unless its rule is off.
+// SeverityAt is the rule's severity in the note or file at path: the
+// last override that matches the path and names the rule, else
+// Severity's, else the rule's default. It is the one place a severity
+// is decided, so check, its cache, the editors and SARIF agree.
+func (o Options) SeverityAt(rule, path string) Severity {
+	for i := len(o.Overrides) - 1; i >= 0; i-- {
+		ov := o.Overrides[i]
+		if sev, ok := ov.Severity[rule]; ok && ov.Match != nil && ov.Match(path) {
+			return sev
+		}
+	}
+	if sev, ok := o.Severity[rule]; ok {
+		return sev
+	}
+	if r, ok := RuleByID(rule); ok {
+		return r.Default
+	}
+	return Off
+}
+
+// severityAt is Options.SeverityAt with the vault-wide severities read
+// once.
+func (c *checker) severityAt(rule, path string) Severity {
+	if len(c.opts.Overrides) == 0 {
+		return c.severities[rule]
+	}
+	return c.opts.SeverityAt(rule, path)
+}
+
+// on reports whether the rule is on anywhere: a rule off in every path
+// costs nothing.
+func (c *checker) on(rule string) bool { return c.live[rule] }
+
+// add appends f unless its rule is off in f's path.
 func (c *checker) add(out []Finding, f Finding) []Finding {
-	if f.Severity = c.severity(f.Rule); f.Severity == Off {
+	if f.Severity = c.severityAt(f.Rule, f.Path); f.Severity == Off {
 		return out
 	}
 	return append(out, f)
@@ -452,7 +498,7 @@ func (nc *noteCheck) linkEntries() []vault.LinkEntry {
 func (c *checker) note(n *vault.Note) noteResult {
 	r := noteResult{path: n.Path, summary: summarize(n)}
 	nc := &noteCheck{c: c, n: n, lines: n.Lines(), typ: vault.TypeOf(c.opts.Types, n)}
-	if c.severity(RuleRestsOnRefuted) != Off {
+	if c.on(RuleRestsOnRefuted) {
 		r.summary.refuted, r.summary.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, nc.linkEntries())
 	}
 	if c.opts.Only != nil && !c.opts.Only(n.Path) {
@@ -465,7 +511,7 @@ func (c *checker) note(n *vault.Note) noteResult {
 		nc.flat = nc.flattened(nc.typ.Schema)
 	}
 	for _, rule := range c.rules {
-		if (rule.typed && nc.typ == nil) || (rule.whole && nc.flat != nil) {
+		if (rule.typed && nc.typ == nil) || (rule.whole && nc.flat != nil) || c.severityAt(rule.ID, n.Path) == Off {
 			continue
 		}
 		rule.check(nc)

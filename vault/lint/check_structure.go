@@ -196,7 +196,7 @@ func (nc *noteCheck) sectionOrder() {
 func (nc *noteCheck) emptySections() {
 	n, m := nc.n, nc.matchSections()
 	for i, want := range nc.typ.Schema.Sections {
-		if m.found[i] < 0 || nc.c.severity(RuleFalsifiersMissing) != Off && slices.ContainsFunc(evidence.FalsifierSections, func(t string) bool {
+		if m.found[i] < 0 || nc.c.severityAt(RuleFalsifiersMissing, nc.n.Path) != Off && slices.ContainsFunc(evidence.FalsifierSections, func(t string) bool {
 			return strings.EqualFold(t, strings.TrimSpace(want.Title))
 		}) {
 			continue

@@ -436,7 +436,7 @@ func posOf(n *vault.Note, lines vault.Lines, off int) (int, int) {
 // breadth-first search), so each note is visited once, cycles included,
 // and the chain named is a shortest one.
 func (c *checker) restsOnRefuted(results []noteResult) []Finding {
-	if c.severity(RuleRestsOnRefuted) == Off {
+	if !c.on(RuleRestsOnRefuted) {
 		return nil
 	}
 	if !slices.ContainsFunc(results, func(r noteResult) bool { return r.summary.refuted != "" }) {

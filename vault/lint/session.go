@@ -250,7 +250,7 @@ func (c *checker) graphSummary(n *vault.Note) noteSummary {
 	s := summarize(n)
 	entries := vault.LinkEntries(n)
 	s.relations = relationWords(entries)
-	if c.severity(RuleRestsOnRefuted) == Off {
+	if !c.on(RuleRestsOnRefuted) {
 		return s
 	}
 	nc := &noteCheck{c: c, n: n, lines: n.Lines(), entries: &entries}
@@ -317,7 +317,7 @@ func (s *Session) resolveAll() {
 // from this note's entries only: the chain named is the one Check names
 // (chainWalk). The caller holds mu.
 func (s *Session) restsOnRefuted(r noteResult) []Finding {
-	if s.refuted == 0 || s.c.severity(RuleRestsOnRefuted) == Off {
+	if s.refuted == 0 || !s.c.on(RuleRestsOnRefuted) {
 		return nil
 	}
 	s.resolveAll()
@@ -351,7 +351,7 @@ func (s *Session) restsOnDeferred() map[string][]Finding {
 	rs := s.deferred
 	s.deferred = nil
 	out := map[string][]Finding{}
-	if s.refuted == 0 || s.c.severity(RuleRestsOnRefuted) == Off {
+	if s.refuted == 0 || !s.c.on(RuleRestsOnRefuted) {
 		return out
 	}
 	if len(rs) <= walkEachMax {
@@ -503,7 +503,7 @@ func (s *Session) chainToRefuted(start string) (chain, bool) {
 func (s *Session) Dependents(ps ...string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.c.severity(RuleRestsOnRefuted) == Off {
+	if !s.c.on(RuleRestsOnRefuted) {
 		return nil
 	}
 	s.resolveAll()
@@ -538,7 +538,7 @@ func (s *Session) Dependents(ps ...string) []string {
 // those linking may give (every note linking to it, perhaps more), kept
 // if one of their rests-on entries reaches it. The caller holds mu.
 func (s *Session) dependentsVia(linking func(p string) []string, ps ...string) []string {
-	if s.c.severity(RuleRestsOnRefuted) == Off {
+	if !s.c.on(RuleRestsOnRefuted) {
 		return nil
 	}
 	s.resolveAll()
