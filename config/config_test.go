@@ -198,3 +198,45 @@ func TestTypeFolderConfined(t *testing.T) {
 		}
 	}
 }
+
+// TestOverrides reads [[claims.overrides]] in file order, the example
+// zk init writes among them, and refuses what it cannot use, naming the
+// line where it can.
+func TestOverrides(t *testing.T) {
+	example := strings.ReplaceAll(OverrideExample, "# ", "")
+	c, warnings, err := Parse([]byte(example + `[[claims.overrides]]
+paths = ["**/Permanent Notes/**"]
+[claims.overrides.rules]
+"links/broken" = "error"
+`))
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("Parse: %v %v", err, warnings)
+	}
+	want := []Override{
+		{Paths: []string{"Inbox/**"}, Rules: map[string]string{"links/broken": "off"}},
+		{Paths: []string{"**/Permanent Notes/**"}, Rules: map[string]string{"links/broken": "error"}},
+	}
+	if !reflect.DeepEqual(c.Overrides, want) {
+		t.Errorf("Overrides = %+v, want %+v", c.Overrides, want)
+	}
+	ovs := c.RuleOverrides(func(globs []string) func(string) bool {
+		return func(p string) bool { return strings.HasPrefix(p, strings.TrimSuffix(globs[0], "**")) }
+	})
+	if len(ovs) != 2 || !ovs[0].Match("Inbox/A.md") || ovs[0].Severity["links/broken"] != lint.Off || ovs[1].Severity["links/broken"] != lint.Error {
+		t.Errorf("RuleOverrides = %+v", ovs)
+	}
+
+	for _, tt := range []struct{ text, want string }{
+		{"[[claims.overrides]]\nrules = { \"links/broken\" = \"off\" }\n", `line 1: [[claims.overrides]] #1: paths is empty`},
+		{"[[claims.overrides]]\npaths = [\"a/**\"]\nrules = { \"links/nope\" = \"off\" }\n", `line 3: [[claims.overrides]] #1: rules: unknown rule "links/nope"`},
+		{"[[claims.overrides]]\npaths = [\"a/**\"]\n[[claims.overrides]]\npaths = [\"a/[\"]\n", `line 4: [[claims.overrides]] #2: paths: "a/[" is not a valid glob`},
+		{"[[claims.overrides]]\npaths = [\"a/**\"]\nrules = { \"links/broken\" = \"loud\" }\n", `line 3: [[claims.overrides]] #1: rules."links/broken": severity "loud"`},
+		// An inline array has no header to count: the error names the override alone.
+		{"[claims]\noverrides = [{ paths = [\"a/**\"], rules = { \"links/nope\" = \"off\" } }]\n", `[[claims.overrides]] #1: rules: unknown rule "links/nope"`},
+	} {
+		_, _, err := Parse([]byte(tt.text))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("Parse(%q) = %v, want an error starting %q", tt.text, err, tt.want)
+		}
+	}
+}

@@ -61,6 +61,10 @@ func Commented() []byte {
 	for _, r := range lint.Rules() {
 		w("# %s = %s\n", strconv.Quote(r.ID), strconv.Quote(r.Default.String()))
 	}
+	w("\n# Rules' severities in some vault paths only, over [%s.rules]: paths are\n", Table)
+	w("# globs as ignore takes them; where several overrides match, the last wins.\n")
+	w("# Each [[%s.overrides]] adds one; uncomment these three lines for one.\n", Table)
+	w("%s", OverrideExample)
 	for _, name := range d.TypeNames() {
 		t := d.Types[name]
 		w("\n# The note type %q. A note is of the type when its vault path matches\n", name)
@@ -78,6 +82,15 @@ func Commented() []byte {
 	}
 	return []byte(b.String())
 }
+
+// OverrideExample is the override zk init writes, commented out: a vault
+// that links to notes not yet written keeps links/broken where its
+// claims live and turns it off in its inbox. Its keys are indented so
+// that it is not read as a default.
+const OverrideExample = `# [[claims.overrides]]
+#   paths = ["Inbox/**"]
+#   rules = { "links/broken" = "off" }
+`
 
 func list(ss []string) string {
 	q := make([]string, len(ss))
