@@ -272,6 +272,16 @@ func (c *Config) validateOverrides(b []byte) error {
 	var errs []error
 	heads := overrideHeads(b)
 	lines := strings.Split(string(b), "\n")
+	globs := 0
+	for _, o := range c.Overrides {
+		globs += len(o.Paths)
+	}
+	if globs > MaxOverrideGlobs {
+		// Each note's path is matched against every glob: a vault's
+		// config may not make a check cost its notes times a million.
+		errs = append(errs, fmt.Errorf("[[%s.overrides]]: %d globs in paths, over the %d zk reads: merge the overrides that set the same rules, or name folders rather than notes", Table, globs, MaxOverrideGlobs))
+		return errors.Join(errs...)
+	}
 	for i, o := range c.Overrides {
 		head, end := 0, len(lines)
 		if len(heads) == len(c.Overrides) {
@@ -318,6 +328,9 @@ func (c *Config) validateOverrides(b []byte) error {
 	}
 	return errors.Join(errs...)
 }
+
+// MaxOverrideGlobs caps the globs of all overrides' paths together.
+const MaxOverrideGlobs = 256
 
 // overrideHeads are the lines (from 1) of the [[claims.overrides]]
 // headers in b, in order.

@@ -233,6 +233,7 @@ paths = ["**/Permanent Notes/**"]
 		{"[[claims.overrides]]\npaths = [\"a/**\"]\nrules = { \"links/broken\" = \"loud\" }\n", `line 3: [[claims.overrides]] #1: rules."links/broken": severity "loud"`},
 		// An inline array has no header to count: the error names the override alone.
 		{"[claims]\noverrides = [{ paths = [\"a/**\"], rules = { \"links/nope\" = \"off\" } }]\n", `[[claims.overrides]] #1: rules: unknown rule "links/nope"`},
+		{"[[claims.overrides]]\npaths = [" + strings.Repeat(`"a/**",`, MaxOverrideGlobs+1) + "]\n", `[[claims.overrides]]: 257 globs in paths, over the 256 zk reads`},
 	} {
 		_, _, err := Parse([]byte(tt.text))
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {

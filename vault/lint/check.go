@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -319,8 +321,12 @@ type checker struct {
 	// rules the live rules with a note function.
 	severities map[string]Severity
 	live       map[string]bool
-	rules      []Rule
-	targets    *linkTargets
+	// scoped memoizes each path's severities under the overrides, so a
+	// path is matched against each override once, not once per rule
+	// and finding: path to map[string]Severity.
+	scoped  sync.Map
+	rules   []Rule
+	targets *linkTargets
 	// cached, when set, gives the summary of a note not in summaries, as
 	// a recheck's cache holds it (nil: none), and the names of the notes
 	// that may declare a folded alias besides those in aliases; absent
@@ -431,12 +437,25 @@ func (o Options) SeverityAt(rule, path string) Severity {
 }
 
 // severityAt is Options.SeverityAt with the vault-wide severities read
-// once.
+// once and each path's overrides matched once.
 func (c *checker) severityAt(rule, path string) Severity {
 	if len(c.opts.Overrides) == 0 {
 		return c.severities[rule]
 	}
-	return c.opts.SeverityAt(rule, path)
+	m, ok := c.scoped.Load(path)
+	if !ok {
+		own := map[string]Severity{}
+		for _, ov := range c.opts.Overrides {
+			if ov.Match != nil && ov.Match(path) {
+				maps.Copy(own, ov.Severity) // later overrides win
+			}
+		}
+		m, _ = c.scoped.LoadOrStore(path, own)
+	}
+	if sev, ok := m.(map[string]Severity)[rule]; ok {
+		return sev
+	}
+	return c.severities[rule]
 }
 
 // on reports whether the rule is on anywhere: a rule off in every path
