@@ -360,3 +360,27 @@ func TestLSPVaultFromTheEditorsRoot(t *testing.T) {
 		t.Fatal("zk lsp did not stop at exit")
 	}
 }
+
+// The editor sees a rule's severity as zk check does, per path: an
+// override makes links/broken an error in Permanent Notes/ and turns it
+// off in Inbox/.
+func TestLSPOverridesPerPath(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config-home"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	dir := vaulttest.Dir(t, map[string]string{
+		".zk/config.toml": "[claims.rules]\n\"links/broken\" = \"warning\"\n" +
+			"[[claims.overrides]]\npaths = [\"Inbox/**\"]\nrules = { \"links/broken\" = \"off\" }\n",
+		"Inbox/A.md":  "# A\n\nSee [[Missing]].\n",
+		"Drafts/B.md": "# B\n\nSee [[Missing]].\n",
+	})
+	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
+	var errb bytes.Buffer
+	l := startLSP(t, root, &errb, map[string]any{"processId": nil, "rootUri": lspURI(dir), "capabilities": map[string]any{}})
+	if d := l.open(t, filepath.Join(dir, "Inbox", "A.md")); strings.Contains(d, "links/broken") {
+		t.Errorf("diagnostics in Inbox/: %s, want links/broken off", d)
+	}
+	if d := l.open(t, filepath.Join(dir, "Drafts", "B.md")); !strings.Contains(d, `"code":"links/broken"`) || !strings.Contains(d, `"severity":2`) {
+		t.Errorf("diagnostics in Drafts/: %s, want links/broken a warning", d)
+	}
+}
