@@ -269,7 +269,9 @@ func Parse(b []byte) (*Config, []string, error) {
 // would pass for a scope that silences nothing. Each error names its
 // line in b, the file's text, where one can be found.
 func (c *Config) validateOverrides(b []byte) error {
+	const maxErrors = 10
 	var errs []error
+	more := 0
 	heads := overrideHeads(b)
 	lines := strings.Split(string(b), "\n")
 	globs := 0
@@ -305,12 +307,22 @@ func (c *Config) validateOverrides(b []byte) error {
 			return fmt.Sprintf("line %d: ", head)
 		}
 		name := fmt.Sprintf("[[%s.overrides]] #%d", Table, i+1)
+		// fail reports one error at the line holding s; past the first
+		// maxErrors it only counts, so that a file of a thousand typos
+		// is neither a thousand lines nor a thousand scans of the file.
+		fail := func(s, format string, args ...any) {
+			if len(errs) == maxErrors {
+				more++
+				return
+			}
+			errs = append(errs, fmt.Errorf("%s%s: "+format, append([]any{at(s), name}, args...)...))
+		}
 		if len(o.Paths) == 0 {
-			errs = append(errs, fmt.Errorf("%s%s: paths is empty: name the globs of the vault paths it sets the rules of", at("[["), name))
+			fail("[[", "paths is empty: name the globs of the vault paths it sets the rules of")
 		}
 		for _, g := range o.Paths {
 			if err := vault.ValidGlob(g); err != nil {
-				errs = append(errs, fmt.Errorf("%s%s: paths: %w", at(g), name, err))
+				fail(g, "paths: %w", err)
 			}
 		}
 		ids := make([]string, 0, len(o.Rules))
@@ -320,11 +332,14 @@ func (c *Config) validateOverrides(b []byte) error {
 		slices.Sort(ids)
 		for _, id := range ids {
 			if _, ok := lint.RuleByID(id); !ok {
-				errs = append(errs, fmt.Errorf("%s%s: rules: unknown rule %q (README's Rules lists them)", at(id), name, id))
+				fail(id, "rules: unknown rule %q (README's Rules lists them)", id)
 			} else if _, err := lint.ParseSeverity(o.Rules[id]); err != nil {
-				errs = append(errs, fmt.Errorf("%s%s: rules.%q: %w", at(id), name, id, err))
+				fail(id, "rules.%q: %w", id, err)
 			}
 		}
+	}
+	if more > 0 {
+		errs = append(errs, fmt.Errorf("and %d more errors in [[%s.overrides]]", more, Table))
 	}
 	return errors.Join(errs...)
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"io/fs"
 	"reflect"
 	"regexp"
@@ -226,6 +227,11 @@ paths = ["**/Permanent Notes/**"]
 		t.Errorf("RuleOverrides = %+v", ovs)
 	}
 
+	var typos strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&typos, "\"r%04d\" = \"off\"\n", i)
+	}
+	manyTypos := typos.String()
 	for _, tt := range []struct{ text, want string }{
 		{"[[claims.overrides]]\nrules = { \"links/broken\" = \"off\" }\n", `line 1: [[claims.overrides]] #1: paths is empty`},
 		{"[[claims.overrides]]\npaths = [\"a/**\"]\nrules = { \"links/nope\" = \"off\" }\n", `line 3: [[claims.overrides]] #1: rules: unknown rule "links/nope"`},
@@ -233,11 +239,17 @@ paths = ["**/Permanent Notes/**"]
 		{"[[claims.overrides]]\npaths = [\"a/**\"]\nrules = { \"links/broken\" = \"loud\" }\n", `line 3: [[claims.overrides]] #1: rules."links/broken": severity "loud"`},
 		// An inline array has no header to count: the error names the override alone.
 		{"[claims]\noverrides = [{ paths = [\"a/**\"], rules = { \"links/nope\" = \"off\" } }]\n", `[[claims.overrides]] #1: rules: unknown rule "links/nope"`},
+		{"[[claims.overrides]]\npaths = [\"a/**\"]\n[claims.overrides.rules]\n" + manyTypos, `line 4: [[claims.overrides]] #1: rules: unknown rule "r0000"`},
 		{"[[claims.overrides]]\npaths = [" + strings.Repeat(`"a/**",`, MaxOverrideGlobs+1) + "]\n", `[[claims.overrides]]: 257 globs in paths, over the 256 zk reads`},
 	} {
 		_, _, err := Parse([]byte(tt.text))
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("Parse(%q) = %v, want an error starting %q", tt.text, err, tt.want)
 		}
+	}
+	// A thousand typos are ten errors and a count of the rest.
+	_, _, err = Parse([]byte("[[claims.overrides]]\npaths = [\"a/**\"]\n[claims.overrides.rules]\n" + manyTypos))
+	if lines := strings.Split(err.Error(), "\n"); len(lines) != 11 || lines[10] != "and 990 more errors in [[claims.overrides]]" {
+		t.Errorf("%d lines of errors, ending %q; want 10 and a count of 990 more", len(lines), lines[len(lines)-1])
 	}
 }
