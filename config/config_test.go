@@ -253,3 +253,38 @@ paths = ["**/Permanent Notes/**"]
 		t.Errorf("%d lines of errors, ending %q; want 10 and a count of 990 more", len(lines), lines[len(lines)-1])
 	}
 }
+
+// FuzzParse: any config text parses or is refused, never a panic, and
+// an override that parses names only rules zk has, each with a
+// severity, and globs that match.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(OverrideExample))
+	f.Add([]byte(strings.ReplaceAll(OverrideExample, "# ", "")))
+	f.Add([]byte("[[claims.overrides]]\npaths = [\"a/[\"]\n[claims.overrides.rules]\n\"links/broken\" = \"loud\"\n"))
+	f.Add([]byte("[claims]\noverrides = [{ paths = [\"**\"], rules = { \"all\" = \"off\" } }]\n"))
+	f.Add(Commented())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, _, err := Parse(b)
+		if err != nil {
+			return
+		}
+		for _, o := range c.Overrides {
+			if len(o.Paths) == 0 {
+				t.Fatalf("an override with no paths parsed: %+v", o)
+			}
+			for _, g := range o.Paths {
+				if vault.ValidGlob(g) != nil {
+					t.Fatalf("bad glob %q parsed", g)
+				}
+			}
+			for id, s := range o.Rules {
+				if _, ok := lint.RuleByID(id); !ok {
+					t.Fatalf("unknown rule %q parsed", id)
+				}
+				if _, err := lint.ParseSeverity(s); err != nil {
+					t.Fatalf("severity %q parsed", s)
+				}
+			}
+		}
+	})
+}
