@@ -421,11 +421,8 @@ type Override struct {
 // Severity's, else the rule's default. It is the one place a severity
 // is decided, so check, its cache, the editors and SARIF agree.
 func (o Options) SeverityAt(rule, path string) Severity {
-	for i := len(o.Overrides) - 1; i >= 0; i-- {
-		ov := o.Overrides[i]
-		if sev, ok := ov.Severity[rule]; ok && ov.Match != nil && ov.Match(path) {
-			return sev
-		}
+	if sev, ok := o.pathSeverities(path)[rule]; ok {
+		return sev
 	}
 	if sev, ok := o.Severity[rule]; ok {
 		return sev
@@ -436,21 +433,30 @@ func (o Options) SeverityAt(rule, path string) Severity {
 	return Off
 }
 
+// pathSeverities are the severities the overrides matching path set,
+// the later winning; nil when none does.
+func (o Options) pathSeverities(path string) map[string]Severity {
+	var out map[string]Severity
+	for _, ov := range o.Overrides {
+		if ov.Match != nil && ov.Match(path) {
+			if out == nil {
+				out = map[string]Severity{}
+			}
+			maps.Copy(out, ov.Severity)
+		}
+	}
+	return out
+}
+
 // severityAt is Options.SeverityAt with the vault-wide severities read
-// once and each path's overrides matched once.
+// once (severities) and each path matched against the overrides once.
 func (c *checker) severityAt(rule, path string) Severity {
 	if len(c.opts.Overrides) == 0 {
 		return c.severities[rule]
 	}
 	m, ok := c.scoped.Load(path)
 	if !ok {
-		own := map[string]Severity{}
-		for _, ov := range c.opts.Overrides {
-			if ov.Match != nil && ov.Match(path) {
-				maps.Copy(own, ov.Severity) // later overrides win
-			}
-		}
-		m, _ = c.scoped.LoadOrStore(path, own)
+		m, _ = c.scoped.LoadOrStore(path, c.opts.pathSeverities(path))
 	}
 	if sev, ok := m.(map[string]Severity)[rule]; ok {
 		return sev
