@@ -32,7 +32,7 @@ func newRunCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &runOptions{root: root}
 	cmd := &cobra.Command{
 		Use:   "run (<note> [-- <command> [<arg>...]] | --due | --all)",
-		Short: "Run a falsifier and record the result",
+		Short: "Run a note's falsifier (or --due, --all) and record the result",
 		Long: `Run a command that tests one of a note's falsifiers and append the dated
 result to the note's Evidence section, as a block zk can read back (zk runs)
 and check (zk check: evidence/run-edited).

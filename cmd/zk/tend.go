@@ -20,7 +20,7 @@ func newTendCmd(root *rootOptions, s *streams) *cobra.Command {
 	opts := &tendOptions{root: root}
 	cmd := &cobra.Command{
 		Use:   "tend <note>...",
-		Short: "Set a note's Last tended date",
+		Short: "Set the Last tended date of each note named",
 		Long: `Set the Last tended date of each note named to today (or --date).
 
 The date is changed where the note already states it (the Maintenance line,
