@@ -40,6 +40,13 @@ func TestQueryErrorSaysWhere(t *testing.T) {
 		// with "runtime error: slice bounds out of range" alone.
 		"/^a/":         "a regexp matches a whole word already, so it needs no ^ or $",
 		"claim:/^a.*/": "^ is a boost (word^2), inside a /regexp/ too",
+		// A control byte is in no word the analysers keep nor in any
+		// path zk lists: "path:\x00" answered no hits and no reason.
+		"path:\x00":    `a control character (U+0000 at byte 5)`,
+		"claim:a\x1bb": `(U+001B at byte 7)`,
+		"a\u0085":      `(U+0085 at byte 1)`,
+		"a\x7f":        `(U+007F at byte 1)`,
+		"title:\xff":   `not UTF-8 (at byte 6)`,
 	} {
 		_, err := parseQuery(q, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -50,7 +57,7 @@ func TestQueryErrorSaysWhere(t *testing.T) {
 
 // Shapes near the refused ones still search.
 func TestQueryParses(t *testing.T) {
-	for _, q := range []string{"f(x)", "(ab)", `"(a"`, `claim:"a OR b"`, "or", "c++", "claim:(x)", "tag:(", "path:\\)", "claim~2", "claim~", "/cla.m/", "/[a-z]{1000}/"} {
+	for _, q := range []string{"f(x)", "(ab)", `"(a"`, `claim:"a OR b"`, "or", "c++", "claim:(x)", "tag:(", "path:\\)", "claim~2", "claim~", "/cla.m/", "/[a-z]{1000}/", "a\tb", "a\nb\r\n"} {
 		if _, err := parseQuery(q, nil, nil); err != nil {
 			t.Errorf("parseQuery(%q) = %v, want no error", q, err)
 		}

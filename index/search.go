@@ -2,6 +2,7 @@ package index
 
 import (
 	"unicode"
+	"unicode/utf8"
 
 	"cmp"
 	"context"
@@ -567,6 +568,9 @@ func parseQuery(s string, langs []string, attested func(word string) []string) (
 	if len(s) > MaxQuery {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d a query may have", ErrQuery, len(s), MaxQuery)
 	}
+	if err := plainText(s); err != nil {
+		return nil, err
+	}
 	var only []string
 	for _, m := range langFilter().FindAllStringSubmatch(s, -1) {
 		code, ok := normLang(m[2])
@@ -630,6 +634,22 @@ func parseQuery(s string, langs []string, attested func(word string) []string) (
 		q = query.NewBooleanQuery([]query.Query{q}, []query.Query{exact}, nil)
 	}
 	return q, nil
+}
+
+// plainText refuses a query holding a control character or bytes that
+// are not UTF-8: no word the analysers keep and no path zk lists holds
+// one, and bleve's parser took "path:\x00" and matched no note without a
+// reason. Tab and line ends separate words, as spaces do.
+func plainText(s string) error {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			return fmt.Errorf("%w: the query is not UTF-8 (at byte %d)", ErrQuery, i)
+		case unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r':
+			return fmt.Errorf("%w: the query holds a control character (%U at byte %d), which no note's words or paths hold", ErrQuery, r, i)
+		}
+	}
+	return nil
 }
 
 // plainQuery is the query as a title would be written, when it is only

@@ -229,6 +229,11 @@ func TestMCPSearch(t *testing.T) {
 	if text := callTool(t, cs, "search", map[string]any{"query": "claim:("}, nil, true); !strings.Contains(text, "no parentheses") {
 		t.Errorf("search claim:( says %q, want the reason", text)
 	}
+	// JSON carries a NUL, which no argument can: "path:\x00" answered
+	// no hits and no reason.
+	if text := callTool(t, cs, "search", map[string]any{"query": "path:\x00"}, nil, true); !strings.Contains(text, "control character (U+0000 at byte 5)") {
+		t.Errorf("search path:NUL says %q, want the reason", text)
+	}
 	callTool(t, cs, "search", map[string]any{}, nil, true) // query is required
 }
 
