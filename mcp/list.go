@@ -36,10 +36,13 @@ func addListTool(srv *sdk.Server, z *zkServer) {
 			"sorted and limited (zk list --format json): each note's path, type and the fields asked for."}, z.list)
 }
 
-// listPage is zk list --format json, a page of its notes.
+// listPage is zk list --format json, a page of its notes, and what zk
+// list warns of on stderr, of all the notes matched: a result has no
+// stderr, and base carries its warnings so.
 type listPage struct {
 	view.List
 	pageOutput
+	Warnings []string `json:"warnings"`
 }
 
 func (z *zkServer) list(ctx context.Context, call *sdk.CallToolRequest, in listInput) (*sdk.CallToolResult, listPage, error) {
@@ -57,6 +60,7 @@ func (z *zkServer) list(ctx context.Context, call *sdk.CallToolRequest, in listI
 			return err
 		}
 		out.List = view.NewList(res, in.Fields)
+		out.Warnings = w.ListWarnings(res, in.Fields)
 		out.Notes, out.pageOutput, err = pageOf(out.Notes, page)
 		return err
 	})

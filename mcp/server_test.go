@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -443,6 +444,22 @@ func TestMCPList(t *testing.T) {
 	}
 	if text := callTool(t, cs, "list", map[string]any{"where": []string{"=x"}}, nil, true); !strings.Contains(text, "no property name") {
 		t.Errorf("a bad condition's error says %q", text)
+	}
+	// What zk list warns of on stderr is the result's warnings here: the
+	// tool had no channel for it, and tended for file.tended was an
+	// empty column without a word. [], not null, when there is none.
+	var page struct {
+		view.List
+		Warnings []string `json:"warnings"`
+	}
+	callTool(t, cs, "list", map[string]any{"fields": []string{"tended", "file.tended"}, "limit": 1}, &page, false)
+	want := []string{"fields tended: no note listed has the property (the note's own tended is file.tended)"}
+	if !slices.Equal(page.Warnings, want) {
+		t.Errorf("list fields tended: warnings %q, want %q", page.Warnings, want)
+	}
+	callTool(t, cs, "list", map[string]any{"fields": []string{"file.tended"}}, &page, false)
+	if page.Warnings == nil || len(page.Warnings) != 0 {
+		t.Errorf("list fields file.tended: warnings %#v, want []", page.Warnings)
 	}
 }
 

@@ -94,6 +94,28 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
+// ListWarnings are what a list of res asked for fields should warn of:
+// each property of fields (not a file.* attribute) that no note listed
+// has, when notes are listed. Its column is empty, a right answer, but
+// tended for file.tended is the likelier reading, and said.
+func (w *Workspace) ListWarnings(res query.Result, fields []string) []string {
+	warns := []string{}
+	if len(res.Notes) == 0 {
+		return warns // "no notes match" says it all
+	}
+	for _, f := range fields {
+		if strings.HasPrefix(f, "file.") || slices.ContainsFunc(res.Notes, func(n query.Note) bool { _, ok := n.Properties[f]; return ok }) {
+			continue
+		}
+		hint := ""
+		if slices.Contains(query.FileFields, "file."+f) {
+			hint = fmt.Sprintf(" (the note's own %s is file.%s)", f, f)
+		}
+		warns = append(warns, fmt.Sprintf("%s %s: no note listed has the property%s", w.term("fields"), f, hint))
+	}
+	return warns
+}
+
 // List is the notes that pass every filter of req, sorted and limited.
 func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, error) {
 	q, err := ParseList(req, w.term)

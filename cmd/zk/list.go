@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -128,32 +127,10 @@ func runList(ctx context.Context, opts *listOptions, s *streams) error {
 	if err := writeList(s, opts, res); err != nil {
 		return err
 	}
-	for _, f := range fieldsNoneHas(res.Notes, opts.fields) {
-		// An empty column is a right answer for a property no note listed
-		// has, but --fields tended for file.tended is the likelier reading.
-		hint := ""
-		if slices.Contains(query.FileFields, "file."+f) {
-			hint = fmt.Sprintf(" (the note's own %s is file.%s)", f, f)
-		}
-		fmt.Fprintf(s.err, "zk: warning: --fields %s: no note listed has the property%s\n", printable.Of(f), hint)
+	for _, warn := range w.ListWarnings(res, opts.fields) {
+		fmt.Fprintf(s.err, "zk: warning: %s\n", printable.Of(warn))
 	}
 	return nil
-}
-
-// fieldsNoneHas are the properties of fields (not file.* attributes) that
-// no note of notes has, when there are notes.
-func fieldsNoneHas(notes []query.Note, fields []string) []string {
-	var none []string
-	if len(notes) == 0 {
-		return nil // "no notes match" says it all
-	}
-	for _, f := range fields {
-		if strings.HasPrefix(f, "file.") || slices.ContainsFunc(notes, func(n query.Note) bool { _, ok := n.Properties[f]; return ok }) {
-			continue
-		}
-		none = append(none, f)
-	}
-	return none
 }
 
 func writeList(s *streams, opts *listOptions, res query.Result) error {
