@@ -218,8 +218,11 @@ type baseInput struct {
 	pageInput
 }
 
-// basePage is zk base --format json with a page of its rows (groups
-// without a row on the page left out); total counts every row.
+// basePage is zk base --format json with a page of its rows, and its
+// warnings then those zk base says only on stderr. A group is a key and
+// summaries over rows: one without a row on the page is on another page,
+// and is left out of this one (a group across pages is on each); total
+// counts every row.
 type basePage struct {
 	view.Base
 	pageOutput
@@ -235,8 +238,10 @@ func (z *zkServer) base(ctx context.Context, req *sdk.CallToolRequest, in baseIn
 			}
 			return err
 		}
+		// Its warnings as zk base --format json has them (the base names
+		// the file), then what zk base says only on stderr.
 		out.Base = view.NewBase(r.Where, r.Result)
-		out.Warnings = append(out.Warnings[:0], r.Warnings...)
+		out.Warnings = append(out.Warnings, r.Others...)
 		// The page: rows in the view's order, across its groups.
 		limit, offset, err := in.bounds()
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -313,6 +314,14 @@ func TestMCPBase(t *testing.T) {
 	}
 	if text := callTool(t, cs, "base", map[string]any{"base": "Books", "view": "Nope"}, nil, true); !strings.Contains(text, "Nope") {
 		t.Errorf("an unknown view: %s", text)
+	}
+	// Its warnings are zk base --format json's, which the result's base
+	// names the file of: they were each prefixed with the base's path.
+	writeNote(t, dir, "Map.base", "views:\n  - type: map\n    name: M\nbogus: 1\n")
+	out = basePage{}
+	callTool(t, cs, "base", map[string]any{"base": "Map"}, &out, false)
+	if want := []string{`line 4: unknown key "bogus" ignored`, `view type "map" is shown as a table`}; out.Where != "Map.base" || !slices.Equal(out.Warnings, want) {
+		t.Errorf("base Map: base %q, warnings %q, want Map.base, %q", out.Where, out.Warnings, want)
 	}
 }
 

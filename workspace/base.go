@@ -40,6 +40,10 @@ type BaseResult struct {
 	Where    string
 	Result   *base.Result
 	Warnings []string
+	// Others are the warnings of Warnings not the result's own, as
+	// given: how the base was read, the rows skipped. A front end with
+	// no stderr adds them to the result's.
+	Others []string
 }
 
 // Base evaluates a base as Obsidian's Bases plugin does (vault/base),
@@ -91,10 +95,11 @@ func (w *Workspace) Base(ctx context.Context, req BaseRequest) (BaseResult, erro
 		}
 		return BaseResult{Where: where, Warnings: warns}, fmt.Errorf("%s: %w", printable.Of(where), err)
 	}
+	others := slices.Clip(warns)
 	for _, warn := range res.Warnings {
 		warns = append(warns, where+": "+warn)
 	}
-	return BaseResult{Where: where, Result: res, Warnings: warns}, nil
+	return BaseResult{Where: where, Result: res, Warnings: warns, Others: others}, nil
 }
 
 // basePurpose names Bases' section of the model file in its key.
