@@ -258,6 +258,15 @@ func (z *zkServer) base(ctx context.Context, req *sdk.CallToolRequest, in baseIn
 		groups := []view.BaseGroup{}
 		at := 0
 		for _, grp := range out.Groups {
+			if len(grp.Rows) == 0 {
+				// A group of no rows (a view of none is one, its
+				// summaries over nothing) is on the page holding its
+				// place.
+				if at >= offset && at < offset+limit {
+					groups = append(groups, grp)
+				}
+				continue
+			}
 			from, to := max(offset-at, 0), min(offset+limit-at, len(grp.Rows))
 			at += len(grp.Rows)
 			if from >= to {

@@ -315,6 +315,14 @@ func TestMCPBase(t *testing.T) {
 	if text := callTool(t, cs, "base", map[string]any{"base": "Books", "view": "Nope"}, nil, true); !strings.Contains(text, "Nope") {
 		t.Errorf("an unknown view: %s", text)
 	}
+	// A view of no row is, as zk base --format json has it, one unnamed
+	// group of no rows (where its summaries would be): it was no group.
+	writeNote(t, dir, "None.base", "views:\n  - type: table\n    name: None\n    filters: 'rating > 100'\n")
+	out = basePage{}
+	callTool(t, cs, "base", map[string]any{"base": "None"}, &out, false)
+	if len(out.Groups) != 1 || out.Groups[0].Key != nil || out.Groups[0].Rows == nil || len(out.Groups[0].Rows) != 0 || out.Total != 0 {
+		t.Errorf("base None: groups %+v total %d, want one unnamed group of no rows", out.Groups, out.Total)
+	}
 	// Its warnings are zk base --format json's, which the result's base
 	// names the file of: they were each prefixed with the base's path.
 	writeNote(t, dir, "Map.base", "views:\n  - type: map\n    name: M\nbogus: 1\n")
