@@ -67,6 +67,7 @@ func addEditTools(srv *sdk.Server, z *zkServer) {
 type propertiesPage struct {
 	view.Properties
 	pageOutput
+	told
 }
 
 func (z *zkServer) properties(ctx context.Context, req *sdk.CallToolRequest, in pageInput) (*sdk.CallToolResult, propertiesPage, error) {
@@ -227,6 +228,8 @@ type basePage struct {
 	view.Base
 	pageOutput
 }
+
+func (b *basePage) tell(lines []string) { b.Warnings = append(b.Warnings, lines...) }
 
 func (z *zkServer) base(ctx context.Context, req *sdk.CallToolRequest, in baseInput) (*sdk.CallToolResult, basePage, error) {
 	ctx = readingProgress(ctx, req)

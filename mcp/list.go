@@ -45,6 +45,8 @@ type listPage struct {
 	Warnings []string `json:"warnings"`
 }
 
+func (l *listPage) tell(lines []string) { l.Warnings = append(l.Warnings, lines...) }
+
 func (z *zkServer) list(ctx context.Context, call *sdk.CallToolRequest, in listInput) (*sdk.CallToolResult, listPage, error) {
 	ctx = readingProgress(ctx, call)
 	page := pageInput{Limit: in.Limit, Offset: in.Offset}

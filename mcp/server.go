@@ -139,22 +139,32 @@ func New(ctx context.Context, opts Options) *sdk.Server {
 // with opens the workspace for one tool call and runs f over it. A
 // tool's result has no stderr: the notices of the call, which a command
 // prints there, are added to the error f returns, and that error is worded
-// in the tool's terms (toolError). A success drops them, as a command's
-// stdout would not hold them.
+// in the tool's terms (toolError). A success drops them: answer gives
+// them to a result that has warnings.
 func (z *zkServer) with(ctx context.Context, how workspace.Access, f func(*workspace.Workspace) error) error {
+	return z.withTold(ctx, how, f, nil)
+}
+
+// withTold is with, telling a success's notices to tell.
+func (z *zkServer) withTold(ctx context.Context, how workspace.Access, f func(*workspace.Workspace) error, tell func([]string)) error {
 	today, err := z.opts.Today()
 	if err != nil {
 		return err
 	}
-	var notes []string
+	var notes, told []string
 	w, err := workspace.Open(ctx, workspace.Options{Dir: z.opts.Dir, Access: how, Today: today, Pinned: z.opts.Pinned,
 		Version: z.opts.Version, Term: toolTerm,
-		Notify: func(n workspace.Notice) { notes = append(notes, noticeLine(n)) }})
+		Notify: func(n workspace.Notice) {
+			notes, told = append(notes, noticeLine(n)), append(told, printable.Of(n.Text))
+		}})
 	if err == nil {
 		err = f(w)
 		w.Close()
 	}
 	if err == nil {
+		if tell != nil && len(told) > 0 {
+			tell(told)
+		}
 		return nil
 	}
 	err = toolError(err)
@@ -164,11 +174,28 @@ func (z *zkServer) with(ctx context.Context, how workspace.Access, f func(*works
 	return err
 }
 
+// teller is a result with warnings: what the command prints on stderr
+// (a types.json zk cannot read, a move a crash cut short, finished) is
+// told there, where a success dropped it and the agent never learned
+// that property types went unchecked.
+type teller interface{ tell(lines []string) }
+
+// told is the warnings of a result that has none of its own.
+type told struct {
+	Warnings []string `json:"warnings,omitempty" jsonschema:"what zk warned of while answering, as zk prints it on stderr"`
+}
+
+func (t *told) tell(lines []string) { t.Warnings = append(t.Warnings, lines...) }
+
 // answer is a tool's answer: f fills its result over the workspace
 // opened for the call (with), else the call's error, with no result.
 func answer[T any](ctx context.Context, z *zkServer, how workspace.Access, f func(w *workspace.Workspace, out *T) error) (*sdk.CallToolResult, T, error) {
 	var out T
-	if err := z.with(ctx, how, func(w *workspace.Workspace) error { return f(w, &out) }); err != nil {
+	var tell func([]string)
+	if t, ok := any(&out).(teller); ok {
+		tell = t.tell
+	}
+	if err := z.withTold(ctx, how, func(w *workspace.Workspace) error { return f(w, &out) }, tell); err != nil {
 		var none T
 		return nil, none, err
 	}
@@ -221,6 +248,7 @@ type checkInput struct {
 type checkPage struct {
 	view.Check
 	pageOutput
+	told
 }
 
 func (z *zkServer) check(ctx context.Context, req *sdk.CallToolRequest, in checkInput) (*sdk.CallToolResult, checkPage, error) {
@@ -246,6 +274,7 @@ type staleInput struct {
 type stalePage struct {
 	view.Stale
 	pageOutput
+	told
 }
 
 func (z *zkServer) stale(ctx context.Context, req *sdk.CallToolRequest, in staleInput) (*sdk.CallToolResult, stalePage, error) {
@@ -272,6 +301,7 @@ type searchInput struct {
 type searchPage struct {
 	view.Search
 	NextOffset int `json:"next_offset,omitempty"`
+	told
 }
 
 // search searches, building or updating the index first when it must:
@@ -312,11 +342,13 @@ type notePageInput struct {
 type linksPage struct {
 	view.Links
 	pageOutput
+	told
 }
 
 type backlinksPage struct {
 	view.Backlinks
 	pageOutput
+	told
 }
 
 func (z *zkServer) links(ctx context.Context, req *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, linksPage, error) {
@@ -350,6 +382,7 @@ func (z *zkServer) backlinks(ctx context.Context, req *sdk.CallToolRequest, in n
 type runsPage struct {
 	view.NoteRuns
 	pageOutput
+	told
 }
 
 func (z *zkServer) runs(ctx context.Context, _ *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, runsPage, error) {

@@ -616,3 +616,33 @@ func TestReadResourceOfAHostileURI(t *testing.T) {
 		t.Errorf("read a note after them: %v", err)
 	}
 }
+
+// What zk prints on stderr while it answers is a tool's warnings: a
+// success dropped it, and an agent never learned that a types.json zk
+// cannot read left property types unchecked.
+func TestMCPToolsTellTheirNotices(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	writeNote(t, dir, ".obsidian/types.json", "{bad")
+	const want = "(property types not checked)"
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"check", nil},
+		{"stale", nil},
+		{"list", nil},
+		{"properties", nil},
+		{"links", map[string]any{"note": "Rates"}},
+		{"backlinks", map[string]any{"note": "Rates"}},
+		{"runs", map[string]any{"note": "Rates"}},
+		{"search", map[string]any{"query": "rate"}},
+	} {
+		var out struct {
+			Warnings []string `json:"warnings"`
+		}
+		callTool(t, cs, tc.tool, tc.args, &out, false)
+		if len(out.Warnings) != 1 || !strings.HasPrefix(out.Warnings[0], "types.json: ") || !strings.HasSuffix(out.Warnings[0], want) {
+			t.Errorf("%s: warnings %q, want the types.json one", tc.tool, out.Warnings)
+		}
+	}
+}
