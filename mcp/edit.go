@@ -95,6 +95,7 @@ type moveOutput struct {
 	// Confirm is the plan's token: the same move called with it applies
 	// this plan; empty once applied.
 	Confirm string `json:"confirm,omitempty"`
+	told
 }
 
 // move plans the move each call; a dry run returns the plan's token, and
@@ -151,6 +152,7 @@ type appendInput struct {
 type editOutput struct {
 	Path      string `json:"path"`
 	Unchanged bool   `json:"unchanged"`
+	told
 }
 
 func (z *zkServer) appendSection(ctx context.Context, _ *sdk.CallToolRequest, in appendInput) (*sdk.CallToolResult, editOutput, error) {

@@ -46,6 +46,7 @@ type rejudgeOutput struct {
 	// Left are the falsifiers not judged again in this call, past the
 	// 128 MiB of logs one call reads: a call naming each judges it.
 	Left []int `json:"left,omitempty"`
+	told
 }
 
 func (z *zkServer) rejudge(ctx context.Context, _ *sdk.CallToolRequest, in rejudgeInput) (*sdk.CallToolResult, rejudgeOutput, error) {

@@ -407,6 +407,7 @@ type readNoteOutput struct {
 	Section  string   `json:"section,omitempty"`
 	Text     string   `json:"text"`
 	Headings []string `json:"headings"`
+	told
 }
 
 func (z *zkServer) readNote(ctx context.Context, _ *sdk.CallToolRequest, in readNoteInput) (*sdk.CallToolResult, readNoteOutput, error) {
@@ -428,6 +429,7 @@ type tendOutput struct {
 	Date      string `json:"date"`
 	Was       string `json:"was,omitempty"`
 	Unchanged bool   `json:"unchanged"`
+	told
 }
 
 func (z *zkServer) tend(ctx context.Context, _ *sdk.CallToolRequest, in tendInput) (*sdk.CallToolResult, tendOutput, error) {
@@ -449,15 +451,16 @@ type newInput struct {
 
 type newOutput struct {
 	Path string `json:"path"`
+	told
 }
 
 func (z *zkServer) newNote(ctx context.Context, _ *sdk.CallToolRequest, in newInput) (*sdk.CallToolResult, newOutput, error) {
 	var out newOutput
-	err := z.with(ctx, workspace.Writing, func(w *workspace.Workspace) error {
+	err := z.withTold(ctx, workspace.Writing, func(w *workspace.Workspace) error {
 		p, err := w.New(ctx, workspace.NewRequest{Type: in.Type, Title: in.Title, Now: time.Now()})
 		out.Path = p
 		return err
-	})
+	}, out.tell)
 	if err != nil {
 		return nil, newOutput{}, err
 	}
@@ -529,6 +532,7 @@ type runFalsifierOutput struct {
 	Run  view.Run `json:"run"`
 	// Output is the command's output, its last 64 KiB.
 	Output string `json:"output"`
+	told
 }
 
 // maxToolOutput bounds the command output a run_falsifier result carries;

@@ -636,6 +636,10 @@ func TestMCPToolsTellTheirNotices(t *testing.T) {
 		{"backlinks", map[string]any{"note": "Rates"}},
 		{"runs", map[string]any{"note": "Rates"}},
 		{"search", map[string]any{"query": "rate"}},
+		{"read_note", map[string]any{"note": "Rates"}},
+		{"tend", map[string]any{"note": "Rates", "date": "2026-12-01"}},
+		{"move", map[string]any{"from": "Rates", "to": "Rates 2"}},
+		{"new", map[string]any{"title": "Fresh"}},
 	} {
 		var out struct {
 			Warnings []string `json:"warnings"`
