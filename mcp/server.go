@@ -199,7 +199,16 @@ func answer[T any](ctx context.Context, z *zkServer, how workspace.Access, f fun
 		var none T
 		return nil, none, err
 	}
-	return nil, out, nil
+	// The text is the result in the command's key order (path first, as
+	// zk's --format json has it): the SDK's own, from the structured
+	// content it checks against the schema as a map, had the keys
+	// sorted, a finding's column before its path.
+	b, err := json.Marshal(out)
+	if err != nil {
+		var none T
+		return nil, none, err
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, out, nil
 }
 
 // noticeLine is a notice as a command prints it on stderr.

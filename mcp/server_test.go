@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -648,5 +649,34 @@ func TestMCPToolsTellTheirNotices(t *testing.T) {
 		if len(out.Warnings) != 1 || !strings.HasPrefix(out.Warnings[0], "types.json: ") || !strings.HasSuffix(out.Warnings[0], want) {
 			t.Errorf("%s: warnings %q, want the types.json one", tc.tool, out.Warnings)
 		}
+	}
+}
+
+// A result's text has the command's key order (zk check --format json's
+// path, line, column, …), and says what its structured content says: the
+// SDK's text had the keys sorted, a finding's column first.
+func TestMCPResultTextInTheCommandsOrder(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "check", Arguments: map[string]any{}})
+	if err != nil || res.IsError || len(res.Content) != 1 {
+		t.Fatalf("check: %v, %+v", err, res)
+	}
+	text := res.Content[0].(*sdk.TextContent).Text
+	if !strings.HasPrefix(text, `{"findings":[{"path":"`) {
+		t.Errorf("check's text begins %.60s, want the findings, each path first", text)
+	}
+	var fromText, structured any
+	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &structured); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromText, structured) {
+		t.Errorf("check's text %s\nsays other than its structured content %s", text, b)
 	}
 }
