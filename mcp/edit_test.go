@@ -28,7 +28,7 @@ func TestMCPToolAnnotations(t *testing.T) {
 	want := map[string]hints{
 		"check": {readOnly: true}, "stale": {readOnly: true}, "search": {readOnly: true}, "links": {readOnly: true},
 		"backlinks": {readOnly: true}, "read_note": {readOnly: true}, "runs": {readOnly: true}, "list": {readOnly: true},
-		"properties": {readOnly: true}, "base": {readOnly: true},
+		"properties": {readOnly: true}, "base": {readOnly: true}, "verdicts": {readOnly: true},
 		"tend": {destructive: true, idempotent: true}, "set_property": {destructive: true, idempotent: true},
 		"new": {}, "append_section": {},
 		"move":          {destructive: true},

@@ -36,6 +36,36 @@ func addListTool(srv *sdk.Server, z *zkServer) {
 			"sorted and limited (zk list --format json): each note's path, type and the fields asked for."}, z.list)
 }
 
+// verdictsPage is zk runs --format json without a note: a page of the
+// vault's falsifiers, each with its latest verdict.
+type verdictsPage struct {
+	view.Verdicts
+	pageOutput
+	told
+}
+
+func addVerdictsTool(srv *sdk.Server, z *zkServer) {
+	sdk.AddTool(srv, &sdk.Tool{Name: "verdicts", Annotations: readOnlyTool,
+		Description: "Every falsifier of the vault with its latest verdict (supports, refutes, inconclusive, error, attached or never-run), " +
+			"the run it comes from and the samples it stands on (zk runs --format json without a note)."}, z.verdicts)
+}
+
+func (z *zkServer) verdicts(ctx context.Context, call *sdk.CallToolRequest, in pageInput) (*sdk.CallToolResult, verdictsPage, error) {
+	ctx = readingProgress(ctx, call)
+	if _, _, err := in.bounds(); err != nil {
+		return nil, verdictsPage{}, fmt.Errorf("verdicts: %w", err)
+	}
+	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *verdictsPage) error {
+		vs, err := w.Verdicts(ctx)
+		if err != nil {
+			return err
+		}
+		out.Verdicts = view.NewVerdicts(vs)
+		out.Falsifiers, out.pageOutput, err = pageOf(out.Falsifiers, in)
+		return err
+	})
+}
+
 // listPage is zk list --format json, a page of its notes, and what zk
 // list warns of on stderr, of all the notes matched: a result has no
 // stderr, and base carries its warnings so.

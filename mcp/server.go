@@ -129,6 +129,7 @@ func New(ctx context.Context, opts Options) *sdk.Server {
 			"Only a command the user approved with `zk trust` runs; an unapproved one is refused, and only the user can approve it."}, z.runFalsifier)
 	sdk.AddTool(srv, rejudgeTool, z.rejudge)
 	addListTool(srv, z)
+	addVerdictsTool(srv, z)
 	addEditTools(srv, z)
 	srv.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: noteURIPrefix + "{+path}", Name: "note",
 		Description: "a note of the vault, by its vault path", MIMEType: "text/markdown"}, z.readResource)

@@ -169,7 +169,7 @@ func TestMCPListsEveryTool(t *testing.T) {
 			t.Errorf("%s: input schema %v, output schema %v: want both typed", tool.Name, tool.InputSchema != nil, tool.OutputSchema != nil)
 		}
 	}
-	for _, want := range []string{"check", "stale", "search", "links", "backlinks", "read_note", "tend", "new", "runs", "run_falsifier", "rejudge", "list"} {
+	for _, want := range []string{"check", "stale", "search", "links", "backlinks", "read_note", "tend", "new", "runs", "run_falsifier", "rejudge", "list", "verdicts"} {
 		if !got[want] {
 			t.Errorf("tool %s not listed", want)
 		}
@@ -678,5 +678,23 @@ func TestMCPResultTextInTheCommandsOrder(t *testing.T) {
 	}
 	if !reflect.DeepEqual(fromText, structured) {
 		t.Errorf("check's text %s\nsays other than its structured content %s", text, b)
+	}
+}
+
+// zk runs without a note, every falsifier's latest verdict, had no tool:
+// verdicts is it, paged, the same as zk runs --format json.
+func TestMCPVerdicts(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	var out struct {
+		view.Verdicts
+		pageOutput
+	}
+	callTool(t, cs, "verdicts", nil, &out, false)
+	if len(out.Falsifiers) == 0 || out.Items != len(out.Falsifiers) || out.Falsifiers[0].Note != "Rates.md" || out.Falsifiers[0].Verdict != "never-run" {
+		t.Errorf("verdicts = %+v, want Rates.md's falsifier, never run", out)
+	}
+	callTool(t, cs, "verdicts", map[string]any{"offset": 99}, &out, false)
+	if out.Falsifiers == nil || len(out.Falsifiers) != 0 {
+		t.Errorf("verdicts past the end = %#v, want []", out.Falsifiers)
 	}
 }
