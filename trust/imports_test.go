@@ -45,20 +45,12 @@ func TestScriptLoads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var names []string
-		for _, f := range s.Files {
-			names = append(names, f.Name)
-		}
+		names := fileNames(s)
 		cmd := strings.Join(tc.argv, " ")
 		if !slices.Equal(names, tc.files) {
 			t.Errorf("%s: files %q, want %q", cmd, names, tc.files)
 		}
-		switch {
-		case tc.opaque == "" && len(s.Opaque) > 0:
-			t.Errorf("%s: opaque %q, want none", cmd, s.Opaque)
-		case tc.opaque != "" && (len(s.Opaque) == 0 || !strings.Contains(s.Opaque[0], tc.opaque)):
-			t.Errorf("%s: opaque %q, want %q", cmd, s.Opaque, tc.opaque)
-		}
+		checkOpaque(t, cmd, s, tc.opaque)
 	}
 }
 

@@ -63,10 +63,7 @@ func TestInspectOutputs(t *testing.T) {
 			t.Errorf("%s: %v", cmd, err)
 			continue
 		}
-		var names []string
-		for _, f := range s.Files {
-			names = append(names, f.Name)
-		}
+		names := fileNames(s)
 		if !slices.Equal(names, tc.files) {
 			t.Errorf("%s: files %v, want %v", cmd, names, tc.files)
 		}

@@ -105,10 +105,7 @@ func TestInspectTrees(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", cmd, err)
 		}
-		var names []string
-		for _, f := range s.Files {
-			names = append(names, f.Name)
-		}
+		names := fileNames(s)
 		if !slices.Equal(names, tc.files2) {
 			t.Errorf("%s: files %v, want %v", cmd, names, tc.files2)
 		}
@@ -131,12 +128,7 @@ func TestInspectTrees(t *testing.T) {
 				t.Errorf("%s: tree files %v (%d), want %v", cmd, got, s.Trees[k].Files, tc.files)
 			}
 		}
-		switch {
-		case tc.opaque == "" && len(s.Opaque) > 0:
-			t.Errorf("%s: opaque %q, want none", cmd, s.Opaque)
-		case tc.opaque != "" && (len(s.Opaque) == 0 || !strings.Contains(s.Opaque[0], tc.opaque)):
-			t.Errorf("%s: opaque %q, want %q", cmd, s.Opaque, tc.opaque)
-		}
+		checkOpaque(t, cmd, s, tc.opaque)
 	}
 }
 

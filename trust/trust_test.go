@@ -376,10 +376,7 @@ func TestInspect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var names []string
-		for _, f := range s.Files {
-			names = append(names, f.Name)
-		}
+		names := fileNames(s)
 		cmd := strings.Join(tc.argv, " ")
 		if len(cmd) > 80 {
 			cmd = cmd[:80] + "..."
@@ -387,12 +384,7 @@ func TestInspect(t *testing.T) {
 		if !slices.Equal(names, tc.files) {
 			t.Errorf("%s: files %v, want %v", cmd, names, tc.files)
 		}
-		switch {
-		case tc.opaque == "" && len(s.Opaque) > 0:
-			t.Errorf("%s: opaque %q, want none", cmd, s.Opaque)
-		case tc.opaque != "" && (len(s.Opaque) == 0 || !strings.Contains(s.Opaque[0], tc.opaque)):
-			t.Errorf("%s: opaque %q, want %q", cmd, s.Opaque, tc.opaque)
-		}
+		checkOpaque(t, cmd, s, tc.opaque)
 	}
 	s, _ := Inspect(dir, []string{"sh", "link.sh"})
 	if len(s.Files) != 1 || s.Files[0].Target != outside {
@@ -491,5 +483,26 @@ func TestOpaqueReasonsLinear(t *testing.T) {
 	}
 	if len(in.scope.Opaque) != n || in.scope.Opaque[n-1] != fmt.Sprintf("`$a%d` expands a variable", n-1) {
 		t.Fatalf("%d reasons kept, the last %q; want %d, each once, in order", len(in.scope.Opaque), in.scope.Opaque[len(in.scope.Opaque)-1], n)
+	}
+}
+
+// fileNames are the names of the files s binds, in its order.
+func fileNames(s Scope) []string {
+	var names []string
+	for _, f := range s.Files {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// checkOpaque fails t unless s is opaque as want says: not at all for
+// "", else first for a reason holding want.
+func checkOpaque(t *testing.T, cmd string, s Scope, want string) {
+	t.Helper()
+	switch {
+	case want == "" && len(s.Opaque) > 0:
+		t.Errorf("%s: opaque %q, want none", cmd, s.Opaque)
+	case want != "" && (len(s.Opaque) == 0 || !strings.Contains(s.Opaque[0], want)):
+		t.Errorf("%s: opaque %q, want %q", cmd, s.Opaque, want)
 	}
 }
