@@ -33,7 +33,7 @@ client.setNotificationHandler(ProgressNotificationSchema, (n) => {
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
-assert.deepEqual(names, ["append_section", "backlinks", "base", "check", "links", "list", "move", "new", "properties", "read_note", "rejudge", "run_falsifier", "runs", "search", "set_property", "stale", "tend"]);
+assert.deepEqual(names, ["append_section", "backlinks", "base", "check", "links", "list", "move", "new", "properties", "read_note", "rejudge", "run_falsifier", "runs", "search", "set_property", "stale", "tend", "verdicts"]);
 for (const t of tools) {
   assert.ok(t.inputSchema?.type === "object", `${t.name}: no input schema`);
   assert.ok(t.outputSchema?.type === "object", `${t.name}: no output schema`);

@@ -39,7 +39,7 @@ function call(tool, args = {}) {
 const { json: listed } = inspect("--method", "tools/list");
 const names = listed.tools.map((t) => t.name).sort();
 assert.deepEqual(names, ["append_section", "backlinks", "base", "check", "links", "list", "move", "new", "properties", "read_note",
-  "rejudge", "run_falsifier", "runs", "search", "set_property", "stale", "tend"]);
+  "rejudge", "run_falsifier", "runs", "search", "set_property", "stale", "tend", "verdicts"]);
 for (const t of listed.tools) {
   assert.ok(t.annotations, `${t.name}: no annotations`);
   if (["check", "stale", "search", "links", "backlinks", "read_note", "runs", "list", "properties", "base"].includes(t.name)) {
