@@ -77,7 +77,13 @@ func flagError(c *cobra.Command, err error) error {
 		if c.Name() == "search" {
 			what = "a query"
 		}
-		return usageError{fmt.Errorf("%w\n%s that starts with - goes after --: %s -- %s", err, what, c.CommandPath(), word)}
+		hint := fmt.Sprintf("%s that starts with - goes after --: %s -- %s", what, c.CommandPath(), word)
+		if strings.HasPrefix(word, "--") {
+			// "--dry-run" is a flag the user expected far more often than a
+			// note or query named so: its help comes first.
+			hint = fmt.Sprintf("run '%s --help' for its flags; %s", c.CommandPath(), hint)
+		}
+		return usageError{fmt.Errorf("%w\n%s", err, hint)}
 	}
 	return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
 }
