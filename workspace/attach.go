@@ -65,8 +65,9 @@ func (w *Workspace) Attach(ctx context.Context, req AttachRequest) (RunResult, e
 		r.Output = &evidence.Output{Lines: lines, Bytes: int64(len(req.Data)), Tail: tail}
 	}
 	if fals.Criterion != "" {
-		j := evidence.Judge(fals, evidence.Outcome{Exit: -1}, req.Data, w.Config.Judging(r.ID))
-		r.Verdict, r.Criterion, r.JudgedWith = j.Verdict, j.Statement, fals.JudgedWith()
+		settings := w.Config.Judging(r.ID)
+		j := evidence.Judge(fals, evidence.Outcome{Exit: -1}, req.Data, settings)
+		r.Verdict, r.Criterion, r.JudgedWith = j.Verdict, j.Statement, fals.Under(settings).JudgedWith()
 	}
 	if r, err = w.record(e, r); err != nil {
 		return RunResult{}, err

@@ -376,7 +376,7 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 	j := evidence.JudgeRuns(f, outcomes, outputs, settings)
 	r.Verdict, r.Criterion = j.Verdict, j.Statement
 	if f.Criterion != "" {
-		r.JudgedWith = f.JudgedWith()
+		r.JudgedWith = f.Under(settings).JudgedWith()
 	}
 	return nil
 }

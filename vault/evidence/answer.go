@@ -168,9 +168,12 @@ func (l *Latest) answering(y Run, yc string) (Falsifier, error) {
 	f := l.Falsifier
 	g := Falsifier{N: f.N, Text: f.Text, ID: f.ID, Criterion: yc}
 	if judgedWithAsNow(y, f) {
-		g.Captures, g.CaptureLines, g.Numbers, g.Confidence = f.Captures, f.CaptureLines, f.Numbers, f.Confidence
+		g.Captures, g.CaptureLines, g.Numbers, g.Confidence, g.defaults = f.Captures, f.CaptureLines, f.Numbers, f.Confidence, f.defaults
 		return g, nil
 	}
+	// What the record does not state judged it by the built-in
+	// defaults (JudgedWith), whatever the config says now.
+	g = g.Under(Settings{})
 	caps, numbers, conf, ok := parseJudgedWith(y.JudgedWith)
 	g.Captures, g.CaptureLines, g.Numbers, g.Confidence = caps, make([]int, len(caps)), numbers, conf
 	if !ok || oneLine(g.JudgedWith()) != oneLine(y.JudgedWith) {

@@ -830,6 +830,11 @@ type Falsifier struct {
 	// and its samples are pooled; empty when absent (once).
 	Repeat     string
 	RepeatLine int
+	// defaults are the config's numbers and confidence, which judge it
+	// where it has no item of its own (Under). A record states them as
+	// it states the items (JudgedWith): a verdict reached at the config's
+	// 90% read as one reached at 95% once the config said 99%.
+	defaults defaults
 }
 
 var (

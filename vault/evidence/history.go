@@ -115,6 +115,11 @@ func LatestRunsOf(n *vault.Note, fs []Falsifier, ledger []LedgerEntry, rj *Rejud
 	if len(fs) > 0 {
 		st.Falsifiers = make([]Latest, len(fs))
 		for i, f := range fs {
+			if rj != nil {
+				// Judged as the command judges: the config's numbers
+				// and confidence where the falsifier says none.
+				f = f.Under(rj.settings)
+			}
 			st.Falsifiers[i].Falsifier = f
 		}
 	}

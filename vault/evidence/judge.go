@@ -77,6 +77,9 @@ type Settings struct {
 // settings is s with the falsifier's own items applied and defaults
 // filled in.
 func (f Falsifier) settings(s Settings) (Settings, error) {
+	if f.defaults.set {
+		s.Numbers, s.Confidence = f.defaults.numbers, f.defaults.confidence
+	}
 	if s.Confidence == 0 {
 		s.Confidence = criterion.DefaultConfidence
 	}
@@ -276,4 +279,32 @@ func SameCriterion(now, stated string) bool {
 // and why.
 func NotEvaluated(criterion, why string) string {
 	return "refuted if " + inlineCode(criterion) + ": not evaluated: " + why
+}
+
+// defaults are the config's part of a falsifier's judging (Under); zero
+// (set false) until given, which judges by what the caller's Settings
+// say.
+type defaults struct {
+	set        bool
+	numbers    measure.Numbers
+	confidence float64
+}
+
+// Under is f judged under s's numbers and confidence where f has no
+// items of its own (the config's: config.Judging; zero Settings are the
+// built-in defaults). Its JudgedWith then states what judged it wherever
+// that came from, and a record compared with it is compared with what
+// judges it now, the config included.
+func (f Falsifier) Under(s Settings) Falsifier {
+	f.defaults = defaults{set: true, numbers: s.Numbers, confidence: s.Confidence}
+	if f.defaults.confidence == 0 {
+		f.defaults.confidence = criterion.DefaultConfidence
+	}
+	return f
+}
+
+// percentOf writes a confidence as a percentage ("90%"), as a config
+// writes it.
+func percentOf(c float64) string {
+	return strconv.FormatFloat(c*100, 'g', 10, 64) + "%"
 }

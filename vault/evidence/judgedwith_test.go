@@ -3,6 +3,8 @@ package evidence
 import (
 	"slices"
 	"testing"
+
+	"github.com/zk-claims/zk/vault/evidence/measure"
 )
 
 // What judges a run besides its criterion's expression is compared by
@@ -71,6 +73,87 @@ func TestJudgedWithByMeaning(t *testing.T) {
 				t.Errorf("judgedAsWritten = %v", judgedAsWritten(r, l.Falsifier))
 			}
 		})
+	}
+}
+
+// The config's numbers and confidence judge a falsifier that says none
+// (Under), so a record states them and a change of the config is a
+// changed criterion, named as a change of the note's items is; the
+// built-in defaults (none, 95%) are what a record that states neither
+// was judged by. Before, the config's part was never recorded and never
+// compared: a verdict judged at the config's 90% read as judged at 99%.
+func TestJudgedWithTheConfigs(t *testing.T) {
+	point := measure.NumbersPoint
+	type judging struct {
+		conf    string // the falsifier's item
+		numbers string
+		config  Settings
+	}
+	cases := []struct {
+		name     string
+		was, now judging
+		recorded string
+		changes  []string // nil: no change
+	}{
+		{"the built-in defaults", judging{}, judging{}, "", nil},
+		{"the config's default spelt out", judging{}, judging{config: Settings{Confidence: 0.95}}, "", nil},
+		{"the config unchanged", judging{config: Settings{Confidence: 0.9}}, judging{config: Settings{Confidence: 0.9}}, "confidence `90%`", nil},
+		{"the config's 90% moved into the note", judging{config: Settings{Confidence: 0.9}}, judging{conf: "0.9"}, "confidence `90%`", nil},
+		{"the note's 90% moved into the config", judging{conf: "90%"}, judging{config: Settings{Confidence: 0.9}}, "confidence `90%`", nil},
+		{"the note's item wins over the config", judging{conf: "99%", config: Settings{Confidence: 0.9}}, judging{conf: "99%", config: Settings{Confidence: 0.8}}, "confidence `99%`", nil},
+
+		{"the config's confidence changed", judging{config: Settings{Confidence: 0.9}}, judging{config: Settings{Confidence: 0.99}}, "confidence `90%`",
+			[]string{"its confidence was `90%`, now `99%` (the config's)"}},
+		{"the config's confidence dropped", judging{config: Settings{Confidence: 0.9}}, judging{}, "confidence `90%`",
+			[]string{"its confidence was `90%`, now none"}},
+		{"a config's confidence since", judging{}, judging{config: Settings{Confidence: 0.9}}, "",
+			[]string{"its confidence was none, now `90%` (the config's)"}},
+		{"the note's item dropped for another config", judging{conf: "90%"}, judging{config: Settings{Confidence: 0.99}}, "confidence `90%`",
+			[]string{"its confidence was `90%`, now `99%` (the config's)"}},
+		{"the config's numbers since", judging{}, judging{config: Settings{Numbers: point}}, "",
+			[]string{"its numbers were none, now `1,234.5` (the config's)"}},
+		{"the config's numbers the other way", judging{config: Settings{Numbers: point}}, judging{config: Settings{Numbers: measure.NumbersComma}}, "numbers `1,234.5`",
+			[]string{"its numbers were `1,234.5`, now `1.234,5` (the config's)"}},
+	}
+	falsifier := func(j judging) Falsifier {
+		return Falsifier{N: 1, ID: "f-1a2b", Criterion: "rate < 100", Confidence: j.conf, Numbers: j.numbers}.Under(j.config)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			was := falsifier(c.was)
+			if got := was.JudgedWith(); got != c.recorded {
+				t.Errorf("recorded %q, want %q", got, c.recorded)
+			}
+			r := Run{ID: "20261206T010203Z-1a2b", FalsifierID: "f-1a2b", Runs: 1, Verdict: VerdictSupports,
+				Criterion: "rate = 120; refuted if `rate < 100`: not refuted", JudgedWith: was.JudgedWith()}
+			l := Latest{Falsifier: falsifier(c.now), Run: r, Runs: []Run{r}}
+			if got := JudgingChanges(l); !slices.Equal(got, c.changes) {
+				t.Errorf("changes = %q, want %q", got, c.changes)
+			}
+			if l.CriterionChanged() != (c.changes != nil) {
+				t.Errorf("CriterionChanged() = %v, want %v", l.CriterionChanged(), c.changes != nil)
+			}
+		})
+	}
+}
+
+// A record judged otherwise than the falsifier judges now is judged
+// again, when a run under it answers a refutation, by what the record
+// states, not by what the config says now: a record stating no
+// confidence was judged at 95%, whatever the config says.
+func TestAnsweringByTheRecordsJudging(t *testing.T) {
+	f := Falsifier{N: 1, ID: "f-1a2b", Criterion: "rate < 100", Confidence: "99%"}.Under(Settings{Confidence: 0.8})
+	l := Latest{Falsifier: f}
+	g, err := l.answering(Run{FalsifierID: "f-1a2b", JudgedWith: ""}, "rate < 90")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := g.settings(Settings{Confidence: 0.8, Numbers: measure.NumbersComma})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Confidence != 0.95 || s.Numbers != measure.NumbersAny {
+		t.Errorf("judged again at %v with numbers %q, want 0.95 and none", s.Confidence, s.Numbers)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence/criterion"
+	"github.com/zk-claims/zk/vault/evidence/measure"
 )
 
 // A changed criterion is judged again (docs/falsifiers.md). A run's
@@ -64,19 +65,28 @@ func ReadLog(v *vault.Vault, id string, k int) ([]byte, error) {
 }
 
 // JudgedWith writes what judges f's runs besides its criterion: its
-// captures, number convention and confidence, as its items give them;
-// empty when it has none. A record keeps it (Run.JudgedWith), so a
-// change to any of them is a changed criterion too.
+// captures, number convention and confidence, as its items give them,
+// else as the config gives them (Under) when that is not the built-in
+// default (none, 95%); empty when it has none. A record keeps it
+// (Run.JudgedWith), so a change to any of them, in the note or in the
+// config, is a changed criterion too; a record without a number
+// convention or a confidence was judged by the built-in defaults.
 func (f Falsifier) JudgedWith() string {
 	var parts []string
 	for _, c := range f.Captures {
 		parts = append(parts, "capture "+inlineCode(uninlineCode(c)))
 	}
-	if f.Numbers != "" {
+	switch {
+	case f.Numbers != "":
 		parts = append(parts, "numbers "+inlineCode(uninlineCode(f.Numbers)))
+	case f.defaults.numbers != measure.NumbersAny:
+		parts = append(parts, "numbers "+inlineCode(string(f.defaults.numbers)))
 	}
-	if f.Confidence != "" {
+	switch c := f.defaults.confidence; {
+	case f.Confidence != "":
 		parts = append(parts, "confidence "+inlineCode(uninlineCode(f.Confidence)))
+	case c != 0 && c != criterion.DefaultConfidence:
+		parts = append(parts, "confidence "+inlineCode(percentOf(c)))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -221,11 +231,20 @@ func judgedWithChanges(r Run, f Falsifier, code func(string) string) []string {
 		}
 		out = append(out, "its "+word+" "+list(caps)+", now "+list(nowCaps))
 	}
-	if n := uninlineCode(f.Numbers); was.numbers != now.numbers {
-		out = append(out, "its numbers were "+code(numbers)+", now "+code(n))
+	// Now's as f judges: its items, else the config's (Under), which
+	// the message names, as the note does not say them.
+	_, n, c, _ := parseJudgedWith(oneLine(f.JudgedWith()))
+	fromConfig := func(item, v string) string {
+		if item == "" && v != "" {
+			return " (the config's)"
+		}
+		return ""
 	}
-	if c := uninlineCode(f.Confidence); was.conf != now.conf {
-		out = append(out, "its confidence was "+code(conf)+", now "+code(c))
+	if was.numbers != now.numbers {
+		out = append(out, "its numbers were "+code(numbers)+", now "+code(n)+fromConfig(f.Numbers, n))
+	}
+	if was.conf != now.conf {
+		out = append(out, "its confidence was "+code(conf)+", now "+code(c)+fromConfig(f.Confidence, c))
 	}
 	return out
 }
@@ -336,6 +355,7 @@ type judgeKey struct {
 	criterion     string
 	captures      string
 	numbers, conf string
+	defaults      defaults
 	repeat        string
 }
 
@@ -379,7 +399,7 @@ func (r *Rejudger) Rejudge(l Latest) Rejudgement {
 	}
 	f := l.Falsifier
 	k := judgeKey{run: rj.Of.ID, sums: strings.Join(rj.Of.LogSums, " "), status: rj.Of.Status, exit: rj.Of.Exit, runs: rj.Of.Runs, cut: rj.Of.LogCut, stopped: rj.Of.Stopped,
-		n: f.N, criterion: f.Criterion, captures: fmt.Sprintf("%q", f.Captures), numbers: f.Numbers, conf: f.Confidence, repeat: f.Repeat}
+		n: f.N, criterion: f.Criterion, captures: fmt.Sprintf("%q", f.Captures), numbers: f.Numbers, conf: f.Confidence, defaults: f.defaults, repeat: f.Repeat}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	j, ok := r.judged[k]
