@@ -114,6 +114,48 @@ func TestJudgeAgain(t *testing.T) {
 	}
 }
 
+// TestJudgeRunsAlike: a number every run of repeat: N gave alike (a
+// count of failing tests, 0 in each of three runs) shows no spread, as a
+// string the runs agree on shows none: it is judged on that value and
+// says so, where before it was three samples, too few to judge at 95%,
+// and repeat: 3 judged less than one run (one reading gets a verdict).
+// Numbers the runs give otherwise are samples of what varies: their
+// mean, its interval and the samples it needs, whole numbers too.
+func TestJudgeRunsAlike(t *testing.T) {
+	f := Falsifier{N: 1, Criterion: "failing > 0", Captures: []string{"failing = ([0-9]+)"}, CaptureLines: []int{3}, Repeat: "3"}
+	s := Settings{RunID: "20261204T000000Z-0001"}
+	ok := []Outcome{{}, {}, {}}
+	runs := func(xs ...string) [][]byte {
+		out := make([][]byte, len(xs))
+		for i, x := range xs {
+			out[i] = []byte("failing = " + x + "\n")
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name      string
+		outs      [][]byte
+		verdict   Verdict
+		statement string
+	}{
+		{"none failing in any run", runs("0", "0", "0"), VerdictSupports, "failing = 0 (n = 3: runs (repeat: 3), all alike); refuted if `failing > 0`: not refuted"},
+		{"three failing in every run", runs("3", "3", "3"), VerdictRefutes, "failing = 3 (n = 3: runs (repeat: 3), all alike); refuted if `failing > 0`: refuted"},
+		{"a count that varies", runs("3", "3", "4"), VerdictInconclusive, "failing = 3.3333333333333335 (n = 3: runs (repeat: 3)); refuted if `failing > 0`: too few samples to judge at 95% (6 needed)"},
+	} {
+		j := JudgeRuns(f, ok, tc.outs, s)
+		if j.Verdict != tc.verdict || j.Statement != tc.statement {
+			t.Errorf("%s: %s %q, want %s %q", tc.name, j.Verdict, j.Statement, tc.verdict, tc.statement)
+		}
+	}
+	// The same for a JSON number.
+	g := Falsifier{N: 1, Criterion: "json.failed > 0", Repeat: "3"}
+	outs := [][]byte{[]byte(`{"failed":0}`), []byte(`{"failed":0}`), []byte(`{"failed":0}`)}
+	want := "json.failed = 0 (n = 3: runs (repeat: 3), all alike); refuted if `json.failed > 0`: not refuted"
+	if j := JudgeRuns(g, ok, outs, s); j.Verdict != VerdictSupports || j.Statement != want {
+		t.Errorf("a JSON number alike: %s %q, want supports %q", j.Verdict, j.Statement, want)
+	}
+}
+
 // TestJudgeRuns: repeat: N pools the runs' captures; each run is one
 // sample of the mean, so six runs straddling the threshold are within
 // noise, three are too few to judge at 95% whatever they read, and one

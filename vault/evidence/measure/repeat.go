@@ -16,7 +16,7 @@ const MaxRepeat = 100
 // times) are put together and its statistics computed over all of them;
 // go test -bench runs are put together as -count would; every other
 // number (a capture, a JSON figure, a probe's aggregate rate) is the mean
-// over the runs, each run one sample. exit is the runs' (the caller's
+// over the runs, each run one sample, unless every run gave it alike. exit is the runs' (the caller's
 // choice of one). A shape one run lacks is absent, naming the run.
 func ReadRuns(outputs [][]byte, exit int, captures []Capture) Env {
 	if len(outputs) == 1 {
@@ -45,6 +45,10 @@ func ReadRuns(outputs [][]byte, exit int, captures []Capture) Env {
 		xs := make([]float64, len(vals))
 		for i, v := range vals {
 			xs[i] = v.(float64)
+		}
+		if alike(xs) {
+			e.Values[c.Name] = xs[0]
+			continue
 		}
 		e.Values[c.Name] = mean(xs)
 		e.Sampled = append(e.Sampled, newSampled(of, xs, e.Values, c.Name, statMean))
@@ -102,6 +106,10 @@ func pool(vals []any, of string, scalars *[]*Sampled) any {
 				out[k] = first[k]
 				continue
 			}
+			if xs, ok := floats(kids); ok && alike(xs) {
+				out[k] = xs[0]
+				continue
+			}
 			if xs, ok := floats(kids); ok {
 				out[k] = mean(xs)
 				*scalars = append(*scalars, newSampled(of, xs, out, k, statMean))
@@ -147,6 +155,24 @@ func concat(ms []map[string]any, field string) ([]float64, bool) {
 		all = append(all, xs...)
 	}
 	return all, true
+}
+
+// alike says every run gave the same number. Such a number shows no
+// spread to resample, as a string every run gave shows none: it is that
+// number, and the criterion states it as all alike (criterion's alike
+// checks each run), judged on it as one reading is. A count of failing
+// tests, 0 in each of three runs, was three samples, too few to judge at
+// 95%, where one run of it gets a verdict. Numbers that differ are
+// samples of what varies, whole numbers too: zk cannot tell a count
+// from a latency printed in whole milliseconds, and a count that changed
+// between runs is no exact count.
+func alike(xs []float64) bool {
+	for _, x := range xs[1:] {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
 }
 
 func floats(vals []any) ([]float64, bool) {

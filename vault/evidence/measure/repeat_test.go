@@ -55,3 +55,23 @@ func TestReadRuns(t *testing.T) {
 		t.Errorf("bench %v", b)
 	}
 }
+
+// A number every run gave alike is that number, with no samples to
+// resample (the criterion states it all alike); one that differs is the
+// runs' mean, each run a sample, whole numbers too.
+func TestReadRunsAlike(t *testing.T) {
+	n, _ := ParseCapture("failing = ([0-9]+)")
+	e := ReadRuns([][]byte{[]byte("failing = 0"), []byte("failing = 0"), []byte("failing = 0")}, 0, []Capture{n})
+	if e.Values["failing"] != 0.0 || len(e.Sampled) != 0 {
+		t.Errorf("alike capture: %v, sampled %d", e.Values["failing"], len(e.Sampled))
+	}
+	e = ReadRuns([][]byte{[]byte(`{"failed":2,"ms":120}`), []byte(`{"failed":2,"ms":131}`)}, 0, nil)
+	j := e.Values[JSON].(map[string]any)
+	if j["failed"] != 2.0 || j["ms"] != 125.5 || len(e.Sampled) != 1 {
+		t.Errorf("JSON: %v, sampled %d", j, len(e.Sampled))
+	}
+	e = ReadRuns([][]byte{[]byte("failing = 3"), []byte("failing = 3"), []byte("failing = 4")}, 0, []Capture{n})
+	if len(e.Sampled) != 1 || len(e.Sampled[0].Samples) != 3 {
+		t.Errorf("a count that varies: sampled %+v", e.Sampled)
+	}
+}
