@@ -252,7 +252,11 @@ func appendFalsifiers(dst []Falsifier, s string) []Falsifier {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
 	for i := range n {
+		// dst may be a slice reused for note after note (zk runs): what
+		// is not decoded (a steady falsifier's Flips) must not be the
+		// last note's.
 		f := &dst[start+i]
+		*f = Falsifier{}
 		f.N = int(d.Uvarint())
 		f.ID, f.Text, f.Criterion, f.Run = d.Str(), d.Str(), d.Str(), d.Str()
 		f.Started = d.time(time.UTC)

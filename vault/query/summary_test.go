@@ -97,6 +97,20 @@ func TestRunsCodec(t *testing.T) {
 	}
 }
 
+// TestAppendFalsifiersReused: zk runs decodes every note's falsifiers
+// into one slice, reset for each note (fs[:0]); a falsifier that is not
+// flaky kept the flips of the one decoded into its place before, so that
+// a falsifier run once read "refutes (flaky)" after a flaky one's note.
+func TestAppendFalsifiersReused(t *testing.T) {
+	flaky := Runs{Path: "A.md", falsifiers: encodeFalsifiers([]Falsifier{{N: 1, Run: "r1", Verdict: "refutes", Changed: true, Flips: evidence.Flips{Runs: 6, Refutes: 3, Supports: 3, Flips: 2}}})}
+	steady := []Falsifier{{N: 1, Run: "r2", Verdict: "supports"}}
+	one := Runs{Path: "B.md", falsifiers: encodeFalsifiers(steady)}
+	fs := flaky.AppendFalsifiers(nil)
+	if got := one.AppendFalsifiers(fs[:0]); !reflect.DeepEqual(got, steady) {
+		t.Errorf("decoded into a reused slice: %+v, want %+v", got, steady)
+	}
+}
+
 func FuzzDecodeRuns(f *testing.F) {
 	f.Add(EncodeRuns([]Runs{{Path: "A.md", falsifiers: encodeFalsifiers([]Falsifier{{N: 1, Text: "t", Run: "r"}})}, {Path: "B.md"}}))
 	f.Add([]byte(runsMagic + "\xff\xff\xff\xff\x0f"))
