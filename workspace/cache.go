@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -63,8 +64,14 @@ const (
 	// deleted) and the size and time of the log of every run the ledger
 	// says refuted (a log rewritten in place).
 	InRunLogs
+	// InJudging is the config's [claims] confidence and numbers, which
+	// judge a falsifier that says none: a record states them, so that a
+	// change of them is a changed criterion (evidence.Falsifier.Under),
+	// and a refuting run judged again to decide an answer is judged
+	// under them.
+	InJudging
 
-	allInputs = InBuild | InConfig | InTemplates | InPropTypes | InToday | InLedger | InUntrusted | InZone | InRunLogs
+	allInputs = InBuild | InConfig | InTemplates | InPropTypes | InToday | InLedger | InUntrusted | InZone | InRunLogs | InJudging
 )
 
 // The inputs of each cache.
@@ -79,9 +86,11 @@ const (
 	listInputs = InBuild | InConfig | InTemplates | InLedger | InRunLogs
 	// detailInputs: a note's details (its links resolved, its
 	// falsifiers' standing) read the ledger, whose numbers tie runs
-	// recorded before falsifier ids, and the logs of refuting runs; links resolve against the files,
-	// which the stamps hold.
-	detailInputs = InBuild | InLedger | InRunLogs
+	// recorded before falsifier ids, the logs of refuting runs and the
+	// config's judging (not the rest of the config: a details cache
+	// outlives an edit of a rule's severity); links resolve against the
+	// files, which the stamps hold.
+	detailInputs = InBuild | InLedger | InRunLogs | InJudging
 	// indexInputs: the index's documents hold each note's Last tended
 	// date, read under the config's keys and the type's section, and its
 	// language; the index keeps its own format version, so zk's build is
@@ -122,6 +131,10 @@ func (w *Workspace) inputParts(set Inputs) ([][]byte, error) {
 	if set&InConfig != 0 {
 		raw, _ := config.Read(v.Root()) // none: the defaults
 		add("config", raw)
+	}
+	if set&InJudging != 0 {
+		j := cfg.Judging("")
+		add("judging", []byte(j.Numbers), []byte(strconv.FormatFloat(j.Confidence, 'g', -1, 64)))
 	}
 	if set&InPropTypes != 0 {
 		raw, _ := v.ReadFile(property.TypesFile, 1<<20) // none: no declared types

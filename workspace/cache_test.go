@@ -57,6 +57,8 @@ func TestEveryInputChangesTheKey(t *testing.T) {
 		{InConfig, func(t *testing.T, w *Workspace) {
 			write(t, w, ".zk/config.toml", base[".zk/config.toml"]+"# edited\n")
 		}},
+		// The config's confidence, as the command read it.
+		{InJudging, func(t *testing.T, w *Workspace) { w.Config.Confidence = "90%" }},
 		{InTemplates, func(t *testing.T, w *Workspace) {
 			write(t, w, ".zk/templates/permanent.md", base[".zk/templates/permanent.md"]+"\n## Also\n")
 		}},
