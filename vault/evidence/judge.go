@@ -303,6 +303,17 @@ func (f Falsifier) Under(s Settings) Falsifier {
 	return f
 }
 
+// ConfidenceAsked is the share of resamples f's verdicts need: its own
+// confidence: item, else the config's (Under), else the built-in 95%; a
+// confidence zk cannot read (which no run judges by) is taken as 95%.
+func (f Falsifier) ConfidenceAsked() float64 {
+	s, err := f.settings(Settings{})
+	if err != nil {
+		return criterion.DefaultConfidence
+	}
+	return s.Confidence
+}
+
 // percentOf writes a confidence as a percentage ("90%"), as a config
 // writes it.
 func percentOf(c float64) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/zk-claims/zk/internal/english"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/evidence/criterion"
 	"github.com/zk-claims/zk/vault/tending"
 )
 
@@ -257,7 +258,11 @@ func FlakyMessage(f evidence.Falsifier, fl evidence.Flips) string {
 	msg := fmt.Sprintf("falsifier %d's verdict flipped %d times over its last %s under this criterion (%d refute, %d support)",
 		f.N, fl.Flips, english.Plural(fl.Runs, "judged run"), fl.Refutes, fl.Supports)
 	if f.Repeat == "" {
-		return msg + ": a single reading cannot tell the claim from noise; give the falsifier `- repeat: N` to judge its criterion over N runs' samples, 6 or more at 95% (docs/falsifiers.md#noise-judging-on-resamples)"
+		// As many as its verdicts need at the confidence it asks: 6 at
+		// 95%, 8 at 99%; fewer are too few to judge.
+		c := f.ConfidenceAsked()
+		return msg + fmt.Sprintf(": a single reading cannot tell the claim from noise; give the falsifier `- repeat: N` to judge its criterion over N runs' samples, %d or more at %s (docs/falsifiers.md#noise-judging-on-resamples)",
+			criterion.MinSamples(c), criterion.Percent(c))
 	}
 	return msg + ": the samples of its repeats cannot tell the claim from noise either; raise `repeat:`, or measure what it reads more steadily"
 }

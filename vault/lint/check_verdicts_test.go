@@ -49,6 +49,10 @@ func TestFlakyMessage(t *testing.T) {
 		want      string
 	}{
 		{"no repeat", evidence.Falsifier{N: 2}, "falsifier 2's verdict flipped 3 times over its last 5 judged runs under this criterion (2 refute, 3 support): a single reading cannot tell the claim from noise; give the falsifier `- repeat: N` to judge its criterion over N runs' samples, 6 or more at 95% (docs/falsifiers.md#noise-judging-on-resamples)"},
+		// At 99%, by its own item or the config's, 6 runs are too few:
+		// the finding said 6 at 95% whatever the falsifier asked.
+		{"no repeat, at 99%", evidence.Falsifier{N: 2, Confidence: "99%"}, "falsifier 2's verdict flipped 3 times over its last 5 judged runs under this criterion (2 refute, 3 support): a single reading cannot tell the claim from noise; give the falsifier `- repeat: N` to judge its criterion over N runs' samples, 8 or more at 99% (docs/falsifiers.md#noise-judging-on-resamples)"},
+		{"no repeat, at the config's 75%", evidence.Falsifier{N: 2}.Under(evidence.Settings{Confidence: 0.75}), "falsifier 2's verdict flipped 3 times over its last 5 judged runs under this criterion (2 refute, 3 support): a single reading cannot tell the claim from noise; give the falsifier `- repeat: N` to judge its criterion over N runs' samples, 3 or more at 75% (docs/falsifiers.md#noise-judging-on-resamples)"},
 		{"repeated already", evidence.Falsifier{N: 1, Repeat: "6"}, "falsifier 1's verdict flipped 3 times over its last 5 judged runs under this criterion (2 refute, 3 support): the samples of its repeats cannot tell the claim from noise either; raise `repeat:`, or measure what it reads more steadily"},
 	}
 	for _, tt := range tests {

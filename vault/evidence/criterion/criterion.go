@@ -454,7 +454,7 @@ func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv fu
 	for _, s := range used {
 		switch n := len(s.Samples); {
 		case n < need:
-			res.Unjudged = fmt.Sprintf("too few samples to judge at %s (%d needed)", percent(opt.Confidence), need)
+			res.Unjudged = fmt.Sprintf("too few samples to judge at %s (%d needed)", Percent(opt.Confidence), need)
 		case n > measure.MaxSamples:
 			res.Unjudged = fmt.Sprintf("more samples than zk resamples (at most %s)", thousands(measure.MaxSamples))
 		}
@@ -596,7 +596,7 @@ func (r Result) Describe(src string) string {
 		}
 		switch {
 		case len(rd.Of) > 0 && r.Resamples > 0:
-			p += fmt.Sprintf(" (%s interval %s–%s, %s)", percent(r.Confidence), roundDown(rd.Lo), roundUp(rd.Hi), strings.Join(of, "; "))
+			p += fmt.Sprintf(" (%s interval %s–%s, %s)", Percent(r.Confidence), roundDown(rd.Lo), roundUp(rd.Hi), strings.Join(of, "; "))
 		case len(rd.Of) > 0:
 			p += " (" + strings.Join(of, "; ") + ")"
 		case rd.Count > 0:
@@ -624,11 +624,11 @@ func (r Result) Describe(src string) string {
 		verdict = r.Unjudged
 	case r.Resamples == 0:
 	case r.Decided():
-		verdict += fmt.Sprintf(", %s of %s resamples agree (%s needed)", percentFloor(r.Agree()), thousands(r.Resamples), percent(r.Confidence))
+		verdict += fmt.Sprintf(", %s of %s resamples agree (%s needed)", percentFloor(r.Agree()), thousands(r.Resamples), Percent(r.Confidence))
 	default:
 		f := float64(r.Refuting) / float64(r.Resamples)
 		verdict = fmt.Sprintf("within noise, %s of %s resamples refute, %s do not (%s needed either way)",
-			percentFloor(f), thousands(r.Resamples), percentFloor(1-f), percent(r.Confidence))
+			percentFloor(f), thousands(r.Resamples), percentFloor(1-f), Percent(r.Confidence))
 	}
 	parts = append(parts, "refuted if "+src+": "+verdict)
 	return strings.Join(parts, "; ")
@@ -683,8 +683,8 @@ func sig4(x float64, round func(float64) float64) string {
 	return strconv.FormatFloat(r, 'g', 4, 64)
 }
 
-// percent writes a share as a person reads it: 0.95 → "95%".
-func percent(f float64) string {
+// Percent writes a share as a person reads it: 0.95 → "95%".
+func Percent(f float64) string {
 	return strconv.FormatFloat(math.Round(f*1e4)/100, 'f', -1, 64) + "%"
 }
 
