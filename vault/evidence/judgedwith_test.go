@@ -116,11 +116,16 @@ func TestJudgedWithTheConfigs(t *testing.T) {
 			[]string{"its numbers were `1,234.5`, now `1.234,5` (the config's)"}},
 	}
 	falsifier := func(j judging) Falsifier {
-		return Falsifier{N: 1, ID: "f-1a2b", Criterion: "rate < 100", Confidence: j.conf, Numbers: j.numbers}.Under(j.config)
+		return Falsifier{N: 1, ID: "f-1a2b", Criterion: "rate < 100", Confidence: j.conf, Numbers: j.numbers,
+			Captures: []string{"rate = ([0-9.]+)"}, CaptureLines: []int{3}}.Under(j.config)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			was := falsifier(c.was)
+			if c.recorded != "" {
+				c.recorded = " · " + c.recorded
+			}
+			c.recorded = "capture `rate = ([0-9.]+)`" + c.recorded
 			if got := was.JudgedWith(); got != c.recorded {
 				t.Errorf("recorded %q, want %q", got, c.recorded)
 			}
@@ -134,6 +139,22 @@ func TestJudgedWithTheConfigs(t *testing.T) {
 				t.Errorf("CriterionChanged() = %v, want %v", l.CriterionChanged(), c.changes != nil)
 			}
 		})
+	}
+}
+
+// The config's numbers read captures only: a falsifier without one (a
+// JSON criterion) is judged alike whatever they say, and a change of
+// them is no change of its criterion.
+func TestJudgedWithTheConfigsNumbersWithoutCaptures(t *testing.T) {
+	f := Falsifier{N: 1, ID: "f-1a2b", Criterion: "json.p99_ms > 100"}
+	was := f.Under(Settings{Numbers: measure.NumbersComma})
+	if got := was.JudgedWith(); got != "" {
+		t.Errorf("recorded %q, want nothing", got)
+	}
+	r := Run{ID: "20261206T010203Z-1a2b", FalsifierID: "f-1a2b", Runs: 1, Verdict: VerdictSupports,
+		Criterion: "json.p99_ms = 80 (n = 1: one reading, noise unknown); refuted if `json.p99_ms > 100`: not refuted", JudgedWith: was.JudgedWith()}
+	if l := (Latest{Falsifier: f.Under(Settings{Numbers: measure.NumbersPoint}), Run: r, Runs: []Run{r}}); l.CriterionChanged() {
+		t.Errorf("changed: %q", JudgingChanges(l))
 	}
 }
 

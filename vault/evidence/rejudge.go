@@ -79,7 +79,9 @@ func (f Falsifier) JudgedWith() string {
 	switch {
 	case f.Numbers != "":
 		parts = append(parts, "numbers "+inlineCode(uninlineCode(f.Numbers)))
-	case f.defaults.numbers != measure.NumbersAny:
+	case f.defaults.numbers != measure.NumbersAny && len(f.Captures) > 0:
+		// The config's convention reads captures, and nothing else: a
+		// JSON criterion's runs are no different under another.
 		parts = append(parts, "numbers "+inlineCode(string(f.defaults.numbers)))
 	}
 	switch c := f.defaults.confidence; {
