@@ -57,6 +57,12 @@ type Answer struct {
 	Of        Run
 	Judged    Judgement
 	Err       error
+	// Changes say what judged Run besides Criterion's expression
+	// otherwise than the refutation was judged (its captures, numbers
+	// or confidence, as JudgingChanges words them: "its confidence was
+	// `90%`, now `99%`"): the same expression quoted alone would say
+	// nothing changed. Empty when only the expression did.
+	Changes []string
 	// Early, for a result attached from a file modified before the
 	// refuting run was measured, is when that run was measured.
 	Early time.Time
@@ -110,6 +116,9 @@ func (l *Latest) answer(k int, rj *Rejudger, own map[string]bool) Answer {
 	if err != nil {
 		a.Err = err
 		return a
+	}
+	if ref.FalsifierID != "" && y.FalsifierID != "" {
+		a.Changes = judgedWithChanges(ref, f, codeOrNone)
 	}
 	if rj == nil {
 		rj = &Rejudger{} // reads no log: Err says so

@@ -182,12 +182,7 @@ var ErrRepeatChanged = errors.New("its output is that of the runs it had, and ju
 func JudgingChanges(l Latest) []string {
 	r, f := l.Run, l.Falsifier
 	var out []string
-	code := func(v string) string {
-		if v == "" {
-			return "none"
-		}
-		return inlineCode(v)
-	}
+	code := codeOrNone
 	if !judgedWithAsNow(r, f) {
 		out = append(out, judgedWithChanges(r, f, code)...)
 	}
@@ -249,6 +244,14 @@ func judgedWithChanges(r Run, f Falsifier, code func(string) string) []string {
 		out = append(out, "its confidence was "+code(conf)+", now "+code(c)+fromConfig(f.Confidence, c))
 	}
 	return out
+}
+
+// codeOrNone is v in a code span, or "none" when it is empty.
+func codeOrNone(v string) string {
+	if v == "" {
+		return "none"
+	}
+	return inlineCode(v)
 }
 
 // orNone is s, or "none" when it is empty.

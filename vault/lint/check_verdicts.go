@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -124,22 +125,30 @@ func Unanswered(l evidence.Latest) (string, Next) {
 	case !a.Early.IsZero():
 		return fmt.Sprintf("; %s supports it, but its file was last modified %s, before the refuting run measured (%s): an older result answers no newer refutation",
 			what, a.Run.Measured.UTC().Format(time.DateTime+" UTC"), a.Early.UTC().Format(time.DateTime+" UTC")), Next{}
+	}
+	// The expression alone may be the refutation's: what else judged the
+	// run otherwise (a confidence, the config's too) is said beside it.
+	under := "`" + a.Criterion + "`" + ChangesPhrase(a.Changes)
+	switch {
 	case errors.Is(a.Err, evidence.ErrRejudgeBudget):
-		return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output is not judged again here (%v)",
-			what, a.Criterion, a.Err), Next{Step: StepRejudgeUnjudged, Falsifier: f.N}
+		return fmt.Sprintf("; %s supports it only under %s, by which the refuting run's own output is not judged again here (%v)",
+			what, under, a.Err), Next{Step: StepRejudgeUnjudged, Falsifier: f.N}
 	case a.Err != nil:
 		again := "under the criterion that refuted it"
 		if c, ok := evidence.StatedCriterion(l.Refuting.Criterion); ok {
 			again = "under `" + c + "`"
+			if len(a.Changes) > 0 {
+				again += " judged with " + cmp.Or(l.Refuting.JudgedWith, "the built-in defaults")
+			}
 		}
-		return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output cannot be judged again (%v): that needs its log, or run the falsifier again %s",
-			what, a.Criterion, a.Err, again), Next{}
+		return fmt.Sprintf("; %s supports it only under %s, by which the refuting run's own output cannot be judged again (%v): that needs its log, or run the falsifier again %s",
+			what, under, a.Err, again), Next{}
 	case a.Judged.Verdict == evidence.VerdictSupports:
-		return fmt.Sprintf("; %s supports it only under `%s`, which the refuting run's own output passes (%s): a criterion moved past the data that refuted it answers nothing",
-			what, a.Criterion, clip(a.Judged.Statement, statementMax)), Next{Step: StepRevise, Falsifier: f.N}
+		return fmt.Sprintf("; %s supports it only under %s, which the refuting run's own output passes (%s): a criterion moved past the data that refuted it answers nothing",
+			what, under, clip(a.Judged.Statement, statementMax)), Next{Step: StepRevise, Falsifier: f.N}
 	}
-	return fmt.Sprintf("; %s supports it only under `%s`, by which the refuting run's own output %s (%s): a criterion that cannot judge the data that refuted it answers nothing",
-		what, a.Criterion, VerdictPhrase(a.Judged.Verdict), clip(a.Judged.Statement, statementMax)), Next{Step: StepRevise, Falsifier: f.N}
+	return fmt.Sprintf("; %s supports it only under %s, by which the refuting run's own output %s (%s): a criterion that cannot judge the data that refuted it answers nothing",
+		what, under, VerdictPhrase(a.Judged.Verdict), clip(a.Judged.Statement, statementMax)), Next{Step: StepRevise, Falsifier: f.N}
 }
 
 // UnansweredText is Unanswered's text with its step worded by word, for
