@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/zk-claims/zk/internal/lazyre"
@@ -54,7 +55,7 @@ func (in *inspector) scriptCode(base, name string, lang syntax.LangVariant, dept
 			in.request(nodeTree, root)
 		default:
 			if k := loaderOf(base, lang); k != nil {
-				in.loads(k, real, d, depth)
+				in.loads(k, real, d, depth, argZero{zero: name, self: name})
 			}
 		}
 	}
@@ -139,9 +140,16 @@ func rbExt(n string) string {
 	return n
 }
 
-// loads reads the script at p (run from folder d) for the files it
-// loads, binds each, and reads those in turn.
-func (in *inspector) loads(k *loader, p string, d folder, depth int) {
+// argZero is what a shell script knows of its own name, which a script
+// sourcing a file beside it builds the file's name from: $0, the script
+// the shell was given, and ${BASH_SOURCE[0]}, the file being read (the
+// script, or a file it sources, as it was named). Each is the name as the
+// shell holds it: absolute, or relative to the working folder.
+type argZero struct{ zero, self string }
+
+// loads reads the script at p (run from folder d, named as az says) for
+// the files it loads, binds each, and reads those in turn.
+func (in *inspector) loads(k *loader, p string, d folder, depth int, az argZero) {
 	if in.err != nil || in.loaded[p] {
 		return
 	}
@@ -169,21 +177,27 @@ func (in *inspector) loads(k *loader, p string, d folder, depth int) {
 		if !in.readName(p) || name == "" {
 			return
 		}
+		sourced := argZero{zero: az.zero, self: name}
+		if k.lang == syntax.LangZsh {
+			sourced.zero = name // zsh's $0 in a sourced file is that file
+		}
+		// Joined as the kernel joins them: hash reads a .. after a
+		// symlink from where it leads, which filepath.Join would clean away.
 		q := name
 		if !filepath.IsAbs(q) {
 			if script {
-				q = filepath.Join(filepath.Dir(p), name)
+				q = filepath.Dir(p) + string(filepath.Separator) + name
 			} else {
-				q = filepath.Join(d.path, name)
+				q = d.path + string(filepath.Separator) + name
 			}
 		}
 		in.hash(q, d.base)
 		if real, err := filepath.EvalSymlinks(q); err == nil && within(real, in.realDir) {
-			in.loads(k, real, d, depth+1)
+			in.loads(k, real, d, depth+1, sourced)
 		}
 	}
 	if k.line == nil {
-		in.sources(src, k.lang, shown, bind)
+		in.sources(src, k.lang, shown, az, bind)
 		return
 	}
 	for line := range bytes.Lines(src) {
@@ -214,8 +228,9 @@ func (in *inspector) loads(k *loader, p string, d folder, depth int) {
 
 // sources parses a shell script and binds what its . and source commands
 // name, from the working folder (a name with no slash: as well, bash looks
-// there after PATH).
-func (in *inspector) sources(src []byte, lang syntax.LangVariant, shown string, bind func(string, bool)) {
+// there after PATH); a name built from the script's own folder (scriptDir)
+// too, as the shell builds it from az.
+func (in *inspector) sources(src []byte, lang syntax.LangVariant, shown string, az argZero, bind func(string, bool)) {
 	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(bytes.NewReader(src), "")
 	if err != nil {
 		in.opaque("cannot parse %s as a shell script: %v", shown, err)
@@ -230,6 +245,9 @@ func (in *inspector) sources(src []byte, lang syntax.LangVariant, shown string, 
 			return true
 		}
 		s, why := literal(c.Args[1], lang)
+		if why != "" {
+			s, why = scriptDir(c.Args[1], src, lang, az)
+		}
 		if why != "" {
 			in.opaque("%s in %s names a file zk cannot tell without running it", quoteSrc(string(src[c.Pos().Offset():c.End().Offset()])), shown)
 			return true
@@ -319,4 +337,137 @@ func interpreterOf(p string) string {
 		}
 	}
 	return ""
+}
+
+// scriptDir is the name a word of a script builds from the script's own
+// folder, the commonest way a script sources a library beside it
+// (. "$(dirname "$0")/lib.sh", source "${0%/*}/lib.sh",
+// . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"), as the shell builds it
+// from az; else why zk cannot tell it. Only these spellings are read: the
+// folder first, as $(dirname [--] X) or ${X%/*} with X one of $0 and
+// ${BASH_SOURCE[0]} (bash's alone), then literal text. Anything else with
+// a variable is a name zk cannot tell without running the script.
+func scriptDir(w *syntax.Word, src []byte, lang syntax.LangVariant, az argZero) (string, string) {
+	const cannot = "names a file zk cannot tell"
+	type part struct {
+		syntax.WordPart
+		quoted bool
+	}
+	var parts []part
+	for _, p := range w.Parts {
+		if dq, ok := p.(*syntax.DblQuoted); ok && !dq.Dollar {
+			for _, q := range dq.Parts {
+				parts = append(parts, part{q, true})
+			}
+			continue
+		}
+		parts = append(parts, part{p, false})
+	}
+	if len(parts) == 0 {
+		return "", cannot
+	}
+	text := func(n syntax.Node) string {
+		s, e := int(n.Pos().Offset()), int(n.End().Offset())
+		if s < 0 || e > len(src) || s > e {
+			return ""
+		}
+		return string(src[s:e])
+	}
+	// The variable a word names, exactly: its value as the shell has it.
+	value := func(t string) (string, bool) {
+		switch strings.Trim(t, `"`) {
+		case "$0", "${0}":
+			return az.zero, true
+		case "$BASH_SOURCE", "${BASH_SOURCE}", "${BASH_SOURCE[0]}":
+			return az.self, lang == syntax.LangBash
+		}
+		return "", false
+	}
+	var dir string
+	switch p := parts[0].WordPart.(type) {
+	case *syntax.CmdSubst:
+		if len(p.Stmts) != 1 || len(p.Last) > 0 {
+			return "", cannot
+		}
+		st := p.Stmts[0]
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 {
+			return "", cannot
+		}
+		args := call.Args
+		if len(args) == 3 && text(args[1]) == "--" {
+			args = []*syntax.Word{args[0], args[2]}
+		}
+		if len(args) != 2 || text(args[0]) != "dirname" {
+			return "", cannot
+		}
+		t := text(args[1])
+		if len(t) > 1 && t[0] == '"' && t[len(t)-1] == '"' {
+			t = t[1 : len(t)-1]
+		}
+		v, ok := value(t)
+		if !ok {
+			return "", cannot
+		}
+		dir = dirname(v)
+	case *syntax.ParamExp:
+		t := text(p)
+		stem, ok := strings.CutSuffix(t, "%/*}")
+		if !ok {
+			return "", cannot
+		}
+		v, ok := value(stem + "}")
+		if !ok {
+			return "", cannot
+		}
+		if i := strings.LastIndexByte(v, '/'); i >= 0 {
+			v = v[:i]
+		}
+		dir = v
+	default:
+		return "", cannot
+	}
+	// Unquoted, the folder is split and globbed: only a plain one is read.
+	if !parts[0].quoted && (strings.ContainsAny(dir, " \t\n") || pattern.HasMeta(dir, 0)) {
+		return "", cannot
+	}
+	var b strings.Builder
+	b.WriteString(dir)
+	for _, p := range parts[1:] {
+		switch q := p.WordPart.(type) {
+		case *syntax.Lit:
+			if !p.quoted && pattern.HasMeta(q.Value, 0) {
+				return "", cannot
+			}
+			b.WriteString(unescape(q.Value, p.quoted))
+		case *syntax.SglQuoted:
+			if q.Dollar {
+				return "", cannot
+			}
+			b.WriteString(q.Value)
+		default:
+			return "", cannot
+		}
+	}
+	return b.String(), ""
+}
+
+// dirname is the folder of the name s as dirname(1) gives it: textual, so
+// that a .. after a symlink is read as the kernel reads it (hash).
+func dirname(s string) string {
+	if s == "" {
+		return "."
+	}
+	t := strings.TrimRight(s, "/")
+	if t == "" {
+		return "/"
+	}
+	i := strings.LastIndexByte(t, '/')
+	if i < 0 {
+		return "."
+	}
+	if t = strings.TrimRight(t[:i], "/"); t == "" {
+		return "/"
+	}
+	return t
 }

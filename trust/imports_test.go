@@ -22,6 +22,12 @@ func TestScriptLoads(t *testing.T) {
 		"r/c.rb": "", "r/sub/d.rb": "", "r/var.rb": "require File.join(__dir__, 'b')\n", "r/interp.rb": "require_relative \"#{x}\"\n",
 		"a.R": "x <- source(\"b.R\")\nsys.source(file = 'c.R')\n", "b.R": "", "c.R": "", "var.R": "source(f)\n",
 		"a.sh": "if [ -f x ]; then . ./b.sh; fi\nsource 'c sh'\n", "b.sh": ". ./a.sh\n", "c sh": "", "var.sh": ". \"$D/b.sh\"\n",
+		// A library beside the script, found from its own name.
+		"s/t.sh":   ". \"$(dirname \"$0\")/lib.sh\"\nsource \"${0%/*}/lib2.sh\"\n. \"$(dirname -- \"${BASH_SOURCE[0]}\")\"/lib3.sh\n",
+		"s/lib.sh": "", "s/lib2.sh": "", "s/lib3.sh": ". \"$(dirname \"${BASH_SOURCE[0]}\")/sub/lib4.sh\"\n. `dirname $0`/'lib5.sh'\n",
+		"s/sub/lib4.sh": "", "s/lib5.sh": "",
+		"s/arg.sh":      ". \"$(dirname \"$1\")/lib.sh\"\n", "s/tail.sh": ". \"$(dirname \"$0\")/$X.sh\"\n",
+		"s/pipe.sh": ". \"$(dirname \"$0\" | tr a b)/lib.sh\"\n", "s/glob.sh": ". $(dirname $0)/*.sh\n",
 	})
 	for _, tc := range []struct {
 		argv   []string
@@ -38,6 +44,16 @@ func TestScriptLoads(t *testing.T) {
 		{[]string{"Rscript", "var.R"}, []string{"var.R"}, "names a file zk cannot tell"},
 		{[]string{"bash", "a.sh"}, []string{"a.sh", "b.sh", "c sh"}, ""},
 		{[]string{"sh", "var.sh"}, []string{"var.sh"}, "names a file zk cannot tell"},
+		{[]string{"bash", "s/t.sh"}, []string{"s/lib.sh", "s/lib2.sh", "s/lib3.sh", "s/lib5.sh", "s/sub/lib4.sh", "s/t.sh"}, ""},
+		// $0 is t.sh, with no slash: ${0%/*} leaves it whole, and the shell
+		// sources t.sh/lib2.sh, which cannot be while t.sh is a file.
+		{[]string{"env", "-C", "s", "bash", "t.sh"}, []string{"s/lib.sh", "s/lib3.sh", "s/lib5.sh", "s/sub/lib4.sh", "s/t.sh"}, ""},
+		// mksh has no BASH_SOURCE: what it names is no file zk can tell.
+		{[]string{"mksh", "s/t.sh"}, []string{"s/lib.sh", "s/lib2.sh", "s/t.sh"}, "names a file zk cannot tell"},
+		{[]string{"sh", "s/arg.sh"}, []string{"s/arg.sh"}, "names a file zk cannot tell"},
+		{[]string{"sh", "s/tail.sh"}, []string{"s/tail.sh"}, "names a file zk cannot tell"},
+		{[]string{"sh", "s/pipe.sh"}, []string{"s/pipe.sh"}, "names a file zk cannot tell"},
+		{[]string{"sh", "s/glob.sh"}, []string{"s/glob.sh"}, "names a file zk cannot tell"},
 		// Inline code is opaque already; its operand is no script.
 		{[]string{"perl", "-e", "1", "a.pl"}, []string{"a.pl"}, "runs code zk does not read"},
 	} {
