@@ -26,7 +26,7 @@ func TestScriptLoads(t *testing.T) {
 		"s/t.sh":   ". \"$(dirname \"$0\")/lib.sh\"\nsource \"${0%/*}/lib2.sh\"\n. \"$(dirname -- \"${BASH_SOURCE[0]}\")\"/lib3.sh\n",
 		"s/lib.sh": "", "s/lib2.sh": "", "s/lib3.sh": ". \"$(dirname \"${BASH_SOURCE[0]}\")/sub/lib4.sh\"\n. `dirname $0`/'lib5.sh'\n",
 		"s/sub/lib4.sh": "", "s/lib5.sh": "",
-		"s/arg.sh":      ". \"$(dirname \"$1\")/lib.sh\"\n", "s/tail.sh": ". \"$(dirname \"$0\")/$X.sh\"\n",
+		"s/arg.sh": ". \"$(dirname \"$1\")/lib.sh\"\n", "s/tail.sh": ". \"$(dirname \"$0\")/$X.sh\"\n",
 		"s/pipe.sh": ". \"$(dirname \"$0\" | tr a b)/lib.sh\"\n", "s/glob.sh": ". $(dirname $0)/*.sh\n",
 	})
 	for _, tc := range []struct {
