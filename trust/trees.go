@@ -550,6 +550,7 @@ func cargoFile(rel string) bool {
 type treeBuilder struct {
 	in    *inspector
 	name  string
+	kind  treeKind
 	root  string            // real path
 	lines map[string]string // a manifest line by its file's name
 	seen  map[string]bool
@@ -558,6 +559,9 @@ type treeBuilder struct {
 	opaque []string
 	// pathOut: a manifest's path dependency outside the tree was said.
 	pathOut bool
+	// walked are the folders outside the root's walk walked into the tree
+	// (bindFolder), each once.
+	walked map[string]bool
 	// err is the first error of binding what a file's content names (a
 	// C include), found where no error can be returned.
 	err error
@@ -571,7 +575,7 @@ type budget struct {
 
 // build hashes the tree r asks for.
 func (in *inspector) build(r *treeRequest) (Tree, []string, error) {
-	b := &treeBuilder{in: in, root: r.root, name: r.kind.name(in.display(r.root, in.realDir)), lines: map[string]string{}, seen: map[string]bool{}}
+	b := &treeBuilder{in: in, kind: r.kind, root: r.root, name: r.kind.name(in.display(r.root, in.realDir)), lines: map[string]string{}, seen: map[string]bool{}}
 	var err error
 	switch r.kind {
 	case goTree:
@@ -580,6 +584,9 @@ func (in *inspector) build(r *treeRequest) (Tree, []string, error) {
 		err = b.cargo(r.root, r.root)
 	default:
 		err = b.walk(r.root, treeFilesOf[r.kind])
+	}
+	if err == nil {
+		err = b.err // of what a file loads from outside the tree (paths.go)
 	}
 	if err != nil {
 		return Tree{}, nil, err
@@ -724,8 +731,15 @@ func (b *treeBuilder) walk(dir string, f treeFiles) error {
 			continue
 		}
 		if f.keep(dir, e.Name()) {
-			if err := b.add(p, e, nil); err != nil {
+			var use func([]byte)
+			if scanned(b.kind, p) {
+				use = func(data []byte) { b.scan(b.kind, p, data) }
+			}
+			if err := b.add(p, e, use); err != nil {
 				return err
+			}
+			if b.err != nil {
+				return b.err
 			}
 		}
 	}

@@ -1,0 +1,73 @@
+package trust
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/zk-claims/zk/vault/vaulttest"
+)
+
+// TestTreeLoadsOutside: a folder a Python file adds to sys.path, and a
+// file JavaScript requires above its package, are bound into the tree
+// when zk can tell them; a sys.path it cannot tell, or code outside the
+// vault, is opaque.
+func TestTreeLoadsOutside(t *testing.T) {
+	dir := vaulttest.Dir(t, map[string]string{
+		"py/t.py":          "import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'lib'))\nimport helper\n",
+		"lib/helper.py":    "",
+		"py2/t.py":         "import sys\nsys.path.append('shared')\n# sys.path.append(HERE)\n",
+		"shared/x.py":      "",
+		"py3/t.py":         "import sys\nsys.path.insert(0, HERE)\n",
+		"py4/t.py":         "from pathlib import Path\nimport sys\nsys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'lib2'))\n",
+		"lib2/y.py":        "import sys, site\nsite.addsitedir(\"lib3\")\n",
+		"lib3/z.py":        "",
+		"py5/t.py":         "import sys\nsys.path += ['x']\n",
+		"py6/t.py":         "import sys\nsys.path.extend(['/nonexistent-zk-lib'])\n",
+		"js/package.json":  "{}",
+		"js/t.js":          "const x = require('../jslib/x')\nimport y from \"../jsdir\"\nrequire('./in')\n",
+		"js/in.js":         "",
+		"jslib/x.js":       "require('./z')\n",
+		"jslib/z.ts":       "",
+		"jsdir/index.js":   "",
+		"js2/package.json": "{}",
+		"js2/t.js":         "require('../../../../../../../../../../nonexistent-zk/x')\n",
+	})
+	for _, tc := range []struct {
+		argv   []string
+		files  []string // of the trees, besides the script's own folder
+		opaque string
+	}{
+		{[]string{"python3", "py/t.py"}, []string{"lib/helper.py"}, ""},
+		{[]string{"python3", "py2/t.py"}, []string{"shared/x.py"}, ""},
+		{[]string{"python3", "py3/t.py"}, nil, "adds to sys.path a folder zk cannot tell"},
+		// lib2's own sys.path is read as its files are: lib3, from the
+		// folder the command runs in; ../lib3 from the vault's is out of it.
+		{[]string{"python3", "py4/t.py"}, []string{"lib2/y.py", "lib3/z.py"}, ""},
+		{[]string{"python3", "py5/t.py"}, nil, "changes sys.path as zk cannot tell"},
+		{[]string{"python3", "py6/t.py"}, nil, "outside the vault"},
+		{[]string{"node", "js/t.js"}, []string{"jsdir/index.js", "jslib/x.js", "jslib/z.ts"}, ""},
+		{[]string{"node", "js2/t.js"}, nil, "outside the vault"},
+	} {
+		cmd := strings.Join(tc.argv, " ")
+		s, err := Inspect(dir, tc.argv)
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		var got []string
+		for _, tr := range s.Trees {
+			for line := range strings.Lines(string(tr.Manifest)) {
+				_, name, _ := strings.Cut(strings.TrimSpace(line), " ")
+				name = strings.Trim(name, `"`)
+				if root := strings.TrimPrefix(strings.TrimPrefix(tr.Name, "the Python code in "), "the JavaScript code in "); !strings.HasPrefix(name, root+"/") {
+					got = append(got, name)
+				}
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.files) {
+			t.Errorf("%s: files outside the script's tree %q, want %q", cmd, got, tc.files)
+		}
+		checkOpaque(t, cmd, s, tc.opaque)
+	}
+}
