@@ -71,3 +71,28 @@ func TestTreeLoadsOutside(t *testing.T) {
 		checkOpaque(t, cmd, s, tc.opaque)
 	}
 }
+
+// TestMemoSysPathFolders: a relative sys.path entry is read from the
+// folders a command runs in, so a Memo does not give one command the tree
+// another, run elsewhere, was given.
+func TestMemoSysPathFolders(t *testing.T) {
+	dir := vaulttest.Dir(t, map[string]string{
+		"py/t.py": "import sys\nsys.path.append('lib')\n", "lib/a.py": "", "sub/lib/b.py": "",
+	})
+	m := NewMemo()
+	if _, err := m.Inspect(dir, []string{"python3", "py/t.py"}); err != nil {
+		t.Fatal(err)
+	}
+	argv := []string{"env", "-C", "sub", "python3", "../py/t.py"}
+	got, err := m.Inspect(dir, argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Inspect(dir, argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(got.Trees, want.Trees, func(a, b Tree) bool { return a.Sum == b.Sum }) || len(want.Trees) == 0 {
+		t.Errorf("memo: trees %+v, want %+v", got.Trees, want.Trees)
+	}
+}

@@ -138,6 +138,11 @@ func (in *inspector) buildTrees() {
 		}
 		slices.Sort(pkgs)
 		key := k + "\x00" + r.module + "\x00" + strings.Join(pkgs, "\x00") + "\x00" + fmt.Sprint(r.venv)
+		if r.kind == pythonTree {
+			// A relative sys.path entry is read from the folders the
+			// command runs in (paths.go): another command's are others.
+			key += "\x00" + strings.Join(in.realDirs(), "\x00")
+		}
 		var bt builtTree
 		var ok bool
 		if in.memo != nil {
