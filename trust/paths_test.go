@@ -96,3 +96,48 @@ func TestMemoSysPathFolders(t *testing.T) {
 		t.Errorf("memo: trees %+v, want %+v", got.Trees, want.Trees)
 	}
 }
+
+// TestShippedCode: a vault may ship code a tool runs that is not the
+// project's own: a build's output a start script runs, a cache a tool
+// replays, Yarn's installed packages, a Python environment's. zk does not
+// bind it, so it says so.
+func TestShippedCode(t *testing.T) {
+	dir := vaulttest.Dir(t, map[string]string{
+		"next/package.json":          `{"scripts": {"start": "next start"}}`,
+		"next/.next/server/app.js":   "",
+		"turbo/package.json":         `{"scripts": {"test": "turbo run test"}}`,
+		"turbo/.turbo/cache/x.tar":   "",
+		"pnp/package.json":           "{}",
+		"pnp/.pnp.cjs":               "",
+		"pnp/t.js":                   "",
+		"pnp/.yarn/cache/x-1.0.zip":  "",
+		"plain/package.json":         "{}",
+		"plain/t.js":                 "",
+		"plain/.yarn/releases/y.cjs": "",
+		".venv/pyvenv.cfg":           "",
+		".venv/bin/python":           "",
+		"t.py":                       "",
+		"env/conda-meta/history":     "",
+		"env/bin/pytest":             "",
+	})
+	for _, tc := range []struct {
+		argv   []string
+		opaque string
+	}{
+		{[]string{"npm", "--prefix", "next", "start"}, "next/.next holds built or cached output"},
+		{[]string{"npm", "--prefix", "turbo", "test"}, "turbo/.turbo holds built or cached output"},
+		{[]string{"node", "pnp/t.js"}, "pnp/.yarn/cache holds installed code"},
+		{[]string{"node", "plain/t.js"}, ""},
+		{[]string{".venv/bin/python", "t.py"}, "a Python environment"},
+		{[]string{"timeout", "9", "./.venv/bin/python", "t.py"}, "a Python environment"},
+		{[]string{"python3", "t.py"}, ""},
+		{[]string{"env/bin/pytest"}, "a Python environment"},
+	} {
+		cmd := strings.Join(tc.argv, " ")
+		s, err := Inspect(dir, tc.argv)
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		checkOpaque(t, cmd, s, tc.opaque)
+	}
+}

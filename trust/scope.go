@@ -563,6 +563,7 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 			}
 			continue
 		}
+		in.environment(w)
 		args := words[i+1:]
 		for j := range in.outputWords(base, args) {
 			if in.outAt == nil {

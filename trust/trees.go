@@ -489,6 +489,9 @@ var testModules = []string{"pytest", "unittest"}
 type treeFiles struct {
 	skipDir func(dir, name string) bool
 	keep    func(dir, name string) bool
+	// shipped are the skipped folders that, when a vault ships one, hold
+	// what a tool runs or replays instead of the project's code: opaque.
+	shipped []string
 }
 
 // pythonSkip are the dot folders a Python tree's walk does not enter.
@@ -531,6 +534,10 @@ var treeFilesOf = map[treeKind]treeFiles{
 		// of the project's (a repository, caches, build output, the
 		// vault's own) and installed code (node_modules).
 		skipDir: func(_, name string) bool { return slices.Contains(nodeSkip, name) || name == "node_modules" },
+		// next start runs .next's server as built; turbo replays a task's
+		// logged output from .turbo's cache instead of running it; parcel
+		// and angular build from theirs.
+		shipped: []string{".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache", ".angular"},
 		keep: func(_, name string) bool {
 			switch name {
 			case "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock", ".babelrc", ".swcrc", ".mocharc.yml", ".mocharc.yaml":
@@ -611,17 +618,23 @@ func (in *inspector) build(r *treeRequest) (Tree, []string, error) {
 
 // installed says, opaque, where the tree r runs installed code the vault
 // ships, which is not bound (it would be over the bounds, and is not the
-// project's): a node_modules in the package's folder or one above it in
-// the vault, which node and the scripts' programs (.bin/jest) run; a
+// project's): a node_modules (or Yarn's .yarn/cache, .yarn/unplugged) in
+// the package's folder or one above it in the vault, which node and the
+// scripts' programs (.bin/jest) run; a
 // virtual environment in the project's folder, which uv run or poetry run
 // runs its command in.
 func (b *treeBuilder) installed(r *treeRequest) {
 	switch {
 	case r.kind == nodeTree:
 		for p := r.root; ; p = filepath.Dir(p) {
-			if st, err := os.Stat(filepath.Join(p, "node_modules")); err == nil && st.IsDir() {
-				b.opaque = append(b.opaque, fmt.Sprintf("%s holds installed code zk does not bind", b.in.display(filepath.Join(p, "node_modules"), b.in.realDir)))
-				return
+			// Yarn's Plug'n'Play installs into .yarn: zipped packages in
+			// its cache, those that build in place unplugged, which its
+			// .pnp.cjs has node load.
+			for _, n := range []string{"node_modules", filepath.Join(".yarn", "cache"), filepath.Join(".yarn", "unplugged")} {
+				if st, err := os.Stat(filepath.Join(p, n)); err == nil && st.IsDir() {
+					b.opaque = append(b.opaque, fmt.Sprintf("%s holds installed code zk does not bind", b.in.display(filepath.Join(p, n), b.in.realDir)))
+					return
+				}
 			}
 			if p == b.in.realDir || !within(p, b.in.realDir) || filepath.Dir(p) == p {
 				return
@@ -728,6 +741,9 @@ func (b *treeBuilder) walk(dir string, f treeFiles) error {
 	for _, e := range es {
 		p := filepath.Join(dir, e.Name())
 		if e.IsDir() {
+			if f.shipped != nil && f.skipDir(dir, e.Name()) && slices.Contains(f.shipped, e.Name()) {
+				b.opaque = append(b.opaque, fmt.Sprintf("%s holds built or cached output a tool may run or replay, which zk does not bind", b.in.display(p, b.in.realDir)))
+			}
 			if !f.skipDir(dir, e.Name()) && p != b.in.storeDir {
 				if err := b.walk(p, f); err != nil {
 					return err
@@ -1078,4 +1094,41 @@ func manifestLines(m []byte) map[string]string {
 		}
 	}
 	return out
+}
+
+// environment says, opaque, when the program name runs from a Python
+// environment the vault ships (.venv/bin/python, .venv/bin/pytest, a conda
+// environment's): its interpreter loads the environment's installed code
+// (site-packages, and the .pth files there, which run at every start),
+// which zk does not bind.
+func (in *inspector) environment(name string) {
+	if !strings.ContainsRune(name, '/') || strings.ContainsRune(name, 0) {
+		return
+	}
+	for _, d := range in.dirs {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = d.path + string(filepath.Separator) + name
+		}
+		// Where the program is named, not where a symlink leads: a
+		// venv's bin/python leads out of it, and still loads its code.
+		dir, err := filepath.Abs(filepath.Dir(p))
+		if err != nil {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		for q := dir; within(q, in.realDir); q = filepath.Dir(q) {
+			for _, marker := range []string{"pyvenv.cfg", "conda-meta"} {
+				if _, err := os.Stat(filepath.Join(q, marker)); err == nil {
+					in.opaque("`%s` runs from %s, a Python environment whose installed code zk does not bind", name, in.display(q, in.realDir))
+					return
+				}
+			}
+			if q == in.realDir {
+				break
+			}
+		}
+	}
 }

@@ -92,7 +92,7 @@ func TestInspectTrees(t *testing.T) {
 		{[]string{"env", "-C", "py", "python3", "-m", "json.tool"}, "", nil, nil, "`python3 -m` runs code"},
 		// npm test: the package's code and configuration, not node_modules,
 		// which is opaque: the vault ships the programs its scripts run.
-		{[]string{"npm", "--prefix", "web", "test"}, "the JavaScript code in web", []string{"web/.config/vitest.config.ts", "web/.jest/setup.js", "web/package.json", "web/src/a.js", "web/test/t.test.js"}, []string{"web/package.json"}, "web/node_modules holds installed code"},
+		{[]string{"npm", "--prefix", "web", "test"}, "the JavaScript code in web", []string{"web/.config/vitest.config.ts", "web/.jest/setup.js", "web/package.json", "web/src/a.js", "web/test/t.test.js"}, []string{"web/package.json"}, "web/.next holds built or cached output"},
 		{[]string{"env", "-C", "cg", "go", "test", "./p"}, "the Go code of the module in cg",
 			[]string{"cg/deep/y.h", "cg/deep/z.h", "cg/go.mod", "cg/inc/i.h", "cg/lib/libx.a", "cg/p/p.go", "cg/p/q.c", "cg/shared/x.h"}, nil, ""},
 		{[]string{"env", "-C", "cg", "go", "test", "./o"}, "the Go code of the module in cg", []string{"cg/go.mod", "cg/o/o.go"}, nil,
