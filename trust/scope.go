@@ -233,6 +233,8 @@ type inspector struct {
 	outputs      []output          // the files the command writes
 	outAt        map[*string]bool  // the words naming them, by where they are
 	included     map[string]bool   // makefiles read through include lines
+	recipesRead  map[string]bool   // makefiles and justfiles read (recipeFiles), by real path and base
+	recipeBytes  int64             // and their bytes
 	loaded       map[string]bool   // scripts read for the files they load (loads)
 	loadedBytes  int64             // and their bytes
 	makeInclude  []string          // make's -I folders, where includes are looked for
