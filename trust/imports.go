@@ -278,11 +278,16 @@ func stringLiteral(s string) (string, bool) {
 	return v, true
 }
 
-// shebang binds what the script name loads when it is run as a program
-// (./bench.py, or after a wrapper: timeout 5 ./bench.py): the kernel runs
-// the interpreter its #! line names on it, as python3 bench.py would. Only
-// a name with a slash runs a file of the vault (a bare one is looked up on
-// PATH), and only an executable one runs at all.
+// shebang inspects the command the kernel runs for the script name when
+// it is run as a program (./bench.py, or after a wrapper: timeout 5
+// ./bench.py): the interpreter its #! line names, that line's argument
+// (one word, as the kernel passes it), and the script, as if written so:
+// #!/usr/bin/env python3 is python3 bench.py, binding what it loads, and
+// #!/usr/bin/env -S python3 -m evil runs a module zk does not read,
+// opaque. The interpreter is taken by its name, not hashed: an approval
+// does not bind the system's /usr/bin/env. Only a name with a slash runs
+// a file of the vault (a bare one is looked up on PATH), and only an
+// executable one runs at all.
 func (in *inspector) shebang(name string, depth int) {
 	if !strings.ContainsRune(name, '/') || strings.ContainsRune(name, 0) {
 		return
@@ -292,27 +297,31 @@ func (in *inspector) shebang(name string, depth int) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(d.path, name)
 		}
-		base := interpreterOf(p)
-		if base == "" {
+		line := shebangLine(p)
+		if len(line) == 0 || in.shebangs[p] || depth >= maxDepth {
 			continue
 		}
-		lang := syntax.LangBash
-		if l, ok := shells[base]; ok {
-			lang = l
+		if in.shebangs == nil {
+			in.shebangs = map[string]bool{}
 		}
-		in.scriptCode(base, p, lang, depth)
+		in.shebangs[p] = true // a script that is its own interpreter
+		in.argv(append(line, p), depth+1, false)
 	}
 }
 
-// interpreterOf is the name of the program the #! line of the executable
-// file at p runs (env's operand for #!/usr/bin/env python3), or "".
-func interpreterOf(p string) string {
+// shebangLine is the command the #! line of the executable file at p
+// starts, the interpreter by its name (/usr/bin/env is env), before the
+// script's name; nil when p runs no interpreter. Its words are split at
+// blanks, as BSD's and macOS's kernels split them (Linux passes the rest
+// of the line as one word; a split there binds more, never less), and
+// env -S's string is its words.
+func shebangLine(p string) []string {
 	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Mode()&0o111 == 0 {
-		return ""
+		return nil
 	}
 	f, err := openRegular(p)
 	if f == nil || err != nil {
-		return ""
+		return nil
 	}
 	defer f.Close()
 	// The kernel reads at most 256 bytes of the line.
@@ -320,23 +329,22 @@ func interpreterOf(p string) string {
 	n, _ := io.ReadFull(f, buf)
 	line, ok := bytes.CutPrefix(buf[:n], []byte("#!"))
 	if !ok {
-		return ""
+		return nil
 	}
 	line, _, _ = bytes.Cut(line, []byte("\n"))
-	fields := strings.Fields(string(line))
-	if len(fields) == 0 {
-		return ""
+	words := strings.Fields(string(line))
+	if len(words) == 0 {
+		return nil
 	}
-	base := filepath.Base(fields[0])
-	if base != "env" {
-		return base
-	}
-	for _, w := range fields[1:] {
-		if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
-			return filepath.Base(w)
+	words[0] = filepath.Base(words[0])
+	if words[0] == "env" && len(words) > 1 && strings.HasPrefix(words[1], "-S") {
+		if rest := words[1][2:]; rest != "" {
+			words[1] = rest
+		} else {
+			words = append(words[:1], words[2:]...)
 		}
 	}
-	return ""
+	return words
 }
 
 // scriptDir is the name a word of a script builds from the script's own

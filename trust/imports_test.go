@@ -123,23 +123,25 @@ func FuzzLoadLines(f *testing.F) {
 	})
 }
 
-// TestInterpreterOf: the program a #! line runs, through env; none for a
-// file that is not executable or has no #! line.
-func TestInterpreterOf(t *testing.T) {
+// TestShebangLine: the command a #! line starts, the interpreter by its
+// name, env -S's string split; none for a file that is not executable or
+// has no #! line.
+func TestShebangLine(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		src  string
 		mode os.FileMode
-		want string
+		want []string
 	}{
-		{"#!/usr/bin/env python3\nimport lib\n", 0o755, "python3"},
-		{"#!/usr/bin/env -S FOO=1 node --x\n", 0o755, "node"},
-		{"#! /bin/sh -e\n", 0o755, "sh"},
-		{"#!/bin/bash", 0o755, "bash"},
-		{"#!/usr/bin/env python3\n", 0o644, ""},
-		{"import lib\n", 0o755, ""},
-		{"#!\n", 0o755, ""},
-		{"#!/usr/bin/env\n", 0o755, ""},
+		{"#!/usr/bin/env python3\nimport lib\n", 0o755, []string{"env", "python3"}},
+		{"#!/usr/bin/env -S FOO=1 node --x\n", 0o755, []string{"env", "FOO=1", "node", "--x"}},
+		{"#!/usr/bin/env -Spython3 -m evil\n", 0o755, []string{"env", "python3", "-m", "evil"}},
+		{"#! /bin/sh -e\n", 0o755, []string{"sh", "-e"}},
+		{"#!/bin/bash", 0o755, []string{"bash"}},
+		{"#!/usr/bin/env python3\n", 0o644, nil},
+		{"import lib\n", 0o755, nil},
+		{"#!\n", 0o755, nil},
+		{"#!/usr/bin/env\n", 0o755, []string{"env"}},
 	} {
 		p := filepath.Join(dir, "x")
 		if err := os.WriteFile(p, []byte(tc.src), tc.mode); err != nil {
@@ -148,7 +150,7 @@ func TestInterpreterOf(t *testing.T) {
 		if err := os.Chmod(p, tc.mode); err != nil {
 			t.Fatal(err)
 		}
-		if got := interpreterOf(p); got != tc.want {
+		if got := shebangLine(p); !slices.Equal(got, tc.want) {
 			t.Errorf("%q (%o): %q, want %q", tc.src, tc.mode, got, tc.want)
 		}
 	}

@@ -235,6 +235,7 @@ type inspector struct {
 	included     map[string]bool   // makefiles read through include lines
 	recipesRead  map[string]bool   // makefiles and justfiles read (recipeFiles), by real path and base
 	recipeBytes  int64             // and their bytes
+	shebangs     map[string]bool   // scripts read for their #! lines
 	loaded       map[string]bool   // scripts read for the files they load (loads)
 	loadedBytes  int64             // and their bytes
 	makeInclude  []string          // make's -I folders, where includes are looked for
