@@ -44,6 +44,11 @@ func (in *inspector) scriptCode(base, name string, lang syntax.LangVariant, dept
 			continue // not there, or not the vault's
 		}
 		dir := filepath.Dir(real)
+		if st, err := os.Stat(real); err == nil && st.IsDir() {
+			// python3 DIR runs DIR/__main__.py, DIR first on sys.path;
+			// node DIR its index.js or its package's main.
+			dir = real
+		}
 		switch {
 		case strings.HasPrefix(base, "python"), strings.HasPrefix(base, "pypy"):
 			in.request(pythonTree, dir)
@@ -53,6 +58,11 @@ func (in *inspector) scriptCode(base, name string, lang syntax.LangVariant, dept
 				root = dir
 			}
 			in.request(nodeTree, root)
+			if !reaches(root, dir, treeFilesOf[nodeTree]) {
+				// A script in a folder the package's walk skips (.cache,
+				// node_modules): what it requires beside it is bound too.
+				in.request(nodeTree, dir)
+			}
 		default:
 			if k := loaderOf(base, lang); k != nil {
 				in.loads(k, real, d, depth, argZero{zero: name, self: name})

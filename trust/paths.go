@@ -148,12 +148,15 @@ func (b *treeBuilder) bindFolder(dir string, k treeKind, shown string) {
 }
 
 // covers says whether the walk of the tree's root, by f, enters dir.
-func (b *treeBuilder) covers(dir string, f treeFiles) bool {
-	rel, ok := under(dir, b.root)
+func (b *treeBuilder) covers(dir string, f treeFiles) bool { return reaches(b.root, dir, f) }
+
+// reaches says whether a walk of root by f enters dir.
+func reaches(root, dir string, f treeFiles) bool {
+	rel, ok := under(dir, root)
 	if !ok {
 		return false
 	}
-	parent := b.root
+	parent := root
 	for _, c := range strings.Split(rel, string(filepath.Separator)) {
 		if c == "." {
 			continue

@@ -2,6 +2,7 @@ package trust
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,5 +140,36 @@ func TestShippedCode(t *testing.T) {
 			t.Fatalf("%s: %v", cmd, err)
 		}
 		checkOpaque(t, cmd, s, tc.opaque)
+	}
+}
+
+// TestScriptFolders: python3 DIR runs DIR/__main__.py, and node a script
+// in a folder its package's walk skips requires what is beside it: both
+// bound.
+func TestScriptFolders(t *testing.T) {
+	dir := vaulttest.Dir(t, map[string]string{
+		"site-packages/__main__.py": "", "w/package.json": "{}", "w/.cache/x.js": "require('./y')\n", "w/.cache/y.js": "",
+		"nm/package.json": "{}", "nm/node_modules/m/index.js": "",
+	})
+	for _, tc := range []struct {
+		argv []string
+		want string // a file one of the trees binds
+	}{
+		{[]string{"python3", "site-packages"}, "site-packages/__main__.py"},
+		{[]string{"node", "w/.cache/x.js"}, "w/.cache/y.js"},
+		{[]string{"node", "nm/node_modules/m"}, "nm/node_modules/m/index.js"},
+	} {
+		cmd := strings.Join(tc.argv, " ")
+		s, err := Inspect(dir, tc.argv)
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		found := false
+		for _, tr := range s.Trees {
+			found = found || strings.Contains(string(tr.Manifest), strconv.Quote(tc.want))
+		}
+		if !found {
+			t.Errorf("%s: no tree binds %s (%d trees)", cmd, tc.want, len(s.Trees))
+		}
 	}
 }
