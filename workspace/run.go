@@ -139,7 +139,7 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	res, err := runner.Run(ctx, runner.Command{
 		Argv:    out.Argv,
 		Dir:     v.Dir,
-		Env:     runEnv(os.Environ(), v.Dir, p),
+		Env:     runEnv(os.Environ(), v.Dir, p, pycachePrefix()),
 		Timeout: req.Timeout,
 		Live:    req.Live,
 		Log:     lw,
@@ -185,7 +185,7 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	if n, _ := fals.Repeats(); n > 1 && r.Status == "" && logErr == nil && !res.Truncated {
 		for k := 2; k <= n; k++ {
 			rr, err := runAgain(ctx, v, r.ID, k, runner.Command{
-				Argv: out.Argv, Dir: v.Dir, Env: runEnv(os.Environ(), v.Dir, p),
+				Argv: out.Argv, Dir: v.Dir, Env: runEnv(os.Environ(), v.Dir, p, pycachePrefix()),
 				Timeout: req.Timeout, Live: req.Live, MaxLog: req.MaxLog,
 			}, req.Timeout)
 			if err != nil {
@@ -388,8 +388,15 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 // a script or a Makefile's recipe calling python3 would run a python3 the
 // vault put there, a file no approval names (Go's exec refuses that for
 // the command itself, ErrDot; a shell it starts does not).
-func runEnv(env []string, dir, note string) []string {
-	out := make([]string, 0, len(env)+2)
+//
+// PYTHONPYCACHEPREFIX is pycache (zk's own cache folder), unless env sets
+// it to an absolute path: Python loads a module's __pycache__/*.pyc,
+// without reading its source, when the .pyc's header holds the source's
+// mtime and size, and a vault can ship one so stamped; an approval binds
+// the source, not what Python runs instead (trust-pycache.txtar). A
+// relative value would be read from the vault's folder.
+func runEnv(env []string, dir, note, pycache string) []string {
+	out := make([]string, 0, len(env)+3)
 	for _, kv := range env {
 		name, val, _ := strings.Cut(kv, "=")
 		switch {
@@ -397,10 +404,30 @@ func runEnv(env []string, dir, note string) []string {
 			continue
 		case name == "PATH":
 			kv = "PATH=" + absolutePath(val)
+		case name == "PYTHONPYCACHEPREFIX":
+			if !filepath.IsAbs(val) {
+				continue
+			}
+			pycache = ""
 		}
 		out = append(out, kv)
 	}
+	if pycache != "" {
+		out = append(out, "PYTHONPYCACHEPREFIX="+pycache)
+	}
 	return append(out, "ZK_VAULT="+dir, "ZK_NOTE="+note)
+}
+
+// pycachePrefix is the folder Python's bytecode of falsifiers' modules is
+// kept in: zk/pycache in the user's cache folder, outside every vault.
+// Without one (no home folder), a folder of the system's temporary one
+// would be another user's to fill: "", and the command runs as it would.
+func pycachePrefix() string {
+	dir, err := os.UserCacheDir()
+	if err != nil || !filepath.IsAbs(dir) {
+		return ""
+	}
+	return filepath.Join(dir, "zk", "pycache")
 }
 
 // absolutePath is the search path p with only its absolute entries.
