@@ -87,6 +87,12 @@ type loader struct {
 	// path zk does not bind, as it binds no installed code).
 	resolve func(lw, arg string) (string, bool)
 	lang    syntax.LangVariant // a shell's, whose script is parsed
+	// search matches a line adding a folder to the language's search path
+	// (ruby's $LOAD_PATH.unshift, perl's unshift @INC, R's .libPaths()):
+	// a module found there is the vault's, not installed code, and zk
+	// does not follow the search; opaque, as perl's use lib is.
+	search func() *regexp.Regexp
+	what   string // the search path's name, for the message
 }
 
 // loaderOf is the loader of the interpreter base, or nil.
@@ -113,6 +119,7 @@ func relative(n string) bool {
 }
 
 var perlLoader = loader{
+	search: lazyre.New(`\b(?:unshift|push|splice)\s*\(?\s*@INC\b|@INC\s*=`), what: "perl's @INC",
 	line: lazyre.New(`(?:^|[;{}])\s*(require|do|use\s+lib)\b\s*\(?\s*([^;]*)`),
 	resolve: func(lw, arg string) (string, bool) {
 		if relative(arg) {
@@ -123,6 +130,7 @@ var perlLoader = loader{
 }
 
 var rubyLoader = loader{
+	search: lazyre.New(`\$(?:LOAD_PATH|:|-I)\s*(?:\.\s*(?:unshift|push|insert|concat|prepend|append)\b|<<|\+=|=[^=~])`), what: "ruby's $LOAD_PATH",
 	line: lazyre.New(`(?:^|[;{}])\s*(require_relative|require|load)\b\s*\(?\s*([^;]*)`),
 	resolve: func(lw, arg string) (string, bool) {
 		switch {
@@ -138,6 +146,7 @@ var rubyLoader = loader{
 }
 
 var rLoader = loader{
+	search: lazyre.New(`\.libPaths\s*\(\s*[^)\s]`), what: "R's library paths",
 	line:    lazyre.New(`(?:^|[\s;({=])((?:sys\.)?source)\s*\(\s*(?:file\s*=\s*)?([^;]*)`),
 	resolve: func(_, arg string) (string, bool) { return arg, false },
 }
@@ -214,6 +223,9 @@ func (in *inspector) loads(k *loader, p string, d folder, depth int, az argZero)
 		s := strings.TrimSpace(string(line))
 		if strings.HasPrefix(s, "#") {
 			continue
+		}
+		if k.search != nil && k.search().MatchString(s) {
+			in.opaque("%s in %s adds folders to %s, whose modules zk does not bind", quoteSrc(s), shown, k.what)
 		}
 		for _, m := range k.line().FindAllStringSubmatch(s, -1) {
 			lw := strings.Join(strings.Fields(m[1]), " ")

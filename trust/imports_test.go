@@ -21,6 +21,8 @@ func TestScriptLoads(t *testing.T) {
 		"r/a.rb": "require 'json'\nrequire_relative 'b'\nload './r/c.rb'\n", "r/b.rb": "require_relative('sub/d')\n",
 		"r/c.rb": "", "r/sub/d.rb": "", "r/var.rb": "require File.join(__dir__, 'b')\n", "r/interp.rb": "require_relative \"#{x}\"\n",
 		"a.R": "x <- source(\"b.R\")\nsys.source(file = 'c.R')\n", "b.R": "", "c.R": "", "var.R": "source(f)\n",
+		"inc2.pl": "BEGIN { unshift @INC, './lib' }\nrequire Foo;\n", "lp.rb": "$LOAD_PATH.unshift File.expand_path('../lib', __dir__)\nrequire 'foo'\n",
+		"lp2.rb": "$: << 'lib'\n", "lib.R": ".libPaths(c('lib', .libPaths()))\nlibrary(foo)\n",
 		"a.sh": "if [ -f x ]; then . ./b.sh; fi\nsource 'c sh'\n", "b.sh": ". ./a.sh\n", "c sh": "", "var.sh": ". \"$D/b.sh\"\n",
 		// A library beside the script, found from its own name.
 		"s/t.sh":   ". \"$(dirname \"$0\")/lib.sh\"\nsource \"${0%/*}/lib2.sh\"\n. \"$(dirname -- \"${BASH_SOURCE[0]}\")\"/lib3.sh\n",
@@ -36,6 +38,10 @@ func TestScriptLoads(t *testing.T) {
 	}{
 		{[]string{"perl", "a.pl"}, []string{"a.pl", "b.pl", "d.pl"}, ""},
 		{[]string{"perl", "inc.pl"}, []string{"inc.pl"}, "adds folders to perl's search path"},
+		{[]string{"perl", "inc2.pl"}, []string{"inc2.pl"}, "adds folders to perl's @INC"},
+		{[]string{"ruby", "lp.rb"}, []string{"lp.rb"}, "adds folders to ruby's $LOAD_PATH"},
+		{[]string{"ruby", "lp2.rb"}, []string{"lp2.rb"}, "adds folders to ruby's $LOAD_PATH"},
+		{[]string{"Rscript", "lib.R"}, []string{"lib.R"}, "adds folders to R's library paths"},
 		{[]string{"perl", "var.pl"}, []string{"var.pl"}, "`require $file;` in var.pl names a file zk cannot tell"},
 		{[]string{"ruby", "r/a.rb"}, []string{"r/a.rb", "r/b.rb", "r/c.rb", "r/sub/d.rb"}, ""},
 		{[]string{"ruby", "r/var.rb"}, []string{"r/var.rb"}, "names a file zk cannot tell"},
