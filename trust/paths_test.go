@@ -173,3 +173,24 @@ func TestScriptFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestCargoTargetDir: cargo --target-dir overrides the target folder zk
+// runs cargo with, where a vault's stale binaries cannot be: opaque.
+func TestCargoTargetDir(t *testing.T) {
+	dir := vaulttest.Dir(t, map[string]string{"Cargo.toml": "[package]\nname = \"d\"\n", "src/lib.rs": ""})
+	for _, tc := range []struct {
+		argv   []string
+		opaque string
+	}{
+		{[]string{"cargo", "test"}, ""},
+		{[]string{"cargo", "test", "--target-dir", "target"}, "`cargo --target-dir target` runs what was built before"},
+		{[]string{"cargo", "test", "--target-dir=/x"}, "`cargo --target-dir /x` runs what was built before"},
+	} {
+		cmd := strings.Join(tc.argv, " ")
+		s, err := Inspect(dir, tc.argv)
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		checkOpaque(t, cmd, s, tc.opaque)
+	}
+}

@@ -400,6 +400,12 @@ func (in *inspector) cargoCode(args []string) {
 			}
 		}
 	}
+	// zk runs cargo with a target folder of its own (CARGO_TARGET_DIR), so
+	// that it never runs a test binary the vault's target/ holds as fresh;
+	// --target-dir overrides that.
+	for _, v := range optionValues(args, "", []string{"--target-dir"}) {
+		in.opaque("`cargo --target-dir %s` runs what was built before in that folder, not only what the sources build", v)
+	}
 	// --config FILE is read as .cargo/config.toml is (its runner =
 	// ./x.sh ran x.sh unbound); a key=value is a word, read as names.
 	for _, v := range optionValues(args, "", []string{"--config"}) {

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
@@ -139,7 +140,7 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	res, err := runner.Run(ctx, runner.Command{
 		Argv:    out.Argv,
 		Dir:     v.Dir,
-		Env:     runEnv(os.Environ(), v.Dir, p, pycachePrefix()),
+		Env:     runEnv(os.Environ(), v.Dir, p, zkCache()),
 		Timeout: req.Timeout,
 		Live:    req.Live,
 		Log:     lw,
@@ -185,7 +186,7 @@ func (w *Workspace) run(ctx context.Context, e *evidenceNote, req RunRequest) (R
 	if n, _ := fals.Repeats(); n > 1 && r.Status == "" && logErr == nil && !res.Truncated {
 		for k := 2; k <= n; k++ {
 			rr, err := runAgain(ctx, v, r.ID, k, runner.Command{
-				Argv: out.Argv, Dir: v.Dir, Env: runEnv(os.Environ(), v.Dir, p, pycachePrefix()),
+				Argv: out.Argv, Dir: v.Dir, Env: runEnv(os.Environ(), v.Dir, p, zkCache()),
 				Timeout: req.Timeout, Live: req.Live, MaxLog: req.MaxLog,
 			}, req.Timeout)
 			if err != nil {
@@ -389,14 +390,25 @@ func judgeRun(v *vault.Vault, r *evidence.Run, f evidence.Falsifier, res runner.
 // vault put there, a file no approval names (Go's exec refuses that for
 // the command itself, ErrDot; a shell it starts does not).
 //
-// PYTHONPYCACHEPREFIX is pycache (zk's own cache folder), unless env sets
-// it to an absolute path: Python loads a module's __pycache__/*.pyc,
-// without reading its source, when the .pyc's header holds the source's
-// mtime and size, and a vault can ship one so stamped; an approval binds
-// the source, not what Python runs instead (trust-pycache.txtar). A
-// relative value would be read from the vault's folder.
-func runEnv(env []string, dir, note, pycache string) []string {
-	out := make([]string, 0, len(env)+3)
+// Two tools run, instead of the code an approval binds, what they built
+// from it before, kept where a vault can ship it: Python loads a module's
+// __pycache__/*.pyc without reading its source when the .pyc's header
+// holds the source's mtime and size, and cargo runs the test binary in
+// target/ when target/'s fingerprints say it is fresh. A vault shipping
+// one so stamped ran it while the approved source was unchanged
+// (trust-pycache.txtar, trust-cargo-target.txtar). So PYTHONPYCACHEPREFIX
+// and CARGO_TARGET_DIR are folders of zk's cache folder cache (the
+// latter one per vault), unless env sets them to absolute paths, the
+// user's own; a relative one would be read from the vault's folder. With
+// no cache folder (""), they are left as they are.
+func runEnv(env []string, dir, note, cache string) []string {
+	own := map[string]string{}
+	if cache != "" {
+		sum := sha256.Sum256([]byte(dir))
+		own["PYTHONPYCACHEPREFIX"] = filepath.Join(cache, "pycache")
+		own["CARGO_TARGET_DIR"] = filepath.Join(cache, "cargo-target", hex.EncodeToString(sum[:8]))
+	}
+	out := make([]string, 0, len(env)+4)
 	for _, kv := range env {
 		name, val, _ := strings.Cut(kv, "=")
 		switch {
@@ -404,30 +416,32 @@ func runEnv(env []string, dir, note, pycache string) []string {
 			continue
 		case name == "PATH":
 			kv = "PATH=" + absolutePath(val)
-		case name == "PYTHONPYCACHEPREFIX":
+		case name == "PYTHONPYCACHEPREFIX" || name == "CARGO_TARGET_DIR":
 			if !filepath.IsAbs(val) {
 				continue
 			}
-			pycache = ""
+			delete(own, name)
 		}
 		out = append(out, kv)
 	}
-	if pycache != "" {
-		out = append(out, "PYTHONPYCACHEPREFIX="+pycache)
+	for _, name := range []string{"PYTHONPYCACHEPREFIX", "CARGO_TARGET_DIR"} {
+		if v, ok := own[name]; ok {
+			out = append(out, name+"="+v)
+		}
 	}
 	return append(out, "ZK_VAULT="+dir, "ZK_NOTE="+note)
 }
 
-// pycachePrefix is the folder Python's bytecode of falsifiers' modules is
-// kept in: zk/pycache in the user's cache folder, outside every vault.
-// Without one (no home folder), a folder of the system's temporary one
-// would be another user's to fill: "", and the command runs as it would.
-func pycachePrefix() string {
+// zkCache is zk's folder in the user's cache folder, outside every vault,
+// where a falsifier's tools keep what they build (runEnv). Without one
+// (no home folder), a folder of the system's temporary one would be
+// another user's to fill: "".
+func zkCache() string {
 	dir, err := os.UserCacheDir()
 	if err != nil || !filepath.IsAbs(dir) {
 		return ""
 	}
-	return filepath.Join(dir, "zk", "pycache")
+	return filepath.Join(dir, "zk")
 }
 
 // absolutePath is the search path p with only its absolute entries.

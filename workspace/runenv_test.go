@@ -28,27 +28,38 @@ func TestRunEnv(t *testing.T) {
 	}
 }
 
-// TestRunEnvPycache: Python's bytecode is read from zk's cache folder, not
-// from the vault's __pycache__, unless the user's environment puts it in
-// a folder of their own (an absolute one: a relative one is the vault's).
-func TestRunEnvPycache(t *testing.T) {
+// TestRunEnvBuilt: Python's bytecode and cargo's builds are kept in zk's
+// cache folder, not in the vault's __pycache__ and target/, unless the
+// user's environment puts them in a folder of their own (an absolute
+// one: a relative one is the vault's); cargo's, one folder per vault.
+func TestRunEnvBuilt(t *testing.T) {
+	cargo := func(vault string) string {
+		for _, kv := range runEnv(nil, vault, "n.md", "/c/zk") {
+			if v, ok := strings.CutPrefix(kv, "CARGO_TARGET_DIR="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	if a, b := cargo("/v"), cargo("/w"); a == b || !strings.HasPrefix(a, "/c/zk/cargo-target/") {
+		t.Errorf("cargo's target folders of /v and /w: %q, %q, want two of /c/zk/cargo-target", a, b)
+	}
 	for _, tc := range []struct {
 		env  []string
-		want string
+		want []string
 	}{
-		{nil, "PYTHONPYCACHEPREFIX=/c/zk/pycache"},
-		{[]string{"PYTHONPYCACHEPREFIX=/mine"}, "PYTHONPYCACHEPREFIX=/mine"},
-		{[]string{"PYTHONPYCACHEPREFIX=pyc"}, "PYTHONPYCACHEPREFIX=/c/zk/pycache"},
-		{[]string{"PYTHONPYCACHEPREFIX="}, "PYTHONPYCACHEPREFIX=/c/zk/pycache"},
+		{nil, []string{"PYTHONPYCACHEPREFIX=/c/zk/pycache", "CARGO_TARGET_DIR=" + cargo("/v")}},
+		{[]string{"PYTHONPYCACHEPREFIX=/mine", "CARGO_TARGET_DIR=/t"}, []string{"PYTHONPYCACHEPREFIX=/mine", "CARGO_TARGET_DIR=/t"}},
+		{[]string{"PYTHONPYCACHEPREFIX=pyc", "CARGO_TARGET_DIR=target"}, []string{"PYTHONPYCACHEPREFIX=/c/zk/pycache", "CARGO_TARGET_DIR=" + cargo("/v")}},
+		{[]string{"PYTHONPYCACHEPREFIX="}, []string{"PYTHONPYCACHEPREFIX=/c/zk/pycache", "CARGO_TARGET_DIR=" + cargo("/v")}},
 	} {
-		got := runEnv(tc.env, "/v", "n.md", "/c/zk/pycache")
 		var set []string
-		for _, kv := range got {
-			if strings.HasPrefix(kv, "PYTHONPYCACHEPREFIX=") {
+		for _, kv := range runEnv(tc.env, "/v", "n.md", "/c/zk") {
+			if strings.HasPrefix(kv, "PYTHONPYCACHEPREFIX=") || strings.HasPrefix(kv, "CARGO_TARGET_DIR=") {
 				set = append(set, kv)
 			}
 		}
-		if !slices.Equal(set, []string{tc.want}) {
+		if !slices.Equal(set, tc.want) {
 			t.Errorf("%q: %q, want %q", tc.env, set, tc.want)
 		}
 	}

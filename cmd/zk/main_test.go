@@ -38,6 +38,18 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 	// A script's go (trust-tree.txtar's go test) builds into the user's
 	// cache, not a new one it would fill with the standard library.
 	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	// And its cargo finds the toolchain rustup installed under the real
+	// home folder (trust-cargo-target.txtar).
+	rust := map[string]string{}
+	if h, err := os.UserHomeDir(); err == nil {
+		for name, dir := range map[string]string{"RUSTUP_HOME": ".rustup", "CARGO_HOME": ".cargo"} {
+			if v := os.Getenv(name); v != "" {
+				rust[name] = v
+			} else if st, err := os.Stat(filepath.Join(h, dir)); err == nil && st.IsDir() {
+				rust[name] = filepath.Join(h, dir)
+			}
+		}
+	}
 	p := testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
@@ -53,6 +65,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			env.Setenv("BASH_COMPLETION", bashCompletion())
 			if c := strings.TrimSpace(string(gocache)); c != "" {
 				env.Setenv("GOCACHE", c)
+			}
+			for name, v := range rust {
+				env.Setenv(name, v)
 			}
 			// The scripts' zk is this test binary: its version, build ID
 			// and all, is the one a script's zk reports.
