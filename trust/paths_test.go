@@ -194,3 +194,32 @@ func TestCargoTargetDir(t *testing.T) {
 		checkOpaque(t, cmd, s, tc.opaque)
 	}
 }
+
+// TestUnboundTools: a build or test tool whose code zk cannot bind is
+// opaque, behind a wrapper or a program zk does not know too; a
+// JavaScript test runner run directly binds its package's tree.
+func TestUnboundTools(t *testing.T) {
+	dir := vaulttest.Dir(t, map[string]string{"pom.xml": "<project/>", "web/package.json": "{}", "web/t.test.js": ""})
+	for _, tc := range []struct {
+		argv   []string
+		opaque string
+		tree   string
+	}{
+		{[]string{"mvn", "-q", "test"}, "`mvn` runs pom.xml", ""},
+		{[]string{"timeout", "600", "./gradlew", "test"}, "`gradlew` runs build.gradle", ""},
+		{[]string{"retry", "3", "dotnet", "test"}, "`dotnet` runs the project's files", ""},
+		{[]string{"tox", "-e", "py"}, "`tox` runs tox.ini's commands", ""},
+		{[]string{"mvn", "--version"}, "", ""},
+		{[]string{"env", "-C", "web", "jest"}, "", "the JavaScript code in web"},
+	} {
+		cmd := strings.Join(tc.argv, " ")
+		s, err := Inspect(dir, tc.argv)
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		checkOpaque(t, cmd, s, tc.opaque)
+		if tc.tree != "" && !slices.ContainsFunc(s.Trees, func(tr Tree) bool { return tr.Name == tc.tree }) {
+			t.Errorf("%s: trees %v, want %q", cmd, s.Trees, tc.tree)
+		}
+	}
+}

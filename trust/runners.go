@@ -204,6 +204,10 @@ var reads = map[string]reading{
 	"nix":       {files: []string{"flake.nix"}, also: []string{"flake.lock"}, up: true},
 	"nix-shell": {files: []string{"shell.nix", "default.nix"}},
 	"direnv":    {files: []string{".envrc", ".env"}, up: true},
+	// JavaScript test runners run directly (not through npm test) run the
+	// package's tests and their configuration: the package's tree.
+	"jest": {files: []string{"package.json"}, up: true, tree: nodeTree}, "vitest": {files: []string{"package.json"}, up: true, tree: nodeTree},
+	"mocha": {files: []string{"package.json"}, up: true, tree: nodeTree}, "ava": {files: []string{"package.json"}, up: true, tree: nodeTree},
 	// A repository's config runs programs of its own (core.fsmonitor on
 	// git status and git diff, core.pager, diff.external, an alias, a
 	// filter's clean command); a vault unzipped or copied with its .git
@@ -605,4 +609,24 @@ func (in *inspector) configNames(p, dir, base string) {
 			}
 		}
 	}
+}
+
+// unbound are build and test tools that run a project's code from files
+// no word of the command names, and whose trees zk does not know how to
+// bind (a JVM build's sources, a .NET project's, a task file's tasks): by
+// what they read. Approving one bound nothing it ran, and said nothing;
+// now it is opaque, saying what.
+var unbound = map[string]string{
+	"gradle": "build.gradle and the sources it builds", "gradlew": "build.gradle, the sources it builds and the Gradle its wrapper properties download",
+	"mvn": "pom.xml and the sources it builds", "mvnw": "pom.xml, the sources it builds and the Maven its wrapper properties download",
+	"sbt": "build.sbt and the sources it builds", "ant": "build.xml", "lein": "project.clj and the sources it builds",
+	"bazel": "BUILD files and the sources they build", "bazelisk": "BUILD files and the sources they build", "buck2": "BUCK files and the sources they build",
+	"dotnet": "the project's files and the sources they build", "mix": "mix.exs and the sources it builds", "rebar3": "rebar.config and the sources it builds",
+	"cabal": "the package's .cabal file and sources", "stack": "stack.yaml and the sources it builds", "dune": "dune files and the sources they build",
+	"cmake": "CMakeLists.txt or the build files it generated", "ctest": "the build folder's test definitions", "meson": "meson.build and the sources it builds",
+	"ninja": "build.ninja's commands", "scons": "SConstruct, Python code", "xmake": "xmake.lua",
+	"tox": "tox.ini's commands, in environments under .tox", "nox": "noxfile.py, Python code", "invoke": "tasks.py, Python code", "inv": "tasks.py, Python code",
+	"task": "Taskfile.yml's commands", "mage": "magefiles, Go code", "earthly": "the Earthfile's commands",
+	"composer": "composer.json's scripts", "phpunit": "the project's tests and bootstrap", "rspec": "the spec folder's Ruby code", "rails": "the application's Ruby code",
+	"ts-node": "the TypeScript the script imports", "tsx": "the TypeScript the script imports",
 }

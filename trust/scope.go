@@ -685,6 +685,8 @@ func (in *inspector) argv(words []string, depth int, top bool) {
 		case base == "parallel" || base == "sem" || base == "parset":
 			in.parallel(base, args, depth, top)
 			return
+		case unbound[base] != "" && !slices.Contains(args, "--version") && !slices.Contains(args, "--help"):
+			in.opaque("`%s` runs %s, which zk does not bind", base, unbound[base])
 		case base == "tmux" || base == "screen":
 			// Its commands run in a server that may be running already
 			// (where, and with what, zk cannot tell), after its config.
@@ -797,6 +799,9 @@ func runsFiles(name string, args []string) bool {
 	}
 	switch name {
 	case "go", "cargo", "pytest", "py.test":
+		return true
+	}
+	if unbound[name] != "" {
 		return true
 	}
 	_, shell := shells[name]
