@@ -138,6 +138,12 @@ func (b *treeBuilder) bindFolder(dir string, k treeKind, shown string) {
 	if st, err := os.Stat(real); err != nil || !st.IsDir() || b.covers(real, f) || b.walked[real] {
 		return
 	}
+	if len(b.walked) == maxAddedFolders {
+		// Each one walked may add the next: a chain of them is a walk
+		// nested as deep, its stack too.
+		b.opaque = append(b.opaque, fmt.Sprintf("%s's files add over %d folders to its search path; zk does not walk them all", b.name, maxAddedFolders))
+		return
+	}
 	if b.walked == nil {
 		b.walked = map[string]bool{}
 	}
@@ -146,6 +152,10 @@ func (b *treeBuilder) bindFolder(dir string, k treeKind, shown string) {
 		b.err = err
 	}
 }
+
+// maxAddedFolders bounds the folders outside its root a tree's files add
+// to it (bindFolder).
+const maxAddedFolders = 256
 
 // covers says whether the walk of the tree's root, by f, enters dir.
 func (b *treeBuilder) covers(dir string, f treeFiles) bool { return reaches(b.root, dir, f) }

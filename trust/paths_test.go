@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -222,4 +223,19 @@ func TestUnboundTools(t *testing.T) {
 			t.Errorf("%s: trees %v, want %q", cmd, s.Trees, tc.tree)
 		}
 	}
+}
+
+// TestAddedFoldersBounded: a chain of folders, each adding the next to
+// sys.path, is walked to a bound, then opaque, not nested without end.
+func TestAddedFoldersBounded(t *testing.T) {
+	files := map[string]string{"py/t.py": "import sys\nsys.path.append('d0')\n"}
+	for i := range 256 + 10 {
+		files[fmt.Sprintf("d%d/m.py", i)] = fmt.Sprintf("import sys\nsys.path.append('d%d')\n", i+1)
+	}
+	dir := vaulttest.Dir(t, files)
+	s, err := Inspect(dir, []string{"python3", "py/t.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkOpaque(t, "python3 py/t.py", s, "add over 256 folders")
 }
