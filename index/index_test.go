@@ -29,7 +29,7 @@ func testVault(t *testing.T, notes map[string]string) *vault.Vault {
 	return v
 }
 
-func writeNote(t *testing.T, dir, p, text string) {
+func writeNote(t testing.TB, dir, p, text string) {
 	t.Helper()
 	full := filepath.Join(dir, filepath.FromSlash(p))
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {

@@ -130,6 +130,17 @@ func (d doc) longWords() int {
 	return len(seen)
 }
 
+// overWords reports whether a text field holds more words than the index
+// keeps at their positions (maxFieldWords).
+func (d doc) overWords() bool {
+	for _, text := range []string{d.TitleText, d.Claim, d.Scope, d.Evidence, d.Body, d.Prop} {
+		if overWords(text) {
+			return true
+		}
+	}
+	return false
+}
+
 // fields is what bleve is given: a map, since the text fields' names
 // carry the note's language.
 func (d doc) fields() map[string]any {

@@ -64,11 +64,12 @@ type wordsTokenizer struct{}
 func (wordsTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	folded, at := foldFullwidth(input)
 	if at == nil {
-		return tokenize(input)
+		out, _ := tokenize(input)
+		return out
 	}
 	// The words of the folded text, at the offsets of the text as written
 	// (a hit's fragment is cut from the note).
-	out := tokenize(folded)
+	out, _ := tokenize(folded)
 	for _, t := range out {
 		t.Start, t.End = at[t.Start], at[t.End]
 	}
@@ -121,34 +122,98 @@ func fullwidthAt(b []byte) bool {
 		(b[1] == 0xbc && b[2] >= 0x81 && b[2] <= 0xbf || b[1] == 0xbd && b[2] >= 0x80 && b[2] <= 0x9e)
 }
 
-// tokenize splits text into words, see tokenizerWords.
-func tokenize(input []byte) analysis.TokenStream {
+// maxFieldWords is how many words of one field of a note (its claim,
+// scope, evidence, body, properties or title) are indexed where they
+// stand, as phrases need them; maxFieldTerms is how many are indexed in
+// all. Past maxFieldWords a word is indexed only the first time it
+// comes (a pair of CJK or unspaced characters likewise), so that the
+// note is still found by every word it holds but not by a phrase there;
+// past maxFieldTerms nothing more is. bleve holds every word of a note
+// it indexes, with its position, until the note's batch is written: a
+// note of 4 MB of one-letter words (2,000,000 words) took 780 MB, one
+// of 4 MB of Chinese 1.2 GB. A field of 100,000 words is about 600 KB
+// of English, a book of 300 pages.
+const (
+	maxFieldWords = 100_000
+	maxFieldTerms = 200_000
+)
+
+// tokenize splits text into words, see tokenizerWords; over reports
+// that the text held more than maxFieldWords words, so that some were
+// indexed once or not at all.
+func tokenize(input []byte) (out analysis.TokenStream, over bool) {
 	// Tokens are allocated in slabs, as bleve's tokenizer does: one
 	// allocation per token was a third of the tokenizer's time.
 	// A slab holds at most 1,024: a guess from the bytes left is far too
 	// many for a text of long words.
 	guess := min(len(input)/5+1, 1024)
-	out := make(analysis.TokenStream, 0, guess)
+	out = make(analysis.TokenStream, 0, guess)
 	slab := make([]analysis.Token, guess)
-	token := func(t analysis.Token) *analysis.Token {
+	var seen map[string]bool // past maxFieldWords: the words indexed since
+	// prev is the last ideograph (or run of kana, or Hangul) passed, and
+	// whether it was indexed: past maxFieldWords a pair of them is
+	// indexed the first time it comes, as the two characters the CJK
+	// filter pairs.
+	var prev analysis.Token
+	prevIn := false
+	emit := func(t analysis.Token) {
 		if len(slab) == 0 {
 			slab = make([]analysis.Token, min(max(64, (len(input)-t.End)/5), 1024))
 		}
 		p := &slab[0]
 		*p = t
 		slab = slab[1:]
-		return p
+		out = append(out, p)
+	}
+	token := func(t analysis.Token) {
+		if len(out) < maxFieldWords {
+			emit(t)
+			prev, prevIn = t, true
+			return
+		}
+		over = true
+		if len(out) >= maxFieldTerms {
+			return
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		if t.Type != analysis.Ideographic {
+			prev, prevIn = t, !seen[string(t.Term)]
+			if prevIn {
+				seen[string(t.Term)] = true
+				emit(t)
+			}
+			return
+		}
+		// An ideograph is indexed with the one before it when the pair
+		// is new (the CJK filter pairs characters that touch), and alone
+		// when it starts a run and is new.
+		key := "\x00" + string(t.Term)
+		if prev.Type == analysis.Ideographic && prev.End == t.Start {
+			key = string(prev.Term) + string(t.Term)
+		}
+		if !seen[key] {
+			seen[key] = true
+			if key[0] != 0 && !prevIn {
+				emit(prev)
+			}
+			emit(t)
+			prev, prevIn = t, true
+			return
+		}
+		prev, prevIn = t, false
 	}
 	words := seg.NewWordSegmenterDirect(input)
 	start, pos := 0, 1
 	runStart, runEnd := -1, -1 // the run of unspaced text being gathered
 	flush := func() {
 		if runStart >= 0 {
-			out, pos = appendPairs(out, token, input[runStart:runEnd], runStart, pos)
+			pos = appendPairs(token, input[runStart:runEnd], runStart, pos)
 			runStart = -1
 		}
 	}
-	for words.Segment() {
+	for len(out) < maxFieldTerms && words.Segment() {
 		b := words.Bytes()
 		end := start + len(b)
 		typ := words.Type()
@@ -165,44 +230,48 @@ func tokenize(input []byte) analysis.TokenStream {
 		flush()
 		switch {
 		case typ == seg.Letter && hasHangul(b):
-			out, pos = appendHangul(out, token, b, start, pos)
+			pos = appendHangul(token, b, start, pos)
 		case typ == seg.Letter && bytes.Contains(b, zwnj) && hasArabicScript(b):
 			at := start
 			for _, part := range bytes.Split(b, zwnj) {
 				if len(part) > 0 {
 					w := cutWord(part)
-					out = append(out, token(analysis.Token{Term: w, Start: at, End: at + len(w), Position: pos, Type: analysis.AlphaNumeric}))
+					token(analysis.Token{Term: w, Start: at, End: at + len(w), Position: pos, Type: analysis.AlphaNumeric})
 					pos++
 				}
 				at += len(part) + len(zwnj)
 			}
 		case typ != seg.None:
 			w := cutWord(b)
-			out = append(out, token(analysis.Token{Term: w, Start: start, End: start + len(w), Position: pos, Type: tokenType(typ)}))
+			token(analysis.Token{Term: w, Start: start, End: start + len(w), Position: pos, Type: tokenType(typ)})
 			pos++
 		}
 		start = end
 	}
 	flush()
-	return out
+	if len(out) >= maxFieldTerms && words.Segment() {
+		over = true
+	}
+	return out, over
 }
 
 // appendPairs adds the overlapping pairs of characters of one run of
 // unspaced text at offset off, from position pos; a run of one character
 // is that character.
-func appendPairs(out analysis.TokenStream, token func(analysis.Token) *analysis.Token, run []byte, off, pos int) (analysis.TokenStream, int) {
+func appendPairs(token func(analysis.Token), run []byte, off, pos int) int {
 	first, size := utf8.DecodeRune(run)
 	if size == len(run) || first == utf8.RuneError {
-		return append(out, token(analysis.Token{Term: run, Start: off, End: off + len(run), Position: pos, Type: pairType})), pos + 1
+		token(analysis.Token{Term: run, Start: off, End: off + len(run), Position: pos, Type: pairType})
+		return pos + 1
 	}
 	for i := 0; i+size < len(run); {
 		_, next := utf8.DecodeRune(run[i+size:])
-		out = append(out, token(analysis.Token{Term: run[i : i+size+next], Start: off + i, End: off + i + size + next, Position: pos, Type: pairType}))
+		token(analysis.Token{Term: run[i : i+size+next], Start: off + i, End: off + i + size + next, Position: pos, Type: pairType})
 		pos++
 		i += size
 		size = next
 	}
-	return out, pos
+	return pos
 }
 
 // zwnj is the zero-width non-joiner, which Persian writes between the
@@ -260,7 +329,7 @@ func hasHangul(b []byte) bool {
 // was indexed by whole words: 보관소 did not find it. Typed so, a Korean
 // note's words are cut into pairs of syllables, as Chinese and Japanese
 // are, and "API를" is the words API and 를, as Lucene's tokenizer cuts it.
-func appendHangul(out analysis.TokenStream, token func(analysis.Token) *analysis.Token, word []byte, off, pos int) (analysis.TokenStream, int) {
+func appendHangul(token func(analysis.Token), word []byte, off, pos int) int {
 	for len(word) > 0 {
 		r, size := utf8.DecodeRune(word)
 		hangul := unicode.Is(unicode.Hangul, r)
@@ -277,11 +346,11 @@ func appendHangul(out analysis.TokenStream, token func(analysis.Token) *analysis
 			typ = analysis.Ideographic
 		}
 		w := cutWord(word[:n])
-		out = append(out, token(analysis.Token{Term: w, Start: off, End: off + len(w), Position: pos, Type: typ}))
+		token(analysis.Token{Term: w, Start: off, End: off + len(w), Position: pos, Type: typ})
 		pos++
 		word, off = word[n:], off+n
 	}
-	return out, pos
+	return pos
 }
 
 // cutWord shortens a word to maxTokenBytes, at a character boundary.
@@ -345,6 +414,18 @@ func longWords(text string, seen map[string]bool) {
 			seen[string(words.Bytes())] = true
 		}
 	}
+}
+
+// overWords reports whether text holds more than maxFieldWords words,
+// so that the index keeps some of them once or not at all. Text of fewer
+// bytes cannot: every word takes a byte at least.
+func overWords(text string) bool {
+	if len(text) <= maxFieldWords {
+		return false
+	}
+	folded, _ := foldFullwidth([]byte(text))
+	_, over := tokenize(folded)
+	return over
 }
 
 // registerTokenizer registers tokenizerWords and filterCut with bleve.

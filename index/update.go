@@ -63,6 +63,10 @@ type Stats struct {
 	// Cut are the notes indexed this time that hold words longer than
 	// the index keeps whole (MaxWordBytes), sorted by path.
 	Cut []Cut
+	// Long are the notes indexed this time with a field of more than
+	// MaxFieldWords words, sorted: past those, each word is indexed only
+	// the first time it comes, and past MaxFieldTerms not at all.
+	Long []string
 	// Built is set when the index was built from scratch; Rebuilt then
 	// says why an index that was there was not used ("" for a first build).
 	Built   bool
@@ -78,6 +82,13 @@ type Cut struct {
 
 // MaxWordBytes is the longest word the index keeps whole.
 const MaxWordBytes = maxTokenBytes
+
+// MaxFieldWords is how many words of a note's field are indexed where
+// they stand, and MaxFieldTerms how many are indexed in all.
+const (
+	MaxFieldWords = maxFieldWords
+	MaxFieldTerms = maxFieldTerms
+)
 
 func (o Options) dir(v *vault.Vault) (string, error) {
 	if o.Dir != "" {
@@ -450,6 +461,9 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 			if n := d.longWords(); n > 0 {
 				st.Cut = append(st.Cut, Cut{Path: path, Words: n})
 			}
+			if d.overWords() {
+				st.Long = append(st.Long, path)
+			}
 			if had {
 				st.Changed++
 			} else {
@@ -487,6 +501,7 @@ func (s *store) index(ctx context.Context, v *vault.Vault, opts Options, g *gene
 	st.Notes, _ = countEntries(m)
 	slices.SortFunc(st.Skipped, func(a, b vault.Skip) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortFunc(st.Cut, func(a, b Cut) int { return strings.Compare(a.Path, b.Path) })
+	slices.Sort(st.Long)
 	return st, nil
 }
 

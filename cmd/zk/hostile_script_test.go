@@ -84,3 +84,22 @@ func genlongCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte("# Long\n\n"+strings.Repeat(args[2], size)+"\n"), 0o644))
 }
+
+// genwordsCmd writes a note titled Words of COUNT one-letter words (a to
+// j over and over) and then WORD: the shape that took zk index to 780 MB
+// at 2,000,000 words, where bleve held every word with its position.
+func genwordsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: genwords FILE COUNT WORD")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	var b strings.Builder
+	b.WriteString("# Words\n\nthe rate without its denominator\n\n")
+	for i := range n {
+		b.WriteByte("abcdefghij"[i%10])
+		b.WriteByte(' ')
+	}
+	b.WriteString("\n\n" + args[2] + "\n")
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
+}

@@ -93,6 +93,10 @@ func reportIndex(s *streams, st index.Stats, took time.Duration) {
 		}
 		fmt.Fprintf(s.err, "zk: %s: "+what+"\n", printable.Of(c.Path), index.MaxWordBytes, index.MaxWordBytes)
 	}
+	for _, p := range st.Long {
+		fmt.Fprintf(s.err, "zk: %s: a part of it is over %d words: past them a word is indexed once (no phrase found there), past %d words none is\n",
+			printable.Of(p), index.MaxFieldWords, index.MaxFieldTerms)
+	}
 	fmt.Fprintf(s.err, "indexed %s (+%d ~%d -%d) in %s\n",
 		notesCount(st.Notes), st.Added, st.Changed, st.Deleted, took.Round(time.Millisecond))
 }
@@ -113,6 +117,7 @@ type indexJSON struct {
 	Deleted  int           `json:"deleted"`
 	Skipped  []skippedJSON `json:"skipped"`
 	Cut      []cutJSON     `json:"cut"`
+	Long     []string      `json:"long"`
 	Built    bool          `json:"built"`
 	Rebuilt  string        `json:"rebuilt,omitempty"`
 	Duration float64       `json:"duration_s"`
@@ -131,13 +136,14 @@ type skippedJSON struct {
 
 func writeIndexJSON(s *streams, st index.Stats, took time.Duration) error {
 	out := indexJSON{Dir: st.Dir, Notes: st.Notes, Added: st.Added, Changed: st.Changed, Deleted: st.Deleted,
-		Skipped: []skippedJSON{}, Cut: []cutJSON{}, Built: st.Built, Rebuilt: st.Rebuilt, Duration: took.Seconds()}
+		Skipped: []skippedJSON{}, Cut: []cutJSON{}, Long: []string{}, Built: st.Built, Rebuilt: st.Rebuilt, Duration: took.Seconds()}
 	for _, sk := range st.Skipped {
 		out.Skipped = append(out.Skipped, skippedJSON{Path: sk.Path, Reason: sk.Reason})
 	}
 	for _, c := range st.Cut {
 		out.Cut = append(out.Cut, cutJSON{Path: c.Path, Words: c.Words})
 	}
+	out.Long = append(out.Long, st.Long...)
 	return writeJSON(s.out, out)
 }
 

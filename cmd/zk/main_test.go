@@ -102,6 +102,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"rpc":        rpcCmd,        // rpc_script_test.go
 			"genrpc":     genrpcCmd,     // rpc_script_test.go
 			"genlong":    genlongCmd,    // hostile_script_test.go
+			"genwords":   genwordsCmd,   // hostile_script_test.go
 			"gennotes":   gennotesCmd,   // base_script_test.go
 			"genbigbase": genbigbaseCmd, // base_script_test.go
 			"actionstep": actionStepCmd, // release_test.go
