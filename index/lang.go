@@ -14,6 +14,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/ar"
+	"github.com/blevesearch/bleve/v2/analysis/lang/bg"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cs"
 	"github.com/blevesearch/bleve/v2/analysis/lang/da"
@@ -23,6 +24,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/fa"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fi"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fr"
+	"github.com/blevesearch/bleve/v2/analysis/lang/hr"
 	"github.com/blevesearch/bleve/v2/analysis/lang/hu"
 	"github.com/blevesearch/bleve/v2/analysis/lang/id"
 	"github.com/blevesearch/bleve/v2/analysis/lang/it"
@@ -90,6 +92,19 @@ var languages = map[string]language{
 	"ro": {code: "ro", filters: []string{filterFold, ro.SnowballStemmerName}, stemFirst: true, stop: ro.RomanianStopWords},
 	"hu": {code: "hu", filters: []string{filterFold, hu.SnowballStemmerName}, stemFirst: true, stop: hu.HungarianStopWords},
 	"pl": {code: "pl", filters: []string{filterFold, filterStempel}, stemFirst: true, stop: pl.PolishStopWords},
+	// Croatian: bleve's stemmer (Ljubešić and Pandžić's, for Croatian
+	// and Serbian), stemming the word as written (it reads č ć đ š ž).
+	// Bosnian and Serbian in Latin script are read as Croatian.
+	"hr": {code: "hr", filters: []string{filterFold, filterHr}, stemFirst: true, stop: hrStop},
+	// Serbian: Cyrillic is written in Latin letters (the two scripts map
+	// letter for letter: љ is lj), then stemmed as Croatian, so that a
+	// word typed in either script finds it in both.
+	"sr": {code: "sr", filters: []string{filterSrLatin, filterFold, filterHr}, stemFirst: true},
+	// Bulgarian: bleve has its common words but no stemmer; Russian's,
+	// which stemmed it before, knows neither its articles (книгата, "the
+	// book") nor its plurals. The light stemmer Lucene uses (Nakov's):
+	// книгата and книги find книга. й is a letter, not folded.
+	"bg": {code: "bg", filters: []string{filterBg}, stop: bg.BulgarianStopWords},
 	// Indonesian, Czech and Greek: bleve, Lucene's port, has their common
 	// words but no stemmer, nor has Snowball's Go port; folded, unstemmed.
 	"id": {code: "id", filters: []string{filterFold}, stop: id.IndonesianStopWords},
@@ -127,6 +142,12 @@ var languages = map[string]language{
 	langOther: {code: langOther, filters: []string{filterFold}},
 }
 
+// hrStop are bleve's Croatian common words, which are only the forms of
+// six verbs, and the common words of Croatian, Serbian and Bosnian (some
+// Polish, Czech or Italian write too): with bleve's alone, a Croatian
+// text read as Polish.
+var hrStop = append([]byte("je\na\ni\nu\nna\nto\nse\nda\nod\ndo\nne\npa\nmoj\nmoje\nsu\novo\nova\novaj\nšto\nšta\nkoji\nkoja\nkoje\nnije\nkao\nsmo\nili\ngdje\ngde\nkada\nsamo\niz\nsve\njer\nveć\nvrlo\nbilo\nnešto\nsvi\nsa\n"), hr.CroatianStopWords...)
+
 // stemmer is the language's stemming filter, "" when it has none: the
 // last of its filters, unless that one only normalises (notStemmers).
 func (l language) stemmer() string {
@@ -138,7 +159,7 @@ func (l language) stemmer() string {
 
 // notStemmers are the filters a language's analysis may end with that
 // are not stemmers: they apply to prefix and wildcard terms too.
-var notStemmers = map[string]bool{filterFold: true, filterYo: true, ar.NormalizeName: true, fa.NormalizeName: true}
+var notStemmers = map[string]bool{filterFold: true, filterYo: true, ar.NormalizeName: true, fa.NormalizeName: true, filterSrLatin: true}
 
 // langOther is the analysis of a note in a language zk has none for.
 const langOther = "und"
@@ -155,7 +176,9 @@ var langAliases = map[string]string{
 	"فارسی": "fa", "hebrew": "he", "עברית": "he", "iw": "he", "ukrainian": "uk", "українська": "uk",
 	"romanian": "ro", "română": "ro", "romana": "ro", "hungarian": "hu", "magyar": "hu", "polish": "pl",
 	"polski": "pl", "indonesian": "id", "bahasa indonesia": "id", "in": "id", "czech": "cs", "čeština": "cs",
-	"cestina": "cs", "greek": "el", "ελληνικά": "el",
+	"cestina": "cs", "greek": "el", "ελληνικά": "el", "croatian": "hr", "hrvatski": "hr", "bosnian": "hr",
+	"bosanski": "hr", "bs": "hr", "serbian": "sr", "srpski": "sr", "српски": "sr", "bulgarian": "bg",
+	"български": "bg",
 }
 
 // normLang turns a language tag ("fr", "fr-CA", "pt_BR", "French") into
@@ -209,6 +232,21 @@ var registerAnalysis = sync.OnceValue(func() error {
 	}
 	if err := registry.RegisterTokenFilter(filterStempel, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
 		return stempelFilter{}, nil
+	}); err != nil {
+		return err
+	}
+	if err := registry.RegisterTokenFilter(filterHr, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return hrFilter{stem: hr.NewCroatianStemmerFilter()}, nil
+	}); err != nil {
+		return err
+	}
+	if err := registry.RegisterTokenFilter(filterSrLatin, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return srLatinFilter{}, nil
+	}); err != nil {
+		return err
+	}
+	if err := registry.RegisterTokenFilter(filterBg, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return bgFilter{}, nil
 	}); err != nil {
 		return err
 	}
@@ -426,7 +464,7 @@ func detectLang(text string) string {
 			text = text[:len(text)-1]
 		}
 	}
-	var latin, han, kana, hangul, cyrillic, ukrainian, greek, arabic, persian, hebrew int
+	var latin, han, kana, hangul, cyrillic, ukrainian, serbian, bulgarian, greek, arabic, persian, hebrew int
 	unspacedCount := map[string]int{}
 	for _, r := range text {
 		switch {
@@ -445,6 +483,8 @@ func detectLang(text string) string {
 		case unicode.Is(unicode.Cyrillic, r):
 			cyrillic++
 			ukrainian += ukrainianLetter(r)
+			serbian += serbianLetter(r)
+			bulgarian += bulgarianLetter(r)
 		case unicode.Is(unicode.Greek, r):
 			greek++
 		case unicode.Is(unicode.Arabic, r):
@@ -467,6 +507,10 @@ func detectLang(text string) string {
 		return "zh"
 	case cyrillic > latin && ukrainian+ukrainianWords(text) > 0:
 		return "uk"
+	case cyrillic > latin && serbian > 0:
+		return "sr"
+	case cyrillic > latin && bulgarian+bulgarianWords(text) > 0:
+		return "bg"
 	case cyrillic > latin:
 		return "ru"
 	case greek > latin:
@@ -521,6 +565,47 @@ func ukrainianLetter(r rune) int {
 	return 0
 }
 
+// serbianLetter is 1 for a letter Serbian writes and Russian, Ukrainian
+// and Bulgarian do not (ђ ј љ њ ћ џ), -1 for those only Macedonian
+// writes (ѓ ќ ѕ), else 0.
+func serbianLetter(r rune) int {
+	switch unicode.ToLower(r) {
+	case 'ђ', 'ј', 'љ', 'њ', 'ћ', 'џ':
+		return 1
+	case 'ѓ', 'ќ', 'ѕ':
+		return -1
+	}
+	return 0
+}
+
+// bulgarianLetter is 1 for ъ, a vowel in Bulgarian and rare in Russian,
+// and ѝ, -1 for the letters Russian writes and Bulgarian does not (ы э
+// ё), else 0.
+func bulgarianLetter(r rune) int {
+	switch unicode.ToLower(r) {
+	case 'ъ', 'ѝ':
+		return 1
+	case 'ы', 'э', 'ё':
+		return -1
+	}
+	return 0
+}
+
+// bulgarianWords is the count of the common words only Bulgarian writes
+// less those only Russian writes, for a text too short for the letters.
+func bulgarianWords(text string) int {
+	n := 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch w {
+		case "това", "са", "във", "със", "които", "който", "която", "което", "ще", "тя", "ние", "вие":
+			n++
+		case "что", "это", "какие", "какой", "здесь", "вы", "мы", "он", "она", "был", "была":
+			n--
+		}
+	}
+	return n
+}
+
 // ukrainianWords is the count of the common words only Ukrainian writes
 // less those only Russian writes, for a text too short to hold the
 // letters that tell them apart.
@@ -567,7 +652,7 @@ func unspacedLang(r rune) string {
 }
 
 // latinOrder breaks ties: the order of the languages detection prefers.
-var latinOrder = []string{"en", "fr", "de", "es", "it", "pt", "nl", "da", "sv", "no", "fi", "tr", "ro", "hu", "pl", "cs", "id"}
+var latinOrder = []string{"en", "fr", "de", "es", "it", "pt", "nl", "da", "sv", "no", "fi", "tr", "ro", "hu", "pl", "cs", "id", "hr"}
 
 // stopWords maps a common word to the languages it is common in.
 var stopWords = sync.OnceValue(func() map[string][]string {

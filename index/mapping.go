@@ -19,8 +19,9 @@ import (
 // aliases, CJK and Hangul pairs in every language, fullwidth forms
 // folded before words are split, Arabic, Persian, Turkish and Hebrew;
 // 10: Romanian, Hungarian and Polish stemmed, Ukrainian, Indonesian,
-// Czech and Greek).
-const Schema = 10
+// Czech and Greek; 11: Bulgarian and Serbian, which were read as
+// Russian, Bulgarian with a stemmer of its own, Croatian stemmed).
+const Schema = 11
 
 // The searchable fields. A query names them as "claim:word".
 const (

@@ -1,0 +1,56 @@
+package index
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestStemBg(t *testing.T) {
+	for word, want := range map[string]string{
+		"книга":    "книг",
+		"книгата":  "книг",
+		"книги":    "книг",
+		"градът":   "град",
+		"градове":  "град",
+		"човекът":  "човек",
+		"ученици":  "ученик",
+		"маса":     "мас",
+		"път":      "път", // three letters: left
+		"ябълката": "ябълк",
+	} {
+		if got := stemBg(word); got != want {
+			t.Errorf("stemBg(%s) = %s, want %s", word, got, want)
+		}
+	}
+}
+
+// Bulgarian and Serbian were read as Russian and stemmed with its stemmer,
+// and Croatian was not stemmed: a word's other forms did not find it.
+// Serbian is found in either of its scripts. A word that some note writes
+// as typed is read in that note's language only (книга is the Russian
+// note's), as every language is.
+func TestSearchSouthSlavic(t *testing.T) {
+	v := testVault(t, map[string]string{
+		"bg.md": "# Бележки\n\nКнигата е на масата, а тетрадките са в чантата. Това са моите неща.\n",
+		"sr.md": "# Белешке\n\nКњига је на столу, а свеске су у торби. Ово су моје ствари.\n",
+		"hr.md": "# Bilješke\n\nKnjige su na stolu, a bilježnice su u torbi. Ovo su moje stvari i to je sve.\n",
+		"ru.md": "# Заметки\n\nКнига лежит на столе, а тетради в сумке. Это мои вещи.\n",
+	})
+	opts := Options{Dir: filepath.Join(t.TempDir(), "idx")}
+	for q, want := range map[string]string{
+		"книгата":    "bg.md",
+		"маса":       "bg.md",
+		"тетрадка":   "bg.md",
+		"чанта":      "bg.md",
+		"књига":      "sr.md",
+		"stol":       "hr.md,sr.md",
+		"torba":      "hr.md,sr.md",
+		"bilježnica": "hr.md",
+		"biljeznica": "hr.md",
+	} {
+		if got, _ := searchPaths(t, v, opts, q); strings.Join(got, ",") != want {
+			t.Errorf("search %s = %v, want %s", q, got, want)
+		}
+	}
+}
