@@ -144,9 +144,9 @@ var languages = map[string]language{
 
 // hrStop are bleve's Croatian common words, which are only the forms of
 // six verbs, and the common words of Croatian, Serbian and Bosnian (some
-// Polish, Czech or Italian write too): with bleve's alone, a Croatian
-// text read as Polish.
-var hrStop = append([]byte("je\na\ni\nu\nna\nto\nse\nda\nod\ndo\nne\npa\nmoj\nmoje\nsu\novo\nova\novaj\nšto\nšta\nkoji\nkoja\nkoje\nnije\nkao\nsmo\nili\ngdje\ngde\nkada\nsamo\niz\nsve\njer\nveć\nvrlo\nbilo\nnešto\nsvi\nsa\n"), hr.CroatianStopWords...)
+// Polish, Czech or Italian write too; not sa, which Slovak writes more):
+// with bleve's alone, a Croatian text read as Polish.
+var hrStop = append([]byte("je\na\ni\nu\nna\nto\nse\nda\nod\ndo\nne\npa\nmoj\nmoje\nsu\novo\nova\novaj\nšto\nšta\nkoji\nkoja\nkoje\nnije\nkao\nsmo\nili\ngdje\ngde\nkada\nsamo\niz\nsve\njer\nveć\nvrlo\nbilo\nnešto\nsvi\n"), hr.CroatianStopWords...)
 
 // stemmer is the language's stemming filter, "" when it has none: the
 // last of its filters, unless that one only normalises (notStemmers).
