@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/hr"
 )
 
 func TestStemBg(t *testing.T) {
@@ -52,5 +55,22 @@ func TestSearchSouthSlavic(t *testing.T) {
 		if got, _ := searchPaths(t, v, opts, q); strings.Join(got, ",") != want {
 			t.Errorf("search %s = %v, want %s", q, got, want)
 		}
+	}
+}
+
+// A cached Croatian stem is the same word after a later filter wrote in
+// the token that carried it.
+func TestHrStemCacheCopies(t *testing.T) {
+	hrStems = &stemCache{}
+	f := hrFilter{stem: hr.NewCroatianStemmerFilter()}
+	first := f.Filter(analysis.TokenStream{&analysis.Token{Term: []byte("knjigama")}})[0]
+	want := string(first.Term)
+	first.Term[0] = 'X'
+	for range 2 {
+		got := f.Filter(analysis.TokenStream{&analysis.Token{Term: []byte("knjigama")}})[0]
+		if string(got.Term) != want {
+			t.Fatalf("knjigama = %s, want %s", got.Term, want)
+		}
+		got.Term[0] = 'Y'
 	}
 }
