@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/hr"
@@ -134,7 +135,19 @@ func (bgFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
 func stemBg(w string) string {
 	r := []rune(w)
 	n := len(r)
-	ends := func(s string) bool { return strings.HasSuffix(string(r[:n]), s) }
+	ends := func(s string) bool { // r[:n] ends with s, without a copy
+		i := n - utf8.RuneCountInString(s)
+		if i < 0 {
+			return false
+		}
+		for _, c := range s {
+			if r[i] != c {
+				return false
+			}
+			i++
+		}
+		return true
+	}
 	if n < 4 {
 		return w
 	}
