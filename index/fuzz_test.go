@@ -138,12 +138,39 @@ func FuzzTokenize(f *testing.F) {
 	})
 }
 
+// Past its bounds (small here) the tokenizer still gives only the text at
+// its offsets, in order, and no more words than the bound: the pairs of
+// CJK characters it keeps there must still touch for the CJK filter.
+func FuzzTokenizeUpTo(f *testing.F) {
+	for _, s := range []string{"a b c a b d e", "标注系统标注链接标", "ค้นหาค้นหาข้อความ", "보관소를 API를 보관소", "a 标注 b 标 注 标注"} {
+		f.Add(s, uint8(2), uint8(5))
+	}
+	f.Fuzz(func(t *testing.T, s string, words, terms uint8) {
+		in := []byte(s)
+		maxWords, maxTerms := int(words), int(words)+int(terms)
+		out, over := tokenizeUpTo(in, maxWords, maxTerms)
+		all, _ := tokenizeUpTo(in, 1<<30, 1<<30)
+		if len(out) > maxTerms || over != (len(all) > maxWords) {
+			t.Fatalf("%q: %d words, over %v; the text has %d, bounds %d and %d", s, len(out), over, len(all), maxWords, maxTerms)
+		}
+		for i, tok := range out {
+			if tok.Start < 0 || tok.End > len(in) || tok.Start >= tok.End || string(tok.Term) != string(in[tok.Start:tok.End]) {
+				t.Fatalf("%q: token %q at %d-%d, not the text there", s, tok.Term, tok.Start, tok.End)
+			}
+			if i > 0 && tok.Start < out[i-1].Start {
+				t.Fatalf("%q: token %q at %d before the one at %d", s, tok.Term, tok.Start, out[i-1].Start)
+			}
+		}
+	})
+}
+
 // FuzzAnalyze: every language's analysis takes any text without a panic,
 // and each word it gives lies inside the text (Stempel and the Snowball
 // stemmers read words as written since schema 10).
 func FuzzAnalyze(f *testing.F) {
 	for _, s := range []string{"książki i czasopisma", "orașele cărțile", "házakban könyvek", "Ąę Łł ŻŹ", "ţ ș ț ă î â",
-		"ő ű", "\xff\xfe ą", "e\u0301", strings.Repeat("ą", 300), "листя і їх", "ΣΗΜΕΙΩΣΕΙΣ"} {
+		"ő ű", "\xff\xfe ą", "e\u0301", strings.Repeat("ą", 300), "листя і їх", "ΣΗΜΕΙΩΣΕΙΣ",
+		"Књига је на столу", "Книгата е на масата, ябълките", "Knjige su na stolu, bilježnice", "teticima anjac"} {
 		f.Add(s)
 	}
 	im, err := newMapping()

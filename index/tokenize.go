@@ -141,7 +141,12 @@ const (
 // tokenize splits text into words, see tokenizerWords; over reports
 // that the text held more than maxFieldWords words, so that some were
 // indexed once or not at all.
-func tokenize(input []byte) (out analysis.TokenStream, over bool) {
+func tokenize(input []byte) (analysis.TokenStream, bool) {
+	return tokenizeUpTo(input, maxFieldWords, maxFieldTerms)
+}
+
+// tokenizeUpTo is tokenize with the bounds as arguments, for the tests.
+func tokenizeUpTo(input []byte, maxWords, maxTerms int) (out analysis.TokenStream, over bool) {
 	// Tokens are allocated in slabs, as bleve's tokenizer does: one
 	// allocation per token was a third of the tokenizer's time.
 	// A slab holds at most 1,024: a guess from the bytes left is far too
@@ -166,13 +171,13 @@ func tokenize(input []byte) (out analysis.TokenStream, over bool) {
 		out = append(out, p)
 	}
 	token := func(t analysis.Token) {
-		if len(out) < maxFieldWords {
+		if len(out) < maxWords {
 			emit(t)
 			prev, prevIn = t, true
 			return
 		}
 		over = true
-		if len(out) >= maxFieldTerms {
+		if len(out) >= maxTerms {
 			return
 		}
 		if seen == nil {
@@ -193,9 +198,10 @@ func tokenize(input []byte) (out analysis.TokenStream, over bool) {
 		if prev.Type == analysis.Ideographic && prev.End == t.Start {
 			key = string(prev.Term) + string(t.Term)
 		}
-		if !seen[key] {
+		withPrev := key[0] != 0 && !prevIn
+		if !seen[key] && (!withPrev || len(out)+2 <= maxTerms) {
 			seen[key] = true
-			if key[0] != 0 && !prevIn {
+			if withPrev {
 				emit(prev)
 			}
 			emit(t)
@@ -213,7 +219,7 @@ func tokenize(input []byte) (out analysis.TokenStream, over bool) {
 			runStart = -1
 		}
 	}
-	for len(out) < maxFieldTerms && words.Segment() {
+	for len(out) < maxTerms && words.Segment() {
 		b := words.Bytes()
 		end := start + len(b)
 		typ := words.Type()
@@ -249,8 +255,9 @@ func tokenize(input []byte) (out analysis.TokenStream, over bool) {
 		start = end
 	}
 	flush()
-	if len(out) >= maxFieldTerms && words.Segment() {
-		over = true
+	for len(out) >= maxTerms && !over && words.Segment() {
+		r, _ := utf8.DecodeRune(words.Bytes())
+		over = words.Type() != seg.None || isUnspaced(r) // a word left out
 	}
 	return out, over
 }
