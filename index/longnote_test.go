@@ -66,6 +66,22 @@ func TestTokenizeBounded(t *testing.T) {
 	}
 }
 
+// zk index names a note whose part has more words than maxFieldWords,
+// and only such a note.
+func TestOverWords(t *testing.T) {
+	for text, want := range map[string]bool{
+		letterWords(maxFieldWords):              false, // ends with a space
+		letterWords(maxFieldWords) + "\n\n  \n": false,
+		letterWords(maxFieldWords) + "zebra":    true,
+		strings.Repeat("标", maxFieldWords+1):    true,
+		strings.Repeat("标", maxFieldWords):      false,
+	} {
+		if got := overWords(text); got != want {
+			t.Errorf("overWords(%d bytes ending %q) = %v, want %v", len(text), text[len(text)-8:], got, want)
+		}
+	}
+}
+
 // A note longer than the index keeps in full is still found by a word at
 // its end, and by a phrase and a CJK word in its first part or past it;
 // zk index names it.

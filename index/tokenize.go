@@ -431,7 +431,8 @@ func overWords(text string) bool {
 		return false
 	}
 	folded, _ := foldFullwidth([]byte(text))
-	_, over := tokenize(folded)
+	// Stopped at maxFieldWords: whether a word comes after is the answer.
+	_, over := tokenizeUpTo(folded, maxFieldWords, maxFieldWords)
 	return over
 }
 
