@@ -464,7 +464,7 @@ func detectLang(text string) string {
 			text = text[:len(text)-1]
 		}
 	}
-	var latin, han, kana, hangul, cyrillic, ukrainian, serbian, bulgarian, greek, arabic, persian, hebrew int
+	var latin, han, kana, hangul, cyrillic, ukrainian, serbian, macedonian, bulgarian, greek, arabic, persian, hebrew int
 	unspacedCount := map[string]int{}
 	for _, r := range text {
 		switch {
@@ -484,6 +484,7 @@ func detectLang(text string) string {
 			cyrillic++
 			ukrainian += ukrainianLetter(r)
 			serbian += serbianLetter(r)
+			macedonian += macedonianLetter(r)
 			bulgarian += bulgarianLetter(r)
 		case unicode.Is(unicode.Greek, r):
 			greek++
@@ -507,7 +508,7 @@ func detectLang(text string) string {
 		return "zh"
 	case cyrillic > latin && ukrainian+ukrainianWords(text) > 0:
 		return "uk"
-	case cyrillic > latin && serbian > 0:
+	case cyrillic > latin && serbian > 0 && macedonian == 0:
 		return "sr"
 	case cyrillic > latin && bulgarian+bulgarianWords(text) > 0:
 		return "bg"
@@ -566,14 +567,22 @@ func ukrainianLetter(r rune) int {
 }
 
 // serbianLetter is 1 for a letter Serbian writes and Russian, Ukrainian
-// and Bulgarian do not (ђ ј љ њ ћ џ), -1 for those only Macedonian
-// writes (ѓ ќ ѕ), else 0.
+// and Bulgarian do not (ђ ј љ њ ћ џ), else 0; Macedonian writes four of
+// them too (macedonianLetter).
 func serbianLetter(r rune) int {
 	switch unicode.ToLower(r) {
 	case 'ђ', 'ј', 'љ', 'њ', 'ћ', 'џ':
 		return 1
+	}
+	return 0
+}
+
+// macedonianLetter is 1 for a letter only Macedonian writes (ѓ ќ ѕ):
+// a text with one is not Serbian.
+func macedonianLetter(r rune) int {
+	switch unicode.ToLower(r) {
 	case 'ѓ', 'ќ', 'ѕ':
-		return -1
+		return 1
 	}
 	return 0
 }

@@ -295,6 +295,15 @@ func TestDetectLang(t *testing.T) {
 	}
 }
 
+// Macedonian writes ј љ њ џ as Serbian does, and ѓ ќ ѕ, which Serbian
+// does not: zk has no analysis of it, and does not read it as Serbian.
+func TestDetectLangNotSerbian(t *testing.T) {
+	mk := "Јас сум тука со њив. Ова е нивната книга, а тие се мојата куќа и јазик."
+	if got := detectLang(mk); got == "sr" {
+		t.Errorf("detectLang(%q) = sr", mk)
+	}
+}
+
 // A note's language: its frontmatter, else its folder's (longest glob
 // first), else its text. A new folder map rebuilds the index once.
 func TestNoteLang(t *testing.T) {
