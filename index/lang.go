@@ -510,7 +510,7 @@ func detectLang(text string) string {
 		return "uk"
 	case cyrillic > latin && serbian > 0 && macedonian == 0:
 		return "sr"
-	case cyrillic > latin && bulgarian+bulgarianWords(text) > 0:
+	case cyrillic > latin && bulgarian-hardSigns(text)+bulgarianWords(text) > 0:
 		return "bg"
 	case cyrillic > latin:
 		return "ru"
@@ -598,6 +598,16 @@ func bulgarianLetter(r rune) int {
 		return -1
 	}
 	return 0
+}
+
+// hardSigns counts ъ before е, ё, ю or я, as Russian writes it after a
+// prefix (объект, подъезд): Bulgarian's ъ is a vowel, before consonants.
+func hardSigns(text string) int {
+	n := 0
+	for _, s := range []string{"ъе", "ъё", "ъю", "ъя"} {
+		n += strings.Count(text, s)
+	}
+	return n
 }
 
 // bulgarianWords is the count of the common words only Bulgarian writes

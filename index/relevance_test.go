@@ -285,8 +285,9 @@ func TestDetectLang(t *testing.T) {
 		"Poznámky jsou v knihovně, a to je pro nás velmi dobré, když jsou tam.":            "cs",
 		"Τα βιβλία είναι στη βιβλιοθήκη και οι σημειώσεις στο τραπέζι.":                    "el",
 		"Книгата е на масата, а тетрадките са в чантата. Това са моите неща.":              "bg",
-		"Књига је на столу, а свеске су у торби. Ово су моје ствари.":                      "sr",
-		"Knjiga je na stolu, a bilježnice su u torbi. Ovo su moje stvari i to je sve.":     "hr",
+		"Объект создан.": "ru",
+		"Књига је на столу, а свеске су у торби. Ово су моје ствари.":                  "sr",
+		"Knjiga je na stolu, a bilježnice su u torbi. Ovo su moje stvari i to je sve.": "hr",
 		"ok": "en",
 	} {
 		if got := detectLang(text); got != want {
