@@ -93,11 +93,15 @@ type Config struct {
 
 // Override is one [[claims.overrides]]: the rules' severities in the
 // vault paths that match Paths (doublestar globs, case ignored, as
-// Ignore's). Per path rather than per type, because the rule adopters
-// most want scoped, links/broken, fires in notes of no type too (an
-// inbox), and a type's notes are mostly a folder anyway.
+// Ignore's), for the notes of Types (configured types' names, case
+// ignored); with both, the notes of those types in those paths. By path
+// because the rule adopters most want scoped, links/broken, fires in
+// notes of no type too (an inbox); by type because a note that says
+// type: literature is one wherever it lives, and wants the rules of
+// claims no more than its folder does.
 type Override struct {
 	Paths []string          `toml:"paths"`
+	Types []string          `toml:"types"`
 	Rules map[string]string `toml:"rules"`
 }
 
@@ -317,8 +321,13 @@ func (c *Config) validateOverrides(b []byte) error {
 			}
 			errs = append(errs, fmt.Errorf("%s%s: "+format, append([]any{at(s), name}, args...)...))
 		}
-		if len(o.Paths) == 0 {
-			fail("[[", "paths is empty: name the globs of the vault paths it sets the rules of")
+		if len(o.Paths) == 0 && len(o.Types) == 0 {
+			fail("[[", "paths and types are empty: name the globs of the vault paths, or the note types, it sets the rules of")
+		}
+		for _, typ := range o.Types {
+			if !slices.ContainsFunc(c.TypeNames(), func(n string) bool { return strings.EqualFold(n, typ) }) {
+				fail(typ, "types: unknown note type %q (known: %s; [%s.types.NAME] adds one)", typ, strings.Join(c.TypeNames(), ", "), Table)
+			}
 		}
 		for _, g := range o.Paths {
 			if err := vault.ValidGlob(g); err != nil {
@@ -436,11 +445,15 @@ func severities(rules map[string]string) map[string]lint.Severity {
 }
 
 // RuleOverrides are the overrides' severities, in the file's order;
-// match builds a matcher of a list of globs (as ignore's).
+// match builds a matcher of a list of globs (as ignore's). An override
+// by type alone matches every path.
 func (c *Config) RuleOverrides(match func(globs []string) func(string) bool) []lint.Override {
 	out := make([]lint.Override, len(c.Overrides))
 	for i, o := range c.Overrides {
-		out[i] = lint.Override{Match: match(o.Paths), Severity: severities(o.Rules)}
+		out[i] = lint.Override{Types: o.Types, Severity: severities(o.Rules)}
+		if len(o.Paths) > 0 {
+			out[i].Match = match(o.Paths)
+		}
 	}
 	return out
 }

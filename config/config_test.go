@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,18 +234,52 @@ paths = ["**/Permanent Notes/**"]
 	}
 	manyTypos := typos.String()
 	for _, tt := range []struct{ text, want string }{
-		{"[[claims.overrides]]\nrules = { \"links/broken\" = \"off\" }\n", `line 1: [[claims.overrides]] #1: paths is empty`},
+		{"[[claims.overrides]]\nrules = { \"links/broken\" = \"off\" }\n", `line 1: [[claims.overrides]] #1: paths and types are empty`},
 		{"[[claims.overrides]]\npaths = [\"a/**\"]\nrules = { \"links/nope\" = \"off\" }\n", `line 3: [[claims.overrides]] #1: rules: unknown rule "links/nope"`},
 		{"[[claims.overrides]]\npaths = [\"a/**\"]\n[[claims.overrides]]\npaths = [\"a/[\"]\n", `line 4: [[claims.overrides]] #2: paths: "a/[" is not a valid glob`},
 		{"[[claims.overrides]]\npaths = [\"a/**\"]\nrules = { \"links/broken\" = \"loud\" }\n", `line 3: [[claims.overrides]] #1: rules."links/broken": severity "loud"`},
 		// An inline array has no header to count: the error names the override alone.
 		{"[claims]\noverrides = [{ paths = [\"a/**\"], rules = { \"links/nope\" = \"off\" } }]\n", `[[claims.overrides]] #1: rules: unknown rule "links/nope"`},
+		{"[[claims.overrides]]\ntypes = [\"literatur\"]\nrules = { \"links/broken\" = \"off\" }\n", `line 2: [[claims.overrides]] #1: types: unknown note type "literatur" (known: permanent; [claims.types.NAME] adds one)`},
 		{"[[claims.overrides]]\npaths = [\"a/**\"]\n[claims.overrides.rules]\n" + manyTypos, `line 4: [[claims.overrides]] #1: rules: unknown rule "r0000"`},
 		{"[[claims.overrides]]\npaths = [" + strings.Repeat(`"a/**",`, MaxOverrideGlobs+1) + "]\n", `[[claims.overrides]]: 257 globs in paths, over the 256 zk reads`},
 	} {
 		_, _, err := Parse([]byte(tt.text))
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("Parse(%q) = %v, want an error starting %q", tt.text, err, tt.want)
+		}
+	}
+	// An override by note type: a configured type's name, case ignored,
+	// alone or with paths.
+	c, _, err = Parse([]byte(`[claims.types.literature]
+paths = ["Literature/**"]
+[[claims.overrides]]
+types = ["Literature"]
+rules = { "falsifiers/missing" = "warning" }
+[[claims.overrides]]
+paths = ["Archive/**"]
+types = ["permanent", "literature"]
+rules = { "falsifiers/missing" = "off" }
+`))
+	if err != nil {
+		t.Fatalf("Parse with types: %v", err)
+	}
+	ovs = c.RuleOverrides(func(globs []string) func(string) bool {
+		return func(p string) bool { return strings.HasPrefix(p, strings.TrimSuffix(globs[0], "**")) }
+	})
+	lo := lint.Options{Overrides: ovs}
+	for _, tt := range []struct {
+		path, typ string
+		want      lint.Severity
+	}{
+		{"Literature/A.md", "literature", lint.Warning},
+		{"Archive/A.md", "literature", lint.Off},
+		{"Archive/A.md", "permanent", lint.Off},
+		{"Archive/A.md", "", lint.Error},
+		{"Notes/A.md", "permanent", lint.Error},
+	} {
+		if got := lo.SeverityAt("falsifiers/missing", tt.path, tt.typ); got != tt.want {
+			t.Errorf("SeverityAt(%s, %q) = %v, want %v", tt.path, tt.typ, got, tt.want)
 		}
 	}
 	// A thousand typos are ten errors and a count of the rest.
@@ -269,8 +304,13 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, o := range c.Overrides {
-			if len(o.Paths) == 0 {
-				t.Fatalf("an override with no paths parsed: %+v", o)
+			if len(o.Paths) == 0 && len(o.Types) == 0 {
+				t.Fatalf("an override with no paths and no types parsed: %+v", o)
+			}
+			for _, typ := range o.Types {
+				if !slices.ContainsFunc(c.TypeNames(), func(n string) bool { return strings.EqualFold(n, typ) }) {
+					t.Fatalf("unknown type %q parsed", typ)
+				}
 			}
 			for _, g := range o.Paths {
 				if vault.ValidGlob(g) != nil {

@@ -62,7 +62,8 @@ func Commented() []byte {
 		w("# %s = %s\n", strconv.Quote(r.ID), strconv.Quote(r.Default.String()))
 	}
 	w("\n# Rules' severities in some vault paths only, over [%s.rules]: paths are\n", Table)
-	w("# globs as ignore takes them; where several overrides match, the last wins.\n")
+	w("# globs as ignore takes them; types = [\"literature\"] names note types\n")
+	w("# instead, or as well; where several overrides match, the last wins.\n")
 	w("# Each [[%s.overrides]] adds one; uncomment these three lines for one.\n", Table)
 	w("%s", OverrideExample)
 	for _, name := range d.TypeNames() {

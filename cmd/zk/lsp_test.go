@@ -384,3 +384,55 @@ func TestLSPOverridesPerPath(t *testing.T) {
 		t.Errorf("diagnostics in Drafts/: %s, want links/broken a warning", d)
 	}
 }
+
+// The editor sees a rule's severity by the note's type as zk check does,
+// and as the buffer says it: an override makes links/broken a warning in
+// notes of type literature, and an edit that makes the note permanent
+// makes it an error again before the note is saved.
+func TestLSPOverridesPerType(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config-home"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	const lit = "---\ntype: literature\n---\n# A\n\nSee [[Missing]].\n"
+	dir := vaulttest.Dir(t, map[string]string{
+		".zk/config.toml": "[claims.types.literature]\n" +
+			"[[claims.overrides]]\ntypes = [\"literature\"]\nrules = { \"links/broken\" = \"warning\" }\n",
+		".zk/templates/literature.md": "# {{title}}\n\n## Maintenance\n\n- Last tended: {{date}}\n",
+		"Permanent Notes/A.md":        lit,
+	})
+	root := &rootOptions{vaultDir: dir, today: "2026-12-02", getenv: func(string) string { return "" }}
+	var errb bytes.Buffer
+	l := startLSP(t, root, &errb, map[string]any{"processId": nil, "rootUri": lspURI(dir), "capabilities": map[string]any{}})
+	full := filepath.Join(dir, "Permanent Notes", "A.md")
+	if d := l.open(t, full); !strings.Contains(d, `"code":"links/broken"`) || !strings.Contains(d, `"severity":2`) {
+		t.Errorf("diagnostics of a literature note: %s, want links/broken a warning", d)
+	}
+	uri := lspURI(full)
+	if err := l.conn.Notify(context.Background(), "textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []any{map[string]any{"text": strings.Replace(lit, "literature", "permanent", 1)}}}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case d := <-l.diags:
+			if !strings.Contains(d, `"uri":"`+uri+`"`) {
+				continue
+			}
+			type diagnostic struct {
+				Code     string
+				Severity int
+			}
+			var got struct{ Diagnostics []diagnostic }
+			if err := json.Unmarshal([]byte(d), &got); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(got.Diagnostics, diagnostic{"links/broken", 1}) {
+				t.Errorf("diagnostics once the note is permanent: %s, want links/broken an error", d)
+			}
+			return
+		case <-time.After(30 * time.Second):
+			t.Fatal("no diagnostics after the change")
+		}
+	}
+}

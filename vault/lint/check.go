@@ -324,9 +324,14 @@ type checker struct {
 	// scoped memoizes each path's severities under the overrides, so a
 	// path is matched against each override once, not once per rule
 	// and finding: path to map[string]Severity.
-	scoped  sync.Map
-	rules   []Rule
-	targets *linkTargets
+	scoped sync.Map
+	// typed is set when an override names note types; noteTypes then
+	// holds each note's type name by path, as its check decided it
+	// ("" for none), for severityAt.
+	typed     bool
+	noteTypes sync.Map
+	rules     []Rule
+	targets   *linkTargets
 	// cached, when set, gives the summary of a note not in summaries, as
 	// a recheck's cache holds it (nil: none), and the names of the notes
 	// that may declare a folded alias besides those in aliases; absent
@@ -390,6 +395,7 @@ func newChecker(r *vault.Resolver, opts Options) *checker {
 			c.restsOnVocab[i] = strings.ToLower(r)
 		}
 	}
+	c.typed = opts.byType()
 	c.severities, c.live = map[string]Severity{}, map[string]bool{}
 	for _, r := range Rules() {
 		sev, ok := opts.Severity[r.ID]
@@ -408,20 +414,38 @@ func newChecker(r *vault.Resolver, opts Options) *checker {
 	return c
 }
 
-// Override sets rules' severities in the vault paths Match takes
-// ([[claims.overrides]]): a vault adopting zk wants links/broken an
-// error where its claims live and off in its inbox.
+// Override sets rules' severities in the vault paths Match takes, for
+// the notes of Types ([[claims.overrides]]): a vault adopting zk wants
+// links/broken an error where its claims live and off in its inbox, and
+// its literature notes spared the rules of claims. An override with
+// Types applies to the notes of one of them (type names, case ignored),
+// in Match's paths when Match is set too; one with neither applies
+// nowhere.
 type Override struct {
 	Match    func(path string) bool
+	Types    []string
 	Severity map[string]Severity
 }
 
-// SeverityAt is the rule's severity in the note or file at path: the
-// last override that matches the path and names the rule, else
-// Severity's, else the rule's default. It is the one place a severity
-// is decided, so check, its cache, the editors and SARIF agree.
-func (o Options) SeverityAt(rule, path string) Severity {
-	if sev, ok := o.pathSeverities(path)[rule]; ok {
+// applies reports whether the override sets severities in the note or
+// file at path, of type typ ("" for none).
+func (ov Override) applies(path, typ string) bool {
+	if ov.Match == nil && len(ov.Types) == 0 {
+		return false
+	}
+	if ov.Match != nil && !ov.Match(path) {
+		return false
+	}
+	return len(ov.Types) == 0 || typ != "" && slices.ContainsFunc(ov.Types, func(t string) bool { return strings.EqualFold(t, typ) })
+}
+
+// SeverityAt is the rule's severity in the note or file at path, of
+// note type typ ("" for none): the last override that applies there
+// and names the rule, else Severity's, else the rule's default. It is
+// the one place a severity is decided, so check, its cache, the editors
+// and SARIF agree.
+func (o Options) SeverityAt(rule, path, typ string) Severity {
+	if sev, ok := o.scopedSeverities(path, typ)[rule]; ok {
 		return sev
 	}
 	if sev, ok := o.Severity[rule]; ok {
@@ -433,12 +457,12 @@ func (o Options) SeverityAt(rule, path string) Severity {
 	return Off
 }
 
-// pathSeverities are the severities the overrides matching path set,
-// the later winning; nil when none does.
-func (o Options) pathSeverities(path string) map[string]Severity {
+// scopedSeverities are the severities the overrides applying at path,
+// of type typ, set, the later winning; nil when none does.
+func (o Options) scopedSeverities(path, typ string) map[string]Severity {
 	var out map[string]Severity
 	for _, ov := range o.Overrides {
-		if ov.Match != nil && ov.Match(path) {
+		if ov.applies(path, typ) {
 			if out == nil {
 				out = map[string]Severity{}
 			}
@@ -448,15 +472,30 @@ func (o Options) pathSeverities(path string) map[string]Severity {
 	return out
 }
 
+// byType reports whether an override names note types: only then does
+// a finding's severity depend on its note's type.
+func (o Options) byType() bool {
+	return slices.ContainsFunc(o.Overrides, func(ov Override) bool { return len(ov.Types) > 0 })
+}
+
 // severityAt is Options.SeverityAt with the vault-wide severities read
-// once (severities) and each path matched against the overrides once.
+// once (severities) and each path, with its note's type, matched against
+// the overrides once. The type is the one the note's check decided
+// (noteTypes): every finding of a note is made after its check.
 func (c *checker) severityAt(rule, path string) Severity {
 	if len(c.opts.Overrides) == 0 {
 		return c.severities[rule]
 	}
-	m, ok := c.scoped.Load(path)
+	key, typ := path, ""
+	if c.typed {
+		if t, ok := c.noteTypes.Load(path); ok {
+			typ = t.(string)
+		}
+		key = path + "\x00" + typ
+	}
+	m, ok := c.scoped.Load(key)
 	if !ok {
-		m, _ = c.scoped.LoadOrStore(path, c.opts.pathSeverities(path))
+		m, _ = c.scoped.LoadOrStore(key, c.opts.scopedSeverities(path, typ))
 	}
 	if sev, ok := m.(map[string]Severity)[rule]; ok {
 		return sev
@@ -523,6 +562,13 @@ func (nc *noteCheck) linkEntries() []vault.LinkEntry {
 func (c *checker) note(n *vault.Note) noteResult {
 	r := noteResult{path: n.Path, summary: summarize(n)}
 	nc := &noteCheck{c: c, n: n, lines: n.Lines(), typ: vault.TypeOf(c.opts.Types, n)}
+	if c.typed {
+		typ := ""
+		if nc.typ != nil {
+			typ = nc.typ.Name
+		}
+		c.noteTypes.Store(n.Path, typ)
+	}
 	if c.on(RuleRestsOnRefuted) {
 		r.summary.refuted, r.summary.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, nc.linkEntries())
 	}
