@@ -354,7 +354,11 @@ func (c *Config) validateOverrides(b []byte) error {
 }
 
 // MaxOverrideGlobs caps the globs of all overrides' paths together.
-const MaxOverrideGlobs = 256
+const MaxOverrideGlobs = MaxGlobs
+
+// MaxGlobs caps the globs of a setting that every file or note is
+// matched against: ignore, and the paths of all types together.
+const MaxGlobs = 256
 
 // overrideHeads are the lines (from 1) of the [[claims.overrides]]
 // headers in b, in order.
@@ -395,10 +399,24 @@ func (c *Config) validate() error {
 			errs = append(errs, fmt.Errorf("%s.rules.%q: %w", Table, id, err))
 		}
 	}
-	for _, g := range c.Ignore {
-		if err := vault.ValidGlob(g); err != nil {
-			errs = append(errs, fmt.Errorf("%s.ignore: %w", Table, err))
+	// Every path the walk meets is matched against each ignore glob, and
+	// every note against each type's: a vault's config may not make a
+	// walk cost its files times a million. Capped before each is read.
+	if len(c.Ignore) > MaxGlobs {
+		errs = append(errs, fmt.Errorf("%s.ignore: %d globs, over the %d zk reads: name folders (Archive/**) rather than files", Table, len(c.Ignore), MaxGlobs))
+	} else {
+		for _, g := range c.Ignore {
+			if err := vault.ValidGlob(g); err != nil {
+				errs = append(errs, fmt.Errorf("%s.ignore: %w", Table, err))
+			}
 		}
+	}
+	typeGlobs := 0
+	for _, t := range c.Types {
+		typeGlobs += len(t.Paths)
+	}
+	if typeGlobs > MaxGlobs {
+		return errors.Join(append(errs, fmt.Errorf("%s.types: %d globs in paths, over the %d zk reads: name folders (Literature/**) rather than notes", Table, typeGlobs, MaxGlobs))...)
 	}
 	for _, name := range c.TypeNames() {
 		t := c.Types[name]

@@ -60,6 +60,13 @@ func TestParse(t *testing.T) {
 		{name: "template with a folder", toml: "[claims.types.permanent]\ntemplate = \"../x.md\"\n", err: "must be a file name"},
 		{name: "wrong type", toml: "[claims]\nrelations = \"extends\"\n", err: "relations"},
 		{name: "not TOML", toml: "[claims\n", err: "toml"},
+		// Every path the walk meets is matched against each glob: a
+		// vault's config may not make a walk cost its files times a million.
+		{name: "ignore globs over the cap", toml: "[claims]\nignore = [" + strings.Repeat(`"a/**",`, 257) + "]\n",
+			err: "claims.ignore: 257 globs, over the 256 zk reads: name folders (Archive/**) rather than files"},
+		{name: "ignore globs at the cap", toml: "[claims]\nignore = [" + strings.Repeat(`"a/**",`, 256) + "]\n"},
+		{name: "types' paths over the cap", toml: "[claims.types.permanent]\npaths = [" + strings.Repeat(`"a/**",`, 200) + "]\n[claims.types.idea]\npaths = [" + strings.Repeat(`"b/**",`, 57) + "]\n",
+			err: "claims.types: 257 globs in paths, over the 256 zk reads"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
