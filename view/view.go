@@ -88,6 +88,9 @@ type Undated struct {
 	Path    string `json:"path"`
 	Line    int    `json:"line,omitempty"`
 	Problem string `json:"problem,omitempty"`
+	// UnreadKey is the frontmatter property that looks like a date and
+	// is not one of the config's tended-keys.
+	UnreadKey string `json:"unread_key,omitempty"`
 }
 
 // StaleProblem is what else kept a note out of the report.
@@ -111,7 +114,7 @@ func NewStale(today time.Time, r tending.StaleReport) Stale {
 		})
 	}
 	for _, u := range r.Undated {
-		out.Undated = append(out.Undated, Undated{Path: u.Path, Line: u.Line + 1, Problem: u.Problem})
+		out.Undated = append(out.Undated, Undated{Path: u.Path, Line: u.Line + 1, Problem: u.Problem, UnreadKey: u.UnreadKey})
 	}
 	for _, p := range r.Problems {
 		out.Problems = append(out.Problems, StaleProblem{Path: p.Path, Line: p.Line + 1, Message: p.Message})

@@ -138,7 +138,7 @@ func writeStaleText(s *streams, r tending.StaleReport, within string, width int)
 			if u.Problem != "" {
 				t.add(printable.Of(u.Path)+":"+strconv.Itoa(u.Line+1), "bad Last tended date: "+printable.Of(u.Problem))
 			} else {
-				t.add(printable.Of(u.Path), "no Last tended date")
+				t.add(printable.Of(u.Path), "no Last tended date"+unreadKeyHint(u.UnreadKey, " (", ")"))
 			}
 		}
 		if err := t.write(s.out, width); err != nil {
@@ -173,11 +173,22 @@ func writeStaleMarkdown(s *streams, today time.Time, r tending.StaleReport, res 
 			if u.Problem != "" {
 				fmt.Fprintf(&b, " — %s", printable.Of(u.Problem))
 			}
+			b.WriteString(unreadKeyHint(u.UnreadKey, " — ", ""))
 			b.WriteString("\n")
 		}
 	}
 	_, err := fmt.Fprint(s.out, b.String())
 	return err
+}
+
+// unreadKeyHint says, between before and after, that the frontmatter
+// property k looks like a Last tended date the config does not read, as
+// zk check's maintenance/missing-date does; "" for no k.
+func unreadKeyHint(k, before, after string) string {
+	if k == "" {
+		return ""
+	}
+	return before + fmt.Sprintf("frontmatter %q is not one of the config's tended-keys; add it there to read it", printable.Of(k)) + after
 }
 
 // wikilink is the shortest [[link]] that Obsidian resolves to p: the

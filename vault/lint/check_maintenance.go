@@ -2,8 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/zk-claims/zk/internal/english"
@@ -47,35 +45,12 @@ func (nc *noteCheck) missingDate() {
 		line = n.Headings[sec.Heading].Span.Start.Line
 	}
 	hint := ""
-	if k := nc.tendedLikeKey(); k != "" {
+	if k := tending.UnreadTendedKey(nc.n, nc.c.opts.TendedKeys); k != "" {
 		// A date the user did write, under a key zk does not read: say
 		// so, or they would add a second date beside it.
 		hint = fmt.Sprintf(" (frontmatter %q is not one of the config's tended-keys; add it there to read it)", k)
 	}
 	nc.atLine(RuleMissingDate, line, "no Last tended date; add \"- Last tended: YYYY-MM-DD\" under ## %s%s", d.section, hint)
-}
-
-// tendedLikeKey is the first frontmatter property whose name says tended
-// or reviewed, which the config's tended-keys does not name, or "".
-func (nc *noteCheck) tendedLikeKey() string {
-	fm := nc.n.Frontmatter
-	if fm == nil || fm.Values == nil {
-		return ""
-	}
-	keys := nc.c.opts.TendedKeys
-	if keys == nil {
-		keys = tending.DefaultTendedKeys
-	}
-	var found string
-	for k := range fm.Values {
-		l := strings.ToLower(k)
-		if (strings.Contains(l, "tended") || strings.Contains(l, "reviewed")) && !slices.ContainsFunc(keys, func(t string) bool { return strings.EqualFold(t, k) }) {
-			if found == "" || k < found { // the map's order is not the note's: the same one each run
-				found = k
-			}
-		}
-	}
-	return found
 }
 
 // badDate reports a date that is not a real YYYY-MM-DD. A note of no type

@@ -82,6 +82,7 @@ const (
 	cadDated
 	cadErr
 	cadProblem
+	cadUnreadKey
 )
 
 // encodeCadence is what zk stale needs of a note, as a record keeps it
@@ -117,6 +118,9 @@ func (e *encoder) cadence(c tending.Cadence) {
 	if c.Problem != nil {
 		flags |= cadProblem
 	}
+	if c.UnreadKey != "" {
+		flags |= cadUnreadKey
+	}
 	e.b = append(e.b, flags)
 	if c.Dated {
 		t := c.Tended
@@ -137,6 +141,9 @@ func (e *encoder) cadence(c tending.Cadence) {
 	if c.Problem != nil {
 		e.uvarint(uint64(c.Problem.Line + 1)) // -1: not known
 		e.str(c.Problem.Message)
+	}
+	if c.UnreadKey != "" {
+		e.str(c.UnreadKey)
 	}
 }
 
@@ -323,6 +330,9 @@ func (d *decoder) cadence(path string) tending.Cadence {
 	c.Source = tending.IntervalSource(d.Str())
 	if flags&cadProblem != 0 {
 		c.Problem = &tending.StaleProblem{Path: path, Line: int(d.Uvarint()) - 1, Message: d.Str()}
+	}
+	if flags&cadUnreadKey != 0 {
+		c.UnreadKey = d.Str()
 	}
 	return c
 }

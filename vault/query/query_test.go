@@ -450,7 +450,8 @@ func TestFilterKindError(t *testing.T) {
 
 // A record keeps the note's cadence, so that zk stale answers from the
 // cache: a real date with its interval and a tend-every it could not
-// read, a date that is not real, a typed note with none.
+// read, a date that is not real, a typed note with none but a key
+// tended-keys does not name.
 func TestEncodeDecodeCadence(t *testing.T) {
 	in := vaultNotes()[:3]
 	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
@@ -461,7 +462,7 @@ func TestEncodeDecodeCadence(t *testing.T) {
 		Problem: &tending.StaleProblem{Path: in[0].Path, Line: -1, Message: "tend-every: bad"}}
 	cads[1] = tending.Cadence{Path: in[1].Path, Dated: true,
 		Tended: tending.Tended{Source: tending.TendedLine, Raw: "2026-02-30", Line: 7, Err: errors.New("not a real date")}}
-	cads[2] = tending.Cadence{Path: in[2].Path, Typed: true}
+	cads[2] = tending.Cadence{Path: in[2].Path, Typed: true, UnreadKey: "reviewed_on"}
 	for i := range in {
 		in[i].cadence = encodeCadence(cads[i])
 	}

@@ -75,6 +75,10 @@ type Undated struct {
 	// Problem says what is wrong with the date written, or is "" when the
 	// note gives none.
 	Problem string
+	// UnreadKey is the frontmatter property that looks like a date the
+	// config's tended-keys does not name, for a note that gives none
+	// (UnreadTendedKey), or "".
+	UnreadKey string
 }
 
 // StaleProblem is something wrong in how a note states its cadence that
@@ -158,6 +162,35 @@ type Cadence struct {
 	Interval vault.Interval
 	Source   IntervalSource
 	Problem  *StaleProblem
+	// UnreadKey is, for a note of a type with no date, the frontmatter
+	// property that looks like one and keys does not name
+	// (UnreadTendedKey), or "".
+	UnreadKey string
+}
+
+// UnreadTendedKey is the first frontmatter property of n, by name, whose
+// name says tended or reviewed and which keys (nil: DefaultTendedKeys)
+// does not name, or "": a date the user did write, under a key zk does
+// not read. zk check and zk stale say so, or the user would add a second
+// date beside it.
+func UnreadTendedKey(n *vault.Note, keys []string) string {
+	fm := n.Frontmatter
+	if fm == nil || fm.Values == nil {
+		return ""
+	}
+	if keys == nil {
+		keys = DefaultTendedKeys
+	}
+	var found string
+	for k := range fm.Values {
+		l := strings.ToLower(k)
+		if (strings.Contains(l, "tended") || strings.Contains(l, "reviewed")) && !slices.ContainsFunc(keys, func(t string) bool { return strings.EqualFold(t, k) }) {
+			if found == "" || k < found { // the map's order is not the note's: the same one each run
+				found = k
+			}
+		}
+	}
+	return found
 }
 
 // CadenceOf is n's Cadence under opts' types, keys and default interval.
@@ -165,6 +198,9 @@ func CadenceOf(n *vault.Note, opts StaleOptions) Cadence {
 	typ := vault.TypeOf(opts.Types, n)
 	c := Cadence{Path: n.Path, Typed: typ != nil}
 	c.Tended, c.Dated = LastTended(n, typ.TendedSection(), opts.Keys)
+	if !c.Dated && c.Typed {
+		c.UnreadKey = UnreadTendedKey(n, opts.Keys)
+	}
 	if c.Dated && c.Tended.Err == nil {
 		c.Interval, c.Source, c.Problem = IntervalOf(n, typ, opts.Interval)
 	}
@@ -226,7 +262,7 @@ func (c Cadence) entry(opts StaleOptions, days staleDays) staleEntry {
 		if !c.Dated && !c.Typed {
 			return staleEntry{}
 		}
-		u := Undated{Path: c.Path, Line: -1}
+		u := Undated{Path: c.Path, Line: -1, UnreadKey: c.UnreadKey}
 		if c.Dated {
 			u.Line, u.Problem = t.Line, t.Err.Error()
 		}
