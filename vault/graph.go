@@ -33,6 +33,9 @@ type Edge struct {
 	// Relation, Qualifier and Justification come from the note's Links
 	// section entry for this link, when it has one.
 	Relation, Qualifier, Justification string
+	// Key is a frontmatter link's property path ("up", "related.1" for a
+	// list's second item): where the link is, as it has no line.
+	Key string
 }
 
 // Resolved reports whether the edge leads to a file.
@@ -100,11 +103,16 @@ func NoteEdges(n *Note, r *Resolver) []Edge {
 		entries[e.Link.Span.Start.Offset] = e
 	}
 	out := make([]Edge, 0, len(n.Links)+len(n.Embeds)+len(n.FrontmatterLinks))
+	fm := 0 // GraphLinks gives the frontmatter links last, in their order
 	for l := range n.GraphLinks() {
 		e := Edge{From: n.Path, Link: l.Link, Path: l.Path, Kind: EdgeLink, Line: l.Span.Start.Line}
 		switch {
 		case l.Frontmatter:
 			e.Kind, e.Line = EdgeFrontmatter, -1
+			if fm < len(n.FrontmatterLinks) {
+				e.Key = n.FrontmatterLinks[fm].Key
+			}
+			fm++
 		case l.Embed:
 			e.Kind = EdgeEmbed
 		}

@@ -163,9 +163,12 @@ func NewSearch(res *index.Result) Search {
 
 // Edge is an edge as the links, backlinks and graph commands print it.
 type Edge struct {
-	From          string `json:"from,omitempty"`
-	To            string `json:"to,omitempty"`
-	Line          int    `json:"line,omitempty"`
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+	Line int    `json:"line,omitempty"`
+	// Key is a frontmatter link's property ("related.1": a list's
+	// second item), which has no line.
+	Key           string `json:"key,omitempty"`
 	Kind          string `json:"kind"`
 	Link          string `json:"link"`
 	Resolved      bool   `json:"resolved"`
@@ -178,7 +181,7 @@ type Edge struct {
 // unresolved link's target the path it names.
 func NewEdge(e vault.Edge) Edge {
 	v := Edge{From: e.From, To: e.To, Kind: string(e.Kind), Link: e.Link, Resolved: e.Resolved(),
-		Relation: e.Relation, Qualifier: e.Qualifier, Justification: e.Justification}
+		Relation: e.Relation, Qualifier: e.Qualifier, Justification: e.Justification, Key: e.Key}
 	if e.Line >= 0 {
 		v.Line = e.Line + 1
 	}

@@ -37,14 +37,16 @@ section, its relation and justification.
 
 Text output is a table, a row per link: target (the vault path, or
 "unresolved:" and the link's path), line ("-" for a frontmatter link,
-which Obsidian records without one), kind, relation, link text.`
+which Obsidian records without one), kind (a frontmatter link's with its
+property, "frontmatter (up)"; json "key"), relation, link text.`
 	if incoming {
 		use, short, long = "backlinks <note>", "List the notes that link to a note", `List every link into a note from the vault's notes, with the relation
 each linking note gives it in its Links section.
 
 Text output is a table, a row per link: source note, line ("-" for a
-frontmatter link, which Obsidian records without one), kind, relation,
-link text.`
+frontmatter link, which Obsidian records without one), kind (a
+frontmatter link's with its property, "frontmatter (up)"; json "key"),
+relation, link text.`
 	}
 	cmd := &cobra.Command{
 		Use:   use,
@@ -96,15 +98,19 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 		if v.Line > 0 {
 			line = strconv.Itoa(v.Line)
 		}
+		kind := v.Kind
+		if v.Key != "" {
+			kind += " (" + printable.Of(v.Key) + ")" // where the link is, having no line
+		}
 		if opts.incoming {
-			t.add(printable.Of(v.From), line, v.Kind, printable.Of(dash(v.Relation)), printable.Of(v.Link))
+			t.add(printable.Of(v.From), line, kind, printable.Of(dash(v.Relation)), printable.Of(v.Link))
 			continue
 		}
 		to := v.To
 		if !v.Resolved {
 			to = "unresolved:" + to
 		}
-		t.add(printable.Of(to), line, v.Kind, printable.Of(dash(v.Relation)), printable.Of(v.Link))
+		t.add(printable.Of(to), line, kind, printable.Of(dash(v.Relation)), printable.Of(v.Link))
 	}
 	return t.write(s.out, opts.root.outWidth(s))
 }

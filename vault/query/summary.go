@@ -144,6 +144,7 @@ func (n Detail) AppendEdges(dst []vault.Edge) []vault.Edge {
 		e.Kind = vault.EdgeKind(d.Str())
 		e.Line = int(d.Uvarint()) - 1
 		e.Relation, e.Qualifier, e.Justification = d.Str(), d.Str(), d.Str()
+		e.Key = d.Str()
 	}
 	if d.Bad() {
 		return dst[:start]
@@ -169,6 +170,7 @@ func (n Detail) AppendEdgesTo(dst []vault.Edge, to string) []vault.Edge {
 			d.Str()
 			d.Str()
 			d.Str()
+			d.Str()
 			continue
 		}
 		e := vault.Edge{From: n.Path, To: to}
@@ -176,6 +178,7 @@ func (n Detail) AppendEdgesTo(dst []vault.Edge, to string) []vault.Edge {
 		e.Kind = vault.EdgeKind(d.Str())
 		e.Line = int(d.Uvarint()) - 1
 		e.Relation, e.Qualifier, e.Justification = d.Str(), d.Str(), d.Str()
+		e.Key = d.Str()
 		dst = append(dst, e)
 	}
 	if d.Bad() {
@@ -212,7 +215,7 @@ func encodeEdges(edges []vault.Edge) string {
 	}
 	size := binary.MaxVarintLen64 // sized once, not grown edge by edge
 	for _, x := range edges {
-		size += 8*binary.MaxVarintLen64 + len(x.To) + len(x.Link) + len(x.Path) + len(x.Kind) + len(x.Relation) + len(x.Qualifier) + len(x.Justification)
+		size += 8*binary.MaxVarintLen64 + len(x.To) + len(x.Link) + len(x.Path) + len(x.Kind) + len(x.Relation) + len(x.Qualifier) + len(x.Justification) + len(x.Key)
 	}
 	e := &encoder{b: make([]byte, 0, size)}
 	e.uvarint(uint64(len(edges)))
@@ -225,6 +228,7 @@ func encodeEdges(edges []vault.Edge) string {
 		e.str(x.Relation)
 		e.str(x.Qualifier)
 		e.str(x.Justification)
+		e.str(x.Key)
 	}
 	return string(e.b)
 }
