@@ -85,8 +85,9 @@ func otherTypes(pv view.Property) string {
 		n int
 	}
 	var cs []count
+	form := string(pv.Type.Form())
 	for t, n := range pv.Types {
-		if t != string(pv.Type) {
+		if t != form {
 			cs = append(cs, count{t, n})
 		}
 	}

@@ -112,6 +112,17 @@ func Fits(declared Type, v any) bool {
 	return false
 }
 
+// Form is the type TypeOf gives a value of type t as Obsidian writes it:
+// a list for tags and aliases, which TypeOf never gives; t itself for
+// the others. zk properties counts a value of another form as of
+// another type.
+func (t Type) Form() Type {
+	if t == Tags || t == Aliases {
+		return List
+	}
+	return t
+}
+
 // Declared reads .obsidian/types.json, where Obsidian keeps the type
 // assigned to each property name: {"types": {"rating": "number", ...}}.
 // Obsidian's names are mapped to zk's ("multitext" is list); a type zk

@@ -75,3 +75,15 @@ func TestDeclared(t *testing.T) {
 		t.Error("bad JSON was accepted")
 	}
 }
+
+// TestForm: a tags or aliases value is written as a list, which is what
+// TypeOf says of it; every other type is its own form.
+func TestForm(t *testing.T) {
+	for _, tt := range []struct{ typ, want Type }{
+		{Tags, List}, {Aliases, List}, {List, List}, {Text, Text}, {Date, Date}, {Empty, Empty},
+	} {
+		if got := tt.typ.Form(); got != tt.want {
+			t.Errorf("%s.Form() = %s, want %s", tt.typ, got, tt.want)
+		}
+	}
+}
