@@ -241,7 +241,7 @@ func Parse(b []byte) (*Config, []string, error) {
 		c = &Config{}
 	}
 	for id := range c.Rules {
-		if _, ok := lint.RuleByID(id); !ok {
+		if len(lint.RulesNamed(id)) == 0 {
 			warnings = append(warnings, fmt.Sprintf("%s: unknown rule %q in [%s.rules]", File, id, Table))
 		}
 	}
@@ -340,8 +340,8 @@ func (c *Config) validateOverrides(b []byte) error {
 		}
 		slices.Sort(ids)
 		for _, id := range ids {
-			if _, ok := lint.RuleByID(id); !ok {
-				fail(id, "rules: unknown rule %q (README's Rules lists them)", id)
+			if len(lint.RulesNamed(id)) == 0 {
+				fail(id, "rules: unknown rule %q (README's Rules lists them; a group, links, or all names several)", id)
 			} else if _, err := lint.ParseSeverity(o.Rules[id]); err != nil {
 				fail(id, "rules.%q: %w", id, err)
 			}
@@ -453,11 +453,25 @@ func (c *Config) TypeNames() []string {
 // Severities are the rule severities the config sets.
 func (c *Config) Severities() map[string]lint.Severity { return severities(c.Rules) }
 
+// severities are rules' severities by rule id, a group or "all" giving
+// each of its rules the severity the rule's own id does not: the more
+// specific name wins, whatever the file's order (as zk-ignore names
+// rules).
 func severities(rules map[string]string) map[string]lint.Severity {
 	out := make(map[string]lint.Severity, len(rules))
-	for id, s := range rules {
-		sev, _ := lint.ParseSeverity(s) // validated by Parse
-		out[id] = sev
+	by := make(map[string]int, len(rules)) // the specificity each was set by
+	names := make([]string, 0, len(rules))
+	for name := range rules {
+		names = append(names, name)
+	}
+	slices.Sort(names) // "links" and "links/*" both set: the same one wins each run
+	for _, name := range names {
+		sev, _ := lint.ParseSeverity(rules[name]) // validated by Parse
+		for _, id := range lint.RulesNamed(name) {
+			if k := lint.NameSpecificity(name, id); k > by[id] {
+				out[id], by[id] = sev, k
+			}
+		}
 	}
 	return out
 }

@@ -325,7 +325,7 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 			for id, s := range o.Rules {
-				if _, ok := lint.RuleByID(id); !ok {
+				if len(lint.RulesNamed(id)) == 0 {
 					t.Fatalf("unknown rule %q parsed", id)
 				}
 				if _, err := lint.ParseSeverity(s); err != nil {
@@ -334,4 +334,50 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRuleGroups: the config names rules as zk-ignore does, by id, by
+// group ("links", "links/*") or "all", in [claims.rules] and in an
+// override; the more specific name wins, whatever the file's order.
+func TestRuleGroups(t *testing.T) {
+	c, warnings, err := Parse([]byte(`[claims.rules]
+"links/broken" = "error"
+"links" = "warning"
+"all" = "off"
+"maintenance/*" = "warning"
+
+[[claims.overrides]]
+paths = ["Inbox/**"]
+rules = { "links" = "off", "links/broken-heading" = "error" }
+`))
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("Parse: %v %q", err, warnings)
+	}
+	opts := lint.Options{Severity: c.Severities(), Overrides: c.RuleOverrides(func(globs []string) func(string) bool {
+		return func(p string) bool { return strings.HasPrefix(p, "Inbox/") }
+	})}
+	for _, tt := range []struct {
+		rule, path string
+		want       lint.Severity
+	}{
+		{"links/broken", "A.md", lint.Error},               // its id over its group
+		{"links/broken-heading", "A.md", lint.Warning},     // its group over all
+		{"structure/title", "A.md", lint.Off},              // all
+		{"maintenance/stale", "A.md", lint.Warning},        // group/*
+		{"links/broken", "Inbox/A.md", lint.Off},           // the override's group
+		{"links/broken-heading", "Inbox/A.md", lint.Error}, // the override's id over its group
+		{"structure/title", "Inbox/A.md", lint.Off},        // the override names it not
+	} {
+		if got := opts.SeverityAt(tt.rule, tt.path, ""); got != tt.want {
+			t.Errorf("SeverityAt(%s, %s) = %v, want %v", tt.rule, tt.path, got, tt.want)
+		}
+	}
+	// A name that is no rule nor group is still refused in an override,
+	// warned in [claims.rules].
+	if _, _, err := Parse([]byte("[[claims.overrides]]\npaths = [\"a/**\"]\nrules = { \"link\" = \"off\" }\n")); err == nil || !strings.Contains(err.Error(), `unknown rule "link"`) {
+		t.Errorf("an override naming %q: %v, want unknown rule", "link", err)
+	}
+	if _, w, _ := Parse([]byte("[claims.rules]\n\"link\" = \"off\"\n")); len(w) != 1 {
+		t.Errorf("[claims.rules] naming %q: warnings %q, want one", "link", w)
+	}
 }

@@ -36,10 +36,36 @@ func ruleListed(rules []string, rule string) bool {
 	if len(rules) == 0 {
 		return true
 	}
+	return slices.ContainsFunc(rules, func(r string) bool { return NameSpecificity(r, rule) > 0 })
+}
+
+// NameSpecificity says how name names rule, as zk-ignore and the config
+// name rules: 3 by its id, 2 by its group ("links" or "links/*"), 1 as
+// "all" (or "*"), 0 not at all. Of several names of one rule, the more
+// specific wins.
+func NameSpecificity(name, rule string) int {
 	group, _, _ := strings.Cut(rule, "/")
-	return slices.ContainsFunc(rules, func(r string) bool {
-		return r == rule || r == "all" || r == "*" || r == group || r == group+"/*"
-	})
+	switch name {
+	case rule:
+		return 3
+	case group, group + "/*":
+		return 2
+	case "all", "*":
+		return 1
+	}
+	return 0
+}
+
+// RulesNamed are the ids of the rules name names (NameSpecificity), in
+// Rules' order: none for a name that is no rule, group nor "all".
+func RulesNamed(name string) []string {
+	var out []string
+	for _, r := range Rules() {
+		if NameSpecificity(name, r.ID) > 0 {
+			out = append(out, r.ID)
+		}
+	}
+	return out
 }
 
 // ignores are a note's suppressions: frontmatter zk-ignore for the whole
