@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -233,7 +234,11 @@ func Parse(b []byte) (*Config, []string, error) {
 	var warnings []string
 	for _, k := range md.Undecoded() {
 		if len(k) > 0 && k[0] == Table {
-			warnings = append(warnings, fmt.Sprintf("%s: unknown key %s", File, k))
+			w := fmt.Sprintf("%s: unknown key %s", File, k)
+			if s := suggestKey(k); s != "" {
+				w += fmt.Sprintf(" (did you mean %s?)", s)
+			}
+			warnings = append(warnings, w)
 		}
 	}
 	c := f.Claims
@@ -265,6 +270,34 @@ func Parse(b []byte) (*Config, []string, error) {
 		return nil, warnings, err
 	}
 	return c, warnings, nil
+}
+
+// suggestKey is the key zk reads where k, a key of [claims] it does not,
+// stands: the same but for _ written for -, or a plural's s (tended_keys,
+// type in an override); "" when there is none.
+func suggestKey(k toml.Key) string {
+	var of any
+	switch {
+	case len(k) == 2:
+		of = Config{}
+	case len(k) == 4 && k[1] == "types":
+		of = Type{}
+	case len(k) == 3 && k[1] == "overrides":
+		of = Override{}
+	default:
+		return ""
+	}
+	norm := func(s string) string {
+		return strings.TrimSuffix(strings.ReplaceAll(strings.ToLower(s), "_", "-"), "s")
+	}
+	want := norm(k[len(k)-1])
+	t := reflect.TypeOf(of)
+	for i := range t.NumField() {
+		if tag := t.Field(i).Tag.Get("toml"); tag != "" && norm(tag) == want {
+			return tag
+		}
+	}
+	return ""
 }
 
 // validateOverrides refuses an override that names no path, an unknown

@@ -52,7 +52,12 @@ func TestParse(t *testing.T) {
 		{name: "empty"},
 		{name: "zk-org/zk's own tables are not ours", toml: "[notebook]\ndir = \"x\"\n[note]\nfilename = \"{{id}}\"\n[claims]\ntend-every = \"30d\"\n"},
 		{name: "unknown key", toml: "[claims]\ntend-evry = \"30d\"\n", warnings: []string{".zk/config.toml: unknown key claims.tend-evry"}},
-		{name: "unknown nested key", toml: "[claims.types.permanent]\nfolders = [\"x\"]\n", warnings: []string{".zk/config.toml: unknown key claims.types.permanent.folders"}},
+		{name: "unknown nested key", toml: "[claims.types.permanent]\nfolders = [\"x\"]\n", warnings: []string{".zk/config.toml: unknown key claims.types.permanent.folders (did you mean folder?)"}},
+		// A key written with _ for - (or in another case) is named as zk reads it.
+		{name: "underscore for dash", toml: "[claims]\ntended_keys = [\"reviewed\"]\n", warnings: []string{".zk/config.toml: unknown key claims.tended_keys (did you mean tended-keys?)"}},
+		{name: "underscore in a type", toml: "[claims.types.permanent]\ntend_every = \"30d\"\n", warnings: []string{".zk/config.toml: unknown key claims.types.permanent.tend_every (did you mean tend-every?)"}},
+		{name: "override key", toml: "[[claims.overrides]]\npaths = [\"a/**\"]\ntype = [\"permanent\"]\n", warnings: []string{".zk/config.toml: unknown key claims.overrides.type (did you mean types?)"}},
+		{name: "unlike any", toml: "[claims]\nfoo = 1\n", warnings: []string{".zk/config.toml: unknown key claims.foo"}},
 		{name: "unknown rule", toml: "[claims.rules]\n\"links/brokn\" = \"off\"\n", warnings: []string{`.zk/config.toml: unknown rule "links/brokn" in [claims.rules]`}},
 		{name: "bad severity", toml: "[claims.rules]\n\"links/broken\" = \"loud\"\n", err: `severity "loud"`},
 		{name: "bad interval", toml: "[claims]\ntend-every = \"soon\"\n", err: "claims.tend-every"},
