@@ -107,6 +107,9 @@ type CheckResult struct {
 	// Notes is how many notes were checked; Read how many of them were
 	// read and parsed (the others' findings came from the cache).
 	Notes, Read int
+	// PassedOver are the PATH arguments that name no note of the vault
+	// but a file it leaves out (passedOver): not checked.
+	PassedOver []PassedOver
 }
 
 // Count is how many findings have severity sev.
@@ -145,7 +148,7 @@ func (w *Workspace) Check(ctx context.Context, req CheckRequest) (CheckResult, e
 // each sees every note read.
 func (w *Workspace) checkVault(ctx context.Context, files []vault.File, skips []vault.Skip,
 	copts lint.Options, paths []string, each func(*vault.Note)) (CheckResult, error) {
-	only, err := checkFilter(w.Vault, files, paths)
+	only, passed, err := checkFilter(w.Vault, files, paths)
 	if err != nil {
 		return CheckResult{}, err
 	}
@@ -154,29 +157,67 @@ func (w *Workspace) checkVault(ctx context.Context, files []vault.File, skips []
 	if err != nil {
 		return CheckResult{}, err
 	}
-	return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read}, nil
+	return CheckResult{Findings: rep.Findings, Notes: rep.Notes, Read: rep.Read, PassedOver: passed}, nil
+}
+
+// PassedOver is a PATH argument naming a file of the vault's folder that
+// is no note of the vault, and why.
+type PassedOver struct{ Arg, Why string }
+
+// passedOver says why arg, a path (from the working directory, else the
+// vault's root) of a Markdown file under the vault's folder, is no note
+// of the vault: in a dot folder, or left out by the config's ignore. A
+// commit hook passes every Markdown file a commit touches, a
+// .github/pull_request_template.md among them: such a file is not
+// checked, and no error. ok is false for any other argument.
+func passedOver(v *vault.Vault, arg string) (why string, ok bool) {
+	for _, cand := range []string{arg, filepath.Join(v.Dir, arg)} {
+		abs, err := filepath.Abs(cand)
+		if err != nil {
+			continue
+		}
+		rel, ok := vault.Within(v.Dir, abs)
+		if !ok || rel == "." || !vault.IsNotePath(rel) {
+			continue
+		}
+		if st, err := os.Lstat(abs); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		switch {
+		case vault.InDotFolder(rel):
+			return "in a dot folder, which zk does not read", true
+		case v.Ignore != nil && v.Ignore(rel):
+			return "the config's ignore leaves it out", true
+		}
+	}
+	return "", false
 }
 
 // checkFilter turns PATH arguments into a filter of vault paths: a note
 // (path or name) selects itself, a folder every note under it. No
 // arguments select every note (a nil filter).
-func checkFilter(v *vault.Vault, files []vault.File, args []string) (func(string) bool, error) {
+func checkFilter(v *vault.Vault, files []vault.File, args []string) (func(string) bool, []PassedOver, error) {
 	if len(args) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	notes := map[string]bool{}
 	var dirs []string
+	var passed []PassedOver
 	for _, arg := range args {
 		if dir, ok := vaultDir(v, arg); ok {
 			if dir == "" {
-				return nil, nil // the vault itself
+				return nil, passed, nil // the vault itself
 			}
 			dirs = append(dirs, dir+"/")
 			continue
 		}
 		p, err := FindNote(v, files, arg)
 		if err != nil {
-			return nil, err
+			if why, ok := passedOver(v, arg); ok {
+				passed = append(passed, PassedOver{Arg: arg, Why: why})
+				continue
+			}
+			return nil, nil, err
 		}
 		notes[p] = true
 	}
@@ -190,7 +231,7 @@ func checkFilter(v *vault.Vault, files []vault.File, args []string) (func(string
 			}
 		}
 		return false
-	}, nil
+	}, passed, nil
 }
 
 // SkipTemplates is only (nil: every note) without the templates folder

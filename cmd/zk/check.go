@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -97,6 +98,9 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	found, err := w.Check(ctx, workspace.CheckRequest{Paths: opts.paths, NoCache: opts.noCache})
 	if err != nil {
 		return err
+	}
+	for _, p := range found.PassedOver {
+		fmt.Fprintf(s.err, "zk: %s: not checked: %s\n", printable.Of(p.Arg), p.Why)
 	}
 	res := checkReport{CheckResult: found, Vault: w.Vault.Dir}
 	res.WorkDir, _ = os.Getwd() // "": name files from the vault
