@@ -165,25 +165,24 @@ func (w *Workspace) checkVault(ctx context.Context, files []vault.File, skips []
 type PassedOver struct{ Arg, Why string }
 
 // passedOver says why arg, a path (from the working directory, else the
-// vault's root) of a Markdown file under the vault's folder, is no note
-// of the vault: in a dot folder, or left out by the config's ignore. A
-// commit hook passes every Markdown file a commit touches, a
-// .github/pull_request_template.md among them: such a file is not
-// checked, and no error. ok is false for any other argument.
+// vault's root) of a Markdown file, is no note of the vault: outside its
+// folder, in a dot folder, or left out by the config's ignore. A commit
+// hook passes every Markdown file a commit touches, the repository's
+// README.md and a .github/pull_request_template.md among them: such a
+// file is not checked, and no error. ok is false for any other argument.
 func passedOver(v *vault.Vault, arg string) (why string, ok bool) {
 	for _, cand := range []string{arg, filepath.Join(v.Dir, arg)} {
 		abs, err := filepath.Abs(cand)
-		if err != nil {
-			continue
-		}
-		rel, ok := vault.Within(v.Dir, abs)
-		if !ok || rel == "." || !vault.IsNotePath(rel) {
+		if err != nil || !vault.IsNotePath(filepath.ToSlash(abs)) {
 			continue
 		}
 		if st, err := os.Lstat(abs); err != nil || !st.Mode().IsRegular() {
 			continue
 		}
+		rel, ok := vault.Within(v.Dir, abs)
 		switch {
+		case !ok:
+			return "outside the vault (" + v.Dir + ")", true
 		case vault.InDotFolder(rel):
 			return "in a dot folder, which zk does not read", true
 		case v.Ignore != nil && v.Ignore(rel):

@@ -90,7 +90,7 @@ func runCheck(ctx context.Context, opts *checkOptions, s *streams) error {
 	case "never":
 		failAt = lint.Off
 	}
-	w, err := opts.root.open(ctx, s, workspace.Reading, firstArg(opts.paths))
+	w, err := opts.root.open(ctx, s, workspace.Reading, markedArg(opts.paths))
 	if err != nil {
 		return err
 	}

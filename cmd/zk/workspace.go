@@ -69,5 +69,18 @@ func firstArg(args []string) string {
 	return args[0]
 }
 
+// markedArg is the first of args from which a vault is found up
+// (workspace.Marked), else the first: a commit hook passes a vault's
+// notes and the repository's README.md, in git's order, and the vault is
+// the notes', whichever comes first.
+func markedArg(args []string) string {
+	for _, a := range args {
+		if _, ok := workspace.Marked(a); ok {
+			return a
+		}
+	}
+	return firstArg(args)
+}
+
 // noteName is a note's name: its file name without the extension.
 func noteName(p string) string { return strings.TrimSuffix(path.Base(p), path.Ext(p)) }
