@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -390,7 +391,8 @@ func (c *Config) validateOverrides(b []byte) error {
 const MaxOverrideGlobs = MaxGlobs
 
 // MaxGlobs caps the globs of a setting that every file or note is
-// matched against: ignore, and the paths of all types together.
+// matched against: ignore, languages, and the paths of all types
+// together.
 const MaxGlobs = 256
 
 // overrideHeads are the lines (from 1) of the [[claims.overrides]]
@@ -441,6 +443,16 @@ func (c *Config) validate() error {
 		for _, g := range c.Ignore {
 			if err := vault.ValidGlob(g); err != nil {
 				errs = append(errs, fmt.Errorf("%s.ignore: %w", Table, err))
+			}
+		}
+	}
+	if len(c.Languages) > MaxGlobs {
+		errs = append(errs, fmt.Errorf("%s.languages: %d globs, over the %d zk reads: name folders (fr/**) rather than notes", Table, len(c.Languages), MaxGlobs))
+	} else {
+		globs := slices.Sorted(maps.Keys(c.Languages)) // the same error first each run
+		for _, g := range globs {
+			if err := vault.ValidGlob(g); err != nil {
+				errs = append(errs, fmt.Errorf("%s.languages: %w", Table, err))
 			}
 		}
 	}

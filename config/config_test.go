@@ -70,6 +70,9 @@ func TestParse(t *testing.T) {
 		{name: "ignore globs over the cap", toml: "[claims]\nignore = [" + strings.Repeat(`"a/**",`, 257) + "]\n",
 			err: "claims.ignore: 257 globs, over the 256 zk reads: name folders (Archive/**) rather than files"},
 		{name: "ignore globs at the cap", toml: "[claims]\nignore = [" + strings.Repeat(`"a/**",`, 256) + "]\n"},
+		{name: "languages' globs over the cap", toml: "[claims.languages]\n" + langGlobs(257),
+			err: "claims.languages: 257 globs, over the 256 zk reads"},
+		{name: "a bad languages glob", toml: "[claims.languages]\n\"fr/[\" = \"fr\"\n", err: `claims.languages: "fr/[" is not a valid glob`},
 		{name: "types' paths over the cap", toml: "[claims.types.permanent]\npaths = [" + strings.Repeat(`"a/**",`, 200) + "]\n[claims.types.idea]\npaths = [" + strings.Repeat(`"b/**",`, 57) + "]\n",
 			err: "claims.types: 257 globs in paths, over the 256 zk reads"},
 	}
@@ -87,6 +90,15 @@ func TestParse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// langGlobs is n [claims.languages] lines, each a glob of its own.
+func langGlobs(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "\"d%d/**\" = \"fr\"\n", i)
+	}
+	return b.String()
 }
 
 func TestNoteTypes(t *testing.T) {
