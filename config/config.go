@@ -312,9 +312,10 @@ func (c *Config) validateOverrides(b []byte) error {
 	more := 0
 	heads := overrideHeads(b)
 	lines := strings.Split(string(b), "\n")
-	globs := 0
+	globs, types := 0, 0
 	for _, o := range c.Overrides {
 		globs += len(o.Paths)
+		types += len(o.Types)
 	}
 	if globs > MaxOverrideGlobs {
 		// Each note's path is matched against every glob: a vault's
@@ -322,6 +323,12 @@ func (c *Config) validateOverrides(b []byte) error {
 		errs = append(errs, fmt.Errorf("[[%s.overrides]]: %d globs in paths, over the %d zk reads: merge the overrides that set the same rules, or name folders rather than notes", Table, globs, MaxOverrideGlobs))
 		return errors.Join(errs...)
 	}
+	if types > MaxOverrideGlobs {
+		// And each note's type against every type named.
+		errs = append(errs, fmt.Errorf("[[%s.overrides]]: %d types named, over the %d zk reads: merge the overrides that set the same rules", Table, types, MaxOverrideGlobs))
+		return errors.Join(errs...)
+	}
+	known := c.TypeNames()
 	for i, o := range c.Overrides {
 		head, end := 0, len(lines)
 		if len(heads) == len(c.Overrides) {
@@ -359,8 +366,8 @@ func (c *Config) validateOverrides(b []byte) error {
 			fail("[[", "paths and types are empty: name the globs of the vault paths, or the note types, it sets the rules of")
 		}
 		for _, typ := range o.Types {
-			if !slices.ContainsFunc(c.TypeNames(), func(n string) bool { return strings.EqualFold(n, typ) }) {
-				fail(typ, "types: unknown note type %q (known: %s; [%s.types.NAME] adds one)", typ, strings.Join(c.TypeNames(), ", "), Table)
+			if !slices.ContainsFunc(known, func(n string) bool { return strings.EqualFold(n, typ) }) {
+				fail(typ, "types: unknown note type %q (known: %s; [%s.types.NAME] adds one)", typ, strings.Join(known, ", "), Table)
 			}
 		}
 		for _, g := range o.Paths {

@@ -267,6 +267,8 @@ paths = ["**/Permanent Notes/**"]
 		{"[[claims.overrides]]\ntypes = [\"literatur\"]\nrules = { \"links/broken\" = \"off\" }\n", `line 2: [[claims.overrides]] #1: types: unknown note type "literatur" (known: permanent; [claims.types.NAME] adds one)`},
 		{"[[claims.overrides]]\npaths = [\"a/**\"]\n[claims.overrides.rules]\n" + manyTypos, `line 4: [[claims.overrides]] #1: rules: unknown rule "r0000"`},
 		{"[[claims.overrides]]\npaths = [" + strings.Repeat(`"a/**",`, MaxOverrideGlobs+1) + "]\n", `[[claims.overrides]]: 257 globs in paths, over the 256 zk reads`},
+		// Each note's type is matched against every type named too.
+		{"[[claims.overrides]]\ntypes = [" + strings.Repeat(`"permanent",`, 257) + "]\n", `[[claims.overrides]]: 257 types named, over the 256 zk reads`},
 	} {
 		_, _, err := Parse([]byte(tt.text))
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
