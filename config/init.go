@@ -61,9 +61,10 @@ func Commented() []byte {
 	for _, r := range lint.Rules() {
 		w("# %s = %s\n", strconv.Quote(r.ID), strconv.Quote(r.Default.String()))
 	}
-	w("\n# Rules' severities in some vault paths only, over [%s.rules]: paths are\n", Table)
-	w("# globs as ignore takes them; types = [\"literature\"] names note types\n")
-	w("# instead, or as well; where several overrides match, the last wins.\n")
+	w("\n# Rules' severities in some vault paths or note types only, over\n")
+	w("# [%s.rules]: paths are globs as ignore takes them; types = [\"literature\"]\n", Table)
+	w("# names note types (with paths too: those types in those paths); where\n")
+	w("# several overrides match, the last wins.\n")
 	w("# Each [[%s.overrides]] adds one; uncomment these three lines for one.\n", Table)
 	w("%s", OverrideExample)
 	for _, name := range d.TypeNames() {
