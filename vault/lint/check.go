@@ -326,8 +326,9 @@ type checker struct {
 	// and finding: path to map[string]Severity.
 	scoped sync.Map
 	// typed is set when an override names note types; noteTypes then
-	// holds each note's type name by path, as its check decided it
-	// ("" for none), for severityAt.
+	// holds, by path, the key of each note's severities in scoped: its
+	// path, NUL and its type's name as its check decided it ("" for
+	// none), made once per note rather than once per rule and finding.
 	typed     bool
 	noteTypes sync.Map
 	rules     []Rule
@@ -486,15 +487,15 @@ func (c *checker) severityAt(rule, path string) Severity {
 	if len(c.opts.Overrides) == 0 {
 		return c.severities[rule]
 	}
-	key, typ := path, ""
+	key := path
 	if c.typed {
-		if t, ok := c.noteTypes.Load(path); ok {
-			typ = t.(string)
+		if k, ok := c.noteTypes.Load(path); ok {
+			key = k.(string)
 		}
-		key = path + "\x00" + typ
 	}
 	m, ok := c.scoped.Load(key)
 	if !ok {
+		_, typ, _ := strings.Cut(key, "\x00")
 		m, _ = c.scoped.LoadOrStore(key, c.opts.scopedSeverities(path, typ))
 	}
 	if sev, ok := m.(map[string]Severity)[rule]; ok {
@@ -567,7 +568,7 @@ func (c *checker) note(n *vault.Note) noteResult {
 		if nc.typ != nil {
 			typ = nc.typ.Name
 		}
-		c.noteTypes.Store(n.Path, typ)
+		c.noteTypes.Store(n.Path, n.Path+"\x00"+typ)
 	}
 	if c.on(RuleRestsOnRefuted) {
 		r.summary.refuted, r.summary.restsOn = nc.refutedBy(), c.restsOn(n, nc.lines, nc.linkEntries())
