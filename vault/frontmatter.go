@@ -93,13 +93,21 @@ func decodeFrontmatter(fm *Frontmatter, firstLine int) {
 func decodeYAML(fm *Frontmatter, firstLine int) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm.Raw, &doc); err != nil {
-		fm.Err = fmt.Errorf("frontmatter: %w", err)
-		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
-			n, _ := strconv.Atoi(m[1])
+		msg := err.Error()
+		fm.ErrLine = 0
+		if m := yamlLine().FindStringSubmatchIndex(msg); m != nil {
+			n, _ := strconv.Atoi(msg[m[2]:m[3]])
 			fm.ErrLine = firstLine + n - 1
-		} else {
-			fm.ErrLine = 0
+			// The line of the note, which the finding is at, not the
+			// line within the block (a finding at 3:1 said "line 2").
+			msg = msg[:m[2]] + strconv.Itoa(fm.ErrLine+1) + msg[m[3]:]
 		}
+		if strings.Contains(msg, "cannot start any token") {
+			// YAML's reserved indicators: obsidian-hub has 15 notes of
+			// "aliases: - @name", which Obsidian cannot read either.
+			msg += " (a value starting with @ or ` must be quoted: \"@name\")"
+		}
+		fm.Err = fmt.Errorf("frontmatter: %s", msg)
 		return
 	}
 	if len(doc.Content) == 0 {
