@@ -1171,7 +1171,8 @@ func (s *Server) publishLocked(p string, changed bool) {
 }
 
 // publishTooLarge says, as the note's one diagnostic, that its text is
-// over the cap and not checked: zk check skips such a file (file/skipped).
+// over the cap and not checked: zk check skips such a file (file/skipped),
+// at the severity the config gives the rule in that note, none when off.
 func (s *Server) publishTooLarge(d *document, version int32, size int, notify func(string, any)) {
 	key := fmt.Sprintf("v%d\ntoo large %d", version, size)
 	s.mu.Lock()
@@ -1181,12 +1182,14 @@ func (s *Server) publishTooLarge(d *document, version int32, size int, notify fu
 	if same {
 		return
 	}
-	sev := protocol.DiagnosticSeverityWarning
-	source := "zk"
-	msg := fmt.Sprintf("not checked: the note is %d bytes, over the %d bytes zk reads of a note (zk check skips it too)", size, s.v.MaxNoteSize)
+	diags := []protocol.Diagnostic{}
+	f := lint.Finding{Path: d.path, Line: 1, Column: 1, Rule: lint.RuleFileSkipped,
+		Message: fmt.Sprintf("not checked: the note is %d bytes, over the %d bytes zk reads of a note (zk check skips it too)", size, s.v.MaxNoteSize)}
+	if f.Severity = s.opts.Lint.SeverityAt(f.Rule, f.Path); f.Severity != lint.Off {
+		diags = s.diagnostics("", []lint.Finding{f})
+	}
 	v := protocol.UInteger(version)
-	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: []protocol.Diagnostic{{
-		Severity: &sev, Code: &protocol.IntegerOrString{Value: "file/skipped"}, Source: &source, Message: msg}}})
+	notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
 }
 
 // findingsKey is what tells a note's diagnostics from others: a hash of

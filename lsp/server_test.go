@@ -687,3 +687,47 @@ func TestNoteOutsideTheVaultSaysSoOnce(t *testing.T) {
 		t.Errorf("messages shown: %q, want one saying Elsewhere.md is outside the vault", got)
 	}
 }
+
+// A note over the note size cap is one file/skipped diagnostic at the
+// severity zk check gives the rule in that note ([rules], then the
+// [[claims.overrides]] matching its path): it was a warning whatever the
+// config said, so a vault that made the rule an error, or turned it off
+// in a folder, saw in the editor what zk check did not say.
+func TestTooLargeNoteObeysTheConfiguredSeverity(t *testing.T) {
+	inBig := func(p string) bool { return strings.HasPrefix(p, "Big/") }
+	for _, tc := range []struct {
+		name      string
+		severity  map[string]lint.Severity
+		overrides []lint.Override
+		want      []int // the severities published, none when off
+	}{
+		{"default", nil, nil, []int{int(protocol.DiagnosticSeverityWarning)}},
+		{"error in [rules]", map[string]lint.Severity{lint.RuleFileSkipped: lint.Error}, nil, []int{int(protocol.DiagnosticSeverityError)}},
+		{"off in [rules]", map[string]lint.Severity{lint.RuleFileSkipped: lint.Off}, nil, nil},
+		{"off in the note's folder", nil, []lint.Override{{Match: inBig, Severity: map[string]lint.Severity{lint.RuleFileSkipped: lint.Off}}}, nil},
+		{"an error in the folder, off elsewhere", map[string]lint.Severity{lint.RuleFileSkipped: lint.Off},
+			[]lint.Override{{Match: inBig, Severity: map[string]lint.Severity{lint.RuleFileSkipped: lint.Error}}}, []int{int(protocol.DiagnosticSeverityError)}},
+		{"an override of another folder", map[string]lint.Severity{lint.RuleFileSkipped: lint.Error},
+			[]lint.Override{{Match: func(p string) bool { return strings.HasPrefix(p, "Small/") }, Severity: map[string]lint.Severity{lint.RuleFileSkipped: lint.Off}}},
+			[]int{int(protocol.DiagnosticSeverityError)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startServerWith(t, map[string]string{"Big/N.md": "# N\n"}, func(o *Options) {
+				o.Vault.MaxNoteSize = 64
+				o.Lint.Severity, o.Lint.Overrides = tc.severity, tc.overrides
+			}, map[string]any{})
+			c.openText("Big/N.md", "# N\n\n"+strings.Repeat("x", 100))
+			d := c.nextDiags("Big/N.md")
+			var got []int
+			for _, x := range d.Diagnostics {
+				if x.Code != lint.RuleFileSkipped || !strings.Contains(x.Message, "not checked: the note is 105 bytes") {
+					t.Errorf("diagnostic %s: %s", x.Code, x.Message)
+				}
+				got = append(got, x.Severity)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("severities %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
