@@ -709,6 +709,14 @@ func notFoundAsJSON(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
+// resourceWarnings is the _meta key of a resource read's warnings, what
+// zk warned of while reading the note (a tool's result has them as its
+// warnings). A read's contents are the resource's own, each named by its
+// URI, so a warning there would pass for part of the note or for
+// another resource; _meta is where the protocol lets a server add to a
+// result, its key prefixed in reverse DNS as the protocol asks.
+const resourceWarnings = "io.github.zk-claims/warnings"
+
 func (z *zkServer) readResource(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
 	rest, ok := strings.CutPrefix(uri, noteURIPrefix)
@@ -720,8 +728,9 @@ func (z *zkServer) readResource(ctx context.Context, req *sdk.ReadResourceReques
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	var src []byte
+	var warnings []string
 	found := true
-	err = z.with(ctx, workspace.Reading, func(w *workspace.Workspace) error {
+	err = z.withTold(ctx, workspace.Reading, func(w *workspace.Workspace) error {
 		files, _, err := w.Vault.Files(ctx)
 		if err != nil {
 			return err
@@ -733,12 +742,16 @@ func (z *zkServer) readResource(ctx context.Context, req *sdk.ReadResourceReques
 		}
 		src, err = w.Vault.ReadFile(got, w.Vault.MaxNoteSize)
 		return err
-	})
+	}, func(lines []string) { warnings = lines })
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(src)}}}, nil
+	res := &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(src)}}}
+	if len(warnings) > 0 {
+		res.Meta = sdk.Meta{resourceWarnings: warnings}
+	}
+	return res, nil
 }

@@ -698,3 +698,31 @@ func TestMCPVerdicts(t *testing.T) {
 		t.Errorf("verdicts past the end = %#v, want []", out.Falsifiers)
 	}
 }
+
+// A resource read tells what zk warned of while reading it, as a tool's
+// result does, in the result's _meta (the protocol's place for what is
+// not the resource's contents): a read dropped them, and an agent reading
+// notes as resources never learned that property types went unchecked.
+func TestMCPResourceReadTellsItsNotices(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	ctx := context.Background()
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "zk://note/Rates.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Meta[resourceWarnings]; ok {
+		t.Errorf("read of a sound vault: _meta %v, want no %s", res.Meta, resourceWarnings)
+	}
+	writeNote(t, dir, ".obsidian/types.json", "{bad")
+	res, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "zk://note/Rates.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Contents) != 1 || res.Contents[0].Text != mcpVault["Rates.md"] {
+		t.Errorf("read zk://note/Rates.md = %+v, want the note alone", res.Contents)
+	}
+	ws, _ := res.Meta[resourceWarnings].([]any)
+	if len(ws) != 1 || !strings.HasPrefix(fmt.Sprint(ws[0]), "types.json: ") || !strings.HasSuffix(fmt.Sprint(ws[0]), "(property types not checked)") {
+		t.Errorf("read's _meta %v, want %s holding the types.json warning", res.Meta, resourceWarnings)
+	}
+}
