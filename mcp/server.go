@@ -100,7 +100,7 @@ func New(ctx context.Context, opts Options) *sdk.Server {
 			"run_falsifier runs only commands the user approved with `zk trust`; you cannot approve one: ask the user.",
 	})
 	// Arguments are bounded before any tool decodes them (budget.go).
-	srv.AddReceivingMiddleware(budgets, z.freshResources, notFoundAsJSON)
+	srv.AddReceivingMiddleware(budgets, inOrder, z.freshResources, notFoundAsJSON)
 	z.srv = srv
 	readOnly := readOnlyTool // edit.go
 	sdk.AddTool(srv, &sdk.Tool{Name: "check", Annotations: readOnly,
@@ -203,13 +203,43 @@ func answer[T any](ctx context.Context, z *zkServer, how workspace.Access, f fun
 	// The text is the result in the command's key order (path first, as
 	// zk's --format json has it): the SDK's own, from the structured
 	// content it checks against the schema as a map, had the keys
-	// sorted, a finding's column before its path.
+	// sorted, a finding's column before its path. The structured content
+	// is these bytes too (inOrder).
 	b, err := json.Marshal(out)
 	if err != nil {
 		var none T
 		return nil, none, err
 	}
+	if o, ok := ctx.Value(orderedKey{}).(*ordered); ok {
+		o.json = b
+	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, out, nil
+}
+
+// ordered holds a tool's result as answer marshalled it, in the
+// command's key order, for inOrder.
+type ordered struct{ json []byte }
+
+type orderedKey struct{}
+
+// inOrder sends a tool's structured content as answer marshalled it:
+// the SDK marshals the result, checks it against the tool's output
+// schema as a map and sends that map, every object's keys sorted, where
+// the text has the command's order. The two are the same value (no
+// output schema zk declares has a default for the SDK to add), so the
+// SDK's check stands for the bytes sent.
+func inOrder(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if _, ok := req.(*sdk.CallToolRequest); !ok {
+			return next(ctx, method, req)
+		}
+		o := &ordered{}
+		res, err := next(context.WithValue(ctx, orderedKey{}, o), method, req)
+		if r, ok := res.(*sdk.CallToolResult); ok && err == nil && !r.IsError && r.StructuredContent != nil && o.json != nil {
+			r.StructuredContent = json.RawMessage(o.json)
+		}
+		return res, err
+	}
 }
 
 // noticeLine is a notice as a command prints it on stderr.

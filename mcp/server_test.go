@@ -726,3 +726,23 @@ func TestMCPResourceReadTellsItsNotices(t *testing.T) {
 		t.Errorf("read's _meta %v, want %s holding the types.json warning", res.Meta, resourceWarnings)
 	}
 }
+
+// inOrder sends a result's structured content as zk marshalled it, which
+// is what the SDK checked only while no output schema has a default for
+// the SDK to fill in: a default would make the two differ.
+func TestNoOutputSchemaHasADefault(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		b, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), `"default":`) {
+			t.Errorf("%s: the output schema has a default: %s", tool.Name, b)
+		}
+	}
+}
