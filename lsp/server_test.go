@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net"
 	"net/url"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
+	"github.com/zk-claims/zk/vault/evidence/evidencetest"
 	"github.com/zk-claims/zk/vault/lint"
 	"github.com/zk-claims/zk/vault/vaulttest"
 	"github.com/zk-claims/zk/workspace"
@@ -230,12 +230,7 @@ func TestDiagnosticsOnOpenAndChange(t *testing.T) {
 // whose verdict flipped twice (falsifiers/flaky) at its item, as zk
 // check does: the rule is the checker's.
 func TestDiagnosticsOfAFlakyFalsifier(t *testing.T) {
-	note := "# Flaky\n\n## Tests / falsifiers\n\n- The rate falls. ^f-0001\n  - refuted if: `x > 0`\n\n## Evidence\n\n"
-	for m, v := range []evidence.Verdict{evidence.VerdictRefutes, evidence.VerdictSupports, evidence.VerdictRefutes} {
-		found := map[evidence.Verdict]string{evidence.VerdictRefutes: "x = 1; refuted if `x > 0`: refuted", evidence.VerdictSupports: "x = 0; refuted if `x > 0`: not refuted"}[v]
-		note += string(evidence.RenderRun(evidence.Run{ID: fmt.Sprintf("20261201T10%02d00Z-%04x", m, m), Started: time.Date(2026, 12, 1, 10, m, 0, 0, time.UTC),
-			Verdict: v, Falsifier: "The rate falls.", FalsifierID: "f-0001", Command: "true", Criterion: found}, "\n")) + "\n"
-	}
+	note := evidencetest.FlakyNote("Flaky", evidence.VerdictRefutes, evidence.VerdictSupports, evidence.VerdictRefutes)
 	c := startServerWith(t, map[string]string{"Flaky.md": note}, nil, map[string]any{})
 	c.openText("Flaky.md", note)
 	d := c.nextDiags("Flaky.md")
