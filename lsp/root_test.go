@@ -1,9 +1,12 @@
 package lsp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net"
 	"path/filepath"
 	"slices"
@@ -251,5 +254,60 @@ func TestCommandRefusedIsInvalidParams(t *testing.T) {
 	err := c.conn.Call(ctx, protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": "zk.new", "arguments": []any{map[string]any{"title": "T", "type": "x"}}}, nil)
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidParams || !strings.Contains(rpcErr.Message, "unknown note type") {
 		t.Errorf("zk.new of an unknown type: %v, want InvalidParams saying why", err)
+	}
+}
+
+// shutdown is answered once: it was handled twice (cancelling the
+// requests left, then again after), its null result followed by the
+// error "the server is shut down", which Neovim shows as
+// NO_RESULT_CALLBACK_FOUND each time it quits. A $/cancelRequest was
+// handled twice too.
+func TestShutdownAnsweredOnce(t *testing.T) {
+	v, err := vault.Open(vaulttest.Dir(t, testVault))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	a, b := net.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- New(Options{Vault: v, Debounce: time.Millisecond}).Serve(context.Background(), a) }()
+	go func() {
+		for _, m := range []string{
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`,
+			`{"jsonrpc":"2.0","method":"initialized","params":{}}`,
+			`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}`,
+			`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`,
+			`{"jsonrpc":"2.0","method":"exit"}`,
+		} {
+			fmt.Fprintf(b, "Content-Length: %d\r\n\r\n%s", len(m), m)
+		}
+	}()
+	answers := map[string]int{}
+	r := bufio.NewReader(b)
+	for {
+		var n int
+		if _, err := fmt.Fscanf(r, "Content-Length: %d\r\n\r\n", &n); err != nil {
+			break
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r, body); err != nil {
+			break
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &m) == nil && m.ID != nil && m.Method == "" {
+			answers[string(m.ID)]++
+			if answers[string(m.ID)] > 1 {
+				t.Errorf("request %s answered again: %s", m.ID, body)
+			}
+		}
+	}
+	if err := serveErr(t, done); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if answers["1"] != 1 || answers["2"] != 1 {
+		t.Errorf("answers by id %v, want initialize's and shutdown's once each", answers)
 	}
 }

@@ -441,7 +441,8 @@ func (a *answerLater) Handle(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc
 	s := a.s
 	switch {
 	case req.Method == "$/cancelRequest" || req.Method == protocol.MethodShutdown:
-		a.cancel(ctx, c, req)
+		a.cancel(ctx, c, req) // which hands it on: not again below
+		return
 	case !req.Notif && s.ready && waitsForTheVault[req.Method] && !isClosed(s.live.KnownDone()):
 		l := &later{cancelled: make(chan struct{})}
 		a.mu.Lock()
