@@ -1566,8 +1566,13 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 		}
 		for _, h := range target.Headings {
 			t := strings.TrimSpace(h.Text)
-			if strings.Contains(strings.ToLower(t), strings.ToLower(sub)) {
-				list.Items = append(list.Items, item(t, protocol.CompletionItemKindReference, rng))
+			link := vault.LinkHeading(t) // a heading holding [[x]] or | would end or split the link
+			if strings.Contains(strings.ToLower(t), strings.ToLower(sub)) || strings.Contains(strings.ToLower(link), strings.ToLower(sub)) {
+				it := item(t, protocol.CompletionItemKindReference, rng)
+				if link != t {
+					it.TextEdit, it.FilterText = protocol.TextEdit{Range: rng, NewText: link}, &link
+				}
+				list.Items = append(list.Items, it)
 			}
 		}
 		return list, nil

@@ -395,6 +395,46 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
+// A heading completed after [[Note# is inserted as a link can hold it:
+// a heading that holds a wikilink, | or # was inserted as written, and
+// [[H#See [[Other|the other]] first]] ends at the first ]] (Obsidian
+// links it as "See Other the other first", which reaches the heading as
+// link matching ignores the punctuation).
+func TestHeadingCompletionIsALink(t *testing.T) {
+	headings := []string{"See [[Other|the other]] first", "A | B # C ^ D", "Array [i]", "Plain: words"}
+	c := startServerWith(t, map[string]string{"H.md": "# H\n\n## " + strings.Join(headings, "\n\n## ") + "\n"}, nil, map[string]any{})
+	text := "x [[H#"
+	c.openText("New.md", text)
+	var list protocol.CompletionList
+	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("New.md")}, Position: protocol.Position{Line: 0, Character: uint32(len(text))}}}, &list)
+	index := vault.NewHeadingIndex(append([]string{"H"}, headings...))
+	inserted := map[string]string{}
+	for _, it := range list.Items {
+		edit, ok := it.TextEdit.(protocol.TextEdit)
+		if !ok {
+			t.Fatalf("%s: text edit %#v", it.Label, it.TextEdit)
+		}
+		inserted[it.Label] = edit.NewText
+	}
+	for _, h := range headings {
+		got, ok := inserted[h]
+		if !ok {
+			t.Errorf("heading %q not offered: %v", h, inserted)
+			continue
+		}
+		if strings.ContainsAny(got, "[]|#^") {
+			t.Errorf("heading %q inserted as %q, which ends or splits the link", h, got)
+		}
+		if i, ok := index.Find(got); !ok || index.Normalized()[i] != vault.NormHeading(h) {
+			t.Errorf("heading %q inserted as %q, which does not reach it", h, got)
+		}
+	}
+	if got := inserted["Plain: words"]; got != "Plain: words" {
+		t.Errorf("a heading a link can hold inserted as %q, want it as written", got)
+	}
+}
+
 func TestPositions(t *testing.T) {
 	text := "a\n😀é[[x]]\n"
 	if p := position(text, strings.Index(text, "[[")); p.Line != 1 || p.Character != 3 {

@@ -81,6 +81,24 @@ func normASCIIHeading(s string) (string, bool) {
 	return string(b), true
 }
 
+// linkBreakers are what a wikilink's #heading cannot hold: [ and ] (a
+// "]]" ends the link), | (the display text's start), # (the next
+// heading's) and ^ (a block's).
+const linkBreakers = "[]|#^"
+
+// LinkHeading is heading as a link's #heading can hold it and still
+// reach it: each of linkBreakers a space, runs of spaces one, which link
+// matching ignores (NormHeading), so the link reaches the heading as zk
+// check matches it; a heading that holds none, as written.
+func LinkHeading(heading string) string {
+	if !strings.ContainsAny(heading, linkBreakers) {
+		return heading
+	}
+	return strings.Join(strings.FieldsFunc(heading, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(linkBreakers, r)
+	}), " ")
+}
+
 // HeadingIndex is a note's headings normalised once, and where each
 // normalised text occurs, so that a link's heading path costs a lookup
 // per part rather than a pass over every heading.

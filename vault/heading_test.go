@@ -92,3 +92,23 @@ func FuzzNormHeading(f *testing.F) {
 		}
 	})
 }
+
+// LinkHeading gives what a wikilink can hold and still reach the heading.
+func TestLinkHeading(t *testing.T) {
+	for _, tc := range []struct{ heading, want string }{
+		{"Plain:  words", "Plain:  words"},
+		{"See [[Other|the other]] first", "See Other the other first"},
+		{"A | B # C ^ D", "A B C D"},
+		{"Array [i]", "Array i"},
+		{"[[x]]", "x"},
+		{"Ünïcode [[ä]]", "Ünïcode ä"},
+	} {
+		got := LinkHeading(tc.heading)
+		if got != tc.want {
+			t.Errorf("LinkHeading(%q) = %q, want %q", tc.heading, got, tc.want)
+		}
+		if NormHeading(got) != NormHeading(tc.heading) {
+			t.Errorf("LinkHeading(%q) = %q, which matches %q, not the heading's %q", tc.heading, got, NormHeading(got), NormHeading(tc.heading))
+		}
+	}
+}
