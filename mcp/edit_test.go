@@ -149,6 +149,21 @@ func TestMCPAppendSection(t *testing.T) {
 	}
 }
 
+// A NUL appended near a note's top made it a file zk check skips and
+// every later write refuses (tend said "binary file (NUL bytes)"): the
+// append is refused, the note left as it was, and the note still tended.
+func TestMCPAppendOfANULIsRefused(t *testing.T) {
+	cs, dir := newMCPSession(t)
+	before := readNote(t, dir, "Rates.md")
+	if text := callTool(t, cs, "append_section", map[string]any{"note": "Rates", "section": "Claim", "text": "a\x00b"}, nil, true); !strings.Contains(text, "NUL") {
+		t.Errorf("append of a NUL: %s", text)
+	}
+	if got := readNote(t, dir, "Rates.md"); got != before {
+		t.Errorf("the note changed:\n%q", got)
+	}
+	callTool(t, cs, "tend", map[string]any{"note": "Rates", "date": "2026-12-01"}, nil, false)
+}
+
 func TestMCPSetProperty(t *testing.T) {
 	cs, dir := newMCPSession(t)
 	var out editOutput

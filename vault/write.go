@@ -310,6 +310,11 @@ func (v *Vault) editLocked(s *session, notePath, target string, edit func(src []
 			res.Unchanged = true
 			return res, nil
 		}
+		// Nor leave one: a NUL appended near the top made the note one
+		// that zk check skips and every later write refuses.
+		if why := NotText(out); why != "" {
+			return res, fmt.Errorf("write %s: the edit's result: %w: %s", notePath, ErrNotText, why)
+		}
 		// Whatever the write: in place it would change the file under
 		// every other name, which may be outside the vault.
 		if n := links(info); n > 1 {

@@ -141,6 +141,11 @@ func TestEditNoteRefuses(t *testing.T) {
 		{"anchor missing", "# A\n", WriteOptions{}, replaceEdit("anchor", "x"), ErrSpliceGone, now.Add(-time.Hour)},
 		{"binary", "# A\x00\x01", WriteOptions{}, replaceEdit("A", "B"), ErrNotText, now.Add(-time.Hour)},
 		{"UTF-16", "\xff\xfe#\x00 \x00A\x00", WriteOptions{}, replaceEdit("A", "B"), ErrNotText, now.Add(-time.Hour)},
+		// An edit that would leave what zk reads as no note (an agent's
+		// append_section of "a\x00b"): every later check skipped it and
+		// every later write refused it.
+		{"an edit adding a NUL", "# A\n", WriteOptions{}, replaceEdit("A", "A\x00"), ErrNotText, now.Add(-time.Hour)},
+		{"an edit making UTF-16", "# A\n", WriteOptions{}, func([]byte) ([]byte, error) { return []byte("\xff\xfe#\x00 \x00A\x00"), nil }, ErrNotText, now.Add(-time.Hour)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
