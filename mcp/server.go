@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"net/url"
 	"path"
@@ -633,6 +634,9 @@ func (t *tail) Write(p []byte) (int, error) {
 
 func (t *tail) String() string { return string(t.b) }
 
+// vaultFiles walks the vault (a test counts the walks).
+var vaultFiles = func(ctx context.Context, v *vault.Vault) ([]vault.File, []vault.Skip, error) { return v.Files(ctx) }
+
 // noteURIPrefix is the scheme of a note's resource: zk://note/PATH, the
 // vault path percent-encoded segment by segment.
 const noteURIPrefix = "zk://note/"
@@ -655,7 +659,7 @@ func (z *zkServer) syncNotes(ctx context.Context) error {
 	var files []vault.File
 	err := z.with(ctx, workspace.Reading, func(w *workspace.Workspace) error {
 		var err error
-		files, _, err = w.Vault.Files(ctx)
+		files, _, err = vaultFiles(ctx, w.Vault)
 		return err
 	})
 	if err != nil {
@@ -757,20 +761,34 @@ func (z *zkServer) readResource(ctx context.Context, req *sdk.ReadResourceReques
 	if err != nil || path.Clean(p) != p || !vault.Local(p) {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
+	// A note the last listing listed is read by its path: a walk to find
+	// it cost the whole vault's each read. Any other (one created since,
+	// a URI in another case) is looked for among the vault's files.
+	z.listedMu.Lock()
+	listed := z.listed[uri]
+	z.listedMu.Unlock()
 	var src []byte
 	var warnings []string
 	found := true
 	err = z.withTold(ctx, workspace.Reading, func(w *workspace.Workspace) error {
-		files, _, err := w.Vault.Files(ctx)
-		if err != nil {
-			return err
+		got := p
+		if !listed {
+			files, _, err := vaultFiles(ctx, w.Vault)
+			if err != nil {
+				return err
+			}
+			var ok bool
+			if got, ok = vault.ResolverOf(files).Has(p); !ok || !strings.EqualFold(path.Ext(got), ".md") {
+				found = false
+				return nil
+			}
 		}
-		got, ok := vault.ResolverOf(files).Has(p)
-		if !ok || !strings.EqualFold(path.Ext(got), ".md") {
+		var err error
+		src, err = w.Vault.ReadFile(got, w.Vault.MaxNoteSize)
+		if listed && errors.Is(err, fs.ErrNotExist) { // deleted since the listing
 			found = false
 			return nil
 		}
-		src, err = w.Vault.ReadFile(got, w.Vault.MaxNoteSize)
 		return err
 	}, func(lines []string) { warnings = lines })
 	if err != nil {
