@@ -1581,14 +1581,25 @@ func (s *Server) completion(_ *glsp.Context, params *protocol.CompletionParams) 
 	want := strings.ToLower(typed)
 	s.mu.Lock()
 	var prefix, inside []protocol.CompletionItem
-	links, lower := s.live.CompletionLinks()
+	links, lower, notes := s.live.CompletionLinks()
+	// A folder typed ([[06 - Inbox/Se) is matched against each note's
+	// path too, which its shortest link ("Seedbox") may not hold: nothing
+	// was offered. The client filters by the path then.
+	byPath := strings.Contains(want, "/")
 	for i, link := range links {
 		low := lower[i]
+		it := item(link, protocol.CompletionItemKindFile, rng)
+		if byPath && !strings.Contains(low, want) {
+			p := strings.TrimSuffix(notes[i], path.Ext(notes[i]))
+			if lp := strings.ToLower(p); strings.Contains(lp, want) {
+				low, it.FilterText = lp, &p
+			}
+		}
 		switch {
 		case strings.HasPrefix(low, want) || strings.HasPrefix(path.Base(low), want):
-			prefix = append(prefix, item(link, protocol.CompletionItemKindFile, rng))
+			prefix = append(prefix, it)
 		case strings.Contains(low, want):
-			inside = append(inside, item(link, protocol.CompletionItemKindFile, rng))
+			inside = append(inside, it)
 		default:
 			continue
 		}

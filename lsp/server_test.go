@@ -377,6 +377,9 @@ func TestCompletion(t *testing.T) {
 	}{
 		{"x [[spe", []string{"Speedups", "Speedy Notes"}},
 		{"x [[notes", []string{"Speedy Notes"}},
+		// A folder typed: the notes under it (the shortest link inserted).
+		{"x [[sub/sp", []string{"Speedy Notes"}},
+		{"x [[SUB/", []string{"Speedy Notes"}},
 		{"x [[Speedups#ba", []string{"Baseline"}},
 		{"x [[Speedups#^b", []string{"blk"}},
 		{"x [[Speedups]] done", nil},

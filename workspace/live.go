@@ -402,11 +402,12 @@ func (l *Live) Notes() []string {
 	return l.notes
 }
 
-// CompletionLinks are what a [[link]] to each of Notes writes (its
-// shortest link: the name when no other file has it, else the path,
-// without .md), and each in lower case for matching what is typed; made
-// at the first call after a walk, and not changed after.
-func (l *Live) CompletionLinks() (links, lower []string) {
+// CompletionLinks are what a [[link]] to each of notes (Notes, of the
+// same walk) writes (its shortest link: the name when no other file has
+// it, else the path, without .md), and each in lower case for matching
+// what is typed; made at the first call after a walk, and not changed
+// after.
+func (l *Live) CompletionLinks() (links, lower, notes []string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.links == nil && len(l.notes) > 0 {
@@ -417,7 +418,10 @@ func (l *Live) CompletionLinks() (links, lower []string) {
 		}
 		l.links, l.lower = links, lower
 	}
-	return l.links, l.lower
+	if l.links == nil {
+		return nil, nil, nil
+	}
+	return l.links, l.lower, l.notes
 }
 
 // ShortestLink is what a [[link]] to p writes: the note's name when no

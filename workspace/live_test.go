@@ -68,7 +68,7 @@ func TestLiveAnswersAFrontEnd(t *testing.T) {
 		if got := l.NotesWithTag("topic"); len(got) != 2 {
 			t.Errorf("cached %v: notes with #topic %q, want A and C", cached, got)
 		}
-		if links, _ := l.CompletionLinks(); !slices.Equal(links, []string{"A", "B", "C"}) {
+		if links, _, _ := l.CompletionLinks(); !slices.Equal(links, []string{"A", "B", "C"}) {
 			t.Errorf("cached %v: completion links %q", cached, links)
 		}
 	}
