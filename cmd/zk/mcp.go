@@ -5,6 +5,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -46,7 +49,23 @@ func runMCP(ctx context.Context, root *rootOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	return mcp.Serve(ctx, mcpOptions(pinned), s.in, s.out)
+	opts := mcpOptions(pinned)
+	if opts.IndexDir != "" {
+		if opts.IndexDir, err = filepath.Abs(opts.IndexDir); err != nil {
+			return err
+		}
+	}
+	// An agent names notes by vault path, and the use cases read a
+	// relative path from the working directory first (a command's user
+	// types it from where they stand): started in a folder of the vault,
+	// tend "Rates.md" tended Archive/Rates.md. The server stands at the
+	// vault's root, where a vault path and a relative one are one.
+	if pinned.vaultDir != "" {
+		if err := os.Chdir(pinned.vaultDir); err != nil {
+			return fmt.Errorf("mcp: %w", err)
+		}
+	}
+	return mcp.Serve(ctx, opts, s.in, s.out)
 }
 
 // mcpOptions are the server's options from the global ones.
