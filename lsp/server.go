@@ -1173,7 +1173,8 @@ func (s *Server) publishLocked(p string, changed bool) {
 
 // publishTooLarge says, as the note's one diagnostic, that its text is
 // over the cap and not checked: zk check skips such a file (file/skipped),
-// at the severity the config gives the rule in that note, none when off.
+// at the severity the config gives the rule in that note, none when off
+// or when zk check checks no such note (Options.Only).
 func (s *Server) publishTooLarge(d *document, version int32, size int, notify func(string, any)) {
 	key := fmt.Sprintf("v%d\ntoo large %d", version, size)
 	s.mu.Lock()
@@ -1186,7 +1187,8 @@ func (s *Server) publishTooLarge(d *document, version int32, size int, notify fu
 	diags := []protocol.Diagnostic{}
 	f := lint.Finding{Path: d.path, Line: 1, Column: 1, Rule: lint.RuleFileSkipped,
 		Message: fmt.Sprintf("not checked: the note is %d bytes, over the %d bytes zk reads of a note (zk check skips it too)", size, s.v.MaxNoteSize)}
-	if f.Severity = s.opts.Lint.SeverityAt(f.Rule, f.Path); f.Severity != lint.Off {
+	checked := s.opts.Lint.Only == nil || s.opts.Lint.Only(d.path) // zk check skips a template
+	if f.Severity = s.opts.Lint.SeverityAt(f.Rule, f.Path); checked && f.Severity != lint.Off {
 		diags = s.diagnostics("", []lint.Finding{f})
 	}
 	v := protocol.UInteger(version)

@@ -738,21 +738,24 @@ func TestTooLargeNoteObeysTheConfiguredSeverity(t *testing.T) {
 		severity  map[string]lint.Severity
 		overrides []lint.Override
 		want      []int // the severities published, none when off
+		only      func(string) bool
 	}{
-		{"default", nil, nil, []int{int(protocol.DiagnosticSeverityWarning)}},
-		{"error in [rules]", map[string]lint.Severity{lint.RuleFileSkipped: lint.Error}, nil, []int{int(protocol.DiagnosticSeverityError)}},
-		{"off in [rules]", map[string]lint.Severity{lint.RuleFileSkipped: lint.Off}, nil, nil},
-		{"off in the note's folder", nil, []lint.Override{{Match: inBig, Severity: map[string]lint.Severity{lint.RuleFileSkipped: lint.Off}}}, nil},
+		{"default", nil, nil, []int{int(protocol.DiagnosticSeverityWarning)}, nil},
+		{"error in [rules]", map[string]lint.Severity{lint.RuleFileSkipped: lint.Error}, nil, []int{int(protocol.DiagnosticSeverityError)}, nil},
+		{"off in [rules]", map[string]lint.Severity{lint.RuleFileSkipped: lint.Off}, nil, nil, nil},
+		{"off in the note's folder", nil, []lint.Override{{Match: inBig, Severity: map[string]lint.Severity{lint.RuleFileSkipped: lint.Off}}}, nil, nil},
 		{"an error in the folder, off elsewhere", map[string]lint.Severity{lint.RuleFileSkipped: lint.Off},
-			[]lint.Override{{Match: inBig, Severity: map[string]lint.Severity{lint.RuleFileSkipped: lint.Error}}}, []int{int(protocol.DiagnosticSeverityError)}},
+			[]lint.Override{{Match: inBig, Severity: map[string]lint.Severity{lint.RuleFileSkipped: lint.Error}}}, []int{int(protocol.DiagnosticSeverityError)}, nil},
 		{"an override of another folder", map[string]lint.Severity{lint.RuleFileSkipped: lint.Error},
 			[]lint.Override{{Match: func(p string) bool { return strings.HasPrefix(p, "Small/") }, Severity: map[string]lint.Severity{lint.RuleFileSkipped: lint.Off}}},
-			[]int{int(protocol.DiagnosticSeverityError)}},
+			[]int{int(protocol.DiagnosticSeverityError)}, nil},
+		// A note zk check does not check (a template: Options.Only).
+		{"a note check skips", nil, nil, nil, func(p string) bool { return !strings.HasPrefix(p, "Big/") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := startServerWith(t, map[string]string{"Big/N.md": "# N\n"}, func(o *Options) {
 				o.Vault.MaxNoteSize = 64
-				o.Lint.Severity, o.Lint.Overrides = tc.severity, tc.overrides
+				o.Lint.Severity, o.Lint.Overrides, o.Lint.Only = tc.severity, tc.overrides, tc.only
 			}, map[string]any{})
 			c.openText("Big/N.md", "# N\n\n"+strings.Repeat("x", 100))
 			d := c.nextDiags("Big/N.md")
