@@ -1188,7 +1188,8 @@ func (s *Server) publishTooLarge(d *document, version int32, size int, notify fu
 	f := lint.Finding{Path: d.path, Line: 1, Column: 1, Rule: lint.RuleFileSkipped,
 		Message: fmt.Sprintf("not checked: the note is %d bytes, over the %d bytes zk reads of a note (zk check skips it too)", size, s.v.MaxNoteSize)}
 	checked := s.opts.Lint.Only == nil || s.opts.Lint.Only(d.path) // zk check skips a template
-	if f.Severity = s.opts.Lint.SeverityAt(f.Rule, f.Path); checked && f.Severity != lint.Off {
+	// No type: a note too large to read has none, as in zk check.
+	if f.Severity = s.opts.Lint.SeverityAt(f.Rule, f.Path, ""); checked && f.Severity != lint.Off {
 		diags = s.diagnostics("", []lint.Finding{f})
 	}
 	v := protocol.UInteger(version)
