@@ -82,6 +82,11 @@ func (w *Workspace) RenderNew(ctx context.Context, typ, title string, now time.T
 		r, _ := utf8.DecodeRuneInString(title[i:])
 		return "", nil, usage(fmt.Errorf("new: the title holds the control character U+%04X, which a note's heading cannot hold; write the title without it", r))
 	}
+	if vault.IsNotePath(title) && len(title) > len(".md") {
+		// "zk new Foo.md" means the note Foo.md, as a link [[Foo.md]]
+		// does in Obsidian, not Foo.md.md headed "# Foo.md".
+		title = title[:len(title)-len(".md")]
+	}
 	name := vault.FileName(title)
 	if name == "" {
 		return "", nil, usage(fmt.Errorf("new: %q leaves no file name once the characters a file name cannot hold are gone", title))
