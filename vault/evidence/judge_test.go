@@ -140,7 +140,7 @@ func TestJudgeRunsAlike(t *testing.T) {
 	}{
 		{"none failing in any run", runs("0", "0", "0"), VerdictSupports, "failing = 0 (n = 3: runs (repeat: 3), all alike); refuted if `failing > 0`: not refuted"},
 		{"three failing in every run", runs("3", "3", "3"), VerdictRefutes, "failing = 3 (n = 3: runs (repeat: 3), all alike); refuted if `failing > 0`: refuted"},
-		{"a count that varies", runs("3", "3", "4"), VerdictInconclusive, "failing = 3.3333333333333335 (n = 3: runs (repeat: 3)); refuted if `failing > 0`: too few samples to judge at 95% (6 needed)"},
+		{"a count that varies", runs("3", "3", "4"), VerdictInconclusive, "failing = 3.33333333333333 (n = 3: runs (repeat: 3)); refuted if `failing > 0`: too few samples to judge at 95% (6 needed)"},
 	} {
 		j := JudgeRuns(f, ok, tc.outs, s)
 		if j.Verdict != tc.verdict || j.Statement != tc.statement {

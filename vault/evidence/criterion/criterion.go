@@ -171,6 +171,10 @@ type Reading struct {
 	// one that no samples resample (a string, an array's number); 0 for
 	// one run.
 	Runs int
+	// Computed says the value is a mean zk computed from samples (of a
+	// repeated command's runs, of go test -bench -count), not a figure
+	// the output wrote.
+	Computed bool
 }
 
 // Samples is how many samples a figure stands on, and what they are.
@@ -440,6 +444,7 @@ func (c *Criterion) resample(e measure.Env, opt Options, prog *vm.Program, lv fu
 		for i, d := range dep {
 			if d {
 				res.Read[i].Of = append(res.Read[i].Of, Samples{N: len(s.Samples), Of: s.Of})
+				res.Read[i].Computed = res.Read[i].Computed || s.Computed()
 			}
 		}
 		if len(fields) > 0 {
@@ -578,7 +583,8 @@ func (c *Criterion) read(op string, e measure.Env, lv func(int) (map[string]any,
 // them: "level(1).per_stream.p50 = 66 tokens/sec/user (95% interval
 // 64.1–67.9, n = 12: requests completed in the window at concurrency 1);
 // refuted if `…`: not refuted, 100% of 2,000 resamples agree (95%
-// needed)". Values are written as read, every digit; an interval to four
+// needed)". Values are written as read, every digit (a mean zk computed
+// without its float noise: FormatComputed); an interval to four
 // significant figures, rounded outwards. Each value says what it stands
 // on: its samples, or one reading (OneReading), so that a verdict on one
 // printed figure does not read as one on resamples; the exit status is
@@ -587,6 +593,11 @@ func (r Result) Describe(src string) string {
 	var parts []string
 	for _, rd := range r.Read {
 		p := rd.Expr + " = " + FormatValue(rd.Value)
+		if x, ok := rd.Value.(float64); ok && rd.Computed {
+			// A statistic zk computed from the samples, not a figure
+			// the output wrote: its float noise is no digit read.
+			p = rd.Expr + " = " + FormatComputed(x, src)
+		}
 		if rd.Unit != "" {
 			p += " " + rd.Unit
 		}

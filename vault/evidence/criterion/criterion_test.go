@@ -1,6 +1,8 @@
 package criterion
 
 import (
+	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -280,4 +282,58 @@ func FuzzSame(f *testing.F) {
 			t.Fatalf("Same(%q, %q) is not reflexive or symmetric", a, b)
 		}
 	})
+}
+
+// A mean zk computed is written without its float noise, unless dropping
+// it would put the mean on another side of, or onto, a number the
+// criterion compares with: a record never contradicts itself.
+func TestFormatComputed(t *testing.T) {
+	above50 := math.Nextafter(50, 100) // 50.00000000000001
+	tests := []struct {
+		x    float64
+		src  string
+		want string
+	}{
+		{44.775000000000006, "latency > 50", "44.775"},
+		{0.20000000000000004, "x > 1", "0.2"},
+		{above50, "latency > 50", "50.00000000000001"},
+		{above50, "latency > 50.0", "50.00000000000001"},
+		{above50, "latency > 60", "50"},
+		{-above50, "x < -50", "-50.00000000000001"},
+		{above50, "latency >", "50"}, // does not parse: no number to keep apart
+		{math.Nextafter(50, 0), "x >= 50", "49.99999999999999"},
+		{1e22 + 1e7, "x > 1", "1e+22"},
+		{3, "x > 3", "3"},
+	}
+	for _, tt := range tests {
+		if got := FormatComputed(tt.x, tt.src); got != tt.want {
+			t.Errorf("FormatComputed(%v, %q) = %q, want %q", tt.x, tt.src, got, tt.want)
+		}
+	}
+}
+
+// The mean of runs of a captured figure is written without float noise
+// in the record's statement; each run's value was read as written.
+func TestDescribeMeanWithoutFloatNoise(t *testing.T) {
+	caps := []measure.Capture{{Name: "latency", Re: regexp.MustCompile(`latency ([0-9.]+)`)}}
+	var outs [][]byte
+	for i := 0; i < 6; i++ {
+		v := "44.7"
+		if i%2 == 1 {
+			v = "44.85"
+		}
+		outs = append(outs, []byte("latency "+v+"\n"))
+	}
+	c, err := Compile("latency > 50", caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.Eval(measure.ReadRuns(outs, 0, caps), Options{Resamples: 200, Confidence: 0.95, Seed: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.Describe("latency > 50")
+	if !strings.HasPrefix(got, "latency = 44.775 (") {
+		t.Errorf("Describe = %q, want the mean written 44.775", got)
+	}
 }

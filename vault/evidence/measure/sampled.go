@@ -73,6 +73,11 @@ func newSampled(of string, xs []float64, obj map[string]any, key string, kind st
 	return s
 }
 
+// Computed says the figure is a mean zk computed from the samples, not
+// one the output wrote (a probe's or hyperfine's statistics): its float
+// noise is no digit read.
+func (s *Sampled) Computed() bool { return s.kind == statMean }
+
 // Fieldnames lists the statistics Resample may write.
 func (s *Sampled) Fieldnames() []string { return s.fields() }
 
