@@ -718,7 +718,9 @@ func thousands(n int) string {
 // spaced or parenthesised: `rate<100` is `rate < 100` and `(rate < 100)`.
 // Their syntax trees are compared (ast.Dump holds no positions), so a
 // spacing edit of a note's criterion judges as before and is no changed
-// criterion, while any other edit, `100 > rate` included, is one. A
+// criterion, nor is a number compared with respelt by value (`rate <
+// 100.0`: comparedByValue), while any other edit, `100 > rate` included,
+// is one. A
 // criterion that does not parse is the same only as its own text.
 func Same(a, b string) bool {
 	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
@@ -736,5 +738,40 @@ func Same(a, b string) bool {
 	if err != nil {
 		return false
 	}
+	ast.Walk(&ta.Node, comparedByValue{})
+	ast.Walk(&tb.Node, comparedByValue{})
 	return ast.Dump(ta.Node) == ast.Dump(tb.Node)
+}
+
+// comparedByValue writes an integer a comparison compares with as the
+// float it equals, so that `rate > 50` and `rate > 50.0` (or `5e1`) are one
+// criterion: expr compares an integer with a float by value, and a
+// comparison's result is the same either way. Elsewhere the spelling
+// is meaning (`x % 2` runs, `x % 2.0` does not; an index must be an
+// integer), and so is an integer beyond 2⁵³, which no float holds.
+type comparedByValue struct{}
+
+func (comparedByValue) Visit(n *ast.Node) {
+	b, ok := (*n).(*ast.BinaryNode)
+	if !ok {
+		return
+	}
+	switch b.Operator {
+	case "==", "!=", "<", "<=", ">", ">=":
+		asFloat(&b.Left)
+		asFloat(&b.Right)
+	}
+}
+
+func asFloat(n *ast.Node) {
+	switch x := (*n).(type) {
+	case *ast.IntegerNode:
+		if x.Value <= 1<<53 && x.Value >= -(1<<53) {
+			*n = &ast.FloatNode{Value: float64(x.Value)}
+		}
+	case *ast.UnaryNode:
+		if x.Operator == "-" || x.Operator == "+" {
+			asFloat(&x.Node)
+		}
+	}
 }

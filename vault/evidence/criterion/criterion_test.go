@@ -190,7 +190,13 @@ func TestSame(t *testing.T) {
 		{"exit == 0 and rate > 1", "exit == 0 && rate > 1", false}, // another operator spelt: kept a change
 		{"rate < 100", "rate <= 100", false},
 		{"rate < 100", "100 > rate", false},
-		{"rate < 100", "rate < 100.0", false},
+		{"rate < 100", "rate < 100.0", true}, // compared by value either way
+		{"latency > 50", "latency > 5e1", true},
+		{"latency > -50", "latency > -50.0", true},
+		{"latency > 50", "latency > 50.5", false},
+		{"x % 2 == 1", "x % 2.0 == 1", false},                     // % takes integers: 2.0 does not compile
+		{"x[1] > 0", "x[1.0] > 0", false},                         // an index must be an integer
+		{"x > 9007199254740993", "x > 9007199254740992.0", false}, // beyond 2⁵³ no float holds the integer
 		{"rate < 100", "Rate < 100", false},
 		{"a - (b - c) > 0", "a - b - c > 0", false},
 		{"rate <", "rate <", true},
