@@ -95,6 +95,7 @@ const (
 	RuleRunVanished       = "evidence/run-vanished"
 	RuleCriterionChanged  = "falsifiers/criterion-changed"
 	RuleFlaky             = "falsifiers/flaky"
+	RuleBareCapture       = "falsifiers/bare-capture"
 )
 
 // Rules are every rule zk check knows, in the order zk reports them
@@ -150,6 +151,9 @@ func Rules() []Rule {
 		{ID: RuleFalsifiersMissing, Default: Error, Summary: "Tests / falsifiers is present but lists no falsifier",
 			Help:  "List at least one observation that would prove the claim wrong, as a list item.",
 			typed: true, whole: true, check: (*noteCheck).falsifiers},
+		{ID: RuleBareCapture, Default: Warning, Summary: "a capture whose pattern has no text or anchor around its number, so it reads the first number of any output",
+			Help:  "The name before = is not looked for: write the text the output prints before the number after the =, as in capture: `failing = failing = ([0-9]+)`.",
+			check: (*noteCheck).bareCaptures},
 		{ID: RuleMissingDate, Default: Error, Summary: "no Last tended date",
 			Help:  "Add \"- Last tended: YYYY-MM-DD\" under ## Maintenance (zk tend NOTE writes it).",
 			typed: true, whole: true, check: (*noteCheck).missingDate},

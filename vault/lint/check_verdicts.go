@@ -14,6 +14,7 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/evidence/criterion"
+	"github.com/zk-claims/zk/vault/evidence/measure"
 	"github.com/zk-claims/zk/vault/tending"
 )
 
@@ -652,5 +653,24 @@ func (nc *noteCheck) runVanished() {
 		}
 		nc.atLine(RuleRunVanished, line, "run %s refuted the claim (falsifier %d) and its block is gone from the note; its log is .zk/runs/%s.log",
 			e.ID, e.Falsifier, e.ID)
+	}
+}
+
+// bareCaptures reports each capture whose pattern finds its number by
+// nothing (measure.Capture.Bare): `failing = ([0-9]+)` reads the first
+// number of the output, whatever it counts, and a run records it as the
+// failures. A capture that does not parse is zk run's to refuse.
+func (nc *noteCheck) bareCaptures() {
+	for _, f := range nc.falsifierList() {
+		for i, src := range f.Captures {
+			c, err := measure.ParseCapture(src)
+			if err != nil || !c.Bare() {
+				continue
+			}
+			pat := c.Re.String()
+			nc.atLine(RuleBareCapture, f.CaptureLines[i],
+				"falsifier %d's capture %s reads the first number anywhere in the output: its pattern %s has no text around the number (the name before = is not looked for); write the text the output prints before the number after the =, as in `%s = %s = %s`",
+				f.N, c.Name, pat, c.Name, c.Name, pat)
+		}
 	}
 }

@@ -169,3 +169,41 @@ func TestReadRefusesJSONOfTooManyValues(t *testing.T) {
 		t.Errorf("%d values: json absent: %q", MaxJSONValues-1, e.Absent[JSON])
 	}
 }
+
+// A capture whose pattern has nothing around its number matches the
+// first number of any output; one with text or an anchor beside it does
+// not.
+func TestCaptureBare(t *testing.T) {
+	tests := []struct {
+		in   string
+		bare bool
+	}{
+		{"failing = ([0-9]+)", true},
+		{`failing = \s*(\d+)`, true},
+		{"rate = ([0-9.,]+)", true},
+		{`rate = ([0-9]+\.[0-9]+)`, true},
+		{"rate = (.+)", true},
+		{`rate = \b([0-9]+)\b`, true},
+		{"failing = failing = ([0-9]+)", false},
+		{"rate = ([0-9.,]+) tok/s", false},
+		{"rate = (?i)RATE:? *([0-9.]+)", false},
+		{"rate = (rate=[0-9.]+)", false},
+		{"lines = ^([0-9]+)$", false},
+		{"lines = (?m)^([0-9]+)", false},
+		{"x = (?:ok|fail)(\\d+)", false},
+	}
+	for _, tt := range tests {
+		c, err := ParseCapture(tt.in)
+		if err != nil {
+			t.Fatalf("ParseCapture(%q): %v", tt.in, err)
+		}
+		if got := c.Bare(); got != tt.bare {
+			t.Errorf("Bare(%q) = %v, want %v", tt.in, got, tt.bare)
+		}
+	}
+	// The trap itself: the name is not looked for, the first number is read.
+	c, _ := ParseCapture("failing = ([0-9]+)")
+	if got := Read([]byte("--- FAIL: 2 tests ... failing = 0\n"), 1, []Capture{c}).Values["failing"]; got != 2.0 {
+		t.Errorf("read %v, want the first number, 2: the trap Bare warns of", got)
+	}
+}
