@@ -42,6 +42,7 @@ func (w *Workspace) lintOptions(cached bool, files []vault.File) lint.Options {
 		Untrusted:     untrusted,
 		Judging:       cfg.Judging(""),
 		ReadLog:       w.readLog,
+		HasLog:        w.hasLog,
 
 		PropertyTypes: w.PropTypes,
 	}
@@ -52,6 +53,16 @@ func (w *Workspace) lintOptions(cached bool, files []vault.File) lint.Options {
 func (w *Workspace) readLog(id string, k int) ([]byte, error) { return readLogFile(w.Vault, id, k) }
 
 var readLogFile = evidence.ReadLog
+
+// hasLog says run id's log is in the vault, a regular file.
+func (w *Workspace) hasLog(id string) bool {
+	p, ok := evidence.LogOf(id, 1)
+	if !ok {
+		return false
+	}
+	st, err := w.Vault.Root().Lstat(filepath.FromSlash(p))
+	return err == nil && st.Mode().IsRegular()
+}
 
 // untrustedFiles is what file/untrusted reports: the ledger when it
 // cannot be read as zk's own, the move journals set aside, and the lock

@@ -77,6 +77,10 @@ type Options struct {
 	// criterion once, for every note naming it (evidence.Rejudger).
 	Judging evidence.Settings
 	ReadLog func(id string, k int) ([]byte, error)
+	// HasLog says the log of run id is in the vault, a regular file:
+	// a refutation only the ledger records names its log only when it is
+	// there. Nil names it unlooked.
+	HasLog func(id string) bool
 	// PropertyTypes are the property types the vault declares
 	// (.obsidian/types.json), for frontmatter/type-mismatch; nil skips it.
 	PropertyTypes map[string]property.Type
@@ -242,10 +246,22 @@ func (c *checker) orphans(out []Finding) []Finding {
 			fal += ", " + e.FalsifierID
 		}
 		out = c.add(out, Finding{Path: evidence.LedgerFile, Line: e.Line, Column: 1, Rule: RuleRunVanished,
-			Message: fmt.Sprintf("run %s refuted the claim of %s (falsifier %s), and the note, its block and its falsifier are gone from the vault; its log is .zk/runs/%s.log",
-				e.ID, e.Note, fal, e.ID)})
+			Message: fmt.Sprintf("run %s refuted the claim of %s (falsifier %s), and the note, its block and its falsifier are gone from the vault; %s",
+				e.ID, e.Note, fal, c.ledgerLog(e))})
 	}
 	return out
+}
+
+// ledgerLog says what else than e, a ledger line, is left of a refuting
+// run whose block is gone: its log, or nothing. The ledger is a file of
+// the vault, as anyone who had the vault wrote it; a line with no log
+// beside it says so rather than name a log that is not there.
+func (c *checker) ledgerLog(e evidence.LedgerEntry) string {
+	p, _ := evidence.LogOf(e.ID, 1)
+	if c.opts.HasLog == nil || c.opts.HasLog(e.ID) {
+		return "its log is " + p
+	}
+	return fmt.Sprintf("no log of it is in %s: the ledger's line %d is all that records it", evidence.RunsDir, e.Line)
 }
 
 // skipped appends the finding of a file skipped, if it is a note or a

@@ -647,12 +647,12 @@ func (nc *noteCheck) runVanished() {
 		if e.Note != nc.n.Path {
 			// Placed here by its falsifier id (evidence.Rehome): its own
 			// note was renamed outside zk, or merged into this one.
-			nc.atLine(RuleRunVanished, line, "run %s refuted the claim of %s (falsifier %d), whose falsifier %s is in this note, and its block is gone; its log is .zk/runs/%s.log",
-				e.ID, e.Note, e.Falsifier, e.FalsifierID, e.ID)
+			nc.atLine(RuleRunVanished, line, "run %s refuted the claim of %s (falsifier %d), whose falsifier %s is in this note, and its block is gone; %s",
+				e.ID, e.Note, e.Falsifier, e.FalsifierID, nc.c.ledgerLog(e))
 			continue
 		}
-		nc.atLine(RuleRunVanished, line, "run %s refuted the claim (falsifier %d) and its block is gone from the note; its log is .zk/runs/%s.log",
-			e.ID, e.Falsifier, e.ID)
+		nc.atLine(RuleRunVanished, line, "run %s refuted the claim (falsifier %d) and its block is gone from the note; %s",
+			e.ID, e.Falsifier, nc.c.ledgerLog(e))
 	}
 }
 
