@@ -89,8 +89,15 @@ type Falsifier struct {
 // FalsifierOf is l as a record keeps it.
 func FalsifierOf(l evidence.Latest) Falsifier {
 	f, r := l.Falsifier, l.Shown()
+	stated := r.Criterion
+	if stated == "" && r.Problem != "" {
+		// A refutation the ledger keeps (its block gone or edited) has
+		// no statement zk can trust: the row says what it rests on, not
+		// a blank that reads as a run's record.
+		stated = "as the ledger (" + evidence.LedgerFile + ") records it: " + r.Problem
+	}
 	return Falsifier{N: f.N, ID: f.ID, Text: f.Text, Criterion: f.Criterion, Run: r.ID, Started: r.Started,
-		Verdict: r.Verdict, Statement: r.Criterion, Changed: l.CriterionChanged(), Flips: flakyFlips(l)}
+		Verdict: r.Verdict, Statement: stated, Changed: l.CriterionChanged(), Flips: flakyFlips(l)}
 }
 
 // flakyFlips is l's Flips when they make it flaky, else zero: a record
