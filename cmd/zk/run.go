@@ -204,6 +204,13 @@ func reportRun(s *streams, res workspace.RunResult) {
 	if r.Criterion != "" {
 		fmt.Fprintf(s.err, "%s\n", printable.Of(r.Criterion))
 	}
+	// The value a bare capture read is the output's first number,
+	// whatever it counts: said beside the verdict it made.
+	caps, _ := res.Falsifier.BareCaptures()
+	for _, c := range caps {
+		fmt.Fprintf(s.err, "warning: capture %s read the first number of the output: its pattern %s has no text around the number (falsifiers/bare-capture)\n",
+			c.Name, printable.Of(c.Re.String()))
+	}
 }
 
 // runError words a run's refusal for the command line: how to give a

@@ -319,3 +319,16 @@ func (f Falsifier) ConfidenceAsked() float64 {
 func percentOf(c float64) string {
 	return strconv.FormatFloat(c*100, 'g', 10, 64) + "%"
 }
+
+// BareCaptures are f's captures whose pattern has nothing around its
+// number (measure.Capture.Bare), each with its index in f.Captures: each
+// reads the first number of any output. A capture that does not parse
+// is Compile's to refuse.
+func (f Falsifier) BareCaptures() (caps []measure.Capture, at []int) {
+	for i, src := range f.Captures {
+		if c, err := measure.ParseCapture(src); err == nil && c.Bare() {
+			caps, at = append(caps, c), append(at, i)
+		}
+	}
+	return caps, at
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 	"github.com/zk-claims/zk/vault/evidence/criterion"
-	"github.com/zk-claims/zk/vault/evidence/measure"
 	"github.com/zk-claims/zk/vault/tending"
 )
 
@@ -662,13 +661,10 @@ func (nc *noteCheck) runVanished() {
 // failures. A capture that does not parse is zk run's to refuse.
 func (nc *noteCheck) bareCaptures() {
 	for _, f := range nc.falsifierList() {
-		for i, src := range f.Captures {
-			c, err := measure.ParseCapture(src)
-			if err != nil || !c.Bare() {
-				continue
-			}
+		caps, at := f.BareCaptures()
+		for k, c := range caps {
 			pat := c.Re.String()
-			nc.atLine(RuleBareCapture, f.CaptureLines[i],
+			nc.atLine(RuleBareCapture, f.CaptureLines[at[k]],
 				"falsifier %d's capture %s reads the first number anywhere in the output: its pattern %s has no text around the number (the name before = is not looked for); write the text the output prints before the number after the =, as in `%s = %s = %s`",
 				f.N, c.Name, pat, c.Name, c.Name, pat)
 		}
