@@ -76,6 +76,12 @@ func invalidParams(format string, args ...any) error {
 	return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }
 
+// requestFailed is a request understood, its params valid, that cannot be
+// done as things stand (LSP 3.17's RequestFailed): the message says why.
+func requestFailed(format string, args ...any) error {
+	return &jsonrpc2.Error{Code: codeRequestFailed, Message: fmt.Sprintf(format, args...)}
+}
+
 func (s *Server) executeCommand(ctx *glsp.Context, params *protocol.ExecuteCommandParams) (any, error) {
 	if s.opts.ReadOnly && (params.Command == CommandNew || params.Command == CommandTend || params.Command == CommandRejudge) {
 		// zk.tend edits even a note open in the editor: a write all the

@@ -2,11 +2,10 @@ package lsp
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"path"
 	"strings"
 
+	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -121,7 +120,7 @@ func (s *Server) prepareRename(_ *glsp.Context, params *protocol.PrepareRenamePa
 
 // errReadOnlyRename refuses a rename in a folder that is no vault, as zk
 // mv refuses it there; initialize offered none.
-var errReadOnlyRename = errors.New("rename moves files and rewrites links, as zk mv does, which zk does only in a vault (a folder with .obsidian/ or .zk/)")
+var errReadOnlyRename = &jsonrpc2.Error{Code: codeRequestFailed, Message: "rename moves files and rewrites links, as zk mv does, which zk does only in a vault (a folder with .obsidian/ or .zk/)"}
 
 func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
 	if s.opts.ReadOnly {
@@ -136,7 +135,7 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 	}
 	t, ok := s.renameTargetAt(n, offset(string(n.Src), params.Position))
 	if !ok {
-		return nil, fmt.Errorf("nothing to rename here: put the cursor on a link, a heading or the note's title")
+		return nil, requestFailed("nothing to rename here: put the cursor on a link, a heading or the note's title")
 	}
 	ctx := context.Background()
 	newName := strings.TrimSpace(params.NewName)
@@ -157,14 +156,14 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 		if !canRename {
 			// Applied without its file rename, the edit would point every
 			// link at a note that does not exist.
-			return nil, fmt.Errorf("this editor cannot rename files in a workspace edit; rename the note with zk mv %q %q, which rewrites the links too", t.note, newPath)
+			return nil, requestFailed("this editor cannot rename files in a workspace edit; rename the note with zk mv %q %q, which rewrites the links too", t.note, newPath)
 		}
 		if plan, err = s.live.PlanRename(ctx, t.note, newPath); err != nil {
 			return nil, err
 		}
 	}
 	if len(plan.Unwritable) > 0 {
-		return nil, fmt.Errorf("the rename would break %d links zk cannot rewrite: %s", len(plan.Unwritable), strings.Join(plan.Unwritable, "; "))
+		return nil, requestFailed("the rename would break %d links zk cannot rewrite: %s", len(plan.Unwritable), strings.Join(plan.Unwritable, "; "))
 	}
 	return s.workspaceEdit(plan)
 }
@@ -201,7 +200,7 @@ func (s *Server) workspaceEdit(plan *move.Plan) (*protocol.WorkspaceEdit, error)
 		s.mu.Unlock()
 		if d != nil {
 			if string(n.Src) != text {
-				return nil, fmt.Errorf("%s has unsaved changes: save it, then rename", fe.Path)
+				return nil, requestFailed("%s has unsaved changes: save it, then rename", fe.Path)
 			}
 			version := protocol.Integer(d.version)
 			id.Version = &version

@@ -2,12 +2,14 @@ package lsp
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
@@ -240,5 +242,40 @@ func TestRenameRefusesDotFoldersAndOutside(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("rename to %s: %v, %s; want %q", name, err, we, want)
 		}
+	}
+}
+
+// A rename refused is the client's to mend, not zk's failure: a new name
+// no link can write, or in a dot folder or outside, is InvalidParams; a
+// rename understood but not doable (the name taken, nothing to rename
+// there, a note with unsaved changes) is RequestFailed (LSP 3.17). Each
+// was InternalError, which clients show as a server bug.
+func TestRenameRefusalCodes(t *testing.T) {
+	c := startRenaming(t)
+	onLink := at("Rates.md", "[[Speedups#Baseline]]", 4)
+	for _, tc := range []struct {
+		name    string
+		pos     protocol.Position
+		newName string
+		code    int64
+		want    string
+	}{
+		{"a name no link can write", onLink, "A#1", jsonrpc2.CodeInvalidParams, "no link can name it"},
+		{"a control character", onLink, "A\x01B", jsonrpc2.CodeInvalidParams, "no link can name it"},
+		{"a dot folder", onLink, ".obsidian/Gains", jsonrpc2.CodeInvalidParams, "dot folder"},
+		{"outside the vault", onLink, "../Gains", jsonrpc2.CodeInvalidParams, "outside the vault"},
+		{"a case twin", onLink, "RATES", codeRequestFailed, "only by case"},
+		{"a name taken", onLink, "Rates", codeRequestFailed, "already exists"},
+		{"nothing there", at("Rates.md", "See", 1), "Gains", codeRequestFailed, "nothing to rename"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var we json.RawMessage
+			err := c.conn.Call(t.Context(), protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+				TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: tc.pos}, NewName: tc.newName}, &we)
+			var e *jsonrpc2.Error
+			if !errors.As(err, &e) || e.Code != tc.code || !strings.Contains(e.Message, tc.want) {
+				t.Errorf("rename to %q: %v (%T), %s; want code %d and %q", tc.newName, err, err, we, tc.code, tc.want)
+			}
+		})
 	}
 }

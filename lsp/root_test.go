@@ -193,8 +193,9 @@ func TestReadOnlyFolderWritesNothing(t *testing.T) {
 	var edit json.RawMessage
 	err := c.conn.Call(context.Background(), protocol.MethodTextDocumentRename, map[string]any{
 		"textDocument": map[string]any{"uri": c.uri("Old.md")}, "position": map[string]any{"line": 0, "character": 3}, "newName": "New"}, &edit)
-	if err == nil || !strings.Contains(err.Error(), "only in a vault") {
-		t.Errorf("rename: %s %v, want it refused", edit, err)
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != codeRequestFailed || !strings.Contains(err.Error(), "only in a vault") {
+		t.Errorf("rename: %s %v, want it refused (RequestFailed)", edit, err)
 	}
 }
 

@@ -396,10 +396,13 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 }
 
 // codeServerNotInitialized is the protocol's error for a request before
-// initialize; codeRequestCancelled its answer to a request cancelled.
+// initialize; codeRequestCancelled its answer to a request cancelled;
+// codeRequestFailed (LSP 3.17) a request understood, its params valid,
+// that cannot be done (a rename onto a name taken): the message says why.
 const (
 	codeServerNotInitialized = -32002
 	codeRequestCancelled     = -32800
+	codeRequestFailed        = -32803
 )
 
 // waitsForTheVault are the requests whose answer waits for every note to
@@ -554,6 +557,12 @@ func dispatch(ctx context.Context, h *protocol.Handler, c *jsonrpc2.Conn, req *j
 		var ue *workspace.UsageError
 		if errors.As(err, &ue) {
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: err.Error()}
+		}
+		// A write refused (the name taken, the note changed): asked
+		// rightly, but not doable as the vault stands.
+		var re *workspace.RefusedError
+		if errors.As(err, &re) {
+			return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: err.Error()}
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
 	}

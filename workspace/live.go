@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -804,13 +805,14 @@ func (l *Live) PlanRename(ctx context.Context, p, newPath string) (*move.Plan, e
 		return nil, err
 	}
 	if err := l.v.Inside(newPath); err != nil {
-		return nil, err
+		return nil, planErr(err)
 	}
 	f, err := move.ReadFormat(l.v)
 	if err != nil {
 		return nil, err
 	}
-	return move.Move(ctx, l.v, files, p, newPath, f)
+	plan, err := move.Move(ctx, l.v, files, p, newPath, f)
+	return plan, planErr(err)
 }
 
 // PlanHeadingRename is the edits that rename the heading of the note at
@@ -820,5 +822,21 @@ func (l *Live) PlanHeadingRename(ctx context.Context, p, heading, newName string
 	if err != nil {
 		return nil, err
 	}
-	return move.Heading(ctx, l.v, files, p, heading, newName)
+	plan, err := move.Heading(ctx, l.v, files, p, heading, newName)
+	return plan, planErr(err)
+}
+
+// planErr is a rename's refusal in the terms a front end answers in: a
+// new name that no link can write, or that leaves the vault, a
+// UsageError; a name another file holds, a RefusedError; else err.
+func planErr(err error) error {
+	for _, e := range []error{move.ErrBadName, move.ErrDotPath, move.ErrNoHeading, vault.ErrOutsideVault} {
+		if errors.Is(err, e) {
+			return usage(err)
+		}
+	}
+	if errors.Is(err, move.ErrExists) || errors.Is(err, move.ErrTwin) {
+		return &RefusedError{Err: err}
+	}
+	return err
 }

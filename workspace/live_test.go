@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -261,6 +262,47 @@ func TestLivePlansRenames(t *testing.T) {
 	}
 	if got := edited(plan.Files); len(got["B.md"]) != 1 || len(plan.Renames) != 0 {
 		t.Errorf("rename of A#Why: renames %+v, edits %q", plan.Renames, got)
+	}
+}
+
+// A rename refused says, by its type, whose to mend it is: a new name no
+// link can write or out of the vault the caller's (UsageError); a name
+// another file holds the vault's as it stands (RefusedError); sentinels
+// stay matchable through either.
+func TestLiveRenameRefusals(t *testing.T) {
+	w, _ := open(t, map[string]string{
+		".obsidian/app.json": "{}",
+		"A.md":               "# A\n\n## Why\n",
+		"B.md":               "# B\n",
+	}, Reading)
+	l := NewLive(LiveOptions{Vault: w.Vault, Lint: w.LintOptions()})
+	if err := l.Start(context.Background(), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var ue *UsageError
+	var re *RefusedError
+	for _, tc := range []struct {
+		to      string
+		heading string
+		is      error
+		typed   any
+	}{
+		{to: "A#1.md", is: move.ErrBadName, typed: &ue},
+		{to: ".obsidian/A.md", is: move.ErrDotPath, typed: &ue},
+		{to: "../A.md", is: vault.ErrOutsideVault, typed: &ue},
+		{to: "B.md", is: move.ErrExists, typed: &re},
+		{to: "b.md", is: move.ErrTwin, typed: &re},
+		{heading: "Nope", to: "Other", is: move.ErrNoHeading, typed: &ue},
+	} {
+		var err error
+		if tc.heading != "" {
+			_, err = l.PlanHeadingRename(context.Background(), "A.md", tc.heading, tc.to)
+		} else {
+			_, err = l.PlanRename(context.Background(), "A.md", tc.to)
+		}
+		if !errors.Is(err, tc.is) || !errors.As(err, tc.typed) {
+			t.Errorf("rename to %s: %v (%T), want %v as %T", tc.to, err, err, tc.is, tc.typed)
+		}
 	}
 }
 

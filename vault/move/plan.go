@@ -27,6 +27,9 @@ var (
 	ErrBadName = errors.New("no link can name it")
 	// ErrNoHeading: the note has no heading of that text.
 	ErrNoHeading = errors.New("no such heading")
+	// ErrDotPath: a path in a dot folder, or a dot file, which is no part
+	// of the vault (.git/hooks, .obsidian, .zk).
+	ErrDotPath = errors.New("a dot folder or file is not part of the vault")
 )
 
 // Edit replaces the bytes [Start, End) of a file's content with New.
@@ -216,7 +219,7 @@ func inVault(p string) error {
 	}
 	for _, part := range strings.Split(p, "/") {
 		if strings.HasPrefix(part, ".") {
-			return fmt.Errorf("%s: a dot folder or file is not part of the vault", p)
+			return fmt.Errorf("%s: %w", p, ErrDotPath)
 		}
 	}
 	return nil
