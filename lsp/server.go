@@ -1368,13 +1368,46 @@ func hoverText(n *vault.Note) string {
 }
 
 // noteOf is the note a document URI names, open or on disk; nil (and no
-// error) for a document outside the vault.
+// error) for a document outside the vault or that is no note (a folder,
+// a note deleted): a request there finds nothing, as LSP answers it. A
+// URI no file can have is the client's error, said as such, never as
+// the OS's ("statat ...: invalid argument").
 func (s *Server) noteOf(uri protocol.DocumentUri) (*vault.Note, error) {
+	if err := badURI(uri); err != nil {
+		return nil, err
+	}
 	p, ok := s.vaultPath(uri)
-	if !ok {
+	if !ok || !vault.IsNotePath(p) {
 		return nil, nil
 	}
-	return s.note(p)
+	n, err := s.note(p)
+	switch {
+	case errors.Is(err, vault.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		if st, serr := s.v.Root().Stat(filepath.FromSlash(p)); serr == nil && !st.Mode().IsRegular() {
+			return nil, nil // a folder named like a note
+		}
+		return nil, requestFailed("%s", printable.Of(err.Error()))
+	}
+	return n, nil
+}
+
+// badURI is why a document URI can name no file (it does not parse, or
+// its path holds a NUL byte), or nil.
+func badURI(uri string) error {
+	u, err := url.Parse(uri)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) { // its text quotes the URI again
+			err = ue.Err
+		}
+		return invalidParams("the document URI %s is malformed: %s", strconv.Quote(uri), printable.Of(err.Error()))
+	}
+	if strings.ContainsRune(u.Path, 0) {
+		return invalidParams("the document URI %s names no file: its path holds a NUL byte (%%00)", strconv.Quote(uri))
+	}
+	return nil
 }
 
 // linkAt is the link of n at byte offset off: a link or embed of its

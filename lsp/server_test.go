@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"net"
 	"net/url"
@@ -770,5 +771,47 @@ func TestTooLargeNoteObeysTheConfiguredSeverity(t *testing.T) {
 				t.Errorf("severities %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// A request on a document that is no note answers as on a place with
+// nothing there: a note missing (deleted, never saved) or a folder gets
+// a null result, as LSP has it; a URI no file can have (a NUL byte, an
+// escape that is no escape) is InvalidParams, saying so. Each was
+// InternalError, one with the OS's "statat ...: invalid argument".
+func TestRequestsOnNoNote(t *testing.T) {
+	c := startServer(t)
+	pos := protocol.TextDocumentPositionParams{Position: protocol.Position{Line: 0, Character: 1}}
+	base := c.uri("")
+	for _, tc := range []struct {
+		name string
+		uri  string
+		code int64 // 0: a null result
+	}{
+		{"a missing note", c.uri("Gone.md"), 0},
+		{"a folder", c.uri("sub"), 0},
+		{"a NUL byte", base + "/A%00.md", jsonrpc2.CodeInvalidParams},
+		{"a bad escape", base + "/A%zz.md", jsonrpc2.CodeInvalidParams},
+	} {
+		for _, method := range []string{protocol.MethodTextDocumentHover, protocol.MethodTextDocumentDefinition,
+			protocol.MethodTextDocumentReferences, protocol.MethodTextDocumentDocumentSymbol, protocol.MethodTextDocumentCodeLens} {
+			t.Run(tc.name+"/"+method, func(t *testing.T) {
+				p := pos
+				p.TextDocument.URI = tc.uri
+				params := map[string]any{"textDocument": p.TextDocument, "position": p.Position, "context": map[string]any{"includeDeclaration": true}}
+				var got json.RawMessage
+				err := c.conn.Call(t.Context(), method, params, &got)
+				if tc.code == 0 {
+					if err != nil || (len(got) != 0 && string(got) != "null" && string(got) != "[]") {
+						t.Errorf("%s: %s, %v; want a null result", method, got, err)
+					}
+					return
+				}
+				var e *jsonrpc2.Error
+				if !errors.As(err, &e) || e.Code != tc.code || !strings.Contains(e.Message, "URI") || strings.Contains(e.Message, "invalid argument") {
+					t.Errorf("%s: %s, %v; want code %d naming the URI", method, got, err, tc.code)
+				}
+			})
+		}
 	}
 }
