@@ -26,8 +26,8 @@ type listInput struct {
 	Fields     []string `json:"fields,omitempty" jsonschema:"columns besides path and type: property names, or file.name, file.folder, file.mtime, file.tags, file.links, file.tended, file.due, file.verdicts"`
 	Sort       string   `json:"sort,omitempty" jsonschema:"sort key: path (default), name, mtime, tended, due, or a property name"`
 	Reverse    bool     `json:"reverse,omitempty" jsonschema:"reverse the order (notes without the sort key stay last)"`
-	Limit      int      `json:"limit,omitempty" jsonschema:"at most this many notes (default 100, at most 1000)"`
-	Offset     int      `json:"offset,omitempty" jsonschema:"skip this many notes: the next_offset of the page before"`
+	Limit      int32    `json:"limit,omitempty" jsonschema:"at most this many notes (default 100, at most 1000)"`
+	Offset     int32    `json:"offset,omitempty" jsonschema:"skip this many notes: the next_offset of the page before"`
 }
 
 func addListTool(srv *sdk.Server, z *zkServer) {

@@ -27,10 +27,14 @@ const (
 	resourcePage = 200
 )
 
-// pageInput is the paging every list-like tool takes.
+// pageInput is the paging every list-like tool takes. Its counts are
+// int32 so that the input schema the SDK infers bounds them
+// (jsonschema-go gives int32 a minimum and maximum, int none): a limit of
+// 1e308 is refused by validation, naming the argument, rather than by the
+// decoder, naming a Go struct field.
 type pageInput struct {
-	Limit  int `json:"limit,omitempty" jsonschema:"at most this many items (default 100, at most 1000)"`
-	Offset int `json:"offset,omitempty" jsonschema:"skip this many items: the next_offset of the page before"`
+	Limit  int32 `json:"limit,omitempty" jsonschema:"at most this many items (default 100, at most 1000)"`
+	Offset int32 `json:"offset,omitempty" jsonschema:"skip this many items: the next_offset of the page before"`
 }
 
 // pageOutput says where a page stands in the whole result.
@@ -46,11 +50,11 @@ func (p pageInput) bounds() (limit, offset int, err error) {
 	if p.Limit < 0 || p.Offset < 0 {
 		return 0, 0, fmt.Errorf("limit and offset are counts, 0 or more (limit %d, offset %d)", p.Limit, p.Offset)
 	}
-	limit = p.Limit
+	limit = int(p.Limit)
 	if limit == 0 {
 		limit = defaultPage
 	}
-	return min(limit, maxPage), p.Offset, nil
+	return min(limit, maxPage), int(p.Offset), nil
 }
 
 // pageOf is the page of items p asks for ([] rather than null when

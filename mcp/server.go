@@ -333,8 +333,8 @@ func (z *zkServer) stale(ctx context.Context, req *sdk.CallToolRequest, in stale
 
 type searchInput struct {
 	Query  string `json:"query" jsonschema:"the query, in bleve's query-string syntax"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many notes (default 10, at most 1000)"`
-	Offset int    `json:"offset,omitempty" jsonschema:"skip this many of the best matches: the next_offset of the page before"`
+	Limit  int32  `json:"limit,omitempty" jsonschema:"at most this many notes (default 10, at most 1000)"`
+	Offset int32  `json:"offset,omitempty" jsonschema:"skip this many of the best matches: the next_offset of the page before"`
 }
 
 // searchPage is zk search --format json, a page of its hits; total

@@ -496,6 +496,34 @@ func TestMCPErrorsInToolTerms(t *testing.T) {
 	}
 }
 
+// A count out of range (limit 1e308, offset 1e20) is refused by the
+// tool's input schema, naming the argument and its bound, before it is
+// decoded: it was the decoder's "cannot unmarshal number 1e308 into Go
+// struct field notePageInput.limit of type int".
+func TestMCPCountsOutOfRange(t *testing.T) {
+	cs, _ := newMCPSession(t)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"links", map[string]any{"note": "Rates", "limit": 1e308}, "limit"},
+		{"backlinks", map[string]any{"note": "Rates", "offset": 1e20}, "offset"},
+		{"runs", map[string]any{"note": "Rates", "limit": -1e19}, "limit"},
+		{"list", map[string]any{"limit": 1e308}, "limit"},
+		{"search", map[string]any{"query": "speedup", "offset": 1e308}, "offset"},
+		{"verdicts", map[string]any{"limit": 1e308}, "limit"},
+		{"check", map[string]any{"limit": 1e308}, "limit"},
+		{"stale", map[string]any{"offset": 1e308}, "offset"},
+		{"properties", map[string]any{"limit": 1e308}, "limit"},
+	} {
+		text := callTool(t, cs, tc.tool, tc.args, nil, true)
+		if !strings.Contains(text, tc.want) || strings.Contains(text, "Go ") || strings.Contains(text, "Input") || strings.Contains(text, "unmarshal") {
+			t.Errorf("%s %v: %q, want it to name %s and no Go type", tc.tool, tc.args, text, tc.want)
+		}
+	}
+}
+
 // timeout_s is taken to the nanosecond, up to the longest duration: a
 // tiny one stays positive rather than falling to 0, the default.
 func TestTimeoutArg(t *testing.T) {
