@@ -1354,7 +1354,7 @@ func hoverText(n *vault.Note) string {
 	title := n.Name
 	for _, h := range n.Headings {
 		if h.Level == 1 {
-			title = strings.TrimSpace(h.Text)
+			title = strings.TrimSpace(linksAsText(n, h))
 			break
 		}
 	}
@@ -1365,6 +1365,30 @@ func hoverText(n *vault.Note) string {
 		}
 	}
 	return out
+}
+
+// linksAsText is heading h of n with each link in it written as its
+// display text, as Obsidian shows a title ("About [[Rates|rates]]" is
+// "About rates").
+func linksAsText(n *vault.Note, h vault.Heading) string {
+	hs, he := h.Span.Start.Offset, h.Span.End.Offset
+	at := strings.Index(string(n.Src[hs:he]), h.Text)
+	if at < 0 {
+		return h.Text
+	}
+	from, to := hs+at, hs+at+len(h.Text)
+	var b strings.Builder
+	last := from
+	for _, l := range n.Links { // in the order of the text
+		if l.Span.Start.Offset < last || l.Span.End.Offset > to {
+			continue
+		}
+		b.Write(n.Src[last:l.Span.Start.Offset])
+		b.WriteString(l.DisplayText)
+		last = l.Span.End.Offset
+	}
+	b.Write(n.Src[last:to])
+	return b.String()
 }
 
 // noteOf is the note a document URI names, open or on disk; nil (and no

@@ -335,6 +335,29 @@ func TestHoverShowsTheClaim(t *testing.T) {
 	}
 }
 
+// A title holding links is shown as Obsidian shows it, each link as its
+// display text: the hover showed "**About [[Rates|rates]] ...**", raw.
+func TestHoverShowsATitlesLinksAsText(t *testing.T) {
+	files := maps.Clone(testVault)
+	files["About.md"] = "# About [[Rates|rates]], [[Speedups#Baseline]] and [md](Rates.md)\n\n## Claim\n\nA claim.\n"
+	files["From.md"] = "# From\n\nSee [[About]].\n"
+	c := startServerWith(t, files, nil, nil)
+	var h *protocol.Hover
+	c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("From.md")}, Position: protocol.Position{Line: 2, Character: 6}}}, &h)
+	if h == nil {
+		t.Fatal("no hover on [[About]]")
+	}
+	var mc protocol.MarkupContent
+	b, _ := json.Marshal(h.Contents)
+	if err := json.Unmarshal(b, &mc); err != nil {
+		t.Fatal(err)
+	}
+	if want := "**About rates, Speedups > Baseline and md**"; !strings.HasPrefix(mc.Value, want) {
+		t.Errorf("hover %q, want %q", mc.Value, want)
+	}
+}
+
 // Workspace symbols are the notes whose name holds the query.
 func TestWorkspaceSymbolsAreNotes(t *testing.T) {
 	c := startServer(t)
