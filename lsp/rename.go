@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"path"
 	"strings"
 
@@ -139,11 +140,15 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 	}
 	ctx := context.Background()
 	newName := strings.TrimSpace(params.NewName)
+	if strings.Trim(newName, "/") == "" {
+		// Else "" names ".md", a dot file, and the refusal says so.
+		return nil, invalidParams("rename needs a new name: %q names no file", params.NewName)
+	}
 	var plan *move.Plan
 	var newPath string
 	if t.heading != "" {
 		if plan, err = s.live.PlanHeadingRename(ctx, t.note, t.heading, newName); err != nil {
-			return nil, err
+			return nil, unsaved(t.note, err)
 		}
 	} else {
 		newPath = renamedPath(t.note, newName)
@@ -159,13 +164,23 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 			return nil, requestFailed("this editor cannot rename files in a workspace edit; rename the note with zk mv %q %q, which rewrites the links too", t.note, newPath)
 		}
 		if plan, err = s.live.PlanRename(ctx, t.note, newPath); err != nil {
-			return nil, err
+			return nil, unsaved(t.note, err)
 		}
 	}
 	if len(plan.Unwritable) > 0 {
 		return nil, requestFailed("the rename would break %d links zk cannot rewrite: %s", len(plan.Unwritable), strings.Join(plan.Unwritable, "; "))
 	}
 	return s.workspaceEdit(plan)
+}
+
+// unsaved is a rename's err when the note p is not on disk (opened in
+// the editor, never saved): zk mv plans from the saved files, so the
+// client is told to save it; any other err is as it is.
+func unsaved(p string, err error) error {
+	if errors.Is(err, vault.ErrNotFound) {
+		return requestFailed("%s is not on disk (never saved, or deleted since): save it, then rename", p)
+	}
+	return err
 }
 
 // renamedPath is the path a rename to name gives the file p: name beside

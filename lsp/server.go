@@ -27,12 +27,14 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
@@ -542,11 +544,7 @@ func dispatch(ctx context.Context, h *protocol.Handler, c *jsonrpc2.Conn, req *j
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
 	case !validParams:
-		msg := "invalid params"
-		if err != nil {
-			msg = err.Error()
-		}
-		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: paramsErr(err)}
 	case err != nil:
 		var rpcErr *jsonrpc2.Error
 		if errors.As(err, &rpcErr) { // already in the protocol's terms
@@ -558,6 +556,12 @@ func dispatch(ctx context.Context, h *protocol.Handler, c *jsonrpc2.Conn, req *j
 		if errors.As(err, &ue) {
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: err.Error()}
 		}
+		// A note named that is not there (zk.tend of a URI with no
+		// note): the client's to mend.
+		var nf *workspace.NotFoundError
+		if errors.As(err, &nf) {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: err.Error()}
+		}
 		// A write refused (the name taken, the note changed): asked
 		// rightly, but not doable as the vault stands.
 		var re *workspace.RefusedError
@@ -567,6 +571,49 @@ func dispatch(ctx context.Context, h *protocol.Handler, c *jsonrpc2.Conn, req *j
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
 	}
 	return r, nil
+}
+
+// paramsErr is why params did not decode, in the protocol's terms: a
+// value of the wrong type is named by its JSON path ("position.character
+// is number -5, want an integer 0 or more"), not by the Go struct field
+// glsp decodes it into.
+func paramsErr(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		if err == nil {
+			return "invalid params"
+		}
+		return err.Error()
+	}
+	var field []string
+	for _, f := range strings.Split(te.Field, ".") {
+		// glsp's embedded structs (TextDocumentPositionParams) are Go's,
+		// not the protocol's: JSON names are lower camel case.
+		if f != "" && !unicode.IsUpper(rune(f[0])) {
+			field = append(field, f)
+		}
+	}
+	want := "a value of another type"
+	switch te.Type.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		want = "an integer 0 or more, in range"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		want = "an integer, in range"
+	case reflect.Float32, reflect.Float64:
+		want = "a number"
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "a boolean"
+	case reflect.Slice, reflect.Array:
+		want = "an array"
+	case reflect.Struct, reflect.Map:
+		want = "an object"
+	}
+	if len(field) == 0 {
+		return fmt.Sprintf("invalid params: %s, want %s", te.Value, want)
+	}
+	return fmt.Sprintf("invalid params: %s is %s, want %s", strings.Join(field, "."), te.Value, want)
 }
 
 func (s *Server) handler() *protocol.Handler {

@@ -838,3 +838,53 @@ func TestRequestsOnNoNote(t *testing.T) {
 		}
 	}
 }
+
+// Ordinary but wrong requests an editor or a script sends are answered
+// in the protocol's terms, never InternalError (which an editor shows as
+// zk's bug) and never naming Go types: a command on a note that is not
+// there, a rename with no new name or of a note never saved, a negative
+// position.
+func TestWrongRequestsAreNoInternalError(t *testing.T) {
+	c := startServerWith(t, testVault, func(o *Options) {
+		o.Tend = func(_ context.Context, p, _ string) (bool, error) {
+			return false, &workspace.NotFoundError{Arg: p, Vault: "v"}
+		}
+		o.Rejudge = func(_ context.Context, p, _ string) ([]string, error) {
+			return nil, &workspace.NotFoundError{Arg: p, Vault: "v"}
+		}
+	}, canCreate)
+	c.openText("New.md", "# New\n\nSee [[Rates]].\n")
+	c.nextDiags("New.md")
+	onLink := at("Rates.md", "[[Speedups#Baseline]]", 4)
+	rename := func(uri string, pos protocol.Position, name string) map[string]any {
+		return map[string]any{"textDocument": map[string]any{"uri": uri}, "position": pos, "newName": name}
+	}
+	for _, tc := range []struct {
+		name   string
+		method string
+		params any
+		code   int64
+		want   string
+	}{
+		{"zk.tend on no note", protocol.MethodWorkspaceExecuteCommand, protocol.ExecuteCommandParams{Command: CommandTend, Arguments: []any{c.uri("Gone.md")}},
+			jsonrpc2.CodeInvalidParams, "no such note"},
+		{"zk.rejudge on no note", protocol.MethodWorkspaceExecuteCommand, protocol.ExecuteCommandParams{Command: CommandRejudge, Arguments: []any{c.uri("Gone.md")}},
+			jsonrpc2.CodeInvalidParams, "no such note"},
+		{"rename to nothing", protocol.MethodTextDocumentRename, rename(c.uri("Rates.md"), onLink, ""), jsonrpc2.CodeInvalidParams, "new name"},
+		{"rename to blanks", protocol.MethodTextDocumentRename, rename(c.uri("Rates.md"), onLink, "  "), jsonrpc2.CodeInvalidParams, "new name"},
+		{"rename to a slash", protocol.MethodTextDocumentRename, rename(c.uri("Rates.md"), onLink, "/"), jsonrpc2.CodeInvalidParams, "new name"},
+		{"rename of a note never saved", protocol.MethodTextDocumentRename, rename(c.uri("New.md"), protocol.Position{Line: 0, Character: 3}, "Newer"),
+			codeRequestFailed, "save it"},
+		{"a negative position", protocol.MethodTextDocumentHover, map[string]any{"textDocument": map[string]any{"uri": c.uri("Rates.md")},
+			"position": map[string]any{"line": 0, "character": -5}}, jsonrpc2.CodeInvalidParams, "position.character"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got json.RawMessage
+			err := c.conn.Call(t.Context(), tc.method, tc.params, &got)
+			var e *jsonrpc2.Error
+			if !errors.As(err, &e) || e.Code != tc.code || !strings.Contains(e.Message, tc.want) || strings.Contains(e.Message, "Go ") {
+				t.Errorf("%s: %s, %v; want code %d and %q", tc.method, got, err, tc.code, tc.want)
+			}
+		})
+	}
+}
