@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/textproto"
 	"os"
 	"os/exec"
@@ -278,6 +279,23 @@ func genrpcCmd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		hover(2)
 		line(obj{"jsonrpc": "2.0", "id": 3, "method": "textDocument/documentSymbol", "params": obj{"textDocument": obj{"uri": uri}}})
+	case "lsp-wrong":
+		// Ordinary but wrong requests (lsp-errors.txtar), from a client
+		// that can rename files.
+		line(obj{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": obj{"processId": nil, "rootUri": uriOf("."), "capabilities": obj{
+			"workspace": obj{"workspaceEdit": obj{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}}}}})
+		line(obj{"jsonrpc": "2.0", "method": "initialized", "params": obj{}})
+		at := func(id int, method, u string, l, c int, more obj) {
+			params := obj{"textDocument": obj{"uri": u}, "position": obj{"line": l, "character": c}}
+			maps.Copy(params, more)
+			line(obj{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		}
+		at(2, "textDocument/hover", uriOf("")+"/A%00.md", 0, 0, nil)
+		at(3, "textDocument/hover", uriOf("Gone.md"), 0, 0, nil)
+		at(4, "textDocument/rename", uri, 2, 6, obj{"newName": "A#1"})
+		at(5, "textDocument/rename", uri, 2, 6, obj{"newName": ".obsidian/X"})
+		at(6, "textDocument/rename", uri, 2, 6, obj{"newName": "Note"})
+		at(7, "textDocument/hover", uri, 0, -5, nil)
 	default:
 		ts.Fatalf("genrpc: unknown shape %q", args[1])
 	}
