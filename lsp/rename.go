@@ -155,6 +155,11 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 		if newPath == t.note {
 			return &protocol.WorkspaceEdit{}, nil
 		}
+		// Planned first, so that a client that cannot rename files is sent
+		// to zk mv only with a rename zk mv makes.
+		if plan, err = s.live.PlanRename(ctx, t.note, newPath); err != nil {
+			return nil, unsaved(t.note, err)
+		}
 		s.mu.Lock()
 		canRename := s.canRename
 		s.mu.Unlock()
@@ -162,9 +167,6 @@ func (s *Server) rename(_ *glsp.Context, params *protocol.RenameParams) (*protoc
 			// Applied without its file rename, the edit would point every
 			// link at a note that does not exist.
 			return nil, requestFailed("this editor cannot rename files in a workspace edit; rename the note with zk mv %q %q, which rewrites the links too", t.note, newPath)
-		}
-		if plan, err = s.live.PlanRename(ctx, t.note, newPath); err != nil {
-			return nil, unsaved(t.note, err)
 		}
 	}
 	if len(plan.Unwritable) > 0 {

@@ -279,3 +279,19 @@ func TestRenameRefusalCodes(t *testing.T) {
 		})
 	}
 }
+
+// A client that cannot rename files is told to run zk mv only for a
+// rename zk mv would make: a new name no link can write, or a name taken,
+// is refused as such, not with a zk mv command that would fail too.
+func TestRenameWithoutTheCapabilityChecksTheNameFirst(t *testing.T) {
+	c := startServerWith(t, testVault, nil, map[string]any{})
+	onLink := at("Rates.md", "[[Speedups#Baseline]]", 4)
+	for name, want := range map[string]string{"A#1": "no link can name it", "Rates": "already exists", "Gains": "zk mv"} {
+		var we json.RawMessage
+		err := c.conn.Call(t.Context(), protocol.MethodTextDocumentRename, protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("Rates.md")}, Position: onLink}, NewName: name}, &we)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("rename to %s: %v, %s; want %q", name, err, we, want)
+		}
+	}
+}
