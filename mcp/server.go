@@ -408,12 +408,12 @@ func (z *zkServer) links(ctx context.Context, req *sdk.CallToolRequest, in noteP
 func (z *zkServer) backlinks(ctx context.Context, req *sdk.CallToolRequest, in notePageInput) (*sdk.CallToolResult, backlinksPage, error) {
 	ctx = readingProgress(ctx, req)
 	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *backlinksPage) error {
-		p, edges, err := w.Backlinks(ctx, in.Note)
+		got, err := w.Backlinks(ctx, in.Note)
 		if err != nil {
 			return err
 		}
-		out.Note = p
-		out.Edges, out.pageOutput, err = pageOf(view.NewEdges(edges), in.pageInput)
+		out.Note, out.Unresolved = got.Note, got.Unwritten
+		out.Edges, out.pageOutput, err = pageOf(view.NewEdges(got.Edges), in.pageInput)
 		return err
 	})
 }

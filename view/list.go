@@ -15,6 +15,9 @@ type List struct {
 	// notes were read.
 	Matched int `json:"matched"`
 	Read    int `json:"read"`
+	// LinksToUnresolved is the name --links-to gave when no file has it
+	// (a note not written yet, whose linking notes are listed).
+	LinksToUnresolved string `json:"links_to_unresolved,omitempty"`
 }
 
 // ListNote is one note of a list.
@@ -27,7 +30,7 @@ type ListNote struct {
 
 // NewList is the view of a list's result, with the fields asked for.
 func NewList(res query.Result, fields []string) List {
-	out := List{Notes: make([]ListNote, 0, len(res.Notes)), Matched: res.Matched, Read: res.Read}
+	out := List{Notes: make([]ListNote, 0, len(res.Notes)), Matched: res.Matched, Read: res.Read, LinksToUnresolved: res.Unwritten}
 	for _, n := range res.Notes {
 		ln := ListNote{Path: n.Path, Type: n.Type}
 		if len(fields) > 0 {

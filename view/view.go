@@ -209,8 +209,11 @@ type Links struct {
 
 // Backlinks is zk backlinks --format json: the links into a note.
 type Backlinks struct {
-	Note  string `json:"note"`
-	Edges []Edge `json:"backlinks"`
+	Note string `json:"note"`
+	// Unresolved says no file has the name Note: a note not written
+	// yet, and Edges the unresolved links that would reach it.
+	Unresolved bool   `json:"unresolved,omitempty"`
+	Edges      []Edge `json:"backlinks"`
 }
 
 // Graph is zk graph --format json: every node (a note, another file a

@@ -114,8 +114,8 @@ func fillReaders(ctx context.Context) []struct {
 			return fmt.Sprint(ok, g.Notes, g.Others, b.String()), nil
 		}},
 		{"backlinks", func(w *Workspace) (any, error) {
-			_, in, err := w.Backlinks(ctx, "B")
-			return in, err
+			in, err := w.Backlinks(ctx, "B")
+			return in.Edges, err
 		}},
 		{"base", func(w *Workspace) (any, error) {
 			r, err := w.Base(ctx, BaseRequest{Base: "All.base"})

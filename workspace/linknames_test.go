@@ -82,7 +82,7 @@ func filesComingAndGoing(t *testing.T, reader string, onlyList bool) {
 			out["graph text"] = fmt.Sprint(text.String(), ok, gt.Notes, gt.Others)
 		case "backlinks":
 			for _, n := range []string{"Perm/A.md", "Perm/sub/B.md", "Target.md", "Nowhere.md", "Z/A.md"} {
-				_, in, err := w.Backlinks(ctx, n)
+				in, err := w.Backlinks(ctx, n)
 				out["backlinks "+n] = fmt.Sprint(in, err)
 			}
 		case "base":

@@ -100,6 +100,9 @@ func orList(words []string) string {
 // tended for file.tended is the likelier reading, and said.
 func (w *Workspace) ListWarnings(res query.Result, fields []string) []string {
 	warns := []string{}
+	if res.Unwritten != "" {
+		warns = append(warns, fmt.Sprintf("%s %s: not written yet; the notes listed link to it", w.term("links_to"), res.Unwritten))
+	}
 	if len(res.Notes) == 0 {
 		return warns // "no notes match" says it all
 	}
@@ -130,6 +133,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, er
 	if err != nil {
 		return query.Result{}, err
 	}
+	unwritten := ""
 	for _, arg := range []struct {
 		field, note string
 		into        *string
@@ -138,6 +142,24 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, er
 			continue
 		}
 		p, err := FindNote(v, files, arg.note)
+		if _, nf := errors.AsType[*NotFoundError](err); nf && arg.into == &q.LinksTo {
+			// A note not written yet that notes link to, as zk backlinks
+			// answers it.
+			if u, ok := UnwrittenName(arg.note); ok {
+				in, uerr := w.unwrittenInto(ctx, files, u)
+				if uerr != nil {
+					return query.Result{}, uerr
+				}
+				if len(in) > 0 {
+					p, err, unwritten = u.File, nil, u.Name
+					for _, e := range in {
+						if !slices.Contains(q.Linkers, e.From) {
+							q.Linkers = append(q.Linkers, e.From)
+						}
+					}
+				}
+			}
+		}
 		if err != nil {
 			return query.Result{}, fmt.Errorf("list: %s: %w", w.field(arg.field), err)
 		}
@@ -165,6 +187,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, er
 	if _, ok := errors.AsType[*query.KindError](err); ok {
 		err = usage(fmt.Errorf("list: %s: %w", w.field("where"), err))
 	}
+	res.Unwritten = unwritten
 	return res, err
 }
 

@@ -2,7 +2,9 @@ package workspace
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -67,28 +69,64 @@ func (w *Workspace) Links(ctx context.Context, arg string) (string, []vault.Edge
 	return p, vault.NoteEdges(n, vault.ResolverFor(vault.Paths(files), p, links)), nil
 }
 
+// Inbound is the links into a note, or into a note not written yet.
+type Inbound struct {
+	// Note is the note's vault path, or for one not written yet the name
+	// the links reach it by, as the argument gave it.
+	Note string
+	// Unwritten says no file has the name: Edges are the unresolved links
+	// that would resolve to a note of that name (Unwritten.Reaches).
+	Unwritten bool
+	// Edges are by linking note and line.
+	Edges []vault.Edge
+}
+
 // Backlinks are the links into the note arg names from every note of the
-// vault (itself too), by linking note and line, and the note's path: the
-// edges of the vault's graph into it (vault.Graph.In), from the notes'
-// details without building the graph, looked through in the model file
-// a piece at a time when it can answer so (inbound).
-func (w *Workspace) Backlinks(ctx context.Context, arg string) (string, []vault.Edge, error) {
+// vault (itself too): the edges of the vault's graph into it
+// (vault.Graph.In), from the notes' details without building the graph,
+// looked through in the model file a piece at a time when it can answer
+// so (inbound). A name no file has but links reach is a note not written
+// yet, as Obsidian's backlinks pane and graph show one: its links are
+// the answer, Unwritten set; a name nothing reaches is the NotFoundError.
+func (w *Workspace) Backlinks(ctx context.Context, arg string) (Inbound, error) {
 	files, _, err := w.Vault.Files(ctx)
 	if err != nil {
-		return "", nil, err
+		return Inbound{}, err
 	}
 	p, err := FindNote(w.Vault, files, arg)
-	if err != nil {
-		return "", nil, err
+	if err == nil {
+		in, err := w.edgesInto(ctx, files, p)
+		return Inbound{Note: p, Edges: in}, err
 	}
+	var nf *NotFoundError
+	if !errors.As(err, &nf) {
+		return Inbound{}, err
+	}
+	name, ok := UnwrittenName(arg)
+	if !ok {
+		return Inbound{}, err
+	}
+	in, uerr := w.unwrittenInto(ctx, files, name)
+	if uerr != nil {
+		return Inbound{}, uerr
+	}
+	if len(in) == 0 {
+		return Inbound{}, err
+	}
+	return Inbound{Note: name.Name, Unwritten: true, Edges: in}, nil
+}
+
+// edgesInto is the edges into the file at p ("": every unresolved
+// edge), by linking note and line.
+func (w *Workspace) edgesInto(ctx context.Context, files []vault.File, p string) ([]vault.Edge, error) {
 	in, ok, err := w.inbound(ctx, files, p)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	if !ok {
 		details, err := w.details(ctx, files)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		in = []vault.Edge{}
 		for _, d := range details {
@@ -101,7 +139,59 @@ func (w *Workspace) Backlinks(ctx context.Context, arg string) (string, []vault.
 		}
 		return in[i].Line < in[j].Line
 	})
-	return p, in, nil
+	return in, nil
+}
+
+// unwrittenInto is the unresolved edges that reach name, from the same
+// details (and model cache) as any note's backlinks: an edit that adds
+// or removes such a link is read as any edit is.
+func (w *Workspace) unwrittenInto(ctx context.Context, files []vault.File, name Unwritten) ([]vault.Edge, error) {
+	all, err := w.edgesInto(ctx, files, "")
+	if err != nil {
+		return nil, err
+	}
+	in := all[:0]
+	for _, e := range all {
+		if name.Reaches(e) {
+			in = append(in, e)
+		}
+	}
+	return in, nil
+}
+
+// Unwritten is a note not written yet, by the name links give it.
+type Unwritten struct {
+	// Name is the argument without [[ ]]; File the note it would be.
+	Name, File string
+	r          *vault.Resolver
+}
+
+// UnwrittenName is the note not written yet a note argument names:
+// ok is false for one that cannot be a note's name (empty, a folder,
+// out of the vault, a file that is not a note).
+func UnwrittenName(arg string) (Unwritten, bool) {
+	name := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSpace(arg), "]]"), "|")
+	name = strings.TrimSpace(strings.TrimPrefix(name, "[["))
+	file := name
+	if !strings.HasSuffix(strings.ToLower(file), ".md") {
+		file += ".md"
+	}
+	clean := path.Clean(strings.ReplaceAll(file, `\`, "/"))
+	if name == "" || strings.HasSuffix(name, "/") || !vault.Local(clean) || strings.ContainsAny(name, "#|^") {
+		return Unwritten{}, false
+	}
+	return Unwritten{Name: name, File: clean, r: vault.NewResolver([]string{clean})}, true
+}
+
+// Reaches reports whether e, an unresolved edge, would resolve to the
+// note were it written: by the link's text, case ignored, as Obsidian
+// resolves it (a link to Ridley Scott.png is another file's).
+func (u Unwritten) Reaches(e vault.Edge) bool {
+	if e.Resolved() {
+		return false
+	}
+	p, ok := u.r.Resolve(e.Path, e.From)
+	return ok && p == u.File
 }
 
 // Graph is every note's links, resolved (vault.GraphVault).

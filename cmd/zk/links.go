@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/zk-claims/zk/internal/printable"
-	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/view"
 	"github.com/zk-claims/zk/workspace"
 )
@@ -68,16 +67,19 @@ EXIT STATUS
 }
 
 func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
-	edges, p, err := linkEdges(ctx, opts, s)
+	in, err := linkEdges(ctx, opts, s)
 	if err != nil {
 		return err
 	}
-	views := view.NewEdges(edges)
+	p, views := in.Note, view.NewEdges(in.Edges)
 	if opts.format == "json" {
 		if opts.incoming {
-			return writeJSON(s.out, view.Backlinks{Note: p, Edges: views})
+			return writeJSON(s.out, view.Backlinks{Note: p, Unresolved: in.Unwritten, Edges: views})
 		}
 		return writeJSON(s.out, view.Links{Note: p, Edges: views})
+	}
+	if in.Unwritten {
+		fmt.Fprintf(s.err, "zk: %s\n", unwrittenNotice(p))
 	}
 	if len(views) == 0 {
 		if opts.incoming {
@@ -116,21 +118,25 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 }
 
 // linkEdges are the note's outgoing edges, or with opts.incoming its
-// incoming ones, and the note's vault path.
-func linkEdges(ctx context.Context, opts *linksOptions, s *streams) ([]vault.Edge, string, error) {
+// incoming ones (of a note not written yet too), and the note's vault
+// path.
+func linkEdges(ctx context.Context, opts *linksOptions, s *streams) (workspace.Inbound, error) {
 	w, err := opts.root.open(ctx, s, workspace.Reading, opts.note)
 	if err != nil {
-		return nil, "", err
+		return workspace.Inbound{}, err
 	}
 	defer w.Close()
-	var p string
-	var edges []vault.Edge
 	if opts.incoming {
-		p, edges, err = w.Backlinks(ctx, opts.note)
-	} else {
-		p, edges, err = w.Links(ctx, opts.note)
+		return w.Backlinks(ctx, opts.note)
 	}
-	return edges, p, err
+	p, edges, err := w.Links(ctx, opts.note)
+	return workspace.Inbound{Note: p, Edges: edges}, err
+}
+
+// unwrittenNotice says that name is a note not written yet, whose
+// links are listed.
+func unwrittenNotice(name string) string {
+	return printable.Of(name) + ": not written yet; the notes that link to it:"
 }
 
 func dash(s string) string {

@@ -151,6 +151,9 @@ type Result struct {
 	Matched int
 	// Read is how many notes were read.
 	Read int
+	// Unwritten is the name Query.LinksTo gave when it names a note not
+	// written yet (Query.Linkers), else "".
+	Unwritten string
 }
 
 // Select reads the notes of a walk of the vault (Files) as it goes,

@@ -31,6 +31,9 @@ type Query struct {
 	// LinksTo selects the notes linking to this vault path, LinkedFrom
 	// the notes it links to; Transitive follows chains of links.
 	LinksTo, LinkedFrom string
+	// Linkers are the notes linking to LinksTo when no file has that
+	// path (a note not written yet): no note's Links name it.
+	Linkers []string
 	Transitive          bool
 	// Orphans selects notes no other note links to; DeadEnds notes that
 	// link to no other file (as Obsidian's CLI orphans and deadends).
@@ -216,7 +219,7 @@ func (q Query) reachable(notes []Note) map[string]bool {
 		sets = append(sets, walk(q.LinkedFrom, out, q.Transitive))
 	}
 	if q.LinksTo != "" {
-		in := map[string][]string{}
+		in := map[string][]string{q.LinksTo: q.Linkers}
 		for _, n := range notes {
 			for _, l := range n.Links {
 				in[l] = append(in[l], n.Path)
