@@ -33,8 +33,8 @@ type Query struct {
 	LinksTo, LinkedFrom string
 	// Linkers are the notes linking to LinksTo when no file has that
 	// path (a note not written yet): no note's Links name it.
-	Linkers []string
-	Transitive          bool
+	Linkers    []string
+	Transitive bool
 	// Orphans selects notes no other note links to; DeadEnds notes that
 	// link to no other file (as Obsidian's CLI orphans and deadends).
 	Orphans, DeadEnds bool
