@@ -40,7 +40,10 @@ which Obsidian records without one), kind (a frontmatter link's with its
 property, "frontmatter (up)"; json "key"), relation, link text.`
 	if incoming {
 		use, short, long = "backlinks <note>", "List the notes that link to a note", `List every link into a note from the vault's notes, with the relation
-each linking note gives it in its Links section.
+each linking note gives it in its Links section. A name no file has but
+notes link to is a note not written yet (Obsidian's backlinks pane shows
+one): its links are listed, a note on stderr says so, json has
+"unresolved": true; a name nothing links to is not found.
 
 Text output is a table, a row per link: source note, line ("-" for a
 frontmatter link, which Obsidian records without one), kind (a
