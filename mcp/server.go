@@ -299,6 +299,11 @@ func (z *zkServer) check(ctx context.Context, req *sdk.CallToolRequest, in check
 		if err != nil {
 			return err
 		}
+		// What zk check PATH says on stderr of a path it leaves out: a
+		// result without it reads as that file checked and clean.
+		for _, p := range res.PassedOver {
+			out.tell([]string{printable.Of(p.Arg + ": not checked: " + p.Why)})
+		}
 		out.Check = view.NewCheck(res, toolCall)
 		out.Findings, out.pageOutput, err = pageOf(out.Findings, in.pageInput)
 		return err
