@@ -146,7 +146,7 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, er
 			// A note not written yet that notes link to, as zk backlinks
 			// answers it.
 			if u, ok := UnwrittenName(arg.note); ok {
-				in, uerr := w.unwrittenInto(ctx, files, u)
+				in, uerr := w.unwrittenInto(ctx, files, u, req.NoCache)
 				if uerr != nil {
 					return query.Result{}, uerr
 				}

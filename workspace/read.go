@@ -106,7 +106,7 @@ func (w *Workspace) Backlinks(ctx context.Context, arg string) (Inbound, error) 
 	if !ok {
 		return Inbound{}, err
 	}
-	in, uerr := w.unwrittenInto(ctx, files, name)
+	in, uerr := w.unwrittenInto(ctx, files, name, false)
 	if uerr != nil {
 		return Inbound{}, uerr
 	}
@@ -144,11 +144,21 @@ func (w *Workspace) edgesInto(ctx context.Context, files []vault.File, p string)
 
 // unwrittenInto is the unresolved edges that reach name, from the same
 // details (and model cache) as any note's backlinks: an edit that adds
-// or removes such a link is read as any edit is.
-func (w *Workspace) unwrittenInto(ctx context.Context, files []vault.File, name Unwritten) ([]vault.Edge, error) {
-	all, err := w.edgesInto(ctx, files, "")
-	if err != nil {
-		return nil, err
+// or removes such a link is read as any edit is. noCache reads every
+// note instead, the cache neither read nor written (zk list --no-cache).
+func (w *Workspace) unwrittenInto(ctx context.Context, files []vault.File, name Unwritten, noCache bool) ([]vault.Edge, error) {
+	var all []vault.Edge
+	if noCache {
+		g, _, err := vault.GraphVault(ctx, w.Vault, files)
+		if err != nil {
+			return nil, err
+		}
+		all = g.Edges
+	} else {
+		var err error
+		if all, err = w.edgesInto(ctx, files, ""); err != nil {
+			return nil, err
+		}
 	}
 	in := all[:0]
 	for _, e := range all {
