@@ -418,6 +418,9 @@ func (z *zkServer) backlinks(ctx context.Context, req *sdk.CallToolRequest, in n
 			return err
 		}
 		out.Note, out.Unresolved = got.Note, got.Unwritten
+		if n := got.Notice(); n != "" {
+			out.tell([]string{n})
+		}
 		out.Edges, out.pageOutput, err = pageOf(view.NewEdges(got.Edges), in.pageInput)
 		return err
 	})

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/zk-claims/zk/internal/printable"
 	"github.com/zk-claims/zk/vault"
 	"github.com/zk-claims/zk/vault/evidence"
 )
@@ -167,6 +168,15 @@ func (w *Workspace) unwrittenInto(ctx context.Context, files []vault.File, name 
 		}
 	}
 	return in, nil
+}
+
+// Notice is what a front end says of a note not written yet, "" of a
+// note: the listing is of links to a name no file has.
+func (in Inbound) Notice() string {
+	if !in.Unwritten {
+		return ""
+	}
+	return printable.Of(in.Note) + ": not written yet; the links listed reach it by name"
 }
 
 // Unwritten is a note not written yet, by the name links give it.

@@ -81,8 +81,8 @@ func runLinks(ctx context.Context, opts *linksOptions, s *streams) error {
 		}
 		return writeJSON(s.out, view.Links{Note: p, Edges: views})
 	}
-	if in.Unwritten {
-		fmt.Fprintf(s.err, "zk: %s\n", unwrittenNotice(p))
+	if n := in.Notice(); n != "" {
+		fmt.Fprintf(s.err, "zk: %s\n", n)
 	}
 	if len(views) == 0 {
 		if opts.incoming {
@@ -134,12 +134,6 @@ func linkEdges(ctx context.Context, opts *linksOptions, s *streams) (workspace.I
 	}
 	p, edges, err := w.Links(ctx, opts.note)
 	return workspace.Inbound{Note: p, Edges: edges}, err
-}
-
-// unwrittenNotice says that name is a note not written yet, whose
-// links are listed.
-func unwrittenNotice(name string) string {
-	return printable.Of(name) + ": not written yet; the notes that link to it:"
 }
 
 func dash(s string) string {
