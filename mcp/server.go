@@ -295,7 +295,7 @@ type checkPage struct {
 func (z *zkServer) check(ctx context.Context, req *sdk.CallToolRequest, in checkInput) (*sdk.CallToolResult, checkPage, error) {
 	ctx = readingProgress(ctx, req)
 	return answer(ctx, z, workspace.Reading, func(w *workspace.Workspace, out *checkPage) error {
-		res, err := w.Check(ctx, workspace.CheckRequest{Paths: in.Paths})
+		res, err := w.Check(ctx, workspace.CheckRequest{Paths: in.Paths, InVault: true})
 		if err != nil {
 			return err
 		}

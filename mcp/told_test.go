@@ -54,3 +54,17 @@ func TestMCPUnwritten(t *testing.T) {
 		t.Errorf("backlinks of a name nothing links to: %q, want no such note", text)
 	}
 }
+
+// A check path that leads out of the vault is refused by its text, as
+// every tool's note argument is: the tool answered a file outside that
+// exists with success ("not checked: outside the vault") and one that
+// does not with an error, so an agent learned which files exist there.
+func TestMCPCheckOutsideVault(t *testing.T) {
+	cs, dir := newMCPSessionWith(t, nil)
+	writeOld(t, filepath.Join(filepath.Dir(dir), "secret.md"), "# secret\n")
+	for _, p := range []string{"../secret.md", "../missing.md", filepath.Join(filepath.Dir(dir), "secret.md")} {
+		if text := callTool(t, cs, "check", map[string]any{"paths": []string{p}}, nil, true); !strings.Contains(text, "outside the vault") || strings.Contains(text, "not checked") {
+			t.Errorf("check %s: %q, want refused as outside the vault", p, text)
+		}
+	}
+}

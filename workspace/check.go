@@ -110,6 +110,11 @@ func ReadLedger(v *vault.Vault) (b []byte, untrusted []vault.Skip) {
 type CheckRequest struct {
 	Paths   []string
 	NoCache bool
+	// InVault refuses a path that leads out of the vault by its text, as
+	// FindNote refuses one, never looked at: an agent's call must not
+	// learn which files exist outside (zk check's commit hook passes
+	// files of the repository around the vault, told "not checked").
+	InVault bool
 }
 
 // CheckResult is what a check found.
@@ -147,6 +152,13 @@ func (w *Workspace) Check(ctx context.Context, req CheckRequest) (CheckResult, e
 	files, skips, err := w.Vault.Files(ctx)
 	if err != nil {
 		return CheckResult{}, err
+	}
+	if req.InVault {
+		for _, arg := range req.Paths {
+			if _, _, err := filePath(w.Vault, files, arg); err != nil {
+				return CheckResult{}, err
+			}
+		}
 	}
 	copts := w.lintOptions(!req.NoCache, files)
 	if !req.NoCache && (len(req.Paths) == 0 || slices.ContainsFunc(req.Paths, w.isVaultDir)) {
