@@ -142,11 +142,11 @@ func (w *Workspace) List(ctx context.Context, req ListRequest) (query.Result, er
 			continue
 		}
 		p, err := FindNote(v, files, arg.note)
-		if _, nf := errors.AsType[*NotFoundError](err); nf && arg.into == &q.LinksTo {
+		if nf, isNF := errors.AsType[*NotFoundError](err); isNF && arg.into == &q.LinksTo {
 			// A note not written yet that notes link to, as zk backlinks
 			// answers it.
 			if u, ok := UnwrittenName(arg.note); ok {
-				in, uerr := w.unwrittenInto(ctx, files, u, req.NoCache)
+				in, uerr := w.unwrittenInto(ctx, files, u, req.NoCache, nf)
 				if uerr != nil {
 					return query.Result{}, uerr
 				}

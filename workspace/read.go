@@ -107,7 +107,7 @@ func (w *Workspace) Backlinks(ctx context.Context, arg string) (Inbound, error) 
 	if !ok {
 		return Inbound{}, err
 	}
-	in, uerr := w.unwrittenInto(ctx, files, name, false)
+	in, uerr := w.unwrittenInto(ctx, files, name, false, nf)
 	if uerr != nil {
 		return Inbound{}, uerr
 	}
@@ -147,7 +147,10 @@ func (w *Workspace) edgesInto(ctx context.Context, files []vault.File, p string)
 // details (and model cache) as any note's backlinks: an edit that adds
 // or removes such a link is read as any edit is. noCache reads every
 // note instead, the cache neither read nor written (zk list --no-cache).
-func (w *Workspace) unwrittenInto(ctx context.Context, files []vault.File, name Unwritten, noCache bool) ([]vault.Edge, error) {
+// When none reaches it, nf (FindNote's answer) is given the names of
+// notes not written yet nearest its argument too, where it has fewer
+// than three of files: "Ridley Scot" finds [[Ridley Scott]].
+func (w *Workspace) unwrittenInto(ctx context.Context, files []vault.File, name Unwritten, noCache bool, nf *NotFoundError) ([]vault.Edge, error) {
 	var all []vault.Edge
 	if noCache {
 		g, _, err := vault.GraphVault(ctx, w.Vault, files)
@@ -161,14 +164,52 @@ func (w *Workspace) unwrittenInto(ctx context.Context, files []vault.File, name 
 			return nil, err
 		}
 	}
-	in := all[:0]
+	var in []vault.Edge
 	for _, e := range all {
 		if name.Reaches(e) {
 			in = append(in, e)
 		}
 	}
+	if len(in) == 0 && len(nf.Near) < nearMax {
+		// The names of notes (no other file's extension) as notes of
+		// their own, each once (folded), spelt as most links spell it.
+		count := map[string]int{}
+		best := map[string]string{}
+		var keys []string
+		for _, e := range all {
+			p := e.Path
+			if ext := strings.ToLower(path.Ext(p)); e.Resolved() || (ext != "" && ext != ".md") {
+				continue
+			}
+			if !strings.HasSuffix(strings.ToLower(p), ".md") {
+				p += ".md"
+			}
+			if !vault.Local(p) {
+				continue
+			}
+			k := vault.FoldName(p)
+			if _, ok := best[k]; !ok {
+				keys = append(keys, k)
+			}
+			if count[p]++; count[p] > count[best[k]] {
+				best[k] = p
+			}
+		}
+		names := make([]vault.File, len(keys))
+		for i, k := range keys {
+			names[i] = vault.File{Path: best[k]}
+		}
+		for _, n := range Near(names, name.Name, nearMax) {
+			if len(nf.Near) < nearMax && !slices.Contains(nf.Near, n) {
+				nf.Near = append(nf.Near, n)
+			}
+		}
+	}
 	return in, nil
 }
+
+// nearMax is how many names a NotFoundError suggests at most.
+const nearMax = 3
 
 // Notice is what a front end says of a note not written yet, "" of a
 // note: the listing is of links to a name no file has.
