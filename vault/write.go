@@ -662,7 +662,7 @@ func (w *writer) keep(data []byte, info fs.FileInfo, why string) (string, error)
 		return "", err
 	}
 	name := path.Join(dir, w.opts.Now().UTC().Format("20060102T150405.000000000Z")+"-"+why)
-	if err := atomicfile.WriteIn(w.root, filepath.FromSlash(name), data, atomicfile.Options{Like: info}); err != nil {
+	if err := atomicfile.WriteIn(w.root, filepath.FromSlash(name), data, atomicfile.Options{Like: info, OwnerIfAllowed: true}); err != nil {
 		return "", err
 	}
 	return name, nil
@@ -743,8 +743,8 @@ func (v *Vault) SweepTemporary(dirs []string) {
 }
 
 // backup keeps src, the version about to be replaced, under .zk/backups/
-// with the note's mode and owner, and removes all but the newest
-// opts.Backups copies.
+// with the note's mode and (where this user may set them) owner and group,
+// and removes all but the newest opts.Backups copies.
 func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, error) {
 	dir := path.Join(backupDir, notePath)
 	osDir := filepath.FromSlash(dir)
@@ -764,7 +764,7 @@ func (w *writer) backup(notePath string, src []byte, note fs.FileInfo) (string, 
 		}
 		name = stamp + "-" + strconv.Itoa(i)
 	}
-	if err := atomicfile.WriteIn(w.root, filepath.Join(osDir, name), src, atomicfile.Options{Like: note}); err != nil {
+	if err := atomicfile.WriteIn(w.root, filepath.Join(osDir, name), src, atomicfile.Options{Like: note, OwnerIfAllowed: true}); err != nil {
 		return "", err
 	}
 	w.prune(osDir)

@@ -40,6 +40,13 @@ type Options struct {
 	// would otherwise hand the file to whoever ran zk). A failure to keep
 	// the owner fails the write.
 	Like fs.FileInfo
+	// OwnerIfAllowed, with Like, keeps Like's owner and group only where
+	// this process may set them, and otherwise leaves the new file the
+	// process's: for zk's own copies of a note (backups) in its private
+	// folder, which must not stop the note's edit when the user owns a
+	// note whose group they are not in (a vault handed over with
+	// chown -R, its group left root).
+	OwnerIfAllowed bool
 	// Attrs, when set, is the open file whose extended attributes the new
 	// file gets (macOS Finder tags live there).
 	Attrs *os.File
@@ -148,7 +155,7 @@ func TempFrom(root *os.Root, dir string, fill func(io.Writer) error, o Options) 
 		err = f.Chmod(mode)
 	}
 	if err == nil && o.Like != nil {
-		err = keepOwner(f, o.Like)
+		err = keepOwner(f, o.Like, o.OwnerIfAllowed)
 	}
 	if err == nil && o.Attrs != nil {
 		err = copyXattrs(f, o.Attrs)

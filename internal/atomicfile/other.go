@@ -13,4 +13,4 @@ func ProcessAlive(int) bool { return true }
 
 // keepOwner has nothing to keep here: a replaced file takes its folder's
 // permissions.
-func keepOwner(*os.File, fs.FileInfo) error { return nil }
+func keepOwner(*os.File, fs.FileInfo, bool) error { return nil }

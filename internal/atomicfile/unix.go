@@ -23,8 +23,9 @@ func ProcessAlive(pid int) bool {
 // keepOwner gives f, the replacement of the file info describes, that
 // file's owner and group, when they are not the ones a new file gets: a
 // rename would otherwise hand the note to whoever ran zk (root, in a
-// container). A failure refuses the write rather than change the owner.
-func keepOwner(f *os.File, info fs.FileInfo) error {
+// container). A failure refuses the write rather than change the owner,
+// unless ifAllowed says the file is zk's own copy.
+func keepOwner(f *os.File, info fs.FileInfo, ifAllowed bool) error {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return nil
@@ -38,7 +39,10 @@ func keepOwner(f *os.File, info fs.FileInfo) error {
 		return nil
 	}
 	if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
-		return fmt.Errorf("keep the note's owner: %w", err)
+		if ifAllowed && errors.Is(err, fs.ErrPermission) {
+			return nil
+		}
+		return fmt.Errorf("replacing the file would change its owner:group from %d:%d to %d:%d, which this user cannot set back (chgrp it to a group of yours): %w", st.Uid, st.Gid, cur.Uid, cur.Gid, err)
 	}
 	return nil
 }
