@@ -84,7 +84,22 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 		// redirect zk's own file into the notes.
 		mkdir = func(dir string, perm fs.FileMode) error { return ownfile.MkdirAll(root, filepath.ToSlash(dir), perm) }
 	}
+	// The folders this create makes, deepest first: a failed create takes
+	// them back, so that zk new on a full disk leaves no empty folder.
+	var made []string
+	for d := dir; d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		if _, err := root.Lstat(d); err == nil {
+			break
+		}
+		made = append(made, d)
+	}
+	unmake := func() {
+		for _, d := range made {
+			root.Remove(d) // only while empty: never what another program put there meanwhile
+		}
+	}
 	if err := mkdir(dir, 0o755); err != nil {
+		unmake()
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
 	// The check before the rename narrows the window in which a file
@@ -96,6 +111,7 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 		return nil
 	}})
 	if err != nil {
+		unmake()
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +79,32 @@ func TestCreateFile(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Join(dir, "Assets"))
 	if len(entries) != 1 {
 		t.Errorf("Assets holds %d entries, want only chart.svg", len(entries))
+	}
+}
+
+// TestCreateFileFailedLeavesNoFolder: a create that fails (disk full, a
+// name too long for the file system) takes back the folders it made for
+// the file, and only those: zk new on a full disk used to leave an empty
+// "Permanent Notes/" behind.
+func TestCreateFileFailedLeavesNoFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "Kept"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	long := strings.Repeat("a", 300) + ".md" // over NAME_MAX (255): the rename fails
+	if err := v.CreateFile("Kept/New/Deeper/"+long, []byte("x")); err == nil {
+		t.Fatal("created a file with a 303-byte name")
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "Kept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 0 {
+		t.Errorf("Kept holds %v after the failed create, want it empty and kept", entries)
 	}
 }
