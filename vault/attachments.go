@@ -78,12 +78,12 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 		return fmt.Errorf("%s: %w", rel, ErrExists)
 	}
 	dir := filepath.Dir(name)
-	mkdir := root.MkdirAll
-	if InDotFolder(rel) {
-		// .zk/ came with the vault: a symlinked folder there would
-		// redirect zk's own file into the notes.
-		mkdir = func(dir string, perm fs.FileMode) error { return ownfile.MkdirAll(root, filepath.ToSlash(dir), perm) }
-	}
+	// No folder on the way may be a symlink: under .zk/ one would redirect
+	// zk's own file into the notes, and among the notes one (a vault's
+	// "Permanent Notes" -> .git/hooks) would carry a new note into a dot
+	// folder, where zk's scan, which follows no symlinked folder, would
+	// not see it.
+	mkdir := func(dir string, perm fs.FileMode) error { return ownfile.MkdirAll(root, filepath.ToSlash(dir), perm) }
 	// The folders this create makes, deepest first: a failed create takes
 	// them back, so that zk new on a full disk leaves no empty folder.
 	var made []string

@@ -108,3 +108,41 @@ func TestCreateFileFailedLeavesNoFolder(t *testing.T) {
 		t.Errorf("Kept holds %v after the failed create, want it empty and kept", entries)
 	}
 }
+
+// TestCreateFileRefusesSymlinkedFolder: a folder on the way that is a
+// symlink (a vault shipping "Permanent Notes" -> .git/hooks) would carry
+// zk new's note, or a run's chart, into a dot folder zk never writes, at
+// a path zk then reports as the note's; zk's scan does not follow such a
+// folder either, so the note would be one zk cannot see.
+func TestCreateFileRefusesSymlinkedFolder(t *testing.T) {
+	for link, to := range map[string]string{"Notes": ".git/hooks", "Deep/Notes": "../.git/hooks"} {
+		t.Run(link, func(t *testing.T) {
+			dir := t.TempDir()
+			hooks := filepath.Join(dir, ".git", "hooks")
+			if err := os.MkdirAll(hooks, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, link)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// Relative, as a vault can ship it: os.Root follows it.
+			if err := os.Symlink(to, filepath.Join(dir, link)); err != nil {
+				t.Fatal(err)
+			}
+			v, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			if err := v.CreateFile(link+"/Sub/X.md", []byte("x")); err == nil {
+				t.Error("created a file through a symlinked folder")
+			}
+			if err := v.CreateFile(link+"/X.md", []byte("x")); err == nil {
+				t.Error("created a file in a symlinked folder")
+			}
+			if entries, _ := os.ReadDir(hooks); len(entries) != 0 {
+				t.Errorf(".git/hooks holds %v", entries)
+			}
+		})
+	}
+}
