@@ -100,7 +100,7 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 	}
 	if err := mkdir(dir, 0o755); err != nil {
 		unmake()
-		return fmt.Errorf("create %s: %w", rel, err)
+		return fmt.Errorf("create %s: %w", rel, FolderLink(err))
 	}
 	// The check before the rename narrows the window in which a file
 	// created meanwhile would be replaced.
@@ -115,6 +115,16 @@ func (v *Vault) CreateFile(rel string, data []byte) error {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
 	return nil
+}
+
+// FolderLink words ownfile's refusal of a symlinked folder for a note's
+// path, where "zk's own files" would mislead; other errors pass as they are.
+func FolderLink(err error) error {
+	var pe *ownfile.PathError
+	if errors.As(err, &pe) && errors.Is(err, ownfile.ErrSymlink) {
+		return fmt.Errorf("%s is a symbolic link, which zk follows neither to read notes nor to write them", pe.At)
+	}
+	return err
 }
 
 // InDotFolder reports whether the vault path p is, or is under, a dot

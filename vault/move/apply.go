@@ -380,7 +380,9 @@ func rename(root *os.Root, r Rename) error {
 		return fmt.Errorf("%s: %w", r.To, ErrExists)
 	}
 	if dir := filepath.Dir(to); dir != "." {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
+		// Through no symlinked folder, as Plan checked: a journal read
+		// back may hold a plan made before one appeared.
+		if err := ownfile.MkdirAll(root, filepath.ToSlash(dir), 0o755); err != nil {
 			return err
 		}
 	}

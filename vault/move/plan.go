@@ -16,6 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zk-claims/zk/internal/ownfile"
 	"github.com/zk-claims/zk/vault"
 )
 
@@ -139,6 +140,12 @@ func Move(ctx context.Context, v *vault.Vault, files []vault.File, oldPath, newP
 		if !caseOnly || old == nil || !sameFile(old, st) {
 			return nil, fmt.Errorf("%s: %w", newPath, ErrExists)
 		}
+	}
+	// A folder on the way that is a symlink ("Permanent Notes" ->
+	// .git/hooks) would take the note where zk's scan, following no
+	// symlinked folder, cannot see it: into a dot folder zk never writes.
+	if err := ownfile.CheckDirs(v.Root(), newPath); err != nil {
+		return nil, fmt.Errorf("%s: %w", newPath, vault.FolderLink(err))
 	}
 	if err := twins(files, moves); err != nil {
 		return nil, err
