@@ -368,6 +368,12 @@ func recoverMoves(ctx context.Context, v *vault.Vault, notify func(Notice)) {
 		case r.Undone:
 			verb = "finished undoing a failed zk mv"
 		}
+		if r.Retry != "" {
+			// Disk full or read-only: nothing in the files stops it, and
+			// the journal is kept for the next command.
+			notify(Notice{Warning: true, Text: fmt.Sprintf("could not %s yet: %s (%s written, %s renamed); the next zk command goes on with it", strings.Replace(verb, "finished", "finish", 1), r.Retry, english.Plural(r.Files, "file"), english.Plural(r.Renames, "path"))})
+			continue
+		}
 		notify(Notice{Text: fmt.Sprintf("%s: %s written, %s renamed", verb, english.Plural(r.Files, "file"), english.Plural(r.Renames, "path"))})
 		for _, k := range r.Kept {
 			notify(Notice{Warning: true, Text: k + " was saved by another program during the move; its version is kept"})

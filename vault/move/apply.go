@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/zk-claims/zk/internal/atomicfile"
@@ -122,6 +123,8 @@ func Apply(ctx context.Context, v *vault.Vault, p *Plan, o ApplyOptions) error {
 		case rec.Stopped:
 			// The journal, marked, is the next command's to finish.
 			return fmt.Errorf("%w; the next zk command finishes undoing it", cause)
+		case rec.Retry != "":
+			return fmt.Errorf("%w; not all undone (%s): the next zk command finishes undoing it", cause, rec.Retry)
 		case len(rec.Conflicts) > 0:
 			root.Rename(filepath.FromSlash(name), filepath.FromSlash(asideName(name, "failed")))
 			root.Remove(filepath.FromSlash(undoName(name)))
@@ -409,6 +412,10 @@ type Recovered struct {
 	// what it did is kept, each file whole, and the journal is left for
 	// the next zk command to go on with.
 	Stopped bool
+	// Retry is the first write the file system refused for now (disk
+	// full, quota, read-only): no conflict, the journal is kept as it is
+	// and the next zk command goes on with it, as after Stopped.
+	Retry string
 	// Files and Renames count the writes and renames Recover made.
 	Files, Renames int
 	// Conflicts are files that hold neither the content before the move
@@ -507,7 +514,7 @@ func Recover(ctx context.Context, v *vault.Vault, w vault.WriteOptions, key []by
 		}
 		rec.Journal, rec.Interrupted = name, j.interrupted
 		switch {
-		case rec.Stopped:
+		case rec.Stopped || rec.Retry != "":
 			// Kept as it is, for the next command to go on with.
 		case len(rec.Conflicts) > 0:
 			root.Rename(filepath.FromSlash(name), filepath.FromSlash(asideName(name, "failed")))
@@ -519,7 +526,7 @@ func Recover(ctx context.Context, v *vault.Vault, w vault.WriteOptions, key []by
 			}
 		}
 		out = append(out, rec)
-		if rec.Stopped {
+		if rec.Stopped || rec.Retry != "" {
 			break
 		}
 	}
@@ -582,13 +589,19 @@ func rollForward(ctx context.Context, v *vault.Vault, j journal, w vault.WriteOp
 		switch {
 		case errors.Is(err, vault.ErrNotTried) && ctx.Err() != nil:
 			rec.Stopped = true
+		case forNow(err):
+			if rec.Retry == "" {
+				rec.Retry = err.Error()
+			}
 		case err != nil:
 			rec.Conflicts = append(rec.Conflicts, err.Error())
 		default:
 			rec.Files++
 		}
 	}
-	if rec.Stopped {
+	// No rename ahead of files still to write: the journal, kept, finishes
+	// both once the disk takes them.
+	if rec.Stopped || rec.Retry != "" {
 		return rec
 	}
 	for _, r := range j.Renames {
@@ -596,7 +609,10 @@ func rollForward(ctx context.Context, v *vault.Vault, j journal, w vault.WriteOp
 		to, errTo := root.Lstat(filepath.FromSlash(r.To))
 		switch {
 		case errFrom == nil && (errTo != nil || sameFile(from, to)):
-			if err := rename(root, r); err != nil {
+			if err := rename(root, r); forNow(err) {
+				rec.Retry = fmt.Sprintf("rename %s to %s: %v", r.From, r.To, err)
+				return rec
+			} else if err != nil {
 				rec.Conflicts = append(rec.Conflicts, fmt.Sprintf("rename %s to %s: %v", r.From, r.To, err))
 				continue
 			}
@@ -623,7 +639,12 @@ func rollBack(ctx context.Context, v *vault.Vault, j journal, w vault.WriteOptio
 		if errFrom == nil || errTo != nil {
 			continue // not done, or nothing to put back
 		}
-		if err := rename(root, Rename{From: r.To, To: r.From, Folder: r.Folder}); err != nil {
+		if err := rename(root, Rename{From: r.To, To: r.From, Folder: r.Folder}); forNow(err) {
+			if rec.Retry == "" {
+				rec.Retry = fmt.Sprintf("rename %s back to %s: %v", r.To, r.From, err)
+			}
+			continue
+		} else if err != nil {
 			rec.Conflicts = append(rec.Conflicts, fmt.Sprintf("rename %s back to %s: %v", r.To, r.From, err))
 			continue
 		}
@@ -662,6 +683,10 @@ func rollBack(ctx context.Context, v *vault.Vault, j journal, w vault.WriteOptio
 				rec.Files++
 			case rerr == nil && !bytes.Equal(cur, todo[i].New):
 				rec.Kept = append(rec.Kept, todo[i].Path)
+			case forNow(err):
+				if rec.Retry == "" {
+					rec.Retry = err.Error()
+				}
 			default:
 				rec.Conflicts = append(rec.Conflicts, err.Error())
 			}
@@ -670,6 +695,13 @@ func rollBack(ctx context.Context, v *vault.Vault, j journal, w vault.WriteOptio
 		rec.Files++
 	}
 	return rec
+}
+
+// forNow says a write failed for want of room or of a writable file
+// system, not for anything in the file: the same write can be made once
+// the user frees space or remounts, so it is no conflict.
+func forNow(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS)
 }
 
 // readMoved reads the file p of a journal at the path its rename gave it
