@@ -1,6 +1,7 @@
 package criterion
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"testing"
@@ -29,7 +30,7 @@ func FuzzFormatComputed(f *testing.F) {
 		if err != nil {
 			t.Fatalf("FormatComputed(%v, %q) = %q: %v", x, src, s, err)
 		}
-		if cmp(x, th) != cmp(y, th) {
+		if cmp.Compare(x, th) != cmp.Compare(y, th) {
 			t.Errorf("FormatComputed(%v, %q) = %q, on another side of %v", x, src, s, th)
 		}
 		if math.Abs(y-x) > math.Abs(x)*1e-14 {

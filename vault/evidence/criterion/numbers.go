@@ -1,6 +1,7 @@
 package criterion
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 
@@ -63,19 +64,9 @@ func FormatComputed(x float64, src string) string {
 // sameSides says x and y compare alike with every threshold.
 func sameSides(x, y float64, ts []float64) bool {
 	for _, t := range ts {
-		if cmp(x, t) != cmp(y, t) {
+		if cmp.Compare(x, t) != cmp.Compare(y, t) {
 			return false
 		}
 	}
 	return true
-}
-
-func cmp(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
