@@ -24,7 +24,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/fa"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fi"
 	"github.com/blevesearch/bleve/v2/analysis/lang/fr"
-	"github.com/blevesearch/bleve/v2/analysis/lang/hr"
 	"github.com/blevesearch/bleve/v2/analysis/lang/hu"
 	"github.com/blevesearch/bleve/v2/analysis/lang/id"
 	"github.com/blevesearch/bleve/v2/analysis/lang/it"
@@ -146,7 +145,7 @@ var languages = map[string]language{
 // six verbs, and the common words of Croatian, Serbian and Bosnian (some
 // Polish, Czech or Italian write too; not sa, which Slovak writes more):
 // with bleve's alone, a Croatian text read as Polish.
-var hrStop = append([]byte("je\na\ni\nu\nna\nto\nse\nda\nod\ndo\nne\npa\nmoj\nmoje\nsu\novo\nova\novaj\nšto\nšta\nkoji\nkoja\nkoje\nnije\nkao\nsmo\nili\ngdje\ngde\nkada\nsamo\niz\nsve\njer\nveć\nvrlo\nbilo\nnešto\nsvi\n"), hr.CroatianStopWords...)
+var hrStop = append([]byte("je\na\ni\nu\nna\nto\nse\nda\nod\ndo\nne\npa\nmoj\nmoje\nsu\novo\nova\novaj\nšto\nšta\nkoji\nkoja\nkoje\nnije\nkao\nsmo\nili\ngdje\ngde\nkada\nsamo\niz\nsve\njer\nveć\nvrlo\nbilo\nnešto\nsvi\n"), hrStopWords...)
 
 // stemmer is the language's stemming filter, "" when it has none: the
 // last of its filters, unless that one only normalises (notStemmers).
@@ -236,7 +235,7 @@ var registerAnalysis = sync.OnceValue(func() error {
 		return err
 	}
 	if err := registry.RegisterTokenFilter(filterHr, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
-		return hrFilter{stem: hr.NewCroatianStemmerFilter()}, nil
+		return hrFilter{}, nil
 	}); err != nil {
 		return err
 	}

@@ -62,7 +62,7 @@ func TestSearchSouthSlavic(t *testing.T) {
 // the token that carried it.
 func TestHrStemCacheCopies(t *testing.T) {
 	hrStems = &stemCache{}
-	f := hrFilter{stem: hr.NewCroatianStemmerFilter()}
+	f := hrFilter{}
 	first := f.Filter(analysis.TokenStream{&analysis.Token{Term: []byte("knjigama")}})[0]
 	want := string(first.Term)
 	first.Term[0] = 'X'
@@ -72,5 +72,46 @@ func TestHrStemCacheCopies(t *testing.T) {
 			t.Fatalf("knjigama = %s, want %s", got.Term, want)
 		}
 		got.Term[0] = 'Y'
+	}
+}
+
+// zk's copy of bleve's Croatian stemmer (croatian.go, kept so that bleve's
+// package and its 74 patterns compiled at init stay out of every zk
+// command's start) stems as bleve's does: every root of the help vault's
+// sample words with every ending bleve's rules name.
+func TestHrStemIsBleves(t *testing.T) {
+	bleve := hr.NewCroatianStemmerFilter()
+	roots := []string{"knjig", "stol", "prst", "krv", "grad", "pjes", "vojk", "čaj", "ljud", "student", "ugov", "log", "anj", "ijal", "noć", "uč", "rad", "ž", "r", ""}
+	endings := map[string]bool{"": true}
+	for _, p := range hrRulePatterns {
+		i := strings.LastIndex(p, "(")
+		for _, e := range strings.Split(strings.TrimSuffix(p[i+1:], ")$"), "|") {
+			endings[e] = true
+		}
+	}
+	n := 0
+	for _, r := range roots {
+		for e := range endings {
+			for _, infix := range []string{"", "a", "i", "sk", "stv", "n", "ć", "ij"} {
+				w := r + infix + e
+				got := hrStem(w)
+				want := string(bleve.Filter(analysis.TokenStream{&analysis.Token{Term: []byte(w)}})[0].Term)
+				if got != want {
+					t.Errorf("hrStem(%q) = %q, bleve's %q", w, got, want)
+				}
+				n++
+			}
+		}
+	}
+	if n < 10000 {
+		t.Fatalf("compared %d words, want at least 10,000", n)
+	}
+	for suffix, to := range hr.SuffixTransformations {
+		if hrSuffixTransformations[suffix] != to {
+			t.Errorf("suffix %q: zk %q, bleve %q", suffix, hrSuffixTransformations[suffix], to)
+		}
+	}
+	if len(hrSuffixTransformations) != len(hr.SuffixTransformations) || hrStopWords != string(hr.CroatianStopWords) {
+		t.Errorf("zk's suffix transformations or stop words differ from bleve's")
 	}
 }
