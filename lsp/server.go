@@ -319,7 +319,22 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 	defer cancel()
 	s.ctx = ctx
 	s.scan = func() {
-		go s.Scan(ctx) //nolint:errcheck // the error is kept in scanErr and returned by wait
+		// Waited for by Serve, as the other goroutines are: the scan
+		// saves the vault's model into the cache, and a Serve that
+		// returned before it let that write run on into a folder its
+		// caller then removed (TestLSPOverridesPerPath, "directory not
+		// empty", in CI).
+		s.rescanMu.Lock()
+		if s.stopped {
+			s.rescanMu.Unlock()
+			return
+		}
+		s.bg.Add(1) // under rescanMu: never once Serve waits (stopped)
+		s.rescanMu.Unlock()
+		go func() {
+			defer s.bg.Done()
+			s.Scan(ctx) //nolint:errcheck // the error is kept in scanErr and returned by wait
+		}()
 	}
 	if s.live != nil {
 		s.scan()
