@@ -324,17 +324,12 @@ func (s *Server) Serve(ctx context.Context, rw io.ReadWriteCloser) error {
 		// returned before it let that write run on into a folder its
 		// caller then removed (TestLSPOverridesPerPath, "directory not
 		// empty", in CI).
-		s.rescanMu.Lock()
-		if s.stopped {
-			s.rescanMu.Unlock()
-			return
-		}
-		s.bg.Add(1) // under rescanMu: never once Serve waits (stopped)
-		s.rescanMu.Unlock()
-		go func() {
-			defer s.bg.Done()
+		// Waited for: the scan saves the vault's model into the cache,
+		// and ran on after Serve returned into a folder its caller then
+		// removed (TestLSPOverridesPerPath, "directory not empty", in CI).
+		s.background(func() {
 			s.Scan(ctx) //nolint:errcheck // the error is kept in scanErr and returned by wait
-		}()
+		})
 	}
 	if s.live != nil {
 		s.scan()
@@ -468,15 +463,7 @@ func (a *answerLater) Handle(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc
 		a.mu.Lock()
 		a.pending[req.ID] = l
 		a.mu.Unlock()
-		s.rescanMu.Lock()
-		if s.stopped {
-			s.rescanMu.Unlock()
-			return
-		}
-		s.bg.Add(1) // under rescanMu: never once Serve waits (stopped)
-		s.rescanMu.Unlock()
-		go func() {
-			defer s.bg.Done()
+		s.background(func() {
 			// next answers on the connection as it would have, once the
 			// vault is read (or its read ended with the session).
 			select {
@@ -490,10 +477,26 @@ func (a *answerLater) Handle(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc
 			a.mu.Lock()
 			delete(a.pending, req.ID)
 			a.mu.Unlock()
-		}()
+		})
 		return
 	}
 	a.next.Handle(ctx, c, req)
+}
+
+// background runs f on a goroutine Serve waits for before it returns,
+// or not at all once Serve has stopped waiting. The rescan and the save
+// queue start theirs by hand: each sets its own state under rescanMu too.
+func (s *Server) background(f func()) {
+	s.rescanMu.Lock()
+	defer s.rescanMu.Unlock()
+	if s.stopped {
+		return
+	}
+	s.bg.Add(1) // under rescanMu: never once Serve waits (stopped)
+	go func() {
+		defer s.bg.Done()
+		f()
+	}()
 }
 
 // isClosed reports whether ch is closed.
